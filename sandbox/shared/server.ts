@@ -1,0 +1,179 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { CallAccounting } from './accounting.ts';
+import { FAULT_KINDS, type FaultKind, Realism, type RealismConfig, type ScriptedFault } from './realism.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Call-accounting kind of the route, e.g. `rest.query`. Routes without one are counted as `other`. */
+    kind?: string;
+    /** Skip accounting, latency and faults (control routes, static pages). */
+    uncounted?: boolean;
+  }
+  interface FastifyRequest {
+    /** Kind under which this call was counted. */
+    callKind: string;
+  }
+}
+
+/** Prefix of the control API every sandbox exposes for tests and benchmarks. */
+export const CONTROL_PREFIX = '/__sandbox';
+
+export interface SandboxAppOptions {
+  /** Shown in logs and in the control API. */
+  name: string;
+  realism?: Partial<RealismConfig>;
+  /**
+   * Sends the provider's own answer for an injected error fault (`error500`, `error503`, `lock`,
+   * `rateLimit`, `expireToken`) in the CRM's wire format.
+   */
+  renderFault: (fault: FaultKind, request: FastifyRequest, reply: FastifyReply) => FastifyReply;
+  logger?: boolean;
+  /** Largest request body accepted (bulk CSV uploads are large). */
+  bodyLimit?: number;
+}
+
+export interface SandboxCore {
+  app: FastifyInstance;
+  realism: Realism;
+  accounting: CallAccounting;
+}
+
+/**
+ * A Fastify app with the machinery both sandboxes share: call accounting, latency, fault
+ * injection and the control API under `/__sandbox`. The provider adds its own routes and may add
+ * control routes under the same prefix.
+ */
+export function createSandboxApp(options: SandboxAppOptions): SandboxCore {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit ?? 150 * 1024 * 1024,
+    forceCloseConnections: true,
+  });
+  const realism = new Realism(options.realism);
+  const accounting = new CallAccounting();
+  app.decorateRequest('callKind', '');
+
+  app.addHook('onRequest', async (request, reply) => {
+    const config = request.routeOptions.config;
+    if (config.uncounted || request.url.startsWith(CONTROL_PREFIX)) return;
+    const kind = config.kind ?? (request.routeOptions.url === undefined ? 'unknown' : 'other');
+    request.callKind = kind;
+    accounting.record(kind);
+    await realism.callDelay();
+    const fault = realism.nextFault(kind);
+    if (fault === null) return;
+    if (fault === 'drop') {
+      request.raw.socket.destroy();
+      return reply.hijack();
+    }
+    if (fault === 'slow') {
+      await realism.slowDelay();
+      return;
+    }
+    return options.renderFault(fault, request, reply);
+  });
+
+  registerControlRoutes(app, options.name, realism, accounting);
+  return { app, realism, accounting };
+}
+
+function registerControlRoutes(
+  app: FastifyInstance,
+  name: string,
+  realism: Realism,
+  accounting: CallAccounting,
+): void {
+  const p = CONTROL_PREFIX;
+  app.get(`${p}`, async () => ({
+    sandbox: name,
+    routes: [
+      'GET /__sandbox/calls',
+      'DELETE /__sandbox/calls',
+      'GET /__sandbox/realism',
+      'PATCH /__sandbox/realism',
+      'GET /__sandbox/faults',
+      'POST /__sandbox/faults',
+      'DELETE /__sandbox/faults',
+    ],
+    faultKinds: FAULT_KINDS,
+  }));
+  app.get(`${p}/calls`, async () => accounting.snapshot());
+  app.delete(`${p}/calls`, async (_req, reply) => {
+    accounting.reset();
+    return reply.code(204).send();
+  });
+  app.get(`${p}/realism`, async () => realism.config);
+  app.patch<{ Body: Partial<RealismConfig> }>(
+    `${p}/realism`,
+    {
+      schema: {
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            latencyMs: { type: 'number', minimum: 0 },
+            latencyJitterMs: { type: 'number', minimum: 0 },
+            perRecordMs: { type: 'number', minimum: 0 },
+            slowMs: { type: 'number', minimum: 0 },
+            randomFaultRate: { type: 'number', minimum: 0, maximum: 1 },
+            randomFaultKinds: { type: 'array', items: { enum: [...FAULT_KINDS] } },
+            seed: { type: 'integer' },
+          },
+        },
+      },
+    },
+    async (req) => realism.update(req.body),
+  );
+  app.get(`${p}/faults`, async () => ({ faults: realism.pendingFaults() }));
+  app.post<{ Body: { faults: ScriptedFault[] } }>(
+    `${p}/faults`,
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['faults'],
+          additionalProperties: false,
+          properties: {
+            faults: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['kind'],
+                additionalProperties: false,
+                properties: {
+                  kind: { enum: [...FAULT_KINDS] },
+                  match: { type: 'string' },
+                  times: { type: 'integer', minimum: 1 },
+                  skip: { type: 'integer', minimum: 0 },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    async (req) => {
+      realism.script(req.body.faults);
+      return { faults: realism.pendingFaults() };
+    },
+  );
+  app.delete(`${p}/faults`, async (_req, reply) => {
+    realism.clearFaults();
+    return reply.code(204).send();
+  });
+}
+
+export interface ListenOptions {
+  port?: number;
+  host?: string;
+}
+
+/** Starts listening and returns the base URL (`http://127.0.0.1:PORT`). Port 0 picks a free port. */
+export async function listen(app: FastifyInstance, options: ListenOptions = {}): Promise<string> {
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ port: options.port ?? 0, host });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('sandbox is not listening on TCP');
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${address.port}`;
+}
