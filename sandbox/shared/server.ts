@@ -24,9 +24,10 @@ export interface SandboxAppOptions {
   realism?: Partial<RealismConfig>;
   /**
    * Sends the provider's own answer for an injected error fault (`error500`, `error503`, `lock`,
-   * `rateLimit`, `expireToken`) in the CRM's wire format.
+   * `rateLimit`, `expireToken`) in the CRM's wire format. Returning `undefined` sends nothing and lets
+   * the call go on to its handler (which may then fail per record, as Salesforce does for row locks).
    */
-  renderFault: (fault: FaultKind, request: FastifyRequest, reply: FastifyReply) => FastifyReply;
+  renderFault: (fault: FaultKind, request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
   logger?: boolean;
   /** Largest request body accepted (bulk CSV uploads are large). */
   bodyLimit?: number;
@@ -70,7 +71,9 @@ export function createSandboxApp(options: SandboxAppOptions): SandboxCore {
       await realism.slowDelay();
       return;
     }
-    return options.renderFault(fault, request, reply);
+    const sent = options.renderFault(fault, request, reply);
+    // An async hook that returns the (thenable) reply waits for it to be sent; nothing sent: go on.
+    if (sent !== undefined) return sent;
   });
 
   registerControlRoutes(app, options.name, realism, accounting);

@@ -1,0 +1,25 @@
+import type { Owner } from './types.ts';
+
+/** Owners of the portal (served by the Owners API, referenced by `hubspot_owner_id`). */
+export class OwnerStore {
+  #owners = new Map<string, Owner>();
+
+  load(owners: Owner[]): void {
+    for (const o of owners) this.#owners.set(o.id, structuredClone(o));
+  }
+
+  /** Owners in id order; archived ones only when `archived: true`. */
+  list(options: { archived?: boolean } = {}): Owner[] {
+    const want = options.archived ?? false;
+    return [...this.#owners.values()].filter((o) => o.archived === want).map((o) => structuredClone(o));
+  }
+
+  get(id: string, options: { archived?: boolean } = {}): Owner | undefined {
+    const o = this.#owners.get(id);
+    return o === undefined || o.archived !== (options.archived ?? false) ? undefined : structuredClone(o);
+  }
+
+  getByUserId(userId: number, options: { archived?: boolean } = {}): Owner | undefined {
+    return this.list(options).find((o) => o.userId === userId);
+  }
+}

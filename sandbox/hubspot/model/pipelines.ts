@@ -1,0 +1,53 @@
+import type { Pipeline } from './types.ts';
+
+/** Pipelines with their stages, per object type id (deals `0-3`, tickets `0-5`). */
+export class PipelineStore {
+  #byType = new Map<string, Map<string, Pipeline>>();
+
+  #table(objectTypeId: string): Map<string, Pipeline> {
+    let t = this.#byType.get(objectTypeId);
+    if (t === undefined) {
+      t = new Map();
+      this.#byType.set(objectTypeId, t);
+    }
+    return t;
+  }
+
+  /** Pipelines of a type in display order; archived ones only when `archived: true`. */
+  list(objectTypeId: string, options: { archived?: boolean } = {}): Pipeline[] {
+    const want = options.archived ?? false;
+    return [...this.#table(objectTypeId).values()]
+      .filter((p) => p.archived === want)
+      .sort((a, b) => a.displayOrder - b.displayOrder)
+      .map((p) => structuredClone(p));
+  }
+
+  get(objectTypeId: string, pipelineId: string): Pipeline | undefined {
+    const p = this.#table(objectTypeId).get(pipelineId);
+    return p === undefined ? undefined : structuredClone(p);
+  }
+
+  /** Creates or replaces a pipeline (stages included). */
+  put(objectTypeId: string, pipeline: Pipeline): Pipeline {
+    this.#table(objectTypeId).set(pipeline.id, structuredClone(pipeline));
+    return structuredClone(pipeline);
+  }
+
+  remove(objectTypeId: string, pipelineId: string): boolean {
+    return this.#table(objectTypeId).delete(pipelineId);
+  }
+
+  /** Types that have pipelines. */
+  types(): string[] {
+    return [...this.#byType.keys()];
+  }
+
+  /** True when `stageId` is a stage of `pipelineId` (any pipeline when `pipelineId` is undefined). */
+  hasStage(objectTypeId: string, stageId: string, pipelineId?: string): boolean {
+    for (const p of this.#table(objectTypeId).values()) {
+      if (pipelineId !== undefined && p.id !== pipelineId) continue;
+      if (p.stages.some((s) => s.id === stageId)) return true;
+    }
+    return false;
+  }
+}

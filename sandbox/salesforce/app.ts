@@ -1,0 +1,140 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CONTROL_PREFIX, createSandboxApp, type FaultKind } from '../shared/index.ts';
+import { registerBulkRoutes } from './bulk/index.ts';
+import {
+  createContext,
+  markLockFault,
+  type SalesforceContext,
+  type StartSalesforceSandboxOptions,
+} from './context.ts';
+import { registerLimits } from './limits/index.ts';
+import { registerOAuthRoutes } from './oauth/index.ts';
+import { registerCollectionRoutes } from './rest/collections.ts';
+import { DATA_PREFIX, NOT_FOUND, sendErrors, UNABLE_TO_LOCK_ROW } from './rest/common.ts';
+import { registerQueryRoutes } from './rest/query.ts';
+import { registerSObjectRoutes } from './rest/sobjects.ts';
+import { registerVersionRoutes } from './rest/versions.ts';
+import { registerToolingRoutes } from './tooling/index.ts';
+
+const INVALID_SESSION = [{ message: 'Session expired or invalid', errorCode: 'INVALID_SESSION_ID' }];
+
+function invalidSession(reply: FastifyReply): FastifyReply {
+  reply.header('www-authenticate', 'Token');
+  return sendErrors(reply, 401, INVALID_SESSION);
+}
+
+/** Injected faults as Salesforce answers them. */
+function renderFault(
+  fault: FaultKind,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply | undefined {
+  switch (fault) {
+    case 'error503':
+      return sendErrors(reply, 503, [{ message: 'Server too busy', errorCode: 'SERVER_UNAVAILABLE' }]);
+    case 'rateLimit':
+      return sendErrors(reply, 403, [
+        { message: 'TotalRequests Limit exceeded.', errorCode: 'REQUEST_LIMIT_EXCEEDED' },
+      ]);
+    case 'expireToken':
+      return invalidSession(reply);
+    case 'lock': {
+      // Collections and Bulk report a row lock per record: the handler runs and fails every row.
+      if (request.callKind.startsWith('collections.') || request.callKind.startsWith('bulk')) {
+        markLockFault(request);
+        // Nothing sent: the call goes on to the handler, which fails each row.
+        return undefined;
+      }
+      const id = (request.params as { id?: string } | undefined)?.id;
+      const e = UNABLE_TO_LOCK_ROW(id);
+      return sendErrors(reply, 400, [{ message: e.message, errorCode: e.statusCode }]);
+    }
+    default:
+      return sendErrors(reply, 500, [
+        {
+          message:
+            'An unexpected error occurred. Please include this ErrorId if you contact support: 1928374650-41234 (-1204577317)',
+          errorCode: 'UNKNOWN_EXCEPTION',
+        },
+      ]);
+  }
+}
+
+/** The versions list is public; every other data API call needs a live session. */
+function needsSession(url: string): boolean {
+  if (!url.startsWith(`${DATA_PREFIX}/`)) return false;
+  const path = url.split('?')[0] ?? url;
+  return path !== `${DATA_PREFIX}/`;
+}
+
+function installParsersAndErrors(app: FastifyInstance): void {
+  // An empty JSON body (DELETE with a content type) is no error in Salesforce.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (e) {
+      const err = new Error(e instanceof Error ? e.message : 'malformed JSON') as Error & {
+        statusCode: number;
+        code: string;
+      };
+      err.statusCode = 400;
+      err.code = 'JSON_PARSER_ERROR';
+      done(err, undefined);
+    }
+  });
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (!request.url.startsWith('/services/')) return reply.code(status).send(error);
+    if (status >= 500) {
+      request.log.error(error);
+      return sendErrors(reply, 500, [
+        { message: 'An unexpected error occurred.', errorCode: 'UNKNOWN_EXCEPTION' },
+      ]);
+    }
+    const code = error.code === 'JSON_PARSER_ERROR' ? 'JSON_PARSER_ERROR' : 'INVALID_FIELD';
+    return sendErrors(reply, status, [{ message: error.message, errorCode: code }]);
+  });
+  app.setNotFoundHandler((_request, reply) => sendErrors(reply, 404, [NOT_FOUND]));
+}
+
+/** The Salesforce sandbox's Fastify app with every route; not listening yet. */
+export function buildSalesforceApp(options: StartSalesforceSandboxOptions = {}): {
+  app: FastifyInstance;
+  ctx: SalesforceContext & { setBaseUrl(url: string): void };
+} {
+  const core = createSandboxApp({
+    name: 'salesforce',
+    renderFault,
+    ...(options.realism !== undefined ? { realism: options.realism } : {}),
+    ...(options.logger !== undefined ? { logger: options.logger } : {}),
+  });
+  const { app } = core;
+  const ctx = createContext(options, core.realism, core.accounting);
+  installParsersAndErrors(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!needsSession(request.url) || reply.sent) return;
+    const auth = request.headers.authorization ?? '';
+    const token = /^(?:Bearer|OAuth)\s+(\S+)$/i.exec(auth)?.[1];
+    if (token === undefined || !ctx.oauth.verifyAccessToken(token).ok) return invalidSession(reply);
+  });
+  // After the session check: refused sessions do not use the daily allowance.
+  registerLimits(app, ctx);
+
+  app.post(`${CONTROL_PREFIX}/reset`, { config: { uncounted: true } }, async (_req, reply) => {
+    ctx.reset();
+    return reply.code(204).send();
+  });
+
+  registerOAuthRoutes(app, ctx);
+  registerVersionRoutes(app, ctx);
+  registerSObjectRoutes(app, ctx);
+  registerCollectionRoutes(app, ctx);
+  registerQueryRoutes(app, ctx);
+  registerBulkRoutes(app, ctx);
+  registerToolingRoutes(app, ctx);
+  return { app, ctx };
+}

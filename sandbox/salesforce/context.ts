@@ -1,0 +1,104 @@
+import type { FastifyRequest } from 'fastify';
+import type { CallAccounting, Realism, RealismConfig } from '../shared/index.ts';
+import { OAuthState, type SandboxCredentials } from './oauth/index.ts';
+import { Org } from './org/index.ts';
+
+export interface StartSalesforceSandboxOptions {
+  /** Port to listen on; 0 (default) picks a free one. */
+  port?: number;
+  host?: string;
+  realism?: Partial<RealismConfig>;
+  /** Lifetime of access tokens (default 7200 s, Salesforce's default session timeout). */
+  accessTokenTtlSeconds?: number;
+  /** Refresh Token Rotation (each refresh answers a new refresh token). */
+  rotateRefreshTokens?: boolean;
+  /** Bootstrap client id/secret and tokens, so a restarted sandbox accepts what a store kept. */
+  credentials?: Partial<SandboxCredentials>;
+  logger?: boolean;
+  /** JSON file of describe answers from a real org (array, or `{sobjects: [...]}`): adds or replaces objects. */
+  schemaFile?: string;
+  /** Seed the standard records (default true). */
+  seed?: boolean;
+  dailyApiRequests?: number;
+  dailyBulkApiBatches?: number;
+  concurrentLongRunningLimit?: number;
+  longRunningThresholdMs?: number;
+  /** Order of rows in Bulk 2.0 result files: upload order (default) or seeded shuffle. */
+  bulkResultOrder?: 'input' | 'shuffled';
+}
+
+/** What every route module of the Salesforce sandbox gets. */
+export interface SalesforceContext {
+  org: Org;
+  oauth: OAuthState;
+  realism: Realism;
+  accounting: CallAccounting;
+  options: StartSalesforceSandboxOptions;
+  /** The sandbox's base URL once listening (login host and instance URL at once). */
+  baseUrl(): string;
+  /** Registers state to clear on `POST /__sandbox/reset`. */
+  onReset(fn: () => void): void;
+  /** Back to the seeded state: org, tokens and every registered reset. */
+  reset(): void;
+}
+
+export function createContext(
+  options: StartSalesforceSandboxOptions,
+  realism: Realism,
+  accounting: CallAccounting,
+): SalesforceContext & { setBaseUrl(url: string): void } {
+  const org = new Org({
+    ...(options.schemaFile !== undefined ? { schemaFile: options.schemaFile } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+  });
+  const oauth = new OAuthState({
+    orgId: org.orgId,
+    userId: org.adminUserId,
+    ...(options.accessTokenTtlSeconds !== undefined
+      ? { accessTokenTtlSeconds: options.accessTokenTtlSeconds }
+      : {}),
+    ...(options.rotateRefreshTokens !== undefined
+      ? { rotateRefreshTokens: options.rotateRefreshTokens }
+      : {}),
+    ...(options.credentials !== undefined ? { credentials: options.credentials } : {}),
+    user: {
+      username: 'sandbox.admin@crm-proxy.sandbox',
+      email: 'sandbox.admin@crm-proxy.sandbox',
+      firstName: 'Sandbox',
+      lastName: 'Admin',
+    },
+  });
+  const resets: Array<() => void> = [];
+  let url = '';
+  return {
+    org,
+    oauth,
+    realism,
+    accounting,
+    options,
+    baseUrl: () => url,
+    setBaseUrl: (u: string) => {
+      url = u;
+    },
+    onReset: (fn) => {
+      resets.push(fn);
+    },
+    reset: () => {
+      org.reset();
+      oauth.reset();
+      for (const fn of resets) fn();
+    },
+  };
+}
+
+const lockFaults = new WeakSet<FastifyRequest>();
+
+/** Marks a call whose injected fault is a row lock that its handler reports per record. */
+export function markLockFault(request: FastifyRequest): void {
+  lockFaults.add(request);
+}
+
+/** True when the injected fault of this call is `lock` and the handler must fail its records with UNABLE_TO_LOCK_ROW. */
+export function lockFaulted(request: FastifyRequest): boolean {
+  return lockFaults.has(request);
+}

@@ -1,0 +1,102 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { type LimitsOptions, type LimitsState, limitsOf } from './state.ts';
+
+export interface LimitsContext {
+  options: LimitsOptions;
+}
+
+/** Data API calls: `/services/data/vXX.X/...`. The version list (`/services/data/`) is free and unmetered. */
+const DATA_API = /^\/services\/data\/v\d+\.\d(\/|\?|$)/;
+
+function limitExceeded(reply: FastifyReply, message: string) {
+  return reply
+    .code(403)
+    .header('content-type', 'application/json;charset=UTF-8')
+    .send(JSON.stringify([{ message, errorCode: 'REQUEST_LIMIT_EXCEEDED' }]));
+}
+
+/**
+ * API limits of the org:
+ * - a daily request allowance: each data API call uses one; past `dailyApiRequests` every call is
+ *   refused with 403 `REQUEST_LIMIT_EXCEEDED` "TotalRequests Limit exceeded." (Salesforce's window
+ *   is a rolling 24 h; here it runs from start or `/__sandbox/reset`);
+ * - `Sforce-Limit-Info: api-usage=used/max` on every data API answer;
+ * - concurrent long-running requests: when `concurrentLongRunningLimit` data API requests have been
+ *   in flight for longer than `longRunningThresholdMs`, a new one is refused
+ *   ("ConcurrentPerOrgLongTxn Limit exceeded."). In-flight requests are tracked from the moment
+ *   the server receives them, so requests held back by injected latency or a `slow` fault count.
+ * - `GET /services/data/vXX.X/limits`.
+ * Register after the session check, so refused sessions do not use the allowance.
+ */
+export function registerLimits(
+  app: FastifyInstance,
+  ctx: LimitsContext & { onReset(fn: () => void): void },
+): LimitsState {
+  const limits = limitsOf(ctx);
+  ctx.onReset(() => limits.reset());
+
+  const entries = new WeakMap<object, { startedAt: number }>();
+  app.server.on('request', (req, res) => {
+    if (!DATA_API.test(req.url ?? '')) return;
+    const entry = { startedAt: Date.now() };
+    entries.set(req, entry);
+    limits.inFlight.add(entry);
+    res.once('close', () => limits.inFlight.delete(entry));
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!DATA_API.test(request.url)) return;
+    if (limits.apiRequests >= limits.dailyApiRequests)
+      return limitExceeded(reply, 'TotalRequests Limit exceeded.');
+    // Only the other requests in flight count, not this one.
+    if (limits.longRunning(Date.now(), entries.get(request.raw)) >= limits.concurrentLongRunningLimit) {
+      return limitExceeded(reply, 'ConcurrentPerOrgLongTxn Limit exceeded.');
+    }
+    limits.apiRequests += 1;
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (DATA_API.test(request.url)) {
+      reply.header('sforce-limit-info', `api-usage=${limits.apiRequests}/${limits.dailyApiRequests}`);
+    }
+    return payload;
+  });
+
+  for (const path of ['/services/data/:version/limits', '/services/data/:version/limits/']) {
+    app.get(path, { config: { kind: 'rest.limits' } }, async () => limitsDocument(limits));
+  }
+  return limits;
+}
+
+const fixed = (max: number) => ({ Max: max, Remaining: max });
+
+/** A realistic subset of `/limits` (keys are the real limit names; each value `{Max, Remaining}`). */
+export function limitsDocument(l: LimitsState) {
+  return {
+    ActiveScratchOrgs: fixed(3),
+    ConcurrentAsyncGetReportInstances: fixed(200),
+    ConcurrentSyncReportRuns: fixed(20),
+    DailyApiRequests: { Max: l.dailyApiRequests, Remaining: Math.max(0, l.dailyApiRequests - l.apiRequests) },
+    DailyAsyncApexExecutions: fixed(250_000),
+    DailyBulkApiBatches: {
+      Max: l.dailyBulkApiBatches,
+      Remaining: Math.max(0, l.dailyBulkApiBatches - l.bulkBatches),
+    },
+    DailyBulkV2QueryFileStorageMB: fixed(976_562),
+    DailyBulkV2QueryJobs: { Max: 10_000, Remaining: Math.max(0, 10_000 - l.bulkV2QueryJobs) },
+    DailyDurableStreamingApiEvents: fixed(1_000_000),
+    DailyGenericStreamingApiEvents: fixed(10_000),
+    DailyStreamingApiEvents: fixed(1_000_000),
+    DailyWorkflowEmails: fixed(2_000_000),
+    DataStorageMB: fixed(1_024),
+    FileStorageMB: fixed(1_024),
+    HourlyAsyncReportRuns: fixed(1_200),
+    HourlyDashboardRefreshes: fixed(200),
+    HourlyPublishedPlatformEvents: fixed(250_000),
+    HourlySyncReportRuns: fixed(500),
+    HourlyTimeBasedWorkflow: fixed(1_000),
+    MassEmail: fixed(5_000),
+    SingleEmail: fixed(5_000),
+    StreamingApiConcurrentClients: fixed(2_000),
+  };
+}

@@ -1,0 +1,299 @@
+import { readFileSync } from 'node:fs';
+import { type QueryOptions, type QueryRun, query as runQuery } from '../query/execute.ts';
+import { ACCOUNT_EXTERNAL_ID, AUTHORED, describeObject } from '../seed/objects.ts';
+import { seedRecords } from '../seed/records.ts';
+import { addCustomField, linkParents } from './custom.ts';
+import { describeFor, globalEntry } from './describe.ts';
+import {
+  type DmlHost,
+  deleteRecords,
+  findByExternalId,
+  type InputRecord,
+  insertRecords,
+  OrgError,
+  undeleteRecords,
+  updateRecords,
+  upsertRecords,
+  type Validator,
+} from './dml.ts';
+import type { FieldSpec } from './fields.ts';
+import { fixedId, IdFactory, keyPrefixOf, normalizeId } from './ids.ts';
+import { type ObjectMeta, Schema } from './meta.ts';
+import { Table } from './store.ts';
+import type { DmlOptions, FieldDescribe, SaveResult, SObjectDescribe, SRecord } from './types.ts';
+import { formatDateTime } from './values.ts';
+
+export { OrgError, type Validator } from './dml.ts';
+export type { FieldSpec } from './fields.ts';
+export { isId, normalizeId, toId18 } from './ids.ts';
+export type { ObjectMeta } from './meta.ts';
+export type * from './types.ts';
+export { formatDateTime } from './values.ts';
+
+const RECORDED = ['Account', 'Contact', 'Lead', 'Campaign', 'Topic'];
+const recordedText = new Map<string, string>();
+function recordedDescribe(name: string): SObjectDescribe {
+  let text = recordedText.get(name);
+  if (text === undefined) {
+    text = readFileSync(new URL(`../seed/describes/${name}.json`, import.meta.url), 'utf8');
+    recordedText.set(name, text);
+  }
+  return JSON.parse(text) as SObjectDescribe;
+}
+
+/** Describe answers saved from a real org: an array of describes, or `{sobjects: [...]}`. */
+function readSchemaFile(path: string): SObjectDescribe[] {
+  const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  const list = Array.isArray(parsed)
+    ? parsed
+    : typeof parsed === 'object' && parsed !== null && 'sobjects' in parsed
+      ? parsed.sobjects
+      : null;
+  if (!Array.isArray(list))
+    throw new Error(`${path}: expected an array of describe results or {"sobjects": [...]}`);
+  return list.filter(
+    (d): d is SObjectDescribe =>
+      typeof d === 'object' && d !== null && typeof d.name === 'string' && Array.isArray(d.fields),
+  );
+}
+
+export interface OrgOptions {
+  /** A JSON file of describe answers from a real org; adds or replaces objects. */
+  schemaFile?: string;
+  /** Seed the standard data set (default true). */
+  seed?: boolean;
+}
+
+/**
+ * The emulated org: metadata, records (recycle bin included) and the operations every API of the
+ * sandbox runs on (REST, collections, Bulk, Tooling). Everything is in memory and synchronous.
+ */
+export class Org implements DmlHost {
+  readonly orgId = fixedId('00D', '0ABCDE');
+  schema = new Schema();
+  readonly ids = new IdFactory();
+  #tables = new Map<ObjectMeta, Table>();
+  readonly #options: OrgOptions;
+  #extraSchema: SObjectDescribe[] = [];
+  #validators = new Map<string, Validator[]>();
+  adminUserId = '';
+  standardUserId = '';
+
+  constructor(options: OrgOptions = {}) {
+    this.#options = options;
+    if (options.schemaFile !== undefined) this.#extraSchema = readSchemaFile(options.schemaFile);
+    this.reset();
+  }
+
+  get defaultUserId(): string {
+    return this.adminUserId;
+  }
+
+  /** Back to the seeded metadata and records. */
+  reset(): void {
+    this.schema = new Schema(new Date('2024-01-01T00:00:00Z'));
+    this.#tables.clear();
+    this.ids.reset();
+    for (const name of RECORDED) {
+      const d = recordedDescribe(name);
+      if (name === 'Account') d.fields.push({ ...ACCOUNT_EXTERNAL_ID });
+      this.schema.put(d);
+    }
+    for (const d of AUTHORED) this.schema.put(structuredClone(d));
+    for (const d of this.#extraSchema) this.schema.put(structuredClone(d));
+    for (const meta of this.schema.all()) {
+      for (const f of meta.fields) if (meta.describe.custom || f.custom) linkParents(this.schema, meta, f);
+    }
+    for (const d of AUTHORED) {
+      const meta = this.schema.get(d.name);
+      if (meta !== undefined) for (const f of meta.fields) linkParents(this.schema, meta, f);
+    }
+    if (this.#options.seed !== false) {
+      const seeded = seedRecords(this);
+      this.adminUserId = seeded.adminUserId;
+      this.standardUserId = seeded.standardUserId;
+    }
+  }
+
+  // --- metadata -------------------------------------------------------------------------------
+
+  object(name: string): ObjectMeta | undefined {
+    return this.schema.get(name);
+  }
+
+  objectByPrefix(prefix: string): ObjectMeta | undefined {
+    return this.schema.byPrefix(prefix);
+  }
+
+  describe(name: string, version: string, baseUrl = ''): SObjectDescribe | undefined {
+    const meta = this.schema.get(name);
+    return meta === undefined ? undefined : describeFor(meta, version, baseUrl);
+  }
+
+  describeGlobal(version: string): {
+    encoding: string;
+    maxBatchSize: number;
+    sobjects: Record<string, unknown>[];
+  } {
+    return {
+      encoding: 'UTF-8',
+      maxBatchSize: 200,
+      sobjects: this.schema.all().map((m) => globalEntry(m, version)),
+    };
+  }
+
+  addCustomField(objectName: string, spec: FieldSpec): FieldDescribe {
+    const field = addCustomField(this.schema, objectName, spec);
+    const meta = this.schema.get(objectName);
+    if (meta !== undefined) this.table(meta).reindex();
+    return field;
+  }
+
+  /** A custom object added at run time: `Name`, owner and audit fields included, with a fresh key prefix. */
+  addCustomObject(spec: {
+    name: string;
+    label?: string;
+    labelPlural?: string;
+    fields?: FieldSpec[];
+  }): ObjectMeta {
+    const name = spec.name.endsWith('__c') ? spec.name : `${spec.name}__c`;
+    if (this.schema.get(name) !== undefined) {
+      throw new OrgError('DUPLICATE_DEVELOPER_NAME', `There is already an object named ${name}.`);
+    }
+    let n = 0xc0;
+    let keyPrefix = '';
+    do keyPrefix = `a${(n++).toString(36).toUpperCase().padStart(2, '0')}`;
+    while (this.schema.byPrefix(keyPrefix) !== undefined);
+    const label = spec.label ?? name.replace(/__c$/, '').replace(/_/g, ' ');
+    const describe = describeObject({
+      name,
+      label,
+      labelPlural: spec.labelPlural ?? `${label}s`,
+      keyPrefix,
+      custom: true,
+      fields: [
+        {
+          name: 'OwnerId',
+          type: 'reference',
+          referenceTo: ['User'],
+          relationshipName: 'Owner',
+          nillable: false,
+          defaultedOnCreate: true,
+        },
+        { name: 'Name', type: 'string', label: `${label} Name`, length: 80, nillable: false, custom: false },
+      ],
+    });
+    const meta = this.schema.put(describe);
+    for (const f of spec.fields ?? []) addCustomField(this.schema, name, f);
+    this.schema.touch();
+    return meta;
+  }
+
+  /** Adds a rule for writes of one object (kept across `reset()`). */
+  addValidator(objectName: string, validator: Validator): void {
+    const key = objectName.toLowerCase();
+    this.#validators.set(key, [...(this.#validators.get(key) ?? []), validator]);
+  }
+
+  validators(meta: ObjectMeta): readonly Validator[] {
+    return this.#validators.get(meta.name.toLowerCase()) ?? [];
+  }
+
+  // --- records --------------------------------------------------------------------------------
+
+  table(meta: ObjectMeta): Table {
+    let t = this.#tables.get(meta);
+    if (t === undefined) {
+      t = new Table(meta);
+      this.#tables.set(meta, t);
+    }
+    return t;
+  }
+
+  newId(meta: ObjectMeta): string {
+    return this.ids.next(meta.keyPrefix);
+  }
+
+  lookup(id: string): { table: Table; rec: SRecord } | undefined {
+    const meta = this.schema.byPrefix(keyPrefixOf(id));
+    if (meta === undefined) return undefined;
+    const table = this.table(meta);
+    const rec = table.get(id);
+    return rec === undefined ? undefined : { table, rec };
+  }
+
+  /** A live or deleted record by id (15 or 18 characters). */
+  get(id: string): { object: string; record: SRecord } | undefined {
+    const norm = normalizeId(id);
+    const found = norm === null ? undefined : this.lookup(norm);
+    return found === undefined ? undefined : { object: found.table.meta.name, record: found.rec };
+  }
+
+  insert(objectName: string | null, records: InputRecord[], opts: DmlOptions = {}): SaveResult[] {
+    return insertRecords(this, objectName, records, opts);
+  }
+
+  update(objectName: string | null, records: InputRecord[], opts: DmlOptions = {}): SaveResult[] {
+    return updateRecords(this, objectName, records, opts);
+  }
+
+  upsert(
+    objectName: string,
+    externalIdField: string,
+    records: InputRecord[],
+    opts: DmlOptions = {},
+  ): SaveResult[] {
+    return upsertRecords(this, objectName, externalIdField, records, opts);
+  }
+
+  delete(ids: unknown[], opts: DmlOptions = {}): SaveResult[] {
+    return deleteRecords(this, ids, opts);
+  }
+
+  undelete(ids: string[], opts: DmlOptions = {}): SaveResult[] {
+    return undeleteRecords(this, ids, opts);
+  }
+
+  findByExternalId(objectName: string, field: string, value: unknown): string[] {
+    const meta = this.schema.get(objectName);
+    if (meta === undefined) throw new OrgError('NOT_FOUND', 'The requested resource does not exist', 404);
+    return findByExternalId(this, meta, field, value);
+  }
+
+  /** Stores a record as given (seed data): defaults and audit fields filled, no validation. */
+  load(objectName: string, values: SRecord, when: Date, userId?: string): string {
+    const meta = this.schema.get(objectName);
+    if (meta === undefined) throw new Error(`unknown object ${objectName}`);
+    const id = this.newId(meta);
+    const rec: SRecord = { Id: id, IsDeleted: false };
+    for (const f of meta.defaulted) {
+      if (f.type === 'boolean') rec[f.name] = f.defaultValue === true;
+      else {
+        const d = f.picklistValues.find((p) => p.defaultValue);
+        if (d !== undefined) rec[f.name] = d.value;
+      }
+    }
+    Object.assign(rec, values);
+    const by = userId ?? (this.adminUserId || id);
+    const stamp = formatDateTime(when);
+    if (meta.field('OwnerId') !== undefined && rec.OwnerId === undefined) rec.OwnerId = by;
+    if (meta.field('Name') !== undefined && !meta.field('Name')?.createable && meta.field('LastName')) {
+      rec.Name = [rec.FirstName, rec.LastName].filter((p) => typeof p === 'string' && p !== '').join(' ');
+    }
+    Object.assign(rec, {
+      CreatedDate: stamp,
+      CreatedById: by,
+      LastModifiedDate: stamp,
+      LastModifiedById: by,
+      SystemModstamp: stamp,
+    });
+    this.table(meta).put(rec);
+    return id;
+  }
+
+  // --- SOQL -----------------------------------------------------------------------------------
+
+  query(soql: string, options: QueryOptions = {}): QueryRun {
+    return runQuery(this, soql, options);
+  }
+}
