@@ -1,0 +1,229 @@
+import { timingSafeEqual } from 'node:crypto';
+import { randomBase62 } from '../crypto/random.ts';
+import type { Connection, Region, Store, TokenRecord, TokenRecordWithHash } from '../store/types.ts';
+import { TokenCache } from './cache.ts';
+import { generateToken, hashToken, isDisplayPrefix, parseToken } from './token-format.ts';
+import type { CreateTokenInput, CreateTokenResult, RevokeResult, VerifyResult } from './types.ts';
+
+export interface AuthServiceOptions {
+  store: Store;
+  region: Region;
+  /** Base URLs of both regions, named in the wrong_region message. */
+  publicUrls: Partial<Record<Region, string>>;
+  clock?: () => Date;
+  cacheTtlMs?: number;
+  cacheMaxEntries?: number;
+  /** last_used_at is written at most once per token per interval, not once per request. */
+  lastUsedIntervalMs?: number;
+  /** Receives failures of background last-used writes (they never fail a request). */
+  onBackgroundError?: (err: unknown) => void;
+}
+
+const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
+
+export class AuthService {
+  readonly #store: Store;
+  readonly #region: Region;
+  readonly #publicUrls: Partial<Record<Region, string>>;
+  readonly #clock: () => Date;
+  readonly #cache: TokenCache;
+  readonly #lastUsedIntervalMs: number;
+  readonly #onBackgroundError: (err: unknown) => void;
+  readonly #lastWritten = new Map<string, number>();
+  readonly #pending = new Set<Promise<void>>();
+
+  constructor(opts: AuthServiceOptions) {
+    this.#store = opts.store;
+    this.#region = opts.region;
+    this.#publicUrls = opts.publicUrls;
+    this.#clock = opts.clock ?? (() => new Date());
+    this.#cache = new TokenCache(opts.cacheTtlMs ?? 60_000, opts.cacheMaxEntries ?? 10_000);
+    this.#lastUsedIntervalMs = opts.lastUsedIntervalMs ?? 60_000;
+    this.#onBackgroundError = opts.onBackgroundError ?? (() => {});
+  }
+
+  async verify(authorization: string | undefined): Promise<VerifyResult> {
+    if (authorization === undefined || authorization.trim() === '') {
+      return fail(
+        'missing_token',
+        'Send your API token in the Authorization header: "Authorization: Bearer crmp_…".',
+      );
+    }
+    const raw = BEARER.exec(authorization)?.[1];
+    const parsed = raw === undefined ? null : parseToken(raw);
+    if (raw === undefined || parsed === null) {
+      return fail(
+        'malformed_token',
+        'The Authorization header must be "Bearer <token>" with a complete crm-proxy token (crmp_<region>_…); check that it was copied whole.',
+      );
+    }
+    if (parsed.region !== this.#region) {
+      const url = this.#publicUrls[parsed.region];
+      return fail(
+        'wrong_region',
+        `This token belongs to the ${parsed.region} region; send the request to ${url ?? `the ${parsed.region} region's base URL`} instead.`,
+      );
+    }
+
+    const hash = hashToken(raw);
+    const now = this.#clock();
+    const version = await this.#store.changes.version();
+    let hit = this.#cache.get(hash, version, now.getTime());
+    if (!hit) {
+      const found = await this.#lookup(parsed.displayPrefix, hash);
+      if (!found)
+        return fail(
+          'unknown_token',
+          'This API token is not known here; create one with `crm-proxy tokens create`.',
+        );
+      hit = { ...found, version, storedAt: now.getTime() };
+      this.#cache.set(hash, hit);
+    }
+    const { token, connection } = hit;
+    if (token.revokedAt !== null) {
+      return fail(
+        'revoked_token',
+        `This API token (${token.prefix}…) was revoked at ${token.revokedAt}; create a new one.`,
+      );
+    }
+    if (token.expiresAt !== null && token.expiresAt <= now.toISOString()) {
+      return fail(
+        'expired_token',
+        `This API token (${token.prefix}…) expired at ${token.expiresAt}; create a new one.`,
+      );
+    }
+    this.#touch(token, now);
+    return { ok: true, token, connection };
+  }
+
+  async #lookup(
+    prefix: string,
+    hash: string,
+  ): Promise<{ token: TokenRecord; connection: Connection } | null> {
+    const candidates = await this.#store.tokens.findByPrefix(prefix);
+    const wanted = Buffer.from(hash, 'hex');
+    let match: TokenRecordWithHash | undefined;
+    // Compare against every candidate in constant time so timing reveals nothing about the stored hash.
+    for (const c of candidates) {
+      const stored = Buffer.from(c.hash, 'hex');
+      if (stored.length === wanted.length && timingSafeEqual(stored, wanted)) match = c;
+    }
+    if (!match) return null;
+    const conn = await this.#store.connections.find(match.connectionId);
+    if (!conn) return null;
+    const { hash: _h, ...token } = match;
+    const { credentials: _c, ...connection } = conn;
+    return { token, connection };
+  }
+
+  #touch(token: TokenRecord, now: Date): void {
+    const last = this.#lastWritten.get(token.id) ?? (token.lastUsedAt ? Date.parse(token.lastUsedAt) : 0);
+    if (now.getTime() - last < this.#lastUsedIntervalMs) return;
+    this.#lastWritten.set(token.id, now.getTime());
+    const p = this.#store.tokens
+      .touch(token.id, now.toISOString())
+      .catch(this.#onBackgroundError)
+      .finally(() => this.#pending.delete(p));
+    this.#pending.add(p);
+  }
+
+  async createToken(input: CreateTokenInput): Promise<CreateTokenResult> {
+    const conn = await this.#store.connections.find(input.connectionId);
+    if (!conn) {
+      return {
+        ok: false,
+        code: 'connection_not_found',
+        message: `No connection ${input.connectionId} in this region.`,
+      };
+    }
+    const { token, displayPrefix } = generateToken(this.#region);
+    const record = await this.#store.tokens.insert({
+      id: `tok_${randomBase62(20)}`,
+      connectionId: conn.id,
+      name: input.name ?? null,
+      prefix: displayPrefix,
+      hash: hashToken(token),
+      region: this.#region,
+      expiresAt: input.expiresAt ? input.expiresAt.toISOString() : null,
+      now: this.#clock().toISOString(),
+    });
+    return { ok: true, token, record };
+  }
+
+  list(connectionId?: string): Promise<TokenRecord[]> {
+    return this.#store.tokens.list(connectionId);
+  }
+
+  /** Revokes by token id (`tok_…`), display prefix (`crmp_eu_AbCd1234`) or the whole token. */
+  async revoke(ref: string): Promise<RevokeResult> {
+    const found = await this.#resolve(ref.trim());
+    if (!found.ok) return found;
+    const { record } = found;
+    if (record.revokedAt !== null) {
+      return {
+        ok: false,
+        code: 'already_revoked',
+        message: `Token ${record.id} was already revoked at ${record.revokedAt}.`,
+      };
+    }
+    const now = this.#clock().toISOString();
+    if (!(await this.#store.tokens.revoke(record.id, now))) {
+      return { ok: false, code: 'already_revoked', message: `Token ${record.id} was already revoked.` };
+    }
+    this.#cache.evictToken(record.id);
+    return { ok: true, record: { ...record, revokedAt: now } };
+  }
+
+  async #resolve(
+    ref: string,
+  ): Promise<{ ok: true; record: TokenRecord } | Extract<RevokeResult, { ok: false }>> {
+    const notFound = {
+      ok: false as const,
+      code: 'not_found' as const,
+      message: `No token matches "${redactRef(ref)}".`,
+    };
+    if (ref.startsWith('tok_')) {
+      const record = await this.#store.tokens.findById(ref);
+      return record ? { ok: true, record } : notFound;
+    }
+    const parsed = parseToken(ref);
+    if (parsed) {
+      const hash = hashToken(ref);
+      const match = (await this.#store.tokens.findByPrefix(parsed.displayPrefix)).find(
+        (c) => c.hash === hash,
+      );
+      if (!match) return notFound;
+      const { hash: _h, ...record } = match;
+      return { ok: true, record };
+    }
+    if (isDisplayPrefix(ref)) {
+      const matches = await this.#store.tokens.findByPrefix(ref);
+      const [first, second] = matches;
+      if (!first) return notFound;
+      if (second) {
+        return {
+          ok: false,
+          code: 'ambiguous',
+          message: `Several tokens start with ${ref}; revoke by id (tok_…).`,
+        };
+      }
+      const { hash: _h, ...record } = first;
+      return { ok: true, record };
+    }
+    return notFound;
+  }
+
+  /** Waits for background last-used writes; call before closing the store. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#pending]);
+  }
+}
+
+function fail(code: Extract<VerifyResult, { ok: false }>['code'], message: string): VerifyResult {
+  return { ok: false, code, message };
+}
+
+// A whole token pasted by mistake must not be echoed back into a terminal or a log.
+function redactRef(ref: string): string {
+  return parseToken(ref) ? `${ref.slice(0, 16)}…` : ref.slice(0, 40);
+}

@@ -1,0 +1,196 @@
+import { parseArgs } from 'node:util';
+import type { CreateConnectionInput, Credentials } from '../../connections/types.ts';
+import type { Connection } from '../../store/types.ts';
+import type { Core } from '../core.ts';
+import { CommandError, note, printJson, printTable, readSecret, UsageError } from '../io.ts';
+
+export const CONNECTIONS_HELP = `crm-proxy connections add --provider salesforce --instance-url URL --refresh-token T [--label L]
+crm-proxy connections add --provider hubspot (--refresh-token T | --private-app-token T) [--label L]
+    Secrets: pass "-" to read the value from stdin (keeps it out of shell history and ps), or leave
+    the flag out and set CRM_PROXY_REFRESH_TOKEN / CRM_PROXY_PRIVATE_APP_TOKEN.
+    Also: --api-base-url URL (override the CRM API host), --sandbox (a local sandbox CRM; allows http URLs), --json
+crm-proxy connections reauth ID (--refresh-token T | --private-app-token T)
+    replaces the credentials (same "-" and environment options) and marks the connection active again;
+    its API tokens keep working
+crm-proxy connections list [--json]
+crm-proxy connections remove ID        removes the connection and all of its API tokens`;
+
+export async function connectionsCommand(args: string[], open: () => Promise<Core>): Promise<number> {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case 'add':
+      return withCore(open, (core) => add(core, rest));
+    case 'reauth':
+      return withCore(open, (core) => reauth(core, rest));
+    case 'list':
+    case 'ls':
+      return withCore(open, (core) => list(core, rest));
+    case 'remove':
+    case 'rm':
+      return withCore(open, (core) => remove(core, rest));
+    default:
+      throw new UsageError(
+        sub
+          ? `unknown subcommand "connections ${sub}"`
+          : 'connections needs a subcommand: add, list, remove, reauth',
+      );
+  }
+}
+
+export async function withCore(
+  open: () => Promise<Core>,
+  fn: (core: Core) => Promise<number>,
+): Promise<number> {
+  const core = await open();
+  try {
+    return await fn(core);
+  } finally {
+    await core.close();
+  }
+}
+
+async function add(core: Core, args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      provider: { type: 'string' },
+      'instance-url': { type: 'string' },
+      'api-base-url': { type: 'string' },
+      'refresh-token': { type: 'string' },
+      'private-app-token': { type: 'string' },
+      label: { type: 'string' },
+      sandbox: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const provider = values.provider;
+  if (provider !== 'salesforce' && provider !== 'hubspot') {
+    throw new UsageError('--provider must be salesforce or hubspot');
+  }
+  if (provider === 'salesforce' && values['private-app-token'] !== undefined) {
+    throw new UsageError('--private-app-token applies to HubSpot only');
+  }
+  const credentials = await readCredentials(provider, values['refresh-token'], values['private-app-token']);
+  if (provider === 'salesforce' && !values['instance-url']) {
+    throw new UsageError('--instance-url is required for Salesforce (e.g. https://acme.my.salesforce.com)');
+  }
+  const input: CreateConnectionInput = {
+    provider,
+    label: values.label ?? null,
+    instanceUrl: values['instance-url'] ?? null,
+    apiBaseUrl: values['api-base-url'] ?? null,
+    sandbox: values.sandbox,
+    credentials,
+  };
+  const result = await core.connections.create(input);
+  if (!result.ok) throw new CommandError(result.message);
+  if (values.json) printJson(result.connection);
+  else {
+    process.stdout.write(`${result.connection.id}\n`);
+    note(
+      `Created ${provider} connection ${result.connection.id} in region ${result.connection.region}. ` +
+        `Next: crm-proxy tokens create --connection ${result.connection.id}`,
+    );
+  }
+  return 0;
+}
+
+async function readCredentials(
+  provider: 'salesforce' | 'hubspot',
+  refreshFlag: string | undefined,
+  privateAppFlag: string | undefined,
+): Promise<Credentials> {
+  if (refreshFlag !== undefined && privateAppFlag !== undefined) {
+    throw new UsageError('give either --refresh-token or --private-app-token, not both');
+  }
+  // A flag wins over the environment; without flags, exactly one of the variables may be set.
+  const useRefresh = refreshFlag !== undefined || (privateAppFlag === undefined && provider === 'salesforce');
+  const refreshToken =
+    privateAppFlag === undefined ? await readSecret(refreshFlag, 'CRM_PROXY_REFRESH_TOKEN') : undefined;
+  const privateAppToken =
+    provider === 'hubspot' && refreshFlag === undefined
+      ? await readSecret(privateAppFlag, 'CRM_PROXY_PRIVATE_APP_TOKEN')
+      : undefined;
+  if (!useRefresh && refreshToken !== undefined && privateAppToken !== undefined) {
+    throw new UsageError(
+      'both CRM_PROXY_REFRESH_TOKEN and CRM_PROXY_PRIVATE_APP_TOKEN are set; pass a flag to choose',
+    );
+  }
+  if (privateAppToken !== undefined && !useRefresh) return { kind: 'private_app', token: privateAppToken };
+  if (refreshToken !== undefined) return { kind: 'oauth', refreshToken };
+  throw new UsageError(
+    provider === 'salesforce'
+      ? '--refresh-token is required (or "-" to read it from stdin, or CRM_PROXY_REFRESH_TOKEN)'
+      : '--refresh-token or --private-app-token is required ("-" reads it from stdin; or set CRM_PROXY_REFRESH_TOKEN / CRM_PROXY_PRIVATE_APP_TOKEN)',
+  );
+}
+
+async function list(core: Core, args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: { json: { type: 'boolean', default: false } },
+  });
+  const connections = await core.connections.list();
+  if (values.json) {
+    printJson(connections);
+    return 0;
+  }
+  if (connections.length === 0) {
+    note('No connections yet. Add one with: crm-proxy connections add --provider …');
+    return 0;
+  }
+  printTable(
+    ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'HOST', 'CREATED'],
+    connections.map((c) => [c.id, c.provider, c.label ?? '', statusText(c), host(c), c.createdAt]),
+  );
+  return 0;
+}
+
+function statusText(c: Connection): string {
+  return c.status === 'active' ? 'active' : `needs_reauth${c.statusReason ? ` (${c.statusReason})` : ''}`;
+}
+
+function host(c: Connection): string {
+  return `${c.apiBaseUrl ?? c.instanceUrl ?? ''}${c.sandbox ? ' [sandbox]' : ''}`;
+}
+
+async function reauth(core: Core, args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: true,
+    options: { 'refresh-token': { type: 'string' }, 'private-app-token': { type: 'string' } },
+  });
+  const [id, extra] = positionals;
+  if (!id || extra)
+    throw new UsageError(
+      'usage: crm-proxy connections reauth ID (--refresh-token T | --private-app-token T)',
+    );
+  const existing = (await core.connections.list()).find((c) => c.id === id);
+  if (!existing) throw new CommandError(`No connection ${id}.`);
+  if (existing.provider === 'salesforce' && values['private-app-token'] !== undefined) {
+    throw new UsageError('--private-app-token applies to HubSpot only');
+  }
+  const credentials = await readCredentials(
+    existing.provider,
+    values['refresh-token'],
+    values['private-app-token'],
+  );
+  const outcome = await core.connections.reauthorize(id, credentials);
+  if (outcome === 'not_found') throw new CommandError(`No connection ${id}.`);
+  if (outcome === 'invalid') throw new CommandError('These credentials do not fit this connection.');
+  note(`Updated the credentials of ${id}; it is active again.`);
+  return 0;
+}
+
+async function remove(core: Core, args: string[]): Promise<number> {
+  const { positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: {} });
+  const [id, extra] = positionals;
+  if (!id || extra) throw new UsageError('usage: crm-proxy connections remove ID');
+  const tokens = await core.auth.list(id);
+  if (!(await core.connections.remove(id))) throw new CommandError(`No connection ${id}.`);
+  note(`Removed connection ${id} and its ${tokens.length} API token(s).`);
+  return 0;
+}

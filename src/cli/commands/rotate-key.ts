@@ -1,0 +1,27 @@
+import { parseArgs } from 'node:util';
+import type { Core } from '../core.ts';
+import { note, printJson } from '../io.ts';
+import { withCore } from './connections.ts';
+
+export const ROTATE_KEY_HELP = `crm-proxy rotate-key [--json]
+    re-encrypts every connection's credentials under CRM_PROXY_ENCRYPTION_KEY_ID; keep the old key in
+    CRM_PROXY_ENCRYPTION_KEYS until it reports nothing left to do. Safe to re-run.`;
+
+export async function rotateKeyCommand(args: string[], open: () => Promise<Core>): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: { json: { type: 'boolean', default: false } },
+  });
+  return withCore(open, async (core) => {
+    const report = await core.connections.resealAll();
+    if (values.json) printJson({ activeKeyId: core.keyring.activeKeyId, ...report });
+    else {
+      note(
+        `Active key "${core.keyring.activeKeyId}": re-encrypted ${report.resealed}, already current ${report.current}, failed ${report.failed.length}.`,
+      );
+      for (const f of report.failed) note(`  ${f.id}: ${f.message}`);
+    }
+    return report.failed.length === 0 ? 0 : 1;
+  });
+}

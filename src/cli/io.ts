@@ -1,0 +1,78 @@
+// Small helpers shared by the CLI commands: errors with exit codes, durations, secrets, tables.
+import { createInterface } from 'node:readline';
+
+/** Bad invocation: exit code 2, with a pointer to help. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** The command ran but could not do what was asked (unknown id, invalid input): exit code 1. */
+export class CommandError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CommandError';
+  }
+}
+
+const UNIT_MS: Record<string, number> = {
+  s: 1e3,
+  m: 60e3,
+  h: 3600e3,
+  d: 86400e3,
+  w: 7 * 86400e3,
+  y: 365 * 86400e3,
+};
+
+/** `30d`, `12h`, `90m`, `2w`, `1y` → milliseconds. */
+export function parseDuration(value: string, flag: string): number {
+  const m = /^(\d+)\s*([smhdwy])$/.exec(value.trim());
+  const n = m ? Number(m[1]) * UNIT_MS[m[2]!]! : Number.NaN;
+  if (!Number.isSafeInteger(n) || n <= 0) {
+    throw new UsageError(`${flag} must be a positive duration such as 30d, 12h, 90m, 2w or 1y`);
+  }
+  return n;
+}
+
+async function readStdinLine(): Promise<string> {
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  try {
+    for await (const line of rl) return line.trim();
+    return '';
+  } finally {
+    rl.close();
+  }
+}
+
+/**
+ * A secret from `--flag VALUE`, from stdin with `--flag -` (keeps it out of shell history and `ps`),
+ * or from the environment variable `envName` when the flag is absent.
+ */
+export async function readSecret(
+  flagValue: string | undefined,
+  envName: string,
+): Promise<string | undefined> {
+  if (flagValue === '-') return (await readStdinLine()) || undefined;
+  if (flagValue !== undefined) return flagValue;
+  const fromEnv = process.env[envName]?.trim();
+  return fromEnv ? fromEnv : undefined;
+}
+
+export function printTable(headers: string[], rows: string[][]): void {
+  if (rows.length === 0) return;
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  process.stdout.write(`${[line(headers), ...rows.map(line)].join('\n')}\n`);
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+export const note = (msg: string) => process.stderr.write(`${msg}\n`);

@@ -1,0 +1,185 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type HubSpotSandbox, startHubSpotSandbox } from '../../sandbox/hubspot/index.ts';
+import { type SalesforceSandbox, startSalesforceSandbox } from '../../sandbox/salesforce/index.ts';
+import type { CallAccounting, Realism, RealismConfig } from '../../sandbox/shared/index.ts';
+import type { AppContext } from '../context.ts';
+import type { Provider } from '../store/types.ts';
+
+/** What the service needs from a running sandbox (both emulators follow sandbox/README.md). */
+export interface SandboxHandle {
+  url: string;
+  credentials: { clientId: string; clientSecret: string; refreshToken: string; accessToken: string };
+  accounting: CallAccounting;
+  realism: Realism;
+  close(): Promise<void>;
+}
+
+export interface SandboxPair {
+  salesforce: SalesforceSandbox;
+  hubspot: HubSpotSandbox;
+  close(): Promise<void>;
+}
+
+export interface BootstrapCredentials {
+  clientId: string;
+  clientSecret: string;
+  refreshToken: string;
+}
+
+export interface StartSandboxesOptions {
+  ports: { salesforce: number; hubspot: number };
+  host?: string;
+  /** Bootstrap OAuth credentials per sandbox; they decide which refresh token a fresh sandbox accepts. */
+  credentials?: Partial<Record<Provider, BootstrapCredentials>>;
+  realism?: Partial<RealismConfig>;
+  salesforce?: {
+    rotateRefreshTokens?: boolean;
+    accessTokenTtlSeconds?: number;
+    dailyApiRequests?: number;
+    bulkResultOrder?: 'input' | 'shuffled';
+  };
+  hubspot?: { accessTokenTtlSeconds?: number };
+}
+
+export async function startSandboxes(options: StartSandboxesOptions): Promise<SandboxPair> {
+  const host = options.host ?? '127.0.0.1';
+  const salesforce = await startSalesforceSandbox({
+    port: options.ports.salesforce,
+    host,
+    ...(options.credentials?.salesforce === undefined ? {} : { credentials: options.credentials.salesforce }),
+    ...(options.realism === undefined ? {} : { realism: options.realism }),
+    ...options.salesforce,
+  });
+  let hubspot: HubSpotSandbox;
+  try {
+    hubspot = await startHubSpotSandbox({
+      port: options.ports.hubspot,
+      host,
+      ...(options.credentials?.hubspot === undefined ? {} : { credentials: options.credentials.hubspot }),
+      ...(options.realism === undefined ? {} : { realism: options.realism }),
+      ...options.hubspot,
+    });
+  } catch (err) {
+    await salesforce.close();
+    throw err;
+  }
+  return {
+    salesforce,
+    hubspot,
+    async close() {
+      await Promise.allSettled([salesforce.close(), hubspot.close()]);
+    },
+  };
+}
+
+const CREDENTIALS_FILE = 'sandbox-credentials.json';
+
+/**
+ * Bootstrap credentials of both sandboxes, generated once per data directory: the sandboxes keep
+ * their state in memory, so each start gives them the same client and refresh token again.
+ */
+export function loadOrCreateBootstrapCredentials(dataDir: string): Record<Provider, BootstrapCredentials> {
+  const file = join(dataDir, CREDENTIALS_FILE);
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Record<Provider, BootstrapCredentials>;
+    if (parsed.salesforce?.refreshToken && parsed.hubspot?.refreshToken) return parsed;
+  } catch {
+    // Missing or unreadable: generate below.
+  }
+  const random = (bytes: number) => randomBytes(bytes).toString('base64url').replace(/[-_]/g, '');
+  const created: Record<Provider, BootstrapCredentials> = {
+    salesforce: {
+      clientId: `3MVG9${random(48)}`,
+      clientSecret: random(32).toUpperCase(),
+      refreshToken: `5Aep861${random(48)}`,
+    },
+    hubspot: {
+      clientId: randomUUID(),
+      clientSecret: randomUUID(),
+      refreshToken: `na1-${random(24)}`,
+    },
+  };
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });
+  return created;
+}
+
+export interface SandboxFile {
+  base_url: string;
+  tokens: Record<Provider, string>;
+  sandboxes: Record<Provider, { url: string; access_token: string }>;
+}
+
+export function readSandboxFile(dataDir: string): SandboxFile | null {
+  try {
+    return JSON.parse(readFileSync(join(dataDir, 'sandbox.json'), 'utf8')) as SandboxFile;
+  } catch {
+    return null;
+  }
+}
+
+export function writeSandboxFile(dataDir: string, content: SandboxFile): string {
+  const file = join(dataDir, 'sandbox.json');
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return file;
+}
+
+/**
+ * One sandbox connection per CRM and one API token for each. On a later start the same
+ * connections and tokens are reused; the connections' credentials are reset to the sandboxes'
+ * bootstrap ones, because a restarted sandbox only knows those.
+ */
+export async function ensureSandboxConnections(
+  ctx: AppContext,
+  sandboxes: SandboxPair,
+  previous: SandboxFile | null,
+): Promise<{ tokens: Record<Provider, string>; connectionIds: Record<Provider, string> }> {
+  const tokens = {} as Record<Provider, string>;
+  const connectionIds = {} as Record<Provider, string>;
+  const existing = await ctx.connections.list();
+  for (const provider of ['salesforce', 'hubspot'] as const) {
+    const sandbox = sandboxes[provider];
+    const credentials = {
+      kind: 'oauth' as const,
+      refreshToken: sandbox.credentials.refreshToken,
+      accessToken: sandbox.credentials.accessToken,
+    };
+    const previousToken = previous?.tokens[provider];
+    const verified = previousToken === undefined ? null : await ctx.auth.verify(`Bearer ${previousToken}`);
+    let connection =
+      verified?.ok === true && verified.connection.provider === provider && verified.connection.sandbox
+        ? verified.connection
+        : existing.find((c) => c.sandbox && c.provider === provider && c.apiBaseUrl === sandbox.url);
+    if (connection !== undefined && connection.apiBaseUrl !== sandbox.url) connection = undefined;
+    if (connection === undefined) {
+      const created = await ctx.connections.create({
+        provider,
+        label: `${provider} sandbox`,
+        instanceUrl: provider === 'salesforce' ? sandbox.url : null,
+        apiBaseUrl: sandbox.url,
+        sandbox: true,
+        credentials,
+      });
+      if (!created.ok)
+        throw new Error(`could not create the ${provider} sandbox connection: ${created.message}`);
+      connection = created.connection;
+    } else {
+      // A restarted sandbox only accepts its bootstrap credentials: put them back (and mark active).
+      await ctx.connections.reauthorize(connection.id, credentials);
+      ctx.tokens.forget(connection.id);
+    }
+    connectionIds[provider] = connection.id;
+    if (verified?.ok === true && verified.connection.id === connection.id && previousToken !== undefined) {
+      tokens[provider] = previousToken;
+    } else {
+      const token = await ctx.auth.createToken({ connectionId: connection.id, name: `${provider} sandbox` });
+      if (!token.ok) throw new Error(`could not create the ${provider} sandbox token: ${token.message}`);
+      tokens[provider] = token.token;
+    }
+  }
+  return { tokens, connectionIds };
+}

@@ -1,0 +1,62 @@
+import { parseArgs } from 'node:util';
+import { startHubSpotSandbox } from '../../sandbox/hubspot/index.ts';
+import { startSalesforceSandbox } from '../../sandbox/salesforce/index.ts';
+import { loadConfig } from '../config/index.ts';
+import { onShutdownSignal } from '../main.ts';
+import { UsageError } from './io.ts';
+import { loadOrCreateBootstrapCredentials, type SandboxHandle } from './sandbox-bootstrap.ts';
+
+export const SANDBOX_HELP = `crm-proxy sandbox salesforce|hubspot|both [--port N] [--host H]
+  Starts sandbox CRMs alone. --port is the Salesforce port (HubSpot: --port, or port+1 with "both").`;
+
+/** `crm-proxy sandbox …`: runs until SIGTERM/SIGINT. */
+export async function run(argv: string[]): Promise<number | undefined> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help === true) {
+    process.stdout.write(`${SANDBOX_HELP}\n`);
+    return 0;
+  }
+  const which = positionals[0] ?? 'both';
+  if (!['salesforce', 'hubspot', 'both'].includes(which) || positionals.length > 1) {
+    throw new UsageError('sandbox takes one of: salesforce, hubspot, both');
+  }
+  const config = loadConfig();
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+    throw new UsageError('--port must be a port number');
+  }
+  const host = values.host ?? config.host;
+  const credentials = loadOrCreateBootstrapCredentials(config.dataDir);
+  const started: Array<{ name: string; sandbox: SandboxHandle }> = [];
+  if (which === 'salesforce' || which === 'both') {
+    const sandbox = await startSalesforceSandbox({
+      port: port ?? config.sandboxPorts.salesforce,
+      host,
+      credentials: credentials.salesforce,
+    });
+    started.push({ name: 'Salesforce', sandbox });
+  }
+  if (which === 'hubspot' || which === 'both') {
+    const hsPort =
+      port === undefined ? config.sandboxPorts.hubspot : which === 'both' && port !== 0 ? port + 1 : port;
+    const sandbox = await startHubSpotSandbox({ port: hsPort, host, credentials: credentials.hubspot });
+    started.push({ name: 'HubSpot', sandbox });
+  }
+  for (const { name, sandbox } of started) {
+    process.stdout.write(
+      `${name} sandbox on ${sandbox.url}\n  client id: ${sandbox.credentials.clientId}\n  access token: ${sandbox.credentials.accessToken}\n  refresh token: ${sandbox.credentials.refreshToken}\n`,
+    );
+  }
+  onShutdownSignal(
+    async () => {
+      await Promise.allSettled(started.map(({ sandbox }) => sandbox.close()));
+    },
+    (msg) => process.stderr.write(`${msg}\n`),
+  );
+  return undefined;
+}

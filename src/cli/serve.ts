@@ -1,0 +1,94 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config/index.ts';
+import { createLogger } from '../context.ts';
+import { onShutdownSignal, startService } from '../main.ts';
+import {
+  ensureSandboxConnections,
+  loadOrCreateBootstrapCredentials,
+  readSandboxFile,
+  type SandboxPair,
+  startSandboxes,
+  writeSandboxFile,
+} from './sandbox-bootstrap.ts';
+
+export const SERVE_HELP = `crm-proxy serve [--port N] [--host H]
+  Starts the service. With CRM_PROXY_SANDBOX on (the default outside production) both sandbox CRMs
+  run in-process (ports PORT+1 and PORT+2), each with a connection and an API token, written to
+  <data dir>/sandbox.json.`;
+
+/** `crm-proxy serve`: runs until SIGTERM/SIGINT (returns undefined to keep the process up). */
+export async function run(argv: string[]): Promise<number | undefined> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    strict: true,
+  });
+  if (values.help === true) {
+    process.stdout.write(`${SERVE_HELP}\n`);
+    return 0;
+  }
+  const config = loadConfig(
+    values.port === undefined
+      ? process.env
+      : { ...process.env, PORT: values.port, ...(values.host ? { HOST: values.host } : {}) },
+  );
+  const logger = createLogger(config);
+  const say = (msg: string) => process.stdout.write(`${msg}\n`);
+
+  let sandboxes: SandboxPair | undefined;
+  if (config.sandbox) {
+    const credentials = loadOrCreateBootstrapCredentials(config.dataDir);
+    sandboxes = await startSandboxes({ ports: config.sandboxPorts, host: config.host, credentials });
+  }
+  const service = await startService(config, {
+    logger,
+    ...(sandboxes === undefined
+      ? {}
+      : {
+          sandboxOAuthClients: {
+            salesforce: sandboxes.salesforce.credentials,
+            hubspot: sandboxes.hubspot.credentials,
+          },
+        }),
+  }).catch(async (err: unknown) => {
+    await sandboxes?.close();
+    throw err;
+  });
+
+  onShutdownSignal(
+    async () => {
+      await service.close();
+      await sandboxes?.close();
+    },
+    (msg) => logger.info(msg),
+  );
+
+  say(`crm-proxy listening on ${service.baseUrl} (region ${config.region})`);
+  say(`  API document: ${service.baseUrl}/openapi.json   docs: ${service.baseUrl}/docs`);
+  if (sandboxes !== undefined) {
+    const previous = readSandboxFile(config.dataDir);
+    const { tokens } = await ensureSandboxConnections(service.ctx, sandboxes, previous);
+    const file = writeSandboxFile(config.dataDir, {
+      base_url: service.baseUrl,
+      tokens,
+      sandboxes: {
+        salesforce: {
+          url: sandboxes.salesforce.url,
+          access_token: sandboxes.salesforce.credentials.accessToken,
+        },
+        hubspot: { url: sandboxes.hubspot.url, access_token: sandboxes.hubspot.credentials.accessToken },
+      },
+    });
+    say(`  Salesforce sandbox: ${sandboxes.salesforce.url}`);
+    say(`  HubSpot sandbox:    ${sandboxes.hubspot.url}`);
+    say(`  API token (Salesforce sandbox): ${tokens.salesforce}`);
+    say(`  API token (HubSpot sandbox):    ${tokens.hubspot}`);
+    say(`  (also in ${file})`);
+    say('');
+    say('Try:');
+    say(
+      `  curl -s -X POST ${service.baseUrl}/v1/describe -H "Authorization: Bearer ${tokens.salesforce}" | head -c 400`,
+    );
+  }
+  return undefined;
+}

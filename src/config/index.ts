@@ -1,0 +1,184 @@
+// Environment → typed Config, parsed once at start-up. Errors name the variable, never its value.
+import { resolve } from 'node:path';
+import { REGIONS, type Region } from '../store/types.ts';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export interface EncryptionKey {
+  id: string;
+  /** 32 raw bytes (AES-256). */
+  key: Buffer;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute path of the data directory (SQLite file, generated sandbox key). */
+  dataDir: string;
+  region: Region;
+  /** Public base URLs of both regions, used to point a token of the other region at its home. */
+  publicUrls: Partial<Record<Region, string>>;
+  /** Sandbox CRMs and the generated development key; on unless NODE_ENV=production. */
+  sandbox: boolean;
+  nodeEnv: string;
+  production: boolean;
+  databaseUrl: string | undefined;
+  encryption: { keys: EncryptionKey[]; activeKeyId: string | undefined };
+  salesforce: {
+    clientId: string | undefined;
+    clientSecret: string | undefined;
+    loginUrl: string;
+    /** REST API version used for every Salesforce call (`SALESFORCE_API_VERSION`, default 62.0). */
+    apiVersion: string;
+    /** Writes of at least this many records go through Bulk API 2.0 (`CRM_PROXY_SF_BULK_THRESHOLD`). */
+    bulkThreshold: number | undefined;
+  };
+  /** Ports of the in-process sandboxes (`CRM_PROXY_SANDBOX_SF_PORT` / `_HS_PORT`, default PORT+1 / PORT+2). */
+  sandboxPorts: { salesforce: number; hubspot: number };
+  hubspot: { clientId: string | undefined; clientSecret: string | undefined };
+  logLevel: LogLevel;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string): string | undefined {
+  const v = env[name]?.trim();
+  return v === undefined || v === '' ? undefined : v;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const v = str(env, name)?.toLowerCase();
+  if (v === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(`${name} must be true or false`);
+}
+
+function port(env: Env, name: string, fallback: number): number {
+  const v = str(env, name);
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new ConfigError(`${name} must be a port number (0-65535)`);
+  return n;
+}
+
+function url(env: Env, name: string): string | undefined {
+  const v = str(env, name);
+  if (v === undefined) return undefined;
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new ConfigError(`${name} must be an http(s) URL`);
+  return v.replace(/\/+$/, '');
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const v = str(env, name)?.toLowerCase();
+  if (v === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(v))
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}`);
+  return v as T;
+}
+
+const KEY_ID = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** `CRM_PROXY_ENCRYPTION_KEYS="kid1:<base64 32 bytes>,kid2:…"`. */
+export function parseEncryptionKeys(
+  raw: string | undefined,
+  name = 'CRM_PROXY_ENCRYPTION_KEYS',
+): EncryptionKey[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const keys: EncryptionKey[] = [];
+  for (const [i, part] of raw.split(',').entries()) {
+    const entry = part.trim();
+    if (entry === '') continue;
+    const sep = entry.indexOf(':');
+    const id = sep > 0 ? entry.slice(0, sep) : '';
+    if (!KEY_ID.test(id)) {
+      throw new ConfigError(
+        `${name}: entry ${i + 1} must look like <key id>:<base64 key> (key id: letters, digits, _.-)`,
+      );
+    }
+    const b64 = entry.slice(sep + 1);
+    const key = Buffer.from(b64, 'base64');
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || key.length !== 32) {
+      throw new ConfigError(
+        `${name}: key "${id}" must be 32 bytes encoded in base64 (openssl rand -base64 32)`,
+      );
+    }
+    if (keys.some((k) => k.id === id)) throw new ConfigError(`${name}: key id "${id}" appears twice`);
+    keys.push({ id, key });
+  }
+  return keys;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = str(env, 'NODE_ENV') ?? 'development';
+  const production = nodeEnv === 'production';
+  const keys = parseEncryptionKeys(env['CRM_PROXY_ENCRYPTION_KEYS']);
+  let activeKeyId = str(env, 'CRM_PROXY_ENCRYPTION_KEY_ID');
+  if (activeKeyId !== undefined && !keys.some((k) => k.id === activeKeyId)) {
+    throw new ConfigError('CRM_PROXY_ENCRYPTION_KEY_ID names a key that is not in CRM_PROXY_ENCRYPTION_KEYS');
+  }
+  if (activeKeyId === undefined && keys.length > 1) {
+    throw new ConfigError(
+      'CRM_PROXY_ENCRYPTION_KEY_ID is required when CRM_PROXY_ENCRYPTION_KEYS holds several keys',
+    );
+  }
+  activeKeyId ??= keys[0]?.id;
+  const servicePort = port(env, 'PORT', 8080);
+  const apiVersion = str(env, 'SALESFORCE_API_VERSION') ?? '62.0';
+  if (!/^\d{2,3}\.0$/.test(apiVersion)) throw new ConfigError('SALESFORCE_API_VERSION must look like 62.0');
+  const bulkThresholdText = str(env, 'CRM_PROXY_SF_BULK_THRESHOLD');
+  const bulkThreshold = bulkThresholdText === undefined ? undefined : Number(bulkThresholdText);
+  if (bulkThreshold !== undefined && !(Number.isInteger(bulkThreshold) && bulkThreshold >= 1)) {
+    throw new ConfigError('CRM_PROXY_SF_BULK_THRESHOLD must be a whole number of records, 1 or more');
+  }
+  return {
+    port: servicePort,
+    host: str(env, 'HOST') ?? '127.0.0.1',
+    dataDir: resolve(str(env, 'CRM_PROXY_DATA_DIR') ?? './data'),
+    region: oneOf(env, 'CRM_PROXY_REGION', REGIONS, 'eu'),
+    publicUrls: omitUndefined({
+      eu: url(env, 'CRM_PROXY_PUBLIC_URL_EU'),
+      us: url(env, 'CRM_PROXY_PUBLIC_URL_US'),
+    }),
+    sandbox: bool(env, 'CRM_PROXY_SANDBOX', !production),
+    nodeEnv,
+    production,
+    databaseUrl: str(env, 'DATABASE_URL'),
+    encryption: { keys, activeKeyId },
+    salesforce: {
+      clientId: str(env, 'SALESFORCE_CLIENT_ID'),
+      clientSecret: str(env, 'SALESFORCE_CLIENT_SECRET'),
+      loginUrl: url(env, 'SALESFORCE_LOGIN_URL') ?? 'https://login.salesforce.com',
+      apiVersion,
+      bulkThreshold,
+    },
+    sandboxPorts: {
+      salesforce: port(env, 'CRM_PROXY_SANDBOX_SF_PORT', servicePort === 0 ? 0 : servicePort + 1),
+      hubspot: port(env, 'CRM_PROXY_SANDBOX_HS_PORT', servicePort === 0 ? 0 : servicePort + 2),
+    },
+    hubspot: { clientId: str(env, 'HUBSPOT_CLIENT_ID'), clientSecret: str(env, 'HUBSPOT_CLIENT_SECRET') },
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+  };
+}
+
+function omitUndefined<T extends Record<string, string | undefined>>(o: T): Partial<Record<keyof T, string>> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<
+    Record<keyof T, string>
+  >;
+}

@@ -1,0 +1,216 @@
+import type { Keyring } from '../crypto/envelope.ts';
+import { open, seal } from '../crypto/envelope.ts';
+import { randomBase62 } from '../crypto/random.ts';
+import type { Connection, Region, SealedSecret, Store } from '../store/types.ts';
+import { credentialsProblem, normaliseCredentials } from './credentials.ts';
+import type {
+  ConnectionWithCredentials,
+  CreateConnectionInput,
+  CreateConnectionResult,
+  Credentials,
+} from './types.ts';
+
+export interface ConnectionServiceOptions {
+  store: Store;
+  keyring: Keyring;
+  region: Region;
+  clock?: () => Date;
+}
+
+export interface ResealReport {
+  resealed: number;
+  current: number;
+  failed: { id: string; message: string }[];
+}
+
+// Associated data binds each ciphertext to its row: a ciphertext copied to another connection fails to open.
+const aad = (connectionId: string) => `crm-proxy/connection/${connectionId}`;
+
+export class ConnectionService {
+  readonly #store: Store;
+  readonly #keyring: Keyring;
+  readonly #region: Region;
+  readonly #clock: () => Date;
+
+  constructor(opts: ConnectionServiceOptions) {
+    this.#store = opts.store;
+    this.#keyring = opts.keyring;
+    this.#region = opts.region;
+    this.#clock = opts.clock ?? (() => new Date());
+  }
+
+  async create(input: CreateConnectionInput): Promise<CreateConnectionResult> {
+    const problem = validateCreate(input);
+    if (problem) return { ok: false, code: 'invalid_connection', message: problem };
+    const id = `conn_${randomBase62(20)}`;
+    const connection = await this.#store.connections.insert({
+      id,
+      provider: input.provider,
+      region: this.#region,
+      label: input.label ?? null,
+      instanceUrl: input.instanceUrl ? trimSlash(input.instanceUrl) : null,
+      apiBaseUrl: input.apiBaseUrl ? trimSlash(input.apiBaseUrl) : null,
+      sandbox: input.sandbox ?? false,
+      credentials: this.#seal(id, input.credentials),
+      now: this.#now(),
+    });
+    return { ok: true, connection };
+  }
+
+  /** Null when the connection does not exist. Throws CryptoError when its credentials cannot be opened. */
+  async get(id: string): Promise<ConnectionWithCredentials | null> {
+    const row = await this.#store.connections.find(id);
+    if (!row) return null;
+    const { credentials: sealed, ...connection } = row;
+    return { connection, credentials: this.#open(id, sealed), version: connection.credentialsVersion };
+  }
+
+  list(): Promise<Connection[]> {
+    return this.#store.connections.list();
+  }
+
+  /** Removes the connection and every API token of it. */
+  remove(id: string): Promise<boolean> {
+    return this.#store.connections.remove(id);
+  }
+
+  /**
+   * Saves new credentials only if nobody else wrote since `expectedVersion` was read. A refresh that loses
+   * must re-read: the winner may have rotated the refresh token, and the loser's copy is then dead.
+   */
+  async compareAndSetCredentials(
+    id: string,
+    expectedVersion: number,
+    credentials: Credentials,
+  ): Promise<boolean> {
+    const problem = credentialsProblem(credentials);
+    if (problem) throw new TypeError(problem);
+    return this.#store.connections.compareAndSetCredentials(
+      id,
+      expectedVersion,
+      this.#seal(id, credentials),
+      this.#now(),
+    );
+  }
+
+  /**
+   * Replaces the credentials whatever their version (an operator re-authorising) and marks the connection
+   * active again. Does not need to open the old credentials, so it also recovers from a lost key.
+   */
+  async reauthorize(id: string, credentials: Credentials): Promise<'updated' | 'not_found' | 'invalid'> {
+    if (credentialsProblem(credentials)) return 'invalid';
+    for (;;) {
+      const row = await this.#store.connections.find(id);
+      if (!row) return 'not_found';
+      if (row.provider === 'salesforce' && credentials.kind !== 'oauth') return 'invalid';
+      const sealed = this.#seal(id, credentials);
+      if (
+        await this.#store.connections.compareAndSetCredentials(
+          id,
+          row.credentialsVersion,
+          sealed,
+          this.#now(),
+        )
+      ) {
+        await this.#store.connections.setStatus(id, 'active', null, this.#now());
+        return 'updated';
+      }
+    }
+  }
+
+  /** `reason` is shown to API clients and operators: never put a secret or a raw CRM response in it. */
+  async markNeedsReauth(id: string, reason: string): Promise<boolean> {
+    return this.#store.connections.setStatus(id, 'needs_reauth', reason, this.#now());
+  }
+
+  async markActive(id: string): Promise<boolean> {
+    return this.#store.connections.setStatus(id, 'active', null, this.#now());
+  }
+
+  /**
+   * Re-encrypts every connection under the active key. Idempotent: rows already under it are skipped.
+   * A row whose credentials change meanwhile (a token refresh) is re-read and retried.
+   */
+  async resealAll(): Promise<ResealReport> {
+    const report: ResealReport = { resealed: 0, current: 0, failed: [] };
+    for (const { id } of await this.#store.connections.list()) {
+      try {
+        const outcome = await this.#reseal(id);
+        if (outcome === 'resealed') report.resealed++;
+        else if (outcome === 'current') report.current++;
+      } catch (err) {
+        report.failed.push({ id, message: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    return report;
+  }
+
+  async #reseal(id: string): Promise<'resealed' | 'current' | 'gone'> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const row = await this.#store.connections.find(id);
+      if (!row) return 'gone';
+      if (row.credentials.keyId === this.#keyring.activeKeyId) return 'current';
+      const plaintext = open(this.#keyring, row.credentials, aad(id));
+      const sealed = seal(this.#keyring, plaintext, aad(id));
+      if (await this.#store.connections.replaceSealed(id, row.credentialsVersion, sealed, this.#now())) {
+        return 'resealed';
+      }
+    }
+    throw new Error('credentials kept changing during re-encryption; run rotate-key again');
+  }
+
+  #seal(id: string, credentials: Credentials): SealedSecret {
+    return seal(this.#keyring, JSON.stringify(normaliseCredentials(credentials)), aad(id));
+  }
+
+  #open(id: string, sealed: SealedSecret): Credentials {
+    const value: unknown = JSON.parse(open(this.#keyring, sealed, aad(id)));
+    const problem = credentialsProblem(value);
+    if (problem) throw new Error(`stored credentials of ${id} are invalid: ${problem}`);
+    return value as Credentials;
+  }
+
+  #now(): string {
+    return this.#clock().toISOString();
+  }
+}
+
+function trimSlash(u: string): string {
+  return u.replace(/\/+$/, '');
+}
+
+function urlProblem(field: string, value: string, allowHttp: boolean): string | null {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    return `${field} must be an absolute URL`;
+  }
+  if (u.protocol === 'https:' || (allowHttp && u.protocol === 'http:')) return null;
+  return `${field} must use https${allowHttp ? ' or http' : ''}`;
+}
+
+function validateCreate(input: CreateConnectionInput): string | null {
+  const sandbox = input.sandbox ?? false;
+  if (input.provider !== 'salesforce' && input.provider !== 'hubspot') {
+    return 'provider must be "salesforce" or "hubspot"';
+  }
+  const credProblem = credentialsProblem(input.credentials);
+  if (credProblem) return credProblem;
+  if (input.provider === 'salesforce') {
+    if (!input.instanceUrl) return 'instanceUrl is required for a Salesforce connection';
+    const p = urlProblem('instanceUrl', input.instanceUrl, sandbox);
+    if (p) return p;
+    if (input.credentials.kind !== 'oauth') return 'a Salesforce connection needs an OAuth refresh token';
+  } else if (input.instanceUrl) {
+    return 'instanceUrl applies to Salesforce connections only';
+  }
+  if (input.apiBaseUrl) {
+    const p = urlProblem('apiBaseUrl', input.apiBaseUrl, sandbox);
+    if (p) return p;
+  }
+  if (input.label !== undefined && input.label !== null && input.label.length > 200) {
+    return 'label must be at most 200 characters';
+  }
+  return null;
+}

@@ -1,0 +1,35 @@
+import type { Connection, Provider } from '../store/types.ts';
+
+/** Decrypted CRM credentials of one connection. */
+export type Credentials =
+  | {
+      kind: 'oauth';
+      refreshToken: string;
+      accessToken?: string;
+      /** ISO-8601 instant after which the access token is no longer accepted. */
+      accessTokenExpiresAt?: string;
+      scope?: string;
+    }
+  | { kind: 'private_app'; token: string };
+
+export interface CreateConnectionInput {
+  provider: Provider;
+  label?: string | null;
+  /** Required for Salesforce (the org's instance URL). */
+  instanceUrl?: string | null;
+  /** Override of the CRM API host, e.g. a local sandbox URL. */
+  apiBaseUrl?: string | null;
+  sandbox?: boolean;
+  credentials: Credentials;
+}
+
+export interface ConnectionWithCredentials {
+  connection: Connection;
+  credentials: Credentials;
+  /** Pass back to compareAndSetCredentials. */
+  version: number;
+}
+
+export type CreateConnectionResult =
+  | { ok: true; connection: Connection }
+  | { ok: false; code: 'invalid_connection'; message: string };

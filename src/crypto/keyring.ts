@@ -1,0 +1,51 @@
+// Where the encryption keys come from: the environment, or — in sandbox mode only, when none is
+// configured — a key generated once into <dataDir>/encryption-key so a newcomer's store survives restarts.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Config, ConfigError, parseEncryptionKeys } from '../config/index.ts';
+import { createKeyring, type Keyring } from './envelope.ts';
+
+export const GENERATED_KEY_FILE = 'encryption-key';
+const GENERATED_KEY_ID = 'local';
+
+export interface KeyringLog {
+  info(msg: string): void;
+  warn(msg: string): void;
+}
+
+export function loadKeyring(config: Config, log: KeyringLog): Keyring {
+  const { keys, activeKeyId } = config.encryption;
+  if (keys.length > 0) return createKeyring(keys, activeKeyId);
+  if (config.production) {
+    throw new ConfigError(
+      'CRM_PROXY_ENCRYPTION_KEYS is required when NODE_ENV=production (e.g. CRM_PROXY_ENCRYPTION_KEYS="k1:$(openssl rand -base64 32)")',
+    );
+  }
+  if (!config.sandbox) {
+    throw new ConfigError('CRM_PROXY_ENCRYPTION_KEYS is required (a key is generated only in sandbox mode)');
+  }
+  const file = join(config.dataDir, GENERATED_KEY_FILE);
+  let raw: string;
+  try {
+    raw = readFileSync(file, 'utf8');
+    if ((statSync(file).mode & 0o077) !== 0) log.warn(`${file} is readable by other users; chmod 600 it`);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    mkdirSync(config.dataDir, { recursive: true });
+    raw = `${GENERATED_KEY_ID}:${randomBytes(32).toString('base64')}\n`;
+    try {
+      // 'wx': if another process created it in the meantime, use theirs rather than overwrite.
+      writeFileSync(file, raw, { mode: 0o600, flag: 'wx' });
+      chmodSync(file, 0o600);
+      log.warn(
+        `no CRM_PROXY_ENCRYPTION_KEYS set: generated a development encryption key in ${file} (sandbox mode only; set CRM_PROXY_ENCRYPTION_KEYS in production)`,
+      );
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      raw = readFileSync(file, 'utf8');
+    }
+  }
+  const parsed = parseEncryptionKeys(raw.trim(), file);
+  return createKeyring(parsed, parsed[0]?.id);
+}

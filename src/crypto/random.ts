@@ -1,0 +1,27 @@
+import { randomBytes } from 'node:crypto';
+
+export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** `length` uniformly random base62 characters (rejection sampling keeps the distribution unbiased). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const b of randomBytes(length * 2)) {
+      // 248 = 4 × 62: bytes at or above it would favour the first characters.
+      if (b < 248) out += BASE62[b % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** Encodes an unsigned integer in exactly `width` base62 characters (left-padded with 0). */
+export function base62Fixed(n: number, width: number): string {
+  let out = '';
+  let v = n;
+  for (let i = 0; i < width; i++) {
+    out = BASE62[v % 62] + out;
+    v = Math.floor(v / 62);
+  }
+  return out;
+}

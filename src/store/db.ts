@@ -1,0 +1,107 @@
+// Kysely on embedded SQLite (default, a file in the data dir) or on PostgreSQL (DATABASE_URL).
+// Everything dialect-specific about opening a database lives here and in changes.ts.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Database } from './schema.ts';
+
+export const SQLITE_FILE = 'crm-proxy.sqlite';
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,40}$/;
+
+export interface DbOptions {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** PostgreSQL only: keep every table in this schema (created if missing). Used to isolate test runs. */
+  pgSchema?: string | undefined;
+}
+
+export type DbHandle =
+  | { dialect: 'sqlite'; db: Kysely<Database>; sqlite: BetterSqlite3.Database }
+  | { dialect: 'postgres'; db: Kysely<Database>; databaseUrl: string; pgSchema: string | undefined };
+
+export async function openDb(opts: DbOptions): Promise<DbHandle> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.pgSchema);
+  // Owner-only on creation: the file holds sealed credentials and token hashes.
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  const sqlite = new BetterSqlite3(join(opts.dataDir, SQLITE_FILE));
+  // WAL lets the CLI write while the service reads; the busy timeout makes concurrent writers wait
+  // instead of failing with SQLITE_BUSY.
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  return {
+    dialect: 'sqlite',
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    sqlite,
+  };
+}
+
+async function openPostgres(databaseUrl: string, pgSchema: string | undefined): Promise<DbHandle> {
+  // Loaded on demand: most deployments (and every CLI call on SQLite) never need the driver.
+  const { default: pg } = await import('pg');
+  if (pgSchema !== undefined) {
+    if (!SCHEMA_NAME.test(pgSchema)) throw new Error('pgSchema must be a lower-case SQL identifier');
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query(`create schema if not exists "${pgSchema}"`);
+    } catch (err) {
+      // Two first opens at once race inside "if not exists" (unique violation); the schema exists either way.
+      const code = (err as { code?: string }).code;
+      if (code !== '23505' && code !== '42P06') throw err;
+    } finally {
+      await client.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 10,
+    ...(pgSchema ? { options: `-c search_path="${pgSchema}"` } : {}),
+  });
+  // An idle client that loses its server would otherwise raise an unhandled 'error' event.
+  pool.on('error', () => {});
+  return {
+    dialect: 'postgres',
+    db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+    databaseUrl,
+    pgSchema,
+  };
+}
+
+/**
+ * Runs the migrations alone and atomically. PostgreSQL needs nothing here: Kysely takes an advisory lock
+ * and a transaction. On SQLite Kysely does neither, so two processes opening a fresh file at once would
+ * both create tables, and a failed migration would leave half a schema; one IMMEDIATE transaction
+ * around the whole run fixes both. The lock is polled (busy timeout 0) rather than waited for inside
+ * SQLite, because that wait would block the event loop, and with it a holder in the same process.
+ */
+export async function withMigrationLock<T>(handle: DbHandle, fn: () => Promise<T>): Promise<T> {
+  if (handle.dialect !== 'sqlite') return fn();
+  const { sqlite } = handle;
+  const deadline = Date.now() + 60_000;
+  sqlite.pragma('busy_timeout = 0');
+  try {
+    for (;;) {
+      try {
+        sqlite.exec('BEGIN IMMEDIATE');
+        break;
+      } catch (err) {
+        if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw err;
+        await sleep(20);
+      }
+    }
+  } finally {
+    sqlite.pragma('busy_timeout = 5000');
+  }
+  try {
+    const result = await fn();
+    sqlite.exec('COMMIT');
+    return result;
+  } catch (err) {
+    if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+    throw err;
+  }
+}

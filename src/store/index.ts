@@ -1,0 +1,49 @@
+import { Migrator } from 'kysely';
+import { type ChangeHub, postgresChanges, sqliteChanges } from './changes.ts';
+import { type DbOptions, openDb, withMigrationLock } from './db.ts';
+import { migrationProvider } from './migrations/index.ts';
+import { connectionsRepository } from './repositories/connections.ts';
+import { locksRepository } from './repositories/locks.ts';
+import { tokensRepository } from './repositories/tokens.ts';
+import type { Store } from './types.ts';
+
+export type { DbOptions as StoreOptions } from './db.ts';
+export * from './types.ts';
+
+/** Opens the store (SQLite in dataDir, or PostgreSQL when databaseUrl is set) and brings its schema up to date. */
+export async function openStore(opts: DbOptions): Promise<Store> {
+  const handle = await openDb(opts);
+  const { db } = handle;
+  let changes: ChangeHub | undefined;
+  try {
+    const migrator = new Migrator({
+      db,
+      provider: migrationProvider,
+      ...(handle.dialect === 'postgres' && handle.pgSchema ? { migrationTableSchema: handle.pgSchema } : {}),
+    });
+    await withMigrationLock(handle, async () => {
+      // Thrown inside the lock so that SQLite rolls the whole run back.
+      const { error } = await migrator.migrateToLatest();
+      if (error) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
+    });
+    changes =
+      handle.dialect === 'sqlite'
+        ? sqliteChanges(handle.sqlite)
+        : await postgresChanges(db, handle.databaseUrl, handle.pgSchema);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  const hub = changes;
+  return {
+    dialect: handle.dialect,
+    connections: connectionsRepository(db, hub),
+    tokens: tokensRepository(db, hub),
+    locks: locksRepository(db),
+    changes: { version: () => hub.version() },
+    async close() {
+      await hub.close();
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import { initial } from './001_initial.ts';
+
+// Numbered, append-only. Kysely runs them in name order and records each in kysely_migration.
+const migrations: Record<string, Migration> = {
+  '001_initial': initial,
+};
+
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return migrations;
+  },
+};
