@@ -1,0 +1,62 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import type { AppContext } from './context.ts';
+import { registerJsonParser } from './http/plugins/body-parser.ts';
+import { registerDocsPage } from './http/plugins/docs-page.ts';
+import { registerErrorHandling } from './http/plugins/errors.ts';
+import { registerHealth } from './http/plugins/health.ts';
+import { registerOpenApi } from './http/plugins/openapi.ts';
+import { genRequestId, registerRequestId } from './http/plugins/request-id.ts';
+import './http/route-doc.ts';
+import { registerV1Routes } from './http/routes/index.ts';
+import type { ApiApp } from './http/routes/types.ts';
+
+export interface BuildAppOptions {
+  /** Base URLs shown in the OpenAPI document's `servers`. */
+  servers?: string[];
+}
+
+/**
+ * Builds the Fastify app from a context; never listens.
+ *
+ * Body limit: the largest request is an insert/update of 10,000 records. Salesforce's own bulk
+ * upload takes up to 100 MB of CSV per job; typical CRM records are a few hundred bytes to a few
+ * KiB of JSON, so 10,000 records of up to ~6.5 KiB fit in the default 64 MiB, while one request cannot
+ * make the process buffer an unbounded body. `ContextOverrides.bodyLimit` changes it.
+ */
+export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp {
+  let draining = false;
+  const app = Fastify({
+    loggerInstance: ctx.logger as FastifyBaseLogger,
+    genReqId: genRequestId,
+    bodyLimit: ctx.bodyLimit,
+    // Keep-alive sockets are closed at shutdown once in-flight requests have finished.
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
+    ajv: {
+      // Report every failing field, and never quietly drop or coerce what the client sent.
+      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  registerRequestId(app);
+  registerErrorHandling(app, { bodyLimit: ctx.bodyLimit });
+  registerJsonParser(app);
+  const openapi = registerOpenApi(app, {
+    title: 'crm-proxy',
+    version: '1',
+    servers: options.servers ?? Object.values(ctx.config.publicUrls),
+  });
+  registerDocsPage(app, openapi.document);
+  registerHealth(app, { isReady: () => ctx.isReady(), draining: () => draining });
+  registerV1Routes(app, ctx);
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  // Requests still in flight at shutdown answer with `Connection: close`, so their keep-alive
+  // sockets end with the answer instead of holding the close open until the keep-alive timeout.
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
+  });
+  return app;
+}

@@ -1,0 +1,224 @@
+import { ApiError } from '../errors/index.ts';
+import type { Clock } from '../lib/clock.ts';
+import { SingleFlight } from '../lib/single-flight.ts';
+import type { CrmAdapter, OAuthApp, TokenGrant } from '../providers/adapter.ts';
+import { CrmError } from '../providers/errors.ts';
+import { type Connection, type LocksRepository, LockTimeoutError } from '../store/types.ts';
+import type { ConnectionWithCredentials, Credentials } from './types.ts';
+
+/** What the token manager needs from the connection service (structural, so tests can pass a fake). */
+export interface CredentialsStore {
+  get(id: string): Promise<ConnectionWithCredentials | null>;
+  compareAndSetCredentials(id: string, expectedVersion: number, credentials: Credentials): Promise<boolean>;
+  markNeedsReauth(id: string, reason: string): Promise<unknown>;
+}
+
+export interface TokenManagerOptions {
+  connections: CredentialsStore;
+  locks: LocksRepository;
+  adapterFor: (connection: Connection) => CrmAdapter;
+  oauthAppFor: (connection: Connection) => OAuthApp | null;
+  clock: Clock;
+  /** Refresh this long before a known expiry, so a token does not die in flight. */
+  refreshAheadMs?: number;
+  /** Lease of the cross-instance refresh lock: longer than a slow token call, short enough to recover from a crash. */
+  lockTtlMs?: number;
+  log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+interface CachedToken {
+  accessToken: string;
+  expiresAt: number | undefined;
+}
+
+const CAS_ATTEMPTS = 3;
+
+/**
+ * Access tokens of every connection: served from memory, refreshed ahead of a known expiry and
+ * after a CRM 401. Refreshes are single flight twice over: one in-flight promise per connection in
+ * this process, and a store lock across instances, under which the credentials are read again (another
+ * instance may have refreshed already). A rotated refresh token is written with compare-and-set
+ * before the new access token is handed to anyone.
+ */
+export class TokenManager {
+  readonly #o: Required<Omit<TokenManagerOptions, 'log'>> & Pick<TokenManagerOptions, 'log'>;
+  readonly #cache = new Map<string, CachedToken>();
+  readonly #flight = new SingleFlight<string>();
+
+  constructor(options: TokenManagerOptions) {
+    this.#o = { refreshAheadMs: 60_000, lockTtlMs: 30_000, ...options };
+  }
+
+  /** A usable access token for the connection. */
+  async accessToken(connection: Connection): Promise<string> {
+    if (connection.status === 'needs_reauth') throw needsReauth(connection);
+    const cached = this.#cache.get(connection.id);
+    if (cached !== undefined && !this.#expiringSoon(cached.expiresAt)) return cached.accessToken;
+    return this.#flight.run(`${connection.id}:`, () => this.#obtain(connection, undefined));
+  }
+
+  /**
+   * The CRM rejected `rejected`: returns a different token, refreshing only if nobody has yet.
+   * Callers that hit the 401 together share one refresh; callers that hit it after the refresh
+   * finished get the new token straight from memory.
+   */
+  async refreshAfterRejected(connection: Connection, rejected: string): Promise<string> {
+    const cached = this.#cache.get(connection.id);
+    if (cached !== undefined && cached.accessToken !== rejected) return cached.accessToken;
+    return this.#flight.run(`${connection.id}:${rejected}`, () => this.#obtain(connection, rejected));
+  }
+
+  /** Forget the cached token (connection removed or re-authorised). */
+  forget(connectionId: string): void {
+    this.#cache.delete(connectionId);
+  }
+
+  async #obtain(connection: Connection, rejected: string | undefined): Promise<string> {
+    const current = await this.#read(connection);
+    const usable = this.#usableStored(current, rejected);
+    if (usable !== null) return usable;
+    try {
+      return await this.#o.locks.withLock(`token-refresh:${connection.id}`, this.#o.lockTtlMs, async () => {
+        // Re-read under the lock: another instance may have refreshed while we waited.
+        const fresh = await this.#read(connection);
+        const stored = this.#usableStored(fresh, rejected);
+        if (stored !== null) return stored;
+        return this.#refresh(fresh, rejected);
+      });
+    } catch (error) {
+      if (!(error instanceof LockTimeoutError)) throw error;
+      // Another instance holds the refresh lock for too long (a slow or hung token endpoint).
+      throw new ApiError(
+        'service_unavailable',
+        'The access token of this connection is being refreshed and the refresh is taking too long. Retry in a few seconds.',
+        { headers: { 'retry-after': '5' } },
+      );
+    }
+  }
+
+  async #read(connection: Connection): Promise<ConnectionWithCredentials> {
+    const found = await this.#o.connections.get(connection.id);
+    if (found === null) {
+      this.forget(connection.id);
+      throw new ApiError(
+        'unknown_token',
+        'The connection of this API token no longer exists. Create a new token.',
+      );
+    }
+    if (found.connection.status === 'needs_reauth') throw needsReauth(found.connection);
+    return found;
+  }
+
+  /** The stored access token when it can be used: not the rejected one and not about to expire. */
+  #usableStored(found: ConnectionWithCredentials, rejected: string | undefined): string | null {
+    const { credentials } = found;
+    if (credentials.kind === 'private_app') {
+      if (credentials.token === rejected) {
+        // A static token the CRM refuses cannot be refreshed: only the user can replace it.
+        throw needsReauth(found.connection);
+      }
+      this.#cache.set(found.connection.id, { accessToken: credentials.token, expiresAt: undefined });
+      return credentials.token;
+    }
+    const token = credentials.accessToken;
+    if (token === undefined || token === rejected) return null;
+    const expiresAt =
+      credentials.accessTokenExpiresAt === undefined
+        ? undefined
+        : Date.parse(credentials.accessTokenExpiresAt);
+    if (this.#expiringSoon(expiresAt)) return null;
+    this.#cache.set(found.connection.id, { accessToken: token, expiresAt });
+    return token;
+  }
+
+  async #refresh(found: ConnectionWithCredentials, rejected: string | undefined): Promise<string> {
+    const { connection, credentials } = found;
+    if (credentials.kind !== 'oauth') throw needsReauth(connection);
+    const app = this.#o.oauthAppFor(connection);
+    if (app === null) {
+      throw new ApiError(
+        'connection_needs_reauth',
+        `The service has no OAuth client configured for ${connection.provider}, so the access token of connection ${connection.id} cannot be refreshed. Set the client id and secret in the configuration.`,
+      );
+    }
+    const adapter = this.#o.adapterFor(connection);
+    const outcome = await adapter.auth.refresh(app, credentials.refreshToken);
+    if (!outcome.ok) {
+      if (outcome.kind === 'invalid_grant') {
+        await this.#o.connections.markNeedsReauth(
+          connection.id,
+          `token refresh refused: ${outcome.description}`,
+        );
+        this.forget(connection.id);
+        this.#o.log?.warn(
+          { connectionId: connection.id },
+          'refresh token refused; connection needs re-authorisation',
+        );
+        throw needsReauth(connection);
+      }
+      throw new CrmError(connection.provider, 'crm_error', 'access token refresh failed', {
+        status: outcome.status,
+        crmBody: outcome.body,
+      });
+    }
+    const next = merge(credentials, outcome.grant);
+    await this.#store(found, next);
+    const expiresAt =
+      next.accessTokenExpiresAt === undefined ? undefined : Date.parse(next.accessTokenExpiresAt);
+    this.#cache.set(connection.id, { accessToken: outcome.grant.accessToken, expiresAt });
+    this.#o.log?.info(
+      {
+        connectionId: connection.id,
+        rotated: outcome.grant.refreshToken !== undefined,
+        afterRejection: rejected !== undefined,
+      },
+      'access token refreshed',
+    );
+    return outcome.grant.accessToken;
+  }
+
+  /**
+   * Compare-and-set the new credentials. A conflict means someone else wrote them meanwhile (a CLI
+   * edit, an instance whose lock lease ran out); our grant is the newest the CRM issued (a rotated
+   * refresh token invalidates the old one), so it is written over the newer version.
+   */
+  async #store(found: ConnectionWithCredentials, next: Credentials): Promise<void> {
+    let version = found.version;
+    for (let attempt = 1; attempt <= CAS_ATTEMPTS; attempt++) {
+      if (await this.#o.connections.compareAndSetCredentials(found.connection.id, version, next)) return;
+      const again = await this.#o.connections.get(found.connection.id);
+      if (again === null)
+        throw new ApiError('unknown_token', 'The connection of this API token no longer exists.');
+      version = again.version;
+    }
+    throw new Error(
+      `could not store refreshed credentials of ${found.connection.id} after ${CAS_ATTEMPTS} attempts`,
+    );
+  }
+
+  #expiringSoon(expiresAt: number | undefined): boolean {
+    return expiresAt !== undefined && expiresAt - this.#o.refreshAheadMs <= this.#o.clock.now();
+  }
+}
+
+function merge(
+  credentials: Extract<Credentials, { kind: 'oauth' }>,
+  grant: TokenGrant,
+): Extract<Credentials, { kind: 'oauth' }> {
+  const next: Extract<Credentials, { kind: 'oauth' }> = {
+    kind: 'oauth',
+    refreshToken: grant.refreshToken ?? credentials.refreshToken,
+    accessToken: grant.accessToken,
+  };
+  if (grant.accessTokenExpiresAt !== undefined) next.accessTokenExpiresAt = grant.accessTokenExpiresAt;
+  const scope = grant.scope ?? credentials.scope;
+  if (scope !== undefined) next.scope = scope;
+  return next;
+}
+
+function needsReauth(connection: Connection): ApiError {
+  return new ApiError(
+    'connection_needs_reauth',
+    `Connection ${connection.id} (${connection.provider}) must be re-authorised: the CRM no longer accepts its credentials. Reconnect the account, then retry.`,
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * The closed set of request-level error codes (decisions §3) and the one table from code to
+ * HTTP status. A code that is missing here fails to compile (`satisfies`).
+ */
+export const ERROR_STATUS = {
+  invalid_json: 400,
+  invalid_body: 400,
+  invalid_object_name: 400,
+  unknown_field: 400,
+  too_many_records: 400,
+  too_many_ids: 400,
+  target_not_allowed: 400,
+  invalid_query: 400,
+  invalid_cursor: 400,
+  invalid_field_definition: 400,
+  missing_match_value: 400,
+  missing_token: 401,
+  malformed_token: 401,
+  unknown_token: 401,
+  revoked_token: 403,
+  expired_token: 403,
+  wrong_region: 403,
+  not_found: 404,
+  unknown_object: 404,
+  method_not_allowed: 405,
+  field_already_exists: 409,
+  body_too_large: 413,
+  unsupported_media_type: 415,
+  operation_not_available: 422,
+  object_not_supported: 422,
+  rate_limited: 429,
+  crm_rate_limited: 429,
+  internal_error: 500,
+  not_implemented: 501,
+  crm_error: 502,
+  crm_unreachable: 502,
+  connection_needs_reauth: 503,
+  service_unavailable: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_STATUS[code];
+}

@@ -1,0 +1,3 @@
+export { ApiError, type ApiErrorOptions, type ErrorDetail, isApiError } from './api-error.ts';
+export { type ErrorBody, toErrorBody } from './body.ts';
+export { ERROR_CODES, ERROR_STATUS, type ErrorCode, statusOf } from './codes.ts';

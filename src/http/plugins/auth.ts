@@ -1,0 +1,47 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { VerifyResult } from '../../auth/types.ts';
+import { ApiError } from '../../errors/index.ts';
+import type { Connection, TokenRecord } from '../../store/types.ts';
+import type { RateLimiter } from './rate-limit.ts';
+
+export interface Principal {
+  token: TokenRecord;
+  connection: Connection;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+export interface TokenVerifier {
+  verify(authorizationHeader: string | undefined): Promise<VerifyResult>;
+}
+
+/** onRequest hook of every /v1 route: the bearer token decides the connection, before the body is read. */
+export function authenticate(verifier: TokenVerifier, limiter: RateLimiter | null) {
+  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    const result = await verifier.verify(request.headers.authorization);
+    if (result.ok) {
+      limiter?.take(result.token.id);
+      request.principal = { token: result.token, connection: result.connection };
+      return;
+    }
+    const headers: Record<string, string> = {};
+    if (
+      result.code === 'missing_token' ||
+      result.code === 'malformed_token' ||
+      result.code === 'unknown_token'
+    ) {
+      headers['www-authenticate'] = 'Bearer realm="crm-proxy"';
+    }
+    throw new ApiError(result.code, result.message, { headers });
+  };
+}
+
+/** The authenticated caller of a /v1 route (set by `authenticate`). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (request.principal === null) throw new Error('route is missing the authenticate hook');
+  return request.principal;
+}

@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify';
+import type { RouteDoc } from '../route-doc.ts';
+
+/** Liveness (the process answers) and readiness (the store answers and we are not shutting down). */
+export function registerHealth(
+  app: FastifyInstance,
+  options: { isReady: () => Promise<boolean>; draining: () => boolean },
+) {
+  const hidden = { doc: { hidden: true } as RouteDoc };
+  app.get('/healthz', { config: hidden }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { config: hidden }, async (_request, reply) => {
+    if (options.draining()) return reply.code(503).send({ status: 'shutting_down' });
+    const ready = await options.isReady();
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'store_unavailable' });
+  });
+}

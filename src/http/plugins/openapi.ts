@@ -1,0 +1,146 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { RouteDoc } from '../route-doc.ts';
+import { ErrorResponse } from '../schemas/common.ts';
+
+interface CollectedRoute {
+  method: string;
+  url: string;
+  doc: RouteDoc;
+  body?: unknown;
+  params?: { properties?: Record<string, unknown> };
+}
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Malformed JSON, invalid body (every failing field is named), a limit exceeded (`too_many_records`, `too_many_ids`), `unknown_field` (with the closest real field), `invalid_query` (the CRM’s message), `invalid_cursor`, `invalid_field_definition`, `missing_match_value` or `target_not_allowed`.',
+  401: 'Missing, malformed or unknown API token.',
+  403: 'Revoked or expired API token, or a token of the other region (`wrong_region`).',
+  404: 'Unknown route or unknown object.',
+  405: 'Wrong HTTP method for this path.',
+  409: '`field_already_exists`: the CRM already has a field of that name.',
+  413: 'Request body too large.',
+  415: 'The body is not JSON.',
+  422: "`operation_not_available`: the connection's CRM does not offer this operation (the message names what it offers), or `object_not_supported`: the object is announced but not supported yet.",
+  429: "`rate_limited`: the service's own rate limit, or `crm_rate_limited`: the CRM's limit once the service's retries are spent; see `Retry-After`.",
+  500: 'Internal failure; the body carries no internal detail.',
+  501: '`not_implemented`: the request is valid but this connection’s adapter does not implement the operation.',
+  502: "The CRM failed or could not be reached after retries; the CRM's own error is in `details`.",
+  503: '`connection_needs_reauth`: the CRM no longer accepts the connection’s credentials.',
+};
+
+const ALWAYS = [401, 403, 405, 429, 500];
+
+function openApiPath(url: string): string {
+  return url.replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\*$/, '{target_url}');
+}
+
+/** Collects every documented route as it is registered and serves the OpenAPI 3.1 document built from them. */
+export function registerOpenApi(
+  app: FastifyInstance,
+  info: { title: string; version: string; servers: string[] },
+) {
+  const routes: CollectedRoute[] = [];
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const doc = route.config?.doc;
+    if (doc === undefined || doc.hidden === true) return;
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
+    for (const method of methods) {
+      // One route serving several methods still needs one operationId per method.
+      const operationId =
+        methods.length > 1
+          ? `${doc.operationId}${method[0]}${method.slice(1).toLowerCase()}`
+          : doc.operationId;
+      routes.push({
+        method: method.toLowerCase(),
+        url: route.url,
+        doc: { ...doc, operationId },
+        body: route.schema?.body,
+        params: route.schema?.params as CollectedRoute['params'],
+      });
+    }
+  });
+
+  let cached: object | undefined;
+  const document = () => {
+    cached ??= buildDocument(routes, info);
+    return cached;
+  };
+  app.get('/openapi.json', { config: { doc: { hidden: true } as RouteDoc } }, async () => document());
+  return { document };
+}
+
+function buildDocument(
+  routes: CollectedRoute[],
+  info: { title: string; version: string; servers: string[] },
+) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const path = openApiPath(route.url);
+    paths[path] ??= {};
+    const item = paths[path];
+    const parameters = Object.entries(route.params?.properties ?? {}).map(([name, schema]) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema,
+    }));
+    if (route.url.endsWith('*')) {
+      parameters.push({
+        name: 'target_url',
+        in: 'path',
+        required: true,
+        schema: {
+          type: 'string',
+          description: 'Full URL on the CRM’s own API, or a path starting with `/`.',
+        },
+      });
+    }
+    const responses: Record<string, unknown> = {};
+    for (const [status, r] of Object.entries(route.doc.responses)) {
+      responses[status] = {
+        description: r.description,
+        ...(r.schema === undefined ? {} : { content: { 'application/json': { schema: r.schema } } }),
+      };
+    }
+    for (const status of [...new Set([...route.doc.errors, ...ALWAYS])].sort()) {
+      if (route.doc.public === true && (status === 401 || status === 403)) continue;
+      responses[String(status)] = {
+        description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
+        headers: { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } },
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    }
+    item[route.method] = {
+      operationId: route.doc.operationId,
+      summary: route.doc.summary,
+      description: route.doc.description,
+      tags: route.doc.tags,
+      ...(route.doc.public === true ? { security: [] } : {}),
+      ...(parameters.length === 0 ? {} : { parameters }),
+      ...(route.body === undefined
+        ? {}
+        : { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } }),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: info.title,
+      version: info.version,
+      description:
+        'JSON-over-HTTP access to Salesforce and HubSpot records with one bearer token. Every request-level failure has the body `{"error": {"code", "message", "details"}, "request_id"}` and the request id in `X-Request-Id`.',
+    },
+    servers: info.servers.map((url) => ({ url })),
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token `crmp_{region}_…`.' },
+      },
+      schemas: { Error: ErrorResponse },
+      headers: {
+        RequestId: { description: 'Id of this request, also in the error body.', schema: { type: 'string' } },
+      },
+    },
+  };
+}

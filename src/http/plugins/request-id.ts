@@ -1,0 +1,22 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+
+const INCOMING = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/**
+ * Request id: the caller's `X-Request-Id` when it looks like an id (so a client can correlate its
+ * own logs), else a fresh `req_…`. Never echoed unless it passes the pattern (no header injection).
+ */
+export function genRequestId(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  if (typeof incoming === 'string' && INCOMING.test(incoming)) return incoming;
+  return `req_${randomBytes(12).toString('base64url')}`;
+}
+
+/** Every response, errors and 404s included, carries `X-Request-Id`. */
+export function registerRequestId(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+}

@@ -1,0 +1,93 @@
+import type { FastifySchemaValidationError } from 'fastify';
+import { ApiError } from '../../errors/index.ts';
+
+const MAX_DETAILS = 50;
+
+/** A fix hint per JSON-Schema keyword, so the message says how to repair the request. */
+function describe(error: FastifySchemaValidationError): { path: string; message: string } {
+  const base = error.instancePath === '' ? '' : error.instancePath;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return { path: `${base}/${String(params['missingProperty'])}`, message: 'is required' };
+    case 'additionalProperties':
+      return {
+        path: `${base}/${String(params['additionalProperty'])}`,
+        message: 'is not a known property; remove it',
+      };
+    case 'type':
+      return { path: base || '/', message: `must be of type ${String(params['type'])}` };
+    case 'minItems':
+      return { path: base || '/', message: `must hold at least ${String(params['limit'])} item(s)` };
+    case 'maxItems':
+      return { path: base || '/', message: `must hold at most ${String(params['limit'])} item(s)` };
+    case 'minLength':
+      return { path: base || '/', message: 'must not be empty' };
+    case 'maxLength':
+      return { path: base || '/', message: `must be at most ${String(params['limit'])} characters long` };
+    case 'pattern':
+      return { path: base || '/', message: `must match ${String(params['pattern'])}` };
+    default:
+      return { path: base || '/', message: error.message ?? 'is invalid' };
+  }
+}
+
+/** Paths whose `maxItems` is a limit of the spec (§8): reported as too_many_records / too_many_ids. */
+const LIMIT_PATHS: Record<string, 'too_many_records' | 'too_many_ids'> = {
+  '/data': 'too_many_records',
+  '/data/ids': 'too_many_ids',
+};
+
+/**
+ * Turns schema validation errors into one ApiError naming every failing field with its path.
+ * A breached record/id limit gets its own code naming the limit (decisions §3).
+ */
+export function validationError(errors: FastifySchemaValidationError[], context: string): ApiError {
+  if (context === 'params') {
+    return new ApiError(
+      'invalid_object_name',
+      'The object name in the path is not a valid API name. Use a name such as Account, Invoice__c, contacts or 0-1.',
+      {
+        details: errors
+          .slice(0, MAX_DETAILS)
+          .map((e) => ({ path: `/object_name`, message: e.message ?? 'is invalid' })),
+      },
+    );
+  }
+  const seen = new Set<string>();
+  const details: Array<{ path: string; message: string }> = [];
+  let limitCode: 'too_many_records' | 'too_many_ids' | undefined;
+  let limit: number | undefined;
+  for (const error of errors) {
+    // `anyOf`/`allOf` wrappers repeat what their branches already said.
+    if (error.keyword === 'anyOf' || error.keyword === 'allOf' || error.keyword === 'if') continue;
+    if (error.keyword === 'maxItems' && LIMIT_PATHS[error.instancePath] !== undefined) {
+      limitCode = LIMIT_PATHS[error.instancePath];
+      limit = Number((error.params as Record<string, unknown>)['limit']);
+      continue;
+    }
+    const d = describe(error);
+    const key = `${d.path} ${d.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    details.push(d);
+  }
+  const shown = details.slice(0, MAX_DETAILS);
+  const more = details.length - shown.length;
+  if (limitCode !== undefined && limit !== undefined) {
+    const noun = limitCode === 'too_many_ids' ? 'ids' : 'records';
+    return new ApiError(
+      limitCode,
+      limit === 1
+        ? `This operation takes exactly one record per request. Send one record in data.`
+        : `At most ${limit} ${noun} per request. Split the request into batches of ${limit} or fewer.`,
+      { details: [{ path: limitCode === 'too_many_ids' ? '/data/ids' : '/data', limit }, ...shown] },
+    );
+  }
+  const summary = shown.map((d) => `${d.path} ${d.message}`).join('; ');
+  return new ApiError(
+    'invalid_body',
+    `The request body is invalid: ${summary}${more > 0 ? `; and ${more} more` : ''}.`,
+    { details: more > 0 ? [...shown, { path: '', message: `${more} more error(s) not shown` }] : shown },
+  );
+}

@@ -1,0 +1,23 @@
+import type { TSchema } from 'typebox';
+
+/** OpenAPI facts of a route that its request schema does not say. */
+export interface RouteDoc {
+  operationId: string;
+  summary: string;
+  description: string;
+  tags: string[];
+  /** Success responses by status. Error responses are added from the shared error model. */
+  responses: Record<string, { description: string; schema?: TSchema }>;
+  /** Statuses of the shared error model this route can answer (besides 401/403/405/429/500). */
+  errors: number[];
+  /** Not part of the API document (405 guards, health checks). */
+  hidden?: boolean;
+  /** Public routes carry no bearer token. */
+  public?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    doc?: RouteDoc;
+  }
+}

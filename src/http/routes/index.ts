@@ -1,0 +1,71 @@
+import type { AppContext } from '../../context.ts';
+import { ApiError } from '../../errors/index.ts';
+import { systemClock } from '../../lib/clock.ts';
+import { authenticate } from '../plugins/auth.ts';
+import { RateLimiter } from '../plugins/rate-limit.ts';
+import type { RouteDoc } from '../route-doc.ts';
+import type { ApiApp, RegisterRoute } from './types.ts';
+import { register as describeObject } from './v1.describe.object.ts';
+import { register as describe } from './v1.describe.ts';
+import { register as addCustomField } from './v1.object.add_custom_field.ts';
+import { register as deleteRecords } from './v1.object.delete.ts';
+import { register as get } from './v1.object.get.ts';
+import { register as insert } from './v1.object.insert.ts';
+import { register as soql } from './v1.object.soql.ts';
+import { register as update } from './v1.object.update.ts';
+import { register as upsert } from './v1.object.upsert.ts';
+import { register as proxy } from './v1.proxy.ts';
+
+const ROUTES: RegisterRoute[] = [
+  insert,
+  upsert,
+  update,
+  deleteRecords,
+  get,
+  soql,
+  describe,
+  describeObject,
+  addCustomField,
+  proxy,
+];
+
+/** POST-only paths; a request with another method gets 405 with `Allow: POST` (not 404). */
+const POST_PATHS = [
+  '/v1/object/insert/:object_name',
+  '/v1/object/upsert/:object_name',
+  '/v1/object/update/:object_name',
+  '/v1/object/delete',
+  '/v1/object/get/:object_name',
+  '/v1/object/soql',
+  '/v1/describe',
+  '/v1/describe/:object_name',
+  '/v1/object/add_custom_field/:object_name',
+];
+
+export function registerV1Routes(app: ApiApp, ctx: AppContext): void {
+  // Authenticated routes live in their own scope: the token is checked before the body is read.
+  app.register(async (scope) => {
+    scope.decorateRequest('principal', null);
+    scope.addHook(
+      'onRequest',
+      authenticate(ctx.auth, ctx.rateLimit === null ? null : new RateLimiter(ctx.rateLimit, systemClock)),
+    );
+    for (const route of ROUTES) route(scope as ApiApp, ctx);
+  });
+  for (const url of POST_PATHS) {
+    app.route({
+      method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+      url,
+      config: { doc: { hidden: true } as RouteDoc },
+      handler: async (request) => {
+        throw new ApiError(
+          'method_not_allowed',
+          `${request.method} is not allowed on ${url.replace(/:(\w+)/g, '{$1}')}. Use POST.`,
+          {
+            headers: { allow: 'POST' },
+          },
+        );
+      },
+    });
+  }
+}

@@ -1,0 +1,42 @@
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { describeObject } from '../../operations/describe.ts';
+import { principalOf } from '../plugins/auth.ts';
+import { ObjectNameParams } from '../schemas/common.ts';
+import type { ApiApp } from './types.ts';
+import { ensureNoBody } from './v1.describe.ts';
+
+export function register(app: ApiApp, ctx: AppContext): void {
+  app.post(
+    '/v1/describe/:object_name',
+    {
+      schema: { params: ObjectNameParams },
+      config: {
+        doc: {
+          operationId: 'describeObject',
+          summary: 'Describe one object',
+          description:
+            "Salesforce only. The object's metadata (`fields`, `childRelationships`, `recordTypeInfos`, …): Salesforce's sObject Describe result, unchanged, in `data`. The object name is case-insensitive. Unknown object: 404 `unknown_object`. No request body.",
+          tags: ['Describe'],
+          responses: {
+            '200': {
+              description: 'The object describe.',
+              schema: Type.Object({ data: Type.Record(Type.String(), Type.Unknown()) }),
+            },
+          },
+          errors: [400, 404, 422, 502, 503],
+        },
+      },
+    },
+    async (request) => {
+      ensureNoBody(request.body);
+      return {
+        data: await describeObject(
+          ctx.operations,
+          principalOf(request).connection,
+          request.params.object_name,
+        ),
+      };
+    },
+  );
+}

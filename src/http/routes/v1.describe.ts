@@ -1,0 +1,44 @@
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { ApiError } from '../../errors/index.ts';
+import { describeGlobal } from '../../operations/describe.ts';
+import { principalOf } from '../plugins/auth.ts';
+import type { ApiApp } from './types.ts';
+
+/** Describe takes no body; `{}` is tolerated, anything else is a mistake worth reporting. */
+export function ensureNoBody(body: unknown): void {
+  if (body === undefined || body === null) return;
+  if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return;
+  throw new ApiError('invalid_body', 'Describe takes no request body. Send no body, or {}.', {
+    details: [{ path: '/', message: 'must be empty' }],
+  });
+}
+
+export const DescribeResponse = Type.Object({
+  data: Type.Record(Type.String(), Type.Unknown(), {
+    description: "Salesforce's Describe Global result, unchanged (`encoding`, `maxBatchSize`, `sobjects`).",
+  }),
+});
+
+export function register(app: ApiApp, ctx: AppContext): void {
+  app.post(
+    '/v1/describe',
+    {
+      config: {
+        doc: {
+          operationId: 'describeInstance',
+          summary: 'Describe the instance',
+          description:
+            "Salesforce only. Lists every object of the connected org: Salesforce's Describe Global result, unchanged, in `data`. Cached per connection for a few minutes. No request body.",
+          tags: ['Describe'],
+          responses: { '200': { description: 'The global describe.', schema: DescribeResponse } },
+          errors: [400, 422, 502, 503],
+        },
+      },
+    },
+    async (request) => {
+      ensureNoBody(request.body);
+      return { data: await describeGlobal(ctx.operations, principalOf(request).connection) };
+    },
+  );
+}

@@ -1,0 +1,43 @@
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { addCustomField } from '../../operations/add-custom-field.ts';
+import { principalOf } from '../plugins/auth.ts';
+import { CustomFieldBody } from '../schemas/bodies.ts';
+import { ObjectNameParams } from '../schemas/common.ts';
+import type { ApiApp } from './types.ts';
+
+export function register(app: ApiApp, ctx: AppContext): void {
+  app.post(
+    '/v1/object/add_custom_field/:object_name',
+    {
+      schema: { params: ObjectNameParams, body: CustomFieldBody },
+      config: {
+        doc: {
+          operationId: 'addCustomField',
+          summary: 'Add a custom field',
+          description:
+            'Salesforce: `data` is a field definition (name, type, label; `length` for Text; `valueSet` for Picklist); answers `{data, msg}`. HubSpot: `data` is a property definition (name, label, type, fieldType, groupName); answers `{data, message}`.',
+          tags: ['Metadata'],
+          responses: {
+            '200': {
+              description: 'The creation result.',
+              schema: Type.Object({
+                data: Type.Record(Type.String(), Type.Unknown()),
+                msg: Type.Optional(Type.String()),
+                message: Type.Optional(Type.String()),
+              }),
+            },
+          },
+          errors: [400, 404, 409, 413, 415, 422, 501, 502, 503],
+        },
+      },
+    },
+    async (request) =>
+      addCustomField(
+        ctx.operations,
+        principalOf(request).connection,
+        request.params.object_name,
+        request.body.data,
+      ),
+  );
+}

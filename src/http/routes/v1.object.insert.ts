@@ -1,0 +1,45 @@
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { insertRecords, parseInterface } from '../../operations/writes.ts';
+import { principalOf } from '../plugins/auth.ts';
+import { InsertBody } from '../schemas/bodies.ts';
+import { ObjectNameParams, RecordResult } from '../schemas/common.ts';
+import type { ApiApp } from './types.ts';
+
+const headerOf = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+export function register(app: ApiApp, ctx: AppContext): void {
+  app.post(
+    '/v1/object/insert/:object_name',
+    {
+      schema: { params: ObjectNameParams, body: InsertBody },
+      config: {
+        doc: {
+          operationId: 'insertRecords',
+          summary: 'Insert records',
+          description:
+            'Salesforce only. Creates 1 to 10 000 records; one result per record, in order; each record succeeds or fails on its own. The service picks sObject Collections or Bulk API 2.0 by size and names it in the `X-CRM-Proxy-Interface` response header; the same request header (`collections` | `bulk2`) forces one.',
+          tags: ['Records'],
+          responses: {
+            '200': {
+              description: 'Per-record results.',
+              schema: Type.Object({ data: Type.Array(RecordResult) }),
+            },
+          },
+          errors: [400, 404, 413, 415, 422, 502, 503],
+        },
+      },
+    },
+    async (request, reply) => {
+      const answer = await insertRecords(
+        ctx.operations,
+        principalOf(request).connection,
+        request.params.object_name,
+        request.body.data,
+        parseInterface(headerOf(request.headers['x-crm-proxy-interface'])),
+      );
+      reply.header('x-crm-proxy-interface', answer.via);
+      return { data: answer.data };
+    },
+  );
+}

@@ -1,0 +1,45 @@
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { parseInterface, updateRecords } from '../../operations/writes.ts';
+import { principalOf } from '../plugins/auth.ts';
+import { UpdateBody } from '../schemas/bodies.ts';
+import { ObjectNameParams, RecordResult } from '../schemas/common.ts';
+import type { ApiApp } from './types.ts';
+
+const headerOf = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+export function register(app: ApiApp, ctx: AppContext): void {
+  app.post(
+    '/v1/object/update/:object_name',
+    {
+      schema: { params: ObjectNameParams, body: UpdateBody },
+      config: {
+        doc: {
+          operationId: 'updateRecords',
+          summary: 'Update records',
+          description:
+            'Salesforce only. Changes 1 to 10 000 records, each identified by `id`; the fields sent overwrite the stored values. The service picks sObject Collections or Bulk API 2.0 by size and names it in the `X-CRM-Proxy-Interface` response header; the same request header (`collections` | `bulk2`) forces one.',
+          tags: ['Records'],
+          responses: {
+            '200': {
+              description: 'Per-record results.',
+              schema: Type.Object({ data: Type.Array(RecordResult) }),
+            },
+          },
+          errors: [400, 404, 413, 415, 422, 502, 503],
+        },
+      },
+    },
+    async (request, reply) => {
+      const answer = await updateRecords(
+        ctx.operations,
+        principalOf(request).connection,
+        request.params.object_name,
+        request.body.data,
+        parseInterface(headerOf(request.headers['x-crm-proxy-interface'])),
+      );
+      reply.header('x-crm-proxy-interface', answer.via);
+      return { data: answer.data };
+    },
+  );
+}

@@ -1,0 +1,43 @@
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { upsertRecord } from '../../operations/upsert.ts';
+import { principalOf } from '../plugins/auth.ts';
+import { UpsertBody } from '../schemas/bodies.ts';
+import { ObjectNameParams, RecordResult } from '../schemas/common.ts';
+import type { ApiApp } from './types.ts';
+
+export function register(app: ApiApp, ctx: AppContext): void {
+  app.post(
+    '/v1/object/upsert/:object_name',
+    {
+      schema: { params: ObjectNameParams, body: UpsertBody },
+      config: {
+        doc: {
+          operationId: 'upsertRecord',
+          summary: 'Upsert one record',
+          description:
+            'Salesforce only. Exactly one record and a `match_key`: no match creates, one match updates, several matches fail the record and write nothing. `Id` updates the record with that id or creates one; a field flagged External ID uses Salesforce’s own upsert; any other field is looked up first. A record without a value for its match key is a 400.',
+          tags: ['Records'],
+          responses: {
+            '200': {
+              description: 'One per-record result.',
+              schema: Type.Object({ data: Type.Array(RecordResult) }),
+            },
+          },
+          errors: [400, 404, 413, 415, 422, 502, 503],
+        },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await upsertRecord(
+        ctx.operations,
+        principalOf(request).connection,
+        request.params.object_name,
+        request.body.data[0],
+        request.body.match_key,
+      );
+      reply.header('x-crm-proxy-upsert-action', outcome.action);
+      return { data: [outcome.result] };
+    },
+  );
+}

@@ -1,0 +1,67 @@
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import type { AppContext } from '../../context.ts';
+import { passthrough } from '../../operations/passthrough.ts';
+import type { HttpMethod } from '../../providers/client/types.ts';
+import { ProxyForwarder } from '../../proxy/forwarder.ts';
+import { principalOf } from '../plugins/auth.ts';
+import type { ApiApp } from './types.ts';
+
+const PREFIX = '/v1/proxy/';
+
+function hasBody(raw: IncomingMessage): boolean {
+  const length = raw.headers['content-length'];
+  return raw.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+export function register(app: ApiApp, ctx: AppContext): void {
+  const forwarder = new ProxyForwarder();
+  app.addHook('onClose', async () => forwarder.close());
+  // Own scope: here any content type is accepted and the body stays an unread stream, so it is
+  // streamed to the CRM instead of being parsed (and the JSON body limit does not apply).
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    scope.route({
+      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      url: '/v1/proxy/*',
+      config: {
+        doc: {
+          operationId: 'passThrough',
+          summary: 'Pass a request through to the CRM',
+          description:
+            "Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (`https://api.hubapi.com/...` for HubSpot, the org's instance URL for Salesforce), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.",
+          tags: ['Pass-through'],
+          responses: { '200': { description: "The CRM's own answer (any status the CRM gives)." } },
+          errors: [400, 422, 502, 503],
+        },
+      },
+      handler: async (request, reply) => {
+        // The raw URL keeps the target exactly as sent (Fastify's wildcard param is decoded).
+        const raw = request.raw.url ?? request.url;
+        const afterPrefix = raw.slice(raw.indexOf(PREFIX) + PREFIX.length);
+        const queryAt = afterPrefix.indexOf('?');
+        const target = queryAt === -1 ? afterPrefix : afterPrefix.slice(0, queryAt);
+        const query = queryAt === -1 ? '' : afterPrefix.slice(queryAt);
+        const relative =
+          /^[a-z][a-z0-9+.-]*(?::|%3a)/i.test(target) || target.startsWith('/') ? target : `/${target}`;
+        const body =
+          request.body instanceof Readable ? request.body : hasBody(request.raw) ? request.raw : undefined;
+        const result = await passthrough(ctx.operations, forwarder, principalOf(request).connection, {
+          method: request.method as HttpMethod,
+          rawTarget: relative,
+          query,
+          headers: request.headers,
+          body,
+        });
+        reply.code(result.status);
+        for (const [name, value] of Object.entries(result.headers)) reply.header(name, value);
+        if (result.status === 204 || result.status === 304) {
+          if (result.body instanceof Readable) result.body.resume();
+          return reply.send();
+        }
+        return reply.send(result.body);
+      },
+    });
+  });
+}

@@ -1,0 +1,19 @@
+export interface BackoffOptions {
+  baseMs: number;
+  maxMs: number;
+  /** Random source in [0, 1); injectable for deterministic tests. */
+  random?: () => number;
+}
+
+/**
+ * Exponential backoff with "equal jitter": half the delay is fixed, half is random, so waits stay
+ * spread out (no thundering herd) without collapsing to zero.
+ */
+export function backoffMs(attempt: number, options: BackoffOptions): number {
+  const exp = Math.min(options.maxMs, options.baseMs * 2 ** Math.max(0, attempt - 1));
+  const random = options.random ?? Math.random;
+  return Math.round(exp / 2 + random() * (exp / 2));
+}
+
+export const sleep = (ms: number): Promise<void> =>
+  ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();

@@ -1,0 +1,90 @@
+/** Header names whose values never reach a log. */
+const SECRET_HEADERS = new Set([
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'x-sfdc-session',
+  'proxy-authorization',
+]);
+
+/** Query and form parameters that carry secrets (OAuth grants, HubSpot's legacy `hapikey`). */
+const SECRET_PARAMS = [
+  'access_token',
+  'refresh_token',
+  'client_secret',
+  'code',
+  'code_verifier',
+  'token',
+  'hapikey',
+  'password',
+  'assertion',
+];
+
+export const REDACTED = '[redacted]';
+
+export function redactHeaders(headers: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : value;
+  }
+  return out;
+}
+
+/** A URL with secret query parameters replaced, for logs. Unparseable input is dropped entirely. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    for (const name of SECRET_PARAMS) {
+      if (parsed.searchParams.has(name)) parsed.searchParams.set(name, REDACTED);
+    }
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return REDACTED;
+  }
+}
+
+const SECRET_TEXT = new RegExp(`("?(?:${SECRET_PARAMS.join('|')})"?\\s*[:=]\\s*"?)([^"&\\s,}]+)`, 'gi');
+const BEARER = /\b(Bearer|OAuth)\s+[A-Za-z0-9._~+/!=-]+/g;
+
+/** Text (an outbound error body, a message) with token-like values masked. */
+export function redactText(text: string): string {
+  return text.replace(SECRET_TEXT, `$1${REDACTED}`).replace(BEARER, `$1 ${REDACTED}`);
+}
+
+/** Paths the service's pino logger masks (request headers; outbound error bodies are masked by redactText). */
+export const LOG_REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["proxy-authorization"]',
+  'res.headers["set-cookie"]',
+  '*.authorization',
+  '*.accessToken',
+  '*.refreshToken',
+  '*.access_token',
+  '*.refresh_token',
+  '*.client_secret',
+  '*.token',
+];
+
+const SECRET_KEYS = new Set([
+  ...SECRET_PARAMS,
+  'authorization',
+  'accesstoken',
+  'refreshtoken',
+  'clientsecret',
+  'private_app_token',
+]);
+
+/** A JSON value with secret-looking keys masked and token-like text redacted (CRM error bodies). */
+export function redactValue(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (depth > 8 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    out[key] = SECRET_KEYS.has(key.toLowerCase()) ? REDACTED : redactValue(v, depth + 1);
+  }
+  return out;
+}

@@ -1,0 +1,85 @@
+import { buildApp } from './app.ts';
+import type { Config } from './config/index.ts';
+import { type AppContext, type ContextOverrides, createContext } from './context.ts';
+import type { ApiApp } from './http/routes/types.ts';
+
+export interface RunningService {
+  app: ApiApp;
+  ctx: AppContext;
+  /** `http://host:port` the service listens on. */
+  baseUrl: string;
+  /** Stops accepting connections, lets in-flight requests finish, then closes the store. */
+  close(): Promise<void>;
+}
+
+/** Process entry without the process: config → createContext → buildApp → listen. */
+export async function startService(
+  config: Config,
+  overrides: ContextOverrides = {},
+  listen: { port?: number; host?: string } = {},
+): Promise<RunningService> {
+  const ctx = await createContext(config, overrides);
+  const app = buildApp(ctx);
+  try {
+    await app.listen({ port: listen.port ?? config.port, host: listen.host ?? config.host });
+  } catch (err) {
+    await ctx.close();
+    throw err;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const host = listen.host ?? config.host;
+  const shownHost =
+    host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    ctx,
+    baseUrl: `http://${shownHost}:${port}`,
+    close() {
+      closing ??= (async () => {
+        // Fastify's close waits for in-flight requests (idle keep-alive sockets are closed at once).
+        await app.close();
+        await ctx.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/**
+ * SIGTERM / SIGINT: stop taking requests, finish the ones in flight, then run `close`. A second
+ * signal, or a close that hangs past `timeoutMs`, exits at once.
+ */
+export function onShutdownSignal(
+  close: () => Promise<void>,
+  log: (msg: string) => void,
+  timeoutMs = 30_000,
+): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      log(`${signal} again: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    log(`${signal}: finishing in-flight requests, then stopping`);
+    const timer = setTimeout(() => {
+      log('shutdown timed out; exiting');
+      process.exit(1);
+    }, timeoutMs);
+    timer.unref();
+    close().then(
+      () => {
+        clearTimeout(timer);
+        process.exitCode ??= 0;
+      },
+      (err: unknown) => {
+        log(`shutdown failed: ${err instanceof Error ? err.message : String(err)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}

@@ -1,0 +1,177 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { ApiError } from '../errors/index.ts';
+import type { CrmAdapter } from '../providers/adapter.ts';
+import type { HttpMethod } from '../providers/client/types.ts';
+import { ProxyBody } from '../proxy/body.ts';
+import { type ForwardResponse, type ProxyForwarder, TargetUnreachableError } from '../proxy/forwarder.ts';
+import { forwardedRequestHeaders, returnedResponseHeaders } from '../proxy/headers.ts';
+import { proxyTargets, type ResolvedTarget, resolveTarget } from '../proxy/target.ts';
+import type { Connection } from '../store/types.ts';
+import { ensureOffered, translatingCrmErrors } from './checks.ts';
+import type { OperationDeps } from './deps.ts';
+
+export interface PassthroughRequest {
+  method: HttpMethod;
+  /** The target exactly as it arrived, not percent-decoded. */
+  rawTarget: string;
+  /** Raw query string with its `?`, or ''. */
+  query: string;
+  headers: IncomingHttpHeaders;
+  /** The request body as a stream, or undefined when there is none. */
+  body: Readable | undefined;
+  /** Bodies up to this size are kept for a replay after a CRM 401. */
+  replayLimit?: number;
+}
+
+export interface PassthroughAnswer {
+  status: number;
+  headers: Record<string, string | string[]>;
+  /** The CRM's body, still streaming; bytes when it had to be read (a 401 it was decided on). */
+  body: Readable | Buffer;
+}
+
+const CRM_NAME = { salesforce: 'Salesforce', hubspot: 'HubSpot' } as const;
+
+/**
+ * Pass-through (spec §4.3, decisions §5): the target is checked before anything leaves, the
+ * request goes to the connection's own CRM host with the service's credentials and the
+ * allow-listed headers, and the CRM's answer — any status — comes back as it is, streamed.
+ */
+export async function passthrough(
+  deps: OperationDeps,
+  forwarder: ProxyForwarder,
+  connection: Connection,
+  req: PassthroughRequest,
+): Promise<PassthroughAnswer> {
+  const adapter = deps.registry[connection.provider];
+  ensureOffered(adapter, 'passthrough');
+  const target = resolveTarget(proxyTargets(adapter, connection), req.rawTarget, req.query);
+  const headers = forwardedRequestHeaders(req.headers, connection.provider);
+  const declared = req.headers['content-length'];
+  const body = new ProxyBody(
+    req.body,
+    declared === undefined ? undefined : Number(declared),
+    req.replayLimit,
+  );
+  if (declared !== undefined && req.body !== undefined) headers['content-length'] = declared;
+
+  const token = await translatingCrmErrors(() => deps.tokens.accessToken(connection));
+  const first = await send(
+    forwarder,
+    adapter,
+    connection,
+    req.method,
+    target,
+    headers,
+    token,
+    body.stream,
+    body,
+  );
+  if (first.status !== 401) {
+    body.release();
+    // Once the answer has been read, an upload the CRM never finished reading is over too.
+    first.body.once('close', () => body.abandon());
+    return answer(first, first.body);
+  }
+  // Decide on the 401 from its (small) body: Salesforce says whether a refresh can help.
+  const raw = Buffer.from(await first.body.arrayBuffer());
+  const rejected = { status: 401, headers: first.headers, text: decoded(raw, first.headers), attempts: 1 };
+  if (!adapter.auth.isExpiredToken(rejected)) return answer(first, raw);
+  const replayBody = await body.replay();
+  const fresh = await translatingCrmErrors(() => deps.tokens.refreshAfterRejected(connection, token));
+  // Too large to have been kept: the client gets the CRM's 401 and its retry finds the fresh token.
+  if (replayBody === null) {
+    body.abandon();
+    return answer(first, raw, { 'x-crm-proxy-replayed': 'no' });
+  }
+  const replayHeaders = { ...headers };
+  if (replayBody !== undefined) replayHeaders['content-length'] = String(replayBody.length);
+  const second = await send(
+    forwarder,
+    adapter,
+    connection,
+    req.method,
+    target,
+    replayHeaders,
+    fresh,
+    replayBody,
+    body,
+  );
+  return answer(second, second.body);
+}
+
+async function send(
+  forwarder: ProxyForwarder,
+  adapter: CrmAdapter,
+  connection: Connection,
+  method: HttpMethod,
+  target: ResolvedTarget,
+  headers: Record<string, string>,
+  token: string,
+  payload: Readable | Buffer | undefined,
+  body: ProxyBody,
+): Promise<ForwardResponse> {
+  const authorized = adapter.auth.authorize(headers, token);
+  // Bulk 1.0 takes its session in its own header, not in Authorization.
+  if (connection.provider === 'salesforce' && target.path.startsWith('/services/async/')) {
+    authorized['x-sfdc-session'] = token;
+  }
+  const forward = () => forwarder.send({ method, url: target.url, headers: authorized, body: payload });
+  try {
+    // HubSpot calls share the connection's pacer with the service's own calls (HubSpot's rate limits
+    // are per account); a 429 comes back as it is, and holds the connection's other calls back.
+    const paced = connection.provider === 'hubspot' ? adapter.hubspotObjects?.paced : undefined;
+    if (paced !== undefined) {
+      return await paced(connection.id, target.path, forward, (r) => ({
+        status: r.status,
+        headers: r.headers,
+      }));
+    }
+    return await forward();
+  } catch (error) {
+    if (body.failed) {
+      throw new ApiError(
+        'invalid_body',
+        'The request body could not be read to its end (the upload was interrupted).',
+      );
+    }
+    if (error instanceof TargetUnreachableError) {
+      const crm = CRM_NAME[connection.provider];
+      throw new ApiError(
+        'crm_unreachable',
+        `${crm} could not be reached (${error.code}). Nothing was answered; retry later.`,
+        {
+          details: [{ provider: connection.provider, reason: error.code }],
+          cause: error,
+        },
+      );
+    }
+    throw error;
+  }
+}
+
+/** The text of a body read whole, undoing a content encoding the client asked for (for the 401 check only). */
+function decoded(raw: Buffer, headers: ForwardResponse['headers']): string {
+  const encoding = String(headers['content-encoding'] ?? '').toLowerCase();
+  try {
+    if (encoding === 'gzip') return gunzipSync(raw).toString('utf8');
+    if (encoding === 'deflate') return inflateSync(raw).toString('utf8');
+    if (encoding === 'br') return brotliDecompressSync(raw).toString('utf8');
+  } catch {
+    return '';
+  }
+  return raw.toString('utf8');
+}
+
+function answer(
+  response: ForwardResponse,
+  body: Readable | Buffer,
+  extra: Record<string, string> = {},
+): PassthroughAnswer {
+  const headers = returnedResponseHeaders(response.headers);
+  // A body already read is sent whole; the CRM's transfer framing no longer applies.
+  if (Buffer.isBuffer(body)) headers['content-length'] = String(body.length);
+  return { status: response.status, headers: { ...headers, ...extra }, body };
+}

@@ -1,0 +1,40 @@
+import type { CrmAdapter, CrmSession } from '../providers/adapter.ts';
+import { CrmError } from '../providers/errors.ts';
+import type { Connection } from '../store/types.ts';
+import type { OperationDeps } from './deps.ts';
+
+/**
+ * A session on one connection: every call carries the current access token; a CRM 401 triggers
+ * one refresh (shared with every concurrent caller) and one resend.
+ */
+export function openSession(deps: OperationDeps, adapter: CrmAdapter, connection: Connection): CrmSession {
+  return {
+    connectionId: connection.id,
+    baseUrl: adapter.defaultApiBaseUrl(connection),
+    async send(request) {
+      const token = await deps.tokens.accessToken(connection);
+      const first = await deps.client.send({
+        ...request,
+        headers: adapter.auth.authorize(request.headers ?? {}, token),
+      });
+      if (!adapter.auth.isExpiredToken(first)) return first;
+      const fresh = await deps.tokens.refreshAfterRejected(connection, token);
+      const second = await deps.client.send({
+        ...request,
+        headers: adapter.auth.authorize(request.headers ?? {}, fresh),
+      });
+      if (adapter.auth.isExpiredToken(second)) {
+        throw new CrmError(
+          connection.provider,
+          'auth_rejected',
+          'the CRM rejected a freshly refreshed access token',
+          {
+            status: second.status,
+            crmBody: second.text.slice(0, 500),
+          },
+        );
+      }
+      return second;
+    },
+  };
+}

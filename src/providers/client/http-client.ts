@@ -1,0 +1,152 @@
+import { Agent, request } from 'undici';
+import { sleep } from '../../lib/backoff.ts';
+import { redactUrl } from '../../lib/redact.ts';
+import {
+  type AttemptFailure,
+  DEFAULT_RETRY_POLICY,
+  decide,
+  parseRetryAfter,
+  type RetryPolicy,
+} from './retry.ts';
+import {
+  type CallHook,
+  headerValue,
+  OutboundNetworkError,
+  type OutboundRequest,
+  type OutboundResponse,
+} from './types.ts';
+
+export interface HttpClientOptions {
+  /** Per-attempt timeout when the request gives none. */
+  timeoutMs?: number;
+  connectTimeoutMs?: number;
+  /** Keep-alive sockets per CRM origin. */
+  connectionsPerOrigin?: number;
+  retry?: Partial<RetryPolicy>;
+  hooks?: CallHook[];
+}
+
+const NETWORK_CODES: Record<string, OutboundNetworkError['kind']> = {
+  UND_ERR_CONNECT_TIMEOUT: 'connect_failed',
+  ECONNREFUSED: 'connect_failed',
+  ENOTFOUND: 'connect_failed',
+  EAI_AGAIN: 'connect_failed',
+  EHOSTUNREACH: 'connect_failed',
+  ENETUNREACH: 'connect_failed',
+  UND_ERR_HEADERS_TIMEOUT: 'timeout',
+  UND_ERR_BODY_TIMEOUT: 'timeout',
+  UND_ERR_SOCKET: 'connection_dropped',
+  ECONNRESET: 'connection_dropped',
+  EPIPE: 'connection_dropped',
+  UND_ERR_CLOSED: 'connection_dropped',
+};
+
+function classify(error: unknown): OutboundNetworkError['kind'] | null {
+  let current: unknown = error;
+  // undici wraps socket errors; the code can sit on the error or on its cause.
+  for (let depth = 0; depth < 3 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && code in NETWORK_CODES) return NETWORK_CODES[code] ?? null;
+    current = current.cause;
+  }
+  return null;
+}
+
+/**
+ * The one outbound HTTP client (undici). It applies the pure retry decision to every attempt,
+ * honours Retry-After, enforces timeouts and reports each attempt to the call hooks.
+ * It knows nothing of CRM authentication: the 401 → refresh → retry-once loop sits above it.
+ */
+export class HttpClient {
+  readonly #agent: Agent;
+  readonly #timeoutMs: number;
+  readonly #policy: RetryPolicy;
+  readonly #hooks: CallHook[];
+
+  constructor(options: HttpClientOptions = {}) {
+    this.#timeoutMs = options.timeoutMs ?? 60_000;
+    this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.#hooks = options.hooks ?? [];
+    this.#agent = new Agent({
+      connections: options.connectionsPerOrigin ?? 32,
+      connect: { timeout: options.connectTimeoutMs ?? 10_000 },
+      keepAliveTimeout: 10_000,
+    });
+  }
+
+  addHook(hook: CallHook): void {
+    this.#hooks.push(hook);
+  }
+
+  async send(req: OutboundRequest): Promise<OutboundResponse> {
+    const timeout = req.timeoutMs ?? this.#timeoutMs;
+    for (let attempt = 1; ; attempt++) {
+      const started = performance.now();
+      let failure: AttemptFailure;
+      let response: OutboundResponse | undefined;
+      let networkError: unknown;
+      try {
+        const res = await request(req.url, {
+          method: req.method,
+          headers: req.headers,
+          body: req.body,
+          dispatcher: this.#agent,
+          headersTimeout: timeout,
+          bodyTimeout: timeout,
+        });
+        const text = await res.body.text();
+        response = { status: res.statusCode, headers: res.headers, text, attempts: attempt };
+        if (res.statusCode < 500 && (res.statusCode !== 429 || req.ownRateLimit === true)) {
+          this.#emit(req, attempt, started, { status: res.statusCode });
+          return response;
+        }
+        failure = {
+          kind: 'status',
+          status: res.statusCode,
+          idempotent: req.idempotent,
+          retryAfterMs: parseRetryAfter(headerValue(res.headers, 'retry-after')),
+        };
+      } catch (error) {
+        const kind = classify(error);
+        if (kind === null) throw error;
+        networkError = error;
+        failure = { kind, idempotent: req.idempotent };
+      }
+      const decision = decide(failure, attempt, this.#policy);
+      this.#emit(req, attempt, started, {
+        status: response?.status,
+        failure: failure.kind === 'status' ? undefined : failure.kind,
+        retry: decision.retry ? { waitMs: decision.waitMs, reason: decision.reason } : undefined,
+      });
+      if (!decision.retry) {
+        if (response !== undefined) return response;
+        throw new OutboundNetworkError(failure.kind as OutboundNetworkError['kind'], attempt, networkError);
+      }
+      await sleep(decision.waitMs);
+    }
+  }
+
+  #emit(
+    req: OutboundRequest,
+    attempt: number,
+    started: number,
+    extra: { status?: number; failure?: string; retry?: { waitMs: number; reason: string } },
+  ): void {
+    if (this.#hooks.length === 0) return;
+    const event = {
+      label: req.label,
+      method: req.method,
+      url: redactUrl(req.url),
+      attempt,
+      durationMs: Math.round(performance.now() - started),
+      ...(extra.status === undefined ? {} : { status: extra.status }),
+      ...(extra.failure === undefined ? {} : { failure: extra.failure }),
+      ...(extra.retry === undefined ? {} : { retry: extra.retry }),
+    };
+    for (const hook of this.#hooks) hook(event);
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+}

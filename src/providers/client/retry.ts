@@ -1,0 +1,105 @@
+import { backoffMs } from '../../lib/backoff.ts';
+
+/**
+ * What went wrong with one outbound attempt, as far as retrying is concerned.
+ * - `connect_failed`: the request never reached the CRM (refused, DNS, connect timeout): safe to resend.
+ * - `timeout` / `connection_dropped`: the CRM may have processed it: resend only reads.
+ * - `status`: the CRM answered with an HTTP status.
+ */
+export type AttemptFailure =
+  | { kind: 'connect_failed' | 'timeout' | 'connection_dropped'; idempotent: boolean }
+  | { kind: 'status'; status: number; idempotent: boolean; retryAfterMs?: number };
+
+export interface RetryDecision {
+  retry: boolean;
+  waitMs: number;
+  reason: string;
+}
+
+export interface RetryPolicy {
+  /** Attempts in all, the first one included. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** A Retry-After longer than this is not waited for: the caller gets the failure at once. */
+  maxRetryAfterMs: number;
+  random?: () => number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 3,
+  baseDelayMs: 200,
+  maxDelayMs: 5_000,
+  maxRetryAfterMs: 30_000,
+};
+
+const RETRYABLE_READ_STATUS = new Set([500, 502, 503, 504]);
+
+/**
+ * Pure retry decision for one failed attempt (attempt numbers start at 1).
+ * Reads are retried on 5xx, timeouts and dropped connections. Writes are retried only when the CRM
+ * cannot have applied them: the connection never opened, or the CRM refused with 429 before
+ * doing anything. A write that timed out or got a 5xx may have been applied, so it is not resent.
+ */
+export function decide(
+  failure: AttemptFailure,
+  attempt: number,
+  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+): RetryDecision {
+  const wait = () =>
+    backoffMs(attempt, { baseMs: policy.baseDelayMs, maxMs: policy.maxDelayMs, random: policy.random });
+  if (attempt >= policy.maxAttempts) {
+    return { retry: false, waitMs: 0, reason: `gave up after ${attempt} attempts` };
+  }
+  switch (failure.kind) {
+    case 'connect_failed':
+      return { retry: true, waitMs: wait(), reason: 'connection could not be opened' };
+    case 'timeout':
+    case 'connection_dropped':
+      return failure.idempotent
+        ? { retry: true, waitMs: wait(), reason: `${failure.kind.replace('_', ' ')} on a read` }
+        : {
+            retry: false,
+            waitMs: 0,
+            reason: `${failure.kind.replace('_', ' ')} on a write may have been applied`,
+          };
+    case 'status': {
+      if (failure.status === 429) {
+        if (failure.retryAfterMs !== undefined) {
+          return failure.retryAfterMs <= policy.maxRetryAfterMs
+            ? { retry: true, waitMs: failure.retryAfterMs, reason: 'rate limited; honouring Retry-After' }
+            : { retry: false, waitMs: 0, reason: 'rate limited; Retry-After is too long to wait' };
+        }
+        return { retry: true, waitMs: wait(), reason: 'rate limited' };
+      }
+      if (!RETRYABLE_READ_STATUS.has(failure.status)) {
+        return { retry: false, waitMs: 0, reason: `status ${failure.status} is not retryable` };
+      }
+      if (!failure.idempotent) {
+        return {
+          retry: false,
+          waitMs: 0,
+          reason: `status ${failure.status} on a write may have been applied`,
+        };
+      }
+      if (failure.retryAfterMs !== undefined && failure.retryAfterMs > policy.maxRetryAfterMs) {
+        return { retry: false, waitMs: 0, reason: 'Retry-After is too long to wait' };
+      }
+      return {
+        retry: true,
+        waitMs: failure.retryAfterMs ?? wait(),
+        reason: `status ${failure.status} on a read`,
+      };
+    }
+  }
+}
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date. Undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}

@@ -1,0 +1,162 @@
+import { ApiError } from '../../errors/index.ts';
+import { sleep } from '../../lib/backoff.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { CrmSession } from '../adapter.ts';
+import { parseRetryAfter } from '../client/retry.ts';
+import { type HttpMethod, headerValue, type OutboundResponse, parseJson } from '../client/types.ts';
+import { reaching } from '../errors.ts';
+import type { CallKind, HubSpotPacer } from './pacing.ts';
+import { HUBSPOT_PROFILE } from './profile.ts';
+
+export interface HubSpotCall {
+  method: HttpMethod;
+  /** Path and query under the connection's API base URL. */
+  path: string;
+  body?: unknown;
+  /** True for calls that only read (batch/read is a POST that only reads). */
+  idempotent: boolean;
+  label: string;
+  kind?: CallKind;
+}
+
+export interface RetryBudget {
+  maxAttempts: number;
+  maxRetryWaitMs: number;
+  fallbackWaitMs: number;
+}
+
+interface RateLimitBody {
+  policyName?: string;
+  message?: string;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * One HubSpot call, paced by the connection's pacer. A 429 is retried after the wait HubSpot
+ * indicates (`Retry-After` when present; a second for search's per-second limit; otherwise until
+ * the pacer's window has room), holding back the connection's other calls meanwhile. When the
+ * budget is spent, or the daily allowance is gone, the client gets our own 429 with `Retry-After`.
+ */
+export async function hubspotCall(
+  session: CrmSession,
+  pacer: HubSpotPacer,
+  clock: Clock,
+  call: HubSpotCall,
+  budget: RetryBudget = HUBSPOT_PROFILE.rateLimits,
+): Promise<OutboundResponse> {
+  const kind = call.kind ?? 'standard';
+  let waited = 0;
+  for (let attempt = 1; ; attempt++) {
+    await pacer.acquire(kind);
+    let response: OutboundResponse | undefined;
+    try {
+      response = await reaching('hubspot', call.label, () =>
+        session.send({
+          method: call.method,
+          url: `${session.baseUrl}${call.path}`,
+          headers: {
+            accept: 'application/json',
+            ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+          idempotent: call.idempotent,
+          label: call.label,
+          ownRateLimit: true,
+        }),
+      );
+    } finally {
+      pacer.done(kind, response);
+    }
+    if (response.status !== 429) return response;
+
+    const body = parseJson<RateLimitBody>(response);
+    if (body?.policyName === 'DAILY') {
+      const now = clock.now();
+      throw rateLimited(
+        response,
+        body,
+        Math.ceil(DAY_MS - (now % DAY_MS)),
+        'its daily API allowance is used up',
+      );
+    }
+    const wait =
+      parseRetryAfter(headerValue(response.headers, 'retry-after'), clock.now()) ??
+      (kind === 'search' ? HUBSPOT_PROFILE.rateLimits.searchWindowMs : budget.fallbackWaitMs);
+    if (attempt >= budget.maxAttempts || waited + wait > budget.maxRetryWaitMs) {
+      const hint = Math.max(wait, pacer.waitHint(kind) ?? 0);
+      throw rateLimited(
+        response,
+        body,
+        hint,
+        'it kept refusing after the service paced and retried its calls',
+      );
+    }
+    pacer.block(kind, wait);
+    waited += wait;
+    await sleep(wait);
+  }
+}
+
+function rateLimited(
+  response: OutboundResponse,
+  body: RateLimitBody | undefined,
+  retryAfterMs: number,
+  why: string,
+): ApiError {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new ApiError(
+    'crm_rate_limited',
+    `HubSpot rate-limited this connection: ${why}. Retry after ${seconds} s.`,
+    {
+      headers: { 'retry-after': String(seconds) },
+      details: [
+        {
+          provider: 'hubspot',
+          status: response.status,
+          crm_error: body ?? response.text.slice(0, 500),
+          retry_after_seconds: seconds,
+        },
+      ],
+    },
+  );
+}
+
+/** What `paced` needs to see of an answer: its status and headers. */
+export interface AnswerHead {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * Runs one call the caller sends itself (the pass-through streams its own) in the connection's
+ * pacing: it waits for a slot, its answer's rate-limit headers adjust the window, and a 429 holds
+ * the connection's other calls back as HubSpot indicates. The answer is returned as it is.
+ */
+export async function paced<T>(
+  pacer: HubSpotPacer,
+  clock: Clock,
+  path: string,
+  send: () => Promise<T>,
+  headOf: (answer: T) => AnswerHead,
+): Promise<T> {
+  const kind: CallKind = /\/search\/?(?:\?|$)/.test(path) ? 'search' : 'standard';
+  await pacer.acquire(kind);
+  let head: AnswerHead | undefined;
+  try {
+    const answer = await send();
+    head = headOf(answer);
+    return answer;
+  } finally {
+    const response = head === undefined ? undefined : { ...head, text: '', attempts: 1 };
+    pacer.done(kind, response);
+    if (head?.status === 429) {
+      const wait =
+        parseRetryAfter(headerValue(head.headers, 'retry-after'), clock.now()) ??
+        (kind === 'search'
+          ? HUBSPOT_PROFILE.rateLimits.searchWindowMs
+          : HUBSPOT_PROFILE.rateLimits.fallbackWaitMs);
+      pacer.block(kind, wait);
+    }
+  }
+}

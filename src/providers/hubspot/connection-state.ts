@@ -1,0 +1,48 @@
+import type { Clock } from '../../lib/clock.ts';
+import type { CrmSession } from '../adapter.ts';
+import type { OutboundResponse } from '../client/types.ts';
+import { TtlCache } from './cache.ts';
+import { type HubSpotCall, hubspotCall } from './calls.ts';
+import { HubSpotPacer, type PacerOptions } from './pacing.ts';
+import { HUBSPOT_PROFILE } from './profile.ts';
+
+export interface ConnectionState {
+  pacer: HubSpotPacer;
+  /** Custom object schemas (one key). */
+  schemas: TtlCache;
+  /** Property names per object type id. */
+  properties: TtlCache;
+}
+
+/**
+ * What the HubSpot adapter keeps per connection: its pacer (HubSpot's limits are per account and
+ * app, so per connection here) and its cached schemas and property lists.
+ */
+export class HubSpotConnections {
+  readonly clock: Clock;
+  readonly #pacerOptions: Omit<PacerOptions, 'clock'>;
+  readonly #states = new Map<string, ConnectionState>();
+
+  constructor(options: { clock: Clock; pacer?: Omit<PacerOptions, 'clock'> }) {
+    this.clock = options.clock;
+    this.#pacerOptions = options.pacer ?? {};
+  }
+
+  of(connectionId: string): ConnectionState {
+    let state = this.#states.get(connectionId);
+    if (state === undefined) {
+      state = {
+        pacer: new HubSpotPacer({ clock: this.clock, ...this.#pacerOptions }),
+        schemas: new TtlCache({ ttlMs: HUBSPOT_PROFILE.schemasTtlMs, clock: this.clock }),
+        properties: new TtlCache({ ttlMs: HUBSPOT_PROFILE.propertiesTtlMs, clock: this.clock }),
+      };
+      this.#states.set(connectionId, state);
+    }
+    return state;
+  }
+
+  /** A paced call on the session's connection (429s retried as HubSpot indicates). */
+  call(session: CrmSession, call: HubSpotCall): Promise<OutboundResponse> {
+    return hubspotCall(session, this.of(session.connectionId).pacer, this.clock, call);
+  }
+}

@@ -1,0 +1,139 @@
+import { ApiError } from '../../errors/index.ts';
+import type { CrmSession } from '../adapter.ts';
+import { parseJson } from '../client/types.ts';
+import { crmErrorFromResponse } from '../errors.ts';
+import type { HubSpotConnections } from './connection-state.ts';
+import { ANNOUNCED_OBJECTS, HUBSPOT_PROFILE, STANDARD_OBJECTS, type StandardObject } from './profile.ts';
+
+/** An object type as HubSpot's paths take it. */
+export interface ObjectRef {
+  /** Path segment for `/crm/v3/objects/{path}` and `/crm/v3/properties/{path}`. */
+  path: string;
+  typeId: string;
+  /** The name to show users (`contacts`, or the custom object's name). */
+  name: string;
+  custom: boolean;
+}
+
+interface SchemaSummary {
+  objectTypeId: string;
+  fullyQualifiedName: string;
+  name: string;
+}
+
+/** Lower case without underscores: `Line_Items`, `LINE_ITEM` and `lineitems` meet. */
+const key = (name: string): string => name.toLowerCase().replace(/_/g, '');
+
+const STANDARD_BY_KEY = new Map<string, StandardObject>();
+for (const o of STANDARD_OBJECTS) {
+  for (const n of [o.path, o.typeId, ...o.aliases]) STANDARD_BY_KEY.set(key(n), o);
+}
+const ANNOUNCED = new Set(ANNOUNCED_OBJECTS.map(key));
+
+export const SUPPORTED_NAMES = STANDARD_OBJECTS.map((o) => (o.path === 'goal_targets' ? 'goals' : o.path));
+
+export function standardObject(name: string): StandardObject | undefined {
+  return STANDARD_BY_KEY.get(key(name));
+}
+
+/**
+ * Resolves a user's object name: standard types by plural, singular, type id or the spec's own
+ * names (`goals` → goal targets); custom objects by `2-…` id, fully qualified name (`p123_cars`),
+ * `p_cars`, or plain name (`cars`) through the schemas API, cached per connection. Owners,
+ * associations, audit logs, pipelines and stages answer 422; anything else 404.
+ */
+export async function resolveObject(
+  hs: HubSpotConnections,
+  session: CrmSession,
+  name: string,
+): Promise<ObjectRef> {
+  const standard = standardObject(name);
+  if (standard !== undefined) {
+    return { path: standard.path, typeId: standard.typeId, name: standard.path, custom: false };
+  }
+  if (ANNOUNCED.has(key(name))) {
+    throw new ApiError(
+      'object_not_supported',
+      `HubSpot ${name} are not supported by this version of the service (announced for a later one). Supported objects: ${SUPPORTED_NAMES.join(', ')} and custom objects. The pass-through (/v1/proxy/…) reaches every HubSpot API meanwhile.`,
+      { details: [{ object_name: name, supported_objects: SUPPORTED_NAMES }] },
+    );
+  }
+  const state = hs.of(session.connectionId);
+  const load = () => loadSchemas(hs, session);
+  let schemas = await state.schemas.get('schemas', load);
+  let found = matchSchema(schemas, name);
+  if (found === undefined) {
+    // Created a moment ago? Look again, but not more than once every few seconds.
+    schemas = await state.schemas.refresh('schemas', HUBSPOT_PROFILE.refreshOnMissMinMs, load);
+    found = matchSchema(schemas, name);
+  }
+  if (found === undefined) {
+    const custom = schemas.map((s) => s.name);
+    throw new ApiError(
+      'unknown_object',
+      `HubSpot has no object type "${name.slice(0, 100)}". Supported: ${SUPPORTED_NAMES.join(', ')}${custom.length > 0 ? `; custom objects of this account: ${custom.join(', ')}` : ''}.`,
+      {
+        details: [
+          { object_name: name.slice(0, 100), supported_objects: SUPPORTED_NAMES, custom_objects: custom },
+        ],
+      },
+    );
+  }
+  return { path: found.objectTypeId, typeId: found.objectTypeId, name: found.name, custom: true };
+}
+
+function matchSchema(schemas: SchemaSummary[], name: string): SchemaSummary | undefined {
+  const n = name.toLowerCase();
+  return (
+    schemas.find((s) => s.objectTypeId === n) ??
+    schemas.find((s) => s.fullyQualifiedName.toLowerCase() === n) ??
+    schemas.find((s) => `p_${s.name.toLowerCase()}` === n) ??
+    schemas.find((s) => s.name.toLowerCase() === n)
+  );
+}
+
+async function loadSchemas(hs: HubSpotConnections, session: CrmSession): Promise<SchemaSummary[]> {
+  const response = await hs.call(session, {
+    method: 'GET',
+    path: `${HUBSPOT_PROFILE.schemasPath}?archived=false&includePropertyDefinitions=false&includeAssociationDefinitions=false`,
+    idempotent: true,
+    label: 'hubspot.schemas.list',
+  });
+  if (response.status !== 200)
+    throw crmErrorFromResponse('hubspot', response, 'reading custom object schemas');
+  const body = parseJson<{ results?: Array<Partial<SchemaSummary>> }>(response);
+  return (body?.results ?? []).flatMap((s) =>
+    typeof s.objectTypeId === 'string' && typeof s.name === 'string'
+      ? [{ objectTypeId: s.objectTypeId, name: s.name, fullyQualifiedName: s.fullyQualifiedName ?? '' }]
+      : [],
+  );
+}
+
+/** Names of the object type's properties (archived ones left out), cached per connection. */
+export async function propertyNames(
+  hs: HubSpotConnections,
+  session: CrmSession,
+  object: ObjectRef,
+  options: { refresh?: boolean } = {},
+): Promise<string[]> {
+  const state = hs.of(session.connectionId);
+  const load = async (): Promise<string[]> => {
+    const response = await hs.call(session, {
+      method: 'GET',
+      path: `/crm/v3/properties/${encodeURIComponent(object.path)}?archived=false`,
+      idempotent: true,
+      label: 'hubspot.properties.list',
+    });
+    if (response.status !== 200) throw crmErrorFromResponse('hubspot', response, 'reading the property list');
+    const body = parseJson<{ results?: Array<{ name?: unknown }> }>(response);
+    return (body?.results ?? []).flatMap((p) => (typeof p.name === 'string' ? [p.name] : []));
+  };
+  return options.refresh === true
+    ? state.properties.refresh(object.typeId, HUBSPOT_PROFILE.refreshOnMissMinMs, load)
+    : state.properties.get(object.typeId, load);
+}
+
+/** Forget the property list of one object type (after a property was created). */
+export function forgetProperties(hs: HubSpotConnections, connectionId: string, object: ObjectRef): void {
+  hs.of(connectionId).properties.invalidate(object.typeId);
+}

@@ -1,0 +1,209 @@
+import type { Clock } from '../../lib/clock.ts';
+import { headerValue, type OutboundResponse } from '../client/types.ts';
+import { HUBSPOT_PROFILE } from './profile.ts';
+
+export type CallKind = 'standard' | 'search';
+
+interface WindowOptions {
+  max: number;
+  windowMs: number;
+  headroom: number;
+  probe: boolean;
+}
+
+/**
+ * A rolling window of our own calls, counted the way HubSpot counts them but never earlier: a call
+ * holds a slot from the moment it is sent, and its slot is freed one window after its answer came
+ * back (HubSpot received it before that), so our calls alone can never exceed the limit.
+ */
+class Window {
+  max: number;
+  windowMs: number;
+  readonly headroom: number;
+  inFlight = 0;
+  /** Answer times of finished calls still in the window, oldest first. */
+  readonly finished: number[] = [];
+  /** Slots HubSpot reports as used by someone else, and until when we keep them free. */
+  foreign = 0;
+  foreignUntil = 0;
+  /** No call leaves before this instant (after a 429). */
+  blockedUntil = 0;
+  /** Until one answer has come back (its headers tell the real limit), one call at a time. */
+  probing: boolean;
+
+  constructor(o: WindowOptions) {
+    this.max = o.max;
+    this.windowMs = o.windowMs;
+    this.headroom = o.headroom;
+    this.probing = o.probe;
+  }
+
+  prune(now: number): void {
+    while (this.finished.length > 0 && (this.finished[0] as number) + this.windowMs <= now) {
+      this.finished.shift();
+    }
+    if (now >= this.foreignUntil) this.foreign = 0;
+  }
+
+  capacity(): number {
+    return Math.max(1, this.max - this.headroom - this.foreign);
+  }
+
+  /** When a slot may be free again (null: only a finishing call can free one). */
+  nextChange(now: number): number | null {
+    const candidates: number[] = [];
+    if (this.blockedUntil > now) candidates.push(this.blockedUntil);
+    const oldest = this.finished[0];
+    if (oldest !== undefined) candidates.push(oldest + this.windowMs);
+    if (this.foreign > 0) candidates.push(this.foreignUntil);
+    return candidates.length === 0 ? null : Math.min(...candidates);
+  }
+
+  canSend(now: number): boolean {
+    this.prune(now);
+    if (now < this.blockedUntil) return false;
+    if (this.probing) return this.inFlight === 0;
+    return this.inFlight + this.finished.length < this.capacity();
+  }
+}
+
+export interface PacerOptions {
+  clock: Clock;
+  max?: number;
+  windowMs?: number;
+  headroom?: number;
+  searchMax?: number;
+  searchWindowMs?: number;
+  /** Send one call alone first, to learn the limit from its headers before any burst (default true). */
+  probe?: boolean;
+}
+
+/**
+ * Paces one connection's calls to HubSpot under its limits (the rolling 10-second window per app;
+ * CRM search's 5 per second) instead of finding them by failing. Calls wait in arrival order. The
+ * window's size follows `X-HubSpot-RateLimit-Max` / `-Interval-Milliseconds`, and
+ * `-Remaining` reveals calls of other clients of the same app, whose slots are then kept free.
+ */
+export class HubSpotPacer {
+  readonly #clock: Clock;
+  readonly #windows: Record<CallKind, Window>;
+  readonly #queues: Record<CallKind, Array<() => void>> = { standard: [], search: [] };
+  readonly #timers: Record<CallKind, ReturnType<typeof setTimeout> | undefined> = {
+    standard: undefined,
+    search: undefined,
+  };
+
+  constructor(options: PacerOptions) {
+    const r = HUBSPOT_PROFILE.rateLimits;
+    this.#clock = options.clock;
+    this.#windows = {
+      standard: new Window({
+        max: options.max ?? r.initialMax,
+        windowMs: options.windowMs ?? r.windowMs,
+        headroom: options.headroom ?? r.headroom,
+        probe: options.probe ?? true,
+      }),
+      search: new Window({
+        max: options.searchMax ?? r.searchMax,
+        windowMs: options.searchWindowMs ?? r.searchWindowMs,
+        headroom: 0,
+        probe: false,
+      }),
+    };
+  }
+
+  /** Waits for a slot; the caller must call `done` once the answer (or the failure) is in. */
+  async acquire(kind: CallKind): Promise<void> {
+    const w = this.#windows[kind];
+    const queue = this.#queues[kind];
+    if (queue.length === 0 && w.canSend(this.#clock.now())) {
+      w.inFlight += 1;
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      queue.push(resolve);
+      this.#pump(kind);
+    });
+  }
+
+  /** The call is over: its slot starts its window now; the answer's rate-limit headers adjust the window. */
+  done(kind: CallKind, response: OutboundResponse | undefined): void {
+    const w = this.#windows[kind];
+    const now = this.#clock.now();
+    w.inFlight = Math.max(0, w.inFlight - 1);
+    // The outbound client may have resent a read after a 5xx: each attempt was a HubSpot call.
+    const attempts = Math.max(1, Math.min(10, response?.attempts ?? 1));
+    for (let i = 0; i < attempts; i++) w.finished.push(now);
+    if (response !== undefined) {
+      w.probing = false;
+      if (kind === 'standard') this.#adapt(w, response, now);
+    }
+    this.#pump(kind);
+  }
+
+  /** HubSpot refused with 429: nothing of this kind leaves for `waitMs`. */
+  block(kind: CallKind, waitMs: number): void {
+    const w = this.#windows[kind];
+    w.blockedUntil = Math.max(w.blockedUntil, this.#clock.now() + waitMs);
+    this.#pump(kind);
+  }
+
+  /** How long until a slot frees up by itself (used as the wait after a 429 that says nothing better). */
+  waitHint(kind: CallKind): number | null {
+    const now = this.#clock.now();
+    const w = this.#windows[kind];
+    w.prune(now);
+    const oldest = w.finished[0];
+    return oldest === undefined ? null : Math.max(0, oldest + w.windowMs - now);
+  }
+
+  /** Current view, for logs and tests. */
+  state(kind: CallKind = 'standard'): { max: number; windowMs: number; inWindow: number; foreign: number } {
+    const w = this.#windows[kind];
+    w.prune(this.#clock.now());
+    return { max: w.max, windowMs: w.windowMs, inWindow: w.inFlight + w.finished.length, foreign: w.foreign };
+  }
+
+  #adapt(w: Window, response: OutboundResponse, now: number): void {
+    const h = HUBSPOT_PROFILE.headers;
+    const max = Number(headerValue(response.headers, h.max));
+    const interval = Number(headerValue(response.headers, h.interval));
+    const remaining = Number(headerValue(response.headers, h.remaining));
+    if (Number.isInteger(max) && max > 0) w.max = max;
+    if (Number.isInteger(interval) && interval > 0) w.windowMs = interval;
+    if (!Number.isInteger(remaining) || remaining < 0) return;
+    w.prune(now);
+    // HubSpot counted `max - remaining` calls when it received this one; ours in the window are a
+    // lower bound of those, so the rest is certainly someone else's.
+    const others = w.max - remaining - (w.finished.length + w.inFlight);
+    if (others > w.foreign || now >= w.foreignUntil) {
+      w.foreign = Math.max(0, others);
+      w.foreignUntil = now + w.windowMs;
+    }
+  }
+
+  /** Lets waiting calls go while there is room, then sleeps until the window changes. */
+  #pump(kind: CallKind): void {
+    const w = this.#windows[kind];
+    const queue = this.#queues[kind];
+    let now = this.#clock.now();
+    while (queue.length > 0 && w.canSend(now)) {
+      w.inFlight += 1;
+      queue.shift()?.();
+      now = this.#clock.now();
+    }
+    if (queue.length === 0) return;
+    const at = w.nextChange(now);
+    if (at === null) return; // a call in flight will pump on `done`
+    const existing = this.#timers[kind];
+    if (existing !== undefined) clearTimeout(existing);
+    const timer = setTimeout(
+      () => {
+        this.#timers[kind] = undefined;
+        this.#pump(kind);
+      },
+      Math.max(1, at - now),
+    );
+    this.#timers[kind] = timer;
+  }
+}

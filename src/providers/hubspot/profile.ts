@@ -1,0 +1,123 @@
+import type { ProviderCapabilities } from '../adapter.ts';
+
+/** A standard HubSpot object type the service reads (spec §1), with the names users write for it. */
+export interface StandardObject {
+  /** Path name in `/crm/v3/objects/{name}`. */
+  path: string;
+  typeId: string;
+  /** Other spellings accepted (matched case-insensitively, underscores ignored). */
+  aliases: readonly string[];
+}
+
+/**
+ * HubSpot facts as data (CRM v3, OAuth v3).
+ * Object types: https://developers.hubspot.com/docs/api-reference/latest/crm/using-object-apis
+ * Limits: https://developers.hubspot.com/docs/developer-tooling/platform/usage-guidelines
+ */
+export const HUBSPOT_PROFILE = {
+  provider: 'hubspot',
+  defaultApiBaseUrl: 'https://api.hubapi.com',
+  /** OAuth v1 is deprecated (sunset 2027-02-16); v3 takes the same form fields in the body. */
+  tokenPath: '/oauth/v3/token',
+  /** The schemas API's current path (the Node SDK moved off `/crm/v3/schemas` in 2024). */
+  schemasPath: '/crm-object-schemas/v3/schemas',
+  /** batch/read takes at most 100 inputs. */
+  batchReadMaxIds: 100,
+  /** HubSpot record ids are decimal strings (they may exceed 2^53: never parse them as numbers). */
+  idPattern: /^[0-9]{1,30}$/,
+  /** Properties HubSpot answers whatever was asked: each type has its creation date, modification date and id. */
+  systemProperties: [
+    'createdate',
+    'hs_createdate',
+    'lastmodifieddate',
+    'hs_lastmodifieddate',
+    'hs_object_id',
+  ],
+  /** How long a connection's property lists and custom object schemas are trusted. */
+  propertiesTtlMs: 10 * 60_000,
+  schemasTtlMs: 5 * 60_000,
+  /** A name that is not found refreshes the cached list, but not more often than this. */
+  refreshOnMissMinMs: 2_000,
+  rateLimits: {
+    /**
+     * The rolling 10-second window per app. 100 is the lowest tier (private apps on Free/Starter;
+     * public apps get 110, Professional/Enterprise private apps 190): the pacer starts there and
+     * adopts `X-HubSpot-RateLimit-Max` / `-Interval-Milliseconds` from the first answer.
+     */
+    windowMs: 10_000,
+    initialMax: 100,
+    /** Slots kept free for other clients of the same app (0: our own calls are counted exactly). */
+    headroom: 0,
+    /** CRM search: 5 calls per second per account, outside the 10-second window. */
+    searchWindowMs: 1_000,
+    searchMax: 5,
+    /** A 429 is retried after the wait HubSpot indicates while the waits add up to at most this. */
+    maxRetryWaitMs: 15_000,
+    maxAttempts: 5,
+    /** Wait after a 429 that says nothing more precise (Retry-After absent, window not ours to read). */
+    fallbackWaitMs: 1_000,
+  },
+  headers: {
+    max: 'x-hubspot-ratelimit-max',
+    remaining: 'x-hubspot-ratelimit-remaining',
+    interval: 'x-hubspot-ratelimit-interval-milliseconds',
+  },
+} as const;
+
+/** Object types of spec §1, with their HubSpot type ids. `goals` are HubSpot's goal targets. */
+export const STANDARD_OBJECTS: readonly StandardObject[] = [
+  { path: 'companies', typeId: '0-2', aliases: ['company'] },
+  { path: 'contacts', typeId: '0-1', aliases: ['contact'] },
+  { path: 'deals', typeId: '0-3', aliases: ['deal'] },
+  { path: 'feedback_submissions', typeId: '0-19', aliases: ['feedback_submission'] },
+  { path: 'line_items', typeId: '0-8', aliases: ['line_item'] },
+  { path: 'products', typeId: '0-7', aliases: ['product'] },
+  { path: 'quotes', typeId: '0-14', aliases: ['quote'] },
+  { path: 'discounts', typeId: '0-84', aliases: ['discount'] },
+  { path: 'fees', typeId: '0-85', aliases: ['fee'] },
+  { path: 'taxes', typeId: '0-86', aliases: ['tax'] },
+  { path: 'tickets', typeId: '0-5', aliases: ['ticket'] },
+  { path: 'goal_targets', typeId: '0-74', aliases: ['goal_target', 'goals', 'goal'] },
+];
+
+/** Announced by the spec for later (§1): answered 422 `object_not_supported`, never sent to HubSpot. */
+export const ANNOUNCED_OBJECTS: readonly string[] = [
+  'owners',
+  'owner',
+  'associations',
+  'association',
+  'audit_logs',
+  'audit_log',
+  'auditlogs',
+  'pipelines',
+  'pipeline',
+  'stages',
+  'stage',
+  'pipeline_stages',
+];
+
+/**
+ * Valid `type` → `fieldType` pairs for property creation ("Property type and fieldType values",
+ * https://developers.hubspot.com/docs/api-reference/latest/crm/properties/guide). The same matrix
+ * the HubSpot sandbox enforces; `phone_number` pairs with `phonenumber` as HubSpot's own phone
+ * properties do.
+ */
+export const FIELD_TYPES_BY_TYPE: Readonly<Record<string, readonly string[]>> = {
+  string: ['text', 'textarea', 'html', 'phonenumber', 'file', 'calculation_equation'],
+  number: ['number', 'calculation_equation'],
+  enumeration: ['select', 'radio', 'checkbox', 'booleancheckbox', 'calculation_equation'],
+  bool: ['booleancheckbox', 'calculation_equation'],
+  date: ['date'],
+  datetime: ['date'],
+  phone_number: ['phonenumber'],
+};
+
+export const HUBSPOT_CAPABILITIES: ProviderCapabilities = {
+  operations: ['get', 'add_custom_field', 'passthrough'],
+  limits: { getIds: HUBSPOT_PROFILE.batchReadMaxIds, writeRecords: 0, deleteIds: 0 },
+  // Plural names (`contacts`), type ids (`0-1`, `2-123`), custom object names (`p_pets`, `p123_pets`, `pets`).
+  objectName: {
+    pattern: /^(?:[A-Za-z][A-Za-z0-9_]{0,79}|\d{1,4}-\d{1,12})$/,
+    example: 'contacts, 0-1, 2-123 or p_pets',
+  },
+};

@@ -1,0 +1,234 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parse } from 'csv-parse/sync';
+import type { CrmSession } from '../adapter.ts';
+import { parseJson } from '../client/types.ts';
+import { CrmError, crmErrorFromResponse, reaching } from '../errors.ts';
+import type { RecordError, SaveResult } from './facet.ts';
+import { toCsv } from './format.ts';
+import { SALESFORCE_PROFILE } from './profile.ts';
+
+export type BulkOperation = 'insert' | 'update' | 'delete';
+
+interface JobInfo {
+  id: string;
+  state: string;
+  errorMessage?: string;
+  numberRecordsProcessed?: number;
+}
+
+export interface BulkOptions {
+  /** First wait between polls; grows ×1.5 up to `maxPollMs`. */
+  firstPollMs?: number;
+  maxPollMs?: number;
+  /** Give up waiting (the job is aborted; its rows are answered as not confirmed). */
+  timeoutMs?: number;
+}
+
+const TERMINAL = new Set(['JobComplete', 'Failed', 'Aborted']);
+
+/**
+ * One Bulk API 2.0 ingest job: create, upload the CSV, close, poll, read the three result files.
+ *
+ * Result files come in no guaranteed order (documented on each resource), and Salesforce rejects
+ * columns that are not fields, so no row-number column can be added. Rows are matched back by
+ * content: each result row echoes the uploaded cells, so the key of a row is its cells, and each
+ * key holds a queue of the input positions with that content. Identical input rows are
+ * interchangeable (same values, same outcome), so handing them out in order is exact.
+ */
+export async function bulkWrite(
+  session: CrmSession,
+  apiVersion: string,
+  operation: BulkOperation,
+  objectName: string,
+  header: string[],
+  rows: string[][],
+  options: BulkOptions = {},
+): Promise<SaveResult[]> {
+  const base = `${session.baseUrl}${SALESFORCE_PROFILE.dataPath(apiVersion)}/jobs/ingest`;
+  const json = { 'content-type': 'application/json; charset=utf-8', accept: 'application/json' };
+  const created = await call(session, 'createJob', {
+    method: 'POST',
+    url: base,
+    headers: json,
+    body: JSON.stringify({ object: objectName, operation, contentType: 'CSV', lineEnding: 'LF' }),
+    idempotent: false,
+  });
+  const job = parseJson<JobInfo>(created);
+  if (created.status >= 300 || typeof job?.id !== 'string') {
+    throw crmErrorFromResponse('salesforce', created, 'bulk job create');
+  }
+  const jobUrl = `${base}/${encodeURIComponent(job.id)}`;
+  try {
+    // A job runs only once closed: an upload that failed, even in flight, is abandoned by
+    // aborting the job, so none of its rows can be written.
+    const uploaded = await call(session, 'upload', {
+      method: 'PUT',
+      url: `${jobUrl}/batches`,
+      headers: { 'content-type': 'text/csv', accept: 'application/json' },
+      body: toCsv(header, rows),
+      idempotent: false,
+    });
+    if (uploaded.status >= 300) throw crmErrorFromResponse('salesforce', uploaded, 'bulk upload');
+  } catch (error) {
+    await abort(session, jobUrl);
+    throw error;
+  }
+  let closed: Awaited<ReturnType<typeof call>> | undefined;
+  try {
+    closed = await call(session, 'close', {
+      method: 'PATCH',
+      url: jobUrl,
+      headers: json,
+      body: JSON.stringify({ state: 'UploadComplete' }),
+      // Closing twice cannot run the job twice (the second answers InvalidJobState), so it is resent.
+      idempotent: true,
+    });
+  } catch {
+    closed = undefined;
+  }
+  if (closed === undefined || closed.status >= 300) {
+    // The close may have gone through (a lost answer, or a resend answered InvalidJobState):
+    // the job's state says whether it runs. Still Open: abort it, so nothing can be written.
+    const state = await call(session, 'getJob', { method: 'GET', url: jobUrl, idempotent: true })
+      .then((r) => parseJson<JobInfo>(r))
+      .catch(() => undefined);
+    if (state === undefined || state.state === 'Open') {
+      await abort(session, jobUrl);
+      if (closed !== undefined) throw crmErrorFromResponse('salesforce', closed, 'bulk close');
+      throw new CrmError('salesforce', 'unreachable', 'bulk close: no answer; the job was aborted');
+    }
+  }
+
+  // From here the job runs whatever happens to this request: a failure to follow it is answered
+  // per record (outcome unknown, with the job id), never as a request error the client might resend.
+  let info: JobInfo;
+  const results: Array<SaveResult | undefined> = new Array(rows.length);
+  try {
+    info = await waitForJob(session, jobUrl, options);
+    await readResults(session, jobUrl, rows, results);
+  } catch (error) {
+    const entry: RecordError = {
+      statusCode: 'CRM_PROXY_OUTCOME_UNKNOWN',
+      message: `Bulk API job ${job.id} was submitted, but its results could not be read (${error instanceof Error ? error.message : 'error'}). Check the job in Salesforce before sending these records again.`,
+      fields: [],
+    };
+    return rows.map(() => ({ success: false, errors: [entry] }));
+  }
+  // Anything else was not processed (job failed, aborted, or timed out): say why.
+  const why: RecordError = {
+    statusCode: info.state === 'JobComplete' ? 'CRM_PROXY_OUTCOME_UNKNOWN' : 'UNPROCESSED',
+    message:
+      info.state === 'JobComplete'
+        ? 'Salesforce reported no result for this record.'
+        : `Salesforce did not process this record: the Bulk API job ${job.id} ended ${info.state}${info.errorMessage ? ` (${info.errorMessage})` : ''}.`,
+    fields: [],
+  };
+  return results.map((r) => r ?? { success: false, errors: [why] });
+}
+
+async function readResults(
+  session: CrmSession,
+  jobUrl: string,
+  rows: string[][],
+  results: Array<SaveResult | undefined>,
+): Promise<void> {
+  const unmatched = new RowMatcher(rows);
+  for (const row of await resultFile(session, `${jobUrl}/successfulResults/`)) {
+    const index = unmatched.take(row.slice(2));
+    const id = row[0] ?? '';
+    if (index !== undefined) {
+      results[index] = id === '' ? { success: true, errors: [] } : { id, success: true, errors: [] };
+    }
+  }
+  for (const row of await resultFile(session, `${jobUrl}/failedResults/`)) {
+    const index = unmatched.take(row.slice(2));
+    const id = row[0] ?? '';
+    if (index !== undefined) {
+      const errors = [parseBulkError(row[1] ?? '')];
+      results[index] = id === '' ? { success: false, errors } : { id, success: false, errors };
+    }
+  }
+}
+
+/** `STATUS_CODE:message:field1,field2 --` → Salesforce's error entry. */
+export function parseBulkError(text: string): RecordError {
+  const trimmed = text.replace(/\s*--\s*$/, '');
+  const first = trimmed.indexOf(':');
+  if (first < 0) return { statusCode: 'UNKNOWN_EXCEPTION', message: trimmed, fields: [] };
+  const last = trimmed.lastIndexOf(':');
+  const statusCode = trimmed.slice(0, first);
+  if (last === first) return { statusCode, message: trimmed.slice(first + 1), fields: [] };
+  const fields = trimmed.slice(last + 1);
+  return {
+    statusCode,
+    message: trimmed.slice(first + 1, last),
+    fields: fields === '' ? [] : fields.split(','),
+  };
+}
+
+/** Input positions by row content; each content's positions handed out in input order. */
+class RowMatcher {
+  readonly #queues = new Map<string, number[]>();
+  constructor(rows: string[][]) {
+    rows.forEach((row, i) => {
+      const key = JSON.stringify(row);
+      const q = this.#queues.get(key);
+      if (q === undefined) this.#queues.set(key, [i]);
+      else q.push(i);
+    });
+  }
+  take(cells: string[]): number | undefined {
+    return this.#queues.get(JSON.stringify(cells))?.shift();
+  }
+}
+
+async function waitForJob(session: CrmSession, jobUrl: string, options: BulkOptions): Promise<JobInfo> {
+  let wait = options.firstPollMs ?? 250;
+  const deadline = Date.now() + (options.timeoutMs ?? 15 * 60_000);
+  for (;;) {
+    await sleep(wait);
+    const response = await call(session, 'getJob', { method: 'GET', url: jobUrl, idempotent: true });
+    const info = parseJson<JobInfo>(response);
+    if (response.status !== 200 || info === undefined) {
+      throw crmErrorFromResponse('salesforce', response, 'bulk job status');
+    }
+    if (TERMINAL.has(info.state)) return info;
+    if (Date.now() > deadline) {
+      await abort(session, jobUrl);
+      return { ...info, state: 'Aborted', errorMessage: 'the service stopped waiting for the job' };
+    }
+    wait = Math.min(wait * 1.5, options.maxPollMs ?? 2_000);
+  }
+}
+
+async function abort(session: CrmSession, jobUrl: string): Promise<void> {
+  await call(session, 'abort', {
+    method: 'PATCH',
+    url: jobUrl,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ state: 'Aborted' }),
+    idempotent: true,
+  }).catch(() => undefined);
+}
+
+async function resultFile(session: CrmSession, url: string): Promise<string[][]> {
+  const response = await call(session, 'results', {
+    method: 'GET',
+    url,
+    headers: { accept: 'text/csv' },
+    idempotent: true,
+  });
+  if (response.status !== 200) throw crmErrorFromResponse('salesforce', response, 'bulk results');
+  const rows = parse(response.text, { relax_column_count: true }) as string[][];
+  return rows.slice(1);
+}
+
+function call(
+  session: CrmSession,
+  step: string,
+  request: Parameters<CrmSession['send']>[0] extends infer R ? Omit<R, 'label'> : never,
+) {
+  return reaching('salesforce', `bulk ${step}`, () =>
+    session.send({ ...request, label: `salesforce.bulk2.${step}` }),
+  );
+}

@@ -1,0 +1,111 @@
+import type { ConcurrencyLimiter } from '../../lib/limiter.ts';
+import type { CrmSession, DescribeFacet } from '../adapter.ts';
+import { type BulkOptions, bulkWrite } from './bulk2.ts';
+import type { SalesforceDataFacet, SaveResult } from './facet.ts';
+import { toCsvRows } from './format.ts';
+import { SALESFORCE_PROFILE } from './profile.ts';
+import { salesforceQuery } from './query.ts';
+import { collectionsWrite, mayHaveApplied } from './save-collections.ts';
+import { upsertRecord } from './upsert.ts';
+
+/**
+ * Default size from which writes use Bulk API 2.0 rather than sObject Collections: see
+ * docs/salesforce-writes.md (measured with bench/salesforce-writes.bench.ts).
+ */
+export const DEFAULT_BULK_THRESHOLD = 2_000;
+
+export interface SalesforceDataOptions {
+  apiVersion: string;
+  bulkThreshold?: number;
+  cursorKey: Buffer;
+  describe: DescribeFacet;
+  forgetDescribes(connectionId: string): void;
+  bulk?: BulkOptions;
+}
+
+export function salesforceData(options: SalesforceDataOptions): SalesforceDataFacet {
+  const { apiVersion } = options;
+  const q = salesforceQuery(apiVersion, options.cursorKey);
+
+  /** Whole-call failures become per-record entries, unless every call failed: then the request fails. */
+  async function viaCollections(
+    session: CrmSession,
+    limiter: ConcurrencyLimiter,
+    operation: 'insert' | 'update' | 'delete',
+    objectName: string | null,
+    items: Array<Record<string, unknown>> | string[],
+  ): Promise<SaveResult[]> {
+    const { results, failures } = await collectionsWrite(
+      session,
+      limiter,
+      apiVersion,
+      operation,
+      objectName,
+      items,
+    );
+    // Every call failed and none can have been applied (an error answer, or never sent): the
+    // request fails as a whole. A call that may have been applied stays a per-record answer.
+    const calls = Math.ceil(items.length / SALESFORCE_PROFILE.collectionsMaxRecords);
+    const first = failures[0]?.error;
+    if (failures.length === calls && first !== undefined && !mayHaveApplied(first)) throw first;
+    return results;
+  }
+
+  return {
+    bulkThreshold: options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD,
+
+    async save(session, limiter, operation, objectName, records, via) {
+      if (via === 'collections') return viaCollections(session, limiter, operation, objectName, records);
+      const { header, rows } = toCsvRows(records);
+      // A job's few calls are sequential and mostly waits: it takes no slot of the limiter.
+      return bulkWrite(session, apiVersion, operation, objectName, header, rows, options.bulk);
+    },
+
+    async remove(session, limiter, ids, via) {
+      if (via === 'collections') return viaCollections(session, limiter, 'delete', null, ids);
+      // A Bulk job is for one object: group the ids by key prefix.
+      const global = await options.describe.describeGlobal(session);
+      const byPrefix = new Map(global.sobjects.filter((o) => o.keyPrefix).map((o) => [o.keyPrefix, o.name]));
+      const groups = new Map<string, number[]>();
+      const results: SaveResult[] = new Array(ids.length);
+      ids.forEach((id, i) => {
+        const object = SALESFORCE_PROFILE.idPattern.test(id) ? byPrefix.get(id.slice(0, 3)) : undefined;
+        if (object === undefined) {
+          results[i] = {
+            success: false,
+            errors: [{ statusCode: 'MALFORMED_ID', message: `malformed id ${id}`, fields: [] }],
+          };
+          return;
+        }
+        const g = groups.get(object);
+        if (g === undefined) groups.set(object, [i]);
+        else g.push(i);
+      });
+      await Promise.all(
+        [...groups].map(async ([object, indexes]) => {
+          const got = await bulkWrite(
+            session,
+            apiVersion,
+            'delete',
+            object,
+            ['Id'],
+            indexes.map((i) => [ids[i] as string]),
+            options.bulk,
+          );
+          indexes.forEach((i, k) => {
+            results[i] = got[k] ?? { success: false, errors: [] };
+          });
+        }),
+      );
+      return results;
+    },
+
+    upsert(session, limiter, meta, record, matchField) {
+      return upsertRecord(session, limiter, apiVersion, q.query, meta, record, matchField);
+    },
+
+    query: q.query,
+    queryMore: q.queryMore,
+    forgetDescribes: options.forgetDescribes,
+  };
+}

@@ -1,0 +1,59 @@
+import type { CrmSession, DescribeFacet, DescribeGlobalResult, ObjectDescribe } from '../adapter.ts';
+import { parseJson } from '../client/types.ts';
+import { crmErrorFromResponse, reaching } from '../errors.ts';
+import type { DescribeCache } from './describe-cache.ts';
+import { SALESFORCE_PROFILE } from './profile.ts';
+
+/** Describe Global and sObject Describe, cached per connection; results are Salesforce's, unchanged. */
+export function salesforceDescribe(cache: DescribeCache, apiVersion: string): DescribeFacet {
+  const data = SALESFORCE_PROFILE.dataPath(apiVersion);
+
+  async function describeGlobal(session: CrmSession): Promise<DescribeGlobalResult> {
+    return cache.get(session.connectionId, 'global', async () => {
+      const response = await reaching('salesforce', 'describe global', () =>
+        session.send({
+          method: 'GET',
+          url: `${session.baseUrl}${data}/sobjects/`,
+          idempotent: true,
+          label: 'salesforce.describe.global',
+        }),
+      );
+      const body = parseJson<DescribeGlobalResult>(response);
+      if (response.status !== 200 || body === undefined || !Array.isArray(body.sobjects)) {
+        throw crmErrorFromResponse('salesforce', response, 'describe global');
+      }
+      return body;
+    });
+  }
+
+  async function resolveObjectName(session: CrmSession, objectName: string): Promise<string | null> {
+    const global = await describeGlobal(session);
+    const wanted = objectName.toLowerCase();
+    return global.sobjects.find((o) => o.name.toLowerCase() === wanted)?.name ?? null;
+  }
+
+  return {
+    describeGlobal,
+    resolveObjectName,
+    async describeObject(session: CrmSession, objectName: string): Promise<ObjectDescribe | null> {
+      const name = await resolveObjectName(session, objectName);
+      if (name === null) return null;
+      return cache.get(session.connectionId, `object:${name}`, async () => {
+        const response = await reaching('salesforce', 'describe object', () =>
+          session.send({
+            method: 'GET',
+            url: `${session.baseUrl}${data}/sobjects/${encodeURIComponent(name)}/describe/`,
+            idempotent: true,
+            label: 'salesforce.describe.object',
+          }),
+        );
+        if (response.status === 404) return null;
+        const body = parseJson<ObjectDescribe>(response);
+        if (response.status !== 200 || body === undefined || !Array.isArray(body.fields)) {
+          throw crmErrorFromResponse('salesforce', response, `describe ${name}`);
+        }
+        return body;
+      });
+    },
+  };
+}

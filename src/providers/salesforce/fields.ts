@@ -1,0 +1,165 @@
+import { ApiError } from '../../errors/index.ts';
+import type { CrmSession, DescribeFacet, FieldsFacet } from '../adapter.ts';
+import { parseJson } from '../client/types.ts';
+import { CrmError, crmErrorFromResponse, reaching } from '../errors.ts';
+import { SALESFORCE_PROFILE } from './profile.ts';
+import { soqlString } from './soql.ts';
+
+/** The profiles a new field is opened to (spec 4.1 rule 4); every other profile is left as is. */
+export const FLS_PROFILES = ['System Administrator', 'Standard User'] as const;
+
+type Query = (session: CrmSession, soql: string) => Promise<{ records: Array<Record<string, unknown>> }>;
+
+const PICKLISTS = new Set(['picklist', 'multiselectpicklist']);
+
+/**
+ * Custom fields through the Tooling API (`POST /tooling/sobjects/CustomField`): JSON like the
+ * rest of the service's Salesforce calls and one call per field, where the Metadata API would
+ * need SOAP/XML. Field-level security is then granted with FieldPermissions rows on the two
+ * profiles' own permission sets, and the describe cache is dropped so the next request sees the field.
+ */
+export function salesforceFields(
+  apiVersion: string,
+  describe: DescribeFacet,
+  query: Query,
+  forgetDescribes: (connectionId: string) => void,
+): FieldsFacet {
+  const data = SALESFORCE_PROFILE.dataPath(apiVersion);
+  return {
+    async addCustomField(session, objectName, definition) {
+      const { name, type, metadata } = checkDefinition(definition);
+      const objectApiName = await describe.resolveObjectName(session, objectName);
+      if (objectApiName === null) {
+        throw new ApiError(
+          'unknown_object',
+          `Salesforce has no object "${objectName}". POST /v1/describe lists the objects of this org.`,
+          { details: [{ path: '/object_name', value: objectName }] },
+        );
+      }
+      const fullName = `${objectApiName}.${name}`;
+      const response = await reaching('salesforce', 'tooling create field', () =>
+        session.send({
+          method: 'POST',
+          url: `${session.baseUrl}${data}/tooling/sobjects/CustomField`,
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({ FullName: fullName, Metadata: { ...metadata, type } }),
+          idempotent: false,
+          label: 'salesforce.tooling.createField',
+        }),
+      );
+      const created = parseJson<Record<string, unknown>>(response);
+      if (response.status === 400) {
+        const first = Array.isArray(created) ? (created[0] as { message?: string }) : undefined;
+        throw new ApiError(
+          'invalid_field_definition',
+          `Salesforce rejected the field definition: ${first?.message ?? response.text.slice(0, 300)}`,
+          { details: [{ provider: 'salesforce', crm_error: created ?? response.text.slice(0, 500) }] },
+        );
+      }
+      if (response.status !== 201 && response.status !== 200) {
+        throw crmErrorFromResponse('salesforce', response, 'create custom field');
+      }
+      forgetDescribes(session.connectionId);
+      await grantFieldAccess(session, objectApiName, fullName);
+      forgetDescribes(session.connectionId);
+      return {
+        data: created ?? {},
+        message: `Custom field ${fullName} created; read and edit access granted to the ${FLS_PROFILES.join(' and ')} profiles.`,
+      };
+    },
+  };
+
+  async function grantFieldAccess(session: CrmSession, objectApiName: string, field: string): Promise<void> {
+    const sets = await query(
+      session,
+      `SELECT Id, Profile.Name FROM PermissionSet WHERE IsOwnedByProfile = true AND Profile.Name IN (${FLS_PROFILES.map(soqlString).join(', ')})`,
+    );
+    const records = sets.records.map((s) => ({
+      attributes: { type: 'FieldPermissions' },
+      ParentId: s['Id'],
+      SobjectType: objectApiName,
+      Field: field,
+      PermissionsRead: true,
+      PermissionsEdit: true,
+    }));
+    if (records.length === 0) return;
+    const response = await reaching('salesforce', 'grant field access', () =>
+      session.send({
+        method: 'POST',
+        url: `${session.baseUrl}${data}/composite/sobjects`,
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ allOrNone: false, records }),
+        idempotent: false,
+        label: 'salesforce.collections.insert',
+      }),
+    );
+    const results = parseJson<Array<{ success?: boolean; errors?: unknown[] }>>(response);
+    const failed = Array.isArray(results) ? results.filter((r) => r.success !== true) : null;
+    if (response.status !== 200 || failed === null || failed.length > 0) {
+      throw new CrmError(
+        'salesforce',
+        'crm_error',
+        `${field} was created, but granting field-level security failed; grant it in Setup`,
+        {
+          status: response.status,
+          crmBody: failed ?? parseJson<unknown>(response) ?? response.text.slice(0, 500),
+        },
+      );
+    }
+  }
+}
+
+/**
+ * Checks before anything is sent (spec 2.3, §7): name, label and type; Text needs `length`;
+ * picklists need values. The `__c` suffix is added when missing. Other keys are the type's own
+ * parameters and go to Salesforce as they are (precision, scale, referenceTo, …).
+ */
+export function checkDefinition(definition: Record<string, unknown>): {
+  name: string;
+  type: string;
+  metadata: Record<string, unknown>;
+} {
+  const problems: Array<{ path: string; message: string }> = [];
+  const { name, type, fieldType: _f, groupName: _g, ...metadata } = definition;
+  for (const key of ['name', 'label', 'type'] as const) {
+    if (typeof definition[key] !== 'string' || definition[key] === '') {
+      problems.push({ path: `/data/${key}`, message: `${key} is required` });
+    }
+  }
+  const lowerType = typeof type === 'string' ? type.toLowerCase() : '';
+  if (lowerType === 'text') {
+    const length = definition['length'];
+    if (typeof length !== 'number' || !Number.isInteger(length) || length < 1 || length > 255) {
+      problems.push({
+        path: '/data/length',
+        message: 'a Text field needs length, a whole number from 1 to 255',
+      });
+    }
+  }
+  if (PICKLISTS.has(lowerType)) {
+    const valueSet = definition['valueSet'] as Record<string, unknown> | undefined;
+    const values = (valueSet?.['valueSetDefinition'] as { value?: unknown } | undefined)?.value;
+    const named = typeof valueSet?.['valueSetName'] === 'string';
+    if (!named && (!Array.isArray(values) || values.length === 0)) {
+      problems.push({
+        path: '/data/valueSet',
+        message: 'a Picklist needs valueSet.valueSetDefinition.value: [{fullName, default}, …]',
+      });
+    } else if (
+      Array.isArray(values) &&
+      values.some((v) => typeof (v as { fullName?: unknown })?.fullName !== 'string')
+    ) {
+      problems.push({ path: '/data/valueSet', message: 'every picklist value needs a fullName' });
+    }
+  }
+  if (problems.length > 0) {
+    throw new ApiError(
+      'invalid_field_definition',
+      `The field definition is incomplete: ${problems.map((p) => p.message).join('; ')}.`,
+      { details: problems },
+    );
+  }
+  const base = String(name);
+  const apiName = /__c$/i.test(base) ? `${base.slice(0, -3)}__c` : `${base}__c`;
+  return { name: apiName, type: String(type), metadata };
+}

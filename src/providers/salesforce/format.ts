@@ -1,0 +1,142 @@
+import { stringify } from 'csv-stringify/sync';
+import { ApiError } from '../../errors/index.ts';
+import { closestName } from '../../lib/closest.ts';
+import type { ObjectDescribe } from '../adapter.ts';
+import type { PreparedRecord } from './facet.ts';
+
+interface FieldInfo {
+  name: string;
+  type?: unknown;
+  relationshipName?: unknown;
+}
+
+type UnknownField = {
+  path: string;
+  field: string;
+  did_you_mean: string | null;
+};
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Maps each record's keys to the object's real field names (case-insensitive, from the cached
+ * describe). A parent reference by external id — `{"Account": {"External_Id__c": "A-1"}}` or the
+ * key `Account.External_Id__c` — becomes `Account.External_Id__c`. `attributes` is ignored; `id`
+ * becomes `Id`. Unknown fields fail the whole request (400) naming the closest real field.
+ */
+export function prepareRecords(meta: ObjectDescribe, records: unknown[]): PreparedRecord[] {
+  const fields = meta.fields as FieldInfo[];
+  const byName = new Map(fields.map((f) => [f.name.toLowerCase(), f]));
+  const byRelationship = new Map(
+    fields
+      .filter((f) => typeof f.relationshipName === 'string')
+      .map((f) => [String(f.relationshipName).toLowerCase(), f]),
+  );
+  const names = fields.map((f) => f.name);
+  const unknown: UnknownField[] = [];
+  const out = records.map((record, index) => {
+    const prepared: PreparedRecord = {};
+    if (!isPlainObject(record)) {
+      unknown.push({ path: `/data/${index}`, field: '(not an object)', did_you_mean: null });
+      return prepared;
+    }
+    for (const [key, value] of Object.entries(record)) {
+      if (key === 'attributes') continue;
+      const reference = referenceOf(key, value);
+      if (reference !== null) {
+        const parent = byRelationship.get(reference.relationship.toLowerCase());
+        if (parent === undefined) {
+          unknown.push({
+            path: `/data/${index}/${key}`,
+            field: reference.relationship,
+            did_you_mean: closestName(
+              reference.relationship,
+              [...byRelationship.values()].map((f) => String(f.relationshipName)),
+            ),
+          });
+          continue;
+        }
+        prepared[`${String(parent.relationshipName)}.${reference.field}`] = reference.value;
+        continue;
+      }
+      const field = byName.get(key.toLowerCase());
+      if (field === undefined) {
+        unknown.push({ path: `/data/${index}/${key}`, field: key, did_you_mean: closestName(key, names) });
+        continue;
+      }
+      prepared[field.name] = value;
+    }
+    return prepared;
+  });
+  if (unknown.length > 0) throw unknownFields(meta.name, unknown);
+  return out;
+}
+
+function referenceOf(
+  key: string,
+  value: unknown,
+): { relationship: string; field: string; value: unknown } | null {
+  const dot = key.indexOf('.');
+  if (dot > 0) return { relationship: key.slice(0, dot), field: key.slice(dot + 1), value };
+  if (!isPlainObject(value)) return null;
+  const entries = Object.entries(value).filter(([k]) => k !== 'attributes');
+  const [first] = entries;
+  if (entries.length !== 1 || first === undefined) return null;
+  return { relationship: key, field: first[0], value: first[1] };
+}
+
+function unknownFields(objectName: string, unknown: UnknownField[]): ApiError {
+  const shown = unknown.slice(0, 10);
+  const list = shown
+    .map((u) => `"${u.field}"${u.did_you_mean === null ? '' : ` (did you mean "${u.did_you_mean}"?)`}`)
+    .join(', ');
+  return new ApiError(
+    'unknown_field',
+    `${objectName} has no field ${list}${unknown.length > shown.length ? ' and more' : ''}. POST /v1/describe/${objectName} lists its fields.`,
+    { details: unknown.slice(0, 100) },
+  );
+}
+
+/** A prepared record as sObject Collections JSON: parent references nested, picklist arrays joined. */
+export function toCollectionsRecord(type: string, record: PreparedRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = { attributes: { type } };
+  for (const [key, value] of Object.entries(record)) {
+    const dot = key.indexOf('.');
+    const json = Array.isArray(value) ? value.join(';') : value;
+    if (dot > 0) out[key.slice(0, dot)] = { [key.slice(dot + 1)]: json };
+    else out[key] = json;
+  }
+  return out;
+}
+
+/**
+ * One CSV cell for Bulk API 2.0: null → `#N/A` (set to null), booleans and numbers as text,
+ * multi-select picklists joined by `;`, datetimes with a `+hh:mm` offset (Bulk's format).
+ * An absent value is an empty cell, which Bulk leaves untouched on update.
+ */
+export function csvCell(value: unknown): string {
+  if (value === undefined) return '';
+  if (value === null) return '#N/A';
+  if (Array.isArray(value)) return value.map(String).join(';');
+  if (typeof value === 'boolean' || typeof value === 'number') return String(value);
+  if (typeof value === 'string') {
+    // `2024-01-01T10:00:00.000+0000` (REST's form) → `…+00:00`.
+    const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?[+-]\d{2})(\d{2})$/.exec(value);
+    return m === null ? value : `${m[1]}:${m[2]}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The records' columns (union of their keys, first-seen order) and rows of CSV cells. */
+export function toCsvRows(records: PreparedRecord[]): { header: string[]; rows: string[][] } {
+  const columns = new Map<string, number>();
+  for (const r of records) for (const k of Object.keys(r)) if (!columns.has(k)) columns.set(k, columns.size);
+  const header = [...columns.keys()];
+  const rows = records.map((r) => header.map((h) => csvCell(r[h])));
+  return { header, rows };
+}
+
+export function toCsv(header: string[], rows: string[][]): string {
+  return stringify([header, ...rows], { record_delimiter: 'unix' });
+}

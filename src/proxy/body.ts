@@ -1,0 +1,108 @@
+import { PassThrough, type Readable } from 'node:stream';
+
+/** Bodies up to this size are kept while they stream, so a CRM 401 can be answered by a replay. */
+export const DEFAULT_REPLAY_LIMIT = 4 * 1024 * 1024;
+
+/**
+ * The request body of one pass-through, streamed to the CRM as it arrives. While it streams, a
+ * copy is kept up to `limit` bytes (and none at all when the declared length is larger): if the CRM
+ * rejects the access token, a kept body can be sent again with a fresh one. A larger body cannot
+ * be replayed; for those the token manager's refresh ahead of a known expiry is what avoids the 401.
+ */
+export class ProxyBody {
+  readonly #source: Readable | undefined;
+  readonly #forward: PassThrough | undefined;
+  #kept: Buffer[] | null = [];
+  #keptBytes = 0;
+  #forwarding = true;
+  #ended: Promise<void> | undefined;
+  #sourceError: Error | undefined;
+
+  constructor(
+    source: Readable | undefined,
+    declaredLength: number | undefined,
+    limit = DEFAULT_REPLAY_LIMIT,
+  ) {
+    this.#source = source;
+    if (source === undefined) return;
+    // Declared larger than the limit: never replayable, nothing kept.
+    if (declaredLength !== undefined && declaredLength > limit) this.#kept = null;
+    // Always through a stream of our own, so an upload the CRM stopped reading can be ended
+    // without touching the client's socket.
+    const forward = new PassThrough();
+    this.#forward = forward;
+    this.#ended = new Promise<void>((resolve, reject) => {
+      source.on('end', resolve);
+      source.on('error', reject);
+      source.on('close', () => {
+        if (!source.readableEnded) reject(new Error('request body aborted'));
+      });
+    });
+    this.#ended.catch(() => undefined);
+    source.on('data', (chunk: Buffer) => {
+      if (this.#kept !== null) {
+        this.#keptBytes += chunk.length;
+        if (this.#keptBytes > limit) this.#kept = null;
+        else this.#kept.push(chunk);
+      }
+      if (this.#forwarding && !forward.write(chunk)) source.pause();
+    });
+    forward.on('drain', () => source.resume());
+    source.on('end', () => {
+      if (this.#forwarding) forward.end();
+    });
+    source.on('error', (error) => {
+      this.#sourceError = error;
+      forward.destroy(error);
+    });
+  }
+
+  /** What the first attempt sends. */
+  get stream(): Readable | undefined {
+    return this.#forward;
+  }
+
+  /**
+   * The CRM has answered (or given up) and reads no more: end the upload to it and drain the
+   * rest of the client's body, so both connections can be reused.
+   */
+  abandon(): void {
+    this.#kept = null;
+    if (this.#source === undefined || this.#source.readableEnded || !this.#forwarding) return;
+    this.#forwarding = false;
+    this.#forward?.destroy();
+    this.#source.resume();
+  }
+
+  /** True when the client's own body failed (aborted upload), as opposed to the CRM failing. */
+  get failed(): boolean {
+    return (
+      this.#sourceError !== undefined || (this.#source?.destroyed === true && !this.#source.readableEnded)
+    );
+  }
+
+  /** The first attempt got its answer and needs no replay: stop keeping the copy. */
+  release(): void {
+    this.#kept = null;
+  }
+
+  /**
+   * The whole body again for a second attempt: `undefined` when there is no body, `null` when it
+   * was too large to keep (or the upload failed). Reads whatever the first attempt left unread.
+   */
+  async replay(): Promise<Buffer | undefined | null> {
+    if (this.#source === undefined) return undefined;
+    if (this.#kept === null || this.#ended === undefined) return null;
+    this.#forwarding = false;
+    // The CRM answered before reading it all: end that upload, read the rest here.
+    if (!this.#source.readableEnded) this.#forward?.destroy();
+    this.#source.resume();
+    try {
+      await this.#ended;
+    } catch {
+      return null;
+    }
+    const kept = this.#kept as Buffer[] | null;
+    return kept === null ? null : Buffer.concat(kept);
+  }
+}

@@ -1,0 +1,90 @@
+import type { Readable } from 'node:stream';
+import { Agent, request } from 'undici';
+import type { HttpMethod } from '../providers/client/types.ts';
+
+export interface ForwarderOptions {
+  /** Longest wait for the CRM's response headers; beyond it the target counts as unreachable. */
+  headersTimeoutMs?: number;
+  /** Longest silence while a response body streams. */
+  bodyTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  connectionsPerOrigin?: number;
+}
+
+export interface ForwardRequest {
+  method: HttpMethod;
+  url: string;
+  headers: Record<string, string>;
+  body: Readable | Buffer | undefined;
+}
+
+export interface ForwardResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable & { arrayBuffer(): Promise<ArrayBuffer>; dump(): Promise<void> };
+}
+
+/** The target never gave an HTTP answer (refused, DNS, TLS, reset, timeout before headers). */
+export class TargetUnreachableError extends Error {
+  readonly code: string;
+
+  constructor(code: string, cause: unknown) {
+    super(`the target could not be reached (${code})`, { cause });
+    this.name = 'TargetUnreachableError';
+    this.code = code;
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  // undici wraps socket and TLS errors; the code may sit on a cause.
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/**
+ * Streams one request to a CRM and hands back its answer unread. It has its own connection pool
+ * (pass-through bodies are streamed; the JSON client buffers) and never follows redirects: a
+ * `Location` goes back to the client as it is, so the credentials never reach another host.
+ */
+export class ProxyForwarder {
+  readonly #agent: Agent;
+  readonly #headersTimeoutMs: number;
+  readonly #bodyTimeoutMs: number;
+
+  constructor(options: ForwarderOptions = {}) {
+    this.#headersTimeoutMs = options.headersTimeoutMs ?? 120_000;
+    this.#bodyTimeoutMs = options.bodyTimeoutMs ?? 300_000;
+    this.#agent = new Agent({
+      connections: options.connectionsPerOrigin ?? 64,
+      connect: { timeout: options.connectTimeoutMs ?? 10_000 },
+      keepAliveTimeout: 10_000,
+    });
+  }
+
+  async send(req: ForwardRequest): Promise<ForwardResponse> {
+    try {
+      const res = await request(req.url, {
+        method: req.method,
+        headers: req.headers,
+        body: req.body ?? null,
+        dispatcher: this.#agent,
+        headersTimeout: this.#headersTimeoutMs,
+        bodyTimeout: this.#bodyTimeoutMs,
+      });
+      return { status: res.statusCode, headers: res.headers, body: res.body };
+    } catch (error) {
+      const code = errorCode(error);
+      if (code !== undefined) throw new TargetUnreachableError(code, error);
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+}

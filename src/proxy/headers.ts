@@ -1,0 +1,77 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Provider } from '../store/types.ts';
+
+/**
+ * Request headers a client may pass on to the CRM: content negotiation, conditional requests and
+ * the CRMs' own option headers. Everything else stays behind — above all the client's
+ * `Authorization` (the service's token, never the CRM's) and cookies.
+ */
+const COMMON_REQUEST_HEADERS = new Set([
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'content-type',
+  'content-encoding',
+  'content-language',
+  'if-match',
+  'if-none-match',
+  'if-modified-since',
+  'if-unmodified-since',
+]);
+
+/** Salesforce's option headers are all `Sforce-*` (Sforce-Query-Options, Sforce-Auto-Assign, Sforce-Call-Options, Sforce-Duplicate-Rule-Header, Sforce-Mru, Sforce-Enable-PKChunking…), plus X-PrettyPrint. */
+function isSalesforceOption(name: string): boolean {
+  return name.startsWith('sforce-') || name === 'x-prettyprint';
+}
+
+export function forwardedRequestHeaders(
+  incoming: IncomingHttpHeaders,
+  provider: Provider,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(incoming)) {
+    if (value === undefined) continue;
+    const lower = name.toLowerCase();
+    if (COMMON_REQUEST_HEADERS.has(lower) || (provider === 'salesforce' && isSalesforceOption(lower))) {
+      out[lower] = Array.isArray(value) ? value.join(', ') : value;
+    }
+  }
+  return out;
+}
+
+/** Hop-by-hop headers (RFC 9110 §7.6.1) describe one connection, not the answer. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/**
+ * The CRM's response headers as the client gets them: all but hop-by-hop ones and `Set-Cookie`
+ * (a CRM session cookie means nothing to the client, which never sends cookies through). The
+ * CRM's own `X-Request-Id`, if any, comes back as `X-CRM-Request-Id` beside the service's.
+ */
+export function returnedResponseHeaders(
+  incoming: Record<string, string | string[] | undefined>,
+): Record<string, string | string[]> {
+  const connectionListed = new Set(
+    String(incoming['connection'] ?? '')
+      .split(',')
+      .map((token) => token.trim().toLowerCase())
+      .filter((token) => token !== ''),
+  );
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(incoming)) {
+    if (value === undefined) continue;
+    const lower = name.toLowerCase();
+    if (HOP_BY_HOP.has(lower) || connectionListed.has(lower) || lower === 'set-cookie') continue;
+    out[lower === 'x-request-id' ? 'x-crm-request-id' : lower] = value;
+  }
+  return out;
+}

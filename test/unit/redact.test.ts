@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { test } from 'node:test';
+import { pino } from 'pino';
+import { LOG_REDACT_PATHS, redactHeaders, redactText, redactUrl } from '../../src/lib/redact.ts';
+
+test('URLs lose secret query parameters and user-info', () => {
+  const out = redactUrl(
+    'https://user:pw@example.com/services/oauth2/token?refresh_token=abc&client_secret=s3&x=1',
+  );
+  assert.doesNotMatch(out, /abc|s3|pw/);
+  assert.match(out, /x=1/);
+  assert.equal(redactUrl('not a url'), '[redacted]');
+});
+
+test('headers and text lose tokens', () => {
+  assert.deepEqual(redactHeaders({ Authorization: 'Bearer x', cookie: 'a=b', accept: 'json' }), {
+    Authorization: '[redacted]',
+    cookie: '[redacted]',
+    accept: 'json',
+  });
+  const text = redactText(
+    '{"access_token":"00D!abc","refresh_token":"5Aep","ok":1} grant_type=refresh_token&refresh_token=zz Bearer qwe.rty',
+  );
+  assert.doesNotMatch(text, /00D!abc|5Aep|zz|qwe\.rty/);
+  assert.match(text, /"ok":1/);
+});
+
+test('the service logger masks authorization headers and tokens in logged objects', () => {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  const log = pino({ redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } }, sink);
+  log.info({ req: { headers: { authorization: 'Bearer crmp_eu_secret', cookie: 'sid=1' } } }, 'incoming');
+  log.info({ grant: { accessToken: 'A', refreshToken: 'R', client_secret: 'S' } }, 'refreshed');
+  const all = lines.join('');
+  assert.doesNotMatch(all, /crmp_eu_secret|sid=1|"A"|"R"|"S"/);
+  assert.match(all, /\[redacted\]/);
+});

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import type { CrmSession } from '../../src/providers/adapter.ts';
+import type { OutboundResponse } from '../../src/providers/client/types.ts';
+import { bulkWrite } from '../../src/providers/salesforce/bulk2.ts';
+
+const answer = (status: number, text: string): OutboundResponse => ({
+  status,
+  headers: {},
+  text,
+  attempts: 1,
+});
+
+/**
+ * A Bulk API 2.0 endpoint that answers result files in reverse order of upload; rows whose Name
+ * is empty fail; ids are handed out in processing order.
+ */
+function fakeBulk(): { session: CrmSession; calls: string[] } {
+  const calls: string[] = [];
+  let uploaded: string[][] = [];
+  const session: CrmSession = {
+    connectionId: 'c1',
+    baseUrl: 'https://sf.test',
+    async send(request) {
+      const path = new URL(request.url).pathname;
+      calls.push(`${request.method} ${path.replace(/^\/services\/data\/v62\.0\/jobs\/ingest/, '')}`);
+      if (request.method === 'POST') return answer(200, JSON.stringify({ id: '750J', state: 'Open' }));
+      if (request.method === 'PUT') {
+        uploaded = parse(String(request.body)) as string[][];
+        return answer(201, '');
+      }
+      if (request.method === 'PATCH')
+        return answer(200, JSON.stringify({ id: '750J', state: 'UploadComplete' }));
+      if (path.endsWith('/successfulResults/') || path.endsWith('/failedResults/')) {
+        const [header, ...rows] = uploaded;
+        const ok = path.endsWith('/successfulResults/');
+        const out = rows
+          .map((cells, i) => ({ cells, i }))
+          .filter(({ cells }) => (cells[0] !== '') === ok)
+          .reverse()
+          .map(({ cells, i }) =>
+            ok
+              ? [`001J${String(i).padStart(14, '0')}`, 'true', ...cells]
+              : ['', 'REQUIRED_FIELD_MISSING:Required fields are missing: [Name]:Name --', ...cells],
+          );
+        const head = ok ? ['sf__Id', 'sf__Created'] : ['sf__Id', 'sf__Error'];
+        return answer(200, stringify([[...head, ...(header ?? [])], ...out]));
+      }
+      return answer(200, JSON.stringify({ id: '750J', state: 'JobComplete' }));
+    },
+  };
+  return { session, calls };
+}
+
+test('bulk results in any order map back to input positions, identical rows each get one result', async () => {
+  const { session, calls } = fakeBulk();
+  const rows = [
+    ['A', '1'],
+    ['B', '2'],
+    ['A', '1'],
+    ['', '3'],
+    ['A', '1'],
+    ['', '3'],
+    ['C', '4'],
+  ];
+  const results = await bulkWrite(session, '62.0', 'insert', 'Account', ['Name', 'Amount'], rows, {
+    firstPollMs: 1,
+  });
+  assert.equal(results.length, rows.length);
+  // Processing order i → id 001J…i: an identical row may take a twin's id, but never a different row's.
+  const ids = results.map((r) => r.id);
+  assert.equal(new Set(ids.filter(Boolean)).size, 5);
+  results.forEach((r, i) => {
+    const failed = rows[i]?.[0] === '';
+    assert.equal(r.success, !failed, `row ${i}`);
+    if (failed) {
+      assert.deepEqual(r.errors, [
+        {
+          statusCode: 'REQUIRED_FIELD_MISSING',
+          message: 'Required fields are missing: [Name]',
+          fields: ['Name'],
+        },
+      ]);
+    } else {
+      const source = Number(r.id?.slice(4));
+      assert.deepEqual(rows[source], rows[i], `row ${i} got the id of an identical row`);
+    }
+  });
+  assert.deepEqual(calls.slice(0, 3), ['POST ', 'PUT /750J/batches', 'PATCH /750J']);
+});
