@@ -79,7 +79,7 @@ async function openPostgres(databaseUrl: string, pgSchema: string | undefined): 
  * SQLite, because that wait would block the event loop, and with it a holder in the same process.
  */
 export async function withMigrationLock<T>(handle: DbHandle, fn: () => Promise<T>): Promise<T> {
-  if (handle.dialect !== 'sqlite') return fn();
+  if (handle.dialect !== 'sqlite') return retryOnConcurrentSchemaDrop(fn);
   const { sqlite } = handle;
   const deadline = Date.now() + 60_000;
   sqlite.pragma('busy_timeout = 0');
@@ -103,5 +103,21 @@ export async function withMigrationLock<T>(handle: DbHandle, fn: () => Promise<T
   } catch (err) {
     if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
     throw err;
+  }
+}
+
+/**
+ * Kysely's migrator looks for its tables with `has_schema_privilege(name, …)` over every schema of
+ * the database; a schema that another client drops during that scan makes the call fail with
+ * 3F000 (invalid_schema_name) although nothing is wrong with ours. Such a failure is retried.
+ */
+async function retryOnConcurrentSchemaDrop<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if ((err as { code?: string }).code !== '3F000' || attempt >= 10) throw err;
+      await sleep(20 * attempt);
+    }
   }
 }
