@@ -94,7 +94,8 @@ function asText(f: FieldDescribe, raw: unknown): Coerced {
       error: err('INVALID_EMAIL_ADDRESS', `${f.label}: invalid email address: ${s}`, [f.name]),
     };
   }
-  if ((f.type === 'picklist' || f.type === 'multipicklist') && f.restrictedPicklist) {
+  // An empty value clears the field (stored as null), which a restricted picklist allows.
+  if ((f.type === 'picklist' || f.type === 'multipicklist') && f.restrictedPicklist && s !== '') {
     const values = f.type === 'multipicklist' ? s.split(';') : [s];
     for (const v of values) {
       if (!f.picklistValues.some((p) => p.active && p.value === v)) {

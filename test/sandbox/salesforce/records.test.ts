@@ -99,6 +99,14 @@ test('per-record errors carry Salesforce status codes and messages', () => {
   });
   assert.deepEqual(codesOf(email ?? { errors: [] }), ['INVALID_EMAIL_ADDRESS']);
   assert.deepEqual(codesOf(multi ?? { errors: [] }), ['INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST']);
+  // A blank restricted picklist (an empty Bulk CSV cell on insert, or "" over REST) is simply unset.
+  const [blankCsv, blankJson] = [
+    ...org.insert('Invoice__c', [{ Name: 'b', Status__c: '' }], { csv: true }),
+    ...org.insert('Invoice__c', [{ Name: 'b', Status__c: '' }]),
+  ];
+  assert.equal(blankCsv?.success, true, JSON.stringify(blankCsv));
+  assert.equal(blankJson?.success, true, JSON.stringify(blankJson));
+  assert.equal(org.get(blankCsv!.id!)?.record['Status__c'] ?? null, null);
 });
 
 test('type coercion per field type', () => {
