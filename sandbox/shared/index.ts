@@ -11,7 +11,9 @@ export { createRng, type Rng } from './rng.ts';
 export {
   CONTROL_PREFIX,
   createSandboxApp,
+  type ErrorFault,
   listen,
+  runCall,
   type SandboxAppOptions,
   type SandboxCore,
 } from './server.ts';

@@ -27,7 +27,7 @@ export interface SandboxAppOptions {
    * `rateLimit`, `expireToken`) in the CRM's wire format. Returning `undefined` sends nothing and lets
    * the call go on to its handler (which may then fail per record, as Salesforce does for row locks).
    */
-  renderFault: (fault: FaultKind, request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
+  renderFault: (fault: ErrorFault, request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
   logger?: boolean;
   /** Largest request body accepted (bulk CSV uploads are large). */
   bodyLimit?: number;
@@ -58,26 +58,49 @@ export function createSandboxApp(options: SandboxAppOptions): SandboxCore {
     const config = request.routeOptions.config;
     if (config.uncounted || request.url.startsWith(CONTROL_PREFIX)) return;
     const kind = config.kind ?? (request.routeOptions.url === undefined ? 'unknown' : 'other');
-    request.callKind = kind;
-    accounting.record(kind);
-    await realism.callDelay();
-    const fault = realism.nextFault(kind);
-    if (fault === null) return;
-    if (fault === 'drop') {
-      request.raw.socket.destroy();
-      return reply.hijack();
-    }
-    if (fault === 'slow') {
-      await realism.slowDelay();
-      return;
-    }
-    const sent = options.renderFault(fault, request, reply);
-    // An async hook that returns the (thenable) reply waits for it to be sent; nothing sent: go on.
-    if (sent !== undefined) return sent;
+    const answered = await runCall({ realism, accounting }, request, reply, kind, (fault) =>
+      options.renderFault(fault, request, reply),
+    );
+    // An async hook that returns the reply stops the call there; returning nothing lets it go on.
+    if (answered) return reply;
   });
 
   registerControlRoutes(app, options.name, realism, accounting);
   return { app, realism, accounting };
+}
+
+/** Error faults a provider renders in its own wire format (`drop` and `slow` are handled here). */
+export type ErrorFault = Exclude<FaultKind, 'drop' | 'slow'>;
+
+/**
+ * Counts one call under `kind`, applies latency and the next fault: `drop` destroys the
+ * connection, `slow` holds the call back, and the error faults go to `render`, which answers in
+ * the CRM's format or returns `undefined` to let the call go on. True when the call was answered.
+ * The shared hook runs it for every route; routes whose kind depends on the body (the OAuth token
+ * endpoints' grant type) mark themselves `uncounted` and run it themselves.
+ */
+export async function runCall(
+  core: Pick<SandboxCore, 'realism' | 'accounting'>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  kind: string,
+  render: (fault: ErrorFault) => FastifyReply | undefined,
+): Promise<boolean> {
+  request.callKind = kind;
+  core.accounting.record(kind);
+  await core.realism.callDelay();
+  const fault = core.realism.nextFault(kind);
+  if (fault === null) return false;
+  if (fault === 'drop') {
+    request.raw.socket.destroy();
+    reply.hijack();
+    return true;
+  }
+  if (fault === 'slow') {
+    await core.realism.slowDelay();
+    return false;
+  }
+  return render(fault) !== undefined;
 }
 
 function registerControlRoutes(

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { CallAccounting, Realism } from '../../shared/index.ts';
+import { type CallAccounting, type Realism, runCall } from '../../shared/index.ts';
 import type { OAuthState } from './state.ts';
 
 /** What the OAuth routes need from the sandbox's context (the app's context has these members). */
@@ -23,40 +23,25 @@ export function identityUrl(request: FastifyRequest, orgId: string, userId: stri
  * `grant_type`), which the shared onRequest hook cannot see. Returns true when a fault answered.
  * Faults render as the OAuth endpoint's own errors.
  */
-export async function countOAuthCall(
+export function countOAuthCall(
   ctx: OAuthContext,
   request: FastifyRequest,
   reply: FastifyReply,
   kind: string,
 ): Promise<boolean> {
-  request.callKind = kind;
-  ctx.accounting.record(kind);
-  await ctx.realism.callDelay();
-  const fault = ctx.realism.nextFault(kind);
-  switch (fault) {
-    case null:
-      return false;
-    case 'expireToken':
-      await oauthErrorReply(reply, 400, 'invalid_grant', 'expired access/refresh token');
-      return true;
-    case 'slow':
-      await ctx.realism.slowDelay();
-      return false;
-    case 'drop':
-      request.raw.socket.destroy();
-      reply.hijack();
-      return true;
-    case 'rateLimit':
-      await oauthErrorReply(reply, 400, 'rate_limit_exceeded', 'rate limit exceeded');
-      return true;
-    case 'error503':
-      await oauthErrorReply(reply, 503, 'unknown_error', 'retry your request');
-      return true;
-    case 'error500':
-    case 'lock':
-      await oauthErrorReply(reply, 500, 'unknown_error', 'retry your request');
-      return true;
-  }
+  return runCall(ctx, request, reply, kind, (fault) => {
+    switch (fault) {
+      case 'expireToken':
+        return oauthErrorReply(reply, 400, 'invalid_grant', 'expired access/refresh token');
+      case 'rateLimit':
+        return oauthErrorReply(reply, 400, 'rate_limit_exceeded', 'rate limit exceeded');
+      case 'error503':
+        return oauthErrorReply(reply, 503, 'unknown_error', 'retry your request');
+      case 'error500':
+      case 'lock':
+        return oauthErrorReply(reply, 500, 'unknown_error', 'retry your request');
+    }
+  });
 }
 
 export function oauthErrorReply(reply: FastifyReply, status: number, error: string, description: string) {
