@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiError } from '../errors/index.ts';
 import { backoffMs } from '../lib/backoff.ts';
 import type { CrmAdapter, CrmSession } from '../providers/adapter.ts';
 import type {
@@ -25,16 +24,6 @@ export interface WriteAnswer {
 
 /** Rounds in which records failed with UNABLE_TO_LOCK_ROW are sent again (only those records). */
 const LOCK_RETRIES = 2;
-
-export function parseInterface(value: string | undefined): WriteInterface | undefined {
-  if (value === undefined) return undefined;
-  if (value === 'collections' || value === 'bulk2') return value;
-  throw new ApiError(
-    'invalid_body',
-    'The X-CRM-Proxy-Interface request header takes "collections" or "bulk2" (or leave it out to let the service choose).',
-    { details: [{ path: 'header:x-crm-proxy-interface', value: value.slice(0, 50) }] },
-  );
-}
 
 function salesforceData(adapter: CrmAdapter, operation: 'insert' | 'update' | 'delete' | 'upsert') {
   const data = adapter.salesforceData;

@@ -1,12 +1,11 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { deleteRecords, parseInterface } from '../../operations/writes.ts';
+import { deleteRecords } from '../../operations/writes.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { DeleteBody } from '../schemas/bodies.ts';
 import { RecordResult } from '../schemas/common.ts';
 import type { ApiApp } from './types.ts';
-
-const headerOf = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+import { requestedInterface } from './write-interface.ts';
 
 export function register(app: ApiApp, ctx: AppContext): void {
   app.post(
@@ -35,7 +34,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
         ctx.operations,
         principalOf(request).connection,
         request.body.data.ids,
-        parseInterface(headerOf(request.headers['x-crm-proxy-interface'])),
+        requestedInterface(request),
       );
       reply.header('x-crm-proxy-interface', answer.via);
       return { data: answer.data };

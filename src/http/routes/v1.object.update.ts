@@ -1,12 +1,11 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { parseInterface, updateRecords } from '../../operations/writes.ts';
+import { updateRecords } from '../../operations/writes.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { UpdateBody } from '../schemas/bodies.ts';
 import { ObjectNameParams, RecordResult } from '../schemas/common.ts';
 import type { ApiApp } from './types.ts';
-
-const headerOf = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+import { requestedInterface } from './write-interface.ts';
 
 export function register(app: ApiApp, ctx: AppContext): void {
   app.post(
@@ -36,7 +35,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
         principalOf(request).connection,
         request.params.object_name,
         request.body.data,
-        parseInterface(headerOf(request.headers['x-crm-proxy-interface'])),
+        requestedInterface(request),
       );
       reply.header('x-crm-proxy-interface', answer.via);
       return { data: answer.data };
