@@ -26,11 +26,8 @@ function association(a: AssociationDefinition) {
 /** Captured answers name standard types by their upper-case name (`CONTACT`), custom ones by schema name. */
 const wireName = (t: ObjectTypeDefinition): string => (t.custom ? t.name : t.fullyQualifiedName);
 
-/**
- * `ObjectSchema` (crm-schemas-v3) with the keys live answers add (`restorable`, `metaType`), in the
- * order a recorded `GET /crm/v3/schemas/2-…` shows; internal registry keys stay out.
- */
-export function objectSchema(ctx: HubSpotContext, t: ObjectTypeDefinition, view: SchemaViewOptions = ALL) {
+/** The keys `ObjectSchema` and `ObjectTypeDefinition` share, in the order live answers give them. */
+function definitionHead(t: ObjectTypeDefinition) {
   return {
     labels: { ...t.labels },
     ...(t.description !== undefined ? { description: t.description } : {}),
@@ -48,6 +45,16 @@ export function objectSchema(ctx: HubSpotContext, t: ObjectTypeDefinition, view:
     fullyQualifiedName: t.fullyQualifiedName,
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
+  };
+}
+
+/**
+ * `ObjectSchema` (crm-schemas-v3) with the keys live answers add (`restorable`, `metaType`), in the
+ * order a recorded `GET /crm/v3/schemas/2-…` shows; internal registry keys stay out.
+ */
+export function objectSchema(ctx: HubSpotContext, t: ObjectTypeDefinition, view: SchemaViewOptions = ALL) {
+  return {
+    ...definitionHead(t),
     ...(view.audit && t.createdByUserId !== undefined ? { createdByUserId: t.createdByUserId } : {}),
     ...(view.audit && t.updatedByUserId !== undefined ? { updatedByUserId: t.updatedByUserId } : {}),
     objectTypeId: t.objectTypeId,
@@ -60,22 +67,7 @@ export function objectSchema(ctx: HubSpotContext, t: ObjectTypeDefinition, view:
 /** `ObjectTypeDefinition`: what PATCH answers (no properties, no associations). */
 export function objectTypeDefinition(ctx: HubSpotContext, t: ObjectTypeDefinition) {
   return {
-    labels: { ...t.labels },
-    ...(t.description !== undefined ? { description: t.description } : {}),
-    requiredProperties: [...t.requiredProperties],
-    searchableProperties: [...t.searchableProperties],
-    ...(t.primaryDisplayProperty !== undefined ? { primaryDisplayProperty: t.primaryDisplayProperty } : {}),
-    secondaryDisplayProperties: [...t.secondaryDisplayProperties],
-    ...(t.allowsSensitiveProperties !== undefined
-      ? { allowsSensitiveProperties: t.allowsSensitiveProperties }
-      : {}),
-    archived: t.archived,
-    restorable: t.restorable,
-    metaType: t.metaType,
-    id: t.id,
-    fullyQualifiedName: t.fullyQualifiedName,
-    createdAt: t.createdAt,
-    updatedAt: t.updatedAt,
+    ...definitionHead(t),
     objectTypeId: t.objectTypeId,
     portalId: ctx.portal.portalId,
     name: wireName(t),
