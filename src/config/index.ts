@@ -6,7 +6,7 @@ import { checkProductionSafety } from './production.ts';
 import { parseServerLimits, type ServerLimits } from './server-limits.ts';
 
 export { ConfigError } from './error.ts';
-export { isLoopbackHost } from './production.ts';
+export { checkProductionSafety, isLoopbackHost } from './production.ts';
 export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
