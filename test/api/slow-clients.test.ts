@@ -125,6 +125,42 @@ test('slow clients are cut off by their timeouts, and the service keeps answerin
     await healthy(s);
   });
 
+  await t.test(
+    'a client that stops reading a streamed answer is closed, and so is the CRM stream',
+    async (t) => {
+      let targetClosed = false;
+      const target = await startTarget(t, (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/csv' });
+        const chunk = Buffer.alloc(64 * 1024, 65);
+        // As fast as the service takes it; backpressure stops this once the client stops reading.
+        const pump = () => {
+          while (!res.destroyed && res.write(chunk)) {}
+        };
+        res.on('drain', pump);
+        res.on('close', () => {
+          targetClosed = true;
+        });
+        pump();
+      });
+      const token = await connectionTo(s, 'salesforce', target.url);
+      const client = await openRaw(s.baseUrl);
+      client.socket.pause();
+      client.write(
+        requestHead('GET', `/v1/proxy/${target.url}/services/data/v62.0/jobs/query/750/results`, {
+          Authorization: `Bearer ${token}`,
+        }),
+      );
+      const deadline = Date.now() + DEADLINE_MS;
+      while (!targetClosed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.ok(targetClosed, 'the CRM stream was ended');
+      // The client has not closed its end: only the service can have closed this connection.
+      assert.equal(await settledConnections(s, 0), 0);
+      assert.equal(client.socket.destroyed, false);
+      client.socket.destroy();
+      await healthy(s);
+    },
+  );
+
   await t.test('a body trickled without pause: 408 once the whole-request deadline passes', async () => {
     const client = await openRaw(s.baseUrl);
     client.write(

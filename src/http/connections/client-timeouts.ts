@@ -42,7 +42,8 @@ export function serverTimeoutOptions(limits: TimeoutLimits) {
  * What the client did, or failed to do, on one socket. Node answers the header and whole-request
  * deadlines through `clientErrorHandler`; the idle deadline is a socket timer armed for every
  * request, which counts only while the service waits on the client: while the body is still
- * arriving (408) and while the answer is being written (closed: a status can no longer be sent).
+ * arriving (408) and while an answer the client does not read is queued (closed: a status can no
+ * longer be sent).
  * While a handler waits on the CRM the timer may fire and is ignored; CRM calls have their own bounds.
  */
 export function clientTimeouts(limits: TimeoutLimits, logger: Logger) {
@@ -117,7 +118,10 @@ export function clientTimeouts(limits: TimeoutLimits, logger: Logger) {
         );
         return;
       }
-      if (entry.res.headersSent && !entry.res.writableFinished) {
+      // Bytes waiting to go out: the client stopped reading. None: the answer waits on the CRM
+      // (a streamed pass-through answer), whose silence the forwarder bounds.
+      const unsent = socket.writableLength > 0 || entry.res.writableNeedDrain;
+      if (entry.res.headersSent && !entry.res.writableFinished && unsent) {
         log.debug({ reqId: entry.id }, 'client stopped reading the answer; connection closed');
         socket.destroy();
       }
