@@ -12,6 +12,7 @@ import type { Connection } from '../store/types.ts';
 import { ensureObjectName, ensureOffered, notImplemented, tooMany, translatingCrmErrors } from './checks.ts';
 import type { OperationDeps } from './deps.ts';
 import { unknownObject } from './describe.ts';
+import { checkFieldNames } from './field-bounds.ts';
 import { openSession } from './session.ts';
 
 export { upsertRecord } from './upsert.ts';
@@ -68,6 +69,7 @@ async function save(
   ensureObjectName(adapter, objectName);
   const limit = adapter.capabilities.limits.writeRecords;
   if (records.length > limit) throw tooMany('too_many_records', records.length, limit, operation);
+  checkFieldNames(records);
   const data = salesforceData(adapter, operation);
   const describe = adapter.describe;
   if (describe === undefined) throw notImplemented(operation, adapter.provider);

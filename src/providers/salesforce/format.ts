@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { ApiError } from '../../errors/index.ts';
-import { closestName } from '../../lib/closest.ts';
+import { hinter } from '../../lib/closest.ts';
 import type { ObjectDescribe } from '../adapter.ts';
 import type { PreparedRecord } from './facet.ts';
 
@@ -33,7 +33,8 @@ export function prepareRecords(meta: ObjectDescribe, records: unknown[]): Prepar
       .filter((f) => typeof f.relationshipName === 'string')
       .map((f) => [String(f.relationshipName).toLowerCase(), f]),
   );
-  const names = fields.map((f) => f.name);
+  const hintField = hinter(fields.map((f) => f.name));
+  const hintRelationship = hinter([...byRelationship.values()].map((f) => String(f.relationshipName)));
   const unknown: UnknownField[] = [];
   const out = records.map((record, index) => {
     const prepared: PreparedRecord = {};
@@ -50,10 +51,7 @@ export function prepareRecords(meta: ObjectDescribe, records: unknown[]): Prepar
           unknown.push({
             path: `/data/${index}/${key}`,
             field: reference.relationship,
-            did_you_mean: closestName(
-              reference.relationship,
-              [...byRelationship.values()].map((f) => String(f.relationshipName)),
-            ),
+            did_you_mean: hintRelationship(reference.relationship),
           });
           continue;
         }
@@ -62,7 +60,7 @@ export function prepareRecords(meta: ObjectDescribe, records: unknown[]): Prepar
       }
       const field = byName.get(key.toLowerCase());
       if (field === undefined) {
-        unknown.push({ path: `/data/${index}/${key}`, field: key, did_you_mean: closestName(key, names) });
+        unknown.push({ path: `/data/${index}/${key}`, field: key, did_you_mean: hintField(key) });
         continue;
       }
       prepared[field.name] = value;
