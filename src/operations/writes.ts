@@ -78,7 +78,9 @@ async function save(
     const meta = await describe.describeObject(session, objectName);
     if (meta === null) throw unknownObject(objectName);
     const prepared = prepareRecords(meta, records);
-    const via = forced ?? chooseInterface(data, prepared.length);
+    // Records without a single field make a Bulk CSV without columns, which Bulk refuses as a
+    // whole; Collections sends them and Salesforce answers each one (REQUIRED_FIELD_MISSING, …).
+    const via = prepared.every(isEmpty) ? 'collections' : (forced ?? chooseInterface(data, prepared.length));
     const limiter = deps.limiters.for(connection.id);
     const results = await withLockRetries(prepared, via, data, (items, how) =>
       data.save(session, limiter, operation, meta.name, items, how),
@@ -108,6 +110,8 @@ export async function deleteRecords(
     return { data: results, via };
   });
 }
+
+const isEmpty = (record: PreparedRecord) => Object.keys(record).length === 0;
 
 function chooseInterface(data: SalesforceDataFacet, count: number): WriteInterface {
   return count >= data.bulkThreshold ? 'bulk2' : 'collections';

@@ -135,6 +135,10 @@ export function toCsvRows(records: PreparedRecord[]): { header: string[]; rows: 
   return { header, rows };
 }
 
+/**
+ * With one column, a row whose only cell is empty would be a blank line, which CSV readers skip:
+ * empty cells are then written `""` (still an empty value), so every record keeps its row.
+ */
 export function toCsv(header: string[], rows: string[][]): string {
-  return stringify([header, ...rows], { record_delimiter: 'unix' });
+  return stringify([header, ...rows], { record_delimiter: 'unix', quoted_empty: header.length === 1 });
 }
