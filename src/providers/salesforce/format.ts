@@ -3,6 +3,7 @@ import { ApiError } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
 import type { ObjectDescribe } from '../adapter.ts';
 import type { PreparedRecord } from './facet.ts';
+import { type InvalidValue, invalidValues, isFieldValue, isReferenceValue } from './value-shape.ts';
 
 interface FieldInfo {
   name: string;
@@ -36,6 +37,7 @@ export function prepareRecords(meta: ObjectDescribe, records: unknown[]): Prepar
   const hintField = hinter(fields.map((f) => f.name));
   const hintRelationship = hinter([...byRelationship.values()].map((f) => String(f.relationshipName)));
   const unknown: UnknownField[] = [];
+  const invalid: InvalidValue[] = [];
   const out = records.map((record, index) => {
     const prepared: PreparedRecord = {};
     if (!isPlainObject(record)) {
@@ -55,6 +57,7 @@ export function prepareRecords(meta: ObjectDescribe, records: unknown[]): Prepar
           });
           continue;
         }
+        if (!isReferenceValue(reference.value)) invalid.push({ path: `/data/${index}/${key}`, field: key });
         prepared[`${String(parent.relationshipName)}.${reference.field}`] = reference.value;
         continue;
       }
@@ -63,11 +66,13 @@ export function prepareRecords(meta: ObjectDescribe, records: unknown[]): Prepar
         unknown.push({ path: `/data/${index}/${key}`, field: key, did_you_mean: hintField(key) });
         continue;
       }
+      if (!isFieldValue(value)) invalid.push({ path: `/data/${index}/${key}`, field: field.name });
       prepared[field.name] = value;
     }
     return prepared;
   });
   if (unknown.length > 0) throw unknownFields(meta.name, unknown);
+  if (invalid.length > 0) throw invalidValues(invalid);
   return out;
 }
 
