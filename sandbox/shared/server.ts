@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { CallAccounting } from './accounting.ts';
+import { controlOnLoopback } from './loopback.ts';
 import { FAULT_KINDS, type FaultKind, Realism, type RealismConfig, type ScriptedFault } from './realism.ts';
 import { enforceUriLimits, NODE_MAX_HEADER_SIZE } from './uri-limits.ts';
 
@@ -55,6 +56,7 @@ export function createSandboxApp(options: SandboxAppOptions): SandboxCore {
   const realism = new Realism(options.realism);
   const accounting = new CallAccounting();
   enforceUriLimits(app, accounting);
+  controlOnLoopback(app, CONTROL_PREFIX);
   app.decorateRequest('callKind', '');
 
   app.addHook('onRequest', async (request, reply) => {
