@@ -10,6 +10,7 @@
 //        TEST_DEADLINE_MIN a worker still running after this many minutes is stopped (default 20)
 import { fork } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -39,7 +40,11 @@ try {
 }
 const cost = (f) => lastTimes[f] ?? statSync(f).size / 2;
 
-const workers = Math.max(1, Math.min(files.length, Number(process.env.TEST_CONCURRENCY ?? '2') || 2));
+const defaultWorkers = Math.max(2, availableParallelism());
+const workers = Math.max(
+  1,
+  Math.min(files.length, Number(process.env.TEST_CONCURRENCY ?? defaultWorkers) || defaultWorkers),
+);
 // Longest first onto the least loaded worker; each worker then runs its files in path order.
 const shards = Array.from({ length: workers }, () => ({ files: [], load: 0 }));
 for (const f of [...files].sort((a, b) => cost(b) - cost(a))) {

@@ -53,16 +53,29 @@ for (const file of files) {
   captured = null;
 }
 
+/** Listening servers in this process: a file that leaves one open slows every file after it. */
+const servers = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
+
 const send = (message) => process.send?.(message);
 for (const { file, calls } of suites) {
   let started = 0;
+  let serversBefore = 0;
   original.describe(file, () => {
     original.before(() => {
       started = performance.now();
+      serversBefore = servers();
       send({ type: 'start', file });
     });
     for (const call of calls) call();
     // Registered last, so it runs after the file's own `after` hooks (servers closed, dirs removed).
-    original.after(() => send({ type: 'done', file, ms: Math.round(performance.now() - started) }));
+    original.after(async () => {
+      send({ type: 'done', file, ms: Math.round(performance.now() - started) });
+      // A closed server lets go of its handle a moment later.
+      for (let waited = 0; servers() > serversBefore && waited < 2000; waited += 20) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const left = servers() - serversBefore;
+      if (left > 0) process.stderr.write(`warning: ${file} left ${left} server(s) listening\n`);
+    });
   });
 }
