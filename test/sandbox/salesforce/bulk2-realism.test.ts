@@ -57,7 +57,8 @@ async function waitWhile(sf: SalesforceSandbox, id: string, states: string[]) {
 const rows = (n: number) => `Name\n${Array.from({ length: n }, (_v, i) => `Row ${i}`).join('\n')}\n`;
 
 test('with per-record latency the job is seen InProgress; aborting it leaves its rows unprocessed', async (t) => {
-  const sf = await start(t, { realism: { perRecordMs: 25 } });
+  // 40 rows × 250 ms: the job stays InProgress for 10 s, so the abort lands in time on a busy machine.
+  const sf = await start(t, { realism: { perRecordMs: 250 } });
   const id = await openJob(sf, rows(40));
   const closed = await api(sf, 'PATCH', `/${id}`, { state: 'UploadComplete' });
   assert.equal(closed.json.state, 'UploadComplete');
