@@ -9,7 +9,10 @@ import { pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const nodeTest = require('node:test');
-const CAPTURED = ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach'];
+// `suite` is missing from older Node 20 releases.
+const CAPTURED = ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach'].filter(
+  (name) => typeof nodeTest[name] === 'function',
+);
 const original = Object.fromEntries(CAPTURED.map((name) => [name, nodeTest[name]]));
 
 /** Calls made while a file's module is evaluated; replayed inside that file's suite. */
@@ -35,8 +38,13 @@ function capturing(name) {
 }
 
 for (const name of CAPTURED) nodeTest[name] = capturing(name);
-// `import { test } from 'node:test'` reads these live bindings; make them the wrappers.
+// `import { test } from 'node:test'` reads these live bindings; make them the wrappers. The ESM view
+// must not exist before this point (nothing here imports node:test as ESM), or files would bypass it.
 syncBuiltinESMExports();
+const esm = await import('node:test');
+if (CAPTURED.some((name) => esm[name] !== nodeTest[name])) {
+  throw new Error('node:test exports could not be wrapped: files would share one suite');
+}
 
 const files = process.argv.slice(2);
 const suites = [];
