@@ -63,7 +63,7 @@ const SUMMARY = /^(?:ℹ|#) (tests|suites|pass|fail|cancelled|skipped|todo|durat
 const totals = { tests: 0, suites: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
 const times = { ...lastTimes };
 const started = performance.now();
-let broken = false;
+let workerErrors = 0;
 
 function runShard(shard, index) {
   return new Promise((resolve) => {
@@ -73,6 +73,7 @@ function runShard(shard, index) {
     });
     let current = '(loading test files)';
     let sawSummary = false;
+    let failedHere = 0;
     child.on('message', (m) => {
       if (m.type === 'start') current = m.file;
       if (m.type === 'done') times[m.file] = m.ms;
@@ -84,6 +85,7 @@ function runShard(shard, index) {
       if (total) {
         sawSummary = true;
         if (total[1] in totals) totals[total[1]] += Number(total[2]);
+        if (total[1] === 'fail' || total[1] === 'cancelled') failedHere += Number(total[2]);
         return;
       }
       block.push(line);
@@ -97,16 +99,19 @@ function runShard(shard, index) {
       console.error(
         `worker ${index + 1}: still running after ${deadlineMs / 60_000} min, in ${current}; stopped`,
       );
-      broken = true;
       child.kill('SIGKILL');
     }, deadlineMs);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (block.length > 0) process.stdout.write(`${block.join('\n')}\n`);
-      if (code !== 0 || !sawSummary) {
-        // A failing test sets exit code 1 with a summary; anything else is a crash.
-        if (!sawSummary) console.error(`worker ${index + 1} ended (${signal ?? code}) in ${current}`);
-        broken = true;
+      // A failing test sets exit code 1 with a summary that counts it; anything else is a worker error.
+      if (!sawSummary) {
+        console.error(`worker ${index + 1} ended (${signal ?? code}) in ${current}`);
+        workerErrors += 1;
+      } else if (code !== 0 && failedHere === 0) {
+        // E.g. an unhandled rejection after a test ended, which node:test reports but counts nowhere.
+        console.error(`worker ${index + 1} exited with code ${code}: an error outside any test, see above`);
+        workerErrors += 1;
       }
       resolve();
     });
@@ -126,5 +131,8 @@ const prefix = reporter === 'tap' ? '#' : 'ℹ';
 const wall = performance.now() - started;
 for (const [key, n] of Object.entries(totals)) console.log(`${prefix} ${key} ${n}`);
 console.log(`${prefix} duration_ms ${wall.toFixed(0)}`);
-console.log(`${totals.pass} passed, ${totals.fail} failed (${files.length} files, ${workers} workers)`);
-process.exit(broken || totals.fail > 0 || totals.cancelled > 0 ? 1 : 0);
+const errors = workerErrors > 0 ? `, ${workerErrors} worker error(s)` : '';
+console.log(
+  `${totals.pass} passed, ${totals.fail} failed${errors} (${files.length} files, ${workers} workers)`,
+);
+process.exit(workerErrors > 0 || totals.fail > 0 || totals.cancelled > 0 ? 1 : 0);
