@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { AppContext } from './context.ts';
 import { registerJsonParser } from './http/plugins/body-parser.ts';
+import { handleClientError, handleFrameworkError } from './http/plugins/client-errors.ts';
 import { registerDocsPage } from './http/plugins/docs-page.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
 import { registerHealth } from './http/plugins/health.ts';
@@ -33,6 +34,9 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
     // Keep-alive sockets are closed at shutdown once in-flight requests have finished.
     forceCloseConnections: 'idle',
     return503OnClosing: false,
+    // Malformed HTTP, oversized headers and undecodable URLs answer in the API's error shape too.
+    clientErrorHandler: handleClientError,
+    frameworkErrors: handleFrameworkError,
     ajv: {
       // Report every failing field, and never quietly drop or coerce what the client sent.
       customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false },
