@@ -1,11 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify from 'fastify';
 import type { AppContext } from './context.ts';
 import { registerJsonParser } from './http/plugins/body-parser.ts';
 import { handleClientError, handleFrameworkError } from './http/plugins/client-errors.ts';
 import { registerDocsPage } from './http/plugins/docs-page.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
 import { registerHealth } from './http/plugins/health.ts';
+import { redactingLogger } from './http/plugins/log-redaction.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
 import { genRequestId, registerRequestId } from './http/plugins/request-id.ts';
 import './http/route-doc.ts';
@@ -20,15 +21,17 @@ export interface BuildAppOptions {
 /**
  * Builds the Fastify app from a context; never listens.
  *
- * Body limit: the largest request is an insert/update of 10,000 records. Salesforce's own bulk
- * upload takes up to 100 MB of CSV per job; typical CRM records are a few hundred bytes to a few
- * KiB of JSON, so 10,000 records of up to ~6.5 KiB fit in the default 64 MiB, while one request cannot
- * make the process buffer an unbounded body. `ContextOverrides.bodyLimit` changes it.
+ * Body limit (JSON routes; pass-through streams and is not parsed): the largest request is an
+ * insert/update of 10,000 records, and a typical CRM record is a few hundred bytes of JSON, so the
+ * default 8 MiB holds 10,000 records of ~800 bytes. The bound is the parse: JSON.parse blocks the
+ * event loop and its cost grows faster than the size (one object of ~900,000 keys in 8 MiB took
+ * ~0.7 s; 16 MiB took ~1.9 s, 64 MiB several seconds). Bigger loads go as several requests.
+ * `ContextOverrides.bodyLimit` changes it.
  */
 export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp {
   let draining = false;
   const app = Fastify({
-    loggerInstance: ctx.logger as FastifyBaseLogger,
+    loggerInstance: redactingLogger(ctx.logger),
     genReqId: genRequestId,
     bodyLimit: ctx.bodyLimit,
     // Keep-alive sockets are closed at shutdown once in-flight requests have finished.

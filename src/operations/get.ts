@@ -1,5 +1,5 @@
 import { ApiError } from '../errors/index.ts';
-import { closestName } from '../lib/closest.ts';
+import { hinter } from '../lib/closest.ts';
 import type { CrmRecord, ObjectDescribe } from '../providers/adapter.ts';
 import type { HubSpotGetResult } from '../providers/hubspot/facet.ts';
 import { SALESFORCE_PROFILE } from '../providers/salesforce/profile.ts';
@@ -132,11 +132,12 @@ function resolveFields(meta: ObjectDescribe, requested: string[] | undefined): s
   if (requested === undefined || requested.length === 0) return all;
   const byLower = new Map(all.map((name) => [name.toLowerCase(), name]));
   const out = new Set<string>(['Id']);
+  const hint = hinter(all);
   const unknown: Array<{ path: string; field: string; did_you_mean: string | null }> = [];
   requested.forEach((name, index) => {
     const canonical = byLower.get(name.toLowerCase());
     if (canonical === undefined) {
-      unknown.push({ path: `/data/fields/${index}`, field: name, did_you_mean: closestName(name, all) });
+      unknown.push({ path: `/data/fields/${index}`, field: name, did_you_mean: hint(name) });
     } else {
       out.add(canonical);
     }

@@ -6,6 +6,7 @@ import type { Connection } from '../store/types.ts';
 import { ensureObjectName, ensureOffered, notImplemented, translatingCrmErrors } from './checks.ts';
 import type { OperationDeps } from './deps.ts';
 import { unknownObject } from './describe.ts';
+import { checkFieldNames } from './field-bounds.ts';
 import { openSession } from './session.ts';
 
 /**
@@ -24,6 +25,7 @@ export async function upsertRecord(
   ensureObjectName(adapter, objectName);
   const { describe, salesforceData: data } = adapter;
   if (describe === undefined || data === undefined) throw notImplemented('upsert', adapter.provider);
+  checkFieldNames([record]);
   return translatingCrmErrors(async () => {
     const session = openSession(deps, adapter, connection);
     const meta = await describe.describeObject(session, objectName);

@@ -12,6 +12,7 @@ import type { Connection } from '../store/types.ts';
 import { ensureObjectName, ensureOffered, notImplemented, tooMany, translatingCrmErrors } from './checks.ts';
 import type { OperationDeps } from './deps.ts';
 import { unknownObject } from './describe.ts';
+import { checkFieldNames } from './field-bounds.ts';
 import { openSession } from './session.ts';
 
 export { upsertRecord } from './upsert.ts';
@@ -68,6 +69,7 @@ async function save(
   ensureObjectName(adapter, objectName);
   const limit = adapter.capabilities.limits.writeRecords;
   if (records.length > limit) throw tooMany('too_many_records', records.length, limit, operation);
+  checkFieldNames(records);
   const data = salesforceData(adapter, operation);
   const describe = adapter.describe;
   if (describe === undefined) throw notImplemented(operation, adapter.provider);
@@ -76,7 +78,9 @@ async function save(
     const meta = await describe.describeObject(session, objectName);
     if (meta === null) throw unknownObject(objectName);
     const prepared = prepareRecords(meta, records);
-    const via = forced ?? chooseInterface(data, prepared.length);
+    // Records without a single field make a Bulk CSV without columns, which Bulk refuses as a
+    // whole; Collections sends them and Salesforce answers each one (REQUIRED_FIELD_MISSING, …).
+    const via = prepared.every(isEmpty) ? 'collections' : (forced ?? chooseInterface(data, prepared.length));
     const limiter = deps.limiters.for(connection.id);
     const results = await withLockRetries(prepared, via, data, (items, how) =>
       data.save(session, limiter, operation, meta.name, items, how),
@@ -106,6 +110,8 @@ export async function deleteRecords(
     return { data: results, via };
   });
 }
+
+const isEmpty = (record: PreparedRecord) => Object.keys(record).length === 0;
 
 function chooseInterface(data: SalesforceDataFacet, count: number): WriteInterface {
   return count >= data.bulkThreshold ? 'bulk2' : 'collections';

@@ -1,6 +1,7 @@
 import { ApiError } from '../errors/index.ts';
 import type { CrmAdapter } from '../providers/adapter.ts';
 import type { Connection } from '../store/types.ts';
+import { namesSandboxControl } from './control-paths.ts';
 
 /** HubSpot's one API host: what clients write for HubSpot, sandbox connections included. */
 export const HUBSPOT_API_ORIGIN = 'https://api.hubapi.com';
@@ -154,6 +155,8 @@ export function resolveTarget(targets: ProxyTargets, rawTarget: string, query: s
   if (path.split('/').some((segment) => segment === '.' || segment === '..')) {
     throw refuse('dot segments (. and ..) are not allowed in the path');
   }
+  if (namesSandboxControl(path))
+    throw refuse('the sandbox control API (/__sandbox) is not reachable through the service');
   const queries = [innerQuery, query.replace(/^\?/, '')].filter((q) => q !== '');
   const search = queries.length === 0 ? '' : `?${queries.join('&')}`;
   return { url: `${targets.destination}${path}${search}`, path };

@@ -1,5 +1,5 @@
 import { ApiError } from '../../errors/index.ts';
-import { closestName } from '../../lib/closest.ts';
+import { hinter } from '../../lib/closest.ts';
 import type { CrmSession } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
@@ -99,10 +99,11 @@ async function propertiesToRead(
   }
   const unknown: Array<{ path: string; field: string; did_you_mean: string | null }> = [];
   const names = new Set<string>();
+  const hint = hinter(all);
   fields.forEach((field, index) => {
     const canonical = byLower.get(field.toLowerCase());
     if (canonical === undefined) {
-      unknown.push({ path: `/data/fields/${index}`, field, did_you_mean: closestName(field, all) });
+      unknown.push({ path: `/data/fields/${index}`, field, did_you_mean: hint(field) });
     } else {
       names.add(canonical);
     }
