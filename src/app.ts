@@ -1,14 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import type { AppContext } from './context.ts';
+import { connectionLimits } from './http/connections/index.ts';
 import { registerJsonParser } from './http/plugins/body-parser.ts';
-import { handleClientError, handleFrameworkError } from './http/plugins/client-errors.ts';
 import { registerDocsPage } from './http/plugins/docs-page.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
 import { registerHealth } from './http/plugins/health.ts';
 import { redactingLogger } from './http/plugins/log-redaction.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
 import { genRequestId, registerRequestId } from './http/plugins/request-id.ts';
+import { handleFrameworkError } from './http/plugins/router-errors.ts';
 import './http/route-doc.ts';
 import { registerV1Routes } from './http/routes/index.ts';
 import type { ApiApp } from './http/routes/types.ts';
@@ -30,21 +31,24 @@ export interface BuildAppOptions {
  */
 export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp {
   let draining = false;
+  const connections = connectionLimits(ctx.config.limits, ctx.logger);
   const app = Fastify({
+    // Header, whole-request and keep-alive deadlines, and the 408 written when one passes.
+    ...connections.options,
     loggerInstance: redactingLogger(ctx.logger),
     genReqId: genRequestId,
     bodyLimit: ctx.bodyLimit,
     // Keep-alive sockets are closed at shutdown once in-flight requests have finished.
     forceCloseConnections: 'idle',
     return503OnClosing: false,
-    // Malformed HTTP, oversized headers and undecodable URLs answer in the API's error shape too.
-    clientErrorHandler: handleClientError,
+    // Undecodable URLs and over-long path segments answer in the API's error shape too.
     frameworkErrors: handleFrameworkError,
     ajv: {
       // Report every failing field, and never quietly drop or coerce what the client sent.
       customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  connections.attach(app);
 
   registerRequestId(app);
   registerErrorHandling(app, { bodyLimit: ctx.bodyLimit });
