@@ -8,7 +8,7 @@ export interface FuzzConfig {
   shrink: boolean;
 }
 
-export const CI_RUNS = 400;
+export const CI_RUNS = 1_000;
 export const CI_SEED = 20_261_126;
 
 function positiveInt(name: string, fallback: number): number {
