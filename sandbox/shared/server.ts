@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { CallAccounting } from './accounting.ts';
 import { controlOnLoopback } from './loopback.ts';
 import { FAULT_KINDS, type FaultKind, Realism, type RealismConfig, type ScriptedFault } from './realism.ts';
-import { enforceUriLimits, NODE_MAX_HEADER_SIZE } from './uri-limits.ts';
+import { enforceUriLimits, MAX_URI_AND_HEADERS_BYTES, NODE_MAX_HEADER_SIZE } from './uri-limits.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -52,6 +52,8 @@ export function createSandboxApp(options: SandboxAppOptions): SandboxCore {
     bodyLimit: options.bodyLimit ?? 150 * 1024 * 1024,
     forceCloseConnections: true,
     http: { maxHeaderSize: NODE_MAX_HEADER_SIZE },
+    // Path parameters (an external id in an upsert URL) are as long as the URL allows, as at the CRMs.
+    maxParamLength: MAX_URI_AND_HEADERS_BYTES,
   });
   const realism = new Realism(options.realism);
   const accounting = new CallAccounting();

@@ -6,7 +6,7 @@ import type { Connection } from '../store/types.ts';
 import { ensureObjectName, ensureOffered, notImplemented, translatingCrmErrors } from './checks.ts';
 import type { OperationDeps } from './deps.ts';
 import { unknownObject } from './describe.ts';
-import { checkFieldNames } from './field-bounds.ts';
+import { checkFieldNames, checkMatchValue } from './field-bounds.ts';
 import { openSession } from './session.ts';
 
 /**
@@ -51,6 +51,7 @@ export async function upsertRecord(
         { details: [{ path: `/data/0/${field.name}`, match_key: field.name }] },
       );
     }
+    checkMatchValue(field.name, value);
     return data.upsert(session, deps.limiters.for(connection.id), meta, prepared, field.name);
   });
 }
