@@ -236,11 +236,16 @@ test('an unauthenticated request with an unread body is answered 401 and its soc
 
 test('connections beyond the per-client cap are closed at once; freeing one lets the next in', async (t) => {
   const s = await startStack(t, {
-    env: { CRM_PROXY_MAX_CONNECTIONS_PER_CLIENT: '5', CRM_PROXY_CONNECTION_CAP_EXEMPT: 'none' },
+    env: {
+      CRM_PROXY_MAX_CONNECTIONS_PER_CLIENT: '5',
+      CRM_PROXY_CONNECTION_CAP_EXEMPT: 'none',
+      // The held sockets send nothing: keep them clear of the header deadline however slow the machine.
+      CRM_PROXY_HEADERS_TIMEOUT_MS: '120000',
+    },
   });
   const held: RawClient[] = [];
   for (let i = 0; i < 5; i++) held.push(await openRaw(s.baseUrl));
-  // Long default timeouts: the held sockets stay; the sixth is refused, not timed out.
+  // The held sockets stay; the sixth is refused, not timed out.
   const sixth = await openRaw(s.baseUrl);
   await sixth.closed(10_000, 'a sixth connection from the same address');
   assert.equal(sixth.received(), '');

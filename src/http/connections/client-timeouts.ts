@@ -77,8 +77,6 @@ export function clientTimeouts(limits: TimeoutLimits, logger: Logger) {
     answerAndClose(socket, answer, id);
   }
 
-  return { clientErrorHandler, register: (app: FastifyInstance) => register(app) };
-
   function register(app: FastifyInstance): void {
     app.addHook('onRequest', async (request, reply) => {
       const socket = request.raw.socket;
@@ -127,4 +125,6 @@ export function clientTimeouts(limits: TimeoutLimits, logger: Logger) {
       }
     });
   }
+
+  return { clientErrorHandler, register };
 }
