@@ -16,7 +16,7 @@ test('malformed HTTP, oversized headers and undecodable URLs answer JSON errors 
       code: 'headers_too_large',
     },
     { path: '/v1/object/get/%zz', headers: [auth], status: 400, code: 'invalid_path' },
-    { path: `/v1/object/get/${'A'.repeat(500)}`, headers: [auth], status: 400, code: 'invalid_path' },
+    { path: `/v1/object/get/${'A'.repeat(500)}`, headers: [auth], status: 400, code: 'invalid_object_name' },
     {
       path: '/v1/describe',
       headers: [auth, ['X-Bad', Buffer.from([0x01, 0x7f])]],

@@ -4,16 +4,17 @@ import { sendError } from './errors.ts';
 
 /**
  * Router failures Fastify answers before any route or hook runs (a URL that does not decode, a
- * path segment over the router's length limit) get the API's error shape instead of Fastify's own
+ * object name over the router's length limit) get the API's error shape instead of Fastify's own
  * `{"error", "message", "statusCode"}`.
  */
 export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   reply.header('x-request-id', request.id);
   const apiError =
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      ? new ApiError(
-          'invalid_path',
-          'A path segment of this URL is too long. Object names have at most 80 characters.',
+      ? // The router's only parameter is the object name: answer as its schema would.
+        new ApiError(
+          'invalid_object_name',
+          'The object name in the path is longer than any API name (at most 80 characters). Use a name such as Account, Invoice__c, contacts or 0-1.',
         )
       : new ApiError(
           'invalid_path',
