@@ -3,7 +3,7 @@ import { ApiError } from '../../errors/index.ts';
 import { sendError } from './errors.ts';
 
 /**
- * Router failures Fastify answers before any route or hook runs (a URL that does not decode, a
+ * Router failures Fastify answers before any route or hook runs (a URL that does not decode, an
  * object name over the router's length limit) get the API's error shape instead of Fastify's own
  * `{"error", "message", "statusCode"}`.
  */
