@@ -53,7 +53,7 @@ export function createSandboxApp(options: SandboxAppOptions): SandboxCore {
     forceCloseConnections: true,
     http: { maxHeaderSize: NODE_MAX_HEADER_SIZE },
     // Path parameters (an external id in an upsert URL) are as long as the URL allows, as at the CRMs.
-    maxParamLength: MAX_URI_AND_HEADERS_BYTES,
+    routerOptions: { maxParamLength: MAX_URI_AND_HEADERS_BYTES },
   });
   const realism = new Realism(options.realism);
   const accounting = new CallAccounting();

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../errors/index.ts';
-import { MAX_JSON_DEPTH, tooDeep } from './json-depth.ts';
+import { MAX_JSON_DEPTH, nestsDeeper, tooDeep } from './json-depth.ts';
 
 /**
  * JSON only (anything else is a 415 from Fastify), with one difference from Fastify's parser: an
@@ -17,9 +17,10 @@ export function registerJsonParser(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
+    const deep = nestsDeeper(text);
     parse(request, text, (error: Error | null, value?: unknown) => {
       if (error !== null) return done(error);
-      const path = tooDeep(value);
+      const path = deep ? tooDeep(value) : null;
       if (path === null) return done(null, value);
       done(
         new ApiError(

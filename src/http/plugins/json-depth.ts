@@ -6,6 +6,38 @@
  */
 export const MAX_JSON_DEPTH = 32;
 
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_ARRAY = 0x5b;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_ARRAY = 0x5d;
+const CLOSE_OBJECT = 0x7d;
+
+/**
+ * Whether JSON text nests deeper than `max`, read from the text itself: one pass, no allocation,
+ * stopping at the first level too deep. Cheaper than walking the parsed value (a walk of one object
+ * with 100,000 keys costs more than parsing it), so only a body that fails here is walked, to name
+ * the path. Invalid JSON is left to the parser.
+ */
+export function nestsDeeper(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) {
+      inString = true;
+    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+      if (++depth > max) return true;
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
+      depth--;
+    }
+  }
+  return false;
+}
+
 interface Frame {
   value: object;
   depth: number;
