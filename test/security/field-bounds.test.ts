@@ -113,3 +113,26 @@ test('the worst unknown names within the limits: hints for the first few only, b
   const hints = hinted.body.error.details.map((d) => d['did_you_mean']);
   assert.deepEqual(hints, ['Name', 'Industry', 'Phone', 'Website', 'Description', null]);
 });
+
+test('an object of more than 1000 keys is refused before it is parsed, on every JSON route', async (t) => {
+  const s = await startStack(t);
+  const keys = (n: number) => Array.from({ length: n }, (_, i) => `"k${i}":1`).join(',');
+  const headers = { 'content-type': 'application/json' };
+  const cases: Array<[string, string, string]> = [
+    ['/v1/object/add_custom_field/contacts', s.tokens.hubspot, `{"data":{${keys(1001)}}}`],
+    ['/v1/object/get/contacts', s.tokens.hubspot, `{"data":{"ids":["1"]},${keys(1001)}}`],
+    ['/v1/object/soql', s.tokens.salesforce, `{"data":"SELECT Id FROM Account","x":{${keys(5000)}}}`],
+  ];
+  for (const [path, token, rawBody] of cases) {
+    const answer = await s.api<ErrorBody>(path, { token, rawBody, headers });
+    assert.equal(answer.status, 400, `${path}: ${answer.text.slice(0, 200)}`);
+    assert.equal(answer.body.error.code, 'too_many_fields', path);
+    assert.match(answer.body.error.message, /more than 1000 keys/);
+  }
+  // 1000 keys pass the scan (and are then judged by the route's own schema).
+  const atLimit = await s.api<ErrorBody>('/v1/object/soql', {
+    rawBody: `{"data":"SELECT Id FROM Account","x":{${keys(1000)}}}`,
+    headers,
+  });
+  assert.equal(atLimit.body.error.code, 'invalid_body');
+});
