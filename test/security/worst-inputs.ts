@@ -119,7 +119,6 @@ export function worstInputs(bodyLimit: number): WorstInput[] {
     },
     {
       name: '100 000 unknown field names in one record',
-      over100ms: PARSE,
       token: 'salesforce',
       method: 'POST',
       path: '/v1/object/insert/Account',
@@ -134,8 +133,7 @@ export function worstInputs(bodyLimit: number): WorstInput[] {
       body: manyKeys(100_000, 10),
     },
     {
-      name: 'one object with as many keys as the body limit allows (the parse itself)',
-      over100ms: PARSE,
+      name: 'one object with as many keys as the body limit allows',
       token: 'hubspot',
       method: 'POST',
       path: '/v1/describe',
