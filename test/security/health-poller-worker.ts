@@ -4,7 +4,7 @@ import { Pool } from 'undici';
 /**
  * Calls `/healthz` every `everyMs` from its own thread (a poller on the service's thread would
  * itself be held up by a blocked loop and see nothing) and reports each call's start (epoch ms)
- * and latency on 'report'. A call still unanswered at the report counts with its age so far.
+ * and latency on 'report', after the calls in flight have finished (or a deadline passed).
  */
 const { baseUrl, everyMs } = (workerData as { data: { baseUrl: string; everyMs: number } }).data;
 const pool = new Pool(baseUrl, { connections: 8 });
@@ -27,8 +27,15 @@ const timer = setInterval(() => {
     .finally(() => pending.delete(at));
 }, everyMs);
 
+/** Calls still unanswered this long after the polling stopped are reported as such (status -1). */
+const DRAIN_DEADLINE_MS = 10_000;
+
 parentPort?.on('message', async (message: unknown) => {
   if (message === 'report') {
+    // Stop calling, and let the calls in flight finish, so the last one is not counted as lost.
+    clearInterval(timer);
+    const deadline = now() + DRAIN_DEADLINE_MS;
+    while (pending.size > 0 && now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     const t = now();
     parentPort?.postMessage([...done, ...[...pending].map((at) => ({ at, ms: t - at, status: -1 }))]);
   } else if (message === 'stop') {
