@@ -136,7 +136,8 @@ export function writeSandboxFile(dataDir: string, content: SandboxFile): string 
  */
 export async function ensureSandboxConnections(
   ctx: AppContext,
-  sandboxes: SandboxPair,
+  // Only where each sandbox listens and its bootstrap credentials: a sandbox may run elsewhere.
+  sandboxes: Record<Provider, Pick<SandboxHandle, 'url' | 'credentials'>>,
   previous: SandboxFile | null,
 ): Promise<{ tokens: Record<Provider, string>; connectionIds: Record<Provider, string> }> {
   const tokens = {} as Record<Provider, string>;
