@@ -1,0 +1,43 @@
+import { setImmediate } from 'node:timers/promises';
+
+/**
+ * Longest stretch of synchronous work between two yields. The service promises that no request
+ * blocks its event loop for 100 ms; slices well under that leave room for the parts that cannot
+ * be split (one JSON.parse of a piece, one string join) on a slow or busy machine.
+ */
+export const SLICE_MS = 8;
+
+/**
+ * Lets the event loop run other work (health checks, other requests' I/O) once the current slice
+ * of synchronous work has lasted `sliceMs`. Checking is cheap, so it can be called per item.
+ */
+export class LoopYielder {
+  #sliceStart = performance.now();
+
+  constructor(private readonly sliceMs = SLICE_MS) {}
+
+  /** True when the current slice is used up: the caller should `await yielded()`. */
+  get due(): boolean {
+    return performance.now() - this.#sliceStart >= this.sliceMs;
+  }
+
+  /** Yields to the event loop (a macrotask, not a microtask) and starts a new slice. */
+  async yielded(): Promise<void> {
+    await setImmediate();
+    this.#sliceStart = performance.now();
+  }
+}
+
+/** `items.map(fn)`, yielding to the event loop whenever a slice of work is used up. */
+export async function mapYielding<T, R>(
+  items: readonly T[],
+  fn: (item: T, index: number) => R,
+  yielder = new LoopYielder(),
+): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    if (yielder.due) await yielder.yielded();
+    out[i] = fn(items[i] as T, i);
+  }
+  return out;
+}
