@@ -51,7 +51,7 @@ test('prepareRecords: an unknown field is a 400 naming the closest real one', ()
   );
 });
 
-test('CSV cells: #N/A for null, booleans, numbers, picklists joined, datetime offsets with a colon', () => {
+test('CSV cells: #N/A for null, booleans, numbers, picklists joined, datetime offsets with a colon', async () => {
   assert.equal(csvCell(null), '#N/A');
   assert.equal(csvCell(undefined), '');
   assert.equal(csvCell(true), 'true');
@@ -61,7 +61,7 @@ test('CSV cells: #N/A for null, booleans, numbers, picklists joined, datetime of
   assert.equal(csvCell('2024-01-01'), '2024-01-01');
   const { header, rows } = toCsvRows([{ LastName: 'a,"b"' }, { LastName: null, Tags__c: ['x'] }]);
   assert.deepEqual(header, ['LastName', 'Tags__c']);
-  const csv = toCsv(header, rows);
+  const csv = await toCsv(header, rows);
   assert.deepEqual(parse(csv), [
     ['LastName', 'Tags__c'],
     ['a,"b"', ''],

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parse } from 'csv-parse/sync';
+import { parseCsvYielding } from '../../lib/csv-yielding.ts';
+import { LoopYielder } from '../../lib/yield-to-loop.ts';
 import type { CrmSession } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { CrmError, crmErrorFromResponse, reaching } from '../errors.ts';
@@ -65,7 +66,7 @@ export async function bulkWrite(
       method: 'PUT',
       url: `${jobUrl}/batches`,
       headers: { 'content-type': 'text/csv', accept: 'application/json' },
-      body: toCsv(header, rows),
+      body: await toCsv(header, rows),
       idempotent: false,
     });
     if (uploaded.status >= 300) throw crmErrorFromResponse('salesforce', uploaded, 'bulk upload');
@@ -133,8 +134,10 @@ async function readResults(
   rows: string[][],
   results: Array<SaveResult | undefined>,
 ): Promise<void> {
-  const unmatched = new RowMatcher(rows);
+  const yielder = new LoopYielder();
+  const unmatched = await RowMatcher.of(rows, yielder);
   for (const row of await resultFile(session, `${jobUrl}/successfulResults/`)) {
+    if (yielder.due) await yielder.yielded();
     const index = unmatched.take(row.slice(2));
     const id = row[0] ?? '';
     if (index !== undefined) {
@@ -142,6 +145,7 @@ async function readResults(
     }
   }
   for (const row of await resultFile(session, `${jobUrl}/failedResults/`)) {
+    if (yielder.due) await yielder.yielded();
     const index = unmatched.take(row.slice(2));
     const id = row[0] ?? '';
     if (index !== undefined) {
@@ -170,13 +174,16 @@ export function parseBulkError(text: string): RecordError {
 /** Input positions by row content; each content's positions handed out in input order. */
 class RowMatcher {
   readonly #queues = new Map<string, number[]>();
-  constructor(rows: string[][]) {
-    rows.forEach((row, i) => {
-      const key = JSON.stringify(row);
-      const q = this.#queues.get(key);
-      if (q === undefined) this.#queues.set(key, [i]);
+  static async of(rows: string[][], yielder: LoopYielder): Promise<RowMatcher> {
+    const matcher = new RowMatcher();
+    for (let i = 0; i < rows.length; i++) {
+      if (yielder.due) await yielder.yielded();
+      const key = JSON.stringify(rows[i]);
+      const q = matcher.#queues.get(key);
+      if (q === undefined) matcher.#queues.set(key, [i]);
       else q.push(i);
-    });
+    }
+    return matcher;
   }
   take(cells: string[]): number | undefined {
     return this.#queues.get(JSON.stringify(cells))?.shift();
@@ -220,7 +227,7 @@ async function resultFile(session: CrmSession, url: string): Promise<string[][]>
     idempotent: true,
   });
   if (response.status !== 200) throw crmErrorFromResponse('salesforce', response, 'bulk results');
-  const rows = parse(response.text, { relax_column_count: true }) as string[][];
+  const rows = await parseCsvYielding(response.text, { relax_column_count: true });
   return rows.slice(1);
 }
 

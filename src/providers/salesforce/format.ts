@@ -1,6 +1,6 @@
-import { stringify } from 'csv-stringify/sync';
 import { ApiError } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
+import { stringifyCsvYielding } from '../../lib/csv-yielding.ts';
 import type { ObjectDescribe } from '../adapter.ts';
 import type { PreparedRecord } from './facet.ts';
 import { type InvalidValue, invalidValues, isFieldValue, isReferenceValue } from './value-shape.ts';
@@ -144,6 +144,9 @@ export function toCsvRows(records: PreparedRecord[]): { header: string[]; rows: 
  * With one column, a row whose only cell is empty would be a blank line, which CSV readers skip:
  * empty cells are then written `""` (still an empty value), so every record keeps its row.
  */
-export function toCsv(header: string[], rows: string[][]): string {
-  return stringify([header, ...rows], { record_delimiter: 'unix', quoted_empty: header.length === 1 });
+export function toCsv(header: string[], rows: string[][]): Promise<string> {
+  return stringifyCsvYielding([header, ...rows], {
+    record_delimiter: 'unix',
+    quoted_empty: header.length === 1,
+  });
 }
