@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors/index.ts';
+import { decodeUtf8Yielding } from '../../lib/utf8-yielding.ts';
 import { LoopYielder } from '../../lib/yield-to-loop.ts';
 import {
   type DataSplit,
@@ -42,9 +43,10 @@ export function registerJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser(['application/json']);
   app.addContentTypeParser(
     'application/json',
-    { parseAs: 'string' },
+    { parseAs: 'buffer' },
     async (_request: FastifyRequest, body: string | Buffer) => {
-      const text = typeof body === 'string' ? body : body.toString('utf8');
+      // Decoded here, in slices, rather than by Fastify at once (parseAs: 'string').
+      const text = typeof body === 'string' ? body : await decodeUtf8Yielding(body);
       if (text.trim() === '') return undefined;
       if (text.length < LARGE_BODY_CHARS) {
         const shape = scanJson(text);

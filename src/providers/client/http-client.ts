@@ -1,6 +1,7 @@
 import { Agent, errors, request } from 'undici';
 import { sleep } from '../../lib/backoff.ts';
 import { redactUrl } from '../../lib/redact.ts';
+import { readTextYielding } from '../../lib/utf8-yielding.ts';
 import {
   type AttemptFailure,
   DEFAULT_RETRY_POLICY,
@@ -99,7 +100,7 @@ export class HttpClient {
           bodyTimeout: timeout,
           signal: attemptAbort.signal,
         });
-        const text = await res.body.text().finally(() => clearTimeout(deadline));
+        const text = await readTextYielding(res.body).finally(() => clearTimeout(deadline));
         response = { status: res.statusCode, headers: res.headers, text, attempts: attempt };
         if (res.statusCode < 500 && (res.statusCode !== 429 || req.ownRateLimit === true)) {
           this.#emit(req, attempt, started, { status: res.statusCode });
