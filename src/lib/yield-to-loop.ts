@@ -41,3 +41,8 @@ export async function mapYielding<T, R>(
   }
   return out;
 }
+
+/** One turn of the event loop before going on: placed before a stretch of work that cannot be split. */
+export function yieldToLoop(): Promise<void> {
+  return setImmediate();
+}

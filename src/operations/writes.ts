@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffMs } from '../lib/backoff.ts';
+import { yieldToLoop } from '../lib/yield-to-loop.ts';
 import type { CrmAdapter, CrmSession } from '../providers/adapter.ts';
 import type {
   PreparedRecord,
@@ -77,6 +78,8 @@ async function save(
     const session = openSession(deps, adapter, connection);
     const meta = await describe.describeObject(session, objectName);
     if (meta === null) throw unknownObject(objectName);
+    // Validation and the describe lookup ran in this turn of the loop; preparing 10,000 records takes its own.
+    await yieldToLoop();
     const prepared = prepareRecords(meta, records);
     // Records without a single field make a Bulk CSV without columns, which Bulk refuses as a
     // whole; Collections sends them and Salesforce answers each one (REQUIRED_FIELD_MISSING, …).

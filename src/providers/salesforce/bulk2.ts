@@ -136,7 +136,7 @@ async function readResults(
 ): Promise<void> {
   const yielder = new LoopYielder();
   const unmatched = await RowMatcher.of(rows, yielder);
-  for (const row of await resultFile(session, `${jobUrl}/successfulResults/`)) {
+  for (const row of await resultFile(session, `${jobUrl}/successfulResults/`, yielder)) {
     if (yielder.due) await yielder.yielded();
     const index = unmatched.take(row.slice(2));
     const id = row[0] ?? '';
@@ -144,7 +144,7 @@ async function readResults(
       results[index] = id === '' ? { success: true, errors: [] } : { id, success: true, errors: [] };
     }
   }
-  for (const row of await resultFile(session, `${jobUrl}/failedResults/`)) {
+  for (const row of await resultFile(session, `${jobUrl}/failedResults/`, yielder)) {
     if (yielder.due) await yielder.yielded();
     const index = unmatched.take(row.slice(2));
     const id = row[0] ?? '';
@@ -219,7 +219,7 @@ async function abort(session: CrmSession, jobUrl: string): Promise<void> {
   }).catch(() => undefined);
 }
 
-async function resultFile(session: CrmSession, url: string): Promise<string[][]> {
+async function resultFile(session: CrmSession, url: string, yielder: LoopYielder): Promise<string[][]> {
   const response = await call(session, 'results', {
     method: 'GET',
     url,
@@ -227,7 +227,7 @@ async function resultFile(session: CrmSession, url: string): Promise<string[][]>
     idempotent: true,
   });
   if (response.status !== 200) throw crmErrorFromResponse('salesforce', response, 'bulk results');
-  const rows = await parseCsvYielding(response.text, { relax_column_count: true });
+  const rows = await parseCsvYielding(response.text, { relax_column_count: true }, yielder);
   return rows.slice(1);
 }
 

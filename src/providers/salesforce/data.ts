@@ -1,4 +1,5 @@
 import type { ConcurrencyLimiter } from '../../lib/limiter.ts';
+import { yieldToLoop } from '../../lib/yield-to-loop.ts';
 import type { CrmSession, DescribeFacet } from '../adapter.ts';
 import { type BulkOptions, bulkWrite } from './bulk2.ts';
 import type { SalesforceDataFacet, SaveResult } from './facet.ts';
@@ -64,6 +65,7 @@ export function salesforceData(options: SalesforceDataOptions): SalesforceDataFa
 
     async save(session, limiter, operation, objectName, records, via) {
       if (via === 'collections') return viaCollections(session, limiter, operation, objectName, records);
+      await yieldToLoop();
       const { header, rows } = toCsvRows(records);
       // A job's few calls are sequential and mostly waits: it takes no slot of the limiter.
       return bulkWrite(session, apiVersion, operation, objectName, header, rows, options.bulk);
