@@ -1,25 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors/index.ts';
 import { decodeUtf8Yielding } from '../../lib/utf8-yielding.ts';
-import { LoopYielder } from '../../lib/yield-to-loop.ts';
-import {
-  type DataSplit,
-  JsonScanner,
-  MAX_JSON_DEPTH,
-  MAX_OBJECT_KEYS,
-  pointerAt,
-  scanJson,
-} from './json-depth.ts';
-
-/**
- * Bodies from this size (in characters) are scanned and parsed in pieces, yielding to the event
- * loop in between: one JSON.parse of 8 MiB of records with many distinct keys blocks ~80 ms.
- */
-const LARGE_BODY_CHARS = 256 * 1024;
-/** Characters scanned between two checks of the yielder. */
-const SCAN_STEP = 64 * 1024;
-
-type Parse = (text: string) => unknown;
+import { type JsonShape, MAX_JSON_DEPTH, MAX_OBJECT_KEYS, pointerAt, scanJson } from './json-depth.ts';
+import { LARGE_BODY_CHARS, type Parse, parseLargeJson } from './json-pieces.ts';
 
 /**
  * JSON only (anything else is a 415 from Fastify), with one difference from Fastify's parser: an
@@ -53,59 +36,14 @@ export function registerJsonParser(app: FastifyInstance): void {
         if (shape.kind !== 'ok') throw refusal(text, shape);
         return parse(text);
       }
-      return parseLarge(text, parse);
+      return parseLargeJson(text, parse, refusal);
     },
   );
   // text/plain would otherwise be accepted as a string body; the API speaks JSON only.
   app.removeContentTypeParser(['text/plain']);
 }
 
-/** Scan, then parse the envelope and the `data` array's pieces, yielding between slices of work. */
-async function parseLarge(text: string, parse: Parse): Promise<unknown> {
-  const yielder = new LoopYielder();
-  await yielder.yielded();
-  const scanner = new JsonScanner(text, LARGE_BODY_CHARS);
-  let shape = null;
-  for (let at = SCAN_STEP; shape === null; at += SCAN_STEP) {
-    shape = scanner.scan(at);
-    if (shape === null && yielder.due) await yielder.yielded();
-  }
-  if (shape.kind !== 'ok') throw refusal(text, shape);
-  if (shape.split === null) {
-    await yielder.yielded();
-    return parse(text);
-  }
-  return parseSplit(text, shape.split, parse, yielder);
-}
-
-/**
- * The body with its `data` array emptied, then the array's elements a piece at a time. Every
- * piece must parse as `[piece]` and hold something (an empty piece would hide `,,` or a trailing
- * comma): the whole text is valid exactly when all of these are.
- */
-async function parseSplit(
-  text: string,
-  split: DataSplit,
-  parse: Parse,
-  yielder: LoopYielder,
-): Promise<unknown> {
-  const envelope = parse(`${text.slice(0, split.start + 1)}${text.slice(split.end)}`) as { data: unknown[] };
-  const bounds = [split.start, ...split.cuts, split.end];
-  const data: unknown[] = [];
-  for (let p = 0; p + 1 < bounds.length; p++) {
-    if (yielder.due) await yielder.yielded();
-    const piece = text.slice((bounds[p] as number) + 1, bounds[p + 1]);
-    if (bounds.length > 2 && piece.trim() === '') parse('[,]');
-    const values = parse(`[${piece}]`) as unknown[];
-    for (const value of values) data.push(value);
-  }
-  envelope.data = data;
-  // Validation and the route run next, in the same turn of the loop: they get a slice of their own.
-  await yielder.yielded();
-  return envelope;
-}
-
-function refusal(text: string, shape: { kind: 'deep'; at: number } | { kind: 'wide' }): ApiError {
+function refusal(text: string, shape: Exclude<JsonShape, { kind: 'ok' }>): ApiError {
   if (shape.kind === 'wide') {
     return new ApiError(
       'too_many_fields',
