@@ -28,20 +28,6 @@ export class LoopYielder {
   }
 }
 
-/** `items.map(fn)`, yielding to the event loop whenever a slice of work is used up. */
-export async function mapYielding<T, R>(
-  items: readonly T[],
-  fn: (item: T, index: number) => R,
-  yielder = new LoopYielder(),
-): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  for (let i = 0; i < items.length; i++) {
-    if (yielder.due) await yielder.yielded();
-    out[i] = fn(items[i] as T, i);
-  }
-  return out;
-}
-
 /** One turn of the event loop before going on: placed before a stretch of work that cannot be split. */
 export function yieldToLoop(): Promise<void> {
   return setImmediate();
