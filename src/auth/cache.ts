@@ -3,7 +3,7 @@
 // connection removal anywhere (this process, the CLI on the same SQLite file, another instance on the
 // same PostgreSQL via NOTIFY) therefore takes effect on the next request, not after a TTL.
 // The TTL only bounds how stale the non-security fields (e.g. connection status) may get.
-import type { Connection, TokenRecord } from '../store/types.ts';
+import type { Connection, TokenRecord } from '../domain/connection.ts';
 
 export interface CachedToken {
   token: TokenRecord;

@@ -1,4 +1,4 @@
-import type { Connection, Provider } from '../store/types.ts';
+import type { Connection, Provider } from '../domain/connection.ts';
 
 /** Decrypted CRM credentials of one connection. */
 export type Credentials =

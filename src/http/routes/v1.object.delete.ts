@@ -36,7 +36,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
         request.body.data.ids,
         requestedInterface(request),
       );
-      reply.header('x-crm-proxy-interface', answer.via);
+      if (answer.via !== undefined) reply.header('x-crm-proxy-interface', answer.via);
       return { data: answer.data };
     },
   );

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { upsertRecord } from '../../operations/upsert.ts';
+import { upsertRecord } from '../../operations/writes.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { UpsertBody } from '../schemas/bodies.ts';
 import { ObjectNameParams, RecordResult } from '../schemas/common.ts';

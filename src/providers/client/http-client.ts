@@ -1,5 +1,5 @@
 import { Agent, request } from 'undici';
-import { sleep } from '../../lib/backoff.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { redactUrl } from '../../lib/redact.ts';
 import {
   type AttemptFailure,
@@ -24,6 +24,8 @@ export interface HttpClientOptions {
   connectionsPerOrigin?: number;
   retry?: Partial<RetryPolicy>;
   hooks?: CallHook[];
+  /** Waits between attempts run on this clock. */
+  clock: Pick<Clock, 'sleep'>;
 }
 
 const NETWORK_CODES: Record<string, OutboundNetworkError['kind']> = {
@@ -62,8 +64,10 @@ export class HttpClient {
   readonly #timeoutMs: number;
   readonly #policy: RetryPolicy;
   readonly #hooks: CallHook[];
+  readonly #clock: Pick<Clock, 'sleep'>;
 
-  constructor(options: HttpClientOptions = {}) {
+  constructor(options: HttpClientOptions) {
+    this.#clock = options.clock;
     this.#timeoutMs = options.timeoutMs ?? 60_000;
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.#hooks = options.hooks ?? [];
@@ -122,7 +126,7 @@ export class HttpClient {
         if (response !== undefined) return response;
         throw new OutboundNetworkError(failure.kind as OutboundNetworkError['kind'], attempt, networkError);
       }
-      await sleep(decision.waitMs);
+      await this.#clock.sleep(decision.waitMs);
     }
   }
 

@@ -1,5 +1,5 @@
 import { ApiError, type ErrorDetail } from '../../errors/index.ts';
-import type { CrmSession, FieldsFacet } from '../adapter.ts';
+import type { CrmSession } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
 import type { HubSpotConnections } from './connection-state.ts';
@@ -56,7 +56,15 @@ export function checkPropertyDefinition(definition: Record<string, unknown>): vo
 }
 
 /** Creates a property (`POST /crm/v3/properties/{objectType}`) and answers it whole (spec 2.7). */
-export function hubspotFields(hs: HubSpotConnections): FieldsFacet {
+export interface HubSpotFields {
+  addCustomField(
+    session: CrmSession,
+    objectName: string,
+    definition: Record<string, unknown>,
+  ): Promise<{ data: Record<string, unknown>; message: string }>;
+}
+
+export function hubspotFields(hs: HubSpotConnections): HubSpotFields {
   return {
     async addCustomField(session: CrmSession, objectName: string, definition: Record<string, unknown>) {
       checkPropertyDefinition(definition);

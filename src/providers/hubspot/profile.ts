@@ -1,4 +1,4 @@
-import type { ProviderCapabilities } from '../adapter.ts';
+import type { ProviderProfile } from '../adapter.ts';
 
 /** A standard HubSpot object type the service reads (spec §1), with the names users write for it. */
 export interface StandardObject {
@@ -16,6 +16,8 @@ export interface StandardObject {
  */
 export const HUBSPOT_PROFILE = {
   provider: 'hubspot',
+  displayName: 'HubSpot',
+  /** HubSpot's one API host: what clients write, sandbox connections included. */
   defaultApiBaseUrl: 'https://api.hubapi.com',
   /** OAuth v1 is deprecated (sunset 2027-02-16); v3 takes the same form fields in the body. */
   tokenPath: '/oauth/v3/token',
@@ -112,12 +114,16 @@ export const FIELD_TYPES_BY_TYPE: Readonly<Record<string, readonly string[]>> = 
   phone_number: ['phonenumber'],
 };
 
-export const HUBSPOT_CAPABILITIES: ProviderCapabilities = {
-  operations: ['get', 'add_custom_field', 'passthrough'],
+export const HUBSPOT: ProviderProfile = {
+  id: HUBSPOT_PROFILE.provider,
+  displayName: HUBSPOT_PROFILE.displayName,
   limits: { getIds: HUBSPOT_PROFILE.batchReadMaxIds, writeRecords: 0, deleteIds: 0 },
   // Plural names (`contacts`), type ids (`0-1`, `2-123`), custom object names (`p_pets`, `p123_pets`, `pets`).
   objectName: {
     pattern: /^(?:[A-Za-z][A-Za-z0-9_]{0,79}|\d{1,4}-\d{1,12})$/,
     example: 'contacts, 0-1, 2-123 or p_pets',
   },
+  writeInterfaces: [],
+  // One API host for every account; OAuth apps and private-app tokens alike.
+  connection: { instanceUrl: 'forbidden', credentials: ['oauth', 'private_app'] },
 };

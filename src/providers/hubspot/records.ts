@@ -4,7 +4,6 @@ import type { CrmSession } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
 import type { HubSpotConnections } from './connection-state.ts';
-import type { HubSpotGetResult } from './facet.ts';
 import { type ObjectRef, propertyNames, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
@@ -19,6 +18,12 @@ export type HubSpotRecord = {
 
 interface BatchReadAnswer {
   results?: Array<Partial<HubSpotRecord>>;
+  errors?: unknown[];
+}
+
+/** The answer of a get: one entry per id, in order, and HubSpot's own error entries when there are any. */
+export interface HubSpotGetResult {
+  data: Array<HubSpotRecord | null>;
   errors?: unknown[];
 }
 

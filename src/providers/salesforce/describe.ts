@@ -1,7 +1,7 @@
-import type { CrmSession, DescribeFacet, DescribeGlobalResult, ObjectDescribe } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse, reaching } from '../errors.ts';
 import type { DescribeCache } from './describe-cache.ts';
+import type { CrmSession, DescribeFacet, DescribeGlobalResult, ObjectDescribe } from './describe-types.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
 /** Describe Global and sObject Describe, cached per connection; results are Salesforce's, unchanged. */

@@ -1,7 +1,7 @@
 import { ApiError } from '../../errors/index.ts';
-import type { CrmSession, DescribeFacet, FieldsFacet } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { CrmError, crmErrorFromResponse, reaching } from '../errors.ts';
+import type { CrmSession, DescribeFacet } from './describe-types.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import { soqlString } from './soql.ts';
 
@@ -9,6 +9,15 @@ import { soqlString } from './soql.ts';
 export const FLS_PROFILES = ['System Administrator', 'Standard User'] as const;
 
 type Query = (session: CrmSession, soql: string) => Promise<{ records: Array<Record<string, unknown>> }>;
+
+/** Custom fields: the definition is checked (400 `ApiError`), then created; answers the creation result. */
+export interface SalesforceFields {
+  addCustomField(
+    session: CrmSession,
+    objectName: string,
+    definition: Record<string, unknown>,
+  ): Promise<{ data: Record<string, unknown>; message: string }>;
+}
 
 const PICKLISTS = new Set(['picklist', 'multiselectpicklist']);
 
@@ -23,7 +32,7 @@ export function salesforceFields(
   describe: DescribeFacet,
   query: Query,
   forgetDescribes: (connectionId: string) => void,
-): FieldsFacet {
+): SalesforceFields {
   const data = SALESFORCE_PROFILE.dataPath(apiVersion);
   return {
     async addCustomField(session, objectName, definition) {

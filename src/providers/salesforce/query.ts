@@ -1,14 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../../errors/index.ts';
-import type { CrmRecord, CrmSession } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse, reaching } from '../errors.ts';
+import type { CrmRecord, CrmSession } from './describe-types.ts';
 import type { QueryPage } from './facet.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
-/** Records per answer (decisions §4); Salesforce's pages are at most `PAGE` records. */
-export const MAX_RECORDS_PER_ANSWER = 10_000;
-const PAGE = 2_000;
+/** Records per answer; Salesforce's pages are at most `PAGE` records. */
+export const MAX_RECORDS_PER_ANSWER = SALESFORCE_PROFILE.queryMaxRecordsPerAnswer;
+const PAGE = SALESFORCE_PROFILE.queryPageSize;
 
 interface SalesforcePage {
   totalSize: number;

@@ -1,9 +1,14 @@
 import { ApiError } from '../../errors/index.ts';
 import type { ConcurrencyLimiter } from '../../lib/limiter.ts';
-import type { CrmSession, ObjectDescribe } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { reaching } from '../errors.ts';
-import type { PreparedRecord, RecordError, SaveResult, UpsertOutcome } from './facet.ts';
+import type { CrmSession, ObjectDescribe } from './describe-types.ts';
+import type {
+  PreparedRecord,
+  RecordError,
+  SaveResult,
+  SalesforceUpsertOutcome as UpsertOutcome,
+} from './facet.ts';
 import { toCollectionsRecord } from './format.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import { collectionsWrite, failedCallEntry, normalizeResult } from './save-collections.ts';

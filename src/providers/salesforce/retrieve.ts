@@ -1,13 +1,13 @@
-import type { CrmRecord, CrmSession, RecordsFacet } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse, reaching } from '../errors.ts';
+import type { CrmRecord, CrmSession, RecordsFacet } from './describe-types.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
 /**
  * sObject Collections retrieve. POST with a JSON body rather than GET: the ids and field list
  * would otherwise be bound by the URL length (~800 ids), while POST takes 2,000 ids per call.
  */
-export function salesforceRecords(apiVersion: string): RecordsFacet {
+export function salesforceRetrieve(apiVersion: string): RecordsFacet {
   const data = SALESFORCE_PROFILE.dataPath(apiVersion);
   return {
     retrieveBatchSize: SALESFORCE_PROFILE.retrieveMaxIds,
