@@ -92,6 +92,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     pgSchema: overrides.pgSchema,
+    clock,
   });
   const modules = overrides.providers ?? BUILT_IN_PROVIDERS;
   const connections = new ConnectionService({

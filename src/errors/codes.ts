@@ -31,7 +31,6 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   crm_rate_limited: 429,
   internal_error: 500,
-  not_implemented: 501,
   crm_error: 502,
   crm_unreachable: 502,
   connection_needs_reauth: 503,

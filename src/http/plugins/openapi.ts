@@ -22,7 +22,6 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   422: "`operation_not_available`: the connection's CRM does not offer this operation (the message names what it offers), or `object_not_supported`: the object is announced but not supported yet.",
   429: "`rate_limited`: the service's own rate limit, or `crm_rate_limited`: the CRM's limit once the service's retries are spent; see `Retry-After`.",
   500: 'Internal failure; the body carries no internal detail.',
-  501: '`not_implemented`: the request is valid but this connection’s adapter does not implement the operation.',
   502: "The CRM failed or could not be reached after retries; the CRM's own error is in `details`.",
   503: '`connection_needs_reauth`: the CRM no longer accepts the connection’s credentials.',
 };

@@ -28,7 +28,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
               }),
             },
           },
-          errors: [400, 404, 409, 413, 415, 422, 501, 502, 503],
+          errors: [400, 404, 409, 413, 415, 422, 502, 503],
         },
       },
     },
