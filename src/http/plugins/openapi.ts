@@ -1,4 +1,5 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { OperationName } from '../../domain/operations.ts';
 import type { RouteDoc } from '../route-doc.ts';
 import { ErrorResponse } from '../schemas/common.ts';
 
@@ -32,11 +33,16 @@ function openApiPath(url: string): string {
   return url.replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\*$/, '{target_url}');
 }
 
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  servers: string[];
+  /** The CRMs whose adapters offer an operation (their handler tables), by display name. */
+  offeredBy(operation: OperationName): string[];
+}
+
 /** Collects every documented route as it is registered and serves the OpenAPI 3.1 document built from them. */
-export function registerOpenApi(
-  app: FastifyInstance,
-  info: { title: string; version: string; servers: string[] },
-) {
+export function registerOpenApi(app: FastifyInstance, info: OpenApiInfo) {
   const routes: CollectedRoute[] = [];
   app.addHook('onRoute', (route: RouteOptions) => {
     const doc = route.config?.doc;
@@ -67,10 +73,14 @@ export function registerOpenApi(
   return { document };
 }
 
-function buildDocument(
-  routes: CollectedRoute[],
-  info: { title: string; version: string; servers: string[] },
-) {
+/** The per-CRM note of an operation, from the same handler tables that decide 422 `operation_not_available`. */
+function availability(info: OpenApiInfo, operation: OperationName | undefined): string {
+  if (operation === undefined) return '';
+  const crms = info.offeredBy(operation);
+  return `**Offered on ${crms.length === 0 ? 'no' : crms.join(', ')} connections**; other connections answer 422 \`operation_not_available\`. `;
+}
+
+function buildDocument(routes: CollectedRoute[], info: OpenApiInfo) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = openApiPath(route.url);
@@ -111,7 +121,10 @@ function buildDocument(
     item[route.method] = {
       operationId: route.doc.operationId,
       summary: route.doc.summary,
-      description: route.doc.description,
+      description: `${availability(info, route.doc.operation)}${route.doc.description}`,
+      ...(route.doc.operation === undefined
+        ? {}
+        : { 'x-crm-providers': info.offeredBy(route.doc.operation) }),
       tags: route.doc.tags,
       ...(route.doc.public === true ? { security: [] } : {}),
       ...(parameters.length === 0 ? {} : { parameters }),

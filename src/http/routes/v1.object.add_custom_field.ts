@@ -13,6 +13,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
       schema: { params: ObjectNameParams, body: CustomFieldBody },
       config: {
         doc: {
+          operation: 'add_custom_field',
           operationId: 'addCustomField',
           summary: 'Add a custom field',
           description:

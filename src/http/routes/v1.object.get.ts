@@ -38,6 +38,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
       schema: { params: ObjectNameParams, body: GetBody },
       config: {
         doc: {
+          operation: 'get',
           operationId: 'getRecords',
           summary: 'Get records by id',
           description:

@@ -24,6 +24,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
       url: '/v1/proxy/*',
       config: {
         doc: {
+          operation: 'passthrough',
           operationId: 'passThrough',
           summary: 'Pass a request through to the CRM',
           description:
