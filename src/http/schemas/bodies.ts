@@ -111,7 +111,7 @@ export const CustomFieldBody = Type.Object(
       {
         additionalProperties: true,
         description:
-          'Salesforce: spec 2.3 (name, type, label, length for Text, valueSet for Picklist). HubSpot: spec 2.6.',
+          'Salesforce: name, type, label, `length` for Text, `valueSet` for Picklist. HubSpot: name, label, type, fieldType, groupName.',
       },
     ),
   },
