@@ -99,10 +99,12 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     store,
     keyring,
     region: config.region,
+    clock: () => new Date(clock.now()),
     profiles: modules.map((m) => m.profile),
   });
   const auth = new AuthService({
     store,
+    clock: () => new Date(clock.now()),
     region: config.region,
     publicUrls: config.publicUrls,
     ...(overrides.authCacheTtlMs === undefined ? {} : { cacheTtlMs: overrides.authCacheTtlMs }),

@@ -15,7 +15,7 @@ export interface ObjectRef {
   custom: boolean;
 }
 
-interface SchemaSummary {
+export interface SchemaSummary {
   objectTypeId: string;
   fullyQualifiedName: string;
   name: string;
@@ -60,7 +60,7 @@ export async function resolveObject(
   }
   const state = hs.of(session.connectionId);
   const load = () => loadSchemas(hs, session);
-  let schemas = await state.schemas.get('schemas', load);
+  let schemas = await state.schemas.getOrLoad('schemas', load);
   let found = matchSchema(schemas, name);
   if (found === undefined) {
     // Created a moment ago? Look again, but not more than once every few seconds.
@@ -130,10 +130,10 @@ export async function propertyNames(
   };
   return options.refresh === true
     ? state.properties.refresh(object.typeId, HUBSPOT_PROFILE.refreshOnMissMinMs, load)
-    : state.properties.get(object.typeId, load);
+    : state.properties.getOrLoad(object.typeId, load);
 }
 
 /** Forget the property list of one object type (after a property was created). */
 export function forgetProperties(hs: HubSpotConnections, connectionId: string, object: ObjectRef): void {
-  hs.of(connectionId).properties.invalidate(object.typeId);
+  hs.of(connectionId).properties.delete(object.typeId);
 }

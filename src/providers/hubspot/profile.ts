@@ -38,6 +38,8 @@ export const HUBSPOT_PROFILE = {
   /** How long a connection's property lists and custom object schemas are trusted. */
   propertiesTtlMs: 10 * 60_000,
   schemasTtlMs: 5 * 60_000,
+  /** Object types whose property lists one connection keeps at most. */
+  cachedTypesPerConnection: 1_000,
   /** A name that is not found refreshes the cached list, but not more often than this. */
   refreshOnMissMinMs: 2_000,
   rateLimits: {

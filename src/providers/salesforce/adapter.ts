@@ -1,9 +1,9 @@
 import type { Connection } from '../../domain/connection.ts';
+import { TtlCache } from '../../lib/ttl-cache.ts';
 import type { CrmAdapter, OAuthClient, ProviderDeps } from '../adapter.ts';
 import { salesforceAuth } from './auth.ts';
 import { salesforceData } from './data.ts';
-import { salesforceDescribe } from './describe.ts';
-import { DescribeCache } from './describe-cache.ts';
+import { type DescribeCache, forgetDescribes, salesforceDescribe } from './describe.ts';
 import { salesforceFields } from './fields.ts';
 import { salesforceGet } from './get.ts';
 import { SALESFORCE, SALESFORCE_PROFILE } from './profile.ts';
@@ -16,8 +16,9 @@ const PASS = SALESFORCE_PROFILE.passthrough;
 export function createSalesforceAdapter(deps: ProviderDeps): CrmAdapter {
   const settings = deps.config.salesforce;
   const apiVersion = settings.apiVersion;
-  const cache = new DescribeCache({
+  const cache: DescribeCache = new TtlCache({
     ttlMs: deps.tuning.describeTtlMs ?? SALESFORCE_PROFILE.describeTtlMs,
+    max: SALESFORCE_PROFILE.cachedDescribes,
     clock: deps.clock,
   });
   const describe = salesforceDescribe(cache, apiVersion);
@@ -28,7 +29,7 @@ export function createSalesforceAdapter(deps: ProviderDeps): CrmAdapter {
       deps.tuning.bulkThreshold ?? settings.bulkThreshold ?? SALESFORCE_PROFILE.defaultBulkThreshold,
     cursorKey: deps.signingKey,
     describe,
-    forgetDescribes: (connectionId) => cache.invalidate(connectionId),
+    forgetDescribes: (connectionId) => forgetDescribes(cache, connectionId),
   });
   const fields = salesforceFields(apiVersion, describe, data.query, data.forgetDescribes);
   return {

@@ -24,6 +24,8 @@ export const SALESFORCE_PROFILE = {
   defaultBulkThreshold: 2_000,
   /** How long describes are trusted before they are fetched again. */
   describeTtlMs: 10 * 60_000,
+  /** Describes kept at most, over all connections (an org can have thousands of objects). */
+  cachedDescribes: 5_000,
   /** Records that failed only on a row lock were not written: sent again, alone, this many rounds. */
   lockRetry: { statusCode: 'UNABLE_TO_LOCK_ROW', rounds: 2, baseMs: 200, maxMs: 2_000 },
   /** Bulk 2.0 job polling: first wait, growth ×1.5 up to the longest wait, and when to give up. */
