@@ -1,5 +1,5 @@
 /**
- * The closed set of request-level error codes (decisions §3) and the one table from code to
+ * The closed set of request-level error codes and the one table from code to
  * HTTP status. A code that is missing here fails to compile (`satisfies`).
  */
 export const ERROR_STATUS = {

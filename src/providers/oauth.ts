@@ -2,7 +2,7 @@ import type { Clock } from '../lib/clock.ts';
 import type { OAuthApp, RefreshOutcome } from './adapter.ts';
 import type { HttpClient } from './client/http-client.ts';
 import { parseJson } from './client/types.ts';
-import { reaching } from './errors.ts';
+import { unreachableAsCrmError } from './errors.ts';
 
 /** The fields of an OAuth 2.0 token answer that either CRM sends. */
 interface TokenAnswer {
@@ -40,7 +40,7 @@ export async function refreshAccessToken(
     client_id: app.clientId,
     client_secret: app.clientSecret,
   });
-  const response = await reaching(provider, 'token refresh', () =>
+  const response = await unreachableAsCrmError(provider, 'token refresh', () =>
     client.send({
       method: 'POST',
       url: app.tokenUrl,

@@ -48,7 +48,7 @@ const SPEC_OBJECTS: Array<[name: string, sandboxType: string]> = [
   ['goals', '0-74'],
 ];
 
-test('every object type of the spec: records in input order, null for missing ids, HubSpot errors passed on', async (t) => {
+test('every supported object type: records in input order, null for missing ids, HubSpot errors passed on', async (t) => {
   const s = await startStack(t);
   for (const [name, typeId] of SPEC_OBJECTS) {
     const [a, b] = idsOf(s, typeId, 2);

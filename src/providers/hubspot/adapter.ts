@@ -2,7 +2,7 @@ import type { Connection } from '../../domain/connection.ts';
 import type { CrmAdapter, OAuthClient, ProviderDeps } from '../adapter.ts';
 import { hubspotAuth } from './auth.ts';
 import { paced } from './calls.ts';
-import { HubSpotConnections } from './connection-state.ts';
+import { PerConnectionState } from './connection-state.ts';
 import { hubspotFields } from './fields.ts';
 import { HUBSPOT, HUBSPOT_PROFILE } from './profile.ts';
 import { getHubSpotRecords } from './records.ts';
@@ -11,7 +11,7 @@ import { getHubSpotRecords } from './records.ts';
 export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
   const { clock } = deps;
   const settings = deps.config.hubspot;
-  const hs = new HubSpotConnections({ clock });
+  const hs = new PerConnectionState({ clock });
   const fields = hubspotFields(hs);
   const apiBaseUrl = (c: Pick<Connection, 'apiBaseUrl'>) => c.apiBaseUrl ?? HUBSPOT_PROFILE.defaultApiBaseUrl;
   return {

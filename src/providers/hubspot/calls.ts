@@ -4,7 +4,7 @@ import { retrying } from '../../lib/retry.ts';
 import type { AnswerHead, CrmSession } from '../adapter.ts';
 import { parseRetryAfter } from '../client/retry.ts';
 import { type HttpMethod, headerValue, type OutboundResponse, parseJson } from '../client/types.ts';
-import { reaching } from '../errors.ts';
+import { unreachableAsCrmError } from '../errors.ts';
 import type { CallKind, HubSpotPacer } from './pacing.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
@@ -100,7 +100,7 @@ export async function hubspotCall(
       await pacer.acquire(kind);
       let answer: OutboundResponse | undefined;
       try {
-        answer = await reaching(HUBSPOT_PROFILE.provider, call.label, () =>
+        answer = await unreachableAsCrmError(HUBSPOT_PROFILE.provider, call.label, () =>
           session.send({
             method: call.method,
             url: `${session.baseUrl}${call.path}`,

@@ -19,7 +19,7 @@ export interface ConnectionState {
  * What the HubSpot adapter keeps per connection: its pacer (HubSpot's limits are per account and
  * app, so per connection here) and its cached schemas and property lists.
  */
-export class HubSpotConnections {
+export class PerConnectionState {
   readonly clock: Clock;
   readonly #pacerOptions: Omit<PacerOptions, 'clock'>;
   readonly #states = new Map<string, ConnectionState>();

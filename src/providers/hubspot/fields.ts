@@ -2,7 +2,7 @@ import { ApiError, type ErrorDetail } from '../../errors/index.ts';
 import type { CrmSession } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
-import type { HubSpotConnections } from './connection-state.ts';
+import type { PerConnectionState } from './connection-state.ts';
 import { forgetProperties, resolveObject } from './objects.ts';
 import { FIELD_TYPES_BY_TYPE } from './profile.ts';
 
@@ -55,7 +55,7 @@ export function checkPropertyDefinition(definition: Record<string, unknown>): vo
   }
 }
 
-/** Creates a property (`POST /crm/v3/properties/{objectType}`) and answers it whole (spec 2.7). */
+/** Creates a property (`POST /crm/v3/properties/{objectType}`) and answers it whole. */
 export interface HubSpotFields {
   addCustomField(
     session: CrmSession,
@@ -64,7 +64,7 @@ export interface HubSpotFields {
   ): Promise<{ data: Record<string, unknown>; message: string }>;
 }
 
-export function hubspotFields(hs: HubSpotConnections): HubSpotFields {
+export function hubspotFields(hs: PerConnectionState): HubSpotFields {
   return {
     async addCustomField(session: CrmSession, objectName: string, definition: Record<string, unknown>) {
       checkPropertyDefinition(definition);

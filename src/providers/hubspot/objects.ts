@@ -2,7 +2,7 @@ import { ApiError } from '../../errors/index.ts';
 import type { CrmSession } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
-import type { HubSpotConnections } from './connection-state.ts';
+import type { PerConnectionState } from './connection-state.ts';
 import { ANNOUNCED_OBJECTS, HUBSPOT_PROFILE, STANDARD_OBJECTS, type StandardObject } from './profile.ts';
 
 /** An object type as HubSpot's paths take it. */
@@ -37,13 +37,13 @@ export function standardObject(name: string): StandardObject | undefined {
 }
 
 /**
- * Resolves a user's object name: standard types by plural, singular, type id or the spec's own
+ * Resolves a user's object name: standard types by plural, singular, type id or the API's own
  * names (`goals` → goal targets); custom objects by `2-…` id, fully qualified name (`p123_cars`),
  * `p_cars`, or plain name (`cars`) through the schemas API, cached per connection. Owners,
  * associations, audit logs, pipelines and stages answer 422; anything else 404.
  */
 export async function resolveObject(
-  hs: HubSpotConnections,
+  hs: PerConnectionState,
   session: CrmSession,
   name: string,
 ): Promise<ObjectRef> {
@@ -92,7 +92,7 @@ function matchSchema(schemas: SchemaSummary[], name: string): SchemaSummary | un
   );
 }
 
-async function loadSchemas(hs: HubSpotConnections, session: CrmSession): Promise<SchemaSummary[]> {
+async function loadSchemas(hs: PerConnectionState, session: CrmSession): Promise<SchemaSummary[]> {
   const response = await hs.call(session, {
     method: 'GET',
     path: `${HUBSPOT_PROFILE.schemasPath}?archived=false&includePropertyDefinitions=false&includeAssociationDefinitions=false`,
@@ -111,7 +111,7 @@ async function loadSchemas(hs: HubSpotConnections, session: CrmSession): Promise
 
 /** Names of the object type's properties (archived ones left out), cached per connection. */
 export async function propertyNames(
-  hs: HubSpotConnections,
+  hs: PerConnectionState,
   session: CrmSession,
   object: ObjectRef,
   options: { refresh?: boolean } = {},
@@ -134,6 +134,6 @@ export async function propertyNames(
 }
 
 /** Forget the property list of one object type (after a property was created). */
-export function forgetProperties(hs: HubSpotConnections, connectionId: string, object: ObjectRef): void {
+export function forgetProperties(hs: PerConnectionState, connectionId: string, object: ObjectRef): void {
   hs.of(connectionId).properties.delete(object.typeId);
 }

@@ -1,6 +1,6 @@
 import type { ProviderProfile } from '../adapter.ts';
 
-/** A standard HubSpot object type the service reads (spec §1), with the names users write for it. */
+/** A standard HubSpot object type the service reads, with the names users write for it. */
 export interface StandardObject {
   /** Path name in `/crm/v3/objects/{name}`. */
   path: string;
@@ -68,7 +68,7 @@ export const HUBSPOT_PROFILE = {
   },
 } as const;
 
-/** Object types of spec §1, with their HubSpot type ids. `goals` are HubSpot's goal targets. */
+/** The object types the service reads, with their HubSpot type ids. `goals` are HubSpot's goal targets. */
 export const STANDARD_OBJECTS: readonly StandardObject[] = [
   { path: 'companies', typeId: '0-2', aliases: ['company'] },
   { path: 'contacts', typeId: '0-1', aliases: ['contact'] },
@@ -84,7 +84,7 @@ export const STANDARD_OBJECTS: readonly StandardObject[] = [
   { path: 'goal_targets', typeId: '0-74', aliases: ['goal_target', 'goals', 'goal'] },
 ];
 
-/** Announced by the spec for later (§1): answered 422 `object_not_supported`, never sent to HubSpot. */
+/** Announced for a later version: answered 422 `object_not_supported`, never sent to HubSpot. */
 export const ANNOUNCED_OBJECTS: readonly string[] = [
   'owners',
   'owner',

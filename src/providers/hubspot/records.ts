@@ -3,11 +3,11 @@ import { closestName } from '../../lib/closest.ts';
 import type { CrmSession } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
-import type { HubSpotConnections } from './connection-state.ts';
+import type { PerConnectionState } from './connection-state.ts';
 import { type ObjectRef, propertyNames, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
-/** A record as spec 2.5 shows it. */
+/** A record as the API answers it: HubSpot's own shape. */
 export type HubSpotRecord = {
   id: string;
   properties: Record<string, string | null>;
@@ -33,13 +33,13 @@ export type Limiter = { run<T>(fn: () => Promise<T>): Promise<T> };
 const SYSTEM = new Set<string>(HUBSPOT_PROFILE.systemProperties);
 
 /**
- * Get records by id (spec 4.2, decisions §4) with one batch/read call: one entry per id passed, in
+ * Get records by id with one batch/read call: one entry per id passed, in
  * order, `null` where HubSpot has no record. HubSpot's own error entries (its `OBJECT_NOT_FOUND`
  * listing the missing ids) are passed on in `errors`; ids that cannot be HubSpot ids (not digits)
  * are not sent and are listed there too, with code `malformed_id`.
  */
 export async function getHubSpotRecords(
-  hs: HubSpotConnections,
+  hs: PerConnectionState,
   session: CrmSession,
   limiter: Limiter,
   objectName: string,
@@ -89,7 +89,7 @@ export async function getHubSpotRecords(
  * with the closest real one as a hint, after one look at a fresh property list.
  */
 async function propertiesToRead(
-  hs: HubSpotConnections,
+  hs: PerConnectionState,
   session: CrmSession,
   object: ObjectRef,
   fields: string[] | undefined,

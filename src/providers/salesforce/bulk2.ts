@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { retrying } from '../../lib/retry.ts';
 import type { CrmSession } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
-import { CrmError, crmErrorFromResponse, reaching } from '../errors.ts';
+import { CrmError, crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
 import type { RecordError, SaveResult } from './facet.ts';
 import { toCsv } from './format.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
@@ -252,7 +252,7 @@ function call(
   step: string,
   request: Parameters<CrmSession['send']>[0] extends infer R ? Omit<R, 'label'> : never,
 ) {
-  return reaching('salesforce', `bulk ${step}`, () =>
+  return unreachableAsCrmError('salesforce', `bulk ${step}`, () =>
     session.send({ ...request, label: `salesforce.bulk2.${step}` }),
   );
 }

@@ -1,6 +1,6 @@
 import type { TtlCache } from '../../lib/ttl-cache.ts';
 import { parseJson } from '../client/types.ts';
-import { crmErrorFromResponse, reaching } from '../errors.ts';
+import { crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
 import type { CrmSession, DescribeFacet, DescribeGlobalResult, ObjectDescribe } from './describe-types.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
@@ -28,7 +28,7 @@ export function salesforceDescribe(cache: DescribeCache, apiVersion: string): De
 
   async function describeGlobal(session: CrmSession): Promise<DescribeGlobalResult> {
     return cached(cache, session.connectionId, 'global', async (): Promise<DescribeGlobalResult> => {
-      const response = await reaching('salesforce', 'describe global', () =>
+      const response = await unreachableAsCrmError('salesforce', 'describe global', () =>
         session.send({
           method: 'GET',
           url: `${session.baseUrl}${data}/sobjects/`,
@@ -61,7 +61,7 @@ export function salesforceDescribe(cache: DescribeCache, apiVersion: string): De
         session.connectionId,
         `object:${name}`,
         async (): Promise<ObjectDescribe | null> => {
-          const response = await reaching('salesforce', 'describe object', () =>
+          const response = await unreachableAsCrmError('salesforce', 'describe object', () =>
             session.send({
               method: 'GET',
               url: `${session.baseUrl}${data}/sobjects/${encodeURIComponent(name)}/describe/`,

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../../errors/index.ts';
 import { parseJson } from '../client/types.ts';
-import { crmErrorFromResponse, reaching } from '../errors.ts';
+import { crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
 import type { CrmRecord, CrmSession } from './describe-types.ts';
 import type { QueryPage } from './facet.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
@@ -69,7 +69,7 @@ export function salesforceQuery(apiVersion: string, cursorKey: Buffer) {
   }
 
   async function page(session: CrmSession, url: string): Promise<SalesforcePage> {
-    const response = await reaching('salesforce', 'query', () =>
+    const response = await unreachableAsCrmError('salesforce', 'query', () =>
       session.send({
         method: 'GET',
         url,

@@ -1,5 +1,5 @@
 import { parseJson } from '../client/types.ts';
-import { crmErrorFromResponse, reaching } from '../errors.ts';
+import { crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
 import type { CrmRecord, CrmSession, RecordsFacet } from './describe-types.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
@@ -31,7 +31,7 @@ export function salesforceRetrieve(apiVersion: string): RecordsFacet {
   };
 
   function send(session: CrmSession, objectName: string, ids: string[], fields: string[]) {
-    return reaching('salesforce', 'collections retrieve', () =>
+    return unreachableAsCrmError('salesforce', 'collections retrieve', () =>
       session.send({
         method: 'POST',
         url: `${session.baseUrl}${data}/composite/sobjects/${encodeURIComponent(objectName)}`,
