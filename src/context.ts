@@ -35,8 +35,8 @@ export interface ContextOverrides {
   perConnectionConcurrency?: number;
   /** Describe cache TTL (default: the provider's). */
   describeTtlMs?: number;
-  /** Salesforce writes of at least this many records use Bulk API 2.0 (default: config, else the provider's). */
-  salesforceBulkThreshold?: number;
+  /** Writes of at least this many records use the CRM's bulk interface (default: config, else the provider's). */
+  bulkThreshold?: number;
   /** Auth lookup cache TTL. */
   authCacheTtlMs?: number;
   /** Largest accepted request body in bytes (default 64 MiB, see app.ts). */
@@ -68,7 +68,7 @@ export interface AppContext {
  * Generous enough for a script that fans out (a refresh storm of 1,000 parallel calls fits the
  * burst), low enough that one runaway client cannot drain the CRM account's daily API allowance.
  */
-export const DEFAULT_RATE_LIMIT: RateLimitOptions = { perSecond: 200, burst: 2000 };
+const DEFAULT_RATE_LIMIT: RateLimitOptions = { perSecond: 200, burst: 2000 };
 
 /** 10,000 records of a few KiB each, see docs in app.ts. */
 export const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
@@ -125,7 +125,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     config,
     tuning: {
       describeTtlMs: overrides.describeTtlMs,
-      bulkThreshold: overrides.salesforceBulkThreshold,
+      bulkThreshold: overrides.bulkThreshold,
     },
     // Query cursors are signed with a key derived from the active encryption key (never the key itself).
     signingKey: createHmac('sha256', keyring.keys.get(keyring.activeKeyId) ?? Buffer.alloc(32))

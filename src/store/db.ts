@@ -8,7 +8,7 @@ import type { Clock } from '../lib/clock.ts';
 import { retrying, settle, unwrap } from '../lib/retry.ts';
 import type { Database } from './schema.ts';
 
-export const SQLITE_FILE = 'crm-proxy.sqlite';
+const SQLITE_FILE = 'crm-proxy.sqlite';
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,40}$/;
 
 export interface DbOptions {

@@ -14,7 +14,7 @@ export function ensureNoBody(body: unknown): void {
   });
 }
 
-export const DescribeResponse = Type.Object({
+const DescribeResponse = Type.Object({
   data: Type.Record(Type.String(), Type.Unknown(), {
     description: "Salesforce's Describe Global result, unchanged (`encoding`, `maxBatchSize`, `sobjects`).",
   }),

@@ -6,7 +6,7 @@ import { GetBody } from '../schemas/bodies.ts';
 import { CrmRecord, ObjectNameParams } from '../schemas/common.ts';
 import type { ApiApp } from './types.ts';
 
-export const GetResponse = Type.Object({
+const GetResponse = Type.Object({
   data: Type.Array(Type.Union([CrmRecord, Type.Null()]), {
     description: 'One entry per id passed, in the order passed; `null` where no record exists.',
   }),

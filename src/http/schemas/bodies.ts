@@ -118,6 +118,3 @@ export const CustomFieldBody = Type.Object(
   { additionalProperties: false },
 );
 export type CustomFieldBody = Static<typeof CustomFieldBody>;
-
-/** Describe takes no body; an empty object is accepted too. */
-export const EmptyBody = Type.Optional(Type.Object({}, { additionalProperties: false }));

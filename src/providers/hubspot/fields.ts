@@ -18,7 +18,7 @@ interface HubSpotErrorBody {
  * knows, a `fieldType` that type allows (the list of allowed ones in the answer), options for
  * enumerations and a formula for calculations.
  */
-export function checkPropertyDefinition(definition: Record<string, unknown>): void {
+function checkPropertyDefinition(definition: Record<string, unknown>): void {
   const missing = REQUIRED.filter((k) => typeof definition[k] !== 'string' || definition[k] === '');
   if (missing.length > 0) {
     throw invalid(

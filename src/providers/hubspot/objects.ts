@@ -30,9 +30,9 @@ for (const o of STANDARD_OBJECTS) {
 }
 const ANNOUNCED = new Set(ANNOUNCED_OBJECTS.map(key));
 
-export const SUPPORTED_NAMES = STANDARD_OBJECTS.map((o) => (o.path === 'goal_targets' ? 'goals' : o.path));
+const SUPPORTED_NAMES = STANDARD_OBJECTS.map((o) => (o.path === 'goal_targets' ? 'goals' : o.path));
 
-export function standardObject(name: string): StandardObject | undefined {
+function standardObject(name: string): StandardObject | undefined {
   return STANDARD_BY_KEY.get(key(name));
 }
 

@@ -6,7 +6,7 @@ import { SALESFORCE_PROFILE } from './profile.ts';
 import { soqlString } from './soql.ts';
 
 /** The profiles a new field is opened to (read and edit); every other profile is left as is. */
-export const FLS_PROFILES = ['System Administrator', 'Standard User'] as const;
+const FLS_PROFILES = ['System Administrator', 'Standard User'] as const;
 
 type Query = (session: CrmSession, soql: string) => Promise<{ records: Array<Record<string, unknown>> }>;
 

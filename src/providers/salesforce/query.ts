@@ -7,7 +7,7 @@ import type { QueryPage } from './facet.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
 /** Records per answer; Salesforce's pages are at most `PAGE` records. */
-export const MAX_RECORDS_PER_ANSWER = SALESFORCE_PROFILE.queryMaxRecordsPerAnswer;
+const MAX_RECORDS_PER_ANSWER = SALESFORCE_PROFILE.queryMaxRecordsPerAnswer;
 const PAGE = SALESFORCE_PROFILE.queryPageSize;
 
 interface SalesforcePage {
