@@ -7,7 +7,7 @@ import { TokenManager } from './connections/token-manager.ts';
 import { loadKeyring } from './crypto/keyring.ts';
 import type { Connection, Provider } from './domain/connection.ts';
 import { RateLimiter, type RateLimitOptions } from './http/plugins/rate-limit.ts';
-import { type Clock, withSystemSleep } from './lib/clock.ts';
+import { type Clock, systemClock, withSystemSleep } from './lib/clock.ts';
 import { LOG_REDACT_PATHS } from './lib/redact.ts';
 import { ConnectionLimiters, type OperationDeps } from './operations/deps.ts';
 import type { OAuthApp, OAuthClient, ProviderModule } from './providers/adapter.ts';
@@ -83,7 +83,7 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
 /** The only place that wires services together. Constructors take one options object; nothing is global. */
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const logger = overrides.logger ?? createLogger(config);
-  const clock = withSystemSleep(overrides.clock ?? { now: () => Date.now() });
+  const clock = withSystemSleep(overrides.clock ?? systemClock);
   const keyring = loadKeyring(config, {
     info: (msg) => logger.info(msg),
     warn: (msg) => logger.warn(msg),

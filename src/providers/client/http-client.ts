@@ -24,8 +24,8 @@ export interface HttpClientOptions {
   connectionsPerOrigin?: number;
   retry?: Partial<RetryPolicy>;
   hooks?: CallHook[];
-  /** Waits between attempts run on this clock. */
-  clock: Pick<Clock, 'sleep'>;
+  /** Waits between attempts run on this clock; Retry-After dates are read against it. */
+  clock: Clock;
 }
 
 const NETWORK_CODES: Record<string, OutboundNetworkError['kind']> = {
@@ -64,7 +64,7 @@ export class HttpClient {
   readonly #timeoutMs: number;
   readonly #policy: RetryPolicy;
   readonly #hooks: CallHook[];
-  readonly #clock: Pick<Clock, 'sleep'>;
+  readonly #clock: Clock;
 
   constructor(options: HttpClientOptions) {
     this.#clock = options.clock;
@@ -108,7 +108,7 @@ export class HttpClient {
           kind: 'status',
           status: res.statusCode,
           idempotent: req.idempotent,
-          retryAfterMs: parseRetryAfter(headerValue(res.headers, 'retry-after')),
+          retryAfterMs: parseRetryAfter(headerValue(res.headers, 'retry-after'), this.#clock.now()),
         };
       } catch (error) {
         const kind = classify(error);

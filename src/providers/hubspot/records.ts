@@ -1,4 +1,4 @@
-import { ApiError } from '../../errors/index.ts';
+import { type UnknownField, unknownFields } from '../../errors/index.ts';
 import { closestName } from '../../lib/closest.ts';
 import type { CrmSession } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
@@ -102,7 +102,7 @@ async function propertiesToRead(
     all = await propertyNames(hs, session, object, { refresh: true });
     byLower = lookup(all);
   }
-  const unknown: Array<{ path: string; field: string; did_you_mean: string | null }> = [];
+  const unknown: UnknownField[] = [];
   const names = new Set<string>();
   fields.forEach((field, index) => {
     const canonical = byLower.get(field.toLowerCase());
@@ -113,13 +113,10 @@ async function propertiesToRead(
     }
   });
   if (unknown.length > 0) {
-    const list = unknown
-      .map((u) => `"${u.field}"${u.did_you_mean === null ? '' : ` (did you mean "${u.did_you_mean}"?)`}`)
-      .join(', ');
-    throw new ApiError(
-      'unknown_field',
-      `HubSpot ${object.name} have no property ${list}. GET /crm/v3/properties/${object.path} (through /v1/proxy) lists them.`,
-      { details: unknown },
+    throw unknownFields(
+      `HubSpot ${object.name} have no property`,
+      unknown,
+      `. GET /crm/v3/properties/${object.path} (through /v1/proxy) lists them.`,
     );
   }
   return { names: [...names], only: names };
