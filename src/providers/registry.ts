@@ -1,4 +1,5 @@
 import type { Connection, Provider } from '../domain/connection.ts';
+import { ApiError } from '../errors/index.ts';
 import type { CrmAdapter, ProviderDeps, ProviderModule } from './adapter.ts';
 
 /**
@@ -16,10 +17,18 @@ export class ProviderRegistry {
     }
   }
 
-  /** The adapter of a connection's CRM. A connection of a CRM this build does not know is a deployment error. */
+  /**
+   * The adapter of a connection's CRM. A stored connection of a CRM this deployment does not
+   * register (a provider removed from the build) answers 503 naming it, not an internal error.
+   */
   adapterFor(connection: Pick<Connection, 'provider'>): CrmAdapter {
     const adapter = this.#adapters.get(connection.provider);
-    if (adapter === undefined) throw new Error(`no provider "${connection.provider}" is registered`);
+    if (adapter === undefined) {
+      throw new ApiError(
+        'service_unavailable',
+        `This connection is for the CRM "${connection.provider.slice(0, 50)}", which this deployment of the service does not support. Connect the account again with a supported CRM, or run a deployment that includes it.`,
+      );
+    }
     return adapter;
   }
 
