@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { AppContext } from './context.ts';
+import { connectionLimits } from './http/connections/index.ts';
 import { registerJsonParser } from './http/plugins/body-parser.ts';
 import { registerDocsPage } from './http/plugins/docs-page.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
@@ -26,7 +27,10 @@ export interface BuildAppOptions {
  */
 export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp {
   let draining = false;
+  const connections = connectionLimits(ctx.config.limits, ctx.logger);
   const app = Fastify({
+    // Header, whole-request and keep-alive deadlines, and the 408 written when one passes.
+    ...connections.options,
     loggerInstance: ctx.logger as FastifyBaseLogger,
     genReqId: genRequestId,
     bodyLimit: ctx.bodyLimit,
@@ -38,6 +42,7 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
       customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  connections.attach(app);
 
   registerRequestId(app);
   registerErrorHandling(app, { bodyLimit: ctx.bodyLimit });

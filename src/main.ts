@@ -1,5 +1,5 @@
 import { buildApp } from './app.ts';
-import type { Config } from './config/index.ts';
+import { type Config, checkProductionSafety } from './config/index.ts';
 import { type AppContext, type ContextOverrides, createContext } from './context.ts';
 import type { ApiApp } from './http/routes/types.ts';
 
@@ -18,6 +18,13 @@ export async function startService(
   overrides: ContextOverrides = {},
   listen: { port?: number; host?: string } = {},
 ): Promise<RunningService> {
+  // loadConfig checks this already; a Config built by hand, or sandbox clients passed in, must not bypass it.
+  checkProductionSafety({
+    production: config.production,
+    sandboxRequested: config.sandbox || overrides.sandboxOAuthClients !== undefined,
+    publicUrls: config.publicUrls,
+    behindTls: config.behindTls,
+  });
   const ctx = await createContext(config, overrides);
   const app = buildApp(ctx);
   try {

@@ -13,7 +13,7 @@ const HELP = `crm-proxy: one bearer token for Salesforce and HubSpot records.
 
 Usage: crm-proxy <command> [options]
 
-crm-proxy serve [--port N] [--host H]  start the service (with the sandbox CRMs unless CRM_PROXY_SANDBOX=false)
+crm-proxy serve [--port N] [--host H]  start the service (with the sandbox CRMs, except with CRM_PROXY_SANDBOX=false or NODE_ENV=production)
 crm-proxy sandbox salesforce|hubspot|both [--port N]   start sandbox CRMs alone
     (serve --help and sandbox --help say more)
 ${CONNECTIONS_HELP}

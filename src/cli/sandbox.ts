@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { startHubSpotSandbox } from '../../sandbox/hubspot/index.ts';
 import { startSalesforceSandbox } from '../../sandbox/salesforce/index.ts';
-import { loadConfig } from '../config/index.ts';
+import { ConfigError, loadConfig } from '../config/index.ts';
 import { onShutdownSignal } from '../main.ts';
 import { UsageError } from './io.ts';
 import { loadOrCreateBootstrapCredentials, type SandboxHandle } from './sandbox-bootstrap.ts';
@@ -26,6 +26,11 @@ export async function run(argv: string[]): Promise<number | undefined> {
     throw new UsageError('sandbox takes one of: salesforce, hubspot, both');
   }
   const config = loadConfig();
+  if (config.production) {
+    throw new ConfigError(
+      'the sandbox CRMs do not run when NODE_ENV=production; unset NODE_ENV to start them',
+    );
+  }
   const port = values.port === undefined ? undefined : Number(values.port);
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
     throw new UsageError('--port must be a port number');

@@ -12,9 +12,9 @@ import {
 } from './sandbox-bootstrap.ts';
 
 export const SERVE_HELP = `crm-proxy serve [--port N] [--host H]
-  Starts the service. With CRM_PROXY_SANDBOX on (the default outside production) both sandbox CRMs
-  run in-process (ports PORT+1 and PORT+2), each with a connection and an API token, written to
-  <data dir>/sandbox.json.`;
+  Starts the service. With CRM_PROXY_SANDBOX on (the default outside production, refused with
+  NODE_ENV=production) both sandbox CRMs run in-process (ports PORT+1 and PORT+2), each with a
+  connection and an API token, written to <data dir>/sandbox.json.`;
 
 /** `crm-proxy serve`: runs until SIGTERM/SIGINT (returns undefined to keep the process up). */
 export async function run(argv: string[]): Promise<number | undefined> {

@@ -2,6 +2,13 @@
 import { resolve } from 'node:path';
 import { REGIONS, type Region } from '../domain/connection.ts';
 import { SALESFORCE_PROFILE } from '../providers/salesforce/profile.ts';
+import { ConfigError } from './error.ts';
+import { checkProductionSafety } from './production.ts';
+import { parseServerLimits, type ServerLimits } from './server-limits.ts';
+
+export { ConfigError } from './error.ts';
+export { checkProductionSafety, isLoopbackHost } from './production.ts';
+export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -20,8 +27,12 @@ export interface Config {
   region: Region;
   /** Public base URLs of both regions, used to point a token of the other region at its home. */
   publicUrls: Partial<Record<Region, string>>;
-  /** Sandbox CRMs and the generated development key; on unless NODE_ENV=production. */
+  /** Sandbox CRMs and the generated development key; on unless NODE_ENV=production (never on in production). */
   sandbox: boolean;
+  /** A TLS-terminating proxy sits in front (`CRM_PROXY_BEHIND_TLS`): plain-http public URLs are then allowed in production. */
+  behindTls: boolean;
+  /** Timeouts and connection caps of the HTTP server. */
+  limits: ServerLimits;
   nodeEnv: string;
   production: boolean;
   databaseUrl: string | undefined;
@@ -39,13 +50,6 @@ export interface Config {
   sandboxPorts: { salesforce: number; hubspot: number };
   hubspot: { clientId: string | undefined; clientSecret: string | undefined };
   logLevel: LogLevel;
-}
-
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
 }
 
 type Env = Record<string, string | undefined>;
@@ -148,16 +152,23 @@ export function loadConfig(env: Env = process.env): Config {
   if (bulkThreshold !== undefined && !(Number.isInteger(bulkThreshold) && bulkThreshold >= 1)) {
     throw new ConfigError('CRM_PROXY_SF_BULK_THRESHOLD must be a whole number of records, 1 or more');
   }
+  const publicUrls = omitUndefined({
+    eu: url(env, 'CRM_PROXY_PUBLIC_URL_EU'),
+    us: url(env, 'CRM_PROXY_PUBLIC_URL_US'),
+  });
+  const sandboxRequested =
+    str(env, 'CRM_PROXY_SANDBOX') === undefined ? undefined : bool(env, 'CRM_PROXY_SANDBOX', false);
+  const behindTls = bool(env, 'CRM_PROXY_BEHIND_TLS', false);
+  checkProductionSafety({ production, sandboxRequested, publicUrls, behindTls });
   return {
     port: servicePort,
     host: str(env, 'HOST') ?? '127.0.0.1',
     dataDir: resolve(str(env, 'CRM_PROXY_DATA_DIR') ?? './data'),
     region: oneOf(env, 'CRM_PROXY_REGION', REGIONS, 'eu'),
-    publicUrls: omitUndefined({
-      eu: url(env, 'CRM_PROXY_PUBLIC_URL_EU'),
-      us: url(env, 'CRM_PROXY_PUBLIC_URL_US'),
-    }),
-    sandbox: bool(env, 'CRM_PROXY_SANDBOX', !production),
+    publicUrls,
+    sandbox: sandboxRequested ?? !production,
+    behindTls,
+    limits: parseServerLimits(env),
     nodeEnv,
     production,
     databaseUrl: str(env, 'DATABASE_URL'),

@@ -23,7 +23,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
   connections: ['domain', 'lib', 'errors', 'store', 'crypto', 'providers', 'providers-list'],
   auth: ['domain', 'lib', 'errors', 'store', 'crypto'],
   operations: ['domain', 'lib', 'errors', 'providers', 'proxy', 'connections'],
-  http: ['domain', 'lib', 'errors', 'providers', 'operations', 'auth', 'root-types'],
+  http: ['domain', 'lib', 'errors', 'config', 'providers', 'operations', 'auth', 'root-types'],
 };
 
 /** Layer of a file under src/. */

@@ -55,6 +55,8 @@ export interface Stack {
   ctx: AppContext;
   /** Stops the service (in-flight requests finish first) and the sandboxes; also run by `t.after`. */
   close(): Promise<void>;
+  /** Connections the service's HTTP server holds open right now. */
+  openConnections(): Promise<number>;
   /** Calls the service; `token` defaults to the Salesforce sandbox token (null: no Authorization header). */
   api<T = unknown>(path: string, call?: ApiCall): Promise<ApiAnswer<T>>;
 }
@@ -137,5 +139,9 @@ export async function startStack(t: TestContext, options: StackOptions = {}): Pr
     ctx: service.ctx,
     close,
     api,
+    openConnections: () =>
+      new Promise<number>((resolve, reject) =>
+        service.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+      ),
   };
 }

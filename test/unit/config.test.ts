@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
-import { ConfigError, loadConfig, parseEncryptionKeys } from '../../src/config/index.ts';
+import {
+  ConfigError,
+  DEFAULT_SERVER_LIMITS,
+  loadConfig,
+  parseEncryptionKeys,
+} from '../../src/config/index.ts';
 
 test('defaults', () => {
   const c = loadConfig({});
@@ -70,10 +75,113 @@ test('Salesforce API version and sandbox ports', () => {
   assert.throws(() => loadConfig({ SALESFORCE_API_VERSION: 'v61' }), /^ConfigError: SALESFORCE_API_VERSION/);
 });
 
-test('NODE_ENV=production turns the sandbox off by default, but it can be forced on', () => {
+test('NODE_ENV=production turns the sandbox off, and refuses to start when it is forced on', () => {
   assert.equal(loadConfig({ NODE_ENV: 'production' }).sandbox, false);
   assert.equal(loadConfig({ NODE_ENV: 'production' }).production, true);
-  assert.equal(loadConfig({ NODE_ENV: 'production', CRM_PROXY_SANDBOX: '1' }).sandbox, true);
+  assert.equal(loadConfig({ NODE_ENV: 'production', CRM_PROXY_SANDBOX: '0' }).sandbox, false);
+  for (const value of ['1', 'true', 'on']) {
+    assert.throws(
+      () => loadConfig({ NODE_ENV: 'production', CRM_PROXY_SANDBOX: value }),
+      (e: unknown) =>
+        e instanceof ConfigError &&
+        /^CRM_PROXY_SANDBOX cannot be on when NODE_ENV=production/.test(e.message) &&
+        /__sandbox/.test(e.message),
+    );
+  }
+  assert.equal(loadConfig({ CRM_PROXY_SANDBOX: '1' }).sandbox, true);
+});
+
+test('production refuses a plain-http public URL on a public host unless TLS is terminated in front', () => {
+  const prod = { NODE_ENV: 'production' };
+  assert.throws(
+    () => loadConfig({ ...prod, CRM_PROXY_PUBLIC_URL_US: 'http://us.crm-proxy.example.com' }),
+    (e: unknown) =>
+      e instanceof ConfigError &&
+      /^CRM_PROXY_PUBLIC_URL_US is a plain http:\/\/ URL/.test(e.message) &&
+      /CRM_PROXY_BEHIND_TLS=true/.test(e.message) &&
+      !e.message.includes('example.com'),
+  );
+  assert.throws(
+    () => loadConfig({ ...prod, CRM_PROXY_PUBLIC_URL_EU: 'http://10.0.0.5:8080' }),
+    /_EU is a plain/,
+  );
+  const behind = loadConfig({
+    ...prod,
+    CRM_PROXY_PUBLIC_URL_EU: 'http://eu.crm-proxy.example.com',
+    CRM_PROXY_BEHIND_TLS: 'true',
+  });
+  assert.equal(behind.behindTls, true);
+  assert.equal(behind.publicUrls.eu, 'http://eu.crm-proxy.example.com');
+  for (const local of ['http://127.0.0.1:8080', 'http://localhost:8080', 'http://[::1]:8080']) {
+    assert.equal(loadConfig({ ...prod, CRM_PROXY_PUBLIC_URL_EU: local }).publicUrls.eu, local);
+  }
+  assert.equal(
+    loadConfig({ ...prod, CRM_PROXY_PUBLIC_URL_EU: 'https://eu.crm-proxy.example.com' }).behindTls,
+    false,
+  );
+  // Outside production a plain-http URL is fine (development behind nothing).
+  assert.equal(
+    loadConfig({ CRM_PROXY_PUBLIC_URL_EU: 'http://eu.crm-proxy.example.com' }).publicUrls.eu,
+    'http://eu.crm-proxy.example.com',
+  );
+  assert.throws(() => loadConfig({ CRM_PROXY_BEHIND_TLS: 'perhaps' }), /^ConfigError: CRM_PROXY_BEHIND_TLS/);
+});
+
+test('server timeouts and connection caps: defaults, overrides, and bad values named', () => {
+  assert.deepEqual(loadConfig({}).limits, DEFAULT_SERVER_LIMITS);
+  assert.deepEqual(DEFAULT_SERVER_LIMITS, {
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 300_000,
+    bodyIdleTimeoutMs: 30_000,
+    keepAliveTimeoutMs: 65_000,
+    maxConnections: 4096,
+    maxConnectionsPerClient: 256,
+    connectionCapExempt: { loopback: true, addresses: [] },
+  });
+  const c = loadConfig({
+    CRM_PROXY_HEADERS_TIMEOUT_MS: '2000',
+    CRM_PROXY_REQUEST_TIMEOUT_MS: '60000',
+    CRM_PROXY_BODY_IDLE_TIMEOUT_MS: '5000',
+    CRM_PROXY_KEEP_ALIVE_TIMEOUT_MS: '75000',
+    CRM_PROXY_MAX_CONNECTIONS: '1000',
+    CRM_PROXY_MAX_CONNECTIONS_PER_CLIENT: '0',
+    CRM_PROXY_CONNECTION_CAP_EXEMPT: '10.0.0.7, loopback ,::FFFF:10.0.0.8',
+  });
+  assert.deepEqual(c.limits, {
+    headersTimeoutMs: 2000,
+    requestTimeoutMs: 60_000,
+    bodyIdleTimeoutMs: 5000,
+    keepAliveTimeoutMs: 75_000,
+    maxConnections: 1000,
+    maxConnectionsPerClient: 0,
+    connectionCapExempt: { loopback: true, addresses: ['10.0.0.7', '::ffff:10.0.0.8'] },
+  });
+  assert.deepEqual(loadConfig({ CRM_PROXY_CONNECTION_CAP_EXEMPT: 'none' }).limits.connectionCapExempt, {
+    loopback: false,
+    addresses: [],
+  });
+  const cases: [Record<string, string>, RegExp][] = [
+    [
+      { CRM_PROXY_HEADERS_TIMEOUT_MS: '0' },
+      /^CRM_PROXY_HEADERS_TIMEOUT_MS must be a whole number of milliseconds/,
+    ],
+    [{ CRM_PROXY_REQUEST_TIMEOUT_MS: '5s' }, /^CRM_PROXY_REQUEST_TIMEOUT_MS must be/],
+    [{ CRM_PROXY_BODY_IDLE_TIMEOUT_MS: '-1' }, /^CRM_PROXY_BODY_IDLE_TIMEOUT_MS must be/],
+    [{ CRM_PROXY_KEEP_ALIVE_TIMEOUT_MS: '1.5' }, /^CRM_PROXY_KEEP_ALIVE_TIMEOUT_MS must be/],
+    [{ CRM_PROXY_MAX_CONNECTIONS: '0' }, /^CRM_PROXY_MAX_CONNECTIONS must be a whole number of connections/],
+    [{ CRM_PROXY_MAX_CONNECTIONS_PER_CLIENT: 'many' }, /^CRM_PROXY_MAX_CONNECTIONS_PER_CLIENT must be/],
+    [{ CRM_PROXY_CONNECTION_CAP_EXEMPT: 'proxy.internal' }, /^CRM_PROXY_CONNECTION_CAP_EXEMPT must be/],
+    [
+      { CRM_PROXY_HEADERS_TIMEOUT_MS: '20000', CRM_PROXY_REQUEST_TIMEOUT_MS: '10000' },
+      /^CRM_PROXY_HEADERS_TIMEOUT_MS must not be larger than CRM_PROXY_REQUEST_TIMEOUT_MS/,
+    ],
+  ];
+  for (const [env, message] of cases) {
+    assert.throws(
+      () => loadConfig(env),
+      (e: unknown) => e instanceof ConfigError && message.test(e.message),
+    );
+  }
 });
 
 test('invalid values name the variable', () => {

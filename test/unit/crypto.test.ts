@@ -110,10 +110,15 @@ test('sandbox mode without keys: generates a 0600 key file once, says so, and re
 test('production without keys refuses to start; so does a non-sandbox setup', () => {
   withDir((dir) => {
     const log = { info() {}, warn() {} };
+    // loadConfig refuses a forced sandbox in production; the keyring refuses it on its own as well.
+    assert.throws(
+      () => loadConfig({ NODE_ENV: 'production', CRM_PROXY_DATA_DIR: dir, CRM_PROXY_SANDBOX: 'true' }),
+      (e: unknown) => e instanceof ConfigError && /CRM_PROXY_SANDBOX cannot be on/.test(e.message),
+    );
     assert.throws(
       () =>
         loadKeyring(
-          loadConfig({ NODE_ENV: 'production', CRM_PROXY_DATA_DIR: dir, CRM_PROXY_SANDBOX: 'true' }),
+          { ...loadConfig({ CRM_PROXY_DATA_DIR: dir, CRM_PROXY_SANDBOX: 'true' }), production: true },
           log,
         ),
       (e: unknown) => e instanceof ConfigError && /CRM_PROXY_ENCRYPTION_KEYS is required/.test(e.message),

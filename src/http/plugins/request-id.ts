@@ -11,6 +11,11 @@ const INCOMING = /^[A-Za-z0-9._:-]{8,128}$/;
 export function genRequestId(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
   if (typeof incoming === 'string' && INCOMING.test(incoming)) return incoming;
+  return freshRequestId();
+}
+
+/** A new `req_…` id, for answers written before any request could be read. */
+export function freshRequestId(): string {
   return `req_${randomBytes(12).toString('base64url')}`;
 }
 

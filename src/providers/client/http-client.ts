@@ -1,4 +1,4 @@
-import { Agent, request } from 'undici';
+import { Agent, errors, request } from 'undici';
 import type { Clock } from '../../lib/clock.ts';
 import { redactUrl } from '../../lib/redact.ts';
 import {
@@ -17,7 +17,7 @@ import {
 } from './types.ts';
 
 export interface HttpClientOptions {
-  /** Per-attempt timeout when the request gives none. */
+  /** Per-attempt bound on each silence (headers, then body); the whole attempt gets twice that. */
   timeoutMs?: number;
   connectTimeoutMs?: number;
   /** Keep-alive sockets per CRM origin. */
@@ -89,6 +89,10 @@ export class HttpClient {
       let failure: AttemptFailure;
       let response: OutboundResponse | undefined;
       let networkError: unknown;
+      // headersTimeout and bodyTimeout bound silences; this bounds the attempt as a whole, so a
+      // CRM that trickles its answer cannot hold a request (and its client) open for ever.
+      const attemptAbort = new AbortController();
+      const deadline = setTimeout(() => attemptAbort.abort(new errors.BodyTimeoutError()), 2 * timeout);
       try {
         const res = await request(req.url, {
           method: req.method,
@@ -97,8 +101,9 @@ export class HttpClient {
           dispatcher: this.#agent,
           headersTimeout: timeout,
           bodyTimeout: timeout,
+          signal: attemptAbort.signal,
         });
-        const text = await res.body.text();
+        const text = await res.body.text().finally(() => clearTimeout(deadline));
         response = { status: res.statusCode, headers: res.headers, text, attempts: attempt };
         if (res.statusCode < 500 && (res.statusCode !== 429 || req.ownRateLimit === true)) {
           this.#emit(req, attempt, started, { status: res.statusCode });
@@ -111,6 +116,7 @@ export class HttpClient {
           retryAfterMs: parseRetryAfter(headerValue(res.headers, 'retry-after'), this.#clock.now()),
         };
       } catch (error) {
+        clearTimeout(deadline);
         const kind = classify(error);
         if (kind === null) throw error;
         networkError = error;
