@@ -1,11 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify from 'fastify';
 import type { AppContext } from './context.ts';
 import { connectionLimits } from './http/connections/index.ts';
 import { registerJsonParser } from './http/plugins/body-parser.ts';
 import { registerDocsPage } from './http/plugins/docs-page.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
 import { registerHealth } from './http/plugins/health.ts';
+import { redactingLogger } from './http/plugins/log-redaction.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
 import { genRequestId, registerRequestId } from './http/plugins/request-id.ts';
 import './http/route-doc.ts';
@@ -20,10 +21,12 @@ export interface BuildAppOptions {
 /**
  * Builds the Fastify app from a context; never listens.
  *
- * Body limit: the largest request is an insert/update of 10,000 records. Salesforce's own bulk
- * upload takes up to 100 MB of CSV per job; typical CRM records are a few hundred bytes to a few
- * KiB of JSON, so 10,000 records of up to ~6.5 KiB fit in the default 64 MiB, while one request cannot
- * make the process buffer an unbounded body. `ContextOverrides.bodyLimit` changes it.
+ * Body limit (JSON routes; pass-through streams and is not parsed): the largest request is an
+ * insert/update of 10,000 records, and a typical CRM record is a few hundred bytes of JSON, so the
+ * default 8 MiB holds 10,000 records of ~800 bytes. The bound is the parse: JSON.parse blocks the
+ * event loop, ~150 ms for 8 MiB of 1000-key records (the widest allowed; one object of more keys,
+ * whose parse grows faster than its size, is refused before parsing) and ~40 ms for 8 MiB of
+ * typical records. Bigger loads go as several requests. `ContextOverrides.bodyLimit` changes it.
  */
 export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp {
   let draining = false;
@@ -31,7 +34,7 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
   const app = Fastify({
     // Header, whole-request and keep-alive deadlines, and the 408 written when one passes.
     ...connections.options,
-    loggerInstance: ctx.logger as FastifyBaseLogger,
+    loggerInstance: redactingLogger(ctx.logger),
     genReqId: genRequestId,
     bodyLimit: ctx.bodyLimit,
     // Keep-alive sockets are closed at shutdown once in-flight requests have finished.

@@ -39,7 +39,7 @@ export interface ContextOverrides {
   bulkThreshold?: number;
   /** Auth lookup cache TTL. */
   authCacheTtlMs?: number;
-  /** Largest accepted request body in bytes (default 64 MiB, see app.ts). */
+  /** Largest accepted JSON request body in bytes (default 8 MiB, see app.ts). */
   bodyLimit?: number;
   /** Per-token rate limit; null turns it off. Default: 200 requests/s, bursts of 2000. */
   rateLimit?: RateLimitOptions | null;
@@ -70,8 +70,8 @@ export interface AppContext {
  */
 const DEFAULT_RATE_LIMIT: RateLimitOptions = { perSecond: 200, burst: 2000 };
 
-/** 10,000 records of a few KiB each, see docs in app.ts. */
-export const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
+/** 10,000 records of ~800 bytes of JSON each; the reasoning is in app.ts. */
+export const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
 
 export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   return pino({

@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { CallAccounting } from './accounting.ts';
+import { controlOnLoopback } from './loopback.ts';
 import { FAULT_KINDS, type FaultKind, Realism, type RealismConfig, type ScriptedFault } from './realism.ts';
+import { enforceUriLimits, MAX_URI_AND_HEADERS_BYTES, NODE_MAX_HEADER_SIZE } from './uri-limits.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -49,9 +51,14 @@ export function createSandboxApp(options: SandboxAppOptions): SandboxCore {
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 150 * 1024 * 1024,
     forceCloseConnections: true,
+    http: { maxHeaderSize: NODE_MAX_HEADER_SIZE },
+    // Path parameters (an external id in an upsert URL) are as long as the URL allows, as at the CRMs.
+    routerOptions: { maxParamLength: MAX_URI_AND_HEADERS_BYTES },
   });
   const realism = new Realism(options.realism);
   const accounting = new CallAccounting();
+  enforceUriLimits(app, accounting);
+  controlOnLoopback(app, CONTROL_PREFIX);
   app.decorateRequest('callKind', '');
 
   app.addHook('onRequest', async (request, reply) => {

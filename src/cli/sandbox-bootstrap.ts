@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type HubSpotSandbox, startHubSpotSandbox } from '../../sandbox/hubspot/index.ts';
 import { type SalesforceSandbox, startSalesforceSandbox } from '../../sandbox/salesforce/index.ts';
 import type { CallAccounting, Realism, RealismConfig } from '../../sandbox/shared/index.ts';
 import type { AppContext } from '../context.ts';
+import { ensurePrivateDir } from '../lib/private-dir.ts';
 
 /** The CRMs that ship a sandbox. */
 type SandboxCrm = 'salesforce' | 'hubspot';
@@ -103,7 +104,7 @@ export function loadOrCreateBootstrapCredentials(dataDir: string): Record<Sandbo
       refreshToken: `na1-${random(24)}`,
     },
   };
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   writeFileSync(file, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });
   return created;
 }
@@ -124,7 +125,7 @@ export function readSandboxFile(dataDir: string): SandboxFile | null {
 
 export function writeSandboxFile(dataDir: string, content: SandboxFile): string {
   const file = join(dataDir, 'sandbox.json');
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   writeFileSync(file, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return file;

@@ -1,9 +1,10 @@
 // Where the encryption keys come from: the environment, or — in sandbox mode only, when none is
 // configured — a key generated once into <dataDir>/encryption-key so a newcomer's store survives restarts.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Config, ConfigError, parseEncryptionKeys } from '../config/index.ts';
+import { ensurePrivateDir } from '../lib/private-dir.ts';
 import { createKeyring, type Keyring } from './envelope.ts';
 
 export const GENERATED_KEY_FILE = 'encryption-key';
@@ -26,13 +27,13 @@ export function loadKeyring(config: Config, log: KeyringLog): Keyring {
     throw new ConfigError('CRM_PROXY_ENCRYPTION_KEYS is required (a key is generated only in sandbox mode)');
   }
   const file = join(config.dataDir, GENERATED_KEY_FILE);
+  // Owner-only directory and files, fixed if they were not (see lib/private-dir.ts).
+  ensurePrivateDir(config.dataDir);
   let raw: string;
   try {
     raw = readFileSync(file, 'utf8');
-    if ((statSync(file).mode & 0o077) !== 0) log.warn(`${file} is readable by other users; chmod 600 it`);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    mkdirSync(config.dataDir, { recursive: true });
     raw = `${GENERATED_KEY_ID}:${randomBytes(32).toString('base64')}\n`;
     try {
       // 'wx': if another process created it in the meantime, use theirs rather than overwrite.

@@ -7,17 +7,24 @@ const SECRET_HEADERS = new Set([
   'proxy-authorization',
 ]);
 
-/** Query and form parameters that carry secrets (OAuth grants, HubSpot's legacy `hapikey`). */
+/** Query and form parameters that carry secrets (OAuth grants, HubSpot's legacy `hapikey`, signatures). */
 const SECRET_PARAMS = [
   'access_token',
   'refresh_token',
+  'id_token',
   'client_secret',
   'code',
   'code_verifier',
   'token',
   'hapikey',
+  'api_key',
+  'apikey',
   'password',
   'assertion',
+  'signature',
+  'sig',
+  'session_id',
+  'sessionid',
 ];
 
 export const REDACTED = '[redacted]';
@@ -47,10 +54,28 @@ export function redactUrl(url: string): string {
 
 const SECRET_TEXT = new RegExp(`("?(?:${SECRET_PARAMS.join('|')})"?\\s*[:=]\\s*"?)([^"&\\s,}]+)`, 'gi');
 const BEARER = /\b(Bearer|OAuth)\s+[A-Za-z0-9._~+/!=-]+/g;
+/** The service's own API tokens, wherever they appear. */
+const API_TOKEN = /\bcrmp_[a-z]{2}_[0-9A-Za-z]+/g;
 
 /** Text (an outbound error body, a message) with token-like values masked. */
 export function redactText(text: string): string {
-  return text.replace(SECRET_TEXT, `$1${REDACTED}`).replace(BEARER, `$1 ${REDACTED}`);
+  return text
+    .replace(SECRET_TEXT, `$1${REDACTED}`)
+    .replace(BEARER, `$1 ${REDACTED}`)
+    .replace(API_TOKEN, REDACTED);
+}
+
+/** A raw query separator, or one percent-encoded inside a pass-through target. */
+const QUERY_START = /\?|%3f/i;
+
+/**
+ * A request path for the request log: everything from the query on is replaced by the marker.
+ * Any parameter may carry a secret (a token pasted as `?access_token=`, a CRM's signed URL passed
+ * through), and an encoded `%3F` inside a pass-through target starts one too.
+ */
+export function redactRequestUrl(url: string): string {
+  const at = url.search(QUERY_START);
+  return at === -1 ? url : `${url.slice(0, at)}?${REDACTED}`;
 }
 
 /** Paths the service's pino logger masks (request headers; outbound error bodies are masked by redactText). */

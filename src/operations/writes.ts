@@ -4,6 +4,7 @@ import { ApiError } from '../errors/index.ts';
 import type { CrmAdapter } from '../providers/adapter.ts';
 import { ensureObjectName, ensureWithin, handlerFor } from './checks.ts';
 import { type OperationDeps, runHandler } from './deps.ts';
+import { checkFieldNames } from './field-bounds.ts';
 
 /**
  * The write interface a request forces (`X-CRM-Proxy-Interface`), checked against those the CRM
@@ -35,6 +36,7 @@ async function save(
   const via = forcedInterface(adapter, requested);
   ensureObjectName(adapter, objectName);
   ensureWithin('too_many_records', records.length, adapter.profile.limits.writeRecords, operation);
+  checkFieldNames(records);
   return runHandler(deps, adapter, connection, handler, { objectName, records, via });
 }
 
@@ -82,5 +84,6 @@ export async function upsertRecord(
   const adapter = deps.registry.adapterFor(connection);
   const handler = handlerFor(adapter, 'upsert');
   ensureObjectName(adapter, objectName);
+  checkFieldNames([record]);
   return runHandler(deps, adapter, connection, handler, { objectName, record, matchKey });
 }

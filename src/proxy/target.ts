@@ -1,6 +1,7 @@
 import type { Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { CrmAdapter } from '../providers/adapter.ts';
+import { namesSandboxControl } from './control-paths.ts';
 
 interface Origin {
   scheme: 'http' | 'https';
@@ -146,6 +147,8 @@ export function resolveTarget(targets: ProxyTargets, rawTarget: string, query: s
   if (path.split('/').some((segment) => segment === '.' || segment === '..')) {
     throw refuse('dot segments (. and ..) are not allowed in the path');
   }
+  if (namesSandboxControl(path))
+    throw refuse('the sandbox control API (/__sandbox) is not reachable through the service');
   const queries = [innerQuery, query.replace(/^\?/, '')].filter((q) => q !== '');
   const search = queries.length === 0 ? '' : `?${queries.join('&')}`;
   return { url: `${targets.destination}${path}${search}`, path };

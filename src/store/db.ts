@@ -1,14 +1,14 @@
 // Kysely on embedded SQLite (default, a file in the data dir) or on PostgreSQL (DATABASE_URL).
 // Everything dialect-specific about opening a database lives here and in changes.ts.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Clock } from '../lib/clock.ts';
+import { ensurePrivateDir, withPrivateUmask } from '../lib/private-dir.ts';
 import { retrying, settle, unwrap } from '../lib/retry.ts';
 import type { Database } from './schema.ts';
 
-const SQLITE_FILE = 'crm-proxy.sqlite';
+export const SQLITE_FILE = 'crm-proxy.sqlite';
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,40}$/;
 
 export interface DbOptions {
@@ -26,13 +26,17 @@ export type DbHandle =
 
 export async function openDb(opts: DbOptions): Promise<DbHandle> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.pgSchema);
-  // Owner-only on creation: the file holds sealed credentials and token hashes.
-  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
-  const sqlite = new BetterSqlite3(join(opts.dataDir, SQLITE_FILE));
-  // WAL lets the CLI write while the service reads; the busy timeout makes concurrent writers wait
-  // instead of failing with SQLITE_BUSY.
-  sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('journal_mode = WAL');
+  // Owner-only: the file holds sealed credentials and token hashes (its -wal/-shm files too).
+  ensurePrivateDir(opts.dataDir);
+  const sqlite = withPrivateUmask(() => {
+    const db = new BetterSqlite3(join(opts.dataDir, SQLITE_FILE));
+    // WAL lets the CLI write while the service reads; the busy timeout makes concurrent writers
+    // wait instead of failing with SQLITE_BUSY.
+    db.pragma('busy_timeout = 5000');
+    db.pragma('journal_mode = WAL');
+    return db;
+  });
+  ensurePrivateDir(opts.dataDir);
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   return {

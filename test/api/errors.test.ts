@@ -109,7 +109,7 @@ test('unknown objects are 404 and malformed object names 400, before any record 
 });
 
 test('a body over the limit is 413; the default limit is sized for 10 000 records', async (t) => {
-  assert.equal(DEFAULT_BODY_LIMIT, 64 * 1024 * 1024);
+  assert.equal(DEFAULT_BODY_LIMIT, 8 * 1024 * 1024);
   const s = await startStack(t, { overrides: { bodyLimit: 100_000 } });
   const records = Array.from({ length: 1000 }, (_, i) => ({
     Name: `Account ${i}`,

@@ -159,7 +159,7 @@ test('fields absent or empty: every property; given: exactly those plus the syst
     assert.equal(answer.status, 200);
     assert.deepEqual(Object.keys(answer.body.data[0]?.properties ?? {}).sort(), all);
   }
-  // Spec 4.2 rule 2: the requested field next to createdate, hs_object_id and lastmodifieddate.
+  // With fields given: the requested field next to createdate, hs_object_id and lastmodifieddate.
   const one = await get(s, 'contacts', { ids: [contact], fields: ['Email'] });
   assert.equal(one.status, 200);
   assert.deepEqual(Object.keys(one.body.data[0]?.properties ?? {}).sort(), [

@@ -12,7 +12,8 @@ function describe(error: FastifySchemaValidationError): { path: string; message:
       return { path: `${base}/${String(params['missingProperty'])}`, message: 'is required' };
     case 'additionalProperties':
       return {
-        path: `${base}/${String(params['additionalProperty'])}`,
+        // The name is the client's own and may be huge: the path shows its start.
+        path: `${base}/${String(params['additionalProperty']).slice(0, 100)}`,
         message: 'is not a known property; remove it',
       };
     case 'type':

@@ -83,7 +83,14 @@ export type GetBody = Static<typeof GetBody>;
 
 export const SoqlBody = Type.Object(
   {
-    data: Type.Optional(Type.String({ minLength: 1, maxLength: 100_000, description: 'A SOQL query.' })),
+    data: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100_000,
+        description:
+          'A SOQL query. It is sent in the URL of Salesforce’s query resource, so once URL-encoded it may take at most 14 336 bytes (`query_too_long` otherwise).',
+      }),
+    ),
     cursor: Type.Optional(
       Type.String({ minLength: 1, maxLength: 2000, description: '`next_cursor` of a previous answer.' }),
     ),

@@ -14,9 +14,9 @@ interface HubSpotErrorBody {
 }
 
 /**
- * Spec 2.6 checks, before anything reaches HubSpot: the five required attributes, a `type` HubSpot
- * knows, a `fieldType` that type allows (the list of allowed ones in the answer), options for
- * enumerations and a formula for calculations.
+ * Checks before anything reaches HubSpot, so a bad definition is a 400 naming the field: the five
+ * required attributes, a `type` HubSpot knows, a `fieldType` that type allows (the list of allowed
+ * ones in the answer), options for enumerations and a formula for calculations.
  */
 function checkPropertyDefinition(definition: Record<string, unknown>): void {
   const missing = REQUIRED.filter((k) => typeof definition[k] !== 'string' || definition[k] === '');

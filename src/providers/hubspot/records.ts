@@ -1,5 +1,5 @@
 import { type UnknownField, unknownFields } from '../../errors/index.ts';
-import { closestName } from '../../lib/closest.ts';
+import { hinter } from '../../lib/closest.ts';
 import type { CrmSession } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
@@ -104,10 +104,11 @@ async function propertiesToRead(
   }
   const unknown: UnknownField[] = [];
   const names = new Set<string>();
+  const hint = hinter(all);
   fields.forEach((field, index) => {
     const canonical = byLower.get(field.toLowerCase());
     if (canonical === undefined) {
-      unknown.push({ path: `/data/fields/${index}`, field, did_you_mean: closestName(field, all) });
+      unknown.push({ path: `/data/fields/${index}`, field, did_you_mean: hint(field) });
     } else {
       names.add(canonical);
     }
@@ -123,7 +124,7 @@ async function propertiesToRead(
 }
 
 /**
- * Spec 2.5's shape. With `fields` given, `properties` holds exactly those (`null` when unset) and
+ * HubSpot's own record shape. With `fields` given, `properties` holds exactly those (`null` when unset) and
  * the type's system properties (creation date, modification date, `hs_object_id`).
  */
 function shape(r: Partial<HubSpotRecord>, only: Set<string> | null): HubSpotRecord {

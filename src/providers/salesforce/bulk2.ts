@@ -125,7 +125,8 @@ export async function bulkWrite(
         : `Salesforce did not process this record: the Bulk API job ${job.id} ended ${info.state}${info.errorMessage ? ` (${info.errorMessage})` : ''}.`,
     fields: [],
   };
-  return results.map((r) => r ?? { success: false, errors: [why] });
+  // Array.from, not map: rows without a result are holes, which map would leave as holes.
+  return Array.from(results, (r) => r ?? { success: false, errors: [why] });
 }
 
 async function readResults(

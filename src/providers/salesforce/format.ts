@@ -1,8 +1,9 @@
 import { stringify } from 'csv-stringify/sync';
 import { type UnknownField, unknownFields } from '../../errors/index.ts';
-import { closestName } from '../../lib/closest.ts';
+import { hinter } from '../../lib/closest.ts';
 import type { ObjectDescribe } from './describe-types.ts';
 import type { PreparedRecord } from './facet.ts';
+import { type InvalidValue, invalidValues, isFieldValue, isReferenceValue } from './value-shape.ts';
 
 interface FieldInfo {
   name: string;
@@ -27,8 +28,10 @@ export function prepareRecords(meta: ObjectDescribe, records: unknown[]): Prepar
       .filter((f) => typeof f.relationshipName === 'string')
       .map((f) => [String(f.relationshipName).toLowerCase(), f]),
   );
-  const names = fields.map((f) => f.name);
+  const hintField = hinter(fields.map((f) => f.name));
+  const hintRelationship = hinter([...byRelationship.values()].map((f) => String(f.relationshipName)));
   const unknown: UnknownField[] = [];
+  const invalid: InvalidValue[] = [];
   const out = records.map((record, index) => {
     const prepared: PreparedRecord = {};
     if (!isPlainObject(record)) {
@@ -44,21 +47,20 @@ export function prepareRecords(meta: ObjectDescribe, records: unknown[]): Prepar
           unknown.push({
             path: `/data/${index}/${key}`,
             field: reference.relationship,
-            did_you_mean: closestName(
-              reference.relationship,
-              [...byRelationship.values()].map((f) => String(f.relationshipName)),
-            ),
+            did_you_mean: hintRelationship(reference.relationship),
           });
           continue;
         }
+        if (!isReferenceValue(reference.value)) invalid.push({ path: `/data/${index}/${key}`, field: key });
         prepared[`${String(parent.relationshipName)}.${reference.field}`] = reference.value;
         continue;
       }
       const field = byName.get(key.toLowerCase());
       if (field === undefined) {
-        unknown.push({ path: `/data/${index}/${key}`, field: key, did_you_mean: closestName(key, names) });
+        unknown.push({ path: `/data/${index}/${key}`, field: key, did_you_mean: hintField(key) });
         continue;
       }
+      if (!isFieldValue(value)) invalid.push({ path: `/data/${index}/${key}`, field: field.name });
       prepared[field.name] = value;
     }
     return prepared;
@@ -70,6 +72,7 @@ export function prepareRecords(meta: ObjectDescribe, records: unknown[]): Prepar
       `. POST /v1/describe/${meta.name} lists its fields.`,
     );
   }
+  if (invalid.length > 0) throw invalidValues(invalid);
   return out;
 }
 
@@ -125,6 +128,10 @@ export function toCsvRows(records: PreparedRecord[]): { header: string[]; rows: 
   return { header, rows };
 }
 
+/**
+ * With one column, a row whose only cell is empty would be a blank line, which CSV readers skip:
+ * empty cells are then written `""` (still an empty value), so every record keeps its row.
+ */
 export function toCsv(header: string[], rows: string[][]): string {
-  return stringify([header, ...rows], { record_delimiter: 'unix' });
+  return stringify([header, ...rows], { record_delimiter: 'unix', quoted_empty: header.length === 1 });
 }

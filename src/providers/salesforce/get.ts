@@ -1,6 +1,6 @@
 import type { CrmRecord, GetAnswer, IdError } from '../../domain/operations.ts';
 import { type UnknownField, unknownFields, unknownObject } from '../../errors/index.ts';
-import { closestName } from '../../lib/closest.ts';
+import { hinter } from '../../lib/closest.ts';
 import type { Handler } from '../adapter.ts';
 import type { DescribeFacet, ObjectDescribe, RecordsFacet } from './describe-types.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
@@ -80,11 +80,12 @@ function resolveFields(meta: ObjectDescribe, requested: string[] | undefined): s
   if (requested === undefined || requested.length === 0) return all;
   const byLower = new Map(all.map((name) => [name.toLowerCase(), name]));
   const out = new Set<string>(['Id']);
+  const hint = hinter(all);
   const unknown: UnknownField[] = [];
   requested.forEach((name, index) => {
     const canonical = byLower.get(name.toLowerCase());
     if (canonical === undefined) {
-      unknown.push({ path: `/data/fields/${index}`, field: name, did_you_mean: closestName(name, all) });
+      unknown.push({ path: `/data/fields/${index}`, field: name, did_you_mean: hint(name) });
     } else {
       out.add(canonical);
     }

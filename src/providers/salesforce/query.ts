@@ -5,6 +5,7 @@ import { crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
 import type { CrmRecord, CrmSession } from './describe-types.ts';
 import type { QueryPage } from './facet.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
+import { checkQueryUri, queryUriRefused } from './query-length.ts';
 
 /** Records per answer; Salesforce's pages are at most `PAGE` records. */
 const MAX_RECORDS_PER_ANSWER = SALESFORCE_PROFILE.queryMaxRecordsPerAnswer;
@@ -78,6 +79,7 @@ export function salesforceQuery(apiVersion: string, cursorKey: Buffer) {
         label: 'salesforce.query',
       }),
     );
+    if (response.status === 414 || response.status === 431) throw queryUriRefused(response.status);
     const body = parseJson<SalesforcePage>(response);
     if (response.status === 400) {
       const first = Array.isArray(body) ? (body[0] as { errorCode?: string; message?: string }) : undefined;
@@ -112,8 +114,11 @@ export function salesforceQuery(apiVersion: string, cursorKey: Buffer) {
   }
 
   return {
-    query: (session: CrmSession, soql: string) =>
-      collect(session, `${session.baseUrl}${data}/query?q=${encodeURIComponent(soql)}`),
+    query: (session: CrmSession, soql: string) => {
+      const target = `${data}/query?q=${encodeURIComponent(soql)}`;
+      checkQueryUri(target, soql.length);
+      return collect(session, `${session.baseUrl}${target}`);
+    },
     queryMore: (session: CrmSession, cursor: string) => {
       const payload = verify(cursor, session.connectionId);
       return collect(session, `${session.baseUrl}${payload.u}`);

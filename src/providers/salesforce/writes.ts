@@ -8,6 +8,7 @@ import type { Handler, HandlerCall } from '../adapter.ts';
 import type { DescribeFacet } from './describe-types.ts';
 import type { PreparedRecord, SalesforceDataFacet, SaveOperation, WriteInterface } from './facet.ts';
 import { prepareRecords } from './format.ts';
+import { checkMatchValue } from './match-value.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
 const LOCK = SALESFORCE_PROFILE.lockRetry;
@@ -24,6 +25,8 @@ export function lockRetryWait(locked: number, round: number, random?: () => numb
   if (locked === 0 || round > LOCK.rounds) return undefined;
   return backoffMs(round, { baseMs: LOCK.baseMs, maxMs: LOCK.maxMs, random });
 }
+
+const isEmpty = (record: PreparedRecord) => Object.keys(record).length === 0;
 
 /** Interface for `count` records: Bulk API 2.0 from the threshold on, sObject Collections below. */
 function chooseInterface(data: SalesforceDataFacet, count: number): WriteInterface {
@@ -77,7 +80,11 @@ export function salesforceSave<O extends SaveOperation>(
     const meta = await describe.describeObject(session, input.objectName);
     if (meta === null) throw unknownObject(input.objectName);
     const prepared = prepareRecords(meta, input.records);
-    const via = forced(input.via) ?? chooseInterface(data, prepared.length);
+    // Records without a single field make a Bulk CSV without columns, which Bulk refuses as a
+    // whole; Collections sends them and Salesforce answers each one (REQUIRED_FIELD_MISSING, …).
+    const via = prepared.every(isEmpty)
+      ? 'collections'
+      : (forced(input.via) ?? chooseInterface(data, prepared.length));
     const results = await withLockRetries(clock, prepared, via, data, (items, how) =>
       data.save(session, limiter, operation, meta.name, items, how),
     );
@@ -125,6 +132,7 @@ export function salesforceUpsert(describe: DescribeFacet, data: SalesforceDataFa
         { details: [{ path: `/data/0/${field.name}`, match_key: field.name }] },
       );
     }
+    checkMatchValue(field.name, value);
     return data.upsert(session, limiter, meta, prepared, field.name);
   };
 }

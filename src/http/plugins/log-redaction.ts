@@ -1,0 +1,36 @@
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { redactRequestUrl, redactText } from '../../lib/redact.ts';
+
+/** The request as the request log shows it: Fastify's fields, the URL without its query. */
+function req(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: redactRequestUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
+/** Errors keep their type and code; message and stack lose anything token-like. */
+function err(error: unknown) {
+  if (!(error instanceof Error)) return { message: redactText(String(error)) };
+  const code = (error as { code?: unknown }).code;
+  return {
+    type: error.name,
+    message: redactText(error.message),
+    stack: error.stack === undefined ? undefined : redactText(error.stack),
+    ...(code === undefined ? {} : { code }),
+  };
+}
+
+/**
+ * The logger the HTTP layer writes request, response and error lines with. The serializers are
+ * set on a child here rather than where the logger is made, so that a logger passed in from
+ * outside (tests, an embedding application) redacts the same way: Fastify lets the logger's own
+ * serializers win over its defaults.
+ */
+export function redactingLogger(logger: Logger): FastifyBaseLogger {
+  return logger.child({}, { serializers: { req, err } }) as FastifyBaseLogger;
+}

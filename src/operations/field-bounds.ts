@@ -1,0 +1,51 @@
+import { ApiError } from '../errors/index.ts';
+
+/** Longer than any real field name or relationship path of the CRMs; the get schema's limit too. */
+export const MAX_FIELD_NAME_LENGTH = 255;
+/**
+ * Distinct field names in one write request, all records together. CRM objects have at most a few
+ * hundred custom fields plus their standard ones (800 on the largest); anything past this is not a
+ * real record set, and the per-field work (mapping, "did you mean") must stay bounded.
+ */
+export const MAX_DISTINCT_FIELDS = 1000;
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Refuses (400) a field name longer than MAX_FIELD_NAME_LENGTH and more than MAX_DISTINCT_FIELDS
+ * distinct names, before any name is matched against the object's fields. Linear in the keys sent.
+ */
+export function checkFieldNames(records: readonly unknown[]): void {
+  const seen = new Set<string>();
+  for (let index = 0; index < records.length; index++) {
+    const record = records[index];
+    if (!isPlainObject(record)) continue;
+    for (const key in record) {
+      if (key.length > MAX_FIELD_NAME_LENGTH) {
+        throw new ApiError(
+          'field_name_too_long',
+          `A field name is ${key.length} characters long; field names have at most ${MAX_FIELD_NAME_LENGTH}. Use the field's API name.`,
+          {
+            details: [
+              {
+                path: `/data/${index}`,
+                field: `${key.slice(0, 40)}…`,
+                length: key.length,
+                limit: MAX_FIELD_NAME_LENGTH,
+              },
+            ],
+          },
+        );
+      }
+      seen.add(key.toLowerCase());
+      if (seen.size > MAX_DISTINCT_FIELDS) {
+        throw new ApiError(
+          'too_many_fields',
+          `The records name more than ${MAX_DISTINCT_FIELDS} distinct fields; one request may use at most ${MAX_DISTINCT_FIELDS}. POST /v1/describe/{object} lists the object's fields.`,
+          { details: [{ path: `/data/${index}`, limit: MAX_DISTINCT_FIELDS }] },
+        );
+      }
+    }
+  }
+}
