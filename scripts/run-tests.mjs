@@ -1,10 +1,18 @@
 #!/usr/bin/env node
-// Runs every *.test.ts under test/ with node's own test runner (tsx loads TypeScript).
-// Node 20's `--test` does not expand globs, so the file list is built here.
-// Usage: npm test [-- <path filter>...]
-import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+// Runs every *.test.ts under test/ with node's own test runner, in a few worker processes
+// (scripts/test-worker.mjs), each loading TypeScript once and running its share of the files one
+// after the other. Output is node's reporter (spec by default, TEST_REPORTER=tap for TAP), each
+// file's block kept whole; the summary at the end adds up all workers.
+//
+// Usage: npm test [-- <path filter>...]     (a file runs when its path contains one of the filters)
+// Env:   TEST_CONCURRENCY  worker processes (default: 2, at most one per file)
+//        TEST_REPORTER     spec (default) | tap
+//        TEST_DEADLINE_MIN a worker still running after this many minutes is stopped (default 20)
+import { fork } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -21,10 +29,110 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const concurrency = process.env.TEST_CONCURRENCY ?? '2';
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
-  { stdio: 'inherit' },
+
+// How long each file took last time (written at the end of every run), so the shards come out even.
+const TIMES = join('node_modules', '.cache', 'crm-proxy', 'test-durations.json');
+let lastTimes = {};
+try {
+  lastTimes = JSON.parse(readFileSync(TIMES, 'utf8'));
+} catch {
+  // First run: fall back on file sizes.
+}
+const cost = (f) => lastTimes[f] ?? statSync(f).size / 2;
+
+const defaultWorkers = Math.max(2, availableParallelism());
+const workers = Math.max(
+  1,
+  Math.min(files.length, Number(process.env.TEST_CONCURRENCY ?? defaultWorkers) || defaultWorkers),
 );
-process.exit(result.status ?? 1);
+// Longest first onto the least loaded worker; each worker then runs its files in path order.
+const shards = Array.from({ length: workers }, () => ({ files: [], load: 0 }));
+for (const f of [...files].sort((a, b) => cost(b) - cost(a))) {
+  const lightest = shards.reduce((min, s) => (s.load < min.load ? s : min));
+  lightest.files.push(f);
+  lightest.load += cost(f);
+}
+for (const s of shards) s.files.sort();
+
+const reporter = process.env.TEST_REPORTER ?? 'spec';
+const deadlineMs = Number(process.env.TEST_DEADLINE_MIN ?? '20') * 60_000;
+// Older Node 20 releases lack --test-force-exit; there a leaked handle would keep a worker alive
+// until the deadline, so it is passed wherever it exists.
+const forceExit = process.allowedNodeEnvironmentFlags.has('--test-force-exit') ? ['--test-force-exit'] : [];
+const SUMMARY = /^(?:ℹ|#) (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ([\d.]+)$/;
+const totals = { tests: 0, suites: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
+const times = { ...lastTimes };
+const started = performance.now();
+let workerErrors = 0;
+
+function runShard(shard, index) {
+  return new Promise((resolve) => {
+    const child = fork('scripts/test-worker.mjs', shard.files, {
+      execArgv: ['--import', 'tsx', `--test-reporter=${reporter}`, ...forceExit],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    let current = '(loading test files)';
+    let sawSummary = false;
+    let failedHere = 0;
+    child.on('message', (m) => {
+      if (m.type === 'start') current = m.file;
+      if (m.type === 'done') times[m.file] = m.ms;
+    });
+    // A file's results are printed together: lines are held until a top-level line ends the block.
+    let block = [];
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const total = SUMMARY.exec(line);
+      if (total) {
+        sawSummary = true;
+        if (total[1] in totals) totals[total[1]] += Number(total[2]);
+        if (total[1] === 'fail' || total[1] === 'cancelled') failedHere += Number(total[2]);
+        return;
+      }
+      block.push(line);
+      if (/^\S/.test(line) && !line.startsWith('▶')) {
+        process.stdout.write(`${block.join('\n')}\n`);
+        block = [];
+      }
+    });
+    createInterface({ input: child.stderr }).on('line', (line) => process.stderr.write(`${line}\n`));
+    const timer = setTimeout(() => {
+      console.error(
+        `worker ${index + 1}: still running after ${deadlineMs / 60_000} min, in ${current}; stopped`,
+      );
+      child.kill('SIGKILL');
+    }, deadlineMs);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (block.length > 0) process.stdout.write(`${block.join('\n')}\n`);
+      // A failing test sets exit code 1 with a summary that counts it; anything else is a worker error.
+      if (!sawSummary) {
+        console.error(`worker ${index + 1} ended (${signal ?? code}) in ${current}`);
+        workerErrors += 1;
+      } else if (code !== 0 && failedHere === 0) {
+        // E.g. an unhandled rejection after a test ended, which node:test reports but counts nowhere.
+        console.error(`worker ${index + 1} exited with code ${code}: an error outside any test, see above`);
+        workerErrors += 1;
+      }
+      resolve();
+    });
+  });
+}
+
+await Promise.all(shards.map(runShard));
+
+try {
+  mkdirSync(join('node_modules', '.cache', 'crm-proxy'), { recursive: true });
+  writeFileSync(TIMES, `${JSON.stringify(times, null, 1)}\n`);
+} catch {
+  // Only a hint for the next run's shards.
+}
+
+const prefix = reporter === 'tap' ? '#' : 'ℹ';
+const wall = performance.now() - started;
+for (const [key, n] of Object.entries(totals)) console.log(`${prefix} ${key} ${n}`);
+console.log(`${prefix} duration_ms ${wall.toFixed(0)}`);
+const errors = workerErrors > 0 ? `, ${workerErrors} worker error(s)` : '';
+console.log(
+  `${totals.pass} passed, ${totals.fail} failed${errors} (${files.length} files, ${workers} workers)`,
+);
+process.exit(workerErrors > 0 || totals.fail > 0 || totals.cancelled > 0 ? 1 : 0);

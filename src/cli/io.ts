@@ -1,5 +1,6 @@
 // Small helpers shared by the CLI commands: errors with exit codes, durations, secrets, tables.
 import { createInterface } from 'node:readline';
+import { cliIo } from './process-io.ts';
 
 /** Bad invocation: exit code 2, with a pointer to help. */
 export class UsageError extends Error {
@@ -37,7 +38,7 @@ export function parseDuration(value: string, flag: string): number {
 }
 
 async function readStdinLine(): Promise<string> {
-  const rl = createInterface({ input: process.stdin, terminal: false });
+  const rl = createInterface({ input: cliIo().stdin, terminal: false });
   try {
     for await (const line of rl) return line.trim();
     return '';
@@ -56,7 +57,7 @@ export async function readSecret(
 ): Promise<string | undefined> {
   if (flagValue === '-') return (await readStdinLine()) || undefined;
   if (flagValue !== undefined) return flagValue;
-  const fromEnv = process.env[envName]?.trim();
+  const fromEnv = cliIo().env[envName]?.trim();
   return fromEnv ? fromEnv : undefined;
 }
 
@@ -68,11 +69,11 @@ export function printTable(headers: string[], rows: string[][]): void {
       .map((c, i) => c.padEnd(widths[i]!))
       .join('  ')
       .trimEnd();
-  process.stdout.write(`${[line(headers), ...rows.map(line)].join('\n')}\n`);
+  cliIo().stdout.write(`${[line(headers), ...rows.map(line)].join('\n')}\n`);
 }
 
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  cliIo().stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-export const note = (msg: string) => process.stderr.write(`${msg}\n`);
+export const note = (msg: string) => cliIo().stderr.write(`${msg}\n`);

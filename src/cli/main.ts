@@ -1,6 +1,7 @@
 // Command dispatcher: `crm-proxy <command> …`. Exit codes: 0 done, 1 failed, 2 bad invocation.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { inspect } from 'node:util';
 import { ConfigError, loadConfig } from '../config/index.ts';
 import { CryptoError } from '../crypto/envelope.ts';
 import { CONNECTIONS_HELP, connectionsCommand } from './commands/connections.ts';
@@ -8,6 +9,7 @@ import { ROTATE_KEY_HELP, rotateKeyCommand } from './commands/rotate-key.ts';
 import { TOKENS_HELP, tokensCommand } from './commands/tokens.ts';
 import type { Core } from './core.ts';
 import { CommandError, note, UsageError } from './io.ts';
+import { cliIo } from './process-io.ts';
 
 const HELP = `crm-proxy: one bearer token for Salesforce and HubSpot records.
 
@@ -46,7 +48,7 @@ export async function main(argv: string[]): Promise<number | undefined> {
   const [command, ...rest] = argv;
   // The store and its drivers load only for commands that need them, so `help` stays fast.
   const open = async (): Promise<Core> => {
-    const config = loadConfig();
+    const config = loadConfig(cliIo().env);
     const { openCore } = await import('./core.ts');
     return openCore(config, { info: note, warn: note });
   };
@@ -56,7 +58,7 @@ export async function main(argv: string[]): Promise<number | undefined> {
       case 'help':
       case '--help':
       case '-h':
-        process.stdout.write(HELP);
+        cliIo().stdout.write(HELP);
         return command === undefined ? 2 : 0;
       case 'serve':
       case 'sandbox':
@@ -88,6 +90,6 @@ function report(err: unknown): number {
   }
   // Unexpected: no stack by default (it could carry values), the message is enough to act on.
   note(`error: ${err instanceof Error ? err.message : String(err)}`);
-  if (process.env['CRM_PROXY_DEBUG']) console.error(err);
+  if (cliIo().env['CRM_PROXY_DEBUG']) cliIo().stderr.write(`${inspect(err)}\n`);
   return 1;
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startStack } from '../helpers/stack.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 test('closing the service lets in-flight requests finish', async (t) => {
   const s = await startStack(t);
@@ -12,7 +13,7 @@ test('closing the service lets in-flight requests finish', async (t) => {
     body: { data: { ids: [id] } },
   });
   // Let the request reach the sandbox, then stop the service while it waits for the answer.
-  while (s.sf.accounting.count('collections.retrieve') === 0) await new Promise((r) => setTimeout(r, 10));
+  await waitFor('the request to reach the sandbox', () => s.sf.accounting.count('collections.retrieve') > 0);
   const closed = s.close();
   const answer = await inFlight;
   await closed;

@@ -1,8 +1,11 @@
-// Runs the real CLI (src/cli/index.ts through tsx) as a child process, as a user would.
+// Runs the CLI's `main(argv)` in this process with its own environment and streams (fast), or the
+// installed launcher as a child process, as a user would (`viaBin`).
 import { spawn } from 'node:child_process';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { main } from '../../src/cli/main.ts';
+import { withCliIo } from '../../src/cli/process-io.ts';
 
-const ENTRY = fileURLToPath(new URL('../../src/cli/index.ts', import.meta.url));
 /** The installed launcher (`crm-proxy` on PATH after npm install -g / npx). */
 export const BIN = fileURLToPath(new URL('../../bin/crm-proxy.mjs', import.meta.url));
 
@@ -22,15 +25,28 @@ export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-export function runCli(
+export async function runCli(
   args: string[],
   env: NodeJS.ProcessEnv,
   input?: string,
   viaBin = false,
 ): Promise<CliResult> {
+  if (viaBin) return runBin(args, env, input);
+  let stdout = '';
+  let stderr = '';
+  const io = {
+    env,
+    stdin: Readable.from([input ?? '']),
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  };
+  const code = await withCliIo(io, () => main(args));
+  return { code: code ?? null, stdout, stderr };
+}
+
+function runBin(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const argv = viaBin ? [BIN, ...args] : ['--import', 'tsx', ENTRY, ...args];
-    const child = spawn(process.execPath, argv, { env, stdio: 'pipe' });
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: 'pipe' });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {

@@ -61,6 +61,8 @@ export interface Stack {
   api<T = unknown>(path: string, call?: ApiCall): Promise<ApiAnswer<T>>;
 }
 
+let schemaSeq = 0;
+
 export const TEST_DATABASE_URL = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** Both sandboxes and the service on port 0 with a temp data dir; closed in `t.after`. */
@@ -84,7 +86,9 @@ export async function startStack(t: TestContext, options: StackOptions = {}): Pr
     ...(options.postgres === true ? { DATABASE_URL: TEST_DATABASE_URL } : {}),
     ...options.env,
   });
-  const pgSchema = options.postgres === true ? `t_${process.pid}_${Date.now().toString(36)}` : undefined;
+  // The sequence number keeps two stacks started in the same millisecond by one process apart.
+  const pgSchema =
+    options.postgres === true ? `t_${process.pid}_${Date.now().toString(36)}_${schemaSeq++}` : undefined;
   const service = await startService(config, {
     ...options.overrides,
     ...(pgSchema === undefined ? {} : { pgSchema }),

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import type { NewConnectionRow, Store } from '../../src/store/types.ts';
+import { eventually } from '../helpers/wait.ts';
 import { dialects, iso, PG_URL, type StoreHarness } from './harness.ts';
 
 let seq = 0;
@@ -231,11 +232,7 @@ for (const { name, factory, skip } of await dialects()) {
       await store.tokens.revoke(t.id, iso());
       assert.notEqual(await store.changes.version(), before);
       // PostgreSQL delivers the NOTIFY asynchronously: wait for it (bounded) rather than assume a delay.
-      let moved = false;
-      for (let i = 0; i < 200 && !moved; i++) {
-        moved = (await other.changes.version()) !== otherBefore;
-        if (!moved) await new Promise((r) => setTimeout(r, 10));
-      }
+      const moved = await eventually(async () => (await other.changes.version()) !== otherBefore);
       assert.ok(moved, 'the other instance saw the change');
     });
 
@@ -260,30 +257,19 @@ for (const { name, factory, skip } of await dialects()) {
         }
         // Published while nobody listens: the notification itself is lost.
         await other.connections.setStatus(c.id, 'needs_reauth', 'x', iso());
-        let moved = false;
-        for (let i = 0; i < 300 && !moved; i++) {
-          moved = (await store.changes.version()) !== before;
-          if (!moved) await new Promise((r) => setTimeout(r, 10));
-        }
+        const moved = await eventually(async () => (await store.changes.version()) !== before);
         assert.ok(moved, 'the feed moved (outage or reconnection), so caches were dropped');
         // After reconnecting, the feed is stable again and NOTIFY works.
         let stable = '';
-        for (let i = 0; i < 500; i++) {
+        await eventually(async () => {
           const a = await store.changes.version();
           const b = await store.changes.version();
-          if (a === b) {
-            stable = a;
-            break;
-          }
-          await new Promise((r) => setTimeout(r, 10));
-        }
+          if (a === b) stable = a;
+          return a === b;
+        });
         assert.notEqual(stable, '', 'listener reconnected');
         await other.connections.setStatus(c.id, 'active', null, iso());
-        let again = false;
-        for (let i = 0; i < 300 && !again; i++) {
-          again = (await store.changes.version()) !== stable;
-          if (!again) await new Promise((r) => setTimeout(r, 10));
-        }
+        const again = await eventually(async () => (await store.changes.version()) !== stable);
         assert.ok(again);
       },
     );

@@ -7,6 +7,7 @@ import { ConnectionService } from '../../src/connections/service.ts';
 import type { Credentials } from '../../src/connections/types.ts';
 import { CryptoError, createKeyring, type Keyring } from '../../src/crypto/envelope.ts';
 import type { Store } from '../../src/store/types.ts';
+import { eventually } from '../helpers/wait.ts';
 import { dialects, type StoreHarness } from './harness.ts';
 
 const k1 = { id: 'k1', key: randomBytes(32) };
@@ -15,10 +16,7 @@ const SECRET = 'refresh-secret-5aa7e1';
 
 async function waitForChange(store: Store, since: string): Promise<void> {
   // PostgreSQL's NOTIFY arrives asynchronously; SQLite's data_version moves at once.
-  for (let i = 0; i < 300; i++) {
-    if ((await store.changes.version()) !== since) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  if (await eventually(async () => (await store.changes.version()) !== since)) return;
   assert.fail('change feed did not move');
 }
 

@@ -3,6 +3,7 @@ import type { CreateConnectionInput, Credentials } from '../../connections/types
 import type { Connection } from '../../domain/connection.ts';
 import type { Core } from '../core.ts';
 import { CommandError, note, printJson, printTable, readSecret, UsageError } from '../io.ts';
+import { cliIo } from '../process-io.ts';
 
 export const CONNECTIONS_HELP = `crm-proxy connections add --provider salesforce --instance-url URL --refresh-token T [--label L]
 crm-proxy connections add --provider hubspot (--refresh-token T | --private-app-token T) [--label L]
@@ -87,7 +88,7 @@ async function add(core: Core, args: string[]): Promise<number> {
   if (!result.ok) throw new CommandError(result.message);
   if (values.json) printJson(result.connection);
   else {
-    process.stdout.write(`${result.connection.id}\n`);
+    cliIo().stdout.write(`${result.connection.id}\n`);
     note(
       `Created ${provider} connection ${result.connection.id} in region ${result.connection.region}. ` +
         `Next: crm-proxy tokens create --connection ${result.connection.id}`,

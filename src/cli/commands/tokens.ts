@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { TokenRecord } from '../../domain/connection.ts';
 import type { Core } from '../core.ts';
 import { CommandError, note, parseDuration, printJson, printTable, UsageError } from '../io.ts';
+import { cliIo } from '../process-io.ts';
 import { withCore } from './connections.ts';
 
 export const TOKENS_HELP = `crm-proxy tokens create --connection ID [--name N] [--expires-in 30d] [--json]
@@ -53,7 +54,7 @@ async function create(core: Core, args: string[]): Promise<number> {
     return 0;
   }
   // Only the token goes to stdout, so `TOKEN=$(crm-proxy tokens create …)` captures exactly it.
-  process.stdout.write(`${result.token}\n`);
+  cliIo().stdout.write(`${result.token}\n`);
   note(
     `Created token ${result.record.id} (${result.record.prefix}…) for ${result.record.connectionId}` +
       `${result.record.expiresAt ? `, expires ${result.record.expiresAt}` : ', no expiry'}. ` +

@@ -9,9 +9,11 @@ interface Recorded {
   response_body: { results: { properties: Record<string, string | null> }[] };
 }
 
-/** Real answers recorded from a HubSpot account (see /work/shared/reference/recordings/README.md). */
+/** Real answers recorded from a HubSpot account (see test/fixtures/README.md). */
 function recordings(): Record<string, Recorded[]> {
-  return JSON.parse(readFileSync('/work/shared/reference/recordings/hubspot-v3.json', 'utf8'));
+  return JSON.parse(
+    readFileSync(new URL('../../fixtures/recordings/hubspot-v3.json', import.meta.url), 'utf8'),
+  );
 }
 
 const keysOf = (r: { properties: Record<string, unknown> }) => Object.keys(r.properties);

@@ -1,19 +1,22 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { type HubSpotSandbox, startHubSpotSandbox } from '../../../sandbox/hubspot/index.ts';
 
 /**
  * Validates the sandbox's real answers against HubSpot's own OpenAPI documents
- * (`/work/shared/reference/hubspot-openapi`, copied from HubSpot-public-api-spec-collection). Each
+ * (`test/fixtures/hubspot-openapi`, from HubSpot-public-api-spec-collection, see its README). Each
  * response schema is compiled from the document it belongs to, `$ref`s resolved inside it.
  *
  * Where the documents and recorded HubSpot answers disagree, the sandbox follows the recordings and
  * the test names the exception (`KNOWN`), so any other deviation still fails.
  */
-const SPEC_DIR = process.env.HUBSPOT_OPENAPI_DIR ?? '/work/shared/reference/hubspot-openapi';
+const SPEC_DIR =
+  process.env.HUBSPOT_OPENAPI_DIR ??
+  fileURLToPath(new URL('../../fixtures/hubspot-openapi', import.meta.url));
 const DOCS = [
   'crm-objects-v3.json',
   'crm-properties-v3.json',

@@ -191,28 +191,57 @@ test('HTTP: unauthenticated calls are answered 401 before any counting', async (
   assert.equal(ok.status, 200);
 });
 
+/**
+ * Sandbox time for the client's retries: it stands still, so the calls before a retry fall in one
+ * window however slow the machine, and moves on by the pause the client announces. The client logs
+ * `will retry … in [N] ms` with console.error and, in the same tick, sleeps with the global
+ * setTimeout: that one sleep is recorded in `pauses` and made instant.
+ */
+function retryClock() {
+  let now = 10 * DAY;
+  const pauses: number[] = [];
+  return {
+    pauses,
+    now: () => now,
+    onRetryLogged: (message: unknown) => {
+      const ms = Number(/in \[(\d+)\] ms/.exec(String(message))?.[1]);
+      if (!Number.isFinite(ms)) return;
+      now += ms;
+      const realSetTimeout = globalThis.setTimeout;
+      globalThis.setTimeout = ((fn: () => void, delay?: number) => {
+        globalThis.setTimeout = realSetTimeout;
+        pauses.push(delay ?? 0);
+        return realSetTimeout(fn, 0);
+      }) as typeof setTimeout;
+    },
+  };
+}
+
 // @hubspot/api-client retries a 429 only when `numberOfApiCallRetries` is set: on
 // `policyName: TEN_SECONDLY_ROLLING` after 10 s × attempt, on the search body's message after
 // 1 s × attempt (src/services/decorators/RetryDecorator.ts); DAILY is never retried. The option counts
 // attempts, not retries: 2 means one retry.
 test('@hubspot/api-client retries the search 429 after its 1 s pause and then succeeds', async (t) => {
-  const hs = await start(t, { searchPerSecond: 1 });
+  const clock = retryClock();
+  const hs = await start(t, { searchPerSecond: 1, clock: clock.now });
   const client = new Client({
     accessToken: hs.credentials.accessToken,
     basePath: hs.url,
     numberOfApiCallRetries: 2,
   });
-  const quiet = t.mock.method(console, 'error', () => {});
+  const quiet = t.mock.method(console, 'error', clock.onRetryLogged);
   await client.crm.contacts.searchApi.doSearch({ limit: 1 });
   const second = await client.crm.contacts.searchApi.doSearch({ limit: 1 });
   assert.ok(Array.isArray(second.results));
   assert.ok(hs.accounting.count('objects.search') >= 3);
   assert.ok(quiet.mock.calls.some((c) => String(c.arguments[0]).includes('[429]')));
+  assert.deepEqual(clock.pauses, [1_000]);
 });
 
 test('@hubspot/api-client retries TEN_SECONDLY_ROLLING after 10 s and never retries DAILY', async (t) => {
-  const hs = await start(t, { perTenSeconds: 1, daily: 1 });
-  const quiet = t.mock.method(console, 'error', () => {});
+  const clock = retryClock();
+  const hs = await start(t, { perTenSeconds: 1, daily: 1, clock: clock.now });
+  const quiet = t.mock.method(console, 'error', clock.onRetryLogged);
   const oauth = new Client({
     accessToken: hs.credentials.accessToken,
     basePath: hs.url,
@@ -240,4 +269,5 @@ test('@hubspot/api-client retries TEN_SECONDLY_ROLLING after 10 s and never retr
   // One attempt for the refused call: DAILY is not retried although three attempts were allowed.
   assert.equal(hs.accounting.count('owners.list'), afterRetry + 2);
   assert.ok(quiet.mock.calls.length >= 1);
+  assert.deepEqual(clock.pauses, [10_000]);
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { type SalesforceSandbox, startSalesforceSandbox } from '../../../sandbox/salesforce/index.ts';
+import { POLL_DEADLINE_MS } from '../../helpers/wait.ts';
 
 type T = { after: (fn: () => Promise<void>) => void };
 
@@ -39,7 +40,7 @@ const xmlJob = (fields: Record<string, string>) =>
 const tag = (xml: string, name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
 
 async function waitBatch(sf: SalesforceSandbox, jobId: string, batchId: string, json = false) {
-  for (;;) {
+  for (const deadline = Date.now() + POLL_DEADLINE_MS; Date.now() < deadline; ) {
     const r = await call(
       sf,
       'GET',
@@ -51,6 +52,7 @@ async function waitBatch(sf: SalesforceSandbox, jobId: string, batchId: string, 
     if (state !== 'Queued' && state !== 'InProgress') return r;
     await new Promise((res) => setImmediate(res));
   }
+  throw new Error(`gave up waiting for batch ${batchId} to finish`);
 }
 
 test('XML job: jobInfo in the asyncapi namespace, CSV batch, batch info, CSV results in request order', async (t) => {

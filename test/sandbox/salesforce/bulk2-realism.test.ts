@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { type SalesforceSandbox, startSalesforceSandbox } from '../../../sandbox/salesforce/index.ts';
+import { POLL_DEADLINE_MS } from '../../helpers/wait.ts';
 
 type T = { after: (fn: () => Promise<void>) => void };
 
@@ -45,17 +46,19 @@ async function openJob(sf: SalesforceSandbox, csv: string) {
 }
 
 async function waitWhile(sf: SalesforceSandbox, id: string, states: string[]) {
-  for (;;) {
+  for (const deadline = Date.now() + POLL_DEADLINE_MS; Date.now() < deadline; ) {
     const info = (await api(sf, 'GET', `/${id}`)).json;
     if (!states.includes(String(info.state))) return info;
     await new Promise((r) => setImmediate(r));
   }
+  throw new Error(`gave up waiting for job ${id} to leave ${states.join(', ')}`);
 }
 
 const rows = (n: number) => `Name\n${Array.from({ length: n }, (_v, i) => `Row ${i}`).join('\n')}\n`;
 
 test('with per-record latency the job is seen InProgress; aborting it leaves its rows unprocessed', async (t) => {
-  const sf = await start(t, { realism: { perRecordMs: 25 } });
+  // 40 rows × 250 ms: the job stays InProgress for 10 s, so the abort lands in time on a busy machine.
+  const sf = await start(t, { realism: { perRecordMs: 250 } });
   const id = await openJob(sf, rows(40));
   const closed = await api(sf, 'PATCH', `/${id}`, { state: 'UploadComplete' });
   assert.equal(closed.json.state, 'UploadComplete');

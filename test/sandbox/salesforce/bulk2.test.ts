@@ -6,6 +6,7 @@ import { registerLimits } from '../../../sandbox/salesforce/limits/index.ts';
 import { OAuthState } from '../../../sandbox/salesforce/oauth/index.ts';
 import { Org } from '../../../sandbox/salesforce/org/index.ts';
 import { createSandboxApp, listen } from '../../../sandbox/shared/index.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 type T = { after: (fn: () => Promise<void>) => void };
 
@@ -52,10 +53,15 @@ async function start(t: T, options: Record<string, unknown> = {}) {
     assert.equal((await api('PUT', `/${id}/batches`, csv, 'text/csv')).status, 201);
     assert.equal((await api('PATCH', `/${id}`, { state: 'UploadComplete' })).status, 200);
     let info = (await api('GET', `/${id}`)).json ?? {};
-    while (info.state === 'UploadComplete' || info.state === 'InProgress') {
-      await new Promise((r) => setImmediate(r));
-      info = (await api('GET', `/${id}`)).json ?? {};
-    }
+    await waitFor(
+      `job ${id} to finish`,
+      async () => {
+        if (info.state !== 'UploadComplete' && info.state !== 'InProgress') return true;
+        info = (await api('GET', `/${id}`)).json ?? {};
+        return false;
+      },
+      { intervalMs: 0 },
+    );
     return { id, info };
   };
   const results = async (id: string, kind: 'successfulResults' | 'failedResults' | 'unprocessedrecords') => {
@@ -357,10 +363,15 @@ test('query jobs: checked at creation, CSV pages with Sforce-Locator until the l
   assert.equal(job.state, 'UploadComplete');
   assert.equal(job.jobType, 'V2Query');
   let state = job.state;
-  while (state !== 'JobComplete') {
-    await new Promise((r) => setImmediate(r));
-    state = (JSON.parse((await call('GET', `/${job.id}`)).text) as { state: string }).state;
-  }
+  await waitFor(
+    'the query job to complete',
+    async () => {
+      if (state === 'JobComplete') return true;
+      state = (JSON.parse((await call('GET', `/${job.id}`)).text) as { state: string }).state;
+      return false;
+    },
+    { intervalMs: 0 },
+  );
   const first = await call('GET', `/${job.id}/results?maxRecords=2`);
   assert.equal(first.headers.get('content-type'), 'text/csv');
   assert.equal(first.headers.get('sforce-numberofrecords'), '2');

@@ -12,7 +12,7 @@ type Field = Record<string, unknown> & { name: string };
 type Describe = Record<string, unknown> & { fields: Field[]; urls: Record<string, string> };
 
 const recordings = JSON.parse(
-  readFileSync('/work/shared/reference/recordings/salesforce-v42.json', 'utf8'),
+  readFileSync(new URL('../../fixtures/recordings/salesforce-v42.json', import.meta.url), 'utf8'),
 ) as Record<string, Array<{ response_body: Describe }>>;
 
 test('describeGlobal lists every object with the real entry keys', async () => {

@@ -2,16 +2,21 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import jsforce from 'jsforce';
 import { startSalesforceSandbox } from '../../../sandbox/salesforce/index.ts';
+import { trackBulkJobCloses } from './jsforce-helpers.ts';
 
 const N = 10_000;
 
 async function start(t: { after: (fn: () => Promise<void>) => void }) {
   const sf = await startSalesforceSandbox({ port: 0 });
-  t.after(() => sf.close());
   const conn = new jsforce.Connection({
     instanceUrl: sf.url,
     accessToken: sf.credentials.accessToken,
     version: '62.0',
+  });
+  const jobCloses = trackBulkJobCloses(conn);
+  t.after(async () => {
+    await jobCloses.settled();
+    await sf.close();
   });
   // Polls every second by default; the sandbox finishes in milliseconds.
   conn.bulk.pollInterval = 20;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import jsforce from 'jsforce';
 import { type SalesforceSandbox, startSalesforceSandbox } from '../../../sandbox/salesforce/index.ts';
+import { trackBulkJobCloses } from './jsforce-helpers.ts';
 
 type T = { after: (fn: () => Promise<void>) => void };
 
@@ -44,10 +45,12 @@ test('an expired access token makes jsforce refresh and retry the call once', as
 test('Bulk 2.0 (401 INVALID_SESSION_ID) and Bulk 1.0 (400 InvalidSessionId) also make jsforce refresh', async (t) => {
   const sf = await start(t);
   const conn = connect(sf);
+  const jobCloses = trackBulkJobCloses(conn);
   conn.bulk.pollInterval = 20;
   await expireAll(sf);
   const v1 = await conn.bulk.load('Account', 'insert', [{ Name: 'After expiry v1' }]);
   assert.equal(v1[0]?.success, true);
+  await jobCloses.settled();
   await expireAll(sf);
   const v2 = await conn.bulk2.loadAndWaitForResults({
     object: 'Account',
