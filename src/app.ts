@@ -9,6 +9,7 @@ import { registerHealth } from './http/plugins/health.ts';
 import { redactingLogger } from './http/plugins/log-redaction.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
 import { genRequestId, registerRequestId } from './http/plugins/request-id.ts';
+import { handleFrameworkError } from './http/plugins/router-errors.ts';
 import './http/route-doc.ts';
 import { registerV1Routes } from './http/routes/index.ts';
 import type { ApiApp } from './http/routes/types.ts';
@@ -40,6 +41,8 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
     // Keep-alive sockets are closed at shutdown once in-flight requests have finished.
     forceCloseConnections: 'idle',
     return503OnClosing: false,
+    // Undecodable URLs and over-long path segments answer in the API's error shape too.
+    frameworkErrors: handleFrameworkError,
     ajv: {
       // Report every failing field, and never quietly drop or coerce what the client sent.
       customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false },

@@ -138,7 +138,8 @@ export function writeSandboxFile(dataDir: string, content: SandboxFile): string 
  */
 export async function ensureSandboxConnections(
   ctx: AppContext,
-  sandboxes: SandboxPair,
+  // Only where each sandbox listens and its bootstrap credentials: a sandbox may run elsewhere.
+  sandboxes: Record<SandboxCrm, Pick<SandboxHandle, 'url' | 'credentials'>>,
   previous: SandboxFile | null,
 ): Promise<{ tokens: Record<SandboxCrm, string>; connectionIds: Record<SandboxCrm, string> }> {
   const tokens = {} as Record<SandboxCrm, string>;

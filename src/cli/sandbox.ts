@@ -4,6 +4,7 @@ import { startSalesforceSandbox } from '../../sandbox/salesforce/index.ts';
 import { ConfigError, loadConfig } from '../config/index.ts';
 import { onShutdownSignal } from '../main.ts';
 import { UsageError } from './io.ts';
+import { cliIo } from './process-io.ts';
 import { loadOrCreateBootstrapCredentials, type SandboxHandle } from './sandbox-bootstrap.ts';
 
 export const SANDBOX_HELP = `crm-proxy sandbox salesforce|hubspot|both [--port N] [--host H]
@@ -18,14 +19,14 @@ export async function run(argv: string[]): Promise<number | undefined> {
     strict: true,
   });
   if (values.help === true) {
-    process.stdout.write(`${SANDBOX_HELP}\n`);
+    cliIo().stdout.write(`${SANDBOX_HELP}\n`);
     return 0;
   }
   const which = positionals[0] ?? 'both';
   if (!['salesforce', 'hubspot', 'both'].includes(which) || positionals.length > 1) {
     throw new UsageError('sandbox takes one of: salesforce, hubspot, both');
   }
-  const config = loadConfig();
+  const config = loadConfig(cliIo().env);
   if (config.production) {
     throw new ConfigError(
       'the sandbox CRMs do not run when NODE_ENV=production; unset NODE_ENV to start them',
@@ -53,7 +54,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
     started.push({ name: 'HubSpot', sandbox });
   }
   for (const { name, sandbox } of started) {
-    process.stdout.write(
+    cliIo().stdout.write(
       `${name} sandbox on ${sandbox.url}\n  client id: ${sandbox.credentials.clientId}\n  access token: ${sandbox.credentials.accessToken}\n  refresh token: ${sandbox.credentials.refreshToken}\n`,
     );
   }
@@ -61,7 +62,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
     async () => {
       await Promise.allSettled(started.map(({ sandbox }) => sandbox.close()));
     },
-    (msg) => process.stderr.write(`${msg}\n`),
+    (msg) => cliIo().stderr.write(`${msg}\n`),
   );
   return undefined;
 }

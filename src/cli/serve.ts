@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.ts';
 import { createLogger } from '../context.ts';
 import { onShutdownSignal, startService } from '../main.ts';
+import { cliIo } from './process-io.ts';
 import {
   ensureSandboxConnections,
   loadOrCreateBootstrapCredentials,
@@ -24,16 +25,16 @@ export async function run(argv: string[]): Promise<number | undefined> {
     strict: true,
   });
   if (values.help === true) {
-    process.stdout.write(`${SERVE_HELP}\n`);
+    cliIo().stdout.write(`${SERVE_HELP}\n`);
     return 0;
   }
   const config = loadConfig(
     values.port === undefined
-      ? process.env
-      : { ...process.env, PORT: values.port, ...(values.host ? { HOST: values.host } : {}) },
+      ? cliIo().env
+      : { ...cliIo().env, PORT: values.port, ...(values.host ? { HOST: values.host } : {}) },
   );
   const logger = createLogger(config);
-  const say = (msg: string) => process.stdout.write(`${msg}\n`);
+  const say = (msg: string) => cliIo().stdout.write(`${msg}\n`);
 
   let sandboxes: SandboxPair | undefined;
   if (config.sandbox) {

@@ -35,11 +35,7 @@ test('a later start reuses the sandbox connections and tokens, with the bootstra
 
 test('a lost sandbox.json gives new tokens for the same connections', async (t) => {
   const s = await startStack(t);
-  const again = await ensureSandboxConnections(
-    s.ctx,
-    { salesforce: s.sf, hubspot: s.hs, close: async () => {} },
-    null,
-  );
+  const again = await ensureSandboxConnections(s.ctx, { salesforce: s.sf, hubspot: s.hs }, null);
   assert.deepEqual(again.connectionIds, s.connectionIds);
   assert.notEqual(again.tokens.salesforce, s.tokens.salesforce);
   assert.equal((await s.api('/v1/describe', { token: again.tokens.salesforce })).status, 200);

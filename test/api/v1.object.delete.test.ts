@@ -32,6 +32,26 @@ test('delete: ids of any objects, per-record results in order, the same through 
   );
 });
 
+test('delete: an id with a comma fails alone and does not shift the other results', async (t) => {
+  const s = await startStack(t);
+  const [account] = s.sf.org.insert('Account', [{ Name: 'Comma' }]).map((r) => String(r.id));
+  const answer = await s.api<WriteAnswer>('/v1/object/delete', {
+    headers: { 'x-crm-proxy-interface': 'collections' },
+    body: { data: { ids: ['!,!', account, 'a,b,c'] } },
+  });
+  assert.equal(answer.status, 200, answer.text);
+  const [first, second, third] = answer.body.data;
+  assert.deepEqual(
+    first?.errors.map((e) => e.statusCode),
+    ['MALFORMED_ID'],
+  );
+  assert.deepEqual(second, { id: account, success: true, errors: [] });
+  assert.deepEqual(
+    third?.errors.map((e) => e.statusCode),
+    ['MALFORMED_ID'],
+  );
+});
+
 test('delete: more than 10 000 ids is a 400 before anything is sent', async (t) => {
   const s = await startStack(t);
   s.sf.accounting.reset();

@@ -37,7 +37,7 @@ function fromFastify(error: FastifyError, bodyLimit: number): ApiError | null {
   return null;
 }
 
-function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   const { status, body } = toErrorBody(error, request.id);
   if (error instanceof ApiError) reply.headers(error.headers);
   return reply.code(status).type('application/json; charset=utf-8').send(body);

@@ -20,6 +20,14 @@ export interface SalesforceDataOptions {
   bulk?: BulkOptions;
 }
 
+/** Salesforce's own answer to a malformed id, given without a call. */
+function malformedId(id: string): SaveResult {
+  return {
+    success: false,
+    errors: [{ statusCode: 'MALFORMED_ID', message: `malformed id ${id}`, fields: [] }],
+  };
+}
+
 export function salesforceData(options: SalesforceDataOptions): SalesforceDataFacet {
   const { apiVersion } = options;
   const q = salesforceQuery(apiVersion, options.cursorKey);
@@ -59,7 +67,26 @@ export function salesforceData(options: SalesforceDataOptions): SalesforceDataFa
     },
 
     async remove(session, limiter, ids, via) {
-      if (via === 'collections') return viaCollections(session, limiter, 'delete', null, ids);
+      if (via === 'collections') {
+        // Salesforce splits `ids=` on commas, escaped or not: an id holding one would shift every
+        // result after it. Malformed ids are answered here, as on the Bulk path, and never sent.
+        const sent = ids.flatMap((id, i) => (SALESFORCE_PROFILE.idPattern.test(id) ? [i] : []));
+        const got =
+          sent.length === 0
+            ? []
+            : await viaCollections(
+                session,
+                limiter,
+                'delete',
+                null,
+                sent.map((i) => ids[i] as string),
+              );
+        const results = ids.map(malformedId);
+        sent.forEach((i, k) => {
+          results[i] = got[k] ?? { success: false, errors: [] };
+        });
+        return results;
+      }
       // A Bulk job is for one object: group the ids by key prefix.
       const global = await options.describe.describeGlobal(session);
       const byPrefix = new Map(global.sobjects.filter((o) => o.keyPrefix).map((o) => [o.keyPrefix, o.name]));
@@ -68,10 +95,7 @@ export function salesforceData(options: SalesforceDataOptions): SalesforceDataFa
       ids.forEach((id, i) => {
         const object = SALESFORCE_PROFILE.idPattern.test(id) ? byPrefix.get(id.slice(0, 3)) : undefined;
         if (object === undefined) {
-          results[i] = {
-            success: false,
-            errors: [{ statusCode: 'MALFORMED_ID', message: `malformed id ${id}`, fields: [] }],
-          };
+          results[i] = malformedId(id);
           return;
         }
         const g = groups.get(object);
