@@ -57,6 +57,11 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
     title: 'crm-proxy',
     version: '1',
     servers: options.servers ?? Object.values(ctx.config.publicUrls),
+    offeredBy: (operation) =>
+      ctx.registry
+        .list()
+        .filter((adapter) => adapter.handlers[operation] !== undefined)
+        .map((adapter) => adapter.profile.displayName),
   });
   registerDocsPage(app, openapi.document);
   registerHealth(app, { isReady: () => ctx.isReady(), draining: () => draining });

@@ -5,37 +5,38 @@ import type { Config } from './config/index.ts';
 import { ConnectionService } from './connections/service.ts';
 import { TokenManager } from './connections/token-manager.ts';
 import { loadKeyring } from './crypto/keyring.ts';
-import type { RateLimitOptions } from './http/plugins/rate-limit.ts';
-import { type Clock, systemClock } from './lib/clock.ts';
+import type { Connection, Provider } from './domain/connection.ts';
+import { RateLimiter, type RateLimitOptions } from './http/plugins/rate-limit.ts';
+import { type Clock, systemClock, withSystemSleep } from './lib/clock.ts';
 import { LOG_REDACT_PATHS } from './lib/redact.ts';
 import { ConnectionLimiters, type OperationDeps } from './operations/deps.ts';
-import type { OAuthApp } from './providers/adapter.ts';
+import type { OAuthApp, OAuthClient, ProviderModule } from './providers/adapter.ts';
 import { HttpClient, type HttpClientOptions } from './providers/client/http-client.ts';
-import { createProviderRegistry, type ProviderRegistry } from './providers/registry.ts';
-import { SALESFORCE_PROFILE } from './providers/salesforce/profile.ts';
+import { BUILT_IN_PROVIDERS } from './providers/index.ts';
+import { ProviderRegistry } from './providers/registry.ts';
+import { ProxyForwarder } from './proxy/forwarder.ts';
 import { openStore } from './store/index.ts';
-import type { Connection, Provider, Store } from './store/types.ts';
+import type { Store } from './store/types.ts';
 
-/** OAuth client of one provider (the service's app registration). */
-export interface OAuthClient {
-  clientId: string;
-  clientSecret: string;
-}
+export type { OAuthClient } from './providers/adapter.ts';
 
 export interface ContextOverrides {
   logger?: Logger;
-  clock?: Clock;
+  /** Time source of every service object; a clock without `sleep` waits in real time. */
+  clock?: Pick<Clock, 'now'> & Partial<Pick<Clock, 'sleep'>>;
+  /** The CRMs to speak (default: the built-in ones); tests add their own. */
+  providers?: readonly ProviderModule[];
   /** PostgreSQL only: keep the tables in this schema (test isolation). */
   pgSchema?: string;
   /** OAuth clients for sandbox connections (the sandboxes' own client ids), by provider. */
-  sandboxOAuthClients?: Partial<Record<Provider, OAuthClient>>;
-  http?: HttpClientOptions;
+  sandboxOAuthClients?: Readonly<Record<Provider, OAuthClient>>;
+  http?: Omit<HttpClientOptions, 'clock'>;
   /** Parallel CRM calls per connection, across all requests (default 16: under Salesforce’s 25 concurrent long-running calls). */
   perConnectionConcurrency?: number;
-  /** Describe cache TTL (default 10 minutes). */
+  /** Describe cache TTL (default: the provider's). */
   describeTtlMs?: number;
-  /** Salesforce writes of at least this many records use Bulk API 2.0 (default: config, else the provider's). */
-  salesforceBulkThreshold?: number;
+  /** Writes of at least this many records use the CRM's bulk interface (default: config, else the provider's). */
+  bulkThreshold?: number;
   /** Auth lookup cache TTL. */
   authCacheTtlMs?: number;
   /** Largest accepted JSON request body in bytes (default 8 MiB, see app.ts). */
@@ -56,6 +57,8 @@ export interface AppContext {
   operations: OperationDeps;
   bodyLimit: number;
   rateLimit: RateLimitOptions | null;
+  /** The per-token rate limiter built from `rateLimit`; null when it is off. */
+  rateLimiter: RateLimiter | null;
   /** The store answers (readiness). */
   isReady(): Promise<boolean>;
   close(): Promise<void>;
@@ -65,7 +68,7 @@ export interface AppContext {
  * Generous enough for a script that fans out (a refresh storm of 1,000 parallel calls fits the
  * burst), low enough that one runaway client cannot drain the CRM account's daily API allowance.
  */
-export const DEFAULT_RATE_LIMIT: RateLimitOptions = { perSecond: 200, burst: 2000 };
+const DEFAULT_RATE_LIMIT: RateLimitOptions = { perSecond: 200, burst: 2000 };
 
 /** 10,000 records of ~800 bytes of JSON each; the reasoning is in app.ts. */
 export const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
@@ -77,14 +80,10 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   });
 }
 
-function bulkThresholdOf(value: number | undefined): { bulkThreshold?: number } {
-  return value === undefined ? {} : { bulkThreshold: value };
-}
-
 /** The only place that wires services together. Constructors take one options object; nothing is global. */
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const logger = overrides.logger ?? createLogger(config);
-  const clock = overrides.clock ?? systemClock;
+  const clock = withSystemSleep(overrides.clock ?? systemClock);
   const keyring = loadKeyring(config, {
     info: (msg) => logger.info(msg),
     warn: (msg) => logger.warn(msg),
@@ -93,16 +92,25 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     pgSchema: overrides.pgSchema,
+    clock,
   });
-  const connections = new ConnectionService({ store, keyring, region: config.region });
+  const modules = overrides.providers ?? BUILT_IN_PROVIDERS;
+  const connections = new ConnectionService({
+    store,
+    keyring,
+    region: config.region,
+    clock: () => new Date(clock.now()),
+    profiles: modules.map((m) => m.profile),
+  });
   const auth = new AuthService({
     store,
+    clock: () => new Date(clock.now()),
     region: config.region,
     publicUrls: config.publicUrls,
     ...(overrides.authCacheTtlMs === undefined ? {} : { cacheTtlMs: overrides.authCacheTtlMs }),
     onBackgroundError: (err) => logger.warn({ err }, 'token last-used update failed'),
   });
-  const client = new HttpClient(overrides.http);
+  const client = new HttpClient({ ...overrides.http, clock });
   const outboundLog = logger.child({ component: 'outbound' });
   client.addHook((event) => {
     if (event.retry !== undefined || event.failure !== undefined || (event.status ?? 0) >= 500) {
@@ -111,38 +119,38 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       outboundLog.debug(event, 'crm call');
     }
   });
-  const registry = createProviderRegistry({
+  const registry = new ProviderRegistry(modules, {
     client,
     clock,
-    salesforce: {
-      apiVersion: config.salesforce.apiVersion ?? SALESFORCE_PROFILE.defaultApiVersion,
-      describeTtlMs: overrides.describeTtlMs ?? 10 * 60_000,
-      ...bulkThresholdOf(overrides.salesforceBulkThreshold ?? config.salesforce.bulkThreshold),
-      // Query cursors are signed with a key derived from the active encryption key (never the key itself).
-      cursorKey: createHmac('sha256', keyring.keys.get(keyring.activeKeyId) ?? Buffer.alloc(32))
-        .update('crm-proxy soql cursor v1')
-        .digest(),
+    config,
+    tuning: {
+      describeTtlMs: overrides.describeTtlMs,
+      bulkThreshold: overrides.bulkThreshold,
     },
+    // Query cursors are signed with a key derived from the active encryption key (never the key itself).
+    signingKey: createHmac('sha256', keyring.keys.get(keyring.activeKeyId) ?? Buffer.alloc(32))
+      .update('crm-proxy soql cursor v1')
+      .digest(),
   });
 
   const oauthAppFor = (connection: Connection): OAuthApp | null => {
-    const own = connection.sandbox ? overrides.sandboxOAuthClients?.[connection.provider] : undefined;
-    const configured = config[connection.provider];
-    const clientId = own?.clientId ?? configured.clientId;
-    const clientSecret = own?.clientSecret ?? configured.clientSecret;
-    if (clientId === undefined || clientSecret === undefined) return null;
-    const loginUrl = connection.provider === 'salesforce' ? config.salesforce.loginUrl : undefined;
-    return { clientId, clientSecret, tokenUrl: registry[connection.provider].tokenUrl(connection, loginUrl) };
+    const sandboxClient = connection.sandbox
+      ? overrides.sandboxOAuthClients?.[connection.provider]
+      : undefined;
+    return registry.adapterFor(connection).oauthApp(connection, sandboxClient);
   };
 
   const tokens = new TokenManager({
     connections,
     locks: store.locks,
-    adapterFor: (connection) => registry[connection.provider],
+    adapterFor: (connection) => registry.adapterFor(connection),
     oauthAppFor,
     clock,
     log: logger.child({ component: 'tokens' }),
   });
+
+  const forwarder = new ProxyForwarder();
+  const rateLimit = overrides.rateLimit === undefined ? DEFAULT_RATE_LIMIT : overrides.rateLimit;
 
   return {
     config,
@@ -158,9 +166,11 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       tokens,
       client,
       limiters: new ConnectionLimiters(overrides.perConnectionConcurrency ?? 16),
+      forwarder,
     },
     bodyLimit: overrides.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    rateLimit: overrides.rateLimit === undefined ? DEFAULT_RATE_LIMIT : overrides.rateLimit,
+    rateLimit,
+    rateLimiter: rateLimit === null ? null : new RateLimiter(rateLimit, clock),
     async isReady() {
       try {
         // A primary-key lookup that finds nothing: cheap, and proves the store answers.
@@ -173,6 +183,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     async close() {
       await auth.close();
       await client.close();
+      await forwarder.close();
       await store.close();
     },
   };

@@ -3,7 +3,9 @@
 // connection removal anywhere (this process, the CLI on the same SQLite file, another instance on the
 // same PostgreSQL via NOTIFY) therefore takes effect on the next request, not after a TTL.
 // The TTL only bounds how stale the non-security fields (e.g. connection status) may get.
-import type { Connection, TokenRecord } from '../store/types.ts';
+import type { Connection, TokenRecord } from '../domain/connection.ts';
+import type { Clock } from '../lib/clock.ts';
+import { TtlCache } from '../lib/ttl-cache.ts';
 
 export interface CachedToken {
   token: TokenRecord;
@@ -13,17 +15,17 @@ export interface CachedToken {
 }
 
 export class TokenCache {
-  readonly #entries = new Map<string, CachedToken>();
+  readonly #entries: TtlCache<CachedToken>;
 
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxEntries: number,
-  ) {}
+  constructor(options: { ttlMs: number; maxEntries: number; clock: Pick<Clock, 'now'> }) {
+    this.#entries = new TtlCache({ ttlMs: options.ttlMs, max: options.maxEntries, clock: options.clock });
+  }
 
-  get(hash: string, version: string, nowMs: number): CachedToken | undefined {
+  /** The entry of a token hash while the store's version is still `version`. */
+  get(hash: string, version: string): CachedToken | undefined {
     const e = this.#entries.get(hash);
-    if (!e) return undefined;
-    if (e.version !== version || nowMs - e.storedAt >= this.ttlMs) {
+    if (e === undefined) return undefined;
+    if (e.version !== version) {
       this.#entries.delete(hash);
       return undefined;
     }
@@ -31,17 +33,11 @@ export class TokenCache {
   }
 
   set(hash: string, entry: CachedToken): void {
-    this.#entries.delete(hash);
-    if (this.#entries.size >= this.maxEntries) {
-      // Maps iterate in insertion order: the first key is the oldest entry.
-      const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
-    }
     this.#entries.set(hash, entry);
   }
 
   evictToken(tokenId: string): void {
-    for (const [hash, e] of this.#entries) if (e.token.id === tokenId) this.#entries.delete(hash);
+    this.#entries.deleteWhere((_hash, e) => e.token.id === tokenId);
   }
 
   clear(): void {

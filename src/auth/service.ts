@@ -37,7 +37,11 @@ export class AuthService {
     this.#region = opts.region;
     this.#publicUrls = opts.publicUrls;
     this.#clock = opts.clock ?? (() => new Date());
-    this.#cache = new TokenCache(opts.cacheTtlMs ?? 60_000, opts.cacheMaxEntries ?? 10_000);
+    this.#cache = new TokenCache({
+      ttlMs: opts.cacheTtlMs ?? 60_000,
+      maxEntries: opts.cacheMaxEntries ?? 10_000,
+      clock: { now: () => this.#clock().getTime() },
+    });
     this.#lastUsedIntervalMs = opts.lastUsedIntervalMs ?? 60_000;
     this.#onBackgroundError = opts.onBackgroundError ?? (() => {});
   }
@@ -68,7 +72,7 @@ export class AuthService {
     const hash = hashToken(raw);
     const now = this.#clock();
     const version = await this.#store.changes.version();
-    let hit = this.#cache.get(hash, version, now.getTime());
+    let hit = this.#cache.get(hash, version);
     if (!hit) {
       const found = await this.#lookup(parsed.displayPrefix, hash);
       if (!found)

@@ -3,7 +3,7 @@
 // store lookup; the checksum tells a mistyped or truncated token from an unknown one, also offline.
 import { createHash } from 'node:crypto';
 import { base62Fixed, randomBase62 } from '../crypto/random.ts';
-import { REGIONS, type Region } from '../store/types.ts';
+import { REGIONS, type Region } from '../domain/connection.ts';
 
 const RANDOM_CHARS = 43;
 const CHECKSUM_CHARS = 6;

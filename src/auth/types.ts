@@ -1,4 +1,4 @@
-import type { Connection, TokenRecord } from '../store/types.ts';
+import type { Connection, TokenRecord } from '../domain/connection.ts';
 
 export type VerifyFailureCode =
   | 'missing_token'

@@ -6,7 +6,9 @@ import { type SalesforceSandbox, startSalesforceSandbox } from '../../sandbox/sa
 import type { CallAccounting, Realism, RealismConfig } from '../../sandbox/shared/index.ts';
 import type { AppContext } from '../context.ts';
 import { ensurePrivateDir } from '../lib/private-dir.ts';
-import type { Provider } from '../store/types.ts';
+
+/** The CRMs that ship a sandbox. */
+type SandboxCrm = 'salesforce' | 'hubspot';
 
 /** What the service needs from a running sandbox (both emulators follow sandbox/README.md). */
 export interface SandboxHandle {
@@ -33,7 +35,7 @@ export interface StartSandboxesOptions {
   ports: { salesforce: number; hubspot: number };
   host?: string;
   /** Bootstrap OAuth credentials per sandbox; they decide which refresh token a fresh sandbox accepts. */
-  credentials?: Partial<Record<Provider, BootstrapCredentials>>;
+  credentials?: Partial<Record<SandboxCrm, BootstrapCredentials>>;
   realism?: Partial<RealismConfig>;
   salesforce?: {
     rotateRefreshTokens?: boolean;
@@ -81,16 +83,16 @@ const CREDENTIALS_FILE = 'sandbox-credentials.json';
  * Bootstrap credentials of both sandboxes, generated once per data directory: the sandboxes keep
  * their state in memory, so each start gives them the same client and refresh token again.
  */
-export function loadOrCreateBootstrapCredentials(dataDir: string): Record<Provider, BootstrapCredentials> {
+export function loadOrCreateBootstrapCredentials(dataDir: string): Record<SandboxCrm, BootstrapCredentials> {
   const file = join(dataDir, CREDENTIALS_FILE);
   try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Record<Provider, BootstrapCredentials>;
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Record<SandboxCrm, BootstrapCredentials>;
     if (parsed.salesforce?.refreshToken && parsed.hubspot?.refreshToken) return parsed;
   } catch {
     // Missing or unreadable: generate below.
   }
   const random = (bytes: number) => randomBytes(bytes).toString('base64url').replace(/[-_]/g, '');
-  const created: Record<Provider, BootstrapCredentials> = {
+  const created: Record<SandboxCrm, BootstrapCredentials> = {
     salesforce: {
       clientId: `3MVG9${random(48)}`,
       clientSecret: random(32).toUpperCase(),
@@ -109,8 +111,8 @@ export function loadOrCreateBootstrapCredentials(dataDir: string): Record<Provid
 
 export interface SandboxFile {
   base_url: string;
-  tokens: Record<Provider, string>;
-  sandboxes: Record<Provider, { url: string; access_token: string }>;
+  tokens: Record<SandboxCrm, string>;
+  sandboxes: Record<SandboxCrm, { url: string; access_token: string }>;
 }
 
 export function readSandboxFile(dataDir: string): SandboxFile | null {
@@ -137,11 +139,11 @@ export function writeSandboxFile(dataDir: string, content: SandboxFile): string 
 export async function ensureSandboxConnections(
   ctx: AppContext,
   // Only where each sandbox listens and its bootstrap credentials: a sandbox may run elsewhere.
-  sandboxes: Record<Provider, Pick<SandboxHandle, 'url' | 'credentials'>>,
+  sandboxes: Record<SandboxCrm, Pick<SandboxHandle, 'url' | 'credentials'>>,
   previous: SandboxFile | null,
-): Promise<{ tokens: Record<Provider, string>; connectionIds: Record<Provider, string> }> {
-  const tokens = {} as Record<Provider, string>;
-  const connectionIds = {} as Record<Provider, string>;
+): Promise<{ tokens: Record<SandboxCrm, string>; connectionIds: Record<SandboxCrm, string> }> {
+  const tokens = {} as Record<SandboxCrm, string>;
+  const connectionIds = {} as Record<SandboxCrm, string>;
   const existing = await ctx.connections.list();
   for (const provider of ['salesforce', 'hubspot'] as const) {
     const sandbox = sandboxes[provider];

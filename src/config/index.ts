@@ -1,6 +1,7 @@
 // Environment → typed Config, parsed once at start-up. Errors name the variable, never its value.
 import { resolve } from 'node:path';
-import { REGIONS, type Region } from '../store/types.ts';
+import { REGIONS, type Region } from '../domain/connection.ts';
+import { SALESFORCE_PROFILE } from '../providers/salesforce/profile.ts';
 import { ConfigError } from './error.ts';
 import { checkProductionSafety } from './production.ts';
 import { parseServerLimits, type ServerLimits } from './server-limits.ts';
@@ -144,7 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   activeKeyId ??= keys[0]?.id;
   const servicePort = port(env, 'PORT', 8080);
-  const apiVersion = str(env, 'SALESFORCE_API_VERSION') ?? '62.0';
+  const apiVersion = str(env, 'SALESFORCE_API_VERSION') ?? SALESFORCE_PROFILE.defaultApiVersion;
   if (!/^\d{2,3}\.0$/.test(apiVersion)) throw new ConfigError('SALESFORCE_API_VERSION must look like 62.0');
   const bulkThresholdText = str(env, 'CRM_PROXY_SF_BULK_THRESHOLD');
   const bulkThreshold = bulkThresholdText === undefined ? undefined : Number(bulkThresholdText);
@@ -175,7 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
     salesforce: {
       clientId: str(env, 'SALESFORCE_CLIENT_ID'),
       clientSecret: str(env, 'SALESFORCE_CLIENT_SECRET'),
-      loginUrl: url(env, 'SALESFORCE_LOGIN_URL') ?? 'https://login.salesforce.com',
+      loginUrl: url(env, 'SALESFORCE_LOGIN_URL') ?? SALESFORCE_PROFILE.defaultLoginUrl,
       apiVersion,
       bulkThreshold,
     },

@@ -1,6 +1,6 @@
 // What NODE_ENV=production refuses: development conveniences that would be unsafe on a real server.
 import { isIP } from 'node:net';
-import type { Region } from '../store/types.ts';
+import type { Region } from '../domain/connection.ts';
 import { ConfigError } from './error.ts';
 
 export interface ProductionInputs {

@@ -1,7 +1,10 @@
 import type { Keyring } from '../crypto/envelope.ts';
 import { open, seal } from '../crypto/envelope.ts';
 import { randomBase62 } from '../crypto/random.ts';
-import type { Connection, Region, SealedSecret, Store } from '../store/types.ts';
+import type { Connection, Region } from '../domain/connection.ts';
+import type { ProviderProfile } from '../providers/adapter.ts';
+import { BUILT_IN_PROVIDERS } from '../providers/index.ts';
+import type { SealedSecret, Store } from '../store/types.ts';
 import { credentialsProblem, normaliseCredentials } from './credentials.ts';
 import type {
   ConnectionWithCredentials,
@@ -15,6 +18,8 @@ export interface ConnectionServiceOptions {
   keyring: Keyring;
   region: Region;
   clock?: () => Date;
+  /** The CRMs a connection may be for, and what each needs (default: the built-in providers). */
+  profiles?: readonly ProviderProfile[];
 }
 
 export interface ResealReport {
@@ -31,8 +36,10 @@ export class ConnectionService {
   readonly #keyring: Keyring;
   readonly #region: Region;
   readonly #clock: () => Date;
+  readonly #profiles: readonly ProviderProfile[];
 
   constructor(opts: ConnectionServiceOptions) {
+    this.#profiles = opts.profiles ?? BUILT_IN_PROVIDERS.map((m) => m.profile);
     this.#store = opts.store;
     this.#keyring = opts.keyring;
     this.#region = opts.region;
@@ -40,7 +47,7 @@ export class ConnectionService {
   }
 
   async create(input: CreateConnectionInput): Promise<CreateConnectionResult> {
-    const problem = validateCreate(input);
+    const problem = validateCreate(this.#profiles, input);
     if (problem) return { ok: false, code: 'invalid_connection', message: problem };
     const id = `conn_${randomBase62(20)}`;
     const connection = await this.#store.connections.insert({
@@ -102,7 +109,9 @@ export class ConnectionService {
     for (;;) {
       const row = await this.#store.connections.find(id);
       if (!row) return 'not_found';
-      if (row.provider === 'salesforce' && credentials.kind !== 'oauth') return 'invalid';
+      const profile = this.#profiles.find((p) => p.id === row.provider);
+      if (profile !== undefined && !profile.connection.credentials.includes(credentials.kind))
+        return 'invalid';
       const sealed = this.#seal(id, credentials);
       if (
         await this.#store.connections.compareAndSetCredentials(
@@ -190,20 +199,27 @@ function urlProblem(field: string, value: string, allowHttp: boolean): string | 
   return `${field} must use https${allowHttp ? ' or http' : ''}`;
 }
 
-function validateCreate(input: CreateConnectionInput): string | null {
+function validateCreate(profiles: readonly ProviderProfile[], input: CreateConnectionInput): string | null {
   const sandbox = input.sandbox ?? false;
-  if (input.provider !== 'salesforce' && input.provider !== 'hubspot') {
-    return 'provider must be "salesforce" or "hubspot"';
+  const profile = profiles.find((p) => p.id === input.provider);
+  if (profile === undefined) {
+    return `provider must be ${profiles.map((p) => `"${p.id}"`).join(' or ')}`;
   }
   const credProblem = credentialsProblem(input.credentials);
   if (credProblem) return credProblem;
-  if (input.provider === 'salesforce') {
-    if (!input.instanceUrl) return 'instanceUrl is required for a Salesforce connection';
+  const crm = profile.displayName;
+  if (profile.connection.instanceUrl === 'required') {
+    if (!input.instanceUrl) return `instanceUrl is required for a ${crm} connection`;
     const p = urlProblem('instanceUrl', input.instanceUrl, sandbox);
     if (p) return p;
-    if (input.credentials.kind !== 'oauth') return 'a Salesforce connection needs an OAuth refresh token';
   } else if (input.instanceUrl) {
-    return 'instanceUrl applies to Salesforce connections only';
+    const withHosts = profiles
+      .filter((p) => p.connection.instanceUrl === 'required')
+      .map((p) => p.displayName);
+    return `instanceUrl applies to ${withHosts.join(' and ')} connections only`;
+  }
+  if (!profile.connection.credentials.includes(input.credentials.kind)) {
+    return `a ${crm} connection needs ${profile.connection.credentials.map((k) => (k === 'oauth' ? 'an OAuth refresh token' : 'a private app token')).join(' or ')}`;
   }
   if (input.apiBaseUrl) {
     const p = urlProblem('apiBaseUrl', input.apiBaseUrl, sandbox);

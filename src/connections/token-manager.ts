@@ -1,9 +1,10 @@
+import type { Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { Clock } from '../lib/clock.ts';
 import { SingleFlight } from '../lib/single-flight.ts';
-import type { CrmAdapter, OAuthApp, TokenGrant } from '../providers/adapter.ts';
+import type { AuthFacet, OAuthApp, TokenGrant } from '../providers/adapter.ts';
 import { CrmError } from '../providers/errors.ts';
-import { type Connection, type LocksRepository, LockTimeoutError } from '../store/types.ts';
+import { type LocksRepository, LockTimeoutError } from '../store/types.ts';
 import type { ConnectionWithCredentials, Credentials } from './types.ts';
 
 /** What the token manager needs from the connection service (structural, so tests can pass a fake). */
@@ -16,9 +17,10 @@ export interface CredentialsStore {
 export interface TokenManagerOptions {
   connections: CredentialsStore;
   locks: LocksRepository;
-  adapterFor: (connection: Connection) => CrmAdapter;
+  /** The CRM's auth of a connection (its adapter's). */
+  adapterFor: (connection: Connection) => { readonly auth: AuthFacet };
   oauthAppFor: (connection: Connection) => OAuthApp | null;
-  clock: Clock;
+  clock: Pick<Clock, 'now'>;
   /** Refresh this long before a known expiry, so a token does not die in flight. */
   refreshAheadMs?: number;
   /** Lease of the cross-instance refresh lock: longer than a slow token call, short enough to recover from a crash. */

@@ -1,4 +1,4 @@
-import type { Connection, Provider } from '../store/types.ts';
+import type { Connection, Provider } from '../domain/connection.ts';
 
 /** Decrypted CRM credentials of one connection. */
 export type Credentials =
@@ -15,7 +15,7 @@ export type Credentials =
 export interface CreateConnectionInput {
   provider: Provider;
   label?: string | null;
-  /** Required for Salesforce (the org's instance URL). */
+  /** The account's own host (a Salesforce org's instance URL): required or refused by the CRM's profile. */
   instanceUrl?: string | null;
   /** Override of the CRM API host, e.g. a local sandbox URL. */
   apiBaseUrl?: string | null;

@@ -1,6 +1,6 @@
 import { ApiError } from './api-error.ts';
 
-/** Wire shape of every request-level failure (decisions §3). */
+/** Wire shape of every request-level failure: `{error: {code, message, details}, request_id}`. */
 export interface ErrorBody {
   error: { code: string; message: string; details: Array<Record<string, unknown>> };
   request_id: string;

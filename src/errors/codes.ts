@@ -1,5 +1,5 @@
 /**
- * The closed set of request-level error codes (decisions §3) and the one table from code to
+ * The closed set of request-level error codes and the one table from code to
  * HTTP status. A code that is missing here fails to compile (`satisfies`).
  */
 export const ERROR_STATUS = {
@@ -39,7 +39,6 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   crm_rate_limited: 429,
   internal_error: 500,
-  not_implemented: 501,
   crm_error: 502,
   crm_unreachable: 502,
   connection_needs_reauth: 503,

@@ -1,7 +1,10 @@
 import type { TSchema } from 'typebox';
+import type { OperationName } from '../domain/operations.ts';
 
 /** OpenAPI facts of a route that its request schema does not say. */
 export interface RouteDoc {
+  /** The API operation the route runs: which CRMs offer it is added from the provider registry. */
+  operation?: OperationName;
   operationId: string;
   summary: string;
   description: string;

@@ -2,7 +2,7 @@ export interface BackoffOptions {
   baseMs: number;
   maxMs: number;
   /** Random source in [0, 1); injectable for deterministic tests. */
-  random?: () => number;
+  random?: (() => number) | undefined;
 }
 
 /**
@@ -14,6 +14,3 @@ export function backoffMs(attempt: number, options: BackoffOptions): number {
   const random = options.random ?? Math.random;
   return Math.round(exp / 2 + random() * (exp / 2));
 }
-
-export const sleep = (ms: number): Promise<void> =>
-  ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();

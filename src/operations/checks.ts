@@ -1,5 +1,12 @@
+import { OPERATIONS, type OperationName } from '../domain/operations.ts';
 import { ApiError } from '../errors/index.ts';
-import { type CrmAdapter, type OperationName, offers } from '../providers/adapter.ts';
+import {
+  type CrmAdapter,
+  type Handler,
+  type OperationHandlers,
+  type OperationInputs,
+  offeredOperations,
+} from '../providers/adapter.ts';
 import { CrmError } from '../providers/errors.ts';
 
 const LABEL: Record<OperationName, string> = {
@@ -14,46 +21,52 @@ const LABEL: Record<OperationName, string> = {
   passthrough: 'pass-through (proxy)',
 };
 
-const CRM_NAME = { salesforce: 'Salesforce', hubspot: 'HubSpot' } as const;
-
-/** 422 when the connection's CRM does not offer the operation (spec §1), naming what it does offer. */
-export function ensureOffered(adapter: CrmAdapter, operation: OperationName): void {
-  if (offers(adapter, operation)) return;
-  const offered = adapter.capabilities.operations;
-  throw new ApiError(
+/** 422 `operation_not_available`, naming what the connection's CRM does offer (its handler table's keys). */
+function notOffered(adapter: CrmAdapter, operation: OperationName): ApiError {
+  const offered = offeredOperations(adapter, OPERATIONS);
+  const crm = adapter.profile.displayName;
+  return new ApiError(
     'operation_not_available',
-    `${LABEL[operation]} is not available for ${CRM_NAME[adapter.provider]} connections. ${CRM_NAME[adapter.provider]} offers: ${offered.map((o) => LABEL[o]).join(', ')}.`,
-    { details: [{ operation, provider: adapter.provider, available_operations: [...offered] }] },
+    `${LABEL[operation]} is not available for ${crm} connections. ${crm} offers: ${offered.map((o) => LABEL[o]).join(', ')}.`,
+    { details: [{ operation, provider: adapter.profile.id, available_operations: offered }] },
   );
+}
+
+/** The adapter's handler of an operation, or 422 when its CRM does not offer it. */
+export function handlerFor<O extends keyof OperationInputs>(adapter: CrmAdapter, operation: O): Handler<O> {
+  const handler = (adapter.handlers as OperationHandlers)[operation] as Handler<O> | undefined;
+  if (handler === undefined) throw notOffered(adapter, operation);
+  return handler;
+}
+
+/** The adapter's pass-through rules, or 422 when its CRM does not offer pass-through. */
+export function passthroughOf(adapter: CrmAdapter): NonNullable<OperationHandlers['passthrough']> {
+  const rules = adapter.handlers.passthrough;
+  if (rules === undefined) throw notOffered(adapter, 'passthrough');
+  return rules;
 }
 
 /** The object name is checked against the provider's pattern before it goes anywhere near a URL. */
 export function ensureObjectName(adapter: CrmAdapter, objectName: string): void {
-  if (adapter.capabilities.objectName.pattern.test(objectName)) return;
+  const { pattern, example } = adapter.profile.objectName;
+  if (pattern.test(objectName)) return;
   throw new ApiError(
     'invalid_object_name',
-    `"${objectName.slice(0, 100)}" is not a valid ${CRM_NAME[adapter.provider]} object name. Use an API name such as ${adapter.capabilities.objectName.example}.`,
+    `"${objectName.slice(0, 100)}" is not a valid ${adapter.profile.displayName} object name. Use an API name such as ${example}.`,
     { details: [{ path: '/object_name', value: objectName.slice(0, 100) }] },
   );
 }
 
-/** 501 for operations whose routes, schemas and limits exist but whose CRM calls are not built yet. */
-export function notImplemented(operation: OperationName, provider: CrmAdapter['provider']): ApiError {
-  return new ApiError(
-    'not_implemented',
-    `${LABEL[operation]} for ${CRM_NAME[provider]} is not implemented in this version of the service. The request was valid; nothing was sent to ${CRM_NAME[provider]}.`,
-    { details: [{ operation, provider }] },
-  );
-}
-
-export function tooMany(
+/** 400 when a request carries more ids or records than the CRM's profile allows. */
+export function ensureWithin(
   code: 'too_many_records' | 'too_many_ids',
   got: number,
   limit: number,
   what: string,
-): ApiError {
+): void {
+  if (got <= limit) return;
   const noun = code === 'too_many_ids' ? 'ids' : 'records';
-  return new ApiError(
+  throw new ApiError(
     code,
     `${what} takes at most ${limit} ${noun} per request; this one has ${got}. Split it into requests of ${limit} or fewer.`,
     { details: [{ path: code === 'too_many_ids' ? '/data/ids' : '/data', limit, received: got }] },
@@ -61,9 +74,9 @@ export function tooMany(
 }
 
 /** A CRM failure as the client sees it: 502 with the CRM's own error in `details`. */
-export function fromCrmError(error: unknown): unknown {
+function fromCrmError(adapter: CrmAdapter, error: unknown): unknown {
   if (!(error instanceof CrmError)) return error;
-  const crm = error.provider === 'hubspot' ? 'HubSpot' : 'Salesforce';
+  const crm = adapter.profile.displayName;
   if (error.kind === 'unreachable') {
     return new ApiError('crm_unreachable', `${crm} could not be reached (${error.message}). Retry later.`, {
       details: [{ provider: error.provider }],
@@ -81,10 +94,10 @@ export function fromCrmError(error: unknown): unknown {
 }
 
 /** Runs an operation body, translating CRM failures into API errors at one place. */
-export async function translatingCrmErrors<T>(fn: () => Promise<T>): Promise<T> {
+export async function translatingCrmErrors<T>(adapter: CrmAdapter, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    throw fromCrmError(error);
+    throw fromCrmError(adapter, error);
   }
 }

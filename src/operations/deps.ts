@@ -1,7 +1,12 @@
 import type { TokenManager } from '../connections/token-manager.ts';
+import type { Connection } from '../domain/connection.ts';
 import { ConcurrencyLimiter } from '../lib/limiter.ts';
+import type { CrmAdapter, Handler, OperationAnswers, OperationInputs } from '../providers/adapter.ts';
 import type { HttpClient } from '../providers/client/http-client.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
+import type { ProxyForwarder } from '../proxy/forwarder.ts';
+import { translatingCrmErrors } from './checks.ts';
+import { openSession } from './session.ts';
 
 /** What operations need, wired once by createContext. */
 export interface OperationDeps {
@@ -9,6 +14,8 @@ export interface OperationDeps {
   tokens: TokenManager;
   client: HttpClient;
   limiters: ConnectionLimiters;
+  /** Streams pass-through requests to the CRM. */
+  forwarder: ProxyForwarder;
 }
 
 /**
@@ -31,4 +38,20 @@ export class ConnectionLimiters {
     }
     return limiter;
   }
+}
+
+/** Runs a handler on the connection: an authorised session, the connection's cap, CRM errors translated. */
+export function runHandler<O extends keyof OperationInputs>(
+  deps: OperationDeps,
+  adapter: CrmAdapter,
+  connection: Connection,
+  handler: Handler<O>,
+  input: OperationInputs[O],
+): Promise<OperationAnswers[O]> {
+  return translatingCrmErrors(adapter, () =>
+    handler(
+      { session: openSession(deps, adapter, connection), limiter: deps.limiters.for(connection.id) },
+      input,
+    ),
+  );
 }

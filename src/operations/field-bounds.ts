@@ -1,11 +1,11 @@
 import { ApiError } from '../errors/index.ts';
 
-/** Longer than any real field name or relationship path of either CRM; the get schema's limit too. */
+/** Longer than any real field name or relationship path of the CRMs; the get schema's limit too. */
 export const MAX_FIELD_NAME_LENGTH = 255;
 /**
- * Distinct field names in one write request, all records together. A Salesforce object has at most
- * 800 custom fields plus its standard ones; anything past this is not a real record set, and the
- * per-field work (mapping, "did you mean") must stay bounded.
+ * Distinct field names in one write request, all records together. CRM objects have at most a few
+ * hundred custom fields plus their standard ones (800 on the largest); anything past this is not a
+ * real record set, and the per-field work (mapping, "did you mean") must stay bounded.
  */
 export const MAX_DISTINCT_FIELDS = 1000;
 
@@ -48,20 +48,4 @@ export function checkFieldNames(records: readonly unknown[]): void {
       }
     }
   }
-}
-
-/**
- * Longest value a match key can hold: Salesforce's Text and External ID fields take 255
- * characters, ids 18. The value goes into a URL (External ID upsert) or a query, where a longer
- * one could only fail at the CRM's URL limit.
- */
-export const MAX_MATCH_VALUE_LENGTH = 255;
-
-export function checkMatchValue(field: string, value: unknown): void {
-  if (typeof value !== 'string' || value.length <= MAX_MATCH_VALUE_LENGTH) return;
-  throw new ApiError(
-    'invalid_value',
-    `The match value of ${field} is ${value.length} characters long; a match key holds at most ${MAX_MATCH_VALUE_LENGTH} characters, so no record can match it.`,
-    { details: [{ path: `/data/0/${field}`, length: value.length, limit: MAX_MATCH_VALUE_LENGTH }] },
-  );
 }

@@ -1,15 +1,15 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import type { Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
-import type { CrmAdapter } from '../providers/adapter.ts';
+import type { CrmAdapter, PassthroughHandler } from '../providers/adapter.ts';
 import type { HttpMethod } from '../providers/client/types.ts';
 import { ProxyBody } from '../proxy/body.ts';
 import { type ForwardResponse, type ProxyForwarder, TargetUnreachableError } from '../proxy/forwarder.ts';
 import { forwardedRequestHeaders, returnedResponseHeaders } from '../proxy/headers.ts';
 import { proxyTargets, type ResolvedTarget, resolveTarget } from '../proxy/target.ts';
-import type { Connection } from '../store/types.ts';
-import { ensureOffered, translatingCrmErrors } from './checks.ts';
+import { passthroughOf, translatingCrmErrors } from './checks.ts';
 import type { OperationDeps } from './deps.ts';
 
 export interface PassthroughRequest {
@@ -32,23 +32,22 @@ export interface PassthroughAnswer {
   body: Readable | Buffer;
 }
 
-const CRM_NAME = { salesforce: 'Salesforce', hubspot: 'HubSpot' } as const;
-
 /**
- * Pass-through (spec §4.3, decisions §5): the target is checked before anything leaves, the
- * request goes to the connection's own CRM host with the service's credentials and the
- * allow-listed headers, and the CRM's answer — any status — comes back as it is, streamed.
+ * Pass-through: the target is checked before anything leaves, the request goes to the
+ * connection's own CRM host with the service's credentials and the allow-listed headers, and the
+ * CRM's answer — any status — comes back as it is, streamed. The provider contributes only its
+ * facts (extra origins and headers) and hooks (token headers, pacing).
  */
 export async function passthrough(
   deps: OperationDeps,
-  forwarder: ProxyForwarder,
   connection: Connection,
   req: PassthroughRequest,
 ): Promise<PassthroughAnswer> {
-  const adapter = deps.registry[connection.provider];
-  ensureOffered(adapter, 'passthrough');
+  const { forwarder } = deps;
+  const adapter = deps.registry.adapterFor(connection);
+  const rules = passthroughOf(adapter);
   const target = resolveTarget(proxyTargets(adapter, connection), req.rawTarget, req.query);
-  const headers = forwardedRequestHeaders(req.headers, connection.provider);
+  const headers = forwardedRequestHeaders(req.headers, rules.forwardedHeaders);
   const declared = req.headers['content-length'];
   const body = new ProxyBody(
     req.body,
@@ -57,10 +56,11 @@ export async function passthrough(
   );
   if (declared !== undefined && req.body !== undefined) headers['content-length'] = declared;
 
-  const token = await translatingCrmErrors(() => deps.tokens.accessToken(connection));
+  const token = await translatingCrmErrors(adapter, () => deps.tokens.accessToken(connection));
   const first = await send(
     forwarder,
     adapter,
+    rules,
     connection,
     req.method,
     target,
@@ -75,12 +75,14 @@ export async function passthrough(
     first.body.once('close', () => body.abandon());
     return answer(first, first.body);
   }
-  // Decide on the 401 from its (small) body: Salesforce says whether a refresh can help.
+  // Decide on the 401 from its (small) body: some CRMs say there whether a refresh can help.
   const raw = Buffer.from(await first.body.arrayBuffer());
   const rejected = { status: 401, headers: first.headers, text: decoded(raw, first.headers), attempts: 1 };
   if (!adapter.auth.isExpiredToken(rejected)) return answer(first, raw);
   const replayBody = await body.replay();
-  const fresh = await translatingCrmErrors(() => deps.tokens.refreshAfterRejected(connection, token));
+  const fresh = await translatingCrmErrors(adapter, () =>
+    deps.tokens.refreshAfterRejected(connection, token),
+  );
   // Too large to have been kept: the client gets the CRM's 401 and its retry finds the fresh token.
   if (replayBody === null) {
     body.abandon();
@@ -91,6 +93,7 @@ export async function passthrough(
   const second = await send(
     forwarder,
     adapter,
+    rules,
     connection,
     req.method,
     target,
@@ -105,6 +108,7 @@ export async function passthrough(
 async function send(
   forwarder: ProxyForwarder,
   adapter: CrmAdapter,
+  rules: PassthroughHandler,
   connection: Connection,
   method: HttpMethod,
   target: ResolvedTarget,
@@ -113,18 +117,14 @@ async function send(
   payload: Readable | Buffer | undefined,
   body: ProxyBody,
 ): Promise<ForwardResponse> {
-  const authorized = adapter.auth.authorize(headers, token);
-  // Bulk 1.0 takes its session in its own header, not in Authorization.
-  if (connection.provider === 'salesforce' && target.path.startsWith('/services/async/')) {
-    authorized['x-sfdc-session'] = token;
-  }
+  const authorized = {
+    ...adapter.auth.authorize(headers, token),
+    ...rules.tokenHeaders?.(target.path, token),
+  };
   const forward = () => forwarder.send({ method, url: target.url, headers: authorized, body: payload });
   try {
-    // HubSpot calls share the connection's pacer with the service's own calls (HubSpot's rate limits
-    // are per account); a 429 comes back as it is, and holds the connection's other calls back.
-    const paced = connection.provider === 'hubspot' ? adapter.hubspotObjects?.paced : undefined;
-    if (paced !== undefined) {
-      return await paced(connection.id, target.path, forward, (r) => ({
+    if (rules.pace !== undefined) {
+      return await rules.pace(connection.id, target.path, forward, (r) => ({
         status: r.status,
         headers: r.headers,
       }));
@@ -138,7 +138,7 @@ async function send(
       );
     }
     if (error instanceof TargetUnreachableError) {
-      const crm = CRM_NAME[connection.provider];
+      const crm = adapter.profile.displayName;
       throw new ApiError(
         'crm_unreachable',
         `${crm} could not be reached (${error.code}). Nothing was answered; retry later.`,

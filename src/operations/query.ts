@@ -1,24 +1,15 @@
-import type { QueryPage } from '../providers/salesforce/facet.ts';
-import type { Connection } from '../store/types.ts';
-import { ensureOffered, notImplemented, translatingCrmErrors } from './checks.ts';
-import type { OperationDeps } from './deps.ts';
-import { openSession } from './session.ts';
+import type { Connection } from '../domain/connection.ts';
+import type { QueryPage } from '../domain/operations.ts';
+import { handlerFor } from './checks.ts';
+import { type OperationDeps, runHandler } from './deps.ts';
 
-/**
- * SOQL query (decisions §4): Salesforce's pages are followed up to 10 000 records; beyond that
- * `next_cursor` continues. Salesforce's query errors answer 400 with its message.
- */
+/** A query in the CRM's own language, or the continuation of one (`next_cursor`). */
 export async function runQuery(
   deps: OperationDeps,
   connection: Connection,
   input: { soql: string } | { cursor: string },
 ): Promise<QueryPage> {
-  const adapter = deps.registry[connection.provider];
-  ensureOffered(adapter, 'query');
-  const data = adapter.salesforceData;
-  if (data === undefined) throw notImplemented('query', adapter.provider);
-  return translatingCrmErrors(async () => {
-    const session = openSession(deps, adapter, connection);
-    return 'soql' in input ? data.query(session, input.soql) : data.queryMore(session, input.cursor);
-  });
+  const adapter = deps.registry.adapterFor(connection);
+  const handler = handlerFor(adapter, 'query');
+  return runHandler(deps, adapter, connection, handler, input);
 }

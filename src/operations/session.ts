@@ -1,13 +1,17 @@
+import type { Connection } from '../domain/connection.ts';
 import type { CrmAdapter, CrmSession } from '../providers/adapter.ts';
 import { CrmError } from '../providers/errors.ts';
-import type { Connection } from '../store/types.ts';
 import type { OperationDeps } from './deps.ts';
 
 /**
  * A session on one connection: every call carries the current access token; a CRM 401 triggers
  * one refresh (shared with every concurrent caller) and one resend.
  */
-export function openSession(deps: OperationDeps, adapter: CrmAdapter, connection: Connection): CrmSession {
+export function openSession(
+  deps: Pick<OperationDeps, 'tokens' | 'client'>,
+  adapter: CrmAdapter,
+  connection: Connection,
+): CrmSession {
   return {
     connectionId: connection.id,
     baseUrl: adapter.defaultApiBaseUrl(connection),

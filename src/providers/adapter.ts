@@ -1,29 +1,39 @@
-import type { Provider } from '../store/types.ts';
+import type { Config } from '../config/index.ts';
+import type { Connection, Provider } from '../domain/connection.ts';
+import type {
+  GetAnswer,
+  OperationName,
+  QueryPage,
+  UpsertOutcome,
+  WriteAnswer,
+} from '../domain/operations.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { ConcurrencyLimiter } from '../lib/limiter.ts';
+import type { HttpClient } from './client/http-client.ts';
 import type { OutboundRequest, OutboundResponse } from './client/types.ts';
-import type { HubSpotObjectsFacet } from './hubspot/facet.ts';
-import type { SalesforceDataFacet } from './salesforce/facet.ts';
 
-/** The operations of the spec (§1). Which ones a provider offers is declared as data below. */
-export const OPERATIONS = [
-  'insert',
-  'upsert',
-  'update',
-  'delete',
-  'get',
-  'query',
-  'describe',
-  'add_custom_field',
-  'passthrough',
-] as const;
-export type OperationName = (typeof OPERATIONS)[number];
-
-export interface ProviderCapabilities {
-  /** Operations the spec gives this CRM; anything else answers 422 `operation_not_available`. */
-  operations: readonly OperationName[];
-  /** Request limits of the spec (§8), checked before any CRM call. */
+/**
+ * What the rest of the service may know about a CRM, as data. Each provider folder fills one in
+ * its `profile.ts`; the operations, the HTTP layer and the connection service read it from here.
+ */
+export interface ProviderProfile {
+  /** The id stored in a connection's `provider` column. */
+  id: Provider;
+  /** How messages name the CRM. */
+  displayName: string;
+  /** Request limits, checked before any CRM call. */
   limits: { getIds: number; writeRecords: number; deleteIds: number };
   /** What an `{object_name}` path segment may look like, checked before it reaches a URL. */
   objectName: { pattern: RegExp; example: string };
+  /** Write interfaces a client may force with `X-CRM-Proxy-Interface`; empty when the CRM has one. */
+  writeInterfaces: readonly string[];
+  /** What a connection of this CRM needs. */
+  connection: {
+    /** Whether a connection names its account's own host (`instanceUrl`). */
+    instanceUrl: 'required' | 'forbidden';
+    /** Credential kinds the CRM accepts. */
+    credentials: readonly ('oauth' | 'private_app')[];
+  };
 }
 
 /** The OAuth app the service registered with the CRM (client id/secret and token endpoint). */
@@ -33,9 +43,15 @@ export interface OAuthApp {
   tokenUrl: string;
 }
 
+/** An OAuth client id and secret, without its endpoint. */
+export interface OAuthClient {
+  clientId: string;
+  clientSecret: string;
+}
+
 export interface TokenGrant {
   accessToken: string;
-  /** ISO instant; absent when the CRM does not say (Salesforce). */
+  /** ISO instant; absent when the CRM does not say. */
   accessTokenExpiresAt?: string;
   /** Present only when the CRM rotated the refresh token. */
   refreshToken?: string;
@@ -69,73 +85,101 @@ export interface AuthFacet {
   authorize(headers: Record<string, string>, accessToken: string): Record<string, string>;
 }
 
-/** Salesforce's describe results, passed through unchanged (decisions §4). */
-export interface DescribeFacet {
-  describeGlobal(session: CrmSession): Promise<DescribeGlobalResult>;
-  /** Null when the org has no such object. */
-  describeObject(session: CrmSession, objectName: string): Promise<ObjectDescribe | null>;
-  /** Canonical object name from the (cached) global describe; null when the org has no such object. */
-  resolveObjectName(session: CrmSession, objectName: string): Promise<string | null>;
+/** What every handler gets: the authorised session and the connection's concurrency cap. */
+export interface HandlerCall {
+  session: CrmSession;
+  limiter: ConcurrencyLimiter;
 }
 
-export interface DescribeGlobalResult {
-  sobjects: Array<{ name: string; keyPrefix?: string | null } & Record<string, unknown>>;
-  [key: string]: unknown;
+/** Inputs of each operation, already checked against the profile (object name, limits, interface). */
+export interface OperationInputs {
+  insert: { objectName: string; records: unknown[]; via: string | undefined };
+  update: { objectName: string; records: unknown[]; via: string | undefined };
+  delete: { ids: string[]; via: string | undefined };
+  upsert: { objectName: string; record: unknown; matchKey: string };
+  get: { objectName: string; ids: string[]; fields: string[] | undefined };
+  query: { soql: string } | { cursor: string };
+  /** Without an object name: the whole instance. */
+  describe: { objectName: string | undefined };
+  add_custom_field: { objectName: string; definition: Record<string, unknown> };
 }
 
-export interface ObjectDescribe {
-  name: string;
-  keyPrefix?: string | null;
-  fields: Array<{ name: string } & Record<string, unknown>>;
-  [key: string]: unknown;
+export interface OperationAnswers {
+  insert: WriteAnswer;
+  update: WriteAnswer;
+  delete: WriteAnswer;
+  upsert: UpsertOutcome;
+  get: GetAnswer;
+  query: QueryPage;
+  /** The CRM's describe, unchanged; null when it has no such object. */
+  describe: Record<string, unknown> | null;
+  /** The creation result in the CRM's own answer shape (`data` plus its message key). */
+  add_custom_field: { data: Record<string, unknown> } & Record<string, unknown>;
 }
 
-export type CrmRecord = Record<string, unknown>;
+export type Handler<O extends keyof OperationInputs> = (
+  call: HandlerCall,
+  input: OperationInputs[O],
+) => Promise<OperationAnswers[O]>;
 
-export interface RecordsFacet {
-  /** Largest number of ids one retrieve call takes. */
-  readonly retrieveBatchSize: number;
-  /** One retrieve call: one entry per id, in order, `null` where the id matches no record. */
-  retrieve(
-    session: CrmSession,
-    objectName: string,
-    ids: string[],
-    fields: string[],
-  ): Promise<Array<CrmRecord | null>>;
-  /**
-   * The same call, answered as the CRM's JSON array text (one entry per id, in order), for callers
-   * that pass it on unchanged and need not pay for parsing and re-serialising thousands of records.
-   */
-  retrieveJson(session: CrmSession, objectName: string, ids: string[], fields: string[]): Promise<string>;
+/** What an answer of the CRM looks like to the pacing of a pass-through call. */
+export interface AnswerHead {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
 }
 
-/** Custom fields: each CRM checks the definition (400 `ApiError`) and answers its creation result. */
-export interface FieldsFacet {
-  addCustomField(
-    session: CrmSession,
-    objectName: string,
-    definition: Record<string, unknown>,
-  ): Promise<{ data: Record<string, unknown>; message: string }>;
+/** Pass-through is generic (operations/passthrough.ts); a CRM contributes only these facts and hooks. */
+export interface PassthroughHandler {
+  /** Request headers of the client passed on besides the common ones: exact names and prefixes. */
+  forwardedHeaders: { names: readonly string[]; prefixes: readonly string[] };
+  /** Origins a target may name besides the API base URL; all lead to the API base URL. */
+  publicOrigins(connection: Connection): string[];
+  /** Extra headers that carry the access token on this path. */
+  tokenHeaders?(path: string, accessToken: string): Record<string, string>;
+  /** Runs the forward within the connection's own pacing; the answer comes back as it is. */
+  pace?<T>(
+    connectionId: string,
+    path: string,
+    send: () => Promise<T>,
+    headOf: (answer: T) => AnswerHead,
+  ): Promise<T>;
 }
 
-/** One CRM behind one interface. Facets that are absent are not built yet (501), whatever the capabilities say. */
+/** The operations a CRM offers. Its keys are its capabilities: anything absent answers 422. */
+export type OperationHandlers = { readonly [O in keyof OperationInputs]?: Handler<O> } & {
+  readonly passthrough?: PassthroughHandler;
+};
+
+/** One CRM behind one interface: its facts, its auth, and the table of operations it offers. */
 export interface CrmAdapter {
-  readonly provider: Provider;
-  readonly capabilities: ProviderCapabilities;
-  /** Host of the CRM's API when the connection does not override it. */
-  defaultApiBaseUrl(connection: { instanceUrl: string | null; apiBaseUrl: string | null }): string;
-  /** Where the OAuth token endpoint is for this connection. */
-  tokenUrl(connection: { instanceUrl: string | null; apiBaseUrl: string | null }, loginUrl?: string): string;
+  readonly profile: ProviderProfile;
   readonly auth: AuthFacet;
-  readonly describe?: DescribeFacet;
-  readonly records?: RecordsFacet;
-  readonly fields?: FieldsFacet;
-  /** Salesforce writes, upsert and query (types in salesforce/facet.ts). */
-  readonly salesforceData?: SalesforceDataFacet;
-  /** HubSpot's get (types in hubspot/facet.ts). */
-  readonly hubspotObjects?: HubSpotObjectsFacet;
+  /** Host of the CRM's API for this connection. */
+  defaultApiBaseUrl(connection: Pick<Connection, 'instanceUrl' | 'apiBaseUrl'>): string;
+  /** The OAuth app that refreshes this connection's tokens; null when none is configured. */
+  oauthApp(connection: Connection, sandboxClient: OAuthClient | undefined): OAuthApp | null;
+  readonly handlers: OperationHandlers;
 }
 
-export function offers(adapter: CrmAdapter, operation: OperationName): boolean {
-  return adapter.capabilities.operations.includes(operation);
+/** The operations an adapter offers, in the API's order: the keys of its handler table. */
+export function offeredOperations(adapter: CrmAdapter, all: readonly OperationName[]): OperationName[] {
+  return all.filter((operation) => adapter.handlers[operation] !== undefined);
+}
+
+/** Everything a provider's factory gets from `createContext`. */
+export interface ProviderDeps {
+  client: HttpClient;
+  clock: Clock;
+  /** The service's configuration; each provider reads its own section. */
+  config: Config;
+  /** Tuning that tests and benchmarks change (cache lifetimes, interface thresholds). */
+  tuning: { describeTtlMs?: number | undefined; bulkThreshold?: number | undefined };
+  /** A key for signing values the provider hands out (query cursors): stable per deployment. */
+  signingKey: Buffer;
+}
+
+/** One provider as the registry lists it: its profile and how to build its adapter. */
+export interface ProviderModule {
+  readonly profile: ProviderProfile;
+  create(deps: ProviderDeps): CrmAdapter;
 }

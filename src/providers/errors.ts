@@ -3,7 +3,7 @@ import { OutboundNetworkError, type OutboundResponse, parseJson } from './client
 
 /**
  * A CRM call that failed as a whole (not a per-record failure): the CRM answered with an error
- * status, or could not be reached. Carries the CRM's own error body for `details` (decisions §3).
+ * status, or could not be reached. Carries the CRM's own error body, which the client gets in `details`.
  */
 export class CrmError extends Error {
   readonly kind: 'crm_error' | 'unreachable' | 'auth_rejected';
@@ -38,7 +38,11 @@ export function crmErrorFromResponse(provider: string, response: OutboundRespons
 }
 
 /** Runs an outbound call and turns "could not reach the CRM" into a CrmError. */
-export async function reaching<T>(provider: string, what: string, fn: () => Promise<T>): Promise<T> {
+export async function unreachableAsCrmError<T>(
+  provider: string,
+  what: string,
+  fn: () => Promise<T>,
+): Promise<T> {
   try {
     return await fn();
   } catch (error) {

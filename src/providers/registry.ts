@@ -1,26 +1,38 @@
-import type { Provider } from '../store/types.ts';
-import type { CrmAdapter } from './adapter.ts';
-import type { HttpClient } from './client/http-client.ts';
-import { createHubSpotAdapter } from './hubspot/adapter.ts';
-import { createSalesforceAdapter } from './salesforce/adapter.ts';
+import type { Connection, Provider } from '../domain/connection.ts';
+import { ApiError } from '../errors/index.ts';
+import type { CrmAdapter, ProviderDeps, ProviderModule } from './adapter.ts';
 
-export interface ProviderDeps {
-  client: HttpClient;
-  salesforce: { apiVersion: string; describeTtlMs: number; bulkThreshold?: number; cursorKey?: Buffer };
-  clock?: { now(): number };
-}
+/**
+ * Provider id → adapter, built from a list of provider modules (`providers/index.ts` lists the
+ * built-in ones; tests may add their own). Nothing else in the service enumerates CRMs.
+ */
+export class ProviderRegistry {
+  readonly #adapters = new Map<Provider, CrmAdapter>();
 
-/** Provider name → adapter. Typed over the provider union: a missing entry does not compile. */
-export type ProviderRegistry = { readonly [P in Provider]: CrmAdapter & { readonly provider: P } };
+  constructor(modules: readonly ProviderModule[], deps: ProviderDeps) {
+    for (const module of modules) {
+      if (this.#adapters.has(module.profile.id))
+        throw new Error(`provider ${module.profile.id} is listed twice`);
+      this.#adapters.set(module.profile.id, module.create(deps));
+    }
+  }
 
-const FACTORIES: { [P in Provider]: (deps: ProviderDeps) => CrmAdapter & { readonly provider: P } } = {
-  salesforce: createSalesforceAdapter,
-  hubspot: createHubSpotAdapter,
-};
+  /**
+   * The adapter of a connection's CRM. A stored connection of a CRM this deployment does not
+   * register (a provider removed from the build) answers 503 naming it, not an internal error.
+   */
+  adapterFor(connection: Pick<Connection, 'provider'>): CrmAdapter {
+    const adapter = this.#adapters.get(connection.provider);
+    if (adapter === undefined) {
+      throw new ApiError(
+        'service_unavailable',
+        `This connection is for the CRM "${connection.provider.slice(0, 50)}", which this deployment of the service does not support. Connect the account again with a supported CRM, or run a deployment that includes it.`,
+      );
+    }
+    return adapter;
+  }
 
-export function createProviderRegistry(deps: ProviderDeps): ProviderRegistry {
-  return {
-    salesforce: FACTORIES.salesforce(deps),
-    hubspot: FACTORIES.hubspot(deps),
-  };
+  list(): CrmAdapter[] {
+    return [...this.#adapters.values()];
+  }
 }

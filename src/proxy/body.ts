@@ -1,7 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 
 /** Bodies up to this size are kept while they stream, so a CRM 401 can be answered by a replay. */
-export const DEFAULT_REPLAY_LIMIT = 4 * 1024 * 1024;
+const DEFAULT_REPLAY_LIMIT = 4 * 1024 * 1024;
 
 /**
  * The request body of one pass-through, streamed to the CRM as it arrives. While it streams, a

@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Provider } from '../store/types.ts';
 
 /**
  * Request headers a client may pass on to the CRM: content negotiation, conditional requests and
@@ -19,20 +18,23 @@ const COMMON_REQUEST_HEADERS = new Set([
   'if-unmodified-since',
 ]);
 
-/** Salesforce's option headers are all `Sforce-*` (Sforce-Query-Options, Sforce-Auto-Assign, Sforce-Call-Options, Sforce-Duplicate-Rule-Header, Sforce-Mru, Sforce-Enable-PKChunking…), plus X-PrettyPrint. */
-function isSalesforceOption(name: string): boolean {
-  return name.startsWith('sforce-') || name === 'x-prettyprint';
+/** A CRM's own option headers, named by its provider: exact names and prefixes, lower case. */
+export interface HeaderRules {
+  names: readonly string[];
+  prefixes: readonly string[];
 }
 
 export function forwardedRequestHeaders(
   incoming: IncomingHttpHeaders,
-  provider: Provider,
+  crmHeaders: HeaderRules,
 ): Record<string, string> {
+  const own = (name: string) =>
+    crmHeaders.names.includes(name) || crmHeaders.prefixes.some((prefix) => name.startsWith(prefix));
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(incoming)) {
     if (value === undefined) continue;
     const lower = name.toLowerCase();
-    if (COMMON_REQUEST_HEADERS.has(lower) || (provider === 'salesforce' && isSalesforceOption(lower))) {
+    if (COMMON_REQUEST_HEADERS.has(lower) || own(lower)) {
       out[lower] = Array.isArray(value) ? value.join(', ') : value;
     }
   }

@@ -1,10 +1,7 @@
+import type { Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { CrmAdapter } from '../providers/adapter.ts';
-import type { Connection } from '../store/types.ts';
 import { namesSandboxControl } from './control-paths.ts';
-
-/** HubSpot's one API host: what clients write for HubSpot, sandbox connections included. */
-export const HUBSPOT_API_ORIGIN = 'https://api.hubapi.com';
 
 interface Origin {
   scheme: 'http' | 'https';
@@ -42,23 +39,18 @@ function show(o: Origin): string {
 }
 
 /**
- * The origins a connection's pass-through may name (decisions §5): the CRM host of the connection
- * and nothing else. Sandbox connections also accept the real host names clients write
- * (`https://api.hubapi.com`, the Salesforce instance URL), mapped to the sandbox, so the same
- * client code runs against the sandbox and the real CRM.
+ * The origins a connection's pass-through may name: the CRM host of the connection and nothing
+ * else. The provider may add the public host names clients write for the same account (an
+ * instance URL; for a sandbox connection, the real CRM's host), all mapped to the connection's API
+ * base URL, so the same client code runs against the sandbox and the real CRM.
  */
-export function proxyTargets(adapter: CrmAdapter, connection: Connection): ProxyTargets {
+export function proxyTargets(
+  adapter: Pick<CrmAdapter, 'defaultApiBaseUrl' | 'handlers'>,
+  connection: Connection,
+): ProxyTargets {
   const destination = adapter.defaultApiBaseUrl(connection).replace(/\/+$/, '');
-  const allowed = [originOf(destination)];
-  if (connection.sandbox) {
-    allowed.push(
-      originOf(
-        connection.provider === 'hubspot' ? HUBSPOT_API_ORIGIN : (connection.instanceUrl ?? destination),
-      ),
-    );
-  } else if (connection.provider === 'salesforce' && connection.instanceUrl !== null) {
-    allowed.push(originOf(connection.instanceUrl));
-  }
+  const extra = adapter.handlers.passthrough?.publicOrigins(connection) ?? [];
+  const allowed = [originOf(destination), ...extra.map(originOf)];
   // Plain http only ever reaches a sandbox connection's own local URL.
   const usable = allowed.filter((o) => o.scheme === 'https' || connection.sandbox);
   const unique = usable.filter((o, i) => usable.findIndex((p) => show(p) === show(o)) === i);

@@ -1,10 +1,11 @@
 // Kysely on embedded SQLite (default, a file in the data dir) or on PostgreSQL (DATABASE_URL).
 // Everything dialect-specific about opening a database lives here and in changes.ts.
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Clock } from '../lib/clock.ts';
 import { ensurePrivateDir, withPrivateUmask } from '../lib/private-dir.ts';
+import { retrying, settle, unwrap } from '../lib/retry.ts';
 import type { Database } from './schema.ts';
 
 export const SQLITE_FILE = 'crm-proxy.sqlite';
@@ -15,6 +16,8 @@ export interface DbOptions {
   dataDir: string;
   /** PostgreSQL only: keep every table in this schema (created if missing). Used to isolate test runs. */
   pgSchema?: string | undefined;
+  /** Lock waits and busy retries run on this clock (default: the system's). */
+  clock?: Clock | undefined;
 }
 
 export type DbHandle =
@@ -82,21 +85,17 @@ async function openPostgres(databaseUrl: string, pgSchema: string | undefined): 
  * around the whole run fixes both. The lock is polled (busy timeout 0) rather than waited for inside
  * SQLite, because that wait would block the event loop, and with it a holder in the same process.
  */
-export async function withMigrationLock<T>(handle: DbHandle, fn: () => Promise<T>): Promise<T> {
-  if (handle.dialect !== 'sqlite') return retryOnConcurrentSchemaDrop(fn);
+export async function withMigrationLock<T>(handle: DbHandle, clock: Clock, fn: () => Promise<T>): Promise<T> {
+  if (handle.dialect !== 'sqlite') return retryOnConcurrentSchemaDrop(clock, fn);
   const { sqlite } = handle;
-  const deadline = Date.now() + 60_000;
+  const deadline = clock.now() + 60_000;
   sqlite.pragma('busy_timeout = 0');
   try {
-    for (;;) {
-      try {
-        sqlite.exec('BEGIN IMMEDIATE');
-        break;
-      } catch (err) {
-        if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw err;
-        await sleep(20);
-      }
-    }
+    const begun = await retrying(clock, {
+      attempt: () => settle(async () => sqlite.exec('BEGIN IMMEDIATE')),
+      next: (outcome) => (outcome.ok ? undefined : busyRetryWait(outcome.error, clock.now(), deadline)),
+    });
+    unwrap(begun);
   } finally {
     sqlite.pragma('busy_timeout = 5000');
   }
@@ -115,13 +114,22 @@ export async function withMigrationLock<T>(handle: DbHandle, fn: () => Promise<T
  * the database; a schema that another client drops during that scan makes the call fail with
  * 3F000 (invalid_schema_name) although nothing is wrong with ours. Such a failure is retried.
  */
-async function retryOnConcurrentSchemaDrop<T>(fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn();
-    } catch (err) {
-      if ((err as { code?: string }).code !== '3F000' || attempt >= 10) throw err;
-      await sleep(20 * attempt);
-    }
-  }
+async function retryOnConcurrentSchemaDrop<T>(clock: Clock, fn: () => Promise<T>): Promise<T> {
+  const outcome = await retrying(clock, {
+    attempt: () => settle(fn),
+    next: (result, attempt) => (result.ok ? undefined : schemaDropRetryWait(result.error, attempt)),
+  });
+  return unwrap(outcome);
+}
+
+const codeOf = (error: unknown) => (error as { code?: string } | null)?.code;
+
+/** SQLite answered "busy" (another process holds the write lock): try again in 20 ms until the deadline. */
+export function busyRetryWait(error: unknown, now: number, deadline: number): number | undefined {
+  return codeOf(error) === 'SQLITE_BUSY' && now <= deadline ? 20 : undefined;
+}
+
+/** A schema dropped during the migrator's scan: try again, waiting a little longer each time, ten times at most. */
+export function schemaDropRetryWait(error: unknown, attempt: number): number | undefined {
+  return codeOf(error) === '3F000' && attempt < 10 ? 20 * attempt : undefined;
 }

@@ -1,4 +1,5 @@
 import { Migrator } from 'kysely';
+import { systemClock } from '../lib/clock.ts';
 import { type ChangeHub, postgresChanges, sqliteChanges } from './changes.ts';
 import { type DbOptions, openDb, withMigrationLock } from './db.ts';
 import { migrationProvider } from './migrations/index.ts';
@@ -12,6 +13,7 @@ export * from './types.ts';
 
 /** Opens the store (SQLite in dataDir, or PostgreSQL when databaseUrl is set) and brings its schema up to date. */
 export async function openStore(opts: DbOptions): Promise<Store> {
+  const clock = opts.clock ?? systemClock;
   const handle = await openDb(opts);
   const { db } = handle;
   let changes: ChangeHub | undefined;
@@ -21,7 +23,7 @@ export async function openStore(opts: DbOptions): Promise<Store> {
       provider: migrationProvider,
       ...(handle.dialect === 'postgres' && handle.pgSchema ? { migrationTableSchema: handle.pgSchema } : {}),
     });
-    await withMigrationLock(handle, async () => {
+    await withMigrationLock(handle, clock, async () => {
       // Thrown inside the lock so that SQLite rolls the whole run back.
       const { error } = await migrator.migrateToLatest();
       if (error) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
@@ -39,7 +41,7 @@ export async function openStore(opts: DbOptions): Promise<Store> {
     dialect: handle.dialect,
     connections: connectionsRepository(db, hub),
     tokens: tokensRepository(db, hub),
-    locks: locksRepository(db),
+    locks: locksRepository(db, clock),
     changes: { version: () => hub.version() },
     async close() {
       await hub.close();

@@ -1,31 +1,11 @@
 // Row shapes and repository contracts shared by both dialects (SQLite and PostgreSQL).
 // Timestamps are ISO-8601 UTC strings in fixed width, so they compare correctly as text on both.
 
-export type Provider = 'salesforce' | 'hubspot';
-export const PROVIDERS: readonly Provider[] = ['salesforce', 'hubspot'];
-export type Region = 'eu' | 'us';
-export const REGIONS: readonly Region[] = ['eu', 'us'];
-export type ConnectionStatus = 'active' | 'needs_reauth';
+import type { Connection, ConnectionStatus, Provider, Region, TokenRecord } from '../domain/connection.ts';
 
-/** A stored connection without its secrets: safe to log or list. */
-export interface Connection {
-  id: string;
-  provider: Provider;
-  region: Region;
-  label: string | null;
-  /** Salesforce instance URL (e.g. https://acme.my.salesforce.com); null for HubSpot. */
-  instanceUrl: string | null;
-  /** Override of the CRM API host (sandbox connections); null means the provider's default host. */
-  apiBaseUrl: string | null;
-  sandbox: boolean;
-  status: ConnectionStatus;
-  /** Why the connection needs re-authorisation (never contains a secret). */
-  statusReason: string | null;
-  /** Incremented on every credential write: the compare-and-set guard for rotated refresh tokens. */
-  credentialsVersion: number;
-  createdAt: string;
-  updatedAt: string;
-}
+// The shared nouns live in the domain module; re-exported for the store's callers.
+export type { Connection, ConnectionStatus, Provider, Region, TokenRecord } from '../domain/connection.ts';
+export { REGIONS } from '../domain/connection.ts';
 
 /** The encrypted credentials as stored: ciphertext beside the id of the key that sealed it. */
 export interface SealedSecret {
@@ -65,19 +45,6 @@ export interface ConnectionsRepository {
   /** Re-seals the same plaintext under another key; the version is left alone (the secret did not change). */
   replaceSealed(id: string, expectedVersion: number, sealed: SealedSecret, now: string): Promise<boolean>;
   setStatus(id: string, status: ConnectionStatus, reason: string | null, now: string): Promise<boolean>;
-}
-
-export interface TokenRecord {
-  id: string;
-  connectionId: string;
-  name: string | null;
-  /** Display prefix, e.g. `crmp_eu_4fT9xQ2a`: enough to recognise a token, useless to an attacker. */
-  prefix: string;
-  region: Region;
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-  revokedAt: string | null;
 }
 
 export interface TokenRecordWithHash extends TokenRecord {

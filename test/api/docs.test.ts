@@ -36,7 +36,7 @@ const SPEC_ROUTES = [
   'delete /v1/proxy/{target_url}',
 ];
 
-test('GET /openapi.json documents every route of the spec, generated from the route schemas', async (t) => {
+test('GET /openapi.json documents every route of the API, generated from the route schemas', async (t) => {
   const s = await startStack(t);
   const answer = await s.api<OpenApi>('/openapi.json', { method: 'GET', token: null });
   assert.equal(answer.status, 200);

@@ -25,7 +25,7 @@ function groupOf(s: Stack, typeRef: string): string {
   return group;
 }
 
-/** Spec 2.7's fields of the creation result. */
+/** The fields of HubSpot's property creation result. */
 const RESULT_FIELDS = [
   'archived',
   'calculated',

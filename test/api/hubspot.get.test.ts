@@ -48,7 +48,7 @@ const SPEC_OBJECTS: Array<[name: string, sandboxType: string]> = [
   ['goals', '0-74'],
 ];
 
-test('every object type of the spec: records in input order, null for missing ids, HubSpot errors passed on', async (t) => {
+test('every supported object type: records in input order, null for missing ids, HubSpot errors passed on', async (t) => {
   const s = await startStack(t);
   for (const [name, typeId] of SPEC_OBJECTS) {
     const [a, b] = idsOf(s, typeId, 2);
@@ -159,7 +159,7 @@ test('fields absent or empty: every property; given: exactly those plus the syst
     assert.equal(answer.status, 200);
     assert.deepEqual(Object.keys(answer.body.data[0]?.properties ?? {}).sort(), all);
   }
-  // Spec 4.2 rule 2: the requested field next to createdate, hs_object_id and lastmodifieddate.
+  // With fields given: the requested field next to createdate, hs_object_id and lastmodifieddate.
   const one = await get(s, 'contacts', { ids: [contact], fields: ['Email'] });
   assert.equal(one.status, 200);
   assert.deepEqual(Object.keys(one.body.data[0]?.properties ?? {}).sort(), [

@@ -13,7 +13,7 @@ test('Salesforce: one record by its URL, with every method, query strings kept',
   assert.ok(created?.success && created.id !== undefined);
   const id = created.id;
 
-  // The spec's use case: reading one record by its address (full URL, and the same as a path).
+  // The common use: reading one record by its address (full URL, and the same as a path).
   for (const target of [
     `${s.sf.url}/services/data/v62.0/sobjects/Account/${id}`,
     `/services/data/v62.0/sobjects/Account/${id}`.slice(1),
@@ -117,7 +117,7 @@ test('Salesforce: error statuses come back with the CRM’s own body and headers
   assert.equal((bad.body as unknown as { error?: unknown }).error, undefined);
 });
 
-test('HubSpot: the spec’s use cases and every method', async (t) => {
+test('HubSpot: reading and writing records, with every method', async (t) => {
   const s = await startStack(t);
   const token = s.tokens.hubspot;
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApiError, ERROR_CODES, ERROR_STATUS, toErrorBody } from '../../src/errors/index.ts';
 
-test('every code maps to a 4xx or 5xx status, and the statuses of decisions §3 are the ones used', () => {
+test('every code maps to a 4xx or 5xx status, and the documented statuses are the ones used', () => {
   for (const code of ERROR_CODES) {
     const status = ERROR_STATUS[code];
     assert.ok(status >= 400 && status < 600, `${code} → ${status}`);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { joinJsonArrays } from '../../src/operations/get.ts';
+import { joinJsonArrays } from '../../src/providers/salesforce/get.ts';
 
 test('JSON array texts are joined into one array, empty ones skipped', () => {
   const joined = joinJsonArrays(['[{"Id":"a"},null]', '[ ]', '[\n{"Id":"b"}\n]', '[]']);

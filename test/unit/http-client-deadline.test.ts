@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { test } from 'node:test';
+import { systemClock } from '../../src/lib/clock.ts';
 import { HttpClient, OutboundNetworkError } from '../../src/providers/client/index.ts';
 
 test('a CRM answer trickled without pause is cut off by the attempt deadline', {
@@ -22,7 +23,7 @@ test('a CRM answer trickled without pause is cut off by the attempt deadline', {
   });
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');
-  const client = new HttpClient({ timeoutMs: 200, retry: { maxAttempts: 1 } });
+  const client = new HttpClient({ timeoutMs: 200, retry: { maxAttempts: 1 }, clock: systemClock });
   t.after(() => client.close());
   await assert.rejects(
     client.send({

@@ -3,12 +3,12 @@ import { test } from 'node:test';
 import { FIELD_TYPES_BY_TYPE as SANDBOX_MATRIX } from '../../sandbox/hubspot/properties/rules.ts';
 import { RateLimiter } from '../../sandbox/hubspot/ratelimit/limiter.ts';
 import { ApiError } from '../../src/errors/index.ts';
-import { systemClock } from '../../src/lib/clock.ts';
 import type { CrmSession } from '../../src/providers/adapter.ts';
 import type { OutboundResponse } from '../../src/providers/client/types.ts';
 import { hubspotCall, paced } from '../../src/providers/hubspot/calls.ts';
 import { HubSpotPacer } from '../../src/providers/hubspot/pacing.ts';
 import { FIELD_TYPES_BY_TYPE } from '../../src/providers/hubspot/profile.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 
 const answer = (
   status: number,
@@ -33,28 +33,32 @@ test("the service's type/fieldType matrix is the sandbox's", () => {
 
 test("paced calls never exceed a sliding-window limiter's allowance, whatever the burst", async () => {
   // HubSpot's limiter as the sandbox implements it, 4 calls per window, fed by 30 concurrent callers.
-  const pacer = new HubSpotPacer({ clock: systemClock, max: 4, windowMs: 150, probe: false });
+  // Time is the test's own clock: the pacer's waits and each call's 2 ms take no real time.
+  const clock = new ManualClock();
+  const pacer = new HubSpotPacer({ clock, max: 4, windowMs: 150, probe: false });
   // The sandbox's window is 10 s: scale time so that 150 ms of ours is its 10 s.
   let refused = 0;
-  const started = Date.now();
+  const started = clock.now();
   const scaled = new RateLimiter({
     perTenSeconds: 4,
-    clock: () => started + (Date.now() - started) * (10_000 / 150),
+    clock: () => started + (clock.now() - started) * (10_000 / 150),
   });
-  await Promise.all(
-    Array.from({ length: 30 }, async () => {
-      await pacer.acquire('standard');
-      const decision = scaled.check({ app: 'oauth', search: false, daily: false });
-      if (decision.refused !== null) refused += 1;
-      await new Promise((r) => setTimeout(r, 2));
-      pacer.done('standard', answer(200));
-    }),
+  await clock.run(
+    Promise.all(
+      Array.from({ length: 30 }, async () => {
+        await pacer.acquire('standard');
+        const decision = scaled.check({ app: 'oauth', search: false, daily: false });
+        if (decision.refused !== null) refused += 1;
+        await clock.sleep(2);
+        pacer.done('standard', answer(200));
+      }),
+    ),
   );
   assert.equal(refused, 0);
 });
 
 test('the window follows the rate-limit headers and keeps slots used by other clients free', async () => {
-  const pacer = new HubSpotPacer({ clock: systemClock });
+  const pacer = new HubSpotPacer({ clock: new ManualClock() });
   await pacer.acquire('standard');
   pacer.done(
     'standard',
@@ -69,7 +73,7 @@ test('the window follows the rate-limit headers and keeps slots used by other cl
 });
 
 test('the first call goes alone until an answer tells the limit', async () => {
-  const pacer = new HubSpotPacer({ clock: systemClock });
+  const pacer = new HubSpotPacer({ clock: new ManualClock() });
   await pacer.acquire('standard');
   let second = false;
   const waiting = pacer.acquire('standard').then(() => {
@@ -110,8 +114,9 @@ test('a 429 is retried after the wait HubSpot indicates, then answered', async (
     ),
     answer(200, {}, { ok: true }),
   ]);
-  const pacer = new HubSpotPacer({ clock: systemClock, probe: false });
-  const response = await hubspotCall(session, pacer, systemClock, call, budget);
+  const clock = new ManualClock();
+  const pacer = new HubSpotPacer({ clock, probe: false });
+  const response = await clock.run(hubspotCall(session, pacer, clock, call, budget));
   assert.equal(response.status, 200);
   assert.equal(session.calls, 2);
 });
@@ -120,8 +125,9 @@ test('when the retry budget is spent the client gets our 429 with Retry-After an
   const session = scriptedSession([
     answer(429, { 'retry-after': '0.01' }, { policyName: 'TEN_SECONDLY_ROLLING' }),
   ]);
-  const pacer = new HubSpotPacer({ clock: systemClock, probe: false });
-  await assert.rejects(hubspotCall(session, pacer, systemClock, call, budget), (error: unknown) => {
+  const clock = new ManualClock();
+  const pacer = new HubSpotPacer({ clock, probe: false });
+  await assert.rejects(clock.run(hubspotCall(session, pacer, clock, call, budget)), (error: unknown) => {
     assert.ok(error instanceof ApiError);
     assert.equal(error.status, 429);
     assert.equal(error.code, 'crm_rate_limited');
@@ -137,8 +143,9 @@ test('the daily limit is not retried', async () => {
   const session = scriptedSession([
     answer(429, {}, { policyName: 'DAILY', message: 'You have reached your daily limit.' }),
   ]);
-  const pacer = new HubSpotPacer({ clock: systemClock, probe: false });
-  await assert.rejects(hubspotCall(session, pacer, systemClock, call, budget), (error: unknown) => {
+  const clock = new ManualClock();
+  const pacer = new HubSpotPacer({ clock, probe: false });
+  await assert.rejects(clock.run(hubspotCall(session, pacer, clock, call, budget)), (error: unknown) => {
     assert.ok(error instanceof ApiError && error.code === 'crm_rate_limited');
     assert.ok(Number(error.headers['retry-after']) >= 1);
     return true;
@@ -147,11 +154,12 @@ test('the daily limit is not retried', async () => {
 });
 
 test('calls the caller sends itself (pass-through) take slots too, search in its own window', async () => {
-  const pacer = new HubSpotPacer({ clock: systemClock, probe: false });
+  const clock = new ManualClock();
+  const pacer = new HubSpotPacer({ clock, probe: false });
   const head = (status: number, headers: Record<string, string>) => ({ status, headers });
   const got = await paced(
     pacer,
-    systemClock,
+    clock,
     '/crm/v3/objects/contacts',
     async () => head(200, { 'x-hubspot-ratelimit-max': '7', 'x-hubspot-ratelimit-remaining': '6' }),
     (a) => a,
@@ -160,7 +168,7 @@ test('calls the caller sends itself (pass-through) take slots too, search in its
   assert.deepEqual(pacer.state(), { max: 7, windowMs: 10_000, inWindow: 1, foreign: 0 });
   await paced(
     pacer,
-    systemClock,
+    clock,
     '/crm/v3/objects/contacts/search',
     async () => head(200, {}),
     (a) => a,

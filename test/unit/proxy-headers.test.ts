@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
+import { SALESFORCE_PROFILE } from '../../src/providers/salesforce/profile.ts';
 import { ProxyBody } from '../../src/proxy/body.ts';
 import { forwardedRequestHeaders, returnedResponseHeaders } from '../../src/proxy/headers.ts';
 
@@ -19,7 +20,7 @@ test('request headers: the allow-list only, Sforce-* for Salesforce alone', () =
     'x-forwarded-for': '1.2.3.4',
     connection: 'keep-alive',
   };
-  assert.deepEqual(forwardedRequestHeaders(incoming, 'salesforce'), {
+  assert.deepEqual(forwardedRequestHeaders(incoming, SALESFORCE_PROFILE.passthrough.forwardedHeaders), {
     'content-type': 'application/json',
     accept: 'application/json',
     'if-match': '"1"',
@@ -27,7 +28,7 @@ test('request headers: the allow-list only, Sforce-* for Salesforce alone', () =
     'sforce-call-options': 'client=x',
     'x-prettyprint': '1',
   });
-  assert.deepEqual(forwardedRequestHeaders(incoming, 'hubspot'), {
+  assert.deepEqual(forwardedRequestHeaders(incoming, { names: [], prefixes: [] }), {
     'content-type': 'application/json',
     accept: 'application/json',
     'if-match': '"1"',

@@ -23,13 +23,18 @@ function connection(overrides: Partial<Connection>): Connection {
   };
 }
 
+// The two facts proxyTargets reads of an adapter: its API base URL and the public origins it adds.
 const salesforce = {
-  provider: 'salesforce',
   defaultApiBaseUrl: (c: Connection) => c.apiBaseUrl ?? c.instanceUrl ?? 'https://login.salesforce.com',
+  handlers: {
+    passthrough: { publicOrigins: (c: Connection) => (c.instanceUrl === null ? [] : [c.instanceUrl]) },
+  },
 } as unknown as CrmAdapter;
 const hubspot = {
-  provider: 'hubspot',
   defaultApiBaseUrl: (c: Connection) => c.apiBaseUrl ?? 'https://api.hubapi.com',
+  handlers: {
+    passthrough: { publicOrigins: (c: Connection) => (c.sandbox ? ['https://api.hubapi.com'] : []) },
+  },
 } as unknown as CrmAdapter;
 
 const sf = proxyTargets(salesforce, connection({}));

@@ -5,6 +5,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { CrmSession } from '../../src/providers/adapter.ts';
 import type { OutboundResponse } from '../../src/providers/client/types.ts';
 import { bulkWrite } from '../../src/providers/salesforce/bulk2.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 
 const answer = (status: number, text: string): OutboundResponse => ({
   status,
@@ -65,9 +66,10 @@ test('bulk results in any order map back to input positions, identical rows each
     ['', '3'],
     ['C', '4'],
   ];
-  const results = await bulkWrite(session, '62.0', 'insert', 'Account', ['Name', 'Amount'], rows, {
-    firstPollMs: 1,
-  });
+  const clock = new ManualClock();
+  const results = await clock.run(
+    bulkWrite(session, clock, '62.0', 'insert', 'Account', ['Name', 'Amount'], rows, { firstPollMs: 1 }),
+  );
   assert.equal(results.length, rows.length);
   // Processing order i → id 001J…i: an identical row may take a twin's id, but never a different row's.
   const ids = results.map((r) => r.id);

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { ApiError } from '../../src/errors/index.ts';
-import type { ObjectDescribe } from '../../src/providers/adapter.ts';
 import { parseBulkError } from '../../src/providers/salesforce/bulk2.ts';
+import type { ObjectDescribe } from '../../src/providers/salesforce/describe-types.ts';
 import { checkDefinition } from '../../src/providers/salesforce/fields.ts';
 import {
   csvCell,

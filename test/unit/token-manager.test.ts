@@ -62,16 +62,8 @@ function fakeLocks(): LocksRepository {
   };
 }
 
-function fakeAdapter(outcomes: () => RefreshOutcome, calls: string[]): CrmAdapter {
+function fakeAdapter(outcomes: () => RefreshOutcome, calls: string[]): Pick<CrmAdapter, 'auth'> {
   return {
-    provider: 'salesforce',
-    capabilities: {
-      operations: [],
-      limits: { getIds: 1, writeRecords: 1, deleteIds: 1 },
-      objectName: { pattern: /x/, example: 'x' },
-    },
-    defaultApiBaseUrl: () => 'https://example',
-    tokenUrl: () => 'https://example/token',
     auth: {
       async refresh(_app, refreshToken) {
         calls.push(refreshToken);
@@ -87,7 +79,7 @@ function fakeAdapter(outcomes: () => RefreshOutcome, calls: string[]): CrmAdapte
 function manager(
   store: FakeStore,
   locks: LocksRepository,
-  adapter: CrmAdapter,
+  adapter: Pick<CrmAdapter, 'auth'>,
   now = () => Date.parse('2026-01-01T00:00:00Z'),
 ) {
   return new TokenManager({

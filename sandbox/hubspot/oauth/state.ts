@@ -19,7 +19,7 @@ export interface OAuthStateOptions {
 
 export type TokenKind = 'oauth' | 'private_app';
 
-/** Token-endpoint failure: HubSpot's legacy `status` code plus the RFC 6749 `error` (reference §2.2). */
+/** Token-endpoint failure: HubSpot's legacy `status` code plus the RFC 6749 `error`, as HubSpot's token endpoint answers. */
 export interface TokenError {
   ok: false;
   status: string;

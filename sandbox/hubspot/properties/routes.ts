@@ -179,7 +179,7 @@ function registerBatchRoutes(app: FastifyInstance, ctx: HubSpotContext): void {
     },
   );
 
-  // 204 whatever the names (reference §10: "always, even for non-existent").
+  // 204 whatever the names (HubSpot documents it: "always, even for non-existent").
   app.post<{ Params: TypeParams }>(
     `${PREFIX}/:objectType/batch/archive`,
     { config: { kind: 'properties.batch.archive' } },

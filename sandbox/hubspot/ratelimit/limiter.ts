@@ -1,5 +1,5 @@
 /**
- * HubSpot's API limits, per account (reference §4):
+ * HubSpot's API limits, per account:
  * - a rolling 10-second burst window per app (190 for Professional/Enterprise private apps; 100 on
  *   Free/Starter; 110 for public OAuth apps), with `X-HubSpot-RateLimit-{Interval-Milliseconds,Max,Remaining}`;
  * - a daily allowance per account that only private-app calls draw on (public OAuth apps get no daily

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { CreateConnectionInput, Credentials } from '../../connections/types.ts';
-import type { Connection } from '../../store/types.ts';
+import type { Connection } from '../../domain/connection.ts';
 import type { Core } from '../core.ts';
 import { CommandError, note, printJson, printTable, readSecret, UsageError } from '../io.ts';
 import { cliIo } from '../process-io.ts';
@@ -98,7 +98,7 @@ async function add(core: Core, args: string[]): Promise<number> {
 }
 
 async function readCredentials(
-  provider: 'salesforce' | 'hubspot',
+  provider: string,
   refreshFlag: string | undefined,
   privateAppFlag: string | undefined,
 ): Promise<Credentials> {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { TokenRecord } from '../../store/types.ts';
+import type { TokenRecord } from '../../domain/connection.ts';
 import type { Core } from '../core.ts';
 import { CommandError, note, parseDuration, printJson, printTable, UsageError } from '../io.ts';
 import { cliIo } from '../process-io.ts';

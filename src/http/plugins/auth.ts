@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VerifyResult } from '../../auth/types.ts';
+import type { Connection, TokenRecord } from '../../domain/connection.ts';
 import { ApiError } from '../../errors/index.ts';
-import type { Connection, TokenRecord } from '../../store/types.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
 export interface Principal {

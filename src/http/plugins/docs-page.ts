@@ -18,7 +18,7 @@ interface Operation {
 }
 
 /** Renders the OpenAPI document as one self-contained HTML page (no scripts, no CDN: works offline). */
-export function renderDocs(doc: {
+function renderDocs(doc: {
   info: { title: string; version: string; description: string };
   paths: Record<string, Record<string, Operation>>;
 }): string {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { OperationName } from '../../domain/operations.ts';
 import type { RouteDoc } from '../route-doc.ts';
 import { ErrorResponse } from '../schemas/common.ts';
 
@@ -22,7 +23,6 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   422: "`operation_not_available`: the connection's CRM does not offer this operation (the message names what it offers), or `object_not_supported`: the object is announced but not supported yet.",
   429: "`rate_limited`: the service's own rate limit, or `crm_rate_limited`: the CRM's limit once the service's retries are spent; see `Retry-After`.",
   500: 'Internal failure; the body carries no internal detail.',
-  501: '`not_implemented`: the request is valid but this connection’s adapter does not implement the operation.',
   502: "The CRM failed or could not be reached after retries; the CRM's own error is in `details`.",
   503: '`connection_needs_reauth`: the CRM no longer accepts the connection’s credentials.',
 };
@@ -33,11 +33,16 @@ function openApiPath(url: string): string {
   return url.replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\*$/, '{target_url}');
 }
 
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  servers: string[];
+  /** The CRMs whose adapters offer an operation (their handler tables), by display name. */
+  offeredBy(operation: OperationName): string[];
+}
+
 /** Collects every documented route as it is registered and serves the OpenAPI 3.1 document built from them. */
-export function registerOpenApi(
-  app: FastifyInstance,
-  info: { title: string; version: string; servers: string[] },
-) {
+export function registerOpenApi(app: FastifyInstance, info: OpenApiInfo) {
   const routes: CollectedRoute[] = [];
   app.addHook('onRoute', (route: RouteOptions) => {
     const doc = route.config?.doc;
@@ -68,10 +73,14 @@ export function registerOpenApi(
   return { document };
 }
 
-function buildDocument(
-  routes: CollectedRoute[],
-  info: { title: string; version: string; servers: string[] },
-) {
+/** The per-CRM note of an operation, from the same handler tables that decide 422 `operation_not_available`. */
+function availability(info: OpenApiInfo, operation: OperationName | undefined): string {
+  if (operation === undefined) return '';
+  const crms = info.offeredBy(operation);
+  return `**Offered on ${crms.length === 0 ? 'no' : crms.join(', ')} connections**; other connections answer 422 \`operation_not_available\`. `;
+}
+
+function buildDocument(routes: CollectedRoute[], info: OpenApiInfo) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = openApiPath(route.url);
@@ -112,7 +121,10 @@ function buildDocument(
     item[route.method] = {
       operationId: route.doc.operationId,
       summary: route.doc.summary,
-      description: route.doc.description,
+      description: `${availability(info, route.doc.operation)}${route.doc.description}`,
+      ...(route.doc.operation === undefined
+        ? {}
+        : { 'x-crm-providers': info.offeredBy(route.doc.operation) }),
       tags: route.doc.tags,
       ...(route.doc.public === true ? { security: [] } : {}),
       ...(parameters.length === 0 ? {} : { parameters }),

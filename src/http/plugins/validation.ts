@@ -33,7 +33,7 @@ function describe(error: FastifySchemaValidationError): { path: string; message:
   }
 }
 
-/** Paths whose `maxItems` is a limit of the spec (§8): reported as too_many_records / too_many_ids. */
+/** Paths whose `maxItems` is a request limit: reported as too_many_records / too_many_ids. */
 const LIMIT_PATHS: Record<string, 'too_many_records' | 'too_many_ids'> = {
   '/data': 'too_many_records',
   '/data/ids': 'too_many_ids',
@@ -41,7 +41,7 @@ const LIMIT_PATHS: Record<string, 'too_many_records' | 'too_many_ids'> = {
 
 /**
  * Turns schema validation errors into one ApiError naming every failing field with its path.
- * A breached record/id limit gets its own code naming the limit (decisions §3).
+ * A breached record/id limit gets its own code naming the limit, so a client can split the request.
  */
 export function validationError(errors: FastifySchemaValidationError[], context: string): ApiError {
   if (context === 'params') {

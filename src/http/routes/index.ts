@@ -1,8 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors/index.ts';
-import { systemClock } from '../../lib/clock.ts';
 import { authenticate } from '../plugins/auth.ts';
-import { RateLimiter } from '../plugins/rate-limit.ts';
 import type { RouteDoc } from '../route-doc.ts';
 import type { ApiApp, RegisterRoute } from './types.ts';
 import { register as describeObject } from './v1.describe.object.ts';
@@ -46,10 +44,7 @@ export function registerV1Routes(app: ApiApp, ctx: AppContext): void {
   // Authenticated routes live in their own scope: the token is checked before the body is read.
   app.register(async (scope) => {
     scope.decorateRequest('principal', null);
-    scope.addHook(
-      'onRequest',
-      authenticate(ctx.auth, ctx.rateLimit === null ? null : new RateLimiter(ctx.rateLimit, systemClock)),
-    );
+    scope.addHook('onRequest', authenticate(ctx.auth, ctx.rateLimiter));
     for (const route of ROUTES) route(scope as ApiApp, ctx);
   });
   for (const url of POST_PATHS) {

@@ -13,10 +13,11 @@ export function register(app: ApiApp, ctx: AppContext): void {
       schema: { params: ObjectNameParams },
       config: {
         doc: {
+          operation: 'describe',
           operationId: 'describeObject',
           summary: 'Describe one object',
           description:
-            "Salesforce only. The object's metadata (`fields`, `childRelationships`, `recordTypeInfos`, …): Salesforce's sObject Describe result, unchanged, in `data`. The object name is case-insensitive. Unknown object: 404 `unknown_object`. No request body.",
+            "The object's metadata (`fields`, `childRelationships`, `recordTypeInfos`, …): Salesforce's sObject Describe result, unchanged, in `data`. The object name is case-insensitive. Unknown object: 404 `unknown_object`. No request body.",
           tags: ['Describe'],
           responses: {
             '200': {

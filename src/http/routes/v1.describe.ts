@@ -14,7 +14,7 @@ export function ensureNoBody(body: unknown): void {
   });
 }
 
-export const DescribeResponse = Type.Object({
+const DescribeResponse = Type.Object({
   data: Type.Record(Type.String(), Type.Unknown(), {
     description: "Salesforce's Describe Global result, unchanged (`encoding`, `maxBatchSize`, `sobjects`).",
   }),
@@ -26,10 +26,11 @@ export function register(app: ApiApp, ctx: AppContext): void {
     {
       config: {
         doc: {
+          operation: 'describe',
           operationId: 'describeInstance',
           summary: 'Describe the instance',
           description:
-            "Salesforce only. Lists every object of the connected org: Salesforce's Describe Global result, unchanged, in `data`. Cached per connection for a few minutes. No request body.",
+            "Lists every object of the connected org: Salesforce's Describe Global result, unchanged, in `data`. Cached per connection for a few minutes. No request body.",
           tags: ['Describe'],
           responses: { '200': { description: 'The global describe.', schema: DescribeResponse } },
           errors: [400, 422, 502, 503],

@@ -13,6 +13,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
       schema: { params: ObjectNameParams, body: CustomFieldBody },
       config: {
         doc: {
+          operation: 'add_custom_field',
           operationId: 'addCustomField',
           summary: 'Add a custom field',
           description:
@@ -28,7 +29,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
               }),
             },
           },
-          errors: [400, 404, 409, 413, 415, 422, 501, 502, 503],
+          errors: [400, 404, 409, 413, 415, 422, 502, 503],
         },
       },
     },

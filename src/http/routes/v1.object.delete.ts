@@ -14,10 +14,11 @@ export function register(app: ApiApp, ctx: AppContext): void {
       schema: { body: DeleteBody },
       config: {
         doc: {
+          operation: 'delete',
           operationId: 'deleteRecords',
           summary: 'Delete records',
           description:
-            'Salesforce only. Deletes up to 10 000 records by id (any object types). The service picks sObject Collections or Bulk API 2.0 by size and names it in the `X-CRM-Proxy-Interface` response header; the same request header (`collections` | `bulk2`) forces one.',
+            'Deletes up to 10 000 records by id (any object types). The service picks sObject Collections or Bulk API 2.0 by size and names it in the `X-CRM-Proxy-Interface` response header; the same request header (`collections` | `bulk2`) forces one.',
           tags: ['Records'],
           responses: {
             '200': {
@@ -36,7 +37,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
         request.body.data.ids,
         requestedInterface(request),
       );
-      reply.header('x-crm-proxy-interface', answer.via);
+      if (answer.via !== undefined) reply.header('x-crm-proxy-interface', answer.via);
       return { data: answer.data };
     },
   );

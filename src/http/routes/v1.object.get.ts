@@ -6,7 +6,7 @@ import { GetBody } from '../schemas/bodies.ts';
 import { CrmRecord, ObjectNameParams } from '../schemas/common.ts';
 import type { ApiApp } from './types.ts';
 
-export const GetResponse = Type.Object({
+const GetResponse = Type.Object({
   data: Type.Array(Type.Union([CrmRecord, Type.Null()]), {
     description: 'One entry per id passed, in the order passed; `null` where no record exists.',
   }),
@@ -38,10 +38,11 @@ export function register(app: ApiApp, ctx: AppContext): void {
       schema: { params: ObjectNameParams, body: GetBody },
       config: {
         doc: {
+          operation: 'get',
           operationId: 'getRecords',
           summary: 'Get records by id',
           description:
-            'Salesforce: up to 10 000 ids; each record has `attributes`, `Id` and the requested fields (all fields when `fields` is absent or empty). Unknown fields: 400 `unknown_field` naming the closest real field. Ids that do not exist, or that are not Salesforce ids, answer `null` at their place; duplicates are answered at each place. HubSpot: up to 100 ids read in one call; records as HubSpot shapes them (`id`, `properties`, `createdAt`, `updatedAt`, `archived`); all properties when `fields` is absent or empty, else those plus the system properties; `null` for missing ids with HubSpot’s own error entries in `errors`. Object names: the spec’s (`contacts`, `line_items`, `goals`, …), type ids, and custom objects by `2-…`, `p_…` or plain name. Owners, associations, audit logs, pipelines, stages: 422 `object_not_supported`.',
+            'Salesforce: up to 10 000 ids; each record has `attributes`, `Id` and the requested fields (all fields when `fields` is absent or empty). Unknown fields: 400 `unknown_field` naming the closest real field. Ids that do not exist, or that are not Salesforce ids, answer `null` at their place; duplicates are answered at each place. HubSpot: up to 100 ids read in one call; records as HubSpot shapes them (`id`, `properties`, `createdAt`, `updatedAt`, `archived`); all properties when `fields` is absent or empty, else those plus the system properties; `null` for missing ids with HubSpot’s own error entries in `errors`. Object names: plural names (`contacts`, `line_items`, `goals`, …), type ids, and custom objects by `2-…`, `p_…` or plain name. Owners, associations, audit logs, pipelines, stages: 422 `object_not_supported`.',
           tags: ['Records'],
           responses: { '200': { description: 'The records, in input order.', schema: GetResponse } },
           errors: [400, 404, 413, 415, 422, 429, 502, 503],

@@ -14,10 +14,11 @@ export function register(app: ApiApp, ctx: AppContext): void {
       schema: { body: SoqlBody },
       config: {
         doc: {
+          operation: 'query',
           operationId: 'query',
           summary: 'Run a SOQL query',
           description:
-            'Salesforce only. `data` is a SOQL query; the service follows Salesforce’s pages up to 10 000 records per answer and returns `next_cursor` beyond that; send `{"cursor": …}` to continue.',
+            '`data` is a SOQL query; the service follows Salesforce’s pages up to 10 000 records per answer and returns `next_cursor` beyond that; send `{"cursor": …}` to continue.',
           tags: ['Query'],
           responses: {
             '200': {

@@ -14,10 +14,11 @@ export function register(app: ApiApp, ctx: AppContext): void {
       schema: { params: ObjectNameParams, body: UpdateBody },
       config: {
         doc: {
+          operation: 'update',
           operationId: 'updateRecords',
           summary: 'Update records',
           description:
-            'Salesforce only. Changes 1 to 10 000 records, each identified by `id`; the fields sent overwrite the stored values. The service picks sObject Collections or Bulk API 2.0 by size and names it in the `X-CRM-Proxy-Interface` response header; the same request header (`collections` | `bulk2`) forces one.',
+            'Changes 1 to 10 000 records, each identified by `id`; the fields sent overwrite the stored values. The service picks sObject Collections or Bulk API 2.0 by size and names it in the `X-CRM-Proxy-Interface` response header; the same request header (`collections` | `bulk2`) forces one.',
           tags: ['Records'],
           responses: {
             '200': {
@@ -37,7 +38,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
         request.body.data,
         requestedInterface(request),
       );
-      reply.header('x-crm-proxy-interface', answer.via);
+      if (answer.via !== undefined) reply.header('x-crm-proxy-interface', answer.via);
       return { data: answer.data };
     },
   );

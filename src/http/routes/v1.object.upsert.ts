@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { upsertRecord } from '../../operations/upsert.ts';
+import { upsertRecord } from '../../operations/writes.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { UpsertBody } from '../schemas/bodies.ts';
 import { ObjectNameParams, RecordResult } from '../schemas/common.ts';
@@ -13,10 +13,11 @@ export function register(app: ApiApp, ctx: AppContext): void {
       schema: { params: ObjectNameParams, body: UpsertBody },
       config: {
         doc: {
+          operation: 'upsert',
           operationId: 'upsertRecord',
           summary: 'Upsert one record',
           description:
-            'Salesforce only. Exactly one record and a `match_key`: no match creates, one match updates, several matches fail the record and write nothing. `Id` updates the record with that id or creates one; a field flagged External ID uses Salesforce’s own upsert; any other field is looked up first. A record without a value for its match key is a 400.',
+            'Exactly one record and a `match_key`: no match creates, one match updates, several matches fail the record and write nothing. `Id` updates the record with that id or creates one; a field flagged External ID uses Salesforce’s own upsert; any other field is looked up first. A record without a value for its match key is a 400.',
           tags: ['Records'],
           responses: {
             '200': {

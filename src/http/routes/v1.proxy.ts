@@ -3,7 +3,6 @@ import { Readable } from 'node:stream';
 import type { AppContext } from '../../context.ts';
 import { passthrough } from '../../operations/passthrough.ts';
 import type { HttpMethod } from '../../providers/client/types.ts';
-import { ProxyForwarder } from '../../proxy/forwarder.ts';
 import { principalOf } from '../plugins/auth.ts';
 import type { ApiApp } from './types.ts';
 
@@ -15,8 +14,6 @@ function hasBody(raw: IncomingMessage): boolean {
 }
 
 export function register(app: ApiApp, ctx: AppContext): void {
-  const forwarder = new ProxyForwarder();
-  app.addHook('onClose', async () => forwarder.close());
   // Own scope: here any content type is accepted and the body stays an unread stream, so it is
   // streamed to the CRM instead of being parsed (and the JSON body limit does not apply).
   app.register(async (scope) => {
@@ -27,6 +24,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
       url: '/v1/proxy/*',
       config: {
         doc: {
+          operation: 'passthrough',
           operationId: 'passThrough',
           summary: 'Pass a request through to the CRM',
           description:
@@ -47,7 +45,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
           /^[a-z][a-z0-9+.-]*(?::|%3a)/i.test(target) || target.startsWith('/') ? target : `/${target}`;
         const body =
           request.body instanceof Readable ? request.body : hasBody(request.raw) ? request.raw : undefined;
-        const result = await passthrough(ctx.operations, forwarder, principalOf(request).connection, {
+        const result = await passthrough(ctx.operations, principalOf(request).connection, {
           method: request.method as HttpMethod,
           rawTarget: relative,
           query,

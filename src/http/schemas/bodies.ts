@@ -118,13 +118,10 @@ export const CustomFieldBody = Type.Object(
       {
         additionalProperties: true,
         description:
-          'Salesforce: spec 2.3 (name, type, label, length for Text, valueSet for Picklist). HubSpot: spec 2.6.',
+          'Salesforce: name, type, label, `length` for Text, `valueSet` for Picklist. HubSpot: name, label, type, fieldType, groupName.',
       },
     ),
   },
   { additionalProperties: false },
 );
 export type CustomFieldBody = Static<typeof CustomFieldBody>;
-
-/** Describe takes no body; an empty object is accepted too. */
-export const EmptyBody = Type.Optional(Type.Object({}, { additionalProperties: false }));

@@ -1,8 +1,8 @@
 import { type Static, Type } from 'typebox';
 
 /**
- * Object names reach CRM URLs, so they are constrained here already: Salesforce API names, and
- * HubSpot's type ids (`0-1`, `2-123`). The provider's own pattern is checked again per connection.
+ * Object names reach CRM URLs, so they are constrained here already to what any built-in CRM
+ * accepts (API names and numeric type ids); the provider's own pattern is checked again per connection.
  */
 export const ObjectNameParams = Type.Object(
   {
@@ -28,7 +28,7 @@ export const ErrorResponse = Type.Object(
   { description: 'Request-level failure.' },
 );
 
-/** A record: field name → value; field names are case-insensitive (Salesforce canonical casing on output). */
+/** A record: field name → value; field names are case-insensitive (the CRM's canonical casing on output). */
 export const CrmRecord = Type.Record(Type.String(), Type.Unknown(), {
   description: 'Field name → value. Field names are case-insensitive.',
 });
@@ -41,7 +41,7 @@ export const RecordResult = Type.Object(
       Type.Object({ statusCode: Type.String(), message: Type.String(), fields: Type.Array(Type.String()) }),
     ),
   },
-  { description: 'Per-record result (spec 2.2); errors keep Salesforce’s own entries.' },
+  { description: 'Per-record result, in the order sent; errors keep Salesforce’s own entries.' },
 );
 
 export const MAX_RECORDS = 10_000;

@@ -1,5 +1,5 @@
 import { Agent, errors, request } from 'undici';
-import { sleep } from '../../lib/backoff.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { redactUrl } from '../../lib/redact.ts';
 import { readTextYielding } from '../../lib/utf8-yielding.ts';
 import {
@@ -25,6 +25,8 @@ export interface HttpClientOptions {
   connectionsPerOrigin?: number;
   retry?: Partial<RetryPolicy>;
   hooks?: CallHook[];
+  /** Waits between attempts run on this clock; Retry-After dates are read against it. */
+  clock: Clock;
 }
 
 const NETWORK_CODES: Record<string, OutboundNetworkError['kind']> = {
@@ -63,8 +65,10 @@ export class HttpClient {
   readonly #timeoutMs: number;
   readonly #policy: RetryPolicy;
   readonly #hooks: CallHook[];
+  readonly #clock: Clock;
 
-  constructor(options: HttpClientOptions = {}) {
+  constructor(options: HttpClientOptions) {
+    this.#clock = options.clock;
     this.#timeoutMs = options.timeoutMs ?? 60_000;
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.#hooks = options.hooks ?? [];
@@ -110,7 +114,7 @@ export class HttpClient {
           kind: 'status',
           status: res.statusCode,
           idempotent: req.idempotent,
-          retryAfterMs: parseRetryAfter(headerValue(res.headers, 'retry-after')),
+          retryAfterMs: parseRetryAfter(headerValue(res.headers, 'retry-after'), this.#clock.now()),
         };
       } catch (error) {
         clearTimeout(deadline);
@@ -129,7 +133,7 @@ export class HttpClient {
         if (response !== undefined) return response;
         throw new OutboundNetworkError(failure.kind as OutboundNetworkError['kind'], attempt, networkError);
       }
-      await sleep(decision.waitMs);
+      await this.#clock.sleep(decision.waitMs);
     }
   }
 

@@ -1,29 +1,45 @@
-import { systemClock } from '../../lib/clock.ts';
-import type { CrmAdapter } from '../adapter.ts';
-import type { ProviderDeps } from '../registry.ts';
+import type { Connection } from '../../domain/connection.ts';
+import type { CrmAdapter, OAuthClient, ProviderDeps } from '../adapter.ts';
 import { hubspotAuth } from './auth.ts';
 import { paced } from './calls.ts';
-import { HubSpotConnections } from './connection-state.ts';
+import { PerConnectionState } from './connection-state.ts';
 import { hubspotFields } from './fields.ts';
-import { HUBSPOT_CAPABILITIES, HUBSPOT_PROFILE } from './profile.ts';
+import { HUBSPOT, HUBSPOT_PROFILE } from './profile.ts';
 import { getHubSpotRecords } from './records.ts';
 
-/** HubSpot: token refresh, get (batch read), add custom field; every CRM call paced per connection. */
-export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter & { readonly provider: 'hubspot' } {
-  const clock = deps.clock ?? systemClock;
-  const hs = new HubSpotConnections({ clock });
+/** HubSpot: get (batch read), add custom field and pass-through; every CRM call paced per connection. */
+export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
+  const { clock } = deps;
+  const settings = deps.config.hubspot;
+  const hs = new PerConnectionState({ clock });
+  const fields = hubspotFields(hs);
+  const apiBaseUrl = (c: Pick<Connection, 'apiBaseUrl'>) => c.apiBaseUrl ?? HUBSPOT_PROFILE.defaultApiBaseUrl;
   return {
-    provider: 'hubspot',
-    capabilities: HUBSPOT_CAPABILITIES,
-    defaultApiBaseUrl: (c) => c.apiBaseUrl ?? HUBSPOT_PROFILE.defaultApiBaseUrl,
-    tokenUrl: (c) => `${c.apiBaseUrl ?? HUBSPOT_PROFILE.defaultApiBaseUrl}${HUBSPOT_PROFILE.tokenPath}`,
+    profile: HUBSPOT,
     auth: hubspotAuth(deps.client, clock),
-    fields: hubspotFields(hs),
-    hubspotObjects: {
-      get: (session, objectName, input, limiter) =>
-        getHubSpotRecords(hs, session, limiter, objectName, input.ids, input.fields),
-      paced: (connectionId, path, send, headOf) =>
-        paced(hs.of(connectionId).pacer, clock, path, send, headOf),
+    defaultApiBaseUrl: apiBaseUrl,
+    oauthApp(connection: Connection, sandboxClient: OAuthClient | undefined) {
+      const clientId = sandboxClient?.clientId ?? settings.clientId;
+      const clientSecret = sandboxClient?.clientSecret ?? settings.clientSecret;
+      if (clientId === undefined || clientSecret === undefined) return null;
+      return { clientId, clientSecret, tokenUrl: `${apiBaseUrl(connection)}${HUBSPOT_PROFILE.tokenPath}` };
+    },
+    handlers: {
+      // At most 100 ids, so one paced batch/read call.
+      get: ({ session, limiter }, input) =>
+        getHubSpotRecords(hs, session, limiter, input.objectName, input.ids, input.fields),
+      // HubSpot's answer names its message `message`.
+      add_custom_field: (call, input) =>
+        fields.addCustomField(call.session, input.objectName, input.definition),
+      passthrough: {
+        forwardedHeaders: { names: [], prefixes: [] },
+        // Sandbox connections also accept HubSpot's real host, so client code runs unchanged on both.
+        publicOrigins: (c) => (c.sandbox ? [HUBSPOT_PROFILE.defaultApiBaseUrl] : []),
+        // Pass-through calls share the connection's pacer with the service's own calls (HubSpot's rate
+        // limits are per account); a 429 comes back as it is and holds the connection's other calls back.
+        pace: (connectionId, path, send, headOf) =>
+          paced(hs.of(connectionId).pacer, clock, path, send, headOf),
+      },
     },
   };
 }

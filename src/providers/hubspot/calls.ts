@@ -1,10 +1,10 @@
 import { ApiError } from '../../errors/index.ts';
-import { sleep } from '../../lib/backoff.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { CrmSession } from '../adapter.ts';
+import { retrying } from '../../lib/retry.ts';
+import type { AnswerHead, CrmSession } from '../adapter.ts';
 import { parseRetryAfter } from '../client/retry.ts';
 import { type HttpMethod, headerValue, type OutboundResponse, parseJson } from '../client/types.ts';
-import { reaching } from '../errors.ts';
+import { unreachableAsCrmError } from '../errors.ts';
 import type { CallKind, HubSpotPacer } from './pacing.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
@@ -32,11 +32,58 @@ interface RateLimitBody {
 
 const DAY_MS = 86_400_000;
 
+/** What to do after one answer: hand it back, wait and send again, or answer our own 429. */
+export type RateLimitStep =
+  | { kind: 'answer' }
+  | { kind: 'retry'; waitMs: number }
+  | { kind: 'refuse'; error: ApiError };
+
 /**
- * One HubSpot call, paced by the connection's pacer. A 429 is retried after the wait HubSpot
- * indicates (`Retry-After` when present; a second for search's per-second limit; otherwise until
- * the pacer's window has room), holding back the connection's other calls meanwhile. When the
- * budget is spent, or the daily allowance is gone, the client gets our own 429 with `Retry-After`.
+ * The pure decision after one paced HubSpot answer. A 429 is retried after the wait HubSpot
+ * indicates (`Retry-After` when present; a second for search's per-second limit; otherwise the
+ * fallback wait) while the attempts and the waits stay within the budget; the daily allowance is
+ * never waited for.
+ */
+export function afterAnswer(
+  response: OutboundResponse,
+  kind: CallKind,
+  attempt: number,
+  waitedMs: number,
+  now: number,
+  budget: RetryBudget,
+  waitHint: () => number | null,
+): RateLimitStep {
+  if (response.status !== 429) return { kind: 'answer' };
+  const body = parseJson<RateLimitBody>(response);
+  if (body?.policyName === 'DAILY') {
+    const untilMidnight = Math.ceil(DAY_MS - (now % DAY_MS));
+    return {
+      kind: 'refuse',
+      error: rateLimited(response, body, untilMidnight, 'its daily API allowance is used up'),
+    };
+  }
+  const wait =
+    parseRetryAfter(headerValue(response.headers, 'retry-after'), now) ??
+    (kind === 'search' ? HUBSPOT_PROFILE.rateLimits.searchWindowMs : budget.fallbackWaitMs);
+  if (attempt >= budget.maxAttempts || waitedMs + wait > budget.maxRetryWaitMs) {
+    const hint = Math.max(wait, waitHint() ?? 0);
+    return {
+      kind: 'refuse',
+      error: rateLimited(
+        response,
+        body,
+        hint,
+        'it kept refusing after the service paced and retried its calls',
+      ),
+    };
+  }
+  return { kind: 'retry', waitMs: wait };
+}
+
+/**
+ * One HubSpot call, paced by the connection's pacer, through the shared retry loop on the clock.
+ * While a 429 is waited out, the connection's other calls are held back too. When the budget is
+ * spent, or the daily allowance is gone, the client gets our own 429 with `Retry-After`.
  */
 export async function hubspotCall(
   session: CrmSession,
@@ -47,55 +94,47 @@ export async function hubspotCall(
 ): Promise<OutboundResponse> {
   const kind = call.kind ?? 'standard';
   let waited = 0;
-  for (let attempt = 1; ; attempt++) {
-    await pacer.acquire(kind);
-    let response: OutboundResponse | undefined;
-    try {
-      response = await reaching('hubspot', call.label, () =>
-        session.send({
-          method: call.method,
-          url: `${session.baseUrl}${call.path}`,
-          headers: {
-            accept: 'application/json',
-            ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
-          },
-          ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
-          idempotent: call.idempotent,
-          label: call.label,
-          ownRateLimit: true,
-        }),
+  let refusal: ApiError | undefined;
+  const response = await retrying(clock, {
+    attempt: async () => {
+      await pacer.acquire(kind);
+      let answer: OutboundResponse | undefined;
+      try {
+        answer = await unreachableAsCrmError(HUBSPOT_PROFILE.provider, call.label, () =>
+          session.send({
+            method: call.method,
+            url: `${session.baseUrl}${call.path}`,
+            headers: {
+              accept: 'application/json',
+              ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+            },
+            ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+            idempotent: call.idempotent,
+            label: call.label,
+            ownRateLimit: true,
+          }),
+        );
+      } finally {
+        pacer.done(kind, answer);
+      }
+      return answer;
+    },
+    next: (answer, attempt) => {
+      const step = afterAnswer(answer, kind, attempt, waited, clock.now(), budget, () =>
+        pacer.waitHint(kind),
       );
-    } finally {
-      pacer.done(kind, response);
-    }
-    if (response.status !== 429) return response;
-
-    const body = parseJson<RateLimitBody>(response);
-    if (body?.policyName === 'DAILY') {
-      const now = clock.now();
-      throw rateLimited(
-        response,
-        body,
-        Math.ceil(DAY_MS - (now % DAY_MS)),
-        'its daily API allowance is used up',
-      );
-    }
-    const wait =
-      parseRetryAfter(headerValue(response.headers, 'retry-after'), clock.now()) ??
-      (kind === 'search' ? HUBSPOT_PROFILE.rateLimits.searchWindowMs : budget.fallbackWaitMs);
-    if (attempt >= budget.maxAttempts || waited + wait > budget.maxRetryWaitMs) {
-      const hint = Math.max(wait, pacer.waitHint(kind) ?? 0);
-      throw rateLimited(
-        response,
-        body,
-        hint,
-        'it kept refusing after the service paced and retried its calls',
-      );
-    }
-    pacer.block(kind, wait);
-    waited += wait;
-    await sleep(wait);
-  }
+      if (step.kind === 'answer') return undefined;
+      if (step.kind === 'refuse') {
+        refusal = step.error;
+        return undefined;
+      }
+      pacer.block(kind, step.waitMs);
+      waited += step.waitMs;
+      return step.waitMs;
+    },
+  });
+  if (refusal !== undefined) throw refusal;
+  return response;
 }
 
 function rateLimited(
@@ -120,12 +159,6 @@ function rateLimited(
       ],
     },
   );
-}
-
-/** What `paced` needs to see of an answer: its status and headers. */
-export interface AnswerHead {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
 }
 
 /**

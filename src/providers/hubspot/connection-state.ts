@@ -1,24 +1,25 @@
 import type { Clock } from '../../lib/clock.ts';
+import { TtlCache } from '../../lib/ttl-cache.ts';
 import type { CrmSession } from '../adapter.ts';
 import type { OutboundResponse } from '../client/types.ts';
-import { TtlCache } from './cache.ts';
 import { type HubSpotCall, hubspotCall } from './calls.ts';
+import type { SchemaSummary } from './objects.ts';
 import { HubSpotPacer, type PacerOptions } from './pacing.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
 export interface ConnectionState {
   pacer: HubSpotPacer;
   /** Custom object schemas (one key). */
-  schemas: TtlCache;
+  schemas: TtlCache<SchemaSummary[]>;
   /** Property names per object type id. */
-  properties: TtlCache;
+  properties: TtlCache<string[]>;
 }
 
 /**
  * What the HubSpot adapter keeps per connection: its pacer (HubSpot's limits are per account and
  * app, so per connection here) and its cached schemas and property lists.
  */
-export class HubSpotConnections {
+export class PerConnectionState {
   readonly clock: Clock;
   readonly #pacerOptions: Omit<PacerOptions, 'clock'>;
   readonly #states = new Map<string, ConnectionState>();
@@ -33,8 +34,12 @@ export class HubSpotConnections {
     if (state === undefined) {
       state = {
         pacer: new HubSpotPacer({ clock: this.clock, ...this.#pacerOptions }),
-        schemas: new TtlCache({ ttlMs: HUBSPOT_PROFILE.schemasTtlMs, clock: this.clock }),
-        properties: new TtlCache({ ttlMs: HUBSPOT_PROFILE.propertiesTtlMs, clock: this.clock }),
+        schemas: new TtlCache({ ttlMs: HUBSPOT_PROFILE.schemasTtlMs, max: 1, clock: this.clock }),
+        properties: new TtlCache({
+          ttlMs: HUBSPOT_PROFILE.propertiesTtlMs,
+          max: HUBSPOT_PROFILE.cachedTypesPerConnection,
+          clock: this.clock,
+        }),
       };
       this.#states.set(connectionId, state);
     }

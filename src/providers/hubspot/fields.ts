@@ -1,8 +1,8 @@
 import { ApiError, type ErrorDetail } from '../../errors/index.ts';
-import type { CrmSession, FieldsFacet } from '../adapter.ts';
+import type { CrmSession } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
-import type { HubSpotConnections } from './connection-state.ts';
+import type { PerConnectionState } from './connection-state.ts';
 import { forgetProperties, resolveObject } from './objects.ts';
 import { FIELD_TYPES_BY_TYPE } from './profile.ts';
 
@@ -14,11 +14,11 @@ interface HubSpotErrorBody {
 }
 
 /**
- * Spec 2.6 checks, before anything reaches HubSpot: the five required attributes, a `type` HubSpot
- * knows, a `fieldType` that type allows (the list of allowed ones in the answer), options for
- * enumerations and a formula for calculations.
+ * Checks before anything reaches HubSpot, so a bad definition is a 400 naming the field: the five
+ * required attributes, a `type` HubSpot knows, a `fieldType` that type allows (the list of allowed
+ * ones in the answer), options for enumerations and a formula for calculations.
  */
-export function checkPropertyDefinition(definition: Record<string, unknown>): void {
+function checkPropertyDefinition(definition: Record<string, unknown>): void {
   const missing = REQUIRED.filter((k) => typeof definition[k] !== 'string' || definition[k] === '');
   if (missing.length > 0) {
     throw invalid(
@@ -55,8 +55,16 @@ export function checkPropertyDefinition(definition: Record<string, unknown>): vo
   }
 }
 
-/** Creates a property (`POST /crm/v3/properties/{objectType}`) and answers it whole (spec 2.7). */
-export function hubspotFields(hs: HubSpotConnections): FieldsFacet {
+/** Creates a property (`POST /crm/v3/properties/{objectType}`) and answers it whole. */
+export interface HubSpotFields {
+  addCustomField(
+    session: CrmSession,
+    objectName: string,
+    definition: Record<string, unknown>,
+  ): Promise<{ data: Record<string, unknown>; message: string }>;
+}
+
+export function hubspotFields(hs: PerConnectionState): HubSpotFields {
   return {
     async addCustomField(session: CrmSession, objectName: string, definition: Record<string, unknown>) {
       checkPropertyDefinition(definition);

@@ -2,7 +2,7 @@ import { ApiError } from '../../errors/index.ts';
 import type { CrmSession } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
-import type { HubSpotConnections } from './connection-state.ts';
+import type { PerConnectionState } from './connection-state.ts';
 import { ANNOUNCED_OBJECTS, HUBSPOT_PROFILE, STANDARD_OBJECTS, type StandardObject } from './profile.ts';
 
 /** An object type as HubSpot's paths take it. */
@@ -15,7 +15,7 @@ export interface ObjectRef {
   custom: boolean;
 }
 
-interface SchemaSummary {
+export interface SchemaSummary {
   objectTypeId: string;
   fullyQualifiedName: string;
   name: string;
@@ -30,20 +30,20 @@ for (const o of STANDARD_OBJECTS) {
 }
 const ANNOUNCED = new Set(ANNOUNCED_OBJECTS.map(key));
 
-export const SUPPORTED_NAMES = STANDARD_OBJECTS.map((o) => (o.path === 'goal_targets' ? 'goals' : o.path));
+const SUPPORTED_NAMES = STANDARD_OBJECTS.map((o) => (o.path === 'goal_targets' ? 'goals' : o.path));
 
-export function standardObject(name: string): StandardObject | undefined {
+function standardObject(name: string): StandardObject | undefined {
   return STANDARD_BY_KEY.get(key(name));
 }
 
 /**
- * Resolves a user's object name: standard types by plural, singular, type id or the spec's own
+ * Resolves a user's object name: standard types by plural, singular, type id or the API's own
  * names (`goals` → goal targets); custom objects by `2-…` id, fully qualified name (`p123_cars`),
  * `p_cars`, or plain name (`cars`) through the schemas API, cached per connection. Owners,
  * associations, audit logs, pipelines and stages answer 422; anything else 404.
  */
 export async function resolveObject(
-  hs: HubSpotConnections,
+  hs: PerConnectionState,
   session: CrmSession,
   name: string,
 ): Promise<ObjectRef> {
@@ -60,7 +60,7 @@ export async function resolveObject(
   }
   const state = hs.of(session.connectionId);
   const load = () => loadSchemas(hs, session);
-  let schemas = await state.schemas.get('schemas', load);
+  let schemas = await state.schemas.getOrLoad('schemas', load);
   let found = matchSchema(schemas, name);
   if (found === undefined) {
     // Created a moment ago? Look again, but not more than once every few seconds.
@@ -92,7 +92,7 @@ function matchSchema(schemas: SchemaSummary[], name: string): SchemaSummary | un
   );
 }
 
-async function loadSchemas(hs: HubSpotConnections, session: CrmSession): Promise<SchemaSummary[]> {
+async function loadSchemas(hs: PerConnectionState, session: CrmSession): Promise<SchemaSummary[]> {
   const response = await hs.call(session, {
     method: 'GET',
     path: `${HUBSPOT_PROFILE.schemasPath}?archived=false&includePropertyDefinitions=false&includeAssociationDefinitions=false`,
@@ -111,7 +111,7 @@ async function loadSchemas(hs: HubSpotConnections, session: CrmSession): Promise
 
 /** Names of the object type's properties (archived ones left out), cached per connection. */
 export async function propertyNames(
-  hs: HubSpotConnections,
+  hs: PerConnectionState,
   session: CrmSession,
   object: ObjectRef,
   options: { refresh?: boolean } = {},
@@ -130,10 +130,10 @@ export async function propertyNames(
   };
   return options.refresh === true
     ? state.properties.refresh(object.typeId, HUBSPOT_PROFILE.refreshOnMissMinMs, load)
-    : state.properties.get(object.typeId, load);
+    : state.properties.getOrLoad(object.typeId, load);
 }
 
 /** Forget the property list of one object type (after a property was created). */
-export function forgetProperties(hs: HubSpotConnections, connectionId: string, object: ObjectRef): void {
-  hs.of(connectionId).properties.invalidate(object.typeId);
+export function forgetProperties(hs: PerConnectionState, connectionId: string, object: ObjectRef): void {
+  hs.of(connectionId).properties.delete(object.typeId);
 }

@@ -88,7 +88,8 @@ export class HubSpotPacer {
   readonly #clock: Clock;
   readonly #windows: Record<CallKind, Window>;
   readonly #queues: Record<CallKind, Array<() => void>> = { standard: [], search: [] };
-  readonly #timers: Record<CallKind, ReturnType<typeof setTimeout> | undefined> = {
+  /** The pending wake-up of each queue; replaced (aborted) when the window changes sooner. */
+  readonly #wakeUps: Record<CallKind, AbortController | undefined> = {
     standard: undefined,
     search: undefined,
   };
@@ -182,7 +183,7 @@ export class HubSpotPacer {
     }
   }
 
-  /** Lets waiting calls go while there is room, then sleeps until the window changes. */
+  /** Lets waiting calls go while there is room, then sleeps on the clock until the window changes. */
   #pump(kind: CallKind): void {
     const w = this.#windows[kind];
     const queue = this.#queues[kind];
@@ -195,15 +196,13 @@ export class HubSpotPacer {
     if (queue.length === 0) return;
     const at = w.nextChange(now);
     if (at === null) return; // a call in flight will pump on `done`
-    const existing = this.#timers[kind];
-    if (existing !== undefined) clearTimeout(existing);
-    const timer = setTimeout(
-      () => {
-        this.#timers[kind] = undefined;
-        this.#pump(kind);
-      },
-      Math.max(1, at - now),
-    );
-    this.#timers[kind] = timer;
+    this.#wakeUps[kind]?.abort();
+    const wakeUp = new AbortController();
+    this.#wakeUps[kind] = wakeUp;
+    void this.#clock.sleep(Math.max(1, at - now), wakeUp.signal).then(() => {
+      if (wakeUp.signal.aborted) return;
+      this.#wakeUps[kind] = undefined;
+      this.#pump(kind);
+    });
   }
 }

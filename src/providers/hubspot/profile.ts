@@ -1,6 +1,6 @@
-import type { ProviderCapabilities } from '../adapter.ts';
+import type { ProviderProfile } from '../adapter.ts';
 
-/** A standard HubSpot object type the service reads (spec §1), with the names users write for it. */
+/** A standard HubSpot object type the service reads, with the names users write for it. */
 export interface StandardObject {
   /** Path name in `/crm/v3/objects/{name}`. */
   path: string;
@@ -16,6 +16,8 @@ export interface StandardObject {
  */
 export const HUBSPOT_PROFILE = {
   provider: 'hubspot',
+  displayName: 'HubSpot',
+  /** HubSpot's one API host: what clients write, sandbox connections included. */
   defaultApiBaseUrl: 'https://api.hubapi.com',
   /** OAuth v1 is deprecated (sunset 2027-02-16); v3 takes the same form fields in the body. */
   tokenPath: '/oauth/v3/token',
@@ -36,6 +38,8 @@ export const HUBSPOT_PROFILE = {
   /** How long a connection's property lists and custom object schemas are trusted. */
   propertiesTtlMs: 10 * 60_000,
   schemasTtlMs: 5 * 60_000,
+  /** Object types whose property lists one connection keeps at most. */
+  cachedTypesPerConnection: 1_000,
   /** A name that is not found refreshes the cached list, but not more often than this. */
   refreshOnMissMinMs: 2_000,
   rateLimits: {
@@ -64,7 +68,7 @@ export const HUBSPOT_PROFILE = {
   },
 } as const;
 
-/** Object types of spec §1, with their HubSpot type ids. `goals` are HubSpot's goal targets. */
+/** The object types the service reads, with their HubSpot type ids. `goals` are HubSpot's goal targets. */
 export const STANDARD_OBJECTS: readonly StandardObject[] = [
   { path: 'companies', typeId: '0-2', aliases: ['company'] },
   { path: 'contacts', typeId: '0-1', aliases: ['contact'] },
@@ -80,7 +84,7 @@ export const STANDARD_OBJECTS: readonly StandardObject[] = [
   { path: 'goal_targets', typeId: '0-74', aliases: ['goal_target', 'goals', 'goal'] },
 ];
 
-/** Announced by the spec for later (§1): answered 422 `object_not_supported`, never sent to HubSpot. */
+/** Announced for a later version: answered 422 `object_not_supported`, never sent to HubSpot. */
 export const ANNOUNCED_OBJECTS: readonly string[] = [
   'owners',
   'owner',
@@ -112,12 +116,16 @@ export const FIELD_TYPES_BY_TYPE: Readonly<Record<string, readonly string[]>> = 
   phone_number: ['phonenumber'],
 };
 
-export const HUBSPOT_CAPABILITIES: ProviderCapabilities = {
-  operations: ['get', 'add_custom_field', 'passthrough'],
+export const HUBSPOT: ProviderProfile = {
+  id: HUBSPOT_PROFILE.provider,
+  displayName: HUBSPOT_PROFILE.displayName,
   limits: { getIds: HUBSPOT_PROFILE.batchReadMaxIds, writeRecords: 0, deleteIds: 0 },
   // Plural names (`contacts`), type ids (`0-1`, `2-123`), custom object names (`p_pets`, `p123_pets`, `pets`).
   objectName: {
     pattern: /^(?:[A-Za-z][A-Za-z0-9_]{0,79}|\d{1,4}-\d{1,12})$/,
     example: 'contacts, 0-1, 2-123 or p_pets',
   },
+  writeInterfaces: [],
+  // One API host for every account; OAuth apps and private-app tokens alike.
+  connection: { instanceUrl: 'forbidden', credentials: ['oauth', 'private_app'] },
 };

@@ -1,14 +1,13 @@
-import { ApiError } from '../../errors/index.ts';
+import { type UnknownField, unknownFields } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
 import type { CrmSession } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
-import type { HubSpotConnections } from './connection-state.ts';
-import type { HubSpotGetResult } from './facet.ts';
+import type { PerConnectionState } from './connection-state.ts';
 import { type ObjectRef, propertyNames, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
-/** A record as spec 2.5 shows it. */
+/** A record as the API answers it: HubSpot's own shape. */
 export type HubSpotRecord = {
   id: string;
   properties: Record<string, string | null>;
@@ -22,19 +21,25 @@ interface BatchReadAnswer {
   errors?: unknown[];
 }
 
+/** The answer of a get: one entry per id, in order, and HubSpot's own error entries when there are any. */
+export interface HubSpotGetResult {
+  data: Array<HubSpotRecord | null>;
+  errors?: unknown[];
+}
+
 /** Run under the connection's concurrency cap. */
 export type Limiter = { run<T>(fn: () => Promise<T>): Promise<T> };
 
 const SYSTEM = new Set<string>(HUBSPOT_PROFILE.systemProperties);
 
 /**
- * Get records by id (spec 4.2, decisions §4) with one batch/read call: one entry per id passed, in
+ * Get records by id with one batch/read call: one entry per id passed, in
  * order, `null` where HubSpot has no record. HubSpot's own error entries (its `OBJECT_NOT_FOUND`
  * listing the missing ids) are passed on in `errors`; ids that cannot be HubSpot ids (not digits)
  * are not sent and are listed there too, with code `malformed_id`.
  */
 export async function getHubSpotRecords(
-  hs: HubSpotConnections,
+  hs: PerConnectionState,
   session: CrmSession,
   limiter: Limiter,
   objectName: string,
@@ -84,7 +89,7 @@ export async function getHubSpotRecords(
  * with the closest real one as a hint, after one look at a fresh property list.
  */
 async function propertiesToRead(
-  hs: HubSpotConnections,
+  hs: PerConnectionState,
   session: CrmSession,
   object: ObjectRef,
   fields: string[] | undefined,
@@ -97,7 +102,7 @@ async function propertiesToRead(
     all = await propertyNames(hs, session, object, { refresh: true });
     byLower = lookup(all);
   }
-  const unknown: Array<{ path: string; field: string; did_you_mean: string | null }> = [];
+  const unknown: UnknownField[] = [];
   const names = new Set<string>();
   const hint = hinter(all);
   fields.forEach((field, index) => {
@@ -109,20 +114,17 @@ async function propertiesToRead(
     }
   });
   if (unknown.length > 0) {
-    const list = unknown
-      .map((u) => `"${u.field}"${u.did_you_mean === null ? '' : ` (did you mean "${u.did_you_mean}"?)`}`)
-      .join(', ');
-    throw new ApiError(
-      'unknown_field',
-      `HubSpot ${object.name} have no property ${list}. GET /crm/v3/properties/${object.path} (through /v1/proxy) lists them.`,
-      { details: unknown },
+    throw unknownFields(
+      `HubSpot ${object.name} have no property`,
+      unknown,
+      `. GET /crm/v3/properties/${object.path} (through /v1/proxy) lists them.`,
     );
   }
   return { names: [...names], only: names };
 }
 
 /**
- * Spec 2.5's shape. With `fields` given, `properties` holds exactly those (`null` when unset) and
+ * HubSpot's own record shape. With `fields` given, `properties` holds exactly those (`null` when unset) and
  * the type's system properties (creation date, modification date, `hs_object_id`).
  */
 function shape(r: Partial<HubSpotRecord>, only: Set<string> | null): HubSpotRecord {

@@ -1,41 +1,77 @@
-import { randomBytes } from 'node:crypto';
-import { systemClock } from '../../lib/clock.ts';
-import type { CrmAdapter } from '../adapter.ts';
-import type { ProviderDeps } from '../registry.ts';
+import type { Connection } from '../../domain/connection.ts';
+import { TtlCache } from '../../lib/ttl-cache.ts';
+import type { CrmAdapter, OAuthClient, ProviderDeps } from '../adapter.ts';
 import { salesforceAuth } from './auth.ts';
-import { salesforceRecords } from './collections.ts';
 import { salesforceData } from './data.ts';
-import { salesforceDescribe } from './describe.ts';
-import { DescribeCache } from './describe-cache.ts';
+import { type DescribeCache, forgetDescribes, salesforceDescribe } from './describe.ts';
 import { salesforceFields } from './fields.ts';
-import { SALESFORCE_CAPABILITIES, SALESFORCE_PROFILE } from './profile.ts';
+import { salesforceGet } from './get.ts';
+import { SALESFORCE, SALESFORCE_PROFILE } from './profile.ts';
+import { salesforceRetrieve } from './retrieve.ts';
+import { salesforceDelete, salesforceSave, salesforceUpsert } from './writes.ts';
 
-export function createSalesforceAdapter(
-  deps: ProviderDeps,
-): CrmAdapter & { readonly provider: 'salesforce' } {
-  const apiVersion = deps.salesforce.apiVersion;
-  const cache = new DescribeCache({ ttlMs: deps.salesforce.describeTtlMs, clock: deps.clock ?? systemClock });
+const PASS = SALESFORCE_PROFILE.passthrough;
+
+/** Salesforce: every operation of the API, on the org's REST, Tooling and Bulk 2.0 APIs. */
+export function createSalesforceAdapter(deps: ProviderDeps): CrmAdapter {
+  const settings = deps.config.salesforce;
+  const apiVersion = settings.apiVersion;
+  const cache: DescribeCache = new TtlCache({
+    ttlMs: deps.tuning.describeTtlMs ?? SALESFORCE_PROFILE.describeTtlMs,
+    max: SALESFORCE_PROFILE.cachedDescribes,
+    clock: deps.clock,
+  });
   const describe = salesforceDescribe(cache, apiVersion);
   const data = salesforceData({
     apiVersion,
-    ...(deps.salesforce.bulkThreshold === undefined ? {} : { bulkThreshold: deps.salesforce.bulkThreshold }),
-    // Without a configured key, cursors are valid for this process only.
-    cursorKey: deps.salesforce.cursorKey ?? randomBytes(32),
+    clock: deps.clock,
+    bulkThreshold:
+      deps.tuning.bulkThreshold ?? settings.bulkThreshold ?? SALESFORCE_PROFILE.defaultBulkThreshold,
+    cursorKey: deps.signingKey,
     describe,
-    forgetDescribes: (connectionId) => cache.invalidate(connectionId),
+    forgetDescribes: (connectionId) => forgetDescribes(cache, connectionId),
   });
+  const fields = salesforceFields(apiVersion, describe, data.query, data.forgetDescribes);
   return {
-    provider: 'salesforce',
-    capabilities: SALESFORCE_CAPABILITIES,
+    profile: SALESFORCE,
+    auth: salesforceAuth(deps.client, deps.clock),
     // The REST API lives on the org's instance URL; a sandbox connection may override it.
     defaultApiBaseUrl: (c) => c.apiBaseUrl ?? c.instanceUrl ?? SALESFORCE_PROFILE.defaultLoginUrl,
-    // Refresh works on the login host and on the org's own (My Domain) host alike.
-    tokenUrl: (c, loginUrl) =>
-      `${c.apiBaseUrl ?? loginUrl ?? SALESFORCE_PROFILE.defaultLoginUrl}${SALESFORCE_PROFILE.tokenPath}`,
-    auth: salesforceAuth(deps.client),
-    describe,
-    records: salesforceRecords(apiVersion),
-    salesforceData: data,
-    fields: salesforceFields(apiVersion, describe, data.query, data.forgetDescribes),
+    oauthApp(connection: Connection, sandboxClient: OAuthClient | undefined) {
+      const clientId = sandboxClient?.clientId ?? settings.clientId;
+      const clientSecret = sandboxClient?.clientSecret ?? settings.clientSecret;
+      if (clientId === undefined || clientSecret === undefined) return null;
+      // Refresh works on the login host and on the org's own (My Domain) host alike.
+      const host = connection.apiBaseUrl ?? settings.loginUrl;
+      return { clientId, clientSecret, tokenUrl: `${host}${SALESFORCE_PROFILE.tokenPath}` };
+    },
+    handlers: {
+      insert: salesforceSave('insert', deps.clock, describe, data),
+      update: salesforceSave('update', deps.clock, describe, data),
+      delete: salesforceDelete(deps.clock, data),
+      upsert: salesforceUpsert(describe, data),
+      get: salesforceGet(describe, salesforceRetrieve(apiVersion)),
+      query: ({ session }, input) =>
+        'soql' in input ? data.query(session, input.soql) : data.queryMore(session, input.cursor),
+      describe: ({ session }, { objectName }) =>
+        objectName === undefined
+          ? describe.describeGlobal(session)
+          : describe.describeObject(session, objectName),
+      // Salesforce's answer names its message `msg`.
+      add_custom_field: async ({ session }, input) => {
+        const { data: created, message } = await fields.addCustomField(
+          session,
+          input.objectName,
+          input.definition,
+        );
+        return { data: created, msg: message };
+      },
+      passthrough: {
+        forwardedHeaders: PASS.forwardedHeaders,
+        publicOrigins: (c) => (c.instanceUrl === null ? [] : [c.instanceUrl]),
+        tokenHeaders: (path, token): Record<string, string> =>
+          path.startsWith(PASS.bulk1PathPrefix) ? { [PASS.bulk1SessionHeader]: token } : {},
+      },
+    },
   };
 }

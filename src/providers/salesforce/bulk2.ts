@@ -1,9 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import type { Clock } from '../../lib/clock.ts';
 import { parseCsvYielding } from '../../lib/csv-yielding.ts';
+import { retrying } from '../../lib/retry.ts';
 import { LoopYielder } from '../../lib/yield-to-loop.ts';
 import type { CrmSession } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
-import { CrmError, crmErrorFromResponse, reaching } from '../errors.ts';
+import { CrmError, crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
 import type { RecordError, SaveResult } from './facet.ts';
 import { toCsv } from './format.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
@@ -38,6 +39,7 @@ const TERMINAL = new Set(['JobComplete', 'Failed', 'Aborted']);
  */
 export async function bulkWrite(
   session: CrmSession,
+  clock: Clock,
   apiVersion: string,
   operation: BulkOperation,
   objectName: string,
@@ -105,7 +107,7 @@ export async function bulkWrite(
   let info: JobInfo;
   const results: Array<SaveResult | undefined> = new Array(rows.length);
   try {
-    info = await waitForJob(session, jobUrl, options);
+    info = await waitForJob(session, clock, jobUrl, options);
     await readResults(session, jobUrl, rows, results);
   } catch (error) {
     const entry: RecordError = {
@@ -190,23 +192,45 @@ class RowMatcher {
   }
 }
 
-async function waitForJob(session: CrmSession, jobUrl: string, options: BulkOptions): Promise<JobInfo> {
-  let wait = options.firstPollMs ?? 250;
-  const deadline = Date.now() + (options.timeoutMs ?? 15 * 60_000);
-  for (;;) {
-    await sleep(wait);
-    const response = await call(session, 'getJob', { method: 'GET', url: jobUrl, idempotent: true });
-    const info = parseJson<JobInfo>(response);
-    if (response.status !== 200 || info === undefined) {
-      throw crmErrorFromResponse('salesforce', response, 'bulk job status');
-    }
-    if (TERMINAL.has(info.state)) return info;
-    if (Date.now() > deadline) {
-      await abort(session, jobUrl);
-      return { ...info, state: 'Aborted', errorMessage: 'the service stopped waiting for the job' };
-    }
-    wait = Math.min(wait * 1.5, options.maxPollMs ?? 2_000);
-  }
+/**
+ * Wait before the next poll of a job in `state`, or undefined to stop: the job is over, or the
+ * deadline has passed. Waits start at `firstPollMs` and grow ×1.5 up to `maxPollMs`.
+ */
+export function nextPoll(
+  state: string,
+  poll: number,
+  startedAt: number,
+  now: number,
+  options: BulkOptions = {},
+): number | undefined {
+  const p = SALESFORCE_PROFILE.bulkPoll;
+  if (TERMINAL.has(state) || now - startedAt > (options.timeoutMs ?? p.timeoutMs)) return undefined;
+  return Math.min((options.firstPollMs ?? p.firstMs) * 1.5 ** poll, options.maxPollMs ?? p.maxMs);
+}
+
+async function waitForJob(
+  session: CrmSession,
+  clock: Clock,
+  jobUrl: string,
+  options: BulkOptions,
+): Promise<JobInfo> {
+  const startedAt = clock.now();
+  // The job has just been closed: it is never done at once, so the first look waits too.
+  await clock.sleep(nextPoll('Open', 0, startedAt, startedAt, options) ?? 0);
+  const info = await retrying(clock, {
+    attempt: async () => {
+      const response = await call(session, 'getJob', { method: 'GET', url: jobUrl, idempotent: true });
+      const found = parseJson<JobInfo>(response);
+      if (response.status !== 200 || found === undefined) {
+        throw crmErrorFromResponse('salesforce', response, 'bulk job status');
+      }
+      return found;
+    },
+    next: (found, n) => nextPoll(found.state, n, startedAt, clock.now(), options),
+  });
+  if (TERMINAL.has(info.state)) return info;
+  await abort(session, jobUrl);
+  return { ...info, state: 'Aborted', errorMessage: 'the service stopped waiting for the job' };
 }
 
 async function abort(session: CrmSession, jobUrl: string): Promise<void> {
@@ -236,7 +260,7 @@ function call(
   step: string,
   request: Parameters<CrmSession['send']>[0] extends infer R ? Omit<R, 'label'> : never,
 ) {
-  return reaching('salesforce', `bulk ${step}`, () =>
+  return unreachableAsCrmError('salesforce', `bulk ${step}`, () =>
     session.send({ ...request, label: `salesforce.bulk2.${step}` }),
   );
 }

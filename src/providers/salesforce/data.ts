@@ -1,7 +1,8 @@
+import type { Clock } from '../../lib/clock.ts';
 import type { ConcurrencyLimiter } from '../../lib/limiter.ts';
 import { yieldToLoop } from '../../lib/yield-to-loop.ts';
-import type { CrmSession, DescribeFacet } from '../adapter.ts';
 import { type BulkOptions, bulkWrite } from './bulk2.ts';
+import type { CrmSession, DescribeFacet } from './describe-types.ts';
 import type { SalesforceDataFacet, SaveResult } from './facet.ts';
 import { toCsvRows } from './format.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
@@ -9,15 +10,11 @@ import { salesforceQuery } from './query.ts';
 import { collectionsWrite, mayHaveApplied } from './save-collections.ts';
 import { upsertRecord } from './upsert.ts';
 
-/**
- * Default size from which writes use Bulk API 2.0 rather than sObject Collections: see
- * docs/salesforce-writes.md (measured with bench/salesforce-writes.bench.ts).
- */
-export const DEFAULT_BULK_THRESHOLD = 2_000;
-
 export interface SalesforceDataOptions {
   apiVersion: string;
-  bulkThreshold?: number;
+  clock: Clock;
+  /** From this many records on, writes go through Bulk API 2.0 (docs/salesforce-writes.md). */
+  bulkThreshold: number;
   cursorKey: Buffer;
   describe: DescribeFacet;
   forgetDescribes(connectionId: string): void;
@@ -61,14 +58,14 @@ export function salesforceData(options: SalesforceDataOptions): SalesforceDataFa
   }
 
   return {
-    bulkThreshold: options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD,
+    bulkThreshold: options.bulkThreshold,
 
     async save(session, limiter, operation, objectName, records, via) {
       if (via === 'collections') return viaCollections(session, limiter, operation, objectName, records);
       await yieldToLoop();
       const { header, rows } = toCsvRows(records);
       // A job's few calls are sequential and mostly waits: it takes no slot of the limiter.
-      return bulkWrite(session, apiVersion, operation, objectName, header, rows, options.bulk);
+      return bulkWrite(session, options.clock, apiVersion, operation, objectName, header, rows, options.bulk);
     },
 
     async remove(session, limiter, ids, via) {
@@ -111,6 +108,7 @@ export function salesforceData(options: SalesforceDataOptions): SalesforceDataFa
         [...groups].map(async ([object, indexes]) => {
           const got = await bulkWrite(
             session,
+            options.clock,
             apiVersion,
             'delete',
             object,

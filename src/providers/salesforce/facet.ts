@@ -1,19 +1,9 @@
+import type { QueryPage, SaveResult, UpsertOutcome } from '../../domain/operations.ts';
 import type { ConcurrencyLimiter } from '../../lib/limiter.ts';
-import type { CrmRecord, CrmSession, ObjectDescribe } from '../adapter.ts';
+import type { CrmSession, ObjectDescribe } from './describe-types.ts';
 
-/** Salesforce's own per-record error entry (collections `statusCode`, not REST's `errorCode`). */
-export interface RecordError {
-  statusCode: string;
-  message: string;
-  fields: string[];
-}
-
-/** Per-record result (spec 2.2): `id` is absent when a create failed, as Salesforce answers. */
-export interface SaveResult {
-  id?: string;
-  success: boolean;
-  errors: RecordError[];
-}
+export type { RecordError, SaveResult } from '../../domain/operations.ts';
+export type { QueryPage };
 
 export type WriteInterface = 'collections' | 'bulk2';
 export type SaveOperation = 'insert' | 'update';
@@ -24,20 +14,11 @@ export type SaveOperation = 'insert' | 'update';
  */
 export type PreparedRecord = Record<string, unknown>;
 
-export interface QueryPage {
-  totalSize: number;
-  done: boolean;
-  records: CrmRecord[];
-  next_cursor: string | null;
-}
-
-export interface UpsertOutcome {
-  result: SaveResult;
-  /** What the service did: the CRM's own upsert, or a lookup followed by an insert/update. */
+export interface SalesforceUpsertOutcome extends UpsertOutcome {
   action: 'external_id_upsert' | 'insert' | 'update' | 'ambiguous';
 }
 
-/** Salesforce record writes and queries, used by the operations layer. */
+/** Salesforce record writes and queries, used by the handlers. */
 export interface SalesforceDataFacet {
   /** Writes of at least this many records go through Bulk API 2.0. */
   readonly bulkThreshold: number;
@@ -61,7 +42,7 @@ export interface SalesforceDataFacet {
     meta: ObjectDescribe,
     record: PreparedRecord,
     matchField: string,
-  ): Promise<UpsertOutcome>;
+  ): Promise<SalesforceUpsertOutcome>;
   query(session: CrmSession, soql: string): Promise<QueryPage>;
   queryMore(session: CrmSession, cursor: string): Promise<QueryPage>;
   /** Forget cached describes of the connection (after a metadata change). */

@@ -1,14 +1,23 @@
 import { ApiError } from '../../errors/index.ts';
-import type { CrmSession, DescribeFacet, FieldsFacet } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
-import { CrmError, crmErrorFromResponse, reaching } from '../errors.ts';
+import { CrmError, crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
+import type { CrmSession, DescribeFacet } from './describe-types.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import { soqlString } from './soql.ts';
 
-/** The profiles a new field is opened to (spec 4.1 rule 4); every other profile is left as is. */
-export const FLS_PROFILES = ['System Administrator', 'Standard User'] as const;
+/** The profiles a new field is opened to (read and edit); every other profile is left as is. */
+const FLS_PROFILES = ['System Administrator', 'Standard User'] as const;
 
 type Query = (session: CrmSession, soql: string) => Promise<{ records: Array<Record<string, unknown>> }>;
+
+/** Custom fields: the definition is checked (400 `ApiError`), then created; answers the creation result. */
+export interface SalesforceFields {
+  addCustomField(
+    session: CrmSession,
+    objectName: string,
+    definition: Record<string, unknown>,
+  ): Promise<{ data: Record<string, unknown>; message: string }>;
+}
 
 const PICKLISTS = new Set(['picklist', 'multiselectpicklist']);
 
@@ -23,7 +32,7 @@ export function salesforceFields(
   describe: DescribeFacet,
   query: Query,
   forgetDescribes: (connectionId: string) => void,
-): FieldsFacet {
+): SalesforceFields {
   const data = SALESFORCE_PROFILE.dataPath(apiVersion);
   return {
     async addCustomField(session, objectName, definition) {
@@ -37,7 +46,7 @@ export function salesforceFields(
         );
       }
       const fullName = `${objectApiName}.${name}`;
-      const response = await reaching('salesforce', 'tooling create field', () =>
+      const response = await unreachableAsCrmError('salesforce', 'tooling create field', () =>
         session.send({
           method: 'POST',
           url: `${session.baseUrl}${data}/tooling/sobjects/CustomField`,
@@ -83,7 +92,7 @@ export function salesforceFields(
       PermissionsEdit: true,
     }));
     if (records.length === 0) return;
-    const response = await reaching('salesforce', 'grant field access', () =>
+    const response = await unreachableAsCrmError('salesforce', 'grant field access', () =>
       session.send({
         method: 'POST',
         url: `${session.baseUrl}${data}/composite/sobjects`,
@@ -110,7 +119,7 @@ export function salesforceFields(
 }
 
 /**
- * Checks before anything is sent (spec 2.3, §7): name, label and type; Text needs `length`;
+ * Checks before anything is sent, so a bad definition is a 400 naming the field: name, label and type; Text needs `length`;
  * picklists need values. The `__c` suffix is added when missing. Other keys are the type's own
  * parameters and go to Salesforce as they are (precision, scale, referenceTo, …).
  */

@@ -1,7 +1,7 @@
-import { ApiError } from '../../errors/index.ts';
+import { type UnknownField, unknownFields } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
 import { stringifyCsvYielding } from '../../lib/csv-yielding.ts';
-import type { ObjectDescribe } from '../adapter.ts';
+import type { ObjectDescribe } from './describe-types.ts';
 import type { PreparedRecord } from './facet.ts';
 import { type InvalidValue, invalidValues, isFieldValue, isReferenceValue } from './value-shape.ts';
 
@@ -10,12 +10,6 @@ interface FieldInfo {
   type?: unknown;
   relationshipName?: unknown;
 }
-
-type UnknownField = {
-  path: string;
-  field: string;
-  did_you_mean: string | null;
-};
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -71,7 +65,13 @@ export function prepareRecords(meta: ObjectDescribe, records: unknown[]): Prepar
     }
     return prepared;
   });
-  if (unknown.length > 0) throw unknownFields(meta.name, unknown);
+  if (unknown.length > 0) {
+    throw unknownFields(
+      `${meta.name} has no field`,
+      unknown,
+      `. POST /v1/describe/${meta.name} lists its fields.`,
+    );
+  }
   if (invalid.length > 0) throw invalidValues(invalid);
   return out;
 }
@@ -87,18 +87,6 @@ function referenceOf(
   const [first] = entries;
   if (entries.length !== 1 || first === undefined) return null;
   return { relationship: key, field: first[0], value: first[1] };
-}
-
-function unknownFields(objectName: string, unknown: UnknownField[]): ApiError {
-  const shown = unknown.slice(0, 10);
-  const list = shown
-    .map((u) => `"${u.field}"${u.did_you_mean === null ? '' : ` (did you mean "${u.did_you_mean}"?)`}`)
-    .join(', ');
-  return new ApiError(
-    'unknown_field',
-    `${objectName} has no field ${list}${unknown.length > shown.length ? ' and more' : ''}. POST /v1/describe/${objectName} lists its fields.`,
-    { details: unknown.slice(0, 100) },
-  );
 }
 
 /** A prepared record as sObject Collections JSON: parent references nested, picklist arrays joined. */

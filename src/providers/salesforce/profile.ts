@@ -1,11 +1,12 @@
-import type { ProviderCapabilities } from '../adapter.ts';
+import type { ProviderProfile } from '../adapter.ts';
 
 /**
  * Salesforce facts as data. Sources: REST API developer guide (sObject Collections, describe,
- * OAuth refresh-token flow); see /docs for links.
+ * query, OAuth refresh-token flow), Bulk API 2.0 guide; see /docs for links.
  */
 export const SALESFORCE_PROFILE = {
   provider: 'salesforce',
+  displayName: 'Salesforce',
   defaultApiVersion: '62.0',
   defaultLoginUrl: 'https://login.salesforce.com',
   tokenPath: '/services/oauth2/token',
@@ -16,20 +17,34 @@ export const SALESFORCE_PROFILE = {
   collectionsMaxRecords: 200,
   /** Salesforce Ids: 15 case-sensitive or 18 case-insensitive alphanumerics. */
   idPattern: /^[a-zA-Z0-9]{15}(?:[a-zA-Z0-9]{3})?$/,
+  /** Query pages asked for (`Sforce-Query-Options: batchSize=…`) and records per answer before a cursor. */
+  queryPageSize: 2_000,
+  queryMaxRecordsPerAnswer: 10_000,
+  /** Writes of at least this many records go through Bulk API 2.0 (docs/salesforce-writes.md). */
+  defaultBulkThreshold: 2_000,
+  /** How long describes are trusted before they are fetched again. */
+  describeTtlMs: 10 * 60_000,
+  /** Describes kept at most, over all connections (an org can have thousands of objects). */
+  cachedDescribes: 5_000,
+  /** Records that failed only on a row lock were not written: sent again, alone, this many rounds. */
+  lockRetry: { statusCode: 'UNABLE_TO_LOCK_ROW', rounds: 2, baseMs: 200, maxMs: 2_000 },
+  /** Bulk 2.0 job polling: first wait, growth ×1.5 up to the longest wait, and when to give up. */
+  bulkPoll: { firstMs: 250, maxMs: 2_000, timeoutMs: 15 * 60_000 },
+  passthrough: {
+    /** Option headers are all `Sforce-*` (Query-Options, Auto-Assign, Call-Options, Duplicate-Rule-Header, Mru…), plus X-PrettyPrint. */
+    forwardedHeaders: { names: ['x-prettyprint'], prefixes: ['sforce-'] },
+    /** Bulk API 1.0 takes its session in its own header, not in Authorization. */
+    bulk1PathPrefix: '/services/async/',
+    bulk1SessionHeader: 'x-sfdc-session',
+  },
 } as const;
 
-export const SALESFORCE_CAPABILITIES: ProviderCapabilities = {
-  operations: [
-    'insert',
-    'upsert',
-    'update',
-    'delete',
-    'get',
-    'query',
-    'describe',
-    'add_custom_field',
-    'passthrough',
-  ],
+export const SALESFORCE: ProviderProfile = {
+  id: SALESFORCE_PROFILE.provider,
+  displayName: SALESFORCE_PROFILE.displayName,
   limits: { getIds: 10_000, writeRecords: 10_000, deleteIds: 10_000 },
   objectName: { pattern: /^[A-Za-z][A-Za-z0-9_]{0,79}$/, example: 'Account or Invoice__c' },
+  writeInterfaces: ['collections', 'bulk2'],
+  // The REST API lives on the org's own host, so a connection must name it; refresh tokens only.
+  connection: { instanceUrl: 'required', credentials: ['oauth'] },
 };

@@ -1,15 +1,15 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../../errors/index.ts';
-import type { CrmRecord, CrmSession } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
-import { crmErrorFromResponse, reaching } from '../errors.ts';
+import { crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
+import type { CrmRecord, CrmSession } from './describe-types.ts';
 import type { QueryPage } from './facet.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import { checkQueryUri, queryUriRefused } from './query-length.ts';
 
-/** Records per answer (decisions §4); Salesforce's pages are at most `PAGE` records. */
-export const MAX_RECORDS_PER_ANSWER = 10_000;
-const PAGE = 2_000;
+/** Records per answer; Salesforce's pages are at most `PAGE` records. */
+const MAX_RECORDS_PER_ANSWER = SALESFORCE_PROFILE.queryMaxRecordsPerAnswer;
+const PAGE = SALESFORCE_PROFILE.queryPageSize;
 
 interface SalesforcePage {
   totalSize: number;
@@ -70,7 +70,7 @@ export function salesforceQuery(apiVersion: string, cursorKey: Buffer) {
   }
 
   async function page(session: CrmSession, url: string): Promise<SalesforcePage> {
-    const response = await reaching('salesforce', 'query', () =>
+    const response = await unreachableAsCrmError('salesforce', 'query', () =>
       session.send({
         method: 'GET',
         url,

@@ -1,7 +1,7 @@
 import type { ConcurrencyLimiter } from '../../lib/limiter.ts';
 import type { CrmSession } from '../adapter.ts';
 import { OutboundNetworkError, parseJson } from '../client/types.ts';
-import { CrmError, crmErrorFromResponse, reaching } from '../errors.ts';
+import { CrmError, crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
 import type { PreparedRecord, RecordError, SaveOperation, SaveResult } from './facet.ts';
 import { toCollectionsRecord } from './format.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
@@ -73,7 +73,7 @@ async function oneCall(
             records: (chunk as PreparedRecord[]).map((r) => toCollectionsRecord(objectName ?? '', r)),
           }),
         };
-  const response = await reaching('salesforce', `collections ${operation}`, () =>
+  const response = await unreachableAsCrmError('salesforce', `collections ${operation}`, () =>
     session.send({
       ...request,
       headers: { 'content-type': 'application/json', accept: 'application/json' },

@@ -1,9 +1,14 @@
 import { ApiError } from '../../errors/index.ts';
 import type { ConcurrencyLimiter } from '../../lib/limiter.ts';
-import type { CrmSession, ObjectDescribe } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
-import { reaching } from '../errors.ts';
-import type { PreparedRecord, RecordError, SaveResult, UpsertOutcome } from './facet.ts';
+import { unreachableAsCrmError } from '../errors.ts';
+import type { CrmSession, ObjectDescribe } from './describe-types.ts';
+import type {
+  PreparedRecord,
+  RecordError,
+  SaveResult,
+  SalesforceUpsertOutcome as UpsertOutcome,
+} from './facet.ts';
 import { toCollectionsRecord } from './format.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import { collectionsWrite, failedCallEntry, normalizeResult } from './save-collections.ts';
@@ -12,7 +17,7 @@ import { soqlLiteral, soqlString } from './soql.ts';
 type Query = (session: CrmSession, soql: string) => Promise<{ records: Array<Record<string, unknown>> }>;
 
 /**
- * Upsert of one record on `matchField` (spec 4.1 rule 1):
+ * Upsert of one record on `matchField`:
  * - `Id`: update when a record has that id, else create (without the id);
  * - a field flagged External ID: Salesforce's own upsert (`PATCH /sobjects/X/Field/value`), which
  *   is atomic and answers 300 (nothing written) when several records match;
@@ -77,7 +82,7 @@ export async function upsertRecord(
     const url = `${session.baseUrl}${SALESFORCE_PROFILE.dataPath(apiVersion)}/sobjects/${encodeURIComponent(meta.name)}/${encodeURIComponent(matchField)}/${encodeURIComponent(String(value))}`;
     let response: Awaited<ReturnType<CrmSession['send']>>;
     try {
-      response = await reaching('salesforce', 'upsert', () =>
+      response = await unreachableAsCrmError('salesforce', 'upsert', () =>
         session.send({
           method: 'PATCH',
           url,

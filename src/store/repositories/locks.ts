@@ -1,17 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
+import type { Clock } from '../../lib/clock.ts';
+import { retrying } from '../../lib/retry.ts';
 import type { Database } from '../schema.ts';
 import { type LockOptions, type LocksRepository, LockTimeoutError } from '../types.ts';
 
 // A lease table rather than PostgreSQL advisory locks: the same code works on SQLite (several
 // processes on one file) and PostgreSQL (several instances), and a lease survives no crash — a dead
 // holder's row simply expires. Leases rely on the instances' clocks agreeing to within a fraction of ttlMs.
-export function locksRepository(db: Kysely<Database>): LocksRepository {
+/**
+ * Wait before trying a held lock again: doubling from 5 ms up to 200 ms and never past the
+ * deadline; undefined once the deadline has passed.
+ */
+export function nextLockAttempt(attempt: number, now: number, deadline: number): number | undefined {
+  const left = deadline - now;
+  if (left <= 0) return undefined;
+  return Math.min(5 * 2 ** (attempt - 1), 200, left);
+}
+
+export function locksRepository(db: Kysely<Database>, clock: Clock): LocksRepository {
   const iso = (ms: number) => new Date(ms).toISOString();
 
   async function tryAcquire(key: string, owner: string, ttlMs: number): Promise<boolean> {
-    const now = Date.now();
+    const now = clock.now();
     const row = await db
       .insertInto('locks')
       .values({ key, owner, expires_at: iso(now + ttlMs) })
@@ -29,7 +40,7 @@ export function locksRepository(db: Kysely<Database>): LocksRepository {
   async function renew(key: string, owner: string, ttlMs: number): Promise<void> {
     await db
       .updateTable('locks')
-      .set({ expires_at: iso(Date.now() + ttlMs) })
+      .set({ expires_at: iso(clock.now() + ttlMs) })
       .where('key', '=', key)
       .where('owner', '=', owner)
       .execute();
@@ -47,14 +58,12 @@ export function locksRepository(db: Kysely<Database>): LocksRepository {
       options: LockOptions = {},
     ): Promise<T> {
       const owner = randomUUID();
-      const deadline = Date.now() + (options.waitMs ?? ttlMs);
-      let delay = 5;
-      while (!(await tryAcquire(key, owner, ttlMs))) {
-        const left = deadline - Date.now();
-        if (left <= 0) throw new LockTimeoutError(key);
-        await sleep(Math.min(delay, left));
-        delay = Math.min(delay * 2, 200);
-      }
+      const deadline = clock.now() + (options.waitMs ?? ttlMs);
+      const acquired = await retrying(clock, {
+        attempt: () => tryAcquire(key, owner, ttlMs),
+        next: (held, n) => (held ? undefined : nextLockAttempt(n, clock.now(), deadline)),
+      });
+      if (!acquired) throw new LockTimeoutError(key);
       // Keep the lease while fn runs longer than expected; a failed renewal only shortens it.
       const timer = setInterval(() => renew(key, owner, ttlMs).catch(() => {}), Math.max(ttlMs / 3, 20));
       timer.unref();

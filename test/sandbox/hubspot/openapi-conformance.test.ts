@@ -78,11 +78,11 @@ function check(doc: Doc, method: string, path: string, status: number, body: unk
 /**
  * Known disagreements between the documents and recorded answers (the sandbox follows the recordings):
  * - `properties` values are `type: string` in the spec; recorded searches answer `null` for a requested
- *   property that has no value (reference §6).
- * - `StandardError` requires `errors` and `links`; recorded 207 answers carry neither (reference §8.1).
+ *   property that has no value.
+ * - `StandardError` requires `errors` and `links`; recorded 207 answers carry neither.
  * - `Error` requires `category`; recorded 404s for unknown record ids and 429s other than search's carry none.
  * - `AssociationDefinition.createdAt`/`updatedAt` are strings in the spec; a recorded `GET /crm/v3/schemas/2-…`
- *   answers `null` for both (reference §11).
+ *   answers `null` for both.
  */
 const KNOWN = {
   nullPropertyValue: (e: ErrorObject) => /\/properties\/[^/]+$/.test(e.instancePath) && e.keyword === 'type',

@@ -1,13 +1,13 @@
-import type { CrmRecord, CrmSession, RecordsFacet } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
-import { crmErrorFromResponse, reaching } from '../errors.ts';
+import { crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
+import type { CrmRecord, CrmSession, RecordsFacet } from './describe-types.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
 /**
  * sObject Collections retrieve. POST with a JSON body rather than GET: the ids and field list
  * would otherwise be bound by the URL length (~800 ids), while POST takes 2,000 ids per call.
  */
-export function salesforceRecords(apiVersion: string): RecordsFacet {
+export function salesforceRetrieve(apiVersion: string): RecordsFacet {
   const data = SALESFORCE_PROFILE.dataPath(apiVersion);
   return {
     retrieveBatchSize: SALESFORCE_PROFILE.retrieveMaxIds,
@@ -31,7 +31,7 @@ export function salesforceRecords(apiVersion: string): RecordsFacet {
   };
 
   function send(session: CrmSession, objectName: string, ids: string[], fields: string[]) {
-    return reaching('salesforce', 'collections retrieve', () =>
+    return unreachableAsCrmError('salesforce', 'collections retrieve', () =>
       session.send({
         method: 'POST',
         url: `${session.baseUrl}${data}/composite/sobjects/${encodeURIComponent(objectName)}`,

@@ -1,0 +1,68 @@
+// What the API offers, independent of any CRM: the operation names and the shapes of their answers.
+
+export const OPERATIONS = [
+  'insert',
+  'upsert',
+  'update',
+  'delete',
+  'get',
+  'query',
+  'describe',
+  'add_custom_field',
+  'passthrough',
+] as const;
+export type OperationName = (typeof OPERATIONS)[number];
+
+/** A record: field name → value. */
+export type CrmRecord = Record<string, unknown>;
+
+/** A CRM's own per-record error entry. */
+export interface RecordError {
+  statusCode: string;
+  message: string;
+  fields: string[];
+}
+
+/** Per-record write result: `id` is absent when a create failed. */
+export interface SaveResult {
+  id?: string;
+  success: boolean;
+  errors: RecordError[];
+}
+
+/** A write's answer and, when the CRM has several, the interface that carried it (`X-CRM-Proxy-Interface`). */
+export interface WriteAnswer {
+  data: SaveResult[];
+  via?: string;
+}
+
+/** Per-id notes of a get: ids that cannot be ids of this CRM, or the CRM's own error entries. */
+export interface IdError {
+  index: number;
+  id: string;
+  code: 'malformed_id';
+  message: string;
+}
+
+/** A get's answer, as a value or as ready JSON text of the same shape (`{"data": [...]}`). */
+export type GetAnswer =
+  | {
+      /** One entry per id passed, in order; `null` where no record exists. */
+      data: Array<CrmRecord | null>;
+      /** Absent when there are none. */
+      errors?: unknown[];
+    }
+  | { json: string };
+
+export interface QueryPage {
+  totalSize: number;
+  done: boolean;
+  records: CrmRecord[];
+  next_cursor: string | null;
+}
+
+export interface UpsertOutcome {
+  result: SaveResult;
+  /** What the service did: the CRM's own upsert, or a lookup followed by an insert/update. */
+  action: string;
+}

@@ -1,0 +1,35 @@
+import { ApiError } from './api-error.ts';
+
+/** A field name the CRM does not know, with the closest real one as a hint. */
+export type UnknownField = {
+  path: string;
+  field: string;
+  did_you_mean: string | null;
+};
+
+/**
+ * The one `400 unknown_field` answer: `{subject} "a" (did you mean "b"?), "c"{fix}`, listing at
+ * most ten names in the message and every one (up to 100) in `details`.
+ * `subject` says whose fields ("Account has no field"); `fix` says where the real ones are listed,
+ * with its own leading punctuation (". POST /v1/describe/Account lists its fields.").
+ */
+export function unknownFields(subject: string, unknown: UnknownField[], fix: string): ApiError {
+  const shown = unknown.slice(0, 10);
+  const list = shown
+    .map((u) => `"${u.field}"${u.did_you_mean === null ? '' : ` (did you mean "${u.did_you_mean}"?)`}`)
+    .join(', ');
+  return new ApiError(
+    'unknown_field',
+    `${subject} ${list}${unknown.length > shown.length ? ' and more' : ''}${fix}`,
+    { details: unknown.slice(0, 100) },
+  );
+}
+
+/** `404 unknown_object` for an object the connected account does not have. */
+export function unknownObject(objectName: string): ApiError {
+  return new ApiError(
+    'unknown_object',
+    `The connected org has no object named "${objectName}". POST /v1/describe lists the objects it has.`,
+    { details: [{ path: '/object_name', value: objectName }] },
+  );
+}

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { test } from 'node:test';
+import { ALLOWED, importsOf, layerOf, SRC, sourceFiles } from './layers.ts';
+
+test('each layer imports only the layers below it (docs/architecture.md)', () => {
+  const broken: string[] = [];
+  for (const file of sourceFiles()) {
+    const from = layerOf(file);
+    const allowed = ALLOWED[from === 'crm-profile' ? 'crm' : from];
+    if (allowed === undefined) continue; // the composition root and the CLI may import anything
+    for (const { target, typeOnly } of importsOf(file)) {
+      if (!target.startsWith(SRC)) {
+        broken.push(`${relative(SRC, file)} reaches outside src/: ${relative(SRC, target)}`);
+        continue;
+      }
+      const to = layerOf(target);
+      const sameCrm =
+        (from === 'crm' || from === 'crm-profile') && (to === 'crm' || to === 'crm-profile')
+          ? relative(SRC, file).split('/')[1] === relative(SRC, target).split('/')[1]
+          : false;
+      const ok =
+        to === from ||
+        sameCrm ||
+        allowed.includes(to) ||
+        (to === 'crm-profile' && allowed.includes('crm')) ||
+        (to === 'root' && typeOnly && allowed.includes('root-types'));
+      if (!ok) broken.push(`${relative(SRC, file)} (${from}) imports ${relative(SRC, target)} (${to})`);
+    }
+  }
+  assert.deepEqual(broken, []);
+});
+
+test('the store imports nothing from providers, operations, connections or http', () => {
+  for (const file of sourceFiles(join(SRC, 'store'))) {
+    for (const { target } of importsOf(file)) {
+      assert.match(
+        layerOf(target),
+        /^(store|domain|lib|errors)$/,
+        `${relative(SRC, file)} → ${relative(SRC, target)}`,
+      );
+    }
+  }
+});
+
+/**
+ * Lines of a file that are documentation text of the API (OpenAPI descriptions): a
+ * `description:` property, or a string that continues one on the next line.
+ */
+function apiDocumentationLines(lines: string[]): Set<number> {
+  const doc = new Set<number>();
+  lines.forEach((line, i) => {
+    if (/\bdescription:/.test(line)) doc.add(i);
+    else if (/^\s*['"`]/.test(line) && /\bdescription:\s*$/.test(lines[i - 1] ?? '')) doc.add(i);
+  });
+  return doc;
+}
+
+test('operations and the HTTP layer name no CRM outside the API documentation', () => {
+  const found: string[] = [];
+  for (const dir of ['operations', 'http']) {
+    for (const file of sourceFiles(join(SRC, dir))) {
+      const lines = readFileSync(file, 'utf8').split('\n');
+      const doc = apiDocumentationLines(lines);
+      lines.forEach((line, i) => {
+        if (/salesforce|hubspot/i.test(line) && !doc.has(i))
+          found.push(`${relative(SRC, file)}:${i + 1}: ${line.trim()}`);
+      });
+    }
+  }
+  assert.deepEqual(found, []);
+});
+
+test('no CRM folder imports another', () => {
+  for (const file of sourceFiles(join(SRC, 'providers'))) {
+    if (layerOf(file) !== 'crm' && layerOf(file) !== 'crm-profile') continue;
+    const own = relative(SRC, file).split('/')[1];
+    for (const { target } of importsOf(file)) {
+      const to = layerOf(target);
+      if (to === 'crm' || to === 'crm-profile')
+        assert.equal(relative(SRC, target).split('/')[1], own, relative(SRC, file));
+    }
+  }
+});
