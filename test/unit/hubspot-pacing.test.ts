@@ -9,17 +9,7 @@ import { hubspotCall, paced } from '../../src/providers/hubspot/calls.ts';
 import { HubSpotPacer } from '../../src/providers/hubspot/pacing.ts';
 import { FIELD_TYPES_BY_TYPE } from '../../src/providers/hubspot/profile.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
-
-const answer = (
-  status: number,
-  headers: Record<string, string> = {},
-  body: unknown = {},
-): OutboundResponse => ({
-  status,
-  headers,
-  text: JSON.stringify(body),
-  attempts: 1,
-});
+import { answer } from '../helpers/outbound.ts';
 
 test("the service's type/fieldType matrix is the sandbox's", () => {
   const sort = (m: Readonly<Record<string, readonly string[]>>) =>

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApiError } from '../../src/errors/index.ts';
 import { retrying } from '../../src/lib/retry.ts';
-import type { OutboundResponse } from '../../src/providers/client/types.ts';
 import { afterAnswer } from '../../src/providers/hubspot/calls.ts';
 import { nextPoll } from '../../src/providers/salesforce/bulk2.ts';
 import { lockedPositions, lockRetryWait } from '../../src/providers/salesforce/writes.ts';
 import { busyRetryWait, schemaDropRetryWait } from '../../src/store/db.ts';
 import { nextLockAttempt } from '../../src/store/repositories/locks.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
+import { answer } from '../helpers/outbound.ts';
 
 test('the shared loop waits on the clock between attempts and stops when the decision says so', async () => {
   const clock = new ManualClock();
@@ -40,16 +40,6 @@ test('an attempt that throws ends the loop with its error', async () => {
   );
 });
 
-const answer = (
-  status: number,
-  headers: Record<string, string> = {},
-  body: unknown = {},
-): OutboundResponse => ({
-  status,
-  headers,
-  text: JSON.stringify(body),
-  attempts: 1,
-});
 const budget = { maxAttempts: 3, maxRetryWaitMs: 2_000, fallbackWaitMs: 500 };
 
 test('HubSpot 429s: Retry-After, the search window, the fallback, the budget and the daily limit', () => {
