@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { randomBase62 } from '../crypto/random.ts';
-import type { Connection, Region, Store, TokenRecord, TokenRecordWithHash } from '../store/types.ts';
+import type { Connection, Region, TokenRecord } from '../domain/connection.ts';
+import type { Store, TokenRecordWithHash } from '../store/types.ts';
 import { TokenCache } from './cache.ts';
 import { generateToken, hashToken, isDisplayPrefix, parseToken } from './token-format.ts';
 import type { CreateTokenInput, CreateTokenResult, RevokeResult, VerifyResult } from './types.ts';

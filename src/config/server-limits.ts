@@ -24,10 +24,11 @@ export interface ServerLimits {
 
 /**
  * Defaults. Headers arrive in one packet from any real client; 10 s covers a slow mobile link.
- * 5 minutes for a whole request lets a 64 MiB body through at about 2 Mbit/s. 30 s of silence
- * mid-body is longer than any TCP retransmission stall. The keep-alive timeout is above the 60 s
- * idle timeout of nginx and the common load balancers, so the proxy in front closes an idle
- * connection first and never sends a request on one this service is closing.
+ * 5 minutes for a whole request lets a large pass-through upload through on a slow link (an 8 MiB
+ * JSON body needs about 0.2 Mbit/s). 30 s of silence mid-body is longer than any TCP
+ * retransmission stall. The keep-alive timeout is above the 60 s idle timeout of nginx and the
+ * common load balancers, so the proxy in front closes an idle connection first and never sends a
+ * request on one this service is closing.
  */
 export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   headersTimeoutMs: 10_000,
