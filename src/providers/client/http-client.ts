@@ -1,6 +1,7 @@
 import { Agent, errors, request } from 'undici';
 import type { Clock } from '../../lib/clock.ts';
 import { redactUrl } from '../../lib/redact.ts';
+import { retrying } from '../../lib/retry.ts';
 import { readTextYielding } from '../../lib/utf8-yielding.ts';
 import {
   type AttemptFailure,
@@ -44,6 +45,12 @@ const NETWORK_CODES: Record<string, OutboundNetworkError['kind']> = {
   UND_ERR_CLOSED: 'connection_dropped',
 };
 
+/** What one attempt came to: an answer (final, or one to retry) or a network failure, and the wait before the next attempt when it is retried. */
+type AttemptOutcome = { attempt: number; retryWaitMs: number | undefined } & (
+  | { response: OutboundResponse }
+  | { response?: undefined; network: { kind: OutboundNetworkError['kind']; error: unknown } }
+);
+
 function classify(error: unknown): OutboundNetworkError['kind'] | null {
   let current: unknown = error;
   // undici wraps socket errors; the code can sit on the error or on its cause.
@@ -85,56 +92,63 @@ export class HttpClient {
 
   async send(req: OutboundRequest): Promise<OutboundResponse> {
     const timeout = req.timeoutMs ?? this.#timeoutMs;
-    for (let attempt = 1; ; attempt++) {
-      const started = performance.now();
-      let failure: AttemptFailure;
-      let response: OutboundResponse | undefined;
-      let networkError: unknown;
-      // headersTimeout and bodyTimeout bound silences; this bounds the attempt as a whole, so a
-      // CRM that trickles its answer cannot hold a request (and its client) open for ever.
-      const attemptAbort = new AbortController();
-      const deadline = setTimeout(() => attemptAbort.abort(new errors.BodyTimeoutError()), 2 * timeout);
-      try {
-        const res = await request(req.url, {
-          method: req.method,
-          headers: req.headers,
-          body: req.body,
-          dispatcher: this.#agent,
-          headersTimeout: timeout,
-          bodyTimeout: timeout,
-          signal: attemptAbort.signal,
-        });
-        const text = await readTextYielding(res.body).finally(() => clearTimeout(deadline));
-        response = { status: res.statusCode, headers: res.headers, text, attempts: attempt };
-        if (res.statusCode < 500 && (res.statusCode !== 429 || req.ownRateLimit === true)) {
-          this.#emit(req, attempt, started, { status: res.statusCode });
-          return response;
-        }
-        failure = {
-          kind: 'status',
-          status: res.statusCode,
-          idempotent: req.idempotent,
-          retryAfterMs: parseRetryAfter(headerValue(res.headers, 'retry-after'), this.#clock.now()),
-        };
-      } catch (error) {
-        clearTimeout(deadline);
-        const kind = classify(error);
-        if (kind === null) throw error;
-        networkError = error;
-        failure = { kind, idempotent: req.idempotent };
-      }
-      const decision = decide(failure, attempt, this.#policy);
-      this.#emit(req, attempt, started, {
-        status: response?.status,
-        failure: failure.kind === 'status' ? undefined : failure.kind,
-        retry: decision.retry ? { waitMs: decision.waitMs, reason: decision.reason } : undefined,
+    const last = await retrying(this.#clock, {
+      attempt: (n) => this.#attempt(req, n, timeout),
+      next: (outcome) => outcome.retryWaitMs,
+    });
+    if (last.response !== undefined) return last.response;
+    throw new OutboundNetworkError(last.network.kind, last.attempt, last.network.error);
+  }
+
+  /** One attempt, reported to the hooks with the retry decision taken on it. */
+  async #attempt(req: OutboundRequest, attempt: number, timeout: number): Promise<AttemptOutcome> {
+    const started = performance.now();
+    // headersTimeout and bodyTimeout bound silences; this bounds the attempt as a whole, so a
+    // CRM that trickles its answer cannot hold a request (and its client) open for ever.
+    const attemptAbort = new AbortController();
+    const deadline = setTimeout(() => attemptAbort.abort(new errors.BodyTimeoutError()), 2 * timeout);
+    let failure: AttemptFailure;
+    let response: OutboundResponse | undefined;
+    let network: { kind: OutboundNetworkError['kind']; error: unknown } | undefined;
+    try {
+      const res = await request(req.url, {
+        method: req.method,
+        headers: req.headers,
+        body: req.body,
+        dispatcher: this.#agent,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+        signal: attemptAbort.signal,
       });
-      if (!decision.retry) {
-        if (response !== undefined) return response;
-        throw new OutboundNetworkError(failure.kind as OutboundNetworkError['kind'], attempt, networkError);
+      const text = await readTextYielding(res.body).finally(() => clearTimeout(deadline));
+      response = { status: res.statusCode, headers: res.headers, text, attempts: attempt };
+      if (res.statusCode < 500 && (res.statusCode !== 429 || req.ownRateLimit === true)) {
+        this.#emit(req, attempt, started, { status: res.statusCode });
+        return { attempt, response, retryWaitMs: undefined };
       }
-      await this.#clock.sleep(decision.waitMs);
+      failure = {
+        kind: 'status',
+        status: res.statusCode,
+        idempotent: req.idempotent,
+        retryAfterMs: parseRetryAfter(headerValue(res.headers, 'retry-after'), this.#clock.now()),
+      };
+    } catch (thrown) {
+      clearTimeout(deadline);
+      const kind = classify(thrown);
+      if (kind === null) throw thrown;
+      network = { kind, error: thrown };
+      failure = { kind, idempotent: req.idempotent };
     }
+    const decision = decide(failure, attempt, this.#policy);
+    this.#emit(req, attempt, started, {
+      status: response?.status,
+      failure: failure.kind === 'status' ? undefined : failure.kind,
+      retry: decision.retry ? { waitMs: decision.waitMs, reason: decision.reason } : undefined,
+    });
+    const retryWaitMs = decision.retry ? decision.waitMs : undefined;
+    if (response !== undefined) return { attempt, response, retryWaitMs };
+    // No answer means the attempt threw a network error, which set `network`.
+    return { attempt, network: network!, retryWaitMs };
   }
 
   #emit(
