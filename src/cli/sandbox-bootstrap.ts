@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type HubSpotSandbox, startHubSpotSandbox } from '../../sandbox/hubspot/index.ts';
 import { type SalesforceSandbox, startSalesforceSandbox } from '../../sandbox/salesforce/index.ts';
 import type { CallAccounting, Realism, RealismConfig } from '../../sandbox/shared/index.ts';
 import type { AppContext } from '../context.ts';
-import { ensurePrivateDir } from '../lib/private-dir.ts';
+import { writePrivateFile } from '../lib/private-dir.ts';
 
 /** The CRMs that ship a sandbox. */
 type SandboxCrm = 'salesforce' | 'hubspot';
@@ -104,8 +104,7 @@ export function loadOrCreateBootstrapCredentials(dataDir: string): Record<Sandbo
       refreshToken: `na1-${random(24)}`,
     },
   };
-  ensurePrivateDir(dataDir);
-  writeFileSync(file, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });
+  writePrivateFile(file, `${JSON.stringify(created, null, 2)}\n`);
   return created;
 }
 
@@ -125,9 +124,7 @@ export function readSandboxFile(dataDir: string): SandboxFile | null {
 
 export function writeSandboxFile(dataDir: string, content: SandboxFile): string {
   const file = join(dataDir, 'sandbox.json');
-  ensurePrivateDir(dataDir);
-  writeFileSync(file, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
+  writePrivateFile(file, `${JSON.stringify(content, null, 2)}\n`);
   return file;
 }
 

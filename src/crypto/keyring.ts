@@ -1,10 +1,10 @@
 // Where the encryption keys come from: the environment, or — in sandbox mode only, when none is
 // configured — a key generated once into <dataDir>/encryption-key so a newcomer's store survives restarts.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Config, ConfigError, parseEncryptionKeys } from '../config/index.ts';
-import { ensurePrivateDir } from '../lib/private-dir.ts';
+import { ensurePrivateDir, writePrivateFile } from '../lib/private-dir.ts';
 import { createKeyring, type Keyring } from './envelope.ts';
 
 export const GENERATED_KEY_FILE = 'encryption-key';
@@ -37,8 +37,7 @@ export function loadKeyring(config: Config, log: KeyringLog): Keyring {
     raw = `${GENERATED_KEY_ID}:${randomBytes(32).toString('base64')}\n`;
     try {
       // 'wx': if another process created it in the meantime, use theirs rather than overwrite.
-      writeFileSync(file, raw, { mode: 0o600, flag: 'wx' });
-      chmodSync(file, 0o600);
+      writePrivateFile(file, raw, 'wx');
       log.warn(
         `no CRM_PROXY_ENCRYPTION_KEYS set: generated a development encryption key in ${file} (sandbox mode only; set CRM_PROXY_ENCRYPTION_KEYS in production)`,
       );

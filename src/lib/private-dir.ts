@@ -1,5 +1,5 @@
-import { chmodSync, mkdirSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 /**
  * The data directory holds the SQLite store (sealed credentials, token hashes), the generated
@@ -55,4 +55,15 @@ export function withPrivateUmask<T>(create: () => T): T {
   } finally {
     process.umask(previous);
   }
+}
+
+/**
+ * Writes `content` to `file` in a private directory, owner-only. The mode passed to the write only
+ * applies to a new file, so an existing one is set to 0600 as well. `flag: 'wx'` fails with EEXIST
+ * instead of replacing a file another process created first.
+ */
+export function writePrivateFile(file: string, content: string, flag: 'w' | 'wx' = 'w'): void {
+  ensurePrivateDir(dirname(file));
+  writeFileSync(file, content, { mode: FILE_MODE, flag });
+  if (CHECKS_MODES) chmodSync(file, FILE_MODE);
 }
