@@ -12,14 +12,16 @@ interface CollectedRoute {
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Malformed JSON, invalid body (every failing field is named), a limit exceeded (`too_many_records`, `too_many_ids`, `too_many_fields`, `field_name_too_long`, `query_too_long`), `invalid_value` (a field value of the wrong shape), `unknown_field` (with the closest real field), `invalid_query` (the CRM’s message), `invalid_cursor`, `invalid_field_definition`, `missing_match_value` or `target_not_allowed`.',
+  400: 'Malformed JSON, invalid body (every failing field is named), a limit exceeded (`too_many_records`, `too_many_ids`, `too_many_fields`, `field_name_too_long`, `query_too_long`), `invalid_value` (a field value of the wrong shape), `unknown_field` (with the closest real field), `invalid_query` (the CRM’s message), `invalid_cursor`, `invalid_field_definition`, `missing_match_value`, `target_not_allowed`, `invalid_path` (a malformed %-escape in the URL) or `malformed_request` (not valid HTTP/1.1; the connection is closed).',
   401: 'Missing, malformed or unknown API token.',
   403: 'Revoked or expired API token, or a token of the other region (`wrong_region`).',
   404: 'Unknown route or unknown object.',
   405: 'Wrong HTTP method for this path.',
+  408: '`request_timeout`: the headers or the body did not arrive within the service’s time limits (the message names the limit); the connection is closed.',
   409: '`field_already_exists`: the CRM already has a field of that name.',
   413: 'Request body too large.',
   415: 'The body is not JSON.',
+  431: '`headers_too_large`: the request headers exceed the server’s limit.',
   422: "`operation_not_available`: the connection's CRM does not offer this operation (the message names what it offers), or `object_not_supported`: the object is announced but not supported yet.",
   429: "`rate_limited`: the service's own rate limit, or `crm_rate_limited`: the CRM's limit once the service's retries are spent; see `Retry-After`.",
   500: 'Internal failure; the body carries no internal detail.',
@@ -27,7 +29,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: '`connection_needs_reauth`: the CRM no longer accepts the connection’s credentials.',
 };
 
-const ALWAYS = [401, 403, 405, 429, 500];
+// Any route can answer these: token checks, method, rate limit, inbound time and header limits.
+const ALWAYS = [401, 403, 405, 408, 429, 431, 500];
 
 function openApiPath(url: string): string {
   return url.replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\*$/, '{target_url}');
