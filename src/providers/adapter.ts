@@ -159,6 +159,11 @@ export interface CrmAdapter {
   /** The OAuth app that refreshes this connection's tokens; null when none is configured. */
   oauthApp(connection: Connection, sandboxClient: OAuthClient | undefined): OAuthApp | null;
   readonly handlers: OperationHandlers;
+  /**
+   * The account's daily API allowance as an answer's headers report it, when the CRM reports one
+   * on its answers (shown to operators); undefined when the answer says nothing of it.
+   */
+  readAllowance?(headers: AnswerHead['headers']): { used: number; limit: number } | undefined;
 }
 
 /** The operations an adapter offers, in the API's order: the keys of its handler table. */

@@ -5,6 +5,8 @@ import { type DbOptions, openDb, withMigrationLock } from './db.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { connectionsRepository } from './repositories/connections.ts';
 import { locksRepository } from './repositories/locks.ts';
+import { operatorsRepository } from './repositories/operators.ts';
+import { requestLogRepository } from './repositories/request-log.ts';
 import { tokensRepository } from './repositories/tokens.ts';
 import type { Store } from './types.ts';
 
@@ -42,6 +44,8 @@ export async function openStore(opts: DbOptions): Promise<Store> {
     connections: connectionsRepository(db, hub),
     tokens: tokensRepository(db, hub),
     locks: locksRepository(db, clock),
+    operators: operatorsRepository(db),
+    requestLog: requestLogRepository(db),
     changes: { version: () => hub.version() },
     async close() {
       await hub.close();
