@@ -36,6 +36,7 @@ export class RequestLog {
   #flushing: Promise<void> = Promise.resolve();
   #lastPrune = 0;
   #dropped = 0;
+  #seq = 0;
 
   constructor(opts: RequestLogOptions) {
     this.#opts = { flushIntervalMs: 1000, maxBuffered: 500, maxPending: 50_000, ...opts };
@@ -52,7 +53,9 @@ export class RequestLog {
       this.#buffer.shift();
       this.#dropped++;
     }
-    this.#buffer.push({ id: `rl_${randomBase62(20)}`, ...entry });
+    // Ids sort in arrival order (entries of the same instant stay in order), then random.
+    const seq = (this.#seq++ % 1e9).toString(36).padStart(6, '0');
+    this.#buffer.push({ id: `rl_${Date.now().toString(36).padStart(9, '0')}${seq}${randomBase62(8)}`, ...entry });
     if (entry.connectionId !== null) {
       const previous = this.#stats.get(entry.connectionId) ?? { connectionId: entry.connectionId };
       const next: ConnectionStatsUpdate = { ...previous, lastUsedAt: entry.at };

@@ -1,13 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { NewRequestLogEntry } from '../../admin/request-log.ts';
 import type { AppContext } from '../../context.ts';
-import { ApiError } from '../../errors/index.ts';
 import { newMeter, type RequestMeter, withMeter } from '../../lib/request-meter.ts';
 
 interface Pending {
   at: string;
   meter: RequestMeter;
-  error?: ApiError;
+  error?: { code: string; message: string };
 }
 
 const LOGGED = /^\/v1\/(?!admin(?:\/|$))/;
@@ -30,9 +29,23 @@ export function registerRequestLog(app: FastifyInstance, ctx: AppContext): void 
     if (p === undefined) return done();
     withMeter(p.meter, done);
   });
-  app.addHook('onError', async (request, _reply, error) => {
+  // The API's own error answers are small JSON strings: their code (and, for 5xx, message) is kept.
+  app.addHook('onSend', async (request, reply, payload) => {
     const p = pending.get(request);
-    if (p !== undefined && error instanceof ApiError) p.error = error;
+    if (p === undefined || reply.statusCode < 400 || typeof payload !== 'string' || payload.length > 65_536)
+      return payload;
+    try {
+      const body = JSON.parse(payload) as { error?: { code?: unknown; message?: unknown } };
+      if (typeof body.error?.code === 'string') {
+        p.error = {
+          code: body.error.code.slice(0, 60),
+          message: String(body.error.message ?? '').slice(0, 400),
+        };
+      }
+    } catch {
+      // Not one of ours (a CRM's answer passed through): no code.
+    }
+    return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
     const p = pending.get(request);
@@ -51,7 +64,7 @@ export function registerRequestLog(app: FastifyInstance, ctx: AppContext): void 
       requestId: request.id,
       tokenId: principal?.token.id ?? null,
       connectionId: principal?.connection.id ?? null,
-      errorCode: p.error?.code ?? (reply.statusCode >= 400 ? 'error' : null),
+      errorCode: p.error?.code ?? null,
     };
     const allowance =
       principal !== null && p.meter.lastHeaders !== undefined
