@@ -70,8 +70,9 @@ export function hubspotConnect(client: HttpClient, clock: Clock, config: Config)
     },
     // One consent page for every account: nothing to choose.
     loginOrigin(choice) {
-      if (choice === undefined || choice.trim() === '')
-        return { ok: true, origin: new URL(C.authorizeUrl).origin };
+      const origin = new URL(C.authorizeUrl).origin;
+      if (choice === undefined || choice.trim() === '' || choice.trim() === origin)
+        return { ok: true, origin };
       return {
         ok: false,
         message: 'loginHost applies to Salesforce connections only; leave it out for HubSpot.',
