@@ -5,6 +5,7 @@ import { RequestLog } from './admin/request-log.ts';
 import { AdminService } from './admin/service.ts';
 import { AuthService } from './auth/service.ts';
 import type { Config } from './config/index.ts';
+import { ConnectService, type SandboxCrm } from './connect/service.ts';
 import { ConnectionService } from './connections/service.ts';
 import { TokenManager } from './connections/token-manager.ts';
 import { loadKeyring } from './crypto/keyring.ts';
@@ -33,6 +34,8 @@ export interface ContextOverrides {
   pgSchema?: string;
   /** OAuth clients for sandbox connections (the sandboxes' own client ids), by provider. */
   sandboxOAuthClients?: Readonly<Record<Provider, OAuthClient>>;
+  /** Where the sandbox CRMs listen, by provider: the connect flow sends browsers there. */
+  sandboxUrls?: Readonly<Record<Provider, string>>;
   http?: Omit<HttpClientOptions, 'clock'>;
   /** Parallel CRM calls per connection, across all requests (default 16: under Salesforce’s 25 concurrent long-running calls). */
   perConnectionConcurrency?: number;
@@ -56,6 +59,8 @@ export interface AppContext {
   auth: AuthService;
   tokens: TokenManager;
   registry: ProviderRegistry;
+  /** The browser connect flow and connect links. */
+  connect: ConnectService;
   client: HttpClient;
   operations: OperationDeps;
   bodyLimit: number;
@@ -160,6 +165,17 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     log: logger.child({ component: 'tokens' }),
   });
 
+  const connect = new ConnectService({
+    store,
+    connections,
+    adapters: () => registry.list(),
+    config,
+    clock,
+    sandboxes: sandboxCrms(overrides),
+    onCredentialsReplaced: (id) => tokens.forget(id),
+    logger: logger.child({ component: 'connect' }),
+  });
+
   const forwarder = new ProxyForwarder();
   const now = () => clock.now();
   const requestLog = new RequestLog({
@@ -175,6 +191,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     auth,
     requestLog,
     now,
+    connect,
     displayName: (provider) =>
       registry.list().find((a) => a.profile.id === provider)?.profile.displayName ?? provider,
   });
@@ -188,6 +205,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     auth,
     tokens,
     registry,
+    connect,
     client,
     operations: {
       registry,
@@ -220,4 +238,18 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       await store.close();
     },
   };
+}
+
+/** The sandbox CRMs the connect flow may send browsers to: those with both a URL and an OAuth client. */
+function sandboxCrms(overrides: ContextOverrides): Record<Provider, SandboxCrm> | undefined {
+  const urls = overrides.sandboxUrls;
+  const clients = overrides.sandboxOAuthClients;
+  if (urls === undefined || clients === undefined) return undefined;
+  const out: Record<Provider, SandboxCrm> = {};
+  for (const [provider, url] of Object.entries(urls)) {
+    const client = clients[provider];
+    if (client !== undefined)
+      out[provider] = { url, clientId: client.clientId, clientSecret: client.clientSecret };
+  }
+  return out;
 }

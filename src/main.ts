@@ -39,6 +39,8 @@ export async function startService(
   const shownHost =
     host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | undefined;
+  // Without a public URL, connect links and the OAuth redirect URL use the address really listened on.
+  ctx.connect.useListenAddress(`http://${shownHost}:${port}`);
   return {
     app,
     ctx,

@@ -27,6 +27,7 @@ export interface ConnectLinkSummary {
   usedAt: string | null;
   revokedAt: string | null;
   connectionId: string | null;
+  status: 'active' | 'used' | 'expired' | 'revoked';
 }
 
 export interface ConnectPort {
@@ -34,5 +35,9 @@ export interface ConnectPort {
   bindingCookie(binding: string, secure: boolean): string;
   createLink(input: ConnectLinkInput): Promise<{ id: string; url: string; expiresAt: string }>;
   listLinks(): Promise<ConnectLinkSummary[]>;
-  revokeLink(id: string): Promise<boolean>;
+  revokeLink(id: string): Promise<'revoked' | 'not_found' | 'used' | 'already_revoked'>;
+  /** The redirect URL to register in each CRM's app settings. */
+  redirectUri(): string;
+  /** The CRMs that can be connected in a browser, and the variables each one still lacks. */
+  providers(): Array<{ provider: string; displayName: string; ready: boolean; missing: string[] }>;
 }

@@ -55,7 +55,10 @@ export class RequestLog {
     }
     // Ids sort in arrival order (entries of the same instant stay in order), then random.
     const seq = (this.#seq++ % 1e9).toString(36).padStart(6, '0');
-    this.#buffer.push({ id: `rl_${Date.now().toString(36).padStart(9, '0')}${seq}${randomBase62(8)}`, ...entry });
+    this.#buffer.push({
+      id: `rl_${Date.now().toString(36).padStart(9, '0')}${seq}${randomBase62(8)}`,
+      ...entry,
+    });
     if (entry.connectionId !== null) {
       const previous = this.#stats.get(entry.connectionId) ?? { connectionId: entry.connectionId };
       const next: ConnectionStatsUpdate = { ...previous, lastUsedAt: entry.at };

@@ -182,7 +182,17 @@ export class AdminService {
   }
 
   async revokeLink(id: string): Promise<void> {
-    if (!(await this.connect.revokeLink(id))) throw notFound('connect link', id);
+    const outcome = await this.connect.revokeLink(id);
+    if (outcome === 'not_found') throw notFound('connect link', id);
+    if (outcome === 'used') {
+      throw new ApiError(
+        'invalid_value',
+        `Connect link ${id} was used already; remove its connection instead.`,
+        {
+          details: [{ field: 'id' }],
+        },
+      );
+    }
   }
 
   requests(filter: {

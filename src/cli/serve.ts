@@ -50,6 +50,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
             salesforce: sandboxes.salesforce.credentials,
             hubspot: sandboxes.hubspot.credentials,
           },
+          sandboxUrls: { salesforce: sandboxes.salesforce.url, hubspot: sandboxes.hubspot.url },
         }),
   }).catch(async (err: unknown) => {
     await sandboxes?.close();
@@ -66,6 +67,12 @@ export async function run(argv: string[]): Promise<number | undefined> {
 
   say(`crm-proxy listening on ${service.baseUrl} (region ${config.region})`);
   say(`  API document: ${service.baseUrl}/openapi.json   docs: ${service.baseUrl}/docs`);
+  say(`  OAuth redirect URL (paste it into the CRM app's settings): ${service.ctx.connect.redirectUri()}`);
+  for (const p of service.ctx.connect.providers()) {
+    const real =
+      p.missing.length === 0 ? 'real accounts: ready' : `real accounts: set ${p.missing.join(' and ')}`;
+    say(`  Connect ${p.displayName} in a browser: ${real}${p.sandbox ? '; the sandbox: ready' : ''}`);
+  }
   if (sandboxes !== undefined) {
     const previous = readSandboxFile(config.dataDir);
     const { tokens } = await ensureSandboxConnections(service.ctx, sandboxes, previous);

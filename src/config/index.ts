@@ -1,6 +1,7 @@
 // Environment → typed Config, parsed once at start-up. Errors name the variable, never its value.
 import { resolve } from 'node:path';
 import { REGIONS, type Region } from '../domain/connection.ts';
+import { HUBSPOT_PROFILE } from '../providers/hubspot/profile.ts';
 import { SALESFORCE_PROFILE } from '../providers/salesforce/profile.ts';
 import { ConfigError } from './error.ts';
 import { checkProductionSafety } from './production.ts';
@@ -48,7 +49,18 @@ export interface Config {
   };
   /** Ports of the in-process sandboxes (`CRM_PROXY_SANDBOX_SF_PORT` / `_HS_PORT`, default PORT+1 / PORT+2). */
   sandboxPorts: { salesforce: number; hubspot: number };
-  hubspot: { clientId: string | undefined; clientSecret: string | undefined };
+  hubspot: {
+    clientId: string | undefined;
+    clientSecret: string | undefined;
+    /** Scopes the connect flow asks for (`HUBSPOT_SCOPES`) and may get (`HUBSPOT_OPTIONAL_SCOPES`). */
+    scopes: readonly string[];
+    optionalScopes: readonly string[];
+  };
+  /** The browser connect flow. */
+  connect: {
+    /** How long a connect link works (`CRM_PROXY_CONNECT_LINK_TTL_HOURS`, default 24). */
+    linkTtlMs: number;
+  };
   logLevel: LogLevel;
   /** Days the request log keeps an entry (`CRM_PROXY_REQUEST_LOG_DAYS`, default 7). */
   requestLogDays: number;
@@ -90,6 +102,27 @@ function url(env: Env, name: string): string | undefined {
   if (u.protocol !== 'http:' && u.protocol !== 'https:')
     throw new ConfigError(`${name} must be an http(s) URL`);
   return v.replace(/\/+$/, '');
+}
+
+/** A space- or comma-separated list of OAuth scopes; undefined when the variable is not set. */
+function scopes(env: Env, name: string): string[] | undefined {
+  const v = str(env, name);
+  if (v === undefined) return undefined;
+  const list = v.split(/[\s,]+/).filter((x) => x !== '');
+  if (list.some((x) => !/^[A-Za-z0-9._-]{1,100}$/.test(x)))
+    throw new ConfigError(
+      `${name} must be scope names separated by spaces (e.g. "oauth crm.objects.contacts.read")`,
+    );
+  return list;
+}
+
+function hours(env: Env, name: string, fallback: number): number {
+  const v = str(env, name);
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0 || n > 720)
+    throw new ConfigError(`${name} must be a number of hours above 0, at most 720 (30 days)`);
+  return n;
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
@@ -190,7 +223,13 @@ export function loadConfig(env: Env = process.env): Config {
       salesforce: port(env, 'CRM_PROXY_SANDBOX_SF_PORT', servicePort === 0 ? 0 : servicePort + 1),
       hubspot: port(env, 'CRM_PROXY_SANDBOX_HS_PORT', servicePort === 0 ? 0 : servicePort + 2),
     },
-    hubspot: { clientId: str(env, 'HUBSPOT_CLIENT_ID'), clientSecret: str(env, 'HUBSPOT_CLIENT_SECRET') },
+    hubspot: {
+      clientId: str(env, 'HUBSPOT_CLIENT_ID'),
+      clientSecret: str(env, 'HUBSPOT_CLIENT_SECRET'),
+      scopes: scopes(env, 'HUBSPOT_SCOPES') ?? HUBSPOT_PROFILE.connect.scopes,
+      optionalScopes: scopes(env, 'HUBSPOT_OPTIONAL_SCOPES') ?? HUBSPOT_PROFILE.connect.optionalScopes,
+    },
+    connect: { linkTtlMs: hours(env, 'CRM_PROXY_CONNECT_LINK_TTL_HOURS', 24) * 3_600_000 },
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     requestLogDays,
   };

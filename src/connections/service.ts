@@ -4,7 +4,7 @@ import { randomBase62 } from '../crypto/random.ts';
 import type { Connection, Region } from '../domain/connection.ts';
 import type { ProviderProfile } from '../providers/adapter.ts';
 import { BUILT_IN_PROVIDERS } from '../providers/index.ts';
-import type { SealedSecret, Store } from '../store/types.ts';
+import type { ConnectionAccount, SealedSecret, Store } from '../store/types.ts';
 import { credentialsProblem, normaliseCredentials } from './credentials.ts';
 import type {
   ConnectionWithCredentials,
@@ -60,6 +60,8 @@ export class ConnectionService {
       sandbox: input.sandbox ?? false,
       credentials: this.#seal(id, input.credentials),
       now: this.#now(),
+      accountId: input.accountId ?? null,
+      loginUrl: input.loginUrl ? trimSlash(input.loginUrl) : null,
     });
     return { ok: true, connection };
   }
@@ -125,6 +127,11 @@ export class ConnectionService {
         return 'updated';
       }
     }
+  }
+
+  /** Records what a re-connect reached: the account, the login host and the instance URL it answered. */
+  setAccount(id: string, account: ConnectionAccount): Promise<boolean> {
+    return this.#store.connections.setAccount(id, account, this.#now());
   }
 
   /** `reason` is shown to API clients and operators: never put a secret or a raw CRM response in it. */

@@ -21,6 +21,10 @@ export interface CreateConnectionInput {
   apiBaseUrl?: string | null;
   sandbox?: boolean;
   credentials: Credentials;
+  /** The CRM account the credentials were checked against (Salesforce org id, HubSpot portal id). */
+  accountId?: string | null;
+  /** Salesforce: the login host that issued the refresh token. */
+  loginUrl?: string | null;
 }
 
 export interface ConnectionWithCredentials {

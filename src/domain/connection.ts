@@ -30,6 +30,10 @@ export interface Connection {
   credentialsVersion: number;
   createdAt: string;
   updatedAt: string;
+  /** The CRM account the credentials reach (Salesforce org id, HubSpot portal id); null when not checked. */
+  accountId: string | null;
+  /** Salesforce: the login host that issued the refresh token (it is refreshed there); null: the configured one. */
+  loginUrl: string | null;
 }
 
 /** An API token as listed: never the token itself, never its hash. */

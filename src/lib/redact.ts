@@ -29,6 +29,9 @@ const SECRET_PARAMS = [
 
 export const REDACTED = '[redacted]';
 
+/** A token carried in a path (`/oauth/v1/access-tokens/{token}`, `/oauth/v1/refresh-tokens/{token}`). */
+const TOKEN_IN_PATH = /(\/(?:access|refresh)-tokens\/)[^/]+/i;
+
 export function redactHeaders(headers: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -46,6 +49,8 @@ export function redactUrl(url: string): string {
     }
     parsed.username = '';
     parsed.password = '';
+    // Token information endpoints take the token as the last path segment.
+    parsed.pathname = parsed.pathname.replace(TOKEN_IN_PATH, `$1${REDACTED}`);
     return parsed.toString();
   } catch {
     return REDACTED;
@@ -75,8 +80,13 @@ const QUERY_START = /\?|%3f/i;
  */
 export function redactRequestUrl(url: string): string {
   const at = url.search(QUERY_START);
-  return at === -1 ? url : `${url.slice(0, at)}?${REDACTED}`;
+  const path = at === -1 ? url : url.slice(0, at);
+  // A connect link's secret is its last path segment.
+  const shown = path.replace(CONNECT_LINK_PATH, `$1${REDACTED}`);
+  return at === -1 ? shown : `${shown}?${REDACTED}`;
 }
+
+const CONNECT_LINK_PATH = /^(\/connect\/)[^/]+/;
 
 /** Paths the service's pino logger masks (request headers; outbound error bodies are masked by redactText). */
 export const LOG_REDACT_PATHS = [

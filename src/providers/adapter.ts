@@ -150,6 +150,72 @@ export type OperationHandlers = { readonly [O in keyof OperationInputs]?: Handle
   readonly passthrough?: PassthroughHandler;
 };
 
+/** Where a connect flow talks to the CRM: its login host, or a sandbox standing in for it. */
+export interface ConnectTarget {
+  /** Origin of the consent page and token endpoint (Salesforce: the chosen login host). */
+  origin: string;
+  /** True when `origin` is a local sandbox CRM (its API is there too; plain http allowed). */
+  sandbox: boolean;
+}
+
+/** What a completed authorization-code exchange gave. */
+export type CodeExchangeOutcome =
+  | {
+      ok: true;
+      grant: TokenGrant & { refreshToken: string };
+      /** The account's own API host when the CRM names one (Salesforce `instance_url`). */
+      instanceUrl: string | null;
+      /** Where the check call goes when the CRM says (Salesforce's identity URL `id`). */
+      identityUrl: string | null;
+    }
+  /** invalid_grant: the code is unknown, used or expired; failed: anything else (status when answered). */
+  | { ok: false; kind: 'invalid_grant' | 'failed'; description: string; status?: number };
+
+/** The account a check call reached. */
+export type AccessCheckOutcome =
+  | { ok: true; accountId: string | null; user: string | null }
+  | { ok: false; description: string; status?: number };
+
+/**
+ * The CRM's side of the OAuth authorization-code flow (the connect flow of `src/connect/`): only its
+ * facts and wire calls. The generic flow (state, binding, PKCE verifier, pages) lives in src/connect.
+ */
+export interface ConnectFacet {
+  /** The environment variables that configure the service's OAuth app with this CRM (for messages). */
+  readonly appVariables: readonly string[];
+  /** The OAuth app configured for real accounts; null when its variables are not set. */
+  configuredApp(): OAuthClient | null;
+  /** Whether the code exchange takes a PKCE verifier (S256). */
+  readonly pkce: boolean;
+  /**
+   * The login host an operator chose, checked and normalised to an origin; undefined means the
+   * configured default. Only the CRM's own hosts pass: the client secret is sent there.
+   */
+  loginOrigin(choice: string | undefined): { ok: true; origin: string } | { ok: false; message: string };
+  /** The consent page URL the browser is sent to. */
+  authorizeUrl(
+    target: ConnectTarget,
+    input: { clientId: string; redirectUri: string; state: string; codeChallenge: string | null },
+  ): string;
+  /** The authorization-code grant at the token endpoint. */
+  exchangeCode(
+    target: ConnectTarget,
+    app: OAuthClient,
+    input: { code: string; redirectUri: string; codeVerifier: string | null },
+  ): Promise<CodeExchangeOutcome>;
+  /** One cheap authenticated call with the new tokens; says which account they reach. */
+  checkGrant(
+    target: ConnectTarget,
+    exchange: Extract<CodeExchangeOutcome, { ok: true }>,
+  ): Promise<AccessCheckOutcome>;
+  /** The same check for a stored connection's access token (credentials pasted into the CLI). */
+  checkAccess(
+    connection: Pick<Connection, 'instanceUrl' | 'apiBaseUrl' | 'sandbox'>,
+    credentialKind: 'oauth' | 'private_app',
+    accessToken: string,
+  ): Promise<AccessCheckOutcome>;
+}
+
 /** One CRM behind one interface: its facts, its auth, and the table of operations it offers. */
 export interface CrmAdapter {
   readonly profile: ProviderProfile;
@@ -159,6 +225,8 @@ export interface CrmAdapter {
   /** The OAuth app that refreshes this connection's tokens; null when none is configured. */
   oauthApp(connection: Connection, sandboxClient: OAuthClient | undefined): OAuthApp | null;
   readonly handlers: OperationHandlers;
+  /** The browser connect flow; absent when the CRM has none (connections are then added by the CLI). */
+  readonly connect?: ConnectFacet;
   /**
    * The account's daily API allowance as an answer's headers report it, when the CRM reports one
    * on its answers (shown to operators); undefined when the answer says nothing of it.

@@ -1,7 +1,8 @@
 import type { Clock } from '../lib/clock.ts';
-import type { OAuthApp, RefreshOutcome } from './adapter.ts';
+import { redactText } from '../lib/redact.ts';
+import type { CodeExchangeOutcome, OAuthApp, RefreshOutcome } from './adapter.ts';
 import type { HttpClient } from './client/http-client.ts';
-import { parseJson } from './client/types.ts';
+import { OutboundNetworkError, type OutboundResponse, parseJson } from './client/types.ts';
 import { unreachableAsCrmError } from './errors.ts';
 
 /** The fields of an OAuth 2.0 token answer that either CRM sends. */
@@ -83,3 +84,96 @@ export async function refreshAccessToken(
 export function bearer(headers: Record<string, string>, accessToken: string): Record<string, string> {
   return { ...headers, authorization: `Bearer ${accessToken}` };
 }
+
+/** A token answer of the authorization-code grant, with what the caller reads from it. */
+export interface CodeTokenAnswer extends TokenAnswer {
+  instance_url?: string;
+  id?: string;
+}
+
+/**
+ * The OAuth 2.0 authorization-code grant (RFC 6749 §4.1.3, with RFC 7636's verifier when given).
+ * Sent once: a code is single-use, so a resend could only fail. Unreachable → `failed`.
+ */
+export async function exchangeAuthorizationCode(
+  client: HttpClient,
+  clock: Pick<Clock, 'now'>,
+  provider: string,
+  tokenUrl: string,
+  app: { clientId: string; clientSecret: string },
+  input: { code: string; redirectUri: string; codeVerifier: string | null },
+): Promise<CodeExchangeOutcome & { answer?: CodeTokenAnswer }> {
+  const form = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code: input.code,
+    redirect_uri: input.redirectUri,
+    client_id: app.clientId,
+    client_secret: app.clientSecret,
+  });
+  if (input.codeVerifier !== null) form.set('code_verifier', input.codeVerifier);
+  let response: OutboundResponse;
+  try {
+    response = await client.send({
+      method: 'POST',
+      url: tokenUrl,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: form.toString(),
+      idempotent: false,
+      label: `${provider}.oauth.code`,
+    });
+  } catch (error) {
+    if (error instanceof OutboundNetworkError)
+      return {
+        ok: false,
+        kind: 'failed',
+        description: `the token endpoint could not be reached (${error.kind.replace('_', ' ')})`,
+      };
+    throw error;
+  }
+  const body = parseJson<CodeTokenAnswer>(response);
+  if (
+    response.status === 200 &&
+    typeof body?.access_token === 'string' &&
+    typeof body.refresh_token === 'string' &&
+    body.refresh_token !== ''
+  ) {
+    const scope = typeof body.scope === 'string' ? body.scope : body.scopes?.join(' ');
+    return {
+      ok: true,
+      grant: {
+        accessToken: body.access_token,
+        refreshToken: body.refresh_token,
+        ...(typeof body.expires_in === 'number'
+          ? { accessTokenExpiresAt: new Date(clock.now() + body.expires_in * 1000).toISOString() }
+          : {}),
+        ...(scope === undefined ? {} : { scope }),
+      },
+      instanceUrl: null,
+      identityUrl: null,
+      answer: body,
+    };
+  }
+  if (response.status === 200) {
+    return {
+      ok: false,
+      kind: 'failed',
+      status: 200,
+      description:
+        'the token answer carries no refresh token (the app must be allowed offline access: refresh_token / offline_access scope)',
+    };
+  }
+  const code = body?.error ?? body?.status ?? '';
+  const text = redactText(String(body?.error_description ?? body?.message ?? code ?? '')).slice(0, 300);
+  if (response.status === 400 && INVALID_CODE.has(code)) {
+    return { ok: false, kind: 'invalid_grant', status: 400, description: text || code };
+  }
+  return {
+    ok: false,
+    kind: 'failed',
+    status: response.status,
+    description: text === '' ? `the token endpoint answered ${response.status}` : text,
+  };
+}
+
+/** Codes meaning "this authorization code is no good" (unknown, used or expired): RFC 6749's, HubSpot's. */
+const INVALID_CODE = new Set(['invalid_grant', 'BAD_AUTH_CODE']);

@@ -3,6 +3,7 @@ import { systemClock } from '../lib/clock.ts';
 import { type ChangeHub, postgresChanges, sqliteChanges } from './changes.ts';
 import { type DbOptions, openDb, withMigrationLock } from './db.ts';
 import { migrationProvider } from './migrations/index.ts';
+import { connectLinksRepository, connectStatesRepository } from './repositories/connect.ts';
 import { connectionsRepository } from './repositories/connections.ts';
 import { locksRepository } from './repositories/locks.ts';
 import { operatorsRepository } from './repositories/operators.ts';
@@ -44,6 +45,8 @@ export async function openStore(opts: DbOptions): Promise<Store> {
     connections: connectionsRepository(db, hub),
     tokens: tokensRepository(db, hub),
     locks: locksRepository(db, clock),
+    connectStates: connectStatesRepository(db),
+    connectLinks: connectLinksRepository(db),
     operators: operatorsRepository(db),
     requestLog: requestLogRepository(db),
     changes: { version: () => hub.version() },

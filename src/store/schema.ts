@@ -16,6 +16,10 @@ export interface ConnectionsTable {
   credentials_version: number;
   created_at: string;
   updated_at: string;
+  /** The CRM account the credentials reach (Salesforce org id, HubSpot portal id); null when unknown. */
+  account_id: string | null;
+  /** Salesforce: the login host that issued the refresh token (where it is refreshed). */
+  login_url: string | null;
 }
 
 export interface TokensTable {
@@ -35,6 +39,34 @@ export interface LocksTable {
   key: string;
   owner: string;
   expires_at: string;
+}
+
+export interface ConnectStatesTable {
+  id: string;
+  provider: string;
+  login_url: string;
+  sandbox: number;
+  label: string | null;
+  reconnect_id: string | null;
+  link_id: string | null;
+  return_to: string | null;
+  binding_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface ConnectLinksTable {
+  id: string;
+  secret_hash: string;
+  provider: string;
+  label: string | null;
+  login_url: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  revoked_at: string | null;
+  connection_id: string | null;
 }
 
 export interface OperatorsTable {
@@ -95,6 +127,8 @@ export interface Database {
   connections: ConnectionsTable;
   tokens: TokensTable;
   locks: LocksTable;
+  connect_states: ConnectStatesTable;
+  connect_links: ConnectLinksTable;
   operators: OperatorsTable;
   operator_sessions: OperatorSessionsTable;
   operator_keys: OperatorKeysTable;

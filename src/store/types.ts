@@ -27,6 +27,15 @@ export interface NewConnectionRow {
   sandbox: boolean;
   credentials: SealedSecret;
   now: string;
+  accountId?: string | null;
+  loginUrl?: string | null;
+}
+
+/** What a connection was (re)connected to, written when its credentials come from the connect flow. */
+export interface ConnectionAccount {
+  accountId: string | null;
+  loginUrl: string | null;
+  instanceUrl: string | null;
 }
 
 export interface ConnectionsRepository {
@@ -45,6 +54,61 @@ export interface ConnectionsRepository {
   /** Re-seals the same plaintext under another key; the version is left alone (the secret did not change). */
   replaceSealed(id: string, expectedVersion: number, sealed: SealedSecret, now: string): Promise<boolean>;
   setStatus(id: string, status: ConnectionStatus, reason: string | null, now: string): Promise<boolean>;
+  /** Records the account, login host and instance URL a re-connect reached; false when the connection is gone. */
+  setAccount(id: string, account: ConnectionAccount, now: string): Promise<boolean>;
+}
+
+/** A started OAuth connect flow, keyed by the hash of its `state`. */
+export interface ConnectState {
+  id: string;
+  provider: Provider;
+  /** Origin of the CRM's login host (or the sandbox's) that the flow talks to. */
+  loginUrl: string;
+  sandbox: boolean;
+  label: string | null;
+  reconnectId: string | null;
+  linkId: string | null;
+  returnTo: string | null;
+  bindingHash: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+export interface ConnectStatesRepository {
+  insert(row: Omit<ConnectState, 'usedAt'>): Promise<void>;
+  find(id: string): Promise<ConnectState | null>;
+  /** Marks the state used; false when it was used already (of two concurrent callbacks, one wins). */
+  consume(id: string, now: string): Promise<boolean>;
+  /** Deletes states that expired before `before`; returns how many. */
+  prune(before: string): Promise<number>;
+}
+
+/** A one-time connect link, as listed: never its secret. */
+export interface ConnectLink {
+  id: string;
+  provider: Provider;
+  label: string | null;
+  loginUrl: string | null;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+  revokedAt: string | null;
+  /** The connection the link created, once used. */
+  connectionId: string | null;
+}
+
+export interface ConnectLinksRepository {
+  insert(
+    row: Omit<ConnectLink, 'usedAt' | 'revokedAt' | 'connectionId'> & { secretHash: string },
+  ): Promise<ConnectLink>;
+  findBySecretHash(secretHash: string): Promise<ConnectLink | null>;
+  find(id: string): Promise<ConnectLink | null>;
+  list(): Promise<ConnectLink[]>;
+  /** Sets revoked_at if the link is neither used nor revoked; false otherwise. */
+  revoke(id: string, now: string): Promise<boolean>;
+  /** Marks an unused, unrevoked link used by `connectionId`; false when someone else used or revoked it first. */
+  consume(id: string, now: string, connectionId: string): Promise<boolean>;
 }
 
 export interface TokenRecordWithHash extends TokenRecord {
@@ -99,6 +163,8 @@ export interface Store {
   connections: ConnectionsRepository;
   tokens: TokensRepository;
   locks: LocksRepository;
+  connectStates: ConnectStatesRepository;
+  connectLinks: ConnectLinksRepository;
   operators: OperatorsRepository;
   requestLog: RequestLogRepository;
   changes: ChangeFeed;

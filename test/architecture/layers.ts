@@ -23,6 +23,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
   connections: ['domain', 'lib', 'errors', 'store', 'crypto', 'providers', 'providers-list'],
   auth: ['domain', 'lib', 'errors', 'store', 'crypto'],
   operations: ['domain', 'lib', 'errors', 'providers', 'proxy', 'connections'],
+  connect: ['domain', 'lib', 'errors', 'config', 'store', 'crypto', 'providers', 'connections'],
   admin: ['domain', 'lib', 'errors', 'store', 'crypto', 'auth', 'connections'],
   http: ['domain', 'lib', 'errors', 'config', 'providers', 'operations', 'auth', 'admin', 'root-types'],
 };

@@ -96,6 +96,7 @@ export async function startStack(t: TestContext, options: StackOptions = {}): Pr
       salesforce: sandboxes.salesforce.credentials,
       hubspot: sandboxes.hubspot.credentials,
     },
+    sandboxUrls: { salesforce: sandboxes.salesforce.url, hubspot: sandboxes.hubspot.url },
   });
   let closing: Promise<void> | undefined;
   const close = () => {

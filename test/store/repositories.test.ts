@@ -70,6 +70,8 @@ for (const { name, factory, skip } of await dialects()) {
         credentialsVersion: 1,
         createdAt: row.now,
         updatedAt: row.now,
+        accountId: null,
+        loginUrl: null,
       });
       const found = await store.connections.find(row.id);
       assert.deepEqual(found?.credentials, row.credentials);

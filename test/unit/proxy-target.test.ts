@@ -19,6 +19,8 @@ function connection(overrides: Partial<Connection>): Connection {
     credentialsVersion: 1,
     createdAt: '2026-01-01T00:00:00Z',
     updatedAt: '2026-01-01T00:00:00Z',
+    accountId: null,
+    loginUrl: null,
     ...overrides,
   };
 }

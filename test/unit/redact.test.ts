@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { LOG_REDACT_PATHS, redactHeaders, redactText, redactUrl } from '../../src/lib/redact.ts';
+import {
+  LOG_REDACT_PATHS,
+  redactHeaders,
+  redactRequestUrl,
+  redactText,
+  redactUrl,
+} from '../../src/lib/redact.ts';
 
 test('URLs lose secret query parameters and user-info', () => {
   const out = redactUrl(
@@ -11,6 +17,15 @@ test('URLs lose secret query parameters and user-info', () => {
   assert.doesNotMatch(out, /abc|s3|pw/);
   assert.match(out, /x=1/);
   assert.equal(redactUrl('not a url'), '[redacted]');
+});
+
+test('tokens in token-information paths and connect-link secrets never reach a log', () => {
+  const out = redactUrl('https://api.hubapi.com/oauth/v1/access-tokens/CJSP5qf1LhICAQEYs-gDIIGO?x=1');
+  assert.equal(out, 'https://api.hubapi.com/oauth/v1/access-tokens/[redacted]?x=1');
+  assert.doesNotMatch(redactUrl('http://127.0.0.1:1/oauth/v1/refresh-tokens/na1-abc'), /na1-abc/);
+  assert.equal(redactRequestUrl('/connect/Zx9secret-value'), '/connect/[redacted]');
+  assert.equal(redactRequestUrl('/connect/Zx9secret?x=1'), '/connect/[redacted]?[redacted]');
+  assert.equal(redactRequestUrl('/oauth/callback?code=abc&state=def'), '/oauth/callback?[redacted]');
 });
 
 test('headers and text lose tokens', () => {

@@ -19,6 +19,8 @@ const connection: Connection = {
   credentialsVersion: 1,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
+  accountId: null,
+  loginUrl: null,
 };
 
 /** One shared "database" row, as two instances sharing a store would see it. */

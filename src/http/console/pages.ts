@@ -86,12 +86,21 @@ function allowance(c: ConnectionView): Html {
 export interface ProviderChoice {
   id: string;
   name: string;
+  /** Variables still to set before this CRM can be connected in a browser (empty: ready). */
+  missing?: string[];
+}
+
+function providerOptions(providers: ProviderChoice[]): Html {
+  return html`${providers.map(
+    (p) =>
+      html`<option value="${p.id}"${(p.missing?.length ?? 0) > 0 ? html` disabled` : ''}>${p.name}${(p.missing?.length ?? 0) > 0 ? ` (set ${p.missing?.join(', ')})` : ''}</option>`,
+  )}`;
 }
 
 export function connectForm(frame: PageFrame, providers: ProviderChoice[], available: boolean): Html {
   if (!available) return html`<p class="muted">The OAuth connect flow is not available in this build.</p>`;
   return html`<form class="row" method="post" action="/console/connections/connect">${csrfField(frame.csrf)}
-<label>CRM <select name="provider">${providers.map((p) => html`<option value="${p.id}">${p.name}</option>`)}</select></label>
+<label>CRM <select name="provider">${providerOptions(providers)}</select></label>
 <label>Label <input name="label" maxlength="100" placeholder="Acme production"></label>
 <label>Login host (if the CRM has several) <input name="login_host" maxlength="200" placeholder="default"></label>
 <button type="submit" data-test="connect">Connect</button></form>`;
@@ -280,14 +289,7 @@ export function linksPage(
   available: boolean,
   created: { url: string; expiresAt: string } | null,
 ): Html {
-  const state = (l: ConnectLinkSummary) =>
-    l.revokedAt !== null
-      ? 'revoked'
-      : l.usedAt !== null
-        ? 'used'
-        : l.expiresAt <= new Date().toISOString()
-          ? 'expired'
-          : 'open';
+  const state = (l: ConnectLinkSummary) => (l.status === 'active' ? 'open' : l.status);
   return layout(
     frame,
     'Connect links',
@@ -301,7 +303,7 @@ ${
 ${
   available
     ? html`<div class="card"><form class="row" method="post" action="/console/links">${csrfField(frame.csrf)}
-<label>CRM <select name="provider">${providers.map((p) => html`<option value="${p.id}">${p.name}</option>`)}</select></label>
+<label>CRM <select name="provider">${providerOptions(providers)}</select></label>
 <label>Label <input name="label" maxlength="100" placeholder="Globex"></label>
 <label>Valid for hours <input name="ttl_hours" inputmode="numeric" pattern="[0-9]*" placeholder="24"></label>
 <button type="submit" data-test="create-link">Create link</button></form></div>

@@ -79,7 +79,12 @@ export function registerConsole(app: FastifyInstance, ctx: AppContext): void {
   // Sign-in attempts: 10 a minute per client address, 5 per 15 minutes per account.
   const perAddress = new RateLimiter({ perSecond: 10 / 60, burst: 10 }, ctx.clock);
   const perAccount = new RateLimiter({ perSecond: 5 / 900, burst: 5 }, ctx.clock);
-  const providers = () => ctx.registry.list().map((a) => ({ id: a.profile.id, name: a.profile.displayName }));
+  const providers = () =>
+    ctx.admin.connectAvailable
+      ? ctx.admin.connect
+          .providers()
+          .map((p) => ({ id: p.provider, name: p.displayName, missing: p.missing }))
+      : ctx.registry.list().map((a) => ({ id: a.profile.id, name: a.profile.displayName }));
   const secure = (request: FastifyRequest) => ctx.config.behindTls || request.protocol === 'https';
   const cookie = (request: FastifyRequest, name: string, value: string, path = '/') =>
     `${name}=${value}; Path=${path}; HttpOnly; SameSite=Strict${secure(request) ? '; Secure' : ''}`;
@@ -94,7 +99,9 @@ export function registerConsole(app: FastifyInstance, ctx: AppContext): void {
   const send = (reply: FastifyReply, page: Html, status = 200) =>
     reply.code(status).type('text/html; charset=utf-8').send(page.text);
   const redirectUrl = (request: FastifyRequest) =>
-    `${ctx.config.publicUrls[ctx.config.region] ?? `${request.protocol}://${request.host}`}/oauth/callback`;
+    ctx.admin.connectAvailable
+      ? ctx.admin.connect.redirectUri()
+      : `${ctx.config.publicUrls[ctx.config.region] ?? `${request.protocol}://${request.host}`}/oauth/callback`;
 
   app.register(async (scope) => {
     await scope.register(formbody, { bodyLimit: 64 * 1024 });

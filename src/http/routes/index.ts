@@ -2,6 +2,8 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors/index.ts';
 import { authenticate } from '../plugins/auth.ts';
 import type { RouteDoc } from '../route-doc.ts';
+import { register as connectLink } from './connect.secret.ts';
+import { register as oauthCallback } from './oauth.callback.ts';
 import type { ApiApp, RegisterRoute } from './types.ts';
 import { register as describeObject } from './v1.describe.object.ts';
 import { register as describe } from './v1.describe.ts';
@@ -47,6 +49,9 @@ export function registerV1Routes(app: ApiApp, ctx: AppContext): void {
     scope.addHook('onRequest', authenticate(ctx.auth, ctx.rateLimiter));
     for (const route of ROUTES) route(scope as ApiApp, ctx);
   });
+  // The browser connect flow: public pages, proven by the flow's state and cookie or the link's secret.
+  oauthCallback(app, ctx);
+  connectLink(app, ctx);
   for (const url of POST_PATHS) {
     app.route({
       method: ['GET', 'PUT', 'PATCH', 'DELETE'],

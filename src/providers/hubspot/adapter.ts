@@ -2,6 +2,7 @@ import type { Connection } from '../../domain/connection.ts';
 import type { CrmAdapter, OAuthClient, ProviderDeps } from '../adapter.ts';
 import { hubspotAuth } from './auth.ts';
 import { paced } from './calls.ts';
+import { hubspotConnect } from './connect.ts';
 import { PerConnectionState } from './connection-state.ts';
 import { hubspotFields } from './fields.ts';
 import { HUBSPOT, HUBSPOT_PROFILE } from './profile.ts';
@@ -17,6 +18,7 @@ export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
   return {
     profile: HUBSPOT,
     auth: hubspotAuth(deps.client, clock),
+    connect: hubspotConnect(deps.client, clock, deps.config),
     defaultApiBaseUrl: apiBaseUrl,
     oauthApp(connection: Connection, sandboxClient: OAuthClient | undefined) {
       const clientId = sandboxClient?.clientId ?? settings.clientId;

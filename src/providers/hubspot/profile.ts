@@ -21,6 +21,45 @@ export const HUBSPOT_PROFILE = {
   defaultApiBaseUrl: 'https://api.hubapi.com',
   /** OAuth v1 is deprecated (sunset 2027-02-16); v3 takes the same form fields in the body. */
   tokenPath: '/oauth/v3/token',
+  /** The browser connect flow: the consent page host and the token information endpoint. */
+  connect: {
+    authorizeUrl: 'https://app.hubspot.com/oauth/authorize',
+    /** Token information (v1, sunset 2027-02-16): `hub_id`, `user`, `scopes` of an access token. */
+    tokenInfoPath: '/oauth/v1/access-tokens/',
+    /** A cheap call that works with any private-app token holding the contacts scope. */
+    privateAppCheckPath: '/crm/v3/objects/contacts?limit=1&archived=false',
+    appVariables: ['HUBSPOT_CLIENT_ID', 'HUBSPOT_CLIENT_SECRET'],
+    /**
+     * What the operations need: records and properties of the standard objects, owners, tickets.
+     * Required scopes must all be granted, so the rarer ones are optional (`HUBSPOT_SCOPES` /
+     * `HUBSPOT_OPTIONAL_SCOPES` change both; the app's settings must list the same).
+     */
+    scopes: [
+      'oauth',
+      'crm.objects.contacts.read',
+      'crm.objects.contacts.write',
+      'crm.objects.companies.read',
+      'crm.objects.companies.write',
+      'crm.objects.deals.read',
+      'crm.objects.deals.write',
+      'tickets',
+      'crm.objects.owners.read',
+      'crm.schemas.contacts.read',
+      'crm.schemas.companies.read',
+      'crm.schemas.deals.read',
+    ],
+    optionalScopes: [
+      'crm.schemas.contacts.write',
+      'crm.schemas.companies.write',
+      'crm.schemas.deals.write',
+      'crm.objects.custom.read',
+      'crm.objects.custom.write',
+      'crm.schemas.custom.read',
+      'crm.objects.line_items.read',
+      'crm.objects.products.read',
+      'crm.objects.quotes.read',
+    ],
+  },
   /** The schemas API's current path (the Node SDK moved off `/crm/v3/schemas` in 2024). */
   schemasPath: '/crm-object-schemas/v3/schemas',
   /** batch/read takes at most 100 inputs. */

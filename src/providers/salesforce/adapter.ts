@@ -2,6 +2,7 @@ import type { Connection } from '../../domain/connection.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
 import type { CrmAdapter, OAuthClient, ProviderDeps } from '../adapter.ts';
 import { salesforceAuth } from './auth.ts';
+import { salesforceConnect } from './connect.ts';
 import { salesforceData } from './data.ts';
 import { type DescribeCache, forgetDescribes, salesforceDescribe } from './describe.ts';
 import { salesforceFields } from './fields.ts';
@@ -36,14 +37,16 @@ export function createSalesforceAdapter(deps: ProviderDeps): CrmAdapter {
   return {
     profile: SALESFORCE,
     auth: salesforceAuth(deps.client, deps.clock),
+    connect: salesforceConnect(deps.client, deps.clock, deps.config),
     // The REST API lives on the org's instance URL; a sandbox connection may override it.
     defaultApiBaseUrl: (c) => c.apiBaseUrl ?? c.instanceUrl ?? SALESFORCE_PROFILE.defaultLoginUrl,
     oauthApp(connection: Connection, sandboxClient: OAuthClient | undefined) {
       const clientId = sandboxClient?.clientId ?? settings.clientId;
       const clientSecret = sandboxClient?.clientSecret ?? settings.clientSecret;
       if (clientId === undefined || clientSecret === undefined) return null;
-      // Refresh works on the login host and on the org's own (My Domain) host alike.
-      const host = connection.apiBaseUrl ?? settings.loginUrl;
+      // Refresh works on the login host and on the org's own (My Domain) host alike; a connection made
+      // through the connect flow keeps the login host that issued its token (test.salesforce.com …).
+      const host = connection.apiBaseUrl ?? connection.loginUrl ?? settings.loginUrl;
       return { clientId, clientSecret, tokenUrl: `${host}${SALESFORCE_PROFILE.tokenPath}` };
     },
     readAllowance: readLimitInfo,

@@ -30,6 +30,23 @@ export const SALESFORCE_PROFILE = {
   lockRetry: { statusCode: 'UNABLE_TO_LOCK_ROW', rounds: 2, baseMs: 200, maxMs: 2_000 },
   /** Bulk 2.0 job polling: first wait, growth ×1.5 up to the longest wait, and when to give up. */
   bulkPoll: { firstMs: 250, maxMs: 2_000, timeoutMs: 15 * 60_000 },
+  /** The browser connect flow (web server flow with PKCE). */
+  connect: {
+    authorizePath: '/services/oauth2/authorize',
+    /** `id` lets the flow call the identity URL; `refresh_token` (= offline_access) gives a refresh token. */
+    scope: 'api refresh_token id',
+    /** Login hosts an operator may name besides a My Domain URL. */
+    loginHosts: ['login.salesforce.com', 'test.salesforce.com'],
+    /** My Domain login hosts (`acme.my.salesforce.com`, `acme--dev.sandbox.my.salesforce.com`). */
+    myDomainSuffixes: ['.my.salesforce.com', '.my.salesforce.mil'],
+    /** Hosts an instance URL or identity URL from a token answer may be on. */
+    answerHostSuffixes: ['.salesforce.com', '.force.com', '.salesforce.mil', '.cloudforce.com'],
+    /** What the app's settings must contain (README). */
+    appVariables: ['SALESFORCE_CLIENT_ID', 'SALESFORCE_CLIENT_SECRET'],
+    /** The identity URL: `https://{login host}/id/{orgId}/{userId}`. */
+    identityPath: /^\/id\/(00D[A-Za-z0-9]{12,15})\/(005[A-Za-z0-9]{12,15})$/,
+    userinfoPath: '/services/oauth2/userinfo',
+  },
   passthrough: {
     /** Option headers are all `Sforce-*` (Query-Options, Auto-Assign, Call-Options, Duplicate-Rule-Header, Mru…), plus X-PrettyPrint. */
     forwardedHeaders: { names: ['x-prettyprint'], prefixes: ['sforce-'] },

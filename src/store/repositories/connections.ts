@@ -3,6 +3,7 @@ import type { ChangeHub } from '../changes.ts';
 import type { ConnectionsTable, Database } from '../schema.ts';
 import type {
   Connection,
+  ConnectionAccount,
   ConnectionStatus,
   ConnectionsRepository,
   ConnectionWithSecret,
@@ -26,6 +27,8 @@ function toConnection(r: Selectable<ConnectionsTable>): Connection {
     credentialsVersion: Number(r.credentials_version),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    accountId: r.account_id ?? null,
+    loginUrl: r.login_url ?? null,
   };
 }
 
@@ -49,6 +52,8 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub):
           credentials_version: 1,
           created_at: row.now,
           updated_at: row.now,
+          account_id: row.accountId ?? null,
+          login_url: row.loginUrl ?? null,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -114,6 +119,22 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub):
       const r = await db
         .updateTable('connections')
         .set({ status, status_reason: reason, updated_at: now })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      const changed = Number(r.numUpdatedRows) === 1;
+      if (changed) await changes.publish();
+      return changed;
+    },
+
+    async setAccount(id: string, account: ConnectionAccount, now: string) {
+      const r = await db
+        .updateTable('connections')
+        .set({
+          account_id: account.accountId,
+          login_url: account.loginUrl,
+          instance_url: account.instanceUrl,
+          updated_at: now,
+        })
         .where('id', '=', id)
         .executeTakeFirst();
       const changed = Number(r.numUpdatedRows) === 1;

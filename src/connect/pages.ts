@@ -1,0 +1,62 @@
+// Server-rendered pages that end a connect flow. No script, one stylesheet allowed by its hash, every
+// value escaped: the callback URL carries a code and the page may show text a CRM sent back.
+import { createHash } from 'node:crypto';
+
+const STYLE =
+  'body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;background:#f5f7fa;color:#1d232a}' +
+  'main{max-width:34rem;margin:3rem auto;padding:0 1rem}' +
+  '.card{background:#fff;border:1px solid #dde2e7;border-radius:.5rem;padding:1.5rem 1.75rem}' +
+  'h1{font-size:1.35rem;margin:0 0 .75rem}.ok h1{color:#2f7d32}.fail h1{color:#b03a2e}' +
+  'dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:1rem 0}dt{color:#5a6570}dd{margin:0;word-break:break-all}' +
+  'code{background:#eef1f4;padding:0 .25rem;border-radius:3px;word-break:break-all}' +
+  '.next{border-top:1px solid #dde2e7;margin-top:1rem;padding-top:.75rem}.small{color:#5a6570;font-size:.85rem}';
+
+const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
+
+/** Headers every connect page and redirect carries. */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+  // The callback URL carries an authorization code, a link URL its secret: neither may leak onward.
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+
+export const escapeHtml = (s: string): string =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+export interface PageContent {
+  /** `ok` for the connected page, `fail` for every failure. */
+  tone: 'ok' | 'fail';
+  title: string;
+  /** What happened, in one or two sentences. */
+  what: string;
+  /** What to do now. */
+  next: string;
+  /** Facts shown as a list (connection id, account, the CRM's own error code). */
+  facts?: ReadonlyArray<readonly [string, string]>;
+  /** A short machine-readable reason, also in the `X-Connect-Outcome` header (tests, support). */
+  reason: string;
+}
+
+export function renderPage(page: PageContent): string {
+  const facts =
+    page.facts === undefined || page.facts.length === 0
+      ? ''
+      : `<dl>${page.facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd><code>${escapeHtml(v)}</code></dd>`).join('')}</dl>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="referrer" content="no-referrer"><title>${escapeHtml(page.title)} · crm-proxy</title>
+<style>${STYLE}</style></head>
+<body><main><div class="card ${page.tone}">
+<h1>${escapeHtml(page.title)}</h1>
+<p>${escapeHtml(page.what)}</p>${facts}
+<p class="next">${escapeHtml(page.next)}</p>
+<p class="small">crm-proxy · reason: <code>${escapeHtml(page.reason)}</code></p>
+</div></main></body></html>
+`;
+}

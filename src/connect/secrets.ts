@@ -1,0 +1,40 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** 32 random bytes, base64url: a state, a browser binding or a link secret. */
+export const newSecret = (): string => randomBytes(32).toString('base64url');
+
+/** Hex SHA-256: what the store keeps instead of a secret (the secrets are random, so no salt is needed). */
+export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
+}
+
+/**
+ * The PKCE verifier (RFC 7636, 43 characters) derived from the browser's binding secret and the
+ * state: the store keeps neither, so nothing in it can redeem an authorization code.
+ */
+export const pkceVerifier = (binding: string, state: string): string =>
+  createHmac('sha256', binding).update(`pkce:${state}`).digest('base64url');
+
+export const pkceChallenge = (verifier: string): string =>
+  createHash('sha256').update(verifier).digest('base64url');
+
+/** The binding cookie's name: one per flow, so two flows in two tabs of one browser do not collide. */
+export const bindingCookieName = (bindingHash: string): string => `crmp_oauth_${bindingHash.slice(0, 16)}`;
+
+/** `name=value` pairs of a Cookie header; a malformed pair is skipped. */
+export function parseCookies(header: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (header === undefined) return out;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    const name = part.slice(0, eq).trim();
+    const value = part.slice(eq + 1).trim();
+    if (name !== '' && !out.has(name)) out.set(name, value);
+  }
+  return out;
+}

@@ -1,0 +1,130 @@
+import type { Config } from '../../config/index.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { AccessCheckOutcome, ConnectFacet, ConnectTarget } from '../adapter.ts';
+import type { HttpClient } from '../client/http-client.ts';
+import { OutboundNetworkError, parseJson } from '../client/types.ts';
+import { exchangeAuthorizationCode } from '../oauth.ts';
+import { HUBSPOT_PROFILE } from './profile.ts';
+
+const C = HUBSPOT_PROFILE.connect;
+
+/** The API host of a flow: HubSpot's own, or the sandbox standing in for both consent page and API. */
+const apiBase = (target: ConnectTarget) =>
+  target.sandbox ? target.origin : HUBSPOT_PROFILE.defaultApiBaseUrl;
+
+interface TokenInfo {
+  hub_id?: number | string;
+  user?: string;
+}
+
+/** HubSpot's OAuth app install flow, and the token information check. */
+export function hubspotConnect(client: HttpClient, clock: Clock, config: Config): ConnectFacet {
+  const settings = config.hubspot;
+
+  const send = async (url: string, headers: Record<string, string>, what: string) => {
+    try {
+      return await client.send({
+        method: 'GET',
+        url,
+        headers: { accept: 'application/json', ...headers },
+        idempotent: true,
+        label: `hubspot.${what}`,
+      });
+    } catch (error) {
+      if (error instanceof OutboundNetworkError) return error;
+      throw error;
+    }
+  };
+
+  const tokenInfo = async (base: string, accessToken: string): Promise<AccessCheckOutcome> => {
+    // The token is the path's last segment; the outbound log masks it (lib/redact.ts).
+    const answer = await send(
+      `${base}${C.tokenInfoPath}${encodeURIComponent(accessToken)}`,
+      {},
+      'oauth.token_info',
+    );
+    if (answer instanceof OutboundNetworkError)
+      return {
+        ok: false,
+        description: `the token information call could not reach HubSpot (${answer.kind.replace('_', ' ')})`,
+      };
+    const body = parseJson<TokenInfo>(answer);
+    const hubId = body?.hub_id;
+    if (answer.status !== 200 || (typeof hubId !== 'number' && typeof hubId !== 'string')) {
+      return {
+        ok: false,
+        status: answer.status,
+        description: `the token information call answered ${answer.status}`,
+      };
+    }
+    return { ok: true, accountId: String(hubId), user: typeof body?.user === 'string' ? body.user : null };
+  };
+
+  return {
+    appVariables: C.appVariables,
+    pkce: false,
+    configuredApp() {
+      return settings.clientId === undefined || settings.clientSecret === undefined
+        ? null
+        : { clientId: settings.clientId, clientSecret: settings.clientSecret };
+    },
+    // One consent page for every account: nothing to choose.
+    loginOrigin(choice) {
+      const origin = new URL(C.authorizeUrl).origin;
+      if (choice === undefined || choice.trim() === '' || choice.trim() === origin)
+        return { ok: true, origin };
+      return {
+        ok: false,
+        message: 'loginHost applies to Salesforce connections only; leave it out for HubSpot.',
+      };
+    },
+    authorizeUrl(target, input) {
+      const url = new URL(target.sandbox ? `${target.origin}/oauth/authorize` : C.authorizeUrl);
+      url.searchParams.set('client_id', input.clientId);
+      url.searchParams.set('redirect_uri', input.redirectUri);
+      url.searchParams.set('scope', settings.scopes.join(' '));
+      if (settings.optionalScopes.length > 0)
+        url.searchParams.set('optional_scope', settings.optionalScopes.join(' '));
+      url.searchParams.set('state', input.state);
+      return url.toString();
+    },
+    async exchangeCode(target, app, input) {
+      const outcome = await exchangeAuthorizationCode(
+        client,
+        clock,
+        HUBSPOT_PROFILE.provider,
+        `${apiBase(target)}${HUBSPOT_PROFILE.tokenPath}`,
+        app,
+        { ...input, codeVerifier: null },
+      );
+      if (!outcome.ok) return outcome;
+      return { ok: true, grant: outcome.grant, instanceUrl: null, identityUrl: null };
+    },
+    checkGrant(target, exchange) {
+      return tokenInfo(apiBase(target), exchange.grant.accessToken);
+    },
+    async checkAccess(connection, kind, accessToken) {
+      const base = connection.apiBaseUrl ?? HUBSPOT_PROFILE.defaultApiBaseUrl;
+      if (kind === 'oauth') return tokenInfo(base, accessToken);
+      // A private-app token has no token information: one small read proves it works.
+      const answer = await send(
+        `${base}${C.privateAppCheckPath}`,
+        { authorization: `Bearer ${accessToken}` },
+        'check',
+      );
+      if (answer instanceof OutboundNetworkError)
+        return {
+          ok: false,
+          description: `the check call could not reach HubSpot (${answer.kind.replace('_', ' ')})`,
+        };
+      if (answer.status !== 200) {
+        return {
+          ok: false,
+          status: answer.status,
+          description: `reading one contact answered ${answer.status}${answer.status === 403 ? ' (the private app needs the crm.objects.contacts.read scope)' : ''}`,
+        };
+      }
+      return { ok: true, accountId: null, user: null };
+    },
+  };
+}

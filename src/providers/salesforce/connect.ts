@@ -1,0 +1,176 @@
+import type { Config } from '../../config/index.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { AccessCheckOutcome, ConnectFacet, ConnectTarget } from '../adapter.ts';
+import type { HttpClient } from '../client/http-client.ts';
+import { OutboundNetworkError, parseJson } from '../client/types.ts';
+import { exchangeAuthorizationCode } from '../oauth.ts';
+import { SALESFORCE_PROFILE } from './profile.ts';
+
+const C = SALESFORCE_PROFILE.connect;
+
+const endsWithAny = (host: string, suffixes: readonly string[]) =>
+  suffixes.some((suffix) => host.endsWith(suffix) && host.length > suffix.length);
+
+/** An https origin on one of Salesforce's hosts, or the login origin the flow used (a sandbox). */
+function trustedAnswerUrl(value: unknown, target: ConnectTarget): URL | null {
+  if (typeof value !== 'string') return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.username !== '' || url.password !== '') return null;
+  if (url.origin === target.origin) return url;
+  if (target.sandbox) return null;
+  return url.protocol === 'https:' && url.port === '' && endsWithAny(url.hostname, C.answerHostSuffixes)
+    ? url
+    : null;
+}
+
+/** Identity answer fields the check reads. */
+interface Identity {
+  organization_id?: string;
+  user_id?: string;
+  username?: string;
+  preferred_username?: string;
+  active?: boolean;
+}
+
+/** Salesforce's web server flow with PKCE, and the identity / userinfo check. */
+export function salesforceConnect(client: HttpClient, clock: Clock, config: Config): ConnectFacet {
+  const settings = config.salesforce;
+
+  const check = async (url: string, accessToken: string, what: string): Promise<AccessCheckOutcome> => {
+    try {
+      const response = await client.send({
+        method: 'GET',
+        url,
+        headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+        idempotent: true,
+        label: `salesforce.oauth.${what}`,
+      });
+      const body = parseJson<Identity>(response);
+      if (response.status !== 200 || typeof body?.organization_id !== 'string') {
+        return {
+          ok: false,
+          status: response.status,
+          description: `the ${what} call answered ${response.status}${response.status === 403 ? ' (the connected app needs the "id" scope: "Access the identity URL service")' : ''}`,
+        };
+      }
+      if (body.active === false) return { ok: false, description: 'the Salesforce user is inactive' };
+      return {
+        ok: true,
+        accountId: body.organization_id,
+        user: body.username ?? body.preferred_username ?? null,
+      };
+    } catch (error) {
+      if (error instanceof OutboundNetworkError)
+        return {
+          ok: false,
+          description: `the ${what} call could not reach Salesforce (${error.kind.replace('_', ' ')})`,
+        };
+      throw error;
+    }
+  };
+
+  return {
+    appVariables: C.appVariables,
+    pkce: true,
+    configuredApp() {
+      return settings.clientId === undefined || settings.clientSecret === undefined
+        ? null
+        : { clientId: settings.clientId, clientSecret: settings.clientSecret };
+    },
+
+    loginOrigin(choice) {
+      if (choice === undefined || choice.trim() === '') return { ok: true, origin: settings.loginUrl };
+      const text = choice.trim();
+      const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
+      let url: URL;
+      try {
+        url = new URL(withScheme);
+      } catch {
+        return { ok: false, message: loginHostHelp(`"${text.slice(0, 100)}" is not a host or URL`) };
+      }
+      if (url.origin === new URL(settings.loginUrl).origin) return { ok: true, origin: url.origin };
+      const host = url.hostname.toLowerCase();
+      const pathless = url.pathname === '/' && url.search === '' && url.hash === '';
+      if (
+        url.protocol !== 'https:' ||
+        url.port !== '' ||
+        url.username !== '' ||
+        url.password !== '' ||
+        !pathless ||
+        !((C.loginHosts as readonly string[]).includes(host) || endsWithAny(host, C.myDomainSuffixes))
+      ) {
+        return {
+          ok: false,
+          message: loginHostHelp(`"${text.slice(0, 100)}" is not a Salesforce login host`),
+        };
+      }
+      return { ok: true, origin: `https://${host}` };
+    },
+
+    authorizeUrl(target, input) {
+      const url = new URL(`${target.origin}${C.authorizePath}`);
+      url.searchParams.set('response_type', 'code');
+      url.searchParams.set('client_id', input.clientId);
+      url.searchParams.set('redirect_uri', input.redirectUri);
+      url.searchParams.set('scope', C.scope);
+      url.searchParams.set('state', input.state);
+      if (input.codeChallenge !== null) {
+        url.searchParams.set('code_challenge', input.codeChallenge);
+        url.searchParams.set('code_challenge_method', 'S256');
+      }
+      return url.toString();
+    },
+
+    async exchangeCode(target, app, input) {
+      const outcome = await exchangeAuthorizationCode(
+        client,
+        clock,
+        SALESFORCE_PROFILE.provider,
+        `${target.origin}${SALESFORCE_PROFILE.tokenPath}`,
+        app,
+        input,
+      );
+      if (!outcome.ok) return outcome;
+      const instance = trustedAnswerUrl(outcome.answer?.instance_url, target);
+      if (instance === null) {
+        return { ok: false, kind: 'failed', description: 'the token answer has no usable instance_url' };
+      }
+      const identity = trustedAnswerUrl(outcome.answer?.id, target);
+      return {
+        ok: true,
+        grant: outcome.grant,
+        instanceUrl: instance.origin,
+        identityUrl: identity !== null && C.identityPath.test(identity.pathname) ? identity.toString() : null,
+      };
+    },
+
+    async checkGrant(target, exchange) {
+      const accessToken = exchange.grant.accessToken;
+      if (exchange.identityUrl === null) {
+        // No identity URL we trust in the answer: ask the org's own userinfo endpoint instead.
+        return check(`${exchange.instanceUrl ?? target.origin}${C.userinfoPath}`, accessToken, 'userinfo');
+      }
+      const outcome = await check(exchange.identityUrl, accessToken, 'identity');
+      // The identity URL names the org: an answer about another org is not this grant's.
+      const orgInUrl = C.identityPath.exec(new URL(exchange.identityUrl).pathname)?.[1];
+      if (outcome.ok && orgInUrl !== undefined && outcome.accountId !== orgInUrl) {
+        return { ok: false, description: 'the identity answer names another org than its URL' };
+      }
+      return outcome;
+    },
+
+    checkAccess(connection, _kind, accessToken) {
+      const base = connection.apiBaseUrl ?? connection.instanceUrl ?? settings.loginUrl;
+      return check(`${base}${C.userinfoPath}`, accessToken, 'userinfo');
+    },
+  };
+}
+
+function loginHostHelp(problem: string): string {
+  return `loginHost: ${problem}. Use login.salesforce.com (production and Developer Edition), test.salesforce.com (sandbox orgs), or your My Domain URL such as https://acme.my.salesforce.com.`;
+}
