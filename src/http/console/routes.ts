@@ -83,7 +83,7 @@ export function registerConsole(app: FastifyInstance, ctx: AppContext): void {
     ctx.admin.connectAvailable
       ? ctx.admin.connect
           .providers()
-          .map((p) => ({ id: p.provider, name: p.displayName, missing: p.missing }))
+          .map((p) => ({ id: p.provider, name: p.displayName, missing: p.ready ? [] : p.missing }))
       : ctx.registry.list().map((a) => ({ id: a.profile.id, name: a.profile.displayName }));
   const secure = (request: FastifyRequest) => ctx.config.behindTls || request.protocol === 'https';
   const cookie = (request: FastifyRequest, name: string, value: string, path = '/') =>
