@@ -120,7 +120,7 @@ export function connectionsPage(
 <td>${c.providerName}${c.sandbox ? html` <span class="muted">(sandbox)</span>` : ''}</td><td>${c.region}</td>
 <td>${statusBadge(c)}${c.lastError === null ? '' : html`<br><span class="muted">${c.lastError}</span>`}</td>
 <td>${when(c.createdAt)}</td><td>${when(c.lastUsedAt)}</td><td>${allowance(c)}</td>
-<td>${
+<td class="actions">${
       connectAvailable
         ? html`<form class="inline" method="post" action="/console/connections/${c.id}/reconnect">${csrfField(frame.csrf)}<button class="secondary" type="submit">Re-connect</button></form> `
         : ''
