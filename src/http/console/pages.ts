@@ -116,11 +116,11 @@ export function connectionsPage(
 ): Html {
   const rows = connections.map(
     (c) => html`<tr data-connection="${c.id}">
-<td><a href="/console/connections/${c.id}">${c.label ?? c.id}</a><br><span class="muted mono">${c.id}</span></td>
-<td>${c.providerName}${c.sandbox ? html` <span class="muted">(sandbox)</span>` : ''}</td><td>${c.region}</td>
-<td>${statusBadge(c)}${c.lastError === null ? '' : html`<br><span class="muted">${c.lastError}</span>`}</td>
-<td>${when(c.createdAt)}</td><td>${when(c.lastUsedAt)}</td><td>${allowance(c)}</td>
-<td class="actions">${
+<td data-label="Connection"><a href="/console/connections/${c.id}">${c.label ?? c.id}</a><br><span class="muted mono">${c.id}</span></td>
+<td data-label="CRM">${c.providerName}${c.sandbox ? html` <span class="muted">(sandbox)</span>` : ''}</td><td data-label="Region">${c.region}</td>
+<td data-label="Status">${statusBadge(c)}${c.lastError === null ? '' : html`<br><span class="muted">${c.lastError}</span>`}</td>
+<td data-label="Created">${when(c.createdAt)}</td><td data-label="Last used">${when(c.lastUsedAt)}</td><td data-label="Daily API allowance">${allowance(c)}</td>
+<td data-label="" class="actions">${
       connectAvailable
         ? html`<form class="inline" method="post" action="/console/connections/${c.id}/reconnect">${csrfField(frame.csrf)}<button class="secondary" type="submit">Re-connect</button></form> `
         : ''
@@ -140,10 +140,12 @@ export function connectionsPage(
 function tokenRows(frame: PageFrame, tokens: TokenView[], names: Map<string, string>): Html {
   if (tokens.length === 0) return html`<tr><td colspan="8" class="muted">No API tokens.</td></tr>`;
   return html`${tokens.map(
-    (t) => html`<tr data-token="${t.id}"><td class="mono">${t.prefix}…</td><td>${t.name ?? ''}</td>
-<td><a href="/console/connections/${t.connectionId}">${names.get(t.connectionId) ?? t.connectionId}</a></td>
-<td><span class="badge ${t.state}">${t.state}</span></td><td>${when(t.createdAt)}</td><td>${when(t.lastUsedAt)}</td><td>${t.expiresAt === null ? 'never' : when(t.expiresAt)}</td>
-<td>${
+    (
+      t,
+    ) => html`<tr data-token="${t.id}"><td data-label="Prefix" class="mono">${t.prefix}…</td><td data-label="Label">${t.name ?? ''}</td>
+<td data-label="Connection"><a href="/console/connections/${t.connectionId}">${names.get(t.connectionId) ?? t.connectionId}</a></td>
+<td data-label="State"><span class="badge ${t.state}">${t.state}</span></td><td data-label="Created">${when(t.createdAt)}</td><td data-label="Last used">${when(t.lastUsedAt)}</td><td data-label="Expires">${t.expiresAt === null ? 'never' : when(t.expiresAt)}</td>
+<td data-label="">${
       t.state === 'active'
         ? html`<form class="inline" method="post" action="/console/tokens/${t.id}/revoke" data-confirm="Revoke this token? Clients using it stop working at once.">${csrfField(frame.csrf)}<button class="danger" type="submit">Revoke</button></form>`
         : ''
@@ -198,11 +200,11 @@ export function requestTable(entries: RequestLogEntry[]): Html {
       : entries.map(
           (
             e,
-          ) => html`<tr data-request-id="${e.requestId}"><td>${e.at.slice(0, 19).replace('T', ' ')}</td><td>${e.method}</td><td class="wrap mono">${e.path}</td>
-<td><span class="badge s${Math.floor(e.status / 100)}">${e.status}</span>${e.errorCode === null ? '' : html` <span class="muted">${e.errorCode}</span>`}</td>
-<td>${e.latencyMs} ms</td><td>${e.crmCalls}</td><td>${e.interface ?? '—'}</td><td class="mono">${e.requestId}</td>
-<td class="mono">${e.tokenId === null ? '—' : html`<a href="/console/requests?token_id=${e.tokenId}">${e.tokenId.slice(0, 12)}…</a>`}</td>
-<td class="mono">${e.connectionId === null ? '—' : html`<a href="/console/requests?connection_id=${e.connectionId}">${e.connectionId}</a>`}</td></tr>`,
+          ) => html`<tr data-request-id="${e.requestId}"><td data-label="Time">${e.at.slice(0, 19).replace('T', ' ')}</td><td data-label="Method">${e.method}</td><td data-label="Path" class="wrap mono">${e.path}</td>
+<td data-label="Status"><span class="badge s${Math.floor(e.status / 100)}">${e.status}</span>${e.errorCode === null ? '' : html` <span class="muted">${e.errorCode}</span>`}</td>
+<td data-label="Latency">${e.latencyMs} ms</td><td data-label="CRM calls">${e.crmCalls}</td><td data-label="Interface">${e.interface ?? '—'}</td><td data-label="Request id" class="mono">${e.requestId}</td>
+<td data-label="Token" class="mono">${e.tokenId === null ? '—' : html`<a href="/console/requests?token_id=${e.tokenId}">${e.tokenId.slice(0, 12)}…</a>`}</td>
+<td data-label="Connection" class="mono">${e.connectionId === null ? '—' : html`<a href="/console/requests?connection_id=${e.connectionId}">${e.connectionId}</a>`}</td></tr>`,
         )
   }</tbody></table></div>`;
 }
@@ -313,9 +315,9 @@ ${
           : links.map(
               (
                 l,
-              ) => html`<tr data-link="${l.id}"><td class="mono">${l.id}</td><td>${l.provider}</td><td>${l.label ?? ''}</td><td>${state(l)}</td><td>${when(l.createdAt)}</td><td>${when(l.expiresAt)}</td>
-<td>${l.connectionId === null ? '—' : html`<a href="/console/connections/${l.connectionId}">${l.connectionId}</a>`}</td>
-<td>${state(l) === 'open' ? html`<form class="inline" method="post" action="/console/links/${l.id}/revoke">${csrfField(frame.csrf)}<button class="danger" type="submit">Revoke</button></form>` : ''}</td></tr>`,
+              ) => html`<tr data-link="${l.id}"><td data-label="Link" class="mono">${l.id}</td><td data-label="CRM">${l.provider}</td><td data-label="Label">${l.label ?? ''}</td><td data-label="State">${state(l)}</td><td data-label="Created">${when(l.createdAt)}</td><td data-label="Expires">${when(l.expiresAt)}</td>
+<td data-label="Connection">${l.connectionId === null ? '—' : html`<a href="/console/connections/${l.connectionId}">${l.connectionId}</a>`}</td>
+<td data-label="">${state(l) === 'open' ? html`<form class="inline" method="post" action="/console/links/${l.id}/revoke">${csrfField(frame.csrf)}<button class="danger" type="submit">Revoke</button></form>` : ''}</td></tr>`,
             )
       }</tbody></table></div>`
     : html`<p class="muted">The OAuth connect flow is not available in this build.</p>`
