@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { startStack } from '../helpers/stack.ts';
+import { type Stack, startStack } from '../helpers/stack.ts';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const SHOTS = resolve(import.meta.dirname, '../../docs/console');
@@ -112,8 +112,11 @@ test('an operator connects both CRMs, creates a token, and sees its calls in the
   assert.ok(firstLoad < 64 * 1024, `first load ${firstLoad} bytes`);
 
   // Connect both sandbox CRMs through their consent pages (the stand-ins for the real ones).
-  const sfId = await connectThroughConsent(page, 'salesforce', 'Acme (Salesforce)');
-  const hsId = await connectThroughConsent(page, 'hubspot', 'Globex (HubSpot)');
+  const sfId = await connectThroughConsent(page, 'salesforce', 'Acme');
+  const hsId = await connectThroughConsent(page, 'hubspot', 'Globex');
+
+  // A week of earlier traffic (seeded, the same on every run) so that the chart has a shape.
+  const seeded = seedWeek(s, { [sfId]: 3, [hsId]: 1 });
 
   // Create a token for the Salesforce connection; it is shown once, with a copy button.
   await page.goto('/console/tokens');
@@ -156,7 +159,7 @@ test('an operator connects both CRMs, creates a token, and sees its calls in the
   const totals = await page
     .locator('[data-total-requests]')
     .evaluateAll((els) => els.map((e) => e.getAttribute('data-total-requests')));
-  assert.deepEqual(totals, ['2', '1']);
+  assert.deepEqual(totals, [String((seeded[sfId] ?? 0) + 2), String((seeded[hsId] ?? 0) + 1)]);
   await shot(page, 'usage');
 
   await page.goto(`/console/connections/${sfId}`);
@@ -181,7 +184,7 @@ test('an operator connects both CRMs, creates a token, and sees its calls in the
   // A connect link works once.
   await page.goto('/console/links');
   await page.selectOption('form[action="/console/links"] select[name=provider]', 'hubspot');
-  await page.fill('form[action="/console/links"] input[name=label]', 'Initech (HubSpot)');
+  await page.fill('form[action="/console/links"] input[name=label]', 'Initech');
   await page.click('[data-test=create-link]');
   const link = ((await page.textContent('#new-link')) ?? '').trim();
   assert.match(link, /\/connect\//);
@@ -213,3 +216,34 @@ test('an operator connects both CRMs, creates a token, and sees its calls in the
 });
 
 const realStart = Date.now();
+
+/** Requests per hour over the 7 days before START: a daily rhythm, a few 503s; returns the totals. */
+function seedWeek(s: Stack, scale: Record<string, number>): Record<string, number> {
+  const totals: Record<string, number> = {};
+  for (const [connectionId, factor] of Object.entries(scale)) {
+    totals[connectionId] = 0;
+    for (let h = 160; h >= 1; h--) {
+      const at = new Date(START - h * 3600_000);
+      const hour = at.getUTCHours();
+      const busy = hour >= 7 && hour <= 18 ? 4 + ((h * 7) % 5) : (h * 3) % 2;
+      for (let i = 0; i < busy * factor; i++) {
+        const failed = (h + i) % 37 === 0;
+        s.ctx.requestLog.record({
+          at: new Date(at.getTime() + i * 1000).toISOString(),
+          method: 'POST',
+          path: '/v1/object/get/Account',
+          status: failed ? 503 : 200,
+          latencyMs: 40 + ((h + i) % 60),
+          crmCalls: 1,
+          interface: null,
+          requestId: `req_seed_${connectionId.slice(5, 9)}_${h}_${i}`,
+          tokenId: null,
+          connectionId,
+          errorCode: failed ? 'connection_needs_reauth' : null,
+        });
+        totals[connectionId] += 1;
+      }
+    }
+  }
+  return totals;
+}
