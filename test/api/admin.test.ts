@@ -208,3 +208,48 @@ test('the admin API takes operator keys only, and manages tokens and connections
     ),
   );
 });
+
+test('connect links through the admin API: create, list, revoke', async (t) => {
+  const s = await startStack(t);
+  const key = await operatorKey(s);
+  const created = await s.api<{ data: { id: string; url: string; expiresAt: string } }>(
+    '/v1/admin/connect-links',
+    {
+      token: key,
+      body: { provider: 'salesforce', label: 'Globex', ttl_hours: 2 },
+    },
+  );
+  assert.equal(created.status, 201);
+  assert.match(created.body.data.url, /\/connect\//);
+  const listed = await s.api<{ data: Array<{ id: string; status: string; label: string }> }>(
+    '/v1/admin/connect-links',
+    {
+      method: 'GET',
+      token: key,
+    },
+  );
+  assert.deepEqual(
+    listed.body.data.map((l) => [l.id, l.status, l.label]),
+    [[created.body.data.id, 'active', 'Globex']],
+  );
+  assert.ok(!listed.text.includes(created.body.data.url), 'the link secret is shown once');
+  assert.equal(
+    (await s.api(`/v1/admin/connect-links/${created.body.data.id}`, { method: 'DELETE', token: key })).status,
+    204,
+  );
+  const after = await s.api<{ data: Array<{ status: string }> }>('/v1/admin/connect-links', {
+    method: 'GET',
+    token: key,
+  });
+  assert.equal(after.body.data[0]?.status, 'revoked');
+  assert.equal(
+    (await s.api('/v1/admin/connect-links/cl_missing', { method: 'DELETE', token: key })).status,
+    404,
+  );
+  const bad = await s.api<{ error: { message: string } }>('/v1/admin/connect-links', {
+    token: key,
+    body: { provider: 'Sales Force' },
+  });
+  assert.equal(bad.status, 400);
+  assert.match(bad.body.error.message, /provider/);
+});

@@ -141,3 +141,47 @@ test('the sign-in form itself needs its CSRF token', async (t) => {
   assert.equal(forged.status, 403);
   assert.ok(!forged.setCookies.some((c) => c.startsWith('crmp_console=')));
 });
+
+test('Connect and Re-connect start the OAuth flow: a redirect to the consent page with the flow’s binding cookie', async (t) => {
+  const s = await startStack(t);
+  await s.ctx.operators.create(EMAIL, PASSWORD);
+  const b = new Browser(s);
+  await b.signIn();
+  const csrf = b.csrf((await b.go('/console/connections')).text);
+
+  const connect = await b.go('/console/connections/connect', {
+    form: { _csrf: csrf, provider: 'hubspot', label: 'New' },
+  });
+  assert.equal(connect.status, 303);
+  assert.ok(connect.headers.get('location')?.startsWith(s.hs.url), connect.headers.get('location') ?? '');
+  assert.ok(connect.setCookies.some((c) => c.includes('Path=/oauth') && /HttpOnly/.test(c)));
+
+  const reconnect = await b.go(`/console/connections/${s.connectionIds.salesforce}/reconnect`, {
+    form: { _csrf: csrf },
+  });
+  assert.equal(reconnect.status, 303);
+  assert.ok(reconnect.headers.get('location')?.startsWith(s.sf.url));
+
+  const unknown = await b.go('/console/connections/connect', { form: { _csrf: csrf, provider: 'nope' } });
+  assert.ok(unknown.status >= 400 && unknown.status < 500, String(unknown.status));
+  assert.match(unknown.text, /nope|provider/i);
+  assert.match(unknown.headers.get('content-type') ?? '', /text\/html/);
+});
+
+test('a console page reached from another site without the Strict cookie reloads once, same-site, before sending to sign-in', async (t) => {
+  const s = await startStack(t);
+  const first = await fetch(`${s.baseUrl}/console/connections?connected=conn_x`, {
+    headers: { 'sec-fetch-site': 'cross-site' },
+    redirect: 'manual',
+  });
+  assert.equal(first.status, 200);
+  assert.match(
+    await first.text(),
+    /http-equiv="refresh" content="0;url=\/console\/connections\?connected=conn_x&#38;reloaded=1"/,
+  );
+  const again = await fetch(`${s.baseUrl}/console/connections?connected=conn_x&reloaded=1`, {
+    headers: { 'sec-fetch-site': 'cross-site' },
+    redirect: 'manual',
+  });
+  assert.equal(again.status, 303);
+});
