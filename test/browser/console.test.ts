@@ -146,6 +146,11 @@ test('an operator connects both CRMs, creates a token, and sees its calls in the
   await page.goto('/console/requests');
   assert.equal(await page.locator(`tr[data-request-id="${requestId}"]`).count(), 1);
   await shot(page, 'request-log');
+  await page.click('[data-test=older]');
+  await page.waitForURL(/before=/);
+  assert.equal(await page.locator(`tr[data-request-id="${requestId}"]`).count(), 0, 'older entries only');
+  assert.equal(await page.locator('tbody tr').count(), 50);
+  await page.goto('/console/requests');
   await page.fill('input[name=request_id]', requestId);
   await page.click('form[action="/console/requests"] button[type=submit]');
   await page.waitForURL(/request_id=/);

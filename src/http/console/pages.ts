@@ -193,7 +193,7 @@ ${tokenTable(frame, tokens, names)}`,
   );
 }
 
-export function requestTable(entries: RequestLogEntry[]): Html {
+export function requestTable(entries: RequestLogEntry[], names: Map<string, string> = new Map()): Html {
   return html`<div class="table-wrap"><table data-test="request-log"><thead><tr><th>Time</th><th>Method</th><th>Path</th><th>Status</th><th>Latency</th><th>CRM calls</th><th>Interface</th><th>Request id</th><th>Token</th><th>Connection</th></tr></thead><tbody>${
     entries.length === 0
       ? html`<tr><td colspan="10" class="muted">No requests.</td></tr>`
@@ -204,7 +204,7 @@ export function requestTable(entries: RequestLogEntry[]): Html {
 <td data-label="Status"><span class="badge s${Math.floor(e.status / 100)}">${e.status}</span>${e.errorCode === null ? '' : html` <span class="muted">${e.errorCode}</span>`}</td>
 <td data-label="Latency">${e.latencyMs} ms</td><td data-label="CRM calls">${e.crmCalls}</td><td data-label="Interface">${e.interface ?? '—'}</td><td data-label="Request id" class="mono">${e.requestId}</td>
 <td data-label="Token" class="mono">${e.tokenId === null ? '—' : html`<a href="/console/requests?token_id=${e.tokenId}">${e.tokenId.slice(0, 12)}…</a>`}</td>
-<td data-label="Connection" class="mono">${e.connectionId === null ? '—' : html`<a href="/console/requests?connection_id=${e.connectionId}">${e.connectionId}</a>`}</td></tr>`,
+<td data-label="Connection" class="mono">${e.connectionId === null ? '—' : html`<a href="/console/requests?connection_id=${e.connectionId}">${names.get(e.connectionId) ?? e.connectionId}</a>`}</td></tr>`,
         )
   }</tbody></table></div>`;
 }
@@ -215,6 +215,9 @@ export interface RequestFilterView {
   connectionId: string;
   tokenId: string;
 }
+
+/** Entries per page of the request log. */
+export const REQUEST_PAGE = 50;
 
 export function requestsPage(
   frame: PageFrame,
@@ -234,8 +237,19 @@ export function requestsPage(
 ${filter.tokenId === '' ? '' : html`<input type="hidden" name="token_id" value="${filter.tokenId}">`}
 <button type="submit">Filter</button> <a href="/console/requests">Clear</a></form>
 ${filter.tokenId === '' ? '' : html`<p class="muted">Token ${filter.tokenId} only.</p>`}
-${requestTable(entries)}
-<p class="muted">The 100 most recent matching requests. Bodies are never stored; entries are kept ${retentionDays} days.</p>`,
+${requestTable(entries, new Map(connections.map((c) => [c.id, c.label ?? c.id])))}
+${
+  entries.length === REQUEST_PAGE
+    ? html`<p><a data-test="older" href="/console/requests?${new URLSearchParams({
+        ...(filter.statusClass === '' ? {} : { status: filter.statusClass }),
+        ...(filter.connectionId === '' ? {} : { connection_id: filter.connectionId }),
+        ...(filter.tokenId === '' ? {} : { token_id: filter.tokenId }),
+        ...(filter.requestId === '' ? {} : { request_id: filter.requestId }),
+        before: entries[entries.length - 1]?.at ?? '',
+      }).toString()}">Older requests →</a></p>`
+    : ''
+}
+<p class="muted">Newest first, ${REQUEST_PAGE} a page. Bodies are never stored; entries are kept ${retentionDays} days.</p>`,
   );
 }
 

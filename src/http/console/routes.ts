@@ -17,6 +17,7 @@ import {
   linksPage,
   messagePage,
   type PageFrame,
+  REQUEST_PAGE,
   requestsPage,
   signInPage,
   tokensPage,
@@ -382,7 +383,8 @@ export function registerConsole(app: FastifyInstance, ctx: AppContext): void {
         requestId: filter.requestId || undefined,
         connectionId: filter.connectionId || undefined,
         tokenId: filter.tokenId || undefined,
-        limit: 100,
+        before: pick('before', /^\d{4}-\d{2}-\d{2}T[0-9:.]{8,12}Z$/) || undefined,
+        limit: REQUEST_PAGE,
       });
       return send(
         reply,
