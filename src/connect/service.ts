@@ -517,6 +517,8 @@ export class ConnectService {
   ): Promise<CheckedCreateResult> {
     const adapter = this.#adapters().find((a) => a.profile.id === input.provider);
     if (adapter === undefined) return { ok: false, message: `provider "${input.provider}" is not supported` };
+    const problem = this.#connections.validate(input);
+    if (problem !== null) return { ok: false, message: problem };
     const facet = adapter.connect;
     const sandbox = input.sandbox === true ? this.#sandboxes?.[input.provider] : undefined;
     const probe: Connection = {
