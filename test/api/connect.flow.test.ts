@@ -89,7 +89,11 @@ describe('connect flow', () => {
       assert.ok(scopes.includes(s), s);
     assert.equal(authorize.searchParams.get('code_challenge'), null);
 
-    const done = await runFlow(stack, start);
+    // A declined consent leaves the link usable: the owner can open it again and allow.
+    const declined = await callback(stack, await consent(start.authorizeUrl, 'deny'), start.cookie);
+    assert.equal(declined.outcome, 'access_denied');
+    assert.equal((await stack.ctx.connect.listLinks()).find((l) => l.id === link.id)?.status, 'active');
+    const done = await runFlow(stack, await openLink(stack, link.url));
     assert.equal(done.status, 200, done.html);
     assert.equal(done.outcome, 'connected');
     const id = connectedId(done);
