@@ -2,6 +2,7 @@
 // both CRMs, re-connect in place, and every failure the flow names (each ends on a page, creates nothing).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { connectBanner } from '../../src/cli/serve.ts';
 import { startStack } from '../helpers/stack.ts';
 import { beginFlow, callback, connectedId, consent, local, openLink, runFlow } from './connect-helpers.ts';
 
@@ -340,6 +341,10 @@ describe('connect flow', () => {
       stack.ctx.connect.begin({ provider: 'hubspot', reconnect: 'conn_nope' }),
       /no connection conn_nope/,
     );
+    assert.match(
+      connectBanner(stack.ctx.connect)[1] ?? '',
+      /Salesforce in a browser: real accounts need SALESFORCE_CLIENT_ID and SALESFORCE_CLIENT_SECRET; the sandbox is ready/,
+    );
     const ready = stack.ctx.connect.providers();
     assert.deepEqual(
       ready.map((p) => [p.provider, p.ready, p.sandbox, p.missing]),
@@ -389,6 +394,12 @@ describe('connect flow', () => {
         /not a Salesforce login host|not a host or URL/,
         bad,
       );
+    // `serve` prints the redirect URL and what each CRM still needs.
+    assert.deepEqual(connectBanner(stack.ctx.connect), [
+      "  OAuth redirect URL (paste it into the CRM app's settings): https://eu.crm-proxy.test/oauth/callback",
+      '  Connect Salesforce in a browser: real accounts ready; the sandbox is ready',
+      '  Connect HubSpot in a browser: real accounts ready; the sandbox is ready',
+    ]);
     const hs = new URL((await stack.ctx.connect.begin({ provider: 'hubspot', sandbox: false })).authorizeUrl);
     assert.equal(`${hs.origin}${hs.pathname}`, 'https://app.hubspot.com/oauth/authorize');
     assert.equal(hs.searchParams.get('scope'), 'oauth crm.objects.contacts.read');
