@@ -178,6 +178,21 @@ describe('connect flow', () => {
     const hsPage = await callback(stack, await consent(hsDenied.authorizeUrl, 'deny'), hsDenied.cookie);
     assert.equal(hsPage.outcome, 'access_denied');
 
+    // Another error from the CRM: its text is shown escaped, never as markup.
+    const other = await beginFlow(stack, { provider: 'salesforce' });
+    const otherState = new URL(other.authorizeUrl).searchParams.get('state') ?? '';
+    const hostile = new URLSearchParams({
+      error: 'invalid_scope<b>',
+      error_description: '<script>alert(1)</script> scope not allowed',
+      state: otherState,
+    });
+    const otherPage = await callback(stack, `${stack.baseUrl}/oauth/callback?${hostile}`, other.cookie);
+    assert.equal(otherPage.status, 400);
+    assert.equal(otherPage.outcome, 'crm_error');
+    assert.ok(!otherPage.html.includes('<script>alert'));
+    assert.ok(otherPage.html.includes('&lt;script&gt;alert(1)&lt;/script&gt; scope not allowed'));
+    assert.match(otherPage.html, /invalid_scopeb/);
+
     const missing = await callback(stack, `${stack.baseUrl}/oauth/callback?code=abc`);
     assert.equal(missing.status, 400);
     assert.equal(missing.outcome, 'state_missing');
@@ -211,7 +226,7 @@ describe('connect flow', () => {
 
     // Only the two successful flows created connections.
     assert.equal((await stack.ctx.connections.list()).length, count + 2);
-    for (const page of [deniedPage, missing, forged, noCookie, foreign, replay]) {
+    for (const page of [deniedPage, otherPage, missing, forged, noCookie, foreign, replay]) {
       assert.ok(!page.html.includes('<script'));
       assert.match(page.headers.get('content-security-policy') ?? '', /default-src 'none'/);
       assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
