@@ -80,6 +80,8 @@ export interface LinkInput {
   loginHost?: string | undefined;
   /** Lifetime; default `CRM_PROXY_CONNECT_LINK_TTL_HOURS` (24 h). */
   ttlMs?: number | undefined;
+  /** As in `begin`: the sandbox CRM (default when one runs and no login host is given) or the real one. */
+  sandbox?: boolean | undefined;
 }
 
 export type LinkStatus = 'active' | 'used' | 'expired' | 'revoked';
@@ -445,7 +447,7 @@ export class ConnectService {
     const target = this.#target(
       adapter,
       facet,
-      { provider: input.provider, loginHost: input.loginHost },
+      { provider: input.provider, loginHost: input.loginHost, sandbox: input.sandbox },
       null,
     );
     this.#app(adapter, facet, target);

@@ -341,6 +341,10 @@ describe('connect flow', () => {
       /HUBSPOT_CLIENT_ID/,
     );
     await assert.rejects(
+      stack.ctx.connect.createLink({ provider: 'hubspot', sandbox: false }),
+      /HUBSPOT_CLIENT_ID/,
+    );
+    await assert.rejects(
       stack.ctx.connect.begin({ provider: 'zoho' }),
       /provider must be "salesforce" or "hubspot"/,
     );
