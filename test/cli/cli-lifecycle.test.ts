@@ -118,7 +118,7 @@ describe('crm-proxy CLI: connections, tokens, rotate-key', () => {
     assert.match(missing.stderr, /No token matches/);
 
     const reauth = await runCli(
-      ['connections', 'reauth', sfId, '--refresh-token', '-'],
+      ['connections', 'reauth', sfId, '--refresh-token', '-', '--skip-check'],
       env,
       'sf-new-refresh\n',
     );

@@ -117,6 +117,16 @@ describe('crm-proxy CLI: checked connections and connect links', () => {
       (await list()).map((c) => c.id),
       [created.id],
     );
+
+    // `connections reauth` checks the same way; a refused token changes nothing.
+    const reauth = (refreshToken: string) =>
+      runCli(['connections', 'reauth', created.id, '--refresh-token', '-'], env, `${refreshToken}\n`);
+    const again = await reauth(credentials.salesforce.refreshToken);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stderr, /Checked: the credentials work/);
+    const refused = await reauth('5Aep861stillNotARealToken');
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /refused the refresh token .*nothing was changed/);
   });
 
   test('a HubSpot private-app token is checked with one read; a bad one is refused', async () => {

@@ -14,9 +14,9 @@ crm-proxy connections add --provider hubspot (--refresh-token T | --private-app-
     HubSpot token information); an OAuth refresh token needs the CRM's OAuth app variables
     (SALESFORCE_CLIENT_ID/_SECRET, HUBSPOT_CLIENT_ID/_SECRET). --skip-check stores it unchecked.
     In a browser instead: crm-proxy connect-link create --provider salesforce|hubspot
-crm-proxy connections reauth ID (--refresh-token T | --private-app-token T)
-    replaces the credentials (same "-" and environment options) and marks the connection active again;
-    its API tokens keep working
+crm-proxy connections reauth ID (--refresh-token T | --private-app-token T) [--skip-check]
+    replaces the credentials (same "-" and environment options, same check) and marks the connection
+    active again; its API tokens keep working (in a browser: Reconnect in the console)
 crm-proxy connections list [--json]
 crm-proxy connections remove ID        removes the connection and all of its API tokens`;
 
@@ -170,7 +170,11 @@ async function reauth(core: Core, args: string[]): Promise<number> {
     args,
     strict: true,
     allowPositionals: true,
-    options: { 'refresh-token': { type: 'string' }, 'private-app-token': { type: 'string' } },
+    options: {
+      'refresh-token': { type: 'string' },
+      'private-app-token': { type: 'string' },
+      'skip-check': { type: 'boolean', default: false },
+    },
   });
   const [id, extra] = positionals;
   if (!id || extra)
@@ -187,10 +191,11 @@ async function reauth(core: Core, args: string[]): Promise<number> {
     values['refresh-token'],
     values['private-app-token'],
   );
-  const outcome = await core.connections.reauthorize(id, credentials);
-  if (outcome === 'not_found') throw new CommandError(`No connection ${id}.`);
-  if (outcome === 'invalid') throw new CommandError('These credentials do not fit this connection.');
-  note(`Updated the credentials of ${id}; it is active again.`);
+  const result = await core.connect.reauthorizeChecked(id, credentials, { check: !values['skip-check'] });
+  if (!result.ok) throw new CommandError(result.message);
+  note(
+    `Updated the credentials of ${id}; it is active again.${result.checked ? ' Checked: the credentials work.' : ''}`,
+  );
   return 0;
 }
 
