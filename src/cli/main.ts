@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 import { ConfigError, loadConfig } from '../config/index.ts';
 import { CryptoError } from '../crypto/envelope.ts';
+import { CONNECT_LINK_HELP, connectLinkCommand } from './commands/connect-link.ts';
 import { CONNECTIONS_HELP, connectionsCommand } from './commands/connections.ts';
 import { ROTATE_KEY_HELP, rotateKeyCommand } from './commands/rotate-key.ts';
 import { TOKENS_HELP, tokensCommand } from './commands/tokens.ts';
@@ -19,6 +20,7 @@ crm-proxy serve [--port N] [--host H]  start the service (with the sandbox CRMs,
 crm-proxy sandbox salesforce|hubspot|both [--port N]   start sandbox CRMs alone
     (serve --help and sandbox --help say more)
 ${CONNECTIONS_HELP}
+${CONNECT_LINK_HELP}
 ${TOKENS_HELP}
 ${ROTATE_KEY_HELP}
 crm-proxy help
@@ -65,6 +67,8 @@ export async function main(argv: string[]): Promise<number | undefined> {
         return await delegate(command, rest);
       case 'connections':
         return await connectionsCommand(rest, open);
+      case 'connect-link':
+        return await connectLinkCommand(rest, open);
       case 'tokens':
         return await tokensCommand(rest, open);
       case 'rotate-key':
