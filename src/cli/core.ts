@@ -1,13 +1,20 @@
 // The services the CLI commands need, wired from the parsed config.
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { OperatorService } from '../admin/operators.ts';
 import { RequestLog } from '../admin/request-log.ts';
 import { AdminService } from '../admin/service.ts';
 import { AuthService } from '../auth/service.ts';
 import type { Config } from '../config/index.ts';
+import { ConnectService, type SandboxCrm } from '../connect/service.ts';
 import { ConnectionService } from '../connections/service.ts';
 import type { Keyring } from '../crypto/envelope.ts';
 import { type KeyringLog, loadKeyring } from '../crypto/keyring.ts';
+import { systemClock, withSystemSleep } from '../lib/clock.ts';
+import { HttpClient } from '../providers/client/http-client.ts';
 import { BUILT_IN_PROVIDERS } from '../providers/index.ts';
+import { ProviderRegistry } from '../providers/registry.ts';
 import { openStore } from '../store/index.ts';
 import type { Store } from '../store/types.ts';
 
@@ -17,6 +24,8 @@ export interface Core {
   keyring: Keyring;
   connections: ConnectionService;
   auth: AuthService;
+  /** Connect links, and connections added only after a check call. */
+  connect: ConnectService;
   operators: OperatorService;
   /** The same service functions the console and the admin API call. */
   admin: AdminService;
@@ -29,6 +38,24 @@ export async function openCore(config: Config, log: KeyringLog): Promise<Core> {
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const connections = new ConnectionService({ store, keyring, region: config.region });
   const auth = new AuthService({ store, region: config.region, publicUrls: config.publicUrls });
+  const clock = withSystemSleep(systemClock);
+  const client = new HttpClient({ clock });
+  const registry = new ProviderRegistry(BUILT_IN_PROVIDERS, {
+    client,
+    clock,
+    config,
+    tuning: {},
+    // The CLI signs nothing; the adapters only need a key of the right shape.
+    signingKey: createHmac('sha256', 'crm-proxy cli').digest(),
+  });
+  const connect = new ConnectService({
+    store,
+    connections,
+    adapters: () => registry.list(),
+    config,
+    clock,
+    sandboxes: config.sandbox ? sandboxClients(config) : undefined,
+  });
   const now = () => Date.now();
   const requestLog = new RequestLog({ store, now, retentionMs: config.requestLogDays * 86400_000 });
   const admin = new AdminService({
@@ -37,6 +64,7 @@ export async function openCore(config: Config, log: KeyringLog): Promise<Core> {
     auth,
     requestLog,
     now,
+    connect,
     displayName: (provider) =>
       BUILT_IN_PROVIDERS.find((m) => m.profile.id === provider)?.profile.displayName ?? provider,
   });
@@ -46,12 +74,41 @@ export async function openCore(config: Config, log: KeyringLog): Promise<Core> {
     keyring,
     connections,
     auth,
+    connect,
     operators: new OperatorService({ store, now }),
     admin,
     async close() {
       await requestLog.close();
       await auth.close();
+      await client.close();
       await store.close();
     },
   };
+}
+
+/**
+ * The OAuth clients of the sandbox CRMs that `serve` starts with this data directory (it writes
+ * them to sandbox-credentials.json on first start), so `connections add --sandbox` can be checked.
+ */
+function sandboxClients(config: Config): Record<string, SandboxCrm> | undefined {
+  try {
+    const file = JSON.parse(readFileSync(join(config.dataDir, 'sandbox-credentials.json'), 'utf8')) as Record<
+      string,
+      { clientId?: unknown; clientSecret?: unknown }
+    >;
+    const out: Record<string, SandboxCrm> = {};
+    for (const [provider, port] of Object.entries(config.sandboxPorts)) {
+      const c = file[provider];
+      if (typeof c?.clientId === 'string' && typeof c.clientSecret === 'string') {
+        out[provider] = {
+          url: `http://127.0.0.1:${port}`,
+          clientId: c.clientId,
+          clientSecret: c.clientSecret,
+        };
+      }
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
 }

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 import { ConfigError, loadConfig } from '../config/index.ts';
 import { CryptoError } from '../crypto/envelope.ts';
+import { CONNECT_LINK_HELP, connectLinkCommand } from './commands/connect-link.ts';
 import { CONNECTIONS_HELP, connectionsCommand } from './commands/connections.ts';
 import { OPERATORS_HELP, operatorsCommand } from './commands/operators.ts';
 import { REQUESTS_HELP, requestsCommand, usageCommand } from './commands/requests.ts';
@@ -21,6 +22,7 @@ crm-proxy serve [--port N] [--host H]  start the service (with the sandbox CRMs,
 crm-proxy sandbox salesforce|hubspot|both [--port N]   start sandbox CRMs alone
     (serve --help and sandbox --help say more)
 ${CONNECTIONS_HELP}
+${CONNECT_LINK_HELP}
 ${TOKENS_HELP}
 ${ROTATE_KEY_HELP}
 ${OPERATORS_HELP}
@@ -69,6 +71,8 @@ export async function main(argv: string[]): Promise<number | undefined> {
         return await delegate(command, rest);
       case 'connections':
         return await connectionsCommand(rest, open);
+      case 'connect-link':
+        return await connectLinkCommand(rest, open);
       case 'tokens':
         return await tokensCommand(rest, open);
       case 'rotate-key':

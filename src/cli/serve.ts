@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.ts';
-import { createLogger } from '../context.ts';
+import { type AppContext, createLogger } from '../context.ts';
 import { onShutdownSignal, startService } from '../main.ts';
 import { cliIo } from './process-io.ts';
 import {
@@ -16,6 +16,18 @@ export const SERVE_HELP = `crm-proxy serve [--port N] [--host H]
   Starts the service. With CRM_PROXY_SANDBOX on (the default outside production, refused with
   NODE_ENV=production) both sandbox CRMs run in-process (ports PORT+1 and PORT+2), each with a
   connection and an API token, written to <data dir>/sandbox.json.`;
+
+/** The start lines about the connect flow: the redirect URL to register, and what each CRM still needs. */
+export function connectBanner(connect: AppContext['connect']): string[] {
+  return [
+    `  OAuth redirect URL (paste it into the CRM app's settings): ${connect.redirectUri()}`,
+    ...connect.providers().map((p) => {
+      const real =
+        p.missing.length === 0 ? 'real accounts ready' : `real accounts need ${p.missing.join(' and ')}`;
+      return `  Connect ${p.displayName} in a browser: ${real}${p.sandbox ? '; the sandbox is ready' : ''}`;
+    }),
+  ];
+}
 
 /** `crm-proxy serve`: runs until SIGTERM/SIGINT (returns undefined to keep the process up). */
 export async function run(argv: string[]): Promise<number | undefined> {
@@ -67,12 +79,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
 
   say(`crm-proxy listening on ${service.baseUrl} (region ${config.region})`);
   say(`  API document: ${service.baseUrl}/openapi.json   docs: ${service.baseUrl}/docs`);
-  say(`  OAuth redirect URL (paste it into the CRM app's settings): ${service.ctx.connect.redirectUri()}`);
-  for (const p of service.ctx.connect.providers()) {
-    const real =
-      p.missing.length === 0 ? 'real accounts: ready' : `real accounts: set ${p.missing.join(' and ')}`;
-    say(`  Connect ${p.displayName} in a browser: ${real}${p.sandbox ? '; the sandbox: ready' : ''}`);
-  }
+  for (const line of connectBanner(service.ctx.connect)) say(line);
   if (sandboxes !== undefined) {
     const previous = readSandboxFile(config.dataDir);
     const { tokens } = await ensureSandboxConnections(service.ctx, sandboxes, previous);

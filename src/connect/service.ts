@@ -80,6 +80,8 @@ export interface LinkInput {
   loginHost?: string | undefined;
   /** Lifetime; default `CRM_PROXY_CONNECT_LINK_TTL_HOURS` (24 h). */
   ttlMs?: number | undefined;
+  /** As in `begin`: the sandbox CRM (default when one runs and no login host is given) or the real one. */
+  sandbox?: boolean | undefined;
 }
 
 export type LinkStatus = 'active' | 'used' | 'expired' | 'revoked';
@@ -445,7 +447,7 @@ export class ConnectService {
     const target = this.#target(
       adapter,
       facet,
-      { provider: input.provider, loginHost: input.loginHost },
+      { provider: input.provider, loginHost: input.loginHost, sandbox: input.sandbox },
       null,
     );
     this.#app(adapter, facet, target);
@@ -515,10 +517,8 @@ export class ConnectService {
     input: CreateConnectionInput,
     options: { check: boolean },
   ): Promise<CheckedCreateResult> {
-    const adapter = this.#adapters().find((a) => a.profile.id === input.provider);
-    if (adapter === undefined) return { ok: false, message: `provider "${input.provider}" is not supported` };
-    const facet = adapter.connect;
-    const sandbox = input.sandbox === true ? this.#sandboxes?.[input.provider] : undefined;
+    const problem = this.#connections.validate(input);
+    if (problem !== null) return { ok: false, message: problem };
     const probe: Connection = {
       id: 'conn_check',
       provider: input.provider,
@@ -535,15 +535,82 @@ export class ConnectService {
       accountId: null,
       loginUrl: input.loginUrl ?? null,
     };
-    const app = input.credentials.kind === 'oauth' ? adapter.oauthApp(probe, sandbox) : null;
-    if (input.credentials.kind === 'oauth' && app === null && input.sandbox !== true && facet !== undefined) {
+    const checked = await this.#checkCredentials(probe, input.credentials, options.check, 'stored');
+    if (!checked.ok) return checked;
+    const created = await this.#connections.create({
+      ...input,
+      credentials: checked.credentials,
+      accountId: checked.accountId,
+    });
+    return created.ok
+      ? { ok: true, connection: created.connection, checked: checked.checked, user: checked.user }
+      : created;
+  }
+
+  /**
+   * Replaces a connection's credentials with pasted ones (the CLI's `connections reauth`) after the
+   * same check as `createChecked`; credentials of another account than the connection's are refused.
+   */
+  async reauthorizeChecked(
+    id: string,
+    credentials: Credentials,
+    options: { check: boolean },
+  ): Promise<CheckedCreateResult> {
+    const existing = (await this.#connections.list()).find((c) => c.id === id);
+    if (existing === undefined) return { ok: false, message: `No connection ${id}.` };
+    const checked = await this.#checkCredentials(existing, credentials, options.check, 'changed');
+    if (!checked.ok) return checked;
+    if (
+      existing.accountId !== null &&
+      checked.accountId !== null &&
+      existing.accountId !== checked.accountId
+    ) {
+      return {
+        ok: false,
+        message: `These credentials reach account ${checked.accountId}, but connection ${id} belongs to account ${existing.accountId}; nothing was changed. Add them as a new connection instead.`,
+      };
+    }
+    const outcome = await this.#connections.reauthorize(id, checked.credentials);
+    if (outcome === 'not_found') return { ok: false, message: `No connection ${id}.` };
+    if (outcome === 'invalid') return { ok: false, message: 'These credentials do not fit this connection.' };
+    if (checked.accountId !== null && existing.accountId === null) {
+      await this.#connections.setAccount(id, {
+        accountId: checked.accountId,
+        loginUrl: existing.loginUrl,
+        instanceUrl: existing.instanceUrl,
+      });
+    }
+    this.#onReplaced(id);
+    const connection = (await this.#connections.list()).find((c) => c.id === id) ?? existing;
+    return { ok: true, connection, checked: checked.checked, user: checked.user };
+  }
+
+  /**
+   * The OAuth app must exist for a refresh token (refused up front, naming its variables); with
+   * `check`, one refresh and one authenticated call prove the credentials and name the account.
+   */
+  async #checkCredentials(
+    connection: Connection,
+    credentials: Credentials,
+    check: boolean,
+    verb: 'stored' | 'changed',
+  ): Promise<
+    | { ok: true; credentials: Credentials; accountId: string | null; user: string | null; checked: boolean }
+    | { ok: false; message: string }
+  > {
+    const adapter = this.#adapters().find((a) => a.profile.id === connection.provider);
+    if (adapter === undefined)
+      return { ok: false, message: `provider "${connection.provider}" is not supported` };
+    const facet = adapter.connect;
+    const sandbox = connection.sandbox ? this.#sandboxes?.[connection.provider] : undefined;
+    const app = credentials.kind === 'oauth' ? adapter.oauthApp(connection, sandbox) : null;
+    if (credentials.kind === 'oauth' && app === null && !connection.sandbox && facet !== undefined) {
       return { ok: false, message: appMissing(adapter.profile.displayName, facet.appVariables).message };
     }
-    if (!options.check || facet === undefined || (input.credentials.kind === 'oauth' && app === null)) {
-      const created = await this.#connections.create(input);
-      return created.ok ? { ok: true, connection: created.connection, checked: false, user: null } : created;
-    }
-    let credentials = input.credentials;
+    const unchecked = { ok: true as const, credentials, accountId: null, user: null, checked: false };
+    if (!check || facet === undefined || (credentials.kind === 'oauth' && app === null)) return unchecked;
+    const crm = adapter.profile.displayName;
+    let updated = credentials;
     let accessToken: string;
     if (credentials.kind === 'oauth' && app !== null) {
       const refreshed = await adapter.auth.refresh(app, credentials.refreshToken).catch((err: unknown) => ({
@@ -556,12 +623,12 @@ export class ConnectService {
           ok: false,
           message:
             refreshed.kind === 'invalid_grant'
-              ? `${adapter.profile.displayName} refused the refresh token (${refreshed.description.slice(0, 200)}); nothing was stored. Get a new one, or connect the account in a browser: crm-proxy connect-link create --provider ${input.provider}`
-              : `Could not refresh the access token at ${app.tokenUrl}${'status' in refreshed && refreshed.status !== undefined ? ` (status ${refreshed.status})` : ''}; nothing was stored. Check the OAuth app variables (${facet.appVariables.join(', ')}) and the network.`,
+              ? `${crm} refused the refresh token (${refreshed.description.slice(0, 200)}); nothing was ${verb}. Get a new one, or connect the account in a browser: crm-proxy connect-link create --provider ${connection.provider}`
+              : `Could not refresh the access token at ${app.tokenUrl}${'status' in refreshed && refreshed.status !== undefined ? ` (status ${refreshed.status})` : ''}; nothing was ${verb}. Check the OAuth app variables (${facet.appVariables.join(', ')}) and the network.`,
         };
       }
       accessToken = refreshed.grant.accessToken;
-      credentials = {
+      updated = {
         ...credentials,
         accessToken,
         refreshToken: refreshed.grant.refreshToken ?? credentials.refreshToken,
@@ -574,17 +641,20 @@ export class ConnectService {
     } else {
       return { ok: false, message: 'credentials.kind must be "oauth" or "private_app"' };
     }
-    const check = await facet.checkAccess(probe, credentials.kind, accessToken);
-    if (!check.ok) {
+    const outcome = await facet.checkAccess(connection, updated.kind, accessToken);
+    if (!outcome.ok) {
       return {
         ok: false,
-        message: `The check call to ${adapter.profile.displayName} failed: ${check.description}; nothing was stored.`,
+        message: `The check call to ${crm} failed: ${outcome.description}; nothing was ${verb}.`,
       };
     }
-    const created = await this.#connections.create({ ...input, credentials, accountId: check.accountId });
-    return created.ok
-      ? { ok: true, connection: created.connection, checked: true, user: check.user }
-      : created;
+    return {
+      ok: true,
+      credentials: updated,
+      accountId: outcome.accountId,
+      user: outcome.user,
+      checked: true,
+    };
   }
 
   #view(link: ConnectLink): ConnectLinkView {

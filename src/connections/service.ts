@@ -46,6 +46,11 @@ export class ConnectionService {
     this.#clock = opts.clock ?? (() => new Date());
   }
 
+  /** What is wrong with a connection to be created (a message naming the field), or null. */
+  validate(input: CreateConnectionInput): string | null {
+    return validateCreate(this.#profiles, input);
+  }
+
   async create(input: CreateConnectionInput): Promise<CreateConnectionResult> {
     const problem = validateCreate(this.#profiles, input);
     if (problem) return { ok: false, code: 'invalid_connection', message: problem };

@@ -18,7 +18,11 @@ export interface TokenManagerOptions {
   connections: CredentialsStore;
   locks: LocksRepository;
   /** The CRM's auth of a connection (its adapter's). */
-  adapterFor: (connection: Connection) => { readonly auth: AuthFacet };
+  adapterFor: (connection: Connection) => {
+    readonly auth: AuthFacet;
+    /** Names the OAuth app variables in the message when none is configured. */
+    readonly connect?: { readonly appVariables: readonly string[] } | undefined;
+  };
   oauthAppFor: (connection: Connection) => OAuthApp | null;
   clock: Pick<Clock, 'now'>;
   /** Refresh this long before a known expiry, so a token does not die in flight. */
@@ -137,13 +141,14 @@ export class TokenManager {
     const { connection, credentials } = found;
     if (credentials.kind !== 'oauth') throw needsReauth(connection);
     const app = this.#o.oauthAppFor(connection);
+    const adapter = this.#o.adapterFor(connection);
     if (app === null) {
+      const variables = adapter.connect?.appVariables ?? [];
       throw new ApiError(
         'connection_needs_reauth',
-        `The service has no OAuth client configured for ${connection.provider}, so the access token of connection ${connection.id} cannot be refreshed. Set the client id and secret in the configuration.`,
+        `The service has no OAuth client configured for ${connection.provider}, so the access token of connection ${connection.id} cannot be refreshed. ${variables.length > 0 ? `Set ${variables.join(' and ')}` : 'Set the client id and secret in the configuration'} and restart the service.`,
       );
     }
-    const adapter = this.#o.adapterFor(connection);
     const outcome = await adapter.auth.refresh(app, credentials.refreshToken);
     if (!outcome.ok) {
       if (outcome.kind === 'invalid_grant') {

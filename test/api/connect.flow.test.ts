@@ -2,6 +2,7 @@
 // both CRMs, re-connect in place, and every failure the flow names (each ends on a page, creates nothing).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { connectBanner } from '../../src/cli/serve.ts';
 import { startStack } from '../helpers/stack.ts';
 import { beginFlow, callback, connectedId, consent, local, openLink, runFlow } from './connect-helpers.ts';
 
@@ -89,7 +90,11 @@ describe('connect flow', () => {
       assert.ok(scopes.includes(s), s);
     assert.equal(authorize.searchParams.get('code_challenge'), null);
 
-    const done = await runFlow(stack, start);
+    // A declined consent leaves the link usable: the owner can open it again and allow.
+    const declined = await callback(stack, await consent(start.authorizeUrl, 'deny'), start.cookie);
+    assert.equal(declined.outcome, 'access_denied');
+    assert.equal((await stack.ctx.connect.listLinks()).find((l) => l.id === link.id)?.status, 'active');
+    const done = await runFlow(stack, await openLink(stack, link.url));
     assert.equal(done.status, 200, done.html);
     assert.equal(done.outcome, 'connected');
     const id = connectedId(done);
@@ -173,6 +178,21 @@ describe('connect flow', () => {
     const hsPage = await callback(stack, await consent(hsDenied.authorizeUrl, 'deny'), hsDenied.cookie);
     assert.equal(hsPage.outcome, 'access_denied');
 
+    // Another error from the CRM: its text is shown escaped, never as markup.
+    const other = await beginFlow(stack, { provider: 'salesforce' });
+    const otherState = new URL(other.authorizeUrl).searchParams.get('state') ?? '';
+    const hostile = new URLSearchParams({
+      error: 'invalid_scope<b>',
+      error_description: '<script>alert(1)</script> scope not allowed',
+      state: otherState,
+    });
+    const otherPage = await callback(stack, `${stack.baseUrl}/oauth/callback?${hostile}`, other.cookie);
+    assert.equal(otherPage.status, 400);
+    assert.equal(otherPage.outcome, 'crm_error');
+    assert.ok(!otherPage.html.includes('<script>alert'));
+    assert.ok(otherPage.html.includes('&lt;script&gt;alert(1)&lt;/script&gt; scope not allowed'));
+    assert.match(otherPage.html, /invalid_scopeb/);
+
     const missing = await callback(stack, `${stack.baseUrl}/oauth/callback?code=abc`);
     assert.equal(missing.status, 400);
     assert.equal(missing.outcome, 'state_missing');
@@ -206,7 +226,7 @@ describe('connect flow', () => {
 
     // Only the two successful flows created connections.
     assert.equal((await stack.ctx.connections.list()).length, count + 2);
-    for (const page of [deniedPage, missing, forged, noCookie, foreign, replay]) {
+    for (const page of [deniedPage, otherPage, missing, forged, noCookie, foreign, replay]) {
       assert.ok(!page.html.includes('<script'));
       assert.match(page.headers.get('content-security-policy') ?? '', /default-src 'none'/);
       assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
@@ -321,6 +341,10 @@ describe('connect flow', () => {
       /HUBSPOT_CLIENT_ID/,
     );
     await assert.rejects(
+      stack.ctx.connect.createLink({ provider: 'hubspot', sandbox: false }),
+      /HUBSPOT_CLIENT_ID/,
+    );
+    await assert.rejects(
       stack.ctx.connect.begin({ provider: 'zoho' }),
       /provider must be "salesforce" or "hubspot"/,
     );
@@ -335,6 +359,10 @@ describe('connect flow', () => {
     await assert.rejects(
       stack.ctx.connect.begin({ provider: 'hubspot', reconnect: 'conn_nope' }),
       /no connection conn_nope/,
+    );
+    assert.match(
+      connectBanner(stack.ctx.connect)[1] ?? '',
+      /Salesforce in a browser: real accounts need SALESFORCE_CLIENT_ID and SALESFORCE_CLIENT_SECRET; the sandbox is ready/,
     );
     const ready = stack.ctx.connect.providers();
     assert.deepEqual(
@@ -385,6 +413,12 @@ describe('connect flow', () => {
         /not a Salesforce login host|not a host or URL/,
         bad,
       );
+    // `serve` prints the redirect URL and what each CRM still needs.
+    assert.deepEqual(connectBanner(stack.ctx.connect), [
+      "  OAuth redirect URL (paste it into the CRM app's settings): https://eu.crm-proxy.test/oauth/callback",
+      '  Connect Salesforce in a browser: real accounts ready; the sandbox is ready',
+      '  Connect HubSpot in a browser: real accounts ready; the sandbox is ready',
+    ]);
     const hs = new URL((await stack.ctx.connect.begin({ provider: 'hubspot', sandbox: false })).authorizeUrl);
     assert.equal(`${hs.origin}${hs.pathname}`, 'https://app.hubspot.com/oauth/authorize');
     assert.equal(hs.searchParams.get('scope'), 'oauth crm.objects.contacts.read');

@@ -30,6 +30,9 @@ describe('crm-proxy CLI: connections, tokens, rotate-key', () => {
       CRM_PROXY_DATA_DIR: dir,
       CRM_PROXY_ENCRYPTION_KEYS: `k1:${k1}`,
       CRM_PROXY_REGION: 'eu',
+      // OAuth refresh tokens need the CRM's app; these made-up credentials are stored unchecked.
+      SALESFORCE_CLIENT_ID: 'sf-client',
+      SALESFORCE_CLIENT_SECRET: 'sf-secret',
     });
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,6 +50,7 @@ describe('crm-proxy CLI: connections, tokens, rotate-key', () => {
         '-',
         '--label',
         'Acme',
+        '--skip-check',
       ],
       env,
       `${SF_SECRET}\n`,
@@ -56,7 +60,7 @@ describe('crm-proxy CLI: connections, tokens, rotate-key', () => {
     assert.match(sfId, /^conn_[0-9A-Za-z]{20}$/);
     assert.match(sfAdd.stderr, /tokens create --connection/);
 
-    const hsAdd = await runCli(['connections', 'add', '--provider', 'hubspot', '--json'], {
+    const hsAdd = await runCli(['connections', 'add', '--provider', 'hubspot', '--json', '--skip-check'], {
       ...env,
       CRM_PROXY_PRIVATE_APP_TOKEN: HS_SECRET,
     });
@@ -114,7 +118,7 @@ describe('crm-proxy CLI: connections, tokens, rotate-key', () => {
     assert.match(missing.stderr, /No token matches/);
 
     const reauth = await runCli(
-      ['connections', 'reauth', sfId, '--refresh-token', '-'],
+      ['connections', 'reauth', sfId, '--refresh-token', '-', '--skip-check'],
       env,
       'sf-new-refresh\n',
     );
@@ -137,9 +141,14 @@ describe('crm-proxy CLI: connections, tokens, rotate-key', () => {
   test('rotate-key re-encrypts under the new key, is safe to re-run, and the old key can then be dropped', async () => {
     const rdir = mkdtempSync(join(tmpdir(), 'crm-proxy-rotate-'));
     try {
-      const oldEnv = cleanEnv({ CRM_PROXY_DATA_DIR: rdir, CRM_PROXY_ENCRYPTION_KEYS: `k1:${k1}` });
+      const oldEnv = cleanEnv({
+        CRM_PROXY_DATA_DIR: rdir,
+        CRM_PROXY_ENCRYPTION_KEYS: `k1:${k1}`,
+        HUBSPOT_CLIENT_ID: 'hs-client',
+        HUBSPOT_CLIENT_SECRET: 'hs-secret',
+      });
       const add = await runCli(
-        ['connections', 'add', '--provider', 'hubspot', '--refresh-token', '-'],
+        ['connections', 'add', '--provider', 'hubspot', '--refresh-token', '-', '--skip-check'],
         oldEnv,
         'hs-refresh\n',
       );

@@ -41,6 +41,9 @@ test('reads every variable', () => {
     SALESFORCE_LOGIN_URL: 'https://test.salesforce.com',
     HUBSPOT_CLIENT_ID: 'hs-id',
     HUBSPOT_CLIENT_SECRET: 'hs-secret',
+    HUBSPOT_SCOPES: 'oauth, crm.objects.contacts.read',
+    HUBSPOT_OPTIONAL_SCOPES: 'tickets',
+    CRM_PROXY_CONNECT_LINK_TTL_HOURS: '2.5',
     LOG_LEVEL: 'debug',
   });
   assert.equal(c.port, 0);
@@ -58,7 +61,20 @@ test('reads every variable', () => {
   assert.equal(c.salesforce.clientId, 'sf-id');
   assert.equal(c.salesforce.clientSecret, 'sf-secret');
   assert.equal(c.salesforce.loginUrl, 'https://test.salesforce.com');
-  assert.deepEqual(c.hubspot, { clientId: 'hs-id', clientSecret: 'hs-secret' });
+  assert.deepEqual(c.hubspot, {
+    clientId: 'hs-id',
+    clientSecret: 'hs-secret',
+    scopes: ['oauth', 'crm.objects.contacts.read'],
+    optionalScopes: ['tickets'],
+  });
+  assert.equal(c.connect.linkTtlMs, 2.5 * 3_600_000);
+  assert.ok(loadConfig({}).hubspot.scopes.includes('crm.objects.contacts.write'));
+  assert.equal(loadConfig({}).connect.linkTtlMs, 24 * 3_600_000);
+  assert.throws(() => loadConfig({ HUBSPOT_SCOPES: 'oauth "x"' }), /HUBSPOT_SCOPES must be scope names/);
+  assert.throws(
+    () => loadConfig({ CRM_PROXY_CONNECT_LINK_TTL_HOURS: '0' }),
+    /CRM_PROXY_CONNECT_LINK_TTL_HOURS/,
+  );
   assert.equal(c.logLevel, 'debug');
 });
 

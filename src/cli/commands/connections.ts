@@ -10,9 +10,13 @@ crm-proxy connections add --provider hubspot (--refresh-token T | --private-app-
     Secrets: pass "-" to read the value from stdin (keeps it out of shell history and ps), or leave
     the flag out and set CRM_PROXY_REFRESH_TOKEN / CRM_PROXY_PRIVATE_APP_TOKEN.
     Also: --api-base-url URL (override the CRM API host), --sandbox (a local sandbox CRM; allows http URLs), --json
-crm-proxy connections reauth ID (--refresh-token T | --private-app-token T)
-    replaces the credentials (same "-" and environment options) and marks the connection active again;
-    its API tokens keep working
+    The connection is stored only after one authenticated call with it works (Salesforce userinfo,
+    HubSpot token information); an OAuth refresh token needs the CRM's OAuth app variables
+    (SALESFORCE_CLIENT_ID/_SECRET, HUBSPOT_CLIENT_ID/_SECRET). --skip-check stores it unchecked.
+    In a browser instead: crm-proxy connect-link create --provider salesforce|hubspot
+crm-proxy connections reauth ID (--refresh-token T | --private-app-token T) [--skip-check]
+    replaces the credentials (same "-" and environment options, same check) and marks the connection
+    active again; its API tokens keep working (in a browser: Reconnect in the console)
 crm-proxy connections list [--json]
 crm-proxy connections remove ID        removes the connection and all of its API tokens`;
 
@@ -62,6 +66,7 @@ async function add(core: Core, args: string[]): Promise<number> {
       'private-app-token': { type: 'string' },
       label: { type: 'string' },
       sandbox: { type: 'boolean', default: false },
+      'skip-check': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
   });
@@ -84,13 +89,16 @@ async function add(core: Core, args: string[]): Promise<number> {
     sandbox: values.sandbox,
     credentials,
   };
-  const result = await core.connections.create(input);
+  const result = await core.connect.createChecked(input, { check: !values['skip-check'] });
   if (!result.ok) throw new CommandError(result.message);
   if (values.json) printJson(result.connection);
   else {
     cliIo().stdout.write(`${result.connection.id}\n`);
+    const checked = result.checked
+      ? ` Checked: it reaches account ${result.connection.accountId ?? '(id not given)'}${result.user === null ? '' : ` as ${result.user}`}.`
+      : ' Not checked: its first API call will tell whether the credentials work.';
     note(
-      `Created ${provider} connection ${result.connection.id} in region ${result.connection.region}. ` +
+      `Created ${provider} connection ${result.connection.id} in region ${result.connection.region}.${checked} ` +
         `Next: crm-proxy tokens create --connection ${result.connection.id}`,
     );
   }
@@ -162,7 +170,11 @@ async function reauth(core: Core, args: string[]): Promise<number> {
     args,
     strict: true,
     allowPositionals: true,
-    options: { 'refresh-token': { type: 'string' }, 'private-app-token': { type: 'string' } },
+    options: {
+      'refresh-token': { type: 'string' },
+      'private-app-token': { type: 'string' },
+      'skip-check': { type: 'boolean', default: false },
+    },
   });
   const [id, extra] = positionals;
   if (!id || extra)
@@ -179,10 +191,11 @@ async function reauth(core: Core, args: string[]): Promise<number> {
     values['refresh-token'],
     values['private-app-token'],
   );
-  const outcome = await core.connections.reauthorize(id, credentials);
-  if (outcome === 'not_found') throw new CommandError(`No connection ${id}.`);
-  if (outcome === 'invalid') throw new CommandError('These credentials do not fit this connection.');
-  note(`Updated the credentials of ${id}; it is active again.`);
+  const result = await core.connect.reauthorizeChecked(id, credentials, { check: !values['skip-check'] });
+  if (!result.ok) throw new CommandError(result.message);
+  note(
+    `Updated the credentials of ${id}; it is active again.${result.checked ? ' Checked: the credentials work.' : ''}`,
+  );
   return 0;
 }
 

@@ -1,0 +1,110 @@
+import { parseArgs } from 'node:util';
+import { isApiError } from '../../errors/index.ts';
+import type { Core } from '../core.ts';
+import { CommandError, note, parseDuration, printJson, printTable, UsageError } from '../io.ts';
+import { cliIo } from '../process-io.ts';
+import { withCore } from './connections.ts';
+
+export const CONNECT_LINK_HELP = `crm-proxy connect-link create --provider salesforce|hubspot [--label L] [--login-host H] [--expires-in 24h] [--json]
+    prints a one-time link on stdout: whoever opens it connects their account through the CRM's
+    consent page (--login-host: login.salesforce.com, test.salesforce.com or a My Domain URL;
+    default expiry CRM_PROXY_CONNECT_LINK_TTL_HOURS, 24 h)
+crm-proxy connect-link list [--json]
+crm-proxy connect-link revoke ID       an unused link (cl_…) stops working`;
+
+export async function connectLinkCommand(args: string[], open: () => Promise<Core>): Promise<number> {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case 'create':
+      return withCore(open, (core) => create(core, rest));
+    case 'list':
+    case 'ls':
+      return withCore(open, (core) => list(core, rest));
+    case 'revoke':
+      return withCore(open, (core) => revoke(core, rest));
+    default:
+      throw new UsageError(
+        sub
+          ? `unknown subcommand "connect-link ${sub}"`
+          : 'connect-link needs a subcommand: create, list, revoke',
+      );
+  }
+}
+
+async function create(core: Core, args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      provider: { type: 'string' },
+      label: { type: 'string' },
+      'login-host': { type: 'string' },
+      'expires-in': { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  if (!values.provider) throw new UsageError('--provider is required (salesforce or hubspot)');
+  const ttlMs =
+    values['expires-in'] === undefined ? undefined : parseDuration(values['expires-in'], '--expires-in');
+  let created: Awaited<ReturnType<Core['connect']['createLink']>>;
+  try {
+    created = await core.connect.createLink({
+      provider: values.provider,
+      label: values.label ?? null,
+      loginHost: values['login-host'],
+      ttlMs,
+    });
+  } catch (err) {
+    if (isApiError(err)) throw new CommandError(err.message);
+    throw err;
+  }
+  if (values.json) {
+    printJson({ id: created.id, url: created.url, expiresAt: created.expiresAt });
+    return 0;
+  }
+  // Only the URL goes to stdout, so `LINK=$(crm-proxy connect-link create …)` captures exactly it.
+  cliIo().stdout.write(`${created.url}\n`);
+  const base = core.config.publicUrls[core.config.region];
+  note(
+    `Created connect link ${created.id} for ${values.provider}, works once until ${created.expiresAt}. ` +
+      'Send it to the account owner; the connection appears in `crm-proxy connections list` once they allow access.' +
+      (base === undefined
+        ? ` The link uses ${core.connect.publicBaseUrl()}: set CRM_PROXY_PUBLIC_URL_${core.config.region.toUpperCase()} to the address others reach the service at.`
+        : ''),
+  );
+  return 0;
+}
+
+async function list(core: Core, args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: { json: { type: 'boolean', default: false } },
+  });
+  const links = await core.connect.listLinks();
+  if (values.json) {
+    printJson(links);
+    return 0;
+  }
+  if (links.length === 0) {
+    note('No connect links yet. Create one with: crm-proxy connect-link create --provider …');
+    return 0;
+  }
+  printTable(
+    ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'EXPIRES', 'CONNECTION'],
+    links.map((l) => [l.id, l.provider, l.label ?? '', l.status, l.expiresAt, l.connectionId ?? '']),
+  );
+  return 0;
+}
+
+async function revoke(core: Core, args: string[]): Promise<number> {
+  const { positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: {} });
+  const [id, extra] = positionals;
+  if (!id || extra) throw new UsageError('usage: crm-proxy connect-link revoke ID');
+  const outcome = await core.connect.revokeLink(id);
+  if (outcome === 'not_found') throw new CommandError(`No connect link ${id}.`);
+  if (outcome === 'used')
+    throw new CommandError(`Connect link ${id} was already used; remove its connection instead.`);
+  note(outcome === 'revoked' ? `Revoked connect link ${id}.` : `Connect link ${id} was already revoked.`);
+  return 0;
+}
