@@ -255,11 +255,15 @@ export function registerConsole(app: FastifyInstance, ctx: AppContext): void {
     });
 
     scope.get('/console/connections', { config: hidden }, async (request, reply) => {
-      const connected = (request.query as Record<string, string | undefined>)['connected'];
+      const q = request.query as Record<string, string | undefined>;
+      const connected = q['connected'];
+      const reconnected = q['reconnected'];
       const notice =
         connected !== undefined && ID.test(connected)
-          ? `Connected: ${connected}. Create its API token below or on its page.`
-          : null;
+          ? `Connected: ${connected}. Create its API token on its page.`
+          : reconnected !== undefined && ID.test(reconnected)
+            ? `Re-connected: ${reconnected}. Its API tokens keep working.`
+            : null;
       return send(
         reply,
         connectionsPage(
