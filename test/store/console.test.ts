@@ -99,5 +99,19 @@ for (const { name, factory, skip } of await dialects()) {
       assert.equal(await log.prune(), 3, 'every entry is older than 7 days now');
       await log.close();
     });
+
+    test('request log: what is still buffered at shutdown is written by close()', async () => {
+      const log = new RequestLog({
+        store,
+        now: () => now,
+        retentionMs: 7 * 86400_000,
+        flushIntervalMs: 3600_000,
+      });
+      const at = new Date(now).toISOString();
+      log.record(entry({ at, requestId: 'req_at_shutdown' }));
+      assert.equal((await store.requestLog.query({ requestId: 'req_at_shutdown', limit: 1 })).length, 0);
+      await log.close();
+      assert.equal((await store.requestLog.query({ requestId: 'req_at_shutdown', limit: 1 })).length, 1);
+    });
   });
 }
