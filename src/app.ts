@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import type { AppContext } from './context.ts';
 import { connectionLimits } from './http/connections/index.ts';
+import { registerConsole } from './http/console/routes.ts';
 import { registerJsonParser } from './http/plugins/body-parser.ts';
 import { registerDocsPage } from './http/plugins/docs-page.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
@@ -9,8 +10,10 @@ import { registerHealth } from './http/plugins/health.ts';
 import { redactingLogger } from './http/plugins/log-redaction.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
 import { genRequestId, registerRequestId } from './http/plugins/request-id.ts';
+import { registerRequestLog } from './http/plugins/request-log.ts';
 import { handleFrameworkError } from './http/plugins/router-errors.ts';
 import './http/route-doc.ts';
+import { registerAdminRoutes } from './http/routes/admin/index.ts';
 import { registerV1Routes } from './http/routes/index.ts';
 import type { ApiApp } from './http/routes/types.ts';
 
@@ -65,7 +68,10 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
   });
   registerDocsPage(app, openapi.document);
   registerHealth(app, { isReady: () => ctx.isReady(), draining: () => draining });
+  registerRequestLog(app, ctx);
   registerV1Routes(app, ctx);
+  registerAdminRoutes(app, ctx);
+  registerConsole(app, ctx);
   app.addHook('preClose', async () => {
     draining = true;
   });

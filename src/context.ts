@@ -1,5 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { type Logger, pino } from 'pino';
+import { OperatorService } from './admin/operators.ts';
+import { RequestLog } from './admin/request-log.ts';
+import { AdminService } from './admin/service.ts';
 import { AuthService } from './auth/service.ts';
 import type { Config } from './config/index.ts';
 import { ConnectService, type SandboxCrm } from './connect/service.ts';
@@ -64,6 +67,14 @@ export interface AppContext {
   rateLimit: RateLimitOptions | null;
   /** The per-token rate limiter built from `rateLimit`; null when it is off. */
   rateLimiter: RateLimiter | null;
+  /** The time source every service object uses. */
+  clock: Clock;
+  /** Operator accounts, console sessions and operator API keys. */
+  operators: OperatorService;
+  /** The request log (buffered, written in batches). */
+  requestLog: RequestLog;
+  /** What the console and the admin API show and do. */
+  admin: AdminService;
   /** The store answers (readiness). */
   isReady(): Promise<boolean>;
   close(): Promise<void>;
@@ -166,6 +177,24 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   });
 
   const forwarder = new ProxyForwarder();
+  const now = () => clock.now();
+  const requestLog = new RequestLog({
+    store,
+    now,
+    retentionMs: config.requestLogDays * 86400_000,
+    onError: (err) => logger.warn({ err }, 'request log write failed'),
+  });
+  const operators = new OperatorService({ store, now });
+  const admin = new AdminService({
+    store,
+    connections,
+    auth,
+    requestLog,
+    now,
+    connect,
+    displayName: (provider) =>
+      registry.list().find((a) => a.profile.id === provider)?.profile.displayName ?? provider,
+  });
   const rateLimit = overrides.rateLimit === undefined ? DEFAULT_RATE_LIMIT : overrides.rateLimit;
 
   return {
@@ -188,6 +217,10 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     bodyLimit: overrides.bodyLimit ?? DEFAULT_BODY_LIMIT,
     rateLimit,
     rateLimiter: rateLimit === null ? null : new RateLimiter(rateLimit, clock),
+    clock,
+    operators,
+    requestLog,
+    admin,
     async isReady() {
       try {
         // A primary-key lookup that finds nothing: cheap, and proves the store answers.
@@ -198,6 +231,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       }
     },
     async close() {
+      await requestLog.close();
       await auth.close();
       await client.close();
       await forwarder.close();

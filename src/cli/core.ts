@@ -2,6 +2,9 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { OperatorService } from '../admin/operators.ts';
+import { RequestLog } from '../admin/request-log.ts';
+import { AdminService } from '../admin/service.ts';
 import { AuthService } from '../auth/service.ts';
 import type { Config } from '../config/index.ts';
 import { ConnectService, type SandboxCrm } from '../connect/service.ts';
@@ -23,6 +26,9 @@ export interface Core {
   auth: AuthService;
   /** Connect links, and connections added only after a check call. */
   connect: ConnectService;
+  operators: OperatorService;
+  /** The same service functions the console and the admin API call. */
+  admin: AdminService;
   close(): Promise<void>;
 }
 
@@ -50,6 +56,18 @@ export async function openCore(config: Config, log: KeyringLog): Promise<Core> {
     clock,
     sandboxes: config.sandbox ? sandboxClients(config) : undefined,
   });
+  const now = () => Date.now();
+  const requestLog = new RequestLog({ store, now, retentionMs: config.requestLogDays * 86400_000 });
+  const admin = new AdminService({
+    store,
+    connections,
+    auth,
+    requestLog,
+    now,
+    connect,
+    displayName: (provider) =>
+      BUILT_IN_PROVIDERS.find((m) => m.profile.id === provider)?.profile.displayName ?? provider,
+  });
   return {
     config,
     store,
@@ -57,7 +75,10 @@ export async function openCore(config: Config, log: KeyringLog): Promise<Core> {
     connections,
     auth,
     connect,
+    operators: new OperatorService({ store, now }),
+    admin,
     async close() {
+      await requestLog.close();
       await auth.close();
       await client.close();
       await store.close();

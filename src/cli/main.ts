@@ -6,6 +6,8 @@ import { ConfigError, loadConfig } from '../config/index.ts';
 import { CryptoError } from '../crypto/envelope.ts';
 import { CONNECT_LINK_HELP, connectLinkCommand } from './commands/connect-link.ts';
 import { CONNECTIONS_HELP, connectionsCommand } from './commands/connections.ts';
+import { OPERATORS_HELP, operatorsCommand } from './commands/operators.ts';
+import { REQUESTS_HELP, requestsCommand, usageCommand } from './commands/requests.ts';
 import { ROTATE_KEY_HELP, rotateKeyCommand } from './commands/rotate-key.ts';
 import { TOKENS_HELP, tokensCommand } from './commands/tokens.ts';
 import type { Core } from './core.ts';
@@ -23,6 +25,8 @@ ${CONNECTIONS_HELP}
 ${CONNECT_LINK_HELP}
 ${TOKENS_HELP}
 ${ROTATE_KEY_HELP}
+${OPERATORS_HELP}
+${REQUESTS_HELP}
 crm-proxy help
 
 Configuration comes from the environment (CRM_PROXY_DATA_DIR, DATABASE_URL, CRM_PROXY_REGION,
@@ -73,6 +77,12 @@ export async function main(argv: string[]): Promise<number | undefined> {
         return await tokensCommand(rest, open);
       case 'rotate-key':
         return await rotateKeyCommand(rest, open);
+      case 'operators':
+        return await operatorsCommand(rest, open);
+      case 'requests':
+        return await requestsCommand(rest, open);
+      case 'usage':
+        return await usageCommand(rest, open);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }

@@ -62,6 +62,8 @@ export interface Config {
     linkTtlMs: number;
   };
   logLevel: LogLevel;
+  /** Days the request log keeps an entry (`CRM_PROXY_REQUEST_LOG_DAYS`, default 7). */
+  requestLogDays: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -192,6 +194,10 @@ export function loadConfig(env: Env = process.env): Config {
   const sandboxRequested =
     str(env, 'CRM_PROXY_SANDBOX') === undefined ? undefined : bool(env, 'CRM_PROXY_SANDBOX', false);
   const behindTls = bool(env, 'CRM_PROXY_BEHIND_TLS', false);
+  const requestLogDays = Number(str(env, 'CRM_PROXY_REQUEST_LOG_DAYS') ?? '7');
+  if (!(Number.isInteger(requestLogDays) && requestLogDays >= 1 && requestLogDays <= 3650)) {
+    throw new ConfigError('CRM_PROXY_REQUEST_LOG_DAYS must be a whole number of days from 1 to 3650');
+  }
   checkProductionSafety({ production, sandboxRequested, publicUrls, behindTls });
   return {
     port: servicePort,
@@ -225,6 +231,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     connect: { linkTtlMs: hours(env, 'CRM_PROXY_CONNECT_LINK_TTL_HOURS', 24) * 3_600_000 },
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    requestLogDays,
   };
 }
 

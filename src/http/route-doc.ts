@@ -17,6 +17,8 @@ export interface RouteDoc {
   hidden?: boolean;
   /** Public routes carry no bearer token. */
   public?: boolean;
+  /** Admin API: authenticated by an operator API key, not by a connection's API token. */
+  operatorKey?: boolean;
 }
 
 declare module 'fastify' {

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
+import { meterCrmCall } from '../lib/request-meter.ts';
 import type { CrmAdapter, PassthroughHandler } from '../providers/adapter.ts';
 import type { HttpMethod } from '../providers/client/types.ts';
 import { ProxyBody } from '../proxy/body.ts';
@@ -121,7 +122,11 @@ async function send(
     ...adapter.auth.authorize(headers, token),
     ...rules.tokenHeaders?.(target.path, token),
   };
-  const forward = () => forwarder.send({ method, url: target.url, headers: authorized, body: payload });
+  const forward = async () => {
+    const answer = await forwarder.send({ method, url: target.url, headers: authorized, body: payload });
+    meterCrmCall(answer.headers);
+    return answer;
+  };
   try {
     if (rules.pace !== undefined) {
       return await rules.pace(connection.id, target.path, forward, (r) => ({

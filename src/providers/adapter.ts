@@ -227,6 +227,11 @@ export interface CrmAdapter {
   readonly handlers: OperationHandlers;
   /** The browser connect flow; absent when the CRM has none (connections are then added by the CLI). */
   readonly connect?: ConnectFacet;
+  /**
+   * The account's daily API allowance as an answer's headers report it, when the CRM reports one
+   * on its answers (shown to operators); undefined when the answer says nothing of it.
+   */
+  readAllowance?(headers: AnswerHead['headers']): { used: number; limit: number } | undefined;
 }
 
 /** The operations an adapter offers, in the API's order: the keys of its handler table. */

@@ -6,6 +6,8 @@ import { migrationProvider } from './migrations/index.ts';
 import { connectLinksRepository, connectStatesRepository } from './repositories/connect.ts';
 import { connectionsRepository } from './repositories/connections.ts';
 import { locksRepository } from './repositories/locks.ts';
+import { operatorsRepository } from './repositories/operators.ts';
+import { requestLogRepository } from './repositories/request-log.ts';
 import { tokensRepository } from './repositories/tokens.ts';
 import type { Store } from './types.ts';
 
@@ -45,6 +47,8 @@ export async function openStore(opts: DbOptions): Promise<Store> {
     locks: locksRepository(db, clock),
     connectStates: connectStatesRepository(db),
     connectLinks: connectLinksRepository(db),
+    operators: operatorsRepository(db),
+    requestLog: requestLogRepository(db),
     changes: { version: () => hub.version() },
     async close() {
       await hub.close();

@@ -69,10 +69,69 @@ export interface ConnectLinksTable {
   connection_id: string | null;
 }
 
+export interface OperatorsTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  created_at: string;
+  last_sign_in_at: string | null;
+}
+
+export interface OperatorSessionsTable {
+  id_hash: string;
+  operator_id: string;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface OperatorKeysTable {
+  id: string;
+  operator_id: string;
+  label: string | null;
+  prefix: string;
+  hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface RequestLogTable {
+  id: string;
+  at: string;
+  method: string;
+  path: string;
+  status: number;
+  latency_ms: number;
+  crm_calls: number;
+  interface: string | null;
+  request_id: string;
+  token_id: string | null;
+  connection_id: string | null;
+  error_code: string | null;
+}
+
+export interface ConnectionStatsTable {
+  connection_id: string;
+  last_used_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+  last_success_at: string | null;
+  allowance_used: number | null;
+  allowance_limit: number | null;
+  allowance_at: string | null;
+}
+
 export interface Database {
   connections: ConnectionsTable;
   tokens: TokensTable;
   locks: LocksTable;
   connect_states: ConnectStatesTable;
   connect_links: ConnectLinksTable;
+  operators: OperatorsTable;
+  operator_sessions: OperatorSessionsTable;
+  operator_keys: OperatorKeysTable;
+  request_log: RequestLogTable;
+  connection_stats: ConnectionStatsTable;
 }

@@ -165,6 +165,8 @@ export interface Store {
   locks: LocksRepository;
   connectStates: ConnectStatesRepository;
   connectLinks: ConnectLinksRepository;
+  operators: OperatorsRepository;
+  requestLog: RequestLogRepository;
   changes: ChangeFeed;
   close(): Promise<void>;
 }
@@ -174,4 +176,119 @@ export class LockTimeoutError extends Error {
     super(`timed out waiting for lock ${key}`);
     this.name = 'LockTimeoutError';
   }
+}
+
+// ---- Operators, their sessions and API keys; the request log; what was last seen of each connection.
+
+export interface Operator {
+  id: string;
+  email: string;
+  createdAt: string;
+  lastSignInAt: string | null;
+}
+
+export interface OperatorWithHash extends Operator {
+  passwordHash: string;
+}
+
+export interface OperatorSession {
+  idHash: string;
+  operatorId: string;
+  csrfToken: string;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+}
+
+export interface OperatorKey {
+  id: string;
+  operatorId: string;
+  label: string | null;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface OperatorsRepository {
+  insert(row: { id: string; email: string; passwordHash: string; now: string }): Promise<Operator>;
+  findByEmail(email: string): Promise<OperatorWithHash | null>;
+  findById(id: string): Promise<Operator | null>;
+  list(): Promise<Operator[]>;
+  setPassword(id: string, passwordHash: string): Promise<boolean>;
+  signedIn(id: string, now: string): Promise<void>;
+  insertSession(session: OperatorSession): Promise<void>;
+  findSession(idHash: string): Promise<OperatorSession | null>;
+  touchSession(idHash: string, now: string): Promise<void>;
+  deleteSession(idHash: string): Promise<void>;
+  /** Deletes sessions that expired before `now`; returns how many. */
+  pruneSessions(now: string, idleBefore: string): Promise<number>;
+  insertKey(row: OperatorKey & { hash: string }): Promise<OperatorKey>;
+  findKeyByHash(hash: string): Promise<OperatorKey | null>;
+  listKeys(): Promise<OperatorKey[]>;
+  revokeKey(id: string, now: string): Promise<boolean>;
+  touchKey(id: string, now: string): Promise<void>;
+}
+
+/** One answered API request as the request log keeps it: never its body. */
+export interface RequestLogEntry {
+  id: string;
+  at: string;
+  method: string;
+  path: string;
+  status: number;
+  latencyMs: number;
+  crmCalls: number;
+  interface: string | null;
+  requestId: string;
+  tokenId: string | null;
+  connectionId: string | null;
+  errorCode: string | null;
+}
+
+export interface RequestLogFilter {
+  connectionId?: string | undefined;
+  tokenId?: string | undefined;
+  /** 2, 3, 4 or 5: statuses 200–299 and so on. */
+  statusClass?: number | undefined;
+  requestId?: string | undefined;
+  /** Entries before this instant (paging backwards), newest first. */
+  before?: string | undefined;
+  limit: number;
+}
+
+export interface UsageBucket {
+  /** The hour, `YYYY-MM-DDTHH`. */
+  hour: string;
+  connectionId: string | null;
+  requests: number;
+  errors: number;
+}
+
+export interface ConnectionStats {
+  connectionId: string;
+  lastUsedAt: string | null;
+  lastError: string | null;
+  lastErrorAt: string | null;
+  lastSuccessAt: string | null;
+  allowance: { used: number; limit: number; at: string } | null;
+}
+
+export interface ConnectionStatsUpdate {
+  connectionId: string;
+  lastUsedAt?: string;
+  lastSuccessAt?: string;
+  lastError?: { message: string; at: string };
+  allowance?: { used: number; limit: number; at: string };
+}
+
+export interface RequestLogRepository {
+  insertMany(entries: RequestLogEntry[]): Promise<void>;
+  query(filter: RequestLogFilter): Promise<RequestLogEntry[]>;
+  /** Requests and errors (status 400 or more) per hour from `since`, per connection. */
+  usage(since: string, connectionId?: string): Promise<UsageBucket[]>;
+  /** Deletes entries older than `before`; returns how many. */
+  prune(before: string): Promise<number>;
+  updateStats(updates: ConnectionStatsUpdate[]): Promise<void>;
+  stats(): Promise<ConnectionStats[]>;
 }

@@ -24,7 +24,8 @@ export const ALLOWED: Record<string, readonly string[]> = {
   auth: ['domain', 'lib', 'errors', 'store', 'crypto'],
   operations: ['domain', 'lib', 'errors', 'providers', 'proxy', 'connections'],
   connect: ['domain', 'lib', 'errors', 'config', 'store', 'crypto', 'providers', 'connections'],
-  http: ['domain', 'lib', 'errors', 'config', 'providers', 'operations', 'auth', 'root-types'],
+  admin: ['domain', 'lib', 'errors', 'store', 'crypto', 'auth', 'connections'],
+  http: ['domain', 'lib', 'errors', 'config', 'providers', 'operations', 'auth', 'admin', 'root-types'],
 };
 
 /** Layer of a file under src/. */

@@ -9,6 +9,7 @@ interface CollectedRoute {
   doc: RouteDoc;
   body?: unknown;
   params?: { properties?: Record<string, unknown> };
+  query?: { properties?: Record<string, unknown> };
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -63,6 +64,7 @@ export function registerOpenApi(app: FastifyInstance, info: OpenApiInfo) {
         doc: { ...doc, operationId },
         body: route.schema?.body,
         params: route.schema?.params as CollectedRoute['params'],
+        query: route.schema?.querystring as CollectedRoute['query'],
       });
     }
   });
@@ -95,6 +97,9 @@ function buildDocument(routes: CollectedRoute[], info: OpenApiInfo) {
       required: true,
       schema,
     }));
+    for (const [name, schema] of Object.entries(route.query?.properties ?? {})) {
+      parameters.push({ name, in: 'query', required: false, schema });
+    }
     if (route.url.endsWith('*')) {
       parameters.push({
         name: 'target_url',
@@ -130,6 +135,7 @@ function buildDocument(routes: CollectedRoute[], info: OpenApiInfo) {
         : { 'x-crm-providers': info.offeredBy(route.doc.operation) }),
       tags: route.doc.tags,
       ...(route.doc.public === true ? { security: [] } : {}),
+      ...(route.doc.operatorKey === true ? { security: [{ operatorKey: [] }] } : {}),
       ...(parameters.length === 0 ? {} : { parameters }),
       ...(route.body === undefined
         ? {}
@@ -151,6 +157,12 @@ function buildDocument(routes: CollectedRoute[], info: OpenApiInfo) {
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token `crmp_{region}_…`.' },
+        operatorKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'Operator API key `crmpk_…` (admin API only), created with `crm-proxy operators key create`.',
+        },
       },
       schemas: { Error: ErrorResponse },
       headers: {

@@ -1,6 +1,7 @@
 import { Agent, errors, request } from 'undici';
 import type { Clock } from '../../lib/clock.ts';
 import { redactUrl } from '../../lib/redact.ts';
+import { meterCrmCall } from '../../lib/request-meter.ts';
 import { retrying } from '../../lib/retry.ts';
 import { readTextYielding } from '../../lib/utf8-yielding.ts';
 import {
@@ -122,6 +123,7 @@ export class HttpClient {
       });
       const text = await readTextYielding(res.body).finally(() => clearTimeout(deadline));
       response = { status: res.statusCode, headers: res.headers, text, attempts: attempt };
+      meterCrmCall(res.headers);
       if (res.statusCode < 500 && (res.statusCode !== 429 || req.ownRateLimit === true)) {
         this.#emit(req, attempt, started, { status: res.statusCode });
         return { attempt, response, retryWaitMs: undefined };
@@ -134,6 +136,7 @@ export class HttpClient {
       };
     } catch (thrown) {
       clearTimeout(deadline);
+      meterCrmCall();
       const kind = classify(thrown);
       if (kind === null) throw thrown;
       network = { kind, error: thrown };

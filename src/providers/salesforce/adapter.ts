@@ -7,6 +7,7 @@ import { salesforceData } from './data.ts';
 import { type DescribeCache, forgetDescribes, salesforceDescribe } from './describe.ts';
 import { salesforceFields } from './fields.ts';
 import { salesforceGet } from './get.ts';
+import { readLimitInfo } from './limit-info.ts';
 import { SALESFORCE, SALESFORCE_PROFILE } from './profile.ts';
 import { salesforceRetrieve } from './retrieve.ts';
 import { salesforceDelete, salesforceSave, salesforceUpsert } from './writes.ts';
@@ -48,6 +49,7 @@ export function createSalesforceAdapter(deps: ProviderDeps): CrmAdapter {
       const host = connection.apiBaseUrl ?? connection.loginUrl ?? settings.loginUrl;
       return { clientId, clientSecret, tokenUrl: `${host}${SALESFORCE_PROFILE.tokenPath}` };
     },
+    readAllowance: readLimitInfo,
     handlers: {
       insert: salesforceSave('insert', deps.clock, describe, data),
       update: salesforceSave('update', deps.clock, describe, data),

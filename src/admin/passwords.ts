@@ -1,0 +1,39 @@
+// Operator passwords: scrypt from node:crypto (no native add-on to build), a fresh 16-byte salt per
+// password, parameters stored beside the hash so they can be raised later, constant-time compare.
+import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+
+const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
+const KEY_LENGTH = 32;
+
+function derive(password: string, salt: Buffer, params: typeof PARAMS): Promise<Buffer> {
+  const options: ScryptOptions = { ...params, maxmem: 128 * params.N * params.r * 2 };
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
+  );
+}
+
+/** `scrypt$N$r$p$<salt b64>$<hash b64>`. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, PARAMS);
+  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || salt === undefined || hash === undefined) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const key = await derive(password, Buffer.from(salt, 'base64'), {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+  });
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** A hash of a random password, compared against when the email is unknown so that both cases cost the same. */
+export const decoyHash = hashPassword(randomBytes(16).toString('hex'));
+
+export const MIN_PASSWORD_LENGTH = 12;

@@ -1,0 +1,140 @@
+// The request log, written off the request's path: entries wait in memory and are written in one
+// batch on a timer (and at shutdown). Readers flush first, so this instance's own requests are
+// always visible to its console and admin API.
+import { randomBase62 } from '../crypto/random.ts';
+import type {
+  ConnectionStatsUpdate,
+  RequestLogEntry,
+  RequestLogFilter,
+  Store,
+  UsageBucket,
+} from '../store/types.ts';
+
+export interface RequestLogOptions {
+  store: Store;
+  now: () => number;
+  /** Entries older than this are pruned (default 7 days; `CRM_PROXY_REQUEST_LOG_DAYS`). */
+  retentionMs: number;
+  /** How often the buffer is written (default 1 s). */
+  flushIntervalMs?: number;
+  /** A buffer this full is written at once (default 500). */
+  maxBuffered?: number;
+  /** Entries kept in memory at most while the store fails; older ones are dropped (default 50,000). */
+  maxPending?: number;
+  onError?: (err: unknown) => void;
+}
+
+export type NewRequestLogEntry = Omit<RequestLogEntry, 'id'>;
+
+const PRUNE_EVERY_MS = 3600_000;
+
+export class RequestLog {
+  readonly #opts: Required<Omit<RequestLogOptions, 'onError'>> & Pick<RequestLogOptions, 'onError'>;
+  #buffer: RequestLogEntry[] = [];
+  #stats = new Map<string, ConnectionStatsUpdate>();
+  #timer: NodeJS.Timeout | undefined;
+  #flushing: Promise<void> = Promise.resolve();
+  #lastPrune = 0;
+  #dropped = 0;
+  #seq = 0;
+
+  constructor(opts: RequestLogOptions) {
+    this.#opts = { flushIntervalMs: 1000, maxBuffered: 500, maxPending: 50_000, ...opts };
+  }
+
+  /** Entries dropped because the store could not keep up (a failing store). */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  /** Records one answered request; never waits on the store. */
+  record(entry: NewRequestLogEntry, allowance?: { used: number; limit: number }, error?: string): void {
+    if (this.#buffer.length >= this.#opts.maxPending) {
+      this.#buffer.shift();
+      this.#dropped++;
+    }
+    // Ids sort in arrival order (entries of the same instant stay in order), then random.
+    const seq = (this.#seq++ % 1e9).toString(36).padStart(6, '0');
+    this.#buffer.push({
+      id: `rl_${Date.now().toString(36).padStart(9, '0')}${seq}${randomBase62(8)}`,
+      ...entry,
+    });
+    if (entry.connectionId !== null) {
+      const previous = this.#stats.get(entry.connectionId) ?? { connectionId: entry.connectionId };
+      const next: ConnectionStatsUpdate = { ...previous, lastUsedAt: entry.at };
+      if (entry.status < 500) next.lastSuccessAt = entry.at;
+      if (error !== undefined) next.lastError = { message: error, at: entry.at };
+      if (allowance !== undefined) next.allowance = { ...allowance, at: entry.at };
+      this.#stats.set(entry.connectionId, next);
+    }
+    if (this.#buffer.length >= this.#opts.maxBuffered) void this.flush();
+    else this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#timer !== undefined) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.flush();
+    }, this.#opts.flushIntervalMs);
+    this.#timer.unref();
+  }
+
+  /** Writes everything buffered so far (and prunes once an hour). Never throws. */
+  flush(): Promise<void> {
+    this.#flushing = this.#flushing.then(() => this.#write());
+    return this.#flushing;
+  }
+
+  async #write(): Promise<void> {
+    const entries = this.#buffer;
+    const stats = [...this.#stats.values()];
+    this.#buffer = [];
+    this.#stats = new Map();
+    try {
+      if (entries.length > 0) await this.#opts.store.requestLog.insertMany(entries);
+      if (stats.length > 0) await this.#opts.store.requestLog.updateStats(stats);
+      const now = this.#opts.now();
+      if (now - this.#lastPrune >= PRUNE_EVERY_MS) {
+        this.#lastPrune = now;
+        await this.prune();
+      }
+    } catch (err) {
+      // Put them back (newest kept if over the bound): the next flush tries again.
+      this.#buffer = [...entries, ...this.#buffer].slice(-this.#opts.maxPending);
+      for (const s of stats) if (!this.#stats.has(s.connectionId)) this.#stats.set(s.connectionId, s);
+      this.#opts.onError?.(err);
+      this.#schedule();
+    }
+  }
+
+  /** Deletes entries older than the retention; returns how many. */
+  prune(): Promise<number> {
+    return this.#opts.store.requestLog.prune(
+      new Date(this.#opts.now() - this.#opts.retentionMs).toISOString(),
+    );
+  }
+
+  async query(filter: RequestLogFilter): Promise<RequestLogEntry[]> {
+    await this.flush();
+    return this.#opts.store.requestLog.query(filter);
+  }
+
+  /** Requests and errors per hour over the last `hours` hours (default 7 days). */
+  async usage(hours: number, connectionId?: string): Promise<{ hours: string[]; buckets: UsageBucket[] }> {
+    await this.flush();
+    const end = Math.floor(this.#opts.now() / 3600_000) * 3600_000;
+    const start = end - (hours - 1) * 3600_000;
+    const labels = Array.from({ length: hours }, (_, i) =>
+      new Date(start + i * 3600_000).toISOString().slice(0, 13),
+    );
+    const buckets = await this.#opts.store.requestLog.usage(new Date(start).toISOString(), connectionId);
+    return { hours: labels, buckets };
+  }
+
+  async close(): Promise<void> {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.flush();
+  }
+}

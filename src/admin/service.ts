@@ -1,0 +1,244 @@
+// The operator's view of the service: connections with their health and allowance, API tokens,
+// connect links, the request log and usage. The console and the admin API both call these
+// functions; neither has its own implementation.
+import type { AuthService } from '../auth/service.ts';
+import type { ConnectionService } from '../connections/service.ts';
+import type { Connection, TokenRecord } from '../domain/connection.ts';
+import { ApiError } from '../errors/index.ts';
+import type { ConnectionStats, RequestLogEntry, Store } from '../store/types.ts';
+
+export type { Operator, RequestLogEntry } from '../store/types.ts';
+
+import type { ConnectLinkInput, ConnectLinkSummary, ConnectPort } from './connect-port.ts';
+import type { RequestLog } from './request-log.ts';
+
+export type ConnectionHealth = 'active' | 'needs_reauth' | 'failing';
+
+export interface ConnectionView {
+  id: string;
+  provider: string;
+  providerName: string;
+  label: string | null;
+  region: string;
+  sandbox: boolean;
+  status: ConnectionHealth;
+  /** Why it needs re-authorisation, or the last CRM failure when failing. */
+  lastError: string | null;
+  lastErrorAt: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  /** The CRM account's daily API allowance as its last answers said (only CRMs that report one). */
+  allowance: { used: number; limit: number; left: number; at: string } | null;
+}
+
+export interface TokenView extends TokenRecord {
+  state: 'active' | 'revoked' | 'expired';
+}
+
+export interface UsageSeries {
+  connectionId: string | null;
+  hours: string[];
+  requests: number[];
+  errors: number[];
+}
+
+export interface AdminDeps {
+  store: Store;
+  connections: ConnectionService;
+  auth: AuthService;
+  requestLog: RequestLog;
+  now: () => number;
+  displayName: (provider: string) => string;
+  /** The OAuth connect flow; absent in builds without it. */
+  connect?: ConnectPort | undefined;
+}
+
+export const STATUS_CLASSES = [2, 3, 4, 5] as const;
+
+function health(
+  c: Connection,
+  s: ConnectionStats | undefined,
+): Pick<ConnectionView, 'status' | 'lastError' | 'lastErrorAt'> {
+  if (c.status === 'needs_reauth')
+    return { status: 'needs_reauth', lastError: c.statusReason, lastErrorAt: c.updatedAt };
+  const failing = s?.lastErrorAt != null && (s.lastSuccessAt === null || s.lastErrorAt >= s.lastSuccessAt);
+  return {
+    status: failing ? 'failing' : 'active',
+    lastError: s?.lastError ?? null,
+    lastErrorAt: s?.lastErrorAt ?? null,
+  };
+}
+
+export class AdminService {
+  readonly #d: AdminDeps;
+
+  constructor(deps: AdminDeps) {
+    this.#d = deps;
+  }
+
+  get connectAvailable(): boolean {
+    return this.#d.connect !== undefined;
+  }
+
+  get connect(): ConnectPort {
+    if (this.#d.connect === undefined) {
+      throw new ApiError('service_unavailable', 'The OAuth connect flow is not part of this build.');
+    }
+    return this.#d.connect;
+  }
+
+  async listConnections(): Promise<ConnectionView[]> {
+    await this.#d.requestLog.flush();
+    const [connections, stats] = await Promise.all([
+      this.#d.connections.list(),
+      this.#d.store.requestLog.stats(),
+    ]);
+    const byId = new Map(stats.map((s) => [s.connectionId, s]));
+    return connections.map((c) => this.#view(c, byId.get(c.id)));
+  }
+
+  async getConnection(id: string): Promise<ConnectionView> {
+    const found = (await this.listConnections()).find((c) => c.id === id);
+    if (!found) throw notFound('connection', id);
+    return found;
+  }
+
+  #view(c: Connection, s: ConnectionStats | undefined): ConnectionView {
+    return {
+      id: c.id,
+      provider: c.provider,
+      providerName: this.#d.displayName(c.provider),
+      label: c.label,
+      region: c.region,
+      sandbox: c.sandbox,
+      ...health(c, s),
+      createdAt: c.createdAt,
+      lastUsedAt: s?.lastUsedAt ?? null,
+      allowance:
+        s?.allowance == null
+          ? null
+          : { ...s.allowance, left: Math.max(0, s.allowance.limit - s.allowance.used) },
+    };
+  }
+
+  async removeConnection(id: string): Promise<void> {
+    if (!(await this.#d.connections.remove(id))) throw notFound('connection', id);
+  }
+
+  async listTokens(connectionId?: string): Promise<TokenView[]> {
+    if (connectionId !== undefined) await this.getConnection(connectionId);
+    const now = new Date(this.#d.now()).toISOString();
+    return (await this.#d.auth.list(connectionId)).map((t) => ({
+      ...t,
+      state: t.revokedAt ? 'revoked' : t.expiresAt && t.expiresAt <= now ? 'expired' : 'active',
+    }));
+  }
+
+  /** A new API token; the secret is in the answer only. */
+  async createToken(input: {
+    connectionId: string;
+    name: string | null;
+    expiresInDays: number | null;
+  }): Promise<{ token: string; record: TokenRecord }> {
+    if (
+      input.expiresInDays !== null &&
+      !(Number.isInteger(input.expiresInDays) && input.expiresInDays >= 1 && input.expiresInDays <= 3650)
+    ) {
+      throw new ApiError(
+        'invalid_value',
+        'expires_in_days must be a whole number of days from 1 to 3650, or absent for no expiry.',
+        {
+          details: [{ field: 'expires_in_days' }],
+        },
+      );
+    }
+    const result = await this.#d.auth.createToken({
+      connectionId: input.connectionId,
+      name: input.name,
+      expiresAt:
+        input.expiresInDays === null ? null : new Date(this.#d.now() + input.expiresInDays * 86400_000),
+    });
+    if (!result.ok) throw notFound('connection', input.connectionId);
+    return { token: result.token, record: result.record };
+  }
+
+  async revokeToken(id: string): Promise<TokenRecord> {
+    if (!id.startsWith('tok_')) throw notFound('token', id);
+    const result = await this.#d.auth.revoke(id);
+    if (result.ok) return result.record;
+    if (result.code === 'already_revoked') {
+      const record = (await this.#d.auth.list()).find((t) => t.id === id);
+      if (record) return record;
+    }
+    throw notFound('token', id);
+  }
+
+  listLinks(): Promise<ConnectLinkSummary[]> {
+    return this.connect.listLinks();
+  }
+
+  createLink(input: ConnectLinkInput): Promise<{ id: string; url: string; expiresAt: string }> {
+    return this.connect.createLink(input);
+  }
+
+  async revokeLink(id: string): Promise<void> {
+    const outcome = await this.connect.revokeLink(id);
+    if (outcome === 'not_found') throw notFound('connect link', id);
+    if (outcome === 'used') {
+      throw new ApiError(
+        'invalid_value',
+        `Connect link ${id} was used already; remove its connection instead.`,
+        {
+          details: [{ field: 'id' }],
+        },
+      );
+    }
+  }
+
+  requests(filter: {
+    connectionId?: string | undefined;
+    tokenId?: string | undefined;
+    statusClass?: number | undefined;
+    requestId?: string | undefined;
+    before?: string | undefined;
+    limit?: number | undefined;
+  }): Promise<RequestLogEntry[]> {
+    return this.#d.requestLog.query({ ...filter, limit: Math.min(filter.limit ?? 100, 1000) });
+  }
+
+  /** Requests and errors (status ≥ 400) per hour, oldest first, one series per connection. */
+  async usage(hours = 168, connectionId?: string): Promise<UsageSeries[]> {
+    const { hours: labels, buckets } = await this.#d.requestLog.usage(hours, connectionId);
+    const index = new Map(labels.map((h, i) => [h, i]));
+    const series = new Map<string | null, UsageSeries>();
+    if (connectionId !== undefined) {
+      series.set(connectionId, {
+        connectionId,
+        hours: labels,
+        requests: labels.map(() => 0),
+        errors: labels.map(() => 0),
+      });
+    }
+    for (const b of buckets) {
+      const i = index.get(b.hour);
+      if (i === undefined) continue;
+      let s = series.get(b.connectionId);
+      if (!s) {
+        s = {
+          connectionId: b.connectionId,
+          hours: labels,
+          requests: labels.map(() => 0),
+          errors: labels.map(() => 0),
+        };
+        series.set(b.connectionId, s);
+      }
+      s.requests[i] = b.requests;
+      s.errors[i] = b.errors;
+    }
+    return [...series.values()];
+  }
+}
+
+function notFound(what: string, id: string): ApiError {
+  return new ApiError('not_found', `No ${what} ${id.slice(0, 80)} here.`);
+}

@@ -1,0 +1,177 @@
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { OperatorError } from '../../admin/operators.ts';
+import type { Core } from '../core.ts';
+import { CommandError, note, printJson, printTable, UsageError } from '../io.ts';
+import { cliIo } from '../process-io.ts';
+import { withCore } from './connections.ts';
+
+export const OPERATORS_HELP = `crm-proxy operators create --email EMAIL   the password is read from stdin (or asked for on a terminal)
+crm-proxy operators list [--json]
+crm-proxy operators key create --email EMAIL [--label L] [--json]   an operator API key for /v1/admin, printed once
+crm-proxy operators key list [--json]
+crm-proxy operators key revoke ID`;
+
+export async function operatorsCommand(args: string[], open: () => Promise<Core>): Promise<number> {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case 'create':
+      return withCore(open, (core) => create(core, rest));
+    case 'list':
+    case 'ls':
+      return withCore(open, (core) => list(core, rest));
+    case 'key':
+    case 'keys':
+      return keyCommand(rest, open);
+    default:
+      throw new UsageError(
+        sub ? `unknown subcommand "operators ${sub}"` : 'operators needs a subcommand: create, list, key',
+      );
+  }
+}
+
+/** The password: one line of stdin, or asked for without echo on a terminal. */
+async function readPassword(): Promise<string> {
+  const io = cliIo();
+  const stdin = io.stdin as NodeJS.ReadableStream & { isTTY?: boolean };
+  const muted = { muted: false };
+  const output = {
+    write(chunk: string) {
+      if (!muted.muted) io.stderr.write(chunk);
+      return true;
+    },
+  } as unknown as NodeJS.WritableStream;
+  const rl = createInterface({
+    input: stdin,
+    output: stdin.isTTY === true ? output : undefined,
+    terminal: stdin.isTTY === true,
+  });
+  try {
+    if (stdin.isTTY === true) {
+      io.stderr.write('Password: ');
+      muted.muted = true;
+    }
+    for await (const line of rl) return line.replace(/\r$/, '');
+    return '';
+  } finally {
+    muted.muted = false;
+    if (stdin.isTTY === true) io.stderr.write('\n');
+    rl.close();
+  }
+}
+
+async function create(core: Core, args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, strict: true, options: { email: { type: 'string' } } });
+  if (!values.email) throw new UsageError('--email EMAIL is required');
+  const password = await readPassword();
+  try {
+    const operator = await core.operators.create(values.email, password);
+    note(`Created operator ${operator.email} (${operator.id}). Sign in at /console.`);
+    return 0;
+  } catch (err) {
+    if (err instanceof OperatorError) throw new CommandError(err.message);
+    throw err;
+  }
+}
+
+async function list(core: Core, args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: { json: { type: 'boolean', default: false } },
+  });
+  const operators = await core.operators.list();
+  if (values.json) {
+    printJson(operators);
+    return 0;
+  }
+  if (operators.length === 0) {
+    note('No operators. Create one with: crm-proxy operators create --email you@example.com');
+    return 0;
+  }
+  printTable(
+    ['ID', 'EMAIL', 'CREATED', 'LAST SIGN-IN'],
+    operators.map((o) => [o.id, o.email, o.createdAt, o.lastSignInAt ?? 'never']),
+  );
+  return 0;
+}
+
+async function keyCommand(args: string[], open: () => Promise<Core>): Promise<number> {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case 'create':
+      return withCore(open, async (core) => {
+        const { values } = parseArgs({
+          args: rest,
+          strict: true,
+          options: {
+            email: { type: 'string' },
+            label: { type: 'string' },
+            json: { type: 'boolean', default: false },
+          },
+        });
+        if (!values.email) throw new UsageError('--email EMAIL is required (the operator the key acts for)');
+        const operator = await core.operators.find(values.email);
+        if (!operator)
+          throw new CommandError(
+            `No operator ${values.email}. Create one with: crm-proxy operators create --email …`,
+          );
+        const { key, record } = await core.operators.createKey(operator, values.label ?? null);
+        if (values.json) {
+          printJson({ key, record });
+          return 0;
+        }
+        cliIo().stdout.write(`${key}\n`);
+        note(
+          `Created operator key ${record.id} (${record.prefix}…) for ${operator.email}. It is shown only this once.`,
+        );
+        return 0;
+      });
+    case 'list':
+    case 'ls':
+      return withCore(open, async (core) => {
+        const { values } = parseArgs({
+          args: rest,
+          strict: true,
+          options: { json: { type: 'boolean', default: false } },
+        });
+        const keys = await core.operators.listKeys();
+        if (values.json) {
+          printJson(keys);
+          return 0;
+        }
+        if (keys.length === 0) {
+          note('No operator keys.');
+          return 0;
+        }
+        printTable(
+          ['ID', 'PREFIX', 'OPERATOR', 'LABEL', 'CREATED', 'LAST USED', 'REVOKED'],
+          keys.map((k) => [
+            k.id,
+            `${k.prefix}…`,
+            k.operatorId,
+            k.label ?? '',
+            k.createdAt,
+            k.lastUsedAt ?? 'never',
+            k.revokedAt ?? '',
+          ]),
+        );
+        return 0;
+      });
+    case 'revoke':
+      return withCore(open, async (core) => {
+        const { positionals } = parseArgs({ args: rest, strict: true, allowPositionals: true, options: {} });
+        const [id, extra] = positionals;
+        if (!id || extra) throw new UsageError('usage: crm-proxy operators key revoke ID');
+        if (!(await core.operators.revokeKey(id))) throw new CommandError(`No active operator key ${id}.`);
+        note(`Revoked operator key ${id}.`);
+        return 0;
+      });
+    default:
+      throw new UsageError(
+        sub
+          ? `unknown subcommand "operators key ${sub}"`
+          : 'operators key needs a subcommand: create, list, revoke',
+      );
+  }
+}

@@ -1,0 +1,112 @@
+import { parseArgs } from 'node:util';
+import type { Core } from '../core.ts';
+import { note, printJson, printTable, UsageError } from '../io.ts';
+import { withCore } from './connections.ts';
+
+export const REQUESTS_HELP = `crm-proxy requests list [--connection ID] [--token ID] [--status 2xx|3xx|4xx|5xx] [--request-id ID] [--limit N] [--json]
+    the request log, newest first (the same entries as the console and GET /v1/admin/requests)
+crm-proxy usage [--connection ID] [--hours N] [--json]   requests and errors per hour (default: 168 hours)`;
+
+export async function requestsCommand(args: string[], open: () => Promise<Core>): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub !== 'list' && sub !== 'ls') {
+    throw new UsageError(sub ? `unknown subcommand "requests ${sub}"` : 'requests needs a subcommand: list');
+  }
+  const { values } = parseArgs({
+    args: rest,
+    strict: true,
+    options: {
+      connection: { type: 'string' },
+      token: { type: 'string' },
+      status: { type: 'string' },
+      'request-id': { type: 'string' },
+      limit: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  if (values.status !== undefined && !/^[2-5]xx$/.test(values.status)) {
+    throw new UsageError('--status must be 2xx, 3xx, 4xx or 5xx');
+  }
+  const limit = values.limit === undefined ? 50 : Number(values.limit);
+  if (!(Number.isInteger(limit) && limit >= 1 && limit <= 1000))
+    throw new UsageError('--limit must be from 1 to 1000');
+  return withCore(open, async (core) => {
+    const entries = await core.admin.requests({
+      connectionId: values.connection,
+      tokenId: values.token,
+      statusClass: values.status === undefined ? undefined : Number(values.status[0]),
+      requestId: values['request-id'],
+      limit,
+    });
+    if (values.json) {
+      printJson(entries);
+      return 0;
+    }
+    if (entries.length === 0) {
+      note('No requests match.');
+      return 0;
+    }
+    printTable(
+      [
+        'TIME',
+        'METHOD',
+        'PATH',
+        'STATUS',
+        'MS',
+        'CRM CALLS',
+        'INTERFACE',
+        'REQUEST ID',
+        'TOKEN',
+        'CONNECTION',
+      ],
+      entries.map((e) => [
+        e.at,
+        e.method,
+        e.path,
+        String(e.status),
+        String(e.latencyMs),
+        String(e.crmCalls),
+        e.interface ?? '',
+        e.requestId,
+        e.tokenId ?? '',
+        e.connectionId ?? '',
+      ]),
+    );
+    return 0;
+  });
+}
+
+export async function usageCommand(args: string[], open: () => Promise<Core>): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      connection: { type: 'string' },
+      hours: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const hours = values.hours === undefined ? 168 : Number(values.hours);
+  if (!(Number.isInteger(hours) && hours >= 1 && hours <= 168))
+    throw new UsageError('--hours must be from 1 to 168');
+  return withCore(open, async (core) => {
+    const series = await core.admin.usage(hours, values.connection);
+    if (values.json) {
+      printJson(series);
+      return 0;
+    }
+    const rows = series.flatMap((s) =>
+      s.hours.flatMap((h, i) =>
+        (s.requests[i] ?? 0) > 0
+          ? [[s.connectionId ?? '(none)', `${h}:00Z`, String(s.requests[i]), String(s.errors[i])]]
+          : [],
+      ),
+    );
+    if (rows.length === 0) {
+      note(`No requests in the last ${hours} hours.`);
+      return 0;
+    }
+    printTable(['CONNECTION', 'HOUR', 'REQUESTS', 'ERRORS'], rows);
+    return 0;
+  });
+}

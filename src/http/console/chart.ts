@@ -1,0 +1,47 @@
+// The usage chart as server-rendered SVG: no chart library, no script, nothing to download, and it
+// prints as it shows. Bars are requests per hour; the darker part of a bar is its errors.
+import { type Html, html } from './html.ts';
+
+export interface ChartSeries {
+  hours: string[];
+  requests: number[];
+  errors: number[];
+}
+
+const W = 840;
+const H = 180;
+const PAD = { left: 40, right: 8, top: 10, bottom: 28 };
+
+export function usageChart(series: ChartSeries, title: string): Html {
+  const n = series.hours.length;
+  const max = Math.max(1, ...series.requests);
+  const plotW = W - PAD.left - PAD.right;
+  const plotH = H - PAD.top - PAD.bottom;
+  const barW = plotW / Math.max(1, n);
+  const y = (v: number) => PAD.top + plotH - (v / max) * plotH;
+  const bars = series.requests.map((r, i) => {
+    if (r === 0) return '';
+    const x = (PAD.left + i * barW).toFixed(1);
+    const w = Math.max(1, barW - 0.5).toFixed(1);
+    const e = series.errors[i] ?? 0;
+    return html`<rect class="req" x="${x}" y="${y(r).toFixed(1)}" width="${w}" height="${(plotH - (y(r) - PAD.top)).toFixed(1)}"><title>${series.hours[i] ?? ''}:00 UTC: ${r} requests, ${e} errors</title></rect>${
+      e > 0
+        ? html`<rect class="err" x="${x}" y="${y(e).toFixed(1)}" width="${w}" height="${(plotH - (y(e) - PAD.top)).toFixed(1)}"></rect>`
+        : ''
+    }`;
+  });
+  // A label at each day's start (hour 00).
+  const days = series.hours.flatMap((h, i) =>
+    h.endsWith('T00')
+      ? [
+          html`<line class="day" x1="${(PAD.left + i * barW).toFixed(1)}" x2="${(PAD.left + i * barW).toFixed(1)}" y1="${PAD.top}" y2="${PAD.top + plotH}"></line><text x="${(PAD.left + i * barW + 2).toFixed(1)}" y="${H - 10}">${h.slice(5, 10)}</text>`,
+        ]
+      : [],
+  );
+  const total = series.requests.reduce((a, b) => a + b, 0);
+  const errors = series.errors.reduce((a, b) => a + b, 0);
+  return html`<figure class="chart"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${title}: ${total} requests, ${errors} errors over the last ${n} hours" preserveAspectRatio="none">
+<line class="axis" x1="${PAD.left}" x2="${W - PAD.right}" y1="${PAD.top + plotH}" y2="${PAD.top + plotH}"></line>
+<text x="4" y="${PAD.top + 10}">${max}</text><text x="4" y="${PAD.top + plotH}">0</text>
+${days}${bars}</svg><figcaption>${title}: <strong data-total-requests="${total}">${total}</strong> requests, <strong data-total-errors="${errors}">${errors}</strong> errors (status ≥ 400) in the last ${n / 24 >= 1 ? `${Math.round(n / 24)} days` : `${n} hours`}, per hour, UTC.</figcaption></figure>`;
+}

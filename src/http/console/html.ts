@@ -1,0 +1,38 @@
+// Server-side HTML with escaping by default: every interpolated value is escaped unless it is
+// already `Html` (built by this same tag). Type-checked, no template files, no client rendering.
+
+export class Html {
+  constructor(readonly text: string) {}
+  toString(): string {
+    return this.text;
+  }
+}
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+}
+
+type Value = Html | string | number | boolean | null | undefined | readonly Value[];
+
+function render(value: Value): string {
+  if (value === null || value === undefined || value === false) return '';
+  if (value instanceof Html) return value.text;
+  if (Array.isArray(value)) return value.map(render).join('');
+  return escapeHtml(String(value));
+}
+
+export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
+  let out = strings[0] ?? '';
+  values.forEach((v, i) => {
+    out += render(v) + (strings[i + 1] ?? '');
+  });
+  return new Html(out);
+}

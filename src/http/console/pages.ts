@@ -1,0 +1,340 @@
+// The console's pages. Every value goes through `html`, which escapes it.
+import type { ConnectLinkSummary } from '../../admin/connect-port.ts';
+import type {
+  ConnectionView,
+  Operator,
+  RequestLogEntry,
+  TokenView,
+  UsageSeries,
+} from '../../admin/service.ts';
+import { usageChart } from './chart.ts';
+import { type Html, html } from './html.ts';
+
+export interface PageFrame {
+  operator: Operator | null;
+  csrf: string;
+  current?: string;
+}
+
+const NAV: Array<[string, string]> = [
+  ['/console/connections', 'Connections'],
+  ['/console/tokens', 'API tokens'],
+  ['/console/requests', 'Request log'],
+  ['/console/usage', 'Usage'],
+  ['/console/links', 'Connect links'],
+];
+
+export const when = (iso: string | null | undefined): string =>
+  iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '—';
+
+export function csrfField(csrf: string): Html {
+  return html`<input type="hidden" name="_csrf" value="${csrf}">`;
+}
+
+export function layout(frame: PageFrame, title: string, body: Html): Html {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · crm-proxy console</title>
+<link rel="stylesheet" href="/console/assets/console.css"><script src="/console/assets/console.js" defer></script></head>
+<body><header class="top"><span class="brand">crm-proxy</span>${
+    frame.operator === null
+      ? ''
+      : html`<nav>${NAV.map(([href, label]) => html`<a href="${href}"${frame.current === href ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>
+<span class="who">${frame.operator.email}</span><form method="post" action="/console/sign-out">${csrfField(frame.csrf)}<button class="secondary" type="submit">Sign out</button></form>`
+  }</header><main>${body}</main></body></html>`;
+}
+
+export function signInPage(csrf: string, error: string | null, email: string): Html {
+  return layout(
+    { operator: null, csrf },
+    'Sign in',
+    html`<div class="signin card"><h1>Operator sign-in</h1>
+${error === null ? '' : html`<p class="error" role="alert">${error}</p>`}
+<form method="post" action="/console/sign-in">${csrfField(csrf)}
+<label>Email <input type="email" name="email" autocomplete="username" required value="${email}"></label>
+<label>Password <input type="password" name="password" autocomplete="current-password" required></label>
+<button type="submit">Sign in</button></form>
+<p class="muted">The first operator is created on the server: <code>crm-proxy operators create --email you@example.com</code>.</p></div>`,
+  );
+}
+
+export function messagePage(
+  frame: PageFrame,
+  title: string,
+  text: string,
+  back = '/console/connections',
+): Html {
+  return layout(
+    frame,
+    title,
+    html`<div class="card"><h1>${title}</h1><p>${text}</p><p><a href="${back}">Back</a></p></div>`,
+  );
+}
+
+function statusBadge(c: ConnectionView): Html {
+  const label = c.status === 'needs_reauth' ? 'needs re-auth' : c.status;
+  return html`<span class="badge ${c.status}">${label}</span>`;
+}
+
+function allowance(c: ConnectionView): Html {
+  if (c.allowance === null) return html`<span class="muted">—</span>`;
+  const pct = Math.min(100, Math.round((c.allowance.used / c.allowance.limit) * 100));
+  return html`<meter min="0" max="${c.allowance.limit}" value="${c.allowance.used}" title="${pct}% used"></meter>
+<span class="mono">${c.allowance.used.toLocaleString('en')} used / ${c.allowance.left.toLocaleString('en')} left</span>`;
+}
+
+export interface ProviderChoice {
+  id: string;
+  name: string;
+  /** Variables still to set before this CRM can be connected in a browser (empty: ready). */
+  missing?: string[];
+}
+
+function providerOptions(providers: ProviderChoice[]): Html {
+  return html`${providers.map(
+    (p) =>
+      html`<option value="${p.id}"${(p.missing?.length ?? 0) > 0 ? html` disabled` : ''}>${p.name}${(p.missing?.length ?? 0) > 0 ? ` (set ${p.missing?.join(', ')})` : ''}</option>`,
+  )}`;
+}
+
+export function connectForm(frame: PageFrame, providers: ProviderChoice[], available: boolean): Html {
+  if (!available) return html`<p class="muted">The OAuth connect flow is not available in this build.</p>`;
+  return html`<form class="row" method="post" action="/console/connections/connect">${csrfField(frame.csrf)}
+<label>CRM <select name="provider">${providerOptions(providers)}</select></label>
+<label>Label <input name="label" maxlength="100" placeholder="Acme production"></label>
+<label>Login host (if the CRM has several) <input name="login_host" maxlength="200" placeholder="default"></label>
+<button type="submit" data-test="connect">Connect</button></form>`;
+}
+
+export function connectionsPage(
+  frame: PageFrame,
+  connections: ConnectionView[],
+  providers: ProviderChoice[],
+  connectAvailable: boolean,
+  redirectUrl: string,
+  notice: string | null,
+): Html {
+  const rows = connections.map(
+    (c) => html`<tr data-connection="${c.id}">
+<td data-label="Connection"><a href="/console/connections/${c.id}">${c.label ?? c.id}</a><br><span class="muted mono">${c.id}</span></td>
+<td data-label="CRM">${c.providerName}${c.sandbox ? html` <span class="muted">(sandbox)</span>` : ''}</td><td data-label="Region">${c.region}</td>
+<td data-label="Status">${statusBadge(c)}${c.lastError === null ? '' : html`<br><span class="muted">${c.lastError}</span>`}</td>
+<td data-label="Created">${when(c.createdAt)}</td><td data-label="Last used">${when(c.lastUsedAt)}</td><td data-label="Daily API allowance">${allowance(c)}</td>
+<td data-label="" class="actions">${
+      connectAvailable
+        ? html`<form class="inline" method="post" action="/console/connections/${c.id}/reconnect">${csrfField(frame.csrf)}<button class="secondary" type="submit">Re-connect</button></form> `
+        : ''
+    }<form class="inline" method="post" action="/console/connections/${c.id}/remove" data-confirm="Remove this connection and all its API tokens?">${csrfField(frame.csrf)}<button class="danger" type="submit">Remove</button></form></td></tr>`,
+  );
+  return layout(
+    frame,
+    'Connections',
+    html`<h1>Connections</h1>${notice === null ? '' : html`<p class="notice" role="status">${notice}</p>`}
+<div class="table-wrap"><table><thead><tr><th>Connection</th><th>CRM</th><th>Region</th><th>Status</th><th>Created</th><th>Last used</th><th>Daily API allowance</th><th></th></tr></thead>
+<tbody>${rows.length === 0 ? html`<tr><td colspan="8" class="muted">No connections yet.</td></tr>` : rows}</tbody></table></div>
+<h2>Connect an account</h2><div class="card">${connectForm(frame, providers, connectAvailable)}
+<p class="muted">Redirect URL to register in the ${providers.map((p) => p.name).join(' and ')} app settings: <code>${redirectUrl}</code></p></div>`,
+  );
+}
+
+function tokenRows(frame: PageFrame, tokens: TokenView[], names: Map<string, string>): Html {
+  if (tokens.length === 0) return html`<tr><td colspan="8" class="muted">No API tokens.</td></tr>`;
+  return html`${tokens.map(
+    (
+      t,
+    ) => html`<tr data-token="${t.id}"><td data-label="Prefix" class="mono">${t.prefix}…</td><td data-label="Label">${t.name ?? ''}</td>
+<td data-label="Connection"><a href="/console/connections/${t.connectionId}">${names.get(t.connectionId) ?? t.connectionId}</a></td>
+<td data-label="State"><span class="badge ${t.state}">${t.state}</span></td><td data-label="Created">${when(t.createdAt)}</td><td data-label="Last used">${when(t.lastUsedAt)}</td><td data-label="Expires">${t.expiresAt === null ? 'never' : when(t.expiresAt)}</td>
+<td data-label="">${
+      t.state === 'active'
+        ? html`<form class="inline" method="post" action="/console/tokens/${t.id}/revoke" data-confirm="Revoke this token? Clients using it stop working at once.">${csrfField(frame.csrf)}<button class="danger" type="submit">Revoke</button></form>`
+        : ''
+    }</td></tr>`,
+  )}`;
+}
+
+function tokenTable(frame: PageFrame, tokens: TokenView[], names: Map<string, string>): Html {
+  return html`<div class="table-wrap"><table><thead><tr><th>Prefix</th><th>Label</th><th>Connection</th><th>State</th><th>Created</th><th>Last used</th><th>Expires</th><th></th></tr></thead>
+<tbody>${tokenRows(frame, tokens, names)}</tbody></table></div>`;
+}
+
+function createTokenForm(frame: PageFrame, connections: ConnectionView[], selected?: string): Html {
+  return html`<form class="row" method="post" action="/console/tokens">${csrfField(frame.csrf)}
+<label>Connection <select name="connection_id" required>${connections.map(
+    (c) =>
+      html`<option value="${c.id}"${c.id === selected ? html` selected` : ''}>${c.label ?? c.id} (${c.providerName})</option>`,
+  )}</select></label>
+<label>Label <input name="name" maxlength="100" placeholder="nightly sync"></label>
+<label>Expires in days <input name="expires_in_days" inputmode="numeric" pattern="[0-9]*" placeholder="never"></label>
+<button type="submit" data-test="create-token">Create token</button></form>`;
+}
+
+export function createdTokenBlock(token: string, prefix: string): Html {
+  return html`<div class="card" data-test="new-token"><h2>New API token ${prefix}…</h2>
+<p>Copy it now: it is shown only this once.</p>
+<div class="secret"><code id="new-token">${token}</code><button type="button" class="secondary" data-copy="new-token">Copy</button></div></div>`;
+}
+
+export function tokensPage(
+  frame: PageFrame,
+  tokens: TokenView[],
+  connections: ConnectionView[],
+  created: { token: string; prefix: string } | null,
+  error: string | null,
+): Html {
+  const names = new Map(connections.map((c) => [c.id, c.label ?? c.id]));
+  return layout(
+    frame,
+    'API tokens',
+    html`<h1>API tokens</h1>${created === null ? '' : createdTokenBlock(created.token, created.prefix)}
+${error === null ? '' : html`<p class="error" role="alert">${error}</p>`}
+<div class="card">${connections.length === 0 ? html`<p class="muted">Connect an account first.</p>` : createTokenForm(frame, connections)}</div>
+${tokenTable(frame, tokens, names)}`,
+  );
+}
+
+export function requestTable(entries: RequestLogEntry[], names: Map<string, string> = new Map()): Html {
+  return html`<div class="table-wrap"><table data-test="request-log"><thead><tr><th>Time</th><th>Method</th><th>Path</th><th>Status</th><th>Latency</th><th>CRM calls</th><th>Interface</th><th>Request id</th><th>Token</th><th>Connection</th></tr></thead><tbody>${
+    entries.length === 0
+      ? html`<tr><td colspan="10" class="muted">No requests.</td></tr>`
+      : entries.map(
+          (
+            e,
+          ) => html`<tr data-request-id="${e.requestId}"><td data-label="Time">${e.at.slice(0, 19).replace('T', ' ')}</td><td data-label="Method">${e.method}</td><td data-label="Path" class="wrap mono">${e.path}</td>
+<td data-label="Status"><span class="badge s${Math.floor(e.status / 100)}">${e.status}</span>${e.errorCode === null ? '' : html` <span class="muted">${e.errorCode}</span>`}</td>
+<td data-label="Latency">${e.latencyMs} ms</td><td data-label="CRM calls">${e.crmCalls}</td><td data-label="Interface">${e.interface ?? '—'}</td><td data-label="Request id" class="mono">${e.requestId}</td>
+<td data-label="Token" class="mono">${e.tokenId === null ? '—' : html`<a href="/console/requests?token_id=${e.tokenId}">${e.tokenId.slice(0, 12)}…</a>`}</td>
+<td data-label="Connection" class="mono">${e.connectionId === null ? '—' : html`<a href="/console/requests?connection_id=${e.connectionId}">${names.get(e.connectionId) ?? e.connectionId}</a>`}</td></tr>`,
+        )
+  }</tbody></table></div>`;
+}
+
+export interface RequestFilterView {
+  statusClass: string;
+  requestId: string;
+  connectionId: string;
+  tokenId: string;
+}
+
+/** Entries per page of the request log. */
+export const REQUEST_PAGE = 50;
+
+export function requestsPage(
+  frame: PageFrame,
+  entries: RequestLogEntry[],
+  filter: RequestFilterView,
+  connections: ConnectionView[],
+  retentionDays: number,
+): Html {
+  return layout(
+    frame,
+    'Request log',
+    html`<h1>Request log</h1>
+<form class="row card" method="get" action="/console/requests">
+<label>Status <select name="status">${['', '2xx', '3xx', '4xx', '5xx'].map((s) => html`<option value="${s}"${s === filter.statusClass ? html` selected` : ''}>${s === '' ? 'any' : s}</option>`)}</select></label>
+<label>Connection <select name="connection_id"><option value="">any</option>${connections.map((c) => html`<option value="${c.id}"${c.id === filter.connectionId ? html` selected` : ''}>${c.label ?? c.id}</option>`)}</select></label>
+<label>Request id <input name="request_id" value="${filter.requestId}" maxlength="128" placeholder="req_…"></label>
+${filter.tokenId === '' ? '' : html`<input type="hidden" name="token_id" value="${filter.tokenId}">`}
+<button type="submit">Filter</button> <a href="/console/requests">Clear</a></form>
+${filter.tokenId === '' ? '' : html`<p class="muted">Token ${filter.tokenId} only.</p>`}
+${requestTable(entries, new Map(connections.map((c) => [c.id, c.label ?? c.id])))}
+${
+  entries.length === REQUEST_PAGE
+    ? html`<p><a data-test="older" href="/console/requests?${new URLSearchParams({
+        ...(filter.statusClass === '' ? {} : { status: filter.statusClass }),
+        ...(filter.connectionId === '' ? {} : { connection_id: filter.connectionId }),
+        ...(filter.tokenId === '' ? {} : { token_id: filter.tokenId }),
+        ...(filter.requestId === '' ? {} : { request_id: filter.requestId }),
+        before: entries[entries.length - 1]?.at ?? '',
+      }).toString()}">Older requests →</a></p>`
+    : ''
+}
+<p class="muted">Newest first, ${REQUEST_PAGE} a page. Bodies are never stored; entries are kept ${retentionDays} days.</p>`,
+  );
+}
+
+export function usagePage(
+  frame: PageFrame,
+  series: Array<{ connection: ConnectionView | null; usage: UsageSeries }>,
+): Html {
+  return layout(
+    frame,
+    'Usage',
+    html`<h1>Usage, last 7 days</h1>${
+      series.length === 0
+        ? html`<p class="muted">No connections.</p>`
+        : series.map(({ connection, usage }) =>
+            usageChart(
+              usage,
+              connection === null
+                ? 'Requests without a connection'
+                : `${connection.label ?? connection.id} (${connection.providerName})`,
+            ),
+          )
+    }`,
+  );
+}
+
+export function connectionPage(
+  frame: PageFrame,
+  c: ConnectionView,
+  tokens: TokenView[],
+  entries: RequestLogEntry[],
+  usage: UsageSeries,
+  connections: ConnectionView[],
+  created: { token: string; prefix: string } | null,
+): Html {
+  const names = new Map([[c.id, c.label ?? c.id]]);
+  return layout(
+    frame,
+    c.label ?? c.id,
+    html`<h1>${c.label ?? c.id}</h1>${created === null ? '' : createdTokenBlock(created.token, created.prefix)}
+<div class="card"><dl class="facts"><dt>Id</dt><dd class="mono">${c.id}</dd><dt>CRM</dt><dd>${c.providerName}</dd><dt>Region</dt><dd>${c.region}</dd>
+<dt>Status</dt><dd>${statusBadge(c)} ${c.lastError ?? ''}</dd><dt>Created</dt><dd>${when(c.createdAt)}</dd><dt>Last used</dt><dd>${when(c.lastUsedAt)}</dd>
+<dt>Daily API allowance</dt><dd>${allowance(c)}</dd></dl></div>
+${usageChart(usage, 'Requests per hour')}
+<h2>API tokens</h2><div class="card">${createTokenForm(frame, connections, c.id)}</div>${tokenTable(frame, tokens, names)}
+<h2>Recent requests</h2>${requestTable(entries)}`,
+  );
+}
+
+export function linksPage(
+  frame: PageFrame,
+  links: ConnectLinkSummary[],
+  providers: ProviderChoice[],
+  available: boolean,
+  created: { url: string; expiresAt: string } | null,
+): Html {
+  const state = (l: ConnectLinkSummary) => (l.status === 'active' ? 'open' : l.status);
+  return layout(
+    frame,
+    'Connect links',
+    html`<h1>Connect links</h1><p class="muted">A one-time link for the owner of a CRM account: they open it, approve on the CRM’s consent page, and the connection appears here.</p>
+${
+  created === null
+    ? ''
+    : html`<div class="card" data-test="new-link"><h2>New connect link</h2><p>Send it to the account owner. It works once and expires ${when(created.expiresAt)}.</p>
+<div class="secret"><code id="new-link">${created.url}</code><button type="button" class="secondary" data-copy="new-link">Copy</button></div></div>`
+}
+${
+  available
+    ? html`<div class="card"><form class="row" method="post" action="/console/links">${csrfField(frame.csrf)}
+<label>CRM <select name="provider">${providerOptions(providers)}</select></label>
+<label>Label <input name="label" maxlength="100" placeholder="Globex"></label>
+<label>Valid for hours <input name="ttl_hours" inputmode="numeric" pattern="[0-9]*" placeholder="24"></label>
+<button type="submit" data-test="create-link">Create link</button></form></div>
+<div class="table-wrap"><table><thead><tr><th>Link</th><th>CRM</th><th>Label</th><th>State</th><th>Created</th><th>Expires</th><th>Connection</th><th></th></tr></thead><tbody>${
+        links.length === 0
+          ? html`<tr><td colspan="8" class="muted">No connect links.</td></tr>`
+          : links.map(
+              (
+                l,
+              ) => html`<tr data-link="${l.id}"><td data-label="Link" class="mono">${l.id}</td><td data-label="CRM">${l.provider}</td><td data-label="Label">${l.label ?? ''}</td><td data-label="State">${state(l)}</td><td data-label="Created">${when(l.createdAt)}</td><td data-label="Expires">${when(l.expiresAt)}</td>
+<td data-label="Connection">${l.connectionId === null ? '—' : html`<a href="/console/connections/${l.connectionId}">${l.connectionId}</a>`}</td>
+<td data-label="">${state(l) === 'open' ? html`<form class="inline" method="post" action="/console/links/${l.id}/revoke">${csrfField(frame.csrf)}<button class="danger" type="submit">Revoke</button></form>` : ''}</td></tr>`,
+            )
+      }</tbody></table></div>`
+    : html`<p class="muted">The OAuth connect flow is not available in this build.</p>`
+}`,
+  );
+}

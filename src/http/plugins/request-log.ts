@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { NewRequestLogEntry } from '../../admin/request-log.ts';
+import type { AppContext } from '../../context.ts';
+import { newMeter, type RequestMeter, withMeter } from '../../lib/request-meter.ts';
+
+interface Pending {
+  at: string;
+  meter: RequestMeter;
+  error?: { code: string; message: string };
+}
+
+const LOGGED = /^\/v1\/(?!admin(?:\/|$))/;
+
+/**
+ * Request log of the API (/v1, not the admin API): one entry per answered request, with the CRM
+ * calls it spent, taken when the answer has gone out. The body is never looked at; the path loses
+ * its query string.
+ */
+export function registerRequestLog(app: FastifyInstance, ctx: AppContext): void {
+  const pending = new WeakMap<FastifyRequest, Pending>();
+
+  app.addHook('onRequest', async (request) => {
+    if (!LOGGED.test(request.url)) return;
+    pending.set(request, { at: new Date(ctx.clock.now()).toISOString(), meter: newMeter() });
+  });
+  // After the body is read: the handler and everything it awaits run inside the meter's scope.
+  app.addHook('preHandler', (request, _reply, done) => {
+    const p = pending.get(request);
+    if (p === undefined) return done();
+    withMeter(p.meter, done);
+  });
+  // The API's own error answers are small JSON strings: their code (and, for 5xx, message) is kept.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const p = pending.get(request);
+    if (p === undefined || reply.statusCode < 400 || typeof payload !== 'string' || payload.length > 65_536)
+      return payload;
+    try {
+      const body = JSON.parse(payload) as { error?: { code?: unknown; message?: unknown } };
+      if (typeof body.error?.code === 'string') {
+        p.error = {
+          code: body.error.code.slice(0, 60),
+          message: String(body.error.message ?? '').slice(0, 400),
+        };
+      }
+    } catch {
+      // Not one of ours (a CRM's answer passed through): no code.
+    }
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const p = pending.get(request);
+    if (p === undefined) return;
+    pending.delete(request);
+    const principal = request.principal ?? null;
+    const via = reply.getHeader('x-crm-proxy-interface');
+    const entry: NewRequestLogEntry = {
+      at: p.at,
+      method: request.method,
+      path: (request.url.split('?')[0] ?? '').slice(0, 500),
+      status: reply.statusCode,
+      latencyMs: Math.round(reply.elapsedTime),
+      crmCalls: p.meter.crmCalls,
+      interface: typeof via === 'string' ? via.slice(0, 40) : null,
+      requestId: request.id,
+      tokenId: principal?.token.id ?? null,
+      connectionId: principal?.connection.id ?? null,
+      errorCode: p.error?.code ?? null,
+    };
+    const allowance =
+      principal !== null && p.meter.lastHeaders !== undefined
+        ? ctx.registry.adapterFor(principal.connection).readAllowance?.(p.meter.lastHeaders)
+        : undefined;
+    const failure =
+      reply.statusCode >= 500 && p.error !== undefined
+        ? `${p.error.code}: ${p.error.message}`.slice(0, 500)
+        : undefined;
+    ctx.requestLog.record(entry, allowance, failure);
+  });
+}

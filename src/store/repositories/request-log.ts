@@ -1,0 +1,137 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Database, RequestLogTable } from '../schema.ts';
+import type { ConnectionStats, RequestLogEntry, RequestLogRepository, UsageBucket } from '../types.ts';
+
+function toEntry(r: Selectable<RequestLogTable>): RequestLogEntry {
+  return {
+    id: r.id,
+    at: r.at,
+    method: r.method,
+    path: r.path,
+    status: Number(r.status),
+    latencyMs: Number(r.latency_ms),
+    crmCalls: Number(r.crm_calls),
+    interface: r.interface,
+    requestId: r.request_id,
+    tokenId: r.token_id,
+    connectionId: r.connection_id,
+    errorCode: r.error_code,
+  };
+}
+
+/** Rows per INSERT: well under SQLite's 32,766 bound variables at 12 columns a row. */
+const INSERT_CHUNK = 500;
+
+export function requestLogRepository(db: Kysely<Database>): RequestLogRepository {
+  return {
+    async insertMany(entries) {
+      for (let i = 0; i < entries.length; i += INSERT_CHUNK) {
+        await db
+          .insertInto('request_log')
+          .values(
+            entries.slice(i, i + INSERT_CHUNK).map((e) => ({
+              id: e.id,
+              at: e.at,
+              method: e.method,
+              path: e.path,
+              status: e.status,
+              latency_ms: e.latencyMs,
+              crm_calls: e.crmCalls,
+              interface: e.interface,
+              request_id: e.requestId,
+              token_id: e.tokenId,
+              connection_id: e.connectionId,
+              error_code: e.errorCode,
+            })),
+          )
+          .execute();
+      }
+    },
+
+    async query(filter) {
+      let q = db.selectFrom('request_log').selectAll();
+      if (filter.connectionId !== undefined) q = q.where('connection_id', '=', filter.connectionId);
+      if (filter.tokenId !== undefined) q = q.where('token_id', '=', filter.tokenId);
+      if (filter.requestId !== undefined) q = q.where('request_id', '=', filter.requestId);
+      if (filter.before !== undefined) q = q.where('at', '<', filter.before);
+      if (filter.statusClass !== undefined) {
+        q = q
+          .where('status', '>=', filter.statusClass * 100)
+          .where('status', '<', filter.statusClass * 100 + 100);
+      }
+      const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+      return rows.map(toEntry);
+    },
+
+    async usage(since, connectionId) {
+      // The hour is the first 13 characters of the fixed-width ISO instant, on both dialects.
+      const hour = sql<string>`substr(at, 1, 13)`;
+      let q = db
+        .selectFrom('request_log')
+        .select([
+          hour.as('hour'),
+          'connection_id',
+          (eb) => eb.fn.countAll<number>().as('requests'),
+          sql<number>`sum(case when status >= 400 then 1 else 0 end)`.as('errors'),
+        ])
+        .where('at', '>=', since);
+      if (connectionId !== undefined) q = q.where('connection_id', '=', connectionId);
+      const rows = await q.groupBy([hour, 'connection_id']).orderBy(hour).execute();
+      return rows.map(
+        (r): UsageBucket => ({
+          hour: String(r.hour),
+          connectionId: r.connection_id,
+          requests: Number(r.requests),
+          errors: Number(r.errors),
+        }),
+      );
+    },
+
+    async prune(before) {
+      const r = await db.deleteFrom('request_log').where('at', '<', before).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+
+    async updateStats(updates) {
+      for (const u of updates) {
+        const set = {
+          ...(u.lastUsedAt === undefined ? {} : { last_used_at: u.lastUsedAt }),
+          ...(u.lastSuccessAt === undefined ? {} : { last_success_at: u.lastSuccessAt }),
+          ...(u.lastError === undefined
+            ? {}
+            : { last_error: u.lastError.message, last_error_at: u.lastError.at }),
+          ...(u.allowance === undefined
+            ? {}
+            : {
+                allowance_used: u.allowance.used,
+                allowance_limit: u.allowance.limit,
+                allowance_at: u.allowance.at,
+              }),
+        };
+        if (Object.keys(set).length === 0) continue;
+        await db
+          .insertInto('connection_stats')
+          .values({ connection_id: u.connectionId, ...set })
+          .onConflict((oc) => oc.column('connection_id').doUpdateSet(set))
+          .execute();
+      }
+    },
+
+    async stats() {
+      const rows = await db.selectFrom('connection_stats').selectAll().execute();
+      return rows.map(
+        (r): ConnectionStats => ({
+          connectionId: r.connection_id,
+          lastUsedAt: r.last_used_at,
+          lastError: r.last_error,
+          lastErrorAt: r.last_error_at,
+          lastSuccessAt: r.last_success_at,
+          allowance:
+            r.allowance_used === null || r.allowance_limit === null || r.allowance_at === null
+              ? null
+              : { used: Number(r.allowance_used), limit: Number(r.allowance_limit), at: r.allowance_at },
+        }),
+      );
+    },
+  };
+}
