@@ -1,7 +1,9 @@
 // The operator console in a real browser: Debian's Chromium, headless, driven by playwright-core.
 // It signs in, connects both sandbox CRMs through their consent pages, creates a token, uses it,
 // finds the call in the request log and the usage chart, uses a connect link twice, checks CSRF and
-// CSP, signs out, and saves a screenshot of each page into docs/console/.
+// CSP, signs out, and takes a screenshot of each page: into docs/console/ when
+// CRM_PROXY_SCREENSHOTS=docs (how the pictures in the docs are refreshed), else into a temporary
+// folder, so that a test run leaves the working tree as it found it.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,7 +14,10 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { type Stack, startStack } from '../helpers/stack.ts';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const SHOTS = resolve(import.meta.dirname, '../../docs/console');
+const SHOTS =
+  process.env['CRM_PROXY_SCREENSHOTS'] === 'docs'
+    ? resolve(import.meta.dirname, '../../docs/console')
+    : join(tmpdir(), `crm-proxy-console-shots-${process.pid}`);
 const EMAIL = 'ops@example.com';
 const PASSWORD = 'correct horse battery staple';
 // Seeded time: the pages show the same instants on every run.
