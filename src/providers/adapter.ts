@@ -95,7 +95,8 @@ export interface HandlerCall {
 export interface OperationInputs {
   insert: { objectName: string; records: unknown[]; via: string | undefined };
   update: { objectName: string; records: unknown[]; via: string | undefined };
-  delete: { ids: string[]; via: string | undefined };
+  /** `objectName` from `/v1/object/delete/{object_name}`: needed where ids do not name their type. */
+  delete: { objectName: string | undefined; ids: string[]; via: string | undefined };
   upsert: { objectName: string; record: unknown; matchKey: string };
   get: { objectName: string; ids: string[]; fields: string[] | undefined };
   query: { soql: string } | { cursor: string };

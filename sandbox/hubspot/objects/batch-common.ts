@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { createRng } from '../../shared/index.ts';
 import { type HubSpotBatchError, sendHubSpotError, validationBody } from '../errors.ts';
 import type { ObjectTypeDefinition } from '../model/types.ts';
 import { invalidInputBody, isRecord } from './http.ts';
@@ -46,12 +47,30 @@ export function inputsOrReply(
   return inputs;
 }
 
+/** A seeded Fisher–Yates shuffle: the same batch answers in the same (scrambled) order on every run. */
+function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const rng = createRng(seed);
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+let shuffleSeed = 0x5eed;
+
 export function batchAnswer(
   startedAt: string,
-  results: unknown[],
-  errors: HubSpotBatchError[],
+  allResults: unknown[],
+  allErrors: HubSpotBatchError[],
   completedAt: string,
+  order: 'input' | 'shuffled' = 'input',
 ) {
+  shuffleSeed += 1;
+  const seed = shuffleSeed;
+  const results = order === 'shuffled' ? shuffled(allResults, seed) : allResults;
+  const errors = order === 'shuffled' ? shuffled(allErrors, seed + 7) : allErrors;
   return errors.length === 0
     ? { status: 'COMPLETE', results, startedAt, completedAt }
     : { status: 'COMPLETE', results, numErrors: errors.length, errors, startedAt, completedAt };

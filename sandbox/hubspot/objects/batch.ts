@@ -99,7 +99,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: HubSpotContext, p
       const errors = failed.map((f) => batchError(ctx, f.failure, f.traceId));
       return reply
         .code(errors.length > 0 ? 207 : 201)
-        .send(batchAnswer(startedAt, results, errors, ctx.portal.now()));
+        .send(batchAnswer(startedAt, results, errors, ctx.portal.now(), ctx.options.batchResultOrder));
     },
   );
 
@@ -145,7 +145,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: HubSpotContext, p
       ];
       return reply
         .code(errors.length > 0 ? 207 : 200)
-        .send(batchAnswer(startedAt, results, errors, ctx.portal.now()));
+        .send(batchAnswer(startedAt, results, errors, ctx.portal.now(), ctx.options.batchResultOrder));
     },
   );
 
@@ -219,7 +219,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: HubSpotContext, p
       const errors = failed.map((f) => batchError(ctx, f.failure, f.traceId));
       return reply
         .code(errors.length > 0 ? 207 : 200)
-        .send(batchAnswer(startedAt, results, errors, ctx.portal.now()));
+        .send(batchAnswer(startedAt, results, errors, ctx.portal.now(), ctx.options.batchResultOrder));
     },
   );
 

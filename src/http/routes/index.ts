@@ -33,6 +33,7 @@ const POST_PATHS = [
   '/v1/object/upsert/:object_name',
   '/v1/object/update/:object_name',
   '/v1/object/delete',
+  '/v1/object/delete/:object_name',
   '/v1/object/get/:object_name',
   '/v1/object/soql',
   '/v1/describe',

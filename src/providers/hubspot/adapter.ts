@@ -6,13 +6,15 @@ import { PerConnectionState } from './connection-state.ts';
 import { hubspotFields } from './fields.ts';
 import { HUBSPOT, HUBSPOT_PROFILE } from './profile.ts';
 import { getHubSpotRecords } from './records.ts';
+import { hubspotWrites } from './writes.ts';
 
-/** HubSpot: get (batch read), add custom field and pass-through; every CRM call paced per connection. */
+/** HubSpot: writes (batch APIs), get (batch read), add custom field and pass-through; every CRM call paced per connection. */
 export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
   const { clock } = deps;
   const settings = deps.config.hubspot;
   const hs = new PerConnectionState({ clock });
   const fields = hubspotFields(hs);
+  const writes = hubspotWrites(hs);
   const apiBaseUrl = (c: Pick<Connection, 'apiBaseUrl'>) => c.apiBaseUrl ?? HUBSPOT_PROFILE.defaultApiBaseUrl;
   return {
     profile: HUBSPOT,
@@ -25,6 +27,11 @@ export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
       return { clientId, clientSecret, tokenUrl: `${apiBaseUrl(connection)}${HUBSPOT_PROFILE.tokenPath}` };
     },
     handlers: {
+      // Batches of 100 in parallel under the connection's pacer; results in input order.
+      insert: writes.insert,
+      update: writes.update,
+      delete: writes.delete,
+      upsert: writes.upsert,
       // At most 100 ids, so one paced batch/read call.
       get: ({ session, limiter }, input) =>
         getHubSpotRecords(hs, session, limiter, input.objectName, input.ids, input.fields),

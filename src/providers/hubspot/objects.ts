@@ -109,15 +109,45 @@ async function loadSchemas(hs: PerConnectionState, session: CrmSession): Promise
   );
 }
 
-/** Names of the object type's properties (archived ones left out), cached per connection. */
-export async function propertyNames(
+/** What the service needs of a HubSpot property to check and format the values written to it. */
+export interface PropertyInfo {
+  name: string;
+  type: string;
+  fieldType: string;
+  /** Option values and labels (enumerations). */
+  options: Array<{ value: string; label: string }>;
+  /** Options come from elsewhere (owners, pipelines): not checked here. */
+  externalOptions: boolean;
+  hasUniqueValue: boolean;
+  readOnlyValue: boolean;
+}
+
+function toInfo(p: Record<string, unknown>): PropertyInfo | undefined {
+  if (typeof p['name'] !== 'string') return undefined;
+  const options = Array.isArray(p['options']) ? (p['options'] as Array<Record<string, unknown>>) : [];
+  const meta = (p['modificationMetadata'] ?? {}) as Record<string, unknown>;
+  return {
+    name: p['name'],
+    type: String(p['type'] ?? 'string'),
+    fieldType: String(p['fieldType'] ?? 'text'),
+    options: options.flatMap((o) =>
+      typeof o['value'] === 'string' ? [{ value: o['value'], label: String(o['label'] ?? o['value']) }] : [],
+    ),
+    externalOptions: p['externalOptions'] === true,
+    hasUniqueValue: p['hasUniqueValue'] === true,
+    readOnlyValue: meta['readOnlyValue'] === true || p['calculated'] === true,
+  };
+}
+
+/** The object type's properties (archived ones left out), cached per connection. */
+export async function propertyInfos(
   hs: PerConnectionState,
   session: CrmSession,
   object: ObjectRef,
   options: { refresh?: boolean } = {},
-): Promise<string[]> {
+): Promise<PropertyInfo[]> {
   const state = hs.of(session.connectionId);
-  const load = async (): Promise<string[]> => {
+  const load = async (): Promise<PropertyInfo[]> => {
     const response = await hs.call(session, {
       method: 'GET',
       path: `/crm/v3/properties/${encodeURIComponent(object.path)}?archived=false`,
@@ -125,12 +155,22 @@ export async function propertyNames(
       label: 'hubspot.properties.list',
     });
     if (response.status !== 200) throw crmErrorFromResponse('hubspot', response, 'reading the property list');
-    const body = parseJson<{ results?: Array<{ name?: unknown }> }>(response);
-    return (body?.results ?? []).flatMap((p) => (typeof p.name === 'string' ? [p.name] : []));
+    const body = parseJson<{ results?: Array<Record<string, unknown>> }>(response);
+    return (body?.results ?? []).flatMap((p) => toInfo(p) ?? []);
   };
   return options.refresh === true
     ? state.properties.refresh(object.typeId, HUBSPOT_PROFILE.refreshOnMissMinMs, load)
     : state.properties.getOrLoad(object.typeId, load);
+}
+
+/** Names of the object type's properties (archived ones left out), cached per connection. */
+export async function propertyNames(
+  hs: PerConnectionState,
+  session: CrmSession,
+  object: ObjectRef,
+  options: { refresh?: boolean } = {},
+): Promise<string[]> {
+  return (await propertyInfos(hs, session, object, options)).map((p) => p.name);
 }
 
 /** Forget the property list of one object type (after a property was created). */

@@ -25,6 +25,10 @@ export const HUBSPOT_PROFILE = {
   schemasPath: '/crm-object-schemas/v3/schemas',
   /** batch/read takes at most 100 inputs. */
   batchReadMaxIds: 100,
+  /** batch/create, update, upsert and archive take at most 100 inputs each. */
+  batchWriteMaxInputs: 100,
+  /** Records one write request may carry (in batches of 100, paced). */
+  writeRecords: 10_000,
   /** HubSpot record ids are decimal strings (they may exceed 2^53: never parse them as numbers). */
   idPattern: /^[0-9]{1,30}$/,
   /** Properties HubSpot answers whatever was asked: each type has its creation date, modification date and id. */
@@ -119,7 +123,11 @@ export const FIELD_TYPES_BY_TYPE: Readonly<Record<string, readonly string[]>> = 
 export const HUBSPOT: ProviderProfile = {
   id: HUBSPOT_PROFILE.provider,
   displayName: HUBSPOT_PROFILE.displayName,
-  limits: { getIds: HUBSPOT_PROFILE.batchReadMaxIds, writeRecords: 0, deleteIds: 0 },
+  limits: {
+    getIds: HUBSPOT_PROFILE.batchReadMaxIds,
+    writeRecords: HUBSPOT_PROFILE.writeRecords,
+    deleteIds: HUBSPOT_PROFILE.writeRecords,
+  },
   // Plural names (`contacts`), type ids (`0-1`, `2-123`), custom object names (`p_pets`, `p123_pets`, `pets`).
   objectName: {
     pattern: /^(?:[A-Za-z][A-Za-z0-9_]{0,79}|\d{1,4}-\d{1,12})$/,
