@@ -7,6 +7,7 @@ export const OPERATIONS = [
   'delete',
   'get',
   'query',
+  'search',
   'describe',
   'add_custom_field',
   'passthrough',

@@ -16,6 +16,7 @@ const LABEL: Record<OperationName, string> = {
   delete: 'delete',
   get: 'get',
   query: 'query (soql)',
+  search: 'query (search)',
   describe: 'describe',
   add_custom_field: 'add_custom_field',
   passthrough: 'pass-through (proxy)',

@@ -91,6 +91,25 @@ export interface HandlerCall {
   limiter: ConcurrencyLimiter;
 }
 
+/** A structured search: filter groups (OR of ANDs), sorts, properties to return, a text query. */
+export interface SearchRequest {
+  filterGroups?: Array<{
+    filters: Array<{
+      propertyName: string;
+      operator: string;
+      value?: string | number | boolean;
+      highValue?: string | number | boolean;
+      values?: Array<string | number | boolean>;
+    }>;
+  }>;
+  /** `"name"` / `"-name"`, or `{propertyName, direction}`. */
+  sorts?: Array<string | { propertyName: string; direction: 'ASCENDING' | 'DESCENDING' }>;
+  properties?: string[];
+  query?: string;
+  /** Records per answer; the rest through `next_cursor`. */
+  limit?: number;
+}
+
 /** Inputs of each operation, already checked against the profile (object name, limits, interface). */
 export interface OperationInputs {
   insert: { objectName: string; records: unknown[]; via: string | undefined };
@@ -100,6 +119,8 @@ export interface OperationInputs {
   upsert: { objectName: string; record: unknown; matchKey: string };
   get: { objectName: string; ids: string[]; fields: string[] | undefined };
   query: { soql: string } | { cursor: string };
+  /** A structured search of one object type, or the continuation of one (`next_cursor`). */
+  search: { objectName: string; request: SearchRequest } | { cursor: string };
   /** Without an object name: the whole instance. */
   describe: { objectName: string | undefined };
   add_custom_field: { objectName: string; definition: Record<string, unknown> };
@@ -112,6 +133,7 @@ export interface OperationAnswers {
   upsert: UpsertOutcome;
   get: GetAnswer;
   query: QueryPage;
+  search: QueryPage;
   /** The CRM's describe, unchanged; null when it has no such object. */
   describe: Record<string, unknown> | null;
   /** The creation result in the CRM's own answer shape (`data` plus its message key). */

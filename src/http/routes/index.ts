@@ -9,6 +9,7 @@ import { register as addCustomField } from './v1.object.add_custom_field.ts';
 import { register as deleteRecords } from './v1.object.delete.ts';
 import { register as get } from './v1.object.get.ts';
 import { register as insert } from './v1.object.insert.ts';
+import { register as query } from './v1.object.query.ts';
 import { register as soql } from './v1.object.soql.ts';
 import { register as update } from './v1.object.update.ts';
 import { register as upsert } from './v1.object.upsert.ts';
@@ -21,6 +22,7 @@ const ROUTES: RegisterRoute[] = [
   deleteRecords,
   get,
   soql,
+  query,
   describe,
   describeObject,
   addCustomField,
@@ -36,6 +38,7 @@ const POST_PATHS = [
   '/v1/object/delete/:object_name',
   '/v1/object/get/:object_name',
   '/v1/object/soql',
+  '/v1/object/query/:object_name',
   '/v1/describe',
   '/v1/describe/:object_name',
   '/v1/object/add_custom_field/:object_name',

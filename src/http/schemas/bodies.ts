@@ -125,3 +125,92 @@ export const CustomFieldBody = Type.Object(
   { additionalProperties: false },
 );
 export type CustomFieldBody = Static<typeof CustomFieldBody>;
+
+const Scalar = Type.Union([Type.String({ maxLength: 3000 }), Type.Number(), Type.Boolean()]);
+const PropertyName = Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_.]+$' });
+
+export const SearchBody = Type.Object(
+  {
+    data: Type.Optional(
+      Type.Object(
+        {
+          filterGroups: Type.Optional(
+            Type.Array(
+              Type.Object(
+                {
+                  filters: Type.Array(
+                    Type.Object(
+                      {
+                        propertyName: PropertyName,
+                        operator: Type.Union(
+                          [
+                            'EQ',
+                            'NEQ',
+                            'LT',
+                            'LTE',
+                            'GT',
+                            'GTE',
+                            'BETWEEN',
+                            'IN',
+                            'NOT_IN',
+                            'HAS_PROPERTY',
+                            'NOT_HAS_PROPERTY',
+                            'CONTAINS_TOKEN',
+                            'NOT_CONTAINS_TOKEN',
+                          ].map((op) => Type.Literal(op)),
+                        ),
+                        value: Type.Optional(Scalar),
+                        highValue: Type.Optional(Scalar),
+                        values: Type.Optional(Type.Array(Scalar, { maxItems: 100 })),
+                      },
+                      { additionalProperties: false },
+                    ),
+                    { minItems: 1, maxItems: 6 },
+                  ),
+                },
+                { additionalProperties: false },
+              ),
+              {
+                maxItems: 5,
+                description: 'Filter groups: any group matches (OR); within a group every filter (AND).',
+              },
+            ),
+          ),
+          sorts: Type.Optional(
+            Type.Array(
+              Type.Union([
+                Type.String({ minLength: 1, maxLength: 256, pattern: '^-?[A-Za-z0-9_.]+$' }),
+                Type.Object(
+                  {
+                    propertyName: PropertyName,
+                    direction: Type.Union([Type.Literal('ASCENDING'), Type.Literal('DESCENDING')]),
+                  },
+                  { additionalProperties: false },
+                ),
+              ]),
+              { maxItems: 1, description: 'One sort: `"name"`, `"-name"` or `{propertyName, direction}`.' },
+            ),
+          ),
+          properties: Type.Optional(
+            Type.Array(PropertyName, { maxItems: 1000, description: 'Properties to return.' }),
+          ),
+          query: Type.Optional(
+            Type.String({
+              maxLength: 3000,
+              description: 'Text searched in the default searchable properties.',
+            }),
+          ),
+          limit: Type.Optional(
+            Type.Integer({ minimum: 1, maximum: 10_000, description: 'Records per answer (default 2 000).' }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 65_536, description: '`next_cursor` of a previous answer.' }),
+    ),
+  },
+  { additionalProperties: false, description: 'Either `data` (a new search) or `cursor` (the next page).' },
+);
+export type SearchBody = Static<typeof SearchBody>;

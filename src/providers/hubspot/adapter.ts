@@ -6,6 +6,7 @@ import { PerConnectionState } from './connection-state.ts';
 import { hubspotFields } from './fields.ts';
 import { HUBSPOT, HUBSPOT_PROFILE } from './profile.ts';
 import { getHubSpotRecords } from './records.ts';
+import { hubspotSearch } from './search.ts';
 import { hubspotWrites } from './writes.ts';
 
 /** HubSpot: writes (batch APIs), get (batch read), add custom field and pass-through; every CRM call paced per connection. */
@@ -33,6 +34,8 @@ export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
       delete: writes.delete,
       upsert: writes.upsert,
       // At most 100 ids, so one paced batch/read call.
+      // CRM search with HubSpot's paging behind a signed cursor, paced at search's 5 per second.
+      search: hubspotSearch(hs, deps.signingKey),
       get: ({ session, limiter }, input) =>
         getHubSpotRecords(hs, session, limiter, input.objectName, input.ids, input.fields),
       // HubSpot's answer names its message `message`.

@@ -27,6 +27,18 @@ export const HUBSPOT_PROFILE = {
   batchReadMaxIds: 100,
   /** batch/create, update, upsert and archive take at most 100 inputs each. */
   batchWriteMaxInputs: 100,
+  /**
+   * CRM search: pages of at most 200, at most 10 000 results per search (paging past is a 400);
+   * the service answers up to `defaultPerAnswer` records unless the request's `limit` says otherwise.
+   */
+  search: {
+    pageSize: 200,
+    maxResults: 10_000,
+    defaultPerAnswer: 2_000,
+    groups: 5,
+    filtersPerGroup: 6,
+    filters: 18,
+  },
   /** Records one write request may carry (in batches of 100, paced). */
   writeRecords: 10_000,
   /** HubSpot record ids are decimal strings (they may exceed 2^53: never parse them as numbers). */
