@@ -22,7 +22,13 @@ export interface ProviderProfile {
   /** How messages name the CRM. */
   displayName: string;
   /** Request limits, checked before any CRM call. */
-  limits: { getIds: number; writeRecords: number; deleteIds: number };
+  limits: {
+    getIds: number;
+    writeRecords: number;
+    deleteIds: number;
+    /** Ids per get that asks for property history; absent when the CRM offers none. */
+    getIdsWithHistory?: number;
+  };
   /** What an `{object_name}` path segment may look like, checked before it reaches a URL. */
   objectName: { pattern: RegExp; example: string };
   /** Write interfaces a client may force with `X-CRM-Proxy-Interface`; empty when the CRM has one. */
@@ -117,7 +123,12 @@ export interface OperationInputs {
   /** `objectName` from `/v1/object/delete/{object_name}`: needed where ids do not name their type. */
   delete: { objectName: string | undefined; ids: string[]; via: string | undefined };
   upsert: { objectName: string; record: unknown; matchKey: string };
-  get: { objectName: string; ids: string[]; fields: string[] | undefined };
+  get: {
+    objectName: string;
+    ids: string[];
+    fields: string[] | undefined;
+    propertiesWithHistory?: string[] | undefined;
+  };
   query: { soql: string } | { cursor: string };
   /** A structured search of one object type, or the continuation of one (`next_cursor`). */
   search: { objectName: string; request: SearchRequest } | { cursor: string };

@@ -232,9 +232,23 @@ test('duplicates answered at each place, malformed ids null and listed, one batc
   assert.equal(s.hs.accounting.count('objects.batch.read'), 1);
 });
 
-test('owners, associations, audit logs, pipelines and stages: 422; unknown objects: 404 listing the supported ones', async (t) => {
+test('associations and audit logs: 422 saying what to use; unknown objects: 404 listing the supported ones', async (t) => {
   const s = await startStack(t);
-  for (const name of ['owners', 'associations', 'audit_logs', 'pipelines', 'stages']) {
+  for (const name of ['pipelines', 'stages']) {
+    const answer = await s.api<ErrorBody>(`/v1/object/get/${name}`, {
+      token: s.tokens.hubspot,
+      body: { data: { ids: ['1'] } },
+    });
+    assert.equal(answer.status, 404, name);
+    assert.match(answer.body.error.message, /deal_pipelines or ticket_pipelines/);
+  }
+  const audit = await s.api<ErrorBody>('/v1/object/get/audit_logs', {
+    token: s.tokens.hubspot,
+    body: { data: { ids: ['1'] } },
+  });
+  assert.equal(audit.status, 422);
+  assert.match(audit.body.error.message, /propertiesWithHistory/);
+  for (const name of ['associations']) {
     const answer = await s.api<ErrorBody>(`/v1/object/get/${name}`, {
       token: s.tokens.hubspot,
       body: { data: { ids: ['1'] } },

@@ -73,6 +73,13 @@ export const GetBody = Type.Object(
             description: 'Fields to return; absent or empty: all fields.',
           }),
         ),
+        propertiesWithHistory: Type.Optional(
+          Type.Array(FieldName, {
+            maxItems: 1000,
+            description:
+              'HubSpot: properties whose history (every value with its timestamp and source) each record also carries; at most 50 ids then.',
+          }),
+        ),
       },
       { additionalProperties: false },
     ),

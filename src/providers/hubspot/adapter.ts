@@ -1,5 +1,6 @@
 import type { Connection } from '../../domain/connection.ts';
 import type { CrmAdapter, OAuthClient, ProviderDeps } from '../adapter.ts';
+import { accountObject, getAccountObjects, queryAccountObjects } from './account-objects.ts';
 import { hubspotAuth } from './auth.ts';
 import { paced } from './calls.ts';
 import { PerConnectionState } from './connection-state.ts';
@@ -16,6 +17,7 @@ export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
   const hs = new PerConnectionState({ clock });
   const fields = hubspotFields(hs);
   const writes = hubspotWrites(hs);
+  const search = hubspotSearch(hs, deps.signingKey);
   const apiBaseUrl = (c: Pick<Connection, 'apiBaseUrl'>) => c.apiBaseUrl ?? HUBSPOT_PROFILE.defaultApiBaseUrl;
   return {
     profile: HUBSPOT,
@@ -35,9 +37,26 @@ export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
       upsert: writes.upsert,
       // At most 100 ids, so one paced batch/read call.
       // CRM search with HubSpot's paging behind a signed cursor, paced at search's 5 per second.
-      search: hubspotSearch(hs, deps.signingKey),
-      get: ({ session, limiter }, input) =>
-        getHubSpotRecords(hs, session, limiter, input.objectName, input.ids, input.fields),
+      search: (call, input) => {
+        const account = 'objectName' in input ? accountObject(input.objectName) : undefined;
+        if (account !== undefined && 'request' in input) {
+          return queryAccountObjects(hs, call.session, account, input.request);
+        }
+        return search(call, input);
+      },
+      get: ({ session, limiter }, input) => {
+        const account = accountObject(input.objectName);
+        if (account !== undefined) return getAccountObjects(hs, session, account, input.ids);
+        return getHubSpotRecords(
+          hs,
+          session,
+          limiter,
+          input.objectName,
+          input.ids,
+          input.fields,
+          input.propertiesWithHistory,
+        );
+      },
       // HubSpot's answer names its message `message`.
       add_custom_field: (call, input) =>
         fields.addCustomField(call.session, input.objectName, input.definition),

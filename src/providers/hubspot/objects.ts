@@ -2,8 +2,15 @@ import { ApiError } from '../../errors/index.ts';
 import type { CrmSession } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
+import { accountObject } from './account-objects.ts';
 import type { PerConnectionState } from './connection-state.ts';
-import { ANNOUNCED_OBJECTS, HUBSPOT_PROFILE, STANDARD_OBJECTS, type StandardObject } from './profile.ts';
+import {
+  ANNOUNCED_OBJECTS,
+  AUDIT_NAMES,
+  HUBSPOT_PROFILE,
+  STANDARD_OBJECTS,
+  type StandardObject,
+} from './profile.ts';
 
 /** An object type as HubSpot's paths take it. */
 export interface ObjectRef {
@@ -29,6 +36,7 @@ for (const o of STANDARD_OBJECTS) {
   for (const n of [o.path, o.typeId, ...o.aliases]) STANDARD_BY_KEY.set(key(n), o);
 }
 const ANNOUNCED = new Set(ANNOUNCED_OBJECTS.map(key));
+const AUDIT = new Set(AUDIT_NAMES.map(key));
 
 const SUPPORTED_NAMES = STANDARD_OBJECTS.map((o) => (o.path === 'goal_targets' ? 'goals' : o.path));
 
@@ -50,6 +58,20 @@ export async function resolveObject(
   const standard = standardObject(name);
   if (standard !== undefined) {
     return { path: standard.path, typeId: standard.typeId, name: standard.path, custom: false };
+  }
+  if (accountObject(name) !== undefined) {
+    throw new ApiError(
+      'object_not_supported',
+      `HubSpot ${name} are not records: they are read with get and query only (no writes, no custom fields).`,
+      { details: [{ object_name: name, operations: ['get', 'search'] }] },
+    );
+  }
+  if (AUDIT.has(key(name))) {
+    throw new ApiError(
+      'object_not_supported',
+      `HubSpot's audit of CRM records is their property history: get the records with "propertiesWithHistory": ["property", …] (at most 50 ids), for example POST /v1/object/get/contacts {"data": {"ids": [...], "propertiesWithHistory": ["lifecyclestage"]}}.`,
+      { details: [{ object_name: name, use: 'propertiesWithHistory on get' }] },
+    );
   }
   if (ANNOUNCED.has(key(name))) {
     throw new ApiError(

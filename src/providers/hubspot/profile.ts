@@ -25,6 +25,8 @@ export const HUBSPOT_PROFILE = {
   schemasPath: '/crm-object-schemas/v3/schemas',
   /** batch/read takes at most 100 inputs. */
   batchReadMaxIds: 100,
+  /** …and at most 50 when it asks for property history (`propertiesWithHistory`). */
+  batchReadWithHistoryMaxIds: 50,
   /** batch/create, update, upsert and archive take at most 100 inputs each. */
   batchWriteMaxInputs: 100,
   /**
@@ -101,20 +103,10 @@ export const STANDARD_OBJECTS: readonly StandardObject[] = [
 ];
 
 /** Announced for a later version: answered 422 `object_not_supported`, never sent to HubSpot. */
-export const ANNOUNCED_OBJECTS: readonly string[] = [
-  'owners',
-  'owner',
-  'associations',
-  'association',
-  'audit_logs',
-  'audit_log',
-  'auditlogs',
-  'pipelines',
-  'pipeline',
-  'stages',
-  'stage',
-  'pipeline_stages',
-];
+export const ANNOUNCED_OBJECTS: readonly string[] = ['associations', 'association'];
+
+/** HubSpot's audit of CRM records is property history, read with get's `propertiesWithHistory`. */
+export const AUDIT_NAMES: readonly string[] = ['audit_logs', 'audit_log', 'auditlogs', 'property_history'];
 
 /**
  * Valid `type` → `fieldType` pairs for property creation ("Property type and fieldType values",
@@ -139,6 +131,7 @@ export const HUBSPOT: ProviderProfile = {
     getIds: HUBSPOT_PROFILE.batchReadMaxIds,
     writeRecords: HUBSPOT_PROFILE.writeRecords,
     deleteIds: HUBSPOT_PROFILE.writeRecords,
+    getIdsWithHistory: HUBSPOT_PROFILE.batchReadWithHistoryMaxIds,
   },
   // Plural names (`contacts`), type ids (`0-1`, `2-123`), custom object names (`p_pets`, `p123_pets`, `pets`).
   objectName: {
