@@ -40,7 +40,8 @@ export const UpsertBody = Type.Object(
       minLength: 1,
       maxLength: 255,
       pattern: '^[A-Za-z][A-Za-z0-9_]*$',
-      description: 'Field to match on: `Id` or an external-id custom field.',
+      description:
+        'Field to match on: `Id`, an external-id field (Salesforce) or a unique property (HubSpot), or any other field (looked up first).',
     }),
   },
   { additionalProperties: false },
