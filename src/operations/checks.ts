@@ -19,6 +19,9 @@ const LABEL: Record<OperationName, string> = {
   search: 'query (search)',
   describe: 'describe',
   add_custom_field: 'add_custom_field',
+  associations: 'associations',
+  associate: 'associate',
+  dissociate: 'dissociate',
   passthrough: 'pass-through (proxy)',
 };
 

@@ -1,9 +1,11 @@
 import type { Config } from '../config/index.ts';
 import type { Connection, Provider } from '../domain/connection.ts';
 import type {
+  AssociationLink,
   GetAnswer,
   OperationName,
   QueryPage,
+  RecordAssociations,
   UpsertOutcome,
   WriteAnswer,
 } from '../domain/operations.ts';
@@ -135,6 +137,9 @@ export interface OperationInputs {
   /** Without an object name: the whole instance. */
   describe: { objectName: string | undefined };
   add_custom_field: { objectName: string; definition: Record<string, unknown> };
+  associations: { objectName: string; ids: string[]; to: string };
+  associate: { objectName: string; links: AssociationLink[] };
+  dissociate: { objectName: string; links: AssociationLink[] };
 }
 
 export interface OperationAnswers {
@@ -149,6 +154,9 @@ export interface OperationAnswers {
   describe: Record<string, unknown> | null;
   /** The creation result in the CRM's own answer shape (`data` plus its message key). */
   add_custom_field: { data: Record<string, unknown> } & Record<string, unknown>;
+  associations: { data: RecordAssociations[] };
+  associate: WriteAnswer;
+  dissociate: WriteAnswer;
 }
 
 export type Handler<O extends keyof OperationInputs> = (

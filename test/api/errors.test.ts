@@ -139,13 +139,16 @@ test('HubSpot connections get 422 naming what HubSpot offers, for every Salesfor
     'get',
     'search',
     'add_custom_field',
+    'associations',
+    'associate',
+    'dissociate',
     'passthrough',
   ];
   for (const [path, body] of calls) {
     const error = assertError(await s.api<ErrorBody>(path, { token, body }), 422, 'operation_not_available');
     assert.match(
       error.message,
-      /HubSpot offers: insert, upsert, update, delete, get, query \(search\), add_custom_field, pass-through/,
+      /HubSpot offers: insert, upsert, update, delete, get, query \(search\), add_custom_field, associations, associate, dissociate, pass-through/,
     );
     assert.deepEqual(error.details[0]?.['available_operations'], offered);
   }

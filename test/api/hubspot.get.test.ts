@@ -255,7 +255,7 @@ test('associations and audit logs: 422 saying what to use; unknown objects: 404 
     });
     assert.equal(answer.status, 422, name);
     assert.equal(answer.body.error.code, 'object_not_supported');
-    assert.match(answer.body.error.message, /not supported/);
+    assert.match(answer.body.error.message, /\/v1\/object\/associations\/\{object_name\}/);
   }
   const unknown = await s.api<ErrorBody>('/v1/object/get/spaceships', {
     token: s.tokens.hubspot,
@@ -264,10 +264,14 @@ test('associations and audit logs: 422 saying what to use; unknown objects: 404 
   assert.equal(unknown.status, 404);
   assert.equal(unknown.body.error.code, 'unknown_object');
   const detail = unknown.body.error.details[0];
-  assert.deepEqual(
-    detail?.['supported_objects'],
-    SPEC_OBJECTS.map(([n]) => n),
-  );
+  assert.deepEqual(detail?.['supported_objects'], [
+    ...SPEC_OBJECTS.map(([n]) => n),
+    'notes',
+    'calls',
+    'emails',
+    'meetings',
+    'tasks',
+  ]);
   assert.deepEqual(detail?.['custom_objects'], ['cars']);
   assert.equal(s.hs.accounting.count('objects.batch.read'), 0);
 });

@@ -222,3 +222,44 @@ export const SearchBody = Type.Object(
   { additionalProperties: false, description: 'Either `data` (a new search) or `cursor` (the next page).' },
 );
 export type SearchBody = Static<typeof SearchBody>;
+
+const ObjectName = Type.String({ minLength: 1, maxLength: 100, description: 'An object type name.' });
+
+export const AssociationsBody = Type.Object(
+  {
+    data: Type.Object(
+      {
+        ids: Type.Array(Id, { minItems: 1, maxItems: MAX_IDS, description: `1 to ${MAX_IDS} record ids.` }),
+        to: ObjectName,
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AssociationsBody = Static<typeof AssociationsBody>;
+
+export const AssociateBody = Type.Object(
+  {
+    data: Type.Array(
+      Type.Object(
+        {
+          id: Id,
+          to: ObjectName,
+          to_id: Id,
+          label: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 255,
+              description: 'The association label; absent: the default type.',
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: MAX_RECORDS, description: `1 to ${MAX_RECORDS} links.` },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AssociateBody = Static<typeof AssociateBody>;

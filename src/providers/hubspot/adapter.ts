@@ -1,6 +1,7 @@
 import type { Connection } from '../../domain/connection.ts';
 import type { CrmAdapter, OAuthClient, ProviderDeps } from '../adapter.ts';
 import { accountObject, getAccountObjects, queryAccountObjects } from './account-objects.ts';
+import { hubspotAssociations } from './associations.ts';
 import { hubspotAuth } from './auth.ts';
 import { paced } from './calls.ts';
 import { PerConnectionState } from './connection-state.ts';
@@ -18,6 +19,7 @@ export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
   const fields = hubspotFields(hs);
   const writes = hubspotWrites(hs);
   const search = hubspotSearch(hs, deps.signingKey);
+  const associations = hubspotAssociations(hs);
   const apiBaseUrl = (c: Pick<Connection, 'apiBaseUrl'>) => c.apiBaseUrl ?? HUBSPOT_PROFILE.defaultApiBaseUrl;
   return {
     profile: HUBSPOT,
@@ -57,6 +59,10 @@ export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
           input.propertiesWithHistory,
         );
       },
+      // Associations v4: read with types and labels, create and remove as writes.
+      associations: associations.read,
+      associate: associations.associate,
+      dissociate: associations.dissociate,
       // HubSpot's answer names its message `message`.
       add_custom_field: (call, input) =>
         fields.addCustomField(call.session, input.objectName, input.definition),

@@ -6,6 +6,7 @@ import { accountObject } from './account-objects.ts';
 import type { PerConnectionState } from './connection-state.ts';
 import {
   ANNOUNCED_OBJECTS,
+  ASSOCIATION_NAMES,
   AUDIT_NAMES,
   HUBSPOT_PROFILE,
   STANDARD_OBJECTS,
@@ -37,6 +38,7 @@ for (const o of STANDARD_OBJECTS) {
 }
 const ANNOUNCED = new Set(ANNOUNCED_OBJECTS.map(key));
 const AUDIT = new Set(AUDIT_NAMES.map(key));
+const ASSOCIATIONS = new Set(ASSOCIATION_NAMES.map(key));
 
 const SUPPORTED_NAMES = STANDARD_OBJECTS.map((o) => (o.path === 'goal_targets' ? 'goals' : o.path));
 
@@ -64,6 +66,13 @@ export async function resolveObject(
       'object_not_supported',
       `HubSpot ${name} are not records: they are read with get and query only (no writes, no custom fields).`,
       { details: [{ object_name: name, operations: ['get', 'search'] }] },
+    );
+  }
+  if (ASSOCIATIONS.has(key(name))) {
+    throw new ApiError(
+      'object_not_supported',
+      'HubSpot associations are read with POST /v1/object/associations/{object_name} {"data": {"ids": [...], "to": "companies"}} and written with /v1/object/associate/{object_name} and /v1/object/dissociate/{object_name}.',
+      { details: [{ object_name: name, use: '/v1/object/associations/{object_name}' }] },
     );
   }
   if (AUDIT.has(key(name))) {

@@ -100,10 +100,19 @@ export const STANDARD_OBJECTS: readonly StandardObject[] = [
   { path: 'taxes', typeId: '0-86', aliases: ['tax'] },
   { path: 'tickets', typeId: '0-5', aliases: ['ticket'] },
   { path: 'goal_targets', typeId: '0-74', aliases: ['goal_target', 'goals', 'goal'] },
+  // Engagements, as objects (associations point at them).
+  { path: 'notes', typeId: '0-46', aliases: ['note'] },
+  { path: 'calls', typeId: '0-48', aliases: ['call'] },
+  { path: 'emails', typeId: '0-49', aliases: ['email'] },
+  { path: 'meetings', typeId: '0-47', aliases: ['meeting'] },
+  { path: 'tasks', typeId: '0-27', aliases: ['task'] },
 ];
 
 /** Announced for a later version: answered 422 `object_not_supported`, never sent to HubSpot. */
-export const ANNOUNCED_OBJECTS: readonly string[] = ['associations', 'association'];
+export const ANNOUNCED_OBJECTS: readonly string[] = [];
+
+/** Associations have their own routes (`/v1/object/associations/{object}`, associate, dissociate). */
+export const ASSOCIATION_NAMES: readonly string[] = ['associations', 'association'];
 
 /** HubSpot's audit of CRM records is property history, read with get's `propertiesWithHistory`. */
 export const AUDIT_NAMES: readonly string[] = ['audit_logs', 'audit_log', 'auditlogs', 'property_history'];
