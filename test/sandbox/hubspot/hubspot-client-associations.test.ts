@@ -94,3 +94,27 @@ test('client: batch create, read (with labels, both ways) and archive; engagemen
   assert.equal(after.results.length, 0);
   assert.equal(hs.accounting.count('associations.batch.create'), 2);
 });
+
+test('client: pipelines and stages created and updated', async (t) => {
+  const { hubspot } = await client(t);
+  const pipeline = await hubspot.crm.pipelines.pipelinesApi.create('tickets', {
+    label: 'Escalations',
+    displayOrder: 5,
+    stages: [{ label: 'New', displayOrder: 0, metadata: { ticketState: 'OPEN' } }],
+  });
+  assert.equal(pipeline.stages.length, 1);
+  const renamed = await hubspot.crm.pipelines.pipelinesApi.update('tickets', pipeline.id, {
+    label: 'Escalated',
+  });
+  assert.equal(renamed.label, 'Escalated');
+  const stage = await hubspot.crm.pipelines.pipelineStagesApi.create('tickets', pipeline.id, {
+    label: 'Closed',
+    displayOrder: 1,
+    metadata: { ticketState: 'CLOSED' },
+  });
+  const all = await hubspot.crm.pipelines.pipelineStagesApi.getAll('tickets', pipeline.id);
+  assert.deepEqual(
+    all.results.map((s) => s.id),
+    [pipeline.stages[0]?.id, stage.id],
+  );
+});

@@ -428,3 +428,40 @@ test('associations v4: batch create (201, 207), batch read (200, 207); engagemen
     [KNOWN.standardErrorDetails],
   );
 });
+
+test('pipeline writes: create (201), patch (200), stage create (201), and a deal in the new pipeline', async (t) => {
+  const { call } = await start(t);
+  const doc = 'crm-pipelines-v3.json';
+  const created = await call('POST', '/crm/v3/pipelines/deals', {
+    label: 'Partners',
+    displayOrder: 3,
+    stages: [
+      { label: 'Signed', displayOrder: 0, metadata: { probability: '0.5' } },
+      { label: 'Live', displayOrder: 1, metadata: { probability: '1.0', isClosed: 'true' } },
+    ],
+  });
+  assert.equal(created.status, 201);
+  conforms(doc, 'post', '/crm/v3/pipelines/{objectType}', 201, created.body);
+  const id = idOf(created);
+  const patched = await call('PATCH', `/crm/v3/pipelines/deals/${id}`, { label: 'Partner deals' });
+  assert.equal(patched.status, 200);
+  conforms(doc, 'patch', '/crm/v3/pipelines/{objectType}/{pipelineId}', 200, patched.body);
+  const stage = await call('POST', `/crm/v3/pipelines/deals/${id}/stages`, {
+    label: 'Renewal',
+    displayOrder: 2,
+    metadata: { probability: '0.9' },
+  });
+  assert.equal(stage.status, 201);
+  conforms(doc, 'post', '/crm/v3/pipelines/{objectType}/{pipelineId}/stages', 201, stage.body);
+  const bad = await call('POST', '/crm/v3/pipelines/tickets', {
+    label: 'Broken',
+    displayOrder: 1,
+    stages: [{ label: 'x', displayOrder: 0, metadata: {} }],
+  });
+  assert.equal(bad.status, 400);
+  conforms(doc, 'post', '/crm/v3/pipelines/{objectType}', 400, bad.body);
+  const deal = await call('POST', '/crm/v3/objects/deals', {
+    properties: { dealname: 'Via partner', pipeline: id, dealstage: idOf(stage) },
+  });
+  assert.equal(deal.status, 201);
+});
