@@ -138,3 +138,40 @@ test('audit: property history of given records through get, under HubSpot’s ow
   assert.equal(sf.status, 400);
   assert.match(sf.body.error.message, /Salesforce keeps no property history/);
 });
+
+test('pipelines and stages are created and pipelines renamed through insert and update; HubSpot’s refusals land on their record', async (t) => {
+  const s = await startStack(t);
+  type Result = { id?: string; success: boolean; errors: Array<{ statusCode: string; message: string }> };
+  const write = (path: string, data: unknown) =>
+    s.api<{ data: Result[] }>(path, { token: s.tokens.hubspot, body: { data } });
+  const created = await write('/v1/object/insert/deal_pipelines', [
+    {
+      label: 'Partners',
+      displayOrder: 4,
+      stages: [{ label: 'Signed', displayOrder: 0, metadata: { probability: '0.5' } }],
+    },
+    { label: 'No probability', displayOrder: 5, stages: [{ label: 'x', displayOrder: 0, metadata: {} }] },
+  ]);
+  assert.equal(created.status, 200, created.text.slice(0, 300));
+  const [ok, refused] = created.body.data;
+  assert.equal(ok?.success, true);
+  assert.equal(refused?.success, false);
+  assert.match(refused?.errors[0]?.message ?? '', /probability/);
+  const id = ok?.id as string;
+
+  const renamed = await write('/v1/object/update/deal_pipelines', [{ id, label: 'Partner deals' }]);
+  assert.deepEqual(renamed.body.data, [{ id, success: true, errors: [] }]);
+  const stage = await write('/v1/object/insert/deal_stages', [
+    { pipelineId: id, label: 'Renewal', displayOrder: 1, metadata: { probability: '0.9' } },
+    { label: 'Orphan', displayOrder: 2, metadata: { probability: '0.1' } },
+  ]);
+  assert.equal(stage.body.data[0]?.success, true);
+  assert.equal(stage.body.data[1]?.errors[0]?.statusCode, 'REQUIRED_FIELD');
+
+  const read = await get(s, 'deal_pipelines', { ids: [id] });
+  assert.equal(read.body.data[0]?.['label'], 'Partner deals');
+  assert.deepEqual(
+    (read.body.data[0]?.['stages'] as Row[] | undefined)?.map((x) => x['label']),
+    ['Signed', 'Renewal'],
+  );
+});

@@ -151,3 +151,90 @@ export async function queryAccountObjects(
   );
   return { totalSize: list.length, done: true, records: list, next_cursor: null };
 }
+
+/**
+ * Pipeline writes, one HubSpot call per record (the Pipelines API has no batch endpoints), paced:
+ * insert creates pipelines (`label`, `displayOrder`, `stages`) or stages (`pipelineId`, `label`,
+ * `displayOrder`, `metadata`); update patches a pipeline's `label` / `displayOrder`. HubSpot checks
+ * the values (deal stages need `metadata.probability`, ticket stages `metadata.ticketState`); its
+ * refusal lands on the record.
+ */
+export async function writePipelines(
+  hs: PerConnectionState,
+  call: { session: CrmSession; limiter: { run<T>(fn: () => Promise<T>): Promise<T> } },
+  kind: Kind,
+  records: unknown[],
+  mode: 'insert' | 'update',
+): Promise<{
+  data: Array<{
+    id?: string;
+    success: boolean;
+    errors: Array<{ statusCode: string; message: string; fields: string[] }>;
+  }>;
+}> {
+  if (kind.kind === 'owners' || (kind.kind === 'stages' && mode === 'update')) {
+    throw new ApiError(
+      'object_not_supported',
+      kind.kind === 'owners'
+        ? 'HubSpot owners are users of the account: they are read, not written, through the API.'
+        : 'Stages are changed through their pipeline in HubSpot; this service creates stages (insert) but does not update them.',
+      { details: [{ object_name: kind.kind, operation: mode }] },
+    );
+  }
+  const data = await Promise.all(
+    records.map(async (raw, index) => {
+      const record = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Row) : {};
+      const { id, pipelineId, ...body } = record;
+      let path: string;
+      let method: 'POST' | 'PATCH';
+      if (mode === 'update') {
+        path = `/crm/v3/pipelines/${kind.objectType}/${encodeURIComponent(String(id ?? ''))}`;
+        method = 'PATCH';
+      } else if (kind.kind === 'stages') {
+        if (typeof pipelineId !== 'string' || pipelineId === '') {
+          return {
+            success: false,
+            errors: [
+              {
+                statusCode: 'REQUIRED_FIELD',
+                message: `record ${index}: a stage needs its pipelineId.`,
+                fields: ['pipelineId'],
+              },
+            ],
+          };
+        }
+        path = `/crm/v3/pipelines/${kind.objectType}/${encodeURIComponent(pipelineId)}/stages`;
+        method = 'POST';
+      } else {
+        path = `/crm/v3/pipelines/${kind.objectType}`;
+        method = 'POST';
+      }
+      const response = await call.limiter.run(() =>
+        hs.call(call.session, {
+          method,
+          path,
+          body,
+          idempotent: method === 'PATCH',
+          label: `hubspot.pipelines.${mode}`,
+        }),
+      );
+      const answer = parseJson<Row>(response) ?? {};
+      if (response.status === 200 || response.status === 201)
+        return { id: String(answer['id']), success: true, errors: [] };
+      if (response.status >= 500)
+        throw crmErrorFromResponse('hubspot', response, `writing ${kind.objectType} ${kind.kind}`);
+      return {
+        ...(mode === 'update' ? { id: String(id) } : {}),
+        success: false,
+        errors: [
+          {
+            statusCode: String(answer['category'] ?? `HTTP_${response.status}`),
+            message: String(answer['message'] ?? response.text.slice(0, 300)),
+            fields: [],
+          },
+        ],
+      };
+    }),
+  );
+  return { data };
+}

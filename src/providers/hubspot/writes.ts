@@ -4,6 +4,7 @@ import { hinter } from '../../lib/closest.ts';
 import type { HandlerCall } from '../adapter.ts';
 import { OutboundNetworkError, type OutboundResponse, parseJson } from '../client/types.ts';
 import { CrmError, crmErrorFromResponse } from '../errors.ts';
+import { accountObject, writePipelines } from './account-objects.ts';
 import type { PerConnectionState } from './connection-state.ts';
 import { type ObjectRef, type PropertyInfo, propertyInfos, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
@@ -366,6 +367,8 @@ export function hubspotWrites(hs: PerConnectionState) {
     records: unknown[],
     mode: 'insert' | 'update',
   ): Promise<WriteAnswer> {
+    const account = accountObject(objectName);
+    if (account !== undefined) return writePipelines(hs, call, account, records, mode);
     const object = await resolveObject(hs, call.session, objectName);
     const { prepared, refused } = await prepare(hs, call, object, records, mode);
     const written = await writeAll(call, object, mode === 'insert' ? 'create' : 'update', prepared);
