@@ -58,19 +58,28 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
   return out;
 }
 
-let shuffleSeed = 0x5eed;
+/** Per sandbox: how many shuffled answers it has given (each answer's seed), so runs repeat. */
+const shuffles = new WeakMap<object, number>();
+
+/** The seed of the next shuffled batch answer of this sandbox, or undefined to keep input order. */
+export function shuffleSeed(ctx: {
+  options: { batchResultOrder?: 'input' | 'shuffled' };
+}): number | undefined {
+  if (ctx.options.batchResultOrder !== 'shuffled') return undefined;
+  const n = (shuffles.get(ctx) ?? 0) + 1;
+  shuffles.set(ctx, n);
+  return 0x5eed + n;
+}
 
 export function batchAnswer(
   startedAt: string,
   allResults: unknown[],
   allErrors: HubSpotBatchError[],
   completedAt: string,
-  order: 'input' | 'shuffled' = 'input',
+  seed?: number,
 ) {
-  shuffleSeed += 1;
-  const seed = shuffleSeed;
-  const results = order === 'shuffled' ? shuffled(allResults, seed) : allResults;
-  const errors = order === 'shuffled' ? shuffled(allErrors, seed + 7) : allErrors;
+  const results = seed === undefined ? allResults : shuffled(allResults, seed);
+  const errors = seed === undefined ? allErrors : shuffled(allErrors, seed + 7);
   return errors.length === 0
     ? { status: 'COMPLETE', results, startedAt, completedAt }
     : { status: 'COMPLETE', results, numErrors: errors.length, errors, startedAt, completedAt };
