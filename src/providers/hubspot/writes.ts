@@ -1,6 +1,7 @@
 import type { RecordError, SaveResult, UpsertOutcome, WriteAnswer } from '../../domain/operations.ts';
 import { ApiError, type UnknownField, unknownFields } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
+import { LoopYielder } from '../../lib/yield-to-loop.ts';
 import type { HandlerCall } from '../adapter.ts';
 import { OutboundNetworkError, type OutboundResponse, parseJson } from '../client/types.ts';
 import { CrmError, crmErrorFromResponse } from '../errors.ts';
@@ -234,7 +235,10 @@ async function prepare(
   const hints = new OptionHints();
   const prepared: Prepared[] = [];
   const refused: Outcome = new Map();
-  records.forEach((r, index) => {
+  // 10 000 records of formatting is more than one slice of the event loop: yield between slices.
+  const yielder = new LoopYielder();
+  for (const [index, r] of records.entries()) {
+    if (yielder.due) await yielder.yielded();
     const record = isRecord(r) ? r : {};
     let id: string | undefined;
     const errors: RecordError[] = [];
@@ -265,7 +269,7 @@ async function prepare(
     } else {
       prepared.push({ index, ...(mode === 'update' ? { id: id as string } : {}), properties });
     }
-  });
+  }
   return { prepared, refused };
 }
 
