@@ -80,7 +80,8 @@ export function worstInputs(bodyLimit: number): WorstInput[] {
       token: 'hubspot',
       method: 'POST',
       path: '/v1/object/insert/contacts',
-      body: recordsFilling(fill, MAX_RECORDS, 'jobtitle', (i) => ({
+      // The other properties take about 120 bytes a record: leave room for them under the limit.
+      body: recordsFilling(fill - MAX_RECORDS * 120, MAX_RECORDS, 'jobtitle', (i) => ({
         email: `worst${i}@example.com`,
         lifecyclestage: i % 2 === 0 ? 'Lead' : 'custmer',
         hs_latest_source_timestamp: '2025-03-04T00:00:00Z',
