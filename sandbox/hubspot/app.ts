@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CONTROL_PREFIX, createSandboxApp, type FaultKind, type SandboxCore } from '../shared/index.ts';
+import { registerAssociationsRoutes } from './associations/index.ts';
 import {
   type AuthResult,
   type HubSpotContext,
@@ -152,6 +153,7 @@ export function buildHubSpotApp(options: HubSpotSandboxOptions = {}): HubSpotApp
   registerSchemasRoutes(app, ctx);
   registerOwnersRoutes(app, ctx);
   registerPipelinesRoutes(app, ctx);
+  registerAssociationsRoutes(app, ctx);
 
   app.post(`${CONTROL_PREFIX}/reset`, async (_request, reply) => {
     ctx.portal.reset();

@@ -26,6 +26,11 @@ export interface HubSpotSandboxOptions {
   seed?: boolean;
   /** HubSpot's API limits (10-second window, daily allowance, search per second). */
   rateLimit?: RateLimitOptions;
+  /**
+   * Order of `results` and `errors` in batch create/update/upsert answers: as the inputs came
+   * (default) or a seeded shuffle. HubSpot documents no order (a captured 207 listed ids unsorted).
+   */
+  batchResultOrder?: 'input' | 'shuffled';
 }
 
 export const DEFAULT_CREDENTIALS: HubSpotCredentials = {

@@ -43,7 +43,7 @@ export interface StartSandboxesOptions {
     dailyApiRequests?: number;
     bulkResultOrder?: 'input' | 'shuffled';
   };
-  hubspot?: { accessTokenTtlSeconds?: number };
+  hubspot?: { accessTokenTtlSeconds?: number; batchResultOrder?: 'input' | 'shuffled' };
 }
 
 export async function startSandboxes(options: StartSandboxesOptions): Promise<SandboxPair> {

@@ -7,8 +7,12 @@ export const OPERATIONS = [
   'delete',
   'get',
   'query',
+  'search',
   'describe',
   'add_custom_field',
+  'associations',
+  'associate',
+  'dissociate',
   'passthrough',
 ] as const;
 export type OperationName = (typeof OPERATIONS)[number];
@@ -59,6 +63,28 @@ export interface QueryPage {
   done: boolean;
   records: CrmRecord[];
   next_cursor: string | null;
+}
+
+/** One association type, as the CRM names it. */
+export interface AssociationKind {
+  category: string;
+  typeId: number;
+  label: string | null;
+}
+
+/** The associations of one record to one object type: every associated record with its types. */
+export interface RecordAssociations {
+  id: string;
+  to: Array<{ id: string; types: AssociationKind[] }>;
+}
+
+/** An association to create or remove between two records. */
+export interface AssociationLink {
+  id: string;
+  to: string;
+  toId: string;
+  /** The association's label (create); absent: the CRM's default, unlabelled type. */
+  label?: string | undefined;
 }
 
 export interface UpsertOutcome {

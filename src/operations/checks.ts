@@ -16,8 +16,12 @@ const LABEL: Record<OperationName, string> = {
   delete: 'delete',
   get: 'get',
   query: 'query (soql)',
+  search: 'query (search)',
   describe: 'describe',
   add_custom_field: 'add_custom_field',
+  associations: 'associations',
+  associate: 'associate',
+  dissociate: 'dissociate',
   passthrough: 'pass-through (proxy)',
 };
 

@@ -65,12 +65,14 @@ export async function deleteRecords(
   connection: Connection,
   ids: string[],
   requested?: string,
+  objectName?: string,
 ): Promise<WriteAnswer> {
   const adapter = deps.registry.adapterFor(connection);
   const handler = handlerFor(adapter, 'delete');
   const via = forcedInterface(adapter, requested);
+  if (objectName !== undefined) ensureObjectName(adapter, objectName);
   ensureWithin('too_many_ids', ids.length, adapter.profile.limits.deleteIds, 'delete');
-  return runHandler(deps, adapter, connection, handler, { ids, via });
+  return runHandler(deps, adapter, connection, handler, { objectName, ids, via });
 }
 
 /** Upsert one record on `match_key`. */

@@ -1,9 +1,11 @@
 import type { Config } from '../config/index.ts';
 import type { Connection, Provider } from '../domain/connection.ts';
 import type {
+  AssociationLink,
   GetAnswer,
   OperationName,
   QueryPage,
+  RecordAssociations,
   UpsertOutcome,
   WriteAnswer,
 } from '../domain/operations.ts';
@@ -22,7 +24,13 @@ export interface ProviderProfile {
   /** How messages name the CRM. */
   displayName: string;
   /** Request limits, checked before any CRM call. */
-  limits: { getIds: number; writeRecords: number; deleteIds: number };
+  limits: {
+    getIds: number;
+    writeRecords: number;
+    deleteIds: number;
+    /** Ids per get that asks for property history; absent when the CRM offers none. */
+    getIdsWithHistory?: number;
+  };
   /** What an `{object_name}` path segment may look like, checked before it reaches a URL. */
   objectName: { pattern: RegExp; example: string };
   /** Write interfaces a client may force with `X-CRM-Proxy-Interface`; empty when the CRM has one. */
@@ -91,17 +99,47 @@ export interface HandlerCall {
   limiter: ConcurrencyLimiter;
 }
 
+/** A structured search: filter groups (OR of ANDs), sorts, properties to return, a text query. */
+export interface SearchRequest {
+  filterGroups?: Array<{
+    filters: Array<{
+      propertyName: string;
+      operator: string;
+      value?: string | number | boolean;
+      highValue?: string | number | boolean;
+      values?: Array<string | number | boolean>;
+    }>;
+  }>;
+  /** `"name"` / `"-name"`, or `{propertyName, direction}`. */
+  sorts?: Array<string | { propertyName: string; direction: 'ASCENDING' | 'DESCENDING' }>;
+  properties?: string[];
+  query?: string;
+  /** Records per answer; the rest through `next_cursor`. */
+  limit?: number;
+}
+
 /** Inputs of each operation, already checked against the profile (object name, limits, interface). */
 export interface OperationInputs {
   insert: { objectName: string; records: unknown[]; via: string | undefined };
   update: { objectName: string; records: unknown[]; via: string | undefined };
-  delete: { ids: string[]; via: string | undefined };
+  /** `objectName` from `/v1/object/delete/{object_name}`: needed where ids do not name their type. */
+  delete: { objectName: string | undefined; ids: string[]; via: string | undefined };
   upsert: { objectName: string; record: unknown; matchKey: string };
-  get: { objectName: string; ids: string[]; fields: string[] | undefined };
+  get: {
+    objectName: string;
+    ids: string[];
+    fields: string[] | undefined;
+    propertiesWithHistory?: string[] | undefined;
+  };
   query: { soql: string } | { cursor: string };
+  /** A structured search of one object type, or the continuation of one (`next_cursor`). */
+  search: { objectName: string; request: SearchRequest } | { cursor: string };
   /** Without an object name: the whole instance. */
   describe: { objectName: string | undefined };
   add_custom_field: { objectName: string; definition: Record<string, unknown> };
+  associations: { objectName: string; ids: string[]; to: string };
+  associate: { objectName: string; links: AssociationLink[] };
+  dissociate: { objectName: string; links: AssociationLink[] };
 }
 
 export interface OperationAnswers {
@@ -111,10 +149,14 @@ export interface OperationAnswers {
   upsert: UpsertOutcome;
   get: GetAnswer;
   query: QueryPage;
+  search: QueryPage;
   /** The CRM's describe, unchanged; null when it has no such object. */
   describe: Record<string, unknown> | null;
   /** The creation result in the CRM's own answer shape (`data` plus its message key). */
   add_custom_field: { data: Record<string, unknown> } & Record<string, unknown>;
+  associations: { data: RecordAssociations[] };
+  associate: WriteAnswer;
+  dissociate: WriteAnswer;
 }
 
 export type Handler<O extends keyof OperationInputs> = (

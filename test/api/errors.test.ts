@@ -127,18 +127,30 @@ test('HubSpot connections get 422 naming what HubSpot offers, for every Salesfor
   const s = await startStack(t);
   const token = s.tokens.hubspot;
   const calls: Array<[string, unknown]> = [
-    ['/v1/object/insert/contacts', { data: [{ email: 'a@b.c' }] }],
-    ['/v1/object/upsert/contacts', { data: [{ email: 'a@b.c' }], match_key: 'email' }],
-    ['/v1/object/update/contacts', { data: [{ id: '1', email: 'a@b.c' }] }],
-    ['/v1/object/delete', { data: { ids: ['1'] } }],
     ['/v1/object/soql', { data: 'SELECT Id FROM Contact' }],
     ['/v1/describe', undefined],
     ['/v1/describe/contacts', undefined],
   ];
+  const offered = [
+    'insert',
+    'upsert',
+    'update',
+    'delete',
+    'get',
+    'search',
+    'add_custom_field',
+    'associations',
+    'associate',
+    'dissociate',
+    'passthrough',
+  ];
   for (const [path, body] of calls) {
     const error = assertError(await s.api<ErrorBody>(path, { token, body }), 422, 'operation_not_available');
-    assert.match(error.message, /HubSpot offers: get, add_custom_field, pass-through/);
-    assert.deepEqual(error.details[0]?.['available_operations'], ['get', 'add_custom_field', 'passthrough']);
+    assert.match(
+      error.message,
+      /HubSpot offers: insert, upsert, update, delete, get, query \(search\), add_custom_field, associations, associate, dissociate, pass-through/,
+    );
+    assert.deepEqual(error.details[0]?.['available_operations'], offered);
   }
   assert.equal(s.hs.accounting.snapshot().total, 0);
 });

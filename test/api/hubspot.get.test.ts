@@ -232,16 +232,30 @@ test('duplicates answered at each place, malformed ids null and listed, one batc
   assert.equal(s.hs.accounting.count('objects.batch.read'), 1);
 });
 
-test('owners, associations, audit logs, pipelines and stages: 422; unknown objects: 404 listing the supported ones', async (t) => {
+test('associations and audit logs: 422 saying what to use; unknown objects: 404 listing the supported ones', async (t) => {
   const s = await startStack(t);
-  for (const name of ['owners', 'associations', 'audit_logs', 'pipelines', 'stages']) {
+  for (const name of ['pipelines', 'stages']) {
+    const answer = await s.api<ErrorBody>(`/v1/object/get/${name}`, {
+      token: s.tokens.hubspot,
+      body: { data: { ids: ['1'] } },
+    });
+    assert.equal(answer.status, 404, name);
+    assert.match(answer.body.error.message, /deal_pipelines or ticket_pipelines/);
+  }
+  const audit = await s.api<ErrorBody>('/v1/object/get/audit_logs', {
+    token: s.tokens.hubspot,
+    body: { data: { ids: ['1'] } },
+  });
+  assert.equal(audit.status, 422);
+  assert.match(audit.body.error.message, /propertiesWithHistory/);
+  for (const name of ['associations']) {
     const answer = await s.api<ErrorBody>(`/v1/object/get/${name}`, {
       token: s.tokens.hubspot,
       body: { data: { ids: ['1'] } },
     });
     assert.equal(answer.status, 422, name);
     assert.equal(answer.body.error.code, 'object_not_supported');
-    assert.match(answer.body.error.message, /not supported/);
+    assert.match(answer.body.error.message, /\/v1\/object\/associations\/\{object_name\}/);
   }
   const unknown = await s.api<ErrorBody>('/v1/object/get/spaceships', {
     token: s.tokens.hubspot,
@@ -250,10 +264,14 @@ test('owners, associations, audit logs, pipelines and stages: 422; unknown objec
   assert.equal(unknown.status, 404);
   assert.equal(unknown.body.error.code, 'unknown_object');
   const detail = unknown.body.error.details[0];
-  assert.deepEqual(
-    detail?.['supported_objects'],
-    SPEC_OBJECTS.map(([n]) => n),
-  );
+  assert.deepEqual(detail?.['supported_objects'], [
+    ...SPEC_OBJECTS.map(([n]) => n),
+    'notes',
+    'calls',
+    'emails',
+    'meetings',
+    'tasks',
+  ]);
   assert.deepEqual(detail?.['custom_objects'], ['cars']);
   assert.equal(s.hs.accounting.count('objects.batch.read'), 0);
 });

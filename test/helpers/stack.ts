@@ -24,7 +24,7 @@ export interface StackOptions {
     dailyApiRequests?: number;
     bulkResultOrder?: 'input' | 'shuffled';
   };
-  hubspot?: { accessTokenTtlSeconds?: number };
+  hubspot?: { accessTokenTtlSeconds?: number; batchResultOrder?: 'input' | 'shuffled' };
   realism?: Partial<RealismConfig>;
   overrides?: Omit<ContextOverrides, 'sandboxOAuthClients' | 'pgSchema'>;
 }

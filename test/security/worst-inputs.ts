@@ -76,6 +76,18 @@ export function worstInputs(bodyLimit: number): WorstInput[] {
       body: recordsFilling(fill, MAX_RECORDS, 'Description'),
     },
     {
+      name: 'insert 10 000 contacts filling the body limit (HubSpot: formatted, written in 100 paced batches)',
+      token: 'hubspot',
+      method: 'POST',
+      path: '/v1/object/insert/contacts',
+      // The other properties take about 120 bytes a record: leave room for them under the limit.
+      body: recordsFilling(fill - MAX_RECORDS * 120, MAX_RECORDS, 'jobtitle', (i) => ({
+        email: `worst${i}@example.com`,
+        lifecyclestage: i % 2 === 0 ? 'Lead' : 'custmer',
+        hs_latest_source_timestamp: '2025-03-04T00:00:00Z',
+      })),
+    },
+    {
       name: 'update 10 000 records filling the body limit (Salesforce)',
       token: 'salesforce',
       method: 'POST',

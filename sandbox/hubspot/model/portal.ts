@@ -1,4 +1,5 @@
 import { seedPortal } from '../seed/index.ts';
+import { AssociationStore } from './associations.ts';
 import { buildCustomType, type ObjectSchemaInput } from './custom-types.ts';
 import { ObjectTypeRegistry } from './object-types.ts';
 import { OwnerStore } from './owners.ts';
@@ -33,6 +34,7 @@ export class Portal {
   properties!: PropertyRegistry;
   records!: RecordStore;
   owners!: OwnerStore;
+  associations!: AssociationStore;
   pipelines!: PipelineStore;
   #clock: () => Date;
   #seed: boolean;
@@ -56,6 +58,7 @@ export class Portal {
     this.properties = new PropertyRegistry(now);
     this.records = new RecordStore(FIRST_RECORD_ID, now);
     this.owners = new OwnerStore();
+    this.associations = new AssociationStore();
     this.pipelines = new PipelineStore();
     seedPortal(this, { records: this.#seed });
   }

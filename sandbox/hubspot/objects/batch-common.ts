@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { createRng } from '../../shared/index.ts';
 import { type HubSpotBatchError, sendHubSpotError, validationBody } from '../errors.ts';
 import type { ObjectTypeDefinition } from '../model/types.ts';
 import { invalidInputBody, isRecord } from './http.ts';
@@ -46,12 +47,39 @@ export function inputsOrReply(
   return inputs;
 }
 
+/** A seeded Fisher–Yates shuffle: the same batch answers in the same (scrambled) order on every run. */
+function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const rng = createRng(seed);
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+/** Per sandbox: how many shuffled answers it has given (each answer's seed), so runs repeat. */
+const shuffles = new WeakMap<object, number>();
+
+/** The seed of the next shuffled batch answer of this sandbox, or undefined to keep input order. */
+export function shuffleSeed(ctx: {
+  options: { batchResultOrder?: 'input' | 'shuffled' };
+}): number | undefined {
+  if (ctx.options.batchResultOrder !== 'shuffled') return undefined;
+  const n = (shuffles.get(ctx) ?? 0) + 1;
+  shuffles.set(ctx, n);
+  return 0x5eed + n;
+}
+
 export function batchAnswer(
   startedAt: string,
-  results: unknown[],
-  errors: HubSpotBatchError[],
+  allResults: unknown[],
+  allErrors: HubSpotBatchError[],
   completedAt: string,
+  seed?: number,
 ) {
+  const results = seed === undefined ? allResults : shuffled(allResults, seed);
+  const errors = seed === undefined ? allErrors : shuffled(allErrors, seed + 7);
   return errors.length === 0
     ? { status: 'COMPLETE', results, startedAt, completedAt }
     : { status: 'COMPLETE', results, numErrors: errors.length, errors, startedAt, completedAt };

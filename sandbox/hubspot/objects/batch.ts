@@ -6,7 +6,14 @@ import {
   sendHubSpotError,
   validationBody,
 } from '../errors.ts';
-import { batchAnswer, type Input, inputsOrReply, notFoundError, type TypeParams } from './batch-common.ts';
+import {
+  batchAnswer,
+  type Input,
+  inputsOrReply,
+  notFoundError,
+  shuffleSeed,
+  type TypeParams,
+} from './batch-common.ts';
 import { failureBody, isRecord, readOnlyTypeBody, typeOrReply } from './http.ts';
 import { type PublicObject, toPublicObject } from './view.ts';
 import {
@@ -99,7 +106,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: HubSpotContext, p
       const errors = failed.map((f) => batchError(ctx, f.failure, f.traceId));
       return reply
         .code(errors.length > 0 ? 207 : 201)
-        .send(batchAnswer(startedAt, results, errors, ctx.portal.now()));
+        .send(batchAnswer(startedAt, results, errors, ctx.portal.now(), shuffleSeed(ctx)));
     },
   );
 
@@ -145,7 +152,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: HubSpotContext, p
       ];
       return reply
         .code(errors.length > 0 ? 207 : 200)
-        .send(batchAnswer(startedAt, results, errors, ctx.portal.now()));
+        .send(batchAnswer(startedAt, results, errors, ctx.portal.now(), shuffleSeed(ctx)));
     },
   );
 
@@ -219,7 +226,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: HubSpotContext, p
       const errors = failed.map((f) => batchError(ctx, f.failure, f.traceId));
       return reply
         .code(errors.length > 0 ? 207 : 200)
-        .send(batchAnswer(startedAt, results, errors, ctx.portal.now()));
+        .send(batchAnswer(startedAt, results, errors, ctx.portal.now(), shuffleSeed(ctx)));
     },
   );
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { HubSpotContext } from '../context.ts';
-import { hubspotError, sendHubSpotError } from '../errors.ts';
-import type { ObjectTypeDefinition } from '../model/types.ts';
-import { typeOrReply } from '../objects/http.ts';
+import { hubspotError, sendHubSpotError, validationBody } from '../errors.ts';
+import type { ObjectTypeDefinition, Pipeline, PipelineStage } from '../model/types.ts';
+import { isRecord, typeOrReply } from '../objects/http.ts';
 
 interface TypeParams {
   objectType: string;
@@ -36,8 +36,127 @@ function pipelineType(
   return undefined;
 }
 
-/** Pipelines API v3, read side: pipelines with their stages (`Pipeline`, `PipelineStage`). */
+/** New pipelines and stages get numeric ids from here up, as HubSpot's own do. */
+let nextId = 90_000_000;
+
+/**
+ * A stage input checked the way HubSpot documents it: `label`, `displayOrder` and `metadata`
+ * required; deal stages need `probability` (0 to 1), ticket stages `ticketState` (OPEN or CLOSED).
+ */
+function stageOf(type: ObjectTypeDefinition, raw: unknown, now: string): PipelineStage | string {
+  if (!isRecord(raw) || typeof raw['label'] !== 'string' || raw['label'] === '')
+    return 'each stage needs a label';
+  if (typeof raw['displayOrder'] !== 'number') return `stage ${raw['label']} needs a displayOrder`;
+  const metadata = isRecord(raw['metadata']) ? raw['metadata'] : undefined;
+  if (metadata === undefined) return `stage ${raw['label']} needs metadata`;
+  const meta = Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, String(v)]));
+  if (type.objectTypeId === '0-3') {
+    const p = Number(meta['probability']);
+    if (meta['probability'] === undefined || !(p >= 0 && p <= 1)) {
+      return `deal stage ${raw['label']} needs metadata.probability between 0.0 and 1.0`;
+    }
+  }
+  if (type.objectTypeId === '0-5' && !['OPEN', 'CLOSED'].includes(String(meta['ticketState']))) {
+    return `ticket stage ${raw['label']} needs metadata.ticketState OPEN or CLOSED`;
+  }
+  nextId += 1;
+  return {
+    id: String(nextId),
+    label: raw['label'],
+    displayOrder: raw['displayOrder'],
+    metadata: meta,
+    archived: false,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** Pipelines API v3: pipelines with their stages (`Pipeline`, `PipelineStage`), read, create and patch. */
 export function registerPipelinesRoutes(app: FastifyInstance, ctx: HubSpotContext): void {
+  app.post<{ Params: TypeParams; Body: unknown }>(
+    `${PREFIX}/:objectType`,
+    { config: { kind: 'pipelines.create' } },
+    async (req, reply) => {
+      const type = pipelineType(ctx, req.params.objectType, reply);
+      if (type === undefined) return reply;
+      const body = isRecord(req.body) ? req.body : {};
+      const label = body['label'];
+      if (
+        typeof label !== 'string' ||
+        label === '' ||
+        typeof body['displayOrder'] !== 'number' ||
+        !Array.isArray(body['stages'])
+      ) {
+        return sendHubSpotError(
+          reply,
+          400,
+          validationBody(
+            'Invalid input JSON on line 1, column 1: Cannot build PipelineInput, some of required attributes are not set [displayOrder, label, stages]',
+          ),
+        );
+      }
+      if (ctx.portal.pipelines.list(type.objectTypeId).some((p) => p.label === label)) {
+        return sendHubSpotError(
+          reply,
+          409,
+          hubspotError({ message: `A pipeline with label ${label} already exists.`, category: 'CONFLICT' }),
+        );
+      }
+      const now = ctx.portal.now();
+      const stages: PipelineStage[] = [];
+      for (const raw of body['stages']) {
+        const stage = stageOf(type, raw, now);
+        if (typeof stage === 'string') return sendHubSpotError(reply, 400, validationBody(stage));
+        stages.push(stage);
+      }
+      nextId += 1;
+      const pipeline: Pipeline = {
+        id: String(nextId),
+        label,
+        displayOrder: body['displayOrder'],
+        archived: false,
+        createdAt: now,
+        updatedAt: now,
+        stages,
+      };
+      return reply.code(201).send(ctx.portal.pipelines.put(type.objectTypeId, pipeline));
+    },
+  );
+
+  app.patch<{ Params: PipelineParams; Body: unknown }>(
+    `${PREFIX}/:objectType/:pipelineId`,
+    { config: { kind: 'pipelines.update' } },
+    async (req, reply) => {
+      const type = pipelineType(ctx, req.params.objectType, reply);
+      if (type === undefined) return reply;
+      const p = ctx.portal.pipelines.get(type.objectTypeId, req.params.pipelineId);
+      if (p === undefined) return notFound(reply, `Unable to find pipeline ${req.params.pipelineId}`);
+      const body = isRecord(req.body) ? req.body : {};
+      if (typeof body['label'] === 'string' && body['label'] !== '') p.label = body['label'];
+      if (typeof body['displayOrder'] === 'number') p.displayOrder = body['displayOrder'];
+      if (body['archived'] === false) p.archived = false;
+      p.updatedAt = ctx.portal.now();
+      return ctx.portal.pipelines.put(type.objectTypeId, p);
+    },
+  );
+
+  app.post<{ Params: PipelineParams; Body: unknown }>(
+    `${PREFIX}/:objectType/:pipelineId/stages`,
+    { config: { kind: 'pipelines.stages.create' } },
+    async (req, reply) => {
+      const type = pipelineType(ctx, req.params.objectType, reply);
+      if (type === undefined) return reply;
+      const p = ctx.portal.pipelines.get(type.objectTypeId, req.params.pipelineId);
+      if (p === undefined) return notFound(reply, `Unable to find pipeline ${req.params.pipelineId}`);
+      const stage = stageOf(type, req.body, ctx.portal.now());
+      if (typeof stage === 'string') return sendHubSpotError(reply, 400, validationBody(stage));
+      p.stages.push(stage);
+      p.updatedAt = stage.createdAt;
+      ctx.portal.pipelines.put(type.objectTypeId, p);
+      return reply.code(201).send(stage);
+    },
+  );
+
   app.get<{ Params: TypeParams }>(
     `${PREFIX}/:objectType`,
     { config: { kind: 'pipelines.list' } },

@@ -365,4 +365,124 @@ export const STANDARD_PROPERTIES: Record<string, [group: string, specs: Property
       ],
     ],
   ],
+  '0-46': [
+    [
+      'engagement',
+      [
+        ['hs_timestamp', 'Activity date', 'datetime', 'date'],
+        ['hs_note_body', 'Note body', 'string', 'html'],
+        ['hubspot_owner_id', 'Activity assigned to', 'enumeration', 'select', OWNER],
+      ],
+    ],
+  ],
+  '0-48': [
+    [
+      'engagement',
+      [
+        ['hs_timestamp', 'Activity date', 'datetime', 'date'],
+        ['hs_call_title', 'Call title', 'string', 'text'],
+        ['hs_call_body', 'Call notes', 'string', 'html'],
+        ['hs_call_duration', 'Call duration', 'number', 'number'],
+        [
+          'hs_call_direction',
+          'Call direction',
+          'enumeration',
+          'select',
+          { optionValues: ['INBOUND', 'OUTBOUND'] },
+        ],
+        [
+          'hs_call_status',
+          'Call status',
+          'enumeration',
+          'select',
+          {
+            optionValues: [
+              'BUSY',
+              'CALLING_CRM_USER',
+              'CANCELED',
+              'COMPLETED',
+              'CONNECTING',
+              'FAILED',
+              'IN_PROGRESS',
+              'NO_ANSWER',
+              'QUEUED',
+              'RINGING',
+            ],
+          },
+        ],
+        ['hubspot_owner_id', 'Activity assigned to', 'enumeration', 'select', OWNER],
+      ],
+    ],
+  ],
+  '0-49': [
+    [
+      'engagement',
+      [
+        ['hs_timestamp', 'Activity date', 'datetime', 'date'],
+        ['hs_email_subject', 'Email subject', 'string', 'text'],
+        ['hs_email_text', 'Email text', 'string', 'textarea'],
+        [
+          'hs_email_direction',
+          'Email direction',
+          'enumeration',
+          'select',
+          { optionValues: ['EMAIL', 'INCOMING_EMAIL', 'FORWARDED_EMAIL'] },
+        ],
+        [
+          'hs_email_status',
+          'Email send status',
+          'enumeration',
+          'select',
+          { optionValues: ['BOUNCED', 'FAILED', 'SCHEDULED', 'SENDING', 'SENT'] },
+        ],
+        ['hubspot_owner_id', 'Activity assigned to', 'enumeration', 'select', OWNER],
+      ],
+    ],
+  ],
+  '0-47': [
+    [
+      'engagement',
+      [
+        ['hs_timestamp', 'Activity date', 'datetime', 'date'],
+        ['hs_meeting_title', 'Meeting name', 'string', 'text'],
+        ['hs_meeting_body', 'Meeting description', 'string', 'html'],
+        ['hs_meeting_start_time', 'Start time', 'datetime', 'date'],
+        ['hs_meeting_end_time', 'End time', 'datetime', 'date'],
+        [
+          'hs_meeting_outcome',
+          'Meeting outcome',
+          'enumeration',
+          'select',
+          { optionValues: ['SCHEDULED', 'COMPLETED', 'RESCHEDULED', 'NO_SHOW', 'CANCELED'] },
+        ],
+        ['hubspot_owner_id', 'Activity assigned to', 'enumeration', 'select', OWNER],
+      ],
+    ],
+  ],
+  '0-27': [
+    [
+      'engagement',
+      [
+        ['hs_timestamp', 'Activity date', 'datetime', 'date'],
+        ['hs_task_subject', 'Task title', 'string', 'text'],
+        ['hs_task_body', 'Task notes', 'string', 'html'],
+        [
+          'hs_task_status',
+          'Task status',
+          'enumeration',
+          'select',
+          { optionValues: ['NOT_STARTED', 'IN_PROGRESS', 'WAITING', 'COMPLETED', 'DEFERRED'] },
+        ],
+        [
+          'hs_task_priority',
+          'Priority',
+          'enumeration',
+          'select',
+          { optionValues: ['NONE', 'LOW', 'MEDIUM', 'HIGH'] },
+        ],
+        ['hs_task_type', 'Task type', 'enumeration', 'select', { optionValues: ['CALL', 'EMAIL', 'TODO'] }],
+        ['hubspot_owner_id', 'Activity assigned to', 'enumeration', 'select', OWNER],
+      ],
+    ],
+  ],
 };

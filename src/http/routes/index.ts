@@ -8,9 +8,13 @@ import type { ApiApp, RegisterRoute } from './types.ts';
 import { register as describeObject } from './v1.describe.object.ts';
 import { register as describe } from './v1.describe.ts';
 import { register as addCustomField } from './v1.object.add_custom_field.ts';
+import { register as associate } from './v1.object.associate.ts';
+import { register as associations } from './v1.object.associations.ts';
 import { register as deleteRecords } from './v1.object.delete.ts';
+import { register as dissociate } from './v1.object.dissociate.ts';
 import { register as get } from './v1.object.get.ts';
 import { register as insert } from './v1.object.insert.ts';
+import { register as query } from './v1.object.query.ts';
 import { register as soql } from './v1.object.soql.ts';
 import { register as update } from './v1.object.update.ts';
 import { register as upsert } from './v1.object.upsert.ts';
@@ -23,9 +27,13 @@ const ROUTES: RegisterRoute[] = [
   deleteRecords,
   get,
   soql,
+  query,
   describe,
   describeObject,
   addCustomField,
+  associations,
+  associate,
+  dissociate,
   proxy,
 ];
 
@@ -35,11 +43,16 @@ const POST_PATHS = [
   '/v1/object/upsert/:object_name',
   '/v1/object/update/:object_name',
   '/v1/object/delete',
+  '/v1/object/delete/:object_name',
   '/v1/object/get/:object_name',
   '/v1/object/soql',
+  '/v1/object/query/:object_name',
   '/v1/describe',
   '/v1/describe/:object_name',
   '/v1/object/add_custom_field/:object_name',
+  '/v1/object/associations/:object_name',
+  '/v1/object/associate/:object_name',
+  '/v1/object/dissociate/:object_name',
 ];
 
 export function registerV1Routes(app: ApiApp, ctx: AppContext): void {

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { deleteRecords } from '../../operations/writes.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { DeleteBody } from '../schemas/bodies.ts';
-import { RecordResult } from '../schemas/common.ts';
+import { ObjectNameParams, RecordResult } from '../schemas/common.ts';
 import type { ApiApp } from './types.ts';
 import { requestedInterface } from './write-interface.ts';
 
@@ -18,7 +18,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
           operationId: 'deleteRecords',
           summary: 'Delete records',
           description:
-            'Deletes up to 10 000 records by id (any object types). The service picks sObject Collections or Bulk API 2.0 by size and names it in the `X-CRM-Proxy-Interface` response header; the same request header (`collections` | `bulk2`) forces one.',
+            'Deletes up to 10 000 records by id (any object types). Salesforce: the service picks sObject Collections or Bulk API 2.0 by size and names it in the `X-CRM-Proxy-Interface` response header; the same request header (`collections` | `bulk2`) forces one. HubSpot ids do not name their object type: use `/v1/object/delete/{object_name}` (400 here).',
           tags: ['Records'],
           responses: {
             '200': {
@@ -36,6 +36,40 @@ export function register(app: ApiApp, ctx: AppContext): void {
         principalOf(request).connection,
         request.body.data.ids,
         requestedInterface(request),
+      );
+      if (answer.via !== undefined) reply.header('x-crm-proxy-interface', answer.via);
+      return { data: answer.data };
+    },
+  );
+  app.post(
+    '/v1/object/delete/:object_name',
+    {
+      schema: { params: ObjectNameParams, body: DeleteBody },
+      config: {
+        doc: {
+          operation: 'delete',
+          operationId: 'deleteObjectRecords',
+          summary: 'Delete records of one object type',
+          description:
+            'Deletes up to 10 000 records of `{object_name}` by id. HubSpot: needed, since HubSpot ids do not name their object type; the ids are read first (HubSpot’s batch archive answers the same for ids that do not exist), live ones archived in batches of 100, others fail with `OBJECT_NOT_FOUND`. Salesforce: the same as `/v1/object/delete` (its ids name their object; the name is checked for form only).',
+          tags: ['Records'],
+          responses: {
+            '200': {
+              description: 'Per-record results.',
+              schema: Type.Object({ data: Type.Array(RecordResult) }),
+            },
+          },
+          errors: [400, 404, 413, 415, 422, 502, 503],
+        },
+      },
+    },
+    async (request, reply) => {
+      const answer = await deleteRecords(
+        ctx.operations,
+        principalOf(request).connection,
+        request.body.data.ids,
+        requestedInterface(request),
+        request.params.object_name,
       );
       if (answer.via !== undefined) reply.header('x-crm-proxy-interface', answer.via);
       return { data: answer.data };

@@ -18,7 +18,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
           operationId: 'insertRecords',
           summary: 'Insert records',
           description:
-            'Creates 1 to 10 000 records; one result per record, in order; each record succeeds or fails on its own. The service picks sObject Collections or Bulk API 2.0 by size and names it in the `X-CRM-Proxy-Interface` response header; the same request header (`collections` | `bulk2`) forces one.',
+            'Creates 1 to 10 000 records; one result per record, in order; each record succeeds or fails on its own. Salesforce: the service picks sObject Collections or Bulk API 2.0 by size and names it in the `X-CRM-Proxy-Interface` response header; the same request header (`collections` | `bulk2`) forces one. HubSpot: batch create calls of 100 in parallel under the connection’s rate-limit pacing, results mapped back by `objectWriteTraceId`; values formatted for each property’s type (enumerations checked against the options with the closest one suggested); a duplicate unique value is that record’s `CONFLICT`.',
           tags: ['Records'],
           responses: {
             '200': {

@@ -17,7 +17,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
           operationId: 'upsertRecord',
           summary: 'Upsert one record',
           description:
-            'Exactly one record and a `match_key`: no match creates, one match updates, several matches fail the record and write nothing. `Id` updates the record with that id or creates one; a field flagged External ID uses Salesforce’s own upsert; any other field is looked up first. A record without a value for its match key is a 400.',
+            'Exactly one record and a `match_key`: no match creates, one match updates, several matches fail the record and write nothing. `Id` updates the record with that id or creates one; a field flagged External ID (Salesforce) or a unique property such as a contact’s `email` (HubSpot, batch upsert with `idProperty`) uses the CRM’s own upsert; any other field is looked up first (SOQL or CRM search, `LIMIT 2`, the value escaped). `X-CRM-Proxy-Upsert-Action` says what happened (`insert`, `update`, `external_id_upsert`, `ambiguous`). A record without a value for its match key is a 400.',
           tags: ['Records'],
           responses: {
             '200': {

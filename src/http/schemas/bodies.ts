@@ -40,7 +40,8 @@ export const UpsertBody = Type.Object(
       minLength: 1,
       maxLength: 255,
       pattern: '^[A-Za-z][A-Za-z0-9_]*$',
-      description: 'Field to match on: `Id` or an external-id custom field.',
+      description:
+        'Field to match on: `Id`, an external-id field (Salesforce) or a unique property (HubSpot), or any other field (looked up first).',
     }),
   },
   { additionalProperties: false },
@@ -71,6 +72,13 @@ export const GetBody = Type.Object(
           Type.Array(FieldName, {
             maxItems: 1000,
             description: 'Fields to return; absent or empty: all fields.',
+          }),
+        ),
+        propertiesWithHistory: Type.Optional(
+          Type.Array(FieldName, {
+            maxItems: 1000,
+            description:
+              'HubSpot: properties whose history (every value with its timestamp and source) each record also carries; at most 50 ids then.',
           }),
         ),
       },
@@ -125,3 +133,133 @@ export const CustomFieldBody = Type.Object(
   { additionalProperties: false },
 );
 export type CustomFieldBody = Static<typeof CustomFieldBody>;
+
+const Scalar = Type.Union([Type.String({ maxLength: 3000 }), Type.Number(), Type.Boolean()]);
+const PropertyName = Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_.]+$' });
+
+export const SearchBody = Type.Object(
+  {
+    data: Type.Optional(
+      Type.Object(
+        {
+          filterGroups: Type.Optional(
+            Type.Array(
+              Type.Object(
+                {
+                  filters: Type.Array(
+                    Type.Object(
+                      {
+                        propertyName: PropertyName,
+                        operator: Type.Union(
+                          [
+                            'EQ',
+                            'NEQ',
+                            'LT',
+                            'LTE',
+                            'GT',
+                            'GTE',
+                            'BETWEEN',
+                            'IN',
+                            'NOT_IN',
+                            'HAS_PROPERTY',
+                            'NOT_HAS_PROPERTY',
+                            'CONTAINS_TOKEN',
+                            'NOT_CONTAINS_TOKEN',
+                          ].map((op) => Type.Literal(op)),
+                        ),
+                        value: Type.Optional(Scalar),
+                        highValue: Type.Optional(Scalar),
+                        values: Type.Optional(Type.Array(Scalar, { maxItems: 100 })),
+                      },
+                      { additionalProperties: false },
+                    ),
+                    { minItems: 1, maxItems: 6 },
+                  ),
+                },
+                { additionalProperties: false },
+              ),
+              {
+                maxItems: 5,
+                description: 'Filter groups: any group matches (OR); within a group every filter (AND).',
+              },
+            ),
+          ),
+          sorts: Type.Optional(
+            Type.Array(
+              Type.Union([
+                Type.String({ minLength: 1, maxLength: 256, pattern: '^-?[A-Za-z0-9_.]+$' }),
+                Type.Object(
+                  {
+                    propertyName: PropertyName,
+                    direction: Type.Union([Type.Literal('ASCENDING'), Type.Literal('DESCENDING')]),
+                  },
+                  { additionalProperties: false },
+                ),
+              ]),
+              { maxItems: 1, description: 'One sort: `"name"`, `"-name"` or `{propertyName, direction}`.' },
+            ),
+          ),
+          properties: Type.Optional(
+            Type.Array(PropertyName, { maxItems: 1000, description: 'Properties to return.' }),
+          ),
+          query: Type.Optional(
+            Type.String({
+              maxLength: 3000,
+              description: 'Text searched in the default searchable properties.',
+            }),
+          ),
+          limit: Type.Optional(
+            Type.Integer({ minimum: 1, maximum: 10_000, description: 'Records per answer (default 2 000).' }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 65_536, description: '`next_cursor` of a previous answer.' }),
+    ),
+  },
+  { additionalProperties: false, description: 'Either `data` (a new search) or `cursor` (the next page).' },
+);
+export type SearchBody = Static<typeof SearchBody>;
+
+const ObjectName = Type.String({ minLength: 1, maxLength: 100, description: 'An object type name.' });
+
+export const AssociationsBody = Type.Object(
+  {
+    data: Type.Object(
+      {
+        ids: Type.Array(Id, { minItems: 1, maxItems: MAX_IDS, description: `1 to ${MAX_IDS} record ids.` }),
+        to: ObjectName,
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AssociationsBody = Static<typeof AssociationsBody>;
+
+export const AssociateBody = Type.Object(
+  {
+    data: Type.Array(
+      Type.Object(
+        {
+          id: Id,
+          to: ObjectName,
+          to_id: Id,
+          label: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 255,
+              description: 'The association label; absent: the default type.',
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: MAX_RECORDS, description: `1 to ${MAX_RECORDS} links.` },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AssociateBody = Static<typeof AssociateBody>;

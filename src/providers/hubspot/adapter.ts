@@ -1,5 +1,7 @@
 import type { Connection } from '../../domain/connection.ts';
 import type { CrmAdapter, OAuthClient, ProviderDeps } from '../adapter.ts';
+import { accountObject, getAccountObjects, queryAccountObjects } from './account-objects.ts';
+import { hubspotAssociations } from './associations.ts';
 import { hubspotAuth } from './auth.ts';
 import { paced } from './calls.ts';
 import { hubspotConnect } from './connect.ts';
@@ -7,13 +9,18 @@ import { PerConnectionState } from './connection-state.ts';
 import { hubspotFields } from './fields.ts';
 import { HUBSPOT, HUBSPOT_PROFILE } from './profile.ts';
 import { getHubSpotRecords } from './records.ts';
+import { hubspotSearch } from './search.ts';
+import { hubspotWrites } from './writes.ts';
 
-/** HubSpot: get (batch read), add custom field and pass-through; every CRM call paced per connection. */
+/** HubSpot: writes (batch APIs), get (batch read), add custom field and pass-through; every CRM call paced per connection. */
 export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
   const { clock } = deps;
   const settings = deps.config.hubspot;
   const hs = new PerConnectionState({ clock });
   const fields = hubspotFields(hs);
+  const writes = hubspotWrites(hs);
+  const search = hubspotSearch(hs, deps.signingKey);
+  const associations = hubspotAssociations(hs);
   const apiBaseUrl = (c: Pick<Connection, 'apiBaseUrl'>) => c.apiBaseUrl ?? HUBSPOT_PROFILE.defaultApiBaseUrl;
   return {
     profile: HUBSPOT,
@@ -27,9 +34,37 @@ export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
       return { clientId, clientSecret, tokenUrl: `${apiBaseUrl(connection)}${HUBSPOT_PROFILE.tokenPath}` };
     },
     handlers: {
+      // Batches of 100 in parallel under the connection's pacer; results in input order.
+      insert: writes.insert,
+      update: writes.update,
+      delete: writes.delete,
+      upsert: writes.upsert,
       // At most 100 ids, so one paced batch/read call.
-      get: ({ session, limiter }, input) =>
-        getHubSpotRecords(hs, session, limiter, input.objectName, input.ids, input.fields),
+      // CRM search with HubSpot's paging behind a signed cursor, paced at search's 5 per second.
+      search: (call, input) => {
+        const account = 'objectName' in input ? accountObject(input.objectName) : undefined;
+        if (account !== undefined && 'request' in input) {
+          return queryAccountObjects(hs, call.session, account, input.request);
+        }
+        return search(call, input);
+      },
+      get: ({ session, limiter }, input) => {
+        const account = accountObject(input.objectName);
+        if (account !== undefined) return getAccountObjects(hs, session, account, input.ids);
+        return getHubSpotRecords(
+          hs,
+          session,
+          limiter,
+          input.objectName,
+          input.ids,
+          input.fields,
+          input.propertiesWithHistory,
+        );
+      },
+      // Associations v4: read with types and labels, create and remove as writes.
+      associations: associations.read,
+      associate: associations.associate,
+      dissociate: associations.dissociate,
       // HubSpot's answer names its message `message`.
       add_custom_field: (call, input) =>
         fields.addCustomField(call.session, input.objectName, input.definition),

@@ -3,7 +3,7 @@ import { TtlCache } from '../../lib/ttl-cache.ts';
 import type { CrmSession } from '../adapter.ts';
 import type { OutboundResponse } from '../client/types.ts';
 import { type HubSpotCall, hubspotCall } from './calls.ts';
-import type { SchemaSummary } from './objects.ts';
+import type { PropertyInfo, SchemaSummary } from './objects.ts';
 import { HubSpotPacer, type PacerOptions } from './pacing.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
@@ -11,8 +11,8 @@ export interface ConnectionState {
   pacer: HubSpotPacer;
   /** Custom object schemas (one key). */
   schemas: TtlCache<SchemaSummary[]>;
-  /** Property names per object type id. */
-  properties: TtlCache<string[]>;
+  /** Properties per object type id. */
+  properties: TtlCache<PropertyInfo[]>;
 }
 
 /**

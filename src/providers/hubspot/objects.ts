@@ -2,8 +2,16 @@ import { ApiError } from '../../errors/index.ts';
 import type { CrmSession } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
+import { accountObject } from './account-objects.ts';
 import type { PerConnectionState } from './connection-state.ts';
-import { ANNOUNCED_OBJECTS, HUBSPOT_PROFILE, STANDARD_OBJECTS, type StandardObject } from './profile.ts';
+import {
+  ANNOUNCED_OBJECTS,
+  ASSOCIATION_NAMES,
+  AUDIT_NAMES,
+  HUBSPOT_PROFILE,
+  STANDARD_OBJECTS,
+  type StandardObject,
+} from './profile.ts';
 
 /** An object type as HubSpot's paths take it. */
 export interface ObjectRef {
@@ -29,6 +37,8 @@ for (const o of STANDARD_OBJECTS) {
   for (const n of [o.path, o.typeId, ...o.aliases]) STANDARD_BY_KEY.set(key(n), o);
 }
 const ANNOUNCED = new Set(ANNOUNCED_OBJECTS.map(key));
+const AUDIT = new Set(AUDIT_NAMES.map(key));
+const ASSOCIATIONS = new Set(ASSOCIATION_NAMES.map(key));
 
 const SUPPORTED_NAMES = STANDARD_OBJECTS.map((o) => (o.path === 'goal_targets' ? 'goals' : o.path));
 
@@ -50,6 +60,27 @@ export async function resolveObject(
   const standard = standardObject(name);
   if (standard !== undefined) {
     return { path: standard.path, typeId: standard.typeId, name: standard.path, custom: false };
+  }
+  if (accountObject(name) !== undefined) {
+    throw new ApiError(
+      'object_not_supported',
+      `HubSpot ${name} are not records: they are read with get and query only (no writes, no custom fields).`,
+      { details: [{ object_name: name, operations: ['get', 'search'] }] },
+    );
+  }
+  if (ASSOCIATIONS.has(key(name))) {
+    throw new ApiError(
+      'object_not_supported',
+      'HubSpot associations are read with POST /v1/object/associations/{object_name} {"data": {"ids": [...], "to": "companies"}} and written with /v1/object/associate/{object_name} and /v1/object/dissociate/{object_name}.',
+      { details: [{ object_name: name, use: '/v1/object/associations/{object_name}' }] },
+    );
+  }
+  if (AUDIT.has(key(name))) {
+    throw new ApiError(
+      'object_not_supported',
+      `HubSpot's audit of CRM records is their property history: get the records with "propertiesWithHistory": ["property", …] (at most 50 ids), for example POST /v1/object/get/contacts {"data": {"ids": [...], "propertiesWithHistory": ["lifecyclestage"]}}.`,
+      { details: [{ object_name: name, use: 'propertiesWithHistory on get' }] },
+    );
   }
   if (ANNOUNCED.has(key(name))) {
     throw new ApiError(
@@ -109,15 +140,45 @@ async function loadSchemas(hs: PerConnectionState, session: CrmSession): Promise
   );
 }
 
-/** Names of the object type's properties (archived ones left out), cached per connection. */
-export async function propertyNames(
+/** What the service needs of a HubSpot property to check and format the values written to it. */
+export interface PropertyInfo {
+  name: string;
+  type: string;
+  fieldType: string;
+  /** Option values and labels (enumerations). */
+  options: Array<{ value: string; label: string }>;
+  /** Options come from elsewhere (owners, pipelines): not checked here. */
+  externalOptions: boolean;
+  hasUniqueValue: boolean;
+  readOnlyValue: boolean;
+}
+
+function toInfo(p: Record<string, unknown>): PropertyInfo | undefined {
+  if (typeof p['name'] !== 'string') return undefined;
+  const options = Array.isArray(p['options']) ? (p['options'] as Array<Record<string, unknown>>) : [];
+  const meta = (p['modificationMetadata'] ?? {}) as Record<string, unknown>;
+  return {
+    name: p['name'],
+    type: String(p['type'] ?? 'string'),
+    fieldType: String(p['fieldType'] ?? 'text'),
+    options: options.flatMap((o) =>
+      typeof o['value'] === 'string' ? [{ value: o['value'], label: String(o['label'] ?? o['value']) }] : [],
+    ),
+    externalOptions: p['externalOptions'] === true,
+    hasUniqueValue: p['hasUniqueValue'] === true,
+    readOnlyValue: meta['readOnlyValue'] === true || p['calculated'] === true,
+  };
+}
+
+/** The object type's properties (archived ones left out), cached per connection. */
+export async function propertyInfos(
   hs: PerConnectionState,
   session: CrmSession,
   object: ObjectRef,
   options: { refresh?: boolean } = {},
-): Promise<string[]> {
+): Promise<PropertyInfo[]> {
   const state = hs.of(session.connectionId);
-  const load = async (): Promise<string[]> => {
+  const load = async (): Promise<PropertyInfo[]> => {
     const response = await hs.call(session, {
       method: 'GET',
       path: `/crm/v3/properties/${encodeURIComponent(object.path)}?archived=false`,
@@ -125,12 +186,22 @@ export async function propertyNames(
       label: 'hubspot.properties.list',
     });
     if (response.status !== 200) throw crmErrorFromResponse('hubspot', response, 'reading the property list');
-    const body = parseJson<{ results?: Array<{ name?: unknown }> }>(response);
-    return (body?.results ?? []).flatMap((p) => (typeof p.name === 'string' ? [p.name] : []));
+    const body = parseJson<{ results?: Array<Record<string, unknown>> }>(response);
+    return (body?.results ?? []).flatMap((p) => toInfo(p) ?? []);
   };
   return options.refresh === true
     ? state.properties.refresh(object.typeId, HUBSPOT_PROFILE.refreshOnMissMinMs, load)
     : state.properties.getOrLoad(object.typeId, load);
+}
+
+/** Names of the object type's properties (archived ones left out), cached per connection. */
+export async function propertyNames(
+  hs: PerConnectionState,
+  session: CrmSession,
+  object: ObjectRef,
+  options: { refresh?: boolean } = {},
+): Promise<string[]> {
+  return (await propertyInfos(hs, session, object, options)).map((p) => p.name);
 }
 
 /** Forget the property list of one object type (after a property was created). */

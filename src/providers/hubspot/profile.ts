@@ -64,6 +64,24 @@ export const HUBSPOT_PROFILE = {
   schemasPath: '/crm-object-schemas/v3/schemas',
   /** batch/read takes at most 100 inputs. */
   batchReadMaxIds: 100,
+  /** …and at most 50 when it asks for property history (`propertiesWithHistory`). */
+  batchReadWithHistoryMaxIds: 50,
+  /** batch/create, update, upsert and archive take at most 100 inputs each. */
+  batchWriteMaxInputs: 100,
+  /**
+   * CRM search: pages of at most 200, at most 10 000 results per search (paging past is a 400);
+   * the service answers up to `defaultPerAnswer` records unless the request's `limit` says otherwise.
+   */
+  search: {
+    pageSize: 200,
+    maxResults: 10_000,
+    defaultPerAnswer: 2_000,
+    groups: 5,
+    filtersPerGroup: 6,
+    filters: 18,
+  },
+  /** Records one write request may carry (in batches of 100, paced). */
+  writeRecords: 10_000,
   /** HubSpot record ids are decimal strings (they may exceed 2^53: never parse them as numbers). */
   idPattern: /^[0-9]{1,30}$/,
   /** Properties HubSpot answers whatever was asked: each type has its creation date, modification date and id. */
@@ -121,23 +139,22 @@ export const STANDARD_OBJECTS: readonly StandardObject[] = [
   { path: 'taxes', typeId: '0-86', aliases: ['tax'] },
   { path: 'tickets', typeId: '0-5', aliases: ['ticket'] },
   { path: 'goal_targets', typeId: '0-74', aliases: ['goal_target', 'goals', 'goal'] },
+  // Engagements, as objects (associations point at them).
+  { path: 'notes', typeId: '0-46', aliases: ['note'] },
+  { path: 'calls', typeId: '0-48', aliases: ['call'] },
+  { path: 'emails', typeId: '0-49', aliases: ['email'] },
+  { path: 'meetings', typeId: '0-47', aliases: ['meeting'] },
+  { path: 'tasks', typeId: '0-27', aliases: ['task'] },
 ];
 
 /** Announced for a later version: answered 422 `object_not_supported`, never sent to HubSpot. */
-export const ANNOUNCED_OBJECTS: readonly string[] = [
-  'owners',
-  'owner',
-  'associations',
-  'association',
-  'audit_logs',
-  'audit_log',
-  'auditlogs',
-  'pipelines',
-  'pipeline',
-  'stages',
-  'stage',
-  'pipeline_stages',
-];
+export const ANNOUNCED_OBJECTS: readonly string[] = [];
+
+/** Associations have their own routes (`/v1/object/associations/{object}`, associate, dissociate). */
+export const ASSOCIATION_NAMES: readonly string[] = ['associations', 'association'];
+
+/** HubSpot's audit of CRM records is property history, read with get's `propertiesWithHistory`. */
+export const AUDIT_NAMES: readonly string[] = ['audit_logs', 'audit_log', 'auditlogs', 'property_history'];
 
 /**
  * Valid `type` → `fieldType` pairs for property creation ("Property type and fieldType values",
@@ -158,7 +175,12 @@ export const FIELD_TYPES_BY_TYPE: Readonly<Record<string, readonly string[]>> = 
 export const HUBSPOT: ProviderProfile = {
   id: HUBSPOT_PROFILE.provider,
   displayName: HUBSPOT_PROFILE.displayName,
-  limits: { getIds: HUBSPOT_PROFILE.batchReadMaxIds, writeRecords: 0, deleteIds: 0 },
+  limits: {
+    getIds: HUBSPOT_PROFILE.batchReadMaxIds,
+    writeRecords: HUBSPOT_PROFILE.writeRecords,
+    deleteIds: HUBSPOT_PROFILE.writeRecords,
+    getIdsWithHistory: HUBSPOT_PROFILE.batchReadWithHistoryMaxIds,
+  },
   // Plural names (`contacts`), type ids (`0-1`, `2-123`), custom object names (`p_pets`, `p123_pets`, `pets`).
   objectName: {
     pattern: /^(?:[A-Za-z][A-Za-z0-9_]{0,79}|\d{1,4}-\d{1,12})$/,

@@ -11,6 +11,8 @@ import { HUBSPOT_PROFILE } from './profile.ts';
 export type HubSpotRecord = {
   id: string;
   properties: Record<string, string | null>;
+  /** Past values per property, newest first (`{value, timestamp, sourceType, …}`), when asked for. */
+  propertiesWithHistory?: Record<string, unknown[]>;
   createdAt: string;
   updatedAt: string;
   archived: boolean;
@@ -45,9 +47,14 @@ export async function getHubSpotRecords(
   objectName: string,
   ids: string[],
   fields: string[] | undefined,
+  history: string[] = [],
 ): Promise<HubSpotGetResult> {
   const object = await resolveObject(hs, session, objectName);
   const wanted = await propertiesToRead(hs, session, object, fields);
+  const withHistory =
+    history.length === 0
+      ? []
+      : [...((await propertiesToRead(hs, session, object, history, 'propertiesWithHistory')).only ?? [])];
 
   const errors: unknown[] = [];
   const send: string[] = [];
@@ -65,7 +72,11 @@ export async function getHubSpotRecords(
       hs.call(session, {
         method: 'POST',
         path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/read?archived=false`,
-        body: { properties: wanted.names, propertiesWithHistory: [], inputs: send.map((id) => ({ id })) },
+        body: {
+          properties: wanted.names,
+          propertiesWithHistory: withHistory,
+          inputs: send.map((id) => ({ id })),
+        },
         idempotent: true,
         label: 'hubspot.objects.batch.read',
       }),
@@ -93,6 +104,7 @@ async function propertiesToRead(
   session: CrmSession,
   object: ObjectRef,
   fields: string[] | undefined,
+  key = 'fields',
 ): Promise<{ names: string[]; only: Set<string> | null }> {
   let all = await propertyNames(hs, session, object);
   if (fields === undefined || fields.length === 0) return { names: all, only: null };
@@ -108,7 +120,7 @@ async function propertiesToRead(
   fields.forEach((field, index) => {
     const canonical = byLower.get(field.toLowerCase());
     if (canonical === undefined) {
-      unknown.push({ path: `/data/fields/${index}`, field, did_you_mean: hint(field) });
+      unknown.push({ path: `/data/${key}/${index}`, field, did_you_mean: hint(field) });
     } else {
       names.add(canonical);
     }
@@ -140,6 +152,7 @@ function shape(r: Partial<HubSpotRecord>, only: Set<string> | null): HubSpotReco
   return {
     id: String(r.id),
     properties,
+    ...(r.propertiesWithHistory === undefined ? {} : { propertiesWithHistory: r.propertiesWithHistory }),
     createdAt: String(r.createdAt ?? ''),
     updatedAt: String(r.updatedAt ?? ''),
     archived: r.archived === true,

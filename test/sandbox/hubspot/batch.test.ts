@@ -215,3 +215,28 @@ test('batch calls are counted under their kinds', async (t) => {
   assert.equal(hs.accounting.count('objects.batch.archive'), 1);
   assert.equal(hs.accounting.count('objects.batch'), 2);
 });
+
+test('batchResultOrder shuffled: a batch create answers in a scrambled order, every trace id once, the same on every run', async (t) => {
+  const inputs = Array.from({ length: 100 }, (_, i) => ({
+    properties: { email: `shuffle${i}@example.com` },
+    objectWriteTraceId: String(i),
+  }));
+  const orders: string[][] = [];
+  for (const run of [0, 1]) {
+    const hs = await startHubSpot(t, { batchResultOrder: 'shuffled' });
+    const r = await call(hs, 'POST', '/crm/v3/objects/contacts/batch/create', { inputs });
+    assert.equal(r.status, 201, `run ${run}`);
+    orders.push((r.body.results as Array<{ objectWriteTraceId: string }>).map((x) => x.objectWriteTraceId));
+  }
+  const [first, second] = orders;
+  assert.deepEqual(
+    [...(first ?? [])].sort((a, b) => Number(a) - Number(b)),
+    inputs.map((_, i) => String(i)),
+  );
+  assert.notDeepEqual(
+    first,
+    inputs.map((_, i) => String(i)),
+    'not in input order',
+  );
+  assert.deepEqual(first, second, 'seeded');
+});

@@ -212,9 +212,11 @@ test('validateValues reports every bad property and appends multi-select values 
 test('seeding is deterministic and reset returns to it', () => {
   const a = new Portal();
   const b = new Portal();
+  // Engagements are not seeded: they start empty, as in a new account.
+  const engagements = new Set(['0-46', '0-47', '0-48', '0-49', '0-27']);
   for (const t of a.types.list()) {
     const ra = a.records.list(t.objectTypeId);
-    assert.ok(ra.length > 0, t.name);
+    assert.ok(ra.length > 0 || engagements.has(t.objectTypeId), t.name);
     assert.deepEqual(ra, b.records.list(t.objectTypeId), t.name);
   }
   const contacts = a.types.resolve('contacts')!;

@@ -23,6 +23,7 @@ const DOCS = [
   'crm-schemas-v3.json',
   'crm-owners-v3.json',
   'crm-pipelines-v3.json',
+  'crm-associations-v4.json',
   'oauth-v1.json',
   'oauth-v3.json',
 ] as const;
@@ -356,4 +357,111 @@ test('error bodies: 401, 404 and 429 against the spec Error model', async (t) =>
     errors.map((e) => e.params.missingProperty),
     ['category'],
   );
+});
+
+test('associations v4: batch create (201, 207), batch read (200, 207); engagements as objects', async (t) => {
+  const { hs, call } = await start(t);
+  const doc = 'crm-associations-v4.json';
+  const [contact] = hs.portal.records.list('0-1');
+  const [company, other] = hs.portal.records.list('0-2');
+  assert.ok(contact && company && other);
+  const note = await call('POST', '/crm/v3/objects/notes', {
+    properties: { hs_timestamp: '2025-01-02T03:04:05Z', hs_note_body: 'Called back' },
+  });
+  assert.equal(note.status, 201);
+  conforms('crm-objects-v3.json', 'post', '/crm/v3/objects/{objectType}', 201, note.body);
+  const created = await call('POST', '/crm/v4/associations/contacts/companies/batch/create', {
+    inputs: [
+      {
+        from: { id: contact.id },
+        to: { id: company.id },
+        types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 1 }],
+      },
+    ],
+  });
+  assert.equal(created.status, 201);
+  conforms(
+    doc,
+    'post',
+    '/crm/v4/associations/{fromObjectType}/{toObjectType}/batch/create',
+    201,
+    created.body,
+  );
+  const partial = await call('POST', '/crm/v4/associations/notes/contacts/batch/create', {
+    inputs: [
+      {
+        from: { id: idOf(note) },
+        to: { id: contact.id },
+        types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 201 }],
+      },
+      {
+        from: { id: idOf(note) },
+        to: { id: '99999999' },
+        types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 201 }],
+      },
+    ],
+  });
+  assert.equal(partial.status, 207);
+  conforms(
+    doc,
+    'post',
+    '/crm/v4/associations/{fromObjectType}/{toObjectType}/batch/create',
+    207,
+    partial.body,
+    [KNOWN.standardErrorDetails],
+  );
+  const read = await call('POST', '/crm/v4/associations/contacts/companies/batch/read', {
+    inputs: [{ id: contact.id }],
+  });
+  assert.equal(read.status, 200);
+  conforms(doc, 'post', '/crm/v4/associations/{fromObjectType}/{toObjectType}/batch/read', 200, read.body);
+  const readPartial = await call('POST', '/crm/v4/associations/companies/contacts/batch/read', {
+    inputs: [{ id: company.id }, { id: other.id }],
+  });
+  assert.equal(readPartial.status, 207);
+  conforms(
+    doc,
+    'post',
+    '/crm/v4/associations/{fromObjectType}/{toObjectType}/batch/read',
+    207,
+    readPartial.body,
+    [KNOWN.standardErrorDetails],
+  );
+});
+
+test('pipeline writes: create (201), patch (200), stage create (201), and a deal in the new pipeline', async (t) => {
+  const { call } = await start(t);
+  const doc = 'crm-pipelines-v3.json';
+  const created = await call('POST', '/crm/v3/pipelines/deals', {
+    label: 'Partners',
+    displayOrder: 3,
+    stages: [
+      { label: 'Signed', displayOrder: 0, metadata: { probability: '0.5' } },
+      { label: 'Live', displayOrder: 1, metadata: { probability: '1.0', isClosed: 'true' } },
+    ],
+  });
+  assert.equal(created.status, 201);
+  conforms(doc, 'post', '/crm/v3/pipelines/{objectType}', 201, created.body);
+  const id = idOf(created);
+  const patched = await call('PATCH', `/crm/v3/pipelines/deals/${id}`, { label: 'Partner deals' });
+  assert.equal(patched.status, 200);
+  conforms(doc, 'patch', '/crm/v3/pipelines/{objectType}/{pipelineId}', 200, patched.body);
+  const stage = await call('POST', `/crm/v3/pipelines/deals/${id}/stages`, {
+    label: 'Renewal',
+    displayOrder: 2,
+    metadata: { probability: '0.9' },
+  });
+  assert.equal(stage.status, 201);
+  conforms(doc, 'post', '/crm/v3/pipelines/{objectType}/{pipelineId}/stages', 201, stage.body);
+  const bad = await call('POST', '/crm/v3/pipelines/tickets', {
+    label: 'Broken',
+    displayOrder: 1,
+    stages: [{ label: 'x', displayOrder: 0, metadata: {} }],
+  });
+  assert.equal(bad.status, 400);
+  conforms(doc, 'post', '/crm/v3/pipelines/{objectType}', 400, bad.body);
+  const deal = await call('POST', '/crm/v3/objects/deals', {
+    properties: { dealname: 'Via partner', pipeline: id, dealstage: idOf(stage) },
+  });
+  assert.equal(deal.status, 201);
 });

@@ -1,0 +1,237 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { HubSpotContext } from '../context.ts';
+import { type HubSpotBatchError, sendHubSpotError, validationBody } from '../errors.ts';
+import type { AssociationType } from '../model/associations.ts';
+import type { ObjectTypeDefinition } from '../model/types.ts';
+import { batchAnswer, inputsOrReply } from '../objects/batch-common.ts';
+import { isRecord, typeOrReply } from '../objects/http.ts';
+
+interface PairParams {
+  fromObjectType: string;
+  toObjectType: string;
+}
+
+const PREFIX = '/crm/v4/associations/:fromObjectType/:toObjectType';
+
+/** The documents type `label` as a string: an unlabelled type leaves it out. */
+const spec = (t: AssociationType) => ({
+  category: t.category,
+  typeId: t.typeId,
+  ...(t.label === null ? {} : { label: t.label }),
+});
+
+const idOf = (v: unknown): string => (isRecord(v) ? String(v['id'] ?? '') : '');
+
+function pairOrReply(
+  ctx: HubSpotContext,
+  params: PairParams,
+  reply: FastifyReply,
+): [ObjectTypeDefinition, ObjectTypeDefinition] | undefined {
+  const from = typeOrReply(ctx, params.fromObjectType, reply);
+  if (from === undefined) return undefined;
+  const to = typeOrReply(ctx, params.toObjectType, reply);
+  if (to === undefined) return undefined;
+  return [from, to];
+}
+
+const live = (ctx: HubSpotContext, type: ObjectTypeDefinition, id: string) =>
+  ctx.portal.records.get(type.objectTypeId, id) !== undefined;
+
+function missingObject(type: ObjectTypeDefinition, id: string): HubSpotBatchError {
+  return {
+    status: 'error',
+    category: 'VALIDATION_ERROR',
+    message: `One or more ${type.singularName} ids are invalid: ${id}`,
+    context: { ids: [id] },
+  };
+}
+
+/**
+ * Error entries carry no `subCategory`: the v4 document types it as an object, which a string would not match.
+ *
+ * Associations v4: the types between two object types (definitions and labels) and batch
+ * read / create / associate-default / archive between records. Associations are kept both ways.
+ */
+export function registerAssociationsRoutes(app: FastifyInstance, ctx: HubSpotContext): void {
+  app.get<{ Params: PairParams }>(
+    `${PREFIX}/labels`,
+    { config: { kind: 'associations.labels.list' } },
+    async (req, reply) => {
+      const pair = pairOrReply(ctx, req.params, reply);
+      if (pair === undefined) return reply;
+      return { results: ctx.portal.associations.types(pair[0].objectTypeId, pair[1].objectTypeId).map(spec) };
+    },
+  );
+
+  app.post<{ Params: PairParams; Body: unknown }>(
+    `${PREFIX}/labels`,
+    { config: { kind: 'associations.labels.create' } },
+    async (req, reply) => {
+      const pair = pairOrReply(ctx, req.params, reply);
+      if (pair === undefined) return reply;
+      const body = isRecord(req.body) ? req.body : {};
+      const label = body['label'];
+      const name = body['name'];
+      if (typeof label !== 'string' || label === '' || typeof name !== 'string' || name === '') {
+        return sendHubSpotError(
+          reply,
+          400,
+          validationBody(
+            'Invalid input JSON on line 1, column 1: Cannot build PublicAssociationDefinitionCreateRequest, some of required attributes are not set [label, name]',
+          ),
+        );
+      }
+      const inverse = typeof body['inverseLabel'] === 'string' ? body['inverseLabel'] : undefined;
+      const created = ctx.portal.associations.defineLabel(
+        pair[0].objectTypeId,
+        pair[1].objectTypeId,
+        label,
+        inverse,
+      );
+      return { results: created.map(spec) };
+    },
+  );
+
+  app.post<{ Params: PairParams; Body: unknown }>(
+    `${PREFIX}/batch/read`,
+    { config: { kind: 'associations.batch.read' } },
+    async (req, reply) => {
+      const pair = pairOrReply(ctx, req.params, reply);
+      if (pair === undefined) return reply;
+      const [from, to] = pair;
+      const startedAt = ctx.portal.now();
+      const inputs = inputsOrReply(
+        req.body,
+        'BatchInputPublicFetchAssociationsBatchRequest',
+        reply,
+        1000,
+        'The maximum number of inputs supported in a batch is 1000. Please reduce the number of items and try again',
+      );
+      if (inputs === undefined) return reply;
+      await ctx.realism.recordDelay(inputs.length);
+      const results = [];
+      const errors: HubSpotBatchError[] = [];
+      for (const input of inputs) {
+        const id = String(input['id'] ?? '');
+        const found = ctx.portal.associations.of(from.objectTypeId, id, to.objectTypeId);
+        if (found.length === 0) {
+          errors.push({
+            status: 'error',
+            category: 'VALIDATION_ERROR',
+            message: `No ${to.singularName} is associated with ${from.singularName} ${id}.`,
+            context: { fromObjectId: [id], toObjectType: [to.singularName] },
+          });
+          continue;
+        }
+        results.push({
+          from: { id },
+          to: found.map((f) => ({ toObjectId: f.toObjectId, associationTypes: f.types.map(spec) })),
+        });
+      }
+      return reply
+        .code(errors.length > 0 ? 207 : 200)
+        .send(batchAnswer(startedAt, results, errors, ctx.portal.now()));
+    },
+  );
+
+  app.post<{ Params: PairParams; Body: unknown }>(
+    `${PREFIX}/batch/create`,
+    { config: { kind: 'associations.batch.create' } },
+    async (req, reply) => {
+      const pair = pairOrReply(ctx, req.params, reply);
+      if (pair === undefined) return reply;
+      const [from, to] = pair;
+      const startedAt = ctx.portal.now();
+      const inputs = inputsOrReply(
+        req.body,
+        'BatchInputPublicAssociationMultiPost',
+        reply,
+        2000,
+        'The maximum number of inputs supported in a batch is 2000. Please reduce the number of items and try again',
+      );
+      if (inputs === undefined) return reply;
+      const known = new Map(
+        ctx.portal.associations.types(from.objectTypeId, to.objectTypeId).map((t) => [t.typeId, t]),
+      );
+      await ctx.realism.recordDelay(inputs.length);
+      const results = [];
+      const errors: HubSpotBatchError[] = [];
+      for (const input of inputs) {
+        const fromId = idOf(input['from']);
+        const toId = idOf(input['to']);
+        const types = Array.isArray(input['types']) ? input['types'].filter(isRecord) : [];
+        if (!live(ctx, from, fromId)) {
+          errors.push(missingObject(from, fromId));
+          continue;
+        }
+        if (!live(ctx, to, toId)) {
+          errors.push(missingObject(to, toId));
+          continue;
+        }
+        const bad = types.find((t) => {
+          const k = known.get(Number(t['associationTypeId']));
+          return k === undefined || k.category !== t['associationCategory'];
+        });
+        if (types.length === 0 || bad !== undefined) {
+          errors.push({
+            status: 'error',
+            category: 'VALIDATION_ERROR',
+            message: `${bad === undefined ? 'No association type given' : `${String(bad['associationCategory'])}/${String(bad['associationTypeId'])} is not a valid association type`} between ${from.singularName} and ${to.singularName}.`,
+            context: { fromObjectId: [fromId], toObjectId: [toId] },
+          });
+          continue;
+        }
+        for (const t of types) {
+          ctx.portal.associations.associate(
+            from.objectTypeId,
+            fromId,
+            to.objectTypeId,
+            toId,
+            Number(t['associationTypeId']),
+          );
+        }
+        const labels =
+          ctx.portal.associations
+            .of(from.objectTypeId, fromId, to.objectTypeId)
+            .find((f) => f.toObjectId === toId)
+            ?.types.flatMap((t) => (t.label === null ? [] : [t.label])) ?? [];
+        results.push({
+          fromObjectTypeId: from.objectTypeId,
+          fromObjectId: fromId,
+          toObjectTypeId: to.objectTypeId,
+          toObjectId: toId,
+          labels,
+        });
+      }
+      return reply
+        .code(errors.length > 0 ? 207 : 201)
+        .send(batchAnswer(startedAt, results, errors, ctx.portal.now()));
+    },
+  );
+
+  app.post<{ Params: PairParams; Body: unknown }>(
+    `${PREFIX}/batch/archive`,
+    { config: { kind: 'associations.batch.archive' } },
+    async (req, reply) => {
+      const pair = pairOrReply(ctx, req.params, reply);
+      if (pair === undefined) return reply;
+      const [from, to] = pair;
+      const inputs = inputsOrReply(
+        req.body,
+        'BatchInputPublicAssociationMultiArchive',
+        reply,
+        2000,
+        'The maximum number of inputs supported in a batch is 2000. Please reduce the number of items and try again',
+      );
+      if (inputs === undefined) return reply;
+      await ctx.realism.recordDelay(inputs.length);
+      for (const input of inputs) {
+        const fromId = idOf(input['from']);
+        const targets = Array.isArray(input['to']) ? input['to'] : [];
+        for (const t of targets)
+          ctx.portal.associations.remove(from.objectTypeId, fromId, to.objectTypeId, idOf(t));
+      }
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,138 @@
+/** One association type between two object types, as the v4 API names it (`AssociationSpecWithLabel`). */
+export interface AssociationType {
+  category: 'HUBSPOT_DEFINED' | 'USER_DEFINED';
+  typeId: number;
+  label: string | null;
+}
+
+/**
+ * HubSpot-defined association type ids, `[from, to, typeId, inverse typeId, label]` (HubSpot's
+ * "association type id values" table); `Primary` types carry their label.
+ * https://developers.hubspot.com/docs/api-reference/latest/crm/associations/guide
+ */
+const DEFINED: Array<[string, string, number, number, string | null]> = [
+  ['0-1', '0-2', 279, 280, null],
+  ['0-1', '0-2', 1, 2, 'Primary'],
+  ['0-3', '0-1', 3, 4, null],
+  ['0-3', '0-2', 341, 342, null],
+  ['0-3', '0-2', 5, 6, 'Primary'],
+  ['0-5', '0-1', 16, 15, null],
+  ['0-5', '0-2', 339, 340, null],
+  ['0-5', '0-2', 26, 25, 'Primary'],
+  ['0-3', '0-5', 27, 28, null],
+  // Engagements: notes, calls, emails, meetings, tasks with contacts, companies, deals, tickets.
+  ['0-46', '0-1', 201, 202, null],
+  ['0-46', '0-2', 189, 190, null],
+  ['0-46', '0-3', 213, 214, null],
+  ['0-46', '0-5', 227, 228, null],
+  ['0-48', '0-1', 193, 194, null],
+  ['0-48', '0-2', 181, 182, null],
+  ['0-48', '0-3', 205, 206, null],
+  ['0-48', '0-5', 219, 220, null],
+  ['0-49', '0-1', 197, 198, null],
+  ['0-49', '0-2', 185, 186, null],
+  ['0-49', '0-3', 209, 210, null],
+  ['0-49', '0-5', 223, 224, null],
+  ['0-47', '0-1', 199, 200, null],
+  ['0-47', '0-2', 187, 188, null],
+  ['0-47', '0-3', 211, 212, null],
+  ['0-47', '0-5', 225, 226, null],
+  ['0-27', '0-1', 203, 204, null],
+  ['0-27', '0-2', 191, 192, null],
+  ['0-27', '0-3', 215, 216, null],
+  ['0-27', '0-5', 229, 230, null],
+];
+
+/** User-defined labels get ids from here up (HubSpot numbers them per portal). */
+const FIRST_USER_TYPE_ID = 1_000;
+
+const pair = (from: string, to: string) => `${from}>${to}`;
+const end = (typeId: string, id: string) => `${typeId}:${id}`;
+
+/**
+ * Association types per pair of object types, and the associations between records. Every
+ * association is stored both ways (HubSpot keeps the inverse type on the other record).
+ */
+export class AssociationStore {
+  readonly #types = new Map<string, AssociationType[]>();
+  /** Type id → its inverse, for every type. */
+  readonly #inverse = new Map<number, number>();
+  /** `from end` → `to end` → type ids. */
+  readonly #links = new Map<string, Map<string, Set<number>>>();
+  #nextTypeId = FIRST_USER_TYPE_ID;
+
+  constructor() {
+    for (const [from, to, id, inverse, label] of DEFINED) {
+      this.#add(from, to, { category: 'HUBSPOT_DEFINED', typeId: id, label });
+      this.#add(to, from, { category: 'HUBSPOT_DEFINED', typeId: inverse, label });
+      this.#inverse.set(id, inverse);
+      this.#inverse.set(inverse, id);
+    }
+  }
+
+  #add(from: string, to: string, type: AssociationType): void {
+    const list = this.#types.get(pair(from, to)) ?? [];
+    list.push(type);
+    this.#types.set(pair(from, to), list);
+  }
+
+  /** The types from one object type to another, HubSpot-defined first. */
+  types(from: string, to: string): AssociationType[] {
+    return (this.#types.get(pair(from, to)) ?? []).map((t) => ({ ...t }));
+  }
+
+  /** The unlabelled HubSpot-defined type, used by `associate/default`. */
+  defaultType(from: string, to: string): AssociationType | undefined {
+    return this.types(from, to).find((t) => t.category === 'HUBSPOT_DEFINED' && t.label === null);
+  }
+
+  /** A new label (and its inverse label, or the same one when the pair's two ends are one type). */
+  defineLabel(from: string, to: string, label: string, inverseLabel: string | undefined): AssociationType[] {
+    const forward: AssociationType = { category: 'USER_DEFINED', typeId: this.#nextTypeId++, label };
+    this.#add(from, to, forward);
+    const back: AssociationType = {
+      category: 'USER_DEFINED',
+      typeId: this.#nextTypeId++,
+      label: inverseLabel ?? label,
+    };
+    this.#add(to, from, back);
+    this.#inverse.set(forward.typeId, back.typeId);
+    this.#inverse.set(back.typeId, forward.typeId);
+    return inverseLabel === undefined ? [forward] : [forward, back];
+  }
+
+  associate(from: string, fromId: string, to: string, toId: string, typeId: number): void {
+    this.#link(end(from, fromId), end(to, toId), typeId);
+    const inverse = this.#inverse.get(typeId);
+    if (inverse !== undefined) this.#link(end(to, toId), end(from, fromId), inverse);
+  }
+
+  #link(a: string, b: string, typeId: number): void {
+    const out = this.#links.get(a) ?? new Map<string, Set<number>>();
+    const types = out.get(b) ?? new Set<number>();
+    types.add(typeId);
+    out.set(b, types);
+    this.#links.set(a, out);
+  }
+
+  /** Removes every association between the two records, both ways. */
+  remove(from: string, fromId: string, to: string, toId: string): void {
+    this.#links.get(end(from, fromId))?.delete(end(to, toId));
+    this.#links.get(end(to, toId))?.delete(end(from, fromId));
+  }
+
+  /** Records of type `to` associated with one record, with the types of each association. */
+  of(from: string, fromId: string, to: string): Array<{ toObjectId: string; types: AssociationType[] }> {
+    const known = new Map(this.types(from, to).map((t) => [t.typeId, t]));
+    const out: Array<{ toObjectId: string; types: AssociationType[] }> = [];
+    for (const [target, ids] of this.#links.get(end(from, fromId)) ?? []) {
+      if (!target.startsWith(`${to}:`)) continue;
+      const types = [...ids].flatMap((id) => {
+        const t = known.get(id);
+        return t === undefined ? [] : [{ ...t }];
+      });
+      if (types.length > 0) out.push({ toObjectId: target.slice(to.length + 1), types });
+    }
+    return out.sort((a, b) => Number(a.toObjectId) - Number(b.toObjectId));
+  }
+}

@@ -1,0 +1,240 @@
+import type { QueryPage } from '../../domain/operations.ts';
+import { ApiError } from '../../errors/index.ts';
+import type { CrmSession, SearchRequest } from '../adapter.ts';
+import { parseJson } from '../client/types.ts';
+import { crmErrorFromResponse } from '../errors.ts';
+import type { PerConnectionState } from './connection-state.ts';
+
+/**
+ * The account's own objects, read through get and query in HubSpot's shapes:
+ * - `owners` (Owners API v3): users and queues records are assigned to;
+ * - `deal_pipelines` / `ticket_pipelines` (Pipelines API v3): pipelines with their stages;
+ * - `deal_stages` / `ticket_stages`: the stages of every pipeline, each with its `pipelineId`.
+ */
+type Kind = { kind: 'owners' } | { kind: 'pipelines' | 'stages'; objectType: 'deals' | 'tickets' };
+
+const NAMES: Record<string, Kind> = {
+  owners: { kind: 'owners' },
+  owner: { kind: 'owners' },
+  deal_pipelines: { kind: 'pipelines', objectType: 'deals' },
+  ticket_pipelines: { kind: 'pipelines', objectType: 'tickets' },
+  deal_stages: { kind: 'stages', objectType: 'deals' },
+  ticket_stages: { kind: 'stages', objectType: 'tickets' },
+};
+
+/** Names that need a word more to mean something (whose pipelines?). */
+const AMBIGUOUS = new Set(['pipelines', 'pipeline', 'stages', 'stage', 'pipeline_stages']);
+
+/** The account object a name means; undefined for record types. Bare `pipelines` asks which. */
+export function accountObject(name: string): Kind | undefined {
+  const key = name.toLowerCase();
+  if (AMBIGUOUS.has(key)) {
+    throw new ApiError(
+      'unknown_object',
+      `HubSpot pipelines belong to an object type: use deal_pipelines or ticket_pipelines (their stages: deal_stages, ticket_stages).`,
+      {
+        details: [
+          { object_name: name, use: ['deal_pipelines', 'ticket_pipelines', 'deal_stages', 'ticket_stages'] },
+        ],
+      },
+    );
+  }
+  return NAMES[key];
+}
+
+type Row = Record<string, unknown>;
+
+/** Every owner, live or archived, through the list's pages (500 each). */
+async function owners(hs: PerConnectionState, session: CrmSession, archived: boolean): Promise<Row[]> {
+  const out: Row[] = [];
+  let after: string | undefined;
+  for (let page = 0; page < 200; page++) {
+    const q = new URLSearchParams({ limit: '500', archived: String(archived) });
+    if (after !== undefined) q.set('after', after);
+    const response = await hs.call(session, {
+      method: 'GET',
+      path: `/crm/v3/owners?${q.toString()}`,
+      idempotent: true,
+      label: 'hubspot.owners.list',
+    });
+    if (response.status !== 200) throw crmErrorFromResponse('hubspot', response, 'listing owners');
+    const body = parseJson<{ results?: Row[]; paging?: { next?: { after?: string } } }>(response) ?? {};
+    out.push(...(body.results ?? []));
+    after = body.paging?.next?.after;
+    if (after === undefined) break;
+  }
+  return out;
+}
+
+async function pipelines(hs: PerConnectionState, session: CrmSession, objectType: string): Promise<Row[]> {
+  const response = await hs.call(session, {
+    method: 'GET',
+    path: `/crm/v3/pipelines/${objectType}`,
+    idempotent: true,
+    label: 'hubspot.pipelines.list',
+  });
+  if (response.status !== 200)
+    throw crmErrorFromResponse('hubspot', response, `listing ${objectType} pipelines`);
+  return parseJson<{ results?: Row[] }>(response)?.results ?? [];
+}
+
+/** Stages of every pipeline, each naming its pipeline. */
+function stagesOf(list: Row[]): Row[] {
+  return list.flatMap((p) =>
+    (Array.isArray(p['stages']) ? (p['stages'] as Row[]) : []).map((s) => ({ ...s, pipelineId: p['id'] })),
+  );
+}
+
+async function rows(
+  hs: PerConnectionState,
+  session: CrmSession,
+  kind: Kind,
+  archivedOwners: boolean | 'both',
+) {
+  if (kind.kind === 'owners') {
+    if (archivedOwners !== 'both') return owners(hs, session, archivedOwners);
+    return [...(await owners(hs, session, false)), ...(await owners(hs, session, true))];
+  }
+  const list = await pipelines(hs, session, kind.objectType);
+  return kind.kind === 'pipelines' ? list : stagesOf(list);
+}
+
+/** get: one entry per id, in order, `null` where there is none (archived owners are found too). */
+export async function getAccountObjects(
+  hs: PerConnectionState,
+  session: CrmSession,
+  kind: Kind,
+  ids: string[],
+): Promise<{ data: Array<Row | null> }> {
+  const all = await rows(hs, session, kind, 'both');
+  const byId = new Map<string, Row>();
+  for (const r of all) if (!byId.has(String(r['id']))) byId.set(String(r['id']), r);
+  return { data: ids.map((id) => byId.get(id) ?? null) };
+}
+
+/**
+ * query: every row in one answer (these lists are short; `limit` does not apply). Filters: owners by `email` (EQ) and
+ * `archived` (EQ true for archived owners); pipelines and stages by `archived` and, for stages,
+ * `pipelineId` (EQ).
+ */
+export async function queryAccountObjects(
+  hs: PerConnectionState,
+  session: CrmSession,
+  kind: Kind,
+  request: SearchRequest,
+): Promise<QueryPage> {
+  const allowed =
+    kind.kind === 'owners'
+      ? ['email', 'archived']
+      : kind.kind === 'stages'
+        ? ['pipelineId', 'archived']
+        : ['archived'];
+  const groups = request.filterGroups ?? [];
+  const filters = groups.flatMap((g) => g.filters);
+  const bad = filters.find((f) => !allowed.includes(f.propertyName) || f.operator !== 'EQ');
+  if (groups.length > 1 || bad !== undefined || request.sorts !== undefined || request.query !== undefined) {
+    throw new ApiError(
+      'invalid_query',
+      `HubSpot ${kind.kind} are listed whole; they can be filtered only with one filter group of EQ filters on ${allowed.join(', ')} (no sorts, no text query).`,
+      { details: [{ path: '/data', allowed_filters: allowed }] },
+    );
+  }
+  const wanted = new Map(filters.map((f) => [f.propertyName, String(f.value ?? '')]));
+  const archived = wanted.get('archived')?.toLowerCase() === 'true';
+  let list = await rows(hs, session, kind, kind.kind === 'owners' ? archived : false);
+  list = list.filter((r) =>
+    [...wanted].every(([name, value]) =>
+      name === 'email'
+        ? String(r['email'] ?? '').toLowerCase() === value.toLowerCase()
+        : String(r[name] ?? (name === 'archived' ? false : '')) === value,
+    ),
+  );
+  return { totalSize: list.length, done: true, records: list, next_cursor: null };
+}
+
+/**
+ * Pipeline writes, one HubSpot call per record (the Pipelines API has no batch endpoints), paced:
+ * insert creates pipelines (`label`, `displayOrder`, `stages`) or stages (`pipelineId`, `label`,
+ * `displayOrder`, `metadata`); update patches a pipeline's `label` / `displayOrder`. HubSpot checks
+ * the values (deal stages need `metadata.probability`, ticket stages `metadata.ticketState`); its
+ * refusal lands on the record.
+ */
+export async function writePipelines(
+  hs: PerConnectionState,
+  call: { session: CrmSession; limiter: { run<T>(fn: () => Promise<T>): Promise<T> } },
+  kind: Kind,
+  records: unknown[],
+  mode: 'insert' | 'update',
+): Promise<{
+  data: Array<{
+    id?: string;
+    success: boolean;
+    errors: Array<{ statusCode: string; message: string; fields: string[] }>;
+  }>;
+}> {
+  if (kind.kind === 'owners' || (kind.kind === 'stages' && mode === 'update')) {
+    throw new ApiError(
+      'object_not_supported',
+      kind.kind === 'owners'
+        ? 'HubSpot owners are users of the account: they are read, not written, through the API.'
+        : 'Stages are changed through their pipeline in HubSpot; this service creates stages (insert) but does not update them.',
+      { details: [{ object_name: kind.kind, operation: mode }] },
+    );
+  }
+  const data = await Promise.all(
+    records.map(async (raw, index) => {
+      const record = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Row) : {};
+      const { id, pipelineId, ...body } = record;
+      let path: string;
+      let method: 'POST' | 'PATCH';
+      if (mode === 'update') {
+        path = `/crm/v3/pipelines/${kind.objectType}/${encodeURIComponent(String(id ?? ''))}`;
+        method = 'PATCH';
+      } else if (kind.kind === 'stages') {
+        if (typeof pipelineId !== 'string' || pipelineId === '') {
+          return {
+            success: false,
+            errors: [
+              {
+                statusCode: 'REQUIRED_FIELD',
+                message: `record ${index}: a stage needs its pipelineId.`,
+                fields: ['pipelineId'],
+              },
+            ],
+          };
+        }
+        path = `/crm/v3/pipelines/${kind.objectType}/${encodeURIComponent(pipelineId)}/stages`;
+        method = 'POST';
+      } else {
+        path = `/crm/v3/pipelines/${kind.objectType}`;
+        method = 'POST';
+      }
+      const response = await call.limiter.run(() =>
+        hs.call(call.session, {
+          method,
+          path,
+          body,
+          idempotent: method === 'PATCH',
+          label: `hubspot.pipelines.${mode}`,
+        }),
+      );
+      const answer = parseJson<Row>(response) ?? {};
+      if (response.status === 200 || response.status === 201)
+        return { id: String(answer['id']), success: true, errors: [] };
+      if (response.status >= 500)
+        throw crmErrorFromResponse('hubspot', response, `writing ${kind.objectType} ${kind.kind}`);
+      return {
+        ...(mode === 'update' ? { id: String(id) } : {}),
+        success: false,
+        errors: [
+          {
+            statusCode: String(answer['category'] ?? `HTTP_${response.status}`),
+            message: String(answer['message'] ?? response.text.slice(0, 300)),
+            fields: [],
+          },
+        ],
+      };
+    }),
+  );
+  return { data };
+}

@@ -1,0 +1,273 @@
+import type {
+  AssociationKind,
+  AssociationLink,
+  RecordAssociations,
+  RecordError,
+  SaveResult,
+  WriteAnswer,
+} from '../../domain/operations.ts';
+import { closestName } from '../../lib/closest.ts';
+import type { HandlerCall } from '../adapter.ts';
+import { type OutboundResponse, parseJson } from '../client/types.ts';
+import { CrmError, crmErrorFromResponse } from '../errors.ts';
+import type { PerConnectionState } from './connection-state.ts';
+import { type ObjectRef, resolveObject } from './objects.ts';
+import { HUBSPOT_PROFILE } from './profile.ts';
+
+/** v4 batch read takes 1 000 ids; creates and archives go by 100 so a failed call fails few links. */
+const READ_BATCH = 1_000;
+const WRITE_BATCH = 100;
+
+interface V4Type {
+  category?: string;
+  typeId?: number;
+  label?: string | null;
+}
+
+interface V4ErrorEntry {
+  category?: string;
+  message?: string;
+  context?: Record<string, unknown>;
+}
+
+const path = (from: ObjectRef, to: ObjectRef, rest: string) =>
+  `/crm/v4/associations/${encodeURIComponent(from.path)}/${encodeURIComponent(to.path)}/${rest}`;
+
+const kind = (t: V4Type): AssociationKind => ({
+  category: String(t.category ?? ''),
+  typeId: Number(t.typeId),
+  label: typeof t.label === 'string' ? t.label : null,
+});
+
+const fail = (statusCode: string, message: string): RecordError => ({ statusCode, message, fields: [] });
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+
+/**
+ * HubSpot associations (v4): read the records of one type associated with given records, with
+ * every association's types and labels; create associations (by label, or HubSpot's default
+ * unlabelled type) and remove them, each link a per-record result in input order.
+ */
+export function hubspotAssociations(hs: PerConnectionState) {
+  async function send(
+    call: HandlerCall,
+    request: { path: string; body: unknown; label: string; idempotent: boolean },
+  ) {
+    return call.limiter.run(() => hs.call(call.session, { method: 'POST', ...request }));
+  }
+
+  /** The association types from one object type to another (HubSpot's labels API). */
+  async function types(call: HandlerCall, from: ObjectRef, to: ObjectRef): Promise<AssociationKind[]> {
+    const response = await call.limiter.run(() =>
+      hs.call(call.session, {
+        method: 'GET',
+        path: path(from, to, 'labels'),
+        idempotent: true,
+        label: 'hubspot.associations.labels',
+      }),
+    );
+    if (response.status !== 200)
+      throw crmErrorFromResponse('hubspot', response, 'reading association labels');
+    return (parseJson<{ results?: V4Type[] }>(response)?.results ?? []).map(kind);
+  }
+
+  async function read(call: HandlerCall, input: { objectName: string; ids: string[]; to: string }) {
+    const from = await resolveObject(hs, call.session, input.objectName);
+    const to = await resolveObject(hs, call.session, input.to);
+    const valid = [...new Set(input.ids.filter((id) => HUBSPOT_PROFILE.idPattern.test(id)))];
+    const found = new Map<string, RecordAssociations['to']>();
+    const chunks: string[][] = [];
+    for (let i = 0; i < valid.length; i += READ_BATCH) chunks.push(valid.slice(i, i + READ_BATCH));
+    await Promise.all(
+      chunks.map(async (ids) => {
+        const response = await send(call, {
+          path: path(from, to, 'batch/read'),
+          body: { inputs: ids.map((id) => ({ id })) },
+          idempotent: true,
+          label: 'hubspot.associations.batch.read',
+        });
+        // 207: ids without associations are listed in `errors` (NO_ASSOCIATIONS_FOUND); they have none.
+        if (response.status !== 200 && response.status !== 207) {
+          throw crmErrorFromResponse('hubspot', response, `reading ${from.name} → ${to.name} associations`);
+        }
+        const body = parseJson<{
+          results?: Array<{
+            from?: { id?: unknown };
+            to?: Array<{ toObjectId?: unknown; associationTypes?: V4Type[] }>;
+          }>;
+        }>(response);
+        for (const r of body?.results ?? []) {
+          found.set(
+            String(r.from?.id),
+            (r.to ?? []).map((t) => ({
+              id: String(t.toObjectId),
+              types: (t.associationTypes ?? []).map(kind),
+            })),
+          );
+        }
+      }),
+    );
+    return { data: input.ids.map((id) => ({ id, to: found.get(id) ?? [] })) };
+  }
+
+  /** The links of a request grouped by target type, each with its position. */
+  function byTarget(links: AssociationLink[]): Map<string, Array<AssociationLink & { index: number }>> {
+    const groups = new Map<string, Array<AssociationLink & { index: number }>>();
+    links.forEach((link, index) => {
+      const key = link.to.toLowerCase();
+      const group = groups.get(key) ?? [];
+      group.push({ ...link, index });
+      groups.set(key, group);
+    });
+    return groups;
+  }
+
+  function callFailure(error: unknown, what: string): RecordError {
+    if (error instanceof CrmError) {
+      return fail(
+        `HTTP_${error.status ?? 'ERROR'}`,
+        `The ${what} call to HubSpot failed (${error.message}); check the association before sending it again.`,
+      );
+    }
+    if (
+      error instanceof Error &&
+      'code' in error &&
+      (error as { code: unknown }).code === 'crm_rate_limited'
+    ) {
+      return fail('CRM_RATE_LIMITED', `${error.message} Nothing was written for this link.`);
+    }
+    throw error;
+  }
+
+  async function write(
+    call: HandlerCall,
+    input: { objectName: string; links: AssociationLink[] },
+    mode: 'create' | 'archive',
+  ): Promise<WriteAnswer> {
+    const from = await resolveObject(hs, call.session, input.objectName);
+    const results: Array<SaveResult | undefined> = input.links.map(() => undefined);
+    const malformed = (id: string) =>
+      fail('MALFORMED_ID', `"${id.slice(0, 50)}" is not a HubSpot record id (decimal digits).`);
+    for (const group of byTarget(input.links).values()) {
+      const to = await resolveObject(hs, call.session, (group[0] as AssociationLink).to);
+      const kinds = mode === 'create' ? await types(call, from, to) : [];
+      const ready: Array<AssociationLink & { index: number; type?: AssociationKind }> = [];
+      for (const link of group) {
+        const bad = [link.id, link.toId].find((id) => !HUBSPOT_PROFILE.idPattern.test(id));
+        if (bad !== undefined) {
+          results[link.index] = { id: link.id, success: false, errors: [malformed(bad)] };
+          continue;
+        }
+        if (mode === 'archive') {
+          ready.push(link);
+          continue;
+        }
+        const type =
+          link.label === undefined
+            ? kinds.find((k) => k.category === 'HUBSPOT_DEFINED' && k.label === null)
+            : (kinds.find((k) => k.label === link.label) ??
+              kinds.find((k) => k.label?.toLowerCase() === link.label?.toLowerCase()));
+        if (type === undefined) {
+          const labels = kinds.flatMap((k) => (k.label === null ? [] : [k.label]));
+          const hint = link.label === undefined ? null : closestName(link.label, labels);
+          results[link.index] = {
+            id: link.id,
+            success: false,
+            errors: [
+              fail(
+                'INVALID_ASSOCIATION_LABEL',
+                link.label === undefined
+                  ? `HubSpot has no default association from ${from.name} to ${to.name}; name a label (${labels.join(', ') || 'none defined'}).`
+                  : `"${link.label.slice(0, 100)}" is not a label from ${from.name} to ${to.name}.${hint === null ? '' : ` Did you mean "${hint}"?`} Labels: ${labels.join(', ') || 'none'}.`,
+              ),
+            ],
+          };
+          continue;
+        }
+        ready.push({ ...link, type });
+      }
+      const batches: (typeof ready)[] = [];
+      for (let i = 0; i < ready.length; i += WRITE_BATCH) batches.push(ready.slice(i, i + WRITE_BATCH));
+      await Promise.all(
+        batches.map(async (batch) => {
+          let response: OutboundResponse;
+          try {
+            response = await send(
+              call,
+              mode === 'create'
+                ? {
+                    path: path(from, to, 'batch/create'),
+                    body: {
+                      inputs: batch.map((l) => ({
+                        from: { id: l.id },
+                        to: { id: l.toId },
+                        types: [{ associationCategory: l.type?.category, associationTypeId: l.type?.typeId }],
+                      })),
+                    },
+                    // Associating twice leaves one association.
+                    idempotent: true,
+                    label: 'hubspot.associations.batch.create',
+                  }
+                : {
+                    path: path(from, to, 'batch/archive'),
+                    body: { inputs: batch.map((l) => ({ from: { id: l.id }, to: [{ id: l.toId }] })) },
+                    idempotent: true,
+                    label: 'hubspot.associations.batch.archive',
+                  },
+            );
+            if (![200, 201, 204, 207].includes(response.status)) {
+              throw crmErrorFromResponse('hubspot', response, `association batch ${mode}`);
+            }
+          } catch (error) {
+            const entry = callFailure(error, `association batch ${mode}`);
+            for (const l of batch) results[l.index] = { id: l.id, success: false, errors: [entry] };
+            return;
+          }
+          const body = parseJson<{ errors?: V4ErrorEntry[] }>(response) ?? {};
+          for (const e of body.errors ?? []) {
+            const ids = new Set(strings(e.context?.['ids']));
+            const fromIds = new Set(strings(e.context?.['fromObjectId']));
+            const toIds = new Set(strings(e.context?.['toObjectId']));
+            for (const l of batch) {
+              const named =
+                ids.has(l.id) ||
+                ids.has(l.toId) ||
+                (fromIds.has(l.id) && (toIds.size === 0 || toIds.has(l.toId)));
+              if (named) {
+                results[l.index] = {
+                  id: l.id,
+                  success: false,
+                  errors: [
+                    fail(
+                      String(e.category ?? 'ERROR'),
+                      String(e.message ?? 'HubSpot refused this association.'),
+                    ),
+                  ],
+                };
+              }
+            }
+          }
+          for (const l of batch) results[l.index] ??= { id: l.id, success: true, errors: [] };
+        }),
+      );
+    }
+    return {
+      data: results.map(
+        (r, i) =>
+          r ?? {
+            id: input.links[i]?.id ?? '',
+            success: false,
+            errors: [fail('CRM_PROXY_NO_RESULT', 'Not processed.')],
+          },
+      ),
+    };
+  }
+
+  return {
+    read,
+    associate: (call: HandlerCall, input: { objectName: string; links: AssociationLink[] }) =>
+      write(call, input, 'create'),
+    dissociate: (call: HandlerCall, input: { objectName: string; links: AssociationLink[] }) =>
+      write(call, input, 'archive'),
+  };
+}
