@@ -30,6 +30,8 @@ export type { ObjectMeta } from './meta.ts';
 export type * from './types.ts';
 export { formatDateTime } from './values.ts';
 
+/** Longest recently-viewed list kept per user (the `recent` resource answers at most 200). */
+const MAX_RECENT = 200;
 const RECORDED = ['Account', 'Contact', 'Lead', 'Campaign', 'Topic'];
 const recordedText = new Map<string, string>();
 function recordedDescribe(name: string): SObjectDescribe {
@@ -78,6 +80,8 @@ export class Org implements DmlHost {
   #validators = new Map<string, Validator[]>();
   adminUserId = '';
   standardUserId = '';
+  /** Recently viewed records per user, most recent first (`recent`, `FOR VIEW`). */
+  #viewed = new Map<string, string[]>();
 
   constructor(options: OrgOptions = {}) {
     this.#options = options;
@@ -93,6 +97,7 @@ export class Org implements DmlHost {
   reset(): void {
     this.schema = new Schema(new Date('2024-01-01T00:00:00Z'));
     this.#tables.clear();
+    this.#viewed.clear();
     this.ids.reset();
     for (const name of RECORDED) {
       const d = recordedDescribe(name);
@@ -289,6 +294,25 @@ export class Org implements DmlHost {
     });
     this.table(meta).put(rec);
     return id;
+  }
+
+  /** Records the user viewed or referenced (`FOR VIEW`, a record read): they lead the `recent` list. */
+  markViewed(userId: string, ids: string[]): void {
+    const fresh = [...new Set(ids.map((i) => normalizeId(i)).filter((i): i is string => i !== null))];
+    const list = (this.#viewed.get(userId) ?? []).filter((id) => !fresh.includes(id));
+    this.#viewed.set(userId, [...fresh, ...list].slice(0, MAX_RECENT));
+  }
+
+  /** Live records the user viewed, most recent first (deleted ones drop out, as in Salesforce). */
+  recentlyViewed(userId: string, objectName?: string): Array<{ object: string; record: SRecord }> {
+    const out: Array<{ object: string; record: SRecord }> = [];
+    for (const id of this.#viewed.get(userId) ?? []) {
+      const found = this.get(id);
+      if (found === undefined || found.record.IsDeleted === true) continue;
+      if (objectName !== undefined && found.object.toLowerCase() !== objectName.toLowerCase()) continue;
+      out.push(found);
+    }
+    return out;
   }
 
   // --- SOQL -----------------------------------------------------------------------------------

@@ -281,6 +281,9 @@ export const USER = describeObject({
   ],
 });
 
+// Users have a second, named layout (the one Salesforce shows on user hovers).
+USER.namedLayoutInfos = [{ name: 'UserAlt' }];
+
 export const PROFILE = describeObject({
   name: 'Profile',
   label: 'Profile',
