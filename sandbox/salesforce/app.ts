@@ -11,6 +11,7 @@ import { registerLimits } from './limits/index.ts';
 import { registerOAuthRoutes } from './oauth/index.ts';
 import { registerCollectionRoutes } from './rest/collections.ts';
 import { DATA_PREFIX, NOT_FOUND, sendErrors, UNABLE_TO_LOCK_ROW } from './rest/common.ts';
+import { registerCompositeRoutes } from './rest/composite.ts';
 import { registerDirectoryRoutes } from './rest/directory.ts';
 import { registerLayoutRoutes } from './rest/layouts.ts';
 import { registerListViewRoutes } from './rest/listviews.ts';
@@ -158,6 +159,7 @@ export function buildSalesforceApp(options: StartSalesforceSandboxOptions = {}):
   registerLayoutRoutes(app, ctx);
   registerListViewRoutes(app, ctx);
   registerDirectoryRoutes(app, ctx);
+  registerCompositeRoutes(app, ctx);
   registerBulkRoutes(app, ctx);
   registerToolingRoutes(app, ctx);
   return { app, ctx };

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { CallAccounting, Realism, RealismConfig } from '../shared/index.ts';
 import { OAuthState, type SandboxCredentials } from './oauth/index.ts';
@@ -89,6 +90,18 @@ export function createContext(
       for (const fn of resets) fn();
     },
   };
+}
+
+/**
+ * Marks the subrequests a composite request runs through the app itself: they are part of one API
+ * call (the composite's), so the daily allowance counts them once. A per-process secret, so a
+ * caller cannot set it.
+ */
+export const SUBREQUEST_HEADER = 'x-sandbox-subrequest';
+export const SUBREQUEST_SECRET = randomBytes(16).toString('hex');
+
+export function isSubrequest(request: { headers: Record<string, unknown> }): boolean {
+  return request.headers[SUBREQUEST_HEADER] === SUBREQUEST_SECRET;
 }
 
 const lockFaults = new WeakSet<FastifyRequest>();

@@ -59,6 +59,12 @@ function readSchemaFile(path: string): SObjectDescribe[] {
   );
 }
 
+export interface OrgSnapshot {
+  tables: Map<ObjectMeta, SRecord[]>;
+  ids: Map<string, number>;
+  viewed: Map<string, string[]>;
+}
+
 export interface OrgOptions {
   /** A JSON file of describe answers from a real org; adds or replaces objects. */
   schemaFile?: string;
@@ -313,6 +319,28 @@ export class Org implements DmlHost {
       out.push(found);
     }
     return out;
+  }
+
+  /** The records and id counters as they are now, for `restore` (a composite request's rollback). */
+  snapshot(): OrgSnapshot {
+    const tables = new Map<ObjectMeta, SRecord[]>();
+    for (const [meta, t] of this.#tables)
+      tables.set(
+        meta,
+        [...t.rows.values()].map((r) => ({ ...r })),
+      );
+    return { tables, ids: this.ids.snapshot(), viewed: new Map(this.#viewed) };
+  }
+
+  /** Back to a snapshot: every write since is undone. Metadata changes are kept. */
+  restore(snap: OrgSnapshot): void {
+    for (const [meta, t] of this.#tables) {
+      t.rows.clear();
+      for (const r of snap.tables.get(meta) ?? []) t.rows.set(r.Id as string, r);
+      t.reindex();
+    }
+    this.ids.restore(snap.ids);
+    this.#viewed = new Map(snap.viewed);
   }
 
   // --- SOQL -----------------------------------------------------------------------------------
