@@ -52,10 +52,13 @@ test('composite: references between subrequests, one API call for the daily allo
       ['got', 200],
     ],
   );
-  const acctId = (subs[0]?.body as { id: string }).id;
+  const acctId = (subs[0]?.body as { id: string } | undefined)?.id;
   assert.equal(subs[0]?.httpHeaders.Location, `${V}/sobjects/Account/${acctId}`);
-  assert.equal((subs[2]?.body as { records: Array<{ AccountId: string }> }).records[0]?.AccountId, acctId);
-  assert.equal((subs[3]?.body as { LastName: string }).LastName, 'Ng');
+  assert.equal(
+    (subs[2]?.body as { records: Array<{ AccountId: string }> } | undefined)?.records[0]?.AccountId,
+    acctId,
+  );
+  assert.equal((subs[3]?.body as { LastName: string } | undefined)?.LastName, 'Ng');
   const after = await call('GET', `${V}/limits`);
   // The composite and the /limits call itself: two calls, not six.
   assert.equal(
@@ -84,9 +87,15 @@ test('composite allOrNone: a failure rolls back the others and halts the rest', 
     subs.map((s) => s.httpStatusCode),
     [400, 400, 400],
   );
-  assert.equal((subs[0]?.body as Array<{ errorCode: string }>)[0]?.errorCode, 'PROCESSING_HALTED');
-  assert.equal((subs[1]?.body as Array<{ errorCode: string }>)[0]?.errorCode, 'INVALID_FIELD');
-  assert.equal((subs[2]?.body as Array<{ errorCode: string }>)[0]?.errorCode, 'PROCESSING_HALTED');
+  assert.equal(
+    (subs[0]?.body as Array<{ errorCode: string }> | undefined)?.[0]?.errorCode,
+    'PROCESSING_HALTED',
+  );
+  assert.equal((subs[1]?.body as Array<{ errorCode: string }> | undefined)?.[0]?.errorCode, 'INVALID_FIELD');
+  assert.equal(
+    (subs[2]?.body as Array<{ errorCode: string }> | undefined)?.[0]?.errorCode,
+    'PROCESSING_HALTED',
+  );
   assert.equal(await count("SELECT COUNT() FROM Account WHERE Name LIKE 'AON%'"), before);
 
   // Without allOrNone, only the subrequests that depend on the failure fail.
@@ -107,7 +116,10 @@ test('composite allOrNone: a failure rolls back the others and halts the rest', 
     p.map((s) => s.httpStatusCode),
     [400, 400, 201],
   );
-  assert.match((p[1]?.body as Array<{ message: string }>)[0]?.message ?? '', /No value for bad\.id/);
+  assert.match(
+    (p[1]?.body as Array<{ message: string }> | undefined)?.[0]?.message ?? '',
+    /No value for bad\.id/,
+  );
   assert.equal(await count("SELECT COUNT() FROM Account WHERE Name LIKE 'AON%'"), before + 1);
 });
 
@@ -159,7 +171,7 @@ test('composite/batch: independent subrequests, haltOnError', async () => {
     body.results.map((r) => r.statusCode),
     [204, 200, 404],
   );
-  assert.equal((body.results[1]?.result as { Phone: string }).Phone, '555');
+  assert.equal((body.results[1]?.result as { Phone: string } | undefined)?.Phone, '555');
   const halted = await call('POST', `${V}/composite/batch`, {
     haltOnError: true,
     batchRequests: [
