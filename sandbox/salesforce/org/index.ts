@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type QueryOptions, type QueryRun, query as runQuery } from '../query/execute.ts';
-import { ACCOUNT_EXTERNAL_ID, AUTHORED, describeObject } from '../seed/objects.ts';
+import { ACCOUNT_EXTERNAL_ID, AUTHORED, CHILD_RELATIONSHIP_NAMES, describeObject } from '../seed/objects.ts';
 import { seedRecords } from '../seed/records.ts';
 import { addCustomField, linkParents } from './custom.ts';
 import { describeFor, globalEntry } from './describe.ts';
@@ -118,6 +118,12 @@ export class Org implements DmlHost {
     for (const d of AUTHORED) {
       const meta = this.schema.get(d.name);
       if (meta !== undefined) for (const f of meta.fields) linkParents(this.schema, meta, f);
+    }
+    for (const meta of this.schema.all()) {
+      for (const rel of meta.describe.childRelationships) {
+        const name = CHILD_RELATIONSHIP_NAMES[`${rel.childSObject}.${rel.field}`];
+        if (name !== undefined) rel.relationshipName = name === '' ? null : name;
+      }
     }
     if (this.#options.seed !== false) {
       const seeded = seedRecords(this);

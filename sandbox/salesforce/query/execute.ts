@@ -309,7 +309,9 @@ function project(
     node[col.field.name] =
       col.field.type === 'address'
         ? compoundAddress(owner, col.field.name, cur)
-        : (cur[col.field.name] ?? null);
+        : col.field.type === 'base64' && cur[col.field.name] != null
+          ? `${recordUrl(version, owner.name, cur.Id ?? null)}/${col.field.name}`
+          : (cur[col.field.name] ?? null);
   }
   for (const t of plan.typeofs) {
     const id = rec[t.ref.name];
