@@ -5,6 +5,28 @@ import type { FieldValue, SRecord } from './types.ts';
 export interface DeriveHost {
   lookup(id: string): { table: { meta: ObjectMeta }; rec: SRecord } | undefined;
   ids: { next(prefix: string): string };
+  table(meta: ObjectMeta): { rows: Map<string, SRecord> };
+}
+
+/** `INV-{0000}` with 7 → `INV-0007`; a field without a format counts plainly. */
+export function formatAutoNumber(format: string, n: number): string {
+  const out = format.replace(/\{(0+)\}/, (_m, zeros: string) => String(n).padStart(zeros.length, '0'));
+  return out === format ? `${format}${n}` : out;
+}
+
+/** Auto-number fields get the next number of their object on insert (deleted records keep theirs). */
+function fillAutoNumbers(host: DeriveHost, meta: ObjectMeta, rec: SRecord): void {
+  for (const f of meta.fields) {
+    if (!f.autoNumber || (rec[f.name] !== undefined && rec[f.name] !== null)) continue;
+    const format = (f as { displayFormat?: string }).displayFormat ?? '{00000000}';
+    // The next number after the highest given so far (seeded records keep theirs).
+    let max = 0;
+    for (const r of host.table(meta).rows.values()) {
+      const digits = /(\d+)\D*$/.exec(String(r[f.name] ?? ''))?.[1];
+      if (digits !== undefined) max = Math.max(max, Number(digits));
+    }
+    rec[f.name] = formatAutoNumber(format, max + 1);
+  }
 }
 
 const str = (v: FieldValue | undefined): string | null => (typeof v === 'string' && v !== '' ? v : null);
@@ -23,6 +45,7 @@ function accountOf(host: DeriveHost, id: string | null): string | null {
  * version's document, size and file type, a price book entry's and line item's product fields.
  */
 export function deriveRelated(host: DeriveHost, meta: ObjectMeta, rec: SRecord, created: boolean): void {
+  if (created) fillAutoNumbers(host, meta, rec);
   switch (meta.name) {
     case 'Task':
     case 'Event':

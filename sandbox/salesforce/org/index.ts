@@ -172,6 +172,8 @@ export class Org implements DmlHost {
     label?: string;
     labelPlural?: string;
     fields?: FieldSpec[];
+    /** The Name field: its label, and a display format when it is an auto-number (`INV-{0000}`). */
+    nameField?: { label?: string; displayFormat?: string };
   }): ObjectMeta {
     const name = spec.name.endsWith('__c') ? spec.name : `${spec.name}__c`;
     if (this.schema.get(name) !== undefined) {
@@ -197,7 +199,28 @@ export class Org implements DmlHost {
           nillable: false,
           defaultedOnCreate: true,
         },
-        { name: 'Name', type: 'string', label: `${label} Name`, length: 80, nillable: false, custom: false },
+        spec.nameField?.displayFormat !== undefined
+          ? {
+              name: 'Name',
+              type: 'string',
+              label: spec.nameField.label ?? `${label} Name`,
+              length: 30,
+              nillable: false,
+              custom: false,
+              autoNumber: true,
+              createable: false,
+              updateable: false,
+              // Not a describe key: the auto-number's format, read when a record is inserted.
+              ...({ displayFormat: spec.nameField.displayFormat } as Partial<FieldSpec>),
+            }
+          : {
+              name: 'Name',
+              type: 'string',
+              label: spec.nameField?.label ?? `${label} Name`,
+              length: 80,
+              nillable: false,
+              custom: false,
+            },
       ],
     });
     const meta = this.schema.put(describe);
