@@ -26,6 +26,8 @@ export interface StartSalesforceSandboxOptions {
   longRunningThresholdMs?: number;
   /** Order of rows in Bulk 2.0 result files: upload order (default) or seeded shuffle. */
   bulkResultOrder?: 'input' | 'shuffled';
+  /** Keep the org (data and schema) in this directory across restarts (`--persist`); off by default. */
+  persistDir?: string;
 }
 
 /** What every route module of the Salesforce sandbox gets. */

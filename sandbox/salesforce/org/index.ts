@@ -59,6 +59,17 @@ function readSchemaFile(path: string): SObjectDescribe[] {
   );
 }
 
+/** `exportState()`: what `--persist` writes to the data directory. */
+export interface OrgState {
+  version: 1;
+  describes: SObjectDescribe[];
+  records: Record<string, SRecord[]>;
+  ids: Array<[string, number]>;
+  viewed: Array<[string, string[]]>;
+  adminUserId: string;
+  standardUserId: string;
+}
+
 export interface OrgSnapshot {
   tables: Map<ObjectMeta, SRecord[]>;
   ids: Map<string, number>;
@@ -359,6 +370,39 @@ export class Org implements DmlHost {
         [...t.rows.values()].map((r) => ({ ...r })),
       );
     return { tables, ids: this.ids.snapshot(), viewed: new Map(this.#viewed) };
+  }
+
+  /** The whole org as JSON-ready data: every object's describe, every record (recycle bin too), id counters. */
+  exportState(): OrgState {
+    const records: Record<string, SRecord[]> = {};
+    for (const [meta, t] of this.#tables) if (t.rows.size > 0) records[meta.name] = [...t.rows.values()];
+    return {
+      version: 1,
+      describes: this.schema.all().map((m) => m.describe),
+      records,
+      ids: [...this.ids.snapshot()],
+      viewed: [...this.#viewed],
+      adminUserId: this.adminUserId,
+      standardUserId: this.standardUserId,
+    };
+  }
+
+  /** Replaces metadata and records with an exported state (a restarted sandbox with `persistDir`). */
+  importState(state: OrgState): void {
+    if (state.version !== 1) throw new Error(`unsupported sandbox state version ${String(state.version)}`);
+    this.schema = new Schema(this.schema.lastModified);
+    this.#tables.clear();
+    for (const d of state.describes) this.schema.put(d);
+    for (const [name, rows] of Object.entries(state.records)) {
+      const meta = this.schema.get(name);
+      if (meta === undefined) continue;
+      const table = this.table(meta);
+      for (const r of rows) table.put(r);
+    }
+    this.ids.restore(new Map(state.ids));
+    this.#viewed = new Map(state.viewed);
+    this.adminUserId = state.adminUserId;
+    this.standardUserId = state.standardUserId;
   }
 
   /** Back to a snapshot: every write since is undone. Metadata changes are kept. */
