@@ -28,7 +28,7 @@ test('the resource list names only what answers, and identity is an absolute URL
   }
   const identity = await connect().identity();
   assert.equal(identity.user_id, (await connect().identity()).user_id);
-  assert.ok(identity.id.startsWith(sf().url), 'check at line 27');
+  assert.ok(identity.id.startsWith(sf().url), 'the identity URL is on the sandbox host');
   assert.equal(typeof identity.organization_id, 'string');
 });
 
@@ -66,7 +66,7 @@ test('SOQL is parsed strictly: a missing comma is MALFORMED_QUERY, as Salesforce
   const grouped = await connect().query(
     'SELECT Industry, COUNT(Id) n FROM Account WHERE Industry != null GROUP BY Industry HAVING COUNT(Id) > 5',
   );
-  assert.ok(grouped.records.length > 0, 'check at line 58');
+  assert.ok(grouped.records.length > 0, 'some industries have more than five accounts');
   for (const r of grouped.records as Array<{ n: number }>) assert.ok(r.n > 5, `group of ${r.n}`);
   const all = await connect().query(
     'SELECT Industry, COUNT(Id) n FROM Account WHERE Industry != null GROUP BY Industry',
@@ -136,12 +136,12 @@ test('explain: query plans in the real shape, for a query and for a list view', 
   );
   assert.deepEqual(plan.plans[0]?.fields, ['Name']);
   assert.equal(plan.plans[0]?.cardinality, 0);
-  assert.ok((plan.plans[0]?.sobjectCardinality ?? 0) > 0, 'check at line 95');
+  assert.ok((plan.plans[0]?.sobjectCardinality ?? 0) > 0, 'the plan counts the table');
   const lists = (await conn.sobject('Account').listviews()) as unknown as {
     listviews: Array<{ id: string; developerName: string }>;
   };
   const all = lists.listviews.find((l) => l.developerName === 'AllAccounts');
-  assert.ok(all, 'check at line 98');
+  assert.ok(all, 'the All Accounts list view exists');
   const viewPlan = (await conn.sobject('Account').listview(all.id).explain()) as {
     plans: Array<{ leadingOperationType: string }>;
     sourceQuery: string;
@@ -191,7 +191,7 @@ test('updated / deleted: the records changed and deleted in the window, from the
   const end = new Date(Date.now() + 3600_000);
   const start = new Date(Date.now() - 24 * 3600_000);
   const updated = await account.updated(start, end);
-  assert.ok(updated.ids.includes(a?.id as string), 'check at line 132');
+  assert.ok(updated.ids.includes(a?.id as string), 'the updated account is listed');
   assert.ok(!updated.ids.includes(b?.id as string), 'a deleted record is not listed as updated');
   assert.match(updated.latestDateCovered, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00\.000\+0000$/);
   const deleted = await account.deleted(start.toString(), end.toString());
@@ -236,17 +236,17 @@ test('layouts, named layouts, compact and approval layouts in the real shapes', 
     recordTypeSelectorRequired: boolean[];
   };
   const [layout] = layouts.layouts;
-  assert.ok(layout, 'check at line 159');
+  assert.ok(layout, 'Account has a layout');
   assert.match(layout.id, /^00h\w{15}$/);
   assert.equal(layouts.recordTypeMappings[0]?.layoutId, layout.id);
   assert.deepEqual(layouts.recordTypeSelectorRequired, [false]);
   const values = layout.detailLayoutSections.flatMap((s) =>
     s.layoutRows.flatMap((r) => r.layoutItems.flatMap((i) => i.layoutComponents.map((c) => c.value))),
   );
-  assert.ok(values.includes('Name') && values.includes('Industry'), 'check at line 164');
+  assert.ok(values.includes('Name') && values.includes('Industry'), 'the layout shows Name and Industry');
   assert.ok(
     layout.relatedLists.some((r) => r.name === 'Contacts'),
-    'check at line 165',
+    'Contacts is a related list',
   );
   const byRecordType = await call('GET', `${V}/sobjects/Account/describe/layouts/012000000000000AAA`);
   assert.equal((byRecordType.body as { id: string }).id, layout.id);
@@ -262,7 +262,7 @@ test('layouts, named layouts, compact and approval layouts in the real shapes', 
     recordTypeCompactLayoutMappings: Array<{ compactLayoutName: string }>;
   };
   assert.equal(compact.compactLayouts[0]?.name, 'SYSTEM');
-  assert.ok((compact.compactLayouts[0]?.fieldItems.length ?? 0) >= 1, 'check at line 180');
+  assert.ok((compact.compactLayouts[0]?.fieldItems.length ?? 0) >= 1, 'the compact layout has fields');
   assert.equal(compact.recordTypeCompactLayoutMappings[0]?.compactLayoutName, 'SYSTEM');
   assert.deepEqual(await conn.sobject('Account').approvalLayouts(), { approvalLayouts: [] });
 });
@@ -281,7 +281,7 @@ test('list views: list, describe and results run the view on the org data', asyn
     ['AllAccounts', 'MyAccounts', 'RecentlyViewedAccounts'],
   );
   const all = lists.listviews[0];
-  assert.ok(all, 'check at line 192');
+  assert.ok(all, 'the All Accounts list view exists');
   const describe = (await so.listview(all.id).describe()) as {
     query: string;
     columns: Array<{ fieldNameOrPath: string; hidden: boolean }>;
@@ -290,7 +290,7 @@ test('list views: list, describe and results run the view on the org data', asyn
   assert.equal(describe.scope, 'everything');
   assert.ok(
     describe.columns.some((c) => c.fieldNameOrPath === 'Id' && c.hidden),
-    'check at line 195',
+    'Id is a hidden column',
   );
   const results = (await so.listview(all.id).results()) as {
     size: number;
