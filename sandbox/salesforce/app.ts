@@ -9,9 +9,16 @@ import {
 } from './context.ts';
 import { registerLimits } from './limits/index.ts';
 import { registerOAuthRoutes } from './oauth/index.ts';
+import { persistOrg } from './persist.ts';
 import { registerCollectionRoutes } from './rest/collections.ts';
 import { DATA_PREFIX, NOT_FOUND, sendErrors, UNABLE_TO_LOCK_ROW } from './rest/common.ts';
+import { registerCompositeRoutes } from './rest/composite.ts';
+import { registerDirectoryRoutes } from './rest/directory.ts';
+import { registerLayoutRoutes } from './rest/layouts.ts';
+import { registerListViewRoutes } from './rest/listviews.ts';
 import { registerQueryRoutes } from './rest/query.ts';
+import { registerRecentRoutes } from './rest/recent.ts';
+import { registerSearchRoutes } from './rest/search.ts';
 import { registerSObjectRoutes } from './rest/sobjects.ts';
 import { registerVersionRoutes } from './rest/versions.ts';
 import { registerToolingRoutes } from './tooling/index.ts';
@@ -58,6 +65,19 @@ function renderFault(
         },
       ]);
   }
+}
+
+/**
+ * Salesforce serves `https://host//services/data/v62.0//sobjects/` as it serves the clean path:
+ * clients that join an instance URL ending in `/` with a path starting with one, or that add a
+ * trailing slash, are served alike. Runs before routing, so every hook sees the clean path.
+ */
+export function normalizePath(url: string): string {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  let clean = path.replace(/\/{2,}/g, '/');
+  if (clean.length > 1 && clean.endsWith('/') && clean !== `${DATA_PREFIX}/`) clean = clean.slice(0, -1);
+  return clean === path ? url : `${clean}${q < 0 ? '' : url.slice(q)}`;
 }
 
 /** The versions list is public; every other data API call needs a live session. */
@@ -108,6 +128,7 @@ export function buildSalesforceApp(options: StartSalesforceSandboxOptions = {}):
   const core = createSandboxApp({
     name: 'salesforce',
     renderFault,
+    rewriteUrl: normalizePath,
     ...(options.realism !== undefined ? { realism: options.realism } : {}),
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
   });
@@ -134,7 +155,14 @@ export function buildSalesforceApp(options: StartSalesforceSandboxOptions = {}):
   registerSObjectRoutes(app, ctx);
   registerCollectionRoutes(app, ctx);
   registerQueryRoutes(app, ctx);
+  registerRecentRoutes(app, ctx);
+  registerSearchRoutes(app, ctx);
+  registerLayoutRoutes(app, ctx);
+  registerListViewRoutes(app, ctx);
+  registerDirectoryRoutes(app, ctx);
+  registerCompositeRoutes(app, ctx);
   registerBulkRoutes(app, ctx);
   registerToolingRoutes(app, ctx);
+  if (options.persistDir !== undefined) persistOrg(app, ctx.org, options.persistDir);
   return { app, ctx };
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { CallAccounting, Realism, RealismConfig } from '../shared/index.ts';
 import { OAuthState, type SandboxCredentials } from './oauth/index.ts';
@@ -25,6 +26,8 @@ export interface StartSalesforceSandboxOptions {
   longRunningThresholdMs?: number;
   /** Order of rows in Bulk 2.0 result files: upload order (default) or seeded shuffle. */
   bulkResultOrder?: 'input' | 'shuffled';
+  /** Keep the org (data and schema) in this directory across restarts (`--persist`); off by default. */
+  persistDir?: string;
 }
 
 /** What every route module of the Salesforce sandbox gets. */
@@ -89,6 +92,18 @@ export function createContext(
       for (const fn of resets) fn();
     },
   };
+}
+
+/**
+ * Marks the subrequests a composite request runs through the app itself: they are part of one API
+ * call (the composite's), so the daily allowance counts them once. A per-process secret, so a
+ * caller cannot set it.
+ */
+export const SUBREQUEST_HEADER = 'x-sandbox-subrequest';
+export const SUBREQUEST_SECRET = randomBytes(16).toString('hex');
+
+export function isSubrequest(request: { headers: Record<string, unknown> }): boolean {
+  return request.headers[SUBREQUEST_HEADER] === SUBREQUEST_SECRET;
 }
 
 const lockFaults = new WeakSet<FastifyRequest>();

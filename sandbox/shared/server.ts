@@ -33,6 +33,8 @@ export interface SandboxAppOptions {
   logger?: boolean;
   /** Largest request body accepted (bulk CSV uploads are large). */
   bodyLimit?: number;
+  /** Rewrites each request URL before routing and before any hook sees it (path tolerance). */
+  rewriteUrl?: (url: string) => string;
 }
 
 export interface SandboxCore {
@@ -54,6 +56,9 @@ export function createSandboxApp(options: SandboxAppOptions): SandboxCore {
     http: { maxHeaderSize: NODE_MAX_HEADER_SIZE },
     // Path parameters (an external id in an upsert URL) are as long as the URL allows, as at the CRMs.
     routerOptions: { maxParamLength: MAX_URI_AND_HEADERS_BYTES },
+    ...(options.rewriteUrl !== undefined
+      ? { rewriteUrl: (req: { url?: string }) => options.rewriteUrl?.(req.url ?? '/') ?? '/' }
+      : {}),
   });
   const realism = new Realism(options.realism);
   const accounting = new CallAccounting();

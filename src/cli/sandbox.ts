@@ -7,14 +7,20 @@ import { UsageError } from './io.ts';
 import { cliIo } from './process-io.ts';
 import { loadOrCreateBootstrapCredentials, type SandboxHandle } from './sandbox-bootstrap.ts';
 
-export const SANDBOX_HELP = `crm-proxy sandbox salesforce|hubspot|both [--port N] [--host H]
-  Starts sandbox CRMs alone. --port is the Salesforce port (HubSpot: --port, or port+1 with "both").`;
+export const SANDBOX_HELP = `crm-proxy sandbox salesforce|hubspot|both [--port N] [--host H] [--persist]
+  Starts sandbox CRMs alone. --port is the Salesforce port (HubSpot: --port, or port+1 with "both").
+  --persist keeps the Salesforce org's data and schema in the data directory across restarts.`;
 
 /** `crm-proxy sandbox …`: runs until SIGTERM/SIGINT. */
 export async function run(argv: string[]): Promise<number | undefined> {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      persist: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -44,6 +50,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
       port: port ?? config.sandboxPorts.salesforce,
       host,
       credentials: credentials.salesforce,
+      ...(values.persist === true ? { persistDir: config.dataDir } : {}),
     });
     started.push({ name: 'Salesforce', sandbox });
   }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { isSubrequest } from '../context.ts';
 import { type LimitsOptions, type LimitsState, limitsOf } from './state.ts';
 
 export interface LimitsContext {
@@ -45,7 +46,7 @@ export function registerLimits(
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!DATA_API.test(request.url)) return;
+    if (!DATA_API.test(request.url) || isSubrequest(request)) return;
     if (limits.apiRequests >= limits.dailyApiRequests)
       return limitExceeded(reply, 'TotalRequests Limit exceeded.');
     // Only the other requests in flight count, not this one.

@@ -26,6 +26,13 @@ export function describeFor(meta: ObjectMeta, version: string, baseUrl: string):
   const layoutBase = `/services/data/v${version}/sobjects/${meta.name}/describe/layouts/`;
   return {
     ...d,
+    // An auto-number's display format is kept on the field for inserts; describe does not show it.
+    fields: d.fields.some((f) => 'displayFormat' in f)
+      ? d.fields.map((f) => {
+          const { displayFormat: _f, ...rest } = f as typeof f & { displayFormat?: string };
+          return rest as typeof f;
+        })
+      : d.fields,
     recordTypeInfos: Array.isArray(d.recordTypeInfos)
       ? d.recordTypeInfos.map((r: { recordTypeId?: string; urls?: unknown }) => ({
           ...r,

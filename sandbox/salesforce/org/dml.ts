@@ -1,3 +1,4 @@
+import { deriveRelated } from './derived.ts';
 import { normalizeId } from './ids.ts';
 import type { ObjectMeta } from './meta.ts';
 import type { Table } from './store.ts';
@@ -10,6 +11,7 @@ export type Validator = (record: SRecord, op: 'insert' | 'update') => RecordErro
 
 export interface DmlHost extends WriteHost {
   newId(meta: ObjectMeta): string;
+  ids: { next(prefix: string): string };
   defaultUserId: string;
   validators(meta: ObjectMeta): readonly Validator[];
 }
@@ -95,6 +97,7 @@ function insertOne(
   }
   if (values.OwnerId === undefined && meta.field('OwnerId')?.createable) values.OwnerId = userId;
   derive(meta, values);
+  deriveRelated(host, meta, values, true);
   const missing = missingRequired(meta, values);
   if (missing !== null) return fail([missing]);
   const table = host.table(meta);
@@ -131,6 +134,7 @@ function updateOne(
   if (errors.length > 0) return fail(errors);
   const rec: SRecord = { ...old, ...values };
   derive(table.meta, rec);
+  deriveRelated(host, table.meta, rec, false);
   const missing = missingRequired(table.meta, rec);
   if (missing !== null) return fail([missing]);
   const dup = duplicateValue(table, rec) ?? validate(host, table.meta, rec, 'update');

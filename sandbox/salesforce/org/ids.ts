@@ -74,6 +74,15 @@ export class IdFactory {
   reset(): void {
     this.#counters.clear();
   }
+
+  /** The counters, to roll back to (composite allOrNone). */
+  snapshot(): Map<string, number> {
+    return new Map(this.#counters);
+  }
+
+  restore(counters: Map<string, number>): void {
+    this.#counters = new Map(counters);
+  }
 }
 
 /** A fixed id that is not a record's (org ids, record type ids): prefix + padded body + suffix. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type QueryOptions, type QueryRun, query as runQuery } from '../query/execute.ts';
-import { ACCOUNT_EXTERNAL_ID, AUTHORED, describeObject } from '../seed/objects.ts';
+import { ACCOUNT_EXTERNAL_ID, AUTHORED, CHILD_RELATIONSHIP_NAMES, describeObject } from '../seed/objects.ts';
 import { seedRecords } from '../seed/records.ts';
 import { addCustomField, linkParents } from './custom.ts';
 import { describeFor, globalEntry } from './describe.ts';
@@ -30,6 +30,8 @@ export type { ObjectMeta } from './meta.ts';
 export type * from './types.ts';
 export { formatDateTime } from './values.ts';
 
+/** Longest recently-viewed list kept per user (the `recent` resource answers at most 200). */
+const MAX_RECENT = 200;
 const RECORDED = ['Account', 'Contact', 'Lead', 'Campaign', 'Topic'];
 const recordedText = new Map<string, string>();
 function recordedDescribe(name: string): SObjectDescribe {
@@ -57,6 +59,23 @@ function readSchemaFile(path: string): SObjectDescribe[] {
   );
 }
 
+/** `exportState()`: what `--persist` writes to the data directory. */
+export interface OrgState {
+  version: 1;
+  describes: SObjectDescribe[];
+  records: Record<string, SRecord[]>;
+  ids: Array<[string, number]>;
+  viewed: Array<[string, string[]]>;
+  adminUserId: string;
+  standardUserId: string;
+}
+
+export interface OrgSnapshot {
+  tables: Map<ObjectMeta, SRecord[]>;
+  ids: Map<string, number>;
+  viewed: Map<string, string[]>;
+}
+
 export interface OrgOptions {
   /** A JSON file of describe answers from a real org; adds or replaces objects. */
   schemaFile?: string;
@@ -78,6 +97,8 @@ export class Org implements DmlHost {
   #validators = new Map<string, Validator[]>();
   adminUserId = '';
   standardUserId = '';
+  /** Recently viewed records per user, most recent first (`recent`, `FOR VIEW`). */
+  #viewed = new Map<string, string[]>();
 
   constructor(options: OrgOptions = {}) {
     this.#options = options;
@@ -93,6 +114,7 @@ export class Org implements DmlHost {
   reset(): void {
     this.schema = new Schema(new Date('2024-01-01T00:00:00Z'));
     this.#tables.clear();
+    this.#viewed.clear();
     this.ids.reset();
     for (const name of RECORDED) {
       const d = recordedDescribe(name);
@@ -107,6 +129,12 @@ export class Org implements DmlHost {
     for (const d of AUTHORED) {
       const meta = this.schema.get(d.name);
       if (meta !== undefined) for (const f of meta.fields) linkParents(this.schema, meta, f);
+    }
+    for (const meta of this.schema.all()) {
+      for (const rel of meta.describe.childRelationships) {
+        const name = CHILD_RELATIONSHIP_NAMES[`${rel.childSObject}.${rel.field}`];
+        if (name !== undefined) rel.relationshipName = name === '' ? null : name;
+      }
     }
     if (this.#options.seed !== false) {
       const seeded = seedRecords(this);
@@ -155,6 +183,8 @@ export class Org implements DmlHost {
     label?: string;
     labelPlural?: string;
     fields?: FieldSpec[];
+    /** The Name field: its label, and a display format when it is an auto-number (`INV-{0000}`). */
+    nameField?: { label?: string; displayFormat?: string };
   }): ObjectMeta {
     const name = spec.name.endsWith('__c') ? spec.name : `${spec.name}__c`;
     if (this.schema.get(name) !== undefined) {
@@ -180,7 +210,28 @@ export class Org implements DmlHost {
           nillable: false,
           defaultedOnCreate: true,
         },
-        { name: 'Name', type: 'string', label: `${label} Name`, length: 80, nillable: false, custom: false },
+        spec.nameField?.displayFormat !== undefined
+          ? {
+              name: 'Name',
+              type: 'string',
+              label: spec.nameField.label ?? `${label} Name`,
+              length: 30,
+              nillable: false,
+              custom: false,
+              autoNumber: true,
+              createable: false,
+              updateable: false,
+              // Not a describe key: the auto-number's format, read when a record is inserted.
+              ...({ displayFormat: spec.nameField.displayFormat } as Partial<FieldSpec>),
+            }
+          : {
+              name: 'Name',
+              type: 'string',
+              label: spec.nameField?.label ?? `${label} Name`,
+              length: 80,
+              nillable: false,
+              custom: false,
+            },
       ],
     });
     const meta = this.schema.put(describe);
@@ -289,6 +340,80 @@ export class Org implements DmlHost {
     });
     this.table(meta).put(rec);
     return id;
+  }
+
+  /** Records the user viewed or referenced (`FOR VIEW`, a record read): they lead the `recent` list. */
+  markViewed(userId: string, ids: string[]): void {
+    const fresh = [...new Set(ids.map((i) => normalizeId(i)).filter((i): i is string => i !== null))];
+    const list = (this.#viewed.get(userId) ?? []).filter((id) => !fresh.includes(id));
+    this.#viewed.set(userId, [...fresh, ...list].slice(0, MAX_RECENT));
+  }
+
+  /** Live records the user viewed, most recent first (deleted ones drop out, as in Salesforce). */
+  recentlyViewed(userId: string, objectName?: string): Array<{ object: string; record: SRecord }> {
+    const out: Array<{ object: string; record: SRecord }> = [];
+    for (const id of this.#viewed.get(userId) ?? []) {
+      const found = this.get(id);
+      if (found === undefined || found.record.IsDeleted === true) continue;
+      if (objectName !== undefined && found.object.toLowerCase() !== objectName.toLowerCase()) continue;
+      out.push(found);
+    }
+    return out;
+  }
+
+  /** The records and id counters as they are now, for `restore` (a composite request's rollback). */
+  snapshot(): OrgSnapshot {
+    const tables = new Map<ObjectMeta, SRecord[]>();
+    for (const [meta, t] of this.#tables)
+      tables.set(
+        meta,
+        [...t.rows.values()].map((r) => ({ ...r })),
+      );
+    return { tables, ids: this.ids.snapshot(), viewed: new Map(this.#viewed) };
+  }
+
+  /** The whole org as JSON-ready data: every object's describe, every record (recycle bin too), id counters. */
+  exportState(): OrgState {
+    const records: Record<string, SRecord[]> = {};
+    for (const [meta, t] of this.#tables) if (t.rows.size > 0) records[meta.name] = [...t.rows.values()];
+    return {
+      version: 1,
+      describes: this.schema.all().map((m) => m.describe),
+      records,
+      ids: [...this.ids.snapshot()],
+      viewed: [...this.#viewed],
+      adminUserId: this.adminUserId,
+      standardUserId: this.standardUserId,
+    };
+  }
+
+  /** Replaces metadata and records with an exported state (a restarted sandbox with `persistDir`). */
+  importState(state: OrgState): void {
+    if (state.version !== 1) throw new Error(`unsupported sandbox state version ${String(state.version)}`);
+    this.schema = new Schema(this.schema.lastModified);
+    this.#tables.clear();
+    for (const d of state.describes) this.schema.put(d);
+    for (const [name, rows] of Object.entries(state.records)) {
+      const meta = this.schema.get(name);
+      if (meta === undefined) continue;
+      const table = this.table(meta);
+      for (const r of rows) table.put(r);
+    }
+    this.ids.restore(new Map(state.ids));
+    this.#viewed = new Map(state.viewed);
+    this.adminUserId = state.adminUserId;
+    this.standardUserId = state.standardUserId;
+  }
+
+  /** Back to a snapshot: every write since is undone. Metadata changes are kept. */
+  restore(snap: OrgSnapshot): void {
+    for (const [meta, t] of this.#tables) {
+      t.rows.clear();
+      for (const r of snap.tables.get(meta) ?? []) t.rows.set(r.Id as string, r);
+      t.reindex();
+    }
+    this.ids.restore(snap.ids);
+    this.#viewed = new Map(snap.viewed);
   }
 
   // --- SOQL -----------------------------------------------------------------------------------

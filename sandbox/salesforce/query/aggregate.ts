@@ -9,7 +9,8 @@ export interface AggregateColumn {
   aliased: boolean;
 }
 
-function compute(host: QueryHost, col: AggregateColumn, rows: SRecord[]): FieldValue {
+/** One aggregate function over a group's rows. */
+export function aggregateValue(host: QueryHost, col: AggregateColumn, rows: SRecord[]): FieldValue {
   const values =
     col.path === null
       ? rows.map(() => 1)
@@ -42,6 +43,7 @@ export function aggregate(
   groupBy: FieldPath[],
   cols: AggregateColumn[],
   rows: SRecord[],
+  having: ((members: SRecord[]) => boolean) | null = null,
 ): QueryRecord[] {
   const groups = new Map<string, SRecord[]>();
   if (groupBy.length === 0) groups.set('', rows);
@@ -58,10 +60,11 @@ export function aggregate(
   }
   const out: QueryRecord[] = [];
   for (const members of groups.values()) {
+    if (having !== null && !having(members)) continue;
     const rec: QueryRecord = { attributes: { type: 'AggregateResult' } };
     const first = members[0];
     for (const g of groupBy) rec[g.field.name] = first === undefined ? null : valueAt(host, first, g);
-    for (const c of cols) rec[c.alias] = compute(host, c, members);
+    for (const c of cols) rec[c.alias] = aggregateValue(host, c, members);
     out.push(rec);
   }
   return out;

@@ -8,7 +8,7 @@ import {
 import { compoundAddress } from '../org/compound.ts';
 import type { ObjectMeta } from '../org/meta.ts';
 import type { FieldValue, SRecord } from '../org/types.ts';
-import { type AggregateColumn, aggregate } from './aggregate.ts';
+import { type AggregateColumn, aggregate, aggregateValue } from './aggregate.ts';
 import { columnOf, located, malformed, SoqlError, unsupportedType } from './errors.ts';
 import { type FieldPath, type QueryHost, resolvePath, valueAt } from './paths.ts';
 import { compileWhere, type Predicate } from './where.ts';
@@ -19,6 +19,8 @@ const MAX_OFFSET = 2000;
 export interface QueryOptions {
   /** queryAll: deleted records (recycle bin) too. */
   includeDeleted?: boolean;
+  /** `FOR VIEW` / `FOR REFERENCE`: the ids of the records returned (they become recently viewed). */
+  onView?: (ids: string[]) => void;
   /** API version for the records' `attributes.url` (default 62.0). */
   version?: string;
 }
@@ -43,9 +45,19 @@ interface ChildColumn {
   plan: Plan;
 }
 
+/** `TYPEOF What WHEN Account THEN Name, Phone ELSE Name END`: the fields to read per target type. */
+interface TypeofColumn {
+  relationshipName: string;
+  ref: FieldPath['field'];
+  /** Lower-case object name → field names; `''` is the ELSE branch. */
+  branches: Map<string, string[]>;
+}
+
 interface Plan {
   meta: ObjectMeta;
   columns: FieldPath[];
+  typeofs: TypeofColumn[];
+  having: ((members: SRecord[]) => boolean) | null;
   children: ChildColumn[];
   aggregates: AggregateColumn[] | null;
   groupBy: FieldPath[];
@@ -66,17 +78,24 @@ function compilePlan(
   const columns: FieldPath[] = [];
   const children: ChildColumn[] = [];
   const aggregates: AggregateColumn[] = [];
+  const typeofs: TypeofColumn[] = [];
   let countOnly = false;
+  let aliasedField: string | null = null;
   const add = (p: FieldPath) => {
     if (!columns.some((c) => c.path === p.path)) columns.push(p);
   };
   for (const f of (q.fields ?? []) as SelectField[]) {
     switch (f.type) {
       case 'Field':
+        if (f.alias !== undefined) aliasedField ??= f.alias;
         add(resolvePath(host, soql, meta, f.field));
         break;
       case 'FieldRelationship':
+        if ('alias' in f && f.alias !== undefined) aliasedField ??= f.alias;
         add(resolvePath(host, soql, meta, [...f.relationships, f.field].join('.')));
+        break;
+      case 'FieldTypeof':
+        typeofs.push(compileTypeof(host, soql, meta, f));
         break;
       case 'FieldFunctionExpression': {
         const fn = f.functionName.toUpperCase();
@@ -171,6 +190,19 @@ function compilePlan(
       };
     },
   );
+  // `SELECT Id Name FROM Account` (a missing comma) reads as an alias of Id: Salesforce refuses it.
+  if (aliasedField !== null && aggregates.length === 0 && groupBy.length === 0) {
+    throw new SoqlError(
+      'MALFORMED_QUERY',
+      located(soql, aliasColumn(soql, aliasedField), 'Only aggregate expressions use field aliasing'),
+    );
+  }
+  if (q.having !== undefined && groupBy.length === 0 && aggregates.length === 0) {
+    throw new SoqlError(
+      'MALFORMED_QUERY',
+      located(soql, columnOf(soql, 'HAVING'), 'HAVING clause requires an aggregate query'),
+    );
+  }
   if (q.offset !== undefined && q.offset > MAX_OFFSET) {
     throw new SoqlError(
       'NUMBER_OUTSIDE_VALID_RANGE',
@@ -180,6 +212,8 @@ function compilePlan(
   return {
     meta,
     columns,
+    typeofs,
+    having: q.having === undefined ? null : compileHaving(host, soql, meta, q.having),
     children,
     aggregates: aggregates.length > 0 || groupBy.length > 0 ? aggregates : null,
     groupBy,
@@ -275,7 +309,25 @@ function project(
     node[col.field.name] =
       col.field.type === 'address'
         ? compoundAddress(owner, col.field.name, cur)
-        : (cur[col.field.name] ?? null);
+        : col.field.type === 'base64' && cur[col.field.name] != null
+          ? `${recordUrl(version, owner.name, cur.Id ?? null)}/${col.field.name}`
+          : (cur[col.field.name] ?? null);
+  }
+  for (const t of plan.typeofs) {
+    const id = rec[t.ref.name];
+    const found = typeof id === 'string' ? host.lookup(id) : undefined;
+    if (found === undefined) {
+      out[t.relationshipName] = null;
+      continue;
+    }
+    const type = found.table.meta.name;
+    const fields = t.branches.get(type.toLowerCase()) ?? t.branches.get('') ?? [];
+    const node: Record<string, unknown> = { attributes: { type, url: recordUrl(version, type, id ?? null) } };
+    for (const name of fields) {
+      const fd = found.table.meta.field(name);
+      if (fd !== undefined) node[fd.name] = found.rec[fd.name] ?? null;
+    }
+    out[t.relationshipName] = node;
   }
   for (const c of plan.children) {
     const rows = [...host.table(c.child).rows.values()].filter((r) => r[c.field] === rec.Id);
@@ -303,7 +355,7 @@ export function query(host: QueryHost, soql: string, options: QueryOptions = {})
   const rows = select(host, plan, includeDeleted);
   if (plan.countOnly) return { totalSize: window(rows, plan).length, records: [], columns: [] };
   if (plan.aggregates !== null) {
-    const records = window(aggregate(host, plan.groupBy, plan.aggregates, rows), plan);
+    const records = window(aggregate(host, plan.groupBy, plan.aggregates, rows, plan.having), plan);
     return {
       totalSize: records.length,
       records,
@@ -311,6 +363,7 @@ export function query(host: QueryHost, soql: string, options: QueryOptions = {})
     };
   }
   const records = window(rows, plan).map((r) => project(host, plan, r, version, includeDeleted));
+  if (q.for === 'VIEW' || q.for === 'REFERENCE') options.onView?.(records.map((r) => String(r.Id ?? '')));
   return { totalSize: records.length, records, columns: plan.columns.map((c) => c.path) };
 }
 
@@ -324,4 +377,330 @@ export function flattenRecord(record: QueryRecord, columns: string[]): FieldValu
     }
     return node === undefined || (typeof node === 'object' && node !== null) ? null : (node as FieldValue);
   });
+}
+
+/** 1-based column of an alias token that follows a field (`Name` in `SELECT Id Name`). */
+function aliasColumn(soql: string, alias: string): number {
+  const m = new RegExp(`[\\w.)]\\s+(${alias})\\b`, 'i').exec(soql);
+  return m === null ? 1 : m.index + m[0].length - alias.length + 1;
+}
+
+function compileTypeof(
+  host: QueryHost,
+  soql: string,
+  meta: ObjectMeta,
+  f: Extract<SelectField, { type: 'FieldTypeof' }>,
+): TypeofColumn {
+  const ref = meta.relationship(f.field);
+  if (ref === undefined || !ref.polymorphicForeignKey) {
+    throw new SoqlError(
+      'INVALID_FIELD',
+      located(
+        soql,
+        columnOf(soql, f.field, soql.toLowerCase().indexOf('typeof')),
+        `TYPEOF can only be used with polymorphic relationships: ${f.field}`,
+      ),
+    );
+  }
+  const branches = new Map<string, string[]>();
+  for (const c of f.conditions) {
+    if (c.type === 'WHEN') {
+      const target = host.object(c.objectType ?? '');
+      if (
+        target === undefined ||
+        !ref.referenceTo.some((t) => t.toLowerCase() === target.name.toLowerCase())
+      ) {
+        throw unsupportedType(soql, c.objectType ?? '');
+      }
+      for (const name of c.fieldList) resolvePath(host, soql, target, name);
+      branches.set(target.name.toLowerCase(), c.fieldList);
+    } else {
+      branches.set('', c.fieldList);
+    }
+  }
+  return { relationshipName: ref.relationshipName as string, ref, branches };
+}
+
+type HavingNode = { left?: unknown; operator?: string; right?: HavingNode };
+
+/** HAVING over groups: conditions on aggregate functions or grouped fields, joined by AND / OR. */
+function compileHaving(
+  host: QueryHost,
+  soql: string,
+  meta: ObjectMeta,
+  having: unknown,
+): (members: SRecord[]) => boolean {
+  const conds: Array<{ join: string; test: (members: SRecord[]) => boolean }> = [];
+  let node: HavingNode | undefined = having as HavingNode;
+  let join = 'AND';
+  while (node !== undefined) {
+    const left = node.left as {
+      fn?: { functionName: string; parameters?: unknown[] };
+      field?: string;
+      operator: string;
+      value: string | string[];
+      literalType?: string;
+    };
+    if (left === undefined || left === null) break;
+    const param = left.fn?.parameters?.[0];
+    const col: AggregateColumn | null =
+      left.fn !== undefined
+        ? {
+            fn: left.fn.functionName.toUpperCase(),
+            path: typeof param === 'string' ? resolvePath(host, soql, meta, param) : null,
+            alias: '',
+            aliased: false,
+          }
+        : null;
+    const path = left.field !== undefined ? resolvePath(host, soql, meta, left.field) : null;
+    const raw = Array.isArray(left.value) ? (left.value[0] ?? '') : left.value;
+    const numeric = left.literalType === 'INTEGER' || left.literalType === 'DECIMAL';
+    const want: FieldValue = numeric ? Number(raw) : String(raw).replace(/^'|'$/g, '');
+    const op = left.operator;
+    conds.push({
+      join,
+      test: (members) => {
+        const first = members[0];
+        const v =
+          col !== null
+            ? aggregateValue(host, col, members)
+            : first === undefined || path === null
+              ? null
+              : valueAt(host, first, path);
+        if (v === null) return op === '=' ? want === null : op === '!=' || op === '<>';
+        const d = cmpValues(v, want);
+        switch (op) {
+          case '=':
+            return d === 0;
+          case '!=':
+          case '<>':
+            return d !== 0;
+          case '<':
+            return d < 0;
+          case '<=':
+            return d <= 0;
+          case '>':
+            return d > 0;
+          case '>=':
+            return d >= 0;
+          default:
+            throw new SoqlError(
+              'MALFORMED_QUERY',
+              located(soql, columnOf(soql, 'HAVING'), `unexpected token: '${op}'`),
+            );
+        }
+      },
+    });
+    join = node.operator ?? 'AND';
+    node = node.right;
+  }
+  return (members) => {
+    // AND binds tighter than OR, as in WHERE.
+    let any = false;
+    let all = true;
+    for (const c of conds) {
+      if (c.join === 'OR') {
+        any ||= all;
+        all = true;
+      }
+      all &&= c.test(members);
+    }
+    return any || all;
+  };
+}
+
+/** Parsed and checked like a run, without reading any record. */
+function compileQuery(host: QueryHost, soql: string, version: string): { q: Query; plan: Plan } {
+  let q: Query;
+  try {
+    q = parseQuery(soql);
+  } catch (e) {
+    throw malformed(soql, e instanceof Error ? e.message : String(e));
+  }
+  const meta = host.object(q.sObject ?? '');
+  if (meta === undefined) throw unsupportedType(soql, q.sObject ?? '');
+  return { q, plan: compilePlan(host, soql, meta, q, version) };
+}
+
+export interface ColumnMetadata {
+  aggregate: boolean;
+  apexType: string | null;
+  booleanType: boolean;
+  columnName: string;
+  custom: boolean;
+  displayName: string;
+  foreignKeyName: string | null;
+  insertable: boolean;
+  joinColumns: ColumnMetadata[];
+  numberType: boolean;
+  textType: boolean;
+  updatable: boolean;
+}
+
+const APEX_TYPES: Record<string, string> = {
+  id: 'Id',
+  reference: 'Id',
+  boolean: 'Boolean',
+  int: 'Integer',
+  long: 'Long',
+  double: 'Double',
+  currency: 'Double',
+  percent: 'Double',
+  date: 'Date',
+  datetime: 'Datetime',
+  time: 'Time',
+  base64: 'Blob',
+  address: 'Address',
+  location: 'Location',
+};
+
+function fieldColumn(f: FieldPath['field']): ColumnMetadata {
+  const apexType = APEX_TYPES[f.type] ?? 'String';
+  return {
+    aggregate: false,
+    apexType,
+    booleanType: f.type === 'boolean',
+    columnName: f.name,
+    custom: f.custom,
+    displayName: f.name,
+    foreignKeyName: null,
+    insertable: f.createable,
+    joinColumns: [],
+    numberType: ['Integer', 'Long', 'Double'].includes(apexType),
+    textType: apexType === 'String',
+    updatable: f.updateable,
+  };
+}
+
+function joinColumn(name: string, aggregate: boolean, children: ColumnMetadata[]): ColumnMetadata {
+  return {
+    aggregate,
+    apexType: null,
+    booleanType: false,
+    columnName: name,
+    custom: name.endsWith('__r'),
+    displayName: name,
+    foreignKeyName: null,
+    insertable: false,
+    joinColumns: children,
+    numberType: false,
+    textType: false,
+    updatable: false,
+  };
+}
+
+function planColumns(plan: Plan): ColumnMetadata[] {
+  const out: ColumnMetadata[] = [];
+  for (const c of plan.columns) {
+    let list = out;
+    for (const rel of c.relationships) {
+      let node = list.find((n) => n.columnName === rel && n.apexType === null);
+      if (node === undefined) {
+        node = joinColumn(rel, false, []);
+        list.push(node);
+      }
+      list = node.joinColumns;
+    }
+    list.push(fieldColumn(c.field));
+  }
+  for (const t of plan.typeofs) out.push(joinColumn(t.relationshipName, false, []));
+  for (const a of plan.aggregates ?? []) {
+    const display = `${a.fn}(${a.path?.path ?? ''})`;
+    out.push({
+      ...joinColumn(a.alias, true, []),
+      apexType:
+        a.fn === 'COUNT' || a.fn === 'COUNT_DISTINCT'
+          ? 'Integer'
+          : a.path?.field.type === 'datetime'
+            ? 'Datetime'
+            : a.path?.field.type === 'date'
+              ? 'Date'
+              : 'Double',
+      displayName: a.aliased ? a.alias : display,
+      numberType: true,
+    });
+  }
+  for (const c of plan.children) out.push(joinColumn(c.relationshipName, true, planColumns(c.plan)));
+  return out;
+}
+
+/** `GET /query?q=…&columns=true`: the select list's column metadata (what query editors show). */
+export function queryColumns(host: QueryHost, soql: string, version = '62.0') {
+  const { plan } = compileQuery(host, soql, version);
+  return {
+    columnMetadata: plan.countOnly ? [] : planColumns(plan),
+    entityName: plan.meta.name,
+    groupBy: plan.groupBy.length > 0,
+    idSelected: plan.columns.some((c) => c.relationships.length === 0 && c.field.type === 'id'),
+    keyPrefix: plan.meta.keyPrefix || null,
+  };
+}
+
+/** Fields a filter of the WHERE clause reads (top-level conditions of the root object). */
+function whereFields(where: unknown, out: string[] = []): string[] {
+  if (typeof where !== 'object' || where === null) return out;
+  const w = where as { left?: { field?: string }; right?: unknown };
+  if (w.left?.field !== undefined) out.push(w.left.field);
+  if (w.right !== undefined) whereFields(w.right, out);
+  return out;
+}
+
+/** Salesforce's standard indexes: Id, Name, owner, lookups, audit dates, external ids, unique fields. */
+function indexed(f: FieldPath['field']): boolean {
+  return (
+    f.type === 'id' ||
+    f.type === 'reference' ||
+    f.externalId ||
+    f.unique ||
+    f.nameField ||
+    f.name === 'CreatedDate' ||
+    f.name === 'SystemModstamp'
+  );
+}
+
+/**
+ * `GET /query?explain=…`: the Query Plan tool's answer. The sandbox has no optimiser; it names the
+ * plans Salesforce would weigh (an index on each filtered indexed field, and the table scan) with
+ * cardinalities counted from the data and costs that rank a selective index first.
+ */
+export function explainQuery(host: QueryHost, soql: string, version = '62.0') {
+  const { q, plan } = compileQuery(host, soql, version);
+  let total = 0;
+  for (const rec of host.table(plan.meta).rows.values()) if (rec.IsDeleted !== true) total += 1;
+  const matching = select(host, plan, false).length;
+  const cardinality = plan.limit === undefined ? matching : Math.min(matching, plan.limit);
+  const filtered = whereFields(q.where)
+    .map((name) => (name.includes('.') ? undefined : plan.meta.field(name)))
+    .filter((f): f is FieldPath['field'] => f !== undefined);
+  const plans = [];
+  for (const f of filtered.filter(indexed)) {
+    const ratio = total === 0 ? 0 : matching / total;
+    plans.push({
+      cardinality,
+      fields: [f.name],
+      leadingOperationType: 'Index',
+      notes: [],
+      relativeCost: Math.round((0.1 + ratio * 0.9) * 1e6) / 1e6,
+      sobjectCardinality: total,
+      sobjectType: plan.meta.name,
+    });
+  }
+  const unindexed = filtered.filter((f) => !indexed(f)).map((f) => f.name);
+  plans.push({
+    cardinality,
+    fields: [],
+    leadingOperationType: 'TableScan',
+    notes: [
+      {
+        description: 'Not considering filter for optimization because unindexed',
+        fields: ['IsDeleted', ...unindexed],
+        tableEnumOrId: plan.meta.name,
+      },
+    ],
+    relativeCost: Math.round((0.65 + total / 100000) * 1e6) / 1e6,
+    sobjectCardinality: total,
+    sobjectType: plan.meta.name,
+  });
+  plans.sort((a, b) => a.relativeCost - b.relativeCost);
+  return { plans, sourceQuery: soql };
 }

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SalesforceContext } from '../context.ts';
-import type { QueryRecord } from '../query/execute.ts';
+import { explainQuery, type QueryRecord, queryColumns } from '../query/execute.ts';
 import { sendErrors, sendJson, sendKernelError, versionOf } from './common.ts';
+import { findListView, listViewQuery } from './listviews.ts';
+import { userOf } from './sobjects.ts';
 
 /** Default and largest page; `Sforce-Query-Options: batchSize=N` asks for 200 … 2000. */
 export const DEFAULT_BATCH = 2000;
@@ -80,14 +82,38 @@ export function registerQueryRoutes(app: FastifyInstance, ctx: SalesforceContext
   const run = (includeDeleted: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {
     const version = versionOf(request, reply);
     if (version === null) return reply;
-    const q = (request.query as { q?: unknown }).q;
+    const params = request.query as { q?: unknown; explain?: unknown; columns?: unknown };
+    const user = userOf(ctx, request);
+    if (typeof params.explain === 'string') {
+      // A query, or a list view's id (report ids are not emulated).
+      const view = /^00B\w{12}(\w{3})?$/.test(params.explain) ? findListView(ctx, params.explain) : undefined;
+      const soql =
+        view === undefined
+          ? params.explain
+          : listViewQuery(
+              view,
+              user,
+              ctx.org.recentlyViewed(user, view.meta.name).map((r) => String(r.record.Id)),
+            );
+      try {
+        return sendJson(reply, 200, explainQuery(ctx.org, soql, version));
+      } catch (e) {
+        return sendKernelError(reply, e);
+      }
+    }
+    const q = params.q;
     if (typeof q !== 'string' || q.trim() === '') {
       return sendErrors(reply, 400, [
         { message: 'A query string has to be specified', errorCode: 'MALFORMED_QUERY' },
       ]);
     }
     try {
-      const result = ctx.org.query(q, { includeDeleted, version });
+      if (params.columns === 'true') return sendJson(reply, 200, queryColumns(ctx.org, q, version));
+      const result = ctx.org.query(q, {
+        includeDeleted,
+        version,
+        onView: (ids) => ctx.org.markViewed(user, ids),
+      });
       return sendJson(
         reply,
         200,

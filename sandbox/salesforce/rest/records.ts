@@ -147,6 +147,19 @@ export function registerRecordRoutes(app: FastifyInstance, ctx: SalesforceContex
     async (request, reply) => {
       const t = target(ctx, request, reply);
       if (t === null) return reply;
+      // `/sobjects/Attachment/{id}/Body`: a blob field's bytes.
+      const blob = t.meta.field(request.params.value);
+      const owner = normalizeId(request.params.field);
+      if (blob?.type === 'base64' && owner !== null && owner.startsWith(t.meta.keyPrefix)) {
+        const found = ctx.org.get(owner);
+        const data = found?.record[blob.name];
+        if (found === undefined || found.record.IsDeleted === true || typeof data !== 'string') {
+          return sendErrors(reply, 404, [NOT_FOUND]);
+        }
+        const type =
+          typeof found.record.ContentType === 'string' ? found.record.ContentType : 'application/octetstream';
+        return reply.code(200).header('content-type', type).send(Buffer.from(data, 'base64'));
+      }
       const ids = matchesOf(t, request.params, reply);
       if (ids === null) return reply;
       const id = ids[0];

@@ -13,6 +13,9 @@ export function recordJson(meta: ObjectMeta, rec: SRecord, version: string): Rec
   for (const f of meta.fields) {
     if (f.type === 'address') out[f.name] = compoundAddress(meta, f.name, rec);
     else if (f.type === 'location') out[f.name] = null;
+    // Blobs are not inlined: the answer names the URL that serves the bytes.
+    else if (f.type === 'base64')
+      out[f.name] = rec[f.name] == null ? null : `${recordUrl(version, meta.name, id)}/${f.name}`;
     else out[f.name] = rec[f.name] ?? null;
   }
   return out;

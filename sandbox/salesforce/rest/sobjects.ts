@@ -3,6 +3,7 @@ import type { SalesforceContext } from '../context.ts';
 import { globalEntry } from '../org/describe.ts';
 import type { ObjectMeta } from '../org/index.ts';
 import { bothSlashes, isRecord, NOT_FOUND, sendErrors, sendJson, versionOf } from './common.ts';
+import { recentItem } from './recent.ts';
 import { registerRecordRoutes } from './records.ts';
 
 type ObjectParams = { version: string; sobject: string };
@@ -55,12 +56,10 @@ export function registerSObjectRoutes(app: FastifyInstance, ctx: SalesforceConte
         if (version === null) return reply;
         const meta = objectOf(ctx, request, reply);
         if (meta === null) return reply;
-        const recent = ctx.org.query(
-          `SELECT Id${meta.field('Name') ? ', Name' : ''} FROM ${meta.name} ORDER BY LastModifiedDate DESC LIMIT 10`,
-          {
-            version,
-          },
-        ).records;
+        // The caller's recently viewed records of this object, as `recent` lists them.
+        const recent = ctx.org
+          .recentlyViewed(userOf(ctx, request), meta.name)
+          .map(({ record }) => recentItem(meta, record, version));
         return sendJson(reply, 200, { objectDescribe: globalEntry(meta, version), recentItems: recent });
       },
     );

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { SalesforceContext } from '../context.ts';
+import { identityUrl } from '../oauth/context.ts';
 import { DATA_PREFIX, MAX_VERSION, MIN_VERSION, sendJson, versionOf } from './common.ts';
+import { userOf } from './sobjects.ts';
 
 const SEASONS = ['Winter', 'Spring', 'Summer'] as const;
 
@@ -20,35 +22,28 @@ export function versionsList(): Array<{ label: string; url: string; version: str
   return out;
 }
 
-const RESOURCES = [
+/**
+ * The resources of `GET /services/data/vXX.X`: exactly what the sandbox serves (each answers a GET:
+ * a directory, a list, or the resource's own "missing parameter" error). Salesforce also lists
+ * analytics, connect, chatter, actions, ui-api and more; the sandbox does not emulate those, so it
+ * does not claim them. `identity` is added per request (an absolute URL).
+ */
+export const RESOURCES = [
   'tooling',
-  'metadata',
-  'eclair',
-  'folders',
-  'prechatForms',
   'jobs',
   'composite',
   'query',
   'queryAll',
   'recent',
   'search',
+  'parameterizedSearch',
   'sobjects',
   'limits',
-  'analytics',
-  'connect',
-  'actions',
-  'appMenu',
-  'chatter',
-  'process',
-  'quickActions',
   'tabs',
   'theme',
-  'parameterizedSearch',
-  'support',
-  'ui-api',
 ];
 
-export function registerVersionRoutes(app: FastifyInstance, _ctx: SalesforceContext): void {
+export function registerVersionRoutes(app: FastifyInstance, ctx: SalesforceContext): void {
   for (const url of [DATA_PREFIX, `${DATA_PREFIX}/`]) {
     app.get(url, { config: { kind: 'rest.versions' } }, async (_req, reply) =>
       sendJson(reply, 200, versionsList()),
@@ -60,6 +55,8 @@ export function registerVersionRoutes(app: FastifyInstance, _ctx: SalesforceCont
       if (version === null) return reply;
       const body: Record<string, string> = {};
       for (const r of RESOURCES) body[r] = `${DATA_PREFIX}/v${version}/${r}`;
+      // Absolute, like Salesforce's: the identity service lives on the login host.
+      body.identity = identityUrl(request, ctx.org.orgId, userOf(ctx, request));
       return sendJson(reply, 200, body);
     });
   }

@@ -281,6 +281,9 @@ export const USER = describeObject({
   ],
 });
 
+// Users have a second, named layout (the one Salesforce shows on user hovers).
+USER.namedLayoutInfos = [{ name: 'UserAlt' }];
+
 export const PROFILE = describeObject({
   name: 'Profile',
   label: 'Profile',
@@ -380,6 +383,302 @@ export const INVOICE = describeObject({
   ],
 });
 
+/** Polymorphic lookups: several parent types, one relationship name (`Who`, `What`, `Parent`). */
+const poly = (
+  name: string,
+  to: string[],
+  relationshipName: string,
+  extra: Partial<FieldSpec> = {},
+): FieldSpec => ({
+  name,
+  type: 'reference',
+  referenceTo: to,
+  relationshipName,
+  polymorphicForeignKey: true,
+  ...extra,
+});
+const WHO = ['Contact', 'Lead'];
+const WHAT = [
+  'Account',
+  'Asset',
+  'Campaign',
+  'Case',
+  'Contract',
+  'Opportunity',
+  'Order',
+  'Product2',
+  'Invoice__c',
+];
+const NOTE_PARENTS = [
+  'Account',
+  'Asset',
+  'Contact',
+  'Contract',
+  'Lead',
+  'Opportunity',
+  'Order',
+  'Product2',
+  'Case',
+  'Invoice__c',
+];
+
+export const TASK = describeObject({
+  name: 'Task',
+  label: 'Task',
+  labelPlural: 'Tasks',
+  keyPrefix: '00T',
+  fields: [
+    poly('WhoId', WHO, 'Who', { label: 'Name ID' }),
+    poly('WhatId', WHAT, 'What', { label: 'Related To ID' }),
+    {
+      name: 'Subject',
+      type: 'combobox',
+      length: 255,
+      picklistValues: picklist(['Call', 'Send Letter', 'Send Quote', 'Other']),
+    },
+    { name: 'ActivityDate', type: 'date', label: 'Due Date Only' },
+    {
+      name: 'Status',
+      type: 'picklist',
+      length: 40,
+      ...req,
+      defaultedOnCreate: true,
+      picklistValues: picklist(
+        ['Not Started', 'In Progress', 'Completed', 'Waiting on someone else', 'Deferred'],
+        'Not Started',
+      ),
+    },
+    {
+      name: 'Priority',
+      type: 'picklist',
+      length: 40,
+      ...req,
+      defaultedOnCreate: true,
+      picklistValues: picklist(['High', 'Normal', 'Low'], 'Normal'),
+    },
+    { name: 'IsHighPriority', type: 'boolean', label: 'High Priority', ...ro },
+    owner,
+    { name: 'Description', type: 'textarea', label: 'Comments', length: 32000 },
+    ref('AccountId', 'Account', 'Account', { label: 'Account ID', ...ro }),
+    { name: 'IsClosed', type: 'boolean', label: 'Closed', ...ro },
+    { name: 'Type', type: 'picklist', picklistValues: picklist(['Call', 'Email', 'Meeting', 'Other']) },
+    {
+      name: 'TaskSubtype',
+      type: 'picklist',
+      label: 'Task Subtype',
+      updateable: false,
+      picklistValues: picklist(['Task', 'Email', 'Call']),
+    },
+    { name: 'CallDurationInSeconds', type: 'int', label: 'Call Duration' },
+    { name: 'IsReminderSet', type: 'boolean', label: 'Reminder Set' },
+    { name: 'ReminderDateTime', type: 'datetime', label: 'Reminder Date/Time' },
+    { name: 'CompletedDateTime', type: 'datetime', label: 'Completed Date/Time', ...ro },
+  ],
+});
+
+export const EVENT = describeObject({
+  name: 'Event',
+  label: 'Event',
+  labelPlural: 'Events',
+  keyPrefix: '00U',
+  fields: [
+    poly('WhoId', WHO, 'Who', { label: 'Name ID' }),
+    poly('WhatId', WHAT, 'What', { label: 'Related To ID' }),
+    {
+      name: 'Subject',
+      type: 'combobox',
+      length: 255,
+      picklistValues: picklist(['Call', 'Email', 'Meeting', 'Send Letter/Quote', 'Other']),
+    },
+    { name: 'Location', type: 'string', length: 255 },
+    { name: 'IsAllDayEvent', type: 'boolean', label: 'All-Day Event' },
+    { name: 'ActivityDateTime', type: 'datetime', label: 'Due Date Time' },
+    { name: 'ActivityDate', type: 'date', label: 'Due Date Only' },
+    { name: 'DurationInMinutes', type: 'int', label: 'Duration' },
+    { name: 'StartDateTime', type: 'datetime', label: 'Start Date Time' },
+    { name: 'EndDateTime', type: 'datetime', label: 'End Date Time' },
+    { name: 'Description', type: 'textarea', length: 32000 },
+    ref('AccountId', 'Account', 'Account', { label: 'Account ID', ...ro }),
+    owner,
+    { name: 'Type', type: 'picklist', picklistValues: picklist(['Call', 'Email', 'Meeting', 'Other']) },
+    { name: 'IsPrivate', type: 'boolean', label: 'Private' },
+    {
+      name: 'ShowAs',
+      type: 'picklist',
+      label: 'Show Time As',
+      defaultedOnCreate: true,
+      picklistValues: picklist(['Busy', 'OutOfOffice', 'Free'], 'Busy'),
+    },
+    { name: 'IsReminderSet', type: 'boolean', label: 'Reminder Set' },
+    { name: 'ReminderDateTime', type: 'datetime', label: 'Reminder Date/Time' },
+  ],
+});
+
+export const NOTE = describeObject({
+  name: 'Note',
+  label: 'Note',
+  labelPlural: 'Notes',
+  keyPrefix: '002',
+  fields: [
+    poly('ParentId', NOTE_PARENTS, 'Parent', { label: 'Parent ID', ...req, updateable: false }),
+    { name: 'Title', type: 'string', length: 255, ...req },
+    { name: 'IsPrivate', type: 'boolean', label: 'Private' },
+    { name: 'Body', type: 'textarea', length: 32000 },
+    owner,
+  ],
+});
+
+export const ATTACHMENT = describeObject({
+  name: 'Attachment',
+  label: 'Attachment',
+  labelPlural: 'Attachments',
+  keyPrefix: '00P',
+  fields: [
+    poly('ParentId', NOTE_PARENTS, 'Parent', { label: 'Parent ID', ...req, updateable: false }),
+    { name: 'Name', type: 'string', label: 'File Name', length: 255, ...req },
+    { name: 'IsPrivate', type: 'boolean', label: 'Private' },
+    { name: 'ContentType', type: 'string', label: 'Content Type', length: 120 },
+    { name: 'BodyLength', type: 'int', label: 'Body Length', ...ro },
+    { name: 'Body', type: 'base64', ...req },
+    owner,
+    { name: 'Description', type: 'textarea', length: 500 },
+  ],
+});
+
+export const CONTENT_VERSION = describeObject({
+  name: 'ContentVersion',
+  label: 'Content Version',
+  labelPlural: 'Content Versions',
+  keyPrefix: '068',
+  fields: [
+    ref('ContentDocumentId', 'ContentDocument', 'ContentDocument', { label: 'ContentDocument ID', ...ro }),
+    { name: 'IsLatest', type: 'boolean', label: 'Is Latest', ...ro },
+    { name: 'ContentUrl', type: 'url', label: 'Content URL', length: 1300 },
+    { name: 'VersionNumber', type: 'string', label: 'Version Number', length: 20, ...ro },
+    { name: 'Title', type: 'string', length: 255, ...req },
+    { name: 'Description', type: 'textarea', length: 1000 },
+    { name: 'ReasonForChange', type: 'string', label: 'Reason For Change', length: 1000 },
+    { name: 'PathOnClient', type: 'string', label: 'Path On Client', length: 500, updateable: false },
+    { name: 'VersionData', type: 'base64', label: 'Version Data' },
+    { name: 'ContentSize', type: 'int', label: 'Size', ...ro },
+    { name: 'FileType', type: 'string', label: 'File Type', length: 20, ...ro },
+    { name: 'FileExtension', type: 'string', label: 'File Extension', length: 40, ...ro },
+    {
+      name: 'ContentLocation',
+      type: 'picklist',
+      label: 'Content Location',
+      defaultedOnCreate: true,
+      updateable: false,
+      picklistValues: picklist(['S', 'E', 'L'], 'S'),
+    },
+    poly('FirstPublishLocationId', NOTE_PARENTS, 'FirstPublishLocation', {
+      label: 'First Publish Location ID',
+      updateable: false,
+    }),
+    owner,
+  ],
+});
+
+export const PRODUCT2 = describeObject({
+  name: 'Product2',
+  label: 'Product',
+  labelPlural: 'Products',
+  keyPrefix: '01t',
+  fields: [
+    { name: 'Name', type: 'string', label: 'Product Name', length: 255, ...req },
+    { name: 'ProductCode', type: 'string', label: 'Product Code', length: 255 },
+    { name: 'Description', type: 'textarea', label: 'Product Description', length: 4000 },
+    { name: 'IsActive', type: 'boolean', label: 'Active' },
+    {
+      name: 'Family',
+      type: 'picklist',
+      label: 'Product Family',
+      picklistValues: picklist(['None', 'Hardware', 'Software', 'Services']),
+    },
+    {
+      name: 'QuantityUnitOfMeasure',
+      type: 'picklist',
+      label: 'Quantity Unit Of Measure',
+      picklistValues: picklist(['Each']),
+    },
+    { name: 'StockKeepingUnit', type: 'string', label: 'Product SKU', length: 180 },
+    { name: 'ExternalId', type: 'string', label: 'External ID', length: 255, idLookup: true },
+    { name: 'DisplayUrl', type: 'url', label: 'Display URL', length: 1000 },
+    { name: 'IsArchived', type: 'boolean', label: 'Archived', ...ro },
+  ],
+});
+
+export const PRICEBOOK2 = describeObject({
+  name: 'Pricebook2',
+  label: 'Price Book',
+  labelPlural: 'Price Books',
+  keyPrefix: '01s',
+  fields: [
+    { name: 'Name', type: 'string', label: 'Price Book Name', length: 255, ...req },
+    { name: 'IsActive', type: 'boolean', label: 'Active' },
+    { name: 'IsArchived', type: 'boolean', label: 'Archived', ...ro },
+    { name: 'Description', type: 'string', length: 255 },
+    { name: 'IsStandard', type: 'boolean', label: 'Is Standard Price Book', ...ro },
+  ],
+});
+
+export const PRICEBOOK_ENTRY = describeObject({
+  name: 'PricebookEntry',
+  label: 'Price Book Entry',
+  labelPlural: 'Price Book Entries',
+  keyPrefix: '01u',
+  fields: [
+    { name: 'Name', type: 'string', label: 'Product Name', length: 255, ...ro },
+    ref('Pricebook2Id', 'Pricebook2', 'Pricebook2', { label: 'Price Book ID', ...req, updateable: false }),
+    ref('Product2Id', 'Product2', 'Product2', { label: 'Product ID', ...req, updateable: false }),
+    { name: 'UnitPrice', type: 'currency', label: 'List Price', ...req },
+    { name: 'IsActive', type: 'boolean', label: 'Active' },
+    { name: 'UseStandardPrice', type: 'boolean', label: 'Use Standard Price' },
+    { name: 'ProductCode', type: 'string', label: 'Product Code', length: 255, ...ro },
+    { name: 'IsArchived', type: 'boolean', label: 'Archived', ...ro },
+  ],
+});
+
+export const OPPORTUNITY_LINE_ITEM = describeObject({
+  name: 'OpportunityLineItem',
+  label: 'Opportunity Product',
+  labelPlural: 'Opportunity Product',
+  keyPrefix: '00k',
+  fields: [
+    ref('OpportunityId', 'Opportunity', 'Opportunity', {
+      label: 'Opportunity ID',
+      ...req,
+      updateable: false,
+      cascadeDelete: true,
+    }),
+    { name: 'SortOrder', type: 'int', label: 'Sort Order' },
+    ref('PricebookEntryId', 'PricebookEntry', 'PricebookEntry', {
+      label: 'Price Book Entry ID',
+      updateable: false,
+    }),
+    ref('Product2Id', 'Product2', 'Product2', { label: 'Product ID', updateable: false }),
+    { name: 'ProductCode', type: 'string', label: 'Product Code', length: 255, ...ro },
+    { name: 'Name', type: 'string', label: 'Opportunity Product Name', length: 376, ...ro },
+    { name: 'Quantity', type: 'double', ...req },
+    { name: 'TotalPrice', type: 'currency', label: 'Total Price' },
+    { name: 'UnitPrice', type: 'currency', label: 'Sales Price' },
+    { name: 'ListPrice', type: 'currency', label: 'List Price', ...ro },
+    { name: 'ServiceDate', type: 'date', label: 'Date' },
+    { name: 'Description', type: 'string', label: 'Line Description', length: 255 },
+    { name: 'Subtotal', type: 'currency', ...ro, calculated: true },
+  ],
+});
+
+/** Child relationship names that are not the child's plural label (as a real org names them). */
+export const CHILD_RELATIONSHIP_NAMES: Record<string, string> = {
+  'OpportunityLineItem.OpportunityId': 'OpportunityLineItems',
+  'OpportunityLineItem.PricebookEntryId': 'OpportunityLineItems',
+  'OpportunityLineItem.Product2Id': 'OpportunityLineItems',
+  'PricebookEntry.Pricebook2Id': 'PricebookEntries',
+  'PricebookEntry.Product2Id': 'PricebookEntries',
+  'ContentVersion.FirstPublishLocationId': '',
+};
+
 /** Account's custom external id (users upsert Accounts by one). */
 export const ACCOUNT_EXTERNAL_ID = buildField({
   name: 'External_Id__c',
@@ -390,4 +689,21 @@ export const ACCOUNT_EXTERNAL_ID = buildField({
   unique: true,
 });
 
-export const AUTHORED = [OPPORTUNITY, CASE, USER, PROFILE, PERMISSION_SET, FIELD_PERMISSIONS, INVOICE];
+export const AUTHORED = [
+  OPPORTUNITY,
+  CASE,
+  USER,
+  PROFILE,
+  PERMISSION_SET,
+  FIELD_PERMISSIONS,
+  INVOICE,
+  TASK,
+  EVENT,
+  NOTE,
+  ATTACHMENT,
+  CONTENT_VERSION,
+  PRODUCT2,
+  PRICEBOOK2,
+  PRICEBOOK_ENTRY,
+  OPPORTUNITY_LINE_ITEM,
+];

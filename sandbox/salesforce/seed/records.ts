@@ -1,5 +1,5 @@
 import { createRng } from '../../shared/index.ts';
-import type { Org } from '../org/index.ts';
+import { formatDateTime, type Org } from '../org/index.ts';
 
 /** Deterministic seed data: the same ids, names and dates on every start. */
 const FIRST = [
@@ -431,5 +431,97 @@ export function seedRecords(org: Org): SeedResult {
       adminUserId,
     );
   }
+  seedActivitiesAndProducts(org, { accounts, contacts, owners, adminUserId, when });
   return { adminUserId, standardUserId };
+}
+
+/** The standard price book with a few products, and tasks and events on contacts and accounts (Who / What). */
+function seedActivitiesAndProducts(
+  org: Org,
+  s: {
+    accounts: string[];
+    contacts: string[];
+    owners: string[];
+    adminUserId: string;
+    when: (d: number) => Date;
+  },
+): void {
+  const at = s.when(10);
+  const standard = org.load(
+    'Pricebook2',
+    { Name: 'Standard Price Book', IsActive: true, IsStandard: true, IsArchived: false },
+    at,
+    s.adminUserId,
+  );
+  const products: Array<[string, string, string, number]> = [
+    ['GenWatt Diesel 10kW', 'GC1020', 'Hardware', 5000],
+    ['Installation: Industrial - High', 'IN7080', 'Services', 85000],
+    ['SLA: Gold', 'SL9040', 'Services', 20000],
+  ];
+  for (const [name, code, family, price] of products) {
+    const product = org.load(
+      'Product2',
+      { Name: name, ProductCode: code, Family: family, IsActive: true, IsArchived: false },
+      at,
+      s.adminUserId,
+    );
+    org.load(
+      'PricebookEntry',
+      {
+        Name: name,
+        Pricebook2Id: standard,
+        Product2Id: product,
+        UnitPrice: price,
+        IsActive: true,
+        UseStandardPrice: false,
+        ProductCode: code,
+        IsArchived: false,
+      },
+      at,
+      s.adminUserId,
+    );
+  }
+  const subjects = ['Call', 'Send Quote', 'Other', 'Send Letter'];
+  for (let i = 0; i < 12; i++) {
+    const status = i % 3 === 0 ? 'Completed' : 'Not Started';
+    org.load(
+      'Task',
+      {
+        Subject: subjects[i % subjects.length] ?? 'Call',
+        WhoId: s.contacts[(i * 5) % s.contacts.length] ?? null,
+        WhatId: s.accounts[(i * 3) % s.accounts.length] ?? null,
+        AccountId: s.accounts[(i * 3) % s.accounts.length] ?? null,
+        Status: status,
+        IsClosed: status === 'Completed',
+        Priority: i % 4 === 0 ? 'High' : 'Normal',
+        IsHighPriority: i % 4 === 0,
+        ActivityDate: new Date(BASE + (20 + i) * DAY).toISOString().slice(0, 10),
+        TaskSubtype: 'Task',
+        OwnerId: s.owners[i % s.owners.length] ?? s.adminUserId,
+      },
+      s.when(300),
+      s.adminUserId,
+    );
+  }
+  for (let i = 0; i < 6; i++) {
+    const start = BASE + (40 + i) * DAY + 9 * 3600_000;
+    org.load(
+      'Event',
+      {
+        Subject: 'Meeting',
+        WhoId: s.contacts[(i * 7) % s.contacts.length] ?? null,
+        WhatId: s.accounts[(i * 5) % s.accounts.length] ?? null,
+        AccountId: s.accounts[(i * 5) % s.accounts.length] ?? null,
+        StartDateTime: formatDateTime(new Date(start)),
+        EndDateTime: formatDateTime(new Date(start + 3600_000)),
+        ActivityDateTime: formatDateTime(new Date(start)),
+        ActivityDate: new Date(start).toISOString().slice(0, 10),
+        DurationInMinutes: 60,
+        ShowAs: 'Busy',
+        OwnerId: s.owners[i % s.owners.length] ?? s.adminUserId,
+      },
+      s.when(300),
+      s.adminUserId,
+    );
+  }
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { globalEntry } from '../org/describe.ts';
 import { type Org, OrgError } from '../org/index.ts';
 import { SoqlError } from '../query/errors.ts';
 import { query } from '../query/execute.ts';
@@ -13,6 +14,8 @@ export interface ToolingContext {
 }
 
 const BASE = '/services/data/:version/tooling';
+/** The Tooling entities the sandbox serves (describe, query, and creation for the first two). */
+const TOOLING_ENTITIES = ['CustomField', 'CustomObject', 'EntityDefinition'];
 type V = { version: string };
 
 const version = (segment: string): string | null => /^v(\d{2,3}\.\d)$/.exec(segment)?.[1] ?? null;
@@ -141,7 +144,25 @@ export function registerToolingRoutes(app: FastifyInstance, ctx: ToolingContext)
         ]);
       }
       try {
-        const meta = ctx.org.addCustomObject({ name: fullName, label, labelPlural: plural });
+        const auto = String(nameField.type ?? 'Text').toLowerCase() === 'autonumber';
+        if (auto && typeof nameField.displayFormat !== 'string') {
+          return errors(reply, 400, [
+            {
+              errorCode: 'FIELD_INTEGRITY_EXCEPTION',
+              message: 'An AutoNumber nameField needs a \'displayFormat\', e.g. "INV-{0000}"',
+              fields: [],
+            },
+          ]);
+        }
+        const meta = ctx.org.addCustomObject({
+          name: fullName,
+          label,
+          labelPlural: plural,
+          nameField: {
+            label: nameField.label as string,
+            ...(auto ? { displayFormat: nameField.displayFormat as string } : {}),
+          },
+        });
         const id = entities.objectId(meta.name);
         entities.metadata.set(id, {
           fullName: meta.name,
@@ -155,6 +176,41 @@ export function registerToolingRoutes(app: FastifyInstance, ctx: ToolingContext)
           return errors(reply, e.status, [{ errorCode: e.errorCode, message: e.message, fields: [] }]);
         throw e;
       }
+    },
+  );
+
+  /** Tooling describe global: the entities this Tooling API serves, with their Tooling URLs. */
+  app.get<{ Params: V }>(
+    `${BASE}/sobjects`,
+    { config: { kind: 'tooling.describeGlobal' } },
+    async (req, reply) => {
+      const v = version(req.params.version);
+      if (v === null) return notFound(reply);
+      const host = entities.host();
+      const sobjects = TOOLING_ENTITIES.map((n) => host.object(n))
+        .filter((m) => m !== undefined)
+        .map((m) => {
+          const entry = globalEntry(m, v);
+          const urls = entry.urls as Record<string, string>;
+          entry.urls = Object.fromEntries(
+            Object.entries(urls).map(([k, u]) => [k, u.replace('/sobjects/', '/tooling/sobjects/')]),
+          );
+          return entry;
+        });
+      return { encoding: 'UTF-8', maxBatchSize: 200, sobjects };
+    },
+  );
+
+  app.get<{ Params: V & { type: string } }>(
+    `${BASE}/sobjects/:type`,
+    { config: { kind: 'tooling.sobject.info' } },
+    async (req, reply) => {
+      const v = version(req.params.version);
+      if (v === null) return notFound(reply);
+      const meta = entities.host().object(req.params.type);
+      if (meta === undefined) return notFound(reply);
+      const entry = globalEntry(meta, v);
+      return { objectDescribe: entry, recentItems: [] };
     },
   );
 

@@ -26,6 +26,8 @@ export interface Batch {
   totalProcessingTime: number;
   /** An injected `lock` fault hit the call that added it: every row fails with UNABLE_TO_LOCK_ROW. */
   locked: boolean;
+  /** A query job's batch: its one result set (CSV text, or the records for JSON jobs). */
+  query?: { resultId: string; csv: string; records: unknown[] };
 }
 
 /** `2020-06-25T11:19:01.000Z`: Bulk 1.0 writes UTC dates with `Z`. */
@@ -88,7 +90,7 @@ export function batchInfo(b: Batch) {
     stateMessage: b.stateMessage ?? undefined,
     createdDate: isoDate(b.createdDate),
     systemModstamp: isoDate(b.systemModstamp),
-    numberRecordsProcessed: b.results.length,
+    numberRecordsProcessed: b.query?.records.length ?? b.results.length,
     numberRecordsFailed: b.numberRecordsFailed,
     totalProcessingTime: b.totalProcessingTime,
     apiActiveProcessingTime: b.totalProcessingTime,

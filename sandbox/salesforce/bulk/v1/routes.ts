@@ -2,12 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { lockFaulted } from '../../context.ts';
 import { limitsOf } from '../../limits/state.ts';
 import { IdFactory } from '../../org/ids.ts';
+import { SoqlError } from '../../query/errors.ts';
+import { flattenRecord } from '../../query/execute.ts';
 import { type BulkContext, requestUserId } from '../context.ts';
 import { writeCsv } from '../csv.ts';
 import { BULK_OPERATIONS, type BulkOperation, formatBulkError } from '../dml.ts';
 import { type Batch, batchInfo, ClassicJob, type ContentType } from './job.ts';
 import { ClassicProcessor } from './process.ts';
-import { readFlatXml, xmlDocument, xmlList } from './xml.ts';
+import { ASYNC_NS, readFlatXml, xmlDocument, xmlList } from './xml.ts';
 
 const BASE = '/services/async/:version/job';
 type JobParams = { version: string; jobId: string };
@@ -62,7 +64,8 @@ export function registerBulk1Routes(app: FastifyInstance, ctx: BulkContext): voi
     const job = jobs.get(req.params.jobId);
     if (job === undefined)
       return { stop: fail(reply, json, 'InvalidJob', `Invalid job id: ${req.params.jobId}`) };
-    const asJson = json || (req.method === 'GET' && job.contentType === 'JSON');
+    // A JSON job answers in JSON, whatever a batch's own content type (query batches are SOQL text).
+    const asJson = json || job.contentType === 'JSON';
     if (req.params.batchId === undefined) return { json: asJson, job };
     const batch = job.batches.find((b) => b.id === req.params.batchId);
     if (batch === undefined)
@@ -86,7 +89,7 @@ export function registerBulk1Routes(app: FastifyInstance, ctx: BulkContext): voi
         const fields = g.json
           ? jsonFields(req.body)
           : readFlatXml(typeof req.body === 'string' ? req.body : '');
-        const operation = BULK_OPERATIONS.find(
+        const operation = [...BULK_OPERATIONS, ...QUERY_OPERATIONS].find(
           (o) => o.toLowerCase() === (fields.operation ?? '').toLowerCase(),
         );
         if (operation === undefined)
@@ -189,6 +192,10 @@ export function registerBulk1Routes(app: FastifyInstance, ctx: BulkContext): voi
           : typeof body !== 'string' || body.trim() === '';
         if (empty) return fail(reply, g.json, 'ClientInputError', 'Empty batch');
         const limits = limitsOf(ctx);
+        const isQuery = (QUERY_OPERATIONS as readonly string[]).includes(job.operation);
+        if (isQuery && typeof body !== 'string') {
+          return fail(reply, g.json, 'ClientInputError', 'A query batch is the SOQL text of the query');
+        }
         if (limits.bulkBatches >= limits.dailyBulkApiBatches) {
           return fail(
             reply,
@@ -212,6 +219,11 @@ export function registerBulk1Routes(app: FastifyInstance, ctx: BulkContext): voi
           locked: lockFaulted(req),
         };
         job.batches.push(batch);
+        if (isQuery) {
+          runQueryBatch(job, batch, body as string, ids.next('752'));
+          // Answered as queued, as Salesforce does; the next status call sees it completed.
+          return send(reply, g.json, 201, 'batchInfo', { ...batchInfo(batch), state: 'Queued' });
+        }
         processor.kick(job);
         return send(reply, g.json, 201, 'batchInfo', batchInfo(batch));
       },
@@ -250,6 +262,18 @@ export function registerBulk1Routes(app: FastifyInstance, ctx: BulkContext): voi
         if ('stop' in g) return g.stop;
         const batch = g.batch as Batch;
         if (batch.state !== 'Completed') return fail(reply, g.json, 'InvalidBatch', 'Batch not completed');
+        if (batch.query !== undefined) {
+          // A query batch answers the list of its result sets, each fetched by id.
+          if (g.json)
+            return reply
+              .header('content-type', 'application/json')
+              .send(JSON.stringify([batch.query.resultId]));
+          return reply
+            .header('content-type', 'application/xml')
+            .send(
+              `<?xml version="1.0" encoding="UTF-8"?><result-list xmlns="${ASYNC_NS}"><result>${batch.query.resultId}</result></result-list>`,
+            );
+        }
         if ((g.job as ClassicJob).contentType === 'JSON') {
           const rows = batch.results.map((r) => ({
             success: r.success,
@@ -272,8 +296,56 @@ export function registerBulk1Routes(app: FastifyInstance, ctx: BulkContext): voi
         return reply.header('content-type', 'text/csv').send(csv);
       },
     );
+
+    scope.get<{ Params: BatchParams & { resultId: string } }>(
+      `${BASE}/:jobId/batch/:batchId/result/:resultId`,
+      { config: { kind: 'bulk1.queryResult' } },
+      async (req, reply) => {
+        const g = guard(req, reply);
+        if ('stop' in g) return g.stop;
+        const query = (g.batch as Batch).query;
+        if (query === undefined || query.resultId !== req.params.resultId) {
+          return fail(reply, g.json, 'InvalidBatch', `Invalid result id: ${req.params.resultId}`);
+        }
+        if ((g.job as ClassicJob).contentType === 'JSON') {
+          return reply.header('content-type', 'application/json').send(JSON.stringify(query.records));
+        }
+        return reply.header('content-type', 'text/csv').send(query.csv);
+      },
+    );
   });
+
+  /** Runs a query batch at once: Completed with its result set, or Failed with the query's error. */
+  const runQueryBatch = (job: ClassicJob, batch: Batch, soql: string, resultId: string) => {
+    try {
+      const run = ctx.org.query(soql.trim(), {
+        includeDeleted: (job.operation as string) === 'queryAll',
+        version: job.apiVersion,
+      });
+      const rows = run.records.map((r) =>
+        flattenRecord(r, run.columns).map((v) => (v === null ? '' : String(v))),
+      );
+      const csv =
+        run.columns.length === 0
+          ? ''
+          : writeCsv(run.columns, rows, { columnDelimiter: 'COMMA', lineEnding: 'LF' });
+      batch.query = {
+        resultId,
+        csv: csv === '' && run.records.length === 0 ? 'Records not found for this query' : csv,
+        records: run.records,
+      };
+      batch.state = 'Completed';
+    } catch (e) {
+      if (!(e instanceof SoqlError)) throw e;
+      batch.state = 'Failed';
+      batch.stateMessage = `InvalidBatch : Failed to process query: ${e.errorCode}: ${e.message}`;
+    }
+    batch.systemModstamp = Date.now();
+  };
 }
+
+/** Bulk 1.0 query operations: the batch is a SOQL query and its result is one CSV (or JSON) set. */
+const QUERY_OPERATIONS = ['query', 'queryAll'] as const;
 
 function jsonFields(body: unknown): Record<string, string> {
   const out: Record<string, string> = {};
