@@ -4,6 +4,7 @@ import { type ChangeHub, postgresChanges, sqliteChanges } from './changes.ts';
 import { type DbOptions, openDb, withMigrationLock } from './db.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { connectionsRepository } from './repositories/connections.ts';
+import { idempotencyRepository, jobsRepository } from './repositories/jobs.ts';
 import { locksRepository } from './repositories/locks.ts';
 import { tokensRepository } from './repositories/tokens.ts';
 import type { Store } from './types.ts';
@@ -42,6 +43,8 @@ export async function openStore(opts: DbOptions): Promise<Store> {
     connections: connectionsRepository(db, hub),
     tokens: tokensRepository(db, hub),
     locks: locksRepository(db, clock),
+    jobs: jobsRepository(db),
+    idempotency: idempotencyRepository(db),
     changes: { version: () => hub.version() },
     async close() {
       await hub.close();

@@ -23,7 +23,8 @@ export const ALLOWED: Record<string, readonly string[]> = {
   connections: ['domain', 'lib', 'errors', 'store', 'crypto', 'providers', 'providers-list'],
   auth: ['domain', 'lib', 'errors', 'store', 'crypto'],
   operations: ['domain', 'lib', 'errors', 'providers', 'proxy', 'connections'],
-  http: ['domain', 'lib', 'errors', 'config', 'providers', 'operations', 'auth', 'root-types'],
+  jobs: ['domain', 'lib', 'errors', 'store', 'providers', 'operations'],
+  http: ['domain', 'lib', 'errors', 'config', 'providers', 'operations', 'auth', 'jobs', 'root-types'],
 };
 
 /** Layer of a file under src/. */

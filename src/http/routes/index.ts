@@ -5,6 +5,7 @@ import type { RouteDoc } from '../route-doc.ts';
 import type { ApiApp, RegisterRoute } from './types.ts';
 import { register as describeObject } from './v1.describe.object.ts';
 import { register as describe } from './v1.describe.ts';
+import { register as jobs } from './v1.jobs.ts';
 import { register as addCustomField } from './v1.object.add_custom_field.ts';
 import { register as deleteRecords } from './v1.object.delete.ts';
 import { register as get } from './v1.object.get.ts';
@@ -25,6 +26,7 @@ const ROUTES: RegisterRoute[] = [
   describeObject,
   addCustomField,
   proxy,
+  jobs,
 ];
 
 /** POST-only paths; a request with another method gets 405 with `Allow: POST` (not 404). */
