@@ -51,7 +51,7 @@ test('the same key with another request is 422 idempotency_key_reused, without a
   });
   assert.equal(first.status, 200);
   const before = s.sf.accounting.snapshot().total;
-  for (const change of [
+  const changes: Array<{ path: string; body: unknown; headers: Record<string, string> }> = [
     { path: '/v1/object/insert/Account', body: { data: accounts('Idem-B-other', 2) }, headers: {} },
     { path: '/v1/object/insert/Contact', body: { data: accounts('Idem-B', 2) }, headers: {} },
     {
@@ -59,7 +59,8 @@ test('the same key with another request is 422 idempotency_key_reused, without a
       body: { data: accounts('Idem-B', 2) },
       headers: { 'x-crm-proxy-interface': 'bulk2' },
     },
-  ]) {
+  ];
+  for (const change of changes) {
     const reused = await s.api<ErrorBody>(change.path, {
       body: change.body,
       headers: { 'idempotency-key': 'key-b', ...change.headers },

@@ -9,14 +9,22 @@ import { RecordResult } from '../schemas/common.ts';
 import type { ApiApp } from './types.ts';
 
 const JobParams = Type.Object({ job_id: Type.String({ minLength: 1, maxLength: 100 }) });
-const ListQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+const PageQuery = Type.Object({
+  limit: Type.Optional(Type.String({ maxLength: 10 })),
   cursor: Type.Optional(Type.String({ maxLength: 500 })),
 });
-const ResultsQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 1000 })),
-  cursor: Type.Optional(Type.String({ maxLength: 100 })),
-});
+
+/** `limit` of a page: a whole number from 1 to `max`, else a 400 naming the parameter. */
+function limitOf(raw: string | undefined, fallback: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!/^[0-9]+$/.test(raw) || n < 1 || n > max) {
+    throw new ApiError('invalid_body', `The limit query parameter must be a whole number from 1 to ${max}.`, {
+      details: [{ path: 'query:limit', value: raw.slice(0, 10) }],
+    });
+  }
+  return n;
+}
 
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -63,7 +71,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
   app.get(
     '/v1/jobs',
     {
-      schema: { querystring: ListQuery },
+      schema: { querystring: PageQuery },
       config: {
         doc: {
           operationId: 'listJobs',
@@ -97,7 +105,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const limit = request.query.limit ?? 50;
+      const limit = limitOf(request.query.limit, 50, 200);
       const after =
         request.query.cursor === undefined ? undefined : decode(request.query.cursor, isListCursor);
       const rows = await ctx.store.jobs.list({
@@ -137,7 +145,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
   app.get(
     '/v1/jobs/:job_id/results',
     {
-      schema: { params: JobParams, querystring: ResultsQuery },
+      schema: { params: JobParams, querystring: PageQuery },
       config: {
         doc: {
           operationId: 'getJobResults',
@@ -187,7 +195,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
           `Job ${job.id} failed as a whole and has no per-record results; its error is on GET /v1/jobs/${job.id}.`,
         );
       }
-      const limit = request.query.limit ?? 1000;
+      const limit = limitOf(request.query.limit, 1000, 10_000);
       const from = request.query.cursor === undefined ? 0 : decode(request.query.cursor, isOffset).o;
       const data = await readResults(ctx.store.jobs, job.id, from, limit);
       const next = from + data.length;
