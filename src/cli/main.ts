@@ -5,6 +5,7 @@ import { inspect } from 'node:util';
 import { ConfigError, loadConfig } from '../config/index.ts';
 import { CryptoError } from '../crypto/envelope.ts';
 import { CONNECTIONS_HELP, connectionsCommand } from './commands/connections.ts';
+import { JOBS_HELP, jobsCommand } from './commands/jobs.ts';
 import { ROTATE_KEY_HELP, rotateKeyCommand } from './commands/rotate-key.ts';
 import { TOKENS_HELP, tokensCommand } from './commands/tokens.ts';
 import type { Core } from './core.ts';
@@ -20,6 +21,7 @@ crm-proxy sandbox salesforce|hubspot|both [--port N]   start sandbox CRMs alone
     (serve --help and sandbox --help say more)
 ${CONNECTIONS_HELP}
 ${TOKENS_HELP}
+${JOBS_HELP}
 ${ROTATE_KEY_HELP}
 crm-proxy help
 
@@ -67,6 +69,8 @@ export async function main(argv: string[]): Promise<number | undefined> {
         return await connectionsCommand(rest, open);
       case 'tokens':
         return await tokensCommand(rest, open);
+      case 'jobs':
+        return await jobsCommand(rest, open);
       case 'rotate-key':
         return await rotateKeyCommand(rest, open);
       default:
