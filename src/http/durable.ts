@@ -79,6 +79,7 @@ export async function batchWrite(
       connectionId: connection.id,
       requestId: request.id,
       write,
+      connection,
     });
   } catch (error) {
     if (key !== undefined) await ctx.idempotency.release(token.id, key).catch(() => {});

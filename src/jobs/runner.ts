@@ -70,6 +70,8 @@ export class JobRunner {
     connectionId: string;
     requestId: string | null;
     write: BatchWrite;
+    /** The request's connection, already loaded (a resumed job loads it from the store). */
+    connection?: Connection;
   }): Promise<{ job: JobRow; done: Promise<JobOutcome> }> {
     const { write } = params;
     const job = await this.#o.jobs.insert({
@@ -83,7 +85,7 @@ export class JobRunner {
       total: sizeOf(write),
       now: this.#iso(),
     });
-    return { job, done: this.#start(job.id) };
+    return { job, done: this.#start(job.id, params.connection) };
   }
 
   /**
@@ -135,8 +137,8 @@ export class JobRunner {
     }
   }
 
-  #start(id: string): Promise<JobOutcome> {
-    const run = this.#run(id).finally(() => {
+  #start(id: string, connection?: Connection): Promise<JobOutcome> {
+    const run = this.#run(id, connection).finally(() => {
       this.#running.delete(id);
       this.#cancels.delete(id);
     });
@@ -146,7 +148,7 @@ export class JobRunner {
     return run;
   }
 
-  async #run(id: string): Promise<JobOutcome> {
+  async #run(id: string, known?: Connection): Promise<JobOutcome> {
     const { jobs, clock } = this.#o;
     const claimed = await jobs.claim(id, this.owner, this.#iso(), this.#iso(clock.now() + this.#o.leaseMs));
     if (!claimed) return { ok: false, job: await jobs.find(id), error: new Error('job runs elsewhere') };
@@ -175,7 +177,7 @@ export class JobRunner {
       },
     };
     try {
-      const connection = await this.#o.loadConnection(job.connectionId);
+      const connection = known ?? (await this.#o.loadConnection(job.connectionId));
       if (connection === null) {
         throw new ApiError('not_found', `The job's connection ${job.connectionId} no longer exists.`);
       }
@@ -244,25 +246,29 @@ export class JobRunner {
     }
   }
 
-  /** Keeps the latest counts and writes them at most every PROGRESS_EVERY_MS. */
+  /** Keeps the latest counts and writes them at most every PROGRESS_EVERY_MS; `stop` drops what is left. */
   #progressWriter(id: string) {
     let latest: { counts: JobProgress; via: string | null } | undefined;
     let writing: Promise<void> | undefined;
+    const stopped = new AbortController();
     const write = async () => {
-      while (latest !== undefined) {
+      while (latest !== undefined && !stopped.signal.aborted) {
         const next = latest;
         latest = undefined;
         await this.#o.jobs.progress(id, this.owner, next.counts, next.via, this.#iso()).catch(() => {});
-        await this.#o.clock.sleep(PROGRESS_EVERY_MS);
+        await this.#o.clock.sleep(PROGRESS_EVERY_MS, stopped.signal);
       }
       writing = undefined;
     };
     return {
       update: (counts: JobProgress, via?: string) => {
+        if (stopped.signal.aborted) return;
         latest = { counts: { ...counts }, via: via ?? null };
         writing ??= write();
       },
+      // The final counts are written by `finish`; only a write in flight is waited for.
       stop: async () => {
+        stopped.abort();
         latest = undefined;
         await writing;
       },
