@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { ApiError, toErrorBody } from '../errors/index.ts';
@@ -149,4 +151,100 @@ export async function directWrite(
   }
   await ctx.idempotency.complete(token.id, key, { status: 200, headers: answer.headers, body: answer.body });
   return send(answer);
+}
+
+/** Reads a stream whole, refusing past `limit` bytes. */
+async function readAll(stream: Readable, limit: number, what: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+    size += b.length;
+    if (size > limit) {
+      stream.destroy();
+      throw new ApiError(
+        'body_too_large',
+        `${what} is larger than ${limit} bytes, the most a pass-through request with an Idempotency-Key can store. Send it without the key.`,
+      );
+    }
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks);
+}
+
+const B64 = '__crm_proxy_body_base64';
+
+/**
+ * A pass-through POST or PATCH with an Idempotency-Key: the body is read whole (its hash is part
+ * of the request's fingerprint), the CRM's answer is read whole and stored, whatever happened to
+ * the client, and a retry gets it without a CRM call. Bodies both ways are bounded by the JSON
+ * body limit.
+ */
+export async function keyedPassthrough(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  key: string,
+  body: Readable | undefined,
+  send: (
+    body: Readable | undefined,
+  ) => Promise<{ status: number; headers: Record<string, string | string[]>; body: Readable | Buffer }>,
+): Promise<unknown> {
+  const { token } = principalOf(request);
+  const sent = body === undefined ? Buffer.alloc(0) : await readAll(body, ctx.bodyLimit, 'The request body');
+  const contentType = request.headers['content-type'];
+  const hash = requestHash({
+    method: request.method,
+    path: request.raw.url ?? request.url,
+    body: createHash('sha256').update(sent).digest('hex'),
+    headers: { 'content-type': Array.isArray(contentType) ? contentType.join(',') : contentType },
+  });
+  const claim = await ctx.idempotency.claim(token.id, key, hash, null);
+  if (claim.kind === 'replay') {
+    reply.code(claim.answer.status);
+    for (const [name, value] of Object.entries(claim.answer.headers)) reply.header(name, value);
+    reply.header('idempotent-replayed', 'true');
+    const stored = claim.answer.body as Record<string, string> | null;
+    const bytes = stored !== null && typeof stored === 'object' && B64 in stored ? stored[B64] : undefined;
+    return reply.send(bytes === undefined ? claim.answer.body : Buffer.from(bytes, 'base64'));
+  }
+  let status: number;
+  let headers: Record<string, string | string[]>;
+  let answer: Buffer;
+  try {
+    ({ status, headers, answer } = await ctx.idempotency.holding(token.id, key, () =>
+      withCallContext({ requestId: request.id }, async () => {
+        const result = await send(sent.length === 0 ? undefined : Readable.from([sent]));
+        const bytes = Buffer.isBuffer(result.body)
+          ? result.body
+          : await readAll(result.body, ctx.bodyLimit, "The CRM's answer");
+        return { status: result.status, headers: result.headers, answer: bytes };
+      }),
+    ));
+  } catch (error) {
+    const { status: failed, body: errorBody } = toErrorBody(error, request.id);
+    if (nothingApplied(failed)) await ctx.idempotency.release(token.id, key).catch(() => {});
+    else {
+      const errorHeaders = error instanceof ApiError ? error.headers : {};
+      await ctx.idempotency
+        .complete(token.id, key, { status: failed, headers: errorHeaders, body: errorBody })
+        .catch(() => {});
+    }
+    throw error;
+  }
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    // The length is the stored body's own; framing headers are the server's to set.
+    if (['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name.toLowerCase()))
+      continue;
+    kept[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  await ctx.idempotency.complete(token.id, key, {
+    status,
+    headers: kept,
+    body: { [B64]: answer.toString('base64') },
+  });
+  reply.code(status);
+  for (const [name, value] of Object.entries(kept)) reply.header(name, value);
+  return reply.send(answer);
 }

@@ -271,3 +271,31 @@ test('a client that disconnects mid-request: the write completes, and its retry 
   assert.equal(new Set(final?.body.data.map((r) => r.id)).size, 1000);
   assert.equal(countWhere(s, 'Account', 'Name', 'Idem-Gone-'), 1000, 'each record written once');
 });
+
+test('pass-through POST with a key: the CRM’s answer is stored and replayed without a CRM call', async (t) => {
+  const s = await startStack(t);
+  const path = '/v1/proxy/services/data/v62.0/sobjects/Account';
+  const first = await s.api<{ id: string; success: boolean }>(path, {
+    body: { Name: 'Idem-PT' },
+    headers: { 'idempotency-key': 'pt-1' },
+  });
+  assert.equal(first.status, 201, first.text);
+  assert.ok(first.body.success);
+  const before = s.sf.accounting.snapshot().total;
+  const again = await s.api<{ id: string }>(path, {
+    body: { Name: 'Idem-PT' },
+    headers: { 'idempotency-key': 'pt-1' },
+  });
+  assert.equal(again.status, 201);
+  assert.equal(again.headers.get('idempotent-replayed'), 'true');
+  assert.equal(again.headers.get('content-type'), first.headers.get('content-type'));
+  assert.equal(again.body.id, first.body.id);
+  const reused = await s.api<ErrorBody>(path, {
+    body: { Name: 'Idem-PT-2' },
+    headers: { 'idempotency-key': 'pt-1' },
+  });
+  assert.equal(reused.status, 422);
+  assert.equal(reused.body.error.code, 'idempotency_key_reused');
+  assert.equal(s.sf.accounting.snapshot().total, before);
+  assert.equal(countWhere(s, 'Account', 'Name', 'Idem-PT'), 1);
+});
