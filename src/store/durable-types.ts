@@ -17,8 +17,6 @@ export interface JobRow extends JobCounts {
   requestId: string | null;
   operation: string;
   objectName: string | null;
-  /** The operation's input as JSON text. */
-  input: string;
   state: JobState;
   interface: string | null;
   total: number;
@@ -49,7 +47,10 @@ export interface NewJobRow {
 
 export interface JobsRepository {
   insert(row: NewJobRow): Promise<JobRow>;
+  /** The job without its input (which may be megabytes). */
   find(id: string): Promise<JobRow | null>;
+  /** The operation's input as JSON text, as stored. */
+  input(id: string): Promise<string | null>;
   /** A token's jobs, newest first, after the (createdAt, id) of the previous page's last. */
   list(filter: {
     tokenId?: string;

@@ -49,7 +49,7 @@ async function list(core: Core, args: string[]): Promise<number> {
     ...(values.token === undefined ? {} : { tokenId: values.token }),
   });
   if (values.json) {
-    printJson(jobs.map(({ input: _input, ...job }) => job));
+    printJson(jobs);
     return 0;
   }
   if (jobs.length === 0) {

@@ -10,7 +10,33 @@ import type { Database, IdempotencyKeysTable, JobsTable } from '../schema.ts';
 
 const UNFINISHED: JobState[] = ['queued', 'running'];
 
-function toJob(r: Selectable<JobsTable>): JobRow {
+// Every column but `input`: a job is read often (progress polls) and its input may be megabytes.
+const JOB_COLUMNS = [
+  'id',
+  'token_id',
+  'connection_id',
+  'request_id',
+  'operation',
+  'object_name',
+  'state',
+  'interface',
+  'total',
+  'processed',
+  'succeeded',
+  'failed',
+  'crm_job_ids',
+  'cancel_requested',
+  'lease_owner',
+  'lease_expires_at',
+  'attempts',
+  'error',
+  'created_at',
+  'started_at',
+  'finished_at',
+  'updated_at',
+] as const;
+
+function toJob(r: Omit<Selectable<JobsTable>, 'input'>): JobRow {
   return {
     id: r.id,
     tokenId: r.token_id,
@@ -18,7 +44,6 @@ function toJob(r: Selectable<JobsTable>): JobRow {
     requestId: r.request_id,
     operation: r.operation,
     objectName: r.object_name,
-    input: r.input,
     state: r.state as JobState,
     interface: r.interface,
     total: Number(r.total),
@@ -41,45 +66,48 @@ function toJob(r: Selectable<JobsTable>): JobRow {
 export function jobsRepository(db: Kysely<Database>): JobsRepository {
   return {
     async insert(row) {
-      const r = await db
-        .insertInto('jobs')
-        .values({
-          id: row.id,
-          token_id: row.tokenId,
-          connection_id: row.connectionId,
-          request_id: row.requestId,
-          operation: row.operation,
-          object_name: row.objectName,
-          input: row.input,
-          state: 'queued',
-          interface: null,
-          total: row.total,
-          processed: 0,
-          succeeded: 0,
-          failed: 0,
-          crm_job_ids: '[]',
-          cancel_requested: 0,
-          lease_owner: null,
-          lease_expires_at: null,
-          attempts: 0,
-          error: null,
-          created_at: row.now,
-          started_at: null,
-          finished_at: null,
-          updated_at: row.now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return toJob(r);
+      const values = {
+        id: row.id,
+        token_id: row.tokenId,
+        connection_id: row.connectionId,
+        request_id: row.requestId,
+        operation: row.operation,
+        object_name: row.objectName,
+        input: row.input,
+        state: 'queued',
+        interface: null,
+        total: row.total,
+        processed: 0,
+        succeeded: 0,
+        failed: 0,
+        crm_job_ids: '[]',
+        cancel_requested: 0,
+        lease_owner: null,
+        lease_expires_at: null,
+        attempts: 0,
+        error: null,
+        created_at: row.now,
+        started_at: null,
+        finished_at: null,
+        updated_at: row.now,
+      };
+      await db.insertInto('jobs').values(values).execute();
+      const { input: _input, ...rest } = values;
+      return toJob(rest);
+    },
+
+    async input(id) {
+      const r = await db.selectFrom('jobs').select('input').where('id', '=', id).executeTakeFirst();
+      return r?.input ?? null;
     },
 
     async find(id) {
-      const r = await db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+      const r = await db.selectFrom('jobs').select(JOB_COLUMNS).where('id', '=', id).executeTakeFirst();
       return r ? toJob(r) : null;
     },
 
     async list({ tokenId, limit, after }) {
-      let q = db.selectFrom('jobs').selectAll();
+      let q = db.selectFrom('jobs').select(JOB_COLUMNS);
       if (tokenId !== undefined) q = q.where('token_id', '=', tokenId);
       if (after !== undefined) {
         q = q.where((eb) =>
