@@ -292,6 +292,7 @@ export class JobRunner {
     const size = this.#o.pieceSize ?? 500;
     const pieces = [];
     for (let first = 0; first < results.length; first += size) {
+      if (first > 0) await yieldToLoop();
       pieces.push({
         piece: first / size,
         first,
