@@ -4,13 +4,16 @@ import { OperatorService } from './admin/operators.ts';
 import { RequestLog } from './admin/request-log.ts';
 import { AdminService } from './admin/service.ts';
 import { AuthService } from './auth/service.ts';
-import type { Config } from './config/index.ts';
+import { type Config, DEFAULT_DURABLE } from './config/index.ts';
 import { ConnectService, type SandboxCrm } from './connect/service.ts';
 import { ConnectionService } from './connections/service.ts';
 import { TokenManager } from './connections/token-manager.ts';
 import { loadKeyring } from './crypto/keyring.ts';
 import type { Connection, Provider } from './domain/connection.ts';
 import { RateLimiter, type RateLimitOptions } from './http/plugins/rate-limit.ts';
+import { IdempotencyService } from './jobs/idempotency.ts';
+import { JobRunner } from './jobs/runner.ts';
+import { currentCallContext } from './lib/call-context.ts';
 import { type Clock, systemClock, withSystemSleep } from './lib/clock.ts';
 import { LOG_REDACT_PATHS } from './lib/redact.ts';
 import { ConnectionLimiters, type OperationDeps } from './operations/deps.ts';
@@ -63,6 +66,9 @@ export interface AppContext {
   connect: ConnectService;
   client: HttpClient;
   operations: OperationDeps;
+  /** Durable jobs; `startService` starts their sweep (resuming interrupted jobs). */
+  jobs: JobRunner;
+  idempotency: IdempotencyService;
   bodyLimit: number;
   rateLimit: RateLimitOptions | null;
   /** The per-token rate limiter built from `rateLimit`; null when it is off. */
@@ -129,10 +135,12 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const client = new HttpClient({ ...overrides.http, clock });
   const outboundLog = logger.child({ component: 'outbound' });
   client.addHook((event) => {
+    // The request and job the call was made for (lib/call-context.ts), so a job's calls can be followed.
+    const entry = { ...currentCallContext(), ...event };
     if (event.retry !== undefined || event.failure !== undefined || (event.status ?? 0) >= 500) {
-      outboundLog.warn(event, 'crm call failed');
+      outboundLog.warn(entry, 'crm call failed');
     } else {
-      outboundLog.debug(event, 'crm call');
+      outboundLog.debug(entry, 'crm call');
     }
   });
   const registry = new ProviderRegistry(modules, {
@@ -195,6 +203,33 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     displayName: (provider) =>
       registry.list().find((a) => a.profile.id === provider)?.profile.displayName ?? provider,
   });
+  const operations: OperationDeps = {
+    registry,
+    tokens,
+    client,
+    limiters: new ConnectionLimiters(overrides.perConnectionConcurrency ?? 16),
+    forwarder,
+  };
+  const durable = config.durable ?? DEFAULT_DURABLE;
+  const idempotency = new IdempotencyService({
+    keys: store.idempotency,
+    jobs: store.jobs,
+    clock,
+    ttlMs: durable.idempotencyTtlMs,
+    leaseMs: durable.jobLeaseMs,
+  });
+  const jobs = new JobRunner({
+    jobs: store.jobs,
+    operations,
+    loadConnection: async (id) => (await connections.get(id))?.connection ?? null,
+    clock,
+    logger: logger.child({ component: 'jobs' }),
+    leaseMs: durable.jobLeaseMs,
+    retentionMs: durable.jobRetentionMs,
+    onPrune: async () => {
+      await idempotency.prune();
+    },
+  });
   const rateLimit = overrides.rateLimit === undefined ? DEFAULT_RATE_LIMIT : overrides.rateLimit;
 
   return {
@@ -207,13 +242,9 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     registry,
     connect,
     client,
-    operations: {
-      registry,
-      tokens,
-      client,
-      limiters: new ConnectionLimiters(overrides.perConnectionConcurrency ?? 16),
-      forwarder,
-    },
+    operations,
+    jobs,
+    idempotency,
     bodyLimit: overrides.bodyLimit ?? DEFAULT_BODY_LIMIT,
     rateLimit,
     rateLimiter: rateLimit === null ? null : new RateLimiter(rateLimit, clock),
@@ -231,6 +262,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       }
     },
     async close() {
+      await jobs.close();
       await requestLog.close();
       await auth.close();
       await client.close();

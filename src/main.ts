@@ -33,6 +33,8 @@ export async function startService(
     await ctx.close();
     throw err;
   }
+  // Resume jobs an earlier process left running (their lease expired), and keep sweeping.
+  ctx.jobs.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = listen.host ?? config.host;

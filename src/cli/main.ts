@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from '../config/index.ts';
 import { CryptoError } from '../crypto/envelope.ts';
 import { CONNECT_LINK_HELP, connectLinkCommand } from './commands/connect-link.ts';
 import { CONNECTIONS_HELP, connectionsCommand } from './commands/connections.ts';
+import { JOBS_HELP, jobsCommand } from './commands/jobs.ts';
 import { OPERATORS_HELP, operatorsCommand } from './commands/operators.ts';
 import { REQUESTS_HELP, requestsCommand, usageCommand } from './commands/requests.ts';
 import { ROTATE_KEY_HELP, rotateKeyCommand } from './commands/rotate-key.ts';
@@ -24,6 +25,7 @@ crm-proxy sandbox salesforce|hubspot|both [--port N]   start sandbox CRMs alone
 ${CONNECTIONS_HELP}
 ${CONNECT_LINK_HELP}
 ${TOKENS_HELP}
+${JOBS_HELP}
 ${ROTATE_KEY_HELP}
 ${OPERATORS_HELP}
 ${REQUESTS_HELP}
@@ -75,6 +77,8 @@ export async function main(argv: string[]): Promise<number | undefined> {
         return await connectLinkCommand(rest, open);
       case 'tokens':
         return await tokensCommand(rest, open);
+      case 'jobs':
+        return await jobsCommand(rest, open);
       case 'rotate-key':
         return await rotateKeyCommand(rest, open);
       case 'operators':

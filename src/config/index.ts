@@ -3,10 +3,12 @@ import { resolve } from 'node:path';
 import { REGIONS, type Region } from '../domain/connection.ts';
 import { HUBSPOT_PROFILE } from '../providers/hubspot/profile.ts';
 import { SALESFORCE_PROFILE } from '../providers/salesforce/profile.ts';
+import { type DurableSettings, parseDurable } from './durable.ts';
 import { ConfigError } from './error.ts';
 import { checkProductionSafety } from './production.ts';
 import { parseServerLimits, type ServerLimits } from './server-limits.ts';
 
+export { DEFAULT_DURABLE, type DurableSettings } from './durable.ts';
 export { ConfigError } from './error.ts';
 export { checkProductionSafety, isLoopbackHost } from './production.ts';
 export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.ts';
@@ -34,6 +36,8 @@ export interface Config {
   behindTls: boolean;
   /** Timeouts and connection caps of the HTTP server. */
   limits: ServerLimits;
+  /** Idempotency keys and jobs: retention and lease (absent in a hand-built Config: the defaults). */
+  durable?: DurableSettings;
   nodeEnv: string;
   production: boolean;
   databaseUrl: string | undefined;
@@ -208,6 +212,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandbox: sandboxRequested ?? !production,
     behindTls,
     limits: parseServerLimits(env),
+    durable: parseDurable(env),
     nodeEnv,
     production,
     databaseUrl: str(env, 'DATABASE_URL'),

@@ -1,6 +1,13 @@
 import type { TSchema } from 'typebox';
 import type { OperationName } from '../domain/operations.ts';
 
+/** A header or query parameter of a route. */
+export interface ParamDoc {
+  name: string;
+  description: string;
+  schema: Record<string, unknown>;
+}
+
 /** OpenAPI facts of a route that its request schema does not say. */
 export interface RouteDoc {
   /** The API operation the route runs: which CRMs offer it is added from the provider registry. */
@@ -11,6 +18,10 @@ export interface RouteDoc {
   tags: string[];
   /** Success responses by status. Error responses are added from the shared error model. */
   responses: Record<string, { description: string; schema?: TSchema }>;
+  /** Request headers the route reads (documented as header parameters). */
+  headers?: readonly ParamDoc[];
+  /** Query parameters the route reads. */
+  query?: readonly ParamDoc[];
   /** Statuses of the shared error model this route can answer (besides 401/403/405/429/500). */
   errors: number[];
   /** Not part of the API document (405 guards, health checks). */

@@ -1,7 +1,13 @@
 import type { TokenManager } from '../connections/token-manager.ts';
 import type { Connection } from '../domain/connection.ts';
 import { ConcurrencyLimiter } from '../lib/limiter.ts';
-import type { CrmAdapter, Handler, OperationAnswers, OperationInputs } from '../providers/adapter.ts';
+import type {
+  CrmAdapter,
+  Handler,
+  JobHook,
+  OperationAnswers,
+  OperationInputs,
+} from '../providers/adapter.ts';
 import type { HttpClient } from '../providers/client/http-client.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { ProxyForwarder } from '../proxy/forwarder.ts';
@@ -47,10 +53,11 @@ export function runHandler<O extends keyof OperationInputs>(
   connection: Connection,
   handler: Handler<O>,
   input: OperationInputs[O],
+  job?: JobHook,
 ): Promise<OperationAnswers[O]> {
   return translatingCrmErrors(adapter, () =>
     handler(
-      { session: openSession(deps, adapter, connection), limiter: deps.limiters.for(connection.id) },
+      { session: openSession(deps, adapter, connection), limiter: deps.limiters.for(connection.id), job },
       input,
     ),
   );

@@ -1,7 +1,7 @@
 import type { Connection } from '../domain/connection.ts';
 import type { UpsertOutcome, WriteAnswer } from '../domain/operations.ts';
 import { ApiError } from '../errors/index.ts';
-import type { CrmAdapter } from '../providers/adapter.ts';
+import type { CrmAdapter, JobHook, OperationInputs } from '../providers/adapter.ts';
 import { ensureObjectName, ensureWithin, handlerFor } from './checks.ts';
 import { type OperationDeps, runHandler } from './deps.ts';
 import { checkFieldNames } from './field-bounds.ts';
@@ -22,57 +22,68 @@ function forcedInterface(adapter: CrmAdapter, requested: string | undefined): st
   );
 }
 
-/** Insert or update: one result per record, in order, each on its own. */
-async function save(
+/** A write of many records that may run as a durable job: the operation and its checked input. */
+export type BatchWrite =
+  | { operation: 'insert'; input: OperationInputs['insert'] }
+  | { operation: 'update'; input: OperationInputs['update'] }
+  | { operation: 'delete'; input: OperationInputs['delete'] };
+
+export const BATCH_OPERATIONS: readonly BatchWrite['operation'][] = ['insert', 'update', 'delete'];
+
+/** Records (or ids) the write carries. */
+export function sizeOf(write: BatchWrite): number {
+  return write.operation === 'delete' ? write.input.ids.length : write.input.records.length;
+}
+
+/**
+ * Checks a batch write before anything is stored or sent (400/404/422 here, never inside a job)
+ * and resolves the forced interface. Returns the input the handler will get.
+ */
+export function checkBatchWrite(
   deps: OperationDeps,
   connection: Connection,
-  operation: 'insert' | 'update',
-  objectName: string,
-  records: unknown[],
-  requested: string | undefined,
-): Promise<WriteAnswer> {
+  write: {
+    operation: BatchWrite['operation'];
+    objectName?: string;
+    items: unknown[];
+    requested?: string | undefined;
+  },
+): BatchWrite {
   const adapter = deps.registry.adapterFor(connection);
-  const handler = handlerFor(adapter, operation);
-  const via = forcedInterface(adapter, requested);
+  handlerFor(adapter, write.operation);
+  const via = forcedInterface(adapter, write.requested);
+  if (write.operation === 'delete') {
+    // Ids of some CRMs do not name their object type: the route may carry it.
+    if (write.objectName !== undefined) ensureObjectName(adapter, write.objectName);
+    ensureWithin('too_many_ids', write.items.length, adapter.profile.limits.deleteIds, 'delete');
+    return {
+      operation: 'delete',
+      input: { objectName: write.objectName, ids: write.items as string[], via },
+    };
+  }
+  const objectName = write.objectName ?? '';
   ensureObjectName(adapter, objectName);
-  ensureWithin('too_many_records', records.length, adapter.profile.limits.writeRecords, operation);
-  checkFieldNames(records);
-  return runHandler(deps, adapter, connection, handler, { objectName, records, via });
+  ensureWithin('too_many_records', write.items.length, adapter.profile.limits.writeRecords, write.operation);
+  checkFieldNames(write.items);
+  return { operation: write.operation, input: { objectName, records: write.items, via } };
 }
 
-export function insertRecords(
+/** Runs a checked batch write; `job` is set when it runs as a durable job. */
+export function runBatchWrite(
   deps: OperationDeps,
   connection: Connection,
-  objectName: string,
-  records: unknown[],
-  requested?: string,
-): Promise<WriteAnswer> {
-  return save(deps, connection, 'insert', objectName, records, requested);
-}
-
-export function updateRecords(
-  deps: OperationDeps,
-  connection: Connection,
-  objectName: string,
-  records: unknown[],
-  requested?: string,
-): Promise<WriteAnswer> {
-  return save(deps, connection, 'update', objectName, records, requested);
-}
-
-export async function deleteRecords(
-  deps: OperationDeps,
-  connection: Connection,
-  ids: string[],
-  requested?: string,
-  objectName?: string,
+  write: BatchWrite,
+  job?: JobHook,
 ): Promise<WriteAnswer> {
   const adapter = deps.registry.adapterFor(connection);
-  const handler = handlerFor(adapter, 'delete');
-  const via = forcedInterface(adapter, requested);
-  if (objectName !== undefined) ensureObjectName(adapter, objectName);
-  ensureWithin('too_many_ids', ids.length, adapter.profile.limits.deleteIds, 'delete');
-  return runHandler(deps, adapter, connection, handler, { objectName, ids, via });
+  switch (write.operation) {
+    case 'insert':
+      return runHandler(deps, adapter, connection, handlerFor(adapter, 'insert'), write.input, job);
+    case 'update':
+      return runHandler(deps, adapter, connection, handlerFor(adapter, 'update'), write.input, job);
+    case 'delete':
+      return runHandler(deps, adapter, connection, handlerFor(adapter, 'delete'), write.input, job);
+  }
 }
 
 /** Upsert one record on `match_key`. */

@@ -93,10 +93,39 @@ export interface AuthFacet {
   authorize(headers: Record<string, string>, accessToken: string): Record<string, string>;
 }
 
+/** Counts of a running write that move while it runs. */
+export interface JobProgress {
+  processed: number;
+  succeeded: number;
+  failed: number;
+}
+
+/**
+ * Present when a write runs as a durable job (src/jobs/). A handler uses what it can and ignores
+ * the rest; without it a handler behaves as a plain request. A job that was interrupted (crash)
+ * runs the same handler again with the same input and the same journal.
+ */
+export interface JobHook {
+  readonly jobId: string;
+  /** Counts so far (absolute, not increments). */
+  progress(counts: JobProgress, via?: string): void;
+  /** Aborted when the job is cancelled: parts not yet sent are answered per record, open CRM jobs aborted. */
+  readonly signal: AbortSignal;
+  /** The CRM's own job id, shown on the job. */
+  crmJob(id: string): Promise<void>;
+  /** Durable key/value checkpoints of this job, kept in the store. */
+  readonly journal: {
+    get(key: string): Promise<unknown>;
+    set(key: string, value: unknown): Promise<void>;
+  };
+}
+
 /** What every handler gets: the authorised session and the connection's concurrency cap. */
 export interface HandlerCall {
   session: CrmSession;
   limiter: ConcurrencyLimiter;
+  /** Set when the write runs as a durable job. */
+  job?: JobHook | undefined;
 }
 
 /** A structured search: filter groups (OR of ANDs), sorts, properties to return, a text query. */

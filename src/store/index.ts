@@ -5,6 +5,7 @@ import { type DbOptions, openDb, withMigrationLock } from './db.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { connectLinksRepository, connectStatesRepository } from './repositories/connect.ts';
 import { connectionsRepository } from './repositories/connections.ts';
+import { idempotencyRepository, jobsRepository } from './repositories/jobs.ts';
 import { locksRepository } from './repositories/locks.ts';
 import { operatorsRepository } from './repositories/operators.ts';
 import { requestLogRepository } from './repositories/request-log.ts';
@@ -49,6 +50,8 @@ export async function openStore(opts: DbOptions): Promise<Store> {
     connectLinks: connectLinksRepository(db),
     operators: operatorsRepository(db),
     requestLog: requestLogRepository(db),
+    jobs: jobsRepository(db),
+    idempotency: idempotencyRepository(db),
     changes: { version: () => hub.version() },
     async close() {
       await hub.close();

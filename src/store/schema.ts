@@ -123,6 +123,59 @@ export interface ConnectionStatsTable {
   allowance_at: string | null;
 }
 
+export interface JobsTable {
+  id: string;
+  token_id: string;
+  connection_id: string;
+  request_id: string | null;
+  operation: string;
+  object_name: string | null;
+  input: string;
+  state: string;
+  interface: string | null;
+  total: number;
+  processed: number;
+  succeeded: number;
+  failed: number;
+  crm_job_ids: string;
+  cancel_requested: number;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  attempts: number;
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
+export interface JobResultsTable {
+  job_id: string;
+  piece: number;
+  first_index: number;
+  results: string;
+}
+
+export interface JobJournalTable {
+  job_id: string;
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
+export interface IdempotencyKeysTable {
+  token_id: string;
+  key: string;
+  request_hash: string;
+  state: string;
+  status: number | null;
+  headers: string | null;
+  body: string | null;
+  job_id: string | null;
+  lease_expires_at: string;
+  created_at: string;
+}
+
 export interface Database {
   connections: ConnectionsTable;
   tokens: TokensTable;
@@ -134,4 +187,8 @@ export interface Database {
   operator_keys: OperatorKeysTable;
   request_log: RequestLogTable;
   connection_stats: ConnectionStatsTable;
+  jobs: JobsTable;
+  job_results: JobResultsTable;
+  job_journal: JobJournalTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

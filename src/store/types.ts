@@ -6,6 +6,9 @@ import type { Connection, ConnectionStatus, Provider, Region, TokenRecord } from
 // The shared nouns live in the domain module; re-exported for the store's callers.
 export type { Connection, ConnectionStatus, Provider, Region, TokenRecord } from '../domain/connection.ts';
 export { REGIONS } from '../domain/connection.ts';
+export * from './durable-types.ts';
+
+import type { IdempotencyRepository, JobsRepository } from './durable-types.ts';
 
 /** The encrypted credentials as stored: ciphertext beside the id of the key that sealed it. */
 export interface SealedSecret {
@@ -167,6 +170,8 @@ export interface Store {
   connectLinks: ConnectLinksRepository;
   operators: OperatorsRepository;
   requestLog: RequestLogRepository;
+  jobs: JobsRepository;
+  idempotency: IdempotencyRepository;
   changes: ChangeFeed;
   close(): Promise<void>;
 }

@@ -25,7 +25,19 @@ export const ALLOWED: Record<string, readonly string[]> = {
   operations: ['domain', 'lib', 'errors', 'providers', 'proxy', 'connections'],
   connect: ['domain', 'lib', 'errors', 'config', 'store', 'crypto', 'providers', 'connections'],
   admin: ['domain', 'lib', 'errors', 'store', 'crypto', 'auth', 'connections'],
-  http: ['domain', 'lib', 'errors', 'config', 'providers', 'operations', 'auth', 'admin', 'root-types'],
+  jobs: ['domain', 'lib', 'errors', 'store', 'providers', 'operations'],
+  http: [
+    'domain',
+    'lib',
+    'errors',
+    'config',
+    'providers',
+    'operations',
+    'auth',
+    'admin',
+    'jobs',
+    'root-types',
+  ],
 };
 
 /** Layer of a file under src/. */

@@ -53,6 +53,8 @@ export interface Stack {
   hs: SandboxPair['hubspot'];
   store: Store;
   ctx: AppContext;
+  /** PostgreSQL only: the schema of this stack's tables (another context can open the same store). */
+  pgSchema: string | undefined;
   /** Stops the service (in-flight requests finish first) and the sandboxes; also run by `t.after`. */
   close(): Promise<void>;
   /** Connections the service's HTTP server holds open right now. */
@@ -142,6 +144,7 @@ export async function startStack(t: TestContext, options: StackOptions = {}): Pr
     hs: sandboxes.hubspot,
     store: service.ctx.store,
     ctx: service.ctx,
+    pgSchema,
     close,
     api,
     openConnections: () =>

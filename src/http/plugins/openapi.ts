@@ -13,17 +13,17 @@ interface CollectedRoute {
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Malformed JSON, invalid body (every failing field is named), a limit exceeded (`too_many_records`, `too_many_ids`, `too_many_fields`, `field_name_too_long`, `query_too_long`), `invalid_value` (a field value of the wrong shape), `unknown_field` (with the closest real field), `invalid_query` (the CRM’s message), `invalid_cursor`, `invalid_field_definition`, `missing_match_value`, `target_not_allowed`, `invalid_path` (a malformed %-escape in the URL) or `malformed_request` (not valid HTTP/1.1; the connection is closed).',
+  400: 'Malformed JSON, invalid body (every failing field is named), a limit exceeded (`too_many_records`, `too_many_ids`, `too_many_fields`, `field_name_too_long`, `query_too_long`), `invalid_value` (a field value of the wrong shape), `unknown_field` (with the closest real field), `invalid_query` (the CRM’s message), `invalid_cursor`, `invalid_field_definition`, `missing_match_value`, `target_not_allowed`, `invalid_path` (a malformed %-escape in the URL), `invalid_idempotency_key` (empty, over 255 characters or with control characters) or `malformed_request` (not valid HTTP/1.1; the connection is closed).',
   401: 'Missing, malformed or unknown API token.',
   403: 'Revoked or expired API token, or a token of the other region (`wrong_region`).',
-  404: 'Unknown route or unknown object.',
+  404: 'Unknown route or unknown object, or `job_not_found`: no job of this token has that id.',
   405: 'Wrong HTTP method for this path.',
   408: '`request_timeout`: the headers or the body did not arrive within the service’s time limits (the message names the limit); the connection is closed.',
-  409: '`field_already_exists`: the CRM already has a field of that name.',
+  409: '`field_already_exists`: the CRM already has a field of that name; `idempotency_key_in_progress`: a request with the same `Idempotency-Key` is still running (retry after `Retry-After`; a job-backed one names its job in `details`); `idempotency_key_outcome_unknown`: the first request with the key was interrupted before its answer was stored (check the CRM, then use a new key); `job_not_finished`: the job has no results yet.',
   413: 'Request body too large.',
   415: 'The body is not JSON.',
   431: '`headers_too_large`: the request headers exceed the server’s limit.',
-  422: "`operation_not_available`: the connection's CRM does not offer this operation (the message names what it offers), or `object_not_supported`: the object is announced but not supported yet.",
+  422: "`idempotency_key_reused`: the `Idempotency-Key` was used with a different request. `operation_not_available`: the connection's CRM does not offer this operation (the message names what it offers), or `object_not_supported`: the object is announced but not supported yet.",
   429: "`rate_limited`: the service's own rate limit, or `crm_rate_limited`: the CRM's limit once the service's retries are spent; see `Retry-After`.",
   500: 'Internal failure; the body carries no internal detail.',
   502: "The CRM failed or could not be reached after retries; the CRM's own error is in `details`.",
@@ -91,14 +91,26 @@ function buildDocument(routes: CollectedRoute[], info: OpenApiInfo) {
     const path = openApiPath(route.url);
     paths[path] ??= {};
     const item = paths[path];
-    const parameters = Object.entries(route.params?.properties ?? {}).map(([name, schema]) => ({
-      name,
-      in: 'path',
-      required: true,
-      schema,
-    }));
+    const parameters: Array<Record<string, unknown>> = Object.entries(route.params?.properties ?? {}).map(
+      ([name, schema]) => ({ name, in: 'path', required: true, schema }),
+    );
     for (const [name, schema] of Object.entries(route.query?.properties ?? {})) {
+      if (route.doc.query?.some((p) => p.name === name)) continue;
       parameters.push({ name, in: 'query', required: false, schema });
+    }
+    for (const [place, list] of [
+      ['query', route.doc.query],
+      ['header', route.doc.headers],
+    ] as const) {
+      for (const p of list ?? []) {
+        parameters.push({
+          name: p.name,
+          in: place,
+          required: false,
+          description: p.description,
+          schema: p.schema,
+        });
+      }
     }
     if (route.url.endsWith('*')) {
       parameters.push({

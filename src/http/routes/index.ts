@@ -7,6 +7,7 @@ import { register as oauthCallback } from './oauth.callback.ts';
 import type { ApiApp, RegisterRoute } from './types.ts';
 import { register as describeObject } from './v1.describe.object.ts';
 import { register as describe } from './v1.describe.ts';
+import { register as jobs } from './v1.jobs.ts';
 import { register as addCustomField } from './v1.object.add_custom_field.ts';
 import { register as associate } from './v1.object.associate.ts';
 import { register as associations } from './v1.object.associations.ts';
@@ -35,6 +36,7 @@ const ROUTES: RegisterRoute[] = [
   associate,
   dissociate,
   proxy,
+  jobs,
 ];
 
 /** POST-only paths; a request with another method gets 405 with `Allow: POST` (not 404). */

@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { addCustomField } from '../../operations/add-custom-field.ts';
+import { directWrite } from '../durable.ts';
+import { KEYED_WRITE_HEADERS, KEYED_WRITE_NOTE } from '../durable-doc.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { CustomFieldBody } from '../schemas/bodies.ts';
 import { ObjectNameParams } from '../schemas/common.ts';
@@ -17,7 +19,9 @@ export function register(app: ApiApp, ctx: AppContext): void {
           operationId: 'addCustomField',
           summary: 'Add a custom field',
           description:
-            'Salesforce: `data` is a field definition (name, type, label; `length` for Text; `valueSet` for Picklist); answers `{data, msg}`. HubSpot: `data` is a property definition (name, label, type, fieldType, groupName); answers `{data, message}`.',
+            'Salesforce: `data` is a field definition (name, type, label; `length` for Text; `valueSet` for Picklist); answers `{data, msg}`. HubSpot: `data` is a property definition (name, label, type, fieldType, groupName); answers `{data, message}`. ' +
+            KEYED_WRITE_NOTE,
+          headers: KEYED_WRITE_HEADERS,
           tags: ['Metadata'],
           responses: {
             '200': {
@@ -33,12 +37,15 @@ export function register(app: ApiApp, ctx: AppContext): void {
         },
       },
     },
-    async (request) =>
-      addCustomField(
-        ctx.operations,
-        principalOf(request).connection,
-        request.params.object_name,
-        request.body.data,
-      ),
+    async (request, reply) =>
+      directWrite(ctx, request, reply, async () => ({
+        headers: {},
+        body: await addCustomField(
+          ctx.operations,
+          principalOf(request).connection,
+          request.params.object_name,
+          request.body.data,
+        ),
+      })),
   );
 }

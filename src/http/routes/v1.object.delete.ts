@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { deleteRecords } from '../../operations/writes.ts';
+import { checkBatchWrite } from '../../operations/writes.ts';
+import { batchWrite } from '../durable.ts';
+import { ASYNC_WRITE_RESPONSE, DURABLE_WRITE_HEADERS, DURABLE_WRITE_NOTE } from '../durable-doc.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { DeleteBody } from '../schemas/bodies.ts';
 import { ObjectNameParams, RecordResult } from '../schemas/common.ts';
@@ -18,27 +20,28 @@ export function register(app: ApiApp, ctx: AppContext): void {
           operationId: 'deleteRecords',
           summary: 'Delete records',
           description:
-            'Deletes up to 10 000 records by id (any object types). Salesforce: the service picks sObject Collections or Bulk API 2.0 by size and names it in the `X-CRM-Proxy-Interface` response header; the same request header (`collections` | `bulk2`) forces one. HubSpot ids do not name their object type: use `/v1/object/delete/{object_name}` (400 here).',
+            'Deletes up to 10 000 records by id (any object types). Salesforce: the service picks sObject Collections or Bulk API 2.0 by size and names it in the `X-CRM-Proxy-Interface` response header; the same request header (`collections` | `bulk2`) forces one. HubSpot ids do not name their object type: use `/v1/object/delete/{object_name}` (400 here). ' +
+            DURABLE_WRITE_NOTE,
+          headers: DURABLE_WRITE_HEADERS,
           tags: ['Records'],
           responses: {
             '200': {
               description: 'Per-record results.',
               schema: Type.Object({ data: Type.Array(RecordResult) }),
             },
+            '202': ASYNC_WRITE_RESPONSE,
           },
-          errors: [400, 413, 415, 422, 502, 503],
+          errors: [400, 409, 413, 415, 422, 502, 503],
         },
       },
     },
     async (request, reply) => {
-      const answer = await deleteRecords(
-        ctx.operations,
-        principalOf(request).connection,
-        request.body.data.ids,
-        requestedInterface(request),
-      );
-      if (answer.via !== undefined) reply.header('x-crm-proxy-interface', answer.via);
-      return { data: answer.data };
+      const write = checkBatchWrite(ctx.operations, principalOf(request).connection, {
+        operation: 'delete',
+        items: request.body.data.ids,
+        requested: requestedInterface(request),
+      });
+      return batchWrite(ctx, request, reply, write);
     },
   );
   app.post(
@@ -51,28 +54,29 @@ export function register(app: ApiApp, ctx: AppContext): void {
           operationId: 'deleteObjectRecords',
           summary: 'Delete records of one object type',
           description:
-            'Deletes up to 10 000 records of `{object_name}` by id. HubSpot: needed, since HubSpot ids do not name their object type; the ids are read first (HubSpot’s batch archive answers the same for ids that do not exist), live ones archived in batches of 100, others fail with `OBJECT_NOT_FOUND`. Salesforce: the same as `/v1/object/delete` (its ids name their object; the name is checked for form only).',
+            'Deletes up to 10 000 records of `{object_name}` by id. HubSpot: needed, since HubSpot ids do not name their object type; the ids are read first (HubSpot’s batch archive answers the same for ids that do not exist), live ones archived in batches of 100, others fail with `OBJECT_NOT_FOUND`. Salesforce: the same as `/v1/object/delete` (its ids name their object; the name is checked for form only). ' +
+            DURABLE_WRITE_NOTE,
+          headers: DURABLE_WRITE_HEADERS,
           tags: ['Records'],
           responses: {
             '200': {
               description: 'Per-record results.',
               schema: Type.Object({ data: Type.Array(RecordResult) }),
             },
+            '202': ASYNC_WRITE_RESPONSE,
           },
-          errors: [400, 404, 413, 415, 422, 502, 503],
+          errors: [400, 404, 409, 413, 415, 422, 502, 503],
         },
       },
     },
     async (request, reply) => {
-      const answer = await deleteRecords(
-        ctx.operations,
-        principalOf(request).connection,
-        request.body.data.ids,
-        requestedInterface(request),
-        request.params.object_name,
-      );
-      if (answer.via !== undefined) reply.header('x-crm-proxy-interface', answer.via);
-      return { data: answer.data };
+      const write = checkBatchWrite(ctx.operations, principalOf(request).connection, {
+        operation: 'delete',
+        objectName: request.params.object_name,
+        items: request.body.data.ids,
+        requested: requestedInterface(request),
+      });
+      return batchWrite(ctx, request, reply, write);
     },
   );
 }

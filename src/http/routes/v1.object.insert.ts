@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { insertRecords } from '../../operations/writes.ts';
+import { checkBatchWrite } from '../../operations/writes.ts';
+import { batchWrite } from '../durable.ts';
+import { ASYNC_WRITE_RESPONSE, DURABLE_WRITE_HEADERS, DURABLE_WRITE_NOTE } from '../durable-doc.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { InsertBody } from '../schemas/bodies.ts';
 import { ObjectNameParams, RecordResult } from '../schemas/common.ts';
@@ -18,28 +20,29 @@ export function register(app: ApiApp, ctx: AppContext): void {
           operationId: 'insertRecords',
           summary: 'Insert records',
           description:
-            'Creates 1 to 10 000 records; one result per record, in order; each record succeeds or fails on its own. Salesforce: the service picks sObject Collections or Bulk API 2.0 by size and names it in the `X-CRM-Proxy-Interface` response header; the same request header (`collections` | `bulk2`) forces one. HubSpot: batch create calls of 100 in parallel under the connection’s rate-limit pacing, results mapped back by `objectWriteTraceId`; values formatted for each property’s type (enumerations checked against the options with the closest one suggested); a duplicate unique value is that record’s `CONFLICT`.',
+            'Creates 1 to 10 000 records; one result per record, in order; each record succeeds or fails on its own. Salesforce: the service picks sObject Collections or Bulk API 2.0 by size and names it in the `X-CRM-Proxy-Interface` response header; the same request header (`collections` | `bulk2`) forces one. HubSpot: batch create calls of 100 in parallel under the connection’s rate-limit pacing, results mapped back by `objectWriteTraceId`; values formatted for each property’s type (enumerations checked against the options with the closest one suggested); a duplicate unique value is that record’s `CONFLICT`. ' +
+            DURABLE_WRITE_NOTE,
+          headers: DURABLE_WRITE_HEADERS,
           tags: ['Records'],
           responses: {
             '200': {
               description: 'Per-record results.',
               schema: Type.Object({ data: Type.Array(RecordResult) }),
             },
+            '202': ASYNC_WRITE_RESPONSE,
           },
-          errors: [400, 404, 413, 415, 422, 502, 503],
+          errors: [400, 404, 409, 413, 415, 422, 502, 503],
         },
       },
     },
     async (request, reply) => {
-      const answer = await insertRecords(
-        ctx.operations,
-        principalOf(request).connection,
-        request.params.object_name,
-        request.body.data,
-        requestedInterface(request),
-      );
-      if (answer.via !== undefined) reply.header('x-crm-proxy-interface', answer.via);
-      return { data: answer.data };
+      const write = checkBatchWrite(ctx.operations, principalOf(request).connection, {
+        operation: 'insert',
+        objectName: request.params.object_name,
+        items: request.body.data,
+        requested: requestedInterface(request),
+      });
+      return batchWrite(ctx, request, reply, write);
     },
   );
 }

@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { updateRecords } from '../../operations/writes.ts';
+import { checkBatchWrite } from '../../operations/writes.ts';
+import { batchWrite } from '../durable.ts';
+import { ASYNC_WRITE_RESPONSE, DURABLE_WRITE_HEADERS, DURABLE_WRITE_NOTE } from '../durable-doc.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { UpdateBody } from '../schemas/bodies.ts';
 import { ObjectNameParams, RecordResult } from '../schemas/common.ts';
@@ -18,28 +20,29 @@ export function register(app: ApiApp, ctx: AppContext): void {
           operationId: 'updateRecords',
           summary: 'Update records',
           description:
-            'Changes 1 to 10 000 records, each identified by `id`; the fields sent overwrite the stored values. HubSpot: batch update calls of 100 in parallel under the connection’s pacing, values formatted as for insert, malformed or missing ids failing their record only, an id repeated in one request written in order. Salesforce: the service picks sObject Collections or Bulk API 2.0 by size and names it in the `X-CRM-Proxy-Interface` response header; the same request header (`collections` | `bulk2`) forces one.',
+            'Changes 1 to 10 000 records, each identified by `id`; the fields sent overwrite the stored values. HubSpot: batch update calls of 100 in parallel under the connection’s pacing, values formatted as for insert, malformed or missing ids failing their record only, an id repeated in one request written in order. Salesforce: the service picks sObject Collections or Bulk API 2.0 by size and names it in the `X-CRM-Proxy-Interface` response header; the same request header (`collections` | `bulk2`) forces one. ' +
+            DURABLE_WRITE_NOTE,
+          headers: DURABLE_WRITE_HEADERS,
           tags: ['Records'],
           responses: {
             '200': {
               description: 'Per-record results.',
               schema: Type.Object({ data: Type.Array(RecordResult) }),
             },
+            '202': ASYNC_WRITE_RESPONSE,
           },
-          errors: [400, 404, 413, 415, 422, 502, 503],
+          errors: [400, 404, 409, 413, 415, 422, 502, 503],
         },
       },
     },
     async (request, reply) => {
-      const answer = await updateRecords(
-        ctx.operations,
-        principalOf(request).connection,
-        request.params.object_name,
-        request.body.data,
-        requestedInterface(request),
-      );
-      if (answer.via !== undefined) reply.header('x-crm-proxy-interface', answer.via);
-      return { data: answer.data };
+      const write = checkBatchWrite(ctx.operations, principalOf(request).connection, {
+        operation: 'update',
+        objectName: request.params.object_name,
+        items: request.body.data,
+        requested: requestedInterface(request),
+      });
+      return batchWrite(ctx, request, reply, write);
     },
   );
 }

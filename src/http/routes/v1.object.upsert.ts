@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { upsertRecord } from '../../operations/writes.ts';
+import { directWrite } from '../durable.ts';
+import { KEYED_WRITE_HEADERS, KEYED_WRITE_NOTE } from '../durable-doc.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { UpsertBody } from '../schemas/bodies.ts';
 import { ObjectNameParams, RecordResult } from '../schemas/common.ts';
@@ -17,7 +19,9 @@ export function register(app: ApiApp, ctx: AppContext): void {
           operationId: 'upsertRecord',
           summary: 'Upsert one record',
           description:
-            'Exactly one record and a `match_key`: no match creates, one match updates, several matches fail the record and write nothing. `Id` updates the record with that id or creates one; a field flagged External ID (Salesforce) or a unique property such as a contact’s `email` (HubSpot, batch upsert with `idProperty`) uses the CRM’s own upsert; any other field is looked up first (SOQL or CRM search, `LIMIT 2`, the value escaped). `X-CRM-Proxy-Upsert-Action` says what happened (`insert`, `update`, `external_id_upsert`, `ambiguous`). A record without a value for its match key is a 400.',
+            'Exactly one record and a `match_key`: no match creates, one match updates, several matches fail the record and write nothing. `Id` updates the record with that id or creates one; a field flagged External ID (Salesforce) or a unique property such as a contact’s `email` (HubSpot, batch upsert with `idProperty`) uses the CRM’s own upsert; any other field is looked up first (SOQL or CRM search, `LIMIT 2`, the value escaped). `X-CRM-Proxy-Upsert-Action` says what happened (`insert`, `update`, `external_id_upsert`, `ambiguous`). A record without a value for its match key is a 400. ' +
+            KEYED_WRITE_NOTE,
+          headers: KEYED_WRITE_HEADERS,
           tags: ['Records'],
           responses: {
             '200': {
@@ -25,20 +29,20 @@ export function register(app: ApiApp, ctx: AppContext): void {
               schema: Type.Object({ data: Type.Array(RecordResult) }),
             },
           },
-          errors: [400, 404, 413, 415, 422, 502, 503],
+          errors: [400, 404, 409, 413, 415, 422, 502, 503],
         },
       },
     },
-    async (request, reply) => {
-      const outcome = await upsertRecord(
-        ctx.operations,
-        principalOf(request).connection,
-        request.params.object_name,
-        request.body.data[0],
-        request.body.match_key,
-      );
-      reply.header('x-crm-proxy-upsert-action', outcome.action);
-      return { data: [outcome.result] };
-    },
+    async (request, reply) =>
+      directWrite(ctx, request, reply, async () => {
+        const outcome = await upsertRecord(
+          ctx.operations,
+          principalOf(request).connection,
+          request.params.object_name,
+          request.body.data[0],
+          request.body.match_key,
+        );
+        return { headers: { 'x-crm-proxy-upsert-action': outcome.action }, body: { data: [outcome.result] } };
+      }),
   );
 }

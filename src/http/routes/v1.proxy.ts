@@ -1,8 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { AppContext } from '../../context.ts';
+import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../../jobs/idempotency.ts';
 import { passthrough } from '../../operations/passthrough.ts';
 import type { HttpMethod } from '../../providers/client/types.ts';
+import { keyedPassthrough } from '../durable.ts';
 import { principalOf } from '../plugins/auth.ts';
 import type { ApiApp } from './types.ts';
 
@@ -29,9 +31,17 @@ export function register(app: ApiApp, ctx: AppContext): void {
           summary: 'Pass a request through to the CRM',
           description:
             "Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (`https://api.hubapi.com/...` for HubSpot, the org's instance URL for Salesforce), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.",
+          headers: [
+            {
+              name: 'Idempotency-Key',
+              description:
+                'On POST and PATCH: the CRM’s answer (status, headers, body up to the JSON body limit) is stored when it arrives, and a retry with the same key and request gets it again with `Idempotent-Replayed: true`, without a CRM call (rules as on the record writes). Not forwarded to the CRM.',
+              schema: { type: 'string', maxLength: 255 },
+            },
+          ],
           tags: ['Pass-through'],
           responses: { '200': { description: "The CRM's own answer (any status the CRM gives)." } },
-          errors: [400, 422, 502, 503],
+          errors: [400, 409, 413, 422, 502, 503],
         },
       },
       handler: async (request, reply) => {
@@ -45,6 +55,18 @@ export function register(app: ApiApp, ctx: AppContext): void {
           /^[a-z][a-z0-9+.-]*(?::|%3a)/i.test(target) || target.startsWith('/') ? target : `/${target}`;
         const body =
           request.body instanceof Readable ? request.body : hasBody(request.raw) ? request.raw : undefined;
+        const key = parseIdempotencyKey(request.headers[IDEMPOTENCY_HEADER]);
+        if (key !== undefined && (request.method === 'POST' || request.method === 'PATCH')) {
+          return keyedPassthrough(ctx, request, reply, key, body, (buffered) =>
+            passthrough(ctx.operations, principalOf(request).connection, {
+              method: request.method as HttpMethod,
+              rawTarget: relative,
+              query,
+              headers: request.headers,
+              body: buffered,
+            }),
+          );
+        }
         const result = await passthrough(ctx.operations, principalOf(request).connection, {
           method: request.method as HttpMethod,
           rawTarget: relative,

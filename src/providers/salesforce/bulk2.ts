@@ -2,12 +2,13 @@ import type { Clock } from '../../lib/clock.ts';
 import { parseCsvYielding } from '../../lib/csv-yielding.ts';
 import { retrying } from '../../lib/retry.ts';
 import { LoopYielder } from '../../lib/yield-to-loop.ts';
-import type { CrmSession } from '../adapter.ts';
+import type { CrmSession, JobHook } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { CrmError, crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
 import type { RecordError, SaveResult } from './facet.ts';
 import { toCsv } from './format.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
+import { cancelledResult } from './save-collections.ts';
 
 export type BulkOperation = 'insert' | 'update' | 'delete';
 
@@ -16,6 +17,21 @@ interface JobInfo {
   state: string;
   errorMessage?: string;
   numberRecordsProcessed?: number;
+  numberRecordsFailed?: number;
+}
+
+/** One Bulk job of a durable job: its journal key, progress, cancel. */
+export interface BulkJournal {
+  hook: JobHook;
+  key: string;
+  report(processed: number, failed: number): void;
+  now(): string;
+}
+
+/** The journal entry: the CRM job id, written right after the job was created (before the upload). */
+interface BulkEntry {
+  jobId: string;
+  at: string;
 }
 
 export interface BulkOptions {
@@ -46,9 +62,27 @@ export async function bulkWrite(
   header: string[],
   rows: string[][],
   options: BulkOptions = {},
+  journal?: BulkJournal,
 ): Promise<SaveResult[]> {
   const base = `${session.baseUrl}${SALESFORCE_PROFILE.dataPath(apiVersion)}/jobs/ingest`;
   const json = { 'content-type': 'application/json; charset=utf-8', accept: 'application/json' };
+  if (journal !== undefined) {
+    // A re-run: the job created by the first run decides. Still Open, it never ran (a job runs
+    // only once closed): abort it and start over. Otherwise it ran or runs: follow it.
+    const entry = (await journal.hook.journal.get(journal.key)) as BulkEntry | undefined;
+    if (entry !== undefined) {
+      const jobUrl = `${base}/${encodeURIComponent(entry.jobId)}`;
+      const state = await call(session, 'getJob', { method: 'GET', url: jobUrl, idempotent: true })
+        .then((r) => (r.status === 200 ? parseJson<JobInfo>(r) : undefined))
+        .catch(() => undefined);
+      if (state === undefined) {
+        return rows.map(() => unknownResult(entry.jobId, 'its state could not be read'));
+      }
+      if (state.state !== 'Open') return follow(session, clock, jobUrl, entry.jobId, rows, options, journal);
+      await abort(session, jobUrl);
+    }
+    if (journal.hook.signal.aborted) return rows.map(cancelledResult);
+  }
   const created = await call(session, 'createJob', {
     method: 'POST',
     url: base,
@@ -61,6 +95,10 @@ export async function bulkWrite(
     throw crmErrorFromResponse('salesforce', created, 'bulk job create');
   }
   const jobUrl = `${base}/${encodeURIComponent(job.id)}`;
+  if (journal !== undefined) {
+    await journal.hook.journal.set(journal.key, { jobId: job.id, at: journal.now() } satisfies BulkEntry);
+    await journal.hook.crmJob(job.id);
+  }
   try {
     // A job runs only once closed: an upload that failed, even in flight, is abandoned by
     // aborting the job, so none of its rows can be written.
@@ -75,6 +113,11 @@ export async function bulkWrite(
   } catch (error) {
     await abort(session, jobUrl);
     throw error;
+  }
+  if (journal?.hook.signal.aborted === true) {
+    // Cancelled before the job was closed: it never runs.
+    await abort(session, jobUrl);
+    return rows.map(cancelledResult);
   }
   let closed: Awaited<ReturnType<typeof call>> | undefined;
   try {
@@ -102,20 +145,38 @@ export async function bulkWrite(
     }
   }
 
+  return follow(session, clock, jobUrl, job.id, rows, options, journal);
+}
+
+function unknownResult(jobId: string, why: string): SaveResult {
+  const entry: RecordError = {
+    statusCode: 'CRM_PROXY_OUTCOME_UNKNOWN',
+    message: `Bulk API job ${jobId} was submitted, but ${why}. Check the job in Salesforce before sending these records again.`,
+    fields: [],
+  };
+  return { success: false, errors: [entry] };
+}
+
+/** Polls a closed job to its end and reads its results back onto the input rows. */
+async function follow(
+  session: CrmSession,
+  clock: Clock,
+  jobUrl: string,
+  jobId: string,
+  rows: string[][],
+  options: BulkOptions,
+  journal: BulkJournal | undefined,
+): Promise<SaveResult[]> {
   // From here the job runs whatever happens to this request: a failure to follow it is answered
   // per record (outcome unknown, with the job id), never as a request error the client might resend.
   let info: JobInfo;
   const results: Array<SaveResult | undefined> = new Array(rows.length);
   try {
-    info = await waitForJob(session, clock, jobUrl, options);
+    info = await waitForJob(session, clock, jobUrl, options, journal);
     await readResults(session, jobUrl, rows, results);
   } catch (error) {
-    const entry: RecordError = {
-      statusCode: 'CRM_PROXY_OUTCOME_UNKNOWN',
-      message: `Bulk API job ${job.id} was submitted, but its results could not be read (${error instanceof Error ? error.message : 'error'}). Check the job in Salesforce before sending these records again.`,
-      fields: [],
-    };
-    return rows.map(() => ({ success: false, errors: [entry] }));
+    const why = `its results could not be read (${error instanceof Error ? error.message : 'error'})`;
+    return rows.map(() => unknownResult(jobId, why));
   }
   // Anything else was not processed (job failed, aborted, or timed out): say why.
   const why: RecordError = {
@@ -123,7 +184,7 @@ export async function bulkWrite(
     message:
       info.state === 'JobComplete'
         ? 'Salesforce reported no result for this record.'
-        : `Salesforce did not process this record: the Bulk API job ${job.id} ended ${info.state}${info.errorMessage ? ` (${info.errorMessage})` : ''}.`,
+        : `Salesforce did not process this record: the Bulk API job ${jobId} ended ${info.state}${info.errorMessage ? ` (${info.errorMessage})` : ''}.`,
     fields: [],
   };
   // Array.from, not map: rows without a result are holes, which map would leave as holes.
@@ -213,7 +274,9 @@ async function waitForJob(
   clock: Clock,
   jobUrl: string,
   options: BulkOptions,
+  journal?: BulkJournal,
 ): Promise<JobInfo> {
+  let abortSent = false;
   const startedAt = clock.now();
   // The job has just been closed: it is never done at once, so the first look waits too.
   await clock.sleep(nextPoll('Open', 0, startedAt, startedAt, options) ?? 0);
@@ -223,6 +286,12 @@ async function waitForJob(
       const found = parseJson<JobInfo>(response);
       if (response.status !== 200 || found === undefined) {
         throw crmErrorFromResponse('salesforce', response, 'bulk job status');
+      }
+      journal?.report(found.numberRecordsProcessed ?? 0, found.numberRecordsFailed ?? 0);
+      if (journal?.hook.signal.aborted === true && !abortSent && !TERMINAL.has(found.state)) {
+        // Cancelled while it runs: Salesforce stops it; what it processed keeps its results.
+        abortSent = true;
+        await abort(session, jobUrl);
       }
       return found;
     },

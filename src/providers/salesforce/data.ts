@@ -1,13 +1,14 @@
 import type { Clock } from '../../lib/clock.ts';
 import type { ConcurrencyLimiter } from '../../lib/limiter.ts';
 import { yieldToLoop } from '../../lib/yield-to-loop.ts';
-import { type BulkOptions, bulkWrite } from './bulk2.ts';
+import { type BulkJournal, type BulkOptions, bulkWrite } from './bulk2.ts';
 import type { CrmSession, DescribeFacet } from './describe-types.ts';
-import type { SalesforceDataFacet, SaveResult } from './facet.ts';
+import type { SalesforceDataFacet, SaveResult, WriteJournal } from './facet.ts';
 import { toCsvRows } from './format.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import { salesforceQuery } from './query.ts';
-import { collectionsWrite, mayHaveApplied } from './save-collections.ts';
+import { reconcileInserts } from './reconcile.ts';
+import { collectionsWrite, mayHaveApplied, type Reconciler } from './save-collections.ts';
 import { upsertRecord } from './upsert.ts';
 
 export interface SalesforceDataOptions {
@@ -29,6 +30,18 @@ function malformedId(id: string): SaveResult {
   };
 }
 
+/** The journal of one Bulk job of a write: its key names the object (a delete runs one per object). */
+function bulkJournal(journal: WriteJournal | undefined, objectName: string): BulkJournal | undefined {
+  if (journal === undefined) return undefined;
+  const part = `bulk:${objectName}`;
+  return {
+    hook: journal.hook,
+    key: `${journal.scope}:${part}`,
+    report: (processed, failed) => journal.report(part, processed, failed),
+    now: journal.now,
+  };
+}
+
 export function salesforceData(options: SalesforceDataOptions): SalesforceDataFacet {
   const { apiVersion } = options;
   const q = salesforceQuery(apiVersion, options.cursorKey);
@@ -40,7 +53,17 @@ export function salesforceData(options: SalesforceDataOptions): SalesforceDataFa
     operation: 'insert' | 'update' | 'delete',
     objectName: string | null,
     items: Array<Record<string, unknown>> | string[],
+    journal: WriteJournal | undefined,
   ): Promise<SaveResult[]> {
+    const reconcile: Reconciler | undefined =
+      journal === undefined || objectName === null
+        ? undefined
+        : (calls, claimed) =>
+            reconcileInserts(
+              { session, objectName, fieldTypes: journal.fieldTypes, query: q.query, queryMore: q.queryMore },
+              calls,
+              claimed,
+            );
     const { results, failures } = await collectionsWrite(
       session,
       limiter,
@@ -48,6 +71,8 @@ export function salesforceData(options: SalesforceDataOptions): SalesforceDataFa
       operation,
       objectName,
       items,
+      journal,
+      reconcile,
     );
     // Every call failed and none can have been applied (an error answer, or never sent): the
     // request fails as a whole. A call that may have been applied stays a per-record answer.
@@ -60,15 +85,27 @@ export function salesforceData(options: SalesforceDataOptions): SalesforceDataFa
   return {
     bulkThreshold: options.bulkThreshold,
 
-    async save(session, limiter, operation, objectName, records, via) {
-      if (via === 'collections') return viaCollections(session, limiter, operation, objectName, records);
+    async save(session, limiter, operation, objectName, records, via, journal) {
+      if (via === 'collections') {
+        return viaCollections(session, limiter, operation, objectName, records, journal);
+      }
       await yieldToLoop();
       const { header, rows } = toCsvRows(records);
       // A job's few calls are sequential and mostly waits: it takes no slot of the limiter.
-      return bulkWrite(session, options.clock, apiVersion, operation, objectName, header, rows, options.bulk);
+      return bulkWrite(
+        session,
+        options.clock,
+        apiVersion,
+        operation,
+        objectName,
+        header,
+        rows,
+        options.bulk,
+        bulkJournal(journal, objectName),
+      );
     },
 
-    async remove(session, limiter, ids, via) {
+    async remove(session, limiter, ids, via, journal) {
       if (via === 'collections') {
         // Salesforce splits `ids=` on commas, escaped or not: an id holding one would shift every
         // result after it. Malformed ids are answered here, as on the Bulk path, and never sent.
@@ -82,6 +119,7 @@ export function salesforceData(options: SalesforceDataOptions): SalesforceDataFa
                 'delete',
                 null,
                 sent.map((i) => ids[i] as string),
+                journal,
               );
         const results = ids.map(malformedId);
         sent.forEach((i, k) => {
@@ -115,6 +153,7 @@ export function salesforceData(options: SalesforceDataOptions): SalesforceDataFa
             ['Id'],
             indexes.map((i) => [ids[i] as string]),
             options.bulk,
+            bulkJournal(journal, object),
           );
           indexes.forEach((i, k) => {
             results[i] = got[k] ?? { success: false, errors: [] };

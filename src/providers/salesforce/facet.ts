@@ -1,5 +1,6 @@
 import type { QueryPage, SaveResult, UpsertOutcome } from '../../domain/operations.ts';
 import type { ConcurrencyLimiter } from '../../lib/limiter.ts';
+import type { JobHook } from '../adapter.ts';
 import type { CrmSession, ObjectDescribe } from './describe-types.ts';
 
 export type { RecordError, SaveResult } from '../../domain/operations.ts';
@@ -18,6 +19,22 @@ export interface SalesforceUpsertOutcome extends UpsertOutcome {
   action: 'external_id_upsert' | 'insert' | 'update' | 'ambiguous';
 }
 
+/**
+ * One write of a durable job: where its checkpoints go and how its progress is counted. A re-run
+ * after a crash gets the same scope, so it finds what the first run journaled.
+ */
+export interface WriteJournal {
+  hook: JobHook;
+  /** Prefix of this write's journal keys (one per lock-retry round). */
+  scope: string;
+  /** Field types of the object by canonical name (insert reconciliation compares exact types only). */
+  fieldTypes: ReadonlyMap<string, string>;
+  /** Counts of one part (a Collections call or a Bulk job) so far. */
+  report(part: string, processed: number, failed: number): void;
+  /** Now, as ISO text, from the service's clock. */
+  now(): string;
+}
+
 /** Salesforce record writes and queries, used by the handlers. */
 export interface SalesforceDataFacet {
   /** Writes of at least this many records go through Bulk API 2.0. */
@@ -29,12 +46,14 @@ export interface SalesforceDataFacet {
     objectName: string,
     records: PreparedRecord[],
     via: WriteInterface,
+    journal?: WriteJournal,
   ): Promise<SaveResult[]>;
   remove(
     session: CrmSession,
     limiter: ConcurrencyLimiter,
     ids: string[],
     via: WriteInterface,
+    journal?: WriteJournal,
   ): Promise<SaveResult[]>;
   upsert(
     session: CrmSession,

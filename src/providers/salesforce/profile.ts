@@ -10,6 +10,8 @@ export const SALESFORCE_PROFILE = {
   defaultApiVersion: '62.0',
   defaultLoginUrl: 'https://login.salesforce.com',
   tokenPath: '/services/oauth2/token',
+  /** Who the connection acts as (its user id finds the records an interrupted insert created). */
+  userInfoPath: '/services/oauth2/userinfo',
   dataPath: (version: string) => `/services/data/v${version}`,
   /** sObject Collections retrieve via POST: up to 2,000 ids per call (GET is URL-bound at ~800). */
   retrieveMaxIds: 2000,

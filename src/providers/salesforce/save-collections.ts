@@ -2,7 +2,7 @@ import type { ConcurrencyLimiter } from '../../lib/limiter.ts';
 import type { CrmSession } from '../adapter.ts';
 import { OutboundNetworkError, parseJson } from '../client/types.ts';
 import { CrmError, crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
-import type { PreparedRecord, RecordError, SaveOperation, SaveResult } from './facet.ts';
+import type { PreparedRecord, RecordError, SaveOperation, SaveResult, WriteJournal } from './facet.ts';
 import { toCollectionsRecord } from './format.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
@@ -11,11 +11,41 @@ export interface ChunkFailure {
   error: unknown;
 }
 
+/** A call's checkpoint in a job's journal: about to be sent (and when), or answered. */
+type CallEntry = { state: 'sending'; at: string } | { state: 'done'; results: SaveResult[] };
+
+/** Finds what interrupted insert calls created (reconcile.ts); per position a result or undefined (send it). */
+export type Reconciler = (
+  calls: Array<{ records: PreparedRecord[]; since: string }>,
+  claimed: ReadonlySet<string>,
+) => Promise<Array<Array<SaveResult | undefined>>>;
+
+/** The entry of a record a cancelled job never sent. */
+export function cancelledResult(): SaveResult {
+  return {
+    success: false,
+    errors: [
+      {
+        statusCode: 'CRM_PROXY_CANCELLED',
+        message: 'The job was cancelled before this record was sent; nothing was written for it.',
+        fields: [],
+      },
+    ],
+  };
+}
+
+const failedCount = (results: SaveResult[]) => results.filter((r) => !r.success).length;
+
 /**
  * sObject Collections create/update/delete, 200 records per call, `allOrNone=false`, calls in
  * parallel under the connection's limiter. Never resent after a timeout, a dropped connection or
  * a 5xx (the client's `decide()`): Salesforce may have applied the call, and a resent create would
  * write the records twice. Those records are answered failed with an entry saying so.
+ *
+ * In a job, each call is journaled before it is sent (`sending`, with the time) and after
+ * (`done`, with its results). A re-run reuses answered calls; a call marked `sending` may have
+ * reached Salesforce: an update or delete is sent again (same values, same outcome), an insert is
+ * first reconciled (what it created is found and answered; only the rest is sent again).
  */
 export async function collectionsWrite(
   session: CrmSession,
@@ -24,29 +54,89 @@ export async function collectionsWrite(
   operation: SaveOperation | 'delete',
   objectName: string | null,
   items: PreparedRecord[] | string[],
+  journal?: WriteJournal,
+  reconcile?: Reconciler,
 ): Promise<{ results: SaveResult[]; failures: ChunkFailure[] }> {
   const size = SALESFORCE_PROFILE.collectionsMaxRecords;
   const results: SaveResult[] = new Array(items.length);
   const failures: ChunkFailure[] = [];
-  const calls: Promise<void>[] = [];
-  for (let start = 0; start < items.length; start += size) {
-    const chunk = items.slice(start, start + size);
-    calls.push(
-      limiter.run(async () => {
-        let answered: SaveResult[];
+  const starts: number[] = [];
+  for (let start = 0; start < items.length; start += size) starts.push(start);
+  const keyOf = (start: number) => `${journal?.scope}:collections:${operation}:${start}`;
+
+  // What earlier runs of this job left: answered calls, and positions settled by reconciliation.
+  const known = new Map<number, Array<SaveResult | undefined>>();
+  const sentAt = new Map<number, string>();
+  if (journal !== undefined) {
+    const entries = (await Promise.all(starts.map((s) => journal.hook.journal.get(keyOf(s))))) as Array<
+      CallEntry | undefined
+    >;
+    const interrupted: number[] = [];
+    const claimed = new Set<string>();
+    entries.forEach((entry, k) => {
+      const start = starts[k] as number;
+      if (entry?.state === 'done') {
+        known.set(start, entry.results);
+        for (const r of entry.results) if (r.id !== undefined) claimed.add(r.id);
+        journal.report(`c${start}`, entry.results.length, failedCount(entry.results));
+      } else if (entry?.state === 'sending') {
+        sentAt.set(start, entry.at);
+        if (operation === 'insert') interrupted.push(start);
+      }
+    });
+    if (interrupted.length > 0) {
+      const calls = interrupted.map((start) => ({
+        records: (items as PreparedRecord[]).slice(start, start + size),
+        since: sentAt.get(start) as string,
+      }));
+      const found = reconcile
+        ? await reconcile(calls, claimed)
+        : calls.map((c) => c.records.map(() => undefined));
+      interrupted.forEach((start, k) => {
+        known.set(start, found[k] ?? []);
+      });
+    }
+  }
+
+  const calls = starts.map((start) =>
+    limiter.run(async () => {
+      const chunk = items.slice(start, start + size);
+      const settled = known.get(start) ?? [];
+      const open = chunk.flatMap((_, i) => (settled[i] === undefined ? [i] : []));
+      const answered: SaveResult[] = chunk.map((_, i) => settled[i] ?? cancelledResult());
+      if (open.length > 0 && journal?.hook.signal.aborted !== true) {
+        const at = sentAt.get(start) ?? journal?.now() ?? '';
+        // The earliest send time is kept: a later reconciliation must look back to the first send.
+        await journal?.hook.journal.set(keyOf(start), { state: 'sending', at } satisfies CallEntry);
+        const sending = open.map((i) => chunk[i]) as PreparedRecord[] | string[];
+        let got: SaveResult[];
         try {
-          answered = await oneCall(session, apiVersion, operation, objectName, chunk);
+          got = await oneCall(session, apiVersion, operation, objectName, sending);
         } catch (error) {
           failures.push({ error });
           const entry = failedCallEntry(error, operation);
-          answered = chunk.map(() => ({ success: false, errors: [entry] }));
+          got = sending.map(() => ({ success: false, errors: [entry] }));
         }
-        answered.forEach((r, k) => {
-          results[start + k] = r;
+        open.forEach((i, k) => {
+          answered[i] = got[k] ?? { success: false, errors: [] };
         });
-      }),
-    );
-  }
+        await journal?.hook.journal.set(keyOf(start), {
+          state: 'done',
+          results: answered,
+        } satisfies CallEntry);
+      } else if (open.length === 0 && settled.length > 0 && sentAt.has(start)) {
+        // Reconciliation settled every record of an interrupted call.
+        await journal?.hook.journal.set(keyOf(start), {
+          state: 'done',
+          results: answered,
+        } satisfies CallEntry);
+      }
+      answered.forEach((r, k) => {
+        results[start + k] = r;
+      });
+      journal?.report(`c${start}`, answered.length, failedCount(answered));
+    }),
+  );
   await Promise.all(calls);
   return { results, failures };
 }

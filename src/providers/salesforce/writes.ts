@@ -5,9 +5,15 @@ import type { Clock } from '../../lib/clock.ts';
 import { closestName } from '../../lib/closest.ts';
 import { retrying } from '../../lib/retry.ts';
 import { yieldToLoop } from '../../lib/yield-to-loop.ts';
-import type { Handler, HandlerCall } from '../adapter.ts';
+import type { Handler, HandlerCall, JobHook } from '../adapter.ts';
 import type { DescribeFacet } from './describe-types.ts';
-import type { PreparedRecord, SalesforceDataFacet, SaveOperation, WriteInterface } from './facet.ts';
+import type {
+  PreparedRecord,
+  SalesforceDataFacet,
+  SaveOperation,
+  WriteInterface,
+  WriteJournal,
+} from './facet.ts';
 import { prepareRecords } from './format.ts';
 import { checkMatchValue } from './match-value.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
@@ -48,9 +54,9 @@ async function withLockRetries<T extends PreparedRecord | string>(
   items: T[],
   via: WriteInterface,
   data: SalesforceDataFacet,
-  send: (items: T[], via: WriteInterface) => Promise<SaveResult[]>,
+  send: (items: T[], via: WriteInterface, round: number) => Promise<SaveResult[]>,
 ): Promise<SaveResult[]> {
-  const results = await send(items, via);
+  const results = await send(items, via, 1);
   let pending = lockedPositions(results);
   await retrying(clock, {
     attempt: async (n) => {
@@ -58,6 +64,7 @@ async function withLockRetries<T extends PreparedRecord | string>(
       const again = await send(
         pending.map((i) => items[i] as T),
         chooseInterface(data, pending.length),
+        n,
       );
       pending.forEach((i, k) => {
         const r = again[k];
@@ -71,13 +78,46 @@ async function withLockRetries<T extends PreparedRecord | string>(
   return results;
 }
 
+/**
+ * The journal of each lock-retry round of a job's write (none outside a job). Progress counts the
+ * first round only: later rounds resend records already counted.
+ */
+function journals(
+  clock: Clock,
+  hook: JobHook | undefined,
+  via: WriteInterface,
+  fieldTypes: ReadonlyMap<string, string>,
+): (round: number) => WriteJournal | undefined {
+  const parts = new Map<string, [number, number]>();
+  return (round) =>
+    hook === undefined
+      ? undefined
+      : {
+          hook,
+          scope: `r${round}`,
+          fieldTypes,
+          now: () => new Date(clock.now()).toISOString(),
+          report(part, processed, failed) {
+            if (round !== 1) return;
+            parts.set(part, [processed, failed]);
+            let p = 0;
+            let f = 0;
+            for (const [a, b] of parts.values()) {
+              p += a;
+              f += b;
+            }
+            hook.progress({ processed: p, succeeded: p - f, failed: f }, via);
+          },
+        };
+}
+
 export function salesforceSave<O extends SaveOperation>(
   operation: O,
   clock: Clock,
   describe: DescribeFacet,
   data: SalesforceDataFacet,
 ): Handler<O> {
-  return async ({ session, limiter }, input) => {
+  return async ({ session, limiter, job }, input) => {
     const meta = await describe.describeObject(session, input.objectName);
     if (meta === null) throw unknownObject(input.objectName);
     // Validation and the describe lookup ran in this turn of the loop; preparing 10,000 records takes its own.
@@ -88,18 +128,27 @@ export function salesforceSave<O extends SaveOperation>(
     const via = prepared.every(isEmpty)
       ? 'collections'
       : (forced(input.via) ?? chooseInterface(data, prepared.length));
-    const results = await withLockRetries(clock, prepared, via, data, (items, how) =>
-      data.save(session, limiter, operation, meta.name, items, how),
+    const journal = journals(
+      clock,
+      job,
+      via,
+      new Map(meta.fields.map((f) => [f.name, String(f['type'] ?? '')])),
+    );
+    job?.progress({ processed: 0, succeeded: 0, failed: 0 }, via);
+    const results = await withLockRetries(clock, prepared, via, data, (items, how, round) =>
+      data.save(session, limiter, operation, meta.name, items, how, journal(round)),
     );
     return { data: results, via };
   };
 }
 
 export function salesforceDelete(clock: Clock, data: SalesforceDataFacet): Handler<'delete'> {
-  return async ({ session, limiter }, input) => {
+  return async ({ session, limiter, job }, input) => {
     const via = forced(input.via) ?? chooseInterface(data, input.ids.length);
-    const results = await withLockRetries(clock, input.ids, via, data, (items, how) =>
-      data.remove(session, limiter, items, how),
+    const journal = journals(clock, job, via, new Map<string, string>());
+    job?.progress({ processed: 0, succeeded: 0, failed: 0 }, via);
+    const results = await withLockRetries(clock, input.ids, via, data, (items, how, round) =>
+      data.remove(session, limiter, items, how, journal(round)),
     );
     return { data: results, via };
   };

@@ -1,11 +1,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { initial } from './001_initial.ts';
+import { jobs } from './002_jobs.ts';
 import { connect } from './003_connect.ts';
 import { consoleTables } from './004_console.ts';
 
 // Numbered, append-only. Kysely runs them in name order and records each in kysely_migration.
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
+  '002_jobs': jobs,
   '003_connect': connect,
   '004_console': consoleTables,
 };

@@ -77,8 +77,9 @@ async function run(ctx: BulkContext, job: IngestJob): Promise<void> {
     }
     limits.consumeBulkBatch();
     await ctx.realism.callDelay();
-    await ctx.realism.recordDelay(end - start);
     for (let c = start; c < end; c += CHUNK) {
+      // Per chunk, so numberRecordsProcessed moves while a large job runs, as Salesforce's does.
+      await ctx.realism.recordDelay(Math.min(CHUNK, end - c));
       if (job.state !== 'InProgress') return;
       const rows = job.rows.slice(c, Math.min(c + CHUNK, end));
       const records = rows.map((r) => rowToRecord(meta, mapped.columns, r));

@@ -1,0 +1,123 @@
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import type { JobRow } from '../../store/types.ts';
+import { FINISHED_JOB_STATES } from '../../store/types.ts';
+import type { Core } from '../core.ts';
+import { CommandError, note, printJson, printTable, UsageError } from '../io.ts';
+import { cliIo } from '../process-io.ts';
+import { withCore } from './connections.ts';
+
+export const JOBS_HELP = `crm-proxy jobs list [--token ID] [--limit N] [--json]   write jobs, newest first
+crm-proxy jobs watch ID [--interval-ms N]     a live progress bar until the job ends, then its counts`;
+
+// The CLI reads the store directly, like the other commands: it needs no API token and works with
+// the service stopped (a job interrupted by a crash shows as running until an instance resumes it).
+
+export async function jobsCommand(args: string[], open: () => Promise<Core>): Promise<number> {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case 'list':
+    case 'ls':
+      return withCore(open, (core) => list(core, rest));
+    case 'watch':
+      return withCore(open, (core) => watch(core, rest));
+    default:
+      throw new UsageError(sub ? `unknown subcommand "jobs ${sub}"` : 'jobs needs a subcommand: list, watch');
+  }
+}
+
+function whole(value: string | undefined, flag: string, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^[0-9]+$/.test(value) || n < 1 || n > max)
+    throw new UsageError(`${flag} takes a whole number from 1 to ${max}`);
+  return n;
+}
+
+async function list(core: Core, args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      token: { type: 'string' },
+      limit: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const jobs = await core.store.jobs.list({
+    limit: whole(values.limit, '--limit', 50, 1000),
+    ...(values.token === undefined ? {} : { tokenId: values.token }),
+  });
+  if (values.json) {
+    printJson(jobs);
+    return 0;
+  }
+  if (jobs.length === 0) {
+    note('No jobs.');
+    return 0;
+  }
+  printTable(
+    ['ID', 'STATE', 'OPERATION', 'OBJECT', 'INTERFACE', 'PROCESSED', 'SUCCEEDED', 'FAILED', 'CREATED'],
+    jobs.map((j) => [
+      j.id,
+      j.state,
+      j.operation,
+      j.objectName ?? '',
+      j.interface ?? '',
+      `${j.processed}/${j.total}`,
+      String(j.succeeded),
+      String(j.failed),
+      j.createdAt,
+    ]),
+  );
+  return 0;
+}
+
+const finished = (job: JobRow) => FINISHED_JOB_STATES.includes(job.state);
+
+async function watch(core: Core, args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: true,
+    options: { 'interval-ms': { type: 'string' } },
+  });
+  const id = positionals[0];
+  if (id === undefined) throw new UsageError('jobs watch needs a job id (crm-proxy jobs list shows them)');
+  const interval = whole(values['interval-ms'], '--interval-ms', 500, 60_000);
+  let job = await core.store.jobs.find(id);
+  if (job === null)
+    throw new CommandError(`There is no job ${id} (finished jobs are pruned after the retention period).`);
+  // The bar goes to stderr, so stdout carries only the final counts.
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: cliIo().stderr as NodeJS.WritableStream,
+      format: '{bar} {percentage}% | {value}/{total} records | {succeeded} ok, {failed} failed | {state}',
+      noTTYOutput: true,
+      notTTYSchedule: interval,
+      hideCursor: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  const payload = (j: JobRow) => ({ succeeded: j.succeeded, failed: j.failed, state: j.state });
+  bar.start(job.total, job.processed, payload(job));
+  while (!finished(job)) {
+    await new Promise((resolve) => setTimeout(resolve, interval));
+    job = (await core.store.jobs.find(id)) ?? job;
+    bar.update(job.processed, payload(job));
+  }
+  bar.update(job.processed, payload(job));
+  bar.stop();
+  const seconds =
+    job.startedAt !== null && job.finishedAt !== null
+      ? ` in ${((Date.parse(job.finishedAt) - Date.parse(job.startedAt)) / 1000).toFixed(1)} s`
+      : '';
+  cliIo().stdout.write(
+    `${job.id} ${job.state}${seconds}: ${job.processed}/${job.total} processed, ${job.succeeded} succeeded, ${job.failed} failed${job.interface ? ` (${job.interface})` : ''}\n`,
+  );
+  if (job.state === 'failed' && job.error !== null) {
+    const { body } = JSON.parse(job.error) as { body: { error: { code: string; message: string } } };
+    note(`${body.error.code}: ${body.error.message}`);
+  }
+  return job.state === 'failed' ? 1 : 0;
+}

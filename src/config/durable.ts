@@ -1,0 +1,46 @@
+import { ConfigError } from './error.ts';
+
+/** Durable writes: how long idempotency keys and finished jobs are kept, and the job lease. */
+export interface DurableSettings {
+  /** `CRM_PROXY_IDEMPOTENCY_TTL_HOURS` (default 24). */
+  idempotencyTtlMs: number;
+  /** `CRM_PROXY_JOB_RETENTION_DAYS` (default 7): finished jobs and their results. */
+  jobRetentionMs: number;
+  /** `CRM_PROXY_JOB_LEASE_MS` (default 30 000): a crashed instance's jobs are resumed this long after. */
+  jobLeaseMs: number;
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+export const DEFAULT_DURABLE: DurableSettings = {
+  idempotencyTtlMs: 24 * HOUR_MS,
+  jobRetentionMs: 7 * 24 * HOUR_MS,
+  jobLeaseMs: 30_000,
+};
+
+function whole(
+  env: Record<string, string | undefined>,
+  name: string,
+  min: number,
+  max: number,
+  unit: string,
+) {
+  const v = env[name]?.trim();
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be a whole number of ${unit} from ${min} to ${max}`);
+  }
+  return n;
+}
+
+export function parseDurable(env: Record<string, string | undefined>): DurableSettings {
+  const hours = whole(env, 'CRM_PROXY_IDEMPOTENCY_TTL_HOURS', 1, 24 * 30, 'hours');
+  const days = whole(env, 'CRM_PROXY_JOB_RETENTION_DAYS', 1, 365, 'days');
+  const lease = whole(env, 'CRM_PROXY_JOB_LEASE_MS', 500, 600_000, 'milliseconds');
+  return {
+    idempotencyTtlMs: hours === undefined ? DEFAULT_DURABLE.idempotencyTtlMs : hours * HOUR_MS,
+    jobRetentionMs: days === undefined ? DEFAULT_DURABLE.jobRetentionMs : days * 24 * HOUR_MS,
+    jobLeaseMs: lease ?? DEFAULT_DURABLE.jobLeaseMs,
+  };
+}

@@ -1,0 +1,250 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { ApiError, toErrorBody } from '../errors/index.ts';
+import {
+  IDEMPOTENCY_HEADER,
+  nothingApplied,
+  parseIdempotencyKey,
+  requestHash,
+  type StoredAnswer,
+} from '../jobs/idempotency.ts';
+import { newJobId } from '../jobs/runner.ts';
+import { jobView } from '../jobs/view.ts';
+import { withCallContext } from '../lib/call-context.ts';
+import { type BatchWrite, runBatchWrite, sizeOf } from '../operations/writes.ts';
+import { principalOf } from './plugins/auth.ts';
+
+/** Writes of more records than one CRM call carries run as jobs, so a lost answer can be looked up. */
+export const JOB_THRESHOLD = 200;
+
+/** RFC 7240: `Prefer: respond-async` (among other preferences, any case). */
+export function prefersAsync(request: FastifyRequest): boolean {
+  const raw = request.headers.prefer;
+  const text = Array.isArray(raw) ? raw.join(',') : (raw ?? '');
+  return text.split(',').some((p) => p.split(';')[0]?.trim().toLowerCase() === 'respond-async');
+}
+
+function fingerprint(request: FastifyRequest): string {
+  const iface = request.headers['x-crm-proxy-interface'];
+  return requestHash({
+    method: request.method,
+    path: request.url,
+    body: request.body,
+    headers: {
+      'x-crm-proxy-interface': Array.isArray(iface) ? iface.join(',') : iface,
+      prefer: prefersAsync(request) ? 'respond-async' : undefined,
+    },
+  });
+}
+
+function replay(reply: FastifyReply, answer: StoredAnswer): unknown {
+  reply.code(answer.status);
+  for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
+  reply.header('idempotent-replayed', 'true');
+  return answer.body;
+}
+
+/**
+ * Insert, update or delete, already checked. Runs as a job when the client asks for an async
+ * answer, sends an Idempotency-Key, or sends more than JOB_THRESHOLD records; otherwise directly,
+ * without touching the store. A synchronous job-backed request waits for its job and answers as a
+ * direct one would, plus `X-CRM-Proxy-Job-Id`; if the client goes away, the job goes on.
+ */
+export async function batchWrite(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  write: BatchWrite,
+): Promise<unknown> {
+  const { token, connection } = principalOf(request);
+  const key = parseIdempotencyKey(request.headers[IDEMPOTENCY_HEADER]);
+  const async = prefersAsync(request);
+  if (!async && key === undefined && sizeOf(write) <= JOB_THRESHOLD) {
+    const answer = await withCallContext({ requestId: request.id }, () =>
+      runBatchWrite(ctx.operations, connection, write),
+    );
+    if (answer.via !== undefined) reply.header('x-crm-proxy-interface', answer.via);
+    return { data: answer.data };
+  }
+  const jobId = newJobId();
+  if (key !== undefined) {
+    const claim = await ctx.idempotency.claim(token.id, key, fingerprint(request), jobId);
+    if (claim.kind === 'replay') return replay(reply, claim.answer);
+  }
+  let submitted: Awaited<ReturnType<AppContext['jobs']['submit']>>;
+  try {
+    submitted = await ctx.jobs.submit({
+      id: jobId,
+      tokenId: token.id,
+      connectionId: connection.id,
+      requestId: request.id,
+      write,
+      connection,
+    });
+  } catch (error) {
+    if (key !== undefined) await ctx.idempotency.release(token.id, key).catch(() => {});
+    throw error;
+  }
+  const { job, done } = submitted;
+  if (async) {
+    const headers = {
+      location: `/v1/jobs/${job.id}`,
+      'preference-applied': 'respond-async',
+      'x-crm-proxy-job-id': job.id,
+    };
+    const view = jobView(job);
+    if (key !== undefined)
+      await ctx.idempotency.complete(token.id, key, { status: 202, headers, body: view });
+    reply.code(202).headers(headers);
+    return view;
+  }
+  reply.header('x-crm-proxy-job-id', job.id);
+  const outcome = await done;
+  if (!outcome.ok) throw outcome.error;
+  if (outcome.answer.via !== undefined) reply.header('x-crm-proxy-interface', outcome.answer.via);
+  return { data: outcome.answer.data };
+}
+
+/** An answer of a write that does not run as a job: its headers and body (status 200). */
+export interface DirectAnswer {
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/**
+ * A write that does not run as a job (upsert, add custom field). With an Idempotency-Key, its
+ * answer is stored when it finishes, whatever happened to the client's socket; the key is kept
+ * alive while it runs, so a retry meanwhile gets 409 in progress, and one after a crash
+ * `idempotency_key_outcome_unknown`.
+ */
+export async function directWrite(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  run: () => Promise<DirectAnswer>,
+): Promise<unknown> {
+  const key = parseIdempotencyKey(request.headers[IDEMPOTENCY_HEADER]);
+  const send = (answer: DirectAnswer) => {
+    for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
+    return answer.body;
+  };
+  if (key === undefined) return send(await withCallContext({ requestId: request.id }, run));
+  const { token } = principalOf(request);
+  const claim = await ctx.idempotency.claim(token.id, key, fingerprint(request), null);
+  if (claim.kind === 'replay') return replay(reply, claim.answer);
+  let answer: DirectAnswer;
+  try {
+    answer = await ctx.idempotency.holding(token.id, key, () =>
+      withCallContext({ requestId: request.id }, run),
+    );
+  } catch (error) {
+    const { status, body } = toErrorBody(error, request.id);
+    if (nothingApplied(status)) {
+      await ctx.idempotency.release(token.id, key).catch(() => {});
+    } else {
+      const headers = error instanceof ApiError ? error.headers : {};
+      await ctx.idempotency.complete(token.id, key, { status, headers, body }).catch(() => {});
+    }
+    throw error;
+  }
+  await ctx.idempotency.complete(token.id, key, { status: 200, headers: answer.headers, body: answer.body });
+  return send(answer);
+}
+
+/** Reads a stream whole, refusing past `limit` bytes. */
+async function readAll(stream: Readable, limit: number, what: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+    size += b.length;
+    if (size > limit) {
+      stream.destroy();
+      throw new ApiError(
+        'body_too_large',
+        `${what} is larger than ${limit} bytes, the most a pass-through request with an Idempotency-Key can store. Send it without the key.`,
+      );
+    }
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks);
+}
+
+const B64 = '__crm_proxy_body_base64';
+
+/**
+ * A pass-through POST or PATCH with an Idempotency-Key: the body is read whole (its hash is part
+ * of the request's fingerprint), the CRM's answer is read whole and stored, whatever happened to
+ * the client, and a retry gets it without a CRM call. Bodies both ways are bounded by the JSON
+ * body limit.
+ */
+export async function keyedPassthrough(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  key: string,
+  body: Readable | undefined,
+  send: (
+    body: Readable | undefined,
+  ) => Promise<{ status: number; headers: Record<string, string | string[]>; body: Readable | Buffer }>,
+): Promise<unknown> {
+  const { token } = principalOf(request);
+  const sent = body === undefined ? Buffer.alloc(0) : await readAll(body, ctx.bodyLimit, 'The request body');
+  const contentType = request.headers['content-type'];
+  const hash = requestHash({
+    method: request.method,
+    path: request.raw.url ?? request.url,
+    body: createHash('sha256').update(sent).digest('hex'),
+    headers: { 'content-type': Array.isArray(contentType) ? contentType.join(',') : contentType },
+  });
+  const claim = await ctx.idempotency.claim(token.id, key, hash, null);
+  if (claim.kind === 'replay') {
+    reply.code(claim.answer.status);
+    for (const [name, value] of Object.entries(claim.answer.headers)) reply.header(name, value);
+    reply.header('idempotent-replayed', 'true');
+    const stored = claim.answer.body as Record<string, string> | null;
+    const bytes = stored !== null && typeof stored === 'object' && B64 in stored ? stored[B64] : undefined;
+    return reply.send(bytes === undefined ? claim.answer.body : Buffer.from(bytes, 'base64'));
+  }
+  let status: number;
+  let headers: Record<string, string | string[]>;
+  let answer: Buffer;
+  try {
+    ({ status, headers, answer } = await ctx.idempotency.holding(token.id, key, () =>
+      withCallContext({ requestId: request.id }, async () => {
+        const result = await send(sent.length === 0 ? undefined : Readable.from([sent]));
+        const bytes = Buffer.isBuffer(result.body)
+          ? result.body
+          : await readAll(result.body, ctx.bodyLimit, "The CRM's answer");
+        return { status: result.status, headers: result.headers, answer: bytes };
+      }),
+    ));
+  } catch (error) {
+    const { status: failed, body: errorBody } = toErrorBody(error, request.id);
+    if (nothingApplied(failed)) await ctx.idempotency.release(token.id, key).catch(() => {});
+    else {
+      const errorHeaders = error instanceof ApiError ? error.headers : {};
+      await ctx.idempotency
+        .complete(token.id, key, { status: failed, headers: errorHeaders, body: errorBody })
+        .catch(() => {});
+    }
+    throw error;
+  }
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    // The length is the stored body's own; framing headers are the server's to set.
+    if (['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name.toLowerCase()))
+      continue;
+    kept[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  await ctx.idempotency.complete(token.id, key, {
+    status,
+    headers: kept,
+    body: { [B64]: answer.toString('base64') },
+  });
+  reply.code(status);
+  for (const [name, value] of Object.entries(kept)) reply.header(name, value);
+  return reply.send(answer);
+}

@@ -1,0 +1,361 @@
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+import type { Logger } from 'pino';
+import type { Connection } from '../domain/connection.ts';
+import type { SaveResult, WriteAnswer } from '../domain/operations.ts';
+import { ApiError, toErrorBody } from '../errors/index.ts';
+import { withCallContext } from '../lib/call-context.ts';
+import type { Clock } from '../lib/clock.ts';
+import { yieldToLoop } from '../lib/yield-to-loop.ts';
+import type { OperationDeps } from '../operations/deps.ts';
+import { type BatchWrite, runBatchWrite, sizeOf } from '../operations/writes.ts';
+import type { JobHook, JobProgress } from '../providers/adapter.ts';
+import type { JobCounts, JobRow, JobState, JobsRepository } from '../store/types.ts';
+
+export interface JobRunnerOptions {
+  jobs: JobsRepository;
+  operations: OperationDeps;
+  loadConnection(id: string): Promise<Connection | null>;
+  clock: Clock;
+  logger: Logger;
+  /** How long a lease lasts without renewal; a crashed instance's jobs are resumed after it. */
+  leaseMs: number;
+  /** Finished jobs and their results are deleted this long after they end. */
+  retentionMs: number;
+  /** Runs periodically with the sweep (idempotency keys are pruned by their own service). */
+  onPrune?: () => Promise<void>;
+  /** Results per stored piece. */
+  pieceSize?: number;
+}
+
+/** How a job ended, for the request that waits for it in this process. */
+export type JobOutcome =
+  | { ok: true; job: JobRow; answer: WriteAnswer }
+  | { ok: false; job: JobRow | null; error: unknown };
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+const PROGRESS_EVERY_MS = 100;
+
+/** The job's record-level counts from a finished answer. */
+export function countsOf(results: readonly SaveResult[]): JobCounts {
+  const succeeded = results.filter((r) => r.success).length;
+  return { processed: results.length, succeeded, failed: results.length - succeeded };
+}
+
+/**
+ * Runs batch writes as durable jobs. A job is a row in the store; whichever instance holds its
+ * lease runs it, renewing the lease while it runs. An instance that dies stops renewing, and after
+ * `leaseMs` any instance's sweep claims the job (one conditional UPDATE: exactly one wins) and runs
+ * the same handler again with the same input and journal, which makes the re-run safe.
+ */
+export class JobRunner {
+  readonly owner = `inst_${randomUUID()}`;
+  readonly #o: JobRunnerOptions;
+  readonly #running = new Map<string, Promise<JobOutcome>>();
+  readonly #cancels = new Map<string, AbortController>();
+  readonly #stop = new AbortController();
+  #sweeping: Promise<void> | undefined;
+  #lastPrune = 0;
+
+  constructor(options: JobRunnerOptions) {
+    this.#o = options;
+  }
+
+  #iso(ms = this.#o.clock.now()): string {
+    return new Date(ms).toISOString();
+  }
+
+  /** Stores a new job and starts running it in this process. */
+  async submit(params: {
+    id?: string;
+    tokenId: string;
+    connectionId: string;
+    requestId: string | null;
+    write: BatchWrite;
+    /** The request's connection, already loaded (a resumed job loads it from the store). */
+    connection?: Connection;
+  }): Promise<{ job: JobRow; done: Promise<JobOutcome> }> {
+    const { write } = params;
+    const job = await this.#o.jobs.insert({
+      id: params.id ?? newJobId(),
+      tokenId: params.tokenId,
+      connectionId: params.connectionId,
+      requestId: params.requestId,
+      operation: write.operation,
+      objectName: write.input.objectName ?? null,
+      input: await inputText(write),
+      total: sizeOf(write),
+      now: this.#iso(),
+    });
+    return { job, done: this.#start(job.id, params.connection, write) };
+  }
+
+  /**
+   * Cancels a job: marked in the store (the instance running it sees the mark when it renews its
+   * lease), and at once when it runs here. A queued job nobody runs ends cancelled at once.
+   */
+  async cancel(id: string): Promise<void> {
+    await this.#o.jobs.requestCancel(id, this.#iso());
+    this.#cancels.get(id)?.abort();
+  }
+
+  /** The outcome of a job this process runs; undefined when it runs elsewhere (or not at all). */
+  completion(jobId: string): Promise<JobOutcome> | undefined {
+    return this.#running.get(jobId);
+  }
+
+  /** Claims and runs jobs left without a live lease, now and every half lease, until `close`. */
+  start(): void {
+    this.#sweeping ??= this.#sweepLoop();
+  }
+
+  /** Stops claiming; jobs still running keep their lease until it expires, then another instance resumes them. */
+  async close(waitMs = 2000): Promise<void> {
+    this.#stop.abort();
+    await this.#sweeping;
+    const running = [...this.#running.values()];
+    if (running.length === 0) return;
+    const timer = new AbortController();
+    await Promise.race([Promise.allSettled(running), this.#o.clock.sleep(waitMs, timer.signal)]);
+    timer.abort();
+  }
+
+  /** One sweep: claim what is claimable. Exposed for tests that drive it. */
+  async sweep(): Promise<void> {
+    const ids = await this.#o.jobs.claimable(this.#iso(), 20);
+    for (const id of ids) if (!this.#running.has(id)) this.#start(id);
+    if (this.#o.onPrune !== undefined && this.#o.clock.now() - this.#lastPrune >= PRUNE_EVERY_MS) {
+      this.#lastPrune = this.#o.clock.now();
+      await this.#o.jobs.prune(this.#iso(this.#o.clock.now() - this.#o.retentionMs));
+      await this.#o.onPrune();
+    }
+  }
+
+  async #sweepLoop(): Promise<void> {
+    const signal = this.#stop.signal;
+    while (!signal.aborted) {
+      await this.sweep().catch((err: unknown) => this.#o.logger.warn({ err }, 'job sweep failed'));
+      await this.#o.clock.sleep(Math.max(this.#o.leaseMs / 2, 50), signal);
+    }
+  }
+
+  #start(id: string, connection?: Connection, write?: BatchWrite): Promise<JobOutcome> {
+    const run = this.#run(id, connection, write).finally(() => {
+      this.#running.delete(id);
+      this.#cancels.delete(id);
+    });
+    // Nobody may be waiting: the outcome is in the store either way.
+    run.catch(() => {});
+    this.#running.set(id, run);
+    return run;
+  }
+
+  async #run(id: string, known?: Connection, knownWrite?: BatchWrite): Promise<JobOutcome> {
+    const { jobs, clock } = this.#o;
+    const claimed = await jobs.claim(id, this.owner, this.#iso(), this.#iso(clock.now() + this.#o.leaseMs));
+    if (!claimed) return { ok: false, job: await jobs.find(id), error: new Error('job runs elsewhere') };
+    const job = await jobs.find(id);
+    if (job === null) return { ok: false, job: null, error: new Error('job vanished') };
+    const log = this.#o.logger.child({ jobId: id, ...(job.requestId ? { requestId: job.requestId } : {}) });
+    log.info({ operation: job.operation, total: job.total, attempt: job.attempts }, 'job started');
+
+    const cancel = new AbortController();
+    this.#cancels.set(id, cancel);
+    if (job.cancelRequested) cancel.abort();
+    const lost = new AbortController();
+    const leaseLoop = this.#keepLease(id, cancel, lost);
+    const progress = this.#progressWriter(id);
+    const hook: JobHook = {
+      jobId: id,
+      signal: cancel.signal,
+      progress: progress.update,
+      crmJob: (crmJobId) => jobs.addCrmJobId(id, crmJobId, this.#iso()),
+      journal: {
+        get: async (key) => {
+          const v = await jobs.journalGet(id, key);
+          return v === undefined ? undefined : JSON.parse(v);
+        },
+        set: (key, value) => jobs.journalSet(id, key, JSON.stringify(value), this.#iso()),
+      },
+    };
+    try {
+      const connection = known ?? (await this.#o.loadConnection(job.connectionId));
+      if (connection === null) {
+        throw new ApiError('not_found', `The job's connection ${job.connectionId} no longer exists.`);
+      }
+      const write = knownWrite ?? (await this.#storedWrite(job));
+      const answer = await withCallContext({ jobId: id, requestId: job.requestId ?? undefined }, () =>
+        runBatchWrite(this.#o.operations, connection, write, hook),
+      );
+      await progress.stop();
+      if (lost.signal.aborted) throw new Error('lease lost');
+      await this.#storeResults(id, answer.data);
+      const state: JobState = cancel.signal.aborted ? 'cancelled' : 'completed';
+      const counts = countsOf(answer.data);
+      await jobs.finish(
+        id,
+        this.owner,
+        { state, counts, iface: answer.via ?? null, error: null },
+        this.#iso(),
+      );
+      log.info({ state, ...counts }, 'job finished');
+      const done = await jobs.find(id);
+      return done === null
+        ? { ok: false, job, error: new Error('job vanished') }
+        : { ok: true, job: done, answer };
+    } catch (error) {
+      await progress.stop();
+      if (lost.signal.aborted || this.#stop.signal.aborted) {
+        // Another instance owns it now, or this one is stopping: its outcome is theirs to write.
+        return { ok: false, job, error };
+      }
+      const { status, body } = toErrorBody(error, job.requestId ?? id);
+      if (status >= 500 && !(error instanceof ApiError)) log.error({ err: error }, 'job failed');
+      else log.warn({ code: body.error.code }, 'job failed');
+      await jobs
+        .finish(
+          id,
+          this.owner,
+          {
+            state: 'failed',
+            counts: { processed: 0, succeeded: 0, failed: 0 },
+            iface: null,
+            error: JSON.stringify({ status, body }),
+          },
+          this.#iso(),
+        )
+        .catch(() => {});
+      return { ok: false, job: await jobs.find(id).catch(() => job), error };
+    } finally {
+      lost.abort();
+      await leaseLoop;
+    }
+  }
+
+  /** The input of a job resumed from the store. */
+  async #storedWrite(job: JobRow): Promise<BatchWrite> {
+    const text = await this.#o.jobs.input(job.id);
+    if (text === null) throw new Error('job input missing');
+    return { operation: job.operation, input: await parseInput(text) } as BatchWrite;
+  }
+
+  /** Renews the lease every third of it; notices a cancel asked for on any instance. */
+  async #keepLease(id: string, cancel: AbortController, lost: AbortController): Promise<void> {
+    const { jobs, clock, leaseMs } = this.#o;
+    while (!lost.signal.aborted) {
+      await clock.sleep(leaseMs / 3, lost.signal);
+      if (lost.signal.aborted) return;
+      const held = await jobs.renew(id, this.owner, this.#iso(clock.now() + leaseMs)).catch(() => undefined);
+      if (held === null) {
+        lost.abort();
+        cancel.abort();
+        return;
+      }
+      if (held?.cancelRequested === true && !cancel.signal.aborted) cancel.abort();
+    }
+  }
+
+  /** Keeps the latest counts and writes them at most every PROGRESS_EVERY_MS; `stop` drops what is left. */
+  #progressWriter(id: string) {
+    let latest: { counts: JobProgress; via: string | null } | undefined;
+    let writing: Promise<void> | undefined;
+    const stopped = new AbortController();
+    const write = async () => {
+      while (latest !== undefined && !stopped.signal.aborted) {
+        const next = latest;
+        latest = undefined;
+        await this.#o.jobs.progress(id, this.owner, next.counts, next.via, this.#iso()).catch(() => {});
+        await this.#o.clock.sleep(PROGRESS_EVERY_MS, stopped.signal);
+      }
+      writing = undefined;
+    };
+    return {
+      update: (counts: JobProgress, via?: string) => {
+        if (stopped.signal.aborted) return;
+        latest = { counts: { ...counts }, via: via ?? null };
+        writing ??= write();
+      },
+      // The final counts are written by `finish`; only a write in flight is waited for.
+      stop: async () => {
+        stopped.abort();
+        latest = undefined;
+        await writing;
+      },
+    };
+  }
+
+  async #storeResults(id: string, results: readonly SaveResult[]): Promise<void> {
+    const size = this.#o.pieceSize ?? 500;
+    const pieces = [];
+    for (let first = 0; first < results.length; first += size) {
+      if (first > 0) await yieldToLoop();
+      pieces.push({
+        piece: first / size,
+        first,
+        results: JSON.stringify(results.slice(first, first + size)),
+      });
+    }
+    await this.#o.jobs.putResults(id, pieces);
+  }
+}
+
+/**
+ * The input as JSON text, records stringified a slice at a time with a turn of the event loop in
+ * between: 10 000 records of a full 8 MiB body would otherwise hold the loop for a long while.
+ */
+async function inputText(write: BatchWrite): Promise<string> {
+  const { input } = write;
+  const items: unknown[] = 'records' in input ? input.records : input.ids;
+  const parts: string[] = [];
+  for (let i = 0; i < items.length; i += 500) {
+    if (i > 0) await yieldToLoop();
+    parts.push(JSON.stringify(items.slice(i, i + 500)).slice(1, -1));
+  }
+  const list = `[${parts.filter((p) => p !== '').join(',')}]`;
+  const key = 'records' in input ? 'records' : 'ids';
+  const others: Record<string, unknown> = { ...input };
+  delete others[key];
+  // The list key goes last, so `…":0}` ends the text and the list takes the place of the 0.
+  const rest = JSON.stringify({ ...others, [key]: 0 });
+  // Compressed on the thread pool: up to 8 MiB of records would otherwise be one long synchronous
+  // store write (and WAL checkpoint) on the event loop.
+  const packed = await gzipAsync(`${rest.slice(0, -2)}${list}}`);
+  return `${GZIP_PREFIX}${packed.toString('base64')}`;
+}
+
+const GZIP_PREFIX = 'gz:';
+
+async function parseInput(text: string): Promise<unknown> {
+  const json = text.startsWith(GZIP_PREFIX)
+    ? (await gunzipAsync(Buffer.from(text.slice(GZIP_PREFIX.length), 'base64'))).toString('utf8')
+    : text;
+  await yieldToLoop();
+  return JSON.parse(json);
+}
+
+export function newJobId(): string {
+  return `job_${randomUUID().replaceAll('-', '')}`;
+}
+
+/** Results at positions [from, from + limit) of a finished job, in input order. */
+export async function readResults(
+  jobs: JobsRepository,
+  id: string,
+  from: number,
+  limit: number,
+): Promise<SaveResult[]> {
+  const pieces = await jobs.resultPieces(id, from, from + limit);
+  const out: SaveResult[] = [];
+  for (const p of pieces) {
+    const results = JSON.parse(p.results) as SaveResult[];
+    results.forEach((r, k) => {
+      const at = p.first + k;
+      if (at >= from && at < from + limit) out.push(r);
+    });
+  }
+  return out;
+}

@@ -1,0 +1,174 @@
+import type { CrmSession } from '../adapter.ts';
+import { parseJson } from '../client/types.ts';
+import { unreachableAsCrmError } from '../errors.ts';
+import type { PreparedRecord, QueryPage, RecordError, SaveResult } from './facet.ts';
+import { SALESFORCE_PROFILE } from './profile.ts';
+
+/** Field types whose values Salesforce gives back exactly as sent (numbers compared as numbers). */
+const TEXT_TYPES = new Set([
+  'string',
+  'textarea',
+  'email',
+  'phone',
+  'url',
+  'picklist',
+  'combobox',
+  'id',
+  'reference',
+  'boolean',
+  'date',
+]);
+const NUMBER_TYPES = new Set(['int', 'double', 'currency', 'percent', 'long']);
+
+/** How long before the journaled send time a created record still counts (clock skew with the org). */
+const SKEW_MS = 5 * 60 * 1000;
+
+/** An interrupted insert call: its records, and when it was about to be sent. */
+export interface InterruptedInsert {
+  records: PreparedRecord[];
+  since: string;
+}
+
+export interface ReconcileDeps {
+  session: CrmSession;
+  objectName: string;
+  fieldTypes: ReadonlyMap<string, string>;
+  query(session: CrmSession, soql: string): Promise<QueryPage>;
+  queryMore(session: CrmSession, cursor: string): Promise<QueryPage>;
+}
+
+function normalize(type: string, value: unknown): string | undefined {
+  if (value === null || value === undefined || value === '') return '';
+  if (NUMBER_TYPES.has(type)) {
+    const n = typeof value === 'number' ? value : Number(value);
+    return Number.isFinite(n) ? String(n) : undefined;
+  }
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'boolean' || typeof value === 'number') return String(value);
+  return undefined;
+}
+
+/** The comparable content of a record: its sent fields and values; undefined when one cannot be compared. */
+function contentOf(record: PreparedRecord, types: ReadonlyMap<string, string>): string[] | undefined {
+  const names = Object.keys(record).sort();
+  const cells: string[] = [];
+  for (const name of names) {
+    const type = types.get(name);
+    if (type === undefined || !(TEXT_TYPES.has(type) || NUMBER_TYPES.has(type))) return undefined;
+    const v = normalize(type, record[name]);
+    if (v === undefined) return undefined;
+    cells.push(name, v);
+  }
+  return cells;
+}
+
+function unknownEntry(objectName: string, why: string): SaveResult {
+  const error: RecordError = {
+    statusCode: 'CRM_PROXY_OUTCOME_UNKNOWN',
+    message: `This record was being inserted when the service stopped, and whether Salesforce created it cannot be told (${why}). It was not sent again. Look for it in ${objectName} (created by the connection's user around the job's start) before inserting it again.`,
+    fields: [],
+  };
+  return { success: false, errors: [error] };
+}
+
+/**
+ * For insert calls that may have reached Salesforce before a crash: finds what they created.
+ * Candidates are the object's records created by the connection's user since the journaled time;
+ * each input record is matched by content (its sent fields, like the Bulk row matcher), each
+ * candidate at most once, and never one already known as created by this job (`claimed`).
+ * Per position: a success with the found id, `undefined` (not created: send it), or an
+ * outcome-unknown entry when the content cannot be compared or the query cannot be made.
+ */
+export async function reconcileInserts(
+  deps: ReconcileDeps,
+  calls: InterruptedInsert[],
+  claimed: ReadonlySet<string>,
+): Promise<Array<Array<SaveResult | undefined>>> {
+  const { objectName, fieldTypes } = deps;
+  const contents = calls.map((c) => c.records.map((r) => contentOf(r, fieldTypes)));
+  const fields = new Set<string>();
+  for (const call of calls) for (const r of call.records) for (const f of Object.keys(r)) fields.add(f);
+  const comparable = contents.some((cs) => cs.some((c) => c !== undefined));
+  const allUnknown = (why: string) => calls.map((c) => c.records.map(() => unknownEntry(objectName, why)));
+  if (!comparable) return allUnknown('its fields cannot be compared with what Salesforce holds');
+
+  let candidates: Array<Record<string, unknown>>;
+  try {
+    const userId = await connectionUserId(deps.session);
+    const since = Math.min(...calls.map((c) => Date.parse(c.since))) - SKEW_MS;
+    const literal = new Date(since).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const selectable = [...fields].filter((f) => {
+      const t = fieldTypes.get(f);
+      return t !== undefined && (TEXT_TYPES.has(t) || NUMBER_TYPES.has(t)) && f !== 'Id';
+    });
+    const soql = `SELECT Id${selectable.map((f) => `, ${f}`).join('')} FROM ${objectName} WHERE CreatedById = '${userId}' AND CreatedDate >= ${literal} ORDER BY CreatedDate, Id`;
+    candidates = [];
+    let page = await deps.query(deps.session, soql);
+    candidates.push(...page.records);
+    while (page.next_cursor !== null) {
+      page = await deps.queryMore(deps.session, page.next_cursor);
+      candidates.push(...page.records);
+    }
+  } catch (error) {
+    return allUnknown(
+      `the records it may have created could not be queried: ${error instanceof Error ? error.message : 'error'}`,
+    );
+  }
+
+  // Candidates by content, per set of fields (records sent with different fields compare differently).
+  const queues = new Map<string, Map<string, string[]>>();
+  const used = new Set(claimed);
+  const queueFor = (names: string[]) => {
+    const sig = names.join('\u0000');
+    let byContent = queues.get(sig);
+    if (byContent === undefined) {
+      byContent = new Map();
+      for (const c of candidates) {
+        const id = String(c['Id'] ?? '');
+        if (id === '' || used.has(id)) continue;
+        const cells: string[] = [];
+        for (const name of names)
+          cells.push(name, normalize(fieldTypes.get(name) ?? '', c[name]) ?? '\u0001');
+        const key = JSON.stringify(cells);
+        const q = byContent.get(key);
+        if (q === undefined) byContent.set(key, [id]);
+        else q.push(id);
+      }
+      queues.set(sig, byContent);
+    }
+    return byContent;
+  };
+  return calls.map((call, k) =>
+    call.records.map((record, i) => {
+      const cells = contents[k]?.[i];
+      if (cells === undefined)
+        return unknownEntry(objectName, 'its fields cannot be compared with what Salesforce holds');
+      const names = Object.keys(record).sort();
+      const q = queueFor(names).get(JSON.stringify(cells));
+      let id = q?.shift();
+      while (id !== undefined && used.has(id)) id = q?.shift();
+      if (id === undefined) return undefined;
+      used.add(id);
+      return { id, success: true, errors: [] };
+    }),
+  );
+}
+
+/** The id of the user the connection acts as (records it creates carry it as CreatedById). */
+async function connectionUserId(session: CrmSession): Promise<string> {
+  const response = await unreachableAsCrmError('salesforce', 'userinfo', () =>
+    session.send({
+      method: 'GET',
+      url: `${session.baseUrl}${SALESFORCE_PROFILE.userInfoPath}`,
+      headers: { accept: 'application/json' },
+      idempotent: true,
+      label: 'salesforce.userinfo',
+    }),
+  );
+  const body = parseJson<{ user_id?: unknown }>(response);
+  const id = body?.user_id;
+  if (response.status !== 200 || typeof id !== 'string' || !SALESFORCE_PROFILE.idPattern.test(id)) {
+    throw new Error(`userinfo answered ${response.status}`);
+  }
+  return id;
+}

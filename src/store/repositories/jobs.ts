@@ -1,0 +1,383 @@
+import type { Kysely, Selectable } from 'kysely';
+import type {
+  IdempotencyRepository,
+  IdempotencyRow,
+  JobRow,
+  JobState,
+  JobsRepository,
+} from '../durable-types.ts';
+import type { Database, IdempotencyKeysTable, JobsTable } from '../schema.ts';
+
+const UNFINISHED: JobState[] = ['queued', 'running'];
+
+// Every column but `input`: a job is read often (progress polls) and its input may be megabytes.
+const JOB_COLUMNS = [
+  'id',
+  'token_id',
+  'connection_id',
+  'request_id',
+  'operation',
+  'object_name',
+  'state',
+  'interface',
+  'total',
+  'processed',
+  'succeeded',
+  'failed',
+  'crm_job_ids',
+  'cancel_requested',
+  'lease_owner',
+  'lease_expires_at',
+  'attempts',
+  'error',
+  'created_at',
+  'started_at',
+  'finished_at',
+  'updated_at',
+] as const;
+
+function toJob(r: Omit<Selectable<JobsTable>, 'input'>): JobRow {
+  return {
+    id: r.id,
+    tokenId: r.token_id,
+    connectionId: r.connection_id,
+    requestId: r.request_id,
+    operation: r.operation,
+    objectName: r.object_name,
+    state: r.state as JobState,
+    interface: r.interface,
+    total: Number(r.total),
+    processed: Number(r.processed),
+    succeeded: Number(r.succeeded),
+    failed: Number(r.failed),
+    crmJobIds: JSON.parse(r.crm_job_ids) as string[],
+    cancelRequested: Number(r.cancel_requested) === 1,
+    leaseOwner: r.lease_owner,
+    leaseExpiresAt: r.lease_expires_at,
+    attempts: Number(r.attempts),
+    error: r.error,
+    createdAt: r.created_at,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export function jobsRepository(db: Kysely<Database>): JobsRepository {
+  return {
+    async insert(row) {
+      const values = {
+        id: row.id,
+        token_id: row.tokenId,
+        connection_id: row.connectionId,
+        request_id: row.requestId,
+        operation: row.operation,
+        object_name: row.objectName,
+        input: row.input,
+        state: 'queued',
+        interface: null,
+        total: row.total,
+        processed: 0,
+        succeeded: 0,
+        failed: 0,
+        crm_job_ids: '[]',
+        cancel_requested: 0,
+        lease_owner: null,
+        lease_expires_at: null,
+        attempts: 0,
+        error: null,
+        created_at: row.now,
+        started_at: null,
+        finished_at: null,
+        updated_at: row.now,
+      };
+      await db.insertInto('jobs').values(values).execute();
+      const { input: _input, ...rest } = values;
+      return toJob(rest);
+    },
+
+    async input(id) {
+      const r = await db.selectFrom('jobs').select('input').where('id', '=', id).executeTakeFirst();
+      return r?.input ?? null;
+    },
+
+    async find(id) {
+      const r = await db.selectFrom('jobs').select(JOB_COLUMNS).where('id', '=', id).executeTakeFirst();
+      return r ? toJob(r) : null;
+    },
+
+    async list({ tokenId, limit, after }) {
+      let q = db.selectFrom('jobs').select(JOB_COLUMNS);
+      if (tokenId !== undefined) q = q.where('token_id', '=', tokenId);
+      if (after !== undefined) {
+        q = q.where((eb) =>
+          eb.or([
+            eb('created_at', '<', after.createdAt),
+            eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
+          ]),
+        );
+      }
+      const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+      return rows.map(toJob);
+    },
+
+    async claim(id, owner, now, leaseUntil) {
+      const r = await db
+        .updateTable('jobs')
+        .set((eb) => ({
+          lease_owner: owner,
+          lease_expires_at: leaseUntil,
+          state: 'running',
+          started_at: eb.fn.coalesce('started_at', eb.val(now)),
+          attempts: eb('attempts', '+', 1),
+          updated_at: now,
+        }))
+        .where('id', '=', id)
+        .where('state', 'in', UNFINISHED)
+        .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<=', now)]))
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+
+    async renew(id, owner, leaseUntil) {
+      const r = await db
+        .updateTable('jobs')
+        .set({ lease_expires_at: leaseUntil })
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .where('state', '=', 'running')
+        .returning('cancel_requested')
+        .executeTakeFirst();
+      return r === undefined ? null : { cancelRequested: Number(r.cancel_requested) === 1 };
+    },
+
+    async claimable(now, limit) {
+      const rows = await db
+        .selectFrom('jobs')
+        .select('id')
+        .where('state', 'in', UNFINISHED)
+        .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<=', now)]))
+        .orderBy('created_at')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => r.id);
+    },
+
+    async progress(id, owner, counts, iface, now) {
+      await db
+        .updateTable('jobs')
+        .set({ ...counts, ...(iface === null ? {} : { interface: iface }), updated_at: now })
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .execute();
+    },
+
+    async addCrmJobId(id, crmJobId, now) {
+      const r = await db.selectFrom('jobs').select('crm_job_ids').where('id', '=', id).executeTakeFirst();
+      if (r === undefined) return;
+      const ids = JSON.parse(r.crm_job_ids) as string[];
+      if (ids.includes(crmJobId)) return;
+      ids.push(crmJobId);
+      await db
+        .updateTable('jobs')
+        .set({ crm_job_ids: JSON.stringify(ids), updated_at: now })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async finish(id, owner, outcome, now) {
+      const r = await db
+        .updateTable('jobs')
+        .set({
+          state: outcome.state,
+          ...outcome.counts,
+          ...(outcome.iface === null ? {} : { interface: outcome.iface }),
+          error: outcome.error,
+          finished_at: now,
+          updated_at: now,
+          lease_owner: null,
+          lease_expires_at: null,
+        })
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+
+    async requestCancel(id, now) {
+      await db
+        .updateTable('jobs')
+        .set({ cancel_requested: 1, updated_at: now })
+        .where('id', '=', id)
+        .where('state', 'in', UNFINISHED)
+        .execute();
+      // Nobody runs a queued job without a lease: it ends here, before anything was sent.
+      await db
+        .updateTable('jobs')
+        .set({ state: 'cancelled', finished_at: now, updated_at: now })
+        .where('id', '=', id)
+        .where('state', '=', 'queued')
+        .where('lease_owner', 'is', null)
+        .execute();
+    },
+
+    async putResults(id, pieces) {
+      if (pieces.length === 0) return;
+      await db.transaction().execute(async (tx) => {
+        await tx.deleteFrom('job_results').where('job_id', '=', id).execute();
+        for (const p of pieces) {
+          await tx
+            .insertInto('job_results')
+            .values({ job_id: id, piece: p.piece, first_index: p.first, results: p.results })
+            .execute();
+        }
+      });
+    },
+
+    async resultPieces(id, from, to) {
+      // The piece that holds `from` starts at or before it: take the last such, then the rest up to `to`.
+      const start = await db
+        .selectFrom('job_results')
+        .select('first_index')
+        .where('job_id', '=', id)
+        .where('first_index', '<=', from)
+        .orderBy('first_index', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      const rows = await db
+        .selectFrom('job_results')
+        .select(['first_index', 'results'])
+        .where('job_id', '=', id)
+        .where('first_index', '>=', Number(start?.first_index ?? 0))
+        .where('first_index', '<', to)
+        .orderBy('first_index')
+        .execute();
+      return rows.map((r) => ({ first: Number(r.first_index), results: r.results }));
+    },
+
+    async journalGet(id, key) {
+      const r = await db
+        .selectFrom('job_journal')
+        .select('value')
+        .where('job_id', '=', id)
+        .where('key', '=', key)
+        .executeTakeFirst();
+      return r?.value;
+    },
+
+    async journalSet(id, key, value, now) {
+      await db
+        .insertInto('job_journal')
+        .values({ job_id: id, key, value, updated_at: now })
+        .onConflict((oc) => oc.columns(['job_id', 'key']).doUpdateSet({ value, updated_at: now }))
+        .execute();
+    },
+
+    async prune(before) {
+      const old = db
+        .selectFrom('jobs')
+        .select('id')
+        .where('state', 'not in', UNFINISHED)
+        .where('finished_at', '<', before);
+      await db.deleteFrom('job_results').where('job_id', 'in', old).execute();
+      await db.deleteFrom('job_journal').where('job_id', 'in', old).execute();
+      const r = await db
+        .deleteFrom('jobs')
+        .where('state', 'not in', UNFINISHED)
+        .where('finished_at', '<', before)
+        .executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+  };
+}
+
+function toKey(r: Selectable<IdempotencyKeysTable>): IdempotencyRow {
+  return {
+    tokenId: r.token_id,
+    key: r.key,
+    requestHash: r.request_hash,
+    state: r.state as IdempotencyRow['state'],
+    status: r.status === null ? null : Number(r.status),
+    headers: r.headers,
+    body: r.body,
+    jobId: r.job_id,
+    leaseExpiresAt: r.lease_expires_at,
+    createdAt: r.created_at,
+  };
+}
+
+export function idempotencyRepository(db: Kysely<Database>): IdempotencyRepository {
+  return {
+    async claim(row) {
+      const inserted = await db
+        .insertInto('idempotency_keys')
+        .values({
+          token_id: row.tokenId,
+          key: row.key,
+          request_hash: row.requestHash,
+          state: 'in_progress',
+          status: null,
+          headers: null,
+          body: null,
+          job_id: row.jobId,
+          lease_expires_at: row.leaseUntil,
+          created_at: row.now,
+        })
+        .onConflict((oc) => oc.columns(['token_id', 'key']).doNothing())
+        .returning('key')
+        .executeTakeFirst();
+      if (inserted !== undefined) return { created: true };
+      const existing = await db
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('token_id', '=', row.tokenId)
+        .where('key', '=', row.key)
+        .executeTakeFirst();
+      // Pruned between the two statements: the key is free again.
+      if (existing === undefined) return this.claim(row);
+      return { created: false, row: toKey(existing) };
+    },
+
+    async complete(tokenId, key, answer) {
+      await db
+        .updateTable('idempotency_keys')
+        .set({ state: 'done', status: answer.status, headers: answer.headers, body: answer.body })
+        .where('token_id', '=', tokenId)
+        .where('key', '=', key)
+        .execute();
+    },
+
+    async attachJob(tokenId, key, jobId) {
+      await db
+        .updateTable('idempotency_keys')
+        .set({ job_id: jobId })
+        .where('token_id', '=', tokenId)
+        .where('key', '=', key)
+        .execute();
+    },
+
+    async renew(tokenId, key, leaseUntil) {
+      await db
+        .updateTable('idempotency_keys')
+        .set({ lease_expires_at: leaseUntil })
+        .where('token_id', '=', tokenId)
+        .where('key', '=', key)
+        .where('state', '=', 'in_progress')
+        .execute();
+    },
+
+    async release(tokenId, key) {
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('token_id', '=', tokenId)
+        .where('key', '=', key)
+        .where('state', '=', 'in_progress')
+        .execute();
+    },
+
+    async prune(before) {
+      const r = await db.deleteFrom('idempotency_keys').where('created_at', '<', before).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+  };
+}
