@@ -2,7 +2,7 @@ import type { RecordError, SaveResult, UpsertOutcome, WriteAnswer } from '../../
 import { ApiError, type UnknownField, unknownFields } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
 import { LoopYielder } from '../../lib/yield-to-loop.ts';
-import type { HandlerCall } from '../adapter.ts';
+import type { HandlerCall, JobHook } from '../adapter.ts';
 import { OutboundNetworkError, type OutboundResponse, parseJson } from '../client/types.ts';
 import { CrmError, crmErrorFromResponse } from '../errors.ts';
 import { accountObject, writePipelines } from './account-objects.ts';
@@ -142,6 +142,53 @@ function failedCall(error: unknown, what: string): RecordError {
     );
   }
   throw error;
+}
+
+/**
+ * A batch of a durable job, journaled: `sending` before the call, its results after. A job resumed
+ * after a crash reuses answered batches; a batch that was being sent may have reached HubSpot:
+ * updates are sent again (same values), creates are not (HubSpot has no way to find what a lost
+ * create made), and their records are answered `CRM_PROXY_OUTCOME_UNKNOWN`.
+ */
+async function journaled<K extends string | number>(
+  job: JobHook | undefined,
+  key: string,
+  keys: K[],
+  resendable: boolean,
+  send: () => Promise<Map<K, SaveResult>>,
+): Promise<Map<K, SaveResult>> {
+  if (job === undefined) return send();
+  const entry = (await job.journal.get(key)) as { results?: [K, SaveResult][] } | undefined;
+  if (entry?.results !== undefined) return new Map(entry.results);
+  if (entry !== undefined && !resendable) {
+    const unknown = fail(
+      'CRM_PROXY_OUTCOME_UNKNOWN',
+      'The service stopped while this batch was being sent to HubSpot, so HubSpot may or may not have created the record; it was not sent again. Search HubSpot for it before sending it again.',
+    );
+    return new Map(keys.map((k) => [k, { success: false, errors: [unknown] }]));
+  }
+  if (job.signal.aborted) {
+    const cancelled = fail('CRM_PROXY_CANCELLED', 'The job was cancelled before this record was sent.');
+    return new Map(keys.map((k) => [k, { success: false, errors: [cancelled] }]));
+  }
+  await job.journal.set(key, { state: 'sending' });
+  const results = await send();
+  await job.journal.set(key, { results: [...results] });
+  return results;
+}
+
+/** Counts of a job's records as batches finish, reported to the job when there is one. */
+function progressOf(job: JobHook | undefined) {
+  const counts = { processed: 0, succeeded: 0, failed: 0 };
+  return (results: Iterable<SaveResult>) => {
+    if (job === undefined) return;
+    for (const r of results) {
+      counts.processed++;
+      if (r.success) counts.succeeded++;
+      else counts.failed++;
+    }
+    job.progress({ ...counts });
+  };
 }
 
 /** Splits into batches of at most 100 such that no id appears twice in one round (HubSpot refuses that). */
@@ -348,8 +395,19 @@ export function hubspotWrites(hs: PerConnectionState) {
     prepared: Prepared[],
   ) {
     const out: Outcome = new Map();
-    for (const round of rounds(prepared)) {
-      const done = await Promise.all(round.map((batch) => writeBatch(call, object, kind, batch)));
+    const report = progressOf(call.job);
+    for (const [n, round] of rounds(prepared).entries()) {
+      const done = await Promise.all(
+        round.map(async (batch) => {
+          const indexes = batch.map((p) => p.index);
+          const key = `hubspot.${kind}.${n}.${indexes[0]}.${indexes.length}`;
+          const m = await journaled(call.job, key, indexes, kind === 'update', () =>
+            writeBatch(call, object, kind, batch),
+          );
+          report(m.values());
+          return m;
+        }),
+      );
       for (const m of done) for (const [i, r] of m) out.set(i, r);
     }
     return out;
@@ -469,7 +527,16 @@ export function hubspotWrites(hs: PerConnectionState) {
       const batches: string[][] = [];
       for (let i = 0; i < valid.length; i += BATCH) batches.push(valid.slice(i, i + BATCH));
       const results = new Map<string, SaveResult>();
-      for (const m of await Promise.all(batches.map((b) => archiveBatch(call, object, b)))) {
+      const report = progressOf(call.job);
+      const archived = batches.map(async (b, k) => {
+        // Archiving again is harmless; ids an interrupted call archived then answer not found.
+        const m = await journaled(call.job, `hubspot.archive.${k}`, b, true, () =>
+          archiveBatch(call, object, b),
+        );
+        report(m.values());
+        return m;
+      });
+      for (const m of await Promise.all(archived)) {
         for (const [id, r] of m) results.set(id, r);
       }
       return {
