@@ -179,7 +179,12 @@ export class JobRunner {
           const v = await jobs.journalGet(id, key);
           return v === undefined ? undefined : JSON.parse(v);
         },
-        set: (key, value) => jobs.journalSet(id, key, JSON.stringify(value), this.#iso()),
+        // A store write answers in a microtask: without a turn of the loop after it, many batches
+        // finishing together would chain their writes into one long block.
+        set: async (key, value) => {
+          await jobs.journalSet(id, key, JSON.stringify(value), this.#iso());
+          await yieldToLoop();
+        },
       },
     };
     try {
