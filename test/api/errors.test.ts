@@ -123,13 +123,11 @@ test('a body over the limit is 413; the default limit is sized for 10 000 record
   assert.deepEqual(error.details, [{ limit_bytes: 100_000 }]);
 });
 
-test('HubSpot connections get 422 naming what HubSpot offers, for every Salesforce-only operation', async (t) => {
+test('HubSpot connections get 422 naming what HubSpot offers, for the Salesforce-only operation (SOQL)', async (t) => {
   const s = await startStack(t);
   const token = s.tokens.hubspot;
   const calls: Array<[string, unknown]> = [
     ['/v1/object/soql', { data: 'SELECT Id FROM Contact' }],
-    ['/v1/describe', undefined],
-    ['/v1/describe/contacts', undefined],
   ];
   const offered = [
     'insert',
@@ -138,6 +136,7 @@ test('HubSpot connections get 422 naming what HubSpot offers, for every Salesfor
     'delete',
     'get',
     'search',
+    'describe',
     'add_custom_field',
     'associations',
     'associate',
@@ -148,7 +147,7 @@ test('HubSpot connections get 422 naming what HubSpot offers, for every Salesfor
     const error = assertError(await s.api<ErrorBody>(path, { token, body }), 422, 'operation_not_available');
     assert.match(
       error.message,
-      /HubSpot offers: insert, upsert, update, delete, get, query \(search\), add_custom_field, associations, associate, dissociate, pass-through/,
+      /HubSpot offers: insert, upsert, update, delete, get, query \(search\), describe, add_custom_field, associations, associate, dissociate, pass-through/,
     );
     assert.deepEqual(error.details[0]?.['available_operations'], offered);
   }

@@ -16,7 +16,8 @@ export function ensureNoBody(body: unknown): void {
 
 const DescribeResponse = Type.Object({
   data: Type.Record(Type.String(), Type.Unknown(), {
-    description: "Salesforce's Describe Global result, unchanged (`encoding`, `maxBatchSize`, `sobjects`).",
+    description:
+      "Salesforce: its Describe Global result, unchanged (`encoding`, `maxBatchSize`, `sobjects`). HubSpot: `objects`, the standard object types and the account's custom objects (`name`, `objectTypeId`, `custom`).",
   }),
 });
 
@@ -30,7 +31,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
           operationId: 'describeInstance',
           summary: 'Describe the instance',
           description:
-            "Lists every object of the connected org: Salesforce's Describe Global result, unchanged, in `data`. Cached per connection for a few minutes. No request body.",
+            "Lists every object of the connected account in `data`: Salesforce's Describe Global result, unchanged (cached per connection for a few minutes); for HubSpot, the standard object types and the account's custom objects from the schemas API. No request body.",
           tags: ['Describe'],
           responses: { '200': { description: 'The global describe.', schema: DescribeResponse } },
           errors: [400, 422, 502, 503],

@@ -6,6 +6,7 @@ import { hubspotAuth } from './auth.ts';
 import { paced } from './calls.ts';
 import { hubspotConnect } from './connect.ts';
 import { PerConnectionState } from './connection-state.ts';
+import { hubspotDescribe } from './describe.ts';
 import { hubspotFields } from './fields.ts';
 import { HUBSPOT, HUBSPOT_PROFILE } from './profile.ts';
 import { getHubSpotRecords } from './records.ts';
@@ -61,6 +62,8 @@ export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
           input.propertiesWithHistory,
         );
       },
+      // Object types (standard and custom) or one type's properties, as HubSpot answers them.
+      describe: hubspotDescribe(hs),
       // Associations v4: read with types and labels, create and remove as writes.
       associations: associations.read,
       associate: associations.associate,
