@@ -1,0 +1,47 @@
+// The limits set through the environment hold through the HTTP API.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { startStack } from '../helpers/stack.ts';
+
+interface ErrorBody {
+  error: { code: string; message: string; details: Record<string, unknown>[] };
+}
+
+test('CRM_PROXY_RATE_LIMIT_PER_SECOND and _BURST set the per-token limit', async (t) => {
+  // Service time stands still: the bucket does not refill between the calls, however slow the machine.
+  const now = Date.now();
+  const s = await startStack(t, {
+    env: { CRM_PROXY_RATE_LIMIT_PER_SECOND: '1', CRM_PROXY_RATE_LIMIT_BURST: '3' },
+    overrides: { clock: { now: () => now } },
+  });
+  for (let i = 0; i < 3; i++) assert.equal((await s.api('/v1/describe')).status, 200, `call ${i + 1}`);
+  const limited = await s.api<ErrorBody>('/v1/describe');
+  assert.equal(limited.status, 429);
+  assert.equal(limited.body.error.code, 'rate_limited');
+  assert.equal(limited.headers.get('retry-after'), '1');
+});
+
+test('CRM_PROXY_RATE_LIMIT_PER_SECOND=0 turns the limit off', async (t) => {
+  const now = Date.now();
+  const s = await startStack(t, {
+    env: { CRM_PROXY_RATE_LIMIT_PER_SECOND: '0' },
+    overrides: { clock: { now: () => now } },
+  });
+  assert.equal(s.ctx.rateLimiter, null);
+  const answers = await Promise.all(Array.from({ length: 30 }, () => s.api('/v1/describe')));
+  assert.deepEqual(new Set(answers.map((a) => a.status)), new Set([200]));
+});
+
+test('CRM_PROXY_BODY_LIMIT_BYTES sets the largest JSON body', async (t) => {
+  const s = await startStack(t, { env: { CRM_PROXY_BODY_LIMIT_BYTES: '4096' } });
+  const records = Array.from({ length: 40 }, (_, i) => ({
+    Name: `Account ${i}`,
+    Description: 'x'.repeat(100),
+  }));
+  const answer = await s.api<ErrorBody>('/v1/object/insert/Account', { body: { data: records } });
+  assert.equal(answer.status, 413);
+  assert.equal(answer.body.error.code, 'body_too_large');
+  assert.deepEqual(answer.body.error.details, [{ limit_bytes: 4096 }]);
+  const small = await s.api('/v1/object/insert/Account', { body: { data: [{ Name: 'Small' }] } });
+  assert.equal(small.status, 200, small.text);
+});
