@@ -109,3 +109,41 @@ test('without CRM_PROXY_METRICS_PORT there is no metrics listener and no collect
   assert.equal(s.metricsUrl, undefined);
   assert.equal(s.ctx.metrics, null);
 });
+
+test("/metrics counts the CRM's 429s", async (t) => {
+  const s = await startStack(t, { env: { CRM_PROXY_METRICS_PORT: '0' } });
+  // Another client drains the HubSpot sandbox's 10-second window; the service's call is refused, then retried.
+  const limits = await fetch(`${s.hs.url}/__sandbox/rate-limits`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ perTenSeconds: 5 }),
+  });
+  assert.equal(limits.status, 200);
+  let refused = 0;
+  s.ctx.client.addHook((event) => {
+    if (event.status === 429) refused += 1;
+  });
+  for (let i = 0; i < 5; i++) {
+    const direct = await fetch(`${s.hs.url}/crm/v3/objects/contacts?limit=1`, {
+      headers: { authorization: `Bearer ${s.hs.credentials.accessToken}` },
+    });
+    assert.equal(direct.status, 200);
+  }
+  const [id] = s.hs.portal.records.list('0-1').map((r) => r.id);
+  const answer = await s.api('/v1/object/get/contacts', {
+    token: s.tokens.hubspot,
+    body: { data: { ids: [id], fields: ['email'] } },
+  });
+  assert.equal(answer.status, 200, answer.text.slice(0, 300));
+  assert.ok(refused >= 1, 'HubSpot refused at least once');
+
+  const text = await (await fetch(s.metricsUrl ?? assert.fail('no metrics listener'))).text();
+  assert.equal(sample(text, 'crm_proxy_crm_rate_limited_received_total', { crm: 'hubspot' }), refused);
+  // The pacer sends a refused call again once there is room: each refusal is a final 4xx call.
+  assert.equal(sample(text, 'crm_proxy_crm_calls_total', { crm: 'hubspot', outcome: '4xx' }), refused);
+  assert.equal(
+    sample(text, 'crm_proxy_crm_calls_total', { crm: 'hubspot', kind: 'objects.batch.read', outcome: '2xx' }),
+    1,
+  );
+  assert.equal(sample(text, 'crm_proxy_http_requests_total', { crm: 'hubspot', status_class: '2xx' }), 1);
+});
