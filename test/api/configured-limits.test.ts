@@ -45,3 +45,37 @@ test('CRM_PROXY_BODY_LIMIT_BYTES sets the largest JSON body', async (t) => {
   const small = await s.api('/v1/object/insert/Account', { body: { data: [{ Name: 'Small' }] } });
   assert.equal(small.status, 200, small.text);
 });
+
+test('CRM_PROXY_CONNECTION_CONCURRENCY bounds the parallel CRM calls of one connection', async (t) => {
+  const s = await startStack(t, {
+    env: { CRM_PROXY_CONNECTION_CONCURRENCY: '2' },
+    // Each CRM call takes a while, so parallel requests would overlap at the CRM without the bound.
+    realism: { latencyMs: 150 },
+  });
+  const ids = s.sf.org
+    .insert(
+      'Account',
+      Array.from({ length: 8 }, (_, i) => ({ Name: `C${i}` })),
+    )
+    .map((r) => r.id);
+  // Warm up: access token and describe cached, so what follows is one CRM call per request.
+  assert.equal((await s.api('/v1/object/get/Account', { body: { data: { ids: [ids[0]] } } })).status, 200);
+  let inFlight = 0;
+  let peak = 0;
+  s.sf.app.server.on('request', (req, res) => {
+    if (!(req.url ?? '').startsWith('/services/data/')) return;
+    inFlight += 1;
+    peak = Math.max(peak, inFlight);
+    res.once('close', () => {
+      inFlight -= 1;
+    });
+  });
+  const answers = await Promise.all(
+    ids.map((id) => s.api('/v1/object/get/Account', { body: { data: { ids: [id], fields: ['Name'] } } })),
+  );
+  assert.deepEqual(
+    answers.map((a) => a.status),
+    ids.map(() => 200),
+  );
+  assert.ok(peak >= 1 && peak <= 2, `at most 2 CRM calls at once, saw ${peak}`);
+});
