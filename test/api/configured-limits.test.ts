@@ -79,3 +79,16 @@ test('CRM_PROXY_CONNECTION_CONCURRENCY bounds the parallel CRM calls of one conn
   );
   assert.ok(peak >= 1 && peak <= 2, `at most 2 CRM calls at once, saw ${peak}`);
 });
+
+test('CRM_PROXY_CRM_TIMEOUT_MS bounds a call to a CRM that does not answer', async (t) => {
+  const s = await startStack(t, {
+    env: { CRM_PROXY_CRM_TIMEOUT_MS: '1000' },
+    // Every sandbox answer takes far longer than the configured deadline.
+    realism: { latencyMs: 4000 },
+    overrides: { http: { retry: { maxAttempts: 1 } } },
+  });
+  const answer = await s.api<ErrorBody>('/v1/describe');
+  assert.equal(answer.status, 502, answer.text);
+  assert.equal(answer.body.error.code, 'crm_unreachable');
+  assert.match(answer.body.error.message, /time/i);
+});
