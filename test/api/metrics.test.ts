@@ -147,3 +147,27 @@ test("/metrics counts the CRM's 429s", async (t) => {
   );
   assert.equal(sample(text, 'crm_proxy_http_requests_total', { crm: 'hubspot', status_class: '2xx' }), 1);
 });
+
+test('/metrics counts the outbound retries', async (t) => {
+  const s = await startStack(t, { env: { CRM_PROXY_METRICS_PORT: '0' } });
+  // The first describe of Lead gets a 503, the retry an answer.
+  s.sf.realism.script([{ kind: 'error503', match: 'rest.describe', times: 1 }]);
+  const answer = await s.api('/v1/describe/Lead');
+  assert.equal(answer.status, 200, answer.text.slice(0, 300));
+  assert.equal(s.sf.accounting.count('rest.describe'), 2);
+
+  const text = await (await fetch(s.metricsUrl ?? assert.fail('no metrics listener'))).text();
+  assert.equal(
+    sample(text, 'crm_proxy_crm_retries_total', { crm: 'salesforce', kind: 'describe.object' }),
+    1,
+  );
+  assert.equal(
+    sample(text, 'crm_proxy_crm_calls_total', { crm: 'salesforce', kind: 'describe.object', outcome: '2xx' }),
+    1,
+  );
+  assert.equal(sample(text, 'crm_proxy_crm_calls_total', { crm: 'salesforce', outcome: '5xx' }), undefined);
+  assert.equal(
+    sample(text, 'crm_proxy_crm_call_duration_seconds_count', { crm: 'salesforce', kind: 'describe.object' }),
+    2,
+  );
+});
