@@ -8,6 +8,7 @@ import { registerDocsPage } from './http/plugins/docs-page.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
 import { registerHealth } from './http/plugins/health.ts';
 import { redactingLogger } from './http/plugins/log-redaction.ts';
+import { registerRequestMetrics } from './http/plugins/metrics.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
 import { genRequestId, registerRequestId } from './http/plugins/request-id.ts';
 import { registerRequestLog } from './http/plugins/request-log.ts';
@@ -54,6 +55,7 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
   connections.attach(app);
 
   registerRequestId(app);
+  if (ctx.metrics !== null) registerRequestMetrics(app, ctx.metrics);
   registerErrorHandling(app, { bodyLimit: ctx.bodyLimit });
   registerJsonParser(app);
   const openapi = registerOpenApi(app, {

@@ -4,7 +4,7 @@ import { OperatorService } from './admin/operators.ts';
 import { RequestLog } from './admin/request-log.ts';
 import { AdminService } from './admin/service.ts';
 import { AuthService } from './auth/service.ts';
-import { type Config, DEFAULT_DURABLE } from './config/index.ts';
+import { type Config, DEFAULT_CAPACITY, DEFAULT_DURABLE } from './config/index.ts';
 import { ConnectService, type SandboxCrm } from './connect/service.ts';
 import { ConnectionService } from './connections/service.ts';
 import { TokenManager } from './connections/token-manager.ts';
@@ -15,6 +15,7 @@ import { IdempotencyService } from './jobs/idempotency.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { currentCallContext } from './lib/call-context.ts';
 import { type Clock, systemClock, withSystemSleep } from './lib/clock.ts';
+import { Metrics } from './lib/metrics.ts';
 import { LOG_REDACT_PATHS } from './lib/redact.ts';
 import { ConnectionLimiters, type OperationDeps } from './operations/deps.ts';
 import type { OAuthApp, OAuthClient, ProviderModule } from './providers/adapter.ts';
@@ -40,7 +41,7 @@ export interface ContextOverrides {
   /** Where the sandbox CRMs listen, by provider: the connect flow sends browsers there. */
   sandboxUrls?: Readonly<Record<Provider, string>>;
   http?: Omit<HttpClientOptions, 'clock'>;
-  /** Parallel CRM calls per connection, across all requests (default 16: under Salesforce’s 25 concurrent long-running calls). */
+  /** Parallel CRM calls per connection, across all requests (default: config, `CRM_PROXY_CONNECTION_CONCURRENCY`). */
   perConnectionConcurrency?: number;
   /** Describe cache TTL (default: the provider's). */
   describeTtlMs?: number;
@@ -48,9 +49,9 @@ export interface ContextOverrides {
   bulkThreshold?: number;
   /** Auth lookup cache TTL. */
   authCacheTtlMs?: number;
-  /** Largest accepted JSON request body in bytes (default 8 MiB, see app.ts). */
+  /** Largest accepted JSON request body in bytes (default: config, `CRM_PROXY_BODY_LIMIT_BYTES`, 8 MiB). */
   bodyLimit?: number;
-  /** Per-token rate limit; null turns it off. Default: 200 requests/s, bursts of 2000. */
+  /** Per-token rate limit; null turns it off. Default: config (`CRM_PROXY_RATE_LIMIT_*`, 200/s, bursts of 2000). */
   rateLimit?: RateLimitOptions | null;
 }
 
@@ -81,19 +82,15 @@ export interface AppContext {
   requestLog: RequestLog;
   /** What the console and the admin API show and do. */
   admin: AdminService;
+  /** Prometheus metrics; null unless a metrics port is configured. */
+  metrics: Metrics | null;
   /** The store answers (readiness). */
   isReady(): Promise<boolean>;
   close(): Promise<void>;
 }
 
-/**
- * Generous enough for a script that fans out (a refresh storm of 1,000 parallel calls fits the
- * burst), low enough that one runaway client cannot drain the CRM account's daily API allowance.
- */
-const DEFAULT_RATE_LIMIT: RateLimitOptions = { perSecond: 200, burst: 2000 };
-
 /** 10,000 records of ~800 bytes of JSON each; the reasoning is in app.ts. */
-export const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
+export const DEFAULT_BODY_LIMIT = DEFAULT_CAPACITY.bodyLimitBytes;
 
 export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   return pino({
@@ -132,7 +129,14 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     ...(overrides.authCacheTtlMs === undefined ? {} : { cacheTtlMs: overrides.authCacheTtlMs }),
     onBackgroundError: (err) => logger.warn({ err }, 'token last-used update failed'),
   });
-  const client = new HttpClient({ ...overrides.http, clock });
+  const client = new HttpClient({
+    timeoutMs: config.capacity.crmTimeoutMs,
+    connectTimeoutMs: config.capacity.crmConnectTimeoutMs,
+    ...overrides.http,
+    clock,
+  });
+  const metrics = config.metrics.port === undefined ? null : new Metrics(modules.map((m) => m.profile.id));
+  if (metrics !== null) client.addHook((event) => metrics.recordCrmCall(event));
   const outboundLog = logger.child({ component: 'outbound' });
   client.addHook((event) => {
     // The request and job the call was made for (lib/call-context.ts), so a job's calls can be followed.
@@ -207,7 +211,9 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     registry,
     tokens,
     client,
-    limiters: new ConnectionLimiters(overrides.perConnectionConcurrency ?? 16),
+    limiters: new ConnectionLimiters(
+      overrides.perConnectionConcurrency ?? config.capacity.connectionConcurrency,
+    ),
     forwarder,
   };
   const durable = config.durable ?? DEFAULT_DURABLE;
@@ -230,7 +236,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       await idempotency.prune();
     },
   });
-  const rateLimit = overrides.rateLimit === undefined ? DEFAULT_RATE_LIMIT : overrides.rateLimit;
+  const rateLimit = overrides.rateLimit === undefined ? config.capacity.rateLimit : overrides.rateLimit;
 
   return {
     config,
@@ -245,13 +251,14 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     operations,
     jobs,
     idempotency,
-    bodyLimit: overrides.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    bodyLimit: overrides.bodyLimit ?? config.capacity.bodyLimitBytes,
     rateLimit,
     rateLimiter: rateLimit === null ? null : new RateLimiter(rateLimit, clock),
     clock,
     operators,
     requestLog,
     admin,
+    metrics,
     async isReady() {
       try {
         // A primary-key lookup that finds nothing: cheap, and proves the store answers.

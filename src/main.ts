@@ -2,12 +2,15 @@ import { buildApp } from './app.ts';
 import { type Config, checkProductionSafety } from './config/index.ts';
 import { type AppContext, type ContextOverrides, createContext } from './context.ts';
 import type { ApiApp } from './http/routes/types.ts';
+import { type MetricsListener, startMetricsListener } from './metrics-listener.ts';
 
 export interface RunningService {
   app: ApiApp;
   ctx: AppContext;
   /** `http://host:port` the service listens on. */
   baseUrl: string;
+  /** Where /metrics is served (its own listener); undefined when metrics are off. */
+  metricsUrl: string | undefined;
   /** Stops accepting connections, lets in-flight requests finish, then closes the store. */
   close(): Promise<void>;
 }
@@ -35,6 +38,17 @@ export async function startService(
   }
   // Resume jobs an earlier process left running (their lease expired), and keep sweeping.
   ctx.jobs.start();
+  let metricsListener: MetricsListener | undefined;
+  const metricsPort = config.metrics.port;
+  if (ctx.metrics !== null && metricsPort !== undefined) {
+    try {
+      metricsListener = await startMetricsListener(ctx.metrics, { ...config.metrics, port: metricsPort });
+    } catch (err) {
+      await app.close();
+      await ctx.close();
+      throw err;
+    }
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = listen.host ?? config.host;
@@ -47,10 +61,12 @@ export async function startService(
     app,
     ctx,
     baseUrl: `http://${shownHost}:${port}`,
+    metricsUrl: metricsListener?.url,
     close() {
       closing ??= (async () => {
         // Fastify's close waits for in-flight requests (idle keep-alive sockets are closed at once).
         await app.close();
+        await metricsListener?.close();
         await ctx.close();
       })();
       return closing;

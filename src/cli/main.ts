@@ -39,7 +39,9 @@ CRM_PROXY_ENCRYPTION_KEYS, CRM_PROXY_ENCRYPTION_KEY_ID, …): run the CLI with t
 type Runner = (argv: string[]) => Promise<number | undefined>;
 
 async function delegate(name: 'serve' | 'sandbox', argv: string[]): Promise<number | undefined> {
-  const file = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
+  // `.ts` from the sources, `.js` from the compiled build (dist/).
+  const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+  const file = fileURLToPath(new URL(`./${name}.${ext}`, import.meta.url));
   if (!existsSync(file)) {
     note(`The "${name}" command is not available in this build (src/cli/${name}.ts is missing).`);
     return 1;

@@ -3,13 +3,17 @@ import { resolve } from 'node:path';
 import { REGIONS, type Region } from '../domain/connection.ts';
 import { HUBSPOT_PROFILE } from '../providers/hubspot/profile.ts';
 import { SALESFORCE_PROFILE } from '../providers/salesforce/profile.ts';
-import { type DurableSettings, parseDurable } from './durable.ts';
-import { ConfigError } from './error.ts';
+import { type CapacityLimits, DEFAULT_CAPACITY, parseCapacity } from './capacity.ts';
+import { DEFAULT_DURABLE, type DurableSettings, parseDurable } from './durable.ts';
+import { ConfigError, ConfigProblems } from './error.ts';
+import { type MetricsConfig, parseMetricsConfig } from './metrics.ts';
 import { checkProductionSafety } from './production.ts';
-import { parseServerLimits, type ServerLimits } from './server-limits.ts';
+import { DEFAULT_SERVER_LIMITS, parseServerLimits, type ServerLimits } from './server-limits.ts';
 
+export { type CapacityLimits, DEFAULT_CAPACITY } from './capacity.ts';
 export { DEFAULT_DURABLE, type DurableSettings } from './durable.ts';
-export { ConfigError } from './error.ts';
+export { ConfigError, ConfigProblems } from './error.ts';
+export type { MetricsConfig } from './metrics.ts';
 export { checkProductionSafety, isLoopbackHost } from './production.ts';
 export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.ts';
 
@@ -38,6 +42,10 @@ export interface Config {
   limits: ServerLimits;
   /** Idempotency keys and jobs: retention and lease (absent in a hand-built Config: the defaults). */
   durable?: DurableSettings;
+  /** Per-token rate limit, per-connection concurrency, body limit, CRM call deadlines. */
+  capacity: CapacityLimits;
+  /** The /metrics listener (`CRM_PROXY_METRICS_*`); off without a port. */
+  metrics: MetricsConfig;
   nodeEnv: string;
   production: boolean;
   databaseUrl: string | undefined;
@@ -170,49 +178,59 @@ export function parseEncryptionKeys(
 }
 
 export function loadConfig(env: Env = process.env): Config {
+  // Every variable is parsed even after a bad one, and all the problems are reported together.
+  const p = new ConfigProblems();
   const nodeEnv = str(env, 'NODE_ENV') ?? 'development';
   const production = nodeEnv === 'production';
-  const keys = parseEncryptionKeys(env['CRM_PROXY_ENCRYPTION_KEYS']);
+  const before = p.count;
+  const keys = p.take(() => parseEncryptionKeys(env['CRM_PROXY_ENCRYPTION_KEYS']), []);
+  const keysParsed = p.count === before;
   let activeKeyId = str(env, 'CRM_PROXY_ENCRYPTION_KEY_ID');
-  if (activeKeyId !== undefined && !keys.some((k) => k.id === activeKeyId)) {
-    throw new ConfigError('CRM_PROXY_ENCRYPTION_KEY_ID names a key that is not in CRM_PROXY_ENCRYPTION_KEYS');
+  // Checked against the keys only when they parsed: a bad key list is reported once, above.
+  if (keysParsed && activeKeyId !== undefined && !keys.some((k) => k.id === activeKeyId)) {
+    p.add('CRM_PROXY_ENCRYPTION_KEY_ID names a key that is not in CRM_PROXY_ENCRYPTION_KEYS');
   }
   if (activeKeyId === undefined && keys.length > 1) {
-    throw new ConfigError(
-      'CRM_PROXY_ENCRYPTION_KEY_ID is required when CRM_PROXY_ENCRYPTION_KEYS holds several keys',
-    );
+    p.add('CRM_PROXY_ENCRYPTION_KEY_ID is required when CRM_PROXY_ENCRYPTION_KEYS holds several keys');
   }
   activeKeyId ??= keys[0]?.id;
-  const servicePort = port(env, 'PORT', 8080);
+  const servicePort = p.take(() => port(env, 'PORT', 8080), 8080);
   const apiVersion = str(env, 'SALESFORCE_API_VERSION') ?? SALESFORCE_PROFILE.defaultApiVersion;
-  if (!/^\d{2,3}\.0$/.test(apiVersion)) throw new ConfigError('SALESFORCE_API_VERSION must look like 62.0');
+  if (!/^\d{2,3}\.0$/.test(apiVersion)) p.add('SALESFORCE_API_VERSION must look like 62.0');
   const bulkThresholdText = str(env, 'CRM_PROXY_SF_BULK_THRESHOLD');
   const bulkThreshold = bulkThresholdText === undefined ? undefined : Number(bulkThresholdText);
   if (bulkThreshold !== undefined && !(Number.isInteger(bulkThreshold) && bulkThreshold >= 1)) {
-    throw new ConfigError('CRM_PROXY_SF_BULK_THRESHOLD must be a whole number of records, 1 or more');
+    p.add('CRM_PROXY_SF_BULK_THRESHOLD must be a whole number of records, 1 or more');
   }
   const publicUrls = omitUndefined({
-    eu: url(env, 'CRM_PROXY_PUBLIC_URL_EU'),
-    us: url(env, 'CRM_PROXY_PUBLIC_URL_US'),
+    eu: p.take(() => url(env, 'CRM_PROXY_PUBLIC_URL_EU'), undefined),
+    us: p.take(() => url(env, 'CRM_PROXY_PUBLIC_URL_US'), undefined),
   });
   const sandboxRequested =
-    str(env, 'CRM_PROXY_SANDBOX') === undefined ? undefined : bool(env, 'CRM_PROXY_SANDBOX', false);
-  const behindTls = bool(env, 'CRM_PROXY_BEHIND_TLS', false);
-  const requestLogDays = Number(str(env, 'CRM_PROXY_REQUEST_LOG_DAYS') ?? '7');
-  if (!(Number.isInteger(requestLogDays) && requestLogDays >= 1 && requestLogDays <= 3650)) {
-    throw new ConfigError('CRM_PROXY_REQUEST_LOG_DAYS must be a whole number of days from 1 to 3650');
-  }
-  checkProductionSafety({ production, sandboxRequested, publicUrls, behindTls });
-  return {
+    str(env, 'CRM_PROXY_SANDBOX') === undefined
+      ? undefined
+      : p.take(() => bool(env, 'CRM_PROXY_SANDBOX', false), undefined);
+  const behindTls = p.take(() => bool(env, 'CRM_PROXY_BEHIND_TLS', false), false);
+  p.take(() => checkProductionSafety({ production, sandboxRequested, publicUrls, behindTls }), undefined);
+  const requestLogDays = p.take(() => {
+    const days = Number(str(env, 'CRM_PROXY_REQUEST_LOG_DAYS') ?? '7');
+    if (!(Number.isInteger(days) && days >= 1 && days <= 3650)) {
+      throw new ConfigError('CRM_PROXY_REQUEST_LOG_DAYS must be a whole number of days from 1 to 3650');
+    }
+    return days;
+  }, 7);
+  const config: Config = {
     port: servicePort,
     host: str(env, 'HOST') ?? '127.0.0.1',
     dataDir: resolve(str(env, 'CRM_PROXY_DATA_DIR') ?? './data'),
-    region: oneOf(env, 'CRM_PROXY_REGION', REGIONS, 'eu'),
+    region: p.take(() => oneOf(env, 'CRM_PROXY_REGION', REGIONS, 'eu'), 'eu'),
     publicUrls,
     sandbox: sandboxRequested ?? !production,
     behindTls,
-    limits: parseServerLimits(env),
-    durable: parseDurable(env),
+    limits: p.take(() => parseServerLimits(env), DEFAULT_SERVER_LIMITS),
+    capacity: p.take(() => parseCapacity(env), DEFAULT_CAPACITY),
+    metrics: p.take(() => parseMetricsConfig(env), { port: undefined, host: '127.0.0.1', token: undefined }),
+    durable: p.take(() => parseDurable(env), DEFAULT_DURABLE),
     nodeEnv,
     production,
     databaseUrl: str(env, 'DATABASE_URL'),
@@ -220,24 +238,37 @@ export function loadConfig(env: Env = process.env): Config {
     salesforce: {
       clientId: str(env, 'SALESFORCE_CLIENT_ID'),
       clientSecret: str(env, 'SALESFORCE_CLIENT_SECRET'),
-      loginUrl: url(env, 'SALESFORCE_LOGIN_URL') ?? SALESFORCE_PROFILE.defaultLoginUrl,
+      loginUrl:
+        p.take(() => url(env, 'SALESFORCE_LOGIN_URL'), undefined) ?? SALESFORCE_PROFILE.defaultLoginUrl,
       apiVersion,
       bulkThreshold,
     },
     sandboxPorts: {
-      salesforce: port(env, 'CRM_PROXY_SANDBOX_SF_PORT', servicePort === 0 ? 0 : servicePort + 1),
-      hubspot: port(env, 'CRM_PROXY_SANDBOX_HS_PORT', servicePort === 0 ? 0 : servicePort + 2),
+      salesforce: p.take(
+        () => port(env, 'CRM_PROXY_SANDBOX_SF_PORT', servicePort === 0 ? 0 : servicePort + 1),
+        0,
+      ),
+      hubspot: p.take(
+        () => port(env, 'CRM_PROXY_SANDBOX_HS_PORT', servicePort === 0 ? 0 : servicePort + 2),
+        0,
+      ),
     },
     hubspot: {
       clientId: str(env, 'HUBSPOT_CLIENT_ID'),
       clientSecret: str(env, 'HUBSPOT_CLIENT_SECRET'),
-      scopes: scopes(env, 'HUBSPOT_SCOPES') ?? HUBSPOT_PROFILE.connect.scopes,
-      optionalScopes: scopes(env, 'HUBSPOT_OPTIONAL_SCOPES') ?? HUBSPOT_PROFILE.connect.optionalScopes,
+      scopes: p.take(() => scopes(env, 'HUBSPOT_SCOPES'), undefined) ?? HUBSPOT_PROFILE.connect.scopes,
+      optionalScopes:
+        p.take(() => scopes(env, 'HUBSPOT_OPTIONAL_SCOPES'), undefined) ??
+        HUBSPOT_PROFILE.connect.optionalScopes,
     },
-    connect: { linkTtlMs: hours(env, 'CRM_PROXY_CONNECT_LINK_TTL_HOURS', 24) * 3_600_000 },
-    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    connect: {
+      linkTtlMs: p.take(() => hours(env, 'CRM_PROXY_CONNECT_LINK_TTL_HOURS', 24), 24) * 3_600_000,
+    },
+    logLevel: p.take(() => oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'), 'info'),
     requestLogDays,
   };
+  p.throwIfAny();
+  return config;
 }
 
 function omitUndefined<T extends Record<string, string | undefined>>(o: T): Partial<Record<keyof T, string>> {

@@ -1,7 +1,7 @@
 // How long a client may take, and how many sockets it may hold: the bounds on every inbound
 // connection, parsed from the environment with the rest of the configuration.
 import { isIP } from 'node:net';
-import { ConfigError } from './error.ts';
+import { ConfigError, ConfigProblems } from './error.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -77,36 +77,32 @@ function exemptions(env: Env, name: string): ServerLimits['connectionCapExempt']
 
 export function parseServerLimits(env: Env): ServerLimits {
   const d = DEFAULT_SERVER_LIMITS;
+  // Every bad value is collected, then reported together.
+  const p = new ConfigProblems();
   const ms = (name: string, fallback: number) =>
-    wholeNumber(env, name, fallback, 100, DAY_MS, 'milliseconds');
+    p.take(() => wholeNumber(env, name, fallback, 100, DAY_MS, 'milliseconds'), fallback);
+  const connections = (name: string, fallback: number, min: number) =>
+    p.take(() => wholeNumber(env, name, fallback, min, 1_000_000, 'connections'), fallback);
   const limits: ServerLimits = {
     headersTimeoutMs: ms('CRM_PROXY_HEADERS_TIMEOUT_MS', d.headersTimeoutMs),
     requestTimeoutMs: ms('CRM_PROXY_REQUEST_TIMEOUT_MS', d.requestTimeoutMs),
     bodyIdleTimeoutMs: ms('CRM_PROXY_BODY_IDLE_TIMEOUT_MS', d.bodyIdleTimeoutMs),
     keepAliveTimeoutMs: ms('CRM_PROXY_KEEP_ALIVE_TIMEOUT_MS', d.keepAliveTimeoutMs),
-    maxConnections: wholeNumber(
-      env,
-      'CRM_PROXY_MAX_CONNECTIONS',
-      d.maxConnections,
-      1,
-      1_000_000,
-      'connections',
-    ),
-    maxConnectionsPerClient: wholeNumber(
-      env,
+    maxConnections: connections('CRM_PROXY_MAX_CONNECTIONS', d.maxConnections, 1),
+    maxConnectionsPerClient: connections(
       'CRM_PROXY_MAX_CONNECTIONS_PER_CLIENT',
       d.maxConnectionsPerClient,
       0,
-      1_000_000,
-      'connections',
     ),
-    connectionCapExempt: exemptions(env, 'CRM_PROXY_CONNECTION_CAP_EXEMPT'),
+    connectionCapExempt: p.take(
+      () => exemptions(env, 'CRM_PROXY_CONNECTION_CAP_EXEMPT'),
+      d.connectionCapExempt,
+    ),
   };
   // Node refuses a header deadline beyond the whole-request one; say so in our words.
   if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
-    throw new ConfigError(
-      'CRM_PROXY_HEADERS_TIMEOUT_MS must not be larger than CRM_PROXY_REQUEST_TIMEOUT_MS',
-    );
+    p.add('CRM_PROXY_HEADERS_TIMEOUT_MS must not be larger than CRM_PROXY_REQUEST_TIMEOUT_MS');
   }
+  p.throwIfAny();
   return limits;
 }

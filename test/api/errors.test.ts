@@ -126,9 +126,7 @@ test('a body over the limit is 413; the default limit is sized for 10 000 record
 test('HubSpot connections get 422 naming what HubSpot offers, for the Salesforce-only operation (SOQL)', async (t) => {
   const s = await startStack(t);
   const token = s.tokens.hubspot;
-  const calls: Array<[string, unknown]> = [
-    ['/v1/object/soql', { data: 'SELECT Id FROM Contact' }],
-  ];
+  const calls: Array<[string, unknown]> = [['/v1/object/soql', { data: 'SELECT Id FROM Contact' }]];
   const offered = [
     'insert',
     'upsert',

@@ -47,6 +47,8 @@ export interface ApiAnswer<T = unknown> {
 
 export interface Stack {
   baseUrl: string;
+  /** The /metrics listener's URL when CRM_PROXY_METRICS_PORT is set in `env`. */
+  metricsUrl: string | undefined;
   tokens: { salesforce: string; hubspot: string };
   connectionIds: { salesforce: string; hubspot: string };
   sf: SandboxPair['salesforce'];
@@ -138,6 +140,7 @@ export async function startStack(t: TestContext, options: StackOptions = {}): Pr
 
   return {
     baseUrl: service.baseUrl,
+    metricsUrl: service.metricsUrl,
     tokens,
     connectionIds,
     sf: sandboxes.salesforce,

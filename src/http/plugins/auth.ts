@@ -24,8 +24,9 @@ export function authenticate(verifier: TokenVerifier, limiter: RateLimiter | nul
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     const result = await verifier.verify(request.headers.authorization);
     if (result.ok) {
-      limiter?.take(result.token.id);
+      // Set first, so that a 429 from the limiter is still counted against the token's CRM.
       request.principal = { token: result.token, connection: result.connection };
+      limiter?.take(result.token.id);
       return;
     }
     const headers: Record<string, string> = {};

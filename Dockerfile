@@ -1,0 +1,55 @@
+# syntax=docker/dockerfile:1
+# crm-proxy: multi-stage build. Stage 1 type-checks and compiles (`npm run typecheck`,
+# `npm run build`, the same commands as a local build); stage 2 holds production dependencies
+# only; the final image runs `node dist/src/cli/index.js serve` as a non-root user, with no
+# TypeScript loader, and works on a read-only root file system (only /data is written).
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+# better-sqlite3 compiles when no prebuilt binary matches.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci
+COPY tsconfig.json biome.json ./
+COPY scripts ./scripts
+COPY src ./src
+COPY sandbox ./sandbox
+COPY bin ./bin
+# test/ and bench/ are type-checked with the rest, as locally; only dist/ leaves this stage.
+COPY test ./test
+COPY bench ./bench
+RUN npm run typecheck && npm run build
+
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev && npm cache clean --force
+
+FROM ${NODE_IMAGE}
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    CRM_PROXY_DATA_DIR=/data \
+    CRM_PROXY_BEHIND_TLS=true \
+    CRM_PROXY_METRICS_PORT=9464 \
+    CRM_PROXY_METRICS_HOST=0.0.0.0
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+COPY bin ./bin
+# `node` (uid 1000) ships with the base image; /data is the only place written (the SQLite store
+# when DATABASE_URL is unset). Mount a volume there; everything else can be read-only.
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 8080 9464
+# /readyz: 200 when the store answers, 503 while draining; node's fetch, no curl in the image.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# SIGTERM: stop accepting, finish in-flight requests (Connection: close on them), then exit.
+STOPSIGNAL SIGTERM
+CMD ["node", "dist/src/cli/index.js", "serve"]

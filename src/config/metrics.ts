@@ -1,0 +1,32 @@
+// Where /metrics is served: its own listener, off the API port, so the load balancer never
+// exposes it. Off unless CRM_PROXY_METRICS_PORT is set; loopback unless told otherwise, and then
+// a bearer token can be required.
+import { ConfigError, ConfigProblems } from './error.ts';
+
+type Env = Record<string, string | undefined>;
+
+export interface MetricsConfig {
+  /** `CRM_PROXY_METRICS_PORT`; undefined: no metrics. */
+  port: number | undefined;
+  /** `CRM_PROXY_METRICS_HOST`, default 127.0.0.1. */
+  host: string;
+  /** `CRM_PROXY_METRICS_TOKEN`: when set, scrapes must send `Authorization: Bearer <token>`. */
+  token: string | undefined;
+}
+
+export function parseMetricsConfig(env: Env): MetricsConfig {
+  const p = new ConfigProblems();
+  const portText = env['CRM_PROXY_METRICS_PORT']?.trim();
+  const port = p.take(() => {
+    if (portText === undefined || portText === '') return undefined;
+    const n = Number(portText);
+    if (!Number.isInteger(n) || n < 0 || n > 65535)
+      throw new ConfigError('CRM_PROXY_METRICS_PORT must be a port number (0-65535)');
+    return n;
+  }, undefined);
+  const token = env['CRM_PROXY_METRICS_TOKEN']?.trim() || undefined;
+  if (token !== undefined && token.length < 16)
+    p.add('CRM_PROXY_METRICS_TOKEN must be at least 16 characters (openssl rand -hex 16)');
+  p.throwIfAny();
+  return { port, host: env['CRM_PROXY_METRICS_HOST']?.trim() || '127.0.0.1', token };
+}

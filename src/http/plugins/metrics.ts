@@ -1,0 +1,22 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Metrics } from '../../lib/metrics.ts';
+
+/** The CRM of the request's token (its provider profile id), once the auth hook has run. */
+function crmOf(request: FastifyRequest): string | undefined {
+  const principal = (request as { principal?: { connection: { provider: string } } | null }).principal;
+  return principal?.connection.provider;
+}
+
+/** Counts every answered request by route template, status class and CRM, and times it. */
+export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.recordRequest({
+      // The template (`/v1/object/get/:object_name`), so label values stay bounded.
+      route: request.routeOptions.url ?? 'unmatched',
+      method: request.method,
+      status: reply.statusCode,
+      crm: crmOf(request),
+      seconds: reply.elapsedTime / 1000,
+    });
+  });
+}

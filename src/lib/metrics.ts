@@ -1,0 +1,128 @@
+// Prometheus metrics of one service process (prom-client). The CRM label takes the provider
+// profile id of the connection (`crm`), never a name written here; `none` when no connection is
+// known (health checks, refused tokens).
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+/** What the outbound HTTP client reports about each attempt (a structural copy of its CallEvent). */
+export interface CrmCallEvent {
+  /** `<crm>.<kind>`, e.g. `<crm>.describe.object`. */
+  label: string;
+  durationMs: number;
+  status?: number;
+  failure?: string;
+  retry?: { waitMs: number; reason: string };
+}
+
+const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+export class Metrics {
+  readonly registry = new Registry();
+  readonly #crms: ReadonlySet<string>;
+  readonly #httpRequests = new Counter({
+    name: 'crm_proxy_http_requests_total',
+    help: 'Requests answered, by route template, method, status class and CRM of the token.',
+    labelNames: ['route', 'method', 'status_class', 'crm'] as const,
+    registers: [this.registry],
+  });
+  readonly #httpDuration = new Histogram({
+    name: 'crm_proxy_http_request_duration_seconds',
+    help: 'Time from the request arriving to the answer sent, by route template and CRM.',
+    labelNames: ['route', 'crm'] as const,
+    buckets: SECONDS_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly #rateLimitedSent = new Counter({
+    name: 'crm_proxy_rate_limited_sent_total',
+    help: "429 answers sent by the service's own per-token rate limit, by CRM.",
+    labelNames: ['crm'] as const,
+    registers: [this.registry],
+  });
+  readonly #crmCalls = new Counter({
+    name: 'crm_proxy_crm_calls_total',
+    help: 'Final attempts of calls to a CRM, by CRM, kind and outcome (2xx..5xx, or the network failure).',
+    labelNames: ['crm', 'kind', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly #crmDuration = new Histogram({
+    name: 'crm_proxy_crm_call_duration_seconds',
+    help: 'Duration of each attempt of a call to a CRM, by CRM and kind.',
+    labelNames: ['crm', 'kind'] as const,
+    buckets: SECONDS_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly #crmRetries = new Counter({
+    name: 'crm_proxy_crm_retries_total',
+    help: 'Attempts of CRM calls that were retried, by CRM, kind and reason.',
+    labelNames: ['crm', 'kind', 'reason'] as const,
+    registers: [this.registry],
+  });
+  readonly #crm429 = new Counter({
+    name: 'crm_proxy_crm_rate_limited_received_total',
+    help: '429 answers received from a CRM (each attempt), by CRM and kind.',
+    labelNames: ['crm', 'kind'] as const,
+    registers: [this.registry],
+  });
+  readonly #tokenRefreshes = new Counter({
+    name: 'crm_proxy_token_refreshes_total',
+    help: 'Access token refreshes sent to a CRM (final attempts), by CRM and outcome.',
+    labelNames: ['crm', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  /** `crms`: the provider profile ids; any other label prefix is counted as `other`. */
+  constructor(crms: readonly string[]) {
+    this.#crms = new Set(crms);
+    // Process CPU, memory, GC, and event-loop lag (nodejs_eventloop_lag_*), prefixed.
+    collectDefaultMetrics({
+      register: this.registry,
+      prefix: 'crm_proxy_',
+      eventLoopMonitoringPrecision: 20,
+    });
+  }
+
+  /** One answered request. `route` is the route template (never the raw URL: bounded label values). */
+  recordRequest(r: {
+    route: string;
+    method: string;
+    status: number;
+    crm: string | undefined;
+    seconds: number;
+  }) {
+    const crm = this.#crmLabel(r.crm);
+    this.#httpRequests.inc({
+      route: r.route,
+      method: r.method,
+      status_class: `${Math.floor(r.status / 100)}xx`,
+      crm,
+    });
+    this.#httpDuration.observe({ route: r.route, crm }, r.seconds);
+    if (r.status === 429) this.#rateLimitedSent.inc({ crm });
+  }
+
+  /** One attempt of a call to a CRM, as the outbound client reports it. */
+  recordCrmCall(event: CrmCallEvent): void {
+    const dot = event.label.indexOf('.');
+    const crm = this.#crmLabel(dot > 0 ? event.label.slice(0, dot) : event.label);
+    const kind = dot > 0 ? event.label.slice(dot + 1) : 'call';
+    this.#crmDuration.observe({ crm, kind }, event.durationMs / 1000);
+    if (event.status === 429) this.#crm429.inc({ crm, kind });
+    if (event.retry !== undefined) {
+      this.#crmRetries.inc({ crm, kind, reason: event.retry.reason });
+      return;
+    }
+    const outcome =
+      event.status !== undefined ? `${Math.floor(event.status / 100)}xx` : (event.failure ?? 'unknown');
+    this.#crmCalls.inc({ crm, kind, outcome });
+    if (kind === 'oauth.refresh') this.#tokenRefreshes.inc({ crm, outcome });
+  }
+
+  #crmLabel(crm: string | undefined): string {
+    if (crm === undefined) return 'none';
+    return this.#crms.has(crm) ? crm : 'other';
+  }
+
+  /** The exposition text and its content type. */
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

@@ -1,0 +1,60 @@
+// The /metrics listener: a plain node:http server on its own port (loopback by default), apart from
+// the API so that the load balancer in front never exposes it. An optional bearer token guards it
+// when it listens beyond loopback.
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { MetricsConfig } from './config/index.ts';
+import type { Metrics } from './lib/metrics.ts';
+
+export interface MetricsListener {
+  url: string;
+  close(): Promise<void>;
+}
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const sent = Buffer.from(/^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1] ?? '');
+  const want = Buffer.from(token);
+  return sent.length === want.length && timingSafeEqual(sent, want);
+}
+
+export async function startMetricsListener(
+  metrics: Metrics,
+  config: MetricsConfig & { port: number },
+): Promise<MetricsListener> {
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET' || path !== '/metrics') {
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end('{"error":{"code":"not_found","message":"Only GET /metrics is served here."}}');
+      return;
+    }
+    if (config.token !== undefined && !tokenMatches(req.headers.authorization, config.token)) {
+      res
+        .writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' })
+        .end(
+          '{"error":{"code":"unauthorized","message":"Send Authorization: Bearer <CRM_PROXY_METRICS_TOKEN>."}}',
+        );
+      return;
+    }
+    metrics.render().then(
+      ({ contentType, body }) => res.writeHead(200, { 'content-type': contentType }).end(body),
+      () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics could not be collected\n'),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return {
+    url: `http://${host}:${port}/metrics`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

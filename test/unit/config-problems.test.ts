@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError, DEFAULT_CAPACITY, loadConfig } from '../../src/config/index.ts';
+
+function problemsOf(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    assert.ok(err instanceof ConfigError, String(err));
+    return err;
+  }
+  assert.fail('loadConfig accepted a bad configuration');
+}
+
+test('every bad value is reported at once, each naming its variable and never the value', () => {
+  const error = problemsOf({
+    PORT: 'eighty',
+    CRM_PROXY_REGION: 'mars',
+    LOG_LEVEL: 'loud',
+    CRM_PROXY_RATE_LIMIT_PER_SECOND: '-5',
+    CRM_PROXY_RATE_LIMIT_BURST: 'lots',
+    CRM_PROXY_CONNECTION_CONCURRENCY: '0',
+    CRM_PROXY_BODY_LIMIT_BYTES: '12.5',
+    CRM_PROXY_CRM_TIMEOUT_MS: 'soon',
+    CRM_PROXY_CRM_CONNECT_TIMEOUT_MS: '99999999',
+    CRM_PROXY_REQUEST_TIMEOUT_MS: '1',
+    CRM_PROXY_MAX_CONNECTIONS: '0',
+    CRM_PROXY_SF_BULK_THRESHOLD: '0',
+    CRM_PROXY_PUBLIC_URL_EU: 'not a url',
+    CRM_PROXY_ENCRYPTION_KEYS: 'k1:c2VjcmV0LXZhbHVlLXRoYXQtaXMtdG9vLXNob3J0',
+  });
+  const named = [
+    'PORT',
+    'CRM_PROXY_REGION',
+    'LOG_LEVEL',
+    'CRM_PROXY_RATE_LIMIT_PER_SECOND',
+    'CRM_PROXY_RATE_LIMIT_BURST',
+    'CRM_PROXY_CONNECTION_CONCURRENCY',
+    'CRM_PROXY_BODY_LIMIT_BYTES',
+    'CRM_PROXY_CRM_TIMEOUT_MS',
+    'CRM_PROXY_CRM_CONNECT_TIMEOUT_MS',
+    'CRM_PROXY_REQUEST_TIMEOUT_MS',
+    'CRM_PROXY_MAX_CONNECTIONS',
+    'CRM_PROXY_SF_BULK_THRESHOLD',
+    'CRM_PROXY_PUBLIC_URL_EU',
+    'CRM_PROXY_ENCRYPTION_KEYS',
+  ];
+  assert.equal(error.problems.length, named.length, error.message);
+  for (const [i, name] of named.entries()) {
+    assert.ok(
+      error.problems.some((p) => p.startsWith(name)),
+      `problem ${i} names ${name}:\n${error.message}`,
+    );
+  }
+  assert.match(error.message, new RegExp(`^${named.length} configuration problems:\\n  - `));
+  for (const secret of ['eighty', 'mars', 'loud', 'lots', 'soon', 'c2VjcmV0', 'not a url']) {
+    assert.ok(!error.message.includes(secret), `the message repeats the value "${secret}"`);
+  }
+});
+
+test('one bad value keeps the single-line message', () => {
+  const error = problemsOf({ CRM_PROXY_BODY_LIMIT_BYTES: '10' });
+  assert.deepEqual(error.problems, [
+    'CRM_PROXY_BODY_LIMIT_BYTES must be a whole number of bytes from 1024 to 268435456',
+  ]);
+  assert.equal(error.message, error.problems[0]);
+});
+
+test('capacity limits: defaults, every variable, 0 turns the rate limit off', () => {
+  assert.deepEqual(loadConfig({}).capacity, DEFAULT_CAPACITY);
+  assert.deepEqual(DEFAULT_CAPACITY, {
+    rateLimit: { perSecond: 200, burst: 2000 },
+    connectionConcurrency: 16,
+    bodyLimitBytes: 8 * 1024 * 1024,
+    crmTimeoutMs: 60_000,
+    crmConnectTimeoutMs: 10_000,
+  });
+  assert.deepEqual(
+    loadConfig({
+      CRM_PROXY_RATE_LIMIT_PER_SECOND: '50',
+      CRM_PROXY_RATE_LIMIT_BURST: '75',
+      CRM_PROXY_CONNECTION_CONCURRENCY: '4',
+      CRM_PROXY_BODY_LIMIT_BYTES: '1048576',
+      CRM_PROXY_CRM_TIMEOUT_MS: '30000',
+      CRM_PROXY_CRM_CONNECT_TIMEOUT_MS: '2000',
+    }).capacity,
+    {
+      rateLimit: { perSecond: 50, burst: 75 },
+      connectionConcurrency: 4,
+      bodyLimitBytes: 1_048_576,
+      crmTimeoutMs: 30_000,
+      crmConnectTimeoutMs: 2000,
+    },
+  );
+  assert.equal(loadConfig({ CRM_PROXY_RATE_LIMIT_PER_SECOND: '0' }).capacity.rateLimit, null);
+  // A rate above the default burst raises the burst with it unless the burst is set.
+  assert.deepEqual(loadConfig({ CRM_PROXY_RATE_LIMIT_PER_SECOND: '5000' }).capacity.rateLimit, {
+    perSecond: 5000,
+    burst: 5000,
+  });
+  assert.deepEqual(
+    problemsOf({ CRM_PROXY_RATE_LIMIT_PER_SECOND: '100', CRM_PROXY_RATE_LIMIT_BURST: '10' }).problems,
+    ['CRM_PROXY_RATE_LIMIT_BURST must be at least CRM_PROXY_RATE_LIMIT_PER_SECOND'],
+  );
+});
