@@ -2,6 +2,7 @@
 // a crash does with a batch that was being sent (creates never resent, updates sent again).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { interruptedJob } from '../helpers/interrupted-job.ts';
 import type { Stack } from '../helpers/stack.ts';
 import { startStack } from '../helpers/stack.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -16,42 +17,6 @@ interface Job {
   id: string;
   state: string;
   counts: { total: number; processed: number; succeeded: number; failed: number };
-}
-
-let seq = 0;
-
-/** A HubSpot job as an instance that died mid-way leaves it: claimed, lease run out, with its journal. */
-async function interruptedJob(
-  s: Stack,
-  operation: 'insert' | 'update',
-  input: { objectName: string; records: unknown[] },
-  journal: Record<string, unknown>,
-): Promise<string> {
-  const token = await s.ctx.auth.verify(`Bearer ${s.tokens.hubspot}`);
-  assert.ok(token.ok);
-  const id = `job_hsresume${String(seq++).padStart(21, '0')}`;
-  await s.store.jobs.insert({
-    id,
-    tokenId: token.token.id,
-    connectionId: s.connectionIds.hubspot,
-    requestId: null,
-    operation,
-    objectName: input.objectName,
-    input: JSON.stringify({ ...input, via: undefined }),
-    total: input.records.length,
-    now: new Date().toISOString(),
-  });
-  for (const [key, value] of Object.entries(journal)) {
-    await s.store.jobs.journalSet(id, key, JSON.stringify(value), new Date().toISOString());
-  }
-  const past = new Date(Date.now() - 1000).toISOString();
-  assert.ok(await s.store.jobs.claim(id, 'inst_dead', past, past));
-  await s.ctx.jobs.sweep();
-  await waitFor(
-    'the resumed job to finish',
-    async () => (await s.store.jobs.find(id))?.state === 'completed',
-  );
-  return id;
 }
 
 async function resultsOf(s: Stack, id: string): Promise<RecordResult[]> {
@@ -102,6 +67,7 @@ test('a resumed HubSpot insert: an answered batch is reused, a batch that was be
   ]);
   const id = await interruptedJob(
     s,
+    'hubspot',
     'insert',
     { objectName: 'contacts', records },
     {
@@ -126,6 +92,7 @@ test('a resumed HubSpot update: a batch that was being sent is sent again (same 
   assert.ok(a && b);
   const id = await interruptedJob(
     s,
+    'hubspot',
     'update',
     {
       objectName: 'contacts',

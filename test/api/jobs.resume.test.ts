@@ -3,46 +3,10 @@
 // a Bulk job left Open is aborted and the write starts over.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { interruptedJob } from '../helpers/interrupted-job.ts';
 import type { Stack } from '../helpers/stack.ts';
 import { startStack } from '../helpers/stack.ts';
-import { waitFor } from '../helpers/wait.ts';
 import { countWhere, type RecordResult, type WriteAnswer } from './sf-writes-helpers.ts';
-
-let seq = 0;
-
-/** A job as an instance that died mid-way leaves it: claimed, lease run out, with its journal. */
-async function interruptedJob(
-  s: Stack,
-  input: { objectName: string; records: unknown[]; via: string },
-  journal: Record<string, unknown>,
-  operation: 'insert' | 'update' = 'insert',
-): Promise<string> {
-  const token = await s.ctx.auth.verify(`Bearer ${s.tokens.salesforce}`);
-  assert.ok(token.ok);
-  const id = `job_resume${String(seq++).padStart(23, '0')}`;
-  await s.store.jobs.insert({
-    id,
-    tokenId: token.token.id,
-    connectionId: s.connectionIds.salesforce,
-    requestId: null,
-    operation,
-    objectName: input.objectName,
-    input: JSON.stringify(input),
-    total: input.records.length,
-    now: new Date().toISOString(),
-  });
-  for (const [key, value] of Object.entries(journal)) {
-    await s.store.jobs.journalSet(id, key, JSON.stringify(value), new Date().toISOString());
-  }
-  const past = new Date(Date.now() - 1000).toISOString();
-  assert.ok(await s.store.jobs.claim(id, 'inst_dead', past, past));
-  await s.ctx.jobs.sweep();
-  await waitFor(
-    'the resumed job to finish',
-    async () => (await s.store.jobs.find(id))?.state === 'completed',
-  );
-  return id;
-}
 
 async function resultsOf(s: Stack, id: string): Promise<RecordResult[]> {
   const got = await s.api<{ data: RecordResult[] }>(`/v1/jobs/${id}/results`, { method: 'GET' });
@@ -61,6 +25,8 @@ test('an insert call that may have reached Salesforce: what it created is found,
   const since = new Date(Date.now() - 60_000).toISOString();
   const id = await interruptedJob(
     s,
+    'salesforce',
+    'insert',
     { objectName: 'Account', records, via: 'collections' },
     { 'r1:collections:insert:0': { state: 'sending', at: since } },
   );
@@ -83,6 +49,8 @@ test('a record whose content cannot be compared is answered CRM_PROXY_OUTCOME_UN
   const calls = s.sf.accounting.count('collections.create');
   const id = await interruptedJob(
     s,
+    'salesforce',
+    'insert',
     { objectName: 'Contact', records, via: 'collections' },
     { 'r1:collections:insert:0': { state: 'sending', at: since } },
   );
@@ -105,6 +73,8 @@ test('answered calls are reused from the journal; an update call marked sending 
   const journaled = { id: '001000000000000AAA', success: true, errors: [] };
   const reused = await interruptedJob(
     s,
+    'salesforce',
+    'insert',
     { objectName: 'Account', records: [{ Name: 'Never-sent' }], via: 'collections' },
     { 'r1:collections:insert:0': { state: 'done', results: [journaled] } },
   );
@@ -115,9 +85,10 @@ test('answered calls are reused from the journal; an update call marked sending 
   const updates = s.sf.accounting.count('collections.update');
   const resent = await interruptedJob(
     s,
+    'salesforce',
+    'update',
     { objectName: 'Account', records: ids.map((i) => ({ Id: i, Industry: 'Energy' })), via: 'collections' },
     { 'r1:collections:update:0': { state: 'sending', at: new Date().toISOString() } },
-    'update',
   );
   assert.ok((await resultsOf(s, resent)).every((r) => r.success));
   assert.equal(s.sf.accounting.count('collections.update'), updates + 1, 'same values again: safe to send');
@@ -142,6 +113,8 @@ test('a Bulk job the crash left Open is aborted and the write starts over with a
   const records = [{ Name: 'Bulk-Open-0' }, { Name: 'Bulk-Open-1' }];
   const id = await interruptedJob(
     s,
+    'salesforce',
+    'insert',
     { objectName: 'Account', records, via: 'bulk2' },
     { 'r1:bulk:Account': { jobId: open.id, at: new Date().toISOString() } },
   );
