@@ -204,7 +204,7 @@ export function requestTable(entries: RequestLogEntry[], names: Map<string, stri
 <td data-label="Status"><span class="badge s${Math.floor(e.status / 100)}">${e.status}</span>${e.errorCode === null ? '' : html` <span class="muted">${e.errorCode}</span>`}</td>
 <td data-label="Latency">${e.latencyMs} ms</td><td data-label="CRM calls">${e.crmCalls}</td><td data-label="Interface">${e.interface ?? '—'}</td><td data-label="Request id" class="mono">${e.requestId}</td>
 <td data-label="Token" class="mono">${e.tokenId === null ? '—' : html`<a href="/console/requests?token_id=${e.tokenId}">${e.tokenId.slice(0, 12)}…</a>`}</td>
-<td data-label="Connection" class="mono">${e.connectionId === null ? '—' : html`<a href="/console/requests?connection_id=${e.connectionId}">${names.get(e.connectionId) ?? e.connectionId}</a>`}</td></tr>`,
+<td data-label="Connection" class="mono">${e.connectionId === null ? '—' : html`<a href="/console/requests?connection_id=${e.connectionId}">${names.get(e.connectionId) ?? `${e.connectionId.slice(0, 14)}…`}</a>`}</td></tr>`,
         )
   }</tbody></table></div>`;
 }
