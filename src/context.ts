@@ -13,7 +13,7 @@ import type { Connection, Provider } from './domain/connection.ts';
 import { RateLimiter, type RateLimitOptions } from './http/plugins/rate-limit.ts';
 import { IdempotencyService } from './jobs/idempotency.ts';
 import { JobRunner } from './jobs/runner.ts';
-import { currentCallContext } from './lib/call-context.ts';
+import { currentCallIds } from './lib/call-context.ts';
 import { type Clock, systemClock, withSystemSleep } from './lib/clock.ts';
 import { Metrics } from './lib/metrics.ts';
 import { LOG_REDACT_PATHS } from './lib/redact.ts';
@@ -140,7 +140,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const outboundLog = logger.child({ component: 'outbound' });
   client.addHook((event) => {
     // The request and job the call was made for (lib/call-context.ts), so a job's calls can be followed.
-    const entry = { ...currentCallContext(), ...event };
+    const entry = { ...currentCallIds(), ...event };
     if (event.retry !== undefined || event.failure !== undefined || (event.status ?? 0) >= 500) {
       outboundLog.warn(entry, 'crm call failed');
     } else {

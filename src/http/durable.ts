@@ -12,7 +12,6 @@ import {
 } from '../jobs/idempotency.ts';
 import { newJobId } from '../jobs/runner.ts';
 import { jobView } from '../jobs/view.ts';
-import { withCallContext } from '../lib/call-context.ts';
 import { type BatchWrite, runBatchWrite, sizeOf } from '../operations/writes.ts';
 import { principalOf } from './plugins/auth.ts';
 
@@ -62,9 +61,7 @@ export async function batchWrite(
   const key = parseIdempotencyKey(request.headers[IDEMPOTENCY_HEADER]);
   const async = prefersAsync(request);
   if (!async && key === undefined && sizeOf(write) <= JOB_THRESHOLD) {
-    const answer = await withCallContext({ requestId: request.id }, () =>
-      runBatchWrite(ctx.operations, connection, write),
-    );
+    const answer = await runBatchWrite(ctx.operations, connection, write);
     if (answer.via !== undefined) reply.header('x-crm-proxy-interface', answer.via);
     return { data: answer.data };
   }
@@ -130,15 +127,13 @@ export async function directWrite(
     for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
     return answer.body;
   };
-  if (key === undefined) return send(await withCallContext({ requestId: request.id }, run));
+  if (key === undefined) return send(await run());
   const { token } = principalOf(request);
   const claim = await ctx.idempotency.claim(token.id, key, fingerprint(request), null);
   if (claim.kind === 'replay') return replay(reply, claim.answer);
   let answer: DirectAnswer;
   try {
-    answer = await ctx.idempotency.holding(token.id, key, () =>
-      withCallContext({ requestId: request.id }, run),
-    );
+    answer = await ctx.idempotency.holding(token.id, key, run);
   } catch (error) {
     const { status, body } = toErrorBody(error, request.id);
     if (nothingApplied(status)) {
@@ -212,15 +207,13 @@ export async function keyedPassthrough(
   let headers: Record<string, string | string[]>;
   let answer: Buffer;
   try {
-    ({ status, headers, answer } = await ctx.idempotency.holding(token.id, key, () =>
-      withCallContext({ requestId: request.id }, async () => {
-        const result = await send(sent.length === 0 ? undefined : Readable.from([sent]));
-        const bytes = Buffer.isBuffer(result.body)
-          ? result.body
-          : await readAll(result.body, ctx.bodyLimit, "The CRM's answer");
-        return { status: result.status, headers: result.headers, answer: bytes };
-      }),
-    ));
+    ({ status, headers, answer } = await ctx.idempotency.holding(token.id, key, async () => {
+      const result = await send(sent.length === 0 ? undefined : Readable.from([sent]));
+      const bytes = Buffer.isBuffer(result.body)
+        ? result.body
+        : await readAll(result.body, ctx.bodyLimit, "The CRM's answer");
+      return { status: result.status, headers: result.headers, answer: bytes };
+    }));
   } catch (error) {
     const { status: failed, body: errorBody } = toErrorBody(error, request.id);
     if (nothingApplied(failed)) await ctx.idempotency.release(token.id, key).catch(() => {});

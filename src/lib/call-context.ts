@@ -1,19 +1,47 @@
+// What the work in progress belongs to, through one AsyncLocalStorage scope: the request (opened by
+// the HTTP layer for every API request) and the job (opened by the job runner). Outbound CRM calls
+// are logged with the ids and counted on the request's meter. Calls made outside any request or
+// job (start-up checks) carry nothing and count nowhere.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** Which request and job a piece of work belongs to; outbound CRM calls are logged with it. */
+/** What one inbound request spent on the CRM: every outbound attempt made while serving it. */
+export interface RequestMeter {
+  crmCalls: number;
+  /** Headers of the latest CRM answer (for allowance headers); never logged. */
+  lastHeaders: Record<string, string | string[] | undefined> | undefined;
+}
+
 export interface CallContext {
   requestId?: string | undefined;
   jobId?: string | undefined;
+  meter?: RequestMeter | undefined;
 }
 
 const storage = new AsyncLocalStorage<CallContext>();
 
-/** Runs `fn` with `context` visible to every call it makes, however deep. */
+export function newMeter(): RequestMeter {
+  return { crmCalls: 0, lastHeaders: undefined };
+}
+
+/** Runs `fn` with `context` (added to the one it runs in) visible to every call it makes, however deep. */
 export function withCallContext<T>(context: CallContext, fn: () => T): T {
   return storage.run({ ...storage.getStore(), ...context }, fn);
 }
 
-/** The request id and job id of the work in progress (empty outside any). */
-export function currentCallContext(): CallContext {
-  return storage.getStore() ?? {};
+/** The request id and job id of the work in progress (empty outside any), for logs. */
+export function currentCallIds(): { requestId?: string; jobId?: string } {
+  const store = storage.getStore();
+  if (store === undefined) return {};
+  return {
+    ...(store.requestId === undefined ? {} : { requestId: store.requestId }),
+    ...(store.jobId === undefined ? {} : { jobId: store.jobId }),
+  };
+}
+
+/** One CRM call attempt; `headers` when it was answered. */
+export function meterCrmCall(headers?: Record<string, string | string[] | undefined>): void {
+  const meter = storage.getStore()?.meter;
+  if (meter === undefined) return;
+  meter.crmCalls++;
+  if (headers !== undefined) meter.lastHeaders = headers;
 }

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
-import { meterCrmCall } from '../lib/request-meter.ts';
+import { meterCrmCall } from '../lib/call-context.ts';
 import type { CrmAdapter, PassthroughHandler } from '../providers/adapter.ts';
 import type { HttpMethod } from '../providers/client/types.ts';
 import { ProxyBody } from '../proxy/body.ts';

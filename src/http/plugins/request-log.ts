@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { NewRequestLogEntry } from '../../admin/request-log.ts';
 import type { AppContext } from '../../context.ts';
-import { newMeter, type RequestMeter, withMeter } from '../../lib/request-meter.ts';
+import { newMeter, type RequestMeter, withCallContext } from '../../lib/call-context.ts';
 
 interface Pending {
   at: string;
@@ -23,11 +23,12 @@ export function registerRequestLog(app: FastifyInstance, ctx: AppContext): void 
     if (!LOGGED.test(request.url)) return;
     pending.set(request, { at: new Date(ctx.clock.now()).toISOString(), meter: newMeter() });
   });
-  // After the body is read: the handler and everything it awaits run inside the meter's scope.
+  // After the body is read: the handler and everything it awaits (a job it starts included) run
+  // with the request's id, for the CRM call logs, and its meter.
   app.addHook('preHandler', (request, _reply, done) => {
     const p = pending.get(request);
     if (p === undefined) return done();
-    withMeter(p.meter, done);
+    withCallContext({ requestId: request.id, meter: p.meter }, done);
   });
   // The API's own error answers are small JSON strings: their code (and, for 5xx, message) is kept.
   app.addHook('onSend', async (request, reply, payload) => {

@@ -1,7 +1,7 @@
 import { Agent, errors, request } from 'undici';
+import { meterCrmCall } from '../../lib/call-context.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { redactUrl } from '../../lib/redact.ts';
-import { meterCrmCall } from '../../lib/request-meter.ts';
 import { retrying } from '../../lib/retry.ts';
 import { readTextYielding } from '../../lib/utf8-yielding.ts';
 import {
