@@ -72,6 +72,19 @@ export function printTable(headers: string[], rows: string[][]): void {
   cliIo().stdout.write(`${[line(headers), ...rows.map(line)].join('\n')}\n`);
 }
 
+/** A listing: the items as JSON with --json, `empty` when there are none, else a table. */
+export function printListing<T>(
+  items: readonly T[],
+  json: boolean,
+  empty: string,
+  headers: string[],
+  row: (item: T) => string[],
+): void {
+  if (json) printJson(items);
+  else if (items.length === 0) note(empty);
+  else printTable(headers, items.map(row));
+}
+
 export function printJson(value: unknown): void {
   cliIo().stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }

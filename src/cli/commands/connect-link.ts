@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { isApiError } from '../../errors/index.ts';
 import type { Core } from '../core.ts';
-import { CommandError, note, parseDuration, printJson, printTable, UsageError } from '../io.ts';
+import { CommandError, note, parseDuration, printJson, printListing, UsageError } from '../io.ts';
 import { cliIo } from '../process-io.ts';
 import { withCore } from './connections.ts';
 
@@ -82,17 +82,12 @@ async function list(core: Core, args: string[]): Promise<number> {
     options: { json: { type: 'boolean', default: false } },
   });
   const links = await core.connect.listLinks();
-  if (values.json) {
-    printJson(links);
-    return 0;
-  }
-  if (links.length === 0) {
-    note('No connect links yet. Create one with: crm-proxy connect-link create --provider …');
-    return 0;
-  }
-  printTable(
+  printListing(
+    links,
+    values.json,
+    'No connect links yet. Create one with: crm-proxy connect-link create --provider …',
     ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'EXPIRES', 'CONNECTION'],
-    links.map((l) => [l.id, l.provider, l.label ?? '', l.status, l.expiresAt, l.connectionId ?? '']),
+    (l) => [l.id, l.provider, l.label ?? '', l.status, l.expiresAt, l.connectionId ?? ''],
   );
   return 0;
 }

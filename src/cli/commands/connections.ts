@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { CreateConnectionInput, Credentials } from '../../connections/types.ts';
 import type { Connection } from '../../domain/connection.ts';
 import type { Core } from '../core.ts';
-import { CommandError, note, printJson, printTable, readSecret, UsageError } from '../io.ts';
+import { CommandError, note, printJson, printListing, readSecret, UsageError } from '../io.ts';
 import { cliIo } from '../process-io.ts';
 
 export const CONNECTIONS_HELP = `crm-proxy connections add --provider salesforce --instance-url URL --refresh-token T [--label L]
@@ -142,17 +142,12 @@ async function list(core: Core, args: string[]): Promise<number> {
     options: { json: { type: 'boolean', default: false } },
   });
   const connections = await core.connections.list();
-  if (values.json) {
-    printJson(connections);
-    return 0;
-  }
-  if (connections.length === 0) {
-    note('No connections yet. Add one with: crm-proxy connections add --provider …');
-    return 0;
-  }
-  printTable(
+  printListing(
+    connections,
+    values.json,
+    'No connections yet. Add one with: crm-proxy connections add --provider …',
     ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'HOST', 'CREATED'],
-    connections.map((c) => [c.id, c.provider, c.label ?? '', statusText(c), host(c), c.createdAt]),
+    (c) => [c.id, c.provider, c.label ?? '', statusText(c), host(c), c.createdAt],
   );
   return 0;
 }

@@ -3,7 +3,7 @@ import cliProgress from 'cli-progress';
 import type { JobRow } from '../../store/types.ts';
 import { FINISHED_JOB_STATES } from '../../store/types.ts';
 import type { Core } from '../core.ts';
-import { CommandError, note, printJson, printTable, UsageError } from '../io.ts';
+import { CommandError, note, printListing, UsageError } from '../io.ts';
 import { cliIo } from '../process-io.ts';
 import { withCore } from './connections.ts';
 
@@ -48,17 +48,12 @@ async function list(core: Core, args: string[]): Promise<number> {
     limit: whole(values.limit, '--limit', 50, 1000),
     ...(values.token === undefined ? {} : { tokenId: values.token }),
   });
-  if (values.json) {
-    printJson(jobs);
-    return 0;
-  }
-  if (jobs.length === 0) {
-    note('No jobs.');
-    return 0;
-  }
-  printTable(
+  printListing(
+    jobs,
+    values.json,
+    'No jobs.',
     ['ID', 'STATE', 'OPERATION', 'OBJECT', 'INTERFACE', 'PROCESSED', 'SUCCEEDED', 'FAILED', 'CREATED'],
-    jobs.map((j) => [
+    (j) => [
       j.id,
       j.state,
       j.operation,
@@ -68,7 +63,7 @@ async function list(core: Core, args: string[]): Promise<number> {
       String(j.succeeded),
       String(j.failed),
       j.createdAt,
-    ]),
+    ],
   );
   return 0;
 }

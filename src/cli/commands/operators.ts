@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { OperatorError } from '../../admin/operators.ts';
 import type { Core } from '../core.ts';
-import { CommandError, note, printJson, printTable, UsageError } from '../io.ts';
+import { CommandError, note, printJson, printListing, UsageError } from '../io.ts';
 import { cliIo } from '../process-io.ts';
 import { withCore } from './connections.ts';
 
@@ -81,17 +81,12 @@ async function list(core: Core, args: string[]): Promise<number> {
     options: { json: { type: 'boolean', default: false } },
   });
   const operators = await core.operators.list();
-  if (values.json) {
-    printJson(operators);
-    return 0;
-  }
-  if (operators.length === 0) {
-    note('No operators. Create one with: crm-proxy operators create --email you@example.com');
-    return 0;
-  }
-  printTable(
+  printListing(
+    operators,
+    values.json,
+    'No operators. Create one with: crm-proxy operators create --email you@example.com',
     ['ID', 'EMAIL', 'CREATED', 'LAST SIGN-IN'],
-    operators.map((o) => [o.id, o.email, o.createdAt, o.lastSignInAt ?? 'never']),
+    (o) => [o.id, o.email, o.createdAt, o.lastSignInAt ?? 'never'],
   );
   return 0;
 }
@@ -136,17 +131,12 @@ async function keyCommand(args: string[], open: () => Promise<Core>): Promise<nu
           options: { json: { type: 'boolean', default: false } },
         });
         const keys = await core.operators.listKeys();
-        if (values.json) {
-          printJson(keys);
-          return 0;
-        }
-        if (keys.length === 0) {
-          note('No operator keys.');
-          return 0;
-        }
-        printTable(
+        printListing(
+          keys,
+          values.json,
+          'No operator keys.',
           ['ID', 'PREFIX', 'OPERATOR', 'LABEL', 'CREATED', 'LAST USED', 'REVOKED'],
-          keys.map((k) => [
+          (k) => [
             k.id,
             `${k.prefix}…`,
             k.operatorId,
@@ -154,7 +144,7 @@ async function keyCommand(args: string[], open: () => Promise<Core>): Promise<nu
             k.createdAt,
             k.lastUsedAt ?? 'never',
             k.revokedAt ?? '',
-          ]),
+          ],
         );
         return 0;
       });

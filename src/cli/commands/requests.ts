@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Core } from '../core.ts';
-import { note, printJson, printTable, UsageError } from '../io.ts';
+import { note, printJson, printListing, printTable, UsageError } from '../io.ts';
 import { withCore } from './connections.ts';
 
 export const REQUESTS_HELP = `crm-proxy requests list [--connection ID] [--token ID] [--status 2xx|3xx|4xx|5xx] [--request-id ID] [--limit N] [--json]
@@ -38,15 +38,10 @@ export async function requestsCommand(args: string[], open: () => Promise<Core>)
       requestId: values['request-id'],
       limit,
     });
-    if (values.json) {
-      printJson(entries);
-      return 0;
-    }
-    if (entries.length === 0) {
-      note('No requests match.');
-      return 0;
-    }
-    printTable(
+    printListing(
+      entries,
+      values.json,
+      'No requests match.',
       [
         'TIME',
         'METHOD',
@@ -59,7 +54,7 @@ export async function requestsCommand(args: string[], open: () => Promise<Core>)
         'TOKEN',
         'CONNECTION',
       ],
-      entries.map((e) => [
+      (e) => [
         e.at,
         e.method,
         e.path,
@@ -70,7 +65,7 @@ export async function requestsCommand(args: string[], open: () => Promise<Core>)
         e.requestId,
         e.tokenId ?? '',
         e.connectionId ?? '',
-      ]),
+      ],
     );
     return 0;
   });

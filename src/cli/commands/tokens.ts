@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { TokenRecord } from '../../domain/connection.ts';
 import type { Core } from '../core.ts';
-import { CommandError, note, parseDuration, printJson, printTable, UsageError } from '../io.ts';
+import { CommandError, note, parseDuration, printJson, printListing, UsageError } from '../io.ts';
 import { cliIo } from '../process-io.ts';
 import { withCore } from './connections.ts';
 
@@ -76,18 +76,13 @@ async function list(core: Core, args: string[]): Promise<number> {
     options: { connection: { type: 'string' }, json: { type: 'boolean', default: false } },
   });
   const tokens = await core.auth.list(values.connection);
-  if (values.json) {
-    printJson(tokens);
-    return 0;
-  }
-  if (tokens.length === 0) {
-    note('No tokens. Create one with: crm-proxy tokens create --connection ID');
-    return 0;
-  }
   const now = new Date().toISOString();
-  printTable(
+  printListing(
+    tokens,
+    values.json,
+    'No tokens. Create one with: crm-proxy tokens create --connection ID',
     ['ID', 'PREFIX', 'CONNECTION', 'NAME', 'STATE', 'CREATED', 'LAST USED', 'EXPIRES'],
-    tokens.map((t) => [
+    (t) => [
       t.id,
       `${t.prefix}…`,
       t.connectionId,
@@ -96,7 +91,7 @@ async function list(core: Core, args: string[]): Promise<number> {
       t.createdAt,
       t.lastUsedAt ?? 'never',
       t.expiresAt ?? 'never',
-    ]),
+    ],
   );
   return 0;
 }
