@@ -113,7 +113,6 @@ export interface IdempotencyRepository {
     key: string,
     answer: { status: number; headers: string; body: string },
   ): Promise<void>;
-  attachJob(tokenId: string, key: string, jobId: string): Promise<void>;
   renew(tokenId: string, key: string, leaseUntil: string): Promise<void>;
   /** Forgets a key whose request never started (refused input): the client may fix it and use it again. */
   release(tokenId: string, key: string): Promise<void>;

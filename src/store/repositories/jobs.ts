@@ -347,15 +347,6 @@ export function idempotencyRepository(db: Kysely<Database>): IdempotencyReposito
         .execute();
     },
 
-    async attachJob(tokenId, key, jobId) {
-      await db
-        .updateTable('idempotency_keys')
-        .set({ job_id: jobId })
-        .where('token_id', '=', tokenId)
-        .where('key', '=', key)
-        .execute();
-    },
-
     async renew(tokenId, key, leaseUntil) {
       await db
         .updateTable('idempotency_keys')
