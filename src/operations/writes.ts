@@ -28,8 +28,6 @@ export type BatchWrite =
   | { operation: 'update'; input: OperationInputs['update'] }
   | { operation: 'delete'; input: OperationInputs['delete'] };
 
-export const BATCH_OPERATIONS: readonly BatchWrite['operation'][] = ['insert', 'update', 'delete'];
-
 /** Records (or ids) the write carries. */
 export function sizeOf(write: BatchWrite): number {
   return write.operation === 'delete' ? write.input.ids.length : write.input.records.length;
