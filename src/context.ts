@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { type Logger, pino } from 'pino';
-import { OperatorService } from './admin/operators.ts';
-import { RequestLog } from './admin/request-log.ts';
-import { AdminService } from './admin/service.ts';
+import type { OperatorService } from './admin/operators.ts';
+import type { RequestLog } from './admin/request-log.ts';
+import { type AdminService, createOperatorServices } from './admin/service.ts';
 import { AuthService } from './auth/service.ts';
 import { type Config, DEFAULT_CAPACITY, DEFAULT_DURABLE } from './config/index.ts';
 import { ConnectService, type SandboxCrm } from './connect/service.ts';
@@ -189,23 +189,16 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   });
 
   const forwarder = new ProxyForwarder();
-  const now = () => clock.now();
-  const requestLog = new RequestLog({
-    store,
-    now,
-    retentionMs: config.requestLogDays * 86400_000,
-    onError: (err) => logger.warn({ err }, 'request log write failed'),
-  });
-  const operators = new OperatorService({ store, now });
-  const admin = new AdminService({
+  const { requestLog, operators, admin } = createOperatorServices({
     store,
     connections,
     auth,
-    requestLog,
-    now,
+    now: () => clock.now(),
     connect,
     displayName: (provider) =>
       registry.list().find((a) => a.profile.id === provider)?.profile.displayName ?? provider,
+    requestLogDays: config.requestLogDays,
+    onLogError: (err) => logger.warn({ err }, 'request log write failed'),
   });
   const operations: OperationDeps = {
     registry,

@@ -10,7 +10,8 @@ import type { ConnectionStats, RequestLogEntry, Store } from '../store/types.ts'
 export type { Operator, RequestLogEntry } from '../store/types.ts';
 
 import type { ConnectLinkInput, ConnectLinkSummary, ConnectPort } from './connect-port.ts';
-import type { RequestLog } from './request-log.ts';
+import { OperatorService } from './operators.ts';
+import { RequestLog } from './request-log.ts';
 
 export type ConnectionHealth = 'active' | 'needs_reauth' | 'failing';
 
@@ -51,6 +52,27 @@ export interface AdminDeps {
   displayName: (provider: string) => string;
   /** The OAuth connect flow; absent in builds without it. */
   connect?: ConnectPort | undefined;
+}
+
+/**
+ * What operators use, built the same way by the service and by the CLI: the request log (kept
+ * `requestLogDays`), operator accounts, and the admin service over both.
+ */
+export function createOperatorServices(
+  deps: Omit<AdminDeps, 'requestLog'> & { requestLogDays: number; onLogError?: (err: unknown) => void },
+): { requestLog: RequestLog; operators: OperatorService; admin: AdminService } {
+  const { requestLogDays, onLogError, ...rest } = deps;
+  const requestLog = new RequestLog({
+    store: deps.store,
+    now: deps.now,
+    retentionMs: requestLogDays * 86400_000,
+    ...(onLogError === undefined ? {} : { onError: onLogError }),
+  });
+  return {
+    requestLog,
+    operators: new OperatorService({ store: deps.store, now: deps.now }),
+    admin: new AdminService({ ...rest, requestLog }),
+  };
 }
 
 export const STATUS_CLASSES = [2, 3, 4, 5] as const;

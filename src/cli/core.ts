@@ -2,9 +2,8 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { OperatorService } from '../admin/operators.ts';
-import { RequestLog } from '../admin/request-log.ts';
-import { AdminService } from '../admin/service.ts';
+import type { OperatorService } from '../admin/operators.ts';
+import { type AdminService, createOperatorServices } from '../admin/service.ts';
 import { AuthService } from '../auth/service.ts';
 import type { Config } from '../config/index.ts';
 import { ConnectService, type SandboxCrm } from '../connect/service.ts';
@@ -56,17 +55,15 @@ export async function openCore(config: Config, log: KeyringLog): Promise<Core> {
     clock,
     sandboxes: config.sandbox ? sandboxClients(config) : undefined,
   });
-  const now = () => Date.now();
-  const requestLog = new RequestLog({ store, now, retentionMs: config.requestLogDays * 86400_000 });
-  const admin = new AdminService({
+  const { requestLog, operators, admin } = createOperatorServices({
     store,
     connections,
     auth,
-    requestLog,
-    now,
+    now: () => Date.now(),
     connect,
     displayName: (provider) =>
       BUILT_IN_PROVIDERS.find((m) => m.profile.id === provider)?.profile.displayName ?? provider,
+    requestLogDays: config.requestLogDays,
   });
   return {
     config,
@@ -75,7 +72,7 @@ export async function openCore(config: Config, log: KeyringLog): Promise<Core> {
     connections,
     auth,
     connect,
-    operators: new OperatorService({ store, now }),
+    operators,
     admin,
     async close() {
       await requestLog.close();
