@@ -24,8 +24,29 @@ export interface ParsedCsv {
 }
 
 /**
- * Parses uploaded job data. The line ending must be the job's: with `LF` a CRLF file leaves `\r`
- * in the last column, as Salesforce does. Values are not trimmed (a space is data). Throws on
+ * Salesforce's answer when an upload's record separators do not match the job's `lineEnding`
+ * (a CRLF file in an LF job, or an LF file in a CRLF job): the job fails with this message.
+ * Only line breaks outside quotes count; one inside a quoted value is data, whatever its form.
+ * Null when the data matches.
+ */
+export function lineEndingError(text: string, lineEnding: LineEnding): string | null {
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 34 /* " */) quoted = !quoted;
+    else if (ch === 10 /* \n */ && !quoted) {
+      const crlf = i > 0 && text.charCodeAt(i - 1) === 13;
+      if (crlf !== (lineEnding === 'CRLF')) {
+        return `ClientInputError : LineEnding is invalid on user data. Current LineEnding setting is ${lineEnding}`;
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Parses uploaded job data. Bulk 2.0 checks the line ending first (`lineEndingError`). Values
+ * are not trimmed (a space is data); a quoted value keeps its embedded line breaks. Throws on
  * malformed CSV (the caller fails the job).
  */
 export function parseCsv(text: string, format: CsvFormat | 'auto'): ParsedCsv {

@@ -42,7 +42,9 @@ export function applyBulk(
       );
     case 'upsert': {
       const ext = externalIdField ?? 'Id';
+      // A blank key fails its row, except on Id, where it inserts (the kernel does that).
       const has = (r: Record<string, unknown>) =>
+        ext.toLowerCase() === 'id' ||
         Object.entries(r).some(([k, v]) => k.toLowerCase() === ext.toLowerCase() && v !== '');
       return withRequiredKey(records, has, fail('MISSING_ARGUMENT', `${ext} not specified`), (ok) =>
         org.upsert(object, ext, ok, opts),

@@ -247,7 +247,13 @@ export function upsertRecords(
   const undo: Undo = [];
   const results = records.map((r): SaveResult => {
     const value = keyOf(r);
-    if (value === undefined || value === null || value === '') {
+    const blank = value === undefined || value === null || value === '';
+    if (blank && extField.type === 'id') {
+      // Upsert on Id with no Id creates the record, as Salesforce documents.
+      const res = insertOne(host, meta, withoutId(r), opts, undo);
+      return { ...res, created: res.success };
+    }
+    if (blank) {
       return {
         success: false,
         errors: [err('MISSING_ARGUMENT', `${extField.name} not specified`, [])],

@@ -136,14 +136,19 @@ export function readInput(
       errors.push(err('INVALID_FIELD', `No such column '${key}' on sobject of type ${meta.name}`, []));
       continue;
     }
+    // Bulk CSV: an empty cell sets nothing, so an empty cell under a field the caller may not
+    // write (a formula, a system field, an export's Id column on insert) is no error; only a
+    // value or `#N/A` there is.
+    const emptyCell = csv && raw === '';
     if (f.type === 'id') {
-      if (mode === 'insert') {
+      if (mode === 'insert' && !emptyCell) {
         errors.push(err('INVALID_FIELD_FOR_INSERT_UPDATE', 'cannot specify Id in an insert call', ['Id']));
       }
       continue;
     }
-    if (csv && mode === 'update' && raw === '') continue;
+    if (emptyCell && mode === 'update') continue;
     if (mode === 'insert' ? !f.createable : !f.updateable) {
+      if (emptyCell) continue;
       notWritable.push(f.name);
       continue;
     }

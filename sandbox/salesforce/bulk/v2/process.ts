@@ -2,7 +2,7 @@ import { createRng } from '../../../shared/index.ts';
 import { limitsOf } from '../../limits/state.ts';
 import type { SaveResult } from '../../org/types.ts';
 import type { BulkContext } from '../context.ts';
-import { mapColumns, parseCsv, rowToRecord } from '../csv.ts';
+import { lineEndingError, mapColumns, parseCsv, rowToRecord } from '../csv.ts';
 import { applyBulk, formatBulkError } from '../dml.ts';
 import type { IngestJob } from './job.ts';
 
@@ -53,9 +53,12 @@ export async function processIngestJob(ctx: BulkContext, job: IngestJob): Promis
 async function run(ctx: BulkContext, job: IngestJob): Promise<void> {
   const meta = ctx.org.schema.get(job.object);
   if (meta === undefined) return failJob(job, `InvalidJob : Unable to find object: ${job.object}`);
+  const upload = job.uploads[0] ?? '';
+  const lineEnding = lineEndingError(upload, job.format.lineEnding);
+  if (lineEnding !== null) return failJob(job, lineEnding);
   let parsed: ReturnType<typeof parseCsv>;
   try {
-    parsed = parseCsv(job.uploads[0] ?? '', job.format);
+    parsed = parseCsv(upload, job.format);
   } catch (e) {
     return failJob(job, `ClientInputError : ${(e as Error).message}`);
   }
