@@ -42,6 +42,8 @@ export interface StartSandboxesOptions {
     accessTokenTtlSeconds?: number;
     dailyApiRequests?: number;
     bulkResultOrder?: 'input' | 'shuffled';
+    /** Keep the org's records and schema in this directory across restarts. */
+    persistDir?: string;
   };
   hubspot?: { accessTokenTtlSeconds?: number; batchResultOrder?: 'input' | 'shuffled' };
 }

@@ -9,7 +9,8 @@ import { loadOrCreateBootstrapCredentials, type SandboxHandle } from './sandbox-
 
 export const SANDBOX_HELP = `crm-proxy sandbox salesforce|hubspot|both [--port N] [--host H] [--persist]
   Starts sandbox CRMs alone. --port is the Salesforce port (HubSpot: --port, or port+1 with "both").
-  --persist keeps the Salesforce org's data and schema in the data directory across restarts.`;
+  --persist (or CRM_PROXY_SANDBOX_PERSIST=true) keeps the Salesforce org's data and schema in the
+  data directory across restarts.`;
 
 /** `crm-proxy sandbox …`: runs until SIGTERM/SIGINT. */
 export async function run(argv: string[]): Promise<number | undefined> {
@@ -50,7 +51,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
       port: port ?? config.sandboxPorts.salesforce,
       host,
       credentials: credentials.salesforce,
-      ...(values.persist === true ? { persistDir: config.dataDir } : {}),
+      ...(values.persist === true || config.sandboxPersist === true ? { persistDir: config.dataDir } : {}),
     });
     started.push({ name: 'Salesforce', sandbox });
   }

@@ -15,7 +15,8 @@ import {
 export const SERVE_HELP = `crm-proxy serve [--port N] [--host H]
   Starts the service. With CRM_PROXY_SANDBOX on (the default outside production, refused with
   NODE_ENV=production) both sandbox CRMs run in-process (ports PORT+1 and PORT+2), each with a
-  connection and an API token, written to <data dir>/sandbox.json.`;
+  connection and an API token, written to <data dir>/sandbox.json. CRM_PROXY_SANDBOX_PERSIST=true
+  keeps the Salesforce sandbox's data and schema in the data directory across restarts.`;
 
 /** The start lines about the connect flow: the redirect URL to register, and what each CRM still needs. */
 export function connectBanner(connect: AppContext['connect']): string[] {
@@ -51,7 +52,12 @@ export async function run(argv: string[]): Promise<number | undefined> {
   let sandboxes: SandboxPair | undefined;
   if (config.sandbox) {
     const credentials = loadOrCreateBootstrapCredentials(config.dataDir);
-    sandboxes = await startSandboxes({ ports: config.sandboxPorts, host: config.host, credentials });
+    sandboxes = await startSandboxes({
+      ports: config.sandboxPorts,
+      host: config.host,
+      credentials,
+      ...(config.sandboxPersist === true ? { salesforce: { persistDir: config.dataDir } } : {}),
+    });
   }
   const service = await startService(config, {
     logger,
