@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { globalEntry } from '../org/describe.ts';
 import { type Org, OrgError } from '../org/index.ts';
 import { SoqlError } from '../query/errors.ts';
-import { query } from '../query/execute.ts';
+import { query, queryColumns } from '../query/execute.ts';
 import { ToolingEntities } from './entities.ts';
 import { registerFieldPermissionRules } from './fls.ts';
 import { fieldSpecFromMetadata, type ToolingError } from './metadata.ts';
@@ -251,7 +251,7 @@ export function registerToolingRoutes(app: FastifyInstance, ctx: ToolingContext)
   );
 
   for (const path of [`${BASE}/query`, `${BASE}/query/`]) {
-    app.get<{ Params: V; Querystring: { q?: string } }>(
+    app.get<{ Params: V; Querystring: { q?: string; columns?: string } }>(
       path,
       { config: { kind: 'tooling.query' } },
       async (req, reply) => {
@@ -259,6 +259,8 @@ export function registerToolingRoutes(app: FastifyInstance, ctx: ToolingContext)
         if (v === null) return notFound(reply);
         const soql = req.query.q ?? '';
         try {
+          // The column metadata answer, as on /query (the Salesforce CLI asks for it first).
+          if (req.query.columns === 'true') return queryColumns(entities.host(), soql, v);
           const run = query(entities.host(), soql, { version: v });
           const records = run.records.map((r) => ({
             ...r,

@@ -367,3 +367,24 @@ test('CustomObject creation adds an object that describe, DML and SOQL know', as
   const row = (q.body as { records: { TableEnumOrId: string }[] }).records[0];
   assert.equal(row?.TableEnumOrId, (res.body as { id: string }).id);
 });
+
+test('Tooling query with columns=true answers the column metadata, as the data API does', async (t) => {
+  const sf = await start(t);
+  const q = encodeURIComponent(
+    "SELECT QualifiedApiName, Label FROM EntityDefinition WHERE QualifiedApiName = 'Account'",
+  );
+  const res = await call(sf, 'GET', `/tooling/query?q=${q}&columns=true`);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const body = res.body as { entityName: string; columnMetadata: { columnName: string }[] };
+  assert.equal(body.entityName, 'EntityDefinition');
+  assert.deepEqual(
+    body.columnMetadata.map((c) => c.columnName),
+    ['QualifiedApiName', 'Label'],
+  );
+  const bad = await call(
+    sf,
+    'GET',
+    `/tooling/query?q=${encodeURIComponent('SELECT Nope FROM EntityDefinition')}&columns=true`,
+  );
+  assert.equal(bad.status, 400);
+});
