@@ -195,6 +195,11 @@ try {
     },
   );
 
+  writeFileSync(join(work, 'notes.txt'), 'uploaded by the Salesforce CLI\n');
+  await check('data create file', ['data', 'create', 'file', ...o, '--file', 'notes.txt'], (r) =>
+    expect(/^068/.test(r.Id ?? '') && r.Title === 'notes' && r.FileExtension === 'txt', JSON.stringify(r)),
+  );
+
   writeFileSync(
     join(work, 'tree.json'),
     JSON.stringify({

@@ -16,6 +16,7 @@ import { registerCompositeRoutes } from './rest/composite.ts';
 import { registerDirectoryRoutes } from './rest/directory.ts';
 import { registerLayoutRoutes } from './rest/layouts.ts';
 import { registerListViewRoutes } from './rest/listviews.ts';
+import { multipartRecord } from './rest/multipart.ts';
 import { registerQueryRoutes } from './rest/query.ts';
 import { registerRecentRoutes } from './rest/recent.ts';
 import { registerSearchRoutes } from './rest/search.ts';
@@ -105,6 +106,17 @@ function installParsersAndErrors(app: FastifyInstance): void {
       done(err, undefined);
     }
   });
+  // Record inserts with a blob field may come as multipart/form-data (see multipart.ts).
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (req, body, done) => {
+    const record = multipartRecord(body as Buffer, String(req.headers['content-type'] ?? ''));
+    if (record !== null) return done(null, record);
+    const err = new Error(
+      'A multipart record body needs a JSON part named entity_<object> (the fields) and a binary part named after the blob field',
+    ) as Error & { statusCode: number; code: string };
+    err.statusCode = 400;
+    err.code = 'INVALID_MULTIPART_REQUEST';
+    done(err, undefined);
+  });
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     const status = error.statusCode ?? 500;
     if (!request.url.startsWith('/services/')) return reply.code(status).send(error);
@@ -114,7 +126,10 @@ function installParsersAndErrors(app: FastifyInstance): void {
         { message: 'An unexpected error occurred.', errorCode: 'UNKNOWN_EXCEPTION' },
       ]);
     }
-    const code = error.code === 'JSON_PARSER_ERROR' ? 'JSON_PARSER_ERROR' : 'INVALID_FIELD';
+    const code =
+      error.code === 'JSON_PARSER_ERROR' || error.code === 'INVALID_MULTIPART_REQUEST'
+        ? error.code
+        : 'INVALID_FIELD';
     return sendErrors(reply, status, [{ message: error.message, errorCode: code }]);
   });
   app.setNotFoundHandler((_request, reply) => sendErrors(reply, 404, [NOT_FOUND]));

@@ -67,6 +67,11 @@ export function deriveRelated(host: DeriveHost, meta: ObjectMeta, rec: SRecord, 
       rec.FileExtension = ext;
       rec.FileType = ext === null ? 'UNKNOWN' : ext === 'txt' ? 'TEXT' : ext.toUpperCase();
       if (created) {
+        // Without a Title, Salesforce names the file after PathOnClient (its base name, no extension).
+        const path = str(rec.PathOnClient);
+        if (str(rec.Title) === null && path !== null) {
+          rec.Title = (path.split(/[\\/]/).pop() ?? path).replace(/\.[A-Za-z0-9]+$/, '') || path;
+        }
         rec.ContentDocumentId = host.ids.next('069');
         rec.VersionNumber = '1';
         rec.IsLatest = true;

@@ -555,7 +555,8 @@ export const CONTENT_VERSION = describeObject({
     { name: 'IsLatest', type: 'boolean', label: 'Is Latest', ...ro },
     { name: 'ContentUrl', type: 'url', label: 'Content URL', length: 1300 },
     { name: 'VersionNumber', type: 'string', label: 'Version Number', length: 20, ...ro },
-    { name: 'Title', type: 'string', length: 255, ...req },
+    // Defaulted from PathOnClient when left out.
+    { name: 'Title', type: 'string', length: 255, ...req, defaultedOnCreate: true },
     { name: 'Description', type: 'textarea', length: 1000 },
     { name: 'ReasonForChange', type: 'string', label: 'Reason For Change', length: 1000 },
     { name: 'PathOnClient', type: 'string', label: 'Path On Client', length: 500, updateable: false },
