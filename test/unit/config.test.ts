@@ -91,6 +91,16 @@ test('Salesforce API version and sandbox ports', () => {
   assert.throws(() => loadConfig({ SALESFORCE_API_VERSION: 'v61' }), /^ConfigError: SALESFORCE_API_VERSION/);
 });
 
+test('CRM_PROXY_SANDBOX_PERSIST: off by default, on with true, a bad value names the variable', () => {
+  assert.equal(loadConfig({}).sandboxPersist, false);
+  assert.equal(loadConfig({ CRM_PROXY_SANDBOX_PERSIST: 'true' }).sandboxPersist, true);
+  assert.equal(loadConfig({ CRM_PROXY_SANDBOX_PERSIST: '0' }).sandboxPersist, false);
+  assert.throws(
+    () => loadConfig({ CRM_PROXY_SANDBOX_PERSIST: 'sometimes' }),
+    /CRM_PROXY_SANDBOX_PERSIST must be true or false/,
+  );
+});
+
 test('NODE_ENV=production turns the sandbox off, and refuses to start when it is forced on', () => {
   assert.equal(loadConfig({ NODE_ENV: 'production' }).sandbox, false);
   assert.equal(loadConfig({ NODE_ENV: 'production' }).production, true);
