@@ -74,6 +74,9 @@ async function start(t: T) {
 
 test('insert: an empty cell under a field that is not createable is ignored; a value there fails the row', async (t) => {
   const { run, results, soql } = await start(t);
+  // The guides: an empty cell sets nothing (to null a field takes #N/A). They say nothing of read-only
+  // columns; an empty cell there sets nothing either, so it cannot be an attempt to write the field,
+  // while a value is, and fails as the record APIs fail it (INVALID_FIELD_FOR_INSERT_UPDATE).
   // An export's columns (Id, CreatedDate, a system field) loaded back: empty cells set nothing.
   const { id, info } = await run(
     { object: 'Account', operation: 'insert' },
@@ -156,6 +159,8 @@ test('update: an empty cell leaves the field as it is; #N/A sets it to null', as
 
 test('empty uploads: zero bytes are refused, a job closed without data fails, a header alone completes with no records', async (t) => {
   const { ingest, run, results } = await start(t);
+  // The guides do not document these answers; the sandbox refuses an empty PUT at once, fails a job
+  // closed with nothing uploaded (InvalidBatch), and treats a header alone as a file of no records.
   const created = await ingest('POST', '', JSON.stringify({ object: 'Account', operation: 'insert' }));
   const jobId = String((created.json as Json).id);
   const zero = await ingest('PUT', `/${jobId}/batches`, '', 'text/csv');
@@ -177,6 +182,8 @@ test('empty uploads: zero bytes are refused, a job closed without data fails, a 
 
 test('upsert: a blank external id fails its row with MISSING_ARGUMENT; on Id a blank key inserts', async (t) => {
   const { run, results, soql } = await start(t);
+  // Documented: to force a create, upsert on Id with no Id. A blank custom external id matches
+  // nothing and names no record to create by, so the row fails as the API's upsert fails it.
   const ext = await run(
     { object: 'Account', operation: 'upsert', externalIdFieldName: 'External_Id__c' },
     'External_Id__c,Name\nK-1,Keyed\n,Unkeyed\n',
@@ -239,6 +246,8 @@ test('every column delimiter and both line endings load, quoted values keep deli
 });
 
 test('a file whose line endings do not match the job fails the job with ClientInputError', async (t) => {
+  // The guide: the job's lineEnding must match the file's. Salesforce's answer to a mismatch, either
+  // way, is a failed job with this ClientInputError.
   const { run, soql } = await start(t);
   const crlfInLf = await run({ object: 'Account', operation: 'insert' }, 'Name\r\nMismatch A\r\n');
   assert.equal(crlfInLf.info.state, 'Failed');
