@@ -312,7 +312,67 @@ try {
       expect(r.totalSize === 3, JSON.stringify(r));
       const lines = readFileSync(join(work, 'export.csv'), 'utf8').trim().split(/\r?\n/);
       expect(lines.length === 4 && /Name/.test(lines[0] ?? ''), lines.join(' | '));
+      // The exported Ids feed the bulk update and delete below.
+      const header = (lines[0] ?? '').split(',');
+      const idAt = header.findIndex((h) => h.replaceAll('"', '') === 'Id');
+      const ids = lines.slice(1).map((l) => (l.split(',')[idAt] ?? '').replaceAll('"', ''));
+      writeFileSync(
+        join(work, 'update.csv'),
+        `Id,Description\n${ids.map((i) => `${i},updated in bulk`).join('\n')}\n`,
+      );
+      writeFileSync(join(work, 'delete.csv'), `Id\n${ids.join('\n')}\n`);
     },
+  );
+
+  // Beyond the list above: more commands a developer reaches for.
+  await check(
+    'data update bulk',
+    ['data', 'update', 'bulk', ...o, '--sobject', 'Account', '--file', 'update.csv', '--wait', '5'],
+    (r) => expect(r.processedRecords === 3 && r.successfulRecords === 3, JSON.stringify(r)),
+  );
+  await check(
+    'data search',
+    [
+      'data',
+      'search',
+      ...o,
+      '--query',
+      'FIND {CLI Bulk} IN NAME FIELDS RETURNING Account(Name, Description)',
+    ],
+    (r) =>
+      expect(
+        r.searchRecords?.length === 3 && r.searchRecords.every((x) => x.Description === 'updated in bulk'),
+        JSON.stringify(r).slice(0, 400),
+      ),
+  );
+  await check(
+    'data delete bulk',
+    ['data', 'delete', 'bulk', ...o, '--sobject', 'Account', '--file', 'delete.csv', '--wait', '5'],
+    async (r) => {
+      expect(
+        r.jobInfo?.state === 'JobComplete' && r.jobInfo?.numberRecordsFailed === 0,
+        JSON.stringify(r).slice(0, 400),
+      );
+      const q = await exec(
+        SF,
+        [
+          'data',
+          'query',
+          ...o,
+          '--query',
+          "SELECT COUNT() FROM Account WHERE External_Id__c LIKE 'CLI-%'",
+          '--json',
+        ],
+        env,
+      );
+      expect(JSON.parse(q.stdout).result.totalSize === 0, q.stdout.slice(0, 300));
+    },
+  );
+  await check('org list limits', ['org', 'list', 'limits', ...o], (r) =>
+    expect(
+      Array.isArray(r) && r.some((l) => l.name === 'DailyApiRequests' && l.remaining < l.max),
+      JSON.stringify(r).slice(0, 300),
+    ),
   );
 } finally {
   sandbox.child.removeAllListeners('exit');
