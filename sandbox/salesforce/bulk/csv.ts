@@ -49,10 +49,13 @@ export function lineEndingError(text: string, lineEnding: LineEnding): string | 
  * are not trimmed (a space is data); a quoted value keeps its embedded line breaks. Throws on
  * malformed CSV (the caller fails the job).
  */
-export function parseCsv(text: string, format: CsvFormat | 'auto'): ParsedCsv {
-  // Bulk 1.0 has no line-ending setting: LF and CRLF files both work there.
+export function parseCsv(text: string, format: CsvFormat | 'auto', anyLineEnding = false): ParsedCsv {
+  // Bulk 1.0 has no line-ending setting: LF and CRLF files both work there (and `anyLineEnding`
+  // reads a Bulk 2.0 file whose line endings are not the job's, to list its rows as unprocessed).
   const lineEnding =
-    format === 'auto' ? {} : { record_delimiter: format.lineEnding === 'CRLF' ? '\r\n' : '\n' };
+    format === 'auto' || anyLineEnding
+      ? {}
+      : { record_delimiter: format.lineEnding === 'CRLF' ? '\r\n' : '\n' };
   const rows = parse(text, {
     delimiter: format === 'auto' ? ',' : DELIMITERS[format.columnDelimiter],
     ...lineEnding,

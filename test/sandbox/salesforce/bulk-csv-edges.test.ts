@@ -248,7 +248,7 @@ test('every column delimiter and both line endings load, quoted values keep deli
 test('a file whose line endings do not match the job fails the job with ClientInputError', async (t) => {
   // The guide: the job's lineEnding must match the file's. Salesforce's answer to a mismatch, either
   // way, is a failed job with this ClientInputError.
-  const { run, soql } = await start(t);
+  const { run, soql, ingest } = await start(t);
   const crlfInLf = await run({ object: 'Account', operation: 'insert' }, 'Name\r\nMismatch A\r\n');
   assert.equal(crlfInLf.info.state, 'Failed');
   assert.equal(
@@ -265,6 +265,10 @@ test('a file whose line endings do not match the job fails the job with ClientIn
     'ClientInputError : LineEnding is invalid on user data. Current LineEnding setting is CRLF',
   );
   assert.equal(lfInCrlf.info.numberRecordsProcessed, 0);
+  // Nothing was processed: the file's rows come back as unprocessed records.
+  const un = await ingest('GET', `/${lfInCrlf.id}/unprocessedrecords/`);
+  assert.equal(un.status, 200);
+  assert.deepEqual(parse(un.text, { columns: true }), [{ Name: 'Mismatch B' }]);
   assert.equal((await soql("SELECT Id FROM Account WHERE Name LIKE 'Mismatch%'")).length, 0);
 });
 

@@ -55,7 +55,18 @@ async function run(ctx: BulkContext, job: IngestJob): Promise<void> {
   if (meta === undefined) return failJob(job, `InvalidJob : Unable to find object: ${job.object}`);
   const upload = job.uploads[0] ?? '';
   const lineEnding = lineEndingError(upload, job.format.lineEnding);
-  if (lineEnding !== null) return failJob(job, lineEnding);
+  if (lineEnding !== null) {
+    // Nothing is processed: every row of the file is in unprocessedrecords.
+    try {
+      const all = parseCsv(upload, job.format, true);
+      job.header = all.header;
+      job.rows = all.rows;
+    } catch {
+      // Not even readable as CSV: no rows to list.
+    }
+    job.uploads = [];
+    return failJob(job, lineEnding);
+  }
   let parsed: ReturnType<typeof parseCsv>;
   try {
     parsed = parseCsv(upload, job.format);
