@@ -88,3 +88,56 @@ test('CRM_PROXY_SANDBOX_PERSIST keeps the in-process Salesforce org across resta
   assert.deepEqual(gone.body.data, [null]);
   await fresh.stop();
 });
+
+test('crm-proxy sandbox salesforce honours CRM_PROXY_SANDBOX_PERSIST as --persist', async () => {
+  const own = mkdtempSync(join(tmpdir(), 'crm-proxy-sf-persist-alone-'));
+  try {
+    const start = async () => {
+      const child = spawn(process.execPath, [BIN, 'sandbox', 'salesforce', '--port', '0'], {
+        env: cleanEnv({ CRM_PROXY_DATA_DIR: own, CRM_PROXY_SANDBOX_PERSIST: 'true' }),
+        stdio: 'pipe',
+      });
+      running.add(child);
+      let output = '';
+      child.stdout.on('data', (d) => (output += String(d)));
+      child.stderr.on('data', (d) => (output += String(d)));
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      await waitFor(
+        'the sandbox to start',
+        () => /access token: \S+/.test(output) || child.exitCode !== null,
+        {
+          timeoutMs: 180_000,
+        },
+      );
+      const url = /sandbox on (http:\/\/\S+)/.exec(output)?.[1] ?? '';
+      const token = /access token: (\S+)/.exec(output)?.[1] ?? '';
+      assert.ok(url !== '' && token !== '', output);
+      const rest = (path: string, init: RequestInit = {}) =>
+        fetch(`${url}/services/data/v62.0${path}`, {
+          ...init,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        });
+      const stop = async () => {
+        child.kill('SIGTERM');
+        assert.equal(await exited, 0, output);
+        running.delete(child);
+      };
+      return { rest, stop };
+    };
+    const first = await start();
+    const created = await first.rest('/sobjects/Account', {
+      method: 'POST',
+      body: JSON.stringify({ Name: 'Alone Co' }),
+    });
+    assert.equal(created.status, 201);
+    const { id } = (await created.json()) as { id: string };
+    await first.stop();
+    const second = await start();
+    const again = await second.rest(`/sobjects/Account/${id}`);
+    assert.equal(again.status, 200);
+    assert.equal(((await again.json()) as { Name: string }).Name, 'Alone Co');
+    await second.stop();
+  } finally {
+    rmSync(own, { recursive: true, force: true });
+  }
+});
