@@ -46,29 +46,38 @@ const ACCOUNT = { attributes: { type: 'Account', url: `/services/data/v62.0/sobj
 const CONNECTION = {
   id: 'conn_5Wq8ZrT1',
   provider: 'salesforce',
+  providerName: 'Salesforce',
   label: 'Production org',
+  region: 'eu',
+  sandbox: false,
   status: 'active',
-  last_error: null,
-  created_at: '2026-03-01T08:00:00.000Z',
-  last_used_at: '2026-03-02T09:30:00.000Z',
+  lastError: null,
+  lastErrorAt: null,
+  createdAt: '2026-03-01T08:00:00.000Z',
+  lastUsedAt: '2026-03-02T09:30:00.000Z',
+  allowance: { used: 1250, limit: 15000, left: 13750, at: '2026-03-02T09:30:00.000Z' },
 };
 const TOKEN = {
   id: 'tok_Qm3v8Lx2',
-  connection_id: CONNECTION.id,
-  label: 'billing-sync',
-  created_at: '2026-03-01T08:05:00.000Z',
-  expires_at: null,
-  revoked_at: null,
-  last_used_at: '2026-03-02T09:30:00.000Z',
+  connectionId: CONNECTION.id,
+  name: 'billing-sync',
+  prefix: 'crmp_eu_Qm3v…',
+  region: 'eu',
+  createdAt: '2026-03-01T08:05:00.000Z',
+  lastUsedAt: '2026-03-02T09:30:00.000Z',
+  expiresAt: null,
+  revokedAt: null,
+  state: 'active',
 };
 const LINK = {
   id: 'cl_Z2n7Kd4P',
   provider: 'hubspot',
   label: 'Acme',
-  url: 'https://eu.crm-proxy.example/connect/cl_Z2n7Kd4P.s3cr3t',
-  expires_at: '2026-03-03T09:30:00.000Z',
-  used_at: null,
-  revoked_at: null,
+  createdAt: '2026-03-02T09:30:00.000Z',
+  expiresAt: '2026-03-03T09:30:00.000Z',
+  usedAt: null,
+  revokedAt: null,
+  connectionId: null,
 };
 
 export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
@@ -245,17 +254,30 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   adminListTokens: { params: { id: CONNECTION.id }, responses: { '200': { data: [TOKEN] } } },
   adminCreateToken: {
     params: { id: CONNECTION.id },
-    request: { label: 'billing-sync' },
-    responses: { '201': { data: { ...TOKEN, token: 'crmp_eu_…' } } },
+    request: { name: 'billing-sync', expires_in_days: 90 },
+    responses: {
+      '201': {
+        token: 'crmp_eu_…',
+        data: { ...TOKEN, expiresAt: '2026-05-31T08:05:00.000Z', lastUsedAt: null },
+      },
+    },
   },
   adminRevokeToken: {
     params: { id: TOKEN.id },
-    responses: { '200': { data: { ...TOKEN, revoked_at: '2026-03-02T10:00:00.000Z' } } },
+    responses: { '200': { data: { ...TOKEN, revokedAt: '2026-03-02T10:00:00.000Z', state: 'revoked' } } },
   },
   adminListConnectLinks: { responses: { '200': { data: [LINK] } } },
   adminCreateConnectLink: {
-    request: { provider: 'hubspot', label: 'Acme' },
-    responses: { '201': { data: LINK } },
+    request: { provider: 'hubspot', label: 'Acme', ttl_hours: 24 },
+    responses: {
+      '201': {
+        data: {
+          id: LINK.id,
+          url: 'https://eu.crm-proxy.example/connect/cl_Z2n7Kd4P.s3cr3t',
+          expiresAt: LINK.expiresAt,
+        },
+      },
+    },
   },
   adminRevokeConnectLink: { params: { id: LINK.id }, responses: {} },
   adminListRequests: {
@@ -263,25 +285,34 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
       '200': {
         data: [
           {
-            request_id: EXAMPLE_REQUEST_ID,
+            id: 'rl_9x2Kq',
             at: '2026-03-02T09:30:00.000Z',
             method: 'POST',
             path: '/v1/object/get/Account',
             status: 200,
-            duration_ms: 41,
-            connection_id: CONNECTION.id,
-            token_id: TOKEN.id,
-            error_code: null,
+            latencyMs: 41,
+            crmCalls: 1,
+            interface: null,
+            requestId: EXAMPLE_REQUEST_ID,
+            tokenId: TOKEN.id,
+            connectionId: CONNECTION.id,
+            errorCode: null,
           },
         ],
-        next_cursor: null,
       },
     },
   },
   adminUsage: {
     responses: {
       '200': {
-        data: { hours: 24, buckets: [{ hour: '2026-03-02T09:00:00.000Z', requests: 120, errors: 2 }] },
+        data: [
+          {
+            connectionId: CONNECTION.id,
+            hours: ['2026-03-02T08:00:00.000Z', '2026-03-02T09:00:00.000Z'],
+            requests: [96, 120],
+            errors: [0, 2],
+          },
+        ],
       },
     },
   },

@@ -797,10 +797,11 @@ export interface operations {
                      *           "id": "cl_Z2n7Kd4P",
                      *           "provider": "hubspot",
                      *           "label": "Acme",
-                     *           "url": "https://eu.crm-proxy.example/connect/cl_Z2n7Kd4P.s3cr3t",
-                     *           "expires_at": "2026-03-03T09:30:00.000Z",
-                     *           "used_at": null,
-                     *           "revoked_at": null
+                     *           "createdAt": "2026-03-02T09:30:00.000Z",
+                     *           "expiresAt": "2026-03-03T09:30:00.000Z",
+                     *           "usedAt": null,
+                     *           "revokedAt": null,
+                     *           "connectionId": null
                      *         }
                      *       ]
                      *     }
@@ -841,7 +842,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "provider": "hubspot",
-                 *       "label": "Acme"
+                 *       "label": "Acme",
+                 *       "ttl_hours": 24
                  *     }
                  */
                 "application/json": {
@@ -866,12 +868,8 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "cl_Z2n7Kd4P",
-                     *         "provider": "hubspot",
-                     *         "label": "Acme",
                      *         "url": "https://eu.crm-proxy.example/connect/cl_Z2n7Kd4P.s3cr3t",
-                     *         "expires_at": "2026-03-03T09:30:00.000Z",
-                     *         "used_at": null,
-                     *         "revoked_at": null
+                     *         "expiresAt": "2026-03-03T09:30:00.000Z"
                      *       }
                      *     }
                      */
@@ -948,11 +946,21 @@ export interface operations {
                      *         {
                      *           "id": "conn_5Wq8ZrT1",
                      *           "provider": "salesforce",
+                     *           "providerName": "Salesforce",
                      *           "label": "Production org",
+                     *           "region": "eu",
+                     *           "sandbox": false,
                      *           "status": "active",
-                     *           "last_error": null,
-                     *           "created_at": "2026-03-01T08:00:00.000Z",
-                     *           "last_used_at": "2026-03-02T09:30:00.000Z"
+                     *           "lastError": null,
+                     *           "lastErrorAt": null,
+                     *           "createdAt": "2026-03-01T08:00:00.000Z",
+                     *           "lastUsedAt": "2026-03-02T09:30:00.000Z",
+                     *           "allowance": {
+                     *             "used": 1250,
+                     *             "limit": 15000,
+                     *             "left": 13750,
+                     *             "at": "2026-03-02T09:30:00.000Z"
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -1014,11 +1022,21 @@ export interface operations {
                      *       "data": {
                      *         "id": "conn_5Wq8ZrT1",
                      *         "provider": "salesforce",
+                     *         "providerName": "Salesforce",
                      *         "label": "Production org",
+                     *         "region": "eu",
+                     *         "sandbox": false,
                      *         "status": "active",
-                     *         "last_error": null,
-                     *         "created_at": "2026-03-01T08:00:00.000Z",
-                     *         "last_used_at": "2026-03-02T09:30:00.000Z"
+                     *         "lastError": null,
+                     *         "lastErrorAt": null,
+                     *         "createdAt": "2026-03-01T08:00:00.000Z",
+                     *         "lastUsedAt": "2026-03-02T09:30:00.000Z",
+                     *         "allowance": {
+                     *           "used": 1250,
+                     *           "limit": 15000,
+                     *           "left": 13750,
+                     *           "at": "2026-03-02T09:30:00.000Z"
+                     *         }
                      *       }
                      *     }
                      */
@@ -1111,12 +1129,15 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": "tok_Qm3v8Lx2",
-                     *           "connection_id": "conn_5Wq8ZrT1",
-                     *           "label": "billing-sync",
-                     *           "created_at": "2026-03-01T08:05:00.000Z",
-                     *           "expires_at": null,
-                     *           "revoked_at": null,
-                     *           "last_used_at": "2026-03-02T09:30:00.000Z"
+                     *           "connectionId": "conn_5Wq8ZrT1",
+                     *           "name": "billing-sync",
+                     *           "prefix": "crmp_eu_Qm3v…",
+                     *           "region": "eu",
+                     *           "createdAt": "2026-03-01T08:05:00.000Z",
+                     *           "lastUsedAt": "2026-03-02T09:30:00.000Z",
+                     *           "expiresAt": null,
+                     *           "revokedAt": null,
+                     *           "state": "active"
                      *         }
                      *       ]
                      *     }
@@ -1163,7 +1184,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "label": "billing-sync"
+                 *       "name": "billing-sync",
+                 *       "expires_in_days": 90
                  *     }
                  */
                 "application/json": {
@@ -1183,15 +1205,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "token": "crmp_eu_…",
                      *       "data": {
                      *         "id": "tok_Qm3v8Lx2",
-                     *         "connection_id": "conn_5Wq8ZrT1",
-                     *         "label": "billing-sync",
-                     *         "created_at": "2026-03-01T08:05:00.000Z",
-                     *         "expires_at": null,
-                     *         "revoked_at": null,
-                     *         "last_used_at": "2026-03-02T09:30:00.000Z",
-                     *         "token": "crmp_eu_…"
+                     *         "connectionId": "conn_5Wq8ZrT1",
+                     *         "name": "billing-sync",
+                     *         "prefix": "crmp_eu_Qm3v…",
+                     *         "region": "eu",
+                     *         "createdAt": "2026-03-01T08:05:00.000Z",
+                     *         "lastUsedAt": null,
+                     *         "expiresAt": "2026-05-31T08:05:00.000Z",
+                     *         "revokedAt": null,
+                     *         "state": "active"
                      *       }
                      *     }
                      */
@@ -1251,18 +1276,20 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "request_id": "req_3dbfT8zKq1V0x2aLm9Yc",
+                     *           "id": "rl_9x2Kq",
                      *           "at": "2026-03-02T09:30:00.000Z",
                      *           "method": "POST",
                      *           "path": "/v1/object/get/Account",
                      *           "status": 200,
-                     *           "duration_ms": 41,
-                     *           "connection_id": "conn_5Wq8ZrT1",
-                     *           "token_id": "tok_Qm3v8Lx2",
-                     *           "error_code": null
+                     *           "latencyMs": 41,
+                     *           "crmCalls": 1,
+                     *           "interface": null,
+                     *           "requestId": "req_3dbfT8zKq1V0x2aLm9Yc",
+                     *           "tokenId": "tok_Qm3v8Lx2",
+                     *           "connectionId": "conn_5Wq8ZrT1",
+                     *           "errorCode": null
                      *         }
-                     *       ],
-                     *       "next_cursor": null
+                     *       ]
                      *     }
                      */
                     "application/json": {
@@ -1318,12 +1345,15 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "tok_Qm3v8Lx2",
-                     *         "connection_id": "conn_5Wq8ZrT1",
-                     *         "label": "billing-sync",
-                     *         "created_at": "2026-03-01T08:05:00.000Z",
-                     *         "expires_at": null,
-                     *         "revoked_at": "2026-03-02T10:00:00.000Z",
-                     *         "last_used_at": "2026-03-02T09:30:00.000Z"
+                     *         "connectionId": "conn_5Wq8ZrT1",
+                     *         "name": "billing-sync",
+                     *         "prefix": "crmp_eu_Qm3v…",
+                     *         "region": "eu",
+                     *         "createdAt": "2026-03-01T08:05:00.000Z",
+                     *         "lastUsedAt": "2026-03-02T09:30:00.000Z",
+                     *         "expiresAt": null,
+                     *         "revokedAt": "2026-03-02T10:00:00.000Z",
+                     *         "state": "revoked"
                      *       }
                      *     }
                      */
@@ -1375,16 +1405,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": {
-                     *         "hours": 24,
-                     *         "buckets": [
-                     *           {
-                     *             "hour": "2026-03-02T09:00:00.000Z",
-                     *             "requests": 120,
-                     *             "errors": 2
-                     *           }
-                     *         ]
-                     *       }
+                     *       "data": [
+                     *         {
+                     *           "connectionId": "conn_5Wq8ZrT1",
+                     *           "hours": [
+                     *             "2026-03-02T08:00:00.000Z",
+                     *             "2026-03-02T09:00:00.000Z"
+                     *           ],
+                     *           "requests": [
+                     *             96,
+                     *             120
+                     *           ],
+                     *           "errors": [
+                     *             0,
+                     *             2
+                     *           ]
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": {
