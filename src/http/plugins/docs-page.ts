@@ -37,7 +37,7 @@ html,body{margin:0;background:#fff}
 .swagger-ui .information-container .info{margin:1.25rem 0}
 .swagger-ui .scheme-container{box-shadow:none;border-bottom:1px solid #dde2e7;padding:.75rem 0}
 .swagger-ui .scheme-container .schemes{flex-wrap:wrap;gap:.5rem}
-.swagger-ui .servers select{max-width:100%}
+.swagger-ui .servers>label{margin-right:0;max-width:100%}.swagger-ui .servers select{max-width:100%}
 .swagger-ui pre,.swagger-ui .highlight-code,.swagger-ui .microlight{max-width:100%;overflow-x:auto}
 .swagger-ui table{display:block;max-width:100%;overflow-x:auto}
 .swagger-ui .opblock .opblock-summary{flex-wrap:wrap}
