@@ -3,9 +3,9 @@
 // `Idempotency-Key` / `Prefer: respond-async` on writes. Everything else goes through `raw`, the
 // openapi-fetch client typed by the generated schema, so a route the API adds is reachable at once.
 import createFetchClient, { type Client } from 'openapi-fetch';
-import type { components, paths } from './schema.ts';
+import type { components, paths } from './schema.js';
 
-export type { components, operations, paths } from './schema.ts';
+export type { components, operations, paths } from './schema.js';
 
 type Schemas = components['schemas'];
 /** Request-level failure body: `{error: {code, message, details}, request_id}`. */
