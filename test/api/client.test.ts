@@ -5,8 +5,19 @@ import { test } from 'node:test';
 import { type CrmProxyClient, CrmProxyError, createCrmProxyClient } from '../../packages/client/src/index.ts';
 import { type Stack, startStack } from '../helpers/stack.ts';
 
+/** `METHOD /path` of every request the clients of this file sent (query strings left off). */
+const sent = new Set<string>();
+
 const clientFor = (s: Stack, crm: 'salesforce' | 'hubspot'): CrmProxyClient =>
-  createCrmProxyClient({ baseUrl: s.baseUrl, token: s.tokens[crm] });
+  createCrmProxyClient({
+    baseUrl: s.baseUrl,
+    token: s.tokens[crm],
+    fetch: (input, init) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      sent.add(`${request.method} ${new URL(request.url).pathname}`);
+      return fetch(input, init);
+    },
+  });
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const all: T[] = [];
@@ -219,4 +230,24 @@ test('client: errors are CrmProxyError with code, message, details and request i
   const outside = await crm.proxy('GET', 'https://example.com/elsewhere').catch((e: unknown) => e);
   assert.ok(outside instanceof CrmProxyError);
   assert.equal(outside.code, 'target_not_allowed');
+});
+
+test('client: the tests above called every /v1 route of the API document through the client', async (t) => {
+  const s = await startStack(t);
+  const doc = await s.api<{ paths: Record<string, Record<string, unknown>> }>('/openapi.json', {
+    method: 'GET',
+    token: null,
+  });
+  const uncalled: string[] = [];
+  for (const [path, item] of Object.entries(doc.body.paths)) {
+    if (!path.startsWith('/v1/') || path.startsWith('/v1/admin/')) continue;
+    const pattern = new RegExp(`^${path.replace('{target_url}', '.+').replace(/\{[a-z_]+\}/g, '[^/]+')}$`);
+    for (const method of Object.keys(item)) {
+      const m = method.toUpperCase();
+      if (![...sent].some((call) => call.startsWith(`${m} `) && pattern.test(call.slice(m.length + 1)))) {
+        uncalled.push(`${m} ${path}`);
+      }
+    }
+  }
+  assert.deepEqual(uncalled, []);
 });

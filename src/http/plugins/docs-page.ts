@@ -13,13 +13,13 @@ import type { RouteDoc } from '../route-doc.ts';
 const DIST = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 /**
- * Swagger UI sets styles through the DOM (allowed by `style-src 'self'` only with inline styles),
- * embeds its icons as data: URIs and calls this origin only: no other host is allowed.
+ * Swagger UI's own script and stylesheets, its icons as data: URIs, and calls to this origin only
+ * (the document and "try it"): no other host, no inline script or style.
  */
 export const DOCS_CSP = [
   "default-src 'none'",
   "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
+  "style-src 'self'",
   "img-src 'self' data:",
   "connect-src 'self'",
   "base-uri 'none'",
