@@ -232,6 +232,26 @@ test('client: errors are CrmProxyError with code, message, details and request i
   assert.equal(outside.code, 'target_not_allowed');
 });
 
+test('client: the admin API through `raw` with an operator key, typed by the generated schema', async (t) => {
+  const s = await startStack(t);
+  const operator = await s.ctx.operators.create('ops@example.com', 'correct horse battery staple');
+  const { key } = await s.ctx.operators.createKey(operator, 'client tests');
+  const admin = createCrmProxyClient({ baseUrl: s.baseUrl, token: key });
+  const listed = await admin.raw.GET('/v1/admin/connections');
+  assert.equal(listed.response.status, 200);
+  assert.deepEqual(listed.data?.data.map((c) => c.id).sort(), Object.values(s.connectionIds).sort());
+  const created = await admin.raw.POST('/v1/admin/connections/{id}/tokens', {
+    params: { path: { id: s.connectionIds.salesforce } },
+    body: { name: 'made by the client' },
+  });
+  assert.equal(created.response.status, 201);
+  const token = created.data?.token;
+  assert.ok(token);
+  // The new token works for the connection's API at once.
+  const crm = createCrmProxyClient({ baseUrl: s.baseUrl, token });
+  assert.ok(JSON.stringify(await crm.describe()).includes('"Account"'));
+});
+
 test('client: the tests above called every /v1 route of the API document through the client', async (t) => {
   const s = await startStack(t);
   const doc = await s.api<{ paths: Record<string, Record<string, unknown>> }>('/openapi.json', {
