@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
+import { ERROR_EXAMPLES, EXAMPLE_REQUEST_ID, OPERATION_EXAMPLES } from './api-examples.ts';
 import type { AppContext } from './context.ts';
 import { connectionLimits } from './http/connections/index.ts';
 import { registerConsole } from './http/console/routes.ts';
@@ -58,17 +59,24 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
   if (ctx.metrics !== null) registerRequestMetrics(app, ctx.metrics);
   registerErrorHandling(app, { bodyLimit: ctx.bodyLimit });
   registerJsonParser(app);
-  const openapi = registerOpenApi(app, {
+  registerOpenApi(app, {
     title: 'crm-proxy',
     version: '1',
-    servers: options.servers ?? Object.values(ctx.config.publicUrls),
+    servers:
+      options.servers?.map((url) => ({ url, description: 'Configured server' })) ??
+      Object.entries(ctx.config.publicUrls).map(([region, url]) => ({
+        url,
+        description: `Public URL of the ${region} region`,
+      })),
+    behindTls: ctx.config.behindTls,
+    examples: { operations: OPERATION_EXAMPLES, errors: ERROR_EXAMPLES, requestId: EXAMPLE_REQUEST_ID },
     offeredBy: (operation) =>
       ctx.registry
         .list()
         .filter((adapter) => adapter.handlers[operation] !== undefined)
         .map((adapter) => adapter.profile.displayName),
   });
-  registerDocsPage(app, openapi.document);
+  registerDocsPage(app);
   registerHealth(app, { isReady: () => ctx.isReady(), draining: () => draining });
   registerRequestLog(app, ctx);
   registerV1Routes(app, ctx);

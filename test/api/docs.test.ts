@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { startStack } from '../helpers/stack.ts';
@@ -17,6 +18,28 @@ interface OpenApi {
     >
   >;
   components: { schemas: Record<string, object> };
+}
+
+interface ExampleDoc {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        requestBody?: { content: Record<string, { schema: object; example?: unknown }> };
+        parameters?: Array<{ name: string; in: string; example?: unknown }>;
+        responses: Record<
+          string,
+          { $ref: string } | { content?: Record<string, { schema: object; example?: unknown }> }
+        >;
+      }
+    >
+  >;
+  components: {
+    schemas: Record<string, object>;
+    responses: Record<string, { content: Record<string, { examples: Record<string, { $ref: string }> }> }>;
+    examples: Record<string, { value: { error: { code: string; message: string } } }>;
+  };
 }
 
 const SPEC_ROUTES = [
@@ -66,17 +89,130 @@ test('GET /openapi.json documents every route of the API, generated from the rou
   assert.equal(validate({ data: { ids: [] } }), false);
 });
 
-test('GET /docs is a self-contained HTML page rendered from the document', async (t) => {
+test('the document names the instance asked first in servers, then the configured public URLs', async (t) => {
+  const s = await startStack(t);
+  const doc = await s.api<{ servers: Array<{ url: string; description: string }> }>('/openapi.json', {
+    method: 'GET',
+    token: null,
+  });
+  assert.deepEqual(
+    doc.body.servers.map((x) => x.url),
+    [s.baseUrl, 'https://eu.crm-proxy.test', 'https://us.crm-proxy.test'],
+  );
+  // A Host header that is not a host name is not echoed into the document.
+  const forged = await getWithHost(`${s.baseUrl}/openapi.json`, 'evil.example/"><script>');
+  assert.equal(forged.status, 200);
+  assert.deepEqual(
+    (JSON.parse(forged.body) as { servers: Array<{ url: string }> }).servers.map((x) => x.url),
+    ['https://eu.crm-proxy.test', 'https://us.crm-proxy.test'],
+  );
+  const named = await getWithHost(`${s.baseUrl}/openapi.json`, 'api.example.com:8443');
+  assert.equal(
+    (JSON.parse(named.body) as { servers: Array<{ url: string }> }).servers[0]?.url,
+    'http://api.example.com:8443',
+  );
+});
+
+/** GET with a Host header of our choosing (fetch does not let a caller set it). */
+function getWithHost(url: string, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { headers: { host } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('error', reject);
+  });
+}
+
+test('every operation has an example request and answer, and every error code an example', async (t) => {
+  const s = await startStack(t);
+  const doc = (await s.api<ExampleDoc>('/openapi.json', { method: 'GET', token: null })).body;
+  const missing: string[] = [];
+  const ajv = new Ajv2020({ strict: false });
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      const name = `${method} ${path}`;
+      const body = op.requestBody?.content['application/json'];
+      if (body !== undefined) {
+        if (body.example === undefined) missing.push(`${name}: request example`);
+        // The example is a request the documented schema accepts.
+        else if (!ajv.validate(body.schema, body.example))
+          missing.push(`${name}: request example is invalid`);
+      }
+      for (const param of op.parameters ?? []) {
+        if (param.in === 'path' && param.example === undefined)
+          missing.push(`${name}: ${param.name} example`);
+      }
+      for (const [status, response] of Object.entries(op.responses)) {
+        if ('$ref' in response) {
+          if (!(response.$ref.split('/').at(-1) ?? '' in doc.components.responses))
+            missing.push(`${name}: ${status}`);
+          continue;
+        }
+        const content = response.content?.['application/json'];
+        if (content !== undefined && content.example === undefined)
+          missing.push(`${name}: ${status} example`);
+      }
+    }
+  }
+  assert.deepEqual(missing, []);
+  // Errors are components: one response per status, one example per code, each in the error shape.
+  const codes = new Set<string>();
+  for (const [name, response] of Object.entries(doc.components.responses)) {
+    const status = Number(name.replace('Error', ''));
+    const examples = Object.values(response.content['application/json']?.examples ?? {});
+    assert.ok(examples.length > 0, `${name} has examples`);
+    for (const ref of examples) {
+      const example = doc.components.examples[ref.$ref.split('/').at(-1) ?? ''];
+      assert.ok(example, ref.$ref);
+      assert.equal(typeof example.value.error.message, 'string');
+      assert.ok(ajv.validate(doc.components.schemas['Error'] ?? {}, example.value), ref.$ref);
+      codes.add(example.value.error.code);
+    }
+    assert.ok(status >= 400);
+  }
+  const allCodes = (
+    doc.components.schemas['Error'] as { properties: { error: { properties: { code: { enum: string[] } } } } }
+  ).properties.error.properties.code.enum;
+  assert.deepEqual(
+    [...codes].sort(),
+    [...allCodes].sort().filter((c) => codes.has(c)),
+  );
+  assert.equal(Object.keys(doc.components.examples).length, allCodes.length, 'one example per error code');
+});
+
+test('GET /docs serves the API reference from the installed Swagger UI, with no other origin allowed', async (t) => {
   const s = await startStack(t);
   const answer = await s.api<string>('/docs', { method: 'GET', token: null });
   assert.equal(answer.status, 200);
   assert.match(answer.headers.get('content-type') ?? '', /^text\/html/);
-  assert.match(answer.text, /<!doctype html>/);
-  // Self-contained: nothing is loaded from elsewhere (no scripts, stylesheets, images or CSS imports).
-  assert.doesNotMatch(answer.text, /<script|<link|<img|\ssrc=|@import|url\(/i);
-  for (const path of ['/v1/object/get/{object_name}', '/v1/describe', '/v1/proxy/{target_url}']) {
-    assert.ok(answer.text.includes(path), path);
+  const csp = answer.headers.get('content-security-policy') ?? '';
+  assert.match(csp, /default-src 'none'/);
+  assert.match(csp, /script-src 'self'(;|$)/);
+  assert.match(csp, /connect-src 'self'(;|$)/);
+  // Every script and stylesheet is one of the service's own.
+  const refs = [...answer.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] ?? '');
+  assert.ok(refs.length >= 4);
+  for (const ref of refs) {
+    assert.match(ref, /^\/(docs\/assets\/|openapi\.json)/, ref);
+    const asset = await s.api<string>(ref, { method: 'GET', token: null });
+    assert.equal(asset.status, 200, ref);
   }
+  const bundle = await s.api<string>('/docs/assets/swagger-ui-bundle.js', { method: 'GET', token: null });
+  assert.match(bundle.headers.get('content-type') ?? '', /javascript/);
+  assert.ok(bundle.text.includes('SwaggerUIBundle'));
+  const init = await s.api<string>('/docs/assets/init.js', { method: 'GET', token: null });
+  assert.match(init.text, /validatorUrl: null/, 'no call to an online validator');
+  const unknown = await s.api<{ error: { code: string } }>('/docs/assets/..%2Fpackage.json', {
+    method: 'GET',
+    token: null,
+  });
+  assert.equal(unknown.status, 404);
+  assert.equal(unknown.body.error.code, 'not_found');
 });
 
 test('healthz and readyz answer without a token', async (t) => {

@@ -1,74 +1,135 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../errors/index.ts';
 import type { RouteDoc } from '../route-doc.ts';
 
-const esc = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+// The API reference at /docs: Swagger UI (swagger-ui-dist), served by the service itself from the
+// installed package (no CDN, works offline), reading /openapi.json. "Try it out" sends requests from
+// the browser to the first entry of `servers`, the instance that served the page, with the bearer
+// token entered under "Authorize".
 
-/** Markdown-ish inline code (`x`) to <code>, after escaping. */
-const inline = (s: string) => esc(s).replace(/`([^`]+)`/g, '<code>$1</code>');
+const DIST = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
-interface Operation {
-  operationId?: string;
-  summary?: string;
-  description?: string;
-  tags?: string[];
-  parameters?: Array<{ name: string; schema?: { description?: string } }>;
-  requestBody?: { content: { 'application/json': { schema: unknown } } };
-  responses?: Record<string, { description: string }>;
+/**
+ * Swagger UI's own script and stylesheets, its icons as data: URIs, and calls to this origin only
+ * (the document and "try it"): no other host, no inline script or style.
+ */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+// Narrow screens: Swagger UI's wide blocks (tables, code, the server picker) scroll inside
+// themselves instead of widening the page.
+const DOCS_CSS = `
+html,body{margin:0;background:#fff}
+.docs-header{font:15px/1.4 system-ui,sans-serif;padding:.75rem 1.25rem;border-bottom:1px solid #dde2e7;display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:baseline}
+.docs-header strong{font-size:17px}.docs-header a{color:#1f5fa8}
+.swagger-ui .wrapper{box-sizing:border-box;max-width:1460px;padding:0 1.25rem}
+.swagger-ui .information-container .info{margin:1.25rem 0}
+.swagger-ui .scheme-container{box-shadow:none;border-bottom:1px solid #dde2e7;padding:.75rem 0}
+.swagger-ui .scheme-container .schemes{flex-wrap:wrap;gap:.5rem}
+.swagger-ui .servers>label{margin-right:0;max-width:100%}.swagger-ui .servers select{max-width:100%}
+.swagger-ui pre,.swagger-ui .highlight-code,.swagger-ui .microlight{max-width:100%;overflow-x:auto}
+.swagger-ui table{display:block;max-width:100%;overflow-x:auto}
+.swagger-ui .opblock .opblock-summary{flex-wrap:wrap}
+.swagger-ui .opblock .opblock-summary-path{word-break:break-all}
+.swagger-ui .model-box,.swagger-ui .model-container{max-width:100%;overflow-x:auto}
+@media (max-width:600px){
+ .swagger-ui .wrapper{padding:0 .5rem}
+ .swagger-ui .opblock .opblock-summary-description{display:none}
+ .swagger-ui .opblock-body .opblock-section-header{flex-wrap:wrap}
+ .swagger-ui .responses-inner{padding:.5rem}
+ .swagger-ui .parameters-col_description input,.swagger-ui .parameters-col_description select,.swagger-ui textarea{max-width:100%;box-sizing:border-box}
+ .swagger-ui .dialog-ux .modal-ux{width:95%;min-width:0}
 }
+`;
 
-/** Renders the OpenAPI document as one self-contained HTML page (no scripts, no CDN: works offline). */
-function renderDocs(doc: {
-  info: { title: string; version: string; description: string };
-  paths: Record<string, Record<string, Operation>>;
-}): string {
-  const sections: string[] = [];
-  const toc: string[] = [];
-  for (const [path, item] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries(item)) {
-      const id = esc(op.operationId ?? `${method}-${path}`);
-      toc.push(
-        `<li><a href="#${id}"><span class="m ${esc(method)}">${esc(method.toUpperCase())}</span> ${esc(path)}</a></li>`,
-      );
-      const params = (op.parameters ?? [])
-        .map((p) => `<li><code>${esc(p.name)}</code> ${inline(p.schema?.description ?? '')}</li>`)
-        .join('');
-      const body = op.requestBody?.content['application/json'].schema;
-      const responses = Object.entries(op.responses ?? {})
-        .map(([status, r]) => `<tr><td>${esc(status)}</td><td>${inline(r.description)}</td></tr>`)
-        .join('');
-      sections.push(`<section id="${id}">
-<h2><span class="m ${esc(method)}">${esc(method.toUpperCase())}</span> <code>${esc(path)}</code></h2>
-<p><strong>${inline(op.summary ?? '')}</strong></p><p>${inline(op.description ?? '')}</p>
-${params === '' ? '' : `<h3>Path parameters</h3><ul>${params}</ul>`}
-${body === undefined ? '' : `<h3>Request body (JSON Schema)</h3><pre>${esc(JSON.stringify(body, null, 2))}</pre>`}
-<h3>Responses</h3><table>${responses}</table>
-</section>`);
-    }
-  }
-  return `<!doctype html>
+const INIT_JS = `window.addEventListener('load', function () {
+  window.ui = SwaggerUIBundle({
+    url: '/openapi.json',
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    docExpansion: 'list',
+    defaultModelsExpandDepth: 0,
+    displayRequestDuration: true,
+    tryItOutEnabled: false,
+    validatorUrl: null,
+    presets: [SwaggerUIBundle.presets.apis],
+    layout: 'BaseLayout',
+  });
+});
+`;
+
+const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(doc.info.title)} ${esc(doc.info.version)}</title>
-<style>
-body{font:15px/1.5 system-ui,sans-serif;margin:0;display:flex;color:#1d232a}
-nav{width:330px;min-width:330px;height:100vh;overflow:auto;position:sticky;top:0;background:#f4f6f8;padding:1rem;box-sizing:border-box}
-nav ul{list-style:none;padding:0;margin:0}nav li{margin:.2rem 0}nav a{color:inherit;text-decoration:none;font-size:13px}
-main{padding:1rem 2rem;max-width:960px}section{border-top:1px solid #dde2e7;padding:.5rem 0 1rem}
-pre{background:#f4f6f8;padding:.75rem;overflow:auto;font-size:12px;max-height:420px}
-code{background:#f4f6f8;padding:0 .2rem}table{border-collapse:collapse}td{border:1px solid #dde2e7;padding:.25rem .5rem;vertical-align:top}
-.m{display:inline-block;min-width:3.6rem;font-weight:600;font-size:12px;text-align:center;border-radius:3px;color:#fff;background:#607080}
-.m.post{background:#2f7d32}.m.get{background:#1f5fa8}.m.delete{background:#b03a2e}.m.put,.m.patch{background:#9a6b00}
-</style></head><body>
-<nav><strong>${esc(doc.info.title)}</strong><br><small>version ${esc(doc.info.version)} · <a href="/openapi.json">openapi.json</a></small><ul>${toc.join('')}</ul></nav>
-<main><h1>${esc(doc.info.title)}</h1><p>${inline(doc.info.description)}</p>
-<p>Every request carries <code>Authorization: Bearer crmp_…</code> and, with a body, <code>Content-Type: application/json</code>.</p>
-${sections.join('\n')}</main></body></html>`;
+<title>crm-proxy API reference</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+<link rel="stylesheet" href="/docs/assets/docs.css">
+<link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
+</head><body>
+<header class="docs-header"><strong>crm-proxy API reference</strong>
+<span>Authorize with an API token <code>crmp_…</code>, then “Try it out”.</span>
+<a href="/openapi.json">openapi.json</a></header>
+<div id="swagger-ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/assets/init.js"></script>
+</body></html>
+`;
+
+interface Asset {
+  type: string;
+  load: () => Promise<Buffer | string>;
 }
 
-export function registerDocsPage(app: FastifyInstance, document: () => object): void {
-  let html: string | undefined;
-  app.get('/docs', { config: { doc: { hidden: true } as RouteDoc } }, async (_request, reply) => {
-    html ??= renderDocs(document() as Parameters<typeof renderDocs>[0]);
-    return reply.type('text/html; charset=utf-8').send(html);
+const ASSETS: Record<string, Asset> = {
+  'swagger-ui.css': { type: 'text/css; charset=utf-8', load: () => readFile(join(DIST, 'swagger-ui.css')) },
+  'swagger-ui-bundle.js': {
+    type: 'text/javascript; charset=utf-8',
+    // Without the trailing source-map comment: the map is not served.
+    load: async () =>
+      (await readFile(join(DIST, 'swagger-ui-bundle.js'), 'utf8')).replace(
+        /\n\/\/# sourceMappingURL=\S+\s*$/,
+        '\n',
+      ),
+  },
+  'favicon-32x32.png': { type: 'image/png', load: () => readFile(join(DIST, 'favicon-32x32.png')) },
+  'docs.css': { type: 'text/css; charset=utf-8', load: async () => DOCS_CSS },
+  'init.js': { type: 'text/javascript; charset=utf-8', load: async () => INIT_JS },
+};
+
+export function registerDocsPage(app: FastifyInstance): void {
+  const hidden = { config: { doc: { hidden: true } as RouteDoc } };
+  app.get('/docs', hidden, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).send(PAGE),
+  );
+  const loaded = new Map<string, Promise<Buffer | string>>();
+  app.get<{ Params: { file: string } }>('/docs/assets/:file', hidden, async (request, reply) => {
+    const name = request.params.file;
+    const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+    if (asset === undefined) {
+      throw new ApiError(
+        'not_found',
+        'There is no such file of the API reference. The reference is at /docs.',
+      );
+    }
+    let body = loaded.get(name);
+    if (body === undefined) {
+      body = asset.load();
+      loaded.set(name, body);
+    }
+    return reply
+      .type(asset.type)
+      .header('cache-control', 'public, max-age=3600')
+      .header('x-content-type-options', 'nosniff')
+      .send(await body);
   });
 }

@@ -1,7 +1,9 @@
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { OperationName } from '../../domain/operations.ts';
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../errors/index.ts';
+import { JobSchema } from '../durable-doc.ts';
 import type { RouteDoc } from '../route-doc.ts';
-import { ErrorResponse } from '../schemas/common.ts';
+import { ErrorResponse, RecordResult } from '../schemas/common.ts';
 
 interface CollectedRoute {
   method: string;
@@ -37,10 +39,32 @@ function openApiPath(url: string): string {
   return url.replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\*$/, '{target_url}');
 }
 
+/** Example request and answers of one operation. */
+export interface OperationExample {
+  /** Path parameter values. */
+  params?: Record<string, string>;
+  /** The JSON request body, for operations that take one. */
+  request?: unknown;
+  /** An answer per success status. */
+  responses: Record<string, unknown>;
+}
+
+export interface OpenApiExamples {
+  /** By operationId. */
+  operations: Record<string, OperationExample>;
+  /** One error body per code: its message and details. */
+  errors: Record<ErrorCode, { message: string; details?: Array<Record<string, unknown>> }>;
+  requestId: string;
+}
+
 export interface OpenApiInfo {
+  examples: OpenApiExamples;
   title: string;
   version: string;
-  servers: string[];
+  /** Configured public base URLs, listed after the instance that serves the document. */
+  servers: Array<{ url: string; description: string }>;
+  /** A proxy in front terminates TLS: the instance's own URL is `https://`. */
+  behindTls: boolean;
   /** The CRMs whose adapters offer an operation (their handler tables), by display name. */
   offeredBy(operation: OperationName): string[];
 }
@@ -69,13 +93,42 @@ export function registerOpenApi(app: FastifyInstance, info: OpenApiInfo) {
     }
   });
 
-  let cached: object | undefined;
+  let cached: OpenApiDocument | undefined;
   const document = () => {
     cached ??= buildDocument(routes, info);
     return cached;
   };
-  app.get('/openapi.json', { config: { doc: { hidden: true } as RouteDoc } }, async () => document());
-  return { document };
+  /** The document with the instance that was asked first in `servers`, so "try it" calls it. */
+  const documentFor = (request: FastifyRequest): OpenApiDocument => {
+    const own = instanceUrl(request, info.behindTls);
+    const doc = document();
+    if (own === undefined || doc.servers.some((s) => s.url === own)) return doc;
+    return { ...doc, servers: [{ url: own, description: 'This instance' }, ...doc.servers] };
+  };
+  app.get('/openapi.json', { config: { doc: { hidden: true } as RouteDoc } }, async (request) =>
+    documentFor(request),
+  );
+  documents.set(app, document);
+  return { document, documentFor };
+}
+
+// A host name, IPv4 or bracketed IPv6 address, and an optional port: nothing else is echoed back.
+const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
+
+function instanceUrl(request: FastifyRequest, behindTls: boolean): string | undefined {
+  const host = request.headers.host;
+  if (host === undefined || !HOST.test(host)) return undefined;
+  const https = behindTls || (request.raw.socket as { encrypted?: boolean }).encrypted === true;
+  return `${https ? 'https' : 'http'}://${host}`;
+}
+
+const documents = new WeakMap<FastifyInstance, () => OpenApiDocument>();
+
+/** The OpenAPI document of a built app, as `GET /openapi.json` serves it (for tools that run no server). */
+export function openApiDocumentOf(app: FastifyInstance): OpenApiDocument {
+  const document = documents.get(app);
+  if (document === undefined) throw new Error('this app has no OpenAPI document');
+  return document();
 }
 
 /** The per-CRM note of an operation, from the same handler tables that decide 422 `operation_not_available`. */
@@ -85,8 +138,76 @@ function availability(info: OpenApiInfo, operation: OperationName | undefined): 
   return `**Offered on ${crms.length === 0 ? 'no' : crms.join(', ')} connections**; other connections answer 422 \`operation_not_available\`. `;
 }
 
-function buildDocument(routes: CollectedRoute[], info: OpenApiInfo) {
+export interface OpenApiDocument {
+  openapi: string;
+  servers: Array<{ url: string; description?: string }>;
+  paths: Record<string, Record<string, unknown>>;
+  [key: string]: unknown;
+}
+
+// Schemas shared by several operations, documented once under components.schemas and referenced.
+const SHARED_SCHEMAS: Array<[name: string, schema: object]> = [
+  ['Job', JobSchema],
+  ['RecordResult', RecordResult],
+];
+const SHARED_JSON = SHARED_SCHEMAS.map(([name, schema]) => [name, JSON.stringify(schema)] as const);
+
+/** A copy of a schema with every shared schema inside it replaced by its `$ref`. */
+function withComponentRefs(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const json = JSON.stringify(schema);
+  const shared = SHARED_JSON.find(([, text]) => text === json);
+  if (shared !== undefined) return { $ref: `#/components/schemas/${shared[0]}` };
+  if (Array.isArray(schema)) return schema.map(withComponentRefs);
+  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, withComponentRefs(v)]));
+}
+
+/** The error model as components: the body schema, one example per code, one response per status. */
+function errorComponents(statuses: Set<number>, samples: OpenApiExamples) {
+  const examples: Record<string, unknown> = {};
+  for (const code of ERROR_CODES) {
+    const { message, details } = samples.errors[code];
+    examples[code] = {
+      summary: `${ERROR_STATUS[code]} ${code}`,
+      value: { error: { code, message, details: details ?? [] }, request_id: samples.requestId },
+    };
+  }
+  const responses: Record<string, unknown> = {};
+  for (const status of [...statuses].sort()) {
+    const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status);
+    responses[`Error${status}`] = {
+      description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
+      headers: { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } },
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/Error' },
+          examples: Object.fromEntries(
+            codes.map((code) => [code, { $ref: `#/components/examples/${code}` }]),
+          ),
+        },
+      },
+    };
+  }
+  const error = ErrorResponse as unknown as { properties: { error: { properties: object } } };
+  const schema = {
+    ...error,
+    properties: {
+      ...error.properties,
+      error: {
+        ...error.properties.error,
+        properties: {
+          ...error.properties.error.properties,
+          code: { type: 'string', enum: ERROR_CODES, description: 'Stable snake_case code.' },
+        },
+      },
+    },
+  };
+  return { examples, responses, schema };
+}
+
+function buildDocument(routes: CollectedRoute[], info: OpenApiInfo): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
+  const errorStatuses = new Set<number>();
   for (const route of routes) {
     const path = openApiPath(route.url);
     paths[path] ??= {};
@@ -123,20 +244,32 @@ function buildDocument(routes: CollectedRoute[], info: OpenApiInfo) {
         },
       });
     }
+    const examples = info.examples.operations[route.doc.operationId];
+    for (const parameter of parameters) {
+      const example = examples?.params?.[parameter['name'] as string];
+      if (parameter['in'] === 'path' && example !== undefined) parameter['example'] = example;
+    }
     const responses: Record<string, unknown> = {};
     for (const [status, r] of Object.entries(route.doc.responses)) {
+      const example = examples?.responses[status];
       responses[status] = {
         description: r.description,
-        ...(r.schema === undefined ? {} : { content: { 'application/json': { schema: r.schema } } }),
+        ...(r.schema === undefined
+          ? {}
+          : {
+              content: {
+                'application/json': {
+                  schema: withComponentRefs(r.schema),
+                  ...(example === undefined ? {} : { example }),
+                },
+              },
+            }),
       };
     }
     for (const status of [...new Set([...route.doc.errors, ...ALWAYS])].sort()) {
       if (route.doc.public === true && (status === 401 || status === 403)) continue;
-      responses[String(status)] = {
-        description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
-        headers: { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } },
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      };
+      responses[String(status)] = { $ref: `#/components/responses/Error${status}` };
+      errorStatuses.add(status);
     }
     item[route.method] = {
       operationId: route.doc.operationId,
@@ -151,10 +284,21 @@ function buildDocument(routes: CollectedRoute[], info: OpenApiInfo) {
       ...(parameters.length === 0 ? {} : { parameters }),
       ...(route.body === undefined
         ? {}
-        : { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } }),
+        : {
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: route.body,
+                  ...(examples?.request === undefined ? {} : { example: examples.request }),
+                },
+              },
+            },
+          }),
       responses,
     };
   }
+  const errors = errorComponents(errorStatuses, info.examples);
   return {
     openapi: '3.1.0',
     info: {
@@ -163,7 +307,7 @@ function buildDocument(routes: CollectedRoute[], info: OpenApiInfo) {
       description:
         'JSON-over-HTTP access to Salesforce and HubSpot records with one bearer token. Every request-level failure has the body `{"error": {"code", "message", "details"}, "request_id"}` and the request id in `X-Request-Id`.',
     },
-    servers: info.servers.map((url) => ({ url })),
+    servers: info.servers,
     security: [{ bearerAuth: [] }],
     paths,
     components: {
@@ -176,7 +320,12 @@ function buildDocument(routes: CollectedRoute[], info: OpenApiInfo) {
             'Operator API key `crmpk_…` (admin API only), created with `crm-proxy operators key create`.',
         },
       },
-      schemas: { Error: ErrorResponse },
+      schemas: {
+        Error: errors.schema,
+        ...Object.fromEntries(SHARED_SCHEMAS),
+      },
+      responses: errors.responses,
+      examples: errors.examples,
       headers: {
         RequestId: { description: 'Id of this request, also in the error body.', schema: { type: 'string' } },
       },

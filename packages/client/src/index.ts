@@ -1,0 +1,481 @@
+// The hand-written half of the client: what generated types cannot give. The bearer token on every
+// call, failures as one typed CrmProxyError, cursors as async iterators, durable-write jobs, and
+// `Idempotency-Key` / `Prefer: respond-async` on writes. Everything else goes through `raw`, the
+// openapi-fetch client typed by the generated schema, so a route the API adds is reachable at once.
+import createFetchClient, { type Client } from 'openapi-fetch';
+import type { components, paths } from './schema.js';
+
+export type { components, operations, paths } from './schema.js';
+
+type Schemas = components['schemas'];
+/** Request-level failure body: `{error: {code, message, details}, request_id}`. */
+export type ErrorBody = Schemas['Error'];
+export type ErrorCode = ErrorBody['error']['code'];
+export type Job = Schemas['Job'];
+export type RecordResult = Schemas['RecordResult'];
+/** A record: field name → value (field names are case-insensitive on input). */
+export type CrmRecord = Record<string, unknown>;
+
+type Body<P extends keyof paths, M extends 'post'> = paths[P][M] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
+
+export type CustomFieldDefinition = Body<'/v1/object/add_custom_field/{object_name}', 'post'>['data'];
+export type SearchRequest = NonNullable<Body<'/v1/object/query/{object_name}', 'post'>['data']>;
+export type AssociationLink = Body<'/v1/object/associate/{object_name}', 'post'>['data'][number];
+
+export interface CrmProxyClientOptions {
+  /** Base URL of the service, e.g. `http://127.0.0.1:8080`. */
+  baseUrl: string;
+  /** API token `crmp_{region}_…` of one connection (or an operator key `crmpk_…` for the admin routes). */
+  token: string;
+  /** Another fetch (tests, proxies); default: the global one. */
+  fetch?: typeof globalThis.fetch;
+  /** Headers added to every request. */
+  headers?: Record<string, string>;
+}
+
+/** Options of insert, update, delete, upsert and add custom field. */
+export interface WriteOptions {
+  /** Sent as `Idempotency-Key`: a retry with the same key and request gets the first answer, without a CRM call. */
+  idempotencyKey?: string;
+  /** `Prefer: respond-async`: insert, update and delete answer at once with the job (`accepted: true`). */
+  respondAsync?: boolean;
+  /** `X-CRM-Proxy-Interface`: a write interface the connection's CRM lets clients force (`bulk2`, `collections`). */
+  writeInterface?: string;
+  signal?: AbortSignal;
+}
+
+/** Answer of a durable write: per-record results, or (answered 202) the job that will produce them. */
+export type WriteAnswer =
+  | {
+      accepted: false;
+      results: RecordResult[];
+      /** Set when the write ran as a durable job (`X-CRM-Proxy-Job-Id`). */
+      jobId: string | null;
+      /** The answer is the stored one of an earlier request with the same `Idempotency-Key`. */
+      replayed: boolean;
+    }
+  | { accepted: true; job: Job };
+
+/** Every failure the service answers: the error body's fields, the HTTP status and `Retry-After`. */
+export class CrmProxyError extends Error {
+  override readonly name = 'CrmProxyError';
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly details: Array<Record<string, unknown>>;
+  readonly requestId: string;
+  /** Seconds from `Retry-After` (429, 409 in progress, 503), when the service sent it. */
+  readonly retryAfter: number | undefined;
+
+  constructor(status: number, body: ErrorBody, retryAfter?: number) {
+    super(body.error.message);
+    this.status = status;
+    this.code = body.error.code;
+    this.details = body.error.details;
+    this.requestId = body.request_id;
+    this.retryAfter = retryAfter;
+  }
+
+  /** The error of a failed answer; a body that is not the service's error shape still gives one. */
+  static from(response: Response, body: unknown): CrmProxyError {
+    const retry = Number(response.headers.get('retry-after'));
+    const requestId = response.headers.get('x-request-id') ?? '';
+    const shaped = isErrorBody(body)
+      ? body
+      : {
+          error: {
+            code: 'internal_error' as ErrorCode,
+            message: `HTTP ${response.status} without an error body${typeof body === 'string' && body !== '' ? `: ${body.slice(0, 200)}` : ''}`,
+            details: [],
+          },
+          request_id: requestId,
+        };
+    return new CrmProxyError(
+      response.status,
+      shaped,
+      Number.isFinite(retry) && retry > 0 ? retry : undefined,
+    );
+  }
+}
+
+function isErrorBody(body: unknown): body is ErrorBody {
+  if (typeof body !== 'object' || body === null) return false;
+  const error = (body as { error?: unknown }).error;
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { code?: unknown }).code === 'string' &&
+    typeof (error as { message?: unknown }).message === 'string'
+  );
+}
+
+/** openapi-fetch's answer: the data, or the failure as a CrmProxyError. */
+function unwrap<T>(answer: { data?: T; error?: unknown; response: Response }): T {
+  if (answer.error !== undefined || !answer.response.ok)
+    throw CrmProxyError.from(answer.response, answer.error);
+  return answer.data as T;
+}
+
+const FINISHED: ReadonlySet<Job['state']> = new Set(['completed', 'failed', 'cancelled']);
+
+export interface WaitOptions {
+  /** Pause between polls (default 500 ms, or the service's `Retry-After`). */
+  intervalMs?: number;
+  /** Give up after this long (default: never) with an Error naming the job. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface PageOptions {
+  limit?: number;
+  cursor?: string;
+}
+
+/** The typed client of one crm-proxy service and one API token. */
+export class CrmProxyClient {
+  /** The generated client: every route of the OpenAPI document, typed, with the token already set. */
+  readonly raw: Client<paths>;
+  readonly jobs: JobsApi;
+  readonly #baseUrl: string;
+  readonly #fetch: typeof globalThis.fetch;
+  readonly #headers: Record<string, string>;
+
+  constructor(options: CrmProxyClientOptions) {
+    this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#headers = { ...options.headers, authorization: `Bearer ${options.token}` };
+    this.raw = createFetchClient<paths>({
+      baseUrl: this.#baseUrl,
+      headers: this.#headers,
+      fetch: (request: Request) => this.#fetch(request),
+    });
+    this.jobs = new JobsApi(this.raw);
+  }
+
+  /** Creates records (1 to 10 000). */
+  async insert(object: string, records: CrmRecord[], options: WriteOptions = {}): Promise<WriteAnswer> {
+    return writeAnswer(
+      await this.raw.POST('/v1/object/insert/{object_name}', {
+        params: { path: { object_name: object } },
+        body: { data: records },
+        ...writeInit(options),
+      }),
+    );
+  }
+
+  /** Changes records; each carries its `id`. */
+  async update(
+    object: string,
+    records: Array<CrmRecord & { id: string }>,
+    options: WriteOptions = {},
+  ): Promise<WriteAnswer> {
+    return writeAnswer(
+      await this.raw.POST('/v1/object/update/{object_name}', {
+        params: { path: { object_name: object } },
+        body: { data: records },
+        ...writeInit(options),
+      }),
+    );
+  }
+
+  /** Deletes records by id; without `object` the ids must name their type themselves (Salesforce ids). */
+  async delete(object: string | undefined, ids: string[], options: WriteOptions = {}): Promise<WriteAnswer> {
+    const init = { body: { data: { ids } }, ...writeInit(options) };
+    return writeAnswer(
+      object === undefined
+        ? await this.raw.POST('/v1/object/delete', init)
+        : await this.raw.POST('/v1/object/delete/{object_name}', {
+            params: { path: { object_name: object } },
+            ...init,
+          }),
+    );
+  }
+
+  /** Creates or updates one record matched on `matchKey`. */
+  async upsert(
+    object: string,
+    record: CrmRecord,
+    matchKey: string,
+    options: Omit<WriteOptions, 'respondAsync'> = {},
+  ): Promise<RecordResult[]> {
+    const answer = unwrap(
+      await this.raw.POST('/v1/object/upsert/{object_name}', {
+        params: { path: { object_name: object } },
+        body: { data: [record], match_key: matchKey },
+        ...writeInit(options),
+      }),
+    );
+    return answer.data;
+  }
+
+  /** Records by id, in the order given; `null` where none exists. */
+  async get(
+    object: string,
+    ids: string[],
+    options: { fields?: string[]; propertiesWithHistory?: string[] } = {},
+  ): Promise<Array<CrmRecord | null>> {
+    return unwrap(
+      await this.raw.POST('/v1/object/get/{object_name}', {
+        params: { path: { object_name: object } },
+        body: { data: { ids, ...options } },
+      }),
+    ).data;
+  }
+
+  /** One page of a SOQL query; pass its `next_cursor` back as `{cursor}` for the next. */
+  async soqlPage(query: { soql: string } | { cursor: string }) {
+    return unwrap(
+      await this.raw.POST('/v1/object/soql', {
+        body: 'soql' in query ? { data: query.soql } : { cursor: query.cursor },
+      }),
+    ).data;
+  }
+
+  /** Every record a SOQL query returns, page after page, as the pages are read. */
+  async *soql(query: string): AsyncGenerator<CrmRecord, void, undefined> {
+    let page = await this.soqlPage({ soql: query });
+    for (;;) {
+      yield* page.records;
+      if (page.next_cursor === null) return;
+      page = await this.soqlPage({ cursor: page.next_cursor });
+    }
+  }
+
+  /** One page of a search (filters, sorts, properties); `{cursor}` for the next. */
+  async searchPage(object: string, query: { search: SearchRequest } | { cursor: string }) {
+    return unwrap(
+      await this.raw.POST('/v1/object/query/{object_name}', {
+        params: { path: { object_name: object } },
+        body: 'search' in query ? { data: query.search } : { cursor: query.cursor },
+      }),
+    ).data;
+  }
+
+  /** Every record a search returns, page after page. */
+  async *search(object: string, search: SearchRequest): AsyncGenerator<CrmRecord, void, undefined> {
+    let page = await this.searchPage(object, { search });
+    for (;;) {
+      yield* page.records;
+      if (page.next_cursor === null) return;
+      page = await this.searchPage(object, { cursor: page.next_cursor });
+    }
+  }
+
+  /** The objects of the connection's CRM. */
+  async describe() {
+    return unwrap(await this.raw.POST('/v1/describe')).data;
+  }
+
+  /** One object's fields. */
+  async describeObject(object: string) {
+    return unwrap(
+      await this.raw.POST('/v1/describe/{object_name}', { params: { path: { object_name: object } } }),
+    ).data;
+  }
+
+  /** Adds a custom field to an object. */
+  async addCustomField(
+    object: string,
+    definition: CustomFieldDefinition,
+    options: Omit<WriteOptions, 'respondAsync'> = {},
+  ) {
+    return unwrap(
+      await this.raw.POST('/v1/object/add_custom_field/{object_name}', {
+        params: { path: { object_name: object } },
+        body: { data: definition },
+        ...writeInit(options),
+      }),
+    );
+  }
+
+  /** The records associated with each id, of type `to`. */
+  async associations(object: string, ids: string[], to: string) {
+    return unwrap(
+      await this.raw.POST('/v1/object/associations/{object_name}', {
+        params: { path: { object_name: object } },
+        body: { data: { ids, to } },
+      }),
+    ).data;
+  }
+
+  /** Links records (with an optional association label). */
+  async associate(object: string, links: AssociationLink[]) {
+    return unwrap(
+      await this.raw.POST('/v1/object/associate/{object_name}', {
+        params: { path: { object_name: object } },
+        body: { data: links },
+      }),
+    ).data;
+  }
+
+  /** Removes links. */
+  async dissociate(object: string, links: AssociationLink[]) {
+    return unwrap(
+      await this.raw.POST('/v1/object/dissociate/{object_name}', {
+        params: { path: { object_name: object } },
+        body: { data: links },
+      }),
+    ).data;
+  }
+
+  /**
+   * Pass-through: `target` (a path on the CRM's API, or its full URL) as written, answered with the
+   * CRM's own status, headers and body. Only a failure of the service itself throws.
+   */
+  async proxy(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    target: string,
+    init: {
+      body?: unknown;
+      headers?: Record<string, string>;
+      idempotencyKey?: string;
+      signal?: AbortSignal;
+    } = {},
+  ): Promise<Response> {
+    const headers: Record<string, string> = { ...this.#headers, ...init.headers };
+    if (init.idempotencyKey !== undefined) headers['idempotency-key'] = init.idempotencyKey;
+    let body: string | undefined;
+    if (init.body !== undefined) {
+      body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await this.#fetch(`${this.#baseUrl}/v1/proxy/${target.replace(/^\/+/, '')}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      ...(init.signal === undefined ? {} : { signal: init.signal }),
+    });
+    // The service's own failures (token, target, rate limit) carry its error body, whose request id is
+    // this request's; a CRM's answer, failed or not, is passed on as it came.
+    if (!response.ok) {
+      const body: unknown = await response
+        .clone()
+        .json()
+        .catch(() => undefined);
+      if (isErrorBody(body) && body.request_id === response.headers.get('x-request-id')) {
+        throw CrmProxyError.from(response, body);
+      }
+    }
+    return response;
+  }
+}
+
+/** Durable write jobs of this API token. */
+export class JobsApi {
+  readonly #raw: Client<paths>;
+
+  constructor(raw: Client<paths>) {
+    this.#raw = raw;
+  }
+
+  async get(id: string): Promise<Job> {
+    return unwrap(await this.#raw.GET('/v1/jobs/{job_id}', { params: { path: { job_id: id } } }));
+  }
+
+  /** One page of the token's jobs, newest first. */
+  async list(page: PageOptions = {}): Promise<{ data: Job[]; next_cursor: string | null }> {
+    return unwrap(await this.#raw.GET('/v1/jobs', { params: { query: pageQuery(page) } }));
+  }
+
+  /** Every job of the token, newest first, page after page. */
+  async *all(limit?: number): AsyncGenerator<Job, void, undefined> {
+    yield* paginate((cursor) => this.list({ ...(limit === undefined ? {} : { limit }), ...cursor }));
+  }
+
+  /** One page of a finished job's per-record results, in input order. */
+  async results(
+    id: string,
+    page: PageOptions = {},
+  ): Promise<{ data: RecordResult[]; next_cursor: string | null }> {
+    return unwrap(
+      await this.#raw.GET('/v1/jobs/{job_id}/results', {
+        params: { path: { job_id: id }, query: pageQuery(page) },
+      }),
+    );
+  }
+
+  /** Every per-record result of a finished job, page after page. */
+  async *allResults(id: string, limit?: number): AsyncGenerator<RecordResult, void, undefined> {
+    yield* paginate((cursor) => this.results(id, { ...(limit === undefined ? {} : { limit }), ...cursor }));
+  }
+
+  /** Asks the job to stop; records not yet sent end `CRM_PROXY_CANCELLED`. */
+  async cancel(id: string): Promise<Job> {
+    return unwrap(await this.#raw.DELETE('/v1/jobs/{job_id}', { params: { path: { job_id: id } } }));
+  }
+
+  /** Polls the job until it is completed, failed or cancelled, and returns it. */
+  async wait(id: string, options: WaitOptions = {}): Promise<Job> {
+    const interval = options.intervalMs ?? 500;
+    const deadline =
+      options.timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.timeoutMs;
+    for (;;) {
+      const job = await this.get(id);
+      if (FINISHED.has(job.state)) return job;
+      if (Date.now() + interval > deadline) {
+        throw new Error(`job ${id} is still ${job.state} after ${options.timeoutMs} ms`);
+      }
+      await sleep(interval, options.signal);
+    }
+  }
+}
+
+function pageQuery(page: PageOptions): { limit?: number; cursor?: string } {
+  return {
+    ...(page.limit === undefined ? {} : { limit: page.limit }),
+    ...(page.cursor === undefined ? {} : { cursor: page.cursor }),
+  };
+}
+
+async function* paginate<T>(
+  read: (cursor: { cursor?: string }) => Promise<{ data: T[]; next_cursor: string | null }>,
+): AsyncGenerator<T, void, undefined> {
+  let page = await read({});
+  for (;;) {
+    yield* page.data;
+    if (page.next_cursor === null) return;
+    page = await read({ cursor: page.next_cursor });
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted === true) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
+
+function writeInit(options: WriteOptions): { headers: Record<string, string>; signal?: AbortSignal } {
+  const headers: Record<string, string> = {};
+  if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
+  if (options.respondAsync === true) headers['prefer'] = 'respond-async';
+  if (options.writeInterface !== undefined) headers['x-crm-proxy-interface'] = options.writeInterface;
+  return { headers, ...(options.signal === undefined ? {} : { signal: options.signal }) };
+}
+
+function writeAnswer(answer: { data?: unknown; error?: unknown; response: Response }): WriteAnswer {
+  const data = unwrap(answer);
+  if (answer.response.status === 202) return { accepted: true, job: data as Job };
+  return {
+    accepted: false,
+    results: (data as { data: RecordResult[] }).data,
+    jobId: answer.response.headers.get('x-crm-proxy-job-id'),
+    replayed: answer.response.headers.get('idempotent-replayed') === 'true',
+  };
+}
+
+/** A client for one service and one API token. */
+export function createCrmProxyClient(options: CrmProxyClientOptions): CrmProxyClient {
+  return new CrmProxyClient(options);
+}

@@ -1,0 +1,495 @@
+import type { OpenApiExamples, OperationExample } from './http/plugins/openapi.ts';
+
+// Examples of the OpenAPI document: a request and an answer for every operation (by operationId),
+// and one error body per error code. They show real CRM shapes (object names, ids), so they live
+// here, beside the composition root, and reach the HTTP layer through `buildApp`. The API reference
+// shows them and its "try it" starts from the request examples. test/api/docs.test.ts checks that
+// every operation and every error code has one.
+
+/** Request id shown in the examples. */
+export const EXAMPLE_REQUEST_ID = 'req_3dbfT8zKq1V0x2aLm9Yc';
+
+const SF_ID = '001XXXXXXXXXXXXAAA';
+const SF_ID_2 = '001XXXXXXXXXXXXAAB';
+const JOB_ID = 'job_8kT2mQvX4nR7bL1c';
+
+const result = (id: string) => ({ id, success: true, errors: [] });
+
+const JOB = {
+  id: JOB_ID,
+  state: 'completed',
+  operation: 'insert',
+  object: 'Account',
+  interface: 'collections',
+  counts: { total: 2, processed: 2, succeeded: 2, failed: 0 },
+  crm_job_ids: [],
+  cancel_requested: false,
+  created_at: '2026-03-02T09:30:00.000Z',
+  started_at: '2026-03-02T09:30:00.010Z',
+  finished_at: '2026-03-02T09:30:00.480Z',
+  updated_at: '2026-03-02T09:30:00.480Z',
+  error: null,
+  results_url: `/v1/jobs/${JOB_ID}/results`,
+};
+const QUEUED_JOB = {
+  ...JOB,
+  state: 'queued',
+  interface: null,
+  counts: { total: 2, processed: 0, succeeded: 0, failed: 0 },
+  started_at: null,
+  finished_at: null,
+  updated_at: '2026-03-02T09:30:00.000Z',
+};
+const WRITE_RESULTS = { data: [result(SF_ID), result(SF_ID_2)] };
+const ACCOUNT = { attributes: { type: 'Account', url: `/services/data/v62.0/sobjects/Account/${SF_ID}` } };
+
+const CONNECTION = {
+  id: 'conn_5Wq8ZrT1',
+  provider: 'salesforce',
+  providerName: 'Salesforce',
+  label: 'Production org',
+  region: 'eu',
+  sandbox: false,
+  status: 'active',
+  lastError: null,
+  lastErrorAt: null,
+  createdAt: '2026-03-01T08:00:00.000Z',
+  lastUsedAt: '2026-03-02T09:30:00.000Z',
+  allowance: { used: 1250, limit: 15000, left: 13750, at: '2026-03-02T09:30:00.000Z' },
+};
+const TOKEN = {
+  id: 'tok_Qm3v8Lx2',
+  connectionId: CONNECTION.id,
+  name: 'billing-sync',
+  prefix: 'crmp_eu_Qm3v…',
+  region: 'eu',
+  createdAt: '2026-03-01T08:05:00.000Z',
+  lastUsedAt: '2026-03-02T09:30:00.000Z',
+  expiresAt: null,
+  revokedAt: null,
+  state: 'active',
+};
+const LINK = {
+  id: 'cl_Z2n7Kd4P',
+  provider: 'hubspot',
+  label: 'Acme',
+  createdAt: '2026-03-02T09:30:00.000Z',
+  expiresAt: '2026-03-03T09:30:00.000Z',
+  usedAt: null,
+  revokedAt: null,
+  connectionId: null,
+};
+
+export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
+  insertRecords: {
+    params: { object_name: 'Account' },
+    request: { data: [{ Name: 'Acme', Industry: 'Energy' }, { Name: 'Globex' }] },
+    responses: { '200': WRITE_RESULTS, '202': QUEUED_JOB },
+  },
+  updateRecords: {
+    params: { object_name: 'Account' },
+    request: {
+      data: [
+        { id: SF_ID, Industry: 'Utilities' },
+        { id: SF_ID_2, Name: 'Globex Corporation' },
+      ],
+    },
+    responses: { '200': WRITE_RESULTS, '202': { ...QUEUED_JOB, operation: 'update' } },
+  },
+  upsertRecord: {
+    params: { object_name: 'Account' },
+    request: { data: [{ External_Id__c: 'P-1', Name: 'Acme' }], match_key: 'External_Id__c' },
+    responses: { '200': { data: [result(SF_ID)] } },
+  },
+  deleteRecords: {
+    request: { data: { ids: [SF_ID, SF_ID_2] } },
+    responses: { '200': WRITE_RESULTS, '202': { ...QUEUED_JOB, operation: 'delete', object: null } },
+  },
+  deleteObjectRecords: {
+    params: { object_name: 'Account' },
+    request: { data: { ids: [SF_ID, SF_ID_2] } },
+    responses: { '200': WRITE_RESULTS, '202': { ...QUEUED_JOB, operation: 'delete' } },
+  },
+  getRecords: {
+    params: { object_name: 'Account' },
+    request: { data: { ids: [SF_ID, '001XXXXXXXXXXXXZZZ'], fields: ['Name', 'Industry'] } },
+    responses: {
+      '200': { data: [{ ...ACCOUNT, Id: SF_ID, Name: 'Acme', Industry: 'Energy' }, null] },
+    },
+  },
+  query: {
+    request: { data: 'SELECT Id, Name FROM Account ORDER BY Name LIMIT 2' },
+    responses: {
+      '200': {
+        data: {
+          totalSize: 2,
+          done: true,
+          records: [
+            { ...ACCOUNT, Id: SF_ID, Name: 'Acme' },
+            { ...ACCOUNT, Id: SF_ID_2, Name: 'Globex' },
+          ],
+          next_cursor: null,
+        },
+      },
+    },
+  },
+  searchRecords: {
+    params: { object_name: 'contacts' },
+    request: {
+      data: {
+        filterGroups: [{ filters: [{ propertyName: 'email', operator: 'EQ', value: 'ada@example.com' }] }],
+        properties: ['email', 'firstname'],
+        limit: 10,
+      },
+    },
+    responses: {
+      '200': {
+        data: {
+          totalSize: 1,
+          done: true,
+          records: [
+            {
+              id: '151',
+              properties: { email: 'ada@example.com', firstname: 'Ada', hs_object_id: '151' },
+              createdAt: '2026-03-01T08:00:00.000Z',
+              updatedAt: '2026-03-01T08:00:00.000Z',
+              archived: false,
+            },
+          ],
+          next_cursor: null,
+        },
+      },
+    },
+  },
+  describeInstance: {
+    responses: {
+      '200': {
+        data: {
+          encoding: 'UTF-8',
+          maxBatchSize: 200,
+          sobjects: [{ name: 'Account', label: 'Account', custom: false, queryable: true, createable: true }],
+        },
+      },
+    },
+  },
+  describeObject: {
+    params: { object_name: 'Account' },
+    responses: {
+      '200': {
+        data: {
+          name: 'Account',
+          label: 'Account',
+          fields: [
+            { name: 'Id', type: 'id', label: 'Account ID', nillable: false },
+            { name: 'Name', type: 'string', label: 'Account Name', length: 255, nillable: false },
+          ],
+        },
+      },
+    },
+  },
+  addCustomField: {
+    params: { object_name: 'Account' },
+    request: { data: { name: 'Tier', label: 'Tier', type: 'Text', length: 40 } },
+    responses: { '200': { data: { id: '00NXXXXXXXXXXXXAAA', success: true, errors: [] } } },
+  },
+  readAssociations: {
+    params: { object_name: 'contacts' },
+    request: { data: { ids: ['151'], to: 'companies' } },
+    responses: {
+      '200': {
+        data: [
+          {
+            id: '151',
+            to: [{ id: '301', types: [{ category: 'HUBSPOT_DEFINED', typeId: 1, label: 'Primary' }] }],
+          },
+        ],
+      },
+    },
+  },
+  associateRecords: {
+    params: { object_name: 'contacts' },
+    request: { data: [{ id: '151', to: 'companies', to_id: '301', label: 'Primary' }] },
+    responses: { '200': { data: [{ id: '151', success: true, errors: [] }] } },
+  },
+  dissociateRecords: {
+    params: { object_name: 'contacts' },
+    request: { data: [{ id: '151', to: 'companies', to_id: '301' }] },
+    responses: { '200': { data: [{ id: '151', success: true, errors: [] }] } },
+  },
+  listJobs: { responses: { '200': { data: [JOB], next_cursor: null } } },
+  getJob: { params: { job_id: JOB_ID }, responses: { '200': JOB } },
+  getJobResults: {
+    params: { job_id: JOB_ID },
+    responses: { '200': { data: WRITE_RESULTS.data, next_cursor: null } },
+  },
+  cancelJob: {
+    params: { job_id: JOB_ID },
+    responses: { '200': JOB, '202': { ...JOB, state: 'running', cancel_requested: true, finished_at: null } },
+  },
+  passThroughGet: {
+    params: { target_url: 'services/data/v62.0/limits' },
+    responses: { '200': { DailyApiRequests: { Max: 15000, Remaining: 14998 } } },
+  },
+  passThroughPost: {
+    params: { target_url: 'services/data/v62.0/sobjects/Account' },
+    request: { Name: 'Acme' },
+    responses: { '200': { id: SF_ID, success: true, errors: [] } },
+  },
+  passThroughPut: {
+    params: { target_url: 'crm/v3/objects/contacts/151/associations/companies/301/1' },
+    responses: { '200': { id: '151' } },
+  },
+  passThroughPatch: {
+    params: { target_url: `services/data/v62.0/sobjects/Account/${SF_ID}` },
+    request: { Industry: 'Utilities' },
+    responses: { '200': {} },
+  },
+  passThroughDelete: {
+    params: { target_url: `services/data/v62.0/sobjects/Account/${SF_ID}` },
+    responses: { '200': {} },
+  },
+  adminListConnections: { responses: { '200': { data: [CONNECTION] } } },
+  adminGetConnection: { params: { id: CONNECTION.id }, responses: { '200': { data: CONNECTION } } },
+  adminDeleteConnection: { params: { id: CONNECTION.id }, responses: {} },
+  adminListTokens: { params: { id: CONNECTION.id }, responses: { '200': { data: [TOKEN] } } },
+  adminCreateToken: {
+    params: { id: CONNECTION.id },
+    request: { name: 'billing-sync', expires_in_days: 90 },
+    responses: {
+      '201': {
+        token: 'crmp_eu_…',
+        data: { ...TOKEN, expiresAt: '2026-05-31T08:05:00.000Z', lastUsedAt: null },
+      },
+    },
+  },
+  adminRevokeToken: {
+    params: { id: TOKEN.id },
+    responses: { '200': { data: { ...TOKEN, revokedAt: '2026-03-02T10:00:00.000Z', state: 'revoked' } } },
+  },
+  adminListConnectLinks: { responses: { '200': { data: [LINK] } } },
+  adminCreateConnectLink: {
+    request: { provider: 'hubspot', label: 'Acme', ttl_hours: 24 },
+    responses: {
+      '201': {
+        data: {
+          id: LINK.id,
+          url: 'https://eu.crm-proxy.example/connect/cl_Z2n7Kd4P.s3cr3t',
+          expiresAt: LINK.expiresAt,
+        },
+      },
+    },
+  },
+  adminRevokeConnectLink: { params: { id: LINK.id }, responses: {} },
+  adminListRequests: {
+    responses: {
+      '200': {
+        data: [
+          {
+            id: 'rl_9x2Kq',
+            at: '2026-03-02T09:30:00.000Z',
+            method: 'POST',
+            path: '/v1/object/get/Account',
+            status: 200,
+            latencyMs: 41,
+            crmCalls: 1,
+            interface: null,
+            requestId: EXAMPLE_REQUEST_ID,
+            tokenId: TOKEN.id,
+            connectionId: CONNECTION.id,
+            errorCode: null,
+          },
+        ],
+      },
+    },
+  },
+  adminUsage: {
+    responses: {
+      '200': {
+        data: [
+          {
+            connectionId: CONNECTION.id,
+            hours: ['2026-03-02T08:00:00.000Z', '2026-03-02T09:00:00.000Z'],
+            requests: [96, 120],
+            errors: [0, 2],
+          },
+        ],
+      },
+    },
+  },
+};
+
+/** One error body per code: the message shape the service answers with, and its details. */
+export const ERROR_EXAMPLES: OpenApiExamples['errors'] = {
+  invalid_json: {
+    message: 'The request body is not valid JSON: Unexpected token } in JSON at position 12.',
+  },
+  invalid_body: {
+    message: 'The request body is invalid: /data/0/id is required. Send {"data": [{"id": "…", …}]}.',
+    details: [{ path: '/data/0/id', message: 'is required' }],
+  },
+  invalid_object_name: {
+    message:
+      'The object name in the path is not a valid API name. Use a name such as Account, Invoice__c, contacts or 0-1.',
+    details: [{ path: '/object_name', value: 'Acc ount' }],
+  },
+  unknown_field: {
+    message: 'Account has no field "Nmae". Did you mean "Name"?',
+    details: [{ path: '/data/0/Nmae', field: 'Nmae', suggestion: 'Name' }],
+  },
+  too_many_records: {
+    message: 'At most 10000 records per request; this one has 10001. Send them as several requests.',
+    details: [{ path: '/data', limit: 10000, count: 10001 }],
+  },
+  too_many_ids: {
+    message:
+      'At most 100 ids per request on this connection; this one has 150. Send them as several requests.',
+    details: [{ path: '/data/ids', limit: 100, count: 150 }],
+  },
+  target_not_allowed: {
+    message:
+      'The pass-through target https://example.com/ is not on this connection’s API host. Use a path such as /services/data/… or the instance URL.',
+    details: [{ path: '/target_url' }],
+  },
+  invalid_query: {
+    message: "The CRM refused the query: unexpected token: 'FORM'.",
+    details: [{ errorCode: 'MALFORMED_QUERY', message: "unexpected token: 'FORM'" }],
+  },
+  invalid_cursor: {
+    message:
+      'The cursor is not one this service handed out. Pass `next_cursor` of the previous page as it is.',
+    details: [{ path: '/cursor' }],
+  },
+  invalid_field_definition: {
+    message: 'A Text field needs a length from 1 to 255: add "length".',
+    details: [{ path: '/data/length', message: 'required for Text' }],
+  },
+  missing_match_value: {
+    message:
+      'The record has no value for its match key External_Id__c; upsert needs it to find the record to update.',
+    details: [{ path: '/data/0/External_Id__c', match_key: 'External_Id__c' }],
+  },
+  field_name_too_long: {
+    message: 'Field names are at most 255 characters; /data/0 has a longer one.',
+    details: [{ path: '/data/0', limit: 255 }],
+  },
+  too_many_fields: {
+    message: 'A record has at most 1000 fields; /data/0 has 1200.',
+    details: [{ path: '/data/0', limit: 1000, count: 1200 }],
+  },
+  invalid_value: {
+    message: 'AnnualRevenue of /data/0 must be a number; it is the string "lots".',
+    details: [{ path: '/data/0/AnnualRevenue', expected: 'number' }],
+  },
+  query_too_long: {
+    message: 'The query takes 20480 bytes once URL-encoded; at most 14336 fit. Shorten it or split it.',
+    details: [{ path: '/data', limit: 14336, bytes: 20480 }],
+  },
+  invalid_path: {
+    message: 'The URL has a malformed %-escape. Encode "%" as %25.',
+  },
+  malformed_request: {
+    message: 'The request is not valid HTTP/1.1; the connection is closed.',
+  },
+  invalid_idempotency_key: {
+    message: 'The Idempotency-Key header must be 1 to 255 printable characters (a UUID per write).',
+    details: [{ path: 'header:idempotency-key' }],
+  },
+  missing_token: {
+    message: 'No API token: send "Authorization: Bearer crmp_…".',
+  },
+  malformed_token: {
+    message: 'The Authorization header does not hold an API token of the form crmp_{region}_….',
+  },
+  unknown_token: {
+    message:
+      'This API token is not known to this service. Check it, or create one with `crm-proxy tokens create`.',
+  },
+  revoked_token: {
+    message: 'This API token was revoked. Create a new one for the connection.',
+  },
+  expired_token: {
+    message: 'This API token expired at 2026-03-01T00:00:00.000Z. Create a new one for the connection.',
+  },
+  wrong_region: {
+    message: 'This API token belongs to the us region; call https://us.crm-proxy.example instead.',
+    details: [{ region: 'us', base_url: 'https://us.crm-proxy.example' }],
+  },
+  not_found: {
+    message: 'There is no route GET /v1/objects. The API reference is at /docs.',
+  },
+  job_not_found: {
+    message: `This API token has no job ${JOB_ID}. GET /v1/jobs lists its jobs (finished jobs are kept 7 days by default).`,
+  },
+  unknown_object: {
+    message: 'The connected org has no object named "Acount". POST /v1/describe lists the objects it has.',
+    details: [{ path: '/object_name', value: 'Acount' }],
+  },
+  method_not_allowed: {
+    message: 'GET is not allowed on /v1/object/get/Account; use POST.',
+  },
+  request_timeout: {
+    message:
+      'The request body did not arrive within 300000 ms (CRM_PROXY_REQUEST_TIMEOUT_MS); the connection is closed.',
+  },
+  field_already_exists: {
+    message: 'Account already has a field Tier__c.',
+    details: [{ path: '/data/name', value: 'Tier' }],
+  },
+  idempotency_key_in_progress: {
+    message:
+      'A request with this Idempotency-Key is still running. Retry after Retry-After, or follow its job.',
+    details: [{ job_id: JOB_ID }],
+  },
+  idempotency_key_outcome_unknown: {
+    message:
+      'The first request with this Idempotency-Key was interrupted before its answer was stored. Check the CRM, then use a new key.',
+  },
+  job_not_finished: {
+    message: `Job ${JOB_ID} is running; its results are readable once it has finished. Follow it at GET /v1/jobs/${JOB_ID}.`,
+  },
+  body_too_large: {
+    message:
+      'The request body is larger than 8388608 bytes (CRM_PROXY_BODY_LIMIT_BYTES). Send several requests.',
+  },
+  unsupported_media_type: {
+    message: 'Send the body as JSON with "Content-Type: application/json".',
+  },
+  headers_too_large: {
+    message: 'The request headers exceed the server’s limit.',
+  },
+  operation_not_available: {
+    message:
+      'This connection’s CRM does not offer soql. It offers: insert, update, upsert, delete, get, query, describe.',
+    details: [{ operation: 'soql' }],
+  },
+  object_not_supported: {
+    message: 'associations cannot be read with get; use POST /v1/object/associations/{object}.',
+  },
+  idempotency_key_reused: {
+    message: 'This Idempotency-Key was used with a different request. Use a new key for a new write.',
+  },
+  rate_limited: {
+    message: 'This API token sent more than 200 requests per second. Retry after Retry-After seconds.',
+  },
+  crm_rate_limited: {
+    message:
+      'The CRM’s rate limit is reached and the service’s retries are spent. Retry after Retry-After seconds.',
+  },
+  internal_error: {
+    message:
+      'The service failed while handling this request. Retry later; if it persists, report the request_id.',
+  },
+  crm_error: {
+    message: 'The CRM answered 500 after 3 attempts.',
+    details: [{ status: 500, body: { message: 'Internal Server Error' } }],
+  },
+  crm_unreachable: {
+    message: 'The CRM could not be reached after 3 attempts (connect timeout).',
+  },
+  connection_needs_reauth: {
+    message: 'The CRM no longer accepts this connection’s credentials. Reconnect it in the console.',
+  },
+  service_unavailable: {
+    message: 'The service is shutting down. Retry on another instance.',
+  },
+};
