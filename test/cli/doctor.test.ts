@@ -28,6 +28,15 @@ test('doctor checks configuration, store, key, OAuth apps and each connection ag
     CRM_PROXY_SANDBOX_HS_PORT: new URL(sandboxes.hubspot.url).port,
   });
 
+  // A bad value: every problem named, with where to correct it, and nothing else checked.
+  const badConfig = await runCli(['doctor', '--json'], { ...env, CRM_PROXY_REGION: 'mars', PORT: 'x' });
+  assert.equal(badConfig.code, 1, badConfig.stderr);
+  const [configFinding, ...rest] = (JSON.parse(badConfig.stdout) as { findings: Finding[] }).findings;
+  assert.equal(configFinding?.check, 'configuration');
+  assert.equal(configFinding?.level, 'fail');
+  assert.match(configFinding?.detail ?? '', /CRM_PROXY_REGION[\s\S]*PORT|PORT[\s\S]*CRM_PROXY_REGION/);
+  assert.deepEqual(rest, []);
+
   // Before there is a store: one failure naming where it looked, nothing created.
   const empty = await runCli(['doctor', '--json'], env);
   assert.equal(empty.code, 1, empty.stderr);
