@@ -58,7 +58,7 @@ export async function ensureNotAccidental(location: StoreLocation): Promise<void
   const stdin = io.stdin as NodeJS.ReadStream;
   const stderr = io.stderr as NodeJS.WriteStream;
   if (stdin.isTTY === true && stderr.isTTY === true) {
-    const rl = createInterface({ input: stdin, output: stderr });
+    const rl = createInterface({ input: stdin, output: stderr, terminal: false });
     try {
       const answer = await new Promise<string>((done) =>
         rl.question(`${question}\n${HOW_TO_POINT}\nCreate a new empty store here? [y/N] `, done),

@@ -2,24 +2,31 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { main } from '../../src/cli/main.ts';
 import { withCliIo } from '../../src/cli/process-io.ts';
 import { cleanEnv, runCli } from './run-cli.ts';
 
-/** The CLI in-process with its working directory set to `cwd`, as a user running it from there. */
-async function runIn(cwd: string, args: string[], env: NodeJS.ProcessEnv = cleanEnv({})) {
+/**
+ * The CLI in-process with its working directory set to `cwd`, as a user running it from there;
+ * `tty` answers a question as a person at a terminal would.
+ */
+async function runIn(
+  cwd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = cleanEnv({}),
+  tty?: { answer: string },
+) {
   let stdout = '';
   let stderr = '';
-  const { Readable } = await import('node:stream');
+  const stdin = Object.assign(Readable.from([tty === undefined ? '' : `${tty.answer}\n`]), {
+    isTTY: tty !== undefined,
+  });
+  // A terminal's stderr says so with isTTY, as process.stderr does.
+  const err = { isTTY: tty !== undefined, write: (t: string) => (stderr += t) };
   const code = await withCliIo(
-    {
-      env,
-      cwd,
-      stdin: Readable.from(['']),
-      stdout: { write: (t: string) => (stdout += t) },
-      stderr: { write: (t: string) => (stderr += t) },
-    },
+    { env, cwd, stdin, stdout: { write: (t: string) => (stdout += t) }, stderr: err },
     () => main(args),
   );
   return { code, stdout, stderr };
@@ -92,6 +99,34 @@ describe('crm-proxy CLI: --help everywhere, the store found as the service finds
     const list = await runIn(cwd, ['connections', 'list']);
     assert.equal(list.code, 0, list.stderr);
     assert.match(list.stderr, /No connections/);
+  });
+
+  test('at a terminal the command asks first: no creates nothing, yes creates the store', async () => {
+    const cwd = join(root, 'asked');
+    mkdirSync(cwd);
+    const no = await runIn(cwd, ['tokens', 'list'], cleanEnv({}), { answer: 'n' });
+    assert.equal(no.code, 1, no.stderr);
+    assert.match(no.stderr, /Create a new empty store here\? \[y\/N\]/);
+    assert.match(no.stderr, /Nothing was created/);
+    assert.equal(existsSync(join(cwd, 'data')), false);
+    const yes = await runIn(cwd, ['tokens', 'list'], cleanEnv({}), { answer: 'y' });
+    assert.equal(yes.code, 0, yes.stderr);
+    assert.ok(existsSync(join(cwd, 'data', 'crm-proxy.sqlite')));
+  });
+
+  test('a PostgreSQL store is named without its password, also when it cannot be reached', async () => {
+    const cwd = join(root, 'pg');
+    mkdirSync(cwd);
+    const secret = 'pw-4f1c9e0b7a';
+    // Port 9 (discard) on loopback: nothing listens there, so the connection is refused at once.
+    const env = cleanEnv({ DATABASE_URL: `postgres://crm:${secret}@127.0.0.1:9/crm` });
+    const doctor = await runIn(cwd, ['doctor'], env);
+    assert.equal(doctor.code, 1);
+    assert.match(
+      doctor.stderr,
+      /store: PostgreSQL postgres:\/\/crm:\*\*\*@127\.0\.0\.1:9\/crm \(from DATABASE_URL in the environment\) could not be opened/,
+    );
+    assert.ok(!doctor.stderr.includes(secret) && !doctor.stdout.includes(secret));
   });
 
   test('.env in the working directory and CRM_PROXY_CONFIG name the store as they do for the service', async () => {
