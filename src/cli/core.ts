@@ -8,6 +8,7 @@ import { AuthService } from '../auth/service.ts';
 import type { Config } from '../config/index.ts';
 import { ConnectService, type SandboxCrm } from '../connect/service.ts';
 import { ConnectionService } from '../connections/service.ts';
+import { TokenManager } from '../connections/token-manager.ts';
 import type { Keyring } from '../crypto/envelope.ts';
 import { type KeyringLog, loadKeyring } from '../crypto/keyring.ts';
 import { systemClock, withSystemSleep } from '../lib/clock.ts';
@@ -28,6 +29,9 @@ export interface Core {
   operators: OperatorService;
   /** The same service functions the console and the admin API call. */
   admin: AdminService;
+  /** The CRMs' adapters, and access tokens refreshed (and rotated ones stored) as the service does. */
+  registry: ProviderRegistry;
+  tokens: TokenManager;
   close(): Promise<void>;
 }
 
@@ -47,13 +51,24 @@ export async function openCore(config: Config, log: KeyringLog): Promise<Core> {
     // The CLI signs nothing; the adapters only need a key of the right shape.
     signingKey: createHmac('sha256', 'crm-proxy cli').digest(),
   });
+  const sandboxes = config.sandbox ? sandboxClients(config) : undefined;
   const connect = new ConnectService({
     store,
     connections,
     adapters: () => registry.list(),
     config,
     clock,
-    sandboxes: config.sandbox ? sandboxClients(config) : undefined,
+    sandboxes,
+  });
+  const tokens = new TokenManager({
+    connections,
+    locks: store.locks,
+    adapterFor: (connection) => registry.adapterFor(connection),
+    oauthAppFor: (connection) =>
+      registry
+        .adapterFor(connection)
+        .oauthApp(connection, connection.sandbox ? sandboxes?.[connection.provider] : undefined),
+    clock,
   });
   const { requestLog, operators, admin } = createOperatorServices({
     store,
@@ -74,6 +89,8 @@ export async function openCore(config: Config, log: KeyringLog): Promise<Core> {
     connect,
     operators,
     admin,
+    registry,
+    tokens,
     async close() {
       await requestLog.close();
       await auth.close();

@@ -2,10 +2,12 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
-import { ConfigError, loadConfig } from '../config/index.ts';
+import { ConfigError } from '../config/index.ts';
 import { CryptoError } from '../crypto/envelope.ts';
 import { CONNECT_LINK_HELP, connectLinkCommand } from './commands/connect-link.ts';
 import { CONNECTIONS_HELP, connectionsCommand } from './commands/connections.ts';
+import { DOCTOR_HELP, doctorCommand } from './commands/doctor.ts';
+import { INIT_HELP, initCommand } from './commands/init.ts';
 import { JOBS_HELP, jobsCommand } from './commands/jobs.ts';
 import { OPERATORS_HELP, operatorsCommand } from './commands/operators.ts';
 import { REQUESTS_HELP, requestsCommand, usageCommand } from './commands/requests.ts';
@@ -13,7 +15,13 @@ import { ROTATE_KEY_HELP, rotateKeyCommand } from './commands/rotate-key.ts';
 import { TOKENS_HELP, tokensCommand } from './commands/tokens.ts';
 import type { Core } from './core.ts';
 import { CommandError, note, UsageError } from './io.ts';
+import { ensureNotAccidental, locateStore } from './location.ts';
 import { cliIo } from './process-io.ts';
+
+const CONFIG_HELP = `Configuration is found the way the service finds it: the environment first, then the env file
+named by CRM_PROXY_CONFIG, then .env in the working directory (KEY=value lines). The store is
+DATABASE_URL, else CRM_PROXY_DATA_DIR (default ./data); every command that opens it prints which,
+and a command refuses to create a new empty store where nothing configured one (crm-proxy init does).`;
 
 const HELP = `crm-proxy: one bearer token for Salesforce and HubSpot records.
 
@@ -29,10 +37,11 @@ ${JOBS_HELP}
 ${ROTATE_KEY_HELP}
 ${OPERATORS_HELP}
 ${REQUESTS_HELP}
-crm-proxy help
+${INIT_HELP}
+${DOCTOR_HELP}
+crm-proxy help [COMMAND]     also: crm-proxy COMMAND [SUBCOMMAND] --help
 
-Configuration comes from the environment (CRM_PROXY_DATA_DIR, DATABASE_URL, CRM_PROXY_REGION,
-CRM_PROXY_ENCRYPTION_KEYS, CRM_PROXY_ENCRYPTION_KEY_ID, …): run the CLI with the service's environment.
+${CONFIG_HELP}
 `;
 
 /** Signature of src/cli/serve.ts and src/cli/sandbox.ts: undefined keeps the process running. */
@@ -54,22 +63,85 @@ async function delegate(name: 'serve' | 'sandbox', argv: string[]): Promise<numb
   return mod.run(argv);
 }
 
+/** Each command's help text; `serve` and `sandbox` answer --help themselves. */
+const COMMAND_HELP: Record<string, string> = {
+  connections: CONNECTIONS_HELP,
+  'connect-link': CONNECT_LINK_HELP,
+  tokens: TOKENS_HELP,
+  jobs: JOBS_HELP,
+  'rotate-key': ROTATE_KEY_HELP,
+  operators: OPERATORS_HELP,
+  requests: REQUESTS_HELP,
+  usage: REQUESTS_HELP,
+  init: INIT_HELP,
+  doctor: DOCTOR_HELP,
+};
+
+/**
+ * The help of `crm-proxy <command> [words…]`: the usage blocks (a `crm-proxy …` line and its
+ * indented lines) that start with the longest run of the words given, e.g. `tokens create`.
+ */
+export function helpFor(command: string, args: string[]): string | undefined {
+  const text = COMMAND_HELP[command];
+  if (text === undefined) return undefined;
+  const blocks: string[] = [];
+  for (const line of text.split('\n')) {
+    if (line.startsWith('crm-proxy ') || blocks.length === 0) blocks.push(line);
+    else blocks[blocks.length - 1] += `\n${line}`;
+  }
+  const words = [command];
+  for (const a of args) {
+    if (a.startsWith('-')) break;
+    words.push(a);
+  }
+  for (let n = words.length; n >= 1; n--) {
+    const prefix = `crm-proxy ${words.slice(0, n).join(' ')}`;
+    const shown = blocks.filter(
+      (b) => b === prefix || b.startsWith(`${prefix} `) || b.startsWith(`${prefix}\n`),
+    );
+    if (shown.length > 0) return `${shown.join('\n')}\n\n${CONFIG_HELP}\n`;
+  }
+  return `${text}\n\n${CONFIG_HELP}\n`;
+}
+
 export async function main(argv: string[]): Promise<number | undefined> {
   const [command, ...rest] = argv;
   // The store and its drivers load only for commands that need them, so `help` stays fast.
   const open = async (): Promise<Core> => {
-    const config = loadConfig(cliIo().env);
+    const location = locateStore();
+    note(`Store: ${location.where}`);
+    await ensureNotAccidental(location);
     const { openCore } = await import('./core.ts');
-    return openCore(config, { info: note, warn: note });
+    return openCore(location.config, { info: note, warn: note });
   };
   try {
+    const help = command === undefined ? undefined : helpFor(command, rest);
+    if (help !== undefined && (rest.includes('--help') || rest.includes('-h'))) {
+      cliIo().stdout.write(help);
+      return 0;
+    }
     switch (command) {
       case undefined:
-      case 'help':
       case '--help':
       case '-h':
         cliIo().stdout.write(HELP);
         return command === undefined ? 2 : 0;
+      case 'help': {
+        const [topic, ...words] = rest;
+        if (topic === undefined) {
+          cliIo().stdout.write(HELP);
+          return 0;
+        }
+        if (topic === 'serve' || topic === 'sandbox') return await delegate(topic, ['--help']);
+        const text = helpFor(topic, words);
+        if (text === undefined) throw new UsageError(`unknown command "${topic}"`);
+        cliIo().stdout.write(text);
+        return 0;
+      }
+      case 'init':
+        return await initCommand(rest);
+      case 'doctor':
+        return await doctorCommand(rest);
       case 'serve':
       case 'sandbox':
         return await delegate(command, rest);

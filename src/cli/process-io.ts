@@ -7,6 +7,8 @@ export interface CliIo {
   stdin: NodeJS.ReadableStream;
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
+  /** The working directory configuration files are looked for in; the process's when absent. */
+  cwd?: string;
 }
 
 const scoped = new AsyncLocalStorage<CliIo>();
@@ -24,6 +26,9 @@ const processIo: CliIo = {
   },
   get stderr() {
     return process.stderr;
+  },
+  get cwd() {
+    return process.cwd();
   },
 };
 

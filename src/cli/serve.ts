@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config/index.ts';
 import { type AppContext, createLogger } from '../context.ts';
 import { onShutdownSignal, startService } from '../main.ts';
+import { locateStore } from './location.ts';
 import { cliIo } from './process-io.ts';
 import {
   ensureSandboxConnections,
@@ -41,13 +41,14 @@ export async function run(argv: string[]): Promise<number | undefined> {
     cliIo().stdout.write(`${SERVE_HELP}\n`);
     return 0;
   }
-  const config = loadConfig(
-    values.port === undefined
-      ? cliIo().env
-      : { ...cliIo().env, PORT: values.port, ...(values.host ? { HOST: values.host } : {}) },
+  // The same environment, env file and .env as the management commands (src/cli/location.ts).
+  const location = locateStore(
+    values.port === undefined ? {} : { PORT: values.port, ...(values.host ? { HOST: values.host } : {}) },
   );
+  const { config } = location;
   const logger = createLogger(config);
   const say = (msg: string) => cliIo().stdout.write(`${msg}\n`);
+  say(`Store: ${location.where}`);
 
   let sandboxes: SandboxPair | undefined;
   if (config.sandbox) {

@@ -25,11 +25,16 @@ export function unknownFields(subject: string, unknown: UnknownField[], fix: str
   );
 }
 
-/** `404 unknown_object` for an object the connected account does not have. */
-export function unknownObject(objectName: string): ApiError {
+/**
+ * `404 unknown_object` for an object the connected account does not have, with the closest real
+ * object name as a hint (null: nothing close), as an unknown field gets.
+ */
+export function unknownObject(objectName: string, didYouMean: string | null = null): ApiError {
+  const shown = objectName.slice(0, 100);
+  const hint = didYouMean === null ? '' : ` Did you mean "${didYouMean}"?`;
   return new ApiError(
     'unknown_object',
-    `The connected org has no object named "${objectName}". POST /v1/describe lists the objects it has.`,
-    { details: [{ path: '/object_name', value: objectName }] },
+    `The connected org has no object named "${shown}".${hint} POST /v1/describe lists the objects it has.`,
+    { details: [{ path: '/object_name', value: shown, did_you_mean: didYouMean }] },
   );
 }

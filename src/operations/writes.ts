@@ -22,6 +22,55 @@ function forcedInterface(adapter: CrmAdapter, requested: string | undefined): st
   );
 }
 
+const MAX_ID_LENGTH = 255;
+/** Problems reported per request; the rest are counted. */
+const MAX_ID_PROBLEMS = 50;
+
+/**
+ * The id a record carries under any case of `id` (`Id`, as some CRMs' get returns it, `ID`), or the
+ * problem with it. Two spellings with different values are refused rather than one picked.
+ */
+function idOf(record: unknown): { id: string } | { problem: string } {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+    return { problem: 'must be an object with the record id under "id"' };
+  }
+  const values = new Set<unknown>();
+  for (const [key, value] of Object.entries(record)) if (key.toLowerCase() === 'id') values.add(value);
+  const [value] = values;
+  if (values.size === 0) return { problem: 'is required' };
+  if (values.size > 1) return { problem: 'is given twice with different values; send one "id"' };
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_ID_LENGTH) {
+    return { problem: `must be a string of 1 to ${MAX_ID_LENGTH} characters` };
+  }
+  return { id: value };
+}
+
+/**
+ * The ids of update records or of delete items (ids, or records as get returned them), checked
+ * together: one 400 names every record whose id is missing or malformed.
+ */
+function checkIds(items: unknown[], idsAllowed: boolean): string[] {
+  const ids: string[] = [];
+  const problems: Array<{ path: string; message: string }> = [];
+  items.forEach((item, index) => {
+    if (idsAllowed && typeof item === 'string') {
+      ids.push(item);
+      return;
+    }
+    const found = idOf(item);
+    if ('id' in found) ids.push(found.id);
+    else if (problems.length < MAX_ID_PROBLEMS)
+      problems.push({ path: `/data/${index}/id`, message: found.problem });
+  });
+  if (problems.length === 0) return ids;
+  const [first] = problems;
+  throw new ApiError(
+    'invalid_body',
+    `The request body is invalid: ${first?.path} ${first?.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}. Each record carries its id under "id" in any case ("Id", "ID"), as get returns it.`,
+    { details: problems },
+  );
+}
+
 /** A write of many records that may run as a durable job: the operation and its checked input. */
 export type BatchWrite =
   | { operation: 'insert'; input: OperationInputs['insert'] }
@@ -56,13 +105,14 @@ export function checkBatchWrite(
     ensureWithin('too_many_ids', write.items.length, adapter.profile.limits.deleteIds, 'delete');
     return {
       operation: 'delete',
-      input: { objectName: write.objectName, ids: write.items as string[], via },
+      input: { objectName: write.objectName, ids: checkIds(write.items, true), via },
     };
   }
   const objectName = write.objectName ?? '';
   ensureObjectName(adapter, objectName);
   ensureWithin('too_many_records', write.items.length, adapter.profile.limits.writeRecords, write.operation);
   checkFieldNames(write.items);
+  if (write.operation === 'update') checkIds(write.items, false);
   return { operation: write.operation, input: { objectName, records: write.items, via } };
 }
 

@@ -38,7 +38,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
     async (request, reply) => {
       const write = checkBatchWrite(ctx.operations, principalOf(request).connection, {
         operation: 'delete',
-        items: request.body.data.ids,
+        items: Array.isArray(request.body.data) ? request.body.data : request.body.data.ids,
         requested: requestedInterface(request),
       });
       return batchWrite(ctx, request, reply, write);
@@ -73,7 +73,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
       const write = checkBatchWrite(ctx.operations, principalOf(request).connection, {
         operation: 'delete',
         objectName: request.params.object_name,
-        items: request.body.data.ids,
+        items: Array.isArray(request.body.data) ? request.body.data : request.body.data.ids,
         requested: requestedInterface(request),
       });
       return batchWrite(ctx, request, reply, write);

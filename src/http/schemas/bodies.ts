@@ -19,13 +19,14 @@ export type InsertBody = Static<typeof InsertBody>;
 export const UpdateBody = Type.Object(
   {
     data: Type.Array(
-      Type.Intersect([CrmRecord, Type.Object({ id: Id })], {
-        description: 'A record with its `id`; the fields sent overwrite the stored values.',
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'A record with its id under `id` in any case (`Id`, `ID`), e.g. as get returned it (`attributes` and, for HubSpot, the `properties` wrapper and the read-only values are taken apart); the fields sent overwrite the stored values.',
       }),
       {
         minItems: 1,
         maxItems: MAX_RECORDS,
-        description: `Records to change: 1 to ${MAX_RECORDS}, each with \`id\`.`,
+        description: `Records to change: 1 to ${MAX_RECORDS}, each with its id.`,
       },
     ),
   },
@@ -50,10 +51,17 @@ export type UpsertBody = Static<typeof UpsertBody>;
 
 export const DeleteBody = Type.Object(
   {
-    data: Type.Object(
-      { ids: Type.Array(Id, { minItems: 1, maxItems: MAX_IDS, description: `1 to ${MAX_IDS} ids.` }) },
-      { additionalProperties: false },
-    ),
+    data: Type.Union([
+      Type.Object(
+        { ids: Type.Array(Id, { minItems: 1, maxItems: MAX_IDS, description: `1 to ${MAX_IDS} ids.` }) },
+        { additionalProperties: false },
+      ),
+      Type.Array(CrmRecord, {
+        minItems: 1,
+        maxItems: MAX_IDS,
+        description: `Or 1 to ${MAX_IDS} records, each with its id under \`id\` in any case (as get returned them).`,
+      }),
+    ]),
   },
   { additionalProperties: false },
 );

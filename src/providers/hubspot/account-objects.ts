@@ -22,6 +22,9 @@ const NAMES: Record<string, Kind> = {
   ticket_stages: { kind: 'stages', objectType: 'tickets' },
 };
 
+/** The account objects' names, for "did you mean" hints. */
+export const ACCOUNT_OBJECT_NAMES: readonly string[] = Object.keys(NAMES);
+
 /** Names that need a word more to mean something (whose pipelines?). */
 const AMBIGUOUS = new Set(['pipelines', 'pipeline', 'stages', 'stage', 'pipeline_stages']);
 

@@ -1,8 +1,9 @@
 import { ApiError } from '../../errors/index.ts';
+import { closestName } from '../../lib/closest.ts';
 import type { CrmSession } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
-import { accountObject } from './account-objects.ts';
+import { ACCOUNT_OBJECT_NAMES, accountObject } from './account-objects.ts';
 import type { PerConnectionState } from './connection-state.ts';
 import {
   ANNOUNCED_OBJECTS,
@@ -100,12 +101,19 @@ export async function resolveObject(
   }
   if (found === undefined) {
     const custom = schemas.map((s) => s.name);
+    const hint = closestName(name, [...SUPPORTED_NAMES, ...ACCOUNT_OBJECT_NAMES, ...custom]);
     throw new ApiError(
       'unknown_object',
-      `HubSpot has no object type "${name.slice(0, 100)}". Supported: ${SUPPORTED_NAMES.join(', ')}${custom.length > 0 ? `; custom objects of this account: ${custom.join(', ')}` : ''}.`,
+      `HubSpot has no object type "${name.slice(0, 100)}".${hint === null ? '' : ` Did you mean "${hint}"?`} Supported: ${SUPPORTED_NAMES.join(', ')}${custom.length > 0 ? `; custom objects of this account: ${custom.join(', ')}` : ''}.`,
       {
         details: [
-          { object_name: name.slice(0, 100), supported_objects: SUPPORTED_NAMES, custom_objects: custom },
+          {
+            path: '/object_name',
+            object_name: name.slice(0, 100),
+            did_you_mean: hint,
+            supported_objects: SUPPORTED_NAMES,
+            custom_objects: custom,
+          },
         ],
       },
     );

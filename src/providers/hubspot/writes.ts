@@ -247,6 +247,33 @@ function unknownProperties(
 
 const ID_KEYS = new Set(['id', 'hs_object_id']);
 
+/** Keys of HubSpot's record shape (as get answers it) around `properties`; none is a property. */
+const RECORD_SHAPE_KEYS = new Set([
+  'createdat',
+  'updatedat',
+  'archived',
+  'archivedat',
+  'propertieswithhistory',
+  'associations',
+]);
+
+/**
+ * A record as get returned it (`{"id", "properties": {…}, "createdAt", …}`) as the flat record an
+ * update takes: its id and its properties. Any other record is returned as is.
+ */
+function unwrapRecordShape(record: unknown): unknown {
+  if (!isRecord(record) || !isRecord(record['properties'])) return record;
+  const flat: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (ID_KEYS.has(key.toLowerCase())) flat[key] = value;
+    else if (key !== 'properties' && !RECORD_SHAPE_KEYS.has(key.toLowerCase())) flat[key] = value;
+  }
+  for (const [key, value] of Object.entries(record['properties'])) {
+    if (!ID_KEYS.has(key.toLowerCase())) flat[key] = value;
+  }
+  return flat;
+}
+
 /**
  * Checks and formats the records of an insert or update: unknown property names fail the request
  * (400 with hints, like Salesforce's unknown fields); a value HubSpot would refuse fails its record
@@ -259,6 +286,16 @@ async function prepare(
   records: unknown[],
   mode: 'insert' | 'update',
 ): Promise<{ prepared: Prepared[]; refused: Outcome }> {
+  // Records sent back as get returned them carry read-only values (createdate, …): those are
+  // dropped rather than refused, since the client did not choose to send them.
+  const fromGet = new Set<number>();
+  if (mode === 'update') {
+    records = records.map((r, i) => {
+      const flat = unwrapRecordShape(r);
+      if (flat !== r) fromGet.add(i);
+      return flat;
+    });
+  }
   const names = new Map<string, string>();
   records.forEach((r, i) => {
     if (!isRecord(r)) return;
@@ -296,6 +333,7 @@ async function prepare(
         continue;
       }
       const property = byLower.get(key.toLowerCase()) as PropertyInfo;
+      if (property.readOnlyValue && fromGet.has(index)) continue;
       const formatted = formatValue(property, raw, hints);
       if (formatted.ok) properties[property.name] = formatted.value;
       else errors.push(formatted.error);

@@ -58,10 +58,12 @@ export function createSalesforceAdapter(deps: ProviderDeps): CrmAdapter {
       get: salesforceGet(describe, salesforceRetrieve(apiVersion)),
       query: ({ session }, input) =>
         'soql' in input ? data.query(session, input.soql) : data.queryMore(session, input.cursor),
-      describe: ({ session }, { objectName }) =>
-        objectName === undefined
-          ? describe.describeGlobal(session)
-          : describe.describeObject(session, objectName),
+      describe: async ({ session }, { objectName }) => {
+        if (objectName === undefined) return describe.describeGlobal(session);
+        const meta = await describe.describeObject(session, objectName);
+        if (meta === null) throw await describe.unknownObject(session, objectName);
+        return meta;
+      },
       // Salesforce's answer names its message `msg`.
       add_custom_field: async ({ session }, input) => {
         const { data: created, message } = await fields.addCustomField(

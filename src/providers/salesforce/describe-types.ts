@@ -1,4 +1,5 @@
 import type { CrmRecord } from '../../domain/operations.ts';
+import type { ApiError } from '../../errors/index.ts';
 import type { CrmSession } from '../adapter.ts';
 
 export type { CrmRecord, CrmSession };
@@ -22,6 +23,8 @@ export interface DescribeFacet {
   describeGlobal(session: CrmSession): Promise<DescribeGlobalResult>;
   /** Null when the org has no such object. */
   describeObject(session: CrmSession, objectName: string): Promise<ObjectDescribe | null>;
+  /** `404 unknown_object` for a name the org lacks, with its closest object name as a hint. */
+  unknownObject(session: CrmSession, objectName: string): Promise<ApiError>;
   /** Canonical object name from the (cached) global describe; null when the org has no such object. */
   resolveObjectName(session: CrmSession, objectName: string): Promise<string | null>;
 }

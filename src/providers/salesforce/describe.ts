@@ -1,3 +1,5 @@
+import { type ApiError, unknownObject } from '../../errors/index.ts';
+import { closestName } from '../../lib/closest.ts';
 import type { TtlCache } from '../../lib/ttl-cache.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
@@ -53,6 +55,16 @@ export function salesforceDescribe(cache: DescribeCache, apiVersion: string): De
   return {
     describeGlobal,
     resolveObjectName,
+    async unknownObject(session: CrmSession, objectName: string): Promise<ApiError> {
+      const global = await describeGlobal(session);
+      return unknownObject(
+        objectName,
+        closestName(
+          objectName,
+          global.sobjects.map((o) => o.name),
+        ),
+      );
+    },
     async describeObject(session: CrmSession, objectName: string): Promise<ObjectDescribe | null> {
       const name = await resolveObjectName(session, objectName);
       if (name === null) return null;

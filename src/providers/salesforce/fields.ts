@@ -38,13 +38,7 @@ export function salesforceFields(
     async addCustomField(session, objectName, definition) {
       const { name, type, metadata } = checkDefinition(definition);
       const objectApiName = await describe.resolveObjectName(session, objectName);
-      if (objectApiName === null) {
-        throw new ApiError(
-          'unknown_object',
-          `Salesforce has no object "${objectName}". POST /v1/describe lists the objects of this org.`,
-          { details: [{ path: '/object_name', value: objectName }] },
-        );
-      }
+      if (objectApiName === null) throw await describe.unknownObject(session, objectName);
       const fullName = `${objectApiName}.${name}`;
       const response = await unreachableAsCrmError('salesforce', 'tooling create field', () =>
         session.send({

@@ -9,6 +9,7 @@ interface FieldInfo {
   name: string;
   type?: unknown;
   relationshipName?: unknown;
+  updateable?: unknown;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
@@ -19,8 +20,16 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
  * describe). A parent reference by external id — `{"Account": {"External_Id__c": "A-1"}}` or the
  * key `Account.External_Id__c` — becomes `Account.External_Id__c`. `attributes` is ignored; `id`
  * becomes `Id`. Unknown fields fail the whole request (400) naming the closest real field.
+ *
+ * On update, a record carrying `attributes` is one sent back as get returned it: its values the
+ * describe marks not updateable (CreatedDate, system fields, formulas) and the parent records read
+ * along (`"Owner": {"attributes": …, "Name": …}`) are left out instead of failing the record.
  */
-export function prepareRecords(meta: ObjectDescribe, records: unknown[]): PreparedRecord[] {
+export function prepareRecords(
+  meta: ObjectDescribe,
+  records: unknown[],
+  operation: 'insert' | 'update' | 'upsert' = 'insert',
+): PreparedRecord[] {
   const fields = meta.fields as FieldInfo[];
   const byName = new Map(fields.map((f) => [f.name.toLowerCase(), f]));
   const byRelationship = new Map(
@@ -38,8 +47,10 @@ export function prepareRecords(meta: ObjectDescribe, records: unknown[]): Prepar
       unknown.push({ path: `/data/${index}`, field: '(not an object)', did_you_mean: null });
       return prepared;
     }
+    const asGot = operation === 'update' && 'attributes' in record;
     for (const [key, value] of Object.entries(record)) {
       if (key === 'attributes') continue;
+      if (asGot && isPlainObject(value) && 'attributes' in value) continue;
       const reference = referenceOf(key, value);
       if (reference !== null) {
         const parent = byRelationship.get(reference.relationship.toLowerCase());
@@ -60,6 +71,7 @@ export function prepareRecords(meta: ObjectDescribe, records: unknown[]): Prepar
         unknown.push({ path: `/data/${index}/${key}`, field: key, did_you_mean: hintField(key) });
         continue;
       }
+      if (asGot && field.updateable === false && field.name !== 'Id') continue;
       if (!isFieldValue(value)) invalid.push({ path: `/data/${index}/${key}`, field: field.name });
       prepared[field.name] = value;
     }

@@ -1,5 +1,5 @@
 import type { CrmRecord, GetAnswer, IdError } from '../../domain/operations.ts';
-import { type UnknownField, unknownFields, unknownObject } from '../../errors/index.ts';
+import { type UnknownField, unknownFields } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
 import type { Handler } from '../adapter.ts';
 import type { DescribeFacet, ObjectDescribe, RecordsFacet } from './describe-types.ts';
@@ -23,7 +23,7 @@ export function joinJsonArrays(texts: string[]): string {
 export function salesforceGet(describe: DescribeFacet, records: RecordsFacet): Handler<'get'> {
   return async ({ session, limiter }, input): Promise<GetAnswer> => {
     const meta = await describe.describeObject(session, input.objectName);
-    if (meta === null) throw unknownObject(input.objectName);
+    if (meta === null) throw await describe.unknownObject(session, input.objectName);
     const fields = resolveFields(meta, input.fields);
 
     const errors: IdError[] = [];

@@ -1,5 +1,5 @@
 import type { SaveResult, UpsertOutcome } from '../../domain/operations.ts';
-import { ApiError, unknownFields, unknownObject } from '../../errors/index.ts';
+import { ApiError, unknownFields } from '../../errors/index.ts';
 import { backoffMs } from '../../lib/backoff.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { closestName } from '../../lib/closest.ts';
@@ -119,10 +119,10 @@ export function salesforceSave<O extends SaveOperation>(
 ): Handler<O> {
   return async ({ session, limiter, job }, input) => {
     const meta = await describe.describeObject(session, input.objectName);
-    if (meta === null) throw unknownObject(input.objectName);
+    if (meta === null) throw await describe.unknownObject(session, input.objectName);
     // Validation and the describe lookup ran in this turn of the loop; preparing 10,000 records takes its own.
     await yieldToLoop();
-    const prepared = prepareRecords(meta, input.records);
+    const prepared = prepareRecords(meta, input.records, operation);
     // Records without a single field make a Bulk CSV without columns, which Bulk refuses as a
     // whole; Collections sends them and Salesforce answers each one (REQUIRED_FIELD_MISSING, …).
     const via = prepared.every(isEmpty)
@@ -161,7 +161,7 @@ export function salesforceDelete(clock: Clock, data: SalesforceDataFacet): Handl
 export function salesforceUpsert(describe: DescribeFacet, data: SalesforceDataFacet): Handler<'upsert'> {
   return async ({ session, limiter }: HandlerCall, input): Promise<UpsertOutcome> => {
     const meta = await describe.describeObject(session, input.objectName);
-    if (meta === null) throw unknownObject(input.objectName);
+    if (meta === null) throw await describe.unknownObject(session, input.objectName);
     const { matchKey } = input;
     const field = meta.fields.find((f) => f.name.toLowerCase() === matchKey.toLowerCase());
     if (field === undefined) {
@@ -175,7 +175,7 @@ export function salesforceUpsert(describe: DescribeFacet, data: SalesforceDataFa
         `; match_key must be Id or a field of ${meta.name}.`,
       );
     }
-    const [prepared] = prepareRecords(meta, [input.record]);
+    const [prepared] = prepareRecords(meta, [input.record], 'upsert');
     const value = prepared?.[field.name];
     if (prepared === undefined || value === undefined || value === null || value === '') {
       throw new ApiError(

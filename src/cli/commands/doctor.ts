@@ -1,0 +1,244 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError } from '../../config/index.ts';
+import { GENERATED_KEY_FILE } from '../../crypto/keyring.ts';
+import type { Connection } from '../../domain/connection.ts';
+import { ApiError } from '../../errors/index.ts';
+import type { Core } from '../core.ts';
+import { note, printJson } from '../io.ts';
+import { locateStore, type StoreLocation } from '../location.ts';
+
+export const DOCTOR_HELP = `crm-proxy doctor [--json]
+    checks the configuration, the store, the encryption key, the CRMs' OAuth app settings and each
+    connection (one cheap authenticated call), and prints what to fix; exit code 1 when something must be`;
+
+type Level = 'ok' | 'warn' | 'fail';
+interface Finding {
+  check: string;
+  level: Level;
+  detail: string;
+  fix?: string;
+}
+
+const MARK: Record<Level, string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' };
+
+export async function doctorCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: { json: { type: 'boolean', default: false } },
+  });
+  const findings: Finding[] = [];
+  const add = (f: Finding) => {
+    findings.push(f);
+    if (!values.json) {
+      note(`${MARK[f.level]}  ${f.check}: ${f.detail}`);
+      if (f.fix !== undefined) note(`      fix: ${f.fix}`);
+    }
+  };
+  await diagnose(add);
+  const failed = findings.filter((f) => f.level === 'fail').length;
+  const warned = findings.filter((f) => f.level === 'warn').length;
+  if (values.json) printJson({ ok: failed === 0, findings });
+  else
+    note(
+      failed === 0
+        ? `All checks passed${warned > 0 ? ` (${warned} warning(s))` : ''}.`
+        : `${failed} problem(s) to fix.`,
+    );
+  return failed === 0 ? 0 : 1;
+}
+
+async function diagnose(add: (f: Finding) => void): Promise<void> {
+  let location: StoreLocation;
+  try {
+    location = locateStore();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    add({
+      check: 'configuration',
+      level: 'fail',
+      detail: err.message,
+      fix: 'correct the variables named above (in the environment, the CRM_PROXY_CONFIG file or .env)',
+    });
+    return;
+  }
+  const { config, resolved } = location;
+  add({
+    check: 'configuration',
+    level: 'ok',
+    detail: `read from the environment${resolved.files.length > 0 ? ` and ${resolved.files.join(', ')}` : ''}; ${config.production ? 'production' : config.sandbox ? 'sandbox mode' : 'sandbox off'}, region ${config.region}`,
+  });
+
+  const keyFile = join(config.dataDir, GENERATED_KEY_FILE);
+  const generatedKey = config.encryption.keys.length === 0;
+  if (!location.exists) {
+    add({
+      check: 'store',
+      level: 'fail',
+      detail: `${location.where} does not exist`,
+      fix: resolved.storeConfigured
+        ? 'start the service once (crm-proxy serve) or run crm-proxy init to create it, or correct the setting that points here'
+        : "point the CLI at the service's store (run it in the service's directory, set CRM_PROXY_DATA_DIR or DATABASE_URL, or CRM_PROXY_CONFIG=/path/to/.env)",
+    });
+    return;
+  }
+  if (generatedKey && config.sandbox && config.databaseUrl === undefined && !existsSync(keyFile)) {
+    add({
+      check: 'encryption key',
+      level: 'fail',
+      detail: `the store exists but ${keyFile}, the generated key its credentials are sealed with, does not`,
+      fix: 'restore that file from where the store came from, or set CRM_PROXY_ENCRYPTION_KEYS to the key the store was written with',
+    });
+    return;
+  }
+  const { openCore } = await import('../core.ts');
+  let core: Core;
+  try {
+    core = await openCore(config, { info: () => {}, warn: () => {} });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const keyProblem = err instanceof ConfigError;
+    add({
+      check: keyProblem ? 'encryption key' : 'store',
+      level: 'fail',
+      detail: keyProblem ? message : `${location.where} could not be opened: ${message}`,
+      fix: keyProblem
+        ? 'set CRM_PROXY_ENCRYPTION_KEYS (and CRM_PROXY_ENCRYPTION_KEY_ID) as the service has them'
+        : 'check that the database is reachable and the data directory readable by this user',
+    });
+    return;
+  }
+  try {
+    const connections = await core.connections.list();
+    add({
+      check: 'store',
+      level: 'ok',
+      detail: `${location.where}: ${connections.length} connection(s), ${(await core.auth.list(undefined)).length} API token(s)`,
+    });
+    await checkKey(core, connections, generatedKey ? keyFile : null, add);
+    checkApps(core, connections, add);
+    for (const connection of connections) await checkConnection(core, connection, add);
+  } finally {
+    await core.close();
+  }
+}
+
+async function checkKey(
+  core: Core,
+  connections: Connection[],
+  keyFile: string | null,
+  add: (f: Finding) => void,
+): Promise<void> {
+  const unreadable: string[] = [];
+  for (const c of connections) {
+    try {
+      await core.connections.get(c.id);
+    } catch {
+      unreadable.push(c.id);
+    }
+  }
+  const source = keyFile === null ? 'CRM_PROXY_ENCRYPTION_KEYS' : keyFile;
+  if (unreadable.length === 0) {
+    add({
+      check: 'encryption key',
+      level: 'ok',
+      detail: `key "${core.keyring.activeKeyId}" from ${source} opens the credentials of all ${connections.length} connection(s)`,
+    });
+    return;
+  }
+  add({
+    check: 'encryption key',
+    level: 'fail',
+    detail: `the keys from ${source} cannot open the credentials of ${unreadable.join(', ')}`,
+    fix: 'add the key they were sealed with to CRM_PROXY_ENCRYPTION_KEYS (keep the new one as CRM_PROXY_ENCRYPTION_KEY_ID), then run crm-proxy rotate-key',
+  });
+}
+
+function checkApps(core: Core, connections: Connection[], add: (f: Finding) => void): void {
+  for (const p of core.connect.providers()) {
+    const real = connections.filter((c) => c.provider === p.provider && !c.sandbox);
+    if (p.missing.length === 0) {
+      add({
+        check: `${p.displayName} OAuth app`,
+        level: 'ok',
+        detail: `configured; its redirect URL must be ${core.connect.redirectUri()}`,
+      });
+    } else {
+      add({
+        check: `${p.displayName} OAuth app`,
+        level: 'warn',
+        detail: `not configured (${p.missing.join(', ')} unset): ${p.sandbox ? 'the sandbox connects; ' : ''}real accounts cannot connect in a browser${real.length > 0 ? `, and OAuth connections ${real.map((c) => c.id).join(', ')} cannot refresh their tokens` : ''}`,
+        fix: `set ${p.missing.join(' and ')} from the CRM app, with redirect URL ${core.connect.redirectUri()}`,
+      });
+    }
+  }
+}
+
+async function checkConnection(core: Core, connection: Connection, add: (f: Finding) => void): Promise<void> {
+  const name = `connection ${connection.id}${connection.label ? ` (${connection.label})` : ''}`;
+  const reauth = `reconnect it in the console (Re-connect), or: crm-proxy connections reauth ${connection.id} --refresh-token -`;
+  if (connection.status === 'needs_reauth') {
+    add({
+      check: name,
+      level: 'fail',
+      detail: `needs re-authorisation: ${connection.statusReason ?? 'the CRM refused its refresh token'}`,
+      fix: reauth,
+    });
+    return;
+  }
+  const adapter = core.registry.adapterFor(connection);
+  const facet = adapter.connect;
+  let stored: Awaited<ReturnType<Core['connections']['get']>>;
+  try {
+    stored = await core.connections.get(connection.id);
+  } catch {
+    return; // Reported by the key check.
+  }
+  if (stored === null || facet === undefined) return;
+  const where = connection.sandbox ? ` at ${connection.apiBaseUrl ?? connection.instanceUrl ?? ''}` : '';
+  try {
+    let token = await core.tokens.accessToken(connection);
+    let outcome = await facet.checkAccess(connection, stored.credentials.kind, token);
+    if (!outcome.ok && outcome.status === 401 && stored.credentials.kind === 'oauth') {
+      token = await core.tokens.refreshAfterRejected(connection, token);
+      outcome = await facet.checkAccess(connection, stored.credentials.kind, token);
+    }
+    if (outcome.ok) {
+      add({
+        check: name,
+        level: 'ok',
+        detail: `${adapter.profile.displayName}${where} answered${outcome.user ? ` for ${outcome.user}` : ''}${outcome.accountId ? ` (account ${outcome.accountId})` : ''}`,
+      });
+    } else {
+      add({
+        check: name,
+        level: 'fail',
+        detail: `the check call to ${adapter.profile.displayName}${where} failed: ${outcome.description}`,
+        fix: outcome.status === 401 || outcome.status === 403 ? reauth : 'check the network path to the CRM',
+      });
+    }
+  } catch (err) {
+    const message = (err instanceof Error ? err.message : String(err)).slice(0, 300);
+    if (err instanceof ApiError && err.code === 'connection_needs_reauth') {
+      // The CRM refused the refresh token (the connection is now marked so), or no OAuth app is set.
+      const appMissing = /no OAuth client configured/.test(message);
+      add({
+        check: name,
+        level: 'fail',
+        detail: message,
+        fix: appMissing ? 'set the OAuth app variables named above, as the service has them' : reauth,
+      });
+      return;
+    }
+    add({
+      check: name,
+      level: 'fail',
+      detail: `${adapter.profile.displayName}${where} could not be reached: ${message}`,
+      fix: connection.sandbox
+        ? 'start the service in sandbox mode (npm start) so its sandbox CRMs run, with the same CRM_PROXY_DATA_DIR'
+        : 'check the network path to the CRM (proxy, firewall, DNS)',
+    });
+  }
+}

@@ -1,0 +1,26 @@
+import { parseArgs } from 'node:util';
+import { note } from '../io.ts';
+import { locateStore } from '../location.ts';
+
+export const INIT_HELP = `crm-proxy init
+    creates the store where the configuration points (and, in sandbox mode, the development
+    encryption key), printing where; an existing store is left as it is`;
+
+export async function initCommand(args: string[]): Promise<number> {
+  parseArgs({ args, strict: true, options: {} });
+  const location = locateStore();
+  note(`Store: ${location.where}`);
+  const { openCore } = await import('../core.ts');
+  const core = await openCore(location.config, { info: note, warn: note });
+  try {
+    const connections = (await core.connections.list()).length;
+    note(
+      location.exists
+        ? `The store already exists (${connections} connection(s)); nothing was changed.`
+        : 'Created a new empty store. Add a connection: crm-proxy connect-link create --provider salesforce|hubspot',
+    );
+  } finally {
+    await core.close();
+  }
+  return 0;
+}
