@@ -2107,7 +2107,9 @@ export interface operations {
                     data: {
                         /** @description 1 to 10000 ids. */
                         ids: string[];
-                    };
+                    } | {
+                        [key: string]: unknown;
+                    }[];
                 };
             };
         };
@@ -2218,7 +2220,9 @@ export interface operations {
                     data: {
                         /** @description 1 to 10000 ids. */
                         ids: string[];
-                    };
+                    } | {
+                        [key: string]: unknown;
+                    }[];
                 };
             };
         };
@@ -2820,13 +2824,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Records to change: 1 to 10000, each with `id`. */
-                    data: ({
+                    /** @description Records to change: 1 to 10000, each with its id. */
+                    data: {
                         [key: string]: unknown;
-                    } & {
-                        /** @description Record id. */
-                        id: string;
-                    })[];
+                    }[];
                 };
             };
         };
