@@ -41,6 +41,7 @@ export interface StartSandboxesOptions {
     rotateRefreshTokens?: boolean;
     accessTokenTtlSeconds?: number;
     dailyApiRequests?: number;
+    apiRequestsUsed?: number;
     bulkResultOrder?: 'input' | 'shuffled';
   };
   hubspot?: { accessTokenTtlSeconds?: number; batchResultOrder?: 'input' | 'shuffled' };
