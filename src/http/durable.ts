@@ -107,7 +107,7 @@ export async function batchWrite(
 
 /**
  * `X-CRM-Proxy-Interface: bulk2; reason=allowance-12%-left`: the interface that carried the write
- * and why it was chosen, also in the request's log line.
+ * and why it was chosen, also on the request's "request completed" log line.
  */
 function nameInterface(request: FastifyRequest, reply: FastifyReply, answer: WriteAnswer): void {
   if (answer.via === undefined) return;
@@ -115,7 +115,9 @@ function nameInterface(request: FastifyRequest, reply: FastifyReply, answer: Wri
     'x-crm-proxy-interface',
     answer.reason === undefined ? answer.via : `${answer.via}; reason=${answer.reason}`,
   );
-  request.log.info({ interface: answer.via, reason: answer.reason }, 'write interface chosen');
+  // On the request's own log lines from here on ("request completed"), not one line more per write.
+  const log = request.log as FastifyRequest['log'] & { setBindings?(bindings: object): void };
+  log.setBindings?.({ interface: answer.via, reason: answer.reason });
 }
 
 /** An answer of a write that does not run as a job: its headers and body (status 200). */
