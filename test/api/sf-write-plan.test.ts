@@ -34,7 +34,9 @@ function planOf(header: string | null): [string, string, number | undefined] {
 }
 
 test('Salesforce write plan: the fastest plan with plenty of allowance, the most frugal near the limit, a forced one on request', async (t) => {
-  const s = await startStack(t);
+  // The service's clock, moved forward to make the last allowance seen stale.
+  let offsetMs = 0;
+  const s = await startStack(t, { overrides: { clock: { now: () => Date.now() + offsetMs } } });
   const count = (kind: string) => s.sf.accounting.count(kind);
 
   await t.test('no answer seen yet: /limits is asked once, and 29 % left takes Bulk API 2.0', async () => {
@@ -121,6 +123,20 @@ test('Salesforce write plan: the fastest plan with plenty of allowance, the most
       assert.equal(answer.headers.get('x-crm-proxy-interface'), 'collections; reason=under-2000-records');
     },
   );
+
+  await t.test('an allowance last seen more than 5 minutes ago is read again from /limits', async () => {
+    // The org's other integrations stopped: 60 % is left now, but the service last saw 4 %.
+    await setUsage(s, 40_000);
+    offsetMs += 5 * 60_000 + 1_000;
+    s.sf.accounting.reset();
+    const answer = await s.api<WriteAnswer>('/v1/object/delete', {
+      body: { data: { ids: Array.from({ length: 2_500 }, (_, i) => sfId(i)) } },
+    });
+    assert.equal(answer.status, 200, answer.text.slice(0, 300));
+    assert.equal(answer.headers.get('x-crm-proxy-interface'), 'collections; reason=allowance-59%-left');
+    assert.equal(count('rest.limits'), 1);
+    assert.equal(count('bulk2.createJob'), 0);
+  });
 });
 
 test('CRM_PROXY_SALESFORCE_FRUGAL_BELOW: a share from 0 to 1, named when wrong', () => {
