@@ -21,6 +21,8 @@ export interface StartSalesforceSandboxOptions {
   /** Seed the standard records (default true). */
   seed?: boolean;
   dailyApiRequests?: number;
+  /** Daily API requests already used at start and after a reset (an org near its limit). */
+  apiRequestsUsed?: number;
   dailyBulkApiBatches?: number;
   concurrentLongRunningLimit?: number;
   longRunningThresholdMs?: number;

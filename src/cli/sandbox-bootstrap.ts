@@ -41,6 +41,7 @@ export interface StartSandboxesOptions {
     rotateRefreshTokens?: boolean;
     accessTokenTtlSeconds?: number;
     dailyApiRequests?: number;
+    apiRequestsUsed?: number;
     bulkResultOrder?: 'input' | 'shuffled';
     /** Keep the org's records and schema in this directory across restarts. */
     persistDir?: string;

@@ -58,6 +58,12 @@ export interface Config {
     apiVersion: string;
     /** Writes of at least this many records go through Bulk API 2.0 (`CRM_PROXY_SF_BULK_THRESHOLD`). */
     bulkThreshold: number | undefined;
+    /**
+     * Below this share of the org's daily API allowance left, writes take the plan that spends the
+     * fewest calls (Bulk API 2.0 from the bulk threshold on); above it, the fastest
+     * (`CRM_PROXY_SALESFORCE_FRUGAL_BELOW`, 0–1).
+     */
+    frugalBelow: number | undefined;
   };
   /** Ports of the in-process sandboxes (`CRM_PROXY_SANDBOX_SF_PORT` / `_HS_PORT`, default PORT+1 / PORT+2). */
   sandboxPorts: { salesforce: number; hubspot: number };
@@ -207,6 +213,13 @@ export function loadConfig(env: Env = process.env): Config {
   if (bulkThreshold !== undefined && !(Number.isInteger(bulkThreshold) && bulkThreshold >= 1)) {
     p.add('CRM_PROXY_SF_BULK_THRESHOLD must be a whole number of records, 1 or more');
   }
+  const frugalBelowText = str(env, 'CRM_PROXY_SALESFORCE_FRUGAL_BELOW');
+  const frugalBelow = frugalBelowText === undefined ? undefined : Number(frugalBelowText);
+  if (frugalBelow !== undefined && !(Number.isFinite(frugalBelow) && frugalBelow >= 0 && frugalBelow <= 1)) {
+    p.add(
+      'CRM_PROXY_SALESFORCE_FRUGAL_BELOW must be a share of the daily API allowance from 0 to 1 (0.5: below half left)',
+    );
+  }
   const publicUrls = omitUndefined({
     eu: p.take(() => url(env, 'CRM_PROXY_PUBLIC_URL_EU'), undefined),
     us: p.take(() => url(env, 'CRM_PROXY_PUBLIC_URL_US'), undefined),
@@ -247,6 +260,7 @@ export function loadConfig(env: Env = process.env): Config {
         p.take(() => url(env, 'SALESFORCE_LOGIN_URL'), undefined) ?? SALESFORCE_PROFILE.defaultLoginUrl,
       apiVersion,
       bulkThreshold,
+      frugalBelow,
     },
     sandboxPorts: {
       salesforce: p.take(

@@ -38,6 +38,8 @@ export interface SaveResult {
 export interface WriteAnswer {
   data: SaveResult[];
   via?: string;
+  /** Why `via` was chosen (`requested`, `allowance-65%-left`, …), named beside it in the header. */
+  reason?: string;
 }
 
 /** Per-id notes of a get: ids that cannot be ids of this CRM, or the CRM's own error entries. */

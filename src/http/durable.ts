@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
+import type { WriteAnswer } from '../domain/operations.ts';
 import { ApiError, toErrorBody } from '../errors/index.ts';
 import {
   IDEMPOTENCY_HEADER,
@@ -62,7 +63,7 @@ export async function batchWrite(
   const async = prefersAsync(request);
   if (!async && key === undefined && sizeOf(write) <= JOB_THRESHOLD) {
     const answer = await runBatchWrite(ctx.operations, connection, write);
-    if (answer.via !== undefined) reply.header('x-crm-proxy-interface', answer.via);
+    nameInterface(request, reply, answer);
     return { data: answer.data };
   }
   const jobId = newJobId();
@@ -100,8 +101,23 @@ export async function batchWrite(
   reply.header('x-crm-proxy-job-id', job.id);
   const outcome = await done;
   if (!outcome.ok) throw outcome.error;
-  if (outcome.answer.via !== undefined) reply.header('x-crm-proxy-interface', outcome.answer.via);
+  nameInterface(request, reply, outcome.answer);
   return { data: outcome.answer.data };
+}
+
+/**
+ * `X-CRM-Proxy-Interface: bulk2; reason=allowance-12%-left`: the interface that carried the write
+ * and why it was chosen, also on the request's "request completed" log line.
+ */
+function nameInterface(request: FastifyRequest, reply: FastifyReply, answer: WriteAnswer): void {
+  if (answer.via === undefined) return;
+  reply.header(
+    'x-crm-proxy-interface',
+    answer.reason === undefined ? answer.via : `${answer.via}; reason=${answer.reason}`,
+  );
+  // On the request's own log lines from here on ("request completed"), not one line more per write.
+  const log = request.log as FastifyRequest['log'] & { setBindings?(bindings: object): void };
+  log.setBindings?.({ interface: answer.via, reason: answer.reason });
 }
 
 /** An answer of a write that does not run as a job: its headers and body (status 200). */

@@ -14,7 +14,7 @@ test('delete: ids of any objects, per-record results in order, the same through 
       body: { data: { ids: [account, 'nonsense', invoice, 'a0B000000000000AAA'] } },
     });
     assert.equal(answer.status, 200, answer.text);
-    assert.equal(answer.headers.get('x-crm-proxy-interface'), via);
+    assert.equal(answer.headers.get('x-crm-proxy-interface'), `${via}; reason=requested`);
     const [ra, rbad, ri, rmissing] = answer.body.data;
     assert.deepEqual(ra, { id: account, success: true, errors: [] });
     assert.deepEqual(ri, { id: invoice, success: true, errors: [] });

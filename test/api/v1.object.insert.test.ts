@@ -22,7 +22,7 @@ test('insert: one result per record in order, partial failure, case-insensitive 
     },
   });
   assert.equal(answer.status, 200, answer.text);
-  assert.equal(answer.headers.get('x-crm-proxy-interface'), 'collections');
+  assert.equal(answer.headers.get('x-crm-proxy-interface'), 'collections; reason=under-2000-records');
   const [a, b, c, d] = answer.body.data;
   assert.equal(answer.body.data.length, 4);
   assert.equal(a?.success, true);
@@ -66,7 +66,7 @@ test('insert: a parent reference by external id, through collections and through
       body: { data: [{ LastName: `Child ${via}`, Account: { External_Id__c: 'A-1' } }] },
     });
     assert.equal(answer.status, 200, answer.text);
-    assert.equal(answer.headers.get('x-crm-proxy-interface'), via);
+    assert.equal(answer.headers.get('x-crm-proxy-interface'), `${via}; reason=requested`);
     const id = answer.body.data[0]?.id;
     assert.ok(id, answer.text);
     assert.equal(stored(s, id)?.['AccountId'], parentId);
@@ -95,7 +95,7 @@ test('insert: the same records through collections and bulk give the same result
   });
   assert.equal(viaCollections.status, 200, viaCollections.text);
   assert.equal(viaBulk.status, 200, viaBulk.text);
-  assert.equal(viaBulk.headers.get('x-crm-proxy-interface'), 'bulk2');
+  assert.equal(viaBulk.headers.get('x-crm-proxy-interface'), 'bulk2; reason=requested');
   assert.deepEqual(shape(viaBulk.body), shape(viaCollections.body));
   assert.equal(shape(viaBulk.body).filter((r) => r.success).length, 2);
   const bulkA = stored(s, viaBulk.body.data[0]?.id);
@@ -103,17 +103,20 @@ test('insert: the same records through collections and bulk give the same result
   assert.equal(bulkA?.['Tags__c'], 'Disputed');
 });
 
-test('insert: the bulk threshold comes from CRM_PROXY_SF_BULK_THRESHOLD', async (t) => {
-  const s = await startStack(t, { env: { CRM_PROXY_SF_BULK_THRESHOLD: '3' } });
+test('insert: the bulk threshold comes from CRM_PROXY_SF_BULK_THRESHOLD, the allowance share from CRM_PROXY_SALESFORCE_FRUGAL_BELOW', async (t) => {
+  // 1: frugal whenever any of the allowance is used (the describe of the first write uses some).
+  const s = await startStack(t, {
+    env: { CRM_PROXY_SF_BULK_THRESHOLD: '3', CRM_PROXY_SALESFORCE_FRUGAL_BELOW: '1' },
+  });
   const two = await s.api<WriteAnswer>('/v1/object/insert/Account', {
     body: { data: [{ Name: 'a' }, { Name: 'b' }] },
   });
-  assert.equal(two.headers.get('x-crm-proxy-interface'), 'collections');
+  assert.equal(two.headers.get('x-crm-proxy-interface'), 'collections; reason=under-3-records');
   const three = await s.api<WriteAnswer>('/v1/object/insert/Account', {
     body: { data: [{ Name: 'a' }, { Name: 'b' }, { Name: 'c' }] },
   });
   assert.equal(three.status, 200, three.text);
-  assert.equal(three.headers.get('x-crm-proxy-interface'), 'bulk2');
+  assert.equal(three.headers.get('x-crm-proxy-interface'), 'bulk2; reason=allowance-99%-left');
   assert.equal(three.body.data.filter((r) => r.success).length, 3);
   const bad = await s.api<ErrorBody>('/v1/object/insert/Account', {
     headers: { 'x-crm-proxy-interface': 'soap' },

@@ -29,7 +29,7 @@ test('update: per-record results in order, through collections and bulk alike', 
       },
     });
     assert.equal(answer.status, 200, answer.text);
-    assert.equal(answer.headers.get('x-crm-proxy-interface'), via);
+    assert.equal(answer.headers.get('x-crm-proxy-interface'), `${via}; reason=requested`);
     const [ra, rmissing, rb, rc] = answer.body.data;
     assert.deepEqual(ra, { id: a, success: true, errors: [] });
     assert.equal(rmissing?.success, false);
@@ -45,14 +45,14 @@ test('update: per-record results in order, through collections and bulk alike', 
   assert.deepEqual(codes[1], codes[0]);
 });
 
-test('update: 10 000 records take the bulk path by default', async (t) => {
-  const s = await startStack(t, { salesforce: { bulkResultOrder: 'shuffled' } });
+test('update: 10 000 records take the bulk path when the org has little of its daily API allowance left', async (t) => {
+  const s = await startStack(t, { salesforce: { bulkResultOrder: 'shuffled', apiRequestsUsed: 95_000 } });
   const ids = seed(s, 10_000, 'Upd');
   const answer = await s.api<WriteAnswer>('/v1/object/update/Invoice__c', {
     body: { data: ids.map((id, i) => ({ id, Amount__c: i * 2 })) },
   });
   assert.equal(answer.status, 200, answer.text.slice(0, 300));
-  assert.equal(answer.headers.get('x-crm-proxy-interface'), 'bulk2');
+  assert.match(answer.headers.get('x-crm-proxy-interface') ?? '', /^bulk2; reason=allowance-4%-left$/);
   answer.body.data.forEach((r, i) => {
     assert.equal(r.success, true);
     assert.equal(stored(s, ids[i])?.['Amount__c'], i * 2);

@@ -22,6 +22,7 @@ export interface StackOptions {
     rotateRefreshTokens?: boolean;
     accessTokenTtlSeconds?: number;
     dailyApiRequests?: number;
+    apiRequestsUsed?: number;
     bulkResultOrder?: 'input' | 'shuffled';
   };
   hubspot?: { accessTokenTtlSeconds?: number; batchResultOrder?: 'input' | 'shuffled' };

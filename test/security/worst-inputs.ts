@@ -66,6 +66,8 @@ export function worstInputs(bodyLimit: number): WorstInput[] {
       token: 'salesforce',
       method: 'POST',
       path: '/v1/object/insert/Account',
+      // With the sandbox's allowance mostly left the service would pick Collections: the Bulk path is asked for.
+      headers: [['X-CRM-Proxy-Interface', 'bulk2']],
       body: recordsFilling(fill, MAX_RECORDS, 'Description', (i) => ({ Name: `Worst ${i}` })),
     },
     {

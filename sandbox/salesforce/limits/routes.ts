@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { CONTROL_PREFIX } from '../../shared/index.ts';
 import { isSubrequest } from '../context.ts';
 import { type LimitsOptions, type LimitsState, limitsOf } from './state.ts';
 
@@ -26,7 +27,9 @@ function limitExceeded(reply: FastifyReply, message: string) {
  *   in flight for longer than `longRunningThresholdMs`, a new one is refused
  *   ("ConcurrentPerOrgLongTxn Limit exceeded."). In-flight requests are tracked from the moment
  *   the server receives them, so requests held back by injected latency or a `slow` fault count.
- * - `GET /services/data/vXX.X/limits`.
+ * - `GET /services/data/vXX.X/limits`;
+ * - `GET|PUT /__sandbox/limits` (`{"api_requests_used": 95000, "daily_api_requests": 100000}`): read
+ *   or set the usage (also what a reset goes back to), to put the org near its limit.
  * Register after the session check, so refused sessions do not use the allowance.
  */
 export function registerLimits(
@@ -63,11 +66,33 @@ export function registerLimits(
     return payload;
   });
 
+  app.get(`${CONTROL_PREFIX}/limits`, { config: { uncounted: true } }, async () => controlView(limits));
+  app.put(`${CONTROL_PREFIX}/limits`, { config: { uncounted: true } }, async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const whole = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+    const daily = body['daily_api_requests'] ?? limits.dailyApiRequests;
+    const used = body['api_requests_used'] ?? limits.apiRequests;
+    if (!whole(daily) || (daily as number) < 1 || !whole(used)) {
+      return reply.code(400).send({
+        message: 'api_requests_used must be a whole number from 0, daily_api_requests one from 1',
+      });
+    }
+    limits.dailyApiRequests = daily as number;
+    limits.apiRequests = used as number;
+    limits.baselineApiRequests = used as number;
+    return controlView(limits);
+  });
+
   for (const path of ['/services/data/:version/limits', '/services/data/:version/limits/']) {
     app.get(path, { config: { kind: 'rest.limits' } }, async () => limitsDocument(limits));
   }
   return limits;
 }
+
+const controlView = (l: LimitsState) => ({
+  api_requests_used: l.apiRequests,
+  daily_api_requests: l.dailyApiRequests,
+});
 
 const fixed = (max: number) => ({ Max: max, Remaining: max });
 

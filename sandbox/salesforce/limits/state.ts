@@ -5,6 +5,11 @@ export interface LimitsOptions {
    * Default 100 000, an Enterprise org's base allocation; 15 000 is a Developer Edition's.
    */
   dailyApiRequests?: number;
+  /**
+   * Requests the org has already used today, at start and after a reset (default 0): an org near
+   * its limit (`Sforce-Limit-Info: api-usage=95000/100000`) without sending 95 000 requests first.
+   */
+  apiRequestsUsed?: number;
   /** Bulk API batches per 24 h, shared by Bulk 1.0 batches and Bulk 2.0 internal batches (15 000). */
   dailyBulkApiBatches?: number;
   /** Concurrent requests allowed past the long-running threshold (25 in production orgs, 5 in Developer Edition). */
@@ -20,11 +25,13 @@ export interface LimitValue {
 
 /** Counters behind `/limits`, `Sforce-Limit-Info` and the REQUEST_LIMIT_EXCEEDED answers. */
 export class LimitsState {
-  readonly dailyApiRequests: number;
+  dailyApiRequests: number;
+  /** Usage a reset goes back to (`apiRequestsUsed`, or what `PUT /__sandbox/limits` set). */
+  baselineApiRequests: number;
   readonly dailyBulkApiBatches: number;
   readonly concurrentLongRunningLimit: number;
   readonly longRunningThresholdMs: number;
-  apiRequests = 0;
+  apiRequests: number;
   bulkBatches = 0;
   bulkV2QueryJobs = 0;
   /** Start times of the data API requests in flight. */
@@ -32,6 +39,8 @@ export class LimitsState {
 
   constructor(options: LimitsOptions = {}) {
     this.dailyApiRequests = options.dailyApiRequests ?? 100_000;
+    this.baselineApiRequests = options.apiRequestsUsed ?? 0;
+    this.apiRequests = this.baselineApiRequests;
     this.dailyBulkApiBatches = options.dailyBulkApiBatches ?? 15_000;
     this.concurrentLongRunningLimit = options.concurrentLongRunningLimit ?? 25;
     this.longRunningThresholdMs = options.longRunningThresholdMs ?? 20_000;
@@ -50,7 +59,7 @@ export class LimitsState {
   }
 
   reset(): void {
-    this.apiRequests = 0;
+    this.apiRequests = this.baselineApiRequests;
     this.bulkBatches = 0;
     this.bulkV2QueryJobs = 0;
   }

@@ -61,7 +61,8 @@ export function registerRequestLog(app: FastifyInstance, ctx: AppContext): void 
       status: reply.statusCode,
       latencyMs: Math.round(reply.elapsedTime),
       crmCalls: p.meter.crmCalls,
-      interface: typeof via === 'string' ? via.slice(0, 40) : null,
+      // The interface alone; the reason beside it is in the service's log line.
+      interface: typeof via === 'string' ? (via.split(';')[0] ?? '').trim().slice(0, 40) : null,
       requestId: request.id,
       tokenId: principal?.token.id ?? null,
       connectionId: principal?.connection.id ?? null,

@@ -20,7 +20,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
           operationId: 'deleteRecords',
           summary: 'Delete records',
           description:
-            'Deletes up to 10 000 records by id (any object types). Salesforce: the service picks sObject Collections or Bulk API 2.0 by size and names it in the `X-CRM-Proxy-Interface` response header; the same request header (`collections` | `bulk2`) forces one. HubSpot ids do not name their object type: use `/v1/object/delete/{object_name}` (400 here). ' +
+            'Deletes up to 10 000 records by id (any object types). Salesforce: the service picks sObject Collections or Bulk API 2.0 by size and, from 2 000 records on, by the org’s daily API allowance left (Collections, the fastest, while at least half is left; Bulk, the fewest calls, below), and names it and why in the `X-CRM-Proxy-Interface` response header (`bulk2; reason=allowance-12%-left`); the same request header (`collections` | `bulk2`) forces one. HubSpot ids do not name their object type: use `/v1/object/delete/{object_name}` (400 here). ' +
             DURABLE_WRITE_NOTE,
           headers: DURABLE_WRITE_HEADERS,
           tags: ['Records'],

@@ -1,6 +1,7 @@
 import type { Connection } from '../../domain/connection.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
-import type { CrmAdapter, OAuthClient, ProviderDeps } from '../adapter.ts';
+import type { CrmAdapter, Handler, OAuthClient, OperationInputs, ProviderDeps } from '../adapter.ts';
+import { AllowanceBook } from './allowance.ts';
 import { salesforceAuth } from './auth.ts';
 import { salesforceConnect } from './connect.ts';
 import { salesforceData } from './data.ts';
@@ -10,7 +11,7 @@ import { salesforceGet } from './get.ts';
 import { readLimitInfo } from './limit-info.ts';
 import { SALESFORCE, SALESFORCE_PROFILE } from './profile.ts';
 import { salesforceRetrieve } from './retrieve.ts';
-import { salesforceDelete, salesforceSave, salesforceUpsert } from './writes.ts';
+import { type PlanPolicy, salesforceDelete, salesforceSave, salesforceUpsert } from './writes.ts';
 
 const PASS = SALESFORCE_PROFILE.passthrough;
 
@@ -33,6 +34,16 @@ export function createSalesforceAdapter(deps: ProviderDeps): CrmAdapter {
     describe,
     forgetDescribes: (connectionId) => forgetDescribes(cache, connectionId),
   });
+  // Every answer of every handler's session updates the org's allowance the write plans read.
+  const allowances = new AllowanceBook(deps.clock, apiVersion);
+  const policy: PlanPolicy = {
+    allowances,
+    frugalBelow: settings.frugalBelow ?? SALESFORCE_PROFILE.defaultFrugalBelow,
+  };
+  const observed =
+    <O extends keyof OperationInputs>(handler: Handler<O>): Handler<O> =>
+    (call, input) =>
+      handler({ ...call, session: allowances.observing(call.session) }, input);
   const fields = salesforceFields(apiVersion, describe, data.query, data.forgetDescribes);
   return {
     profile: SALESFORCE,
@@ -51,28 +62,29 @@ export function createSalesforceAdapter(deps: ProviderDeps): CrmAdapter {
     },
     readAllowance: readLimitInfo,
     handlers: {
-      insert: salesforceSave('insert', deps.clock, describe, data),
-      update: salesforceSave('update', deps.clock, describe, data),
-      delete: salesforceDelete(deps.clock, data),
-      upsert: salesforceUpsert(describe, data),
-      get: salesforceGet(describe, salesforceRetrieve(apiVersion)),
-      query: ({ session }, input) =>
+      insert: observed(salesforceSave('insert', deps.clock, describe, data, policy)),
+      update: observed(salesforceSave('update', deps.clock, describe, data, policy)),
+      delete: observed(salesforceDelete(deps.clock, data, policy)),
+      upsert: observed(salesforceUpsert(describe, data)),
+      get: observed(salesforceGet(describe, salesforceRetrieve(apiVersion))),
+      query: observed<'query'>(({ session }, input) =>
         'soql' in input ? data.query(session, input.soql) : data.queryMore(session, input.cursor),
-      describe: async ({ session }, { objectName }) => {
+      ),
+      describe: observed<'describe'>(async ({ session }, { objectName }) => {
         if (objectName === undefined) return describe.describeGlobal(session);
         const meta = await describe.describeObject(session, objectName);
         if (meta === null) throw await describe.unknownObject(session, objectName);
         return meta;
-      },
+      }),
       // Salesforce's answer names its message `msg`.
-      add_custom_field: async ({ session }, input) => {
+      add_custom_field: observed<'add_custom_field'>(async ({ session }, input) => {
         const { data: created, message } = await fields.addCustomField(
           session,
           input.objectName,
           input.definition,
         );
         return { data: created, msg: message };
-      },
+      }),
       passthrough: {
         forwardedHeaders: PASS.forwardedHeaders,
         publicOrigins: (c) => (c.instanceUrl === null ? [] : [c.instanceUrl]),

@@ -1,0 +1,149 @@
+// The service's resident memory (RSS, from /proc) at its peak under two loads, each on a fresh
+// service process (compiled, default log level, logs to a file):
+//   - 50 concurrent inserts of 10 000 Salesforce records each (500 000 records in flight), against
+//     the Salesforce sandbox in its own process; target under 400 MiB;
+//   - 100 concurrent pass-through uploads of 10 MB each to a trivial upstream that reads and drops
+//     them; target under 300 MiB (the bodies stream; only the bounded 401-replay copy is kept).
+// Run: npm run bench -- memory   (BENCH_RUNS, default 3)
+import { loadavg } from 'node:os';
+import { spawnSalesforceSandbox } from './lib/harness.ts';
+import {
+  createServiceData,
+  removeServiceData,
+  seedConnection,
+  spawnHelperProcess,
+  startServiceProcess,
+} from './lib/service-process.ts';
+
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
+const INSERTS = 50;
+const RECORDS = 10_000;
+const UPLOADS = 100;
+const UPLOAD_BYTES = 10 * 1024 * 1024;
+
+interface Figure {
+  idleMiB: number;
+  peakMiB: number;
+  wallMs: number;
+}
+
+async function insertScenario(run: number): Promise<Figure> {
+  const sandbox = await spawnSalesforceSandbox(0);
+  const data = createServiceData();
+  const { token } = await seedConnection(data, {
+    provider: 'salesforce',
+    url: sandbox.url,
+    accessToken: sandbox.credentials.accessToken,
+    refreshToken: sandbox.credentials.refreshToken,
+  });
+  const service = await startServiceProcess({ data });
+  try {
+    const send = async (records: unknown[]) => {
+      const response = await fetch(`${service.baseUrl}/v1/object/insert/Account`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ data: records }),
+      });
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`insert: ${response.status} ${text.slice(0, 300)}`);
+    };
+    await send([{ Name: 'warm' }]);
+    // Bodies built before measuring: ~1 MB of JSON each, like a client's export.
+    const bodies = Array.from({ length: INSERTS }, (_, r) =>
+      Array.from({ length: RECORDS }, (_, i) => ({
+        Name: `Memory ${run}-${r}-${i}`,
+        Industry: 'Energy',
+        NumberOfEmployees: i,
+        Description: 'd'.repeat(40),
+      })),
+    );
+    const idleMiB = service.rssMiB();
+    const peak = service.samplePeakRss(20);
+    const started = performance.now();
+    await Promise.all(bodies.map(send));
+    const wallMs = performance.now() - started;
+    return { idleMiB, peakMiB: peak(), wallMs };
+  } finally {
+    await service.stop();
+    removeServiceData(data);
+    sandbox.stop();
+  }
+}
+
+async function uploadScenario(): Promise<Figure> {
+  const upstream = await spawnHelperProcess('bench/lib/upstream-process.ts');
+  const data = createServiceData();
+  const { token } = await seedConnection(data, {
+    provider: 'salesforce',
+    url: upstream.info.url,
+    accessToken: 'bench-access-token',
+  });
+  const service = await startServiceProcess({ data });
+  try {
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    const upload = async () => {
+      // A streamed request body, as a client uploading a file sends it.
+      const body = new ReadableStream<Uint8Array>({
+        start() {},
+        pull(controller) {
+          if (sent >= UPLOAD_BYTES) {
+            controller.close();
+            return;
+          }
+          sent += chunk.length;
+          controller.enqueue(chunk);
+        },
+      });
+      let sent = 0;
+      const response = await fetch(`${service.baseUrl}/v1/proxy/services/data/v62.0/sobjects/Document`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/octet-stream',
+          'content-length': String(UPLOAD_BYTES),
+        },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      const text = await response.text();
+      if (response.status !== 201) throw new Error(`upload: ${response.status} ${text.slice(0, 300)}`);
+      if (!text.includes(`"received":${UPLOAD_BYTES}`)) throw new Error(`upload: upstream saw ${text}`);
+    };
+    await upload();
+    const idleMiB = service.rssMiB();
+    const peak = service.samplePeakRss(20);
+    const started = performance.now();
+    await Promise.all(Array.from({ length: UPLOADS }, upload));
+    const wallMs = performance.now() - started;
+    return { idleMiB, peakMiB: peak(), wallMs };
+  } finally {
+    await service.stop();
+    removeServiceData(data);
+    await upstream.stop();
+  }
+}
+
+const results: Record<string, Figure[]> = { inserts: [], uploads: [] };
+for (let run = 1; run <= RUNS; run += 1) {
+  const ins = await insertScenario(run);
+  results['inserts']?.push(ins);
+  console.log(
+    `run ${run}: ${INSERTS} × ${RECORDS}-record inserts: RSS ${ins.idleMiB.toFixed(0)} MiB idle, peak ${ins.peakMiB.toFixed(0)} MiB, ${(ins.wallMs / 1000).toFixed(1)} s, load average ${loadavg()[0]?.toFixed(2)}`,
+  );
+  const up = await uploadScenario();
+  results['uploads']?.push(up);
+  console.log(
+    `run ${run}: ${UPLOADS} × ${UPLOAD_BYTES / 2 ** 20} MiB pass-through uploads: RSS ${up.idleMiB.toFixed(0)} MiB idle, peak ${up.peakMiB.toFixed(0)} MiB, ${(up.wallMs / 1000).toFixed(1)} s, load average ${loadavg()[0]?.toFixed(2)}`,
+  );
+}
+const spread = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return `${s[0]?.toFixed(0)}–${s.at(-1)?.toFixed(0)} MiB (median ${s[Math.floor(s.length / 2)]?.toFixed(0)})`;
+};
+console.log(`\npeak service RSS over ${RUNS} runs:`);
+console.log(
+  `  ${INSERTS} × ${RECORDS}-record inserts (target < 400 MiB): ${spread((results['inserts'] ?? []).map((f) => f.peakMiB))}`,
+);
+console.log(
+  `  ${UPLOADS} × 10 MiB pass-through uploads (target < 300 MiB): ${spread((results['uploads'] ?? []).map((f) => f.peakMiB))}`,
+);

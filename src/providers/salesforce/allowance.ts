@@ -1,0 +1,95 @@
+import type { Clock } from '../../lib/clock.ts';
+import { SingleFlight } from '../../lib/single-flight.ts';
+import type { CrmSession } from '../adapter.ts';
+import { parseJson } from '../client/types.ts';
+import { readLimitInfo } from './limit-info.ts';
+import { SALESFORCE_PROFILE } from './profile.ts';
+
+/** An org's daily API allowance: requests used in the last 24 hours, its limit, and when it was read. */
+export interface OrgAllowance {
+  used: number;
+  limit: number;
+  at: number;
+}
+
+/** Share of the allowance left, 0–1. */
+export const leftShare = (a: Pick<OrgAllowance, 'used' | 'limit'>): number =>
+  Math.max(0, a.limit - a.used) / a.limit;
+
+/**
+ * The latest daily API allowance of each connection's org, in memory. Salesforce reports it on
+ * every REST answer (`Sforce-Limit-Info: api-usage=N/M`): every answer a handler's session gets
+ * updates it, so an org in use never needs an extra call. When none was seen for `freshMs`
+ * (a quiet connection, or a restart), `current` asks `/limits` once (one call shared by every
+ * concurrent caller of the connection).
+ */
+export class AllowanceBook {
+  readonly #book = new Map<string, OrgAllowance>();
+  readonly #loads = new SingleFlight<OrgAllowance | undefined>();
+  readonly #clock: Clock;
+  readonly #limitsPath: string;
+  readonly #freshMs: number;
+
+  constructor(clock: Clock, apiVersion: string, freshMs = SALESFORCE_PROFILE.allowanceFreshMs) {
+    this.#clock = clock;
+    this.#limitsPath = `${SALESFORCE_PROFILE.dataPath(apiVersion)}/limits`;
+    this.#freshMs = freshMs;
+  }
+
+  /** Records what an answer's headers say (nothing when they say nothing). */
+  note(connectionId: string, headers: Parameters<typeof readLimitInfo>[0]): void {
+    const info = readLimitInfo(headers);
+    if (info !== undefined) this.#book.set(connectionId, { ...info, at: this.#clock.now() });
+  }
+
+  /** The same session, with every answer's allowance recorded. */
+  observing(session: CrmSession): CrmSession {
+    return {
+      connectionId: session.connectionId,
+      baseUrl: session.baseUrl,
+      send: async (request) => {
+        const response = await session.send(request);
+        this.note(session.connectionId, response.headers);
+        return response;
+      },
+    };
+  }
+
+  /** The last allowance seen for a connection, however old; undefined when none. */
+  latest(connectionId: string): OrgAllowance | undefined {
+    return this.#book.get(connectionId);
+  }
+
+  /**
+   * The connection's allowance, read from `/limits` when none was seen in the last `freshMs`;
+   * undefined when `/limits` cannot be read either (the caller then chooses without it).
+   */
+  async current(session: CrmSession): Promise<OrgAllowance | undefined> {
+    const seen = this.#book.get(session.connectionId);
+    if (seen !== undefined && this.#clock.now() - seen.at < this.#freshMs) return seen;
+    return this.#loads.run(session.connectionId, async () => {
+      try {
+        const response = await this.observing(session).send({
+          method: 'GET',
+          url: `${session.baseUrl}${this.#limitsPath}`,
+          idempotent: true,
+          label: 'salesforce.limits',
+        });
+        const body = parseJson<{ DailyApiRequests?: { Max?: unknown; Remaining?: unknown } }>(response);
+        const daily = body?.DailyApiRequests;
+        const max = daily?.Max;
+        const remaining = daily?.Remaining;
+        if (response.status === 200 && typeof max === 'number' && typeof remaining === 'number' && max > 0) {
+          const read = { used: Math.max(0, max - remaining), limit: max, at: this.#clock.now() };
+          this.#book.set(session.connectionId, read);
+          return read;
+        }
+      } catch {
+        // Unreachable or refused: the caller chooses without an allowance.
+      }
+      // The header of the `/limits` answer itself, if it carried one.
+      const noted = this.#book.get(session.connectionId);
+      return noted !== undefined && this.#clock.now() - noted.at < this.#freshMs ? noted : undefined;
+    });
+  }
+}
