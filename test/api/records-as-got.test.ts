@@ -40,7 +40,7 @@ test('Salesforce update and delete take records exactly as get returned them, id
       },
     });
     assert.equal(update.status, 200, update.text);
-    assert.equal(update.headers.get('x-crm-proxy-interface'), via);
+    assert.equal(update.headers.get('x-crm-proxy-interface'), `${via}; reason=requested`);
     assert.deepEqual(
       update.body.data.map((r) => [r.id, r.success, r.errors]),
       ids.map((id) => [id, true, []]),
