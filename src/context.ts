@@ -17,6 +17,8 @@ import { currentCallIds } from './lib/call-context.ts';
 import { type Clock, systemClock, withSystemSleep } from './lib/clock.ts';
 import { Metrics } from './lib/metrics.ts';
 import { LOG_REDACT_PATHS } from './lib/redact.ts';
+import { RedisSharedState } from './lib/redis-shared-state.ts';
+import { LocalSharedState, type SharedState } from './lib/shared-state.ts';
 import { ConnectionLimiters, type OperationDeps } from './operations/deps.ts';
 import type { OAuthApp, OAuthClient, ProviderModule } from './providers/adapter.ts';
 import { HttpClient, type HttpClientOptions } from './providers/client/http-client.ts';
@@ -84,8 +86,12 @@ export interface AppContext {
   admin: AdminService;
   /** Prometheus metrics; null unless a metrics port is configured. */
   metrics: Metrics | null;
+  /** What instances share: Redis when `REDIS_URL` is set, else this process alone. */
+  shared: SharedState;
   /** The store answers (readiness). */
   isReady(): Promise<boolean>;
+  /** Readiness details beyond the store: Redis's state when it is configured (it never makes the instance unready). */
+  readinessDetails(): Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -114,6 +120,15 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     clock,
   });
   const modules = overrides.providers ?? BUILT_IN_PROVIDERS;
+  const sharedLog = logger.child({ component: 'shared-state' });
+  const shared: SharedState =
+    config.redisUrl === undefined
+      ? new LocalSharedState(() => clock.now())
+      : new RedisSharedState({
+          url: config.redisUrl,
+          now: () => clock.now(),
+          log: { info: (msg) => sharedLog.info(msg), warn: (msg) => sharedLog.warn(msg) },
+        });
   const connections = new ConnectionService({
     store,
     keyring,
@@ -151,6 +166,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     client,
     clock,
     config,
+    shared,
     tuning: {
       describeTtlMs: overrides.describeTtlMs,
       bulkThreshold: overrides.bulkThreshold,
@@ -246,12 +262,25 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     idempotency,
     bodyLimit: overrides.bodyLimit ?? config.capacity.bodyLimitBytes,
     rateLimit,
-    rateLimiter: rateLimit === null ? null : new RateLimiter(rateLimit, clock),
+    // In-process buckets stay synchronous; only a shared (Redis) limit costs an await per request.
+    rateLimiter:
+      rateLimit === null
+        ? null
+        : new RateLimiter(rateLimit, clock, shared.mode() === 'local' ? null : shared),
     clock,
     operators,
     requestLog,
     admin,
     metrics,
+    shared,
+    readinessDetails(): Record<string, string> {
+      const mode = shared.mode();
+      if (mode === 'local') return {};
+      return {
+        redis:
+          mode === 'shared' ? 'ok, limits shared across instances' : 'degraded, using per-instance limits',
+      };
+    },
     async isReady() {
       try {
         // A primary-key lookup that finds nothing: cheap, and proves the store answers.
@@ -267,6 +296,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       await auth.close();
       await client.close();
       await forwarder.close();
+      await shared.close();
       await store.close();
     },
   };

@@ -49,6 +49,8 @@ export interface Config {
   nodeEnv: string;
   production: boolean;
   databaseUrl: string | undefined;
+  /** `redis://…` (`REDIS_URL`): share rate limits, pacing and cache notices across instances; absent: per instance. */
+  redisUrl?: string | undefined;
   encryption: { keys: EncryptionKey[]; activeKeyId: string | undefined };
   salesforce: {
     clientId: string | undefined;
@@ -177,6 +179,15 @@ export function parseEncryptionKeys(
   return keys;
 }
 
+function redisUrl(env: Env): string | undefined {
+  const value = str(env, 'REDIS_URL');
+  if (value === undefined) return undefined;
+  if (!/^rediss?:\/\/[^\s]+$/.test(value) || !URL.canParse(value)) {
+    throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL (redis://host:6379/0)');
+  }
+  return value;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   // Every variable is parsed even after a bad one, and all the problems are reported together.
   const p = new ConfigProblems();
@@ -234,6 +245,7 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv,
     production,
     databaseUrl: str(env, 'DATABASE_URL'),
+    redisUrl: p.take(() => redisUrl(env), undefined),
     encryption: { keys, activeKeyId },
     salesforce: {
       clientId: str(env, 'SALESFORCE_CLIENT_ID'),
