@@ -222,6 +222,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     client,
     limiters: new ConnectionLimiters(
       overrides.perConnectionConcurrency ?? config.capacity.connectionConcurrency,
+      { state: shared, sleep: (ms) => clock.sleep(ms) },
     ),
     forwarder,
   };
