@@ -113,6 +113,8 @@ export async function startLocalRedis(dir: string): Promise<LocalRedis> {
 export interface ClusterInstance {
   url: string;
   port: number;
+  /** Its Prometheus listener (`/metrics`), a port of its own as in compose.yaml. */
+  metricsUrl: string;
   /** Its log (pino JSON lines). */
   logFile: string;
   readLog(): Promise<string>;
@@ -245,15 +247,26 @@ async function createDatabase(baseUrl: string, cleanups: Array<() => Promise<voi
   return url.toString();
 }
 
-async function startInstance(dir: string, index: number, env: Record<string, string>): Promise<ClusterInstance> {
+async function startInstance(
+  dir: string,
+  index: number,
+  env: Record<string, string>,
+): Promise<ClusterInstance> {
   const port = await freePort();
+  const metricsPort = await freePort();
   const dataDir = join(dir, `instance-${index}`);
   await mkdir(dataDir, { recursive: true });
   const logFile = join(dir, `instance-${index}.log`);
   const log = createWriteStream(logFile);
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'serve'], {
     cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), CRM_PROXY_DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      CRM_PROXY_METRICS_PORT: String(metricsPort),
+      CRM_PROXY_DATA_DIR: dataDir,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.pipe(log);
@@ -275,6 +288,7 @@ async function startInstance(dir: string, index: number, env: Record<string, str
   return {
     url,
     port,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     logFile,
     readLog: () => readFile(logFile, 'utf8'),
     stop: () => stopChild(child),

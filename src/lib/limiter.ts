@@ -49,7 +49,7 @@ export class ConcurrencyLimiter {
     for (let attempt = 0; ; attempt++) {
       const place = await shared.state.acquirePlace(shared.key, this.#concurrency, shared.leaseMs);
       if (place !== null) return place;
-      await shared.sleep(Math.min(200, 10 * 2 ** Math.min(attempt, 5)));
+      await shared.sleep(Math.min(50, 5 * 2 ** Math.min(attempt, 4)));
     }
   }
 }

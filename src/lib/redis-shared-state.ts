@@ -83,7 +83,7 @@ export interface RedisSharedStateOptions {
   url: string;
   /** Prefix of every key and channel (several deployments may share one Redis). */
   prefix?: string;
-  /** Bound of every Redis command (default 250 ms). */
+  /** Bound of every Redis command (default 500 ms: short, yet above a busy event loop's lag). */
   commandTimeoutMs?: number;
   /** How long a slot of a call in flight is kept when its instance never finishes it (default 60 s). */
   slotLeaseMs?: number;
@@ -115,7 +115,7 @@ export class RedisSharedState implements SharedState {
     this.#local = new LocalSharedState(options.now);
     this.#log = options.log;
     this.#now = options.now;
-    const timeout = options.commandTimeoutMs ?? 250;
+    const timeout = options.commandTimeoutMs ?? 500;
     const common = {
       lazyConnect: false,
       // Fail at once while disconnected (the caller falls back) instead of queueing the command.
