@@ -113,13 +113,6 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     info: (msg) => logger.info(msg),
     warn: (msg) => logger.warn(msg),
   });
-  const store = await openStore({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    pgSchema: overrides.pgSchema,
-    clock,
-  });
-  const modules = overrides.providers ?? BUILT_IN_PROVIDERS;
   const sharedLog = logger.child({ component: 'shared-state' });
   const shared: SharedState =
     config.redisUrl === undefined
@@ -129,6 +122,25 @@ export async function createContext(config: Config, overrides: ContextOverrides 
           now: () => clock.now(),
           log: { info: (msg) => sharedLog.info(msg), warn: (msg) => sharedLog.warn(msg) },
         });
+  let store: Store;
+  try {
+    store = await openStore({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      pgSchema: overrides.pgSchema,
+      clock,
+      // With Redis, token and connection changes are also counted there, so every instance sees
+      // them on its next request (PostgreSQL's NOTIFY alone arrives a moment later).
+      relay:
+        shared.mode() === 'local'
+          ? undefined
+          : { announce: () => shared.bump('store-changes'), version: () => shared.counter('store-changes') },
+    });
+  } catch (err) {
+    await shared.close();
+    throw err;
+  }
+  const modules = overrides.providers ?? BUILT_IN_PROVIDERS;
   const connections = new ConnectionService({
     store,
     keyring,
@@ -222,7 +234,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     client,
     limiters: new ConnectionLimiters(
       overrides.perConnectionConcurrency ?? config.capacity.connectionConcurrency,
-      { state: shared, sleep: (ms) => clock.sleep(ms) },
+      { state: shared, sleep: (ms, signal) => clock.sleep(ms, signal) },
     ),
     forwarder,
   };

@@ -6,8 +6,8 @@ export interface SharedPlaces {
   key: string;
   /** A place held longer than this (its instance died) is given back. */
   leaseMs: number;
-  /** Waits between attempts while every place is taken (the clock's sleep). */
-  sleep(ms: number): Promise<void>;
+  /** Waits between attempts while every place is taken (the clock's sleep; ends early when `signal` aborts). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 /**
@@ -20,6 +20,8 @@ export class ConcurrencyLimiter {
   readonly #shared: SharedPlaces | undefined;
   #active = 0;
   readonly #queue: Array<() => void> = [];
+  /** Tasks here waiting for a shared place; aborted when another instance frees one. */
+  readonly #waiting = new Set<AbortController>();
 
   constructor(concurrency: number, shared?: SharedPlaces) {
     this.#concurrency = Math.max(1, concurrency);
@@ -45,11 +47,25 @@ export class ConcurrencyLimiter {
     }
   }
 
+  /** A shared place was freed (by any instance): the waiters here try again at once. */
+  placeFreed(): void {
+    for (const waiter of this.#waiting) waiter.abort();
+    this.#waiting.clear();
+  }
+
   async #sharedPlace(shared: SharedPlaces): Promise<string> {
     for (let attempt = 0; ; attempt++) {
-      const place = await shared.state.acquirePlace(shared.key, this.#concurrency, shared.leaseMs);
-      if (place !== null) return place;
-      await shared.sleep(Math.min(50, 5 * 2 ** Math.min(attempt, 4)));
+      const wake = new AbortController();
+      this.#waiting.add(wake);
+      try {
+        const place = await shared.state.acquirePlace(shared.key, this.#concurrency, shared.leaseMs);
+        if (place !== null) return place;
+        // Woken by a freed place; the growing wait only covers a notice that got lost.
+        if (!wake.signal.aborted)
+          await shared.sleep(Math.min(250, 10 * 2 ** Math.min(attempt, 5)), wake.signal);
+      } finally {
+        this.#waiting.delete(wake);
+      }
     }
   }
 }

@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import {
   LocalSharedState,
   type NoticeHandler,
+  PLACES_FREED,
   type SharedMode,
   type SharedState,
   type SlotAnswer,
@@ -77,6 +78,10 @@ redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
 return 1`;
 
+/** KEYS[1] places; ARGV id, channel, key: gives the place back and wakes the instances waiting for one. */
+const RELEASE_PLACE = `if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then redis.call('PUBLISH', ARGV[2], ARGV[3]) end
+return 1`;
+
 type Script = (...args: Array<string | number>) => Promise<unknown>;
 
 export interface RedisSharedStateOptions {
@@ -99,7 +104,7 @@ export class RedisSharedState implements SharedState {
   readonly #local: LocalSharedState;
   readonly #log: RedisSharedStateOptions['log'];
   readonly #now: () => number;
-  readonly #scripts: Record<'take' | 'reserve' | 'finish' | 'block' | 'acquire', Script>;
+  readonly #scripts: Record<'take' | 'reserve' | 'finish' | 'block' | 'acquire' | 'release', Script>;
   readonly #instance = randomBytes(6).toString('hex');
   #ids = 0;
   /** Whether the last command (or connection event) found Redis answering; null before the first. */
@@ -138,6 +143,7 @@ export class RedisSharedState implements SharedState {
       finish: FINISH_SLOT,
       block: BLOCK,
       acquire: ACQUIRE_PLACE,
+      release: RELEASE_PLACE,
     })) {
       this.#client.defineCommand(`crmp_${name}`, { lua, numberOfKeys: name === 'reserve' ? 2 : 1 });
     }
@@ -152,6 +158,7 @@ export class RedisSharedState implements SharedState {
       finish: bind('finish'),
       block: bind('block'),
       acquire: bind('acquire'),
+      release: bind('release'),
     };
     this.#client.on('ready', () => this.#up());
     this.#client.on('error', () => {}); // state changes are logged by #down/#up
@@ -228,9 +235,25 @@ export class RedisSharedState implements SharedState {
   async releasePlace(key: string, id: string): Promise<void> {
     await this.#attempt(
       async () => {
-        await this.#client.zrem(`place:${key}`, id);
+        await this.#scripts.release(`place:${key}`, id, this.#prefix + PLACES_FREED, key);
       },
       () => undefined,
+    );
+  }
+
+  async bump(key: string): Promise<void> {
+    await this.#attempt(
+      async () => {
+        await this.#client.incr(`counter:${key}`);
+      },
+      () => undefined,
+    );
+  }
+
+  counter(key: string): Promise<string> {
+    return this.#attempt(
+      async () => `r${(await this.#client.get(`counter:${key}`)) ?? '0'}`,
+      () => 'down',
     );
   }
 

@@ -35,12 +35,20 @@ export interface SharedState {
   block(key: string, ms: number): Promise<void>;
   /** A place among `max` for `leaseMs` at most, or null when all are taken. Always a place when nothing is shared. */
   acquirePlace(key: string, max: number, leaseMs: number): Promise<string | null>;
+  /** Gives a place back; instances waiting for one of `key` hear it on `PLACES_FREED` (message: the key). */
   releasePlace(key: string, id: string): Promise<void>;
+  /** Moves the counter `key` (awaited: every instance reads the new value from then on). */
+  bump(key: string): Promise<void>;
+  /** The counter `key`; a value no counter takes while the shared state cannot be read. */
+  counter(key: string): Promise<string>;
   /** Tells every instance (this one included) on `channel`. */
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, handler: NoticeHandler): void;
   close(): Promise<void>;
 }
+
+/** The channel on which a freed place of a concurrency cap is announced (message: the cap's key). */
+export const PLACES_FREED = 'places-freed';
 
 interface Bucket {
   tokens: number;
@@ -89,6 +97,16 @@ export class LocalSharedState implements SharedState {
   }
 
   async releasePlace(): Promise<void> {}
+
+  readonly #counters = new Map<string, number>();
+
+  async bump(key: string): Promise<void> {
+    this.#counters.set(key, (this.#counters.get(key) ?? 0) + 1);
+  }
+
+  async counter(key: string): Promise<string> {
+    return String(this.#counters.get(key) ?? 0);
+  }
 
   async publish(channel: string, message: string): Promise<void> {
     this.deliver(channel, message);

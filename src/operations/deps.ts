@@ -1,7 +1,7 @@
 import type { TokenManager } from '../connections/token-manager.ts';
 import type { Connection } from '../domain/connection.ts';
 import { ConcurrencyLimiter } from '../lib/limiter.ts';
-import type { SharedState } from '../lib/shared-state.ts';
+import { PLACES_FREED, type SharedState } from '../lib/shared-state.ts';
 import type {
   CrmAdapter,
   Handler,
@@ -34,11 +34,16 @@ export interface OperationDeps {
 export class ConnectionLimiters {
   readonly #perConnection: number;
   readonly #limiters = new Map<string, ConcurrencyLimiter>();
-  readonly #shared: { state: SharedState; sleep(ms: number): Promise<void> } | undefined;
+  readonly #shared: SharedLimits | undefined;
 
-  constructor(perConnection: number, shared?: { state: SharedState; sleep(ms: number): Promise<void> }) {
+  constructor(perConnection: number, shared?: SharedLimits) {
     this.#perConnection = perConnection;
-    this.#shared = shared;
+    this.#shared = shared?.state.mode() === 'local' ? undefined : shared;
+    // A place freed anywhere (null: notices may have been missed): that connection's waiters try again.
+    this.#shared?.state.subscribe(PLACES_FREED, (key) => {
+      for (const [id, limiter] of this.#limiters)
+        if (key === null || key === placeKey(id)) limiter.placeFreed();
+    });
   }
 
   for(connectionId: string): ConcurrencyLimiter {
@@ -48,13 +53,20 @@ export class ConnectionLimiters {
         this.#perConnection,
         this.#shared === undefined
           ? undefined
-          : { ...this.#shared, key: `connection:${connectionId}`, leaseMs: SHARED_PLACE_LEASE_MS },
+          : { ...this.#shared, key: placeKey(connectionId), leaseMs: SHARED_PLACE_LEASE_MS },
       );
       this.#limiters.set(connectionId, limiter);
     }
     return limiter;
   }
 }
+
+interface SharedLimits {
+  state: SharedState;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+const placeKey = (connectionId: string) => `connection:${connectionId}`;
 
 /** A CRM call's place is given back after this even if its instance died (longer than any one call's deadline). */
 const SHARED_PLACE_LEASE_MS = 5 * 60_000;
