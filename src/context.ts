@@ -119,6 +119,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       ? new LocalSharedState(() => clock.now())
       : new RedisSharedState({
           url: config.redisUrl,
+          ...(config.redisTimeoutMs === undefined ? {} : { commandTimeoutMs: config.redisTimeoutMs }),
           now: () => clock.now(),
           log: { info: (msg) => sharedLog.info(msg), warn: (msg) => sharedLog.warn(msg) },
         });

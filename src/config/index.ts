@@ -51,6 +51,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** `redis://…` (`REDIS_URL`): share rate limits, pacing and cache notices across instances; absent: per instance. */
   redisUrl?: string | undefined;
+  /** Longest wait on one Redis command before the instance falls back to its own limits (`CRM_PROXY_REDIS_TIMEOUT_MS`). */
+  redisTimeoutMs?: number;
   encryption: { keys: EncryptionKey[]; activeKeyId: string | undefined };
   salesforce: {
     clientId: string | undefined;
@@ -246,6 +248,15 @@ export function loadConfig(env: Env = process.env): Config {
     production,
     databaseUrl: str(env, 'DATABASE_URL'),
     redisUrl: p.take(() => redisUrl(env), undefined),
+    redisTimeoutMs: p.take(() => {
+      const v = Number(str(env, 'CRM_PROXY_REDIS_TIMEOUT_MS') ?? '500');
+      if (!(Number.isInteger(v) && v >= 10 && v <= 10_000)) {
+        throw new ConfigError(
+          'CRM_PROXY_REDIS_TIMEOUT_MS must be a whole number of milliseconds from 10 to 10000',
+        );
+      }
+      return v;
+    }, 500),
     encryption: { keys, activeKeyId },
     salesforce: {
       clientId: str(env, 'SALESFORCE_CLIENT_ID'),

@@ -47,10 +47,12 @@ export class ConcurrencyLimiter {
     }
   }
 
-  /** A shared place was freed (by any instance): the waiters here try again at once. */
+  /** A shared place was freed (by any instance): the longest waiter here tries again at once (one, not a herd). */
   placeFreed(): void {
-    for (const waiter of this.#waiting) waiter.abort();
-    this.#waiting.clear();
+    const [first] = this.#waiting;
+    if (first === undefined) return;
+    first.abort();
+    this.#waiting.delete(first);
   }
 
   async #sharedPlace(shared: SharedPlaces): Promise<string> {

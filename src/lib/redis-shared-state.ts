@@ -106,6 +106,7 @@ export class RedisSharedState implements SharedState {
   readonly #now: () => number;
   readonly #scripts: Record<'take' | 'reserve' | 'finish' | 'block' | 'acquire' | 'release', Script>;
   readonly #instance = randomBytes(6).toString('hex');
+  readonly #timeoutMs: number;
   #ids = 0;
   /** Whether the last command (or connection event) found Redis answering; null before the first. */
   #healthy: boolean | null = null;
@@ -120,14 +121,15 @@ export class RedisSharedState implements SharedState {
     this.#local = new LocalSharedState(options.now);
     this.#log = options.log;
     this.#now = options.now;
-    const timeout = options.commandTimeoutMs ?? 500;
+    this.#timeoutMs = options.commandTimeoutMs ?? 500;
     const common = {
       lazyConnect: false,
       // Fail at once while disconnected (the caller falls back) instead of queueing the command.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       connectTimeout: 2000,
-      commandTimeout: timeout,
+      // Each call is bounded by #bounded; this only keeps a command from hanging on forever.
+      commandTimeout: Math.max(5000, this.#timeoutMs * 4),
       // Reconnect forever, at most every 2 s.
       retryStrategy: (times: number) => Math.min(100 * times, 2000),
     };
@@ -283,11 +285,11 @@ export class RedisSharedState implements SharedState {
     this.#subscriber.disconnect();
   }
 
-  /** Runs `shared` on Redis, or `fallback` while Redis is down or when it fails. */
+  /** Runs `shared` on Redis, or `fallback` while Redis is down or when it fails or does not answer in time. */
   async #attempt<T>(shared: () => Promise<T>, fallback: () => T): Promise<T> {
     if (this.#client.status !== 'ready' || this.#now() < this.#downUntil) return fallback();
     try {
-      const value = await shared();
+      const value = await this.#bounded(shared());
       this.#up();
       return value;
     } catch {
@@ -295,6 +297,34 @@ export class RedisSharedState implements SharedState {
       this.#down();
       return fallback();
     }
+  }
+
+  /**
+   * Rejects when `work` has not settled `#timeoutMs` after it started. The check runs in the event
+   * loop's check phase, after the poll phase has read the sockets: when the loop itself was busy past
+   * the deadline, an answer already waiting in Redis's socket still counts (no false "Redis is down").
+   */
+  #bounded<T>(work: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const timer = setTimeout(() => {
+        setImmediate(() => {
+          if (!settled) reject(new Error('redis command timed out'));
+        });
+      }, this.#timeoutMs);
+      work.then(
+        (value) => {
+          settled = true;
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (err: unknown) => {
+          settled = true;
+          clearTimeout(timer);
+          reject(err);
+        },
+      );
+    });
   }
 
   #up(): void {
