@@ -163,7 +163,13 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     ...overrides.http,
     clock,
   });
-  const metrics = config.metrics.port === undefined ? null : new Metrics(modules.map((m) => m.profile.id));
+  const metrics =
+    config.metrics.port === undefined
+      ? null
+      : new Metrics(
+          modules.map((m) => m.profile.id),
+          { jobCounts: () => store.jobs.countByState() },
+        );
   if (metrics !== null) client.addHook((event) => metrics.recordCrmCall(event));
   const outboundLog = logger.child({ component: 'outbound' });
   client.addHook((event) => {
@@ -180,6 +186,9 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     clock,
     config,
     shared,
+    ...(metrics === null
+      ? {}
+      : { onPacerWait: (crm: string, kind: string, ms: number) => metrics.recordPacerWait(crm, kind, ms) }),
     tuning: {
       describeTtlMs: overrides.describeTtlMs,
       bulkThreshold: overrides.bulkThreshold,

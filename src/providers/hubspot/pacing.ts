@@ -85,6 +85,8 @@ export interface PacerOptions {
    */
   shared?: SharedState | undefined;
   sharedKey?: string;
+  /** A call was held back `waitMs` before it could leave (metrics). */
+  onWait?: ((kind: CallKind, waitMs: number) => void) | undefined;
 }
 
 /** A call's hold on the windows, returned by `acquire` and handed back to `done`. */
@@ -100,6 +102,7 @@ export class HubSpotPacer {
   readonly #clock: Clock;
   readonly #shared: SharedState | undefined;
   readonly #sharedKey: string;
+  readonly #onWait: PacerOptions['onWait'];
   readonly #windows: Record<CallKind, Window>;
   readonly #queues: Record<CallKind, Array<() => void>> = { standard: [], search: [] };
   /** The pending wake-up of each queue; replaced (aborted) when the window changes sooner. */
@@ -113,6 +116,7 @@ export class HubSpotPacer {
     this.#clock = options.clock;
     this.#shared = options.shared?.mode() === 'local' ? undefined : options.shared;
     this.#sharedKey = `hubspot:${options.sharedKey ?? 'default'}`;
+    this.#onWait = options.onWait;
     this.#windows = {
       standard: new Window({
         max: options.max ?? r.initialMax,
@@ -133,27 +137,41 @@ export class HubSpotPacer {
   async acquire(kind: CallKind): Promise<PacerSlot> {
     const w = this.#windows[kind];
     const queue = this.#queues[kind];
-    if (queue.length === 0 && w.canSend(this.#clock.now())) {
+    const asked = this.#clock.now();
+    let held = false;
+    if (queue.length === 0 && w.canSend(asked)) {
       w.inFlight += 1;
     } else {
+      held = true;
       await new Promise<void>((resolve) => {
         queue.push(resolve);
         this.#pump(kind);
       });
     }
-    return this.#shared === undefined ? undefined : this.#reserveShared(this.#shared, kind, w);
+    let slot: PacerSlot;
+    if (this.#shared !== undefined) {
+      const shared = await this.#reserveShared(this.#shared, kind, w);
+      held ||= shared.waited;
+      slot = shared.slot;
+    }
+    if (held) this.#onWait?.(kind, this.#clock.now() - asked);
+    return slot;
   }
 
   /**
    * With this instance's slot held, waits for one in the window all instances share. While the
    * shared state is degraded (Redis down) it answers at once: this instance's window is then all there is.
    */
-  async #reserveShared(shared: SharedState, kind: CallKind, w: Window): Promise<PacerSlot> {
+  async #reserveShared(
+    shared: SharedState,
+    kind: CallKind,
+    w: Window,
+  ): Promise<{ slot: PacerSlot; waited: boolean }> {
     const key = `${this.#sharedKey}:${kind}`;
-    for (;;) {
+    for (let waited = false; ; waited = true) {
       const answer = await shared.reserveSlot(key, w.capacity(), w.windowMs);
       w.sharedCount = answer.count;
-      if (answer.ok) return answer.id;
+      if (answer.ok) return { slot: answer.id, waited };
       await this.#clock.sleep(Math.min(answer.waitMs, w.windowMs));
     }
   }
