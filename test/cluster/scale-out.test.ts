@@ -250,15 +250,18 @@ test('two instances behind nginx share PostgreSQL and Redis; with Redis stopped 
 
   await t.test(
     'Redis up: 10 000 contacts through both, HubSpot never refuses, no client sees a 429',
-    async () => {
+    async (tt) => {
+      const started = Date.now();
       const read = await readContacts(contactIds.slice(0, 10_000));
+      tt.diagnostic(`${(Date.now() - started) / 1000} s, 429s from HubSpot ${read.hubspot429s}`);
       assert.deepEqual(read.statuses, { 200: 100 });
       assert.equal(read.hubspot429s, 0, 'both instances together stayed within the 10-second window');
     },
   );
 
-  await t.test('Redis up: the per-token limit holds across both instances', async () => {
+  await t.test('Redis up: the per-token limit holds across both instances', async (tt) => {
     const r = await tokenLimit();
+    tt.diagnostic(`${r.passed} of ${LIMIT_REQUESTS} passed in ${r.seconds} s (burst ${RATE.burst})`);
     // One bucket for both: the burst, plus what refilled while the requests ran.
     assert.ok(r.passed >= RATE.burst, `passed ${r.passed}`);
     assert.ok(
@@ -316,8 +319,9 @@ test('two instances behind nginx share PostgreSQL and Redis; with Redis stopped 
     },
   );
 
-  await t.test('Redis down: the per-token limit is per instance (twice the burst over two)', async () => {
+  await t.test('Redis down: the per-token limit is per instance (twice the burst over two)', async (tt) => {
     const r = await tokenLimit();
+    tt.diagnostic(`${r.passed} of ${LIMIT_REQUESTS} passed in ${r.seconds} s (burst ${RATE.burst})`);
     assert.ok(r.passed > RATE.burst, `passed ${r.passed}: more than one instance's burst`);
     assert.ok(
       r.passed <= 2 * RATE.burst + 2 * Math.ceil(r.seconds * RATE.perSecond) + 2,
