@@ -19,7 +19,11 @@ export function registerHealth(
   app.get('/readyz', { config: hidden }, async (_request, reply) => {
     if (options.draining()) return reply.code(503).send({ status: 'shutting_down' });
     const ready = await options.isReady();
-    const details = { store: ready ? 'ok' : 'unavailable', ...options.details?.() };
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'store_unavailable', details });
+    const status = ready ? 'ready' : 'store_unavailable';
+    const extra = options.details?.() ?? {};
+    // Details only when there is more than the store to report (Redis configured).
+    if (Object.keys(extra).length === 0) return reply.code(ready ? 200 : 503).send({ status });
+    const details = { store: ready ? 'ok' : 'unavailable', ...extra };
+    return reply.code(ready ? 200 : 503).send({ status, details });
   });
 }
