@@ -77,7 +77,11 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
         .map((adapter) => adapter.profile.displayName),
   });
   registerDocsPage(app);
-  registerHealth(app, { isReady: () => ctx.isReady(), draining: () => draining });
+  registerHealth(app, {
+    isReady: () => ctx.isReady(),
+    draining: () => draining,
+    details: () => ctx.readinessDetails(),
+  });
   registerRequestLog(app, ctx);
   registerV1Routes(app, ctx);
   registerAdminRoutes(app, ctx);

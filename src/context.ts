@@ -17,6 +17,8 @@ import { currentCallIds } from './lib/call-context.ts';
 import { type Clock, systemClock, withSystemSleep } from './lib/clock.ts';
 import { Metrics } from './lib/metrics.ts';
 import { LOG_REDACT_PATHS } from './lib/redact.ts';
+import { RedisSharedState } from './lib/redis-shared-state.ts';
+import { LocalSharedState, type SharedState } from './lib/shared-state.ts';
 import { ConnectionLimiters, type OperationDeps } from './operations/deps.ts';
 import type { OAuthApp, OAuthClient, ProviderModule } from './providers/adapter.ts';
 import { HttpClient, type HttpClientOptions } from './providers/client/http-client.ts';
@@ -84,8 +86,12 @@ export interface AppContext {
   admin: AdminService;
   /** Prometheus metrics; null unless a metrics port is configured. */
   metrics: Metrics | null;
+  /** What instances share: Redis when `REDIS_URL` is set, else this process alone. */
+  shared: SharedState;
   /** The store answers (readiness). */
   isReady(): Promise<boolean>;
+  /** Readiness details beyond the store: Redis's state when it is configured (it never makes the instance unready). */
+  readinessDetails(): Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -107,12 +113,34 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     info: (msg) => logger.info(msg),
     warn: (msg) => logger.warn(msg),
   });
-  const store = await openStore({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    pgSchema: overrides.pgSchema,
-    clock,
-  });
+  const sharedLog = logger.child({ component: 'shared-state' });
+  const shared: SharedState =
+    config.redisUrl === undefined
+      ? new LocalSharedState(() => clock.now())
+      : new RedisSharedState({
+          url: config.redisUrl,
+          ...(config.redisTimeoutMs === undefined ? {} : { commandTimeoutMs: config.redisTimeoutMs }),
+          now: () => clock.now(),
+          log: { info: (msg) => sharedLog.info(msg), warn: (msg) => sharedLog.warn(msg) },
+        });
+  let store: Store;
+  try {
+    store = await openStore({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      pgSchema: overrides.pgSchema,
+      clock,
+      // With Redis, token and connection changes are also counted there, so every instance sees
+      // them on its next request (PostgreSQL's NOTIFY alone arrives a moment later).
+      relay:
+        shared.mode() === 'local'
+          ? undefined
+          : { announce: () => shared.bump('store-changes'), version: () => shared.counter('store-changes') },
+    });
+  } catch (err) {
+    await shared.close();
+    throw err;
+  }
   const modules = overrides.providers ?? BUILT_IN_PROVIDERS;
   const connections = new ConnectionService({
     store,
@@ -135,7 +163,13 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     ...overrides.http,
     clock,
   });
-  const metrics = config.metrics.port === undefined ? null : new Metrics(modules.map((m) => m.profile.id));
+  const metrics =
+    config.metrics.port === undefined
+      ? null
+      : new Metrics(
+          modules.map((m) => m.profile.id),
+          { jobCounts: () => store.jobs.countByState() },
+        );
   if (metrics !== null) client.addHook((event) => metrics.recordCrmCall(event));
   const outboundLog = logger.child({ component: 'outbound' });
   client.addHook((event) => {
@@ -151,6 +185,10 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     client,
     clock,
     config,
+    shared,
+    ...(metrics === null
+      ? {}
+      : { onPacerWait: (crm: string, kind: string, ms: number) => metrics.recordPacerWait(crm, kind, ms) }),
     tuning: {
       describeTtlMs: overrides.describeTtlMs,
       bulkThreshold: overrides.bulkThreshold,
@@ -206,6 +244,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     client,
     limiters: new ConnectionLimiters(
       overrides.perConnectionConcurrency ?? config.capacity.connectionConcurrency,
+      { state: shared, sleep: (ms, signal) => clock.sleep(ms, signal) },
     ),
     forwarder,
   };
@@ -246,12 +285,25 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     idempotency,
     bodyLimit: overrides.bodyLimit ?? config.capacity.bodyLimitBytes,
     rateLimit,
-    rateLimiter: rateLimit === null ? null : new RateLimiter(rateLimit, clock),
+    // In-process buckets stay synchronous; only a shared (Redis) limit costs an await per request.
+    rateLimiter:
+      rateLimit === null
+        ? null
+        : new RateLimiter(rateLimit, clock, shared.mode() === 'local' ? null : shared),
     clock,
     operators,
     requestLog,
     admin,
     metrics,
+    shared,
+    readinessDetails(): Record<string, string> {
+      const mode = shared.mode();
+      if (mode === 'local') return {};
+      return {
+        redis:
+          mode === 'shared' ? 'ok, limits shared across instances' : 'degraded, using per-instance limits',
+      };
+    },
     async isReady() {
       try {
         // A primary-key lookup that finds nothing: cheap, and proves the store answers.
@@ -267,6 +319,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       await auth.close();
       await client.close();
       await forwarder.close();
+      await shared.close();
       await store.close();
     },
   };

@@ -49,6 +49,10 @@ export interface Config {
   nodeEnv: string;
   production: boolean;
   databaseUrl: string | undefined;
+  /** `redis://…` (`REDIS_URL`): share rate limits, pacing and cache notices across instances; absent: per instance. */
+  redisUrl?: string | undefined;
+  /** Longest wait on one Redis command before the instance falls back to its own limits (`CRM_PROXY_REDIS_TIMEOUT_MS`). */
+  redisTimeoutMs?: number;
   encryption: { keys: EncryptionKey[]; activeKeyId: string | undefined };
   salesforce: {
     clientId: string | undefined;
@@ -188,6 +192,15 @@ export function parseEncryptionKeys(
   return keys;
 }
 
+function redisUrl(env: Env): string | undefined {
+  const value = str(env, 'REDIS_URL');
+  if (value === undefined) return undefined;
+  if (!/^rediss?:\/\/[^\s]+$/.test(value) || !URL.canParse(value)) {
+    throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL (redis://host:6379/0)');
+  }
+  return value;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   // Every variable is parsed even after a bad one, and all the problems are reported together.
   const p = new ConfigProblems();
@@ -252,6 +265,16 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv,
     production,
     databaseUrl: str(env, 'DATABASE_URL'),
+    redisUrl: p.take(() => redisUrl(env), undefined),
+    redisTimeoutMs: p.take(() => {
+      const v = Number(str(env, 'CRM_PROXY_REDIS_TIMEOUT_MS') ?? '500');
+      if (!(Number.isInteger(v) && v >= 10 && v <= 10_000)) {
+        throw new ConfigError(
+          'CRM_PROXY_REDIS_TIMEOUT_MS must be a whole number of milliseconds from 10 to 10000',
+        );
+      }
+      return v;
+    }, 500),
     encryption: { keys, activeKeyId },
     salesforce: {
       clientId: str(env, 'SALESFORCE_CLIENT_ID'),

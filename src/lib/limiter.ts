@@ -1,11 +1,31 @@
-/** Runs at most `concurrency` tasks at once; the others wait in arrival order. */
+import type { SharedState } from './shared-state.ts';
+
+/** Places shared with other instances: the cap then holds for all of them together. */
+export interface SharedPlaces {
+  state: SharedState;
+  key: string;
+  /** A place held longer than this (its instance died) is given back. */
+  leaseMs: number;
+  /** Waits between attempts while every place is taken (the clock's sleep; ends early when `signal` aborts). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/**
+ * Runs at most `concurrency` tasks at once; the others wait in arrival order. With shared places
+ * (Redis), a task that got its place here also needs one of the `concurrency` places all instances
+ * share; while the shared state is degraded that place is granted at once (the cap is per instance).
+ */
 export class ConcurrencyLimiter {
   readonly #concurrency: number;
+  readonly #shared: SharedPlaces | undefined;
   #active = 0;
   readonly #queue: Array<() => void> = [];
+  /** Tasks here waiting for a shared place; aborted when another instance frees one. */
+  readonly #waiting = new Set<AbortController>();
 
-  constructor(concurrency: number) {
+  constructor(concurrency: number, shared?: SharedPlaces) {
     this.#concurrency = Math.max(1, concurrency);
+    this.#shared = shared?.state.mode() === 'local' ? undefined : shared;
   }
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
@@ -14,13 +34,40 @@ export class ConcurrencyLimiter {
     } else {
       this.#active += 1;
     }
+    let place: string | null = null;
     try {
+      if (this.#shared !== undefined) place = await this.#sharedPlace(this.#shared);
       return await fn();
     } finally {
+      if (place !== null) void this.#shared?.state.releasePlace(this.#shared.key, place);
       const next = this.#queue.shift();
       // The slot passes straight to the next waiter, so `#active` only drops when nobody waits.
       if (next === undefined) this.#active -= 1;
       else next();
+    }
+  }
+
+  /** A shared place was freed (by any instance): the longest waiter here tries again at once (one, not a herd). */
+  placeFreed(): void {
+    const [first] = this.#waiting;
+    if (first === undefined) return;
+    first.abort();
+    this.#waiting.delete(first);
+  }
+
+  async #sharedPlace(shared: SharedPlaces): Promise<string> {
+    for (let attempt = 0; ; attempt++) {
+      const wake = new AbortController();
+      this.#waiting.add(wake);
+      try {
+        const place = await shared.state.acquirePlace(shared.key, this.#concurrency, shared.leaseMs);
+        if (place !== null) return place;
+        // Woken by a freed place; the growing wait only covers a notice that got lost.
+        if (!wake.signal.aborted)
+          await shared.sleep(Math.min(250, 10 * 2 ** Math.min(attempt, 5)), wake.signal);
+      } finally {
+        this.#waiting.delete(wake);
+      }
     }
   }
 }

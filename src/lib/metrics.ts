@@ -1,7 +1,7 @@
 // Prometheus metrics of one service process (prom-client). The CRM label takes the provider
 // profile id of the connection (`crm`), never a name written here; `none` when no connection is
 // known (health checks, refused tokens).
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What the outbound HTTP client reports about each attempt (a structural copy of its CallEvent). */
 export interface CrmCallEvent {
@@ -69,9 +69,51 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly #allowanceUsed = new Gauge({
+    name: 'crm_proxy_crm_daily_allowance_used',
+    help: "API calls of the CRM account's daily allowance used, as the CRM's last answer reported it, by CRM and connection.",
+    labelNames: ['crm', 'connection'] as const,
+    registers: [this.registry],
+  });
+  readonly #allowanceLeft = new Gauge({
+    name: 'crm_proxy_crm_daily_allowance_left',
+    help: "API calls left of the CRM account's daily allowance, as the CRM's last answer reported it, by CRM and connection.",
+    labelNames: ['crm', 'connection'] as const,
+    registers: [this.registry],
+  });
+  readonly #pacerWaits = new Counter({
+    name: 'crm_proxy_crm_pacer_waits_total',
+    help: "Calls the service held back to stay under a CRM's rate limit (instead of being refused), by CRM and kind.",
+    labelNames: ['crm', 'kind'] as const,
+    registers: [this.registry],
+  });
+  readonly #pacerWaitSeconds = new Counter({
+    name: 'crm_proxy_crm_pacer_wait_seconds_total',
+    help: "Time calls spent held back under a CRM's rate limit, by CRM and kind.",
+    labelNames: ['crm', 'kind'] as const,
+    registers: [this.registry],
+  });
+
   /** `crms`: the provider profile ids; any other label prefix is counted as `other`. */
-  constructor(crms: readonly string[]) {
+  constructor(crms: readonly string[], options: { jobCounts?: () => Promise<Record<string, number>> } = {}) {
     this.#crms = new Set(crms);
+    const jobCounts = options.jobCounts;
+    if (jobCounts !== undefined) {
+      // Read from the store at each scrape: the jobs of every instance sharing it.
+      new Gauge({
+        name: 'crm_proxy_jobs',
+        help: 'Durable jobs in the store, by state.',
+        labelNames: ['state'] as const,
+        registers: [this.registry],
+        async collect() {
+          const counts = await jobCounts();
+          this.reset();
+          for (const state of ['queued', 'running', 'completed', 'failed', 'cancelled']) {
+            this.set({ state }, counts[state] ?? 0);
+          }
+        },
+      });
+    }
     // Process CPU, memory, GC, and event-loop lag (nodejs_eventloop_lag_*), prefixed.
     collectDefaultMetrics({
       register: this.registry,
@@ -114,6 +156,20 @@ export class Metrics {
       event.status !== undefined ? `${Math.floor(event.status / 100)}xx` : (event.failure ?? 'unknown');
     this.#crmCalls.inc({ crm, kind, outcome });
     if (kind === 'oauth.refresh') this.#tokenRefreshes.inc({ crm, outcome });
+  }
+
+  /** The daily allowance a CRM answer reported for a connection. */
+  recordAllowance(crm: string, connectionId: string, allowance: { used: number; limit: number }): void {
+    const labels = { crm: this.#crmLabel(crm), connection: connectionId };
+    this.#allowanceUsed.set(labels, allowance.used);
+    this.#allowanceLeft.set(labels, Math.max(0, allowance.limit - allowance.used));
+  }
+
+  /** A call held back `waitMs` by a CRM's pacing. */
+  recordPacerWait(crm: string, kind: string, waitMs: number): void {
+    const labels = { crm: this.#crmLabel(crm), kind };
+    this.#pacerWaits.inc(labels);
+    this.#pacerWaitSeconds.inc(labels, waitMs / 1000);
   }
 
   #crmLabel(crm: string | undefined): string {

@@ -1,6 +1,7 @@
 import type { TokenManager } from '../connections/token-manager.ts';
 import type { Connection } from '../domain/connection.ts';
 import { ConcurrencyLimiter } from '../lib/limiter.ts';
+import { PLACES_FREED, type SharedState } from '../lib/shared-state.ts';
 import type {
   CrmAdapter,
   Handler,
@@ -26,25 +27,49 @@ export interface OperationDeps {
 
 /**
  * One concurrency limiter per connection: a 10,000-id get fans out into parallel CRM calls, and
- * this cap keeps one busy client from monopolising the CRM account (and its API allowance).
+ * this cap keeps one busy client from monopolising the CRM account (and its API allowance), and
+ * keeps a connection under the CRM's own cap on concurrent long requests. With a shared state
+ * (Redis) the cap holds for all instances together.
  */
 export class ConnectionLimiters {
   readonly #perConnection: number;
   readonly #limiters = new Map<string, ConcurrencyLimiter>();
+  readonly #shared: SharedLimits | undefined;
 
-  constructor(perConnection: number) {
+  constructor(perConnection: number, shared?: SharedLimits) {
     this.#perConnection = perConnection;
+    this.#shared = shared?.state.mode() === 'local' ? undefined : shared;
+    // A place freed anywhere (null: notices may have been missed): that connection's waiters try again.
+    this.#shared?.state.subscribe(PLACES_FREED, (key) => {
+      for (const [id, limiter] of this.#limiters)
+        if (key === null || key === placeKey(id)) limiter.placeFreed();
+    });
   }
 
   for(connectionId: string): ConcurrencyLimiter {
     let limiter = this.#limiters.get(connectionId);
     if (limiter === undefined) {
-      limiter = new ConcurrencyLimiter(this.#perConnection);
+      limiter = new ConcurrencyLimiter(
+        this.#perConnection,
+        this.#shared === undefined
+          ? undefined
+          : { ...this.#shared, key: placeKey(connectionId), leaseMs: SHARED_PLACE_LEASE_MS },
+      );
       this.#limiters.set(connectionId, limiter);
     }
     return limiter;
   }
 }
+
+interface SharedLimits {
+  state: SharedState;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+const placeKey = (connectionId: string) => `connection:${connectionId}`;
+
+/** A CRM call's place is given back after this even if its instance died (longer than any one call's deadline). */
+const SHARED_PLACE_LEASE_MS = 5 * 60_000;
 
 /** Runs a handler on the connection: an authorised session, the connection's cap, CRM errors translated. */
 export function runHandler<O extends keyof OperationInputs>(

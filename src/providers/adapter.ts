@@ -11,6 +11,7 @@ import type {
 } from '../domain/operations.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { ConcurrencyLimiter } from '../lib/limiter.ts';
+import type { SharedState } from '../lib/shared-state.ts';
 import type { HttpClient } from './client/http-client.ts';
 import type { OutboundRequest, OutboundResponse } from './client/types.ts';
 
@@ -316,6 +317,13 @@ export interface ProviderDeps {
   clock: Clock;
   /** The service's configuration; each provider reads its own section. */
   config: Config;
+  /**
+   * What instances share (Redis): the CRM's pacing windows, concurrency places and cache notices.
+   * Absent (the CLI, tests): this process alone.
+   */
+  shared?: SharedState;
+  /** A call was held back `waitMs` by the CRM's own pacing (metrics). */
+  onPacerWait?: (crm: string, kind: string, waitMs: number) => void;
   /** Tuning that tests and benchmarks change (cache lifetimes, interface thresholds). */
   tuning: { describeTtlMs?: number | undefined; bulkThreshold?: number | undefined };
   /** A key for signing values the provider hands out (query cursors): stable per deployment. */

@@ -18,6 +18,17 @@ export interface DbOptions {
   pgSchema?: string | undefined;
   /** Lock waits and busy retries run on this clock (default: the system's). */
   clock?: Clock | undefined;
+  /**
+   * A second change feed written and read in step with the store's own (a counter in Redis): a
+   * write is announced there before it returns, and every version read includes it, so another
+   * instance sees a revocation on its very next request instead of when NOTIFY arrives.
+   */
+  relay?: ChangeRelay | undefined;
+}
+
+export interface ChangeRelay {
+  announce(): Promise<void>;
+  version(): Promise<string>;
 }
 
 export type DbHandle =

@@ -81,6 +81,8 @@ export interface JobsRepository {
   journalSet(id: string, key: string, value: string, now: string): Promise<void>;
   /** Deletes jobs finished before `before` (their results and journal with them); the count. */
   prune(before: string): Promise<number>;
+  /** How many jobs the store holds in each state (metrics). */
+  countByState(): Promise<Record<string, number>>;
 }
 
 export interface IdempotencyRow {

@@ -40,7 +40,19 @@ export async function openStore(opts: DbOptions): Promise<Store> {
     await db.destroy();
     throw err;
   }
-  const hub = changes;
+  const own = changes;
+  const relay = opts.relay;
+  const hub: ChangeHub =
+    relay === undefined
+      ? own
+      : {
+          version: async () => `${await own.version()}/${await relay.version()}`,
+          publish: async () => {
+            await own.publish();
+            await relay.announce();
+          },
+          close: () => own.close(),
+        };
   return {
     dialect: handle.dialect,
     connections: connectionsRepository(db, hub),

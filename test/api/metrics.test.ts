@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startStack } from '../helpers/stack.ts';
+import { eventually } from '../helpers/wait.ts';
 
 type Labels = Record<string, string>;
 
@@ -170,4 +171,67 @@ test('/metrics counts the outbound retries', async (t) => {
     sample(text, 'crm_proxy_crm_call_duration_seconds_count', { crm: 'salesforce', kind: 'describe.object' }),
     2,
   );
+});
+
+test('/metrics shows the daily allowance per connection, pacer waits and jobs by state', async (t) => {
+  const s = await startStack(t, { env: { CRM_PROXY_METRICS_PORT: '0' } });
+  const url = s.metricsUrl ?? assert.fail('no metrics listener');
+  const scrape = async () => (await fetch(url)).text();
+  const conn = { crm: 'salesforce', connection: s.connectionIds.salesforce };
+
+  // Salesforce's allowance from Sforce-Limit-Info on the last answer: one more uncached call, one more used.
+  assert.equal((await s.api('/v1/describe/Account')).status, 200);
+  const before = await scrape();
+  const used = sample(before, 'crm_proxy_crm_daily_allowance_used', conn) ?? assert.fail('no allowance');
+  const left = sample(before, 'crm_proxy_crm_daily_allowance_left', conn);
+  assert.ok(used >= 2, `used ${used}`);
+  assert.equal(used + (left ?? 0), 100_000, "the sandbox org's daily allowance");
+  assert.equal((await s.api('/v1/describe/Contact')).status, 200);
+  const after = await scrape();
+  assert.equal(sample(after, 'crm_proxy_crm_daily_allowance_used', conn), used + 1);
+  assert.equal(sample(after, 'crm_proxy_crm_daily_allowance_left', conn), (left ?? 0) - 1);
+
+  // HubSpot's search allows 5 calls a second: of 7 at once, the pacer holds 2 back.
+  const searches = await Promise.all(
+    Array.from({ length: 7 }, () =>
+      s.api('/v1/object/query/contacts', {
+        token: s.tokens.hubspot,
+        body: {
+          data: {
+            filterGroups: [{ filters: [{ propertyName: 'email', operator: 'EQ', value: 'nobody@x.test' }] }],
+          },
+        },
+      }),
+    ),
+  );
+  assert.deepEqual(
+    searches.map((a) => a.status),
+    Array(7).fill(200),
+  );
+  const paced = await scrape();
+  assert.equal(sample(paced, 'crm_proxy_crm_pacer_waits_total', { crm: 'hubspot', kind: 'search' }), 2);
+  assert.ok(
+    (sample(paced, 'crm_proxy_crm_pacer_wait_seconds_total', { crm: 'hubspot', kind: 'search' }) ?? 0) > 0,
+  );
+
+  // Jobs by state, read from the store at each scrape.
+  const jobs = (text: string, state: string) => sample(text, 'crm_proxy_jobs', { state });
+  assert.equal(jobs(paced, 'completed'), 0);
+  const accepted = await s.api<{ id: string }>('/v1/object/insert/Account', {
+    body: { data: [{ Name: 'Metrics job' }] },
+    headers: { prefer: 'respond-async' },
+  });
+  assert.equal(accepted.status, 202);
+  assert.ok(
+    await eventually(
+      async () =>
+        (await s.api<{ state: string }>(`/v1/jobs/${accepted.body.id}`, { method: 'GET' })).body.state ===
+        'completed',
+    ),
+    'the job completes',
+  );
+  const done = await scrape();
+  assert.equal(jobs(done, 'completed'), 1);
+  assert.equal(jobs(done, 'running'), 0);
+  assert.equal(jobs(done, 'queued'), 0);
 });

@@ -26,7 +26,9 @@ export function authenticate(verifier: TokenVerifier, limiter: RateLimiter | nul
     if (result.ok) {
       // Set first, so that a 429 from the limiter is still counted against the token's CRM.
       request.principal = { token: result.token, connection: result.connection };
-      limiter?.take(result.token.id);
+      // A promise only when the limit is shared across instances (no extra await otherwise).
+      const taken = limiter?.take(result.token.id);
+      if (taken !== undefined) await taken;
       return;
     }
     const headers: Record<string, string> = {};

@@ -1,16 +1,29 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteDoc } from '../route-doc.ts';
 
-/** Liveness (the process answers) and readiness (the store answers and we are not shutting down). */
+/**
+ * Liveness (the process answers) and readiness (the store answers and we are not shutting down).
+ * A degraded Redis shows in the details but keeps the instance ready: it serves with per-instance limits.
+ */
 export function registerHealth(
   app: FastifyInstance,
-  options: { isReady: () => Promise<boolean>; draining: () => boolean },
+  options: {
+    isReady: () => Promise<boolean>;
+    draining: () => boolean;
+    /** Parts that may be degraded without making the instance unready (a shared Redis). */
+    details?: () => Record<string, string>;
+  },
 ) {
   const hidden = { doc: { hidden: true } as RouteDoc };
   app.get('/healthz', { config: hidden }, async () => ({ status: 'ok' }));
   app.get('/readyz', { config: hidden }, async (_request, reply) => {
     if (options.draining()) return reply.code(503).send({ status: 'shutting_down' });
     const ready = await options.isReady();
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'store_unavailable' });
+    const status = ready ? 'ready' : 'store_unavailable';
+    const extra = options.details?.() ?? {};
+    // Details only when there is more than the store to report (Redis configured).
+    if (Object.keys(extra).length === 0) return reply.code(ready ? 200 : 503).send({ status });
+    const details = { store: ready ? 'ok' : 'unavailable', ...extra };
+    return reply.code(ready ? 200 : 503).send({ status, details });
   });
 }

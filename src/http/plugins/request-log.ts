@@ -72,6 +72,8 @@ export function registerRequestLog(app: FastifyInstance, ctx: AppContext): void 
       principal !== null && p.meter.lastHeaders !== undefined
         ? ctx.registry.adapterFor(principal.connection).readAllowance?.(p.meter.lastHeaders)
         : undefined;
+    if (allowance !== undefined && principal !== null)
+      ctx.metrics?.recordAllowance(principal.connection.provider, principal.connection.id, allowance);
     const failure =
       reply.statusCode >= 500 && p.error !== undefined
         ? `${p.error.code}: ${p.error.message}`.slice(0, 500)

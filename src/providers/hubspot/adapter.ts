@@ -17,7 +17,11 @@ import { hubspotWrites } from './writes.ts';
 export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
   const { clock } = deps;
   const settings = deps.config.hubspot;
-  const hs = new PerConnectionState({ clock });
+  const hs = new PerConnectionState({
+    clock,
+    shared: deps.shared,
+    pacer: { onWait: (kind, ms) => deps.onPacerWait?.(HUBSPOT_PROFILE.provider, kind, ms) },
+  });
   const fields = hubspotFields(hs);
   const writes = hubspotWrites(hs);
   const search = hubspotSearch(hs, deps.signingKey);

@@ -97,7 +97,7 @@ export async function hubspotCall(
   let refusal: ApiError | undefined;
   const response = await retrying(clock, {
     attempt: async () => {
-      await pacer.acquire(kind);
+      const slot = await pacer.acquire(kind);
       let answer: OutboundResponse | undefined;
       try {
         answer = await unreachableAsCrmError(HUBSPOT_PROFILE.provider, call.label, () =>
@@ -115,7 +115,7 @@ export async function hubspotCall(
           }),
         );
       } finally {
-        pacer.done(kind, answer);
+        pacer.done(kind, answer, slot);
       }
       return answer;
     },
@@ -174,7 +174,7 @@ export async function paced<T>(
   headOf: (answer: T) => AnswerHead,
 ): Promise<T> {
   const kind: CallKind = /\/search\/?(?:\?|$)/.test(path) ? 'search' : 'standard';
-  await pacer.acquire(kind);
+  const slot = await pacer.acquire(kind);
   let head: AnswerHead | undefined;
   try {
     const answer = await send();
@@ -182,7 +182,7 @@ export async function paced<T>(
     return answer;
   } finally {
     const response = head === undefined ? undefined : { ...head, text: '', attempts: 1 };
-    pacer.done(kind, response);
+    pacer.done(kind, response, slot);
     if (head?.status === 429) {
       const wait =
         parseRetryAfter(headerValue(head.headers, 'retry-after'), clock.now()) ??

@@ -1,4 +1,5 @@
 import type { Clock } from '../../lib/clock.ts';
+import type { SharedState } from '../../lib/shared-state.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
 import type { CrmSession } from '../adapter.ts';
 import type { OutboundResponse } from '../client/types.ts';
@@ -15,6 +16,13 @@ export interface ConnectionState {
   properties: TtlCache<PropertyInfo[]>;
 }
 
+const PROPERTIES_CHANGED = 'hubspot:properties-changed';
+
+function forgetCached(state: ConnectionState): void {
+  state.properties.clear();
+  state.schemas.clear();
+}
+
 /**
  * What the HubSpot adapter keeps per connection: its pacer (HubSpot's limits are per account and
  * app, so per connection here) and its cached schemas and property lists.
@@ -23,17 +31,40 @@ export class PerConnectionState {
   readonly clock: Clock;
   readonly #pacerOptions: Omit<PacerOptions, 'clock'>;
   readonly #states = new Map<string, ConnectionState>();
+  readonly #shared: SharedState | undefined;
 
-  constructor(options: { clock: Clock; pacer?: Omit<PacerOptions, 'clock'> }) {
+  constructor(options: {
+    clock: Clock;
+    pacer?: Omit<PacerOptions, 'clock'>;
+    shared?: SharedState | undefined;
+  }) {
     this.clock = options.clock;
     this.#pacerOptions = options.pacer ?? {};
+    this.#shared = options.shared;
+    // Another instance changed a connection's properties or schemas (null: notices may have been missed).
+    options.shared?.subscribe(PROPERTIES_CHANGED, (connectionId) => {
+      const states = connectionId === null ? [...this.#states.values()] : [this.#states.get(connectionId)];
+      for (const state of states) if (state !== undefined) forgetCached(state);
+    });
+  }
+
+  /** Tells every instance (this one too) that the connection's properties or schemas changed. */
+  async propertiesChanged(connectionId: string): Promise<void> {
+    const state = this.#states.get(connectionId);
+    if (state !== undefined) forgetCached(state);
+    await this.#shared?.publish(PROPERTIES_CHANGED, connectionId);
   }
 
   of(connectionId: string): ConnectionState {
     let state = this.#states.get(connectionId);
     if (state === undefined) {
       state = {
-        pacer: new HubSpotPacer({ clock: this.clock, ...this.#pacerOptions }),
+        pacer: new HubSpotPacer({
+          clock: this.clock,
+          shared: this.#shared,
+          sharedKey: connectionId,
+          ...this.#pacerOptions,
+        }),
         schemas: new TtlCache({ ttlMs: HUBSPOT_PROFILE.schemasTtlMs, max: 1, clock: this.clock }),
         properties: new TtlCache({
           ttlMs: HUBSPOT_PROFILE.propertiesTtlMs,

@@ -78,6 +78,7 @@ export function hubspotFields(hs: PerConnectionState): HubSpotFields {
       });
       if (response.status === 201 || response.status === 200) {
         forgetProperties(hs, session.connectionId, object);
+        await hs.propertiesChanged(session.connectionId);
         const data = parseJson<Record<string, unknown>>(response) ?? {};
         return {
           data,

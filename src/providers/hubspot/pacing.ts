@@ -1,4 +1,5 @@
 import type { Clock } from '../../lib/clock.ts';
+import type { SharedState } from '../../lib/shared-state.ts';
 import { headerValue, type OutboundResponse } from '../client/types.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
@@ -30,6 +31,8 @@ class Window {
   blockedUntil = 0;
   /** Until one answer has come back (its headers tell the real limit), one call at a time. */
   probing: boolean;
+  /** Calls of every instance in the shared window at our last reservation (0 when nothing is shared). */
+  sharedCount = 0;
 
   constructor(o: WindowOptions) {
     this.max = o.max;
@@ -76,7 +79,18 @@ export interface PacerOptions {
   searchWindowMs?: number;
   /** Send one call alone first, to learn the limit from its headers before any burst (default true). */
   probe?: boolean;
+  /**
+   * Windows shared with the other instances (Redis), under `sharedKey` (the connection): a call then
+   * also needs a slot in the shared window, so all instances together stay under HubSpot's limits.
+   */
+  shared?: SharedState | undefined;
+  sharedKey?: string;
+  /** A call was held back `waitMs` before it could leave (metrics). */
+  onWait?: ((kind: CallKind, waitMs: number) => void) | undefined;
 }
+
+/** A call's hold on the windows, returned by `acquire` and handed back to `done`. */
+export type PacerSlot = string | undefined;
 
 /**
  * Paces one connection's calls to HubSpot under its limits (the rolling 10-second window per app;
@@ -86,6 +100,9 @@ export interface PacerOptions {
  */
 export class HubSpotPacer {
   readonly #clock: Clock;
+  readonly #shared: SharedState | undefined;
+  readonly #sharedKey: string;
+  readonly #onWait: PacerOptions['onWait'];
   readonly #windows: Record<CallKind, Window>;
   readonly #queues: Record<CallKind, Array<() => void>> = { standard: [], search: [] };
   /** The pending wake-up of each queue; replaced (aborted) when the window changes sooner. */
@@ -97,6 +114,9 @@ export class HubSpotPacer {
   constructor(options: PacerOptions) {
     const r = HUBSPOT_PROFILE.rateLimits;
     this.#clock = options.clock;
+    this.#shared = options.shared?.mode() === 'local' ? undefined : options.shared;
+    this.#sharedKey = `hubspot:${options.sharedKey ?? 'default'}`;
+    this.#onWait = options.onWait;
     this.#windows = {
       standard: new Window({
         max: options.max ?? r.initialMax,
@@ -113,24 +133,54 @@ export class HubSpotPacer {
     };
   }
 
-  /** Waits for a slot; the caller must call `done` once the answer (or the failure) is in. */
-  async acquire(kind: CallKind): Promise<void> {
+  /** Waits for a slot; the caller must call `done` with the slot once the answer (or the failure) is in. */
+  async acquire(kind: CallKind): Promise<PacerSlot> {
     const w = this.#windows[kind];
     const queue = this.#queues[kind];
-    if (queue.length === 0 && w.canSend(this.#clock.now())) {
+    const asked = this.#clock.now();
+    let held = false;
+    if (queue.length === 0 && w.canSend(asked)) {
       w.inFlight += 1;
-      return;
+    } else {
+      held = true;
+      await new Promise<void>((resolve) => {
+        queue.push(resolve);
+        this.#pump(kind);
+      });
     }
-    await new Promise<void>((resolve) => {
-      queue.push(resolve);
-      this.#pump(kind);
-    });
+    let slot: PacerSlot;
+    if (this.#shared !== undefined) {
+      const shared = await this.#reserveShared(this.#shared, kind, w);
+      held ||= shared.waited;
+      slot = shared.slot;
+    }
+    if (held) this.#onWait?.(kind, this.#clock.now() - asked);
+    return slot;
+  }
+
+  /**
+   * With this instance's slot held, waits for one in the window all instances share. While the
+   * shared state is degraded (Redis down) it answers at once: this instance's window is then all there is.
+   */
+  async #reserveShared(
+    shared: SharedState,
+    kind: CallKind,
+    w: Window,
+  ): Promise<{ slot: PacerSlot; waited: boolean }> {
+    const key = `${this.#sharedKey}:${kind}`;
+    for (let waited = false; ; waited = true) {
+      const answer = await shared.reserveSlot(key, w.capacity(), w.windowMs);
+      w.sharedCount = answer.count;
+      if (answer.ok) return { slot: answer.id, waited };
+      await this.#clock.sleep(Math.min(answer.waitMs, w.windowMs));
+    }
   }
 
   /** The call is over: its slot starts its window now; the answer's rate-limit headers adjust the window. */
-  done(kind: CallKind, response: OutboundResponse | undefined): void {
+  done(kind: CallKind, response: OutboundResponse | undefined, slot?: PacerSlot): void {
     const w = this.#windows[kind];
     const now = this.#clock.now();
+    if (slot !== undefined) void this.#shared?.finishSlot(`${this.#sharedKey}:${kind}`, slot, w.windowMs);
     w.inFlight = Math.max(0, w.inFlight - 1);
     // The outbound client may have resent a read after a 5xx: each attempt was a HubSpot call.
     const attempts = Math.max(1, Math.min(10, response?.attempts ?? 1));
@@ -146,6 +196,7 @@ export class HubSpotPacer {
   block(kind: CallKind, waitMs: number): void {
     const w = this.#windows[kind];
     w.blockedUntil = Math.max(w.blockedUntil, this.#clock.now() + waitMs);
+    void this.#shared?.block(`${this.#sharedKey}:${kind}`, waitMs);
     this.#pump(kind);
   }
 
@@ -174,9 +225,9 @@ export class HubSpotPacer {
     if (Number.isInteger(interval) && interval > 0) w.windowMs = interval;
     if (!Number.isInteger(remaining) || remaining < 0) return;
     w.prune(now);
-    // HubSpot counted `max - remaining` calls when it received this one; ours in the window are a
-    // lower bound of those, so the rest is certainly someone else's.
-    const others = w.max - remaining - (w.finished.length + w.inFlight);
+    // HubSpot counted `max - remaining` calls when it received this one; ours in the window (all
+    // instances' when shared) are a lower bound of those, so the rest is certainly someone else's.
+    const others = w.max - remaining - Math.max(w.finished.length + w.inFlight, w.sharedCount);
     if (others > w.foreign || now >= w.foreignUntil) {
       w.foreign = Math.max(0, others);
       w.foreignUntil = now + w.windowMs;

@@ -14,6 +14,7 @@ import { salesforceRetrieve } from './retrieve.ts';
 import { type PlanPolicy, salesforceDelete, salesforceSave, salesforceUpsert } from './writes.ts';
 
 const PASS = SALESFORCE_PROFILE.passthrough;
+const DESCRIBES_CHANGED = 'salesforce:describes-changed';
 
 /** Salesforce: every operation of the API, on the org's REST, Tooling and Bulk 2.0 APIs. */
 export function createSalesforceAdapter(deps: ProviderDeps): CrmAdapter {
@@ -25,6 +26,16 @@ export function createSalesforceAdapter(deps: ProviderDeps): CrmAdapter {
     clock: deps.clock,
   });
   const describe = salesforceDescribe(cache, apiVersion);
+  // A field added through any instance clears every instance's describes of the connection (null:
+  // notices may have been missed while Redis was away, so all of them).
+  deps.shared?.subscribe(DESCRIBES_CHANGED, (connectionId) => {
+    if (connectionId === null) cache.clear();
+    else forgetDescribes(cache, connectionId);
+  });
+  const forgetEverywhere = async (connectionId: string): Promise<void> => {
+    forgetDescribes(cache, connectionId);
+    await deps.shared?.publish(DESCRIBES_CHANGED, connectionId);
+  };
   const data = salesforceData({
     apiVersion,
     clock: deps.clock,
@@ -32,7 +43,7 @@ export function createSalesforceAdapter(deps: ProviderDeps): CrmAdapter {
       deps.tuning.bulkThreshold ?? settings.bulkThreshold ?? SALESFORCE_PROFILE.defaultBulkThreshold,
     cursorKey: deps.signingKey,
     describe,
-    forgetDescribes: (connectionId) => forgetDescribes(cache, connectionId),
+    forgetDescribes: forgetEverywhere,
   });
   // Every answer of every handler's session updates the org's allowance the write plans read.
   const allowances = new AllowanceBook(deps.clock, apiVersion);

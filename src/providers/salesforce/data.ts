@@ -18,7 +18,7 @@ export interface SalesforceDataOptions {
   bulkThreshold: number;
   cursorKey: Buffer;
   describe: DescribeFacet;
-  forgetDescribes(connectionId: string): void;
+  forgetDescribes(connectionId: string): Promise<void>;
   bulk?: BulkOptions;
 }
 

@@ -65,5 +65,5 @@ export interface SalesforceDataFacet {
   query(session: CrmSession, soql: string): Promise<QueryPage>;
   queryMore(session: CrmSession, cursor: string): Promise<QueryPage>;
   /** Forget cached describes of the connection (after a metadata change). */
-  forgetDescribes(connectionId: string): void;
+  forgetDescribes(connectionId: string): Promise<void>;
 }

@@ -31,7 +31,7 @@ export function salesforceFields(
   apiVersion: string,
   describe: DescribeFacet,
   query: Query,
-  forgetDescribes: (connectionId: string) => void,
+  forgetDescribes: (connectionId: string) => Promise<void>,
 ): SalesforceFields {
   const data = SALESFORCE_PROFILE.dataPath(apiVersion);
   return {
@@ -62,9 +62,9 @@ export function salesforceFields(
       if (response.status !== 201 && response.status !== 200) {
         throw crmErrorFromResponse('salesforce', response, 'create custom field');
       }
-      forgetDescribes(session.connectionId);
+      await forgetDescribes(session.connectionId);
       await grantFieldAccess(session, objectApiName, fullName);
-      forgetDescribes(session.connectionId);
+      await forgetDescribes(session.connectionId);
       return {
         data: created ?? {},
         message: `Custom field ${fullName} created; read and edit access granted to the ${FLS_PROFILES.join(' and ')} profiles.`,

@@ -273,6 +273,15 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
         .execute();
     },
 
+    async countByState() {
+      const rows = await db
+        .selectFrom('jobs')
+        .select(['state', (eb) => eb.fn.countAll<string | number>().as('n')])
+        .groupBy('state')
+        .execute();
+      return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
+    },
+
     async prune(before) {
       const old = db
         .selectFrom('jobs')

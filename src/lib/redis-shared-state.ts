@@ -1,0 +1,342 @@
+// SharedState on Redis (REDIS_URL): every check-and-take is one Lua script, so it is atomic across
+// instances, and every script reads Redis's own clock (TIME), so instances need not agree on the
+// time. Redis is never on the critical path: every command is bounded by a short timeout, and
+// while Redis does not answer the instance falls back to per-instance limits (LocalSharedState),
+// says so in `mode()` and logs once per change; it reconnects by itself.
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import {
+  LocalSharedState,
+  type NoticeHandler,
+  PLACES_FREED,
+  type SharedMode,
+  type SharedState,
+  type SlotAnswer,
+} from './shared-state.ts';
+
+const NOW_MS = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+/** KEYS[1] bucket; ARGV perSecond, burst. Answers 0 (taken) or the wait in ms. */
+const TAKE_TOKEN = `${NOW_MS}
+local rate = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(b[1]) or burst
+local at = tonumber(b[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - at) * rate / 1000)
+local wait = 0
+if tokens < 1 then
+  wait = math.max(1, math.ceil((1 - tokens) * 1000 / rate))
+else
+  tokens = tokens - 1
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst * 1000 / rate) + 1000)
+return wait`;
+
+/**
+ * KEYS[1] window (sorted set: member = slot id, score = when the slot leaves: a call in flight is
+ * scored one lease ahead, a finished call at its answer time plus the window), KEYS[2] blocked-until.
+ * ARGV max, windowMs, id, leaseMs. Answers {1, count} or {0, waitMs, count}.
+ */
+const RESERVE_SLOT = `${NOW_MS}
+local max = tonumber(ARGV[1])
+local windowMs = tonumber(ARGV[2])
+local lease = tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local count = redis.call('ZCARD', KEYS[1])
+local blocked = tonumber(redis.call('GET', KEYS[2]) or '0')
+if blocked > now then return {0, blocked - now, count} end
+if count < max then
+  redis.call('ZADD', KEYS[1], now + lease, ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], lease + windowMs)
+  return {1, count + 1}
+end
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local wait = tonumber(first[2]) - now
+if wait > windowMs then wait = 50 end
+return {0, math.max(1, wait), count}`;
+
+/** KEYS[1] window; ARGV id, windowMs: the call is over, its slot leaves one window from now. */
+const FINISH_SLOT = `${NOW_MS}
+redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])
+return 1`;
+
+/** KEYS[1] blocked-until; ARGV ms. */
+const BLOCK = `${NOW_MS}
+local untilMs = now + tonumber(ARGV[1])
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if untilMs > current then redis.call('SET', KEYS[1], tostring(untilMs), 'PX', tonumber(ARGV[1])) end
+return 1`;
+
+/** KEYS[1] places (member = holder, score = lease end); ARGV max, leaseMs, id. Answers 1 or 0. */
+const ACQUIRE_PLACE = `${NOW_MS}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
+return 1`;
+
+/** KEYS[1] places; ARGV id, channel, key: gives the place back and wakes the instances waiting for one. */
+const RELEASE_PLACE = `if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then redis.call('PUBLISH', ARGV[2], ARGV[3]) end
+return 1`;
+
+type Script = (...args: Array<string | number>) => Promise<unknown>;
+
+export interface RedisSharedStateOptions {
+  url: string;
+  /** Prefix of every key and channel (several deployments may share one Redis). */
+  prefix?: string;
+  /** Bound of every Redis command (default 500 ms: short, yet above a busy event loop's lag). */
+  commandTimeoutMs?: number;
+  /** How long a slot of a call in flight is kept when its instance never finishes it (default 60 s). */
+  slotLeaseMs?: number;
+  now: () => number;
+  log: { info(msg: string): void; warn(msg: string): void };
+}
+
+export class RedisSharedState implements SharedState {
+  readonly #client: Redis;
+  readonly #subscriber: Redis;
+  readonly #prefix: string;
+  readonly #slotLeaseMs: number;
+  readonly #local: LocalSharedState;
+  readonly #log: RedisSharedStateOptions['log'];
+  readonly #now: () => number;
+  readonly #scripts: Record<'take' | 'reserve' | 'finish' | 'block' | 'acquire' | 'release', Script>;
+  readonly #instance = randomBytes(6).toString('hex');
+  readonly #timeoutMs: number;
+  #ids = 0;
+  /** Whether the last command (or connection event) found Redis answering; null before the first. */
+  #healthy: boolean | null = null;
+  /** After a failure, Redis is left alone until this instant (no request waits on a dead Redis twice a second). */
+  #downUntil = 0;
+  #subscribed = new Set<string>();
+  #closed = false;
+
+  constructor(options: RedisSharedStateOptions) {
+    this.#prefix = options.prefix ?? 'crm-proxy:';
+    this.#slotLeaseMs = options.slotLeaseMs ?? 60_000;
+    this.#local = new LocalSharedState(options.now);
+    this.#log = options.log;
+    this.#now = options.now;
+    this.#timeoutMs = options.commandTimeoutMs ?? 500;
+    const common = {
+      lazyConnect: false,
+      // Fail at once while disconnected (the caller falls back) instead of queueing the command.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 2000,
+      // Each call is bounded by #bounded; this only keeps a command from hanging on forever.
+      commandTimeout: Math.max(5000, this.#timeoutMs * 4),
+      // Reconnect forever, at most every 2 s.
+      retryStrategy: (times: number) => Math.min(100 * times, 2000),
+    };
+    this.#client = new Redis(options.url, { ...common, keyPrefix: this.#prefix });
+    this.#subscriber = new Redis(options.url, {
+      ...common,
+      autoResubscribe: false,
+      commandTimeout: undefined,
+    });
+    for (const [name, lua] of Object.entries({
+      take: TAKE_TOKEN,
+      reserve: RESERVE_SLOT,
+      finish: FINISH_SLOT,
+      block: BLOCK,
+      acquire: ACQUIRE_PLACE,
+      release: RELEASE_PLACE,
+    })) {
+      this.#client.defineCommand(`crmp_${name}`, { lua, numberOfKeys: name === 'reserve' ? 2 : 1 });
+    }
+    const commands = this.#client as unknown as Record<string, Script>;
+    const bind = (name: string): Script => {
+      const fn = commands[`crmp_${name}`] as Script;
+      return (...args) => fn.apply(this.#client, args);
+    };
+    this.#scripts = {
+      take: bind('take'),
+      reserve: bind('reserve'),
+      finish: bind('finish'),
+      block: bind('block'),
+      acquire: bind('acquire'),
+      release: bind('release'),
+    };
+    this.#client.on('ready', () => this.#up());
+    this.#client.on('error', () => {}); // state changes are logged by #down/#up
+    this.#client.on('close', () => this.#down());
+    this.#subscriber.on('error', () => {});
+    this.#subscriber.on('ready', () => {
+      // Notices sent while this instance was not listening are lost: tell every handler so.
+      this.#local.deliver(null, null);
+      const channels = [...this.#subscribed].map((c) => this.#prefix + c);
+      if (channels.length > 0) this.#subscriber.subscribe(...channels).catch(() => {});
+    });
+    this.#subscriber.on('message', (channel: string, message: string) => {
+      if (channel.startsWith(this.#prefix)) this.#local.deliver(channel.slice(this.#prefix.length), message);
+    });
+  }
+
+  mode(): SharedMode {
+    return this.#healthy === true ? 'shared' : 'degraded';
+  }
+
+  takeToken(key: string, perSecond: number, burst: number): Promise<number> {
+    return this.#attempt(
+      async () => Number(await this.#scripts.take(`rl:${key}`, perSecond, burst)),
+      () => this.#local.takeToken(key, perSecond, burst),
+    );
+  }
+
+  reserveSlot(key: string, max: number, windowMs: number): Promise<SlotAnswer> {
+    const id = `${this.#instance}:${++this.#ids}`;
+    return this.#attempt(
+      async (): Promise<SlotAnswer> => {
+        const answer = (await this.#scripts.reserve(
+          `win:${key}`,
+          `block:${key}`,
+          max,
+          windowMs,
+          id,
+          this.#slotLeaseMs,
+        )) as number[];
+        return answer[0] === 1
+          ? { ok: true, id, count: Number(answer[1]) }
+          : { ok: false, waitMs: Number(answer[1]), count: Number(answer[2]) };
+      },
+      () => ({ ok: true, id, count: 0 }),
+    );
+  }
+
+  async finishSlot(key: string, id: string, windowMs: number): Promise<void> {
+    await this.#attempt(
+      async () => {
+        await this.#scripts.finish(`win:${key}`, id, windowMs);
+      },
+      () => undefined,
+    );
+  }
+
+  async block(key: string, ms: number): Promise<void> {
+    await this.#attempt(
+      async () => {
+        await this.#scripts.block(`block:${key}`, Math.max(1, Math.ceil(ms)));
+      },
+      () => undefined,
+    );
+  }
+
+  acquirePlace(key: string, max: number, leaseMs: number): Promise<string | null> {
+    const id = `${this.#instance}:${++this.#ids}`;
+    return this.#attempt(
+      async () => ((await this.#scripts.acquire(`place:${key}`, max, leaseMs, id)) === 1 ? id : null),
+      () => id,
+    );
+  }
+
+  async releasePlace(key: string, id: string): Promise<void> {
+    await this.#attempt(
+      async () => {
+        await this.#scripts.release(`place:${key}`, id, this.#prefix + PLACES_FREED, key);
+      },
+      () => undefined,
+    );
+  }
+
+  async bump(key: string): Promise<void> {
+    await this.#attempt(
+      async () => {
+        await this.#client.incr(`counter:${key}`);
+      },
+      () => undefined,
+    );
+  }
+
+  counter(key: string): Promise<string> {
+    return this.#attempt(
+      async () => `r${(await this.#client.get(`counter:${key}`)) ?? '0'}`,
+      () => 'down',
+    );
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    // This instance acts at once; the others hear it through Redis (or not at all while it is down:
+    // their caches then expire on their own).
+    this.#local.deliver(channel, message);
+    await this.#attempt(
+      async () => {
+        await this.#client.publish(this.#prefix + channel, message);
+      },
+      () => undefined,
+    );
+  }
+
+  subscribe(channel: string, handler: NoticeHandler): void {
+    this.#local.subscribe(channel, handler);
+    if (this.#subscribed.has(channel)) return;
+    this.#subscribed.add(channel);
+    if (this.#subscriber.status === 'ready')
+      this.#subscriber.subscribe(this.#prefix + channel).catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#client.disconnect();
+    this.#subscriber.disconnect();
+  }
+
+  /** Runs `shared` on Redis, or `fallback` while Redis is down or when it fails or does not answer in time. */
+  async #attempt<T>(shared: () => Promise<T>, fallback: () => T): Promise<T> {
+    if (this.#client.status !== 'ready' || this.#now() < this.#downUntil) return fallback();
+    try {
+      const value = await this.#bounded(shared());
+      this.#up();
+      return value;
+    } catch {
+      this.#downUntil = this.#now() + 1000;
+      this.#down();
+      return fallback();
+    }
+  }
+
+  /**
+   * Rejects when `work` has not settled `#timeoutMs` after it started. The check runs in the event
+   * loop's check phase, after the poll phase has read the sockets: when the loop itself was busy past
+   * the deadline, an answer already waiting in Redis's socket still counts (no false "Redis is down").
+   */
+  #bounded<T>(work: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const timer = setTimeout(() => {
+        setImmediate(() => {
+          if (!settled) reject(new Error('redis command timed out'));
+        });
+      }, this.#timeoutMs);
+      work.then(
+        (value) => {
+          settled = true;
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (err: unknown) => {
+          settled = true;
+          clearTimeout(timer);
+          reject(err);
+        },
+      );
+    });
+  }
+
+  #up(): void {
+    if (this.#healthy === true || this.#closed) return;
+    this.#healthy = true;
+    this.#downUntil = 0;
+    this.#log.info('redis: connected; rate limits, pacing and notices are shared across instances');
+  }
+
+  #down(): void {
+    if (this.#healthy === false || this.#closed) return;
+    this.#healthy = false;
+    this.#log.warn('redis: degraded, using per-instance limits until it answers again');
+  }
+}

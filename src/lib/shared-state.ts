@@ -1,0 +1,137 @@
+// State that several instances behind one load balancer must agree on: per-token rate-limit
+// buckets, rolling windows of calls to a CRM account, places of a concurrency cap, and notices
+// ("this connection's describe changed"). One interface, two implementations: in-process
+// (`LocalSharedState`, one instance) and Redis (`RedisSharedState` in redis-shared-state.ts), picked
+// once by the composition root, so nothing else knows which one it talks to.
+
+/** `local`: nothing shared (no Redis configured); `shared`: Redis answers; `degraded`: Redis configured but unreachable. */
+export type SharedMode = 'local' | 'shared' | 'degraded';
+
+export type SlotAnswer =
+  /** A slot is held under `id`; `count` calls (this one included) are in the window. */
+  | { ok: true; id: string; count: number }
+  /** No slot: try again after `waitMs`. */
+  | { ok: false; waitMs: number; count: number };
+
+/** A notice handler; `null` means "anything may have changed" (sent after notices may have been missed). */
+export type NoticeHandler = (message: string | null) => void;
+
+export interface SharedState {
+  mode(): SharedMode;
+  /**
+   * Token bucket of `key`, refilled at `perSecond` and holding at most `burst`: takes one and
+   * answers 0, or answers the milliseconds until one is available.
+   */
+  takeToken(key: string, perSecond: number, burst: number): number | Promise<number>;
+  /**
+   * A slot in the rolling window `key` when fewer than `max` calls were sent in the last `windowMs`
+   * (a slot is held from reservation until `windowMs` after `finishSlot`) and the window is not blocked.
+   * When nothing is shared, always a slot: each instance's own pacing is then all there is.
+   */
+  reserveSlot(key: string, max: number, windowMs: number): Promise<SlotAnswer>;
+  /** The call holding slot `id` is over: its slot leaves the window `windowMs` from now. */
+  finishSlot(key: string, id: string, windowMs: number): Promise<void>;
+  /** Nothing leaves through window `key` for `ms` (the CRM answered 429). */
+  block(key: string, ms: number): Promise<void>;
+  /** A place among `max` for `leaseMs` at most, or null when all are taken. Always a place when nothing is shared. */
+  acquirePlace(key: string, max: number, leaseMs: number): Promise<string | null>;
+  /** Gives a place back; instances waiting for one of `key` hear it on `PLACES_FREED` (message: the key). */
+  releasePlace(key: string, id: string): Promise<void>;
+  /** Moves the counter `key` (awaited: every instance reads the new value from then on). */
+  bump(key: string): Promise<void>;
+  /** The counter `key`; a value no counter takes while the shared state cannot be read. */
+  counter(key: string): Promise<string>;
+  /** Tells every instance (this one included) on `channel`. */
+  publish(channel: string, message: string): Promise<void>;
+  subscribe(channel: string, handler: NoticeHandler): void;
+  close(): Promise<void>;
+}
+
+/** The channel on which a freed place of a concurrency cap is announced (message: the cap's key). */
+export const PLACES_FREED = 'places-freed';
+
+interface Bucket {
+  tokens: number;
+  updatedAt: number;
+}
+
+/** Everything in this process: the limits are per instance, notices reach only this instance. */
+export class LocalSharedState implements SharedState {
+  readonly #now: () => number;
+  readonly #buckets = new Map<string, Bucket>();
+  readonly #handlers = new Map<string, NoticeHandler[]>();
+  #slots = 0;
+
+  constructor(now: () => number) {
+    this.#now = now;
+  }
+
+  mode(): SharedMode {
+    return 'local';
+  }
+
+  takeToken(key: string, perSecond: number, burst: number): number {
+    const now = this.#now();
+    const bucket = this.#buckets.get(key) ?? { tokens: burst, updatedAt: now };
+    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.updatedAt) / 1000) * perSecond);
+    bucket.updatedAt = now;
+    this.#buckets.set(key, bucket);
+    if (bucket.tokens < 1) return Math.max(1, Math.ceil(((1 - bucket.tokens) * 1000) / perSecond));
+    bucket.tokens -= 1;
+    if (this.#buckets.size > 100_000) this.#sweep(now, perSecond, burst);
+    return 0;
+  }
+
+  async reserveSlot(): Promise<SlotAnswer> {
+    this.#slots += 1;
+    return { ok: true, id: String(this.#slots), count: 0 };
+  }
+
+  async finishSlot(): Promise<void> {}
+
+  async block(): Promise<void> {}
+
+  async acquirePlace(): Promise<string | null> {
+    this.#slots += 1;
+    return String(this.#slots);
+  }
+
+  async releasePlace(): Promise<void> {}
+
+  readonly #counters = new Map<string, number>();
+
+  async bump(key: string): Promise<void> {
+    this.#counters.set(key, (this.#counters.get(key) ?? 0) + 1);
+  }
+
+  async counter(key: string): Promise<string> {
+    return String(this.#counters.get(key) ?? 0);
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    this.deliver(channel, message);
+  }
+
+  subscribe(channel: string, handler: NoticeHandler): void {
+    this.#handlers.set(channel, [...(this.#handlers.get(channel) ?? []), handler]);
+  }
+
+  /** Hands a notice to this process's handlers of `channel` (or to all of them with `null`). */
+  deliver(channel: string | null, message: string | null): void {
+    const lists = channel === null ? [...this.#handlers.values()] : [this.#handlers.get(channel) ?? []];
+    for (const handlers of lists) for (const handler of handlers) handler(message);
+  }
+
+  channels(): string[] {
+    return [...this.#handlers.keys()];
+  }
+
+  async close(): Promise<void> {}
+
+  /** Drops full buckets (idle tokens) so memory stays bounded. */
+  #sweep(now: number, perSecond: number, burst: number): void {
+    for (const [key, b] of this.#buckets) {
+      if (b.tokens + ((now - b.updatedAt) / 1000) * perSecond >= burst) this.#buckets.delete(key);
+    }
+  }
+}
