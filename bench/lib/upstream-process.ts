@@ -1,0 +1,41 @@
+// A trivial CRM for the pass-through benchmark, in its own process: GET answers the same 1 KB of
+// JSON, any other method reads the whole body and answers with its size. Keeping the upstream
+// this cheap puts the cost of whatever sits in front of it in plain view.
+// Prints one JSON line {url}; stops when stdin closes.
+import { createServer } from 'node:http';
+
+const record = JSON.stringify({
+  attributes: { type: 'Account', url: '/services/data/v62.0/sobjects/Account/001000000000001AAA' },
+  Id: '001000000000001AAA',
+  Name: 'Bench',
+  Description: 'x'.repeat(860),
+});
+const recordBytes = Buffer.from(record);
+
+const server = createServer((req, res) => {
+  if (req.method === 'GET') {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': recordBytes.length });
+    res.end(recordBytes);
+    return;
+  }
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+  });
+  req.on('end', () => {
+    const body = `{"received":${size}}`;
+    res.writeHead(201, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+});
+server.keepAliveTimeout = 60_000;
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
+});
+process.stdin.resume();
+process.stdin.on('end', () => {
+  server.close();
+  server.closeAllConnections();
+});
