@@ -17,6 +17,7 @@ import { statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { type LoadCall, type LoadResult, runAtRate, runWrk } from './lib/load.ts';
 import {
+  cpuMsOf,
   createServiceData,
   removeServiceData,
   rssMiBOf,
@@ -129,6 +130,8 @@ try {
     }
     const results: Record<Target, LoadResult[]> = { direct: [], forwarder: [], service: [] };
     const peaks: Record<Target, number[]> = { direct: [], forwarder: [], service: [] };
+    // CPU time the process spent per request: what the machine pays, whatever else runs on it.
+    const cpu: Record<Target, number[]> = { direct: [], forwarder: [], service: [] };
     for (let run = 0; run < RUNS; run++) {
       for (const target of TARGETS) {
         const pid = pidOf(target);
@@ -136,7 +139,9 @@ try {
         const timer = setInterval(() => {
           if (pid !== undefined) peak = Math.max(peak, rssMiBOf(pid));
         }, 50);
+        const cpu0 = pid === undefined ? 0 : cpuMsOf(pid);
         const r = await s.load(callFor(s, target)).finally(() => clearInterval(timer));
+        if (pid !== undefined) cpu[target].push(((cpuMsOf(pid) - cpu0) * 1000) / r.requests);
         if (r.errors > 0 || r.unexpectedStatus > 0)
           throw new Error(
             `${target} ${s.key}: ${r.errors} errors, ${r.unexpectedStatus} unexpected statuses`,
@@ -147,21 +152,27 @@ try {
     }
     out.push('', `${s.label} — ${RUNS} runs of ${SECONDS} s, median [min–max]`);
     out.push(
-      'target        req/s                   p50 ms                p99 ms                peak RSS MiB',
+      `${'target'.padEnd(10)} ${'req/s'.padEnd(21)} ${'p50 ms'.padEnd(21)} ${'p99 ms'.padEnd(21)} ${'CPU µs/request'.padEnd(21)} peak RSS MiB`,
     );
     for (const target of TARGETS) {
       const rs = results[target];
-      out.push(
-        `${target.padEnd(10)} ${spread(
+      const cols = [
+        spread(
           rs.map((r) => r.requestsPerSecond),
           0,
-        ).padEnd(23)} ${spread(
+        ),
+        spread(
           rs.map((r) => r.p50Ms),
           2,
-        ).padEnd(21)} ${spread(
+        ),
+        spread(
           rs.map((r) => r.p99Ms),
           2,
-        ).padEnd(21)} ${target === 'direct' ? '-' : spread(peaks[target], 0)}`,
+        ),
+        target === 'direct' ? '-' : spread(cpu[target], 0),
+      ];
+      out.push(
+        `${target.padEnd(10)} ${cols.map((c) => c.padEnd(21)).join(' ')} ${target === 'direct' ? '-' : spread(peaks[target], 0)}`,
       );
     }
     // Ratios per run (same run, same machine state), then their median and spread.
@@ -182,6 +193,15 @@ try {
           2,
         )}`,
     );
+    out.push(
+      `CPU per request service/forwarder ×${spread(
+        per((i) => (cpu.service[i] ?? Number.NaN) / (cpu.forwarder[i] ?? Number.NaN)),
+        2,
+      )}`,
+    );
+    const late = TARGETS.map((t) => results[t].reduce((n, r) => n + (r.late ?? 0), 0));
+    if (late.some((n) => n > 0))
+      out.push(`requests sent >5 ms behind schedule (generator short of CPU): ${late.join(' / ')}`);
     out.push(
       `added p50 over direct: service ${spread(
         per((i) => p50('service', i) - p50('direct', i)),

@@ -120,6 +120,14 @@ export function rssMiBOf(pid: number): number {
   return Number(kb) / 1024;
 }
 
+/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux; clock ticks of 10 ms). */
+export function cpuMsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which is in parentheses and may hold spaces): utime is the 12th, stime the 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
 /** Starts `serve` on a free port and waits for /readyz. The rate limit is off unless `env` sets it. */
 export async function startServiceProcess(options: StartServiceOptions): Promise<ServiceProcess> {
   const mode = options.mode ?? 'compiled';
