@@ -1,5 +1,6 @@
 // Summarises a V8 .cpuprofile (node --cpu-prof): self time by function and by package or source
-// folder, as shares of the samples. Run: node --import tsx bench/lib/cpu-profile-summary.ts FILE [TOP]
+// folder, as shares of the busy samples. Run: node --import tsx bench/lib/cpu-profile-summary.ts FILE [TOP] [SKIP_S]
+// (SKIP_S: leave out the first seconds, the start-up).
 import { readFileSync } from 'node:fs';
 
 interface ProfileNode {
@@ -16,11 +17,14 @@ interface Profile {
 const file = process.argv[2];
 if (file === undefined) throw new Error('usage: cpu-profile-summary.ts FILE.cpuprofile [TOP]');
 const top = Number(process.argv[3] ?? 25);
+const skipUs = Number(process.argv[4] ?? 0) * 1e6;
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const selfUs = new Map<number, number>();
+let elapsedUs = 0;
 profile.samples.forEach((id, i) => {
-  selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  elapsedUs += profile.timeDeltas[i] ?? 0;
+  if (elapsedUs >= skipUs) selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
 });
 // Shares are of the busy time: the samples where the thread was not waiting for work.
 const idle = profile.nodes

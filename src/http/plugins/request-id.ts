@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { pooledRandomBytes } from '../../lib/random-pool.ts';
 
 const INCOMING = /^[A-Za-z0-9._:-]{8,128}$/;
 
@@ -16,7 +16,7 @@ export function genRequestId(req: IncomingMessage): string {
 
 /** A new `req_…` id, for answers written before any request could be read. */
 export function freshRequestId(): string {
-  return `req_${randomBytes(12).toString('base64url')}`;
+  return `req_${pooledRandomBytes(12).toString('base64url')}`;
 }
 
 /** Every response, errors and 404s included, carries `X-Request-Id`. */
