@@ -63,10 +63,25 @@ function row(e: RequestLogEntry) {
  */
 function sqliteInserter(db: Kysely<Database>, sqlite: BetterSqlite3.Database) {
   const insert = sqlite.prepare(
-    `INSERT INTO request_log (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`,
+    `INSERT INTO request_log (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,
   );
   const insertAll = sqlite.transaction((entries: readonly RequestLogEntry[]) => {
-    for (const e of entries) insert.run(row(e));
+    for (const e of entries) {
+      insert.run(
+        e.id,
+        e.at,
+        e.method,
+        e.path,
+        e.status,
+        e.latencyMs,
+        e.crmCalls,
+        e.interface,
+        e.requestId,
+        e.tokenId,
+        e.connectionId,
+        e.errorCode,
+      );
+    }
   });
   return (entries: readonly RequestLogEntry[]) => db.connection().execute(async () => insertAll(entries));
 }
