@@ -111,6 +111,8 @@ try {
       ...(s.body === undefined ? {} : { body: s.body }),
     };
   };
+  const upstreamConnections = async () =>
+    Number(await (await fetch(`${upstream.info.url}/bench/connections-opened`)).text());
   const pidOf = (target: Target): number | undefined =>
     target === 'service' ? running.pid : target === 'forwarder' ? forwarder.pid : undefined;
 
@@ -132,6 +134,8 @@ try {
     const peaks: Record<Target, number[]> = { direct: [], forwarder: [], service: [] };
     // CPU time the process spent per request: what the machine pays, whatever else runs on it.
     const cpu: Record<Target, number[]> = { direct: [], forwarder: [], service: [] };
+    // Connections the upstream accepted during the runs: keep-alive reuse at work, or not.
+    const opened: Record<Target, number> = { direct: 0, forwarder: 0, service: 0 };
     for (let run = 0; run < RUNS; run++) {
       for (const target of TARGETS) {
         const pid = pidOf(target);
@@ -140,8 +144,10 @@ try {
           if (pid !== undefined) peak = Math.max(peak, rssMiBOf(pid));
         }, 50);
         const cpu0 = pid === undefined ? 0 : cpuMsOf(pid);
+        const conns0 = await upstreamConnections();
         const r = await s.load(callFor(s, target)).finally(() => clearInterval(timer));
         if (pid !== undefined) cpu[target].push(((cpuMsOf(pid) - cpu0) * 1000) / r.requests);
+        opened[target] += (await upstreamConnections()) - conns0 - 1;
         if (r.errors > 0 || r.unexpectedStatus > 0)
           throw new Error(
             `${target} ${s.key}: ${r.errors} errors, ${r.unexpectedStatus} unexpected statuses`,
@@ -198,6 +204,9 @@ try {
         per((i) => (cpu.service[i] ?? Number.NaN) / (cpu.forwarder[i] ?? Number.NaN)),
         2,
       )}`,
+    );
+    out.push(
+      `upstream connections opened during the runs: ${TARGETS.map((t) => `${t} ${opened[t]}`).join(', ')}`,
     );
     const late = TARGETS.map((t) => results[t].reduce((n, r) => n + (r.late ?? 0), 0));
     if (late.some((n) => n > 0))

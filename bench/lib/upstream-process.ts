@@ -1,6 +1,7 @@
 // A trivial CRM for the pass-through benchmark, in its own process: GET answers the same 1 KB of
 // JSON, any other method reads the whole body and answers with its size. Keeping the upstream
 // this cheap puts the cost of whatever sits in front of it in plain view.
+// GET /bench/connections-opened answers how many connections it has accepted (keep-alive at work).
 // Prints one JSON line {url}; stops when stdin closes.
 import { createServer } from 'node:http';
 
@@ -12,7 +13,12 @@ const record = JSON.stringify({
 });
 const recordBytes = Buffer.from(record);
 
+let connectionsOpened = 0;
 const server = createServer((req, res) => {
+  if (req.url === '/bench/connections-opened') {
+    res.end(String(connectionsOpened));
+    return;
+  }
   if (req.method === 'GET') {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': recordBytes.length });
     res.end(recordBytes);
@@ -28,6 +34,7 @@ const server = createServer((req, res) => {
     res.end(body);
   });
 });
+server.on('connection', () => connectionsOpened++);
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();
