@@ -14,6 +14,7 @@
 //   /dev/null discards), BENCH_PROFILE=DIR (the service runs with --cpu-prof, profile written to DIR),
 //   BENCH_ONLY=get|rate|post (one scenario).
 import { statSync } from 'node:fs';
+import { get } from 'node:http';
 import { loadavg } from 'node:os';
 import { type LoadCall, type LoadResult, runAtRate, runWrk } from './lib/load.ts';
 import {
@@ -111,8 +112,15 @@ try {
       ...(s.body === undefined ? {} : { body: s.body }),
     };
   };
-  const upstreamConnections = async () =>
-    Number(await (await fetch(`${upstream.info.url}/bench/connections-opened`)).text());
+  // Asked on a connection of its own (no agent), which the count includes: hence the `- 1` below.
+  const upstreamConnections = () =>
+    new Promise<number>((resolve, reject) => {
+      get(`${upstream.info.url}/bench/connections-opened`, { agent: false }, (res) => {
+        let text = '';
+        res.on('data', (d) => (text += String(d)));
+        res.on('end', () => resolve(Number(text)));
+      }).on('error', reject);
+    });
   const pidOf = (target: Target): number | undefined =>
     target === 'service' ? running.pid : target === 'forwarder' ? forwarder.pid : undefined;
 
