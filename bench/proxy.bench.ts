@@ -1,111 +1,257 @@
-// Pass-through (/v1/proxy/...) against the same requests sent straight to the Salesforce sandbox,
-// in the same run: throughput ratio, added p50/p99 latency, and the process's memory.
-// Run: npm run bench -- proxy   (BENCH_SECONDS per scenario, default 5; each run also has a request cap)
-import autocannon from 'autocannon';
-import { spawnSalesforceSandbox, startBenchService } from './lib/harness.ts';
+// Pass-through (/v1/proxy/...) as users get it, against its baselines in the same run:
+//   direct     — the load generator straight to the upstream;
+//   forwarder  — a bare Node forwarder (bench/lib/bare-forwarder.ts: node:http + undici Pool, streaming);
+//   service    — crm-proxy's pass-through, the compiled build started with `serve` at the default log
+//                level, its stdout and stderr going to a file.
+// Every party is its own process: the upstream (a trivial 1 KB CRM, bench/lib/upstream-process.ts),
+// the forwarder, the service, and the load generator (wrk for a fixed number of connections,
+// bench/lib/rate-load-process.ts for a fixed rate). Runs are interleaved so that drift in the
+// machine's load falls on all three alike.
+//
+// Run: npm run bench -- proxy
+//   BENCH_RUNS (default 3), BENCH_SECONDS per run (default 5), BENCH_MODE=compiled|tsx,
+//   BENCH_LOG_LEVEL (default: the service's own default), BENCH_SERVICE_LOG (default: a file;
+//   /dev/null discards), BENCH_PROFILE=DIR (the service runs with --cpu-prof, profile written to DIR),
+//   BENCH_ONLY=get|rate|post (one scenario).
+import { statSync } from 'node:fs';
+import { get } from 'node:http';
+import { loadavg } from 'node:os';
+import { type LoadCall, type LoadResult, runAtRate, runWrk } from './lib/load.ts';
+import {
+  cpuMsOf,
+  createServiceData,
+  removeServiceData,
+  rssMiBOf,
+  type ServiceProcess,
+  type StartMode,
+  seedConnection,
+  spawnHelperProcess,
+  startServiceProcess,
+} from './lib/service-process.ts';
 
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
+const MODE = (process.env['BENCH_MODE'] ?? 'compiled') as StartMode;
+const ONLY = process.env['BENCH_ONLY'];
+const PROFILE = process.env['BENCH_PROFILE'];
 const MB = 1024 * 1024;
 
-// The sandbox runs in its own process (another core), so the difference is the service's own cost.
-const sandbox = await spawnSalesforceSandbox(10);
+type Target = 'direct' | 'forwarder' | 'service';
+const TARGETS: Target[] = ['direct', 'forwarder', 'service'];
 
-const mib = (bytes: number) => (bytes / MB).toFixed(0);
-let peak = 0;
-const sampler = setInterval(() => {
-  peak = Math.max(peak, process.memoryUsage().rss);
-}, 20);
+interface Scenario {
+  key: string;
+  label: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: Buffer;
+  load: (call: LoadCall) => Promise<LoadResult>;
+}
 
-const bench = await startBenchService({ salesforce: sandbox.credentials });
-const { service } = bench;
+const PATH = '/services/data/v62.0/sobjects/Account';
+const allScenarios: Scenario[] = [
+  {
+    key: 'get',
+    label: 'small GET (1 KB answer), wrk 32 connections',
+    method: 'GET',
+    path: `${PATH}/001000000000001AAA`,
+    load: (call) => runWrk(call, 32, SECONDS),
+  },
+  {
+    key: 'rate',
+    label: 'small GET at a fixed 1 000 req/s (16 connections)',
+    method: 'GET',
+    path: `${PATH}/001000000000001AAA`,
+    load: (call) => runAtRate(call, 1000, 16, SECONDS),
+  },
+  {
+    key: 'post',
+    label: '1 MB POST, wrk 32 connections',
+    method: 'POST',
+    path: PATH,
+    body: Buffer.from(JSON.stringify({ Name: 'Bench', Description: 'x'.repeat(MB - 40) })),
+    load: (call) => runWrk(call, 32, SECONDS),
+  },
+];
+const scenarios = allScenarios.filter((s) => ONLY === undefined || s.key === ONLY);
+
+const load0 = loadavg();
+const upstream = await spawnHelperProcess('bench/lib/upstream-process.ts');
+const forwarder = await spawnHelperProcess('bench/lib/bare-forwarder.ts', [upstream.info.url]);
+const data = createServiceData();
+let service: ServiceProcess | undefined;
 try {
-  const created = await bench.connect('salesforce', sandbox);
-  const accessToken = await service.ctx.tokens.accessToken(created.connection);
+  const seeded = await seedConnection(data, {
+    provider: 'salesforce',
+    url: upstream.info.url,
+    accessToken: 'upstream-access-token',
+  });
+  service = await startServiceProcess({
+    data,
+    mode: MODE,
+    env: process.env['BENCH_LOG_LEVEL'] === undefined ? {} : { LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] },
+    ...(process.env['BENCH_SERVICE_LOG'] === undefined ? {} : { logFile: process.env['BENCH_SERVICE_LOG'] }),
+    ...(PROFILE === undefined ? {} : { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] }),
+  });
+  const running = service;
+  const idleRss = running.rssMiB();
 
-  // A 1 MB create whose Description is over the field's length: Salesforce reads and parses it all,
-  // then answers 400 STRING_TOO_LONG, so nothing piles up in the sandbox however many runs.
-  const bigBody = JSON.stringify({ Name: 'Bench', Description: 'x'.repeat(MB) });
-  const scenarios = [
-    {
-      label: 'GET one record',
-      method: 'GET',
-      path: `/services/data/v62.0/sobjects/Account/${sandbox.ids[0]}`,
-      body: undefined,
-      expect: 200,
-      connections: 10,
-      cap: 20_000,
-    },
-    {
-      label: 'POST 1 MB',
-      method: 'POST',
-      path: '/services/data/v62.0/sobjects/Account',
-      body: bigBody,
-      expect: 400,
-      connections: 4,
-      cap: 1_500,
-    },
-  ] as const;
-
-  const rows: string[] = [];
-  const fmt = (n: number, d = 1) => n.toFixed(d).padStart(9);
-  rows.push('scenario         target   conns    req/s    p50 ms    p99 ms  requests  peak RSS MiB');
-  const rssBefore = process.memoryUsage().rss;
-  for (const s of scenarios) {
-    const headers = (authorization: string): Record<string, string> => ({
-      authorization,
-      ...(s.body === undefined ? {} : { 'content-type': 'application/json' }),
-    });
-    const direct = { url: `${sandbox.url}${s.path}`, headers: headers(`Bearer ${accessToken}`) };
-    const proxied = {
-      url: `${service.baseUrl}/v1/proxy${s.path}`,
-      headers: headers(`Bearer ${created.token}`),
+  const callFor = (s: Scenario, target: Target): LoadCall => {
+    const base =
+      target === 'direct'
+        ? `${upstream.info.url}${s.path}`
+        : `${target === 'forwarder' ? forwarder.info.url : running.baseUrl}/v1/proxy${s.path}`;
+    const token = target === 'service' ? seeded.token : 'upstream-access-token';
+    return {
+      url: base,
+      method: s.method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(s.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(s.body === undefined ? {} : { body: s.body }),
     };
-    for (const call of [direct, proxied]) {
-      const probe = await fetch(call.url, { method: s.method, headers: call.headers, body: s.body ?? null });
-      await probe.arrayBuffer();
-      if (probe.status !== s.expect) throw new Error(`${call.url}: ${probe.status}, expected ${s.expect}`);
-    }
-    const results = [];
-    for (const [target, call] of [
-      ['direct', direct],
-      ['proxy', proxied],
-    ] as const) {
-      if (typeof globalThis.gc === 'function') globalThis.gc();
-      peak = process.memoryUsage().rss;
-      // The load generator runs in a worker thread, off the service's event loop.
-      const r = await autocannon({
-        url: call.url,
-        method: s.method,
+  };
+  // Asked on a connection of its own (no agent), which the count includes: hence the `- 1` below.
+  const upstreamConnections = () =>
+    new Promise<number>((resolve, reject) => {
+      get(`${upstream.info.url}/bench/connections-opened`, { agent: false }, (res) => {
+        let text = '';
+        res.on('data', (d) => (text += String(d)));
+        res.on('end', () => resolve(Number(text)));
+      }).on('error', reject);
+    });
+  const pidOf = (target: Target): number | undefined =>
+    target === 'service' ? running.pid : target === 'forwarder' ? forwarder.pid : undefined;
+
+  const out: string[] = [];
+  for (const s of scenarios) {
+    // Warm-up: each path once, checked, then a short burst (JIT, pools, caches).
+    for (const target of TARGETS) {
+      const call = callFor(s, target);
+      const res = await fetch(call.url, {
+        method: call.method,
         headers: call.headers,
-        ...(s.body === undefined ? {} : { body: s.body }),
-        connections: s.connections,
-        duration: SECONDS,
-        maxOverallRequests: s.cap,
-        workers: 1,
-        timeout: 30,
+        body: call.body ?? null,
       });
-      if (r.errors > 0 || r.timeouts > 0)
-        throw new Error(`${target} ${s.label}: ${r.errors} errors, ${r.timeouts} timeouts`);
-      if (s.expect === 200 && r.non2xx > 0) throw new Error(`${target} ${s.label}: ${r.non2xx} non-2xx`);
-      results.push(r);
-      rows.push(
-        `${s.label.padEnd(15)}  ${target.padEnd(7)} ${String(s.connections).padStart(5)} ${fmt(r.requests.average)} ${fmt(r.latency.p50)} ${fmt(r.latency.p99)} ${String(r.requests.total).padStart(9)} ${mib(peak).padStart(13)}`,
+      const text = await res.text();
+      if (res.status >= 300) throw new Error(`${target} ${s.key}: ${res.status} ${text.slice(0, 300)}`);
+      await runWrk(call, 8, 1);
+    }
+    const results: Record<Target, LoadResult[]> = { direct: [], forwarder: [], service: [] };
+    const peaks: Record<Target, number[]> = { direct: [], forwarder: [], service: [] };
+    // CPU time the process spent per request: what the machine pays, whatever else runs on it.
+    const cpu: Record<Target, number[]> = { direct: [], forwarder: [], service: [] };
+    // Connections the upstream accepted during the runs: keep-alive reuse at work, or not.
+    const opened: Record<Target, number> = { direct: 0, forwarder: 0, service: 0 };
+    for (let run = 0; run < RUNS; run++) {
+      for (const target of TARGETS) {
+        const pid = pidOf(target);
+        let peak = pid === undefined ? 0 : rssMiBOf(pid);
+        const timer = setInterval(() => {
+          if (pid !== undefined) peak = Math.max(peak, rssMiBOf(pid));
+        }, 50);
+        const cpu0 = pid === undefined ? 0 : cpuMsOf(pid);
+        const conns0 = await upstreamConnections();
+        const r = await s.load(callFor(s, target)).finally(() => clearInterval(timer));
+        if (pid !== undefined) cpu[target].push(((cpuMsOf(pid) - cpu0) * 1000) / r.requests);
+        opened[target] += (await upstreamConnections()) - conns0 - 1;
+        if (r.errors > 0 || r.unexpectedStatus > 0)
+          throw new Error(
+            `${target} ${s.key}: ${r.errors} errors, ${r.unexpectedStatus} unexpected statuses`,
+          );
+        results[target].push(r);
+        peaks[target].push(peak);
+      }
+    }
+    out.push('', `${s.label} — ${RUNS} runs of ${SECONDS} s, median [min–max]`);
+    out.push(
+      `${'target'.padEnd(10)} ${'req/s'.padEnd(21)} ${'p50 ms'.padEnd(21)} ${'p99 ms'.padEnd(21)} ${'CPU µs/request'.padEnd(21)} peak RSS MiB`,
+    );
+    for (const target of TARGETS) {
+      const rs = results[target];
+      const cols = [
+        spread(
+          rs.map((r) => r.requestsPerSecond),
+          0,
+        ),
+        spread(
+          rs.map((r) => r.p50Ms),
+          2,
+        ),
+        spread(
+          rs.map((r) => r.p99Ms),
+          2,
+        ),
+        target === 'direct' ? '-' : spread(cpu[target], 0),
+      ];
+      out.push(
+        `${target.padEnd(10)} ${cols.map((c) => c.padEnd(21)).join(' ')} ${target === 'direct' ? '-' : spread(peaks[target], 0)}`,
       );
     }
-    const [d, p] = results as [autocannon.Result, autocannon.Result];
-    rows.push(
-      `${s.label.padEnd(15)}  proxy/direct throughput ×${(p.requests.average / d.requests.average).toFixed(2)}, added p50 ${(p.latency.p50 - d.latency.p50).toFixed(1)} ms, added p99 ${(p.latency.p99 - d.latency.p99).toFixed(1)} ms`,
+    // Ratios per run (same run, same machine state), then their median and spread.
+    const per = (f: (i: number) => number) => Array.from({ length: RUNS }, (_, i) => f(i));
+    const thr = (t: Target, i: number) => results[t][i]?.requestsPerSecond ?? Number.NaN;
+    const p50 = (t: Target, i: number) => results[t][i]?.p50Ms ?? Number.NaN;
+    out.push(
+      `service/forwarder throughput ×${spread(
+        per((i) => thr('service', i) / thr('forwarder', i)),
+        2,
+      )}` +
+        `   service/direct ×${spread(
+          per((i) => thr('service', i) / thr('direct', i)),
+          2,
+        )}` +
+        `   forwarder/direct ×${spread(
+          per((i) => thr('forwarder', i) / thr('direct', i)),
+          2,
+        )}`,
+    );
+    out.push(
+      `CPU per request service/forwarder ×${spread(
+        per((i) => (cpu.service[i] ?? Number.NaN) / (cpu.forwarder[i] ?? Number.NaN)),
+        2,
+      )}`,
+    );
+    out.push(
+      `upstream connections opened during the runs: ${TARGETS.map((t) => `${t} ${opened[t]}`).join(', ')}`,
+    );
+    const late = TARGETS.map((t) => results[t].reduce((n, r) => n + (r.late ?? 0), 0));
+    if (late.some((n) => n > 0))
+      out.push(`requests sent >5 ms behind schedule (generator short of CPU): ${late.join(' / ')}`);
+    out.push(
+      `added p50 over direct: service ${spread(
+        per((i) => p50('service', i) - p50('direct', i)),
+        2,
+      )} ms, forwarder ${spread(
+        per((i) => p50('forwarder', i) - p50('direct', i)),
+        2,
+      )} ms`,
     );
   }
-  if (typeof globalThis.gc === 'function') globalThis.gc();
-  const rssAfter = process.memoryUsage().rss;
+  const load1 = loadavg();
   console.log(
-    `\npass-through vs straight to the Salesforce sandbox (at most ${SECONDS} s and a request cap per run;\nsandbox in its own process, load generator in a worker thread of this process, so RSS includes it:\ncompare the proxy rows' peak with the direct rows')\n`,
+    `\npass-through vs a bare Node forwarder vs direct (every party its own process; service: ${MODE} build, ` +
+      `log level ${process.env['BENCH_LOG_LEVEL'] ?? 'default (info)'}, output to ${running.logFile})`,
   );
-  console.log(rows.join('\n'));
-  console.log(`\nprocess RSS: before ${mib(rssBefore)} MiB, after ${mib(rssAfter)} MiB (after a GC)`);
+  console.log(out.join('\n'));
+  await running.stop();
+  const logBytes = running.logFile === '/dev/null' ? 0 : statSync(running.logFile).size;
+  console.log(
+    `\nservice RSS: idle ${idleRss.toFixed(0)} MiB; service log written: ${(logBytes / MB).toFixed(1)} MiB` +
+      `\nload average (1/5/15 min): before ${load0.map((x) => x.toFixed(2)).join(' ')}, after ${load1.map((x) => x.toFixed(2)).join(' ')}`,
+  );
 } finally {
-  clearInterval(sampler);
-  await bench.close();
-  sandbox.stop();
+  await service?.stop();
+  await Promise.all([forwarder.stop(), upstream.stop()] satisfies Promise<void>[]);
+  removeServiceData(data);
+}
+
+function spread(xs: number[], digits: number): string {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+  const f = (x: number) => x.toFixed(digits);
+  return sorted.length === 1
+    ? f(median)
+    : `${f(median)} [${f(sorted[0] ?? Number.NaN)}–${f(sorted.at(-1) ?? Number.NaN)}]`;
 }

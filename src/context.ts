@@ -98,11 +98,31 @@ export interface AppContext {
 /** 10,000 records of ~800 bytes of JSON each; the reasoning is in app.ts. */
 export const DEFAULT_BODY_LIMIT = DEFAULT_CAPACITY.bodyLimitBytes;
 
+/** Log lines wait in memory until this many bytes are pending (or the flush timer fires). */
+const LOG_BUFFER_BYTES = 4096;
+/** Longest a line waits in the buffer when traffic is low. */
+const LOG_FLUSH_MS = 250;
+
+/**
+ * The service's logger: JSON lines on stdout, written asynchronously in batches of about 4 KiB
+ * rather than one write per line (two request lines per request would otherwise cost about a
+ * quarter of the pass-through's throughput). A line waits at most LOG_FLUSH_MS; whatever is
+ * pending is written synchronously when the process exits, crashes included.
+ */
 export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
-  return pino({
-    level: config.logLevel,
-    redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
-  });
+  const options = { level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } };
+  if (config.logLevel === 'silent') return pino(options);
+  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES });
+  const timer = setInterval(() => {
+    try {
+      destination.flush();
+    } catch {
+      // Closed (at exit): nothing left to write.
+    }
+  }, LOG_FLUSH_MS);
+  timer.unref();
+  destination.on('close', () => clearInterval(timer));
+  return pino(options, destination);
 }
 
 /** The only place that wires services together. Constructors take one options object; nothing is global. */

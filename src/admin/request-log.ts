@@ -2,6 +2,7 @@
 // batch on a timer (and at shutdown). Readers flush first, so this instance's own requests are
 // always visible to its console and admin API.
 import { randomBase62 } from '../crypto/random.ts';
+import { pooledRandomBytes } from '../lib/random-pool.ts';
 import type {
   ConnectionStatsUpdate,
   RequestLogEntry,
@@ -56,7 +57,7 @@ export class RequestLog {
     // Ids sort in arrival order (entries of the same instant stay in order), then random.
     const seq = (this.#seq++ % 1e9).toString(36).padStart(6, '0');
     this.#buffer.push({
-      id: `rl_${Date.now().toString(36).padStart(9, '0')}${seq}${randomBase62(8)}`,
+      id: `rl_${Date.now().toString(36).padStart(9, '0')}${seq}${randomBase62(8, pooledRandomBytes)}`,
       ...entry,
     });
     if (entry.connectionId !== null) {

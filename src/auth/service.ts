@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { randomBase62 } from '../crypto/random.ts';
 import type { Connection, Region, TokenRecord } from '../domain/connection.ts';
 import type { Store, TokenRecordWithHash } from '../store/types.ts';
-import { TokenCache } from './cache.ts';
+import { type CachedToken, TokenCache } from './cache.ts';
 import { generateToken, hashToken, isDisplayPrefix, parseToken } from './token-format.ts';
 import type { CreateTokenInput, CreateTokenResult, RevokeResult, VerifyResult } from './types.ts';
 
@@ -55,8 +55,14 @@ export class AuthService {
       );
     }
     const raw = BEARER.exec(authorization)?.[1];
+    const now = this.#clock();
+    const version = await this.#store.changes.version();
+    // A token found in the cache was parsed, checksummed and region-checked when it was stored.
+    const hash = raw === undefined ? undefined : hashToken(raw);
+    const cached = hash === undefined ? undefined : this.#cache.get(hash, version);
+    if (cached !== undefined) return this.#accept(cached, now);
     const parsed = raw === undefined ? null : parseToken(raw);
-    if (raw === undefined || parsed === null) {
+    if (raw === undefined || hash === undefined || parsed === null) {
       return fail(
         'malformed_token',
         'The Authorization header must be "Bearer <token>" with a complete crm-proxy token (crmp_<region>_…); check that it was copied whole.',
@@ -70,20 +76,19 @@ export class AuthService {
       );
     }
 
-    const hash = hashToken(raw);
-    const now = this.#clock();
-    const version = await this.#store.changes.version();
-    let hit = this.#cache.get(hash, version);
-    if (!hit) {
-      const found = await this.#lookup(parsed.displayPrefix, hash);
-      if (!found)
-        return fail(
-          'unknown_token',
-          'This API token is not known here; create one with `crm-proxy tokens create`.',
-        );
-      hit = { ...found, version, storedAt: now.getTime() };
-      this.#cache.set(hash, hit);
-    }
+    const found = await this.#lookup(parsed.displayPrefix, hash);
+    if (!found)
+      return fail(
+        'unknown_token',
+        'This API token is not known here; create one with `crm-proxy tokens create`.',
+      );
+    const hit = { ...found, version, storedAt: now.getTime() };
+    this.#cache.set(hash, hit);
+    return this.#accept(hit, now);
+  }
+
+  /** The checks a known token passes on every request, cached or not. */
+  #accept(hit: CachedToken, now: Date): VerifyResult {
     const { token, connection } = hit;
     if (token.revokedAt !== null) {
       return fail(

@@ -2,11 +2,14 @@ import { randomBytes } from 'node:crypto';
 
 export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** `length` uniformly random base62 characters (rejection sampling keeps the distribution unbiased). */
-export function randomBase62(length: number): string {
+/**
+ * `length` uniformly random base62 characters (rejection sampling keeps the distribution unbiased).
+ * Secrets use the default source; ids made on every request may pass `pooledRandomBytes`.
+ */
+export function randomBase62(length: number, source: (size: number) => Buffer = randomBytes): string {
   let out = '';
   while (out.length < length) {
-    for (const b of randomBytes(length * 2)) {
+    for (const b of source(length * 2)) {
       // 248 = 4 × 62: bytes at or above it would favour the first characters.
       if (b < 248) out += BASE62[b % 62];
       if (out.length === length) break;

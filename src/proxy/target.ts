@@ -48,6 +48,21 @@ export function proxyTargets(
   adapter: Pick<CrmAdapter, 'defaultApiBaseUrl' | 'handlers'>,
   connection: Connection,
 ): ProxyTargets {
+  // Worked out once per connection object: the token cache hands out the same object until the
+  // connection (or anything in the store) changes, and then a new one.
+  const known = targetsOf.get(connection);
+  if (known !== undefined) return known;
+  const targets = computeTargets(adapter, connection);
+  targetsOf.set(connection, targets);
+  return targets;
+}
+
+const targetsOf = new WeakMap<Connection, ProxyTargets>();
+
+function computeTargets(
+  adapter: Pick<CrmAdapter, 'defaultApiBaseUrl' | 'handlers'>,
+  connection: Connection,
+): ProxyTargets {
   const destination = adapter.defaultApiBaseUrl(connection).replace(/\/+$/, '');
   const extra = adapter.handlers.passthrough?.publicOrigins(connection) ?? [];
   const allowed = [originOf(destination), ...extra.map(originOf)];
@@ -74,11 +89,10 @@ const AUTHORITY =
  * `400 target_not_allowed` before anything leaves the service.
  */
 export function resolveTarget(targets: ProxyTargets, rawTarget: string, query: string): ResolvedTarget {
-  const expected = targets.allowed.map(show).join(' or ');
   const refuse = (why: string) =>
     new ApiError(
       'target_not_allowed',
-      `The pass-through target is not allowed: ${why}. Targets must be on ${expected}, or a path starting with /.`,
+      `The pass-through target is not allowed: ${why}. Targets must be on ${targets.allowed.map(show).join(' or ')}, or a path starting with /.`,
       {
         details: [{ path: '/target_url', allowed_origins: targets.allowed.map(show) }],
       },

@@ -18,9 +18,21 @@ export interface ChangeHub extends ChangeFeed {
 
 export function sqliteChanges(sqlite: BetterSqlite3.Database): ChangeHub {
   let local = 0;
+  // Prepared once, and read at most once per turn of the event loop: every authenticated request
+  // asks, and requests handled in the same turn cannot tell a commit made during it from one made
+  // just after it. This process's own writes move `local` at once.
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  let readThisTurn: string | undefined;
+  const forget = () => {
+    readThisTurn = undefined;
+  };
   return {
     async version() {
-      return `${local}:${String(sqlite.pragma('data_version', { simple: true }))}`;
+      if (readThisTurn === undefined) {
+        readThisTurn = String(dataVersion.get());
+        setImmediate(forget);
+      }
+      return `${local}:${readThisTurn}`;
     },
     async publish() {
       local++;

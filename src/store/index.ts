@@ -61,7 +61,7 @@ export async function openStore(opts: DbOptions): Promise<Store> {
     connectStates: connectStatesRepository(db),
     connectLinks: connectLinksRepository(db),
     operators: operatorsRepository(db),
-    requestLog: requestLogRepository(db),
+    requestLog: requestLogRepository(db, handle.dialect === 'sqlite' ? handle.sqlite : undefined),
     jobs: jobsRepository(db),
     idempotency: idempotencyRepository(db),
     changes: { version: () => hub.version() },

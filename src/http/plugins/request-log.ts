@@ -19,9 +19,10 @@ const LOGGED = /^\/v1\/(?!admin(?:\/|$))/;
 export function registerRequestLog(app: FastifyInstance, ctx: AppContext): void {
   const pending = new WeakMap<FastifyRequest, Pending>();
 
-  app.addHook('onRequest', async (request) => {
-    if (!LOGGED.test(request.url)) return;
-    pending.set(request, { at: new Date(ctx.clock.now()).toISOString(), meter: newMeter() });
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (LOGGED.test(request.url))
+      pending.set(request, { at: new Date(ctx.clock.now()).toISOString(), meter: newMeter() });
+    done();
   });
   // After the body is read: the handler and everything it awaits (a job it starts included) run
   // with the request's id, for the CRM call logs, and its meter.
@@ -31,10 +32,10 @@ export function registerRequestLog(app: FastifyInstance, ctx: AppContext): void 
     withCallContext({ requestId: request.id, meter: p.meter }, done);
   });
   // The API's own error answers are small JSON strings: their code (and, for 5xx, message) is kept.
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const p = pending.get(request);
     if (p === undefined || reply.statusCode < 400 || typeof payload !== 'string' || payload.length > 65_536)
-      return payload;
+      return done(null, payload);
     try {
       const body = JSON.parse(payload) as { error?: { code?: unknown; message?: unknown } };
       if (typeof body.error?.code === 'string') {
@@ -46,11 +47,11 @@ export function registerRequestLog(app: FastifyInstance, ctx: AppContext): void 
     } catch {
       // Not one of ours (a CRM's answer passed through): no code.
     }
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const p = pending.get(request);
-    if (p === undefined) return;
+    if (p === undefined) return done();
     pending.delete(request);
     const principal = request.principal ?? null;
     const via = reply.getHeader('x-crm-proxy-interface');
@@ -79,5 +80,6 @@ export function registerRequestLog(app: FastifyInstance, ctx: AppContext): void 
         ? `${p.error.code}: ${p.error.message}`.slice(0, 500)
         : undefined;
     ctx.requestLog.record(entry, allowance, failure);
+    done();
   });
 }
