@@ -8,6 +8,7 @@ import { registerJsonParser } from './http/plugins/body-parser.ts';
 import { registerDocsPage } from './http/plugins/docs-page.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
 import { registerHealth } from './http/plugins/health.ts';
+import { registerLargeReplies } from './http/plugins/large-replies.ts';
 import { redactingLogger } from './http/plugins/log-redaction.ts';
 import { registerRequestMetrics } from './http/plugins/metrics.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
@@ -83,6 +84,7 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
     details: () => ctx.readinessDetails(),
   });
   registerRequestLog(app, ctx);
+  registerLargeReplies(app);
   registerV1Routes(app, ctx);
   registerAdminRoutes(app, ctx);
   registerConsole(app, ctx);

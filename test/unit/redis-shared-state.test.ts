@@ -48,10 +48,8 @@ test('two clients share buckets, windows, places and notices; with the server st
 
   // One window of 3 calls per 10 s: the fourth reservation waits, and a 429's block holds everyone.
   const slots = await Promise.all([a, b, a, b].map((s) => s.reserveSlot('hs:1', 3, 10_000)));
-  assert.deepEqual(
-    slots.map((r) => r.ok),
-    [true, true, true, false],
-  );
+  // Which client's call reaches Redis last is not fixed; the count is.
+  assert.equal(slots.filter((r) => r.ok).length, 3);
   await a.block('hs:2', 5_000);
   const blocked = await b.reserveSlot('hs:2', 3, 10_000);
   assert.ok(!blocked.ok && blocked.waitMs > 0 && blocked.waitMs <= 5_000);

@@ -3,7 +3,7 @@ import { meterCrmCall } from '../../lib/call-context.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { redactUrl } from '../../lib/redact.ts';
 import { retrying } from '../../lib/retry.ts';
-import { readTextYielding } from '../../lib/utf8-yielding.ts';
+import { encodeUtf8Yielding, readTextYielding } from '../../lib/utf8-yielding.ts';
 import {
   type AttemptFailure,
   DEFAULT_RETRY_POLICY,
@@ -18,6 +18,9 @@ import {
   type OutboundRequest,
   type OutboundResponse,
 } from './types.ts';
+
+/** From this many characters, a string body is encoded to bytes in slices (see `send`). */
+const LARGE_BODY_CHARS = 256 * 1024;
 
 export interface HttpClientOptions {
   /** Per-attempt bound on each silence (headers, then body); the whole attempt gets twice that. */
@@ -93,8 +96,14 @@ export class HttpClient {
 
   async send(req: OutboundRequest): Promise<OutboundResponse> {
     const timeout = req.timeoutMs ?? this.#timeoutMs;
+    // undici would encode a string body in one block; a large one is encoded here in slices, once
+    // for every attempt.
+    const sent =
+      typeof req.body === 'string' && req.body.length >= LARGE_BODY_CHARS
+        ? { ...req, body: await encodeUtf8Yielding(req.body) }
+        : req;
     const last = await retrying(this.#clock, {
-      attempt: (n) => this.#attempt(req, n, timeout),
+      attempt: (n) => this.#attempt(sent, n, timeout),
       next: (outcome) => outcome.retryWaitMs,
     });
     if (last.response !== undefined) return last.response;
