@@ -12,6 +12,7 @@ import {
   removeServiceData,
   seedConnection,
   spawnHelperProcess,
+  startServiceOnSandbox,
   startServiceProcess,
 } from './lib/service-process.ts';
 
@@ -29,14 +30,7 @@ interface Figure {
 
 async function insertScenario(run: number): Promise<Figure> {
   const sandbox = await spawnSalesforceSandbox(0);
-  const data = createServiceData();
-  const { token } = await seedConnection(data, {
-    provider: 'salesforce',
-    url: sandbox.url,
-    accessToken: sandbox.credentials.accessToken,
-    refreshToken: sandbox.credentials.refreshToken,
-  });
-  const service = await startServiceProcess({ data });
+  const { data, token, service } = await startServiceOnSandbox(sandbox);
   try {
     const send = async (records: unknown[]) => {
       const response = await fetch(`${service.baseUrl}/v1/object/insert/Account`, {

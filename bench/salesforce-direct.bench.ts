@@ -7,12 +7,7 @@
 import { loadavg } from 'node:os';
 import { spawnSalesforceSandbox } from './lib/harness.ts';
 import { type LoadCall, type LoadResult, runWrk } from './lib/load.ts';
-import {
-  createServiceData,
-  removeServiceData,
-  seedConnection,
-  startServiceProcess,
-} from './lib/service-process.ts';
+import { removeServiceData, startServiceOnSandbox } from './lib/service-process.ts';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
@@ -21,14 +16,7 @@ const FIELDS = ['Name', 'Industry'];
 const API = '/services/data/v62.0';
 
 const sandbox = await spawnSalesforceSandbox(2_000);
-const data = createServiceData();
-const { token } = await seedConnection(data, {
-  provider: 'salesforce',
-  url: sandbox.url,
-  accessToken: sandbox.credentials.accessToken,
-  refreshToken: sandbox.credentials.refreshToken,
-});
-const service = await startServiceProcess({ data });
+const { data, token, service } = await startServiceOnSandbox(sandbox);
 
 const json = (url: string, auth: string, body: unknown): LoadCall => ({
   url,

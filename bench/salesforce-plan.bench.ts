@@ -7,12 +7,7 @@
 // Run: npm run bench -- salesforce-plan   (BENCH_RUNS, default 3; BENCH_RECORDS, default 10000)
 import { loadavg } from 'node:os';
 import { spawnSalesforceSandbox } from './lib/harness.ts';
-import {
-  createServiceData,
-  removeServiceData,
-  seedConnection,
-  startServiceProcess,
-} from './lib/service-process.ts';
+import { removeServiceData, startServiceOnSandbox } from './lib/service-process.ts';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
 const RECORDS = Number(process.env['BENCH_RECORDS'] ?? 10_000);
@@ -34,14 +29,7 @@ const control = async (path: string, method = 'GET', body?: unknown) => {
   const text = await response.text();
   return (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>;
 };
-const data = createServiceData();
-const { token } = await seedConnection(data, {
-  provider: 'salesforce',
-  url: sandbox.url,
-  accessToken: sandbox.credentials.accessToken,
-  refreshToken: sandbox.credentials.refreshToken,
-});
-const service = await startServiceProcess({ data });
+const { data, token, service } = await startServiceOnSandbox(sandbox);
 
 interface Row {
   scenario: string;

@@ -197,6 +197,21 @@ async function freePort(): Promise<number> {
 }
 
 /** Removes the data directory (after `stop`). */
+/** A fresh data directory, a Salesforce connection to `sandbox` with an API token, and the service. */
+export async function startServiceOnSandbox(sandbox: {
+  url: string;
+  credentials: { accessToken: string; refreshToken: string };
+}): Promise<{ data: ServiceData; token: string; service: ServiceProcess }> {
+  const data = createServiceData();
+  const { token } = await seedConnection(data, {
+    provider: 'salesforce',
+    url: sandbox.url,
+    accessToken: sandbox.credentials.accessToken,
+    refreshToken: sandbox.credentials.refreshToken,
+  });
+  return { data, token, service: await startServiceProcess({ data }) };
+}
+
 export function removeServiceData(data: ServiceData): void {
   rmSync(data.dataDir, { recursive: true, force: true });
 }
