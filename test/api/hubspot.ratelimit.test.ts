@@ -106,4 +106,17 @@ test('when HubSpot keeps refusing (daily allowance spent) the client gets 429 cr
   assert.match(second.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
   const crm = second.body.error.details[0]?.['crm_error'] as { policyName?: string } | undefined;
   assert.equal(crm?.policyName, 'DAILY');
+  // From then on the service knows the day's allowance is spent: refused without a call to HubSpot.
+  let calls = 0;
+  s.ctx.client.addHook(() => {
+    calls += 1;
+  });
+  const third = await s.api<ErrorBody>('/v1/object/get/contacts', {
+    token: token.token,
+    body: { data: { ids: [a], fields: ['email'] } },
+  });
+  assert.equal(third.status, 429);
+  assert.equal(third.body.error.code, 'crm_rate_limited');
+  assert.equal((third.body.error.details[0]?.['crm_error'] as { policyName?: string })?.policyName, 'DAILY');
+  assert.equal(calls, 0, 'no call reached HubSpot');
 });

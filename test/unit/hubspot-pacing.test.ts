@@ -3,9 +3,11 @@ import { test } from 'node:test';
 import { FIELD_TYPES_BY_TYPE as SANDBOX_MATRIX } from '../../sandbox/hubspot/properties/rules.ts';
 import { RateLimiter } from '../../sandbox/hubspot/ratelimit/limiter.ts';
 import { ApiError } from '../../src/errors/index.ts';
+import { LocalSharedState, type SharedMode } from '../../src/lib/shared-state.ts';
 import type { CrmSession } from '../../src/providers/adapter.ts';
 import type { OutboundResponse } from '../../src/providers/client/types.ts';
 import { hubspotCall, paced } from '../../src/providers/hubspot/calls.ts';
+import { PerConnectionState } from '../../src/providers/hubspot/connection-state.ts';
 import { HubSpotPacer } from '../../src/providers/hubspot/pacing.ts';
 import { FIELD_TYPES_BY_TYPE } from '../../src/providers/hubspot/profile.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
@@ -141,6 +143,33 @@ test('the daily limit is not retried', async () => {
     return true;
   });
   assert.equal(session.calls, 1);
+  // Until the day is over, the connection's calls are refused without being sent.
+  await assert.rejects(clock.run(hubspotCall(session, pacer, clock, call, budget)), (error: unknown) => {
+    assert.ok(error instanceof ApiError && error.code === 'crm_rate_limited');
+    const crm = error.details[0]?.['crm_error'] as { policyName?: string } | undefined;
+    assert.equal(crm?.policyName, 'DAILY');
+    return true;
+  });
+  assert.equal(session.calls, 1);
+  await clock.advance(86_400_000);
+  assert.equal(pacer.dailySpent(), undefined, 'a new day, a new allowance');
+});
+
+test('a daily allowance found used up on one instance is known to the others through the shared state', () => {
+  // Two instances' connection states on one notice bus (what Redis pub/sub is across instances).
+  class Bus extends LocalSharedState {
+    override mode(): SharedMode {
+      return 'shared';
+    }
+  }
+  const clock = new ManualClock();
+  const bus = new Bus(() => clock.now());
+  const a = new PerConnectionState({ clock, shared: bus, pacer: { probe: false } });
+  const b = new PerConnectionState({ clock, shared: bus, pacer: { probe: false } });
+  const until = clock.now() + 60_000;
+  a.of('conn-1').pacer.spentForTheDay(until, { policyName: 'DAILY' });
+  assert.deepEqual(b.of('conn-1').pacer.dailySpent(), { until, crmError: { policyName: 'DAILY' } });
+  assert.equal(b.of('conn-2').pacer.dailySpent(), undefined, 'only that connection');
 });
 
 test('calls the caller sends itself (pass-through) take slots too, search in its own window', async () => {

@@ -36,7 +36,8 @@ const DAY_MS = 86_400_000;
 export type RateLimitStep =
   | { kind: 'answer' }
   | { kind: 'retry'; waitMs: number }
-  | { kind: 'refuse'; error: ApiError };
+  /** `daily`: the account's daily allowance is used up until then (epoch ms), as HubSpot said in `crmError`. */
+  | { kind: 'refuse'; error: ApiError; daily?: { until: number; crmError: unknown } };
 
 /**
  * The pure decision after one paced HubSpot answer. A 429 is retried after the wait HubSpot
@@ -59,7 +60,8 @@ export function afterAnswer(
     const untilMidnight = Math.ceil(DAY_MS - (now % DAY_MS));
     return {
       kind: 'refuse',
-      error: rateLimited(response, body, untilMidnight, 'its daily API allowance is used up'),
+      error: dailySpent(body, untilMidnight),
+      daily: { until: now + untilMidnight, crmError: body },
     };
   }
   const wait =
@@ -97,6 +99,9 @@ export async function hubspotCall(
   let refusal: ApiError | undefined;
   const response = await retrying(clock, {
     attempt: async () => {
+      // Known to be spent (here or, with shared state, on another instance): HubSpot would refuse.
+      const daily = pacer.dailySpent();
+      if (daily !== undefined) throw dailySpent(daily.crmError, daily.until - clock.now());
       const slot = await pacer.acquire(kind);
       let answer: OutboundResponse | undefined;
       try {
@@ -126,6 +131,7 @@ export async function hubspotCall(
       if (step.kind === 'answer') return undefined;
       if (step.kind === 'refuse') {
         refusal = step.error;
+        if (step.daily !== undefined) pacer.spentForTheDay(step.daily.until, step.daily.crmError);
         return undefined;
       }
       pacer.block(kind, step.waitMs);
@@ -137,12 +143,21 @@ export async function hubspotCall(
   return response;
 }
 
+/** Our 429 while the account's daily allowance is used up (HubSpot's own refusal in `crmError`). */
+export function dailySpent(crmError: unknown, retryAfterMs: number): ApiError {
+  return rateLimitError(429, crmError, retryAfterMs, 'its daily API allowance is used up');
+}
+
 function rateLimited(
   response: OutboundResponse,
   body: RateLimitBody | undefined,
   retryAfterMs: number,
   why: string,
 ): ApiError {
+  return rateLimitError(response.status, body ?? response.text.slice(0, 500), retryAfterMs, why);
+}
+
+function rateLimitError(status: number, crmError: unknown, retryAfterMs: number, why: string): ApiError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return new ApiError(
     'crm_rate_limited',
@@ -152,8 +167,8 @@ function rateLimited(
       details: [
         {
           provider: 'hubspot',
-          status: response.status,
-          crm_error: body ?? response.text.slice(0, 500),
+          status,
+          crm_error: crmError,
           retry_after_seconds: seconds,
         },
       ],

@@ -5,7 +5,7 @@ import type { CrmSession } from '../adapter.ts';
 import type { OutboundResponse } from '../client/types.ts';
 import { type HubSpotCall, hubspotCall } from './calls.ts';
 import type { PropertyInfo, SchemaSummary } from './objects.ts';
-import { HubSpotPacer, type PacerOptions } from './pacing.ts';
+import { DAILY_SPENT, type DailySpent, HubSpotPacer, type PacerOptions } from './pacing.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
 export interface ConnectionState {
@@ -46,6 +46,12 @@ export class PerConnectionState {
       const states = connectionId === null ? [...this.#states.values()] : [this.#states.get(connectionId)];
       for (const state of states) if (state !== undefined) forgetCached(state);
     });
+    // Another instance found a connection's daily allowance used up.
+    options.shared?.subscribe(DAILY_SPENT, (message) => {
+      const spent = parseDailySpent(message);
+      if (spent !== undefined)
+        this.of(spent.connectionId).pacer.spentForTheDay(spent.until, spent.crmError, false);
+    });
   }
 
   /** Tells every instance (this one too) that the connection's properties or schemas changed. */
@@ -80,5 +86,16 @@ export class PerConnectionState {
   /** A paced call on the session's connection (429s retried as HubSpot indicates). */
   call(session: CrmSession, call: HubSpotCall): Promise<OutboundResponse> {
     return hubspotCall(session, this.of(session.connectionId).pacer, this.clock, call);
+  }
+}
+
+function parseDailySpent(message: string | null): ({ connectionId: string } & DailySpent) | undefined {
+  if (message === null) return undefined;
+  try {
+    const m = JSON.parse(message) as { connectionId?: unknown; until?: unknown; crmError?: unknown };
+    if (typeof m.connectionId !== 'string' || typeof m.until !== 'number') return undefined;
+    return { connectionId: m.connectionId, until: m.until, crmError: m.crmError };
+  } catch {
+    return undefined;
   }
 }

@@ -5,6 +5,15 @@ import { HUBSPOT_PROFILE } from './profile.ts';
 
 export type CallKind = 'standard' | 'search';
 
+/** A connection's daily allowance is used up (message: JSON `{ connectionId, until, crmError }`). */
+export const DAILY_SPENT = 'hubspot-daily-spent';
+
+/** Until when (epoch ms) the account's daily allowance is used up, and HubSpot's refusal. */
+export interface DailySpent {
+  until: number;
+  crmError: unknown;
+}
+
 interface WindowOptions {
   max: number;
   windowMs: number;
@@ -102,6 +111,8 @@ export class HubSpotPacer {
   readonly #clock: Clock;
   readonly #shared: SharedState | undefined;
   readonly #sharedKey: string;
+  readonly #connectionId: string;
+  #daily: DailySpent | undefined;
   readonly #onWait: PacerOptions['onWait'];
   readonly #windows: Record<CallKind, Window>;
   readonly #queues: Record<CallKind, Array<() => void>> = { standard: [], search: [] };
@@ -115,7 +126,8 @@ export class HubSpotPacer {
     const r = HUBSPOT_PROFILE.rateLimits;
     this.#clock = options.clock;
     this.#shared = options.shared?.mode() === 'local' ? undefined : options.shared;
-    this.#sharedKey = `hubspot:${options.sharedKey ?? 'default'}`;
+    this.#connectionId = options.sharedKey ?? 'default';
+    this.#sharedKey = `hubspot:${this.#connectionId}`;
     this.#onWait = options.onWait;
     this.#windows = {
       standard: new Window({
@@ -198,6 +210,26 @@ export class HubSpotPacer {
     w.blockedUntil = Math.max(w.blockedUntil, this.#clock.now() + waitMs);
     void this.#shared?.block(`${this.#sharedKey}:${kind}`, waitMs);
     this.#pump(kind);
+  }
+
+  /**
+   * HubSpot refused with its daily limit: every call of this connection is refused without being
+   * sent until `until`, on every instance when the state is shared (they would each spend a refused
+   * call to learn it otherwise).
+   */
+  spentForTheDay(until: number, crmError: unknown, tell = true): void {
+    if (this.#daily !== undefined && this.#daily.until >= until) return;
+    this.#daily = { until, crmError };
+    if (tell) {
+      const message = JSON.stringify({ connectionId: this.#connectionId, until, crmError });
+      void this.#shared?.publish(DAILY_SPENT, message).catch(() => {});
+    }
+  }
+
+  /** The daily allowance's refusal while it lasts. */
+  dailySpent(): DailySpent | undefined {
+    if (this.#daily !== undefined && this.#daily.until <= this.#clock.now()) this.#daily = undefined;
+    return this.#daily;
   }
 
   /** How long until a slot frees up by itself (used as the wait after a 429 that says nothing better). */
