@@ -19,6 +19,7 @@ import { Metrics } from './lib/metrics.ts';
 import { LOG_REDACT_PATHS } from './lib/redact.ts';
 import { RedisSharedState } from './lib/redis-shared-state.ts';
 import { LocalSharedState, type SharedState } from './lib/shared-state.ts';
+import { createTracing, type Tracing } from './lib/tracing.ts';
 import { ConnectionLimiters, type OperationDeps } from './operations/deps.ts';
 import type { OAuthApp, OAuthClient, ProviderModule } from './providers/adapter.ts';
 import { HttpClient, type HttpClientOptions } from './providers/client/http-client.ts';
@@ -86,6 +87,8 @@ export interface AppContext {
   admin: AdminService;
   /** Prometheus metrics; null unless a metrics port is configured. */
   metrics: Metrics | null;
+  /** OpenTelemetry tracing; null unless a collector is configured. */
+  tracing: Tracing | null;
   /** What instances share: Redis when `REDIS_URL` is set, else this process alone. */
   shared: SharedState;
   /** The store answers (readiness). */
@@ -289,9 +292,11 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     },
   });
   const rateLimit = overrides.rateLimit === undefined ? config.capacity.rateLimit : overrides.rateLimit;
+  const tracing = config.tracing === undefined ? null : createTracing(config.tracing);
 
   return {
     config,
+    tracing,
     logger,
     store,
     connections,
@@ -340,6 +345,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       await client.close();
       await forwarder.close();
       await shared.close();
+      await tracing?.shutdown();
       await store.close();
     },
   };

@@ -6,14 +6,14 @@ import { SALESFORCE_PROFILE } from '../providers/salesforce/profile.ts';
 import { type CapacityLimits, DEFAULT_CAPACITY, parseCapacity } from './capacity.ts';
 import { DEFAULT_DURABLE, type DurableSettings, parseDurable } from './durable.ts';
 import { ConfigError, ConfigProblems } from './error.ts';
-import { type MetricsConfig, parseMetricsConfig } from './metrics.ts';
+import { type MetricsConfig, parseMetricsConfig, parseTracingConfig, type TracingConfig } from './metrics.ts';
 import { checkProductionSafety } from './production.ts';
 import { DEFAULT_SERVER_LIMITS, parseServerLimits, type ServerLimits } from './server-limits.ts';
 
 export { type CapacityLimits, DEFAULT_CAPACITY } from './capacity.ts';
 export { DEFAULT_DURABLE, type DurableSettings } from './durable.ts';
 export { ConfigError, ConfigProblems } from './error.ts';
-export type { MetricsConfig } from './metrics.ts';
+export type { MetricsConfig, TracingConfig } from './metrics.ts';
 export { checkProductionSafety, isLoopbackHost } from './production.ts';
 export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.ts';
 
@@ -46,6 +46,8 @@ export interface Config {
   capacity: CapacityLimits;
   /** The /metrics listener (`CRM_PROXY_METRICS_*`); off without a port. */
   metrics: MetricsConfig;
+  /** OpenTelemetry tracing (`OTEL_EXPORTER_OTLP_ENDPOINT`); undefined: off. */
+  tracing: TracingConfig | undefined;
   nodeEnv: string;
   production: boolean;
   databaseUrl: string | undefined;
@@ -261,6 +263,7 @@ export function loadConfig(env: Env = process.env): Config {
     limits: p.take(() => parseServerLimits(env), DEFAULT_SERVER_LIMITS),
     capacity: p.take(() => parseCapacity(env), DEFAULT_CAPACITY),
     metrics: p.take(() => parseMetricsConfig(env), { port: undefined, host: '127.0.0.1', token: undefined }),
+    tracing: p.take(() => parseTracingConfig(env), undefined),
     durable: p.take(() => parseDurable(env), DEFAULT_DURABLE),
     nodeEnv,
     production,

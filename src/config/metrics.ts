@@ -30,3 +30,26 @@ export function parseMetricsConfig(env: Env): MetricsConfig {
   p.throwIfAny();
   return { port, host: env['CRM_PROXY_METRICS_HOST']?.trim() || '127.0.0.1', token };
 }
+
+/** OpenTelemetry tracing: on when OTEL_EXPORTER_OTLP_ENDPOINT names a collector (OTLP over HTTP). */
+export interface TracingConfig {
+  endpoint: string;
+  /** `OTEL_SERVICE_NAME`, default `crm-proxy`. */
+  serviceName: string;
+}
+
+export function parseTracingConfig(env: Env): TracingConfig | undefined {
+  const endpoint = env['OTEL_EXPORTER_OTLP_ENDPOINT']?.trim();
+  if (endpoint === undefined || endpoint === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new ConfigError(
+      'OTEL_EXPORTER_OTLP_ENDPOINT must be the http:// or https:// base URL of an OTLP collector (e.g. http://127.0.0.1:4318)',
+    );
+  return { endpoint, serviceName: env['OTEL_SERVICE_NAME']?.trim() || 'crm-proxy' };
+}

@@ -11,10 +11,20 @@ export interface RequestMeter {
   lastHeaders: Record<string, string | string[] | undefined> | undefined;
 }
 
+/** The request's trace (when tracing is on): a span for each outbound CRM call. */
+export interface TraceScope {
+  /** Starts the span of one CRM call; `headers` (`traceparent`) go with the call. */
+  outbound(
+    method: string,
+    url: string,
+  ): { headers: Record<string, string>; end(status?: number, error?: unknown): void };
+}
+
 export interface CallContext {
   requestId?: string | undefined;
   jobId?: string | undefined;
   meter?: RequestMeter | undefined;
+  trace?: TraceScope | undefined;
 }
 
 const storage = new AsyncLocalStorage<CallContext>();
@@ -44,4 +54,9 @@ export function meterCrmCall(headers?: Record<string, string | string[] | undefi
   if (meter === undefined) return;
   meter.crmCalls++;
   if (headers !== undefined) meter.lastHeaders = headers;
+}
+
+/** The span of one CRM call when the work in progress is traced, else undefined. */
+export function traceOutbound(method: string, url: string): ReturnType<TraceScope['outbound']> | undefined {
+  return storage.getStore()?.trace?.outbound(method, url);
 }

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
+import { traceOutbound } from '../lib/call-context.ts';
 import type { HttpMethod } from '../providers/client/types.ts';
 
 export interface ForwarderOptions {
@@ -67,17 +68,21 @@ export class ProxyForwarder {
   }
 
   async send(req: ForwardRequest): Promise<ForwardResponse> {
+    // The span ends with the answer's headers: the body streams on to the client afterwards.
+    const span = traceOutbound(req.method, req.url);
     try {
       const res = await request(req.url, {
         method: req.method,
-        headers: req.headers,
+        headers: span === undefined ? req.headers : { ...req.headers, ...span.headers },
         body: req.body ?? null,
         dispatcher: this.#agent,
         headersTimeout: this.#headersTimeoutMs,
         bodyTimeout: this.#bodyTimeoutMs,
       });
+      span?.end(res.statusCode);
       return { status: res.statusCode, headers: res.headers, body: res.body };
     } catch (error) {
+      span?.end(undefined, error);
       const code = errorCode(error);
       if (code !== undefined) throw new TargetUnreachableError(code, error);
       throw error;

@@ -2,10 +2,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { NewRequestLogEntry } from '../../admin/request-log.ts';
 import type { AppContext } from '../../context.ts';
 import { newMeter, type RequestMeter, withCallContext } from '../../lib/call-context.ts';
+import type { RequestTrace } from '../../lib/tracing.ts';
 
 interface Pending {
   at: string;
   meter: RequestMeter;
+  trace?: RequestTrace | undefined;
   error?: { code: string; message: string };
 }
 
@@ -21,7 +23,11 @@ export function registerRequestLog(app: FastifyInstance, ctx: AppContext): void 
 
   app.addHook('onRequest', (request, _reply, done) => {
     if (LOGGED.test(request.url))
-      pending.set(request, { at: new Date(ctx.clock.now()).toISOString(), meter: newMeter() });
+      pending.set(request, {
+        at: new Date(ctx.clock.now()).toISOString(),
+        meter: newMeter(),
+        trace: ctx.tracing?.startRequest(request.method, request.url.split('?')[0] ?? '', request.headers),
+      });
     done();
   });
   // After the body is read: the handler and everything it awaits (a job it starts included) run
@@ -29,7 +35,7 @@ export function registerRequestLog(app: FastifyInstance, ctx: AppContext): void 
   app.addHook('preHandler', (request, _reply, done) => {
     const p = pending.get(request);
     if (p === undefined) return done();
-    withCallContext({ requestId: request.id, meter: p.meter }, done);
+    withCallContext({ requestId: request.id, meter: p.meter, trace: p.trace?.scope }, done);
   });
   // The API's own error answers are small JSON strings: their code (and, for 5xx, message) is kept.
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -53,6 +59,7 @@ export function registerRequestLog(app: FastifyInstance, ctx: AppContext): void 
     const p = pending.get(request);
     if (p === undefined) return done();
     pending.delete(request);
+    p.trace?.end(reply.statusCode, request.routeOptions.url);
     const principal = request.principal ?? null;
     const via = reply.getHeader('x-crm-proxy-interface');
     const entry: NewRequestLogEntry = {

@@ -1,5 +1,5 @@
 import { Agent, errors, request } from 'undici';
-import { meterCrmCall } from '../../lib/call-context.ts';
+import { meterCrmCall, traceOutbound } from '../../lib/call-context.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { redactUrl } from '../../lib/redact.ts';
 import { retrying } from '../../lib/retry.ts';
@@ -120,10 +120,11 @@ export class HttpClient {
     let failure: AttemptFailure;
     let response: OutboundResponse | undefined;
     let network: { kind: OutboundNetworkError['kind']; error: unknown } | undefined;
+    const span = traceOutbound(req.method, req.url);
     try {
       const res = await request(req.url, {
         method: req.method,
-        headers: req.headers,
+        headers: span === undefined ? req.headers : { ...req.headers, ...span.headers },
         body: req.body,
         dispatcher: this.#agent,
         headersTimeout: timeout,
@@ -132,6 +133,7 @@ export class HttpClient {
       });
       const text = await readTextYielding(res.body).finally(() => clearTimeout(deadline));
       response = { status: res.statusCode, headers: res.headers, text, attempts: attempt };
+      span?.end(res.statusCode);
       meterCrmCall(res.headers);
       if (res.statusCode < 500 && (res.statusCode !== 429 || req.ownRateLimit === true)) {
         this.#emit(req, attempt, started, { status: res.statusCode });
@@ -145,6 +147,7 @@ export class HttpClient {
       };
     } catch (thrown) {
       clearTimeout(deadline);
+      span?.end(undefined, thrown);
       meterCrmCall();
       const kind = classify(thrown);
       if (kind === null) throw thrown;

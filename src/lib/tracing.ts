@@ -1,0 +1,115 @@
+// Optional OpenTelemetry tracing, on when an OTLP collector is configured
+// (OTEL_EXPORTER_OTLP_ENDPOINT). An API request becomes a server span that continues the caller's
+// W3C `traceparent`; each CRM call made for it becomes a client span, and its `traceparent` goes to
+// the CRM with the call. Spans leave in batches over OTLP/HTTP (JSON); nothing of a request's body,
+// query string or credentials is recorded.
+import { type Context, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { TraceScope } from './call-context.ts';
+
+export interface TracingOptions {
+  /** The collector's base URL; spans are sent to `<endpoint>/v1/traces`. */
+  endpoint: string;
+  serviceName: string;
+}
+
+/** One API request's span: `scope` goes into the call context, `end` closes it with the answer. */
+export interface RequestTrace {
+  scope: TraceScope;
+  end(status: number, route: string | undefined): void;
+}
+
+export interface Tracing {
+  startRequest(
+    method: string,
+    path: string,
+    headers: Record<string, string | string[] | undefined>,
+  ): RequestTrace;
+  /** Sends what is pending and stops. */
+  shutdown(): Promise<void>;
+}
+
+const propagator = new W3CTraceContextPropagator();
+const headerGetter = {
+  keys: (carrier: Record<string, string | string[] | undefined>) => Object.keys(carrier),
+  get: (carrier: Record<string, string | string[] | undefined>, key: string) => carrier[key],
+};
+const headerSetter = {
+  set: (carrier: Record<string, string>, key: string, value: string) => {
+    carrier[key] = value;
+  },
+};
+
+export function createTracing(options: TracingOptions): Tracing {
+  const exporter = new OTLPTraceExporter({ url: `${options.endpoint.replace(/\/+$/, '')}/v1/traces` });
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': options.serviceName }),
+    spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: 1_000 })],
+  });
+  const tracer = provider.getTracer('crm-proxy');
+
+  const scopeOf = (parent: Context): TraceScope => ({
+    outbound(method, url) {
+      const target = safeUrl(url);
+      const span: Span = tracer.startSpan(
+        `${method} ${target?.host ?? 'CRM'}`,
+        {
+          kind: SpanKind.CLIENT,
+          attributes: {
+            'http.request.method': method,
+            ...(target === undefined
+              ? {}
+              : { 'server.address': target.hostname, 'url.path': target.pathname }),
+          },
+        },
+        parent,
+      );
+      const headers: Record<string, string> = {};
+      propagator.inject(trace.setSpan(parent, span), headers, headerSetter);
+      return {
+        headers,
+        end(status, error) {
+          if (status !== undefined) span.setAttribute('http.response.status_code', status);
+          if (error !== undefined || (status !== undefined && status >= 500))
+            span.setStatus({ code: SpanStatusCode.ERROR });
+          span.end();
+        },
+      };
+    },
+  });
+
+  return {
+    startRequest(method, path, headers) {
+      const incoming = propagator.extract(ROOT_CONTEXT, headers, headerGetter);
+      const span = tracer.startSpan(
+        `${method} ${path}`,
+        { kind: SpanKind.SERVER, attributes: { 'http.request.method': method } },
+        incoming,
+      );
+      return {
+        scope: scopeOf(trace.setSpan(incoming, span)),
+        end(status, route) {
+          if (route !== undefined) {
+            span.updateName(`${method} ${route}`);
+            span.setAttribute('http.route', route);
+          }
+          span.setAttribute('http.response.status_code', status);
+          if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+          span.end();
+        },
+      };
+    },
+    shutdown: () => provider.shutdown(),
+  };
+}
+
+function safeUrl(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
+}
