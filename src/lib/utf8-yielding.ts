@@ -3,8 +3,8 @@ import { LoopYielder } from './yield-to-loop.ts';
 
 /** Bytes decoded between two checks of the yielder. */
 const BYTES_PER_STEP = 128 * 1024;
-/** Below this, one decode is quick enough not to be worth the slicing. */
-const SMALL_BYTES = 256 * 1024;
+/** Below this many bytes (or characters), one decode or encode is quick enough not to be worth slicing. */
+export const SLICED_FROM = 256 * 1024;
 
 /**
  * `bytes` as UTF-8 text, decoded in slices with yields to the event loop: 8 MiB of non-ASCII text
@@ -17,7 +17,7 @@ export async function decodeUtf8Yielding(
 ): Promise<string> {
   const chunks = Buffer.isBuffer(bytes) ? [bytes] : bytes;
   const total = chunks.reduce((n, c) => n + c.length, 0);
-  if (total < SMALL_BYTES)
+  if (total < SLICED_FROM)
     return chunks.length === 1
       ? (chunks[0] as Buffer).toString('utf8')
       : Buffer.concat(chunks).toString('utf8');
@@ -55,7 +55,7 @@ const CHARS_PER_STEP = 128 * 1024;
  * surrogate pair, so the bytes are exactly those `Buffer.from(text)` gives.
  */
 export async function encodeUtf8Yielding(text: string, yielder = new LoopYielder()): Promise<Buffer> {
-  if (text.length < SMALL_BYTES) return Buffer.from(text, 'utf8');
+  if (text.length < SLICED_FROM) return Buffer.from(text, 'utf8');
   const out = Buffer.allocUnsafe(Buffer.byteLength(text, 'utf8'));
   let offset = 0;
   for (let at = 0; at < text.length; ) {

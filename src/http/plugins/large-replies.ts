@@ -1,8 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { encodeUtf8Yielding } from '../../lib/utf8-yielding.ts';
-
-/** From this many characters, an answer is encoded to bytes in slices before it is written. */
-const LARGE_REPLY_CHARS = 256 * 1024;
+import { encodeUtf8Yielding, SLICED_FROM } from '../../lib/utf8-yielding.ts';
 
 /**
  * A string answer is measured (Content-Length) and encoded to UTF-8 by Node in one block when it
@@ -10,9 +7,9 @@ const LARGE_REPLY_CHARS = 256 * 1024;
  * A large one is handed over as bytes encoded in slices instead, with yields to the event loop.
  */
 export function registerLargeReplies(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, _reply, payload) =>
-    typeof payload === 'string' && payload.length >= LARGE_REPLY_CHARS
-      ? encodeUtf8Yielding(payload)
-      : payload,
-  );
+  // A callback hook: the answers of ordinary size pass without a promise.
+  app.addHook('onSend', (_request, _reply, payload, done) => {
+    if (typeof payload !== 'string' || payload.length < SLICED_FROM) return done(null, payload);
+    encodeUtf8Yielding(payload).then((bytes) => done(null, bytes), done);
+  });
 }

@@ -3,7 +3,7 @@ import { meterCrmCall, traceOutbound } from '../../lib/call-context.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { redactUrl } from '../../lib/redact.ts';
 import { retrying } from '../../lib/retry.ts';
-import { encodeUtf8Yielding, readTextYielding } from '../../lib/utf8-yielding.ts';
+import { encodeUtf8Yielding, readTextYielding, SLICED_FROM } from '../../lib/utf8-yielding.ts';
 import {
   type AttemptFailure,
   DEFAULT_RETRY_POLICY,
@@ -18,9 +18,6 @@ import {
   type OutboundRequest,
   type OutboundResponse,
 } from './types.ts';
-
-/** From this many characters, a string body is encoded to bytes in slices (see `send`). */
-const LARGE_BODY_CHARS = 256 * 1024;
 
 export interface HttpClientOptions {
   /** Per-attempt bound on each silence (headers, then body); the whole attempt gets twice that. */
@@ -99,7 +96,7 @@ export class HttpClient {
     // undici would encode a string body in one block; a large one is encoded here in slices, once
     // for every attempt.
     const sent =
-      typeof req.body === 'string' && req.body.length >= LARGE_BODY_CHARS
+      typeof req.body === 'string' && req.body.length >= SLICED_FROM
         ? { ...req, body: await encodeUtf8Yielding(req.body) }
         : req;
     const last = await retrying(this.#clock, {
