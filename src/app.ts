@@ -9,7 +9,7 @@ import { registerDocsPage } from './http/plugins/docs-page.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
 import { registerHealth } from './http/plugins/health.ts';
 import { registerLargeReplies } from './http/plugins/large-replies.ts';
-import { redactingLogger } from './http/plugins/log-redaction.ts';
+import { OneLineLogController, redactingLogger } from './http/plugins/log-redaction.ts';
 import { registerRequestMetrics } from './http/plugins/metrics.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
 import { genRequestId, registerRequestId } from './http/plugins/request-id.ts';
@@ -42,6 +42,7 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
     // Header, whole-request and keep-alive deadlines, and the 408 written when one passes.
     ...connections.options,
     loggerInstance: redactingLogger(ctx.logger),
+    logController: new OneLineLogController(),
     genReqId: genRequestId,
     bodyLimit: ctx.bodyLimit,
     // Keep-alive sockets are closed at shutdown once in-flight requests have finished.
@@ -93,8 +94,9 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
   });
   // Requests still in flight at shutdown answer with `Connection: close`, so their keep-alive
   // sockets end with the answer instead of holding the close open until the keep-alive timeout.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');
+    done(null, payload);
   });
   return app;
 }

@@ -16,7 +16,7 @@ import { JobRunner } from './jobs/runner.ts';
 import { currentCallIds } from './lib/call-context.ts';
 import { type Clock, systemClock, withSystemSleep } from './lib/clock.ts';
 import { Metrics } from './lib/metrics.ts';
-import { LOG_REDACT_PATHS } from './lib/redact.ts';
+import { LOG_REDACTION } from './lib/redact.ts';
 import { RedisSharedState } from './lib/redis-shared-state.ts';
 import { LocalSharedState, type SharedState } from './lib/shared-state.ts';
 import { createTracing, type Tracing } from './lib/tracing.ts';
@@ -113,7 +113,7 @@ const LOG_FLUSH_MS = 250;
  * pending is written synchronously when the process exits, crashes included.
  */
 export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
-  const options = { level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } };
+  const options = { level: config.logLevel, ...LOG_REDACTION };
   if (config.logLevel === 'silent') return pino(options);
   const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES });
   const timer = setInterval(() => {

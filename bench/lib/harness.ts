@@ -20,6 +20,7 @@ export interface SalesforceSandboxProcess {
   credentials: SandboxCredentials;
   /** Ids of the accounts seeded for the run. */
   ids: string[];
+  pid: number;
   stop(): void;
 }
 
@@ -38,8 +39,8 @@ export async function spawnSalesforceSandbox(accounts: number): Promise<Salesfor
     createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`sandbox process exited with ${code}`)));
   });
-  const info = JSON.parse(firstLine) as Omit<SalesforceSandboxProcess, 'stop'>;
-  return { ...info, stop: () => child.stdin.end() };
+  const info = JSON.parse(firstLine) as Omit<SalesforceSandboxProcess, 'stop' | 'pid'>;
+  return { ...info, pid: child.pid ?? 0, stop: () => child.stdin.end() };
 }
 
 type Service = Awaited<ReturnType<typeof startService>>;

@@ -32,7 +32,13 @@ function run(command: string, args: string[]): Promise<string> {
     let err = '';
     child.stdout.on('data', (d) => (out += String(d)));
     child.stderr.on('data', (d) => (err += String(d)));
-    child.once('error', reject);
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'ENOENT'
+          ? new Error(`${command} is not installed (Debian: apt-get install ${command})`)
+          : error,
+      ),
+    );
     child.once('exit', (code) =>
       code === 0 ? resolve(out) : reject(new Error(`${command}: ${code}\n${err}`)),
     );

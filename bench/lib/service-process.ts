@@ -197,7 +197,10 @@ async function freePort(): Promise<number> {
 }
 
 /** Removes the data directory (after `stop`). */
-/** A fresh data directory, a Salesforce connection to `sandbox` with an API token, and the service. */
+/**
+ * A fresh data directory, a Salesforce connection to `sandbox` with an API token, and the service.
+ * `BENCH_PROFILE=DIR` runs the service with `--cpu-prof`, its profile written to DIR when it stops.
+ */
 export async function startServiceOnSandbox(sandbox: {
   url: string;
   credentials: { accessToken: string; refreshToken: string };
@@ -209,7 +212,9 @@ export async function startServiceOnSandbox(sandbox: {
     accessToken: sandbox.credentials.accessToken,
     refreshToken: sandbox.credentials.refreshToken,
   });
-  return { data, token, service: await startServiceProcess({ data }) };
+  const profile = process.env['BENCH_PROFILE'];
+  const nodeArgs = profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`];
+  return { data, token, service: await startServiceProcess({ data, nodeArgs }) };
 }
 
 export function removeServiceData(data: ServiceData): void {

@@ -88,20 +88,63 @@ export function redactRequestUrl(url: string): string {
 
 const CONNECT_LINK_PATH = /^(\/connect\/)[^/]+/;
 
-/** Paths the service's pino logger masks (request headers; outbound error bodies are masked by redactText). */
-export const LOG_REDACT_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["proxy-authorization"]',
-  'res.headers["set-cookie"]',
-  '*.authorization',
-  '*.accessToken',
-  '*.refreshToken',
-  '*.access_token',
-  '*.refresh_token',
-  '*.client_secret',
-  '*.token',
-];
+/** Fields masked one level down in anything logged (`{ grant: { accessToken } }`). */
+const SECRET_FIELDS = [
+  'authorization',
+  'accessToken',
+  'refreshToken',
+  'access_token',
+  'refresh_token',
+  'client_secret',
+  'token',
+] as const;
+
+function masked(value: object, fields: Iterable<string>): Record<string, unknown> | undefined {
+  let copy: Record<string, unknown> | undefined;
+  for (const field of fields) {
+    if ((value as Record<string, unknown>)[field] !== undefined) {
+      copy ??= { ...(value as Record<string, unknown>) };
+      copy[field] = REDACTED;
+    }
+  }
+  return copy;
+}
+
+/**
+ * The logged object with `SECRET_FIELDS` masked in each of its values, and `SECRET_HEADERS` in a
+ * plain `req.headers` or `res.headers`, copied only where one is found. It replaces pino's
+ * redaction paths (`*.accessToken`, `req.headers.authorization`, …), which cost about 9 µs on
+ * every log line, the request line included. A Fastify request or reply under `req`/`res` is left
+ * to its serializer, which writes no header. Errors go through the `err` serializer, which keeps
+ * no such field. Child-logger bindings are not looked at: they carry ids and names only
+ * (`component`, `jobId`, the request id).
+ */
+export function maskSecretFields(obj: Record<string, unknown>): Record<string, unknown> {
+  let out = obj;
+  for (const key in obj) {
+    const value = obj[key];
+    if (value === null || typeof value !== 'object' || value instanceof Error) continue;
+    let copy = masked(value, SECRET_FIELDS);
+    const headers = (value as { headers?: unknown }).headers;
+    if (
+      (key === 'req' || key === 'res') &&
+      Object.getPrototypeOf(value) === Object.prototype &&
+      typeof headers === 'object' &&
+      headers !== null
+    ) {
+      const hidden = masked(headers, SECRET_HEADERS);
+      if (hidden !== undefined) copy = { ...(copy ?? value), headers: hidden };
+    }
+    if (copy !== undefined) {
+      if (out === obj) out = { ...obj };
+      out[key] = copy;
+    }
+  }
+  return out;
+}
+
+/** The pino options that keep secrets out of the service's log lines. */
+export const LOG_REDACTION = { formatters: { log: maskSecretFields } };
 
 const SECRET_KEYS = new Set([
   ...SECRET_PARAMS,

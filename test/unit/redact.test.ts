@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import {
-  LOG_REDACT_PATHS,
+  LOG_REDACTION,
   redactHeaders,
   redactRequestUrl,
   redactText,
@@ -49,10 +49,16 @@ test('the service logger masks authorization headers and tokens in logged object
       done();
     },
   });
-  const log = pino({ redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } }, sink);
+  const log = pino(LOG_REDACTION, sink);
   log.info({ req: { headers: { authorization: 'Bearer crmp_eu_secret', cookie: 'sid=1' } } }, 'incoming');
-  log.info({ grant: { accessToken: 'A', refreshToken: 'R', client_secret: 'S' } }, 'refreshed');
+  const grant = { accessToken: 'A', refreshToken: 'R', client_secret: 'S', scope: 'api' };
+  log.info({ grant, other: { token: 'T' }, note: 'kept' }, 'refreshed');
+  log.child({ component: 'tokens' }).info({ session: { access_token: 'B' } }, 'in a child');
   const all = lines.join('');
-  assert.doesNotMatch(all, /crmp_eu_secret|sid=1|"A"|"R"|"S"/);
+  assert.doesNotMatch(all, /crmp_eu_secret|sid=1|"A"|"R"|"S"|"T"|"B"/);
   assert.match(all, /\[redacted\]/);
+  assert.match(all, /"scope":"api"/);
+  assert.match(all, /"note":"kept"/);
+  // The logged object itself is left as it was.
+  assert.equal(grant.accessToken, 'A');
 });

@@ -78,7 +78,8 @@ export function clientTimeouts(limits: TimeoutLimits, logger: Logger) {
   }
 
   function register(app: FastifyInstance): void {
-    app.addHook('onRequest', async (request, reply) => {
+    // Callback hooks: no promise per request.
+    app.addHook('onRequest', (request, reply, done) => {
       const socket = request.raw.socket;
       const entry: InFlight = { id: request.id, req: request.raw, res: reply.raw };
       inFlight.set(socket, entry);
@@ -86,13 +87,15 @@ export function clientTimeouts(limits: TimeoutLimits, logger: Logger) {
         if (inFlight.get(socket) === entry) inFlight.delete(socket);
       });
       socket.setTimeout(limits.bodyIdleTimeoutMs);
+      done();
     });
 
     // An answer sent before the body has arrived (a 401, a 413, a CRM that answered early) closes
     // the connection: otherwise Node would keep reading a body nobody wants, for as long as the
     // client cares to send it.
-    app.addHook('onSend', async (request, reply) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       if (!request.raw.complete) reply.header('connection', 'close');
+      done(null, payload);
     });
 
     // Listening here means Node no longer destroys a timed-out socket itself: every branch decides.

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { redactRequestUrl, redactText } from '../../lib/redact.ts';
 
@@ -33,4 +33,29 @@ function err(error: unknown) {
  */
 export function redactingLogger(logger: Logger): FastifyBaseLogger {
   return logger.child({}, { serializers: { req, err } }) as FastifyBaseLogger;
+}
+
+/**
+ * One line per request instead of Fastify's two ("incoming request", then "request completed"):
+ * the completed line carries the request as well. Each line is serialised, redacted and written,
+ * which under load was a tenth of the service's CPU. A request that never completes (a client
+ * gone mid-body) still has its "request errored" or timeout line. Error lines are Fastify's.
+ */
+export class OneLineLogController extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (error) {
+      reply.log.error(
+        { req: request, res: reply, err: error, responseTime: reply.elapsedTime },
+        'request errored',
+      );
+    } else {
+      reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    }
+  }
 }

@@ -9,7 +9,7 @@ function crmOf(request: FastifyRequest): string | undefined {
 
 /** Counts every answered request by route template, status class and CRM, and times it. */
 export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     metrics.recordRequest({
       // The template (`/v1/object/get/:object_name`), so label values stay bounded.
       route: request.routeOptions.url ?? 'unmatched',
@@ -18,5 +18,6 @@ export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): 
       crm: crmOf(request),
       seconds: reply.elapsedTime / 1000,
     });
+    done();
   });
 }

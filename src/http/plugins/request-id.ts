@@ -14,9 +14,18 @@ export function genRequestId(req: IncomingMessage): string {
   return freshRequestId();
 }
 
-/** A new `req_…` id, for answers written before any request could be read. */
+let sequence = 0;
+
+/**
+ * A new `req_…` id: the time in milliseconds and a counter (base 36, fixed width), then 48 random
+ * bits. Ids made one after the other sort together, so the request log's index on them grows at
+ * its end: with wholly random ids every row landed on another index page, which tripled the cost
+ * of writing the log (and the time its batches block the event loop). Also used for answers
+ * written before any request could be read.
+ */
 export function freshRequestId(): string {
-  return `req_${pooledRandomBytes(12).toString('base64url')}`;
+  sequence = (sequence + 1) % 1_679_616; // 36^4
+  return `req_${Date.now().toString(36).padStart(9, '0')}${sequence.toString(36).padStart(4, '0')}${pooledRandomBytes(6).toString('base64url')}`;
 }
 
 /** Every response, errors and 404s included, carries `X-Request-Id`. */

@@ -103,8 +103,10 @@ export async function collectionsWrite(
       const chunk = items.slice(start, start + size);
       const settled = known.get(start) ?? [];
       const open = chunk.flatMap((_, i) => (settled[i] === undefined ? [i] : []));
-      const answered: SaveResult[] = chunk.map((_, i) => settled[i] ?? cancelledResult());
-      if (open.length > 0 && journal?.hook.signal.aborted !== true) {
+      // Records left without an entry (a job cancelled before the call) get the cancelled one below.
+      const answered: Array<SaveResult | undefined> = chunk.map((_, i) => settled[i]);
+      const send = open.length > 0 && journal?.hook.signal.aborted !== true;
+      if (send) {
         const at = sentAt.get(start) ?? journal?.now() ?? '';
         // The earliest send time is kept: a later reconciliation must look back to the first send.
         await journal?.hook.journal.set(keyOf(start), { state: 'sending', at } satisfies CallEntry);
@@ -120,21 +122,25 @@ export async function collectionsWrite(
         open.forEach((i, k) => {
           answered[i] = got[k] ?? { success: false, errors: [] };
         });
+      }
+      for (let i = 0; i < answered.length; i++) answered[i] ??= cancelledResult();
+      const final = answered as SaveResult[];
+      if (send) {
         await journal?.hook.journal.set(keyOf(start), {
           state: 'done',
-          results: answered,
+          results: final,
         } satisfies CallEntry);
       } else if (open.length === 0 && settled.length > 0 && sentAt.has(start)) {
         // Reconciliation settled every record of an interrupted call.
         await journal?.hook.journal.set(keyOf(start), {
           state: 'done',
-          results: answered,
+          results: final,
         } satisfies CallEntry);
       }
-      answered.forEach((r, k) => {
+      final.forEach((r, k) => {
         results[start + k] = r;
       });
-      journal?.report(`c${start}`, answered.length, failedCount(answered));
+      journal?.report(`c${start}`, final.length, failedCount(final));
     }),
   );
   await Promise.all(calls);
