@@ -196,12 +196,14 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** Removes the data directory (after `stop`). */
 /** A fresh data directory, a Salesforce connection to `sandbox` with an API token, and the service. */
-export async function startServiceOnSandbox(sandbox: {
-  url: string;
-  credentials: { accessToken: string; refreshToken: string };
-}): Promise<{ data: ServiceData; token: string; service: ServiceProcess }> {
+export async function startServiceOnSandbox(
+  sandbox: {
+    url: string;
+    credentials: { accessToken: string; refreshToken: string };
+  },
+  options: Omit<StartServiceOptions, 'data'> = {},
+): Promise<{ data: ServiceData; token: string; service: ServiceProcess }> {
   const data = createServiceData();
   const { token } = await seedConnection(data, {
     provider: 'salesforce',
@@ -209,9 +211,10 @@ export async function startServiceOnSandbox(sandbox: {
     accessToken: sandbox.credentials.accessToken,
     refreshToken: sandbox.credentials.refreshToken,
   });
-  return { data, token, service: await startServiceProcess({ data }) };
+  return { data, token, service: await startServiceProcess({ ...options, data }) };
 }
 
+/** Removes the data directory (after `stop`). */
 export function removeServiceData(data: ServiceData): void {
   rmSync(data.dataDir, { recursive: true, force: true });
 }
