@@ -60,10 +60,6 @@ export function registerJsonParser(app: FastifyInstance, bodyLimit: number): voi
     releaseBody(request);
     done();
   });
-  app.addHook('onRequestAbort', (request, done) => {
-    releaseBody(request);
-    done();
-  });
   // text/plain would otherwise be accepted as a string body; the API speaks JSON only.
   app.removeContentTypeParser(['text/plain']);
 }
