@@ -4,7 +4,9 @@
 //     the Salesforce sandbox in its own process; target under 400 MiB;
 //   - 100 concurrent pass-through uploads of 10 MB each to a trivial upstream that reads and drops
 //     them; target under 300 MiB (the bodies stream; only the bounded 401-replay copy is kept).
-// Run: npm run bench -- memory   (BENCH_RUNS, default 3)
+// Run: npm run bench -- memory   (BENCH_RUNS, default 3; BENCH_ONLY=inserts|uploads runs one scenario;
+// BENCH_NODE_ARGS adds Node options to the service process, e.g. '--trace-gc'; BENCH_SERVICE_LOG names
+// a file the service's stdout and stderr go to, kept after the run)
 import { loadavg } from 'node:os';
 import { spawnSalesforceSandbox } from './lib/harness.ts';
 import {
@@ -17,6 +19,16 @@ import {
 } from './lib/service-process.ts';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
+const ONLY = process.env['BENCH_ONLY'];
+if (ONLY !== undefined && ONLY !== 'inserts' && ONLY !== 'uploads') {
+  throw new Error(`BENCH_ONLY takes inserts or uploads, not ${ONLY}`);
+}
+const NODE_ARGS = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '');
+const SERVICE_LOG = process.env['BENCH_SERVICE_LOG'];
+const serviceOptions = {
+  nodeArgs: NODE_ARGS,
+  ...(SERVICE_LOG === undefined ? {} : { logFile: SERVICE_LOG }),
+};
 const INSERTS = 50;
 const RECORDS = 10_000;
 const UPLOADS = 100;
@@ -30,7 +42,7 @@ interface Figure {
 
 async function insertScenario(run: number): Promise<Figure> {
   const sandbox = await spawnSalesforceSandbox(0);
-  const { data, token, service } = await startServiceOnSandbox(sandbox);
+  const { data, token, service } = await startServiceOnSandbox(sandbox, serviceOptions);
   try {
     const send = async (records: unknown[]) => {
       const response = await fetch(`${service.baseUrl}/v1/object/insert/Account`, {
@@ -72,7 +84,7 @@ async function uploadScenario(): Promise<Figure> {
     url: upstream.info.url,
     accessToken: 'bench-access-token',
   });
-  const service = await startServiceProcess({ data });
+  const service = await startServiceProcess({ ...serviceOptions, data });
   try {
     const chunk = Buffer.alloc(64 * 1024, 'x');
     const upload = async () => {
@@ -119,25 +131,31 @@ async function uploadScenario(): Promise<Figure> {
 
 const results: Record<string, Figure[]> = { inserts: [], uploads: [] };
 for (let run = 1; run <= RUNS; run += 1) {
-  const ins = await insertScenario(run);
-  results['inserts']?.push(ins);
-  console.log(
-    `run ${run}: ${INSERTS} × ${RECORDS}-record inserts: RSS ${ins.idleMiB.toFixed(0)} MiB idle, peak ${ins.peakMiB.toFixed(0)} MiB, ${(ins.wallMs / 1000).toFixed(1)} s, load average ${loadavg()[0]?.toFixed(2)}`,
-  );
-  const up = await uploadScenario();
-  results['uploads']?.push(up);
-  console.log(
-    `run ${run}: ${UPLOADS} × ${UPLOAD_BYTES / 2 ** 20} MiB pass-through uploads: RSS ${up.idleMiB.toFixed(0)} MiB idle, peak ${up.peakMiB.toFixed(0)} MiB, ${(up.wallMs / 1000).toFixed(1)} s, load average ${loadavg()[0]?.toFixed(2)}`,
-  );
+  if (ONLY !== 'uploads') {
+    const ins = await insertScenario(run);
+    results['inserts']?.push(ins);
+    console.log(
+      `run ${run}: ${INSERTS} × ${RECORDS}-record inserts: RSS ${ins.idleMiB.toFixed(0)} MiB idle, peak ${ins.peakMiB.toFixed(0)} MiB, ${(ins.wallMs / 1000).toFixed(1)} s, load average ${loadavg()[0]?.toFixed(2)}`,
+    );
+  }
+  if (ONLY !== 'inserts') {
+    const up = await uploadScenario();
+    results['uploads']?.push(up);
+    console.log(
+      `run ${run}: ${UPLOADS} × ${UPLOAD_BYTES / 2 ** 20} MiB pass-through uploads: RSS ${up.idleMiB.toFixed(0)} MiB idle, peak ${up.peakMiB.toFixed(0)} MiB, ${(up.wallMs / 1000).toFixed(1)} s, load average ${loadavg()[0]?.toFixed(2)}`,
+    );
+  }
 }
 const spread = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return `${s[0]?.toFixed(0)}–${s.at(-1)?.toFixed(0)} MiB (median ${s[Math.floor(s.length / 2)]?.toFixed(0)})`;
 };
 console.log(`\npeak service RSS over ${RUNS} runs:`);
-console.log(
-  `  ${INSERTS} × ${RECORDS}-record inserts (target < 400 MiB): ${spread((results['inserts'] ?? []).map((f) => f.peakMiB))}`,
-);
-console.log(
-  `  ${UPLOADS} × 10 MiB pass-through uploads (target < 300 MiB): ${spread((results['uploads'] ?? []).map((f) => f.peakMiB))}`,
-);
+if (ONLY !== 'uploads')
+  console.log(
+    `  ${INSERTS} × ${RECORDS}-record inserts (target < 400 MiB): ${spread((results['inserts'] ?? []).map((f) => f.peakMiB))}`,
+  );
+if (ONLY !== 'inserts')
+  console.log(
+    `  ${UPLOADS} × 10 MiB pass-through uploads (target < 300 MiB): ${spread((results['uploads'] ?? []).map((f) => f.peakMiB))}`,
+  );

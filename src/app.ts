@@ -60,7 +60,7 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
   registerRequestId(app);
   if (ctx.metrics !== null) registerRequestMetrics(app, ctx.metrics);
   registerErrorHandling(app, { bodyLimit: ctx.bodyLimit });
-  registerJsonParser(app);
+  registerJsonParser(app, ctx.bodyLimit);
   registerOpenApi(app, {
     title: 'crm-proxy',
     version: '1',

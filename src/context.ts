@@ -287,6 +287,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     logger: logger.child({ component: 'jobs' }),
     leaseMs: durable.jobLeaseMs,
     retentionMs: durable.jobRetentionMs,
+    recordsInFlight: durable.jobRecordsInFlight,
     onPrune: async () => {
       await idempotency.prune();
     },

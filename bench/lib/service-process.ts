@@ -196,15 +196,17 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** Removes the data directory (after `stop`). */
 /**
  * A fresh data directory, a Salesforce connection to `sandbox` with an API token, and the service.
  * `BENCH_PROFILE=DIR` runs the service with `--cpu-prof`, its profile written to DIR when it stops.
  */
-export async function startServiceOnSandbox(sandbox: {
-  url: string;
-  credentials: { accessToken: string; refreshToken: string };
-}): Promise<{ data: ServiceData; token: string; service: ServiceProcess }> {
+export async function startServiceOnSandbox(
+  sandbox: {
+    url: string;
+    credentials: { accessToken: string; refreshToken: string };
+  },
+  options: Omit<StartServiceOptions, 'data'> = {},
+): Promise<{ data: ServiceData; token: string; service: ServiceProcess }> {
   const data = createServiceData();
   const { token } = await seedConnection(data, {
     provider: 'salesforce',
@@ -213,10 +215,14 @@ export async function startServiceOnSandbox(sandbox: {
     refreshToken: sandbox.credentials.refreshToken,
   });
   const profile = process.env['BENCH_PROFILE'];
-  const nodeArgs = profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`];
-  return { data, token, service: await startServiceProcess({ data, nodeArgs }) };
+  const nodeArgs = [
+    ...(options.nodeArgs ?? []),
+    ...(profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`]),
+  ];
+  return { data, token, service: await startServiceProcess({ ...options, nodeArgs, data }) };
 }
 
+/** Removes the data directory (after `stop`). */
 export function removeServiceData(data: ServiceData): void {
   rmSync(data.dataDir, { recursive: true, force: true });
 }

@@ -8,6 +8,11 @@ export interface DurableSettings {
   jobRetentionMs: number;
   /** `CRM_PROXY_JOB_LEASE_MS` (default 30 000): a crashed instance's jobs are resumed this long after. */
   jobLeaseMs: number;
+  /**
+   * `CRM_PROXY_JOB_RECORDS_IN_FLIGHT` (default 20 000): records of one connection's jobs that run at
+   * once in one instance; later jobs wait their turn (`queued`), their input in the store.
+   */
+  jobRecordsInFlight: number;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -16,6 +21,7 @@ export const DEFAULT_DURABLE: DurableSettings = {
   idempotencyTtlMs: 24 * HOUR_MS,
   jobRetentionMs: 7 * 24 * HOUR_MS,
   jobLeaseMs: 30_000,
+  jobRecordsInFlight: 20_000,
 };
 
 function whole(
@@ -38,9 +44,11 @@ export function parseDurable(env: Record<string, string | undefined>): DurableSe
   const hours = whole(env, 'CRM_PROXY_IDEMPOTENCY_TTL_HOURS', 1, 24 * 30, 'hours');
   const days = whole(env, 'CRM_PROXY_JOB_RETENTION_DAYS', 1, 365, 'days');
   const lease = whole(env, 'CRM_PROXY_JOB_LEASE_MS', 500, 600_000, 'milliseconds');
+  const inFlight = whole(env, 'CRM_PROXY_JOB_RECORDS_IN_FLIGHT', 1, 10_000_000, 'records');
   return {
     idempotencyTtlMs: hours === undefined ? DEFAULT_DURABLE.idempotencyTtlMs : hours * HOUR_MS,
     jobRetentionMs: days === undefined ? DEFAULT_DURABLE.jobRetentionMs : days * 24 * HOUR_MS,
     jobLeaseMs: lease ?? DEFAULT_DURABLE.jobLeaseMs,
+    jobRecordsInFlight: inFlight ?? DEFAULT_DURABLE.jobRecordsInFlight,
   };
 }

@@ -11,10 +11,11 @@ import {
   requestHash,
   type StoredAnswer,
 } from '../jobs/idempotency.ts';
-import { newJobId } from '../jobs/runner.ts';
+import { type JobOutcome, newJobId } from '../jobs/runner.ts';
 import { jobView } from '../jobs/view.ts';
 import { type BatchWrite, runBatchWrite, sizeOf } from '../operations/writes.ts';
 import { principalOf } from './plugins/auth.ts';
+import { releaseBody } from './plugins/body-parser.ts';
 
 /** Writes of more records than one CRM call carries run as jobs, so a lost answer can be looked up. */
 export const JOB_THRESHOLD = 200;
@@ -86,6 +87,10 @@ export async function batchWrite(
     throw error;
   }
   const { job, done } = submitted;
+  // The job keeps the records it needs, or reads them back from the store when it has to wait for
+  // its turn: the request lets go of its parsed body.
+  (request as { body: unknown }).body = undefined;
+  releaseBody(request);
   if (async) {
     const headers = {
       location: `/v1/jobs/${job.id}`,
@@ -99,6 +104,16 @@ export async function batchWrite(
     return view;
   }
   reply.header('x-crm-proxy-job-id', job.id);
+  // Returned, not awaited here, so that nothing of this call (its `write`) is kept while the job runs.
+  return answerOf(request, reply, done);
+}
+
+/** The answer of a synchronous job-backed write once its job has ended. */
+async function answerOf(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: Promise<JobOutcome>,
+): Promise<unknown> {
   const outcome = await done;
   if (!outcome.ok) throw outcome.error;
   nameInterface(request, reply, outcome.answer);

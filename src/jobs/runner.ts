@@ -6,8 +6,10 @@ import type { Logger } from 'pino';
 import type { Connection } from '../domain/connection.ts';
 import type { SaveResult, WriteAnswer } from '../domain/operations.ts';
 import { ApiError, toErrorBody } from '../errors/index.ts';
+import { AdmissionQueue } from '../lib/admission.ts';
 import { withCallContext } from '../lib/call-context.ts';
 import type { Clock } from '../lib/clock.ts';
+import { decodeUtf8Yielding } from '../lib/utf8-yielding.ts';
 import { LoopYielder, yieldToLoop } from '../lib/yield-to-loop.ts';
 import type { OperationDeps } from '../operations/deps.ts';
 import { type BatchWrite, runBatchWrite, sizeOf } from '../operations/writes.ts';
@@ -28,6 +30,23 @@ export interface JobRunnerOptions {
   onPrune?: () => Promise<void>;
   /** Results per stored piece. */
   pieceSize?: number;
+  /**
+   * Records (or ids) of one connection's jobs that run at once in this process; more jobs wait
+   * their turn, in order, holding only their id (their input is in the store). A job larger than
+   * this runs alone (`CRM_PROXY_JOB_RECORDS_IN_FLIGHT`, 20 000 by default: two writes of 10 000
+   * records keep the connection's parallel CRM calls busy, one such write alone making 50
+   * Collections calls for 16 places, while fifty concurrent ones no longer hold 500 000 parsed,
+   * prepared and answered records at once).
+   */
+  recordsInFlight: number;
+}
+
+/** What a job started by `submit` brings along; `write` is let go of when the job has to wait. */
+interface Known {
+  connection?: Connection;
+  write?: BatchWrite | undefined;
+  /** Stored under this process's lease (still queued). */
+  leased?: boolean;
 }
 
 /** How a job ended, for the request that waits for it in this process. */
@@ -58,6 +77,8 @@ export class JobRunner {
   readonly #running = new Map<string, Promise<JobOutcome>>();
   readonly #cancels = new Map<string, AbortController>();
   readonly #stop = new AbortController();
+  /** Per connection: the jobs running here and those waiting their turn. */
+  readonly #admissions = new Map<string, AdmissionQueue>();
   #sweeping: Promise<void> | undefined;
   #lastPrune = 0;
 
@@ -69,7 +90,11 @@ export class JobRunner {
     return new Date(ms).toISOString();
   }
 
-  /** Stores a new job and starts running it in this process. */
+  /**
+   * Stores a new job, under this process's lease, and starts it here: at once when its
+   * connection's jobs leave room (`recordsInFlight`), else once they do. A job that waits lets go
+   * of `write` and reads its input back from the store when its turn comes.
+   */
   async submit(params: {
     id?: string;
     tokenId: string;
@@ -90,8 +115,9 @@ export class JobRunner {
       input: await inputText(write),
       total: sizeOf(write),
       now: this.#iso(),
+      lease: { owner: this.owner, until: this.#iso(this.#o.clock.now() + this.#o.leaseMs) },
     });
-    return { job, done: this.#start(job.id, params.connection, write) };
+    return { job, done: this.#start(job.id, { connection: params.connection, write, leased: true }) };
   }
 
   /**
@@ -143,8 +169,8 @@ export class JobRunner {
     }
   }
 
-  #start(id: string, connection?: Connection, write?: BatchWrite): Promise<JobOutcome> {
-    const run = this.#run(id, connection, write).finally(() => {
+  #start(id: string, known?: Known): Promise<JobOutcome> {
+    const run = this.#run(id, known).finally(() => {
       this.#running.delete(id);
       this.#cancels.delete(id);
     });
@@ -154,20 +180,81 @@ export class JobRunner {
     return run;
   }
 
-  async #run(id: string, known?: Connection, knownWrite?: BatchWrite): Promise<JobOutcome> {
+  /** The job's connection's admission queue (made on first use, dropped when idle). */
+  #admission(connectionId: string): AdmissionQueue {
+    let queue = this.#admissions.get(connectionId);
+    if (queue === undefined) {
+      queue = new AdmissionQueue(this.#o.recordsInFlight);
+      this.#admissions.set(connectionId, queue);
+    }
+    return queue;
+  }
+
+  async #run(id: string, known?: Known): Promise<JobOutcome> {
     const { jobs, clock } = this.#o;
-    const claimed = await jobs.claim(id, this.owner, this.#iso(), this.#iso(clock.now() + this.#o.leaseMs));
-    if (!claimed) return { ok: false, job: await jobs.find(id), error: new Error('job runs elsewhere') };
-    const job = await jobs.find(id);
+    const leaseUntil = () => this.#iso(clock.now() + this.#o.leaseMs);
+    // A swept job is claimed (and shows running) before it waits its turn; a submitted one waits
+    // queued under the lease it was stored with, and is claimed when its turn comes.
+    if (known?.leased !== true && !(await jobs.claim(id, this.owner, this.#iso(), leaseUntil()))) {
+      return { ok: false, job: await jobs.find(id), error: new Error('job runs elsewhere') };
+    }
+    let job = await jobs.find(id);
     if (job === null) return { ok: false, job: null, error: new Error('job vanished') };
-    const log = this.#o.logger.child({ jobId: id, ...(job.requestId ? { requestId: job.requestId } : {}) });
-    log.info({ operation: job.operation, total: job.total, attempt: job.attempts }, 'job started');
 
     const cancel = new AbortController();
     this.#cancels.set(id, cancel);
     if (job.cancelRequested) cancel.abort();
     const lost = new AbortController();
     const leaseLoop = this.#keepLease(id, cancel, lost);
+    const log = this.#o.logger.child({ jobId: id, ...(job.requestId ? { requestId: job.requestId } : {}) });
+    const admission = this.#admission(job.connectionId);
+    const atOnce = admission.fits(job.total);
+    // The parsed input is kept only by a job that starts at once; one that waits reads it back.
+    let knownWrite = atOnce ? known?.write : undefined;
+    if (known !== undefined) known.write = undefined;
+    if (!atOnce) log.info({ operation: job.operation, total: job.total }, 'job waiting for its turn');
+    // A cancelled job (or one whose lease was lost) stops waiting: it sends nothing.
+    const wake = new AbortController();
+    const stopWaiting = () => wake.abort();
+    cancel.signal.addEventListener('abort', stopWaiting);
+    this.#stop.signal.addEventListener('abort', stopWaiting);
+    if (cancel.signal.aborted || this.#stop.signal.aborted) wake.abort();
+    const leave = await admission.enter(job.total, wake.signal);
+    cancel.signal.removeEventListener('abort', stopWaiting);
+    this.#stop.signal.removeEventListener('abort', stopWaiting);
+    try {
+      if (lost.signal.aborted) return { ok: false, job, error: new Error('lease lost') };
+      if (leave === undefined && this.#stop.signal.aborted && !cancel.signal.aborted) {
+        // Stopping: the job never started here; its lease runs out and an instance resumes it.
+        return { ok: false, job, error: new Error('instance stopping') };
+      }
+      if (known?.leased === true) {
+        if (!(await jobs.claim(id, this.owner, this.#iso(), leaseUntil()))) {
+          return { ok: false, job: await jobs.find(id), error: new Error('job runs elsewhere') };
+        }
+        job = (await jobs.find(id)) ?? job;
+      }
+      return await this.#execute(job, log, known?.connection, knownWrite, cancel, lost);
+    } finally {
+      knownWrite = undefined;
+      leave?.();
+      if (admission.idle) this.#admissions.delete(job.connectionId);
+      lost.abort();
+      await leaseLoop;
+    }
+  }
+
+  async #execute(
+    job: JobRow,
+    log: Logger,
+    known: Connection | undefined,
+    knownWrite: BatchWrite | undefined,
+    cancel: AbortController,
+    lost: AbortController,
+  ): Promise<JobOutcome> {
+    const { jobs } = this.#o;
+    const { id } = job;
+    log.info({ operation: job.operation, total: job.total, attempt: job.attempts }, 'job started');
     const progress = this.#progressWriter(id);
     const hook: JobHook = {
       jobId: id,
@@ -235,9 +322,6 @@ export class JobRunner {
         )
         .catch(() => {});
       return { ok: false, job: await jobs.find(id).catch(() => job), error };
-    } finally {
-      lost.abort();
-      await leaseLoop;
     }
   }
 
@@ -309,19 +393,17 @@ export class JobRunner {
 }
 
 /**
- * The input as gzipped JSON, records stringified 500 at a time and each slice encoded and handed
- * to the compressor (which runs on the thread pool) before the next: 10 000 records of a full
- * 8 MiB body joined into one string, encoded and compressed in one piece held the event loop for
- * tens of milliseconds. The compressed bytes are base64-encoded in slices too.
+ * The input as gzipped JSON lines: the input with its list (records or ids) empty, then the list's
+ * items 500 at a time, each slice a JSON array on a line of its own, stringified, encoded and
+ * handed to the compressor (which runs on the thread pool) before the next: 10 000 records of a
+ * full 8 MiB body joined into one string, encoded and compressed in one piece held the event loop
+ * for tens of milliseconds. The compressed bytes are base64-encoded in slices too. Read back
+ * (`parseInput`), each line is parsed on its own, with turns of the event loop between.
  */
 async function inputText(write: BatchWrite): Promise<string> {
   const { input } = write;
   const key = 'records' in input ? 'records' : 'ids';
   const items: unknown[] = 'records' in input ? input.records : input.ids;
-  const others: Record<string, unknown> = { ...input };
-  delete others[key];
-  // The list key goes last, so `…":0}` ends the text and the list takes the place of the 0.
-  const rest = JSON.stringify({ ...others, [key]: 0 });
   const gz = createGzip();
   const packed: Buffer[] = [];
   gz.on('data', (chunk: Buffer) => packed.push(chunk));
@@ -329,18 +411,15 @@ async function inputText(write: BatchWrite): Promise<string> {
   done.catch(() => undefined);
   const put = (text: string) =>
     new Promise<void>((resolve, reject) => gz.write(text, 'utf8', (e) => (e ? reject(e) : resolve())));
-  await put(`${rest.slice(0, -2)}[`);
-  let first = true;
+  // JSON.stringify never writes a raw line break: one line is one JSON text.
+  await put(`${JSON.stringify({ ...input, [key]: [] })}\n`);
   for (let i = 0; i < items.length; i += INPUT_SLICE) {
     if (i > 0) await yieldToLoop();
-    const slice = JSON.stringify(items.slice(i, i + INPUT_SLICE)).slice(1, -1);
-    if (slice === '') continue;
-    await put(first ? slice : `,${slice}`);
-    first = false;
+    await put(`${JSON.stringify(items.slice(i, i + INPUT_SLICE))}\n`);
   }
-  gz.end(']}');
+  gz.end();
   await done;
-  return `${GZIP_PREFIX}${await base64Yielding(packed)}`;
+  return `${GZIP_LINES_PREFIX}${await base64Yielding(packed)}`;
 }
 
 /** Items stringified, encoded and compressed at a time when storing a job's input. */
@@ -366,9 +445,32 @@ async function base64Yielding(chunks: readonly Buffer[]): Promise<string> {
   return parts.join('');
 }
 
+/** Gzipped JSON lines (`inputText`). */
+const GZIP_LINES_PREFIX = 'gzl:';
+/** Gzipped JSON in one text, as jobs stored by earlier versions hold it. */
 const GZIP_PREFIX = 'gz:';
 
+/**
+ * A stored input, read back when a job starts after waiting its turn or is resumed. Lines are
+ * parsed one at a time, yielding to the event loop between slices of work (a whole 8 MiB input
+ * parsed at once blocks it for tens of milliseconds).
+ */
 async function parseInput(text: string): Promise<unknown> {
+  if (text.startsWith(GZIP_LINES_PREFIX)) {
+    const bytes = await gunzipAsync(Buffer.from(text.slice(GZIP_LINES_PREFIX.length), 'base64'));
+    const yielder = new LoopYielder();
+    const lines = (await decodeUtf8Yielding(bytes, yielder)).split('\n');
+    const input = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>;
+    const key = 'records' in input ? 'records' : 'ids';
+    const items: unknown[] = [];
+    for (let k = 1; k < lines.length; k++) {
+      if (yielder.due) await yielder.yielded();
+      const line = lines[k] as string;
+      if (line !== '') for (const item of JSON.parse(line) as unknown[]) items.push(item);
+    }
+    input[key] = items;
+    return input;
+  }
   const json = text.startsWith(GZIP_PREFIX)
     ? (await gunzipAsync(Buffer.from(text.slice(GZIP_PREFIX.length), 'base64'))).toString('utf8')
     : text;

@@ -43,6 +43,11 @@ export interface NewJobRow {
   input: string;
   total: number;
   now: string;
+  /**
+   * The instance that stored the job holds its lease from the start, until `leaseUntil`: the job
+   * stays `queued` while it waits its turn there, and no other instance's sweep takes it.
+   */
+  lease?: { owner: string; until: string };
 }
 
 export interface JobsRepository {
@@ -57,9 +62,12 @@ export interface JobsRepository {
     limit: number;
     after?: { createdAt: string; id: string };
   }): Promise<JobRow[]>;
-  /** Takes the job's lease when it is unowned or expired and the job is not finished; true when taken. */
+  /**
+   * Starts the job (`running`) under `owner`'s lease when the lease is unowned, expired or already
+   * `owner`'s, and the job is not finished; true when taken.
+   */
   claim(id: string, owner: string, now: string, leaseUntil: string): Promise<boolean>;
-  /** Extends a lease still held; null when it is no longer held. */
+  /** Extends a lease still held on an unfinished job (queued or running); null when it is no longer held. */
   renew(id: string, owner: string, leaseUntil: string): Promise<{ cancelRequested: boolean } | null>;
   /** Unfinished jobs whose lease is free or expired, oldest first. */
   claimable(now: string, limit: number): Promise<string[]>;

@@ -88,6 +88,36 @@ for (const { name, factory, skip } of await dialects()) {
       assert.equal(await a.jobs.claim(job.id, 'x', iso(), iso(Date.now() + 1000)), false);
     });
 
+    test('a job stored under its instance’s lease stays queued, is taken by no other instance, and is started by its own', async () => {
+      const now = Date.now();
+      const job = await a.jobs.insert({
+        ...jobRow(iso(now)),
+        lease: { owner: 'own', until: iso(now + 60_000) },
+      });
+      assert.equal(job.state, 'queued');
+      assert.equal(job.leaseOwner, 'own');
+      assert.equal((await b.jobs.claimable(iso(now), 100)).includes(job.id), false);
+      assert.equal(await b.jobs.claim(job.id, 'other', iso(now), iso(now + 60_000)), false);
+      // Waiting its turn, the lease is renewed and a cancel asked for elsewhere is seen; the job stays queued.
+      assert.deepEqual(await a.jobs.renew(job.id, 'own', iso(now + 90_000)), { cancelRequested: false });
+      await b.jobs.requestCancel(job.id, iso(now));
+      assert.equal((await a.jobs.find(job.id))?.state, 'queued', 'not cancelled under a live lease');
+      assert.deepEqual(await a.jobs.renew(job.id, 'own', iso(now + 90_000)), { cancelRequested: true });
+      assert.equal(await a.jobs.claim(job.id, 'own', iso(now), iso(now + 60_000)), true);
+      const started = await a.jobs.find(job.id);
+      assert.equal(started?.state, 'running');
+      assert.equal(started?.attempts, 1);
+      // Its instance dies while it waits: once the lease has run out, another takes it over.
+      const other = await a.jobs.insert({
+        ...jobRow(iso(now)),
+        lease: { owner: 'dead', until: iso(now + 1000) },
+      });
+      const later = now + 5000;
+      assert.ok((await b.jobs.claimable(iso(later), 100)).includes(other.id));
+      assert.equal(await b.jobs.claim(other.id, 'other', iso(later), iso(later + 60_000)), true);
+      assert.equal(await a.jobs.renew(other.id, 'dead', iso(later + 60_000)), null);
+    });
+
     test('results are stored in pieces and read back by position; the journal keeps the last value', async () => {
       const job = await a.jobs.insert(jobRow());
       const piece = (first: number, n: number) =>

@@ -82,8 +82,8 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
         failed: 0,
         crm_job_ids: '[]',
         cancel_requested: 0,
-        lease_owner: null,
-        lease_expires_at: null,
+        lease_owner: row.lease?.owner ?? null,
+        lease_expires_at: row.lease?.until ?? null,
         attempts: 0,
         error: null,
         created_at: row.now,
@@ -134,7 +134,13 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
         }))
         .where('id', '=', id)
         .where('state', 'in', UNFINISHED)
-        .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<=', now)]))
+        .where((eb) =>
+          eb.or([
+            eb('lease_owner', 'is', null),
+            eb('lease_expires_at', '<=', now),
+            eb('lease_owner', '=', owner),
+          ]),
+        )
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
@@ -145,7 +151,7 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
         .set({ lease_expires_at: leaseUntil })
         .where('id', '=', id)
         .where('lease_owner', '=', owner)
-        .where('state', '=', 'running')
+        .where('state', 'in', UNFINISHED)
         .returning('cancel_requested')
         .executeTakeFirst();
       return r === undefined ? null : { cancelRequested: Number(r.cancel_requested) === 1 };
