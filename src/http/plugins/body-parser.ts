@@ -44,13 +44,22 @@ export function registerJsonParser(app: FastifyInstance, bodyLimit: number): voi
       // Decoded here, in slices, rather than by Fastify at once (parseAs: 'string').
       const text = await decodeUtf8Yielding(chunks);
       chunks.length = 0;
-      if (text.trim() === '') return undefined;
+      if (text.trim() === '') {
+        releaseBody(request);
+        return undefined;
+      }
+      let value: unknown;
       if (text.length < LARGE_BODY_CHARS) {
         const shape = scanJson(text);
         if (shape.kind !== 'ok') throw refusal(text, shape);
-        return parse(text);
+        value = parse(text);
+      } else {
+        value = await parseLargeJson(text, parse, refusal, PIECE_CHARS);
       }
-      return await parseLargeJson(text, parse, refusal, PIECE_CHARS);
+      // Only a batch write keeps its place past the parse, until its job is stored or it runs
+      // directly; any other request lets go now, so that a slow CRM call never holds up others.
+      if (!HELD_BY.has(request.routeOptions.config?.doc?.operation)) releaseBody(request);
+      return value;
     } catch (error) {
       releaseBody(request);
       throw error;
@@ -132,6 +141,9 @@ const LARGE_BODIES_AT_ONCE = 2 * 1024 * 1024;
  * generation until the next full collection.
  */
 const PIECE_CHARS = 64 * 1024;
+
+/** Routes whose parsed body is held until `releaseBody`: writes that may run as jobs. */
+const HELD_BY = new Set<string | undefined>(['insert', 'update', 'delete']);
 
 /** Requests holding a place among the large bodies materialised at once, and how they leave it. */
 const held = new WeakMap<FastifyRequest, () => void>();
