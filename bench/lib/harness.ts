@@ -21,6 +21,8 @@ export interface SalesforceSandboxProcess {
   /** Ids of the accounts seeded for the run. */
   ids: string[];
   pid: number;
+  /** Drops every Account but the seeded ones. */
+  prune(): Promise<void>;
   stop(): void;
 }
 
@@ -35,12 +37,22 @@ export async function spawnSalesforceSandbox(accounts: number): Promise<Salesfor
     ['--import', 'tsx', 'bench/salesforce-sandbox-process.ts', String(accounts)],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   );
+  const lines = createInterface({ input: child.stdout });
   const firstLine = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', resolve);
+    lines.once('line', resolve);
     child.once('exit', (code) => reject(new Error(`sandbox process exited with ${code}`)));
   });
-  const info = JSON.parse(firstLine) as Omit<SalesforceSandboxProcess, 'stop' | 'pid'>;
-  return { ...info, pid: child.pid ?? 0, stop: () => child.stdin.end() };
+  const info = JSON.parse(firstLine) as Omit<SalesforceSandboxProcess, 'stop' | 'pid' | 'prune'>;
+  return {
+    ...info,
+    pid: child.pid ?? 0,
+    prune: () =>
+      new Promise<void>((resolve) => {
+        lines.once('line', () => resolve());
+        child.stdin.write('prune\n');
+      }),
+    stop: () => child.stdin.end(),
+  };
 }
 
 type Service = Awaited<ReturnType<typeof startService>>;
