@@ -17,10 +17,11 @@ import { LARGE_BODY_CHARS, type Parse, parseLargeJson } from './json-pieces.ts';
  * The body is read as the chunks it arrived in (at most `bodyLimit` bytes; Fastify's own reader
  * would also copy them into one buffer). Large bodies (from LARGE_BODY_CHARS bytes) are then
  * decoded and parsed a few at a time: at most LARGE_BODIES_AT_ONCE bytes of them (at least one
- * body, whatever its size) are materialised at once, from their decoding until the request lets
- * go of its parsed body (`releaseBody`: a write run as a job, once the job is stored) or has
- * answered. The others wait, in arrival order, as their raw chunks: fifty 1 MB bodies arriving
- * together no longer make fifty texts and fifty parsed record lists at once.
+ * body, whatever its size) are materialised at once, from their decoding until an insert, update
+ * or delete lets go of its parsed body (`releaseBody`: once its job is stored, or when its direct
+ * write starts) and, for any other route, until the body is parsed. The others wait, in arrival
+ * order, as their raw chunks: fifty 1 MB bodies arriving together no longer make fifty texts and
+ * fifty parsed record lists at once.
  */
 export function registerJsonParser(app: FastifyInstance, bodyLimit: number): void {
   const large = new AdmissionQueue(LARGE_BODIES_AT_ONCE);
