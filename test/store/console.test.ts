@@ -53,7 +53,9 @@ for (const { name, factory, skip } of await dialects()) {
 
       const { key, record } = await ops.createKey(op, 'ci');
       assert.equal((await ops.verifyKey(`Bearer ${key}`))?.operator.id, op.id);
-      assert.equal(await ops.verifyKey(`Bearer ${key.slice(0, -1)}x`), null);
+      // The last character changed (to another one: a key may end in x).
+      const altered = `${key.slice(0, -1)}${key.endsWith('x') ? 'y' : 'x'}`;
+      assert.equal(await ops.verifyKey(`Bearer ${altered}`), null);
       assert.ok(await ops.revokeKey(record.id));
       assert.equal(await ops.verifyKey(`Bearer ${key}`), null);
     });
