@@ -219,9 +219,30 @@ export class JobRunner {
     cancel.signal.addEventListener('abort', stopWaiting);
     this.#stop.signal.addEventListener('abort', stopWaiting);
     if (cancel.signal.aborted || this.#stop.signal.aborted) wake.abort();
-    const leave = await admission.enter(job.total, wake.signal);
+    // The job's turn: held while it runs, given back while it only waits on the CRM (`away`).
+    const total = job.total;
+    const turn = { leave: await admission.enter(total, wake.signal) };
     cancel.signal.removeEventListener('abort', stopWaiting);
     this.#stop.signal.removeEventListener('abort', stopWaiting);
+    const away = async <T>(wait: () => Promise<T>): Promise<T> => {
+      turn.leave?.();
+      turn.leave = undefined;
+      try {
+        return await wait();
+      } finally {
+        // Back in line, in order, before reading the outcome; a cancelled or stopping job goes on
+        // without (it only answers what it has).
+        const back = new AbortController();
+        const stop = () => back.abort();
+        cancel.signal.addEventListener('abort', stop);
+        this.#stop.signal.addEventListener('abort', stop);
+        if (cancel.signal.aborted || this.#stop.signal.aborted) back.abort();
+        turn.leave = await admission.enter(total, back.signal);
+        cancel.signal.removeEventListener('abort', stop);
+        this.#stop.signal.removeEventListener('abort', stop);
+      }
+    };
+    const leave = turn.leave;
     try {
       if (lost.signal.aborted) return { ok: false, job, error: new Error('lease lost') };
       if (leave === undefined && this.#stop.signal.aborted && !cancel.signal.aborted) {
@@ -234,10 +255,10 @@ export class JobRunner {
         }
         job = (await jobs.find(id)) ?? job;
       }
-      return await this.#execute(job, log, known?.connection, knownWrite, cancel, lost);
+      return await this.#execute(job, log, known?.connection, knownWrite, cancel, lost, away);
     } finally {
       knownWrite = undefined;
-      leave?.();
+      turn.leave?.();
       if (admission.idle) this.#admissions.delete(job.connectionId);
       lost.abort();
       await leaseLoop;
@@ -251,6 +272,7 @@ export class JobRunner {
     knownWrite: BatchWrite | undefined,
     cancel: AbortController,
     lost: AbortController,
+    away: JobHook['away'],
   ): Promise<JobOutcome> {
     const { jobs } = this.#o;
     const { id } = job;
@@ -261,6 +283,7 @@ export class JobRunner {
       signal: cancel.signal,
       progress: progress.update,
       crmJob: (crmJobId) => jobs.addCrmJobId(id, crmJobId, this.#iso()),
+      away,
       journal: {
         get: async (key) => {
           const v = await jobs.journalGet(id, key);

@@ -114,6 +114,12 @@ export interface JobHook {
   readonly signal: AbortSignal;
   /** The CRM's own job id, shown on the job. */
   crmJob(id: string): Promise<void>;
+  /**
+   * Runs `wait`, a wait on the CRM during which the job holds little (a Bulk job Salesforce is
+   * processing), with the job's turn among its connection's jobs given to the next one; the turn
+   * is taken back, in order, before it returns.
+   */
+  away<T>(wait: () => Promise<T>): Promise<T>;
   /** Durable key/value checkpoints of this job, kept in the store. */
   readonly journal: {
     get(key: string): Promise<unknown>;

@@ -121,3 +121,34 @@ test('a job cancelled while it waits its turn ends cancelled without sending any
   assert.equal(ahead.state, 'completed');
   assert.equal(countWhere(s, 'Account', 'Name', 'Ahead-'), 250);
 });
+
+test('a Bulk job gives its turn back while Salesforce processes it, and takes it back to read the results', async (t) => {
+  // Room for one 300-record job at a time; each call takes 40 ms, so every step of a job is visible.
+  const s = await startStack(t, {
+    env: { CRM_PROXY_JOB_RECORDS_IN_FLIGHT: '300' },
+    realism: { latencyMs: 40 },
+  });
+  const ids: string[] = [];
+  for (const prefix of ['BulkTurn-a', 'BulkTurn-b']) {
+    const accepted = await s.api<Job>('/v1/object/insert/Account', {
+      body: { data: accounts(prefix, 300) },
+      headers: { prefer: 'respond-async', 'x-crm-proxy-interface': 'bulk2' },
+    });
+    assert.equal(accepted.status, 202, accepted.text);
+    ids.push(accepted.body.id);
+  }
+  const [first, second] = await Promise.all(ids.map((id) => finished(s, id)));
+  assert.equal(first?.state, 'completed');
+  assert.equal(second?.state, 'completed');
+  // The second started while the first waited on Salesforce, before the first had ended.
+  assert.ok(
+    String(second?.started_at) < String(first?.finished_at),
+    `the second started ${second?.started_at}, the first ended ${first?.finished_at}`,
+  );
+  for (const id of ids) {
+    const answered = await results(s, id);
+    assert.equal(answered.length, 300);
+    assert.ok(answered.every((r) => r.success && typeof r.id === 'string'));
+  }
+  assert.equal(countWhere(s, 'Account', 'Name', 'BulkTurn-'), 600, 'each record written once');
+});

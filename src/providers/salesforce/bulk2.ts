@@ -172,7 +172,10 @@ async function follow(
   let info: JobInfo;
   const results: Array<SaveResult | undefined> = new Array(rows.length);
   try {
-    info = await waitForJob(session, clock, jobUrl, options, journal);
+    // While Salesforce processes the job, the write's turn among its connection's jobs goes to the
+    // next one: it holds only the rows, to match the results back.
+    const wait = () => waitForJob(session, clock, jobUrl, options, journal);
+    info = await (journal === undefined ? wait() : journal.hook.away(wait));
     await readResults(session, jobUrl, rows, results);
   } catch (error) {
     const why = `its results could not be read (${error instanceof Error ? error.message : 'error'})`;
