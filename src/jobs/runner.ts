@@ -78,7 +78,7 @@ export class JobRunner {
   readonly #cancels = new Map<string, AbortController>();
   readonly #stop = new AbortController();
   /** Per connection: the jobs running here and those waiting their turn. */
-  readonly #admissions = new Map<string, AdmissionQueue>();
+  readonly #admissions = new Map<string, { queue: AdmissionQueue; jobs: number }>();
   #sweeping: Promise<void> | undefined;
   #lastPrune = 0;
 
@@ -180,14 +180,27 @@ export class JobRunner {
     return run;
   }
 
-  /** The job's connection's admission queue (made on first use, dropped when idle). */
-  #admission(connectionId: string): AdmissionQueue {
-    let queue = this.#admissions.get(connectionId);
-    if (queue === undefined) {
-      queue = new AdmissionQueue(this.#o.recordsInFlight);
-      this.#admissions.set(connectionId, queue);
+  /**
+   * The job's connection's admission queue, made on first use and dropped when no job of the
+   * connection is in this process any more (running, waiting, or away on the CRM): one queue per
+   * connection at any time, or the room would count twice.
+   */
+  #admission(connectionId: string): { queue: AdmissionQueue; done: () => void } {
+    let entry = this.#admissions.get(connectionId);
+    if (entry === undefined) {
+      entry = { queue: new AdmissionQueue(this.#o.recordsInFlight), jobs: 0 };
+      this.#admissions.set(connectionId, entry);
     }
-    return queue;
+    entry.jobs += 1;
+    const held = entry;
+    return {
+      queue: held.queue,
+      done: () => {
+        held.jobs -= 1;
+        if (held.jobs === 0 && this.#admissions.get(connectionId) === held)
+          this.#admissions.delete(connectionId);
+      },
+    };
   }
 
   async #run(id: string, known?: Known): Promise<JobOutcome> {
@@ -207,7 +220,7 @@ export class JobRunner {
     const lost = new AbortController();
     const leaseLoop = this.#keepLease(id, cancel, lost);
     const log = this.#o.logger.child({ jobId: id, ...(job.requestId ? { requestId: job.requestId } : {}) });
-    const admission = this.#admission(job.connectionId);
+    const { queue: admission, done: admissionDone } = this.#admission(job.connectionId);
     const atOnce = admission.fits(job.total);
     // The parsed input is kept only by a job that starts at once; one that waits reads it back.
     let knownWrite = atOnce ? known?.write : undefined;
@@ -259,7 +272,7 @@ export class JobRunner {
     } finally {
       knownWrite = undefined;
       turn.leave?.();
-      if (admission.idle) this.#admissions.delete(job.connectionId);
+      admissionDone();
       lost.abort();
       await leaseLoop;
     }
