@@ -226,17 +226,9 @@ export class JobRunner {
     let knownWrite = atOnce ? known?.write : undefined;
     if (known !== undefined) known.write = undefined;
     if (!atOnce) log.info({ operation: job.operation, total: job.total }, 'job waiting for its turn');
-    // A cancelled job (or one whose lease was lost) stops waiting: it sends nothing.
-    const wake = new AbortController();
-    const stopWaiting = () => wake.abort();
-    cancel.signal.addEventListener('abort', stopWaiting);
-    this.#stop.signal.addEventListener('abort', stopWaiting);
-    if (cancel.signal.aborted || this.#stop.signal.aborted) wake.abort();
     // The job's turn: held while it runs, given back while it only waits on the CRM (`away`).
     const total = job.total;
-    const turn = { leave: await admission.enter(total, wake.signal) };
-    cancel.signal.removeEventListener('abort', stopWaiting);
-    this.#stop.signal.removeEventListener('abort', stopWaiting);
+    const turn = { leave: await this.#enterTurn(admission, total, cancel) };
     const away = async <T>(wait: () => Promise<T>): Promise<T> => {
       turn.leave?.();
       turn.leave = undefined;
@@ -245,20 +237,12 @@ export class JobRunner {
       } finally {
         // Back in line, in order, before reading the outcome; a cancelled or stopping job goes on
         // without (it only answers what it has).
-        const back = new AbortController();
-        const stop = () => back.abort();
-        cancel.signal.addEventListener('abort', stop);
-        this.#stop.signal.addEventListener('abort', stop);
-        if (cancel.signal.aborted || this.#stop.signal.aborted) back.abort();
-        turn.leave = await admission.enter(total, back.signal);
-        cancel.signal.removeEventListener('abort', stop);
-        this.#stop.signal.removeEventListener('abort', stop);
+        turn.leave = await this.#enterTurn(admission, total, cancel);
       }
     };
-    const leave = turn.leave;
     try {
       if (lost.signal.aborted) return { ok: false, job, error: new Error('lease lost') };
-      if (leave === undefined && this.#stop.signal.aborted && !cancel.signal.aborted) {
+      if (turn.leave === undefined && this.#stop.signal.aborted && !cancel.signal.aborted) {
         // Stopping: the job never started here; its lease runs out and an instance resumes it.
         return { ok: false, job, error: new Error('instance stopping') };
       }
@@ -275,6 +259,28 @@ export class JobRunner {
       admissionDone();
       lost.abort();
       await leaseLoop;
+    }
+  }
+
+  /**
+   * Waits for a turn in the connection's queue; undefined, without one, as soon as the job is
+   * cancelled or the instance stops (a cancelled job sends nothing more).
+   */
+  async #enterTurn(
+    admission: AdmissionQueue,
+    total: number,
+    cancel: AbortController,
+  ): Promise<(() => void) | undefined> {
+    const wake = new AbortController();
+    const stop = () => wake.abort();
+    cancel.signal.addEventListener('abort', stop);
+    this.#stop.signal.addEventListener('abort', stop);
+    if (cancel.signal.aborted || this.#stop.signal.aborted) wake.abort();
+    try {
+      return await admission.enter(total, wake.signal);
+    } finally {
+      cancel.signal.removeEventListener('abort', stop);
+      this.#stop.signal.removeEventListener('abort', stop);
     }
   }
 
