@@ -6,7 +6,7 @@
 // parallel calls anyway; a Bulk API 2.0 job keeps its turn while Salesforce processes it.
 // Run: npm run bench -- job-turns   (BENCH_RUNS, default 1; BENCH_JOBS, default 10)
 import { loadavg } from 'node:os';
-import { spawnSalesforceSandbox } from './lib/harness.ts';
+import { sandboxControl, spawnSalesforceSandbox } from './lib/harness.ts';
 import { removeServiceData, startServiceOnSandbox } from './lib/service-process.ts';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 1);
@@ -23,12 +23,7 @@ for (let run = 1; run <= RUNS; run += 1) {
   for (const via of ['collections', 'bulk2']) {
     for (const setting of SETTINGS) {
       const sandbox = await spawnSalesforceSandbox(0);
-      const realism = await fetch(`${sandbox.url}/__sandbox/realism`, {
-        method: 'PATCH',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(REALISM),
-      });
-      if (!realism.ok) throw new Error(`sandbox realism: ${realism.status}`);
+      await sandboxControl(sandbox.url)('/realism', 'PATCH', REALISM);
       const { data, token, service } = await startServiceOnSandbox(sandbox, { env: setting.env });
       try {
         const insert = async (k: number) => {

@@ -8,7 +8,7 @@
 // Run: npm run bench -- salesforce-direct   (BENCH_RUNS, default 3; BENCH_SECONDS per measurement, default 5;
 //   BENCH_ONLY=get|insert; BENCH_SETTING=local|latency; BENCH_PROFILE=DIR profiles the service)
 import { loadavg } from 'node:os';
-import { spawnSalesforceSandbox } from './lib/harness.ts';
+import { sandboxControl, spawnSalesforceSandbox } from './lib/harness.ts';
 import { type LoadCall, type LoadResult, runWrk } from './lib/load.ts';
 import { cpuMsOf, removeServiceData, startServiceOnSandbox } from './lib/service-process.ts';
 
@@ -53,12 +53,7 @@ const allScenarios: Array<{ name: string; direct: LoadCall; service: LoadCall }>
   },
 ];
 
-const control = (path: string, method: string, body: unknown) =>
-  fetch(`${sandbox.url}/__sandbox${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+const control = sandboxControl(sandbox.url);
 
 // Two settings of the sandbox. `local`: it answers at once, on the same two cores as the service
 // and the load generator, so the ratio is the service's own CPU cost against the sandbox's (the
@@ -110,8 +105,7 @@ try {
   };
   const col = (v: string | number, w: number) => String(v).padStart(w);
   for (const setting of SETTINGS) {
-    const realism = await control('/realism', 'PATCH', setting.realism);
-    if (realism.status >= 300) throw new Error(`sandbox realism: ${realism.status}`);
+    await control('/realism', 'PATCH', setting.realism);
     // Both paths once more at this setting, so that neither pays the change.
     for (const s of scenarios) {
       await runWrk(s.direct, setting.connections, 2);

@@ -6,7 +6,7 @@
 // another, with a latency profile of a real org (150 ms ± 30 ms per call, 0.5 ms per record).
 // Run: npm run bench -- salesforce-plan   (BENCH_RUNS, default 3; BENCH_RECORDS, default 10000)
 import { loadavg } from 'node:os';
-import { spawnSalesforceSandbox } from './lib/harness.ts';
+import { sandboxControl, spawnSalesforceSandbox } from './lib/harness.ts';
 import { removeServiceData, startServiceOnSandbox } from './lib/service-process.ts';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
@@ -18,17 +18,7 @@ const PLENTY = 1_000;
 const NEAR = 95_000;
 
 const sandbox = await spawnSalesforceSandbox(0);
-const control = async (path: string, method = 'GET', body?: unknown) => {
-  const response = await fetch(`${sandbox.url}/__sandbox${path}`, {
-    method,
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`sandbox ${path}: ${response.status} ${await response.text()}`);
-  const text = await response.text();
-  return (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>;
-};
+const control = sandboxControl(sandbox.url);
 const { data, token, service } = await startServiceOnSandbox(sandbox);
 
 interface Row {

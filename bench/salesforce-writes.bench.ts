@@ -3,7 +3,7 @@
 // profile. Prints wall time, Salesforce API calls (sandbox accounting) and the service's peak
 // memory, with ratios against the best of the three; then a size sweep for the threshold.
 // Run: npm run bench -- salesforce-writes   (BENCH_RECORDS, default 10000; BENCH_SWEEP=0 skips the sweep)
-import { spawnSalesforceSandbox, startBenchService } from './lib/harness.ts';
+import { sandboxControl, spawnSalesforceSandbox, startBenchService } from './lib/harness.ts';
 
 const RECORDS = Number(process.env['BENCH_RECORDS'] ?? 10_000);
 const SWEEP = process.env['BENCH_SWEEP'] !== '0';
@@ -12,13 +12,7 @@ const REALISM = { latencyMs: 150, latencyJitterMs: 30, perRecordMs: 0.5 };
 
 // The sandbox runs in its own process: the memory measured here is the service's alone.
 const sandbox = await spawnSalesforceSandbox(0);
-const control = (path: string, method = 'GET', body?: unknown) =>
-  fetch(`${sandbox.url}/__sandbox${path}`, {
-    method,
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
+const control = sandboxControl(sandbox.url);
 
 const bench = await startBenchService({ salesforce: sandbox.credentials });
 const { service } = bench;
@@ -75,7 +69,7 @@ try {
     const wallMs = performance.now() - started;
     clearInterval(timer);
     peak = Math.max(peak, used());
-    const snapshot = (await (await control('/calls')).json()) as { total: number };
+    const snapshot = (await control('/calls')) as { total: number };
     return { value, wallMs, calls: snapshot.total, peakMiB: (peak - base) / 2 ** 20 };
   }
 

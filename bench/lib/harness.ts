@@ -55,6 +55,25 @@ export async function spawnSalesforceSandbox(accounts: number): Promise<Salesfor
   };
 }
 
+/**
+ * The sandbox's control API (`/__sandbox/...`) of the sandbox at `url`: a call answers its JSON
+ * body (`{}` when empty) and throws on an error status, so a benchmark never measures a sandbox
+ * that refused its settings.
+ */
+export function sandboxControl(url: string) {
+  return async (path: string, method = 'GET', body?: unknown): Promise<Record<string, unknown>> => {
+    const response = await fetch(`${url}/__sandbox${path}`, {
+      method,
+      ...(body === undefined
+        ? {}
+        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`sandbox ${path}: ${response.status} ${text.slice(0, 300)}`);
+    return (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>;
+  };
+}
+
 type Service = Awaited<ReturnType<typeof startService>>;
 type Connection = Awaited<ReturnType<Service['ctx']['connections']['list']>>[number];
 
