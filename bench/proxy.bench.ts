@@ -33,7 +33,6 @@ const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
 const MODE = (process.env['BENCH_MODE'] ?? 'compiled') as StartMode;
 const ONLY = process.env['BENCH_ONLY'];
-const PROFILE = process.env['BENCH_PROFILE'];
 const MB = 1024 * 1024;
 
 type Target = 'direct' | 'forwarder' | 'service';
@@ -91,7 +90,6 @@ try {
     mode: MODE,
     env: process.env['BENCH_LOG_LEVEL'] === undefined ? {} : { LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] },
     ...(process.env['BENCH_SERVICE_LOG'] === undefined ? {} : { logFile: process.env['BENCH_SERVICE_LOG'] }),
-    ...(PROFILE === undefined ? {} : { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] }),
   });
   const running = service;
   const idleRss = running.rssMiB();

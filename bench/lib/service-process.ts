@@ -128,7 +128,10 @@ export function cpuMsOf(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
-/** Starts `serve` on a free port and waits for /readyz. The rate limit is off unless `env` sets it. */
+/**
+ * Starts `serve` on a free port and waits for /readyz. The rate limit is off unless `env` sets it.
+ * `BENCH_PROFILE=DIR` runs it with `--cpu-prof`, its profile written to DIR when it stops.
+ */
 export async function startServiceProcess(options: StartServiceOptions): Promise<ServiceProcess> {
   const mode = options.mode ?? 'compiled';
   if (mode === 'compiled') ensureBuilt();
@@ -136,7 +139,12 @@ export async function startServiceProcess(options: StartServiceOptions): Promise
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const fd = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...ENTRY[mode]], {
+  const profile = process.env['BENCH_PROFILE'];
+  const nodeArgs = [
+    ...(options.nodeArgs ?? []),
+    ...(profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`]),
+  ];
+  const child = spawn(process.execPath, [...nodeArgs, ...ENTRY[mode]], {
     env: {
       PATH: process.env['PATH'] ?? '',
       PORT: String(port),
@@ -196,10 +204,7 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-/**
- * A fresh data directory, a Salesforce connection to `sandbox` with an API token, and the service.
- * `BENCH_PROFILE=DIR` runs the service with `--cpu-prof`, its profile written to DIR when it stops.
- */
+/** A fresh data directory, a Salesforce connection to `sandbox` with an API token, and the service. */
 export async function startServiceOnSandbox(
   sandbox: {
     url: string;
@@ -214,12 +219,7 @@ export async function startServiceOnSandbox(
     accessToken: sandbox.credentials.accessToken,
     refreshToken: sandbox.credentials.refreshToken,
   });
-  const profile = process.env['BENCH_PROFILE'];
-  const nodeArgs = [
-    ...(options.nodeArgs ?? []),
-    ...(profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`]),
-  ];
-  return { data, token, service: await startServiceProcess({ ...options, nodeArgs, data }) };
+  return { data, token, service: await startServiceProcess({ ...options, data }) };
 }
 
 /** Removes the data directory (after `stop`). */
