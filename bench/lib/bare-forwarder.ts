@@ -5,6 +5,7 @@
 import { createServer } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { Pool } from 'undici';
+import { serveForParent } from './child-server.ts';
 
 const upstream = process.argv[2];
 if (upstream === undefined) throw new Error('usage: bare-forwarder.ts UPSTREAM_URL');
@@ -46,15 +47,4 @@ const server = createServer((req, res) => {
       res.end();
     });
 });
-server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
-});
-process.stdin.resume();
-process.stdin.on('end', () => {
-  server.close();
-  server.closeAllConnections();
-  void pool.close();
-});
+serveForParent(server, () => void pool.close());

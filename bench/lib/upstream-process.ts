@@ -4,6 +4,7 @@
 // GET /bench/connections-opened answers how many connections it has accepted (keep-alive at work).
 // Prints one JSON line {url}; stops when stdin closes.
 import { createServer } from 'node:http';
+import { serveForParent } from './child-server.ts';
 
 const record = JSON.stringify({
   attributes: { type: 'Account', url: '/services/data/v62.0/sobjects/Account/001000000000001AAA' },
@@ -35,14 +36,4 @@ const server = createServer((req, res) => {
   });
 });
 server.on('connection', () => connectionsOpened++);
-server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
-});
-process.stdin.resume();
-process.stdin.on('end', () => {
-  server.close();
-  server.closeAllConnections();
-});
+serveForParent(server);
