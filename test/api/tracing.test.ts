@@ -3,7 +3,7 @@ import diagnostics from 'node:diagnostics_channel';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { parseTracingConfig } from '../../src/config/metrics.ts';
 import { startStack } from '../helpers/stack.ts';
 
@@ -16,6 +16,22 @@ interface OtlpSpan {
 }
 
 /** A stand-in OTLP/HTTP collector: keeps the spans of every export it receives. */
+/**
+ * The headers of every request the service sends to `url`'s origin, as JSON texts (undici's own
+ * diagnostics channel sees every request it makes), until the test ends.
+ */
+function headersSentTo(t: TestContext, url: string): string[] {
+  const sent: string[] = [];
+  const origin = new URL(url).origin;
+  const onCreate = (message: unknown) => {
+    const { request } = message as { request: { origin: string; headers: unknown } };
+    if (request.origin === origin) sent.push(JSON.stringify(request.headers));
+  };
+  diagnostics.subscribe('undici:request:create', onCreate);
+  t.after(() => diagnostics.unsubscribe('undici:request:create', onCreate));
+  return sent;
+}
+
 async function startCollector(): Promise<{ url: string; spans: OtlpSpan[]; close(): Promise<void> }> {
   const spans: OtlpSpan[] = [];
   const server = createServer((req, res) => {
@@ -46,14 +62,7 @@ test('with a collector configured, a request continues the caller’s trace and 
   t.after(() => collector.close());
   const s = await startStack(t, { env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url } });
 
-  // What the service sends to the CRM (undici's own diagnostics channel sees every request it makes).
-  const sent: string[] = [];
-  const onCreate = (message: unknown) => {
-    const { request } = message as { request: { origin: string; headers: unknown } };
-    if (request.origin === new URL(s.sf.url).origin) sent.push(JSON.stringify(request.headers));
-  };
-  diagnostics.subscribe('undici:request:create', onCreate);
-  t.after(() => diagnostics.unsubscribe('undici:request:create', onCreate));
+  const sent = headersSentTo(t, s.sf.url);
 
   const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
   const callerSpan = '00f067aa0ba902b7';
@@ -82,13 +91,7 @@ test('with a collector configured, a request continues the caller’s trace and 
 test('without a collector nothing is traced and no traceparent goes to the CRM', async (t) => {
   const s = await startStack(t);
   assert.equal(s.ctx.tracing, null);
-  const sent: string[] = [];
-  const onCreate = (message: unknown) => {
-    const { request } = message as { request: { origin: string; headers: unknown } };
-    if (request.origin === new URL(s.sf.url).origin) sent.push(JSON.stringify(request.headers));
-  };
-  diagnostics.subscribe('undici:request:create', onCreate);
-  t.after(() => diagnostics.unsubscribe('undici:request:create', onCreate));
+  const sent = headersSentTo(t, s.sf.url);
   const answer = await s.api('/v1/object/soql', {
     body: { data: 'SELECT Id FROM Account LIMIT 1' },
     headers: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
