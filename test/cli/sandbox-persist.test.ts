@@ -14,26 +14,36 @@ after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** `crm-proxy serve` with the in-process sandboxes, as `npm start` runs it; resolves once sandbox.json is written. */
-async function serve(extra: Record<string, string>) {
-  const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: cleanEnv({ CRM_PROXY_DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', ...extra }),
-    stdio: 'pipe',
-  });
+/**
+ * Runs the CLI with `args` until its output matches `ready` (or it exits); `stop` ends it with
+ * SIGTERM and expects a clean exit.
+ */
+async function launch(args: string[], env: Record<string, string>, ready: RegExp, what: string) {
+  const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: 'pipe' });
   running.add(child);
   let output = '';
   child.stdout.on('data', (d) => (output += String(d)));
   child.stderr.on('data', (d) => (output += String(d)));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   // A generous deadline: three tsx starts on a busy machine; it guards a hang, it measures nothing.
-  await waitFor(
+  await waitFor(what, () => ready.test(output) || child.exitCode !== null, { timeoutMs: 180_000 });
+  const stop = async () => {
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0, output);
+    running.delete(child);
+  };
+  return { output: () => output, stop };
+}
+
+/** `crm-proxy serve` with the in-process sandboxes, as `npm start` runs it; resolves once sandbox.json is written. */
+async function serve(extra: Record<string, string>) {
+  const { output, stop } = await launch(
+    ['serve'],
+    { CRM_PROXY_DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', ...extra },
+    /\(also in /,
     'the service to start its sandboxes',
-    () => /\(also in /.test(output) || child.exitCode !== null,
-    {
-      timeoutMs: 180_000,
-    },
   );
-  assert.match(output, /\(also in /, output);
+  assert.match(output(), /\(also in /, output());
   const file = JSON.parse(readFileSync(join(dir, 'sandbox.json'), 'utf8')) as {
     base_url: string;
     tokens: { salesforce: string };
@@ -45,11 +55,6 @@ async function serve(extra: Record<string, string>) {
       body: JSON.stringify({ data }),
     });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  };
-  const stop = async () => {
-    child.kill('SIGTERM');
-    assert.equal(await exited, 0, output);
-    running.delete(child);
   };
   return { call, stop };
 }
@@ -93,22 +98,13 @@ test('crm-proxy sandbox salesforce honours CRM_PROXY_SANDBOX_PERSIST as --persis
   const own = mkdtempSync(join(tmpdir(), 'crm-proxy-sf-persist-alone-'));
   try {
     const start = async () => {
-      const child = spawn(process.execPath, [BIN, 'sandbox', 'salesforce', '--port', '0'], {
-        env: cleanEnv({ CRM_PROXY_DATA_DIR: own, CRM_PROXY_SANDBOX_PERSIST: 'true' }),
-        stdio: 'pipe',
-      });
-      running.add(child);
-      let output = '';
-      child.stdout.on('data', (d) => (output += String(d)));
-      child.stderr.on('data', (d) => (output += String(d)));
-      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-      await waitFor(
+      const { output: text, stop } = await launch(
+        ['sandbox', 'salesforce', '--port', '0'],
+        { CRM_PROXY_DATA_DIR: own, CRM_PROXY_SANDBOX_PERSIST: 'true' },
+        /access token: \S+/,
         'the sandbox to start',
-        () => /access token: \S+/.test(output) || child.exitCode !== null,
-        {
-          timeoutMs: 180_000,
-        },
       );
+      const output = text();
       const url = /sandbox on (http:\/\/\S+)/.exec(output)?.[1] ?? '';
       const token = /access token: (\S+)/.exec(output)?.[1] ?? '';
       assert.ok(url !== '' && token !== '', output);
@@ -117,11 +113,6 @@ test('crm-proxy sandbox salesforce honours CRM_PROXY_SANDBOX_PERSIST as --persis
           ...init,
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         });
-      const stop = async () => {
-        child.kill('SIGTERM');
-        assert.equal(await exited, 0, output);
-        running.delete(child);
-      };
       return { rest, stop };
     };
     const first = await start();
