@@ -101,6 +101,11 @@ try {
   console.log(`# ${version.stdout.trim() || version.stderr.trim()}`);
   console.log(`# sandbox ${sandbox.url}`);
   const o = ['--target-org', ALIAS];
+  /** `sf data query` of `soql`: its result, and the start of its output for failure messages. */
+  const query = async (soql) => {
+    const out = await exec(SF, ['data', 'query', ...o, '--query', soql, '--json'], env);
+    return { result: JSON.parse(out.stdout).result, text: out.stdout.slice(0, 300) };
+  };
 
   await check(
     'org login access-token',
@@ -174,24 +179,16 @@ try {
       "Name='CLI Check Renamed'",
     ],
     async () => {
-      const q = await exec(
-        SF,
-        ['data', 'query', ...o, '--query', `SELECT Name FROM Account WHERE Id = '${id}'`, '--json'],
-        env,
-      );
-      expect(JSON.parse(q.stdout).result.records[0]?.Name === 'CLI Check Renamed', q.stdout.slice(0, 300));
+      const q = await query(`SELECT Name FROM Account WHERE Id = '${id}'`);
+      expect(q.result.records[0]?.Name === 'CLI Check Renamed', q.text);
     },
   );
   await check(
     'data delete record',
     ['data', 'delete', 'record', ...o, '--sobject', 'Account', '--record-id', id],
     async () => {
-      const q = await exec(
-        SF,
-        ['data', 'query', ...o, '--query', `SELECT COUNT() FROM Account WHERE Id = '${id}'`, '--json'],
-        env,
-      );
-      expect(JSON.parse(q.stdout).result.totalSize === 0, q.stdout.slice(0, 300));
+      const q = await query(`SELECT COUNT() FROM Account WHERE Id = '${id}'`);
+      expect(q.result.totalSize === 0, q.text);
     },
   );
 
@@ -223,19 +220,8 @@ try {
   await check('data import tree', ['data', 'import', 'tree', ...o, '--files', 'tree.json'], async (r) => {
     const refs = (Array.isArray(r) ? r : []).map((x) => x.refId);
     expect(refs.includes('TreeRef1') && refs.includes('TreeRef2'), JSON.stringify(r).slice(0, 300));
-    const q = await exec(
-      SF,
-      [
-        'data',
-        'query',
-        ...o,
-        '--query',
-        "SELECT Account.Name FROM Contact WHERE LastName = 'Treeson'",
-        '--json',
-      ],
-      env,
-    );
-    expect(JSON.parse(q.stdout).result.records[0]?.Account?.Name === 'CLI Tree Co', q.stdout.slice(0, 300));
+    const q = await query("SELECT Account.Name FROM Contact WHERE LastName = 'Treeson'");
+    expect(q.result.records[0]?.Account?.Name === 'CLI Tree Co', q.text);
   });
 
   writeFileSync(join(work, 'import.csv'), 'Name,External_Id__c\nCLI Bulk One,CLI-1\nCLI Bulk Two,CLI-2\n');
@@ -273,19 +259,10 @@ try {
       const job = r.jobInfo ?? {};
       expect(job.state === 'JobComplete' && job.numberRecordsProcessed === 2, JSON.stringify(job));
       expect(job.numberRecordsFailed === 0 && r.records?.successfulResults?.length === 2, JSON.stringify(r));
-      const q = await exec(
-        SF,
-        [
-          'data',
-          'query',
-          ...o,
-          '--query',
-          "SELECT Name FROM Account WHERE External_Id__c LIKE 'CLI-%' ORDER BY External_Id__c",
-          '--json',
-        ],
-        env,
+      const q = await query(
+        "SELECT Name FROM Account WHERE External_Id__c LIKE 'CLI-%' ORDER BY External_Id__c",
       );
-      const names = JSON.parse(q.stdout).result.records.map((x) => x.Name);
+      const names = q.result.records.map((x) => x.Name);
       expect(
         JSON.stringify(names) === JSON.stringify(['CLI Bulk One Renamed', 'CLI Bulk Two', 'CLI Bulk Three']),
         JSON.stringify(names),
@@ -353,19 +330,8 @@ try {
         r.jobInfo?.state === 'JobComplete' && r.jobInfo?.numberRecordsFailed === 0,
         JSON.stringify(r).slice(0, 400),
       );
-      const q = await exec(
-        SF,
-        [
-          'data',
-          'query',
-          ...o,
-          '--query',
-          "SELECT COUNT() FROM Account WHERE External_Id__c LIKE 'CLI-%'",
-          '--json',
-        ],
-        env,
-      );
-      expect(JSON.parse(q.stdout).result.totalSize === 0, q.stdout.slice(0, 300));
+      const q = await query("SELECT COUNT() FROM Account WHERE External_Id__c LIKE 'CLI-%'");
+      expect(q.result.totalSize === 0, q.text);
     },
   );
   await check('org list limits', ['org', 'list', 'limits', ...o], (r) =>
