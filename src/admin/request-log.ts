@@ -48,7 +48,7 @@ export class RequestLog {
     return this.#dropped;
   }
 
-  /** Records one answered request; never waits on the store. */
+  /** Records one answered request (the entry is kept as it is, not copied); never waits on the store. */
   record(entry: NewRequestLogEntry, allowance?: { used: number; limit: number }, error?: string): void {
     if (this.#buffer.length >= this.#opts.maxPending) {
       this.#buffer.shift();
@@ -56,17 +56,22 @@ export class RequestLog {
     }
     // Ids sort in arrival order (entries of the same instant stay in order), then random.
     const seq = (this.#seq++ % 1e9).toString(36).padStart(6, '0');
-    this.#buffer.push({
-      id: `rl_${Date.now().toString(36).padStart(9, '0')}${seq}${randomBase62(8, pooledRandomBytes)}`,
-      ...entry,
-    });
+    // The entry is handed over: it gets its id in place instead of being copied (once per request).
+    const stored = entry as RequestLogEntry;
+    stored.id = `rl_${Date.now().toString(36).padStart(9, '0')}${seq}${randomBase62(8, pooledRandomBytes)}`;
+    this.#buffer.push(stored);
     if (entry.connectionId !== null) {
-      const previous = this.#stats.get(entry.connectionId) ?? { connectionId: entry.connectionId };
-      const next: ConnectionStatsUpdate = { ...previous, lastUsedAt: entry.at };
-      if (entry.status < 500) next.lastSuccessAt = entry.at;
-      if (error !== undefined) next.lastError = { message: error, at: entry.at };
-      if (allowance !== undefined) next.allowance = { ...allowance, at: entry.at };
-      this.#stats.set(entry.connectionId, next);
+      // Only this buffer's own update object is changed: a flush takes the whole map away first.
+      let stats = this.#stats.get(entry.connectionId);
+      if (stats === undefined) {
+        stats = { connectionId: entry.connectionId };
+        this.#stats.set(entry.connectionId, stats);
+      }
+      stats.lastUsedAt = entry.at;
+      if (entry.status < 500) stats.lastSuccessAt = entry.at;
+      if (error !== undefined) stats.lastError = { message: error, at: entry.at };
+      if (allowance !== undefined)
+        stats.allowance = { used: allowance.used, limit: allowance.limit, at: entry.at };
     }
     if (this.#buffer.length >= this.#opts.maxBuffered) void this.flush();
     else this.#schedule();

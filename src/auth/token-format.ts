@@ -1,7 +1,7 @@
 // API token format: crmp_<region>_<43 random base62 chars = 256 bits><6-char checksum>.
 // The region in clear lets any region recognise (and redirect) a token of the other one without a
 // store lookup; the checksum tells a mistyped or truncated token from an unknown one, also offline.
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { base62Fixed, randomBase62 } from '../crypto/random.ts';
 import { REGIONS, type Region } from '../domain/connection.ts';
 
@@ -48,5 +48,6 @@ export function isDisplayPrefix(s: string): boolean {
  * deterministic hash is what makes the lookup possible.
  */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  // One-shot: a third of the cost of a Hash object, on every request.
+  return hash('sha256', token, 'hex');
 }

@@ -9,10 +9,11 @@ export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstu
 export function randomBase62(length: number, source: (size: number) => Buffer = randomBytes): string {
   let out = '';
   while (out.length < length) {
-    for (const b of source(length * 2)) {
+    const bytes = source(length * 2);
+    for (let i = 0; i < bytes.length && out.length < length; i++) {
+      const b = bytes[i] as number;
       // 248 = 4 × 62: bytes at or above it would favour the first characters.
       if (b < 248) out += BASE62[b % 62];
-      if (out.length === length) break;
     }
   }
   return out;

@@ -125,14 +125,11 @@ export function maskSecretFields(obj: Record<string, unknown>): Record<string, u
     const value = obj[key];
     if (value === null || typeof value !== 'object' || value instanceof Error) continue;
     let copy = masked(value, SECRET_FIELDS);
-    const headers = (value as { headers?: unknown }).headers;
-    if (
-      (key === 'req' || key === 'res') &&
-      Object.getPrototypeOf(value) === Object.prototype &&
-      typeof headers === 'object' &&
-      headers !== null
-    ) {
-      const hidden = masked(headers, SECRET_HEADERS);
+    // Plain objects only: a Fastify request's `headers` is a getter, and its serializer writes none.
+    if ((key === 'req' || key === 'res') && Object.getPrototypeOf(value) === Object.prototype) {
+      const headers = (value as { headers?: unknown }).headers;
+      const hidden =
+        typeof headers === 'object' && headers !== null ? masked(headers, SECRET_HEADERS) : undefined;
       if (hidden !== undefined) copy = { ...(copy ?? value), headers: hidden };
     }
     if (copy !== undefined) {

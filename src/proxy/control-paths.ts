@@ -12,6 +12,8 @@ const CONTROL_SEGMENT = '__sandbox';
  * Undecodable percent-encoding counts as a match (nothing sane needs it).
  */
 export function namesSandboxControl(path: string): boolean {
+  // Checked on every pass-through: a path that names it nowhere, in no spelling, needs no split.
+  if (!path.includes('%') && !path.toLowerCase().includes(CONTROL_SEGMENT)) return false;
   let decoded: string;
   try {
     decoded = decodeURIComponent(path);

@@ -83,8 +83,11 @@ export class ProxyForwarder {
     const span = traceOutbound(req.method, req.url);
     try {
       const plain = PLAIN_URL.exec(req.url);
+      const { origin, path } =
+        plain === null ? urlParts(req.url) : { origin: plain[1] ?? '', path: plain[2] ?? '/' };
       const res = await this.#agent.request({
-        ...(plain === null ? urlParts(req.url) : { origin: plain[1] ?? '', path: plain[2] ?? '/' }),
+        origin,
+        path,
         method: req.method,
         headers: span === undefined ? req.headers : { ...req.headers, ...span.headers },
         body: req.body ?? null,

@@ -54,6 +54,20 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
+const NONE: ReadonlySet<string> = new Set();
+
+/** The header names a `Connection` header lists (they are hop-by-hop for this answer). */
+function namedByConnection(value: string | string[] | undefined): ReadonlySet<string> {
+  // The usual value names only a header that is hop-by-hop anyway: no set to build per answer.
+  if (value === undefined || value === 'keep-alive') return NONE;
+  return new Set(
+    String(value)
+      .split(',')
+      .map((token) => token.trim().toLowerCase())
+      .filter((token) => token !== ''),
+  );
+}
+
 /**
  * The CRM's response headers as the client gets them: all but hop-by-hop ones and `Set-Cookie`
  * (a CRM session cookie means nothing to the client, which never sends cookies through). The
@@ -62,14 +76,10 @@ const HOP_BY_HOP = new Set([
 export function returnedResponseHeaders(
   incoming: Record<string, string | string[] | undefined>,
 ): Record<string, string | string[]> {
-  const connectionListed = new Set(
-    String(incoming['connection'] ?? '')
-      .split(',')
-      .map((token) => token.trim().toLowerCase())
-      .filter((token) => token !== ''),
-  );
+  const connectionListed = namedByConnection(incoming['connection']);
   const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(incoming)) {
+  for (const name in incoming) {
+    const value = incoming[name];
     if (value === undefined) continue;
     const lower = name.toLowerCase();
     if (HOP_BY_HOP.has(lower) || connectionListed.has(lower) || lower === 'set-cookie') continue;

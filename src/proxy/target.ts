@@ -26,6 +26,8 @@ export interface ResolvedTarget {
 }
 
 const DEFAULT_PORT = { http: '80', https: '443' } as const;
+/** A path segment that is `.` or `..`. */
+const DOT_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/;
 
 function originOf(url: string): Origin {
   const parsed = new URL(url);
@@ -158,7 +160,7 @@ export function resolveTarget(targets: ProxyTargets, rawTarget: string, query: s
     const parsed = new URL(`${scheme}://${authority}/`);
     if (parsed.hostname.toLowerCase() !== host || parsed.port !== port) throw refuse('the host is ambiguous');
   }
-  if (path.split('/').some((segment) => segment === '.' || segment === '..')) {
+  if (DOT_SEGMENT.test(path)) {
     throw refuse('dot segments (. and ..) are not allowed in the path');
   }
   if (namesSandboxControl(path))

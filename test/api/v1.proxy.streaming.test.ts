@@ -84,6 +84,30 @@ test('a response is streamed: the client gets the first part before the target s
   assert.equal(clientGot, 4 * MB);
 });
 
+test('a small answer that arrived whole goes out in one piece with its length, even when the CRM chunked it', async (t) => {
+  const s = await startStack(t);
+  const body = JSON.stringify({ totalSize: 1, records: [{ Id: '001000000000001AAA' }] });
+  const target = await startTarget(t, (_req, res) => {
+    // One write: head, the one chunk and the last chunk reach the service together.
+    res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+    res.end(body);
+  });
+  const token = await connectionTo(s, 'salesforce', target.url);
+  const answer = await rawCall(
+    s.baseUrl,
+    `/v1/proxy/${target.url}/services/data/v62.0/query?q=SELECT+Id+FROM+Account`,
+    {
+      token,
+    },
+  );
+  assert.equal(answer.status, 200, answer.text);
+  assert.equal(answer.text, body);
+  // Streamed, it would have gone out chunked; as bytes it carries its length.
+  assert.equal(answer.headers['content-length'], String(Buffer.byteLength(body)));
+  assert.equal(answer.headers['transfer-encoding'], undefined);
+  assert.equal(answer.headers['content-type'], 'application/json');
+});
+
 test('a 5 MB CSV upload reaches Salesforce Bulk 2.0 through the pass-through', async (t) => {
   const s = await startStack(t);
   const job = await s.api<{ id: string }>('/v1/proxy/services/data/v62.0/jobs/ingest', {

@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { NewRequestLogEntry } from '../../admin/request-log.ts';
 import type { AppContext } from '../../context.ts';
 import { newMeter, type RequestMeter, withCallContext } from '../../lib/call-context.ts';
+import { isoTime } from '../../lib/clock.ts';
 import type { RequestTrace } from '../../lib/tracing.ts';
 
 interface Pending {
@@ -13,34 +14,41 @@ interface Pending {
 
 const LOGGED = /^\/v1\/(?!admin(?:\/|$))/;
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request log's entry in the making (a decoration: no per-request map to keep). */
+    requestLogPending: Pending | null;
+  }
+}
+
 /**
  * Request log of the API (/v1, not the admin API): one entry per answered request, with the CRM
  * calls it spent, taken when the answer has gone out. The body is never looked at; the path loses
  * its query string.
  */
 export function registerRequestLog(app: FastifyInstance, ctx: AppContext): void {
-  const pending = new WeakMap<FastifyRequest, Pending>();
+  app.decorateRequest('requestLogPending', null);
 
   app.addHook('onRequest', (request, _reply, done) => {
     if (LOGGED.test(request.url))
-      pending.set(request, {
-        at: new Date(ctx.clock.now()).toISOString(),
+      request.requestLogPending = {
+        at: isoTime(ctx.clock.now()),
         meter: newMeter(),
         trace: ctx.tracing?.startRequest(request.method, request.url.split('?')[0] ?? '', request.headers),
-      });
+      };
     done();
   });
   // After the body is read: the handler and everything it awaits (a job it starts included) run
   // with the request's id, for the CRM call logs, and its meter.
   app.addHook('preHandler', (request, _reply, done) => {
-    const p = pending.get(request);
-    if (p === undefined) return done();
+    const p = request.requestLogPending;
+    if (p === null) return done();
     withCallContext({ requestId: request.id, meter: p.meter, trace: p.trace?.scope }, done);
   });
   // The API's own error answers are small JSON strings: their code (and, for 5xx, message) is kept.
   app.addHook('onSend', (request, reply, payload, done) => {
-    const p = pending.get(request);
-    if (p === undefined || reply.statusCode < 400 || typeof payload !== 'string' || payload.length > 65_536)
+    const p = request.requestLogPending;
+    if (p === null || reply.statusCode < 400 || typeof payload !== 'string' || payload.length > 65_536)
       return done(null, payload);
     try {
       const body = JSON.parse(payload) as { error?: { code?: unknown; message?: unknown } };
@@ -56,16 +64,16 @@ export function registerRequestLog(app: FastifyInstance, ctx: AppContext): void 
     done(null, payload);
   });
   app.addHook('onResponse', (request, reply, done) => {
-    const p = pending.get(request);
-    if (p === undefined) return done();
-    pending.delete(request);
+    const p = request.requestLogPending;
+    if (p === null) return done();
+    request.requestLogPending = null;
     p.trace?.end(reply.statusCode, request.routeOptions.url);
     const principal = request.principal ?? null;
     const via = reply.getHeader('x-crm-proxy-interface');
     const entry: NewRequestLogEntry = {
       at: p.at,
       method: request.method,
-      path: (request.url.split('?')[0] ?? '').slice(0, 500),
+      path: pathOf(request.url).slice(0, 500),
       status: reply.statusCode,
       latencyMs: Math.round(reply.elapsedTime),
       crmCalls: p.meter.crmCalls,
@@ -89,4 +97,9 @@ export function registerRequestLog(app: FastifyInstance, ctx: AppContext): void 
     ctx.requestLog.record(entry, allowance, failure);
     done();
   });
+}
+
+function pathOf(url: string): string {
+  const queryAt = url.indexOf('?');
+  return queryAt === -1 ? url : url.slice(0, queryAt);
 }
