@@ -1,5 +1,6 @@
 import type { Clock } from '../../lib/clock.ts';
 import type { ConcurrencyLimiter } from '../../lib/limiter.ts';
+import { positionsWhere } from '../../lib/positions.ts';
 import { yieldToLoop } from '../../lib/yield-to-loop.ts';
 import { type BulkJournal, type BulkOptions, bulkWrite } from './bulk2.ts';
 import type { CrmSession, DescribeFacet } from './describe-types.ts';
@@ -109,7 +110,7 @@ export function salesforceData(options: SalesforceDataOptions): SalesforceDataFa
       if (via === 'collections') {
         // Salesforce splits `ids=` on commas, escaped or not: an id holding one would shift every
         // result after it. Malformed ids are answered here, as on the Bulk path, and never sent.
-        const sent = ids.flatMap((id, i) => (SALESFORCE_PROFILE.idPattern.test(id) ? [i] : []));
+        const sent = positionsWhere(ids, (id) => SALESFORCE_PROFILE.idPattern.test(id));
         const got =
           sent.length === 0
             ? []

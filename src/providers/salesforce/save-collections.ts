@@ -1,4 +1,5 @@
 import type { ConcurrencyLimiter } from '../../lib/limiter.ts';
+import { positionsWhere } from '../../lib/positions.ts';
 import type { CrmSession } from '../adapter.ts';
 import { OutboundNetworkError, parseJson } from '../client/types.ts';
 import { CrmError, crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
@@ -102,7 +103,7 @@ export async function collectionsWrite(
     limiter.run(async () => {
       const chunk = items.slice(start, start + size);
       const settled = known.get(start) ?? [];
-      const open = chunk.flatMap((_, i) => (settled[i] === undefined ? [i] : []));
+      const open = positionsWhere<unknown>(chunk, (_, i) => settled[i] === undefined);
       // Records left without an entry (a job cancelled before the call) get the cancelled one below.
       const answered: Array<SaveResult | undefined> = chunk.map((_, i) => settled[i]);
       const send = open.length > 0 && journal?.hook.signal.aborted !== true;

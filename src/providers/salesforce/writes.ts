@@ -3,6 +3,7 @@ import { ApiError, unknownFields } from '../../errors/index.ts';
 import { backoffMs } from '../../lib/backoff.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { closestName } from '../../lib/closest.ts';
+import { positionsWhere } from '../../lib/positions.ts';
 import { retrying } from '../../lib/retry.ts';
 import { yieldToLoop } from '../../lib/yield-to-loop.ts';
 import type { CrmSession, Handler, HandlerCall, JobHook } from '../adapter.ts';
@@ -25,7 +26,7 @@ const isLocked = (r: SaveResult) => !r.success && r.errors.some((e) => e.statusC
 
 /** Positions of the records that failed only because another transaction held a row lock. */
 export function lockedPositions(results: SaveResult[]): number[] {
-  return results.flatMap((r, i) => (isLocked(r) ? [i] : []));
+  return positionsWhere(results, isLocked);
 }
 
 /** Wait before lock-retry round `round` (1-based), or undefined when no round is left or needed. */
