@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pinned } from './pin.ts';
 
 export interface LoadResult {
   requestsPerSecond: number;
@@ -27,7 +28,7 @@ export interface LoadCall {
 
 function run(command: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(...pinned('other', command, args), { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += String(d)));
@@ -111,9 +112,12 @@ export async function runAtRate(
   connections: number,
   seconds: number,
 ): Promise<LoadResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/rate-load-process.ts'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    ...pinned('other', process.execPath, ['--import', 'tsx', 'bench/lib/rate-load-process.ts']),
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (d) => (out += String(d)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));

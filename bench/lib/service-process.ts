@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { loadConfig } from '../../src/config/index.ts';
 import { createContext } from '../../src/context.ts';
+import { pinned } from './pin.ts';
 
 export type StartMode = 'compiled' | 'tsx';
 
@@ -144,7 +145,8 @@ export async function startServiceProcess(options: StartServiceOptions): Promise
     ...(options.nodeArgs ?? []),
     ...(profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`]),
   ];
-  const child = spawn(process.execPath, [...nodeArgs, ...ENTRY[mode]], {
+  const [command, args] = pinned('measured', process.execPath, [...nodeArgs, ...ENTRY[mode]]);
+  const child = spawn(command, args, {
     env: {
       PATH: process.env['PATH'] ?? '',
       PORT: String(port),
@@ -239,7 +241,9 @@ export interface HelperProcess {
  * under tsx. The script prints one JSON line with its `url` when ready and stops when stdin closes.
  */
 export async function spawnHelperProcess(script: string, args: string[] = []): Promise<HelperProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const role = script.includes('bare-forwarder') ? 'measured' : 'other';
+  const [command, argv] = pinned(role, process.execPath, ['--import', 'tsx', script, ...args]);
+  const child = spawn(command, argv, {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
