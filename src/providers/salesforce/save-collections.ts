@@ -126,13 +126,8 @@ export async function collectionsWrite(
       }
       for (let i = 0; i < answered.length; i++) answered[i] ??= cancelledResult();
       const final = answered as SaveResult[];
-      if (send) {
-        await journal?.hook.journal.set(keyOf(start), {
-          state: 'done',
-          results: final,
-        } satisfies CallEntry);
-      } else if (open.length === 0 && settled.length > 0 && sentAt.has(start)) {
-        // Reconciliation settled every record of an interrupted call.
+      // Done once sent, or once reconciliation settled every record of an interrupted call.
+      if (send || (open.length === 0 && settled.length > 0 && sentAt.has(start))) {
         await journal?.hook.journal.set(keyOf(start), {
           state: 'done',
           results: final,
