@@ -3,8 +3,8 @@
 // cancelled while it waits sends nothing.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { followJob } from '../helpers/jobs.ts';
 import { type Stack, startStack } from '../helpers/stack.ts';
-import { waitFor } from '../helpers/wait.ts';
 import { countWhere, type RecordResult, type WriteAnswer } from './sf-writes-helpers.ts';
 
 interface Job {
@@ -19,18 +19,7 @@ const accounts = (prefix: string, n: number) =>
   Array.from({ length: n }, (_, i) => ({ Name: `${prefix}-${i}` }));
 
 async function finished(s: Stack, id: string): Promise<Job> {
-  let job: Job | undefined;
-  await waitFor(
-    `job ${id} to end`,
-    async () => {
-      const got = await s.api<Job>(`/v1/jobs/${id}`, { method: 'GET' });
-      assert.equal(got.status, 200, got.text);
-      job = got.body;
-      return !['queued', 'running'].includes(job.state);
-    },
-    { timeoutMs: 120_000 },
-  );
-  return job as Job;
+  return (await followJob<Job>(s, id)).job;
 }
 
 async function results(s: Stack, id: string): Promise<RecordResult[]> {

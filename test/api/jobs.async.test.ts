@@ -1,6 +1,7 @@
 // Async jobs through the HTTP API: Prefer: respond-async, progress, results paging, cancel.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { followJob } from '../helpers/jobs.ts';
 import { type ApiAnswer, type Stack, startStack } from '../helpers/stack.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { countWhere, type ErrorBody, type RecordResult, type WriteAnswer } from './sf-writes-helpers.ts';
@@ -25,23 +26,7 @@ const records = (prefix: string) =>
     i % 1000 === 999 ? { Industry: 'Energy' } : { Name: `${prefix}-${i}` },
   );
 
-/** Follows a job until it ends, noting every `processed` count seen on the way. */
-async function follow(s: Stack, id: string): Promise<{ job: Job; seen: number[] }> {
-  const seen: number[] = [];
-  let job: Job | undefined;
-  await waitFor(
-    `job ${id} to finish`,
-    async () => {
-      const got = await s.api<Job>(`/v1/jobs/${id}`, { method: 'GET' });
-      assert.equal(got.status, 200, got.text);
-      job = got.body;
-      seen.push(job.counts.processed);
-      return !['queued', 'running'].includes(job.state);
-    },
-    { timeoutMs: 120_000 },
-  );
-  return { job: job as Job, seen };
-}
+const follow = (s: Stack, id: string) => followJob<Job>(s, id);
 
 async function allResults(
   s: Stack,
