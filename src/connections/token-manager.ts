@@ -35,6 +35,8 @@ export interface TokenManagerOptions {
 interface CachedToken {
   accessToken: string;
   expiresAt: number | undefined;
+  /** A private-app token: no refresh can replace it. */
+  static?: true;
 }
 
 const CAS_ATTEMPTS = 3;
@@ -72,6 +74,15 @@ export class TokenManager {
     const cached = this.#cache.get(connection.id);
     if (cached !== undefined && cached.accessToken !== rejected) return cached.accessToken;
     return this.#flight.run(`${connection.id}:${rejected}`, () => this.#obtain(connection, rejected));
+  }
+
+  /**
+   * False when `token` is one no refresh can replace (a private-app token): a request the CRM
+   * refuses with it cannot be retried with a fresh one, so nothing is worth keeping for that.
+   */
+  refreshable(connectionId: string, token: string): boolean {
+    const cached = this.#cache.get(connectionId);
+    return cached?.accessToken !== token || cached.static !== true;
   }
 
   /** Forget the cached token (connection removed or re-authorised). */
@@ -123,7 +134,11 @@ export class TokenManager {
         // A static token the CRM refuses cannot be refreshed: only the user can replace it.
         throw needsReauth(found.connection);
       }
-      this.#cache.set(found.connection.id, { accessToken: credentials.token, expiresAt: undefined });
+      this.#cache.set(found.connection.id, {
+        accessToken: credentials.token,
+        expiresAt: undefined,
+        static: true,
+      });
       return credentials.token;
     }
     const token = credentials.accessToken;

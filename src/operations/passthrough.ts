@@ -44,7 +44,6 @@ export async function passthrough(
   connection: Connection,
   req: PassthroughRequest,
 ): Promise<PassthroughAnswer> {
-  const { forwarder } = deps;
   const adapter = deps.registry.adapterFor(connection);
   const rules = passthroughOf(adapter);
   const target = resolveTarget(proxyTargets(adapter, connection), req.rawTarget, req.query);
@@ -56,14 +55,35 @@ export async function passthrough(
     req.replayLimit,
   );
   if (declared !== undefined && req.body !== undefined) headers['content-length'] = declared;
+  try {
+    return await attempts(deps, adapter, rules, connection, req.method, target, headers, body);
+  } finally {
+    // However the request ends, the copy kept for a replay goes back to its pool.
+    body.release();
+  }
+}
 
+/** The first attempt, and after a CRM 401 for an expired token one replay with a fresh token. */
+async function attempts(
+  deps: OperationDeps,
+  adapter: CrmAdapter,
+  rules: PassthroughHandler,
+  connection: Connection,
+  method: HttpMethod,
+  target: ResolvedTarget,
+  headers: Record<string, string>,
+  body: ProxyBody,
+): Promise<PassthroughAnswer> {
+  const { forwarder } = deps;
   const token = await translatingCrmErrors(adapter, () => deps.tokens.accessToken(connection));
+  // A static token cannot be refreshed, so a 401 with it is never replayed: keep no copy.
+  if (!deps.tokens.refreshable(connection.id, token)) body.release();
   const first = await send(
     forwarder,
     adapter,
     rules,
     connection,
-    req.method,
+    method,
     target,
     headers,
     token,
@@ -98,7 +118,7 @@ export async function passthrough(
     adapter,
     rules,
     connection,
-    req.method,
+    method,
     target,
     replayHeaders,
     fresh,

@@ -1,4 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
+import { ReplayCopy, replaySlabs } from './replay-copy.ts';
 
 /** Bodies up to this size are kept while they stream, so a CRM 401 can be answered by a replay. */
 const DEFAULT_REPLAY_LIMIT = 4 * 1024 * 1024;
@@ -8,12 +9,13 @@ const DEFAULT_REPLAY_LIMIT = 4 * 1024 * 1024;
  * copy is kept up to `limit` bytes (and none at all when the declared length is larger): if the CRM
  * rejects the access token, a kept body can be sent again with a fresh one. A larger body cannot
  * be replayed; for those the token manager's refresh ahead of a known expiry is what avoids the 401.
+ * The copy lives in slabs lent by a pool (`replay-copy.ts`) and goes back to it with `release()`,
+ * which the pass-through calls however the request ends.
  */
 export class ProxyBody {
   readonly #source: Readable | undefined;
   readonly #forward: PassThrough | undefined;
-  #kept: Buffer[] | null = [];
-  #keptBytes = 0;
+  #kept: ReplayCopy | null = null;
   #forwarding = true;
   #ended: Promise<void> | undefined;
   #sourceError: Error | undefined;
@@ -26,7 +28,7 @@ export class ProxyBody {
     this.#source = source;
     if (source === undefined) return;
     // Declared larger than the limit: never replayable, nothing kept.
-    if (declaredLength !== undefined && declaredLength > limit) this.#kept = null;
+    if (declaredLength === undefined || declaredLength <= limit) this.#kept = new ReplayCopy(replaySlabs);
     // Always through a stream of our own, so an upload the CRM stopped reading can be ended
     // without touching the client's socket.
     const forward = new PassThrough();
@@ -40,10 +42,10 @@ export class ProxyBody {
     });
     this.#ended.catch(() => undefined);
     source.on('data', (chunk: Buffer) => {
-      if (this.#kept !== null) {
-        this.#keptBytes += chunk.length;
-        if (this.#keptBytes > limit) this.#kept = null;
-        else this.#kept.push(chunk);
+      const kept = this.#kept;
+      if (kept !== null) {
+        if (kept.length + chunk.length > limit) this.release();
+        else kept.add(chunk);
       }
       if (this.#forwarding && !forward.write(chunk)) source.pause();
     });
@@ -67,7 +69,7 @@ export class ProxyBody {
    * rest of the client's body, so both connections can be reused.
    */
   abandon(): void {
-    this.#kept = null;
+    this.release();
     if (this.#source === undefined || this.#source.readableEnded || !this.#forwarding) return;
     this.#forwarding = false;
     this.#forward?.destroy();
@@ -81,8 +83,9 @@ export class ProxyBody {
     );
   }
 
-  /** The first attempt got its answer and needs no replay: stop keeping the copy. */
+  /** No replay will be needed (an answer came, or the request is over): give the copy back. Idempotent. */
   release(): void {
+    this.#kept?.release();
     this.#kept = null;
   }
 
@@ -102,7 +105,10 @@ export class ProxyBody {
     } catch {
       return null;
     }
-    const kept = this.#kept as Buffer[] | null;
-    return kept === null ? null : Buffer.concat(kept);
+    const kept = this.#kept as ReplayCopy | null;
+    if (kept === null) return null;
+    const bytes = kept.bytes();
+    this.release();
+    return bytes;
   }
 }

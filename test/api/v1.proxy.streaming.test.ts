@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { test } from 'node:test';
+import { replaySlabs } from '../../src/proxy/replay-copy.ts';
 import { startStack } from '../helpers/stack.ts';
 import { connectionTo, rawCall, startTarget } from './v1.proxy.helpers.ts';
 
@@ -284,6 +285,96 @@ test('a CRM 401 refreshes the token and replays the request once, body included'
   );
   assert.equal(batch.status, 201, batch.text);
   assert.equal((JSON.parse(batch.text) as { results: unknown[] }).results.length, 1);
+});
+
+test('a 2 MB body is replayed whole after a CRM 401: the copy spans many slabs', async (t) => {
+  const s = await startStack(t);
+  await fetch(`${s.hs.url}/__sandbox/tokens/expire`, { method: 'POST' });
+  // 100 contacts, each with a 22 000-character note different from the others: any byte lost,
+  // doubled or moved between slabs shows in the properties the CRM stores.
+  const notes = Array.from({ length: 100 }, (_, i) =>
+    `${i}:`.padEnd(22_000, String.fromCharCode(97 + (i % 26))),
+  );
+  const inputs = notes.map((note, i) => ({ properties: { email: `slab${i}@example.com`, message: note } }));
+  const body = JSON.stringify({ inputs });
+  assert.ok(body.length > 2 * MB);
+  const batch = await rawCall(
+    s.baseUrl,
+    '/v1/proxy/https://api.hubapi.com/crm/v3/objects/contacts/batch/create',
+    {
+      method: 'POST',
+      token: s.tokens.hubspot,
+      headers: { 'content-type': 'application/json' },
+      body,
+    },
+  );
+  assert.equal(batch.status, 201, batch.text.slice(0, 500));
+  const results = (JSON.parse(batch.text) as { results: Array<{ properties: Record<string, string> }> })
+    .results;
+  assert.deepEqual(results.map((r) => r.properties['message']).sort(), [...notes].sort());
+});
+
+test('the slabs lent for replay copies all come back, however the request ends', async (t) => {
+  const s = await startStack(t);
+  const target = await startTarget(t, (req, res) => {
+    let got = 0;
+    req.on('data', (chunk: Buffer) => {
+      got += chunk.length;
+      // Cut: the CRM drops the connection part-way through the upload.
+      if (req.url.startsWith('/cut') && got > 100_000) res.socket?.destroy();
+    });
+    req.on('end', () => {
+      res.writeHead(req.url.startsWith('/reject') ? 401 : 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ got }));
+    });
+    req.on('error', () => undefined);
+  });
+  const token = await connectionTo(s, 'hubspot', target.url);
+  const body = Buffer.alloc(MB, 'x');
+  const call = (path: string) =>
+    rawCall(s.baseUrl, `/v1/proxy${path}`, {
+      method: 'POST',
+      token,
+      headers: { 'content-type': 'application/octet-stream' },
+      body,
+    });
+  const statuses = [];
+  // Answered; dropped by the CRM; refused with a 401 that no refresh can help (a static token).
+  for (const path of ['/ok', '/cut', '/reject']) statuses.push((await call(path)).status);
+  assert.equal(statuses[0], 200);
+  assert.equal(statuses[1], 502);
+  assert.ok(statuses[2] !== undefined && statuses[2] >= 400, String(statuses[2]));
+  assert.ok(replaySlabs.allocated >= MB / (64 * 1024), `slabs allocated: ${replaySlabs.allocated}`);
+  await until(() => replaySlabs.free === replaySlabs.allocated, 'every slab back in the pool');
+});
+
+test('no copy is kept for a token no refresh could replace (a HubSpot private app)', async (t) => {
+  const s = await startStack(t);
+  const lent: Record<string, number> = {};
+  const target = await startTarget(t, (req, res) => {
+    req.resume();
+    req.on('end', () => {
+      // The whole body is here and the CRM has not answered: whatever is kept for a replay is kept now.
+      lent[req.url] = replaySlabs.allocated - replaySlabs.free;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+  });
+  const body = Buffer.alloc(MB, 'y');
+  const upload = async (token: string, path: string) =>
+    (
+      await rawCall(s.baseUrl, `/v1/proxy${path}`, {
+        method: 'POST',
+        token,
+        headers: { 'content-type': 'application/octet-stream' },
+        body,
+      })
+    ).status;
+  // Salesforce over OAuth: a 401 could be answered by a refresh and a replay, so a copy is kept.
+  assert.equal(await upload(await connectionTo(s, 'salesforce', target.url), '/oauth'), 200);
+  assert.equal(await upload(await connectionTo(s, 'hubspot', target.url), '/private-app'), 200);
+  assert.ok((lent['/oauth'] ?? 0) >= MB / (64 * 1024), JSON.stringify(lent));
+  assert.equal(lent['/private-app'], 0);
 });
 
 test('a body too large to keep is not replayed: the CRM’s 401 comes back, and the next call works', async (t) => {
