@@ -7,7 +7,7 @@ import { meterCrmCall } from '../lib/call-context.ts';
 import type { CrmAdapter, PassthroughHandler } from '../providers/adapter.ts';
 import type { HttpMethod } from '../providers/client/types.ts';
 import { ProxyBody } from '../proxy/body.ts';
-import { type ForwardResponse, type ProxyForwarder, TargetUnreachableError } from '../proxy/forwarder.ts';
+import { type ForwardResponse, TargetUnreachableError } from '../proxy/forwarder.ts';
 import { forwardedRequestHeaders, returnedResponseHeaders } from '../proxy/headers.ts';
 import { proxyTargets, type ResolvedTarget, resolveTarget } from '../proxy/target.ts';
 import { passthroughOf, translatingCrmErrors } from './checks.ts';
@@ -55,41 +55,33 @@ export async function passthrough(
     req.replayLimit,
   );
   if (declared !== undefined && req.body !== undefined) headers['content-length'] = declared;
+  const call: ProxyCall = { deps, adapter, rules, connection, method: req.method, target, body };
   try {
-    return await attempts(deps, adapter, rules, connection, req.method, target, headers, body);
+    return await attempts(call, headers);
   } finally {
     // However the request ends, the copy kept for a replay goes back to its pool.
     body.release();
   }
 }
 
+/** What stays the same across the attempts of one pass-through. */
+interface ProxyCall {
+  deps: OperationDeps;
+  adapter: CrmAdapter;
+  rules: PassthroughHandler;
+  connection: Connection;
+  method: HttpMethod;
+  target: ResolvedTarget;
+  body: ProxyBody;
+}
+
 /** The first attempt, and after a CRM 401 for an expired token one replay with a fresh token. */
-async function attempts(
-  deps: OperationDeps,
-  adapter: CrmAdapter,
-  rules: PassthroughHandler,
-  connection: Connection,
-  method: HttpMethod,
-  target: ResolvedTarget,
-  headers: Record<string, string>,
-  body: ProxyBody,
-): Promise<PassthroughAnswer> {
-  const { forwarder } = deps;
+async function attempts(call: ProxyCall, headers: Record<string, string>): Promise<PassthroughAnswer> {
+  const { deps, adapter, connection, body } = call;
   const token = await translatingCrmErrors(adapter, () => deps.tokens.accessToken(connection));
   // A static token cannot be refreshed, so a 401 with it is never replayed: keep no copy.
   if (!deps.tokens.refreshable(connection.id, token)) body.release();
-  const first = await send(
-    forwarder,
-    adapter,
-    rules,
-    connection,
-    method,
-    target,
-    headers,
-    token,
-    body.stream,
-    body,
-  );
+  const first = await send(call, headers, token, body.stream);
   if (first.status !== 401) {
     body.release();
     const whole = arrivedWhole(first.body);
@@ -113,39 +105,23 @@ async function attempts(
   }
   const replayHeaders = { ...headers };
   if (replayBody !== undefined) replayHeaders['content-length'] = String(replayBody.length);
-  const second = await send(
-    forwarder,
-    adapter,
-    rules,
-    connection,
-    method,
-    target,
-    replayHeaders,
-    fresh,
-    replayBody,
-    body,
-  );
+  const second = await send(call, replayHeaders, fresh, replayBody);
   return answer(second, second.body);
 }
 
 async function send(
-  forwarder: ProxyForwarder,
-  adapter: CrmAdapter,
-  rules: PassthroughHandler,
-  connection: Connection,
-  method: HttpMethod,
-  target: ResolvedTarget,
+  call: ProxyCall,
   headers: Record<string, string>,
   token: string,
   payload: Readable | Buffer | undefined,
-  body: ProxyBody,
 ): Promise<ForwardResponse> {
+  const { deps, adapter, rules, connection, method, target, body } = call;
   const authorized = {
     ...adapter.auth.authorize(headers, token),
     ...rules.tokenHeaders?.(target.path, token),
   };
   const forward = async () => {
-    const answer = await forwarder.send({ method, url: target.url, headers: authorized, body: payload });
+    const answer = await deps.forwarder.send({ method, url: target.url, headers: authorized, body: payload });
     meterCrmCall(answer.headers);
     return answer;
   };
