@@ -83,7 +83,6 @@ async function attempts(call: ProxyCall, headers: Record<string, string>): Promi
   if (!deps.tokens.refreshable(connection.id, token)) body.release();
   const first = await send(call, headers, token, body.stream);
   if (first.status !== 401) {
-    body.release();
     const whole = arrivedWhole(first.body);
     // Once the answer has been read, an upload the CRM never finished reading is over too.
     if (whole !== undefined) body.abandon();

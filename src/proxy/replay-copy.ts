@@ -1,9 +1,10 @@
 /**
  * Where pass-through bodies are copied while they stream, so that a CRM 401 can be answered by a
- * replay. Copying into reused slabs instead of holding on to the socket's own chunks is what makes
- * the copy cheap: held chunks outlive young-generation collections and each one carries an
- * external allocation, so holding them turned into old-generation collections (measured: 30 % more
- * CPU per 1 MB POST), while a memcpy into a slab that never leaves the pool costs a few percent.
+ * replay. Copying into reused slabs is cheaper than holding on to the socket's own chunks: held
+ * chunks outlive young-generation collections and each carries an external allocation, so holding
+ * them turned into full collections. Measured on 1 MB POSTs, CPU per request over a bare
+ * forwarder's: ×1.40 holding the chunks, ×1.26 with slabs (most of the difference left is the
+ * memcpy), ×1.01 keeping nothing.
  */
 export const SLAB_BYTES = 64 * 1024;
 
