@@ -1,8 +1,9 @@
-# syntax=docker/dockerfile:1
-# crm-proxy: multi-stage build. Stage 1 type-checks and compiles (`npm run typecheck`,
-# `npm run build`, the same commands as a local build); stage 2 holds production dependencies
-# only; the final image runs `node dist/src/cli/index.js serve` as a non-root user, with no
-# TypeScript loader, and works on a read-only root file system (only /data is written).
+# crm-proxy: multi-stage build. Stage 1 installs, type-checks and compiles (`npm ci`,
+# `npm run typecheck`, `npm run build`, the same commands as a local build); stage 2 prunes its
+# node_modules to the production dependencies; the final image runs `node dist/src/cli/index.js
+# serve` as a non-root user, with no TypeScript loader, and works on a read-only root file system
+# (only /data is written). Build with the classic builder (DOCKER_BUILDKIT=0) where Docker Hub is
+# out of reach: it needs no frontend image; `npm run image:check` builds and checks it.
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
@@ -11,22 +12,24 @@ WORKDIR /app
 # better-sqlite3 compiles when no prebuilt binary matches.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-RUN npm ci
+RUN npm ci --no-audit --no-fund
 COPY tsconfig.json biome.json ./
 COPY scripts ./scripts
 COPY src ./src
 COPY sandbox ./sandbox
 COPY bin ./bin
+# The SDK's sources: test/api/client.test.ts type-checks against them.
+COPY packages ./packages
 # test/ and bench/ are type-checked with the rest, as locally; only dist/ leaves this stage.
 COPY test ./test
 COPY bench ./bench
 RUN npm run typecheck && npm run build
 
-FROM ${NODE_IMAGE} AS deps
-WORKDIR /app
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev && npm cache clean --force
+# Production dependencies: the build stage's, less the dev ones (better-sqlite3 is compiled once).
+FROM build AS deps
+RUN npm prune --omit=dev --no-audit --no-fund \
+  && rm -rf node_modules/better-sqlite3/build/Release/obj* node_modules/better-sqlite3/build/Release/.deps \
+     node_modules/better-sqlite3/deps node_modules/better-sqlite3/src
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \

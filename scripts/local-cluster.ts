@@ -224,7 +224,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
 }
 
 /** A fresh database next to `baseUrl`'s, dropped by the cleanup. */
-async function createDatabase(baseUrl: string, cleanups: Array<() => Promise<void>>): Promise<string> {
+export async function createDatabase(baseUrl: string, cleanups: Array<() => Promise<void>>): Promise<string> {
   const name = `crmp_cluster_${process.pid}_${randomBytes(4).toString('hex')}`;
   const client = new pg.Client({ connectionString: baseUrl });
   await client.connect();

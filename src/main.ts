@@ -7,8 +7,10 @@ import { type MetricsListener, startMetricsListener } from './metrics-listener.t
 export interface RunningService {
   app: ApiApp;
   ctx: AppContext;
-  /** `http://host:port` the service listens on. */
+  /** `http://host:port` that reaches the service from this machine (loopback for a wildcard host). */
   baseUrl: string;
+  /** The address really listened on, e.g. `0.0.0.0:8080` (all interfaces) or `127.0.0.1:8080`. */
+  listening: string;
   /** Where /metrics is served (its own listener); undefined when metrics are off. */
   metricsUrl: string | undefined;
   /** Stops accepting connections, lets in-flight requests finish, then closes the store. */
@@ -61,6 +63,7 @@ export async function startService(
     app,
     ctx,
     baseUrl: `http://${shownHost}:${port}`,
+    listening: `${host.includes(':') ? `[${host}]` : host}:${port}`,
     metricsUrl: metricsListener?.url,
     close() {
       closing ??= (async () => {

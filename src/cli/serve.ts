@@ -84,7 +84,13 @@ export async function run(argv: string[]): Promise<number | undefined> {
     (msg) => logger.info(msg),
   );
 
-  say(`crm-proxy listening on ${service.baseUrl} (region ${config.region})`);
+  // On a wildcard address the service is reachable on every interface, not only on loopback.
+  const wildcard = service.listening.startsWith('0.0.0.0:') || service.listening.startsWith('[::]:');
+  say(
+    wildcard
+      ? `crm-proxy listening on ${service.listening}, all interfaces (this machine: ${service.baseUrl}; region ${config.region})`
+      : `crm-proxy listening on ${service.baseUrl} (region ${config.region})`,
+  );
   say(`  API document: ${service.baseUrl}/openapi.json   docs: ${service.baseUrl}/docs`);
   for (const line of connectBanner(service.ctx.connect)) say(line);
   if (sandboxes !== undefined) {

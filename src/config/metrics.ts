@@ -27,8 +27,22 @@ export function parseMetricsConfig(env: Env): MetricsConfig {
   const token = env['CRM_PROXY_METRICS_TOKEN']?.trim() || undefined;
   if (token !== undefined && token.length < 16)
     p.add('CRM_PROXY_METRICS_TOKEN must be at least 16 characters (openssl rand -hex 16)');
+  if (token !== undefined && /^REPLACE_WITH/i.test(token))
+    p.add(
+      'CRM_PROXY_METRICS_TOKEN is still the placeholder of deploy/env.example: set it to `openssl rand -hex 16`',
+    );
+  const host = env['CRM_PROXY_METRICS_HOST']?.trim() || '127.0.0.1';
+  // Off loopback, anyone who reaches the port could read the metrics: a token is required there.
+  if (port !== undefined && token === undefined && !isLoopback(host))
+    p.add(
+      'CRM_PROXY_METRICS_TOKEN is required when CRM_PROXY_METRICS_HOST is not a loopback address: set a token (openssl rand -hex 16) or CRM_PROXY_METRICS_HOST=127.0.0.1',
+    );
   p.throwIfAny();
-  return { port, host: env['CRM_PROXY_METRICS_HOST']?.trim() || '127.0.0.1', token };
+  return { port, host, token };
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /** OpenTelemetry tracing: on when OTEL_EXPORTER_OTLP_ENDPOINT names a collector (OTLP over HTTP). */

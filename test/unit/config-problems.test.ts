@@ -103,3 +103,28 @@ test('capacity limits: defaults, every variable, 0 turns the rate limit off', ()
     ['CRM_PROXY_RATE_LIMIT_BURST must be at least CRM_PROXY_RATE_LIMIT_PER_SECOND'],
   );
 });
+
+test('metrics off loopback need a token, and the deploy/env.example placeholder is no token', () => {
+  const open = problemsOf({ CRM_PROXY_METRICS_PORT: '9464', CRM_PROXY_METRICS_HOST: '0.0.0.0' });
+  assert.match(
+    open.message,
+    /CRM_PROXY_METRICS_TOKEN is required when CRM_PROXY_METRICS_HOST is not a loopback/,
+  );
+  const placeholder = problemsOf({
+    CRM_PROXY_METRICS_PORT: '9464',
+    CRM_PROXY_METRICS_TOKEN: 'REPLACE_WITH_32_HEX',
+  });
+  assert.match(placeholder.message, /CRM_PROXY_METRICS_TOKEN is still the placeholder/);
+  for (const host of ['127.0.0.1', '::1', 'localhost']) {
+    assert.equal(
+      loadConfig({ CRM_PROXY_METRICS_PORT: '9464', CRM_PROXY_METRICS_HOST: host }).metrics.host,
+      host,
+    );
+  }
+  const guarded = loadConfig({
+    CRM_PROXY_METRICS_PORT: '9464',
+    CRM_PROXY_METRICS_HOST: '0.0.0.0',
+    CRM_PROXY_METRICS_TOKEN: '0123456789abcdef0123456789abcdef',
+  });
+  assert.equal(guarded.metrics.host, '0.0.0.0');
+});
