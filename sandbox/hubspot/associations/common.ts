@@ -55,16 +55,19 @@ export function associatedLive(
     .filter((a) => live(ctx, to, a.toObjectId));
 }
 
-/** A `{associationCategory, associationTypeId}` input, or undefined when it is not one. */
-export function specInput(raw: unknown): { category: string; typeId: number } | undefined {
+/**
+ * A `{associationCategory, associationTypeId}` input, or undefined when it is not one. The
+ * date-versioned API's examples send the type id alone, so a missing category matches any.
+ */
+export function specInput(raw: unknown): { category: string | undefined; typeId: number } | undefined {
   if (!isRecord(raw)) return undefined;
   const typeId = Number(raw['associationTypeId']);
   const category = raw['associationCategory'];
-  if (typeof category !== 'string' || !Number.isInteger(typeId)) return undefined;
+  if ((category !== undefined && typeof category !== 'string') || !Number.isInteger(typeId)) return undefined;
   return { category, typeId };
 }
 
-/** The types among `inputs` that are not defined from `from` to `to` (category included). */
+/** The types among `inputs` that are not defined from `from` to `to` (category included when given). */
 export function unknownSpecs(
   ctx: HubSpotContext,
   from: ObjectTypeDefinition,
@@ -78,7 +81,8 @@ export function unknownSpecs(
     const s = specInput(raw);
     if (s === undefined) return ['an entry without associationCategory and associationTypeId'];
     const k = known.get(s.typeId);
-    return k === undefined || k.category !== s.category ? [`${s.category}/${s.typeId}`] : [];
+    const fits = k !== undefined && (s.category === undefined || k.category === s.category);
+    return fits ? [] : [`${s.category ?? 'any category'}/${s.typeId}`];
   });
 }
 

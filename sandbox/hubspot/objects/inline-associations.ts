@@ -34,11 +34,16 @@ function planOne(
       s !== undefined && to !== undefined
         ? ctx.portal.associations.types(from.objectTypeId, to.objectTypeId).find((t) => t.typeId === s.typeId)
         : undefined;
-    if (s === undefined || to === undefined || known?.category !== s.category) {
+    if (
+      s === undefined ||
+      to === undefined ||
+      known === undefined ||
+      (s.category !== undefined && known.category !== s.category)
+    ) {
       const what =
         s === undefined
           ? 'is not {associationCategory, associationTypeId}'
-          : `${s.category}/${s.typeId} is not an association type from ${from.singularName}`;
+          : `${s.category ?? 'any category'}/${s.typeId} is not an association type from ${from.singularName}`;
       return `${at}.types[${j}] ${what}; list the pair's types with GET /crm/v4/associations/{fromObjectType}/{toObjectType}/labels.`;
     }
     if (!live(ctx, to, toId)) return `${at}.to.id: no ${to.singularName} with id ${toId} exists.`;

@@ -7,6 +7,7 @@ import { OutboundNetworkError, type OutboundResponse, parseJson } from '../clien
 import { CrmError, crmErrorFromResponse } from '../errors.ts';
 import { accountObject, writePipelines } from './account-objects.ts';
 import type { PerConnectionState } from './connection-state.ts';
+import { type CreateAssociation, takeAssociations } from './create-associations.ts';
 import { type ObjectRef, type PropertyInfo, propertyInfos, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 import { formatValue, OptionHints } from './values.ts';
@@ -19,6 +20,8 @@ interface Prepared {
   index: number;
   id?: string;
   properties: Record<string, string>;
+  /** Inserts only: HubSpot's create-body `associations`, sent as they came. */
+  associations?: CreateAssociation[];
 }
 
 interface BatchAnswer {
@@ -113,7 +116,9 @@ function namesRecordValues(response: OutboundResponse): boolean {
   const body = parseJson<HubSpotErrorEntry>(response);
   return (
     (body?.errors ?? []).some((e) => Array.isArray(e.context?.['propertyName'])) ||
-    String(body?.message ?? '').startsWith('Property values were not valid')
+    String(body?.message ?? '').startsWith('Property values were not valid') ||
+    // A bad association (unknown type, missing target) refuses the whole create as well.
+    /association/i.test(String(body?.message ?? ''))
   );
 }
 
@@ -296,6 +301,15 @@ async function prepare(
       return flat;
     });
   }
+  const links = new Map<number, CreateAssociation[]>();
+  if (mode === 'insert') {
+    records = records.map((r, i) => {
+      if (!isRecord(r)) return r;
+      const taken = takeAssociations(r, i);
+      if (taken.associations !== undefined) links.set(i, taken.associations);
+      return taken.rest;
+    });
+  }
   const names = new Map<string, string>();
   records.forEach((r, i) => {
     if (!isRecord(r)) return;
@@ -352,7 +366,13 @@ async function prepare(
         errors,
       });
     } else {
-      prepared.push({ index, ...(mode === 'update' ? { id: id as string } : {}), properties });
+      const associations = links.get(index);
+      prepared.push({
+        index,
+        ...(mode === 'update' ? { id: id as string } : {}),
+        properties,
+        ...(associations === undefined ? {} : { associations }),
+      });
     }
   }
   return { prepared, refused };
@@ -385,6 +405,7 @@ export function hubspotWrites(hs: PerConnectionState) {
             inputs: batch.map((p) => ({
               ...(p.id === undefined ? {} : { id: p.id }),
               properties: p.properties,
+              ...(p.associations === undefined ? {} : { associations: p.associations }),
               objectWriteTraceId: String(p.index),
             })),
           },
@@ -596,7 +617,12 @@ export function hubspotWrites(hs: PerConnectionState) {
       input: { objectName: string; record: unknown; matchKey: string },
     ): Promise<UpsertOutcome> {
       const object = await resolveObject(hs, call.session, input.objectName);
-      const record = isRecord(input.record) ? input.record : {};
+      const taken = takeAssociations(isRecord(input.record) ? input.record : {}, 0);
+      const { associations } = taken;
+      const record = taken.rest;
+      // HubSpot sets associations on create only: an upsert that would update refuses them unwritten.
+      const linked = (r: Record<string, unknown>) =>
+        associations === undefined ? r : { ...r, associations };
       const keyName = Object.keys(record).find((k) => k.toLowerCase() === input.matchKey.toLowerCase());
       const value = keyName === undefined ? undefined : record[keyName];
       if (value === undefined || value === null || value === '') {
@@ -613,9 +639,10 @@ export function hubspotWrites(hs: PerConnectionState) {
         const found = HUBSPOT_PROFILE.idPattern.test(id)
           ? (await existing(call, object, [id])).has(id)
           : false;
+        if (found && associations !== undefined) return associationsOnUpdate(object, id);
         return found
           ? { action: 'update', result: await saveOne(call, object, 'update', { ...rest, id }) }
-          : { action: 'insert', result: await saveOne(call, object, 'insert', rest) };
+          : { action: 'insert', result: await saveOne(call, object, 'insert', linked(rest)) };
       }
 
       const byLower = await propertiesOf(hs, call, object, [input.matchKey, ...Object.keys(rest)]);
@@ -628,11 +655,15 @@ export function hubspotWrites(hs: PerConnectionState) {
       const formatted = formatValue(property, value, new OptionHints());
       if (!formatted.ok) return { action: 'insert', result: { success: false, errors: [formatted.error] } };
       const unique = property.hasUniqueValue || (object.typeId === '0-1' && property.name === 'email');
-      if (unique) return uniqueUpsert(call, object, property.name, formatted.value, rest);
+      // HubSpot's own upsert takes no associations: with them, look the record up first.
+      if (unique && associations === undefined)
+        return uniqueUpsert(call, object, property.name, formatted.value, rest);
 
       const matches = await search(call, object, property.name, formatted.value);
       if (matches.length === 0)
-        return { action: 'insert', result: await saveOne(call, object, 'insert', record) };
+        return { action: 'insert', result: await saveOne(call, object, 'insert', linked(record)) };
+      if (matches.length === 1 && associations !== undefined)
+        return associationsOnUpdate(object, matches[0] as string);
       if (matches.length === 1) {
         return {
           action: 'update',
@@ -654,6 +685,14 @@ export function hubspotWrites(hs: PerConnectionState) {
       };
     },
   };
+
+  function associationsOnUpdate(object: ObjectRef, id: string): UpsertOutcome {
+    const message = `The ${object.name} record ${id} exists and HubSpot sets associations only when it creates a record: nothing was written. Send the update without "associations" and link the records with POST /v1/object/associate/${object.name}.`;
+    return {
+      action: 'update',
+      result: { id, success: false, errors: [fail('ASSOCIATIONS_ON_UPDATE', message, ['associations'])] },
+    };
+  }
 
   async function saveOne(
     call: HandlerCall,
