@@ -56,6 +56,35 @@ export function associatedLive(
 }
 
 /**
+ * A batch read of associations (v3 and v4): per input id, its live associations shaped by `shape`,
+ * or an error entry (`category` as each version answers it) when it has none.
+ */
+export function readAssociations<T>(
+  ctx: HubSpotContext,
+  pair: [ObjectTypeDefinition, ObjectTypeDefinition],
+  inputs: Array<Record<string, unknown>>,
+  category: string,
+  shape: (id: string, found: Array<{ toObjectId: string; types: AssociationType[] }>) => T,
+): { results: T[]; errors: HubSpotBatchError[] } {
+  const [from, to] = pair;
+  const results: T[] = [];
+  const errors: HubSpotBatchError[] = [];
+  for (const input of inputs) {
+    const id = String(input['id'] ?? '');
+    const found = associatedLive(ctx, from, id, to);
+    if (found.length > 0) results.push(shape(id, found));
+    else
+      errors.push({
+        status: 'error',
+        category,
+        message: `No ${to.singularName} is associated with ${from.singularName} ${id}.`,
+        context: { fromObjectId: [id], toObjectType: [to.singularName] },
+      });
+  }
+  return { results, errors };
+}
+
+/**
  * A `{associationCategory, associationTypeId}` input, or undefined when it is not one. The
  * date-versioned API's examples send the type id alone, so a missing category matches any.
  */

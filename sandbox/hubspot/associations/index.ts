@@ -4,7 +4,7 @@ import { type HubSpotBatchError, sendHubSpotError, validationBody } from '../err
 import { batchAnswer, inputsOrReply } from '../objects/batch-common.ts';
 import { isRecord } from '../objects/http.ts';
 import { registerBatchDefaultRoutes } from './batch-default.ts';
-import { associatedLive, idOf, live, missingObject, type PairParams, pairOrReply, spec } from './common.ts';
+import { idOf, live, missingObject, type PairParams, pairOrReply, readAssociations, spec } from './common.ts';
 import { registerRecordAssociationRoutes } from './records.ts';
 import { registerV3AssociationRoutes } from './v3.ts';
 
@@ -65,7 +65,7 @@ export function registerAssociationsRoutes(app: FastifyInstance, ctx: HubSpotCon
     async (req, reply) => {
       const pair = pairOrReply(ctx, req.params, reply);
       if (pair === undefined) return reply;
-      const [from, to] = pair;
+      const [_from, _to] = pair;
       const startedAt = ctx.portal.now();
       const inputs = inputsOrReply(
         req.body,
@@ -76,25 +76,10 @@ export function registerAssociationsRoutes(app: FastifyInstance, ctx: HubSpotCon
       );
       if (inputs === undefined) return reply;
       await ctx.realism.recordDelay(inputs.length);
-      const results = [];
-      const errors: HubSpotBatchError[] = [];
-      for (const input of inputs) {
-        const id = String(input['id'] ?? '');
-        const found = associatedLive(ctx, from, id, to);
-        if (found.length === 0) {
-          errors.push({
-            status: 'error',
-            category: 'VALIDATION_ERROR',
-            message: `No ${to.singularName} is associated with ${from.singularName} ${id}.`,
-            context: { fromObjectId: [id], toObjectType: [to.singularName] },
-          });
-          continue;
-        }
-        results.push({
-          from: { id },
-          to: found.map((f) => ({ toObjectId: f.toObjectId, associationTypes: f.types.map(spec) })),
-        });
-      }
+      const { results, errors } = readAssociations(ctx, pair, inputs, 'VALIDATION_ERROR', (id, found) => ({
+        from: { id },
+        to: found.map((f) => ({ toObjectId: f.toObjectId, associationTypes: f.types.map(spec) })),
+      }));
       return reply
         .code(errors.length > 0 ? 207 : 200)
         .send(batchAnswer(startedAt, results, errors, ctx.portal.now()));

@@ -3,12 +3,12 @@ import type { HubSpotContext } from '../context.ts';
 import type { HubSpotBatchError } from '../errors.ts';
 import { batchAnswer, inputsOrReply } from '../objects/batch-common.ts';
 import {
-  associatedLive,
   idOf,
   live,
   missingObject,
   type PairParams,
   pairOrReply,
+  readAssociations,
   v3Name,
   v3TypeId,
 } from './common.ts';
@@ -73,25 +73,10 @@ export function registerV3AssociationRoutes(app: FastifyInstance, ctx: HubSpotCo
       const inputs = inputsOrReply(req.body, 'BatchInputPublicObjectId', reply);
       if (inputs === undefined) return reply;
       await ctx.realism.recordDelay(inputs.length);
-      const results = [];
-      const errors: HubSpotBatchError[] = [];
-      for (const input of inputs) {
-        const id = String(input['id'] ?? '');
-        const found = associatedLive(ctx, from, id, to);
-        if (found.length === 0) {
-          errors.push({
-            status: 'error',
-            category: 'OBJECT_NOT_FOUND',
-            message: `No ${to.singularName} is associated with ${from.singularName} ${id}.`,
-            context: { fromObjectId: [id] },
-          });
-          continue;
-        }
-        const targets = found.flatMap((f) =>
-          f.types.map((t) => ({ id: f.toObjectId, type: v3Name(ctx, from, to, t) })),
-        );
-        results.push({ from: { id }, to: targets });
-      }
+      const { results, errors } = readAssociations(ctx, pair, inputs, 'OBJECT_NOT_FOUND', (id, found) => ({
+        from: { id },
+        to: found.flatMap((f) => f.types.map((t) => ({ id: f.toObjectId, type: v3Name(ctx, from, to, t) }))),
+      }));
       return reply
         .code(errors.length > 0 ? 207 : 200)
         .send(batchAnswer(startedAt, results, errors, ctx.portal.now()));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
-import jsforce from 'jsforce';
+import { connectTo } from './jsforce-helpers.ts';
 import { useSandbox } from './rest-helpers.ts';
 
 /**
@@ -12,12 +12,7 @@ import { useSandbox } from './rest-helpers.ts';
 const { sf, reset, call } = useSandbox();
 beforeEach(reset);
 
-const connect = () =>
-  new jsforce.Connection({
-    instanceUrl: sf().url,
-    accessToken: sf().credentials.accessToken,
-    version: '62.0',
-  });
+const connect = () => connectTo(sf());
 
 const accountId = () => {
   const rec = sf().org.query('SELECT Id FROM Account ORDER BY Name LIMIT 1', { version: '62.0' }).records[0];

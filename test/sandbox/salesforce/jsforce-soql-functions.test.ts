@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
-import jsforce from 'jsforce';
+import { connectTo } from './jsforce-helpers.ts';
 import { useSandbox } from './rest-helpers.ts';
 
 /**
@@ -13,12 +13,7 @@ import { useSandbox } from './rest-helpers.ts';
 const { sf, reset } = useSandbox();
 beforeEach(reset);
 
-const connect = () =>
-  new jsforce.Connection({
-    instanceUrl: sf().url,
-    accessToken: sf().credentials.accessToken,
-    version: '62.0',
-  });
+const connect = () => connectTo(sf());
 
 type Row = Record<string, unknown>;
 const rows = async (soql: string) =>
