@@ -83,6 +83,11 @@ export function registerV3AssociationRoutes(app: FastifyInstance, ctx: HubSpotCo
     },
   );
 
+  registerV3Archive(app, ctx);
+}
+
+/** v3 batch archive: removes the named type (and its inverse); unknown names are skipped, 204. */
+function registerV3Archive(app: FastifyInstance, ctx: HubSpotContext): void {
   app.post<{ Params: PairParams; Body: unknown }>(
     `${PREFIX}/archive`,
     { config: { kind: 'associations.v3.batch.archive' } },

@@ -84,7 +84,11 @@ export function registerPipelineWriteRoutes(app: FastifyInstance, ctx: HubSpotCo
       return reply.code(204).send();
     },
   );
+  registerStageWrites(app, ctx);
+}
 
+/** One stage: replace (PUT), update (PATCH, metadata merged) and delete. */
+function registerStageWrites(app: FastifyInstance, ctx: HubSpotContext): void {
   const stageRoute = `${PREFIX}/stages/:stageId`;
   const stageWrite = (kind: string, replace: boolean) =>
     app.route<{ Params: StageParams; Body: unknown }>({

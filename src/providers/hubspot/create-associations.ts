@@ -1,3 +1,4 @@
+import type { UpsertOutcome } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
 
 /**
@@ -63,4 +64,30 @@ export function takeAssociations(
   if (!Array.isArray(raw)) throw invalid(path, 'must be a list.');
   const rest = Object.fromEntries(Object.entries(record).filter(([k]) => k !== key));
   return { rest, associations: raw.map((entry, i) => entryOf(entry, `${path}/${i}`)) };
+}
+
+/**
+ * Insert records without their `associations` (checked), and those associations by position.
+ * Updates keep their records as they are: HubSpot's update body has no associations.
+ */
+export function splitAssociations(
+  records: unknown[],
+  mode: 'insert' | 'update',
+): { records: unknown[]; links: Map<number, CreateAssociation[]> } {
+  const links = new Map<number, CreateAssociation[]>();
+  if (mode === 'update') return { records, links };
+  const plain = records.map((r, i) => {
+    if (!isRecord(r)) return r;
+    const taken = takeAssociations(r, i);
+    if (taken.associations !== undefined) links.set(i, taken.associations);
+    return taken.rest;
+  });
+  return { records: plain, links };
+}
+
+/** An upsert that found its record refuses `associations` unwritten: HubSpot sets them on create only. */
+export function associationsOnUpdate(objectName: string, id: string): UpsertOutcome {
+  const message = `The ${objectName} record ${id} exists and HubSpot sets associations only when it creates a record: nothing was written. Send the update without "associations" and link the records with POST /v1/object/associate/${objectName}.`;
+  const error = { statusCode: 'ASSOCIATIONS_ON_UPDATE', message, fields: ['associations'] };
+  return { action: 'update', result: { id, success: false, errors: [error] } };
 }

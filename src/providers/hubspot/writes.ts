@@ -7,7 +7,12 @@ import { OutboundNetworkError, type OutboundResponse, parseJson } from '../clien
 import { CrmError, crmErrorFromResponse } from '../errors.ts';
 import { accountObject, writePipelines } from './account-objects.ts';
 import type { PerConnectionState } from './connection-state.ts';
-import { type CreateAssociation, takeAssociations } from './create-associations.ts';
+import {
+  associationsOnUpdate,
+  type CreateAssociation,
+  splitAssociations,
+  takeAssociations,
+} from './create-associations.ts';
 import { type ObjectRef, type PropertyInfo, propertyInfos, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 import { formatValue, OptionHints } from './values.ts';
@@ -279,6 +284,28 @@ function unwrapRecordShape(record: unknown): unknown {
   return flat;
 }
 
+/** Each property name the records use, with the path of its first use; insert refuses ids. */
+function propertyNames(records: unknown[], mode: 'insert' | 'update'): Map<string, string> {
+  const names = new Map<string, string>();
+  records.forEach((r, i) => {
+    if (!isRecord(r)) return;
+    for (const k of Object.keys(r)) {
+      if (ID_KEYS.has(k.toLowerCase())) {
+        if (mode === 'insert') {
+          throw new ApiError(
+            'invalid_body',
+            `insert creates records: record ${i} has "${k}". Leave ids out, or use update (or upsert with match_key "id").`,
+            { details: [{ path: `/data/${i}/${k}`, message: 'not allowed on insert' }] },
+          );
+        }
+        continue;
+      }
+      if (!names.has(k)) names.set(k, `/data/${i}/${k}`);
+    }
+  });
+  return names;
+}
+
 /**
  * Checks and formats the records of an insert or update: unknown property names fail the request
  * (400 with hints, like Salesforce's unknown fields); a value HubSpot would refuse fails its record
@@ -301,32 +328,9 @@ async function prepare(
       return flat;
     });
   }
-  const links = new Map<number, CreateAssociation[]>();
-  if (mode === 'insert') {
-    records = records.map((r, i) => {
-      if (!isRecord(r)) return r;
-      const taken = takeAssociations(r, i);
-      if (taken.associations !== undefined) links.set(i, taken.associations);
-      return taken.rest;
-    });
-  }
-  const names = new Map<string, string>();
-  records.forEach((r, i) => {
-    if (!isRecord(r)) return;
-    for (const k of Object.keys(r)) {
-      if (ID_KEYS.has(k.toLowerCase())) {
-        if (mode === 'insert') {
-          throw new ApiError(
-            'invalid_body',
-            `insert creates records: record ${i} has "${k}". Leave ids out, or use update (or upsert with match_key "id").`,
-            { details: [{ path: `/data/${i}/${k}`, message: 'not allowed on insert' }] },
-          );
-        }
-        continue;
-      }
-      if (!names.has(k)) names.set(k, `/data/${i}/${k}`);
-    }
-  });
+  const split = splitAssociations(records, mode);
+  records = split.records;
+  const names = propertyNames(records, mode);
   const byLower = await propertiesOf(hs, call, object, names.keys());
   unknownProperties(object, byLower, names);
 
@@ -366,12 +370,12 @@ async function prepare(
         errors,
       });
     } else {
-      const associations = links.get(index);
+      const associations = split.links.get(index);
       prepared.push({
         index,
         ...(mode === 'update' ? { id: id as string } : {}),
         properties,
-        ...(associations === undefined ? {} : { associations }),
+        ...(associations && { associations }),
       });
     }
   }
@@ -639,7 +643,7 @@ export function hubspotWrites(hs: PerConnectionState) {
         const found = HUBSPOT_PROFILE.idPattern.test(id)
           ? (await existing(call, object, [id])).has(id)
           : false;
-        if (found && associations !== undefined) return associationsOnUpdate(object, id);
+        if (found && associations !== undefined) return associationsOnUpdate(object.name, id);
         return found
           ? { action: 'update', result: await saveOne(call, object, 'update', { ...rest, id }) }
           : { action: 'insert', result: await saveOne(call, object, 'insert', linked(rest)) };
@@ -663,7 +667,7 @@ export function hubspotWrites(hs: PerConnectionState) {
       if (matches.length === 0)
         return { action: 'insert', result: await saveOne(call, object, 'insert', linked(record)) };
       if (matches.length === 1 && associations !== undefined)
-        return associationsOnUpdate(object, matches[0] as string);
+        return associationsOnUpdate(object.name, matches[0] as string);
       if (matches.length === 1) {
         return {
           action: 'update',
@@ -685,14 +689,6 @@ export function hubspotWrites(hs: PerConnectionState) {
       };
     },
   };
-
-  function associationsOnUpdate(object: ObjectRef, id: string): UpsertOutcome {
-    const message = `The ${object.name} record ${id} exists and HubSpot sets associations only when it creates a record: nothing was written. Send the update without "associations" and link the records with POST /v1/object/associate/${object.name}.`;
-    return {
-      action: 'update',
-      result: { id, success: false, errors: [fail('ASSOCIATIONS_ON_UPDATE', message, ['associations'])] },
-    };
-  }
 
   async function saveOne(
     call: HandlerCall,
