@@ -334,6 +334,51 @@ try {
       expect(q.result.totalSize === 0, q.text);
     },
   );
+  await check(
+    'data query Organization',
+    ['data', 'query', ...o, '--query', 'SELECT Id, Name, IsSandbox, OrganizationType FROM Organization'],
+    (r) => expect(r.totalSize === 1 && /^00D/.test(r.records[0]?.Id ?? ''), JSON.stringify(r).slice(0, 300)),
+  );
+  await check(
+    'data query (date function, ORDER BY an aggregate)',
+    [
+      'data',
+      'query',
+      ...o,
+      '--query',
+      'SELECT CALENDAR_YEAR(CloseDate) y, COUNT(Id) n FROM Opportunity GROUP BY CALENDAR_YEAR(CloseDate) ORDER BY COUNT(Id) DESC',
+    ],
+    (r) =>
+      expect(
+        r.totalSize > 0 && r.records.every((x) => Number.isInteger(x.y) && x.n > 0),
+        JSON.stringify(r).slice(0, 300),
+      ),
+  );
+  await check('sobject list', ['sobject', 'list', ...o, '--sobject', 'all'], (r) =>
+    expect(
+      Array.isArray(r) && ['Account', 'Organization', 'UserRole', 'RecordType'].every((n) => r.includes(n)),
+      JSON.stringify(r).slice(0, 300),
+    ),
+  );
+  await check(
+    'org list sobject record-counts',
+    ['org', 'list', 'sobject', 'record-counts', ...o, '--sobject', 'Account', '--sobject', 'Organization'],
+    (r) =>
+      expect(
+        Array.isArray(r) &&
+          r.some((c) => c.name === 'Account' && c.count > 0) &&
+          r.some((c) => c.name === 'Organization' && c.count === 1),
+        JSON.stringify(r).slice(0, 300),
+      ),
+  );
+  await check('org list', ['org', 'list'], (r) =>
+    expect(
+      Object.values(r ?? {})
+        .flat()
+        .some((org) => org?.alias === ALIAS),
+      JSON.stringify(r).slice(0, 300),
+    ),
+  );
   await check('org list limits', ['org', 'list', 'limits', ...o], (r) =>
     expect(
       Array.isArray(r) && r.some((l) => l.name === 'DailyApiRequests' && l.remaining < l.max),

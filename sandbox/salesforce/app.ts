@@ -8,6 +8,7 @@ import {
   type StartSalesforceSandboxOptions,
 } from './context.ts';
 import { registerLimits } from './limits/index.ts';
+import { registerRecordCount } from './limits/record-count.ts';
 import { registerOAuthRoutes } from './oauth/index.ts';
 import { persistOrg } from './persist.ts';
 import { registerCollectionRoutes } from './rest/collections.ts';
@@ -167,6 +168,7 @@ export function buildSalesforceApp(options: StartSalesforceSandboxOptions = {}):
 
   registerOAuthRoutes(app, ctx);
   registerVersionRoutes(app, ctx);
+  registerRecordCount(app, ctx);
   registerSObjectRoutes(app, ctx);
   registerCollectionRoutes(app, ctx);
   registerQueryRoutes(app, ctx);

@@ -1,50 +1,14 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { HubSpotContext } from '../context.ts';
 import { type HubSpotBatchError, sendHubSpotError, validationBody } from '../errors.ts';
-import type { AssociationType } from '../model/associations.ts';
-import type { ObjectTypeDefinition } from '../model/types.ts';
 import { batchAnswer, inputsOrReply } from '../objects/batch-common.ts';
-import { isRecord, typeOrReply } from '../objects/http.ts';
-
-interface PairParams {
-  fromObjectType: string;
-  toObjectType: string;
-}
+import { isRecord } from '../objects/http.ts';
+import { registerBatchDefaultRoutes } from './batch-default.ts';
+import { idOf, live, missingObject, type PairParams, pairOrReply, readAssociations, spec } from './common.ts';
+import { registerRecordAssociationRoutes } from './records.ts';
+import { registerV3AssociationRoutes } from './v3.ts';
 
 const PREFIX = '/crm/v4/associations/:fromObjectType/:toObjectType';
-
-/** The documents type `label` as a string: an unlabelled type leaves it out. */
-const spec = (t: AssociationType) => ({
-  category: t.category,
-  typeId: t.typeId,
-  ...(t.label === null ? {} : { label: t.label }),
-});
-
-const idOf = (v: unknown): string => (isRecord(v) ? String(v['id'] ?? '') : '');
-
-function pairOrReply(
-  ctx: HubSpotContext,
-  params: PairParams,
-  reply: FastifyReply,
-): [ObjectTypeDefinition, ObjectTypeDefinition] | undefined {
-  const from = typeOrReply(ctx, params.fromObjectType, reply);
-  if (from === undefined) return undefined;
-  const to = typeOrReply(ctx, params.toObjectType, reply);
-  if (to === undefined) return undefined;
-  return [from, to];
-}
-
-const live = (ctx: HubSpotContext, type: ObjectTypeDefinition, id: string) =>
-  ctx.portal.records.get(type.objectTypeId, id) !== undefined;
-
-function missingObject(type: ObjectTypeDefinition, id: string): HubSpotBatchError {
-  return {
-    status: 'error',
-    category: 'VALIDATION_ERROR',
-    message: `One or more ${type.singularName} ids are invalid: ${id}`,
-    context: { ids: [id] },
-  };
-}
 
 /**
  * Error entries carry no `subCategory`: the v4 document types it as an object, which a string would not match.
@@ -53,6 +17,9 @@ function missingObject(type: ObjectTypeDefinition, id: string): HubSpotBatchErro
  * read / create / associate-default / archive between records. Associations are kept both ways.
  */
 export function registerAssociationsRoutes(app: FastifyInstance, ctx: HubSpotContext): void {
+  registerBatchDefaultRoutes(app, ctx);
+  registerRecordAssociationRoutes(app, ctx);
+  registerV3AssociationRoutes(app, ctx);
   app.get<{ Params: PairParams }>(
     `${PREFIX}/labels`,
     { config: { kind: 'associations.labels.list' } },
@@ -98,7 +65,7 @@ export function registerAssociationsRoutes(app: FastifyInstance, ctx: HubSpotCon
     async (req, reply) => {
       const pair = pairOrReply(ctx, req.params, reply);
       if (pair === undefined) return reply;
-      const [from, to] = pair;
+      const [_from, _to] = pair;
       const startedAt = ctx.portal.now();
       const inputs = inputsOrReply(
         req.body,
@@ -109,25 +76,10 @@ export function registerAssociationsRoutes(app: FastifyInstance, ctx: HubSpotCon
       );
       if (inputs === undefined) return reply;
       await ctx.realism.recordDelay(inputs.length);
-      const results = [];
-      const errors: HubSpotBatchError[] = [];
-      for (const input of inputs) {
-        const id = String(input['id'] ?? '');
-        const found = ctx.portal.associations.of(from.objectTypeId, id, to.objectTypeId);
-        if (found.length === 0) {
-          errors.push({
-            status: 'error',
-            category: 'VALIDATION_ERROR',
-            message: `No ${to.singularName} is associated with ${from.singularName} ${id}.`,
-            context: { fromObjectId: [id], toObjectType: [to.singularName] },
-          });
-          continue;
-        }
-        results.push({
-          from: { id },
-          to: found.map((f) => ({ toObjectId: f.toObjectId, associationTypes: f.types.map(spec) })),
-        });
-      }
+      const { results, errors } = readAssociations(ctx, pair, inputs, 'VALIDATION_ERROR', (id, found) => ({
+        from: { id },
+        to: found.map((f) => ({ toObjectId: f.toObjectId, associationTypes: f.types.map(spec) })),
+      }));
       return reply
         .code(errors.length > 0 ? 207 : 200)
         .send(batchAnswer(startedAt, results, errors, ctx.portal.now()));

@@ -115,6 +115,32 @@ export class AssociationStore {
     this.#links.set(a, out);
   }
 
+  /** The object type a type id leads to from `from` (create bodies name only the type id). */
+  targetOf(from: string, typeId: number): string | undefined {
+    for (const [key, list] of this.#types) {
+      const [a, b] = key.split('>');
+      if (a === from && list.some((t) => t.typeId === typeId)) return b;
+    }
+    return undefined;
+  }
+
+  /** Removes the given types between two records (and their inverses on the other record). */
+  removeTypes(from: string, fromId: string, to: string, toId: string, typeIds: number[]): void {
+    const drop = (a: string, b: string, ids: number[]) => {
+      const out = this.#links.get(a);
+      const set = out?.get(b);
+      if (out === undefined || set === undefined) return;
+      for (const id of ids) set.delete(id);
+      if (set.size === 0) out.delete(b);
+    };
+    drop(end(from, fromId), end(to, toId), typeIds);
+    const inverse = typeIds.flatMap((id) => {
+      const inv = this.#inverse.get(id);
+      return inv === undefined ? [] : [inv];
+    });
+    drop(end(to, toId), end(from, fromId), inverse);
+  }
+
   /** Removes every association between the two records, both ways. */
   remove(from: string, fromId: string, to: string, toId: string): void {
     this.#links.get(end(from, fromId))?.delete(end(to, toId));

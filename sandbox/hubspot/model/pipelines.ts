@@ -3,6 +3,14 @@ import type { Pipeline } from './types.ts';
 /** Pipelines with their stages, per object type id (deals `0-3`, tickets `0-5`). */
 export class PipelineStore {
   #byType = new Map<string, Map<string, Pipeline>>();
+  /** New pipelines and stages get numeric ids from here up, as HubSpot's own do. */
+  #nextId = 90_000_000;
+
+  /** A fresh pipeline or stage id. */
+  allocateId(): string {
+    this.#nextId += 1;
+    return String(this.#nextId);
+  }
 
   #table(objectTypeId: string): Map<string, Pipeline> {
     let t = this.#byType.get(objectTypeId);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { HubSpotContext } from '../context.ts';
 import { hubspotError, notFoundBody, sendHubSpotError, validationBody } from '../errors.ts';
+import type { ObjectTypeDefinition } from '../model/types.ts';
 import {
   archivedParam,
   failureBody,
@@ -9,7 +10,8 @@ import {
   readOnlyTypeBody,
   typeOrReply,
 } from './http.ts';
-import { allNames, knownNames, listParam, readNames, toPublicObject } from './view.ts';
+import { applyAssociations, associationsView, planAssociations } from './inline-associations.ts';
+import { allNames, knownNames, listParam, type PublicObject, readNames, toPublicObject } from './view.ts';
 import { createRecord, findRecord, isUniqueProperty, updateRecord } from './writes.ts';
 
 interface TypeParams {
@@ -21,6 +23,12 @@ interface RecordParams extends TypeParams {
 type ReadQuery = Record<string, unknown>;
 
 const MAX_PAGE = 100;
+
+/** A read's answer with the `associations` its `?associations=` asked for (left out when there are none). */
+function withAssociations(ctx: HubSpotContext, type: ObjectTypeDefinition, view: PublicObject, q: ReadQuery) {
+  const associations = associationsView(ctx, type, view.id, q['associations']);
+  return associations === undefined ? view : { ...view, associations };
+}
 
 /** Single-record endpoints: list, get, create, update, archive. */
 export function registerBasicRoutes(app: FastifyInstance, ctx: HubSpotContext, prefix: string): void {
@@ -41,7 +49,7 @@ export function registerBasicRoutes(app: FastifyInstance, ctx: HubSpotContext, p
       const page = all.slice(0, limit);
       const next = all[limit];
       const body: Record<string, unknown> = {
-        results: page.map((r) => toPublicObject(r, names, { historyNames })),
+        results: page.map((r) => withAssociations(ctx, type, toPublicObject(r, names, { historyNames }), q)),
       };
       if (next !== undefined) {
         const url = new URL(req.url, ctx.baseUrl());
@@ -85,7 +93,7 @@ export function registerBasicRoutes(app: FastifyInstance, ctx: HubSpotContext, p
       if (record === undefined) return sendHubSpotError(reply, 404, notFoundBody());
       const names = readNames(ctx.portal, type, listParam(q['properties']));
       const historyNames = knownNames(ctx.portal, type, listParam(q['propertiesWithHistory']));
-      return toPublicObject(record, names, { historyNames });
+      return withAssociations(ctx, type, toPublicObject(record, names, { historyNames }), q);
     },
   );
 
@@ -106,11 +114,14 @@ export function registerBasicRoutes(app: FastifyInstance, ctx: HubSpotContext, p
           ),
         );
       }
+      const plan = planAssociations(ctx, type, body['associations']);
+      if (typeof plan === 'string') return sendHubSpotError(reply, 400, validationBody(plan));
       const result = createRecord(ctx.portal, type, body['properties']);
       if (!result.ok) {
         const [status, err] = failureBody(ctx, result.failure);
         return sendHubSpotError(reply, status, err);
       }
+      applyAssociations(ctx, type, result.record.id, plan);
       return reply.code(201).send(toPublicObject(result.record, allNames(result.record), { nulls: false }));
     },
   );

@@ -15,6 +15,7 @@ import {
   type TypeParams,
 } from './batch-common.ts';
 import { failureBody, isRecord, readOnlyTypeBody, typeOrReply } from './http.ts';
+import { applyAssociations, type PlannedAssociation, planAssociations } from './inline-associations.ts';
 import { type PublicObject, toPublicObject } from './view.ts';
 import {
   batchClash,
@@ -71,6 +72,21 @@ function wholeCallFailure(
   return first === undefined ? undefined : failureBody(ctx, first.failure);
 }
 
+/** Each input's checked `associations`, or the first bad one's message (the whole call is refused, as for a single create). */
+function planBatchAssociations(
+  ctx: HubSpotContext,
+  type: Parameters<typeof planAssociations>[1],
+  inputs: Input[],
+): PlannedAssociation[][] | string {
+  const plans: PlannedAssociation[][] = [];
+  for (const [i, input] of inputs.entries()) {
+    const plan = planAssociations(ctx, type, input['associations']);
+    if (typeof plan === 'string') return `inputs[${i}].${plan}`;
+    plans.push(plan);
+  }
+  return plans;
+}
+
 /** Batch create, update, upsert and archive. */
 export function registerBatchRoutes(app: FastifyInstance, ctx: HubSpotContext, prefix: string): void {
   const route = `${prefix}/:objectType/batch`;
@@ -85,8 +101,10 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: HubSpotContext, p
       const startedAt = ctx.portal.now();
       const inputs = inputsOrReply(req.body, 'BatchInputSimplePublicObjectInputForCreate', reply);
       if (inputs === undefined) return reply;
+      const plans = planBatchAssociations(ctx, type, inputs);
+      if (typeof plans === 'string') return sendHubSpotError(reply, 400, validationBody(plans));
       const seen = new Map<string, string>();
-      const ok: { checked: CheckedCreate; traceId: string | undefined }[] = [];
+      const ok: { checked: CheckedCreate; traceId: string | undefined; plan: PlannedAssociation[] }[] = [];
       const failed: { failure: WriteFailure; traceId: string | undefined }[] = [];
       inputs.forEach((input, i) => {
         const traceId = traceIdOf(input);
@@ -94,13 +112,14 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: HubSpotContext, p
         const c = checkCreate(ctx.portal, type, props);
         const clash = c.ok ? batchClash(ctx.portal, type, c.checked.values, seen, `input ${i}`) : undefined;
         if (!c.ok || clash !== undefined) failed.push({ failure: c.ok ? clash! : c.failure, traceId });
-        else ok.push({ checked: c.checked, traceId });
+        else ok.push({ checked: c.checked, traceId, plan: plans[i] ?? [] });
       });
       const whole = wholeCallFailure(ctx, failed);
       if (whole !== undefined) return sendHubSpotError(reply, whole[0], whole[1]);
       await ctx.realism.recordDelay(inputs.length);
-      const results = ok.map(({ checked, traceId }) => {
+      const results = ok.map(({ checked, traceId, plan }) => {
         const record = commitCreate(ctx.portal, type, checked);
+        applyAssociations(ctx, type, record.id, plan);
         return withTrace(toPublicObject(record, Object.keys(record.properties), { nulls: false }), traceId);
       });
       const errors = failed.map((f) => batchError(ctx, f.failure, f.traceId));

@@ -3,6 +3,7 @@ import type { HubSpotContext } from '../context.ts';
 import { sendHubSpotError, validationBody } from '../errors.ts';
 import type { StoredRecord } from '../model/types.ts';
 import { isRecord, typeOrReply } from './http.ts';
+import { associationFilterType, matchesAssociation } from './inline-associations.ts';
 import { type Filter, matches, matchesQuery, OPERATORS, type Operator, sortValue } from './search-filter.ts';
 import { listParam, readNames, toPublicObject } from './view.ts';
 
@@ -148,7 +149,12 @@ export function registerSearchRoute(app: FastifyInstance, ctx: HubSpotContext, p
       }
       const defs = (name: string) => ctx.portal.properties.peek(type.objectTypeId, name);
       for (const f of parsed.groups.flat()) {
-        if (f.propertyName === 'id' || f.propertyName.startsWith('associations.')) continue;
+        if (f.propertyName === 'id') continue;
+        if (f.propertyName.startsWith('associations.')) {
+          if (associationFilterType(ctx, f.propertyName) !== undefined) continue;
+          const message = `There was a problem with the request: ${f.propertyName} names no object type; use associations.<type>, e.g. associations.contact.`;
+          return sendHubSpotError(reply, 400, validationBody(message));
+        }
         const def = defs(f.propertyName);
         if (def === undefined || def.archived === true) {
           return sendHubSpotError(
@@ -160,11 +166,13 @@ export function registerSearchRoute(app: FastifyInstance, ctx: HubSpotContext, p
       }
       let hits: StoredRecord[] = candidates(ctx, type.objectTypeId, parsed.groups);
       if (parsed.groups.length > 0) {
-        // Groups are OR-ed, filters inside a group AND-ed; association pseudo-properties match nothing here.
+        // Groups are OR-ed, filters inside a group AND-ed; `associations.<type>` matches associated record ids.
         hits = hits.filter((r) =>
           parsed.groups.some((g) =>
-            g.every(
-              (f) => !f.propertyName.startsWith('associations.') && matches(r, f, defs(f.propertyName)),
+            g.every((f) =>
+              f.propertyName.startsWith('associations.')
+                ? matchesAssociation(ctx, type, r.id, f)
+                : matches(r, f, defs(f.propertyName)),
             ),
           ),
         );

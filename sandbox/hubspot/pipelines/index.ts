@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { HubSpotContext } from '../context.ts';
 import { hubspotError, sendHubSpotError, validationBody } from '../errors.ts';
-import type { ObjectTypeDefinition, Pipeline, PipelineStage } from '../model/types.ts';
+import type { ObjectTypeDefinition, Pipeline } from '../model/types.ts';
 import { isRecord, typeOrReply } from '../objects/http.ts';
+import { stageOf, stagesOf } from './stage-input.ts';
+import { registerPipelineWriteRoutes } from './writes.ts';
 
 interface TypeParams {
   objectType: string;
@@ -16,11 +18,11 @@ interface StageParams extends PipelineParams {
 
 const PREFIX = '/crm/v3/pipelines';
 
-const notFound = (reply: FastifyReply, message: string) =>
+export const notFound = (reply: FastifyReply, message: string) =>
   sendHubSpotError(reply, 404, hubspotError({ message, category: 'OBJECT_NOT_FOUND' }));
 
 /** Deals and tickets have pipelines; other types answer HubSpot's 400 for a type without them. */
-function pipelineType(
+export function pipelineType(
   ctx: HubSpotContext,
   ref: string,
   reply: FastifyReply,
@@ -36,43 +38,9 @@ function pipelineType(
   return undefined;
 }
 
-/** New pipelines and stages get numeric ids from here up, as HubSpot's own do. */
-let nextId = 90_000_000;
-
-/**
- * A stage input checked the way HubSpot documents it: `label`, `displayOrder` and `metadata`
- * required; deal stages need `probability` (0 to 1), ticket stages `ticketState` (OPEN or CLOSED).
- */
-function stageOf(type: ObjectTypeDefinition, raw: unknown, now: string): PipelineStage | string {
-  if (!isRecord(raw) || typeof raw['label'] !== 'string' || raw['label'] === '')
-    return 'each stage needs a label';
-  if (typeof raw['displayOrder'] !== 'number') return `stage ${raw['label']} needs a displayOrder`;
-  const metadata = isRecord(raw['metadata']) ? raw['metadata'] : undefined;
-  if (metadata === undefined) return `stage ${raw['label']} needs metadata`;
-  const meta = Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, String(v)]));
-  if (type.objectTypeId === '0-3') {
-    const p = Number(meta['probability']);
-    if (meta['probability'] === undefined || !(p >= 0 && p <= 1)) {
-      return `deal stage ${raw['label']} needs metadata.probability between 0.0 and 1.0`;
-    }
-  }
-  if (type.objectTypeId === '0-5' && !['OPEN', 'CLOSED'].includes(String(meta['ticketState']))) {
-    return `ticket stage ${raw['label']} needs metadata.ticketState OPEN or CLOSED`;
-  }
-  nextId += 1;
-  return {
-    id: String(nextId),
-    label: raw['label'],
-    displayOrder: raw['displayOrder'],
-    metadata: meta,
-    archived: false,
-    createdAt: now,
-    updatedAt: now,
-  };
-}
-
 /** Pipelines API v3: pipelines with their stages (`Pipeline`, `PipelineStage`), read, create and patch. */
 export function registerPipelinesRoutes(app: FastifyInstance, ctx: HubSpotContext): void {
+  registerPipelineWriteRoutes(app, ctx);
   app.post<{ Params: TypeParams; Body: unknown }>(
     `${PREFIX}/:objectType`,
     { config: { kind: 'pipelines.create' } },
@@ -103,15 +71,10 @@ export function registerPipelinesRoutes(app: FastifyInstance, ctx: HubSpotContex
         );
       }
       const now = ctx.portal.now();
-      const stages: PipelineStage[] = [];
-      for (const raw of body['stages']) {
-        const stage = stageOf(type, raw, now);
-        if (typeof stage === 'string') return sendHubSpotError(reply, 400, validationBody(stage));
-        stages.push(stage);
-      }
-      nextId += 1;
+      const stages = stagesOf(ctx, type, body['stages'], now);
+      if (typeof stages === 'string') return sendHubSpotError(reply, 400, validationBody(stages));
       const pipeline: Pipeline = {
-        id: String(nextId),
+        id: ctx.portal.pipelines.allocateId(),
         label,
         displayOrder: body['displayOrder'],
         archived: false,
@@ -148,7 +111,7 @@ export function registerPipelinesRoutes(app: FastifyInstance, ctx: HubSpotContex
       if (type === undefined) return reply;
       const p = ctx.portal.pipelines.get(type.objectTypeId, req.params.pipelineId);
       if (p === undefined) return notFound(reply, `Unable to find pipeline ${req.params.pipelineId}`);
-      const stage = stageOf(type, req.body, ctx.portal.now());
+      const stage = stageOf(ctx, type, req.body, ctx.portal.now());
       if (typeof stage === 'string') return sendHubSpotError(reply, 400, validationBody(stage));
       p.stages.push(stage);
       p.updatedAt = stage.createdAt;

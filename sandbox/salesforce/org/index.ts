@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { type QueryOptions, type QueryRun, query as runQuery } from '../query/execute.ts';
 import { ACCOUNT_EXTERNAL_ID, AUTHORED, CHILD_RELATIONSHIP_NAMES, describeObject } from '../seed/objects.ts';
 import { seedRecords } from '../seed/records.ts';
+import { SETUP_OBJECTS } from '../seed/setup-objects.ts';
+import { seedSetupRecords } from '../seed/setup-records.ts';
 import { addCustomField, linkParents } from './custom.ts';
 import { describeFor, globalEntry } from './describe.ts';
 import {
@@ -121,12 +123,12 @@ export class Org implements DmlHost {
       if (name === 'Account') d.fields.push({ ...ACCOUNT_EXTERNAL_ID });
       this.schema.put(d);
     }
-    for (const d of AUTHORED) this.schema.put(structuredClone(d));
+    for (const d of [...AUTHORED, ...SETUP_OBJECTS]) this.schema.put(structuredClone(d));
     for (const d of this.#extraSchema) this.schema.put(structuredClone(d));
     for (const meta of this.schema.all()) {
       for (const f of meta.fields) if (meta.describe.custom || f.custom) linkParents(this.schema, meta, f);
     }
-    for (const d of AUTHORED) {
+    for (const d of [...AUTHORED, ...SETUP_OBJECTS]) {
       const meta = this.schema.get(d.name);
       if (meta !== undefined) for (const f of meta.fields) linkParents(this.schema, meta, f);
     }
@@ -140,6 +142,7 @@ export class Org implements DmlHost {
       const seeded = seedRecords(this);
       this.adminUserId = seeded.adminUserId;
       this.standardUserId = seeded.standardUserId;
+      seedSetupRecords(this);
     }
   }
 

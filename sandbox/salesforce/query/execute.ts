@@ -1,5 +1,4 @@
 import {
-  type OrderByClause,
   parseQuery,
   type Query,
   type FieldType as SelectField,
@@ -8,8 +7,26 @@ import {
 import { compoundAddress } from '../org/compound.ts';
 import type { ObjectMeta } from '../org/meta.ts';
 import type { FieldValue, SRecord } from '../org/types.ts';
-import { type AggregateColumn, aggregate, aggregateValue } from './aggregate.ts';
+import {
+  type AggregateColumn,
+  type AggregateOrder,
+  aggregate,
+  aggregateValue,
+  sortAggregates,
+} from './aggregate.ts';
 import { columnOf, located, malformed, SoqlError, unsupportedType } from './errors.ts';
+import {
+  checkDateColumns,
+  compileFunctionColumn,
+  compileOrderBy,
+  DATE_FUNCTIONS,
+  dateField,
+  formatValue,
+  type Grouping,
+  labelValue,
+  parseGroupBy,
+  type TransformColumn,
+} from './functions.ts';
 import { type FieldPath, type QueryHost, resolvePath, valueAt } from './paths.ts';
 import { compileWhere, type Predicate } from './where.ts';
 
@@ -61,6 +78,11 @@ interface Plan {
   children: ChildColumn[];
   aggregates: AggregateColumn[] | null;
   groupBy: FieldPath[];
+  grouping: Grouping;
+  /** `toLabel(f)` / `FORMAT(f)` columns of a plain query. */
+  transforms: TransformColumn[];
+  /** ORDER BY of an aggregate query, applied to its rows (aggregates and date functions included). */
+  aggOrder: AggregateOrder[];
   where: Predicate | null;
   orderBy: Array<{ path: FieldPath; desc: boolean; nullsFirst: boolean }>;
   limit: number | undefined;
@@ -79,6 +101,7 @@ function compilePlan(
   const children: ChildColumn[] = [];
   const aggregates: AggregateColumn[] = [];
   const typeofs: TypeofColumn[] = [];
+  const transforms: TransformColumn[] = [];
   let countOnly = false;
   let aliasedField: string | null = null;
   const add = (p: FieldPath) => {
@@ -119,9 +142,16 @@ function compilePlan(
           }
         } else if (fn === 'COUNT' && (f.parameters ?? []).length === 0) {
           countOnly = true;
+        } else if (compileFunctionColumn(host, soql, meta, f, { aggregates, transforms })) {
+          // toLabel(), FORMAT(), GROUPING(): added by the call.
         } else if (f.isAggregateFn) {
           const param = f.parameters?.[0];
-          const path = typeof param === 'string' ? resolvePath(host, soql, meta, param) : null;
+          const path =
+            typeof param !== 'string'
+              ? null
+              : DATE_FUNCTIONS.has(fn)
+                ? dateField(host, soql, meta, fn, param)
+                : resolvePath(host, soql, meta, param);
           aggregates.push({
             fn,
             path,
@@ -171,25 +201,10 @@ function compilePlan(
     const first = plan.columns[0];
     return first === undefined ? [] : select(host, plan, false).map((r) => valueAt(host, r, first));
   };
-  const groupBy = (q.groupBy === undefined ? [] : Array.isArray(q.groupBy) ? q.groupBy : [q.groupBy]).map(
-    (g) => {
-      if (!('field' in g))
-        throw new SoqlError('MALFORMED_QUERY', located(soql, 1, 'unexpected token in GROUP BY'));
-      return resolvePath(host, soql, meta, g.field);
-    },
-  );
-  const orderBy = (q.orderBy === undefined ? [] : Array.isArray(q.orderBy) ? q.orderBy : [q.orderBy]).map(
-    (o: OrderByClause) => {
-      if (!('field' in o))
-        throw new SoqlError('MALFORMED_QUERY', located(soql, 1, 'unexpected token in ORDER BY'));
-      const desc = o.order === 'DESC';
-      return {
-        path: resolvePath(host, soql, meta, o.field),
-        desc,
-        nullsFirst: o.nulls === undefined ? !desc : o.nulls === 'FIRST',
-      };
-    },
-  );
+  const grouping = parseGroupBy(host, soql, meta, q.groupBy);
+  const groupBy = grouping.keys.map((k) => k.path);
+  checkDateColumns(soql, aggregates, grouping);
+  const { orderBy, aggOrder } = compileOrderBy(host, soql, meta, q.orderBy, aggregates, groupBy.length > 0);
   // `SELECT Id Name FROM Account` (a missing comma) reads as an alias of Id: Salesforce refuses it.
   if (aliasedField !== null && aggregates.length === 0 && groupBy.length === 0) {
     throw new SoqlError(
@@ -217,6 +232,9 @@ function compilePlan(
     children,
     aggregates: aggregates.length > 0 || groupBy.length > 0 ? aggregates : null,
     groupBy,
+    grouping,
+    transforms,
+    aggOrder,
     where: compileWhere(host, soql, meta, q.where, sub),
     orderBy,
     limit: q.limit,
@@ -313,6 +331,10 @@ function project(
           ? `${recordUrl(version, owner.name, cur.Id ?? null)}/${col.field.name}`
           : (cur[col.field.name] ?? null);
   }
+  for (const t of plan.transforms) {
+    const value = valueAt(host, rec, t.path);
+    out[t.key] = t.fn === 'TOLABEL' ? labelValue(t.path.field, value) : formatValue(t.path.field, value);
+  }
   for (const t of plan.typeofs) {
     const id = rec[t.ref.name];
     const found = typeof id === 'string' ? host.lookup(id) : undefined;
@@ -355,7 +377,8 @@ export function query(host: QueryHost, soql: string, options: QueryOptions = {})
   const rows = select(host, plan, includeDeleted);
   if (plan.countOnly) return { totalSize: window(rows, plan).length, records: [], columns: [] };
   if (plan.aggregates !== null) {
-    const records = window(aggregate(host, plan.groupBy, plan.aggregates, rows, plan.having), plan);
+    const grouped = aggregate(host, plan.grouping, plan.aggregates, rows, plan.having);
+    const records = window(sortAggregates(grouped, plan.aggOrder, plan.aggregates), plan);
     return {
       totalSize: records.length,
       records,
@@ -364,7 +387,11 @@ export function query(host: QueryHost, soql: string, options: QueryOptions = {})
   }
   const records = window(rows, plan).map((r) => project(host, plan, r, version, includeDeleted));
   if (q.for === 'VIEW' || q.for === 'REFERENCE') options.onView?.(records.map((r) => String(r.Id ?? '')));
-  return { totalSize: records.length, records, columns: plan.columns.map((c) => c.path) };
+  return {
+    totalSize: records.length,
+    records,
+    columns: [...plan.columns.map((c) => c.path), ...plan.transforms.map((t) => t.key)],
+  };
 }
 
 /** One CSV row of a query record: each column's value by dotted path (null through empty lookups). */

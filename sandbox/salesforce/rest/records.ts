@@ -10,6 +10,7 @@ import {
   toApiErrors,
   versionOf,
 } from './common.ts';
+import { recordPreconditions, setRecordEtag } from './conditional.ts';
 import { recordJson, recordUrl } from './serialize.ts';
 import { objectOf, userOf } from './sobjects.ts';
 
@@ -81,7 +82,7 @@ export function registerRecordRoutes(app: FastifyInstance, ctx: SalesforceContex
       const t = target(ctx, request, reply);
       if (t === null) return reply;
       const rec = recordOf(ctx, t, request.params.id, reply);
-      if (rec === undefined) return reply;
+      if (rec === undefined || recordPreconditions(request, reply, t.meta.name, rec)) return reply;
       const fields = request.query.fields;
       if (typeof fields === 'string' && fields.trim() !== '')
         return withFields(ctx, t, String(rec.Id), fields, reply);
@@ -95,7 +96,7 @@ export function registerRecordRoutes(app: FastifyInstance, ctx: SalesforceContex
       const t = target(ctx, request, reply);
       if (t === null) return reply;
       const rec = recordOf(ctx, t, request.params.id, reply, 'ENTITY_IS_DELETED');
-      if (rec === undefined) return reply;
+      if (rec === undefined || recordPreconditions(request, reply, t.meta.name, rec)) return reply;
       if (!isRecord(request.body))
         return sendErrors(reply, 400, [
           { errorCode: 'JSON_PARSER_ERROR', message: 'The request body must be a JSON object' },
@@ -104,6 +105,7 @@ export function registerRecordRoutes(app: FastifyInstance, ctx: SalesforceContex
         userId: userOf(ctx, request),
       });
       if (res === undefined || !res.success) return sendErrors(reply, 400, toApiErrors(res?.errors ?? []));
+      setRecordEtag(reply, t.meta.name, ctx.org.get(String(rec.Id))?.record);
       return reply.code(204).send();
     },
   );

@@ -3,6 +3,7 @@ import type { SalesforceContext } from '../context.ts';
 import { globalEntry } from '../org/describe.ts';
 import type { ObjectMeta } from '../org/index.ts';
 import { bothSlashes, isRecord, NOT_FOUND, sendErrors, sendJson, versionOf } from './common.ts';
+import { describePreconditions } from './conditional.ts';
 import { recentItem } from './recent.ts';
 import { registerRecordRoutes } from './records.ts';
 
@@ -19,15 +20,9 @@ export function objectOf(
   return meta ?? null;
 }
 
-/** `If-Modified-Since`: true (and 304 sent) when metadata has not changed since the given date. */
-function notModified(ctx: SalesforceContext, request: FastifyRequest, reply: FastifyReply): boolean {
-  const header = request.headers['if-modified-since'];
-  const since = typeof header === 'string' ? Date.parse(header) : Number.NaN;
-  reply.header('last-modified', ctx.org.schema.lastModified.toUTCString());
-  if (Number.isNaN(since) || ctx.org.schema.lastModified.getTime() > since) return false;
-  reply.code(304).send();
-  return true;
-}
+/** Describe preconditions against the time metadata last changed (see conditional.ts). */
+const notModified = (ctx: SalesforceContext, request: FastifyRequest, reply: FastifyReply): boolean =>
+  describePreconditions(request, reply, ctx.org.schema.lastModified);
 
 export function registerSObjectRoutes(app: FastifyInstance, ctx: SalesforceContext): void {
   const base = '/services/data/:version/sobjects';

@@ -7,6 +7,12 @@ import { OutboundNetworkError, type OutboundResponse, parseJson } from '../clien
 import { CrmError, crmErrorFromResponse } from '../errors.ts';
 import { accountObject, writePipelines } from './account-objects.ts';
 import type { PerConnectionState } from './connection-state.ts';
+import {
+  associationsOnUpdate,
+  type CreateAssociation,
+  splitAssociations,
+  takeAssociations,
+} from './create-associations.ts';
 import { type ObjectRef, type PropertyInfo, propertyInfos, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 import { formatValue, OptionHints } from './values.ts';
@@ -19,6 +25,8 @@ interface Prepared {
   index: number;
   id?: string;
   properties: Record<string, string>;
+  /** Inserts only: HubSpot's create-body `associations`, sent as they came. */
+  associations?: CreateAssociation[];
 }
 
 interface BatchAnswer {
@@ -113,7 +121,9 @@ function namesRecordValues(response: OutboundResponse): boolean {
   const body = parseJson<HubSpotErrorEntry>(response);
   return (
     (body?.errors ?? []).some((e) => Array.isArray(e.context?.['propertyName'])) ||
-    String(body?.message ?? '').startsWith('Property values were not valid')
+    String(body?.message ?? '').startsWith('Property values were not valid') ||
+    // A bad association (unknown type, missing target) refuses the whole create as well.
+    /association/i.test(String(body?.message ?? ''))
   );
 }
 
@@ -274,6 +284,28 @@ function unwrapRecordShape(record: unknown): unknown {
   return flat;
 }
 
+/** Each property name the records use, with the path of its first use; insert refuses ids. */
+function propertyNames(records: unknown[], mode: 'insert' | 'update'): Map<string, string> {
+  const names = new Map<string, string>();
+  records.forEach((r, i) => {
+    if (!isRecord(r)) return;
+    for (const k of Object.keys(r)) {
+      if (ID_KEYS.has(k.toLowerCase())) {
+        if (mode === 'insert') {
+          throw new ApiError(
+            'invalid_body',
+            `insert creates records: record ${i} has "${k}". Leave ids out, or use update (or upsert with match_key "id").`,
+            { details: [{ path: `/data/${i}/${k}`, message: 'not allowed on insert' }] },
+          );
+        }
+        continue;
+      }
+      if (!names.has(k)) names.set(k, `/data/${i}/${k}`);
+    }
+  });
+  return names;
+}
+
 /**
  * Checks and formats the records of an insert or update: unknown property names fail the request
  * (400 with hints, like Salesforce's unknown fields); a value HubSpot would refuse fails its record
@@ -296,23 +328,9 @@ async function prepare(
       return flat;
     });
   }
-  const names = new Map<string, string>();
-  records.forEach((r, i) => {
-    if (!isRecord(r)) return;
-    for (const k of Object.keys(r)) {
-      if (ID_KEYS.has(k.toLowerCase())) {
-        if (mode === 'insert') {
-          throw new ApiError(
-            'invalid_body',
-            `insert creates records: record ${i} has "${k}". Leave ids out, or use update (or upsert with match_key "id").`,
-            { details: [{ path: `/data/${i}/${k}`, message: 'not allowed on insert' }] },
-          );
-        }
-        continue;
-      }
-      if (!names.has(k)) names.set(k, `/data/${i}/${k}`);
-    }
-  });
+  const split = splitAssociations(records, mode);
+  records = split.records;
+  const names = propertyNames(records, mode);
   const byLower = await propertiesOf(hs, call, object, names.keys());
   unknownProperties(object, byLower, names);
 
@@ -352,7 +370,13 @@ async function prepare(
         errors,
       });
     } else {
-      prepared.push({ index, ...(mode === 'update' ? { id: id as string } : {}), properties });
+      const associations = split.links.get(index);
+      prepared.push({
+        index,
+        ...(mode === 'update' ? { id: id as string } : {}),
+        properties,
+        ...(associations && { associations }),
+      });
     }
   }
   return { prepared, refused };
@@ -385,6 +409,7 @@ export function hubspotWrites(hs: PerConnectionState) {
             inputs: batch.map((p) => ({
               ...(p.id === undefined ? {} : { id: p.id }),
               properties: p.properties,
+              ...(p.associations === undefined ? {} : { associations: p.associations }),
               objectWriteTraceId: String(p.index),
             })),
           },
@@ -596,7 +621,12 @@ export function hubspotWrites(hs: PerConnectionState) {
       input: { objectName: string; record: unknown; matchKey: string },
     ): Promise<UpsertOutcome> {
       const object = await resolveObject(hs, call.session, input.objectName);
-      const record = isRecord(input.record) ? input.record : {};
+      const taken = takeAssociations(isRecord(input.record) ? input.record : {}, 0);
+      const { associations } = taken;
+      const record = taken.rest;
+      // HubSpot sets associations on create only: an upsert that would update refuses them unwritten.
+      const linked = (r: Record<string, unknown>) =>
+        associations === undefined ? r : { ...r, associations };
       const keyName = Object.keys(record).find((k) => k.toLowerCase() === input.matchKey.toLowerCase());
       const value = keyName === undefined ? undefined : record[keyName];
       if (value === undefined || value === null || value === '') {
@@ -613,9 +643,10 @@ export function hubspotWrites(hs: PerConnectionState) {
         const found = HUBSPOT_PROFILE.idPattern.test(id)
           ? (await existing(call, object, [id])).has(id)
           : false;
+        if (found && associations !== undefined) return associationsOnUpdate(object.name, id);
         return found
           ? { action: 'update', result: await saveOne(call, object, 'update', { ...rest, id }) }
-          : { action: 'insert', result: await saveOne(call, object, 'insert', rest) };
+          : { action: 'insert', result: await saveOne(call, object, 'insert', linked(rest)) };
       }
 
       const byLower = await propertiesOf(hs, call, object, [input.matchKey, ...Object.keys(rest)]);
@@ -628,11 +659,15 @@ export function hubspotWrites(hs: PerConnectionState) {
       const formatted = formatValue(property, value, new OptionHints());
       if (!formatted.ok) return { action: 'insert', result: { success: false, errors: [formatted.error] } };
       const unique = property.hasUniqueValue || (object.typeId === '0-1' && property.name === 'email');
-      if (unique) return uniqueUpsert(call, object, property.name, formatted.value, rest);
+      // HubSpot's own upsert takes no associations: with them, look the record up first.
+      if (unique && associations === undefined)
+        return uniqueUpsert(call, object, property.name, formatted.value, rest);
 
       const matches = await search(call, object, property.name, formatted.value);
       if (matches.length === 0)
-        return { action: 'insert', result: await saveOne(call, object, 'insert', record) };
+        return { action: 'insert', result: await saveOne(call, object, 'insert', linked(record)) };
+      if (matches.length === 1 && associations !== undefined)
+        return associationsOnUpdate(object.name, matches[0] as string);
       if (matches.length === 1) {
         return {
           action: 'update',

@@ -1,4 +1,8 @@
-import type { Connection } from 'jsforce';
+import jsforce, { type Connection } from 'jsforce';
+
+/** jsforce on a sandbox with its bootstrap access token, API v62.0. */
+export const connectTo = (sf: { url: string; credentials: { accessToken: string } }): Connection =>
+  new jsforce.Connection({ instanceUrl: sf.url, accessToken: sf.credentials.accessToken, version: '62.0' });
 
 /**
  * jsforce's `bulk.load` closes its Bulk 1.0 job without waiting for the answer (`batch.on('response',
