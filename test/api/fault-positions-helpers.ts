@@ -5,7 +5,7 @@ import type { RecordResult, WriteAnswer } from './sf-writes-helpers.ts';
 /** A scripted fault as the sandboxes' control API takes it. */
 export interface Fault {
   kind: string;
-  match: string;
+  match?: string;
   times?: number;
   skip?: number;
 }

@@ -1,0 +1,118 @@
+// Per-record truth under a scripted fault at every position of a HubSpot write: each batch call
+// of insert, update and delete (and the read delete makes first), and each call of an upsert. The
+// portal's records are counted after each write; the table goes to the test's diagnostics.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { type Stack, startStack } from '../helpers/stack.ts';
+import {
+  checkTruth,
+  counts,
+  type Fault,
+  type PositionRow,
+  script,
+  table,
+  writeAndReplay,
+} from './fault-positions-helpers.ts';
+import type { RecordResult, WriteAnswer } from './sf-writes-helpers.ts';
+
+type Operation = 'insert' | 'update' | 'delete' | 'upsert';
+
+const KINDS = ['error503', 'error500', 'lock', 'drop'] as const;
+/** 250 records are three batches (100/100/50), one at a time with one slot. */
+const N = 250;
+const CALLS: Record<Operation, Array<{ match?: string; skip: number; name: string }>> = {
+  insert: [0, 1, 2].map((k) => ({ match: 'objects.batch.create', skip: k, name: `batch ${k + 1}` })),
+  update: [0, 1, 2].map((k) => ({ match: 'objects.batch.update', skip: k, name: `batch ${k + 1}` })),
+  delete: [
+    ...[0, 1, 2].map((k) => ({ match: 'objects.batch.read', skip: k, name: `existence read ${k + 1}` })),
+    ...[0, 1, 2].map((k) => ({ match: 'objects.batch.archive', skip: k, name: `batch ${k + 1}` })),
+  ],
+  // Upsert on a non-unique property: a search, then a create or an update.
+  upsert: [0, 1].map((k) => ({ skip: k, name: `call ${k + 1}` })),
+};
+
+const contacts = (s: Stack) => s.hs.portal.records.list('0-1');
+let seq = 0;
+
+async function setUp(s: Stack, operation: Operation, prefix: string, n: number): Promise<string[]> {
+  if (operation === 'insert') return [];
+  const made = await s.api<WriteAnswer>('/v1/object/insert/contacts', {
+    token: s.tokens.hubspot,
+    body: { data: Array.from({ length: n }, (_, i) => ({ firstname: `${prefix} ${i}`, jobtitle: prefix })) },
+  });
+  assert.equal(made.status, 200, made.text.slice(0, 300));
+  return made.body.data.map((r) => String(r.id));
+}
+
+function request(
+  operation: Operation,
+  prefix: string,
+  ids: string[],
+  n: number,
+): { path: string; body: unknown } {
+  const path = operation === 'delete' ? '/v1/object/delete/contacts' : `/v1/object/${operation}/contacts`;
+  if (operation === 'insert') {
+    return { path, body: { data: Array.from({ length: n }, (_, i) => ({ firstname: `${prefix} ${i}` })) } };
+  }
+  if (operation === 'update') {
+    return { path, body: { data: ids.map((id, i) => ({ id, firstname: `${prefix} ${i} u` })) } };
+  }
+  if (operation === 'delete') return { path, body: { data: { ids } } };
+  return { path, body: { data: [{ jobtitle: prefix, firstname: `${prefix} 0 u` }], match_key: 'jobtitle' } };
+}
+
+async function runPosition(
+  s: Stack,
+  operation: Operation,
+  call: (typeof CALLS)[Operation][number],
+  kind: string,
+): Promise<PositionRow> {
+  const n = operation === 'upsert' ? 1 : N;
+  const prefix = `HFP${seq++}x`;
+  const ids = await setUp(s, operation, prefix, n);
+  const { path, body } = request(operation, prefix, ids, n);
+  const fault: Fault = { kind, skip: call.skip, ...(call.match === undefined ? {} : { match: call.match }) };
+  await script(s.hs.url, [fault]);
+  const got = await writeAndReplay(s, path, s.tokens.hubspot, body, {}, `${prefix}-key`);
+  await script(s.hs.url, []);
+  const mine = contacts(s).filter((r) => String(r.properties['firstname']).startsWith(`${prefix} `));
+  const names = new Map<string, number>();
+  for (const r of mine)
+    names.set(String(r.properties['firstname']), (names.get(String(r.properties['firstname'])) ?? 0) + 1);
+  const applied = (_: RecordResult, i: number): boolean => {
+    if (operation === 'insert') return (names.get(`${prefix} ${i}`) ?? 0) > 0;
+    if (operation === 'delete') return s.hs.portal.records.get('0-1', ids[i] as string) === undefined;
+    return s.hs.portal.records.get('0-1', ids[i] as string)?.properties['firstname'] === `${prefix} ${i} u`;
+  };
+  const found = Array.from({ length: n }, (_, i) => applied({ success: false, errors: [] }, i)).filter(
+    Boolean,
+  ).length;
+  const row: PositionRow = {
+    crm: 'hubspot',
+    operation,
+    via: operation === 'upsert' ? 'search + write' : 'batch',
+    position: `${call.name}: ${kind}`,
+    expected: n,
+    found,
+    doubled: operation === 'insert' ? mine.length - names.size : 0,
+    status: got.status,
+    ...(got.status === 200 ? counts(got.answer) : { reportedOk: 0, reportedUnknown: 0 }),
+  };
+  if (got.status !== 200) {
+    if (found > 0) throw new Error(`${operation} ${row.position}: ${got.status} after writing ${found}`);
+    return row;
+  }
+  checkTruth(row, got.answer, applied, got.replay);
+  return row;
+}
+
+for (const operation of ['insert', 'update', 'delete', 'upsert'] as const) {
+  test(`hubspot ${operation}: a fault at every call leaves per-record truth`, async (t) => {
+    const s = await startStack(t, { overrides: { perConnectionConcurrency: 1 } });
+    const rows: PositionRow[] = [];
+    for (const call of CALLS[operation]) {
+      for (const kind of KINDS) rows.push(await runPosition(s, operation, call, kind));
+    }
+    t.diagnostic(`\n${table(rows)}`);
+  });
+}
