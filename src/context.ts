@@ -171,6 +171,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     region: config.region,
     clock: () => new Date(clock.now()),
     profiles: modules.map((m) => m.profile),
+    plainHttpForSandbox: config.plainHttpCrm ?? !config.production,
   });
   const auth = new AuthService({
     store,
