@@ -260,3 +260,32 @@ test('connections beyond the per-client cap are closed at once; freeing one lets
   assert.equal(parseAnswer(next.received()).status, 200);
   for (const client of held) client.socket.destroy();
 });
+
+test('a client that stops reading an answer is released within the body-idle timeout, not twice it', async (t) => {
+  const idleMs = 4000;
+  const s = await startStack(t, { env: { ...SHORT, CRM_PROXY_BODY_IDLE_TIMEOUT_MS: String(idleMs) } });
+  const target = await startTarget(t, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/csv' });
+    const chunk = Buffer.alloc(64 * 1024, 65);
+    const pump = () => {
+      while (!res.destroyed && res.write(chunk)) {}
+    };
+    res.on('drain', pump);
+    pump();
+  });
+  const token = await connectionTo(s, 'salesforce', target.url);
+  const client = await openRaw(s.baseUrl);
+  client.socket.pause();
+  const sent = Date.now();
+  client.write(
+    requestHead('GET', `/v1/proxy/${target.url}/services/data/v62.0/jobs/query/751/results`, {
+      Authorization: `Bearer ${token}`,
+    }),
+  );
+  assert.equal(await settledConnections(s, 0), 0);
+  const releasedMs = Date.now() - sent;
+  t.diagnostic(`released ${releasedMs} ms after the request, body-idle timeout ${idleMs} ms`);
+  // Node's socket timeout alone released it after about 2x; the margin covers busy cores.
+  assert.ok(releasedMs < idleMs * 1.75, `released after ${releasedMs} ms`);
+  client.socket.destroy();
+});
