@@ -97,3 +97,25 @@ export async function writeAndReplay(
   assert.equal(again.status, first.status, `${path}: the replay keeps the status`);
   return { status: first.status, answer: first.body, replay: again.body, text: first.text };
 }
+
+/** The row of one position: the write's answer checked against what the CRM holds. */
+export function finishRow(
+  base: Omit<PositionRow, 'status' | 'reportedOk' | 'reportedUnknown'>,
+  got: Awaited<ReturnType<typeof writeAndReplay>>,
+  applied: (r: RecordResult, i: number) => boolean,
+): PositionRow {
+  const ok = got.status === 200;
+  const row: PositionRow = {
+    ...base,
+    status: got.status,
+    ...(ok ? counts(got.answer) : { reportedOk: 0, reportedUnknown: 0 }),
+  };
+  if (!ok) {
+    // Only a write that reached nothing may fail as a whole.
+    if (row.found > 0)
+      throw new Error(`${row.operation} ${row.position}: ${got.status} after writing ${row.found}`);
+    return row;
+  }
+  checkTruth(row, got.answer, applied, got.replay);
+  return row;
+}

@@ -5,9 +5,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Stack, startStack } from '../helpers/stack.ts';
 import {
-  checkTruth,
-  counts,
   type Fault,
+  finishRow,
   type PositionRow,
   script,
   table,
@@ -87,23 +86,19 @@ async function runPosition(
   const found = Array.from({ length: n }, (_, i) => applied({ success: false, errors: [] }, i)).filter(
     Boolean,
   ).length;
-  const row: PositionRow = {
-    crm: 'hubspot',
-    operation,
-    via: operation === 'upsert' ? 'search + write' : 'batch',
-    position: `${call.name}: ${kind}`,
-    expected: n,
-    found,
-    doubled: operation === 'insert' ? mine.length - names.size : 0,
-    status: got.status,
-    ...(got.status === 200 ? counts(got.answer) : { reportedOk: 0, reportedUnknown: 0 }),
-  };
-  if (got.status !== 200) {
-    if (found > 0) throw new Error(`${operation} ${row.position}: ${got.status} after writing ${found}`);
-    return row;
-  }
-  checkTruth(row, got.answer, applied, got.replay);
-  return row;
+  return finishRow(
+    {
+      crm: 'hubspot',
+      operation,
+      via: operation === 'upsert' ? 'search + write' : 'batch',
+      position: `${call.name}: ${kind}`,
+      expected: n,
+      found,
+      doubled: operation === 'insert' ? mine.length - names.size : 0,
+    },
+    got,
+    applied,
+  );
 }
 
 for (const operation of ['insert', 'update', 'delete', 'upsert'] as const) {

@@ -6,9 +6,8 @@ import { test } from 'node:test';
 import { type FollowedJob, followJob } from '../helpers/jobs.ts';
 import { type Stack, startStack } from '../helpers/stack.ts';
 import {
-  checkTruth,
-  counts,
   type Fault,
+  finishRow,
   type PositionRow,
   script,
   table,
@@ -125,24 +124,19 @@ async function runPosition(s: Stack, operation: Operation, position: Position): 
     return operation === 'update' ? record?.['Name'] === `${names[i]} u` : record?.['IsDeleted'] === true;
   };
   const found = names.filter((_, i) => applied({ success: false, errors: [] }, i)).length;
-  const row: PositionRow = {
-    crm: 'salesforce',
-    operation,
-    via: position.via,
-    position: position.name,
-    expected: n,
-    found,
-    doubled: operation === 'insert' ? stored_.length - byName.size : 0,
-    status: got.status,
-    ...(got.status === 200 ? counts(got.answer) : { reportedOk: 0, reportedUnknown: 0 }),
-  };
-  if (got.status !== 200) {
-    // Only a write that reached nothing may fail as a whole.
-    if (found > 0) throw new Error(`${operation} ${position.name}: ${got.status} after writing ${found}`);
-    return row;
-  }
-  checkTruth(row, got.answer, applied, got.replay);
-  return row;
+  return finishRow(
+    {
+      crm: 'salesforce',
+      operation,
+      via: position.via,
+      position: position.name,
+      expected: n,
+      found,
+      doubled: operation === 'insert' ? stored_.length - byName.size : 0,
+    },
+    got,
+    applied,
+  );
 }
 
 for (const operation of ['insert', 'update', 'delete'] as const) {
