@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Stack, startStack } from '../helpers/stack.ts';
+import { waitFor } from '../helpers/wait.ts';
 import {
   type Fault,
   finishRow,
@@ -111,3 +112,41 @@ for (const operation of ['insert', 'update', 'delete', 'upsert'] as const) {
     t.diagnostic(`\n${table(rows)}`);
   });
 }
+
+test('hubspot async insert: a failed batch leaves the job completed with the written records and their ids', async (t) => {
+  const s = await startStack(t, { overrides: { perConnectionConcurrency: 1 } });
+  await script(s.hs.url, [{ kind: 'error503', match: 'objects.batch.create', skip: 1 }]);
+  const accepted = await s.api<{ id: string }>('/v1/object/insert/contacts', {
+    token: s.tokens.hubspot,
+    headers: { prefer: 'respond-async' },
+    body: { data: Array.from({ length: N }, (_, i) => ({ firstname: `HFPJ ${i}` })) },
+  });
+  assert.equal(accepted.status, 202, accepted.text);
+  let job: { state: string; counts: Record<string, number> } = { state: 'queued', counts: {} };
+  await waitFor(
+    'the job to end',
+    async () => {
+      const got = await s.api<typeof job>(`/v1/jobs/${accepted.body.id}`, {
+        method: 'GET',
+        token: s.tokens.hubspot,
+      });
+      job = got.body;
+      return !['queued', 'running'].includes(job.state);
+    },
+    { timeoutMs: 60_000 },
+  );
+  assert.equal(job.state, 'completed');
+  assert.deepEqual(job.counts, { total: N, processed: N, succeeded: 150, failed: 100 });
+  const page = await s.api<WriteAnswer>(`/v1/jobs/${accepted.body.id}/results?limit=1000`, {
+    method: 'GET',
+    token: s.tokens.hubspot,
+  });
+  assert.equal(page.status, 200, page.text);
+  page.body.data.forEach((r, i) => {
+    const stored = r.id === undefined ? undefined : s.hs.portal.records.get('0-1', r.id);
+    if (r.success) assert.equal(stored?.properties['firstname'], `HFPJ ${i}`);
+    else assert.equal(r.id, undefined, `record ${i} failed and was not written`);
+  });
+  const written = contacts(s).filter((r) => String(r.properties['firstname']).startsWith('HFPJ '));
+  assert.equal(written.length, 150);
+});
