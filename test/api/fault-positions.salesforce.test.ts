@@ -192,3 +192,42 @@ test('salesforce bulk delete over two objects: one job failing leaves the other 
   const ok = answer.body.data.filter((r) => r.success).length;
   assert.ok(ok === 1 || ok === 2, `one object's records deleted: ${ok}`);
 });
+
+test('salesforce upsert: a fault at each call (lookup, write) leaves per-record truth', async (t) => {
+  const s = await startStack(t);
+  const rows: PositionRow[] = [];
+  for (const matchKey of ['Name', 'External_Id__c']) {
+    for (const kind of KINDS) {
+      for (const k of [0, 1]) {
+        const prefix = `FPU${seq++}x`;
+        const record = { Name: `${prefix} 0`, External_Id__c: `${prefix}-ext` };
+        await script(s.sf.url, [{ kind, skip: k }]);
+        const got = await writeAndReplay(
+          s,
+          '/v1/object/upsert/Account',
+          s.tokens.salesforce,
+          { data: [record], match_key: matchKey },
+          {},
+          `${prefix}-key`,
+        );
+        await script(s.sf.url, []);
+        const found = s.sf.org.query(`SELECT Name FROM Account WHERE Name = '${prefix} 0'`, {}).totalSize;
+        const base = { crm: 'salesforce', operation: 'upsert', via: `match ${matchKey}` };
+        rows.push(
+          finishRow(
+            {
+              ...base,
+              position: `call ${k + 1}: ${kind}`,
+              expected: 1,
+              found: Math.min(found, 1),
+              doubled: Math.max(0, found - 1),
+            },
+            got,
+            () => found > 0,
+          ),
+        );
+      }
+    }
+  }
+  t.diagnostic(`\n${table(rows)}`);
+});
