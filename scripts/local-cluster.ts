@@ -119,6 +119,8 @@ export interface ClusterInstance {
   logFile: string;
   readLog(): Promise<string>;
   stop(): Promise<void>;
+  /** Kills the process at once (SIGKILL): nothing it holds is given back. */
+  kill(): Promise<void>;
 }
 
 export interface LocalCluster {
@@ -292,6 +294,7 @@ async function startInstance(
     logFile,
     readLog: () => readFile(logFile, 'utf8'),
     stop: () => stopChild(child),
+    kill: () => stopChild(child, 'SIGKILL'),
   };
 }
 

@@ -15,6 +15,7 @@ import { IdempotencyService } from './jobs/idempotency.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { currentCallIds } from './lib/call-context.ts';
 import { type Clock, systemClock, withSystemSleep } from './lib/clock.ts';
+import { attachDestination, droppedLines, pipeLogDestination } from './lib/log-destination.ts';
 import { Metrics } from './lib/metrics.ts';
 import { LOG_REDACTION } from './lib/redact.ts';
 import { RedisSharedState } from './lib/redis-shared-state.ts';
@@ -115,6 +116,13 @@ const LOG_FLUSH_MS = 250;
 export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   const options = { level: config.logLevel, ...LOG_REDACTION };
   if (config.logLevel === 'silent') return pino(options);
+  // A pipe (`npm start | …`) is written without ever blocking; a file or a terminal as before.
+  const piped = pipeLogDestination({ batchBytes: LOG_BUFFER_BYTES, flushMs: LOG_FLUSH_MS });
+  if (piped !== undefined) {
+    const logger = pino(options, piped);
+    attachDestination(logger, piped);
+    return logger;
+  }
   const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES });
   const timer = setInterval(() => {
     try {
@@ -171,6 +179,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     region: config.region,
     clock: () => new Date(clock.now()),
     profiles: modules.map((m) => m.profile),
+    plainHttpForSandbox: config.plainHttpCrm ?? !config.production,
   });
   const auth = new AuthService({
     store,
@@ -191,7 +200,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       ? null
       : new Metrics(
           modules.map((m) => m.profile.id),
-          { jobCounts: () => store.jobs.countByState() },
+          { jobCounts: () => store.jobs.countByState(), logLinesDropped: () => droppedLines(logger) },
         );
   if (metrics !== null) client.addHook((event) => metrics.recordCrmCall(event));
   const outboundLog = logger.child({ component: 'outbound' });

@@ -82,7 +82,7 @@ const COMMAND_HELP: Record<string, string> = {
  * indented lines) that start with the longest run of the words given, e.g. `tokens create`.
  */
 export function helpFor(command: string, args: string[]): string | undefined {
-  const text = COMMAND_HELP[command];
+  const text = Object.hasOwn(COMMAND_HELP, command) ? COMMAND_HELP[command] : undefined;
   if (text === undefined) return undefined;
   const blocks: string[] = [];
   for (const line of text.split('\n')) {

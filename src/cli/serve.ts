@@ -47,6 +47,8 @@ export async function run(argv: string[]): Promise<number | undefined> {
   );
   const { config } = location;
   const logger = createLogger(config);
+  // A reader of stdout that went away (`serve | head`) must not stop the service: EPIPE is ignored.
+  process.stdout.on('error', () => {});
   const say = (msg: string) => cliIo().stdout.write(`${msg}\n`);
   say(`Store: ${location.where}`);
 

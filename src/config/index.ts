@@ -38,6 +38,11 @@ export interface Config {
   sandbox: boolean;
   /** A TLS-terminating proxy sits in front (`CRM_PROXY_BEHIND_TLS`): plain-http public URLs are then allowed in production. */
   behindTls: boolean;
+  /**
+   * Connections may reach a CRM over plain http (sandbox connections only): always outside
+   * production; in production only with `CRM_PROXY_ALLOW_PLAIN_HTTP_CRM=true` (a private network).
+   */
+  plainHttpCrm?: boolean;
   /** Timeouts and connection caps of the HTTP server. */
   limits: ServerLimits;
   /** Idempotency keys and jobs: retention and lease (absent in a hand-built Config: the defaults). */
@@ -244,7 +249,19 @@ export function loadConfig(env: Env = process.env): Config {
       ? undefined
       : p.take(() => bool(env, 'CRM_PROXY_SANDBOX', false), undefined);
   const behindTls = p.take(() => bool(env, 'CRM_PROXY_BEHIND_TLS', false), false);
-  p.take(() => checkProductionSafety({ production, sandboxRequested, publicUrls, behindTls }), undefined);
+  const plainHttpCrm = p.take(() => bool(env, 'CRM_PROXY_ALLOW_PLAIN_HTTP_CRM', false), false) || !production;
+  const sfLoginUrl = p.take(() => url(env, 'SALESFORCE_LOGIN_URL'), undefined);
+  p.take(
+    () =>
+      checkProductionSafety({
+        production,
+        sandboxRequested,
+        publicUrls,
+        behindTls,
+        crmUrls: plainHttpCrm ? {} : { SALESFORCE_LOGIN_URL: sfLoginUrl },
+      }),
+    undefined,
+  );
   const requestLogDays = p.take(() => {
     const days = Number(str(env, 'CRM_PROXY_REQUEST_LOG_DAYS') ?? '7');
     if (!(Number.isInteger(days) && days >= 1 && days <= 3650)) {
@@ -260,6 +277,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrls,
     sandbox: sandboxRequested ?? !production,
     behindTls,
+    plainHttpCrm,
     limits: p.take(() => parseServerLimits(env), DEFAULT_SERVER_LIMITS),
     capacity: p.take(() => parseCapacity(env), DEFAULT_CAPACITY),
     metrics: p.take(() => parseMetricsConfig(env), { port: undefined, host: '127.0.0.1', token: undefined }),
@@ -282,8 +300,7 @@ export function loadConfig(env: Env = process.env): Config {
     salesforce: {
       clientId: str(env, 'SALESFORCE_CLIENT_ID'),
       clientSecret: str(env, 'SALESFORCE_CLIENT_SECRET'),
-      loginUrl:
-        p.take(() => url(env, 'SALESFORCE_LOGIN_URL'), undefined) ?? SALESFORCE_PROFILE.defaultLoginUrl,
+      loginUrl: sfLoginUrl ?? SALESFORCE_PROFILE.defaultLoginUrl,
       apiVersion,
       bulkThreshold,
       frugalBelow,

@@ -9,6 +9,8 @@ export interface ProductionInputs {
   sandboxRequested: boolean | undefined;
   publicUrls: Partial<Record<Region, string>>;
   behindTls: boolean;
+  /** CRM URLs set by variables, by variable name, that must be https in production (empty with the opt-out). */
+  crmUrls?: Record<string, string | undefined>;
 }
 
 /** `localhost`, 127.0.0.0/8 and ::1: a plain-http URL there never crosses a network. */
@@ -31,6 +33,13 @@ export function checkProductionSafety(inputs: ProductionInputs): void {
     throw new ConfigError(
       'CRM_PROXY_SANDBOX cannot be on when NODE_ENV=production: the sandbox CRMs, their /__sandbox control API and the generated development key are for development only. Unset CRM_PROXY_SANDBOX, or unset NODE_ENV to try the sandbox.',
     );
+  }
+  for (const [name, value] of Object.entries(inputs.crmUrls ?? {})) {
+    if (value !== undefined && new URL(value).protocol === 'http:') {
+      throw new ConfigError(
+        `${name} is a plain http:// URL: with NODE_ENV=production a CRM is reached over https only. Use an https:// URL, or set CRM_PROXY_ALLOW_PLAIN_HTTP_CRM=true if the CRM sits on a private network you trust.`,
+      );
+    }
   }
   if (inputs.behindTls) return;
   for (const [region, value] of Object.entries(inputs.publicUrls)) {

@@ -823,7 +823,7 @@ const FAILURES = {
     fail(
       'code_refused',
       'The authorization code was refused',
-      `${crm} refused the authorization code: it was already used, has expired, or was issued to another app (${said}).`,
+      `${crm} refused the authorization code: it was already used, has expired, or was issued to another app or another sign-in (${said}).`,
     ),
   exchange_failed: (crm: string, said: string, status: number | undefined) =>
     fail(

@@ -6,6 +6,7 @@ import type { ProviderProfile } from '../providers/adapter.ts';
 import { BUILT_IN_PROVIDERS } from '../providers/index.ts';
 import type { ConnectionAccount, SealedSecret, Store } from '../store/types.ts';
 import { credentialsProblem, normaliseCredentials } from './credentials.ts';
+import { PLAIN_HTTP_FIX } from './plain-http.ts';
 import type {
   ConnectionWithCredentials,
   CreateConnectionInput,
@@ -20,6 +21,8 @@ export interface ConnectionServiceOptions {
   clock?: () => Date;
   /** The CRMs a connection may be for, and what each needs (default: the built-in providers). */
   profiles?: readonly ProviderProfile[];
+  /** Sandbox connections may use plain-http URLs (default true; false in production without the opt-out). */
+  plainHttpForSandbox?: boolean;
 }
 
 export interface ResealReport {
@@ -37,8 +40,10 @@ export class ConnectionService {
   readonly #region: Region;
   readonly #clock: () => Date;
   readonly #profiles: readonly ProviderProfile[];
+  readonly #plainHttp: boolean;
 
   constructor(opts: ConnectionServiceOptions) {
+    this.#plainHttp = opts.plainHttpForSandbox ?? true;
     this.#profiles = opts.profiles ?? BUILT_IN_PROVIDERS.map((m) => m.profile);
     this.#store = opts.store;
     this.#keyring = opts.keyring;
@@ -48,11 +53,11 @@ export class ConnectionService {
 
   /** What is wrong with a connection to be created (a message naming the field), or null. */
   validate(input: CreateConnectionInput): string | null {
-    return validateCreate(this.#profiles, input);
+    return validateCreate(this.#profiles, input, this.#plainHttp);
   }
 
   async create(input: CreateConnectionInput): Promise<CreateConnectionResult> {
-    const problem = validateCreate(this.#profiles, input);
+    const problem = validateCreate(this.#profiles, input, this.#plainHttp);
     if (problem) return { ok: false, code: 'invalid_connection', message: problem };
     const id = `conn_${randomBase62(20)}`;
     const connection = await this.#store.connections.insert({
@@ -200,18 +205,23 @@ function trimSlash(u: string): string {
   return u.replace(/\/+$/, '');
 }
 
-function urlProblem(field: string, value: string, allowHttp: boolean): string | null {
+function urlProblem(field: string, value: string, allowHttp: boolean, plainHttp: boolean): string | null {
   let u: URL;
   try {
     u = new URL(value);
   } catch {
     return `${field} must be an absolute URL`;
   }
-  if (u.protocol === 'https:' || (allowHttp && u.protocol === 'http:')) return null;
+  if (u.protocol === 'https:' || (allowHttp && plainHttp && u.protocol === 'http:')) return null;
+  if (allowHttp && u.protocol === 'http:') return `${field} must use https. ${PLAIN_HTTP_FIX}`;
   return `${field} must use https${allowHttp ? ' or http' : ''}`;
 }
 
-function validateCreate(profiles: readonly ProviderProfile[], input: CreateConnectionInput): string | null {
+function validateCreate(
+  profiles: readonly ProviderProfile[],
+  input: CreateConnectionInput,
+  plainHttp: boolean,
+): string | null {
   const sandbox = input.sandbox ?? false;
   const profile = profiles.find((p) => p.id === input.provider);
   if (profile === undefined) {
@@ -222,7 +232,7 @@ function validateCreate(profiles: readonly ProviderProfile[], input: CreateConne
   const crm = profile.displayName;
   if (profile.connection.instanceUrl === 'required') {
     if (!input.instanceUrl) return `instanceUrl is required for a ${crm} connection`;
-    const p = urlProblem('instanceUrl', input.instanceUrl, sandbox);
+    const p = urlProblem('instanceUrl', input.instanceUrl, sandbox, plainHttp);
     if (p) return p;
   } else if (input.instanceUrl) {
     const withHosts = profiles
@@ -234,7 +244,11 @@ function validateCreate(profiles: readonly ProviderProfile[], input: CreateConne
     return `a ${crm} connection needs ${profile.connection.credentials.map((k) => (k === 'oauth' ? 'an OAuth refresh token' : 'a private app token')).join(' or ')}`;
   }
   if (input.apiBaseUrl) {
-    const p = urlProblem('apiBaseUrl', input.apiBaseUrl, sandbox);
+    const p = urlProblem('apiBaseUrl', input.apiBaseUrl, sandbox, plainHttp);
+    if (p) return p;
+  }
+  if (input.loginUrl) {
+    const p = urlProblem('loginUrl', input.loginUrl, sandbox, plainHttp);
     if (p) return p;
   }
   if (input.label !== undefined && input.label !== null && input.label.length > 200) {

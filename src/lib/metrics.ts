@@ -95,8 +95,21 @@ export class Metrics {
   });
 
   /** `crms`: the provider profile ids; any other label prefix is counted as `other`. */
-  constructor(crms: readonly string[], options: { jobCounts?: () => Promise<Record<string, number>> } = {}) {
+  constructor(
+    crms: readonly string[],
+    options: { jobCounts?: () => Promise<Record<string, number>>; logLinesDropped?: () => number } = {},
+  ) {
     this.#crms = new Set(crms);
+    const dropped = options.logLinesDropped;
+    new Counter({
+      name: 'crm_proxy_log_lines_dropped_total',
+      help: 'Log lines dropped because the reader of stdout was full, slow or gone (requests are never held for a log line).',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(dropped?.() ?? 0);
+      },
+    });
     const jobCounts = options.jobCounts;
     if (jobCounts !== undefined) {
       // Read from the store at each scrape: the jobs of every instance sharing it.

@@ -70,6 +70,20 @@ export function redactText(text: string): string {
     .replace(API_TOKEN, REDACTED);
 }
 
+/** Credential shapes: the service's API tokens, HubSpot private-app tokens, any run of 40+ letters and digits. */
+const TOKEN_SHAPED = /crmp_[a-z]{2}_[0-9A-Za-z]+|pat-[a-z]{2,3}\d?-[0-9a-f-]{16,}|[0-9A-Za-z]{40,}/gi;
+
+/** True when a client-chosen value (an `X-Request-Id`) looks like a credential rather than an id. */
+export function looksLikeToken(value: string): boolean {
+  TOKEN_SHAPED.lastIndex = 0;
+  return TOKEN_SHAPED.test(value);
+}
+
+/** A path with credential-shaped segments masked (a token pasted into the URL). */
+export function maskTokens(path: string): string {
+  return path.replace(TOKEN_SHAPED, REDACTED);
+}
+
 /** A raw query separator, or one percent-encoded inside a pass-through target. */
 const QUERY_START = /\?|%3f/i;
 
@@ -82,7 +96,7 @@ export function redactRequestUrl(url: string): string {
   const at = url.search(QUERY_START);
   const path = at === -1 ? url : url.slice(0, at);
   // A connect link's secret is its last path segment.
-  const shown = path.replace(CONNECT_LINK_PATH, `$1${REDACTED}`);
+  const shown = maskTokens(path.replace(CONNECT_LINK_PATH, `$1${REDACTED}`));
   return at === -1 ? shown : `${shown}?${REDACTED}`;
 }
 

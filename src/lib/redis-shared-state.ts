@@ -5,6 +5,7 @@
 // says so in `mode()` and logs once per change; it reconnects by itself.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { HeldLeases } from './held-leases.ts';
 import {
   LocalSharedState,
   type NoticeHandler,
@@ -60,7 +61,10 @@ return {0, math.max(1, wait), count}`;
 
 /** KEYS[1] window; ARGV id, windowMs: the call is over, its slot leaves one window from now. */
 const FINISH_SLOT = `${NOW_MS}
-redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])
+local windowMs = tonumber(ARGV[2])
+redis.call('ZADD', KEYS[1], 'XX', now + windowMs, ARGV[1])
+-- Renewals keep the key one lease ahead only: the finished slot must stay for its whole window.
+if redis.call('PTTL', KEYS[1]) < windowMs then redis.call('PEXPIRE', KEYS[1], windowMs) end
 return 1`;
 
 /** KEYS[1] blocked-until; ARGV ms. */
@@ -82,6 +86,16 @@ return 1`;
 const RELEASE_PLACE = `if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then redis.call('PUBLISH', ARGV[2], ARGV[3]) end
 return 1`;
 
+/**
+ * KEYS[1] a window or a place set; ARGV leaseMs, then the ids this instance still holds there: each
+ * is kept one lease from now (only if still there: XX), and the key lives at least that long.
+ */
+const RENEW = `${NOW_MS}
+local lease = tonumber(ARGV[1])
+for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', now + lease, ARGV[i]) end
+if redis.call('PTTL', KEYS[1]) < lease then redis.call('PEXPIRE', KEYS[1], lease) end
+return 1`;
+
 type Script = (...args: Array<string | number>) => Promise<unknown>;
 
 export interface RedisSharedStateOptions {
@@ -90,7 +104,11 @@ export interface RedisSharedStateOptions {
   prefix?: string;
   /** Bound of every Redis command (default 500 ms: short, yet above a busy event loop's lag). */
   commandTimeoutMs?: number;
-  /** How long a slot of a call in flight is kept when its instance never finishes it (default 60 s). */
+  /**
+   * How long a pacing slot of a call in flight is kept without renewal (default 10 s). This instance
+   * renews what it holds (slots and places) every third of their lease, so a killed instance's share
+   * is free again within one lease.
+   */
   slotLeaseMs?: number;
   now: () => number;
   log: { info(msg: string): void; warn(msg: string): void };
@@ -104,7 +122,11 @@ export class RedisSharedState implements SharedState {
   readonly #local: LocalSharedState;
   readonly #log: RedisSharedStateOptions['log'];
   readonly #now: () => number;
-  readonly #scripts: Record<'take' | 'reserve' | 'finish' | 'block' | 'acquire' | 'release', Script>;
+  readonly #scripts: Record<
+    'take' | 'reserve' | 'finish' | 'block' | 'acquire' | 'release' | 'renew',
+    Script
+  >;
+  readonly #leases: HeldLeases;
   readonly #instance = randomBytes(6).toString('hex');
   readonly #timeoutMs: number;
   #ids = 0;
@@ -117,7 +139,7 @@ export class RedisSharedState implements SharedState {
 
   constructor(options: RedisSharedStateOptions) {
     this.#prefix = options.prefix ?? 'crm-proxy:';
-    this.#slotLeaseMs = options.slotLeaseMs ?? 60_000;
+    this.#slotLeaseMs = options.slotLeaseMs ?? 10_000;
     this.#local = new LocalSharedState(options.now);
     this.#log = options.log;
     this.#now = options.now;
@@ -146,6 +168,7 @@ export class RedisSharedState implements SharedState {
       block: BLOCK,
       acquire: ACQUIRE_PLACE,
       release: RELEASE_PLACE,
+      renew: RENEW,
     })) {
       this.#client.defineCommand(`crmp_${name}`, { lua, numberOfKeys: name === 'reserve' ? 2 : 1 });
     }
@@ -161,7 +184,16 @@ export class RedisSharedState implements SharedState {
       block: bind('block'),
       acquire: bind('acquire'),
       release: bind('release'),
+      renew: bind('renew'),
     };
+    this.#leases = new HeldLeases((key, leaseMs, ids) =>
+      this.#attempt(
+        async () => {
+          await this.#scripts.renew(key, leaseMs, ...ids);
+        },
+        () => undefined,
+      ),
+    );
     this.#client.on('ready', () => this.#up());
     this.#client.on('error', () => {}); // state changes are logged by #down/#up
     this.#client.on('close', () => this.#down());
@@ -200,15 +232,16 @@ export class RedisSharedState implements SharedState {
           id,
           this.#slotLeaseMs,
         )) as number[];
-        return answer[0] === 1
-          ? { ok: true, id, count: Number(answer[1]) }
-          : { ok: false, waitMs: Number(answer[1]), count: Number(answer[2]) };
+        if (answer[0] !== 1) return { ok: false, waitMs: Number(answer[1]), count: Number(answer[2]) };
+        this.#leases.hold(`win:${key}`, id, this.#slotLeaseMs);
+        return { ok: true, id, count: Number(answer[1]) };
       },
       () => ({ ok: true, id, count: 0 }),
     );
   }
 
   async finishSlot(key: string, id: string, windowMs: number): Promise<void> {
+    this.#leases.drop(`win:${key}`, id);
     await this.#attempt(
       async () => {
         await this.#scripts.finish(`win:${key}`, id, windowMs);
@@ -229,12 +262,17 @@ export class RedisSharedState implements SharedState {
   acquirePlace(key: string, max: number, leaseMs: number): Promise<string | null> {
     const id = `${this.#instance}:${++this.#ids}`;
     return this.#attempt(
-      async () => ((await this.#scripts.acquire(`place:${key}`, max, leaseMs, id)) === 1 ? id : null),
+      async () => {
+        if ((await this.#scripts.acquire(`place:${key}`, max, leaseMs, id)) !== 1) return null;
+        this.#leases.hold(`place:${key}`, id, leaseMs);
+        return id;
+      },
       () => id,
     );
   }
 
   async releasePlace(key: string, id: string): Promise<void> {
+    this.#leases.drop(`place:${key}`, id);
     await this.#attempt(
       async () => {
         await this.#scripts.release(`place:${key}`, id, this.#prefix + PLACES_FREED, key);
@@ -281,6 +319,7 @@ export class RedisSharedState implements SharedState {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#leases.stop();
     this.#client.disconnect();
     this.#subscriber.disconnect();
   }

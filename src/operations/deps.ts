@@ -68,8 +68,11 @@ interface SharedLimits {
 
 const placeKey = (connectionId: string) => `connection:${connectionId}`;
 
-/** A CRM call's place is given back after this even if its instance died (longer than any one call's deadline). */
-const SHARED_PLACE_LEASE_MS = 5 * 60_000;
+/**
+ * A CRM call's place lease: renewed by its instance while the call runs, so a place of a killed
+ * instance is free again this long after its last renewal (not after the longest call's deadline).
+ */
+const SHARED_PLACE_LEASE_MS = 10_000;
 
 /** Runs a handler on the connection: an authorised session, the connection's cap, CRM errors translated. */
 export function runHandler<O extends keyof OperationInputs>(

@@ -164,6 +164,15 @@ export async function exchangeAuthorizationCode(
   }
   const code = body?.error ?? body?.status ?? '';
   const text = redactText(String(body?.error_description ?? body?.message ?? code ?? '')).slice(0, 300);
+  // PKCE (RFC 7636): the verifier of this flow does not fit the code, so the code came from another flow.
+  if (response.status === 400 && /code.?verifier/i.test(text)) {
+    return {
+      ok: false,
+      kind: 'invalid_grant',
+      status: 400,
+      description: `the code was issued to another sign-in flow: its PKCE code verifier does not match (${text})`,
+    };
+  }
   if (response.status === 400 && INVALID_CODE.has(code)) {
     return { ok: false, kind: 'invalid_grant', status: 400, description: text || code };
   }

@@ -283,6 +283,17 @@ describe('connect flow', () => {
     assert.equal(reusedPage.outcome, 'code_refused');
     assert.match(reusedPage.html, /already used, has expired/);
 
+    // A fresh code of one flow redeemed with another flow's state and cookie: PKCE refuses it, a 400 naming why.
+    const victim = await beginFlow(stack, { provider: 'salesforce' });
+    const victimBack = await consent(victim.authorizeUrl, 'allow');
+    const attacker = await beginFlow(stack, { provider: 'salesforce' });
+    const injected = new URL(victimBack);
+    injected.searchParams.set('state', new URL(attacker.authorizeUrl).searchParams.get('state') ?? '');
+    const injectedPage = await callback(stack, injected, attacker.cookie);
+    assert.equal(injectedPage.status, 400);
+    assert.equal(injectedPage.outcome, 'code_refused');
+    assert.match(injectedPage.html, /another sign-in flow/);
+
     // Same for HubSpot's single-use codes.
     const hsFirst = await beginFlow(stack, { provider: 'hubspot' });
     const hsBack = await consent(hsFirst.authorizeUrl, 'allow');

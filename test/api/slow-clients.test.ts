@@ -36,6 +36,21 @@ function trickle(client: RawClient, chunk: string, everyMs: number): void {
   client.socket.once('close', () => clearInterval(timer));
 }
 
+/** A CRM stand-in that streams an endless answer as fast as the service takes it. */
+function pumpingTarget(t: Parameters<typeof startTarget>[0], onClose: () => void) {
+  return startTarget(t, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/csv' });
+    const chunk = Buffer.alloc(64 * 1024, 65);
+    // Backpressure stops this once the client stops reading.
+    const pump = () => {
+      while (!res.destroyed && res.write(chunk)) {}
+    };
+    res.on('drain', pump);
+    res.on('close', onClose);
+    pump();
+  });
+}
+
 async function healthy(s: Stack): Promise<void> {
   const answer = await s.api('/healthz', { method: 'GET', token: null });
   assert.equal(answer.status, 200);
@@ -129,18 +144,8 @@ test('slow clients are cut off by their timeouts, and the service keeps answerin
     'a client that stops reading a streamed answer is closed, and so is the CRM stream',
     async (t) => {
       let targetClosed = false;
-      const target = await startTarget(t, (_req, res) => {
-        res.writeHead(200, { 'content-type': 'text/csv' });
-        const chunk = Buffer.alloc(64 * 1024, 65);
-        // As fast as the service takes it; backpressure stops this once the client stops reading.
-        const pump = () => {
-          while (!res.destroyed && res.write(chunk)) {}
-        };
-        res.on('drain', pump);
-        res.on('close', () => {
-          targetClosed = true;
-        });
-        pump();
+      const target = await pumpingTarget(t, () => {
+        targetClosed = true;
       });
       const token = await connectionTo(s, 'salesforce', target.url);
       const client = await openRaw(s.baseUrl);
@@ -259,4 +264,25 @@ test('connections beyond the per-client cap are closed at once; freeing one lets
   await next.closed(10_000, 'a /healthz answered with Connection: close');
   assert.equal(parseAnswer(next.received()).status, 200);
   for (const client of held) client.socket.destroy();
+});
+
+test('a client that stops reading an answer is released within the body-idle timeout, not twice it', async (t) => {
+  const idleMs = 4000;
+  const s = await startStack(t, { env: { ...SHORT, CRM_PROXY_BODY_IDLE_TIMEOUT_MS: String(idleMs) } });
+  const target = await pumpingTarget(t, () => {});
+  const token = await connectionTo(s, 'salesforce', target.url);
+  const client = await openRaw(s.baseUrl);
+  client.socket.pause();
+  const sent = Date.now();
+  client.write(
+    requestHead('GET', `/v1/proxy/${target.url}/services/data/v62.0/jobs/query/751/results`, {
+      Authorization: `Bearer ${token}`,
+    }),
+  );
+  assert.equal(await settledConnections(s, 0), 0);
+  const releasedMs = Date.now() - sent;
+  t.diagnostic(`released ${releasedMs} ms after the request, body-idle timeout ${idleMs} ms`);
+  // Node's socket timeout alone released it after about 2x; the margin covers busy cores.
+  assert.ok(releasedMs < idleMs * 1.75, `released after ${releasedMs} ms`);
+  client.socket.destroy();
 });

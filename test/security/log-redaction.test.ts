@@ -70,3 +70,23 @@ test('error lines lose tokens from messages and stacks, also with a logger passe
   assert.match(text, /\[redacted\]/);
   assert.match(text, /request failed/);
 });
+
+test('an API token put in X-Request-Id or in the path reaches neither the log, the request log nor the answer', async (t) => {
+  const log = capture();
+  const s = await startStack(t, { overrides: { logger: log.logger } });
+  const token = s.tokens.salesforce;
+  const asId = await s.api('/v1/describe', { headers: { 'x-request-id': token } });
+  assert.equal(asId.status, 200);
+  const id = asId.headers.get('x-request-id') ?? '';
+  assert.match(id, /^req_/, 'a fresh id replaces the token');
+  const plainId = await s.api('/v1/describe', { headers: { 'x-request-id': 'client-trace-0001' } });
+  assert.equal(plainId.headers.get('x-request-id'), 'client-trace-0001', 'an id-shaped value is kept');
+  const inPath = await s.api(`/v1/object/get/${token}`, { body: { data: { ids: [] } } });
+  assert.notEqual(inPath.status, 500);
+  await s.ctx.requestLog.flush();
+  const text = log.text();
+  assert.ok(!text.includes(token.slice(8, 30)), 'the token is in the service log');
+  const listed = JSON.stringify(await s.store.requestLog.query({ limit: 50 }));
+  assert.match(listed, /\[redacted\]/, 'the path is in the request log, masked');
+  assert.ok(!listed.includes(token.slice(8, 30)), 'the token is in the request log');
+});

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../../config/index.ts';
+import { PLAIN_HTTP_FIX, plainHttpUrls } from '../../connections/plain-http.ts';
 import { GENERATED_KEY_FILE } from '../../crypto/keyring.ts';
 import type { Connection } from '../../domain/connection.ts';
 import { ApiError } from '../../errors/index.ts';
@@ -187,6 +188,15 @@ async function checkConnection(core: Core, connection: Connection, add: (f: Find
       fix: reauth,
     });
     return;
+  }
+  const plain = plainHttpUrls(connection);
+  if (plain.length > 0 && core.config.production) {
+    add({
+      check: name,
+      level: core.config.plainHttpCrm === true ? 'warn' : 'fail',
+      detail: `reaches its CRM over plain http (${plain.map((u) => `${u.field} ${u.url}`).join(', ')}): its tokens cross the network unencrypted`,
+      fix: PLAIN_HTTP_FIX,
+    });
   }
   const adapter = core.registry.adapterFor(connection);
   const facet = adapter.connect;

@@ -181,7 +181,8 @@ export function registerConsole(app: FastifyInstance, ctx: AppContext): void {
     });
 
     scope.get('/console/assets/:name', { config: hidden }, async (request, reply) => {
-      const asset = ASSETS[(request.params as { name: string }).name];
+      const name = (request.params as { name: string }).name;
+      const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
       if (asset === undefined) throw new ApiError('not_found', 'No such console asset.');
       return reply.header('cache-control', 'public, max-age=3600').type(asset.type).send(asset.body);
     });

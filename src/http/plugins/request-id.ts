@@ -1,16 +1,19 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { pooledRandomBytes } from '../../lib/random-pool.ts';
+import { looksLikeToken } from '../../lib/redact.ts';
 
 const INCOMING = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /**
  * Request id: the caller's `X-Request-Id` when it looks like an id (so a client can correlate its
- * own logs), else a fresh `req_…`. Never echoed unless it passes the pattern (no header injection).
+ * own logs), else a fresh `req_…`. Never echoed unless it passes the pattern (no header injection)
+ * and does not look like a credential.
  */
 export function genRequestId(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
-  if (typeof incoming === 'string' && INCOMING.test(incoming)) return incoming;
+  // A token pasted into the header would be logged and stored as the id: a fresh id replaces it.
+  if (typeof incoming === 'string' && INCOMING.test(incoming) && !looksLikeToken(incoming)) return incoming;
   return freshRequestId();
 }
 

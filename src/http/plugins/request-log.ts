@@ -3,6 +3,7 @@ import type { NewRequestLogEntry } from '../../admin/request-log.ts';
 import type { AppContext } from '../../context.ts';
 import { newMeter, type RequestMeter, withCallContext } from '../../lib/call-context.ts';
 import { isoTime } from '../../lib/clock.ts';
+import { maskTokens } from '../../lib/redact.ts';
 import type { RequestTrace } from '../../lib/tracing.ts';
 
 interface Pending {
@@ -101,5 +102,5 @@ export function registerRequestLog(app: FastifyInstance, ctx: AppContext): void 
 
 function pathOf(url: string): string {
   const queryAt = url.indexOf('?');
-  return queryAt === -1 ? url : url.slice(0, queryAt);
+  return maskTokens(queryAt === -1 ? url : url.slice(0, queryAt));
 }

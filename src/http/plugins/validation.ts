@@ -65,7 +65,7 @@ export function validationError(errors: FastifySchemaValidationError[], context:
   for (const error of errors) {
     // `anyOf`/`allOf` wrappers repeat what their branches already said.
     if (error.keyword === 'anyOf' || error.keyword === 'allOf' || error.keyword === 'if') continue;
-    if (error.keyword === 'maxItems' && LIMIT_PATHS[error.instancePath] !== undefined) {
+    if (error.keyword === 'maxItems' && Object.hasOwn(LIMIT_PATHS, error.instancePath)) {
       limitCode = LIMIT_PATHS[error.instancePath];
       limit = Number((error.params as Record<string, unknown>)['limit']);
       continue;

@@ -57,7 +57,7 @@ function classify(error: unknown): OutboundNetworkError['kind'] | null {
   // undici wraps socket errors; the code can sit on the error or on its cause.
   for (let depth = 0; depth < 3 && current instanceof Error; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && code in NETWORK_CODES) return NETWORK_CODES[code] ?? null;
+    if (typeof code === 'string' && Object.hasOwn(NETWORK_CODES, code)) return NETWORK_CODES[code] ?? null;
     current = current.cause;
   }
   return null;

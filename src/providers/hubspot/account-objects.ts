@@ -13,17 +13,18 @@ import type { PerConnectionState } from './connection-state.ts';
  */
 type Kind = { kind: 'owners' } | { kind: 'pipelines' | 'stages'; objectType: 'deals' | 'tickets' };
 
-const NAMES: Record<string, Kind> = {
-  owners: { kind: 'owners' },
-  owner: { kind: 'owners' },
-  deal_pipelines: { kind: 'pipelines', objectType: 'deals' },
-  ticket_pipelines: { kind: 'pipelines', objectType: 'tickets' },
-  deal_stages: { kind: 'stages', objectType: 'deals' },
-  ticket_stages: { kind: 'stages', objectType: 'tickets' },
-};
+// A Map: a name the client chose (`constructor`, `__proto__`) must not find Object.prototype's members.
+const NAMES = new Map<string, Kind>([
+  ['owners', { kind: 'owners' }],
+  ['owner', { kind: 'owners' }],
+  ['deal_pipelines', { kind: 'pipelines', objectType: 'deals' }],
+  ['ticket_pipelines', { kind: 'pipelines', objectType: 'tickets' }],
+  ['deal_stages', { kind: 'stages', objectType: 'deals' }],
+  ['ticket_stages', { kind: 'stages', objectType: 'tickets' }],
+]);
 
 /** The account objects' names, for "did you mean" hints. */
-export const ACCOUNT_OBJECT_NAMES: readonly string[] = Object.keys(NAMES);
+export const ACCOUNT_OBJECT_NAMES: readonly string[] = [...NAMES.keys()];
 
 /** Names that need a word more to mean something (whose pipelines?). */
 const AMBIGUOUS = new Set(['pipelines', 'pipeline', 'stages', 'stage', 'pipeline_stages']);
@@ -42,7 +43,7 @@ export function accountObject(name: string): Kind | undefined {
       },
     );
   }
-  return NAMES[key];
+  return NAMES.get(key);
 }
 
 type Row = Record<string, unknown>;
@@ -149,7 +150,8 @@ export async function queryAccountObjects(
     [...wanted].every(([name, value]) =>
       name === 'email'
         ? String(r['email'] ?? '').toLowerCase() === value.toLowerCase()
-        : String(r[name] ?? (name === 'archived' ? false : '')) === value,
+        : String((Object.hasOwn(r, name) ? r[name] : undefined) ?? (name === 'archived' ? false : '')) ===
+          value,
     ),
   );
   return { totalSize: list.length, done: true, records: list, next_cursor: null };

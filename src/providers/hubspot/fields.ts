@@ -28,7 +28,7 @@ function checkPropertyDefinition(definition: Record<string, unknown>): void {
   }
   const type = String(definition['type']);
   const fieldType = String(definition['fieldType']);
-  const allowed = FIELD_TYPES_BY_TYPE[type];
+  const allowed = Object.hasOwn(FIELD_TYPES_BY_TYPE, type) ? FIELD_TYPES_BY_TYPE[type] : undefined;
   if (allowed === undefined) {
     const types = Object.keys(FIELD_TYPES_BY_TYPE);
     throw invalid(`"${type.slice(0, 50)}" is not a HubSpot property type. Use one of: ${types.join(', ')}.`, [

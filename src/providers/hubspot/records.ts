@@ -147,7 +147,8 @@ function shape(r: Partial<HubSpotRecord>, only: Set<string> | null): HubSpotReco
     for (const name of Object.keys(source).sort()) {
       if (only.has(name) || SYSTEM.has(name)) properties[name] = source[name] ?? null;
     }
-    for (const name of only) if (!(name in properties)) properties[name] = null;
+    // Own properties only: a field named `constructor` or `toString` is unset, not inherited.
+    for (const name of only) if (!Object.hasOwn(properties, name)) properties[name] = null;
   }
   return {
     id: String(r.id),

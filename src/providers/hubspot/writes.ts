@@ -250,7 +250,7 @@ function unknownProperties(
     throw unknownFields(
       `HubSpot ${object.name} have no property`,
       unknown,
-      `. POST /v1/describe/${object.name} is not offered for HubSpot; GET /crm/v3/properties/${object.path} (through /v1/proxy) lists them.`,
+      `. POST /v1/describe/${object.name} lists its properties.`,
     );
   }
 }

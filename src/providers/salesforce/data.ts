@@ -9,7 +9,7 @@ import { toCsvRows } from './format.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import { salesforceQuery } from './query.ts';
 import { reconcileInserts } from './reconcile.ts';
-import { collectionsWrite, mayHaveApplied, type Reconciler } from './save-collections.ts';
+import { collectionsWrite, failedCallEntry, mayHaveApplied, type Reconciler } from './save-collections.ts';
 import { upsertRecord } from './upsert.ts';
 
 export interface SalesforceDataOptions {
@@ -143,7 +143,7 @@ export function salesforceData(options: SalesforceDataOptions): SalesforceDataFa
         if (g === undefined) groups.set(object, [i]);
         else g.push(i);
       });
-      await Promise.all(
+      const settled = await Promise.allSettled(
         [...groups].map(async ([object, indexes]) => {
           const got = await bulkWrite(
             session,
@@ -161,6 +161,15 @@ export function salesforceData(options: SalesforceDataOptions): SalesforceDataFa
           });
         }),
       );
+      // One object's job failing must not hide what the other objects' jobs deleted.
+      const failed = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+      if (failed.length > 0 && failed.length === settled.length) throw failed[0];
+      [...groups.values()].forEach((indexes, g) => {
+        const outcome = settled[g];
+        if (outcome?.status !== 'rejected') return;
+        const entry = failedCallEntry(outcome.reason, 'bulk delete');
+        for (const i of indexes) results[i] = { success: false, errors: [entry] };
+      });
       return results;
     },
 

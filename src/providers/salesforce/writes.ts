@@ -19,6 +19,7 @@ import type {
 import { prepareRecords } from './format.ts';
 import { checkMatchValue } from './match-value.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
+import { failedCallEntry } from './save-collections.ts';
 
 const LOCK = SALESFORCE_PROFILE.lockRetry;
 
@@ -96,6 +97,15 @@ function forced(via: string | undefined): WriteInterface | undefined {
   return via === 'collections' || via === 'bulk2' ? via : undefined;
 }
 
+/** The entry of each record of a lock-retry round that failed as a whole. */
+function roundFailed(error: unknown): SaveResult {
+  const entry =
+    error instanceof ApiError
+      ? { statusCode: error.code.toUpperCase(), message: error.message, fields: [] }
+      : failedCallEntry(error, 'lock-retry');
+  return { success: false, errors: [entry] };
+}
+
 /**
  * Records that failed only on a row lock were not written, so sending them again cannot write them
  * twice: they go again (alone, after a backoff on the clock), up to `lockRetry.rounds` times, each
@@ -113,10 +123,10 @@ async function withLockRetries<T extends PreparedRecord | string>(
   await retrying(clock, {
     attempt: async (n) => {
       if (n === 1) return pending;
-      const again = await send(
-        pending.map((i) => items[i] as T),
-        retryVia(pending.length),
-        n,
+      const resent = pending.map((i) => items[i] as T);
+      // Earlier rounds wrote records: a failed retry round fails only its own records.
+      const again = await send(resent, retryVia(resent.length), n).catch((error: unknown) =>
+        resent.map(() => roundFailed(error)),
       );
       pending.forEach((i, k) => {
         const r = again[k];

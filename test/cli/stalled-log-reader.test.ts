@@ -1,0 +1,109 @@
+// `crm-proxy serve` whose stdout reader stops reading (a full pipe) or goes away (EPIPE): the
+// service keeps answering, /healthz included, counts the log lines it had to drop in
+// crm_proxy_log_lines_dropped_total, and exits cleanly on SIGTERM.
+import assert from 'node:assert/strict';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { freePort } from '../../scripts/local-cluster.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+/**
+ * `serve` with stdout on a FIFO, as `crm-proxy serve | reader` has it. The reader is a shell
+ * command on the FIFO: `sleep` never reads (the pipe fills up), `head -c 100` reads a little and exits.
+ */
+async function serve(t: { after(fn: () => void): void }, reader: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'crm-proxy-stalled-log-'));
+  const fifo = join(dir, 'stdout');
+  execFileSync('mkfifo', [fifo]);
+  const readerProcess = spawn('sh', ['-c', `${reader} < "$0" > /dev/null`, fifo], { stdio: 'ignore' });
+  t.after(() => readerProcess.kill('SIGKILL'));
+  const out = openSync(fifo, 'w');
+  const port = await freePort();
+  const metricsPort = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'serve'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOME: dir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      CRM_PROXY_DATA_DIR: dir,
+      CRM_PROXY_SANDBOX: 'false',
+      CRM_PROXY_METRICS_PORT: String(metricsPort),
+      CRM_PROXY_RATE_LIMIT_PER_SECOND: '100000',
+      CRM_PROXY_RATE_LIMIT_BURST: '100000',
+      LOG_LEVEL: 'info',
+      CRM_PROXY_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 3).toString('base64')}`,
+    },
+    stdio: ['ignore', out, 'pipe'],
+  });
+  closeSync(out);
+  t.after(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(
+    'the service to answer',
+    async () => {
+      if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}`);
+      return (await fetch(`${base}/healthz`).catch(() => undefined))?.status === 200;
+    },
+    { timeoutMs: 60_000 },
+  );
+  return { child, base, metrics: `http://127.0.0.1:${metricsPort}/metrics` };
+}
+
+/** Enough requests that their log lines overflow the pipe and the service's bounded queue. */
+async function traffic(base: string, n: number): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < n) {
+        next++;
+        const r = await fetch(`${base}/healthz?padding=${'x'.repeat(200)}`);
+        assert.equal(r.status, 200);
+        await r.arrayBuffer();
+      }
+    }),
+  );
+}
+
+async function droppedLines(metrics: string): Promise<number> {
+  const text = await (await fetch(metrics)).text();
+  const line = text.split('\n').find((l) => l.startsWith('crm_proxy_log_lines_dropped_total '));
+  return Number(line?.split(' ')[1] ?? Number.NaN);
+}
+
+async function exitsCleanly(child: ChildProcess): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.kill('SIGTERM');
+  const deadline = new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), 60_000).unref());
+  const outcome = await Promise.race([exited, deadline]);
+  assert.notEqual(outcome, 'stuck', 'serve ignored SIGTERM');
+  return outcome as number | null;
+}
+
+test('a stdout reader that stops reading costs log lines, never requests, /healthz or a clean exit', async (t) => {
+  const { child, base, metrics } = await serve(t, 'sleep 3600');
+  await traffic(base, 8000);
+  assert.equal((await fetch(`${base}/healthz`)).status, 200);
+  const dropped = await droppedLines(metrics);
+  assert.ok(dropped > 0, `dropped lines counted: ${dropped}`);
+  assert.equal(await exitsCleanly(child), 0);
+});
+
+test('a stdout reader that is gone costs log lines, never requests or a clean exit', async (t) => {
+  const { child, base, metrics } = await serve(t, 'head -c 100');
+  await traffic(base, 200);
+  assert.equal((await fetch(`${base}/healthz`)).status, 200);
+  await waitFor('dropped lines counted', async () => (await droppedLines(metrics)) > 0, {
+    timeoutMs: 30_000,
+  });
+  assert.equal(await exitsCleanly(child), 0);
+});
