@@ -18,7 +18,8 @@ import { handleFrameworkError } from './http/plugins/router-errors.ts';
 import './http/route-doc.ts';
 import { registerAdminRoutes } from './http/routes/admin/index.ts';
 import { registerV1Routes } from './http/routes/index.ts';
-import type { ApiApp } from './http/routes/types.ts';
+import type { ApiApp, RouteServices } from './http/routes/types.ts';
+import { JobReads } from './jobs/reads.ts';
 
 export interface BuildAppOptions {
   /** Base URLs shown in the OpenAPI document's `servers`. */
@@ -86,7 +87,7 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
   });
   registerRequestLog(app, ctx);
   registerLargeReplies(app);
-  registerV1Routes(app, ctx);
+  registerV1Routes(app, routeServices(ctx));
   registerAdminRoutes(app, ctx);
   registerConsole(app, ctx);
   app.addHook('preClose', async () => {
@@ -99,4 +100,19 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
     done(null, payload);
   });
   return app;
+}
+
+/** The services the API routes use, and only those: a route never holds the whole context. */
+function routeServices(ctx: AppContext): RouteServices {
+  return {
+    auth: ctx.auth,
+    rateLimiter: ctx.rateLimiter,
+    operations: ctx.operations,
+    jobs: ctx.jobs,
+    jobReads: new JobReads(ctx.store.jobs),
+    idempotency: ctx.idempotency,
+    connectFlow: ctx.connect,
+    bodyLimit: ctx.bodyLimit,
+    behindTls: ctx.config.behindTls,
+  };
 }

@@ -523,22 +523,3 @@ async function parseInput(text: string): Promise<unknown> {
 export function newJobId(): string {
   return `job_${randomUUID().replaceAll('-', '')}`;
 }
-
-/** Results at positions [from, from + limit) of a finished job, in input order. */
-export async function readResults(
-  jobs: JobsRepository,
-  id: string,
-  from: number,
-  limit: number,
-): Promise<SaveResult[]> {
-  const pieces = await jobs.resultPieces(id, from, from + limit);
-  const out: SaveResult[] = [];
-  for (const p of pieces) {
-    const results = JSON.parse(p.results) as SaveResult[];
-    results.forEach((r, k) => {
-      const at = p.first + k;
-      if (at >= from && at < from + limit) out.push(r);
-    });
-  }
-  return out;
-}

@@ -1,12 +1,10 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors/index.ts';
-import { readResults } from '../../jobs/runner.ts';
 import { jobView } from '../../jobs/view.ts';
 import { JobSchema } from '../durable-doc.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { RecordResult } from '../schemas/common.ts';
-import type { ApiApp } from './types.ts';
+import type { ApiApp, RouteServices } from './types.ts';
 
 const JobParams = Type.Object({ job_id: Type.String({ minLength: 1, maxLength: 100 }) });
 const PageQuery = Type.Object({
@@ -55,10 +53,10 @@ const isOffset = (v: unknown): v is { o: number } =>
   Number.isInteger((v as { o?: unknown }).o) &&
   (v as { o: number }).o >= 0;
 
-export function register(app: ApiApp, ctx: AppContext): void {
+export function register(app: ApiApp, ctx: RouteServices): void {
   /** The token's own job, or 404 (another token's job is not revealed). */
   async function ownJob(tokenId: string, id: string) {
-    const job = await ctx.store.jobs.find(id);
+    const job = await ctx.jobReads.find(id);
     if (job === null || job.tokenId !== tokenId) {
       throw new ApiError(
         'job_not_found',
@@ -108,7 +106,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
       const limit = limitOf(request.query.limit, 50, 200);
       const after =
         request.query.cursor === undefined ? undefined : decode(request.query.cursor, isListCursor);
-      const rows = await ctx.store.jobs.list({
+      const rows = await ctx.jobReads.list({
         tokenId: principalOf(request).token.id,
         limit: limit + 1,
         ...(after === undefined ? {} : { after: { createdAt: after.c, id: after.i } }),
@@ -197,7 +195,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
       }
       const limit = limitOf(request.query.limit, 1000, 10_000);
       const from = request.query.cursor === undefined ? 0 : decode(request.query.cursor, isOffset).o;
-      const data = await readResults(ctx.store.jobs, job.id, from, limit);
+      const data = await ctx.jobReads.results(job.id, from, limit);
       const next = from + data.length;
       return { data, next_cursor: data.length > 0 && next < job.total ? encode({ o: next }) : null };
     },
@@ -227,7 +225,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
       if (job.state !== 'queued' && job.state !== 'running') return jobView(job);
       await ctx.jobs.cancel(job.id);
       reply.code(202);
-      return jobView((await ctx.store.jobs.find(job.id)) ?? job);
+      return jobView((await ctx.jobReads.find(job.id)) ?? job);
     },
   );
 }

@@ -1,0 +1,46 @@
+import type { SaveResult } from '../domain/operations.ts';
+import type { JobRow, JobsRepository } from '../store/types.ts';
+
+type JobReadsRepository = Pick<JobsRepository, 'find' | 'list' | 'resultPieces'>;
+
+/** Results at positions [from, from + limit) of a finished job, in input order. */
+export async function readResults(
+  jobs: Pick<JobsRepository, 'resultPieces'>,
+  id: string,
+  from: number,
+  limit: number,
+): Promise<SaveResult[]> {
+  const pieces = await jobs.resultPieces(id, from, from + limit);
+  const out: SaveResult[] = [];
+  for (const p of pieces) {
+    const results = JSON.parse(p.results) as SaveResult[];
+    results.forEach((r, k) => {
+      const at = p.first + k;
+      if (at >= from && at < from + limit) out.push(r);
+    });
+  }
+  return out;
+}
+
+/** What the API reads of jobs: one job, a token's jobs page by page, a finished job's results. */
+export class JobReads {
+  readonly #jobs: JobReadsRepository;
+
+  constructor(jobs: JobReadsRepository) {
+    this.#jobs = jobs;
+  }
+
+  /** The job without its input. */
+  find(id: string): Promise<JobRow | null> {
+    return this.#jobs.find(id);
+  }
+
+  /** A token's jobs, newest first, after the (createdAt, id) of the previous page's last. */
+  list(filter: Parameters<JobsRepository['list']>[0]): Promise<JobRow[]> {
+    return this.#jobs.list(filter);
+  }
+
+  results(id: string, from: number, limit: number): Promise<SaveResult[]> {
+    return readResults(this.#jobs, id, from, limit);
+  }
+}
