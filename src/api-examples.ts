@@ -1,4 +1,5 @@
-import type { OpenApiExamples, OperationExample } from './http/plugins/openapi.ts';
+import type { ErrorExamples } from './http/plugins/openapi-errors.ts';
+import type { OperationExample } from './http/plugins/openapi-routes.ts';
 
 // Examples of the OpenAPI document: a request and an answer for every operation (by operationId),
 // and one error body per error code. They show real CRM shapes (object names, ids), so they live
@@ -319,7 +320,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
 };
 
 /** One error body per code: the message shape the service answers with, and its details. */
-export const ERROR_EXAMPLES: OpenApiExamples['errors'] = {
+export const ERROR_EXAMPLES: ErrorExamples['errors'] = {
   invalid_json: {
     message: 'The request body is not valid JSON: Unexpected token } in JSON at position 12.',
   },

@@ -72,14 +72,15 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
         description: `Public URL of the ${region} region`,
       })),
     behindTls: ctx.config.behindTls,
-    examples: { operations: OPERATION_EXAMPLES, errors: ERROR_EXAMPLES, requestId: EXAMPLE_REQUEST_ID },
+    examples: OPERATION_EXAMPLES,
+    errorExamples: { errors: ERROR_EXAMPLES, requestId: EXAMPLE_REQUEST_ID },
     offeredBy: (operation) =>
       ctx.registry
         .list()
         .filter((adapter) => adapter.handlers[operation] !== undefined)
         .map((adapter) => adapter.profile.displayName),
   });
-  registerDocsPage(app);
+  registerDocsPage(app, { behindTls: ctx.config.behindTls });
   registerHealth(app, {
     isReady: () => ctx.isReady(),
     draining: () => draining,
