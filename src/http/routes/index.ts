@@ -6,6 +6,8 @@ import { register as oauthCallback } from './oauth.callback.ts';
 import type { ApiApp, RegisterRoute, RouteServices } from './types.ts';
 import { register as describeObject } from './v1.describe.object.ts';
 import { register as describe } from './v1.describe.ts';
+import { register as jobResults } from './v1.jobs.job_id.results.ts';
+import { register as job } from './v1.jobs.job_id.ts';
 import { register as jobs } from './v1.jobs.ts';
 import { register as addCustomField } from './v1.object.add_custom_field.ts';
 import { register as associate } from './v1.object.associate.ts';
@@ -36,6 +38,8 @@ const ROUTES: RegisterRoute[] = [
   dissociate,
   proxy,
   jobs,
+  job,
+  jobResults,
 ];
 
 /** POST-only paths; a request with another method gets 405 with `Allow: POST` (not 404). */
