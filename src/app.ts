@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
-import { ERROR_EXAMPLES, EXAMPLE_REQUEST_ID, OPERATION_EXAMPLES } from './api-examples.ts';
+import { ERROR_EXAMPLES } from './api-error-examples.ts';
+import { EXAMPLE_REQUEST_ID, OPERATION_EXAMPLES } from './api-examples.ts';
 import type { AppContext } from './context.ts';
 import { connectionLimits } from './http/connections/index.ts';
 import { registerConsole } from './http/console/routes.ts';
