@@ -10,8 +10,8 @@ import {
   requestHash,
   type StoredAnswer,
 } from '../jobs/idempotency.ts';
-import { type JobOutcome, newJobId } from '../jobs/runner.ts';
-import { jobView } from '../jobs/view.ts';
+import type { JobOutcome } from '../jobs/runner.ts';
+import { jobView, newJobId } from '../jobs/view.ts';
 import { type BatchWrite, runBatchWrite, sizeOf } from '../operations/writes.ts';
 import { principalOf } from './plugins/auth.ts';
 import { releaseBody } from './plugins/body-parser.ts';

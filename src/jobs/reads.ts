@@ -1,5 +1,28 @@
+// A job's results: counted and stored in pieces when it finishes, read back page by page.
 import type { SaveResult } from '../domain/operations.ts';
-import type { JobRow, JobsRepository } from '../store/types.ts';
+import { yieldToLoop } from '../lib/yield-to-loop.ts';
+import type { JobCounts, JobRow, JobsRepository } from '../store/types.ts';
+
+/** The job's record-level counts from a finished answer. */
+export function countsOf(results: readonly SaveResult[]): JobCounts {
+  const succeeded = results.filter((r) => r.success).length;
+  return { processed: results.length, succeeded, failed: results.length - succeeded };
+}
+
+/** A finished job's results, stored in pieces of `size` (a turn of the event loop between pieces). */
+export async function storeResults(
+  jobs: Pick<JobsRepository, 'putResults'>,
+  id: string,
+  results: readonly SaveResult[],
+  size: number,
+): Promise<void> {
+  const pieces = [];
+  for (let first = 0; first < results.length; first += size) {
+    if (first > 0) await yieldToLoop();
+    pieces.push({ piece: first / size, first, results: JSON.stringify(results.slice(first, first + size)) });
+  }
+  await jobs.putResults(id, pieces);
+}
 
 type JobReadsRepository = Pick<JobsRepository, 'find' | 'list' | 'resultPieces'>;
 
