@@ -5,6 +5,12 @@ import type { JobReads } from '../../jobs/reads.ts';
 // What the job routes share: the parameters, `limit` and the opaque page cursors, the owner check.
 
 export const JobParams = Type.Object({ job_id: Type.String({ minLength: 1, maxLength: 100 }) });
+/** The documented `limit` and `cursor` query parameters of a paged list of `what`. */
+export const pageQueryDoc = (what: string, range: string) => [
+  { name: 'limit', description: `${what} per page, ${range}.`, schema: { type: 'integer' } },
+  { name: 'cursor', description: '`next_cursor` of the previous page.', schema: { type: 'string' } },
+];
+
 export const PageQuery = Type.Object({
   limit: Type.Optional(Type.String({ maxLength: 10 })),
   cursor: Type.Optional(Type.String({ maxLength: 500 })),

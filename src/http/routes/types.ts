@@ -22,16 +22,11 @@ export type ApiApp = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
-/** What the connect flow answers to the browser: a page, or a redirect. */
-export type FlowAnswer =
-  | { kind: 'redirect'; location: string; setCookies: string[]; headers: Readonly<Record<string, string>> }
-  | {
-      kind: 'page';
-      status: number;
-      html: string;
-      setCookies: string[];
-      headers: Readonly<Record<string, string>>;
-    };
+/** What the connect flow answers to the browser: a redirect, or a page; with its headers and cookies. */
+export type FlowAnswer = { setCookies: string[]; headers: Readonly<Record<string, string>> } & (
+  | { kind: 'redirect'; location: string }
+  | { kind: 'page'; status: number; html: string }
+);
 
 /** The two steps of the browser connect flow the public routes run. */
 export interface ConnectFlow {

@@ -2,7 +2,16 @@ import { Type } from 'typebox';
 import { ApiError } from '../../errors/index.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { RecordResult } from '../schemas/common.ts';
-import { decode, encode, isOffset, JobParams, limitOf, ownJob, PageQuery } from './jobs-shared.ts';
+import {
+  decode,
+  encode,
+  isOffset,
+  JobParams,
+  limitOf,
+  ownJob,
+  PageQuery,
+  pageQueryDoc,
+} from './jobs-shared.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
 /** `GET /v1/jobs/{job_id}/results`: a finished job's per-record results, page by page. */
@@ -18,18 +27,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
           description:
             'Per-record results of a finished job, in input order, in the same shape as the synchronous answer, `limit` per page (default 1000, at most 10 000); `next_cursor` gives the next page. A record answered `CRM_PROXY_OUTCOME_UNKNOWN` may or may not have been written: look for it in the CRM before sending it again. `CRM_PROXY_CANCELLED`: the job was cancelled before the record was sent.',
           tags: ['Jobs'],
-          query: [
-            {
-              name: 'limit',
-              description: 'Results per page, 1 to 10 000 (default 1000).',
-              schema: { type: 'integer' },
-            },
-            {
-              name: 'cursor',
-              description: '`next_cursor` of the previous page.',
-              schema: { type: 'string' },
-            },
-          ],
+          query: pageQueryDoc('Results', '1 to 10 000 (default 1000)'),
           responses: {
             '200': {
               description: 'A page of per-record results.',

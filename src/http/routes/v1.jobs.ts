@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { jobView } from '../../jobs/view.ts';
 import { JobSchema } from '../durable-doc.ts';
 import { principalOf } from '../plugins/auth.ts';
-import { decode, encode, isListCursor, limitOf, PageQuery } from './jobs-shared.ts';
+import { decode, encode, isListCursor, limitOf, PageQuery, pageQueryDoc } from './jobs-shared.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
 /** `GET /v1/jobs`: the token's own jobs, newest first, page by page. */
@@ -18,18 +18,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
           description:
             "The API token's own write jobs, newest first, `limit` per page (default 50); `next_cursor` gives the next page.",
           tags: ['Jobs'],
-          query: [
-            {
-              name: 'limit',
-              description: 'Jobs per page, 1 to 200 (default 50).',
-              schema: { type: 'integer' },
-            },
-            {
-              name: 'cursor',
-              description: '`next_cursor` of the previous page.',
-              schema: { type: 'string' },
-            },
-          ],
+          query: pageQueryDoc('Jobs', '1 to 200 (default 50)'),
           responses: {
             '200': {
               description: 'A page of jobs.',
