@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
-import { ERROR_EXAMPLES, EXAMPLE_REQUEST_ID, OPERATION_EXAMPLES } from './api-examples.ts';
+import { ERROR_EXAMPLES } from './api-error-examples.ts';
+import { EXAMPLE_REQUEST_ID, OPERATION_EXAMPLES } from './api-examples.ts';
 import type { AppContext } from './context.ts';
 import { connectionLimits } from './http/connections/index.ts';
 import { registerConsole } from './http/console/routes.ts';
@@ -18,7 +19,8 @@ import { handleFrameworkError } from './http/plugins/router-errors.ts';
 import './http/route-doc.ts';
 import { registerAdminRoutes } from './http/routes/admin/index.ts';
 import { registerV1Routes } from './http/routes/index.ts';
-import type { ApiApp } from './http/routes/types.ts';
+import type { ApiApp, RouteServices } from './http/routes/types.ts';
+import { JobReads } from './jobs/reads.ts';
 
 export interface BuildAppOptions {
   /** Base URLs shown in the OpenAPI document's `servers`. */
@@ -71,14 +73,15 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
         description: `Public URL of the ${region} region`,
       })),
     behindTls: ctx.config.behindTls,
-    examples: { operations: OPERATION_EXAMPLES, errors: ERROR_EXAMPLES, requestId: EXAMPLE_REQUEST_ID },
+    examples: OPERATION_EXAMPLES,
+    errorExamples: { errors: ERROR_EXAMPLES, requestId: EXAMPLE_REQUEST_ID },
     offeredBy: (operation) =>
       ctx.registry
         .list()
         .filter((adapter) => adapter.handlers[operation] !== undefined)
         .map((adapter) => adapter.profile.displayName),
   });
-  registerDocsPage(app);
+  registerDocsPage(app, { behindTls: ctx.config.behindTls });
   registerHealth(app, {
     isReady: () => ctx.isReady(),
     draining: () => draining,
@@ -86,7 +89,7 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
   });
   registerRequestLog(app, ctx);
   registerLargeReplies(app);
-  registerV1Routes(app, ctx);
+  registerV1Routes(app, routeServices(ctx));
   registerAdminRoutes(app, ctx);
   registerConsole(app, ctx);
   app.addHook('preClose', async () => {
@@ -99,4 +102,19 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
     done(null, payload);
   });
   return app;
+}
+
+/** The services the API routes use, and only those: a route never holds the whole context. */
+function routeServices(ctx: AppContext): RouteServices {
+  return {
+    auth: ctx.auth,
+    rateLimiter: ctx.rateLimiter,
+    operations: ctx.operations,
+    jobs: ctx.jobs,
+    jobReads: new JobReads(ctx.store.jobs),
+    idempotency: ctx.idempotency,
+    connectFlow: ctx.connect,
+    bodyLimit: ctx.bodyLimit,
+    behindTls: ctx.config.behindTls,
+  };
 }

@@ -1,33 +1,40 @@
-import { createHmac } from 'node:crypto';
 import { type Logger, pino } from 'pino';
 import type { OperatorService } from './admin/operators.ts';
 import type { RequestLog } from './admin/request-log.ts';
-import { type AdminService, createOperatorServices } from './admin/service.ts';
-import { AuthService } from './auth/service.ts';
-import { type Config, DEFAULT_CAPACITY, DEFAULT_DURABLE } from './config/index.ts';
-import { ConnectService, type SandboxCrm } from './connect/service.ts';
-import { ConnectionService } from './connections/service.ts';
-import { TokenManager } from './connections/token-manager.ts';
+import type { AdminService } from './admin/service.ts';
+import type { AuthService } from './auth/service.ts';
+import { type Config, DEFAULT_CAPACITY } from './config/index.ts';
+import type { ConnectService, SandboxCrm } from './connect/service.ts';
+import type { ConnectionService } from './connections/service.ts';
+import type { TokenManager } from './connections/token-manager.ts';
+import {
+  accessServices,
+  closeInOrder,
+  credentialServices,
+  durableServices,
+  openShared,
+  openStoreShared,
+  operatorServices,
+  outboundClient,
+  providerRegistry,
+} from './context-wiring.ts';
 import { loadKeyring } from './crypto/keyring.ts';
-import type { Connection, Provider } from './domain/connection.ts';
+import type { Provider } from './domain/connection.ts';
 import { RateLimiter, type RateLimitOptions } from './http/plugins/rate-limit.ts';
-import { IdempotencyService } from './jobs/idempotency.ts';
-import { JobRunner } from './jobs/runner.ts';
-import { currentCallIds } from './lib/call-context.ts';
+import type { IdempotencyService } from './jobs/idempotency.ts';
+import type { JobRunner } from './jobs/runner.ts';
 import { type Clock, systemClock, withSystemSleep } from './lib/clock.ts';
 import { attachDestination, droppedLines, pipeLogDestination } from './lib/log-destination.ts';
 import { Metrics } from './lib/metrics.ts';
 import { LOG_REDACTION } from './lib/redact.ts';
-import { RedisSharedState } from './lib/redis-shared-state.ts';
-import { LocalSharedState, type SharedState } from './lib/shared-state.ts';
+import type { SharedState } from './lib/shared-state.ts';
 import { createTracing, type Tracing } from './lib/tracing.ts';
 import { ConnectionLimiters, type OperationDeps } from './operations/deps.ts';
-import type { OAuthApp, OAuthClient, ProviderModule } from './providers/adapter.ts';
-import { HttpClient, type HttpClientOptions } from './providers/client/http-client.ts';
+import type { OAuthClient, ProviderModule } from './providers/adapter.ts';
+import type { HttpClient, HttpClientOptions } from './providers/client/http-client.ts';
 import { BUILT_IN_PROVIDERS } from './providers/index.ts';
-import { ProviderRegistry } from './providers/registry.ts';
+import type { ProviderRegistry } from './providers/registry.ts';
 import { ProxyForwarder } from './proxy/forwarder.ts';
-import { openStore } from './store/index.ts';
 import type { Store } from './store/types.ts';
 
 export type { OAuthClient } from './providers/adapter.ts';
@@ -140,61 +147,11 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const logger = overrides.logger ?? createLogger(config);
   const clock = withSystemSleep(overrides.clock ?? systemClock);
-  const keyring = loadKeyring(config, {
-    info: (msg) => logger.info(msg),
-    warn: (msg) => logger.warn(msg),
-  });
-  const sharedLog = logger.child({ component: 'shared-state' });
-  const shared: SharedState =
-    config.redisUrl === undefined
-      ? new LocalSharedState(() => clock.now())
-      : new RedisSharedState({
-          url: config.redisUrl,
-          ...(config.redisTimeoutMs === undefined ? {} : { commandTimeoutMs: config.redisTimeoutMs }),
-          now: () => clock.now(),
-          log: { info: (msg) => sharedLog.info(msg), warn: (msg) => sharedLog.warn(msg) },
-        });
-  let store: Store;
-  try {
-    store = await openStore({
-      databaseUrl: config.databaseUrl,
-      dataDir: config.dataDir,
-      pgSchema: overrides.pgSchema,
-      clock,
-      // With Redis, token and connection changes are also counted there, so every instance sees
-      // them on its next request (PostgreSQL's NOTIFY alone arrives a moment later).
-      relay:
-        shared.mode() === 'local'
-          ? undefined
-          : { announce: () => shared.bump('store-changes'), version: () => shared.counter('store-changes') },
-    });
-  } catch (err) {
-    await shared.close();
-    throw err;
-  }
+  const keyring = loadKeyring(config, { info: (msg) => logger.info(msg), warn: (msg) => logger.warn(msg) });
+  const shared = openShared(config, clock, logger);
+  const store = await openStoreShared(config, overrides, clock, shared);
   const modules = overrides.providers ?? BUILT_IN_PROVIDERS;
-  const connections = new ConnectionService({
-    store,
-    keyring,
-    region: config.region,
-    clock: () => new Date(clock.now()),
-    profiles: modules.map((m) => m.profile),
-    plainHttpForSandbox: config.plainHttpCrm ?? !config.production,
-  });
-  const auth = new AuthService({
-    store,
-    clock: () => new Date(clock.now()),
-    region: config.region,
-    publicUrls: config.publicUrls,
-    ...(overrides.authCacheTtlMs === undefined ? {} : { cacheTtlMs: overrides.authCacheTtlMs }),
-    onBackgroundError: (err) => logger.warn({ err }, 'token last-used update failed'),
-  });
-  const client = new HttpClient({
-    timeoutMs: config.capacity.crmTimeoutMs,
-    connectTimeoutMs: config.capacity.crmConnectTimeoutMs,
-    ...overrides.http,
-    clock,
-  });
+  const { connections, auth } = accessServices({ config, overrides, store, keyring, clock, logger, modules });
   const metrics =
     config.metrics.port === undefined
       ? null
@@ -202,108 +159,38 @@ export async function createContext(config: Config, overrides: ContextOverrides 
           modules.map((m) => m.profile.id),
           { jobCounts: () => store.jobs.countByState(), logLinesDropped: () => droppedLines(logger) },
         );
-  if (metrics !== null) client.addHook((event) => metrics.recordCrmCall(event));
-  const outboundLog = logger.child({ component: 'outbound' });
-  client.addHook((event) => {
-    // The request and job the call was made for (lib/call-context.ts), so a job's calls can be followed.
-    const entry = { ...currentCallIds(), ...event };
-    if (event.retry !== undefined || event.failure !== undefined || (event.status ?? 0) >= 500) {
-      outboundLog.warn(entry, 'crm call failed');
-    } else {
-      outboundLog.debug(entry, 'crm call');
-    }
-  });
-  const registry = new ProviderRegistry(modules, {
-    client,
-    clock,
+  const client = outboundClient(config, overrides, clock, logger, metrics);
+  const registry = providerRegistry(modules, { config, overrides, client, clock, shared, metrics, keyring });
+  const { tokens, connect } = credentialServices({
     config,
-    shared,
-    ...(metrics === null
-      ? {}
-      : { onPacerWait: (crm: string, kind: string, ms: number) => metrics.recordPacerWait(crm, kind, ms) }),
-    tuning: {
-      describeTtlMs: overrides.describeTtlMs,
-      bulkThreshold: overrides.bulkThreshold,
-    },
-    // Query cursors are signed with a key derived from the active encryption key (never the key itself).
-    signingKey: createHmac('sha256', keyring.keys.get(keyring.activeKeyId) ?? Buffer.alloc(32))
-      .update('crm-proxy soql cursor v1')
-      .digest(),
-  });
-
-  const oauthAppFor = (connection: Connection): OAuthApp | null => {
-    const sandboxClient = connection.sandbox
-      ? overrides.sandboxOAuthClients?.[connection.provider]
-      : undefined;
-    return registry.adapterFor(connection).oauthApp(connection, sandboxClient);
-  };
-
-  const tokens = new TokenManager({
-    connections,
-    locks: store.locks,
-    adapterFor: (connection) => registry.adapterFor(connection),
-    oauthAppFor,
-    clock,
-    log: logger.child({ component: 'tokens' }),
-  });
-
-  const connect = new ConnectService({
+    overrides,
     store,
     connections,
-    adapters: () => registry.list(),
-    config,
+    registry,
     clock,
+    logger,
     sandboxes: sandboxCrms(overrides),
-    onCredentialsReplaced: (id) => tokens.forget(id),
-    logger: logger.child({ component: 'connect' }),
   });
-
   const forwarder = new ProxyForwarder();
-  const { requestLog, operators, admin } = createOperatorServices({
+  const { requestLog, operators, admin } = operatorServices({
+    config,
     store,
     connections,
     auth,
-    now: () => clock.now(),
     connect,
-    displayName: (provider) =>
-      registry.list().find((a) => a.profile.id === provider)?.profile.displayName ?? provider,
-    requestLogDays: config.requestLogDays,
-    onLogError: (err) => logger.warn({ err }, 'request log write failed'),
-  });
-  const operations: OperationDeps = {
     registry,
-    tokens,
-    client,
-    limiters: new ConnectionLimiters(
-      overrides.perConnectionConcurrency ?? config.capacity.connectionConcurrency,
-      { state: shared, sleep: (ms, signal) => clock.sleep(ms, signal) },
-    ),
-    forwarder,
-  };
-  const durable = config.durable ?? DEFAULT_DURABLE;
-  const idempotency = new IdempotencyService({
-    keys: store.idempotency,
-    jobs: store.jobs,
     clock,
-    ttlMs: durable.idempotencyTtlMs,
-    leaseMs: durable.jobLeaseMs,
+    logger,
   });
-  const jobs = new JobRunner({
-    jobs: store.jobs,
-    operations,
-    loadConnection: async (id) => (await connections.get(id))?.connection ?? null,
-    clock,
-    logger: logger.child({ component: 'jobs' }),
-    leaseMs: durable.jobLeaseMs,
-    retentionMs: durable.jobRetentionMs,
-    recordsInFlight: durable.jobRecordsInFlight,
-    onPrune: async () => {
-      await idempotency.prune();
-    },
-  });
+  const limiters = new ConnectionLimiters(
+    overrides.perConnectionConcurrency ?? config.capacity.connectionConcurrency,
+    { state: shared, sleep: (ms, signal) => clock.sleep(ms, signal) },
+  );
+  const operations: OperationDeps = { registry, tokens, client, limiters, forwarder };
+  const { idempotency, jobs } = durableServices({ config, store, operations, connections, clock, logger });
   const rateLimit = overrides.rateLimit === undefined ? config.capacity.rateLimit : overrides.rateLimit;
   const tracing = config.tracing === undefined ? null : createTracing(config.tracing);
-
+  const tracingPart = { close: async () => tracing?.shutdown() };
   return {
     config,
     tracing,
@@ -321,44 +208,37 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     bodyLimit: overrides.bodyLimit ?? config.capacity.bodyLimitBytes,
     rateLimit,
     // In-process buckets stay synchronous; only a shared (Redis) limit costs an await per request.
-    rateLimiter:
-      rateLimit === null
-        ? null
-        : new RateLimiter(rateLimit, clock, shared.mode() === 'local' ? null : shared),
+    rateLimiter: rateLimit && new RateLimiter(rateLimit, clock, shared.mode() === 'local' ? null : shared),
     clock,
     operators,
     requestLog,
     admin,
     metrics,
     shared,
-    readinessDetails(): Record<string, string> {
-      const mode = shared.mode();
-      if (mode === 'local') return {};
-      return {
-        redis:
-          mode === 'shared' ? 'ok, limits shared across instances' : 'degraded, using per-instance limits',
-      };
-    },
-    async isReady() {
-      try {
-        // A primary-key lookup that finds nothing: cheap, and proves the store answers.
-        await store.connections.find('conn_readiness_probe');
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    async close() {
-      await jobs.close();
-      await requestLog.close();
-      await auth.close();
-      await client.close();
-      await forwarder.close();
-      await shared.close();
-      await tracing?.shutdown();
-      await store.close();
-    },
+    readinessDetails: () => redisDetails(shared),
+    isReady: () => storeAnswers(store),
+    // In this order: jobs and the request log still write to the store while they wind down.
+    close: () => closeInOrder([jobs, requestLog, auth, client, forwarder, shared, tracingPart, store]),
   };
+}
+
+/** Readiness details beyond the store: Redis's state when it is configured. */
+function redisDetails(shared: SharedState): Record<string, string> {
+  const mode = shared.mode();
+  if (mode === 'local') return {};
+  return {
+    redis: mode === 'shared' ? 'ok, limits shared across instances' : 'degraded, using per-instance limits',
+  };
+}
+
+async function storeAnswers(store: Store): Promise<boolean> {
+  try {
+    // A primary-key lookup that finds nothing: cheap, and proves the store answers.
+    await store.connections.find('conn_readiness_probe');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The sandbox CRMs the connect flow may send browsers to: those with both a URL and an OAuth client. */

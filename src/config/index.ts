@@ -8,6 +8,7 @@ import { DEFAULT_DURABLE, type DurableSettings, parseDurable } from './durable.t
 import { ConfigError, ConfigProblems } from './error.ts';
 import { type MetricsConfig, parseMetricsConfig, parseTracingConfig, type TracingConfig } from './metrics.ts';
 import { checkProductionSafety } from './production.ts';
+import { bool, type Env, hours, oneOf, port, scopes, str, url } from './read.ts';
 import { DEFAULT_SERVER_LIMITS, parseServerLimits, type ServerLimits } from './server-limits.ts';
 
 export { type CapacityLimits, DEFAULT_CAPACITY } from './capacity.ts';
@@ -100,73 +101,6 @@ export interface Config {
   requestLogDays: number;
 }
 
-type Env = Record<string, string | undefined>;
-
-function str(env: Env, name: string): string | undefined {
-  const v = env[name]?.trim();
-  return v === undefined || v === '' ? undefined : v;
-}
-
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const v = str(env, name)?.toLowerCase();
-  if (v === undefined) return fallback;
-  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
-  if (['0', 'false', 'no', 'off'].includes(v)) return false;
-  throw new ConfigError(`${name} must be true or false`);
-}
-
-function port(env: Env, name: string, fallback: number): number {
-  const v = str(env, name);
-  if (v === undefined) return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 65535)
-    throw new ConfigError(`${name} must be a port number (0-65535)`);
-  return n;
-}
-
-function url(env: Env, name: string): string | undefined {
-  const v = str(env, name);
-  if (v === undefined) return undefined;
-  let u: URL;
-  try {
-    u = new URL(v);
-  } catch {
-    throw new ConfigError(`${name} must be an absolute http(s) URL`);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:')
-    throw new ConfigError(`${name} must be an http(s) URL`);
-  return v.replace(/\/+$/, '');
-}
-
-/** A space- or comma-separated list of OAuth scopes; undefined when the variable is not set. */
-function scopes(env: Env, name: string): string[] | undefined {
-  const v = str(env, name);
-  if (v === undefined) return undefined;
-  const list = v.split(/[\s,]+/).filter((x) => x !== '');
-  if (list.some((x) => !/^[A-Za-z0-9._-]{1,100}$/.test(x)))
-    throw new ConfigError(
-      `${name} must be scope names separated by spaces (e.g. "oauth crm.objects.contacts.read")`,
-    );
-  return list;
-}
-
-function hours(env: Env, name: string, fallback: number): number {
-  const v = str(env, name);
-  if (v === undefined) return fallback;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0 || n > 720)
-    throw new ConfigError(`${name} must be a number of hours above 0, at most 720 (30 days)`);
-  return n;
-}
-
-function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
-  const v = str(env, name)?.toLowerCase();
-  if (v === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(v))
-    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}`);
-  return v as T;
-}
-
 const KEY_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** `CRM_PROXY_ENCRYPTION_KEYS="kid1:<base64 32 bytes>,kid2:…"`. */
@@ -213,33 +147,8 @@ export function loadConfig(env: Env = process.env): Config {
   const p = new ConfigProblems();
   const nodeEnv = str(env, 'NODE_ENV') ?? 'development';
   const production = nodeEnv === 'production';
-  const before = p.count;
-  const keys = p.take(() => parseEncryptionKeys(env['CRM_PROXY_ENCRYPTION_KEYS']), []);
-  const keysParsed = p.count === before;
-  let activeKeyId = str(env, 'CRM_PROXY_ENCRYPTION_KEY_ID');
-  // Checked against the keys only when they parsed: a bad key list is reported once, above.
-  if (keysParsed && activeKeyId !== undefined && !keys.some((k) => k.id === activeKeyId)) {
-    p.add('CRM_PROXY_ENCRYPTION_KEY_ID names a key that is not in CRM_PROXY_ENCRYPTION_KEYS');
-  }
-  if (activeKeyId === undefined && keys.length > 1) {
-    p.add('CRM_PROXY_ENCRYPTION_KEY_ID is required when CRM_PROXY_ENCRYPTION_KEYS holds several keys');
-  }
-  activeKeyId ??= keys[0]?.id;
+  const encryption = encryptionSettings(env, p);
   const servicePort = p.take(() => port(env, 'PORT', 8080), 8080);
-  const apiVersion = str(env, 'SALESFORCE_API_VERSION') ?? SALESFORCE_PROFILE.defaultApiVersion;
-  if (!/^\d{2,3}\.0$/.test(apiVersion)) p.add('SALESFORCE_API_VERSION must look like 62.0');
-  const bulkThresholdText = str(env, 'CRM_PROXY_SF_BULK_THRESHOLD');
-  const bulkThreshold = bulkThresholdText === undefined ? undefined : Number(bulkThresholdText);
-  if (bulkThreshold !== undefined && !(Number.isInteger(bulkThreshold) && bulkThreshold >= 1)) {
-    p.add('CRM_PROXY_SF_BULK_THRESHOLD must be a whole number of records, 1 or more');
-  }
-  const frugalBelowText = str(env, 'CRM_PROXY_SALESFORCE_FRUGAL_BELOW');
-  const frugalBelow = frugalBelowText === undefined ? undefined : Number(frugalBelowText);
-  if (frugalBelow !== undefined && !(Number.isFinite(frugalBelow) && frugalBelow >= 0 && frugalBelow <= 1)) {
-    p.add(
-      'CRM_PROXY_SALESFORCE_FRUGAL_BELOW must be a share of the daily API allowance from 0 to 1 (0.5: below half left)',
-    );
-  }
   const publicUrls = omitUndefined({
     eu: p.take(() => url(env, 'CRM_PROXY_PUBLIC_URL_EU'), undefined),
     us: p.take(() => url(env, 'CRM_PROXY_PUBLIC_URL_US'), undefined),
@@ -296,15 +205,8 @@ export function loadConfig(env: Env = process.env): Config {
       }
       return v;
     }, 500),
-    encryption: { keys, activeKeyId },
-    salesforce: {
-      clientId: str(env, 'SALESFORCE_CLIENT_ID'),
-      clientSecret: str(env, 'SALESFORCE_CLIENT_SECRET'),
-      loginUrl: sfLoginUrl ?? SALESFORCE_PROFILE.defaultLoginUrl,
-      apiVersion,
-      bulkThreshold,
-      frugalBelow,
-    },
+    encryption,
+    salesforce: salesforceSettings(env, p, sfLoginUrl),
     sandboxPorts: {
       salesforce: p.take(
         () => port(env, 'CRM_PROXY_SANDBOX_SF_PORT', servicePort === 0 ? 0 : servicePort + 1),
@@ -316,14 +218,7 @@ export function loadConfig(env: Env = process.env): Config {
       ),
     },
     sandboxPersist: p.take(() => bool(env, 'CRM_PROXY_SANDBOX_PERSIST', false), false),
-    hubspot: {
-      clientId: str(env, 'HUBSPOT_CLIENT_ID'),
-      clientSecret: str(env, 'HUBSPOT_CLIENT_SECRET'),
-      scopes: p.take(() => scopes(env, 'HUBSPOT_SCOPES'), undefined) ?? HUBSPOT_PROFILE.connect.scopes,
-      optionalScopes:
-        p.take(() => scopes(env, 'HUBSPOT_OPTIONAL_SCOPES'), undefined) ??
-        HUBSPOT_PROFILE.connect.optionalScopes,
-    },
+    hubspot: hubspotSettings(env, p),
     connect: {
       linkTtlMs: p.take(() => hours(env, 'CRM_PROXY_CONNECT_LINK_TTL_HOURS', 24), 24) * 3_600_000,
     },
@@ -332,6 +227,61 @@ export function loadConfig(env: Env = process.env): Config {
   };
   p.throwIfAny();
   return config;
+}
+
+/** The encryption keys and the one new secrets are sealed with; a bad key list is reported once. */
+function encryptionSettings(env: Env, p: ConfigProblems): Config['encryption'] {
+  const before = p.count;
+  const keys = p.take(() => parseEncryptionKeys(env['CRM_PROXY_ENCRYPTION_KEYS']), []);
+  const keysParsed = p.count === before;
+  let activeKeyId = str(env, 'CRM_PROXY_ENCRYPTION_KEY_ID');
+  // Checked against the keys only when they parsed: a bad key list is reported once, above.
+  if (keysParsed && activeKeyId !== undefined && !keys.some((k) => k.id === activeKeyId)) {
+    p.add('CRM_PROXY_ENCRYPTION_KEY_ID names a key that is not in CRM_PROXY_ENCRYPTION_KEYS');
+  }
+  if (activeKeyId === undefined && keys.length > 1) {
+    p.add('CRM_PROXY_ENCRYPTION_KEY_ID is required when CRM_PROXY_ENCRYPTION_KEYS holds several keys');
+  }
+  activeKeyId ??= keys[0]?.id;
+  return { keys, activeKeyId };
+}
+
+/** The Salesforce app and API settings (`SALESFORCE_*`, `CRM_PROXY_SF_BULK_THRESHOLD`, …). */
+function salesforceSettings(env: Env, p: ConfigProblems, loginUrl: string | undefined): Config['salesforce'] {
+  const apiVersion = str(env, 'SALESFORCE_API_VERSION') ?? SALESFORCE_PROFILE.defaultApiVersion;
+  if (!/^\d{2,3}\.0$/.test(apiVersion)) p.add('SALESFORCE_API_VERSION must look like 62.0');
+  const bulkThresholdText = str(env, 'CRM_PROXY_SF_BULK_THRESHOLD');
+  const bulkThreshold = bulkThresholdText === undefined ? undefined : Number(bulkThresholdText);
+  if (bulkThreshold !== undefined && !(Number.isInteger(bulkThreshold) && bulkThreshold >= 1)) {
+    p.add('CRM_PROXY_SF_BULK_THRESHOLD must be a whole number of records, 1 or more');
+  }
+  const frugalBelowText = str(env, 'CRM_PROXY_SALESFORCE_FRUGAL_BELOW');
+  const frugalBelow = frugalBelowText === undefined ? undefined : Number(frugalBelowText);
+  if (frugalBelow !== undefined && !(Number.isFinite(frugalBelow) && frugalBelow >= 0 && frugalBelow <= 1)) {
+    p.add(
+      'CRM_PROXY_SALESFORCE_FRUGAL_BELOW must be a share of the daily API allowance from 0 to 1 (0.5: below half left)',
+    );
+  }
+  return {
+    clientId: str(env, 'SALESFORCE_CLIENT_ID'),
+    clientSecret: str(env, 'SALESFORCE_CLIENT_SECRET'),
+    loginUrl: loginUrl ?? SALESFORCE_PROFILE.defaultLoginUrl,
+    apiVersion,
+    bulkThreshold,
+    frugalBelow,
+  };
+}
+
+/** The HubSpot app's settings (`HUBSPOT_*`). */
+function hubspotSettings(env: Env, p: ConfigProblems): Config['hubspot'] {
+  return {
+    clientId: str(env, 'HUBSPOT_CLIENT_ID'),
+    clientSecret: str(env, 'HUBSPOT_CLIENT_SECRET'),
+    scopes: p.take(() => scopes(env, 'HUBSPOT_SCOPES'), undefined) ?? HUBSPOT_PROFILE.connect.scopes,
+    optionalScopes:
+      p.take(() => scopes(env, 'HUBSPOT_OPTIONAL_SCOPES'), undefined) ??
+      HUBSPOT_PROFILE.connect.optionalScopes,
+  };
 }
 
 function omitUndefined<T extends Record<string, string | undefined>>(o: T): Partial<Record<keyof T, string>> {

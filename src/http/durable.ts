@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.ts';
 import type { WriteAnswer } from '../domain/operations.ts';
 import { ApiError, toErrorBody } from '../errors/index.ts';
 import {
@@ -11,11 +10,12 @@ import {
   requestHash,
   type StoredAnswer,
 } from '../jobs/idempotency.ts';
-import { type JobOutcome, newJobId } from '../jobs/runner.ts';
-import { jobView } from '../jobs/view.ts';
+import type { JobOutcome } from '../jobs/runner.ts';
+import { jobView, newJobId } from '../jobs/view.ts';
 import { type BatchWrite, runBatchWrite, sizeOf } from '../operations/writes.ts';
 import { principalOf } from './plugins/auth.ts';
 import { releaseBody } from './plugins/body-parser.ts';
+import type { RouteServices } from './routes/types.ts';
 
 /** Writes of more records than one CRM call carries run as jobs, so a lost answer can be looked up. */
 export const JOB_THRESHOLD = 200;
@@ -54,7 +54,7 @@ function replay(reply: FastifyReply, answer: StoredAnswer): unknown {
  * direct one would, plus `X-CRM-Proxy-Job-Id`; if the client goes away, the job goes on.
  */
 export async function batchWrite(
-  ctx: AppContext,
+  ctx: RouteServices,
   request: FastifyRequest,
   reply: FastifyReply,
   write: BatchWrite,
@@ -75,7 +75,7 @@ export async function batchWrite(
     const claim = await ctx.idempotency.claim(token.id, key, fingerprint(request), jobId);
     if (claim.kind === 'replay') return replay(reply, claim.answer);
   }
-  let submitted: Awaited<ReturnType<AppContext['jobs']['submit']>>;
+  let submitted: Awaited<ReturnType<RouteServices['jobs']['submit']>>;
   try {
     submitted = await ctx.jobs.submit({
       id: jobId,
@@ -151,7 +151,7 @@ export interface DirectAnswer {
  * `idempotency_key_outcome_unknown`.
  */
 export async function directWrite(
-  ctx: AppContext,
+  ctx: RouteServices,
   request: FastifyRequest,
   reply: FastifyReply,
   run: () => Promise<DirectAnswer>,
@@ -210,7 +210,7 @@ const B64 = '__crm_proxy_body_base64';
  * body limit.
  */
 export async function keyedPassthrough(
-  ctx: AppContext,
+  ctx: RouteServices,
   request: FastifyRequest,
   reply: FastifyReply,
   key: string,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApiError } from '../errors/index.ts';
 import type { Clock } from '../lib/clock.ts';
 import { FINISHED_JOB_STATES, type IdempotencyRepository, type JobsRepository } from '../store/types.ts';
-import { readResults } from './runner.ts';
+import { readResults } from './reads.ts';
 import { jobView } from './view.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';

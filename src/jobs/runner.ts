@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { finished } from 'node:stream/promises';
-import { promisify } from 'node:util';
-import { createGzip, gunzip } from 'node:zlib';
 import type { Logger } from 'pino';
 import type { Connection } from '../domain/connection.ts';
-import type { SaveResult, WriteAnswer } from '../domain/operations.ts';
+import type { WriteAnswer } from '../domain/operations.ts';
 import { ApiError, toErrorBody } from '../errors/index.ts';
 import { AdmissionQueue } from '../lib/admission.ts';
 import { withCallContext } from '../lib/call-context.ts';
 import type { Clock } from '../lib/clock.ts';
-import { decodeUtf8Yielding } from '../lib/utf8-yielding.ts';
-import { LoopYielder, yieldToLoop } from '../lib/yield-to-loop.ts';
+import { yieldToLoop } from '../lib/yield-to-loop.ts';
 import type { OperationDeps } from '../operations/deps.ts';
 import { type BatchWrite, runBatchWrite, sizeOf } from '../operations/writes.ts';
-import type { JobHook, JobProgress } from '../providers/adapter.ts';
-import type { JobCounts, JobRow, JobState, JobsRepository } from '../store/types.ts';
+import type { JobHook } from '../providers/adapter.ts';
+import type { JobRow, JobState, JobsRepository } from '../store/types.ts';
+import { progressWriter } from './progress.ts';
+import { countsOf, storeResults } from './reads.ts';
+import { inputText, parseInput } from './stored-input.ts';
+import { newJobId } from './view.ts';
 
 export interface JobRunnerOptions {
   jobs: JobsRepository;
@@ -54,16 +54,7 @@ export type JobOutcome =
   | { ok: true; job: JobRow; answer: WriteAnswer }
   | { ok: false; job: JobRow | null; error: unknown };
 
-const gunzipAsync = promisify(gunzip);
-
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
-const PROGRESS_EVERY_MS = 100;
-
-/** The job's record-level counts from a finished answer. */
-export function countsOf(results: readonly SaveResult[]): JobCounts {
-  const succeeded = results.filter((r) => r.success).length;
-  return { processed: results.length, succeeded, failed: results.length - succeeded };
-}
 
 /**
  * Runs batch writes as durable jobs. A job is a row in the store; whichever instance holds its
@@ -296,26 +287,10 @@ export class JobRunner {
     const { jobs } = this.#o;
     const { id } = job;
     log.info({ operation: job.operation, total: job.total, attempt: job.attempts }, 'job started');
-    const progress = this.#progressWriter(id);
-    const hook: JobHook = {
-      jobId: id,
-      signal: cancel.signal,
-      progress: progress.update,
-      crmJob: (crmJobId) => jobs.addCrmJobId(id, crmJobId, this.#iso()),
-      away,
-      journal: {
-        get: async (key) => {
-          const v = await jobs.journalGet(id, key);
-          return v === undefined ? undefined : JSON.parse(v);
-        },
-        // A store write answers in a microtask: without a turn of the loop after it, many batches
-        // finishing together would chain their writes into one long block.
-        set: async (key, value) => {
-          await jobs.journalSet(id, key, JSON.stringify(value), this.#iso());
-          await yieldToLoop();
-        },
-      },
-    };
+    const progress = progressWriter(this.#o.clock, (counts, via) =>
+      this.#o.jobs.progress(id, this.owner, counts, via, this.#iso()),
+    );
+    const hook = this.#hook(id, progress.update, cancel, away);
     try {
       const connection = known ?? (await this.#o.loadConnection(job.connectionId));
       if (connection === null) {
@@ -327,7 +302,7 @@ export class JobRunner {
       );
       await progress.stop();
       if (lost.signal.aborted) throw new Error('lease lost');
-      await this.#storeResults(id, answer.data);
+      await storeResults(this.#o.jobs, id, answer.data, this.#o.pieceSize ?? 500);
       const state: JobState = cancel.signal.aborted ? 'cancelled' : 'completed';
       const counts = countsOf(answer.data);
       await jobs.finish(
@@ -347,24 +322,54 @@ export class JobRunner {
         // Another instance owns it now, or this one is stopping: its outcome is theirs to write.
         return { ok: false, job, error };
       }
-      const { status, body } = toErrorBody(error, job.requestId ?? id);
-      if (status >= 500 && !(error instanceof ApiError)) log.error({ err: error }, 'job failed');
-      else log.warn({ code: body.error.code }, 'job failed');
-      await jobs
-        .finish(
-          id,
-          this.owner,
-          {
-            state: 'failed',
-            counts: { processed: 0, succeeded: 0, failed: 0 },
-            iface: null,
-            error: JSON.stringify({ status, body }),
-          },
-          this.#iso(),
-        )
-        .catch(() => {});
+      await this.#fail(job, log, error);
       return { ok: false, job: await jobs.find(id).catch(() => job), error };
     }
+  }
+
+  /** What the write's handler gets of its job: progress, journal, cancel, the CRM's job ids. */
+  #hook(id: string, progress: JobHook['progress'], cancel: AbortController, away: JobHook['away']): JobHook {
+    const { jobs } = this.#o;
+    return {
+      jobId: id,
+      signal: cancel.signal,
+      progress,
+      crmJob: (crmJobId) => jobs.addCrmJobId(id, crmJobId, this.#iso()),
+      away,
+      journal: {
+        get: async (key) => {
+          const v = await jobs.journalGet(id, key);
+          return v === undefined ? undefined : JSON.parse(v);
+        },
+        // A store write answers in a microtask: without a turn of the loop after it, many batches
+        // finishing together would chain their writes into one long block.
+        set: async (key, value) => {
+          await jobs.journalSet(id, key, JSON.stringify(value), this.#iso());
+          await yieldToLoop();
+        },
+      },
+    };
+  }
+
+  /** Ends the job `failed` with its error body (a 5xx logged with its cause, else only its code). */
+  async #fail(job: JobRow, log: Logger, error: unknown): Promise<void> {
+    const { id } = job;
+    const { status, body } = toErrorBody(error, job.requestId ?? id);
+    if (status >= 500 && !(error instanceof ApiError)) log.error({ err: error }, 'job failed');
+    else log.warn({ code: body.error.code }, 'job failed');
+    await this.#o.jobs
+      .finish(
+        id,
+        this.owner,
+        {
+          state: 'failed',
+          counts: { processed: 0, succeeded: 0, failed: 0 },
+          iface: null,
+          error: JSON.stringify({ status, body }),
+        },
+        this.#iso(),
+      )
+      .catch(() => {});
   }
 
   /** The input of a job resumed from the store. */
@@ -389,156 +394,4 @@ export class JobRunner {
       if (held?.cancelRequested === true && !cancel.signal.aborted) cancel.abort();
     }
   }
-
-  /** Keeps the latest counts and writes them at most every PROGRESS_EVERY_MS; `stop` drops what is left. */
-  #progressWriter(id: string) {
-    let latest: { counts: JobProgress; via: string | null } | undefined;
-    let writing: Promise<void> | undefined;
-    const stopped = new AbortController();
-    const write = async () => {
-      while (latest !== undefined && !stopped.signal.aborted) {
-        const next = latest;
-        latest = undefined;
-        await this.#o.jobs.progress(id, this.owner, next.counts, next.via, this.#iso()).catch(() => {});
-        await this.#o.clock.sleep(PROGRESS_EVERY_MS, stopped.signal);
-      }
-      writing = undefined;
-    };
-    return {
-      update: (counts: JobProgress, via?: string) => {
-        if (stopped.signal.aborted) return;
-        latest = { counts: { ...counts }, via: via ?? null };
-        writing ??= write();
-      },
-      // The final counts are written by `finish`; only a write in flight is waited for.
-      stop: async () => {
-        stopped.abort();
-        latest = undefined;
-        await writing;
-      },
-    };
-  }
-
-  async #storeResults(id: string, results: readonly SaveResult[]): Promise<void> {
-    const size = this.#o.pieceSize ?? 500;
-    const pieces = [];
-    for (let first = 0; first < results.length; first += size) {
-      if (first > 0) await yieldToLoop();
-      pieces.push({
-        piece: first / size,
-        first,
-        results: JSON.stringify(results.slice(first, first + size)),
-      });
-    }
-    await this.#o.jobs.putResults(id, pieces);
-  }
-}
-
-/**
- * The input as gzipped JSON lines: the input with its list (records or ids) empty, then the list's
- * items 500 at a time, each slice a JSON array on a line of its own, stringified, encoded and
- * handed to the compressor (which runs on the thread pool) before the next: 10 000 records of a
- * full 8 MiB body joined into one string, encoded and compressed in one piece held the event loop
- * for tens of milliseconds. The compressed bytes are base64-encoded in slices too. Read back
- * (`parseInput`), each line is parsed on its own, with turns of the event loop between.
- */
-async function inputText(write: BatchWrite): Promise<string> {
-  const { input } = write;
-  const key = 'records' in input ? 'records' : 'ids';
-  const items: unknown[] = 'records' in input ? input.records : input.ids;
-  const gz = createGzip();
-  const packed: Buffer[] = [];
-  gz.on('data', (chunk: Buffer) => packed.push(chunk));
-  const done = finished(gz);
-  done.catch(() => undefined);
-  const put = (text: string) =>
-    new Promise<void>((resolve, reject) => gz.write(text, 'utf8', (e) => (e ? reject(e) : resolve())));
-  // JSON.stringify never writes a raw line break: one line is one JSON text.
-  await put(`${JSON.stringify({ ...input, [key]: [] })}\n`);
-  for (let i = 0; i < items.length; i += INPUT_SLICE) {
-    if (i > 0) await yieldToLoop();
-    await put(`${JSON.stringify(items.slice(i, i + INPUT_SLICE))}\n`);
-  }
-  gz.end();
-  await done;
-  return `${GZIP_LINES_PREFIX}${await base64Yielding(packed)}`;
-}
-
-/** Items stringified, encoded and compressed at a time when storing a job's input. */
-const INPUT_SLICE = 500;
-/**
- * The compressed chunks as one base64 text, without first concatenating them: each chunk is
- * encoded as it is, up to a multiple of 3 bytes (so the pieces join without padding between), and
- * its last one or two bytes are carried into the next.
- */
-async function base64Yielding(chunks: readonly Buffer[]): Promise<string> {
-  const yielder = new LoopYielder();
-  const parts: string[] = [];
-  let carry = Buffer.alloc(0);
-  for (const chunk of chunks) {
-    if (yielder.due) await yielder.yielded();
-    const bytes = carry.length === 0 ? chunk : Buffer.concat([carry, chunk]);
-    const whole = bytes.length - (bytes.length % 3);
-    parts.push(bytes.subarray(0, whole).toString('base64'));
-    carry = Buffer.from(bytes.subarray(whole));
-  }
-  parts.push(carry.toString('base64'));
-  if (yielder.due) await yielder.yielded();
-  return parts.join('');
-}
-
-/** Gzipped JSON lines (`inputText`). */
-const GZIP_LINES_PREFIX = 'gzl:';
-/** Gzipped JSON in one text, as jobs stored by earlier versions hold it. */
-const GZIP_PREFIX = 'gz:';
-
-/**
- * A stored input, read back when a job starts after waiting its turn or is resumed. Lines are
- * parsed one at a time, yielding to the event loop between slices of work (a whole 8 MiB input
- * parsed at once blocks it for tens of milliseconds).
- */
-async function parseInput(text: string): Promise<unknown> {
-  if (text.startsWith(GZIP_LINES_PREFIX)) {
-    const bytes = await gunzipAsync(Buffer.from(text.slice(GZIP_LINES_PREFIX.length), 'base64'));
-    const yielder = new LoopYielder();
-    const lines = (await decodeUtf8Yielding(bytes, yielder)).split('\n');
-    const input = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>;
-    const key = 'records' in input ? 'records' : 'ids';
-    const items: unknown[] = [];
-    for (let k = 1; k < lines.length; k++) {
-      if (yielder.due) await yielder.yielded();
-      const line = lines[k] as string;
-      if (line !== '') for (const item of JSON.parse(line) as unknown[]) items.push(item);
-    }
-    input[key] = items;
-    return input;
-  }
-  const json = text.startsWith(GZIP_PREFIX)
-    ? (await gunzipAsync(Buffer.from(text.slice(GZIP_PREFIX.length), 'base64'))).toString('utf8')
-    : text;
-  await yieldToLoop();
-  return JSON.parse(json);
-}
-
-export function newJobId(): string {
-  return `job_${randomUUID().replaceAll('-', '')}`;
-}
-
-/** Results at positions [from, from + limit) of a finished job, in input order. */
-export async function readResults(
-  jobs: JobsRepository,
-  id: string,
-  from: number,
-  limit: number,
-): Promise<SaveResult[]> {
-  const pieces = await jobs.resultPieces(id, from, from + limit);
-  const out: SaveResult[] = [];
-  for (const p of pieces) {
-    const results = JSON.parse(p.results) as SaveResult[];
-    results.forEach((r, k) => {
-      const at = p.first + k;
-      if (at >= from && at < from + limit) out.push(r);
-    });
-  }
-  return out;
 }

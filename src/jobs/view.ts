@@ -1,4 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { JobRow } from '../store/types.ts';
+
+/** A new job's id: `job_` and 32 hex digits. */
+export function newJobId(): string {
+  return `job_${randomUUID().replaceAll('-', '')}`;
+}
 
 /** A job as the API shows it (`GET /v1/jobs/{id}`). */
 export interface JobView {

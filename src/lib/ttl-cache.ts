@@ -1,29 +1,39 @@
 import { LRUCache } from 'lru-cache';
 import type { Clock } from './clock.ts';
-import { SingleFlight } from './single-flight.ts';
 
 interface Entry<V> {
   value: V;
   loadedAt: number;
 }
 
+type Load<V> = () => Promise<V>;
+
 /**
  * The service's one cache: entries expire `ttlMs` after they were stored (on the injected clock),
- * the least recently used go first beyond `max`, and concurrent misses of one key share one load.
+ * the least recently used go first beyond `max`, and concurrent misses of one key share one load
+ * (lru-cache's `fetch`, which keeps one in-flight load per key).
  */
 export class TtlCache<V> {
   readonly #clock: Pick<Clock, 'now'>;
-  readonly #lru: LRUCache<string, Entry<V>>;
-  readonly #flight = new SingleFlight<V>();
+  readonly #lru: LRUCache<string, Entry<V>, Load<V>>;
 
   constructor(options: { ttlMs: number; max: number; clock: Pick<Clock, 'now'> }) {
     this.#clock = options.clock;
-    this.#lru = new LRUCache<string, Entry<V>>({
+    this.#lru = new LRUCache<string, Entry<V>, Load<V>>({
       max: options.max,
       ttl: options.ttlMs,
       // Read the clock on every check: tests move it in steps smaller than any resolution.
       ttlResolution: 0,
       perf: { now: () => this.#clock.now() },
+      fetchMethod: async (_key, _stale, { context }) => ({
+        value: await context(),
+        loadedAt: this.#clock.now(),
+      }),
+      // A failed refresh keeps the entry it meant to replace; the caller still sees the failure.
+      noDeleteOnFetchRejection: true,
+      // A key deleted during its load (a revoked token) is not stored again, but the callers
+      // waiting on that load still get its answer rather than an abort.
+      ignoreFetchAbort: true,
     });
   }
 
@@ -53,24 +63,21 @@ export class TtlCache<V> {
   }
 
   /** The cached value, or `load`'s (stored); concurrent misses of one key share one load. */
-  async getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
-    const entry = this.#lru.get(key);
-    if (entry !== undefined) return entry.value;
-    return this.#load(key, load);
+  getOrLoad(key: string, load: Load<V>): Promise<V> {
+    return this.#fetch(key, load, false);
   }
 
   /** Loads `key` again unless it was loaded less than `minAgeMs` ago; answers the (maybe unchanged) value. */
-  async refresh(key: string, minAgeMs: number, load: () => Promise<V>): Promise<V> {
+  refresh(key: string, minAgeMs: number, load: Load<V>): Promise<V> {
     const entry = this.#lru.get(key);
-    if (entry !== undefined && entry.loadedAt + minAgeMs > this.#clock.now()) return entry.value;
-    return this.#load(key, load);
+    if (entry !== undefined && entry.loadedAt + minAgeMs > this.#clock.now())
+      return Promise.resolve(entry.value);
+    return this.#fetch(key, load, true);
   }
 
-  #load(key: string, load: () => Promise<V>): Promise<V> {
-    return this.#flight.run(key, async () => {
-      const value = await load();
-      this.set(key, value);
-      return value;
-    });
+  async #fetch(key: string, load: Load<V>, forceRefresh: boolean): Promise<V> {
+    const entry = await this.#lru.fetch(key, { context: load, forceRefresh });
+    // fetch answers undefined only when the load itself did, which Load<V> rules out.
+    return (entry as Entry<V>).value;
   }
 }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { ALLOWED, importsOf, layerOf, SRC, sourceFiles } from './layers.ts';
+import { forbiddenMembers, forbiddenReaches } from './reaches.ts';
 
 test('each layer imports only the layers below it (docs/architecture.md)', () => {
   const broken: string[] = [];
@@ -82,4 +83,38 @@ test('no CRM folder imports another', () => {
         assert.equal(relative(SRC, target).split('/')[1], own, relative(SRC, file));
     }
   }
+});
+
+test('the HTTP layer calls no service of a layer it may not import (a route gets the narrow services it uses)', () => {
+  const forbidden = forbiddenMembers('http');
+  // The check knows what it guards: the store and the connect flow are out of the HTTP layer's reach.
+  assert.equal(forbidden.get('store'), 'store');
+  assert.equal(forbidden.get('connect'), 'connect');
+  const found = sourceFiles(join(SRC, 'http')).flatMap((file) =>
+    forbiddenReaches(relative(SRC, file), readFileSync(file, 'utf8'), forbidden),
+  );
+  assert.deepEqual(found, []);
+});
+
+test('a store or connect-flow call planted in a route fails the layer check', () => {
+  const forbidden = forbiddenMembers('http');
+  const file = join(SRC, 'http/routes/v1.jobs.job_id.ts');
+  const text = readFileSync(file, 'utf8');
+  // Both places the planting edits are in the route as it is.
+  assert.ok(text.includes('ctx.jobReads.find(') && text.includes('await ctx.jobs.cancel(job.id);'));
+  const planted = text
+    .replace('ctx.jobReads.find(', 'ctx.store.jobs.find(')
+    .replace(
+      'await ctx.jobs.cancel(job.id);',
+      "await ctx.jobs.cancel(job.id);\n const { connect } = ctx; void ctx['connections'];",
+    );
+  const found = forbiddenReaches('v1.jobs.job_id.ts', planted, forbidden);
+  assert.deepEqual(
+    found.map((f) => f.replace(/:\d+/, '')),
+    [
+      'v1.jobs.job_id.ts reaches connect (connect)',
+      'v1.jobs.job_id.ts reaches connections (connections)',
+      'v1.jobs.job_id.ts reaches store (store)',
+    ],
+  );
 });

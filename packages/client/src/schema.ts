@@ -899,7 +899,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cl_Z2n7Kd4P */
+                /**
+                 * @description The id (`conn_…`, `tok_…`, …).
+                 * @example cl_Z2n7Kd4P
+                 */
                 id: string;
             };
             cookie?: never;
@@ -1004,7 +1007,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example conn_5Wq8ZrT1 */
+                /**
+                 * @description The id (`conn_…`, `tok_…`, …).
+                 * @example conn_5Wq8ZrT1
+                 */
                 id: string;
             };
             cookie?: never;
@@ -1081,7 +1087,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example conn_5Wq8ZrT1 */
+                /**
+                 * @description The id (`conn_…`, `tok_…`, …).
+                 * @example conn_5Wq8ZrT1
+                 */
                 id: string;
             };
             cookie?: never;
@@ -1111,7 +1120,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example conn_5Wq8ZrT1 */
+                /**
+                 * @description The id (`conn_…`, `tok_…`, …).
+                 * @example conn_5Wq8ZrT1
+                 */
                 id: string;
             };
             cookie?: never;
@@ -1175,7 +1187,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example conn_5Wq8ZrT1 */
+                /**
+                 * @description The id (`conn_…`, `tok_…`, …).
+                 * @example conn_5Wq8ZrT1
+                 */
                 id: string;
             };
             cookie?: never;
@@ -1253,10 +1268,13 @@ export interface operations {
     adminListRequests: {
         parameters: {
             query?: {
+                /** @description Entries before this instant (paging). */
                 before?: string;
                 connection_id?: string;
+                /** @description 1–1000, default 100. */
                 limit?: string;
                 request_id?: string;
+                /** @description `2xx`, `3xx`, `4xx` or `5xx`. */
                 status_class?: "2xx" | "3xx" | "4xx" | "5xx";
                 token_id?: string;
             };
@@ -1328,7 +1346,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example tok_Qm3v8Lx2 */
+                /**
+                 * @description The id (`conn_…`, `tok_…`, …).
+                 * @example tok_Qm3v8Lx2
+                 */
                 id: string;
             };
             cookie?: never;
@@ -1389,6 +1410,7 @@ export interface operations {
         parameters: {
             query?: {
                 connection_id?: string;
+                /** @description 1–168, default 168 (7 days). */
                 hours?: string;
             };
             header?: never;
@@ -1502,7 +1524,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example Account */
+                /**
+                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @example Account
+                 */
                 object_name: string;
             };
             cookie?: never;
@@ -1829,7 +1854,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @example Account */
+                /**
+                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @example Account
+                 */
                 object_name: string;
             };
             cookie?: never;
@@ -1915,7 +1943,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example contacts */
+                /**
+                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @example contacts
+                 */
                 object_name: string;
             };
             cookie?: never;
@@ -1993,7 +2024,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example contacts */
+                /**
+                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @example contacts
+                 */
                 object_name: string;
             };
             cookie?: never;
@@ -2199,7 +2233,10 @@ export interface operations {
                 Prefer?: string;
             };
             path: {
-                /** @example Account */
+                /**
+                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @example Account
+                 */
                 object_name: string;
             };
             cookie?: never;
@@ -2308,7 +2345,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example contacts */
+                /**
+                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @example contacts
+                 */
                 object_name: string;
             };
             cookie?: never;
@@ -2385,7 +2425,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example Account */
+                /**
+                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @example Account
+                 */
                 object_name: string;
             };
             cookie?: never;
@@ -2484,7 +2527,10 @@ export interface operations {
                 Prefer?: string;
             };
             path: {
-                /** @example Account */
+                /**
+                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @example Account
+                 */
                 object_name: string;
             };
             cookie?: never;
@@ -2594,11 +2640,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example contacts */
+                /**
+                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @example contacts
+                 */
                 object_name: string;
             };
             cookie?: never;
         };
+        /** @description Either `data` (a new search) or `cursor` (the next page). */
         requestBody: {
             content: {
                 /**
@@ -2716,6 +2766,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Either `data` (a new query) or `cursor` (the next page). */
         requestBody: {
             content: {
                 /**
@@ -2802,7 +2853,10 @@ export interface operations {
                 Prefer?: string;
             };
             path: {
-                /** @example Account */
+                /**
+                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @example Account
+                 */
                 object_name: string;
             };
             cookie?: never;
@@ -2916,7 +2970,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @example Account */
+                /**
+                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @example Account
+                 */
                 object_name: string;
             };
             cookie?: never;
@@ -2992,7 +3049,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @example services/data/v62.0/limits */
+                /**
+                 * @description Full URL on the CRM’s own API, or a path starting with `/`.
+                 * @example services/data/v62.0/limits
+                 */
                 target_url: string;
             };
             cookie?: never;
@@ -3029,7 +3089,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @example crm/v3/objects/contacts/151/associations/companies/301/1 */
+                /**
+                 * @description Full URL on the CRM’s own API, or a path starting with `/`.
+                 * @example crm/v3/objects/contacts/151/associations/companies/301/1
+                 */
                 target_url: string;
             };
             cookie?: never;
@@ -3066,7 +3129,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @example services/data/v62.0/sobjects/Account */
+                /**
+                 * @description Full URL on the CRM’s own API, or a path starting with `/`.
+                 * @example services/data/v62.0/sobjects/Account
+                 */
                 target_url: string;
             };
             cookie?: never;
@@ -3103,7 +3169,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @example services/data/v62.0/sobjects/Account/001XXXXXXXXXXXXAAA */
+                /**
+                 * @description Full URL on the CRM’s own API, or a path starting with `/`.
+                 * @example services/data/v62.0/sobjects/Account/001XXXXXXXXXXXXAAA
+                 */
                 target_url: string;
             };
             cookie?: never;
@@ -3140,7 +3209,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @example services/data/v62.0/sobjects/Account/001XXXXXXXXXXXXAAA */
+                /**
+                 * @description Full URL on the CRM’s own API, or a path starting with `/`.
+                 * @example services/data/v62.0/sobjects/Account/001XXXXXXXXXXXXAAA
+                 */
                 target_url: string;
             };
             cookie?: never;

@@ -1,13 +1,12 @@
-import type { AppContext } from '../../context.ts';
 import type { RouteDoc } from '../route-doc.ts';
 import { sendFlowAnswer } from './oauth.callback.ts';
-import type { ApiApp } from './types.ts';
+import type { ApiApp, RouteServices } from './types.ts';
 
 /**
  * `GET /connect/:secret`: a one-time connect link. Public: the secret in the path is the credential
  * (the request log masks it). Checks the link, starts the flow and sends the browser to the consent page.
  */
-export function register(app: ApiApp, ctx: AppContext): void {
+export function register(app: ApiApp, ctx: RouteServices): void {
   app.get<{ Params: { secret: string } }>(
     '/connect/:secret',
     {
@@ -26,8 +25,8 @@ export function register(app: ApiApp, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const secure = request.protocol === 'https' || ctx.config.behindTls;
-      return sendFlowAnswer(reply, await ctx.connect.openLink(request.params.secret, secure));
+      const secure = request.protocol === 'https' || ctx.behindTls;
+      return sendFlowAnswer(reply, await ctx.connectFlow.openLink(request.params.secret, secure));
     },
   );
 }

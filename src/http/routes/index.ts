@@ -1,12 +1,13 @@
-import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors/index.ts';
 import { authenticate } from '../plugins/auth.ts';
 import type { RouteDoc } from '../route-doc.ts';
 import { register as connectLink } from './connect.secret.ts';
 import { register as oauthCallback } from './oauth.callback.ts';
-import type { ApiApp, RegisterRoute } from './types.ts';
+import type { ApiApp, RegisterRoute, RouteServices } from './types.ts';
 import { register as describeObject } from './v1.describe.object.ts';
 import { register as describe } from './v1.describe.ts';
+import { register as jobResults } from './v1.jobs.job_id.results.ts';
+import { register as job } from './v1.jobs.job_id.ts';
 import { register as jobs } from './v1.jobs.ts';
 import { register as addCustomField } from './v1.object.add_custom_field.ts';
 import { register as associate } from './v1.object.associate.ts';
@@ -37,6 +38,8 @@ const ROUTES: RegisterRoute[] = [
   dissociate,
   proxy,
   jobs,
+  job,
+  jobResults,
 ];
 
 /** POST-only paths; a request with another method gets 405 with `Allow: POST` (not 404). */
@@ -57,7 +60,7 @@ const POST_PATHS = [
   '/v1/object/dissociate/:object_name',
 ];
 
-export function registerV1Routes(app: ApiApp, ctx: AppContext): void {
+export function registerV1Routes(app: ApiApp, ctx: RouteServices): void {
   // Authenticated routes live in their own scope: the token is checked before the body is read.
   app.register(async (scope) => {
     scope.decorateRequest('principal', null);

@@ -1,13 +1,9 @@
 import type { FastifyReply } from 'fastify';
-import type { AppContext } from '../../context.ts';
 import type { RouteDoc } from '../route-doc.ts';
-import type { ApiApp } from './types.ts';
+import type { ApiApp, FlowAnswer, RouteServices } from './types.ts';
 
 /** Writes a connect-flow answer (page or redirect) with its security headers and cookies. */
-export function sendFlowAnswer(
-  reply: FastifyReply,
-  answer: Awaited<ReturnType<AppContext['connect']['complete']>>,
-) {
+export function sendFlowAnswer(reply: FastifyReply, answer: FlowAnswer) {
   reply.headers(answer.headers);
   if (answer.setCookies.length > 0) reply.header('set-cookie', answer.setCookies);
   if (answer.kind === 'redirect') return reply.redirect(answer.location, 303);
@@ -18,7 +14,7 @@ export function sendFlowAnswer(
  * `GET /oauth/callback`: where the CRM's consent page sends the browser back. Public (the browser
  * carries no API token); the flow's state and the binding cookie prove it started here.
  */
-export function register(app: ApiApp, ctx: AppContext): void {
+export function register(app: ApiApp, ctx: RouteServices): void {
   app.get(
     '/oauth/callback',
     {
@@ -40,7 +36,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const answer = await ctx.connect.complete({
+      const answer = await ctx.connectFlow.complete({
         query: (request.query ?? {}) as Record<string, unknown>,
         cookieHeader: request.headers.cookie,
       });

@@ -6,7 +6,12 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
-import type { AppContext } from '../../context.ts';
+import type { IdempotencyService } from '../../jobs/idempotency.ts';
+import type { JobReads } from '../../jobs/reads.ts';
+import type { JobRunner } from '../../jobs/runner.ts';
+import type { OperationDeps } from '../../operations/deps.ts';
+import type { TokenVerifier } from '../plugins/auth.ts';
+import type { RateLimiter } from '../plugins/rate-limit.ts';
 
 /** A Fastify instance whose route schemas (TypeBox) type the handlers' request. */
 export type ApiApp = FastifyInstance<
@@ -17,4 +22,38 @@ export type ApiApp = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
-export type RegisterRoute = (app: ApiApp, ctx: AppContext) => void;
+/** What the connect flow answers to the browser: a redirect, or a page; with its headers and cookies. */
+export type FlowAnswer = { setCookies: string[]; headers: Readonly<Record<string, string>> } & (
+  | { kind: 'redirect'; location: string }
+  | { kind: 'page'; status: number; html: string }
+);
+
+/** The two steps of the browser connect flow the public routes run. */
+export interface ConnectFlow {
+  complete(request: {
+    query: Record<string, unknown>;
+    cookieHeader: string | undefined;
+  }): Promise<FlowAnswer>;
+  openLink(secret: string, secure: boolean): Promise<FlowAnswer>;
+}
+
+/**
+ * The services the API routes use, and nothing else: the composition root (app.ts) hands them
+ * over, so a route cannot reach the store or the connect service behind the layers' back.
+ */
+export interface RouteServices {
+  auth: TokenVerifier;
+  /** The per-token rate limit; null when it is off. */
+  rateLimiter: RateLimiter | null;
+  operations: OperationDeps;
+  jobs: Pick<JobRunner, 'submit' | 'cancel'>;
+  jobReads: JobReads;
+  idempotency: IdempotencyService;
+  connectFlow: ConnectFlow;
+  /** Largest request body (idempotent pass-through buffers it to replay). */
+  bodyLimit: number;
+  /** Behind a TLS-terminating proxy: cookies are `Secure` even on plain HTTP. */
+  behindTls: boolean;
+}
+
+export type RegisterRoute = (app: ApiApp, services: RouteServices) => void;

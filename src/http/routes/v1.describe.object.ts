@@ -1,12 +1,11 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { describeObject } from '../../operations/describe.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { ObjectNameParams } from '../schemas/common.ts';
-import type { ApiApp } from './types.ts';
+import type { ApiApp, RouteServices } from './types.ts';
 import { ensureNoBody } from './v1.describe.ts';
 
-export function register(app: ApiApp, ctx: AppContext): void {
+export function register(app: ApiApp, ctx: RouteServices): void {
   app.post(
     '/v1/describe/:object_name',
     {

@@ -1,9 +1,8 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors/index.ts';
 import { describeGlobal } from '../../operations/describe.ts';
 import { principalOf } from '../plugins/auth.ts';
-import type { ApiApp } from './types.ts';
+import type { ApiApp, RouteServices } from './types.ts';
 
 /** Describe takes no body; `{}` is tolerated, anything else is a mistake worth reporting. */
 export function ensureNoBody(body: unknown): void {
@@ -21,7 +20,7 @@ const DescribeResponse = Type.Object({
   }),
 });
 
-export function register(app: ApiApp, ctx: AppContext): void {
+export function register(app: ApiApp, ctx: RouteServices): void {
   app.post(
     '/v1/describe',
     {

@@ -1,73 +1,12 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
-import { ApiError } from '../../errors/index.ts';
-import { readResults } from '../../jobs/runner.ts';
 import { jobView } from '../../jobs/view.ts';
 import { JobSchema } from '../durable-doc.ts';
 import { principalOf } from '../plugins/auth.ts';
-import { RecordResult } from '../schemas/common.ts';
-import type { ApiApp } from './types.ts';
+import { decode, encode, isListCursor, limitOf, PageQuery, pageQueryDoc } from './jobs-shared.ts';
+import type { ApiApp, RouteServices } from './types.ts';
 
-const JobParams = Type.Object({ job_id: Type.String({ minLength: 1, maxLength: 100 }) });
-const PageQuery = Type.Object({
-  limit: Type.Optional(Type.String({ maxLength: 10 })),
-  cursor: Type.Optional(Type.String({ maxLength: 500 })),
-});
-
-/** `limit` of a page: a whole number from 1 to `max`, else a 400 naming the parameter. */
-function limitOf(raw: string | undefined, fallback: number, max: number): number {
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!/^[0-9]+$/.test(raw) || n < 1 || n > max) {
-    throw new ApiError('invalid_body', `The limit query parameter must be a whole number from 1 to ${max}.`, {
-      details: [{ path: 'query:limit', value: raw.slice(0, 10) }],
-    });
-  }
-  return n;
-}
-
-const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-
-function decode<T>(cursor: string, valid: (v: unknown) => v is T): T {
-  try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (valid(v)) return v;
-  } catch {
-    // Reported below.
-  }
-  throw new ApiError(
-    'invalid_cursor',
-    'The cursor is not one this service handed out. Pass `next_cursor` of the previous page as it is.',
-    {
-      details: [{ path: 'query:cursor' }],
-    },
-  );
-}
-
-const isListCursor = (v: unknown): v is { c: string; i: string } =>
-  typeof v === 'object' &&
-  v !== null &&
-  typeof (v as { c?: unknown }).c === 'string' &&
-  typeof (v as { i?: unknown }).i === 'string';
-const isOffset = (v: unknown): v is { o: number } =>
-  typeof v === 'object' &&
-  v !== null &&
-  Number.isInteger((v as { o?: unknown }).o) &&
-  (v as { o: number }).o >= 0;
-
-export function register(app: ApiApp, ctx: AppContext): void {
-  /** The token's own job, or 404 (another token's job is not revealed). */
-  async function ownJob(tokenId: string, id: string) {
-    const job = await ctx.store.jobs.find(id);
-    if (job === null || job.tokenId !== tokenId) {
-      throw new ApiError(
-        'job_not_found',
-        `This API token has no job ${id.slice(0, 100)}. GET /v1/jobs lists its jobs (finished jobs are kept 7 days by default).`,
-      );
-    }
-    return job;
-  }
-
+/** `GET /v1/jobs`: the token's own jobs, newest first, page by page. */
+export function register(app: ApiApp, ctx: RouteServices): void {
   app.get(
     '/v1/jobs',
     {
@@ -79,18 +18,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
           description:
             "The API token's own write jobs, newest first, `limit` per page (default 50); `next_cursor` gives the next page.",
           tags: ['Jobs'],
-          query: [
-            {
-              name: 'limit',
-              description: 'Jobs per page, 1 to 200 (default 50).',
-              schema: { type: 'integer' },
-            },
-            {
-              name: 'cursor',
-              description: '`next_cursor` of the previous page.',
-              schema: { type: 'string' },
-            },
-          ],
+          query: pageQueryDoc('Jobs', '1 to 200 (default 50)'),
           responses: {
             '200': {
               description: 'A page of jobs.',
@@ -108,7 +36,7 @@ export function register(app: ApiApp, ctx: AppContext): void {
       const limit = limitOf(request.query.limit, 50, 200);
       const after =
         request.query.cursor === undefined ? undefined : decode(request.query.cursor, isListCursor);
-      const rows = await ctx.store.jobs.list({
+      const rows = await ctx.jobReads.list({
         tokenId: principalOf(request).token.id,
         limit: limit + 1,
         ...(after === undefined ? {} : { after: { createdAt: after.c, id: after.i } }),
@@ -120,114 +48,6 @@ export function register(app: ApiApp, ctx: AppContext): void {
         next_cursor:
           rows.length > limit && last !== undefined ? encode({ c: last.createdAt, i: last.id }) : null,
       };
-    },
-  );
-
-  app.get(
-    '/v1/jobs/:job_id',
-    {
-      schema: { params: JobParams },
-      config: {
-        doc: {
-          operationId: 'getJob',
-          summary: 'Get a job',
-          description:
-            'State (`queued`, `running`, `completed`, `failed`, `cancelled`), the interface in use, counts that move while it runs (total, processed, succeeded, failed), timings and the CRM’s own job ids. A job interrupted by a restart of the service is resumed by the next instance to start (or another running one) and goes on from where it was.',
-          tags: ['Jobs'],
-          responses: { '200': { description: 'The job.', schema: JobSchema } },
-          errors: [404],
-        },
-      },
-    },
-    async (request) => jobView(await ownJob(principalOf(request).token.id, request.params.job_id)),
-  );
-
-  app.get(
-    '/v1/jobs/:job_id/results',
-    {
-      schema: { params: JobParams, querystring: PageQuery },
-      config: {
-        doc: {
-          operationId: 'getJobResults',
-          summary: 'Read a job’s results',
-          description:
-            'Per-record results of a finished job, in input order, in the same shape as the synchronous answer, `limit` per page (default 1000, at most 10 000); `next_cursor` gives the next page. A record answered `CRM_PROXY_OUTCOME_UNKNOWN` may or may not have been written: look for it in the CRM before sending it again. `CRM_PROXY_CANCELLED`: the job was cancelled before the record was sent.',
-          tags: ['Jobs'],
-          query: [
-            {
-              name: 'limit',
-              description: 'Results per page, 1 to 10 000 (default 1000).',
-              schema: { type: 'integer' },
-            },
-            {
-              name: 'cursor',
-              description: '`next_cursor` of the previous page.',
-              schema: { type: 'string' },
-            },
-          ],
-          responses: {
-            '200': {
-              description: 'A page of per-record results.',
-              schema: Type.Object({
-                data: Type.Array(RecordResult),
-                next_cursor: Type.Union([Type.String(), Type.Null()]),
-              }),
-            },
-          },
-          errors: [400, 404, 409],
-        },
-      },
-    },
-    async (request) => {
-      const job = await ownJob(principalOf(request).token.id, request.params.job_id);
-      if (job.state === 'queued' || job.state === 'running') {
-        throw new ApiError(
-          'job_not_finished',
-          `Job ${job.id} is ${job.state}; its results are readable once it has finished. Follow it at GET /v1/jobs/${job.id}.`,
-          {
-            headers: { 'retry-after': '1' },
-          },
-        );
-      }
-      if (job.state === 'failed') {
-        throw new ApiError(
-          'job_not_finished',
-          `Job ${job.id} failed as a whole and has no per-record results; its error is on GET /v1/jobs/${job.id}.`,
-        );
-      }
-      const limit = limitOf(request.query.limit, 1000, 10_000);
-      const from = request.query.cursor === undefined ? 0 : decode(request.query.cursor, isOffset).o;
-      const data = await readResults(ctx.store.jobs, job.id, from, limit);
-      const next = from + data.length;
-      return { data, next_cursor: data.length > 0 && next < job.total ? encode({ o: next }) : null };
-    },
-  );
-
-  app.delete(
-    '/v1/jobs/:job_id',
-    {
-      schema: { params: JobParams },
-      config: {
-        doc: {
-          operationId: 'cancelJob',
-          summary: 'Cancel a job',
-          description:
-            'Stops sending what has not been sent: those records end `CRM_PROXY_CANCELLED` (nothing written for them); calls already made keep their results, and a Bulk API job still open is aborted (one already running is asked to stop; what it processed keeps its results). Answers `202` with the job while it winds down, `200` with it when it had already finished.',
-          tags: ['Jobs'],
-          responses: {
-            '200': { description: 'The job had already finished; nothing changed.', schema: JobSchema },
-            '202': { description: 'Cancel asked; the job ends `cancelled`.', schema: JobSchema },
-          },
-          errors: [404],
-        },
-      },
-    },
-    async (request, reply) => {
-      const job = await ownJob(principalOf(request).token.id, request.params.job_id);
-      if (job.state !== 'queued' && job.state !== 'running') return jobView(job);
-      await ctx.jobs.cancel(job.id);
-      reply.code(202);
-      return jobView((await ctx.store.jobs.find(job.id)) ?? job);
     },
   );
 }

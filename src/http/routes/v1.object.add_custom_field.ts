@@ -1,14 +1,13 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { addCustomField } from '../../operations/add-custom-field.ts';
 import { directWrite } from '../durable.ts';
 import { KEYED_WRITE_HEADERS, KEYED_WRITE_NOTE } from '../durable-doc.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { CustomFieldBody } from '../schemas/bodies.ts';
 import { ObjectNameParams } from '../schemas/common.ts';
-import type { ApiApp } from './types.ts';
+import type { ApiApp, RouteServices } from './types.ts';
 
-export function register(app: ApiApp, ctx: AppContext): void {
+export function register(app: ApiApp, ctx: RouteServices): void {
   app.post(
     '/v1/object/add_custom_field/:object_name',
     {

@@ -1,12 +1,11 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { writeAssociations } from '../../operations/associations.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { AssociateBody } from '../schemas/bodies.ts';
 import { ObjectNameParams, RecordResult } from '../schemas/common.ts';
-import type { ApiApp } from './types.ts';
+import type { ApiApp, RouteServices } from './types.ts';
 
-export function register(app: ApiApp, ctx: AppContext): void {
+export function register(app: ApiApp, ctx: RouteServices): void {
   app.post(
     '/v1/object/associate/:object_name',
     {

@@ -1,10 +1,9 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { readAssociations } from '../../operations/associations.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { AssociationsBody } from '../schemas/bodies.ts';
 import { ObjectNameParams } from '../schemas/common.ts';
-import type { ApiApp } from './types.ts';
+import type { ApiApp, RouteServices } from './types.ts';
 
 const Kind = Type.Object({
   category: Type.String(),
@@ -12,7 +11,7 @@ const Kind = Type.Object({
   label: Type.Union([Type.String(), Type.Null()]),
 });
 
-export function register(app: ApiApp, ctx: AppContext): void {
+export function register(app: ApiApp, ctx: RouteServices): void {
   app.post(
     '/v1/object/associations/:object_name',
     {

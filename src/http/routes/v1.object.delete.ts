@@ -1,15 +1,14 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { checkBatchWrite } from '../../operations/writes.ts';
 import { batchWrite } from '../durable.ts';
 import { ASYNC_WRITE_RESPONSE, DURABLE_WRITE_HEADERS, DURABLE_WRITE_NOTE } from '../durable-doc.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { DeleteBody } from '../schemas/bodies.ts';
 import { ObjectNameParams, RecordResult } from '../schemas/common.ts';
-import type { ApiApp } from './types.ts';
+import type { ApiApp, RouteServices } from './types.ts';
 import { requestedInterface } from './write-interface.ts';
 
-export function register(app: ApiApp, ctx: AppContext): void {
+export function register(app: ApiApp, ctx: RouteServices): void {
   app.post(
     '/v1/object/delete',
     {

@@ -1,10 +1,9 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { getRecords } from '../../operations/get.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { GetBody } from '../schemas/bodies.ts';
 import { CrmRecord, ObjectNameParams } from '../schemas/common.ts';
-import type { ApiApp } from './types.ts';
+import type { ApiApp, RouteServices } from './types.ts';
 
 const GetResponse = Type.Object({
   data: Type.Array(Type.Union([CrmRecord, Type.Null()]), {
@@ -31,7 +30,7 @@ const GetResponse = Type.Object({
   ),
 });
 
-export function register(app: ApiApp, ctx: AppContext): void {
+export function register(app: ApiApp, ctx: RouteServices): void {
   app.post(
     '/v1/object/get/:object_name',
     {

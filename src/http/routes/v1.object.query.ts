@@ -1,14 +1,13 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors/index.ts';
 import { runSearch } from '../../operations/search.ts';
 import type { SearchRequest } from '../../providers/adapter.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { SearchBody } from '../schemas/bodies.ts';
 import { CrmRecord, ObjectNameParams } from '../schemas/common.ts';
-import type { ApiApp } from './types.ts';
+import type { ApiApp, RouteServices } from './types.ts';
 
-export function register(app: ApiApp, ctx: AppContext): void {
+export function register(app: ApiApp, ctx: RouteServices): void {
   app.post(
     '/v1/object/query/:object_name',
     {

@@ -1,13 +1,12 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors/index.ts';
 import { runQuery } from '../../operations/query.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { SoqlBody } from '../schemas/bodies.ts';
 import { CrmRecord } from '../schemas/common.ts';
-import type { ApiApp } from './types.ts';
+import type { ApiApp, RouteServices } from './types.ts';
 
-export function register(app: ApiApp, ctx: AppContext): void {
+export function register(app: ApiApp, ctx: RouteServices): void {
   app.post(
     '/v1/object/soql',
     {

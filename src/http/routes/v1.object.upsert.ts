@@ -1,14 +1,13 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
 import { upsertRecord } from '../../operations/writes.ts';
 import { directWrite } from '../durable.ts';
 import { KEYED_WRITE_HEADERS, KEYED_WRITE_NOTE } from '../durable-doc.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { UpsertBody } from '../schemas/bodies.ts';
 import { ObjectNameParams, RecordResult } from '../schemas/common.ts';
-import type { ApiApp } from './types.ts';
+import type { ApiApp, RouteServices } from './types.ts';
 
-export function register(app: ApiApp, ctx: AppContext): void {
+export function register(app: ApiApp, ctx: RouteServices): void {
   app.post(
     '/v1/object/upsert/:object_name',
     {

@@ -1,12 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import type { AppContext } from '../../context.ts';
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../../jobs/idempotency.ts';
 import { passthrough } from '../../operations/passthrough.ts';
 import type { HttpMethod } from '../../providers/client/types.ts';
 import { keyedPassthrough } from '../durable.ts';
 import { principalOf } from '../plugins/auth.ts';
-import type { ApiApp } from './types.ts';
+import type { ApiApp, RouteServices } from './types.ts';
 
 const PREFIX = '/v1/proxy/';
 
@@ -15,7 +14,7 @@ function hasBody(raw: IncomingMessage): boolean {
   return raw.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-export function register(app: ApiApp, ctx: AppContext): void {
+export function register(app: ApiApp, ctx: RouteServices): void {
   // Own scope: here any content type is accepted and the body stays an unread stream, so it is
   // streamed to the CRM instead of being parsed (and the JSON body limit does not apply).
   app.register(async (scope) => {

@@ -13,7 +13,10 @@ import { getHubSpotRecords } from './records.ts';
 import { hubspotSearch } from './search.ts';
 import { hubspotWrites } from './writes.ts';
 
-/** HubSpot: writes (batch APIs), get (batch read), add custom field and pass-through; every CRM call paced per connection. */
+/**
+ * HubSpot: writes (batch APIs), search, get (batch read), describe, associations (read, associate,
+ * dissociate), add custom field and pass-through; every CRM call paced per connection.
+ */
 export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
   const { clock } = deps;
   const settings = deps.config.hubspot;
@@ -44,8 +47,8 @@ export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
       update: writes.update,
       delete: writes.delete,
       upsert: writes.upsert,
-      // At most 100 ids, so one paced batch/read call.
-      // CRM search with HubSpot's paging behind a signed cursor, paced at search's 5 per second.
+      // CRM search with HubSpot's paging behind a signed cursor, paced at search's 5 per second;
+      // the account's own objects (owners, pipelines, stages) are listed and filtered here.
       search: (call, input) => {
         const account = 'objectName' in input ? accountObject(input.objectName) : undefined;
         if (account !== undefined && 'request' in input) {
@@ -53,6 +56,7 @@ export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
         }
         return search(call, input);
       },
+      // At most 100 ids, so one paced batch/read call; the account's own objects from their APIs.
       get: ({ session, limiter }, input) => {
         const account = accountObject(input.objectName);
         if (account !== undefined) return getAccountObjects(hs, session, account, input.ids);

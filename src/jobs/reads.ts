@@ -1,0 +1,69 @@
+// A job's results: counted and stored in pieces when it finishes, read back page by page.
+import type { SaveResult } from '../domain/operations.ts';
+import { yieldToLoop } from '../lib/yield-to-loop.ts';
+import type { JobCounts, JobRow, JobsRepository } from '../store/types.ts';
+
+/** The job's record-level counts from a finished answer. */
+export function countsOf(results: readonly SaveResult[]): JobCounts {
+  const succeeded = results.filter((r) => r.success).length;
+  return { processed: results.length, succeeded, failed: results.length - succeeded };
+}
+
+/** A finished job's results, stored in pieces of `size` (a turn of the event loop between pieces). */
+export async function storeResults(
+  jobs: Pick<JobsRepository, 'putResults'>,
+  id: string,
+  results: readonly SaveResult[],
+  size: number,
+): Promise<void> {
+  const pieces = [];
+  for (let first = 0; first < results.length; first += size) {
+    if (first > 0) await yieldToLoop();
+    pieces.push({ piece: first / size, first, results: JSON.stringify(results.slice(first, first + size)) });
+  }
+  await jobs.putResults(id, pieces);
+}
+
+type JobReadsRepository = Pick<JobsRepository, 'find' | 'list' | 'resultPieces'>;
+
+/** Results at positions [from, from + limit) of a finished job, in input order. */
+export async function readResults(
+  jobs: Pick<JobsRepository, 'resultPieces'>,
+  id: string,
+  from: number,
+  limit: number,
+): Promise<SaveResult[]> {
+  const pieces = await jobs.resultPieces(id, from, from + limit);
+  const out: SaveResult[] = [];
+  for (const p of pieces) {
+    const results = JSON.parse(p.results) as SaveResult[];
+    results.forEach((r, k) => {
+      const at = p.first + k;
+      if (at >= from && at < from + limit) out.push(r);
+    });
+  }
+  return out;
+}
+
+/** What the API reads of jobs: one job, a token's jobs page by page, a finished job's results. */
+export class JobReads {
+  readonly #jobs: JobReadsRepository;
+
+  constructor(jobs: JobReadsRepository) {
+    this.#jobs = jobs;
+  }
+
+  /** The job without its input. */
+  find(id: string): Promise<JobRow | null> {
+    return this.#jobs.find(id);
+  }
+
+  /** A token's jobs, newest first, after the (createdAt, id) of the previous page's last. */
+  list(filter: Parameters<JobsRepository['list']>[0]): Promise<JobRow[]> {
+    return this.#jobs.list(filter);
+  }
+
+  results(id: string, from: number, limit: number): Promise<SaveResult[]> {
+    return readResults(this.#jobs, id, from, limit);
+  }
+}
