@@ -398,6 +398,7 @@ export function registerConsole(app: FastifyInstance, ctx: AppContext): void {
           filter,
           await ctx.admin.listConnections(),
           ctx.config.requestLogDays,
+          await ctx.admin.listTokens(),
         ),
       );
     });
