@@ -9,7 +9,7 @@ import {
 } from './context.ts';
 import { registerLimits } from './limits/index.ts';
 import { registerOAuthRoutes } from './oauth/index.ts';
-import { persistOrg } from './persist.ts';
+import { persistSalesforce } from './persist.ts';
 import { registerCollectionRoutes } from './rest/collections.ts';
 import { DATA_PREFIX, NOT_FOUND, sendErrors, UNABLE_TO_LOCK_ROW } from './rest/common.ts';
 import { registerCompositeRoutes } from './rest/composite.ts';
@@ -178,6 +178,6 @@ export function buildSalesforceApp(options: StartSalesforceSandboxOptions = {}):
   registerCompositeRoutes(app, ctx);
   registerBulkRoutes(app, ctx);
   registerToolingRoutes(app, ctx);
-  if (options.persistDir !== undefined) persistOrg(app, ctx.org, options.persistDir);
+  if (options.persistDir !== undefined) persistSalesforce(app, ctx, options.persistDir);
   return { app, ctx };
 }

@@ -237,6 +237,22 @@ export class OAuthState {
     return true;
   }
 
+  /** Grants, tokens and codes, for the sandbox's persistence (`sandbox/shared/persist.ts`). */
+  exportState() {
+    return { access: this.#access, refresh: this.#refresh, codes: this.#codes };
+  }
+
+  /** Takes a saved state; the bootstrap credentials of this start stay valid beside it. */
+  importState(state: unknown): void {
+    const saved = state as ReturnType<OAuthState['exportState']>;
+    for (const [token, rec] of this.#access) if (!saved.access.has(token)) saved.access.set(token, rec);
+    for (const [token, grant] of this.#refresh)
+      if (!saved.refresh.has(token)) saved.refresh.set(token, grant);
+    this.#access = saved.access;
+    this.#refresh = saved.refresh;
+    this.#codes = saved.codes;
+  }
+
   #newGrant(scope: string, refreshToken: string | null): Grant {
     const grant: Grant = {
       userId: this.userId,
