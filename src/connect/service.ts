@@ -292,7 +292,12 @@ export class ConnectService {
       if (sandbox !== undefined) return sandbox;
     }
     const app = facet.configuredApp();
-    if (app === null) throw appMissing(adapter.profile.displayName, facet.appVariables);
+    if (app === null)
+      throw appMissing(
+        adapter.profile.displayName,
+        facet.appVariables,
+        this.#sandboxes?.[adapter.profile.id] !== undefined,
+      );
     return app;
   }
 
@@ -678,10 +683,14 @@ function invalid(field: string, message: string): ApiError {
   return new ApiError('invalid_value', message, { details: [{ field, message }] });
 }
 
-function appMissing(crm: string, variables: readonly string[]): ApiError {
+function appMissing(crm: string, variables: readonly string[], sandboxRuns = false): ApiError {
+  // In sandbox mode a login host is what turned the request towards a real account.
+  const sandboxHint = sandboxRuns
+    ? ` The ${crm} sandbox needs no app and has no login host: leave out the login host (--login-host, login_host) to connect the sandbox instead.`
+    : '';
   return new ApiError(
     'service_unavailable',
-    `${crm} accounts cannot be connected: the service has no ${crm} OAuth app. Set ${variables.join(' and ')} (see the README, "Connecting a real Salesforce or HubSpot account") and restart the service.`,
+    `Real ${crm} accounts cannot be connected: the service has no ${crm} OAuth app. Set ${variables.join(' and ')} (see the README, "Connecting a real Salesforce or HubSpot account") and restart the service.${sandboxHint}`,
     { details: variables.map((name) => ({ variable: name, set: false })) },
   );
 }
