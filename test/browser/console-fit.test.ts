@@ -80,7 +80,7 @@ test('every console page fits 1280 px and 390 px without sideways scrolling', {
   const s = await startStack(t, { env: { CRM_PROXY_PUBLIC_URL_EU: '', CRM_PROXY_PUBLIC_URL_US: '' } });
   await s.ctx.operators.create(EMAIL, PASSWORD);
   const { sfId } = await seed(s);
-  await s.ctx.admin.createLink({ provider: 'hubspot', label: LONG_LABEL });
+  const link = await s.ctx.admin.createLink({ provider: 'hubspot', label: LONG_LABEL });
 
   const profile = await mkdtemp(join(tmpdir(), 'crm-proxy-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -136,5 +136,21 @@ test('every console page fits 1280 px and 390 px without sideways scrolling', {
     .boundingBox();
   if (button === null || button.x + button.width > 1280)
     problems.push(`Re-connect button off screen at ${JSON.stringify(button)}`);
+  // A connect link's own page on a phone: who asks, for which CRM, what is shared, a way on.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(link.url);
+  assert.match((await page.textContent('h1')) ?? '', /Connect your HubSpot account/);
+  for (const p of await overflows(page)) problems.push(`390 px connect link: ${p}`);
+  const go = await page.locator('a.primary').boundingBox();
+  if (go === null || go.x + go.width > 390) problems.push(`Continue off screen at ${JSON.stringify(go)}`);
+  await page.screenshot({ path: join(SHOTS, `connect-link-390${SHOT_SUFFIX}.png`), fullPage: true });
+  // Declined on the CRM's page: our page says so and leads back to the start.
+  await page.click('a.primary');
+  await page.click('button.deny');
+  await page.waitForLoadState();
+  assert.match((await page.textContent('h1')) ?? '', /Access was not granted/);
+  for (const p of await overflows(page)) problems.push(`390 px declined page: ${p}`);
+  await page.click('a.primary');
+  assert.match((await page.textContent('h1')) ?? '', /Connect your HubSpot account/);
   assert.deepEqual(problems, []);
 });

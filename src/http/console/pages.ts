@@ -106,17 +106,24 @@ export function connectForm(frame: PageFrame, providers: ProviderChoice[], avail
 <button type="submit" data-test="connect">Connect</button></form>`;
 }
 
+function twinNote(twin: string | undefined, names: Map<string, string>): Html | string {
+  if (twin === undefined) return '';
+  return html`<br><span class="badge needs_reauth" data-same-account="${twin}">same account as <a href="/console/connections/${twin}">${names.get(twin) ?? twin}</a></span>`;
+}
+
 export function connectionsPage(
   frame: PageFrame,
   connections: ConnectionView[],
   providers: ProviderChoice[],
   connectAvailable: boolean,
   redirectUrl: string,
-  notice: string | null,
+  notice: Html | null,
+  twins: Map<string, string> = new Map(),
 ): Html {
+  const names = new Map(connections.map((c) => [c.id, c.label ?? c.id]));
   const rows = connections.map(
     (c) => html`<tr data-connection="${c.id}">
-<td data-label="Connection"><a href="/console/connections/${c.id}">${c.label ?? c.id}</a><br><span class="muted mono id">${c.id}</span></td>
+<td data-label="Connection"><a href="/console/connections/${c.id}">${c.label ?? c.id}</a><br><span class="muted mono id">${c.id}</span>${twinNote(twins.get(c.id), names)}</td>
 <td data-label="CRM">${c.providerName}${c.sandbox ? html` <span class="muted">(sandbox)</span>` : ''}</td><td data-label="Region">${c.region}</td>
 <td data-label="Status" class="status">${statusBadge(c)}${c.lastError === null ? '' : html`<span class="muted last-error">${c.lastError}</span>`}</td>
 <td data-label="Created">${when(c.createdAt)}</td><td data-label="Last used">${when(c.lastUsedAt)}</td><td data-label="Daily API allowance">${allowance(c)}</td>

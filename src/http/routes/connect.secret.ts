@@ -16,9 +16,12 @@ export function register(app: ApiApp, ctx: AppContext): void {
           operationId: 'openConnectLink',
           summary: 'Open a connect link',
           description:
-            'Landing route of a one-time connect link: redirects to the CRM consent page, or answers an HTML page saying why the link cannot be used.',
+            'Landing route of a one-time connect link: an HTML page naming the service, the CRM and what will be shared, whose Continue link (`?continue=1`) redirects to the CRM consent page; or a page saying why the link cannot be used.',
           tags: ['Connect'],
-          responses: { '303': { description: 'To the CRM consent page.' } },
+          responses: {
+            '200': { description: 'The landing page.' },
+            '303': { description: 'To the CRM consent page (with continue=1).' },
+          },
           errors: [404, 410],
           hidden: true,
           public: true,
@@ -27,7 +30,8 @@ export function register(app: ApiApp, ctx: AppContext): void {
     },
     async (request, reply) => {
       const secure = request.protocol === 'https' || ctx.config.behindTls;
-      return sendFlowAnswer(reply, await ctx.connect.openLink(request.params.secret, secure));
+      const proceed = (request.query as Record<string, unknown>)['continue'] === '1';
+      return sendFlowAnswer(reply, await ctx.connect.openLink(request.params.secret, secure, proceed));
     },
   );
 }
