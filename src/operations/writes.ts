@@ -116,8 +116,24 @@ export function checkBatchWrite(
   return { operation: write.operation, input: { objectName, records: write.items, via } };
 }
 
-/** Runs a checked batch write; `job` is set when it runs as a durable job. */
-export function runBatchWrite(
+/**
+ * Runs a checked batch write; `job` is set when it runs as a durable job. Every result carries
+ * `id`, null for a new record that was not created, as the API promises `{id, success, errors}`.
+ */
+export async function runBatchWrite(
+  deps: OperationDeps,
+  connection: Connection,
+  write: BatchWrite,
+  job?: JobHook,
+): Promise<WriteAnswer> {
+  const answer = await runWrite(deps, connection, write, job);
+  return {
+    ...answer,
+    data: answer.data.map((r) => ({ id: r.id ?? null, success: r.success, errors: r.errors })),
+  };
+}
+
+function runWrite(
   deps: OperationDeps,
   connection: Connection,
   write: BatchWrite,
