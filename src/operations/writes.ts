@@ -129,8 +129,20 @@ export async function runBatchWrite(
   const answer = await runWrite(deps, connection, write, job);
   return {
     ...answer,
-    data: answer.data.map((r) => ({ id: r.id ?? null, success: r.success, errors: r.errors })),
+    data: answer.data.map((r, i) => ({
+      id: r.id ?? askedId(write, i),
+      success: r.success,
+      errors: r.errors,
+    })),
   };
+}
+
+/** The id a record of an update or delete was sent with (a failed result may not repeat it). */
+function askedId(write: BatchWrite, index: number): string | null {
+  if (write.operation === 'delete') return write.input.ids[index] ?? null;
+  if (write.operation === 'insert') return null;
+  const found = idOf(write.input.records[index]);
+  return 'id' in found ? found.id : null;
 }
 
 function runWrite(
