@@ -75,3 +75,9 @@ export function isPersistable(value: unknown): value is Persistable {
     typeof (value as Persistable).importState === 'function'
   );
 }
+
+/** `saved`, plus the entries of `current` it lacks (a new start's bootstrap tokens beside kept ones). */
+export function keepMissing<K, V>(saved: Map<K, V>, current: Map<K, V>): Map<K, V> {
+  for (const [key, value] of current) if (!saved.has(key)) saved.set(key, value);
+  return saved;
+}

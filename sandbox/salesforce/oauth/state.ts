@@ -1,3 +1,4 @@
+import { keepMissing } from '../../shared/persist.ts';
 import {
   defaultCredentials,
   newAccessToken,
@@ -245,11 +246,8 @@ export class OAuthState {
   /** Takes a saved state; the bootstrap credentials of this start stay valid beside it. */
   importState(state: unknown): void {
     const saved = state as ReturnType<OAuthState['exportState']>;
-    for (const [token, rec] of this.#access) if (!saved.access.has(token)) saved.access.set(token, rec);
-    for (const [token, grant] of this.#refresh)
-      if (!saved.refresh.has(token)) saved.refresh.set(token, grant);
-    this.#access = saved.access;
-    this.#refresh = saved.refresh;
+    this.#access = keepMissing(saved.access, this.#access);
+    this.#refresh = keepMissing(saved.refresh, this.#refresh);
     this.#codes = saved.codes;
   }
 
