@@ -443,6 +443,17 @@ export class ConnectService {
       await this.#connections.remove(connection.id);
       return page(410, FAILURES.link_spent, clear);
     }
+    return this.#connected(state, connection, crm, facts, clear);
+  }
+
+  /** The answer for a new connection; one to an account already connected is flagged with the first. */
+  async #connected(
+    state: ConnectState,
+    connection: Connection,
+    crm: string,
+    facts: Array<[string, string]>,
+    clear: string[],
+  ): Promise<FlowAnswer> {
     this.#log?.info(
       { connectionId: connection.id, provider: state.provider, link: state.linkId !== null },
       'connection connected',
