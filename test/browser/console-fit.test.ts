@@ -3,15 +3,13 @@
 // and a long "needs re-auth" error. Screenshots go into docs/screenshots/ when
 // CRM_PROXY_SCREENSHOTS=docs, else into a temporary folder.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { noChromium, openBrowser } from '../helpers/browser.ts';
 import { type Stack, startStack } from '../helpers/stack.ts';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const SHOTS =
   process.env['CRM_PROXY_SCREENSHOTS'] === 'docs'
     ? resolve(import.meta.dirname, '../../docs/screenshots')
@@ -75,26 +73,15 @@ async function seed(s: Stack): Promise<{ sfId: string; tokenId: string }> {
 }
 
 test('every console page fits 1280 px and 390 px without sideways scrolling', {
-  skip: !existsSync(CHROMIUM) && `no ${CHROMIUM}`,
+  skip: noChromium,
 }, async (t) => {
   const s = await startStack(t, { env: { CRM_PROXY_PUBLIC_URL_EU: '', CRM_PROXY_PUBLIC_URL_US: '' } });
   await s.ctx.operators.create(EMAIL, PASSWORD);
   const { sfId } = await seed(s);
   const link = await s.ctx.admin.createLink({ provider: 'hubspot', label: LONG_LABEL });
 
-  const profile = await mkdtemp(join(tmpdir(), 'crm-proxy-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    viewport: { width: 1280, height: 800 },
-    baseURL: s.baseUrl,
-  });
-  t.after(async () => {
-    await context.close();
-    await rm(profile, { recursive: true, force: true });
-  });
-  context.setDefaultTimeout(30_000);
+  const { context, close } = await openBrowser(s.baseUrl);
+  t.after(close);
   const page = await context.newPage();
   await page.goto('/console/sign-in');
   await page.fill('input[name=email]', EMAIL);

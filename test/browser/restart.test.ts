@@ -2,13 +2,11 @@
 // as `npm start` runs them (the same data directory, the same ports, persistence left at its
 // default): after the restart its token still works, through a refresh of the access token.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { chromium } from 'playwright-core';
 import {
   ensureSandboxConnections,
   type SandboxPair,
@@ -16,8 +14,8 @@ import {
 } from '../../src/cli/sandbox-bootstrap.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { startService } from '../../src/main.ts';
+import { noChromium, openBrowser } from '../helpers/browser.ts';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const EMAIL = 'ops@example.com';
 const PASSWORD = 'correct horse battery staple';
 
@@ -32,7 +30,7 @@ async function freePort(): Promise<number> {
 }
 
 test('a connection made in the console still works after a restart', {
-  skip: !existsSync(CHROMIUM) && `no ${CHROMIUM}`,
+  skip: noChromium,
 }, async (t) => {
   const dataDir = await mkdtemp(join(tmpdir(), 'crm-proxy-restart-'));
   const env = {
@@ -70,18 +68,8 @@ test('a connection made in the console still works after a restart', {
 
   const first = await start();
   await first.service.ctx.operators.create(EMAIL, PASSWORD);
-  const profile = await mkdtemp(join(tmpdir(), 'crm-proxy-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    viewport: { width: 1280, height: 800 },
-  });
-  open.push(async () => {
-    await context.close();
-    await rm(profile, { recursive: true, force: true });
-  });
-  context.setDefaultTimeout(30_000);
+  const { context, close } = await openBrowser();
+  open.push(close);
   const page = await context.newPage();
   const base = first.service.baseUrl;
   await page.goto(`${base}/console/sign-in`);
