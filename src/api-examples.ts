@@ -11,6 +11,9 @@ export const EXAMPLE_REQUEST_ID = 'req_3dbfT8zKq1V0x2aLm9Yc';
 
 const SF_ID = '001XXXXXXXXXXXXAAA';
 const SF_ID_2 = '001XXXXXXXXXXXXAAB';
+/** Accounts the Salesforce sandbox seeds: "try it" on get answers them as they are. */
+const SEEDED_ID = '0014S000000KyjBQAS';
+const SEEDED_ID_2 = '0014S000000KyjEQAS';
 export const JOB_ID = 'job_8kT2mQvX4nR7bL1c';
 
 const result = (id: string) => ({ id, success: true, errors: [] });
@@ -41,7 +44,10 @@ const QUEUED_JOB = {
   updated_at: '2026-03-02T09:30:00.000Z',
 };
 const WRITE_RESULTS = { data: [result(SF_ID), result(SF_ID_2)] };
-const ACCOUNT = { attributes: { type: 'Account', url: `/services/data/v62.0/sobjects/Account/${SF_ID}` } };
+const account = (id: string) => ({
+  attributes: { type: 'Account', url: `/services/data/v62.0/sobjects/Account/${id}` },
+});
+const ACCOUNT = account(SF_ID);
 
 const CONNECTION = {
   id: 'conn_5Wq8ZrT1',
@@ -112,9 +118,14 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   },
   getRecords: {
     params: { object_name: 'Account' },
-    request: { data: { ids: [SF_ID, '001XXXXXXXXXXXXZZZ'], fields: ['Name', 'Industry'] } },
+    request: { data: { ids: [SEEDED_ID, SEEDED_ID_2], fields: ['Name', 'Industry'] } },
     responses: {
-      '200': { data: [{ ...ACCOUNT, Id: SF_ID, Name: 'Acme', Industry: 'Energy' }, null] },
+      '200': {
+        data: [
+          { ...account(SEEDED_ID), Id: SEEDED_ID, Name: 'Acme Corp', Industry: 'Agriculture' },
+          { ...account(SEEDED_ID_2), Id: SEEDED_ID_2, Name: 'Umbrella Corp', Industry: 'Consulting' },
+        ],
+      },
     },
   },
   query: {

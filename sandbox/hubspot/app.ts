@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CONTROL_PREFIX, createSandboxApp, type FaultKind, type SandboxCore } from '../shared/index.ts';
+import { persistState, storesOf } from '../shared/persist.ts';
 import { registerAssociationsRoutes } from './associations/index.ts';
 import {
   type AuthResult,
@@ -85,6 +87,9 @@ function renderFault(fault: FaultKind, request: FastifyRequest, reply: FastifyRe
   }
 }
 
+/** File name of the persisted portal and OAuth grants in the data directory (`persistDir`). */
+export const STATE_FILE = 'hubspot-sandbox.state';
+
 /** Builds the HubSpot sandbox app (routes, hooks, control API) without listening. */
 export function buildHubSpotApp(options: HubSpotSandboxOptions = {}): HubSpotApp {
   const core = createSandboxApp({
@@ -95,12 +100,13 @@ export function buildHubSpotApp(options: HubSpotSandboxOptions = {}): HubSpotApp
   });
   const { app, realism, accounting } = core;
   let baseUrl = 'http://127.0.0.1';
+  const oauth = createHubSpotAuth(options);
   const ctx: HubSpotContext = {
     portal: new Portal({
       ...(options.portalId !== undefined ? { portalId: options.portalId } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
     }),
-    oauth: createHubSpotAuth(options),
+    oauth,
     realism,
     accounting,
     options,
@@ -166,6 +172,9 @@ export function buildHubSpotApp(options: HubSpotSandboxOptions = {}): HubSpotApp
     ctx.oauth.expireAll();
     return reply.code(204).send();
   });
+  if (options.persistDir !== undefined) {
+    persistState(app, join(options.persistDir, STATE_FILE), { portal: storesOf(ctx.portal), oauth });
+  }
 
   return {
     app,

@@ -31,6 +31,8 @@ export interface HubSpotSandboxOptions {
    * (default) or a seeded shuffle. HubSpot documents no order (a captured 207 listed ids unsorted).
    */
   batchResultOrder?: 'input' | 'shuffled';
+  /** Keep the portal (records, schema, associations, pipelines) and OAuth grants in this directory across restarts. */
+  persistDir?: string;
 }
 
 export const DEFAULT_CREDENTIALS: HubSpotCredentials = {

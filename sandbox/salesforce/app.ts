@@ -10,7 +10,7 @@ import {
 import { registerLimits } from './limits/index.ts';
 import { registerRecordCount } from './limits/record-count.ts';
 import { registerOAuthRoutes } from './oauth/index.ts';
-import { persistOrg } from './persist.ts';
+import { persistSalesforce } from './persist.ts';
 import { registerCollectionRoutes } from './rest/collections.ts';
 import { DATA_PREFIX, NOT_FOUND, sendErrors, UNABLE_TO_LOCK_ROW } from './rest/common.ts';
 import { registerCompositeRoutes } from './rest/composite.ts';
@@ -180,6 +180,6 @@ export function buildSalesforceApp(options: StartSalesforceSandboxOptions = {}):
   registerCompositeRoutes(app, ctx);
   registerBulkRoutes(app, ctx);
   registerToolingRoutes(app, ctx);
-  if (options.persistDir !== undefined) persistOrg(app, ctx.org, options.persistDir);
+  if (options.persistDir !== undefined) persistSalesforce(app, ctx, options.persistDir);
   return { app, ctx };
 }

@@ -1,40 +1,29 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Org, OrgState } from './org/index.ts';
+import { persistState } from '../shared/persist.ts';
+import type { SalesforceContext } from './context.ts';
+import type { OrgState } from './org/index.ts';
 
-/** File name of the persisted org in the data directory. */
-export const STATE_FILE = 'salesforce-sandbox.json';
-/** Writes are gathered for this long before the file is rewritten. */
-const SAVE_DELAY_MS = 250;
+/** File name of the persisted org and OAuth grants in the data directory. */
+export const STATE_FILE = 'salesforce-sandbox.state';
+/** The org alone, as JSON, from before OAuth grants were kept too: read once when no state file exists. */
+const LEGACY_FILE = 'salesforce-sandbox.json';
 
 /**
- * `persistDir`: the org (metadata and records, recycle bin included) is read from the data directory
- * at start and written back shortly after each change and when the sandbox closes, so a restarted
- * sandbox has the same data and schema. Writes go to a temporary file renamed over the old one, so a
- * crash mid-write leaves the previous state whole.
+ * `persistDir`: the org (metadata and records, recycle bin included) and the OAuth state (grants,
+ * refresh and access tokens, codes) are read from the data directory at start and written back
+ * after each change, so a restarted sandbox has the same data and schema and still honours every
+ * refresh token it issued.
  */
-export function persistOrg(app: FastifyInstance, org: Org, dir: string): void {
+export function persistSalesforce(app: FastifyInstance, ctx: SalesforceContext, dir: string): void {
   const file = join(dir, STATE_FILE);
-  if (existsSync(file)) {
-    const state = JSON.parse(readFileSync(file, 'utf8')) as OrgState;
-    org.importState(state);
+  const legacy = join(dir, LEGACY_FILE);
+  if (!existsSync(file) && existsSync(legacy)) {
+    ctx.org.importState(JSON.parse(readFileSync(legacy, 'utf8')) as OrgState);
   }
-  let timer: NodeJS.Timeout | null = null;
-  const save = () => {
-    if (timer !== null) clearTimeout(timer);
-    timer = null;
-    mkdirSync(dir, { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(org.exportState()), { mode: 0o600 });
-    renameSync(tmp, file);
-  };
-  app.addHook('onResponse', async (request) => {
-    if (request.method === 'GET' || request.method === 'HEAD') return;
-    if (timer === null) {
-      timer = setTimeout(save, SAVE_DELAY_MS);
-      timer.unref();
-    }
+  persistState(app, file, {
+    org: { exportState: () => ctx.org.exportState(), importState: (s) => ctx.org.importState(s as OrgState) },
+    oauth: ctx.oauth,
   });
-  app.addHook('onClose', async () => save());
 }

@@ -17,6 +17,8 @@ import { BUILT_IN_PROVIDERS } from '../providers/index.ts';
 import { ProviderRegistry } from '../providers/registry.ts';
 import { openStore } from '../store/index.ts';
 import type { Store } from '../store/types.ts';
+import { cliIo } from './process-io.ts';
+import { findService, type ServiceAddress } from './service-address.ts';
 
 export interface Core {
   config: Config;
@@ -32,6 +34,8 @@ export interface Core {
   /** The CRMs' adapters, and access tokens refreshed (and rotated ones stored) as the service does. */
   registry: ProviderRegistry;
   tokens: TokenManager;
+  /** Where the running service and its sandbox CRMs are, and what said so. */
+  address: ServiceAddress;
   close(): Promise<void>;
 }
 
@@ -56,7 +60,8 @@ export async function openCore(config: Config, log: KeyringLog): Promise<Core> {
     // The CLI signs nothing; the adapters only need a key of the right shape.
     signingKey: createHmac('sha256', 'crm-proxy cli').digest(),
   });
-  const sandboxes = config.sandbox ? sandboxClients(config) : undefined;
+  const address = findService(config, cliIo().env);
+  const sandboxes = config.sandbox ? sandboxClients(config, address) : undefined;
   const connect = new ConnectService({
     store,
     connections,
@@ -65,6 +70,7 @@ export async function openCore(config: Config, log: KeyringLog): Promise<Core> {
     clock,
     sandboxes,
   });
+  connect.useListenAddress(address.baseUrl);
   const tokens = new TokenManager({
     connections,
     locks: store.locks,
@@ -96,6 +102,7 @@ export async function openCore(config: Config, log: KeyringLog): Promise<Core> {
     admin,
     registry,
     tokens,
+    address,
     async close() {
       await requestLog.close();
       await auth.close();
@@ -109,18 +116,18 @@ export async function openCore(config: Config, log: KeyringLog): Promise<Core> {
  * The OAuth clients of the sandbox CRMs that `serve` starts with this data directory (it writes
  * them to sandbox-credentials.json on first start), so `connections add --sandbox` can be checked.
  */
-function sandboxClients(config: Config): Record<string, SandboxCrm> | undefined {
+function sandboxClients(config: Config, address: ServiceAddress): Record<string, SandboxCrm> | undefined {
   try {
     const file = JSON.parse(readFileSync(join(config.dataDir, 'sandbox-credentials.json'), 'utf8')) as Record<
       string,
       { clientId?: unknown; clientSecret?: unknown }
     >;
     const out: Record<string, SandboxCrm> = {};
-    for (const [provider, port] of Object.entries(config.sandboxPorts)) {
+    for (const [provider, url] of Object.entries(address.sandboxUrls)) {
       const c = file[provider];
       if (typeof c?.clientId === 'string' && typeof c.clientSecret === 'string') {
         out[provider] = {
-          url: `http://127.0.0.1:${port}`,
+          url,
           clientId: c.clientId,
           clientSecret: c.clientSecret,
         };

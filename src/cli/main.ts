@@ -128,7 +128,7 @@ export async function main(argv: string[]): Promise<number | undefined> {
         return command === undefined ? 2 : 0;
       case 'help': {
         const [topic, ...words] = rest;
-        if (topic === undefined) {
+        if (topic === undefined || topic === '--help' || topic === '-h') {
           cliIo().stdout.write(HELP);
           return 0;
         }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type HubSpotSandbox, startHubSpotSandbox } from '../../sandbox/hubspot/index.ts';
 import { type SalesforceSandbox, startSalesforceSandbox } from '../../sandbox/salesforce/index.ts';
 import type { CallAccounting, Realism, RealismConfig } from '../../sandbox/shared/index.ts';
+import type { Config } from '../config/index.ts';
 import type { AppContext } from '../context.ts';
 import { writePrivateFile } from '../lib/private-dir.ts';
 
@@ -46,7 +47,12 @@ export interface StartSandboxesOptions {
     /** Keep the org's records and schema in this directory across restarts. */
     persistDir?: string;
   };
-  hubspot?: { accessTokenTtlSeconds?: number; batchResultOrder?: 'input' | 'shuffled' };
+  hubspot?: {
+    accessTokenTtlSeconds?: number;
+    batchResultOrder?: 'input' | 'shuffled';
+    /** Keep the portal and OAuth grants in this directory across restarts. */
+    persistDir?: string;
+  };
 }
 
 export async function startSandboxes(options: StartSandboxesOptions): Promise<SandboxPair> {
@@ -80,11 +86,25 @@ export async function startSandboxes(options: StartSandboxesOptions): Promise<Sa
   };
 }
 
+/**
+ * The sandboxes `serve` runs in-process: on the configured ports, with this data directory's
+ * bootstrap credentials, keeping their state there unless CRM_PROXY_SANDBOX_PERSIST=false.
+ */
+export function startServeSandboxes(config: Config): Promise<SandboxPair> {
+  const persist = config.sandboxPersist === true ? { persistDir: config.dataDir } : undefined;
+  return startSandboxes({
+    ports: config.sandboxPorts,
+    host: config.host,
+    credentials: loadOrCreateBootstrapCredentials(config.dataDir),
+    ...(persist === undefined ? {} : { salesforce: persist, hubspot: persist }),
+  });
+}
+
 const CREDENTIALS_FILE = 'sandbox-credentials.json';
 
 /**
- * Bootstrap credentials of both sandboxes, generated once per data directory: the sandboxes keep
- * their state in memory, so each start gives them the same client and refresh token again.
+ * Bootstrap credentials of both sandboxes, generated once per data directory, so each start gives
+ * them the same client and refresh token again (with persistence off, the only grant they know).
  */
 export function loadOrCreateBootstrapCredentials(dataDir: string): Record<SandboxCrm, BootstrapCredentials> {
   const file = join(dataDir, CREDENTIALS_FILE);

@@ -9,8 +9,8 @@ import { loadOrCreateBootstrapCredentials, type SandboxHandle } from './sandbox-
 
 export const SANDBOX_HELP = `crm-proxy sandbox salesforce|hubspot|both [--port N] [--host H] [--persist]
   Starts sandbox CRMs alone. --port is the Salesforce port (HubSpot: --port, or port+1 with "both").
-  --persist (or CRM_PROXY_SANDBOX_PERSIST=true) keeps the Salesforce org's data and schema in the
-  data directory across restarts.`;
+  --persist (or CRM_PROXY_SANDBOX_PERSIST=true) keeps each sandbox's state (records, schema, OAuth
+  grants) in the data directory across restarts. Alone, a sandbox starts fresh unless asked.`;
 
 /** `crm-proxy sandbox …`: runs until SIGTERM/SIGINT. */
 export async function run(argv: string[]): Promise<number | undefined> {
@@ -45,20 +45,27 @@ export async function run(argv: string[]): Promise<number | undefined> {
   }
   const host = values.host ?? config.host;
   const credentials = loadOrCreateBootstrapCredentials(config.dataDir);
+  // Alone, a sandbox persists only when asked: the default (on) is for `serve`.
+  const persist = values.persist === true || cliIo().env['CRM_PROXY_SANDBOX_PERSIST'] === 'true';
   const started: Array<{ name: string; sandbox: SandboxHandle }> = [];
   if (which === 'salesforce' || which === 'both') {
     const sandbox = await startSalesforceSandbox({
       port: port ?? config.sandboxPorts.salesforce,
       host,
       credentials: credentials.salesforce,
-      ...(values.persist === true || config.sandboxPersist === true ? { persistDir: config.dataDir } : {}),
+      ...(persist ? { persistDir: config.dataDir } : {}),
     });
     started.push({ name: 'Salesforce', sandbox });
   }
   if (which === 'hubspot' || which === 'both') {
     const hsPort =
       port === undefined ? config.sandboxPorts.hubspot : which === 'both' && port !== 0 ? port + 1 : port;
-    const sandbox = await startHubSpotSandbox({ port: hsPort, host, credentials: credentials.hubspot });
+    const sandbox = await startHubSpotSandbox({
+      port: hsPort,
+      host,
+      credentials: credentials.hubspot,
+      ...(persist ? { persistDir: config.dataDir } : {}),
+    });
     started.push({ name: 'HubSpot', sandbox });
   }
   for (const { name, sandbox } of started) {

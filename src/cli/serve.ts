@@ -5,18 +5,18 @@ import { locateStore } from './location.ts';
 import { cliIo } from './process-io.ts';
 import {
   ensureSandboxConnections,
-  loadOrCreateBootstrapCredentials,
   readSandboxFile,
   type SandboxPair,
-  startSandboxes,
+  startServeSandboxes,
   writeSandboxFile,
 } from './sandbox-bootstrap.ts';
 
 export const SERVE_HELP = `crm-proxy serve [--port N] [--host H]
   Starts the service. With CRM_PROXY_SANDBOX on (the default outside production, refused with
   NODE_ENV=production) both sandbox CRMs run in-process (ports PORT+1 and PORT+2), each with a
-  connection and an API token, written to <data dir>/sandbox.json. CRM_PROXY_SANDBOX_PERSIST=true
-  keeps the Salesforce sandbox's data and schema in the data directory across restarts.`;
+  connection and an API token, written to <data dir>/sandbox.json. Both sandboxes keep their state
+  (records, schema, OAuth grants) in the data directory, so connections made in the console or
+  through a connect link work after a restart; CRM_PROXY_SANDBOX_PERSIST=false starts them fresh.`;
 
 /** The start lines about the connect flow: the redirect URL to register, and what each CRM still needs. */
 export function connectBanner(connect: AppContext['connect']): string[] {
@@ -53,15 +53,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
   say(`Store: ${location.where}`);
 
   let sandboxes: SandboxPair | undefined;
-  if (config.sandbox) {
-    const credentials = loadOrCreateBootstrapCredentials(config.dataDir);
-    sandboxes = await startSandboxes({
-      ports: config.sandboxPorts,
-      host: config.host,
-      credentials,
-      ...(config.sandboxPersist === true ? { salesforce: { persistDir: config.dataDir } } : {}),
-    });
-  }
+  if (config.sandbox) sandboxes = await startServeSandboxes(config);
   const service = await startService(config, {
     logger,
     ...(sandboxes === undefined

@@ -80,8 +80,8 @@ export interface Config {
   /** Ports of the in-process sandboxes (`CRM_PROXY_SANDBOX_SF_PORT` / `_HS_PORT`, default PORT+1 / PORT+2). */
   sandboxPorts: { salesforce: number; hubspot: number };
   /**
-   * Keep the in-process Salesforce sandbox's org (records and schema) in the data directory across
-   * restarts (`CRM_PROXY_SANDBOX_PERSIST`, default off; absent in a hand-built Config: off).
+   * Keep both sandboxes' state (records, schema, OAuth grants) in the data directory across
+   * restarts (`CRM_PROXY_SANDBOX_PERSIST`, default on; absent in a hand-built Config: off).
    */
   sandboxPersist?: boolean;
   hubspot: {
@@ -217,7 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
         0,
       ),
     },
-    sandboxPersist: p.take(() => bool(env, 'CRM_PROXY_SANDBOX_PERSIST', false), false),
+    sandboxPersist: p.take(() => bool(env, 'CRM_PROXY_SANDBOX_PERSIST', true), true),
     hubspot: hubspotSettings(env, p),
     connect: {
       linkTtlMs: p.take(() => hours(env, 'CRM_PROXY_CONNECT_LINK_TTL_HOURS', 24), 24) * 3_600_000,

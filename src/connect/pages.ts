@@ -9,7 +9,9 @@ const STYLE =
   'h1{font-size:1.35rem;margin:0 0 .75rem}.ok h1{color:#2f7d32}.fail h1{color:#b03a2e}' +
   'dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:1rem 0}dt{color:#5a6570}dd{margin:0;word-break:break-all}' +
   'code{background:#eef1f4;padding:0 .25rem;border-radius:3px;word-break:break-all}' +
-  '.next{border-top:1px solid #dde2e7;margin-top:1rem;padding-top:.75rem}.small{color:#5a6570;font-size:.85rem}';
+  '.next{border-top:1px solid #dde2e7;margin-top:1rem;padding-top:.75rem}.small{color:#5a6570;font-size:.85rem}' +
+  '.actions{display:flex;flex-wrap:wrap;gap:.5rem;margin:1rem 0 0}.actions a{display:inline-block;padding:.5rem 1rem;border-radius:4px;' +
+  'border:1px solid #1f5fbf;color:#1f5fbf;text-decoration:none}.actions a.primary{background:#1f5fbf;color:#fff}';
 
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 
@@ -41,6 +43,14 @@ export interface PageContent {
   facts?: ReadonlyArray<readonly [string, string]>;
   /** A short machine-readable reason, also in the `X-Connect-Outcome` header (tests, support). */
   reason: string;
+  /** Links to go on (the CRM's consent page) or back (start again). */
+  actions?: readonly PageAction[];
+}
+
+export interface PageAction {
+  href: string;
+  label: string;
+  primary: boolean;
 }
 
 export function renderPage(page: PageContent): string {
@@ -55,7 +65,11 @@ export function renderPage(page: PageContent): string {
 <body><main><div class="card ${page.tone}">
 <h1>${escapeHtml(page.title)}</h1>
 <p>${escapeHtml(page.what)}</p>${facts}
-<p class="next">${escapeHtml(page.next)}</p>
+<p class="next">${escapeHtml(page.next)}</p>${
+    page.actions === undefined || page.actions.length === 0
+      ? ''
+      : `<p class="actions">${page.actions.map((a) => `<a${a.primary ? ' class="primary"' : ''} href="${escapeHtml(a.href)}">${escapeHtml(a.label)}</a>`).join('')}</p>`
+  }
 <p class="small">crm-proxy · reason: <code>${escapeHtml(page.reason)}</code></p>
 </div></main></body></html>
 `;

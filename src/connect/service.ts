@@ -16,6 +16,7 @@ import type {
   OAuthClient,
 } from '../providers/adapter.ts';
 import type { ConnectLink, ConnectState, Store } from '../store/types.ts';
+import { BACK_COOKIE, backCookie, landingPage, wayBack } from './landing.ts';
 import { PAGE_HEADERS, type PageContent, renderPage } from './pages.ts';
 import {
   bindingCookieName,
@@ -98,6 +99,8 @@ export type FlowAnswer =
       html: string;
       /** Short machine-readable outcome (`connected`, `state_replayed`, …). */
       reason: string;
+      /** What the page says (rendered into `html`). */
+      content: PageContent;
       setCookies: string[];
       headers: Readonly<Record<string, string>>;
     };
@@ -292,12 +295,31 @@ export class ConnectService {
       if (sandbox !== undefined) return sandbox;
     }
     const app = facet.configuredApp();
-    if (app === null) throw appMissing(adapter.profile.displayName, facet.appVariables);
+    if (app === null)
+      throw appMissing(
+        adapter.profile.displayName,
+        facet.appVariables,
+        this.#sandboxes?.[adapter.profile.id] !== undefined,
+      );
     return app;
   }
 
-  /** `GET /oauth/callback`: checks the state and the browser, exchanges the code, checks the grant, stores. */
+  /**
+   * `GET /oauth/callback`: checks the state and the browser, exchanges the code, checks the grant,
+   * stores. A page that ends the flow without a connection offers a way back.
+   */
   async complete(request: {
+    query: Record<string, unknown>;
+    cookieHeader: string | undefined;
+  }): Promise<FlowAnswer> {
+    const answer = await this.#complete(request);
+    const cleared = [...answer.setCookies, `${BACK_COOKIE}=; Path=/oauth; Max-Age=0; HttpOnly; SameSite=Lax`];
+    if (answer.kind !== 'page' || answer.content.tone !== 'fail') return { ...answer, setCookies: cleared };
+    const content = { ...answer.content, actions: wayBack(parseCookies(request.cookieHeader)) };
+    return { ...answer, content, html: renderPage(content), setCookies: cleared };
+  }
+
+  async #complete(request: {
     query: Record<string, unknown>;
     cookieHeader: string | undefined;
   }): Promise<FlowAnswer> {
@@ -421,13 +443,35 @@ export class ConnectService {
       await this.#connections.remove(connection.id);
       return page(410, FAILURES.link_spent, clear);
     }
+    return this.#connected(state, connection, crm, facts, clear);
+  }
+
+  /** The answer for a new connection; one to an account already connected is flagged with the first. */
+  async #connected(
+    state: ConnectState,
+    connection: Connection,
+    crm: string,
+    facts: Array<[string, string]>,
+    clear: string[],
+  ): Promise<FlowAnswer> {
     this.#log?.info(
       { connectionId: connection.id, provider: state.provider, link: state.linkId !== null },
       'connection connected',
     );
-    if (state.returnTo !== null)
-      return redirect(withParam(state.returnTo, 'connected', connection.id), clear);
-    return page(200, CONNECTED(crm, connection.id, connection.label, facts, false), clear);
+    // The same account connected before: flagged, with the earlier connection, not refused.
+    const twin = (await this.#connections.list()).find(
+      (c) =>
+        c.id !== connection.id &&
+        c.provider === connection.provider &&
+        c.accountId !== null &&
+        c.accountId === connection.accountId,
+    );
+    if (state.returnTo !== null) {
+      const to = withParam(state.returnTo, 'connected', connection.id);
+      return redirect(twin === undefined ? to : withParam(to, 'same_account_as', twin.id), clear);
+    }
+    const twinFact: Array<[string, string]> = twin === undefined ? [] : [['Already connected as', twin.id]];
+    return page(200, CONNECTED(crm, connection.id, connection.label, [...facts, ...twinFact], false), clear);
   }
 
   /** Creates a one-time connect link; only a hash of its secret is stored. */
@@ -482,8 +526,11 @@ export class ConnectService {
     return link.usedAt !== null ? 'used' : 'already_revoked';
   }
 
-  /** `GET /connect/:secret`: checks the link and sends the browser to the CRM's consent page. */
-  async openLink(secret: string, secure: boolean): Promise<FlowAnswer> {
+  /**
+   * `GET /connect/:secret`: checks the link, then answers our landing page (who asks, for which CRM,
+   * what will be shared); with `proceed` (its Continue button) sends the browser to the consent page.
+   */
+  async openLink(secret: string, secure: boolean, proceed = false): Promise<FlowAnswer> {
     const link =
       secret.length > 0 && secret.length <= 100
         ? await this.#store.connectLinks.findBySecretHash(hashSecret(secret))
@@ -493,6 +540,17 @@ export class ConnectService {
     if (status === 'used') return page(410, FAILURES.link_used, []);
     if (status === 'revoked') return page(410, FAILURES.link_revoked, []);
     if (status === 'expired') return page(410, FAILURES.link_expired, []);
+    if (!proceed) {
+      const { adapter } = this.#facet(link.provider);
+      const landing = landingPage({
+        crm: adapter.profile.displayName,
+        service: new URL(this.publicBaseUrl()).host,
+        label: link.label,
+        expiresAt: link.expiresAt,
+        continueHref: `${LINK_PATH}${secret}?continue=1`,
+      });
+      return page(200, landing, []);
+    }
     try {
       const started = await this.#begin(
         {
@@ -502,7 +560,10 @@ export class ConnectService {
         },
         link.id,
       );
-      return redirect(started.authorizeUrl, [this.bindingCookie(started.binding, secure)]);
+      return redirect(started.authorizeUrl, [
+        this.bindingCookie(started.binding, secure),
+        backCookie(`${LINK_PATH}${secret}`, secure),
+      ]);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       return page(503, FAILURES.link_cannot_start(err.message), []);
@@ -678,10 +739,14 @@ function invalid(field: string, message: string): ApiError {
   return new ApiError('invalid_value', message, { details: [{ field, message }] });
 }
 
-function appMissing(crm: string, variables: readonly string[]): ApiError {
+function appMissing(crm: string, variables: readonly string[], sandboxRuns = false): ApiError {
+  // In sandbox mode a login host is what turned the request towards a real account.
+  const sandboxHint = sandboxRuns
+    ? ` The ${crm} sandbox needs no app and has no login host: leave out the login host (--login-host, login_host) to connect the sandbox instead.`
+    : '';
   return new ApiError(
     'service_unavailable',
-    `${crm} accounts cannot be connected: the service has no ${crm} OAuth app. Set ${variables.join(' and ')} (see the README, "Connecting a real Salesforce or HubSpot account") and restart the service.`,
+    `Real ${crm} accounts cannot be connected: the service has no ${crm} OAuth app. Set ${variables.join(' and ')} (see the README, "Connecting a real Salesforce or HubSpot account") and restart the service.${sandboxHint}`,
     { details: variables.map((name) => ({ variable: name, set: false })) },
   );
 }
@@ -720,6 +785,7 @@ function page(status: number, content: PageContent, setCookies: string[]): FlowA
     status,
     html: renderPage(content),
     reason: content.reason,
+    content,
     setCookies,
     headers: { ...PAGE_HEADERS, 'x-connect-outcome': content.reason },
   };

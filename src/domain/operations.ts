@@ -27,9 +27,9 @@ export interface RecordError {
   fields: string[];
 }
 
-/** Per-record write result: `id` is absent when a create failed. */
+/** Per-record write result: `id` is absent or null when a create failed (answers always carry it). */
 export interface SaveResult {
-  id?: string;
+  id?: string | null;
   success: boolean;
   errors: RecordError[];
 }

@@ -116,8 +116,36 @@ export function checkBatchWrite(
   return { operation: write.operation, input: { objectName, records: write.items, via } };
 }
 
-/** Runs a checked batch write; `job` is set when it runs as a durable job. */
-export function runBatchWrite(
+/**
+ * Runs a checked batch write; `job` is set when it runs as a durable job. Every result carries
+ * `id`, null for a new record that was not created, as the API promises `{id, success, errors}`.
+ */
+export async function runBatchWrite(
+  deps: OperationDeps,
+  connection: Connection,
+  write: BatchWrite,
+  job?: JobHook,
+): Promise<WriteAnswer> {
+  const answer = await runWrite(deps, connection, write, job);
+  return {
+    ...answer,
+    data: answer.data.map((r, i) => ({
+      id: r.id ?? askedId(write, i),
+      success: r.success,
+      errors: r.errors,
+    })),
+  };
+}
+
+/** The id a record of an update or delete was sent with (a failed result may not repeat it). */
+function askedId(write: BatchWrite, index: number): string | null {
+  if (write.operation === 'delete') return write.input.ids[index] ?? null;
+  if (write.operation === 'insert') return null;
+  const found = idOf(write.input.records[index]);
+  return 'id' in found ? found.id : null;
+}
+
+function runWrite(
   deps: OperationDeps,
   connection: Connection,
   write: BatchWrite,

@@ -22,14 +22,28 @@ export function cookiePair(setCookie: string): string {
   return setCookie.split(';')[0] ?? '';
 }
 
-/** Opens a connect link: the answer must send the browser to the consent page with a binding cookie. */
+/**
+ * Opens a connect link as its owner does: our landing page first, then its Continue link, which
+ * must send the browser to the consent page with a binding cookie (and the cookie that leads back).
+ */
 export async function openLink(stack: Stack, linkUrl: string): Promise<FlowStart> {
-  const response = await fetch(local(stack, linkUrl), { redirect: 'manual' });
+  const landing = await fetch(local(stack, linkUrl), { redirect: 'manual' });
+  const html = await landing.text();
+  assert.equal(landing.status, 200, `link answered ${landing.status}`);
+  assert.equal(landing.headers.get('x-connect-outcome'), 'link_landing');
+  const next = /<a class="primary" href="([^"]+)">Continue to /.exec(html)?.[1] ?? '';
+  assert.match(next, /^\/connect\/[A-Za-z0-9_-]+\?continue=1$/);
+  const response = await fetch(`${stack.baseUrl}${next.replace(/&amp;/g, '&')}`, { redirect: 'manual' });
   await response.text();
-  assert.equal(response.status, 303, `link answered ${response.status}`);
+  assert.equal(response.status, 303, `continue answered ${response.status}`);
   const setCookie = response.headers.getSetCookie();
-  assert.equal(setCookie.length, 1);
-  return { authorizeUrl: response.headers.get('location') ?? '', cookie: cookiePair(setCookie[0] ?? '') };
+  const binding = setCookie.find((c) => c.startsWith('crmp_oauth_')) ?? '';
+  const back = setCookie.find((c) => c.startsWith('crmp_connect_back=')) ?? '';
+  assert.ok(binding !== '' && back !== '', setCookie.join(' | '));
+  return {
+    authorizeUrl: response.headers.get('location') ?? '',
+    cookie: `${cookiePair(binding)}; ${cookiePair(back)}`,
+  };
 }
 
 /** Starts a flow the way the console does (the service function), with the cookie it would set. */

@@ -14,11 +14,20 @@ describe('connect flow', () => {
     assert.match(link.url, /^https:\/\/eu\.crm-proxy\.test\/connect\/[A-Za-z0-9_-]{43}$/);
     assert.equal(link.link.status, 'active');
 
-    const opened = await fetch(local(stack, link.url), { redirect: 'manual' });
+    // Our landing page first: it names the service, the CRM and what will be shared.
+    const landing = await fetch(local(stack, link.url), { redirect: 'manual' });
+    const landingHtml = await landing.text();
+    assert.equal(landing.status, 200);
+    assert.match(landingHtml, /Connect your Salesforce account/);
+    assert.match(landingHtml, /The service at eu\.crm-proxy\.test \(crm-proxy\) asks for access/);
+    assert.match(landingHtml, /read and write the Salesforce records your user can see/);
+    assert.match(landingHtml, /<dd><code>Acme sandbox org<\/code><\/dd>/);
+    assert.match(landingHtml, /name="viewport"/);
+    const opened = await fetch(`${local(stack, link.url)}?continue=1`, { redirect: 'manual' });
     await opened.text();
     assert.equal(opened.status, 303);
     assert.equal(opened.headers.get('referrer-policy'), 'no-referrer');
-    const setCookie = opened.headers.getSetCookie()[0] ?? '';
+    const setCookie = opened.headers.getSetCookie().find((c) => c.startsWith('crmp_oauth_')) ?? '';
     assert.match(setCookie, /^crmp_oauth_[0-9a-f]{16}=[A-Za-z0-9_-]{43}; /);
     for (const attribute of ['Path=/oauth', 'Max-Age=600', 'HttpOnly', 'SameSite=Lax'])
       assert.ok(setCookie.includes(attribute), `${attribute} in ${setCookie}`);
@@ -94,6 +103,9 @@ describe('connect flow', () => {
     const declined = await callback(stack, await consent(start.authorizeUrl, 'deny'), start.cookie);
     assert.equal(declined.outcome, 'access_denied');
     assert.equal((await stack.ctx.connect.listLinks()).find((l) => l.id === link.id)?.status, 'active');
+    // The declined page leads back to the link's landing page.
+    const again = /<a class="primary" href="([^"]+)">Start again<\/a>/.exec(declined.html)?.[1];
+    assert.equal(again, new URL(link.url).pathname);
     const done = await runFlow(stack, await openLink(stack, link.url));
     assert.equal(done.status, 200, done.html);
     assert.equal(done.outcome, 'connected');
@@ -110,6 +122,18 @@ describe('connect flow', () => {
       body: { data: { ids: ['1'], fields: ['email'] } },
     });
     assert.equal(get.status, 200, get.text);
+
+    // The same portal again, through a second link: connected, and flagged with the first one.
+    const twice = await stack.ctx.connect.createLink({ provider: 'hubspot', label: 'Marketing again' });
+    const second = await runFlow(stack, await openLink(stack, twice.url));
+    assert.equal(second.outcome, 'connected');
+    assert.match(second.html, new RegExp(`<dt>Already connected as</dt><dd><code>${id}</code>`));
+    // And from the console: the redirect names the earlier connection, the notice links to it.
+    const fromConsole = await beginFlow(stack, { provider: 'hubspot', returnTo: '/console/connections' });
+    const third = await runFlow(stack, fromConsole);
+    assert.equal(third.status, 303);
+    const location = new URL(third.headers.get('location') ?? '', 'http://x');
+    assert.equal(location.searchParams.get('same_account_as'), id);
   });
 
   test('re-connect replaces the credentials in place, its API tokens keep working, and the browser goes back to returnTo', async (t) => {
@@ -173,6 +197,8 @@ describe('connect flow', () => {
     assert.equal(deniedPage.outcome, 'access_denied');
     assert.match(deniedPage.html, /Access was not granted/);
     assert.match(deniedPage.html, /choose Allow/);
+    // Started from the console: the way back is the console.
+    assert.match(deniedPage.html, /<a href="\/console\/connections">Back to the console \(operators\)<\/a>/);
 
     const hsDenied = await beginFlow(stack, { provider: 'hubspot' });
     const hsPage = await callback(stack, await consent(hsDenied.authorizeUrl, 'deny'), hsDenied.cookie);

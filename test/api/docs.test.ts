@@ -222,3 +222,18 @@ test('healthz and readyz answer without a token', async (t) => {
   const ready = await s.api<{ status: string }>('/readyz', { method: 'GET', token: null });
   assert.deepEqual([ready.status, ready.body.status], [200, 'ready']);
 });
+
+test("the reference's get example names seeded records: try it answers them, not nulls", async (t) => {
+  const s = await startStack(t);
+  const doc = (await (await fetch(`${s.baseUrl}/openapi.json`)).json()) as ExampleDoc;
+  const get = doc.paths['/v1/object/get/{object_name}']?.['post'];
+  const example = get?.requestBody?.content['application/json']?.example;
+  const objectName = get?.parameters?.find((p) => p.name === 'object_name')?.example;
+  assert.equal(objectName, 'Account');
+  const answer = await s.api<{ data: Array<Record<string, unknown> | null> }>('/v1/object/get/Account', {
+    body: example,
+  });
+  assert.equal(answer.status, 200, answer.text);
+  assert.equal(answer.body.data.length, 2);
+  for (const record of answer.body.data) assert.equal(typeof record?.['Name'], 'string');
+});

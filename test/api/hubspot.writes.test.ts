@@ -60,7 +60,7 @@ test('10 000 contacts inserted, updated and deleted with the rate limit on and s
   assert.match(dup?.errors[0]?.message ?? '', /already exists/);
   assert.equal(s.hs.accounting.count('objects.batch.create'), 100, 'batches of 100');
 
-  const ids = inserted.body.data.map((r) => r.id).filter((id): id is string => id !== undefined);
+  const ids = inserted.body.data.map((r) => r.id).filter((id): id is string => typeof id === 'string');
   const updated = await write(s, '/v1/object/update/contacts', {
     data: ids.map((id, i) => ({ id, lastname: `Last ${i}`, hs_lead_status: 'open' })),
   });

@@ -24,7 +24,7 @@ test('10 000 records through Bulk 2.0 with shuffled result files: duplicates and
       assert.equal(r.success, false, `row ${i}`);
       assert.equal(r.errors[0]?.statusCode, 'REQUIRED_FIELD_MISSING');
       assert.deepEqual(r.errors[0]?.fields, ['Name']);
-      assert.equal(r.id, undefined);
+      assert.equal(r.id, null, 'a record not created carries id null');
       return;
     }
     assert.equal(r.success, true, `row ${i}: ${JSON.stringify(r)}`);

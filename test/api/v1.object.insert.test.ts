@@ -28,7 +28,7 @@ test('insert: one result per record in order, partial failure, case-insensitive 
   assert.equal(a?.success, true);
   assert.match(String(a?.id), /^a0B/);
   assert.equal(b?.success, false);
-  assert.equal(b?.id, undefined);
+  assert.equal(b?.id, null, 'a record not created carries id null');
   assert.equal(b?.errors[0]?.statusCode, 'REQUIRED_FIELD_MISSING');
   assert.deepEqual(b?.errors[0]?.fields, ['Name']);
   assert.equal(c?.success, false);

@@ -201,6 +201,9 @@ test('an operator connects both CRMs, creates a token, and sees its calls in the
   await shot(page, 'connect-links');
   const owner = await context.newPage();
   await owner.goto(link);
+  // Our landing page names the service and the CRM before the CRM's consent page.
+  assert.match((await owner.textContent('h1')) ?? '', /Connect your HubSpot account/);
+  await owner.click('a.primary');
   await owner.click('button.allow');
   await owner.waitForLoadState();
   assert.match((await owner.textContent('body')) ?? '', /conn_/);

@@ -62,8 +62,8 @@ async function serve(extra: Record<string, string>) {
 const getAccount = async (call: Awaited<ReturnType<typeof serve>>['call'], id: string) =>
   call('/v1/object/get/Account', { ids: [id], fields: ['Name', 'Tier__c'] });
 
-test('CRM_PROXY_SANDBOX_PERSIST keeps the in-process Salesforce org across restarts; off, a start is fresh', async () => {
-  const first = await serve({ CRM_PROXY_SANDBOX_PERSIST: 'true' });
+test('serve keeps the in-process Salesforce org across restarts by default; CRM_PROXY_SANDBOX_PERSIST=false starts fresh', async () => {
+  const first = await serve({});
   const field = await first.call('/v1/object/add_custom_field/Account', {
     name: 'Tier',
     label: 'Tier',
@@ -76,9 +76,9 @@ test('CRM_PROXY_SANDBOX_PERSIST keeps the in-process Salesforce org across resta
   const id = (inserted.body.data as { id: string; success: boolean }[])[0]?.id ?? '';
   assert.match(id, /^001/);
   await first.stop();
-  assert.ok(existsSync(join(dir, 'salesforce-sandbox.json')), 'the org is written to the data directory');
+  assert.ok(existsSync(join(dir, 'salesforce-sandbox.state')), 'the org is written to the data directory');
 
-  const second = await serve({ CRM_PROXY_SANDBOX_PERSIST: 'true' });
+  const second = await serve({});
   const again = await getAccount(second.call, id);
   assert.equal(again.status, 200, JSON.stringify(again.body));
   const rec = (again.body.data as Record<string, unknown>[])[0];
@@ -86,8 +86,8 @@ test('CRM_PROXY_SANDBOX_PERSIST keeps the in-process Salesforce org across resta
   assert.equal(rec?.Tier__c, 'Gold', 'the custom field (schema) came back too');
   await second.stop();
 
-  // Without the setting the sandbox starts from its seed, even with the file present.
-  const fresh = await serve({});
+  // Turned off, the sandbox starts from its seed, even with the file present.
+  const fresh = await serve({ CRM_PROXY_SANDBOX_PERSIST: 'false' });
   const gone = await fresh.call('/v1/object/get/Account', { ids: [id], fields: ['Name'] });
   assert.equal(gone.status, 200, JSON.stringify(gone.body));
   assert.deepEqual(gone.body.data, [null]);

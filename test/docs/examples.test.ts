@@ -78,52 +78,73 @@ function bodyOf(text: string, out: string): string {
 
 const runnable = blocks.filter((b) => b.notRun === undefined && !b.definitions);
 
+/** Runs a block and checks each command's status and JSON against what the markdown shows. */
+async function checkBlock(block: Block, cwd: string, pass: string, again = false): Promise<void> {
+  const where = `${block.file}:${block.line}${pass}`;
+  const results = await runBlock(block, cwd);
+  block.commands.forEach((command, i) => {
+    const { out, statuses } = results[i] ?? { out: '', statuses: [] };
+    // A custom field exists once: adding it again is refused, and says so.
+    if (again && /add_custom_field/.test(command.text) && [400, 409].includes(statuses.at(-1) ?? 0)) {
+      assert.match(out, /already|exists/i, `${block.file}:${block.line}: a second add says why`);
+      return;
+    }
+    const label = `${where}: ${command.text.split('\n')[0]?.slice(0, 100)}`;
+    if (/\bcurl\s/.test(command.text)) {
+      assert.ok(statuses.length > 0, `${label}: no request was sent (${out.slice(0, 200)})`);
+    }
+    const shown = command.json === undefined ? undefined : parseShown(command.json);
+    const showsError = typeof shown === 'object' && shown !== null && 'error' in shown;
+    const last = statuses.at(-1) ?? 0;
+    if (command.status !== undefined) assert.equal(last, command.status, `${label}: status`);
+    else if (!showsError) {
+      for (const st of statuses)
+        assert.ok(st >= 200 && st < 300, `${label}: status ${st}: ${out.slice(0, 400)}`);
+    }
+    const body = bodyOf(command.text, out);
+    if (shown !== undefined) {
+      let actual: unknown;
+      assert.doesNotThrow(
+        () => {
+          actual = JSON.parse(body);
+        },
+        `${label}: not JSON: ${body.slice(0, 300)}`,
+      );
+      assert.deepEqual(shapeProblems(shown, actual), [], `${label}: ${body.slice(0, 600)}`);
+    } else if (body !== '' && !command.text.includes('|') && !/\w+=\$\(/.test(command.text)) {
+      assert.doesNotThrow(() => JSON.parse(body), `${label}: not JSON: ${body.slice(0, 300)}`);
+    }
+  });
+}
+
+/** A stack and a working directory holding the sandbox.json `npm start` writes. */
+async function place(t: import('node:test').TestContext): Promise<string> {
+  const s = await startStack(t);
+  const cwd = mkdtempSync(join(tmpdir(), 'crm-proxy-docs-'));
+  t.after(() => rmSync(cwd, { recursive: true, force: true }));
+  mkdirSync(join(cwd, 'data'));
+  writeFileSync(join(cwd, 'data', 'sandbox.json'), JSON.stringify({ base_url: s.baseUrl, tokens: s.tokens }));
+  return cwd;
+}
+
 describe('every curl example of the README and docs runs against the sandboxes', () => {
   for (const file of FILES) {
     const mine = runnable.filter((b) => b.file === file);
     if (mine.length === 0) continue;
     test(file, async (t) => {
-      const s = await startStack(t);
-      const cwd = mkdtempSync(join(tmpdir(), 'crm-proxy-docs-'));
-      t.after(() => rmSync(cwd, { recursive: true, force: true }));
-      // What `npm start` writes, so the definitions block reads the tokens as a reader's would.
-      mkdirSync(join(cwd, 'data'));
-      writeFileSync(
-        join(cwd, 'data', 'sandbox.json'),
-        JSON.stringify({ base_url: s.baseUrl, tokens: s.tokens }),
-      );
-      for (const block of mine) {
-        const where = `${file}:${block.line}`;
-        const results = await runBlock(block, cwd);
-        block.commands.forEach((command, i) => {
-          const { out, statuses } = results[i] ?? { out: '', statuses: [] };
-          const label = `${where}: ${command.text.split('\n')[0]?.slice(0, 100)}`;
-          if (/\bcurl\s/.test(command.text)) {
-            assert.ok(statuses.length > 0, `${label}: no request was sent (${out.slice(0, 200)})`);
-          }
-          const shown = command.json === undefined ? undefined : parseShown(command.json);
-          const showsError = typeof shown === 'object' && shown !== null && 'error' in shown;
-          const last = statuses.at(-1) ?? 0;
-          if (command.status !== undefined) assert.equal(last, command.status, `${label}: status`);
-          else if (!showsError) {
-            for (const st of statuses)
-              assert.ok(st >= 200 && st < 300, `${label}: status ${st}: ${out.slice(0, 400)}`);
-          }
-          const body = bodyOf(command.text, out);
-          if (shown !== undefined) {
-            let actual: unknown;
-            assert.doesNotThrow(
-              () => {
-                actual = JSON.parse(body);
-              },
-              `${label}: not JSON: ${body.slice(0, 300)}`,
-            );
-            assert.deepEqual(shapeProblems(shown, actual), [], `${label}: ${body.slice(0, 600)}`);
-          } else if (body !== '' && !command.text.includes('|') && !/\w+=\$\(/.test(command.text)) {
-            assert.doesNotThrow(() => JSON.parse(body), `${label}: not JSON: ${body.slice(0, 300)}`);
-          }
-        });
-      }
+      const cwd = await place(t);
+      for (const block of mine) await checkBlock(block, cwd, '');
     });
+  }
+});
+
+// A reader runs the examples of several pages on one sandbox, some twice: no example may depend on
+// another having run, or not having run, before it.
+test('the examples run again on one sandbox, every page after the others, in reverse order', async (t) => {
+  const cwd = await place(t);
+  const files = FILES.filter((f) => runnable.some((b) => b.file === f));
+  for (const file of [...files, ...files.reverse()]) {
+    for (const block of runnable.filter((b) => b.file === file))
+      await checkBlock(block, cwd, ' (shared sandbox)', true);
   }
 });

@@ -91,8 +91,9 @@ test('Salesforce API version and sandbox ports', () => {
   assert.throws(() => loadConfig({ SALESFORCE_API_VERSION: 'v61' }), /^ConfigError: SALESFORCE_API_VERSION/);
 });
 
-test('CRM_PROXY_SANDBOX_PERSIST: off by default, on with true, a bad value names the variable', () => {
-  assert.equal(loadConfig({}).sandboxPersist, false);
+test('CRM_PROXY_SANDBOX_PERSIST: on by default, off with false, a bad value names the variable', () => {
+  assert.equal(loadConfig({}).sandboxPersist, true);
+  assert.equal(loadConfig({ CRM_PROXY_SANDBOX_PERSIST: 'false' }).sandboxPersist, false);
   assert.equal(loadConfig({ CRM_PROXY_SANDBOX_PERSIST: 'true' }).sandboxPersist, true);
   assert.equal(loadConfig({ CRM_PROXY_SANDBOX_PERSIST: '0' }).sandboxPersist, false);
   assert.throws(

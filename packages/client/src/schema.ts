@@ -609,7 +609,8 @@ export interface components {
                 message: string;
                 statusCode: string;
             }[];
-            id?: string;
+            /** @description The record id; null for a new record that was not created. */
+            id: string | null;
             success: boolean;
         };
     };
@@ -2439,8 +2440,8 @@ export interface operations {
                  * @example {
                  *       "data": {
                  *         "ids": [
-                 *           "001XXXXXXXXXXXXAAA",
-                 *           "001XXXXXXXXXXXXZZZ"
+                 *           "0014S000000KyjBQAS",
+                 *           "0014S000000KyjEQAS"
                  *         ],
                  *         "fields": [
                  *           "Name",
@@ -2474,13 +2475,21 @@ export interface operations {
                      *         {
                      *           "attributes": {
                      *             "type": "Account",
-                     *             "url": "/services/data/v62.0/sobjects/Account/001XXXXXXXXXXXXAAA"
+                     *             "url": "/services/data/v62.0/sobjects/Account/0014S000000KyjBQAS"
                      *           },
-                     *           "Id": "001XXXXXXXXXXXXAAA",
-                     *           "Name": "Acme",
-                     *           "Industry": "Energy"
+                     *           "Id": "0014S000000KyjBQAS",
+                     *           "Name": "Acme Corp",
+                     *           "Industry": "Agriculture"
                      *         },
-                     *         null
+                     *         {
+                     *           "attributes": {
+                     *             "type": "Account",
+                     *             "url": "/services/data/v62.0/sobjects/Account/0014S000000KyjEQAS"
+                     *           },
+                     *           "Id": "0014S000000KyjEQAS",
+                     *           "Name": "Umbrella Corp",
+                     *           "Industry": "Consulting"
+                     *         }
                      *       ]
                      *     }
                      */

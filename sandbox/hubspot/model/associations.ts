@@ -54,11 +54,11 @@ const end = (typeId: string, id: string) => `${typeId}:${id}`;
  * association is stored both ways (HubSpot keeps the inverse type on the other record).
  */
 export class AssociationStore {
-  readonly #types = new Map<string, AssociationType[]>();
+  #types = new Map<string, AssociationType[]>();
   /** Type id → its inverse, for every type. */
-  readonly #inverse = new Map<number, number>();
+  #inverse = new Map<number, number>();
   /** `from end` → `to end` → type ids. */
-  readonly #links = new Map<string, Map<string, Set<number>>>();
+  #links = new Map<string, Map<string, Set<number>>>();
   #nextTypeId = FIRST_USER_TYPE_ID;
 
   constructor() {
@@ -160,5 +160,18 @@ export class AssociationStore {
       if (types.length > 0) out.push({ toObjectId: target.slice(to.length + 1), types });
     }
     return out.sort((a, b) => Number(a.toObjectId) - Number(b.toObjectId));
+  }
+
+  /** Every field of the store, for the sandbox's persistence (`sandbox/shared/persist.ts`). */
+  exportState() {
+    return { types: this.#types, inverse: this.#inverse, links: this.#links, nextTypeId: this.#nextTypeId };
+  }
+
+  importState(state: unknown): void {
+    const saved = state as ReturnType<AssociationStore['exportState']>;
+    this.#types = saved.types;
+    this.#inverse = saved.inverse;
+    this.#links = saved.links;
+    this.#nextTypeId = saved.nextTypeId;
   }
 }

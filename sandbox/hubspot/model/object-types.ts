@@ -71,4 +71,16 @@ export class ObjectTypeRegistry {
     for (const [alias, id] of this.#byAlias) if (id === objectTypeId) this.#byAlias.delete(alias);
     return true;
   }
+
+  /** Every field of the store, for the sandbox's persistence (`sandbox/shared/persist.ts`). */
+  exportState() {
+    return { byId: this.#byId, byAlias: this.#byAlias, nextCustomId: this.#nextCustomId };
+  }
+
+  importState(state: unknown): void {
+    const saved = state as ReturnType<ObjectTypeRegistry['exportState']>;
+    this.#byId = saved.byId;
+    this.#byAlias = saved.byAlias;
+    this.#nextCustomId = saved.nextCustomId;
+  }
 }

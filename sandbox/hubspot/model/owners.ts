@@ -22,4 +22,14 @@ export class OwnerStore {
   getByUserId(userId: number, options: { archived?: boolean } = {}): Owner | undefined {
     return this.list(options).find((o) => o.userId === userId);
   }
+
+  /** Every field of the store, for the sandbox's persistence (`sandbox/shared/persist.ts`). */
+  exportState() {
+    return { owners: this.#owners };
+  }
+
+  importState(state: unknown): void {
+    const saved = state as ReturnType<OwnerStore['exportState']>;
+    this.#owners = saved.owners;
+  }
 }

@@ -58,4 +58,14 @@ export class PipelineStore {
     }
     return false;
   }
+
+  /** Every field of the store, for the sandbox's persistence (`sandbox/shared/persist.ts`). */
+  exportState() {
+    return { byType: this.#byType };
+  }
+
+  importState(state: unknown): void {
+    const saved = state as ReturnType<PipelineStore['exportState']>;
+    this.#byType = saved.byType;
+  }
 }

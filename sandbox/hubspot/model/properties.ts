@@ -194,4 +194,14 @@ export class PropertyRegistry {
     t.groups.set(name, { ...current, archived: true });
     return true;
   }
+
+  /** Every field of the store, for the sandbox's persistence (`sandbox/shared/persist.ts`). */
+  exportState() {
+    return { byType: this.#byType };
+  }
+
+  importState(state: unknown): void {
+    const saved = state as ReturnType<PropertyRegistry['exportState']>;
+    this.#byType = saved.byType;
+  }
 }

@@ -168,6 +168,18 @@ export class RecordStore {
       record.history[name] = [entry, ...(record.history[name] ?? [])];
     }
   }
+
+  /** Every field of the store, for the sandbox's persistence (`sandbox/shared/persist.ts`). */
+  exportState() {
+    return { byType: this.#byType, indexes: this.#indexes, nextId: this.#nextId };
+  }
+
+  importState(state: unknown): void {
+    const saved = state as ReturnType<RecordStore['exportState']>;
+    this.#byType = saved.byType;
+    this.#indexes = saved.indexes;
+    this.#nextId = saved.nextId;
+  }
 }
 
 function addTo(index: Map<string, Set<string>>, key: string, id: string): void {

@@ -1,3 +1,4 @@
+import { keepMissing } from '../../shared/persist.ts';
 import type { AuthResult, HubSpotAuth, HubSpotCredentials } from '../context.ts';
 import { DEFAULT_SCOPES, HUBLET, newAccessToken, newAuthorizationCode, newRefreshToken } from './tokens.ts';
 
@@ -279,6 +280,19 @@ export class OAuthState implements HubSpotAuth {
     if (grant === undefined || grant.revoked) return false;
     grant.revoked = true;
     return true;
+  }
+
+  /** Grants, tokens and codes, for the sandbox's persistence (`sandbox/shared/persist.ts`). */
+  exportState() {
+    return { access: this.#access, refresh: this.#refresh, codes: this.#codes };
+  }
+
+  /** Takes a saved state; the bootstrap credentials of this start stay valid beside it. */
+  importState(state: unknown): void {
+    const saved = state as ReturnType<OAuthState['exportState']>;
+    this.#access = keepMissing(saved.access, this.#access);
+    this.#refresh = keepMissing(saved.refresh, this.#refresh);
+    this.#codes = saved.codes;
   }
 
   #expiry(): number {

@@ -3,7 +3,7 @@
 const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const layout = (title: string, body: string): string => `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#181818}
 .card{border:1px solid #ddd;border-radius:.5rem;padding:1.5rem}button{font-size:1rem;padding:.5rem 1.25rem;margin-right:.5rem}
 .allow{background:#0176d3;color:#fff;border:0;border-radius:.25rem}code{word-break:break-all}</style></head>

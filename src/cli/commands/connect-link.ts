@@ -7,8 +7,11 @@ import { withCore } from './connections.ts';
 
 export const CONNECT_LINK_HELP = `crm-proxy connect-link create --provider salesforce|hubspot [--label L] [--login-host H] [--expires-in 24h] [--json]
     prints a one-time link on stdout: whoever opens it connects their account through the CRM's
-    consent page (--login-host: login.salesforce.com, test.salesforce.com or a My Domain URL;
-    default expiry CRM_PROXY_CONNECT_LINK_TTL_HOURS, 24 h)
+    consent page (--login-host: login.salesforce.com, test.salesforce.com or a My Domain URL, for a
+    real Salesforce org only: in sandbox mode without SALESFORCE_CLIENT_ID, leave it out to connect
+    the sandbox; default expiry CRM_PROXY_CONNECT_LINK_TTL_HOURS, 24 h). The link starts with the
+    service's address: CRM_PROXY_PUBLIC_URL_<REGION>, else the running service's (sandbox.json in
+    the data directory), else PORT; the command says which it used.
 crm-proxy connect-link list [--json]
 crm-proxy connect-link revoke ID       an unused link (cl_…) stops working`;
 
@@ -67,10 +70,11 @@ async function create(core: Core, args: string[]): Promise<number> {
   const base = core.config.publicUrls[core.config.region];
   note(
     `Created connect link ${created.id} for ${values.provider}, works once until ${created.expiresAt}. ` +
-      'Send it to the account owner; the connection appears in `crm-proxy connections list` once they allow access.' +
+      'Send it to the account owner; the connection appears in `crm-proxy connections list` once they allow access. ' +
+      `The link uses ${core.address.baseUrl} (from ${core.address.source})` +
       (base === undefined
-        ? ` The link uses ${core.connect.publicBaseUrl()}: set CRM_PROXY_PUBLIC_URL_${core.config.region.toUpperCase()} to the address others reach the service at.`
-        : ''),
+        ? `; for people on other machines set CRM_PROXY_PUBLIC_URL_${core.config.region.toUpperCase()} to the address they reach the service at.`
+        : '.'),
   );
   return 0;
 }

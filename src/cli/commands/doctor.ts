@@ -9,10 +9,13 @@ import { ApiError } from '../../errors/index.ts';
 import type { Core } from '../core.ts';
 import { note, printJson } from '../io.ts';
 import { locateStore, type StoreLocation } from '../location.ts';
+import { sandboxCause } from './doctor-sandbox.ts';
 
 export const DOCTOR_HELP = `crm-proxy doctor [--json]
     checks the configuration, the store, the encryption key, the CRMs' OAuth app settings and each
-    connection (one cheap authenticated call), and prints what to fix; exit code 1 when something must be`;
+    connection (one cheap authenticated call), and prints what to fix, with the cause when a
+    connection cannot refresh its token. Exit code 1 when something must be fixed, 0 otherwise
+    (warnings included).`;
 
 type Level = 'ok' | 'warn' | 'fail';
 interface Finding {
@@ -180,11 +183,13 @@ function checkApps(core: Core, connections: Connection[], add: (f: Finding) => v
 async function checkConnection(core: Core, connection: Connection, add: (f: Finding) => void): Promise<void> {
   const name = `connection ${connection.id}${connection.label ? ` (${connection.label})` : ''}`;
   const reauth = `reconnect it in the console (Re-connect), or: crm-proxy connections reauth ${connection.id} --refresh-token -`;
+  const cause = sandboxCause(core, connection);
+  const because = cause === null ? '' : `; cause: ${cause}`;
   if (connection.status === 'needs_reauth') {
     add({
       check: name,
       level: 'fail',
-      detail: `needs re-authorisation: ${connection.statusReason ?? 'the CRM refused its refresh token'}`,
+      detail: `needs re-authorisation: ${connection.statusReason ?? 'the CRM refused its refresh token'}${because}`,
       fix: reauth,
     });
     return;
@@ -225,8 +230,11 @@ async function checkConnection(core: Core, connection: Connection, add: (f: Find
       add({
         check: name,
         level: 'fail',
-        detail: `the check call to ${adapter.profile.displayName}${where} failed: ${outcome.description}`,
-        fix: outcome.status === 401 || outcome.status === 403 ? reauth : 'check the network path to the CRM',
+        detail: `the check call to ${adapter.profile.displayName}${where} failed: ${outcome.description}${because}`,
+        fix:
+          outcome.status === 401 || outcome.status === 403 || cause !== null
+            ? reauth
+            : 'check the network path to the CRM',
       });
     }
   } catch (err) {
@@ -237,7 +245,7 @@ async function checkConnection(core: Core, connection: Connection, add: (f: Find
       add({
         check: name,
         level: 'fail',
-        detail: message,
+        detail: `${message}${because}`,
         fix: appMissing ? 'set the OAuth app variables named above, as the service has them' : reauth,
       });
       return;
@@ -245,7 +253,7 @@ async function checkConnection(core: Core, connection: Connection, add: (f: Find
     add({
       check: name,
       level: 'fail',
-      detail: `${adapter.profile.displayName}${where} could not be reached: ${message}`,
+      detail: `${adapter.profile.displayName}${where} could not be reached: ${message}${because}`,
       fix: connection.sandbox
         ? 'start the service in sandbox mode (npm start) so its sandbox CRMs run, with the same CRM_PROXY_DATA_DIR'
         : 'check the network path to the CRM (proxy, firewall, DNS)',

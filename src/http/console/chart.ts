@@ -8,11 +8,13 @@ export interface ChartSeries {
   errors: number[];
 }
 
-const W = 840;
+/** Widths of the two drawings: a laptop's, and a phone's (so labels stay about 10 px high there too). */
+const WIDE = 840;
+const NARROW = 380;
 const H = 180;
 const PAD = { left: 40, right: 8, top: 10, bottom: 28 };
 
-export function usageChart(series: ChartSeries, title: string): Html {
+function drawing(series: ChartSeries, W: number, label: string, className: string): Html {
   const n = series.hours.length;
   const max = Math.max(1, ...series.requests);
   const plotW = W - PAD.left - PAD.right;
@@ -38,10 +40,16 @@ export function usageChart(series: ChartSeries, title: string): Html {
         ]
       : [],
   );
-  const total = series.requests.reduce((a, b) => a + b, 0);
-  const errors = series.errors.reduce((a, b) => a + b, 0);
-  return html`<figure class="chart"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${title}: ${total} requests, ${errors} errors over the last ${n} hours" preserveAspectRatio="none">
+  return html`<svg class="${className}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}" preserveAspectRatio="none">
 <line class="axis" x1="${PAD.left}" x2="${W - PAD.right}" y1="${PAD.top + plotH}" y2="${PAD.top + plotH}"></line>
 <text x="4" y="${PAD.top + 10}">${max}</text><text x="4" y="${PAD.top + plotH}">0</text>
-${days}${bars}</svg><figcaption>${title}: <strong data-total-requests="${total}">${total}</strong> requests, <strong data-total-errors="${errors}">${errors}</strong> errors (status ≥ 400) in the last ${n / 24 >= 1 ? `${Math.round(n / 24)} days` : `${n} hours`}, per hour, UTC.</figcaption></figure>`;
+${days}${bars}</svg>`;
+}
+
+export function usageChart(series: ChartSeries, title: string): Html {
+  const n = series.hours.length;
+  const total = series.requests.reduce((a, b) => a + b, 0);
+  const errors = series.errors.reduce((a, b) => a + b, 0);
+  const label = `${title}: ${total} requests, ${errors} errors over the last ${n} hours`;
+  return html`<figure class="chart">${drawing(series, WIDE, label, 'wide')}${drawing(series, NARROW, label, 'narrow')}<figcaption>${title}: <strong data-total-requests="${total}">${total}</strong> requests, <strong data-total-errors="${errors}">${errors}</strong> errors (status ≥ 400) in the last ${n / 24 >= 1 ? `${Math.round(n / 24)} days` : `${n} hours`}, per hour, UTC.</figcaption></figure>`;
 }

@@ -106,19 +106,26 @@ export function connectForm(frame: PageFrame, providers: ProviderChoice[], avail
 <button type="submit" data-test="connect">Connect</button></form>`;
 }
 
+function twinNote(twin: string | undefined, names: Map<string, string>): Html | string {
+  if (twin === undefined) return '';
+  return html`<br><span class="badge needs_reauth" data-same-account="${twin}">same account as <a href="/console/connections/${twin}">${names.get(twin) ?? twin}</a></span>`;
+}
+
 export function connectionsPage(
   frame: PageFrame,
   connections: ConnectionView[],
   providers: ProviderChoice[],
   connectAvailable: boolean,
   redirectUrl: string,
-  notice: string | null,
+  notice: Html | null,
+  twins: Map<string, string> = new Map(),
 ): Html {
+  const names = new Map(connections.map((c) => [c.id, c.label ?? c.id]));
   const rows = connections.map(
     (c) => html`<tr data-connection="${c.id}">
-<td data-label="Connection"><a href="/console/connections/${c.id}">${c.label ?? c.id}</a><br><span class="muted mono">${c.id}</span></td>
+<td data-label="Connection"><a href="/console/connections/${c.id}">${c.label ?? c.id}</a><br><span class="muted mono id">${c.id}</span>${twinNote(twins.get(c.id), names)}</td>
 <td data-label="CRM">${c.providerName}${c.sandbox ? html` <span class="muted">(sandbox)</span>` : ''}</td><td data-label="Region">${c.region}</td>
-<td data-label="Status">${statusBadge(c)}${c.lastError === null ? '' : html`<br><span class="muted">${c.lastError}</span>`}</td>
+<td data-label="Status" class="status">${statusBadge(c)}${c.lastError === null ? '' : html`<span class="muted last-error">${c.lastError}</span>`}</td>
 <td data-label="Created">${when(c.createdAt)}</td><td data-label="Last used">${when(c.lastUsedAt)}</td><td data-label="Daily API allowance">${allowance(c)}</td>
 <td data-label="" class="actions">${
       connectAvailable
@@ -138,11 +145,9 @@ export function connectionsPage(
 }
 
 function tokenRows(frame: PageFrame, tokens: TokenView[], names: Map<string, string>): Html {
-  if (tokens.length === 0) return html`<tr><td colspan="8" class="muted">No API tokens.</td></tr>`;
+  if (tokens.length === 0) return html`<tr><td colspan="7" class="muted">No API tokens.</td></tr>`;
   return html`${tokens.map(
-    (
-      t,
-    ) => html`<tr data-token="${t.id}"><td data-label="Prefix" class="mono">${t.prefix}…</td><td data-label="Label">${t.name ?? ''}</td>
+    (t) => html`<tr data-token="${t.id}"><td data-label="Token" class="mono">${tokenName(t)}</td>
 <td data-label="Connection"><a href="/console/connections/${t.connectionId}">${names.get(t.connectionId) ?? t.connectionId}</a></td>
 <td data-label="State"><span class="badge ${t.state}">${t.state}</span></td><td data-label="Created">${when(t.createdAt)}</td><td data-label="Last used">${when(t.lastUsedAt)}</td><td data-label="Expires">${t.expiresAt === null ? 'never' : when(t.expiresAt)}</td>
 <td data-label="">${
@@ -154,7 +159,7 @@ function tokenRows(frame: PageFrame, tokens: TokenView[], names: Map<string, str
 }
 
 function tokenTable(frame: PageFrame, tokens: TokenView[], names: Map<string, string>): Html {
-  return html`<div class="table-wrap"><table><thead><tr><th>Prefix</th><th>Label</th><th>Connection</th><th>State</th><th>Created</th><th>Last used</th><th>Expires</th><th></th></tr></thead>
+  return html`<div class="table-wrap"><table><thead><tr><th>Token</th><th>Connection</th><th>State</th><th>Created</th><th>Last used</th><th>Expires</th><th></th></tr></thead>
 <tbody>${tokenRows(frame, tokens, names)}</tbody></table></div>`;
 }
 
@@ -193,19 +198,32 @@ ${tokenTable(frame, tokens, names)}`,
   );
 }
 
-export function requestTable(entries: RequestLogEntry[], names: Map<string, string> = new Map()): Html {
-  return html`<div class="table-wrap"><table data-test="request-log"><thead><tr><th>Time</th><th>Method</th><th>Path</th><th>Status</th><th>Latency</th><th>CRM calls</th><th>Interface</th><th>Request id</th><th>Token</th><th>Connection</th></tr></thead><tbody>${
-    entries.length === 0
-      ? html`<tr><td colspan="10" class="muted">No requests.</td></tr>`
-      : entries.map(
-          (
-            e,
-          ) => html`<tr data-request-id="${e.requestId}"><td data-label="Time">${e.at.slice(0, 19).replace('T', ' ')}</td><td data-label="Method">${e.method}</td><td data-label="Path" class="wrap mono">${e.path}</td>
+/** How a token is named on every page: its prefix, then its label. */
+export const tokenName = (t: Pick<TokenView, 'prefix' | 'name'>): string =>
+  `${t.prefix}…${t.name ? ` ${t.name}` : ''}`;
+
+/** Token id → its name, for pages that list requests. */
+export const tokenNames = (tokens: TokenView[]): Map<string, string> =>
+  new Map(tokens.map((t) => [t.id, tokenName(t)]));
+
+function requestRow(e: RequestLogEntry, names: Map<string, string>, tokens: Map<string, string>): Html {
+  const took = [`${e.latencyMs} ms`, `${e.crmCalls} CRM call${e.crmCalls === 1 ? '' : 's'}`, e.interface];
+  return html`<tr data-request-id="${e.requestId}"><td data-label="Time">${e.at.slice(0, 19).replace('T', ' ')}</td><td data-label="Request" class="wrap mono">${e.method} ${e.path}</td>
 <td data-label="Status"><span class="badge s${Math.floor(e.status / 100)}">${e.status}</span>${e.errorCode === null ? '' : html` <span class="muted">${e.errorCode}</span>`}</td>
-<td data-label="Latency">${e.latencyMs} ms</td><td data-label="CRM calls">${e.crmCalls}</td><td data-label="Interface">${e.interface ?? '—'}</td><td data-label="Request id" class="mono">${e.requestId}</td>
-<td data-label="Token" class="mono">${e.tokenId === null ? '—' : html`<a href="/console/requests?token_id=${e.tokenId}">${e.tokenId.slice(0, 12)}…</a>`}</td>
-<td data-label="Connection" class="mono">${e.connectionId === null ? '—' : html`<a href="/console/requests?connection_id=${e.connectionId}">${names.get(e.connectionId) ?? `${e.connectionId.slice(0, 14)}…`}</a>`}</td></tr>`,
-        )
+<td data-label="Took">${took.filter((x) => x !== null).join(' · ')}</td><td data-label="Request id" class="mono id">${e.requestId}</td>
+<td data-label="Token">${e.tokenId === null ? '—' : html`<a class="mono" href="/console/requests?token_id=${e.tokenId}">${tokens.get(e.tokenId) ?? `${e.tokenId} (revoked or removed)`}</a>`}</td>
+<td data-label="Connection">${e.connectionId === null ? '—' : html`<a href="/console/requests?connection_id=${e.connectionId}">${names.get(e.connectionId) ?? e.connectionId}</a>`}</td></tr>`;
+}
+
+export function requestTable(
+  entries: RequestLogEntry[],
+  names: Map<string, string> = new Map(),
+  tokens: Map<string, string> = new Map(),
+): Html {
+  return html`<div class="table-wrap"><table data-test="request-log" class="requests"><thead><tr><th>Time</th><th>Request</th><th>Status</th><th>Took</th><th>Request id</th><th>Token</th><th>Connection</th></tr></thead><tbody>${
+    entries.length === 0
+      ? html`<tr><td colspan="7" class="muted">No requests.</td></tr>`
+      : entries.map((e) => requestRow(e, names, tokens))
   }</tbody></table></div>`;
 }
 
@@ -225,7 +243,9 @@ export function requestsPage(
   filter: RequestFilterView,
   connections: ConnectionView[],
   retentionDays: number,
+  tokens: TokenView[] = [],
 ): Html {
+  const tokenLabels = tokenNames(tokens);
   return layout(
     frame,
     'Request log',
@@ -236,8 +256,8 @@ export function requestsPage(
 <label>Request id <input name="request_id" value="${filter.requestId}" maxlength="128" placeholder="req_…"></label>
 ${filter.tokenId === '' ? '' : html`<input type="hidden" name="token_id" value="${filter.tokenId}">`}
 <button type="submit">Filter</button> <a href="/console/requests">Clear</a></form>
-${filter.tokenId === '' ? '' : html`<p class="muted">Token ${filter.tokenId} only.</p>`}
-${requestTable(entries, new Map(connections.map((c) => [c.id, c.label ?? c.id])))}
+${filter.tokenId === '' ? '' : html`<p class="muted">Token ${tokenLabels.get(filter.tokenId) ?? filter.tokenId} only.</p>`}
+${requestTable(entries, new Map(connections.map((c) => [c.id, c.label ?? c.id])), tokenLabels)}
 ${
   entries.length === REQUEST_PAGE
     ? html`<p><a data-test="older" href="/console/requests?${new URLSearchParams({
@@ -289,12 +309,12 @@ export function connectionPage(
     frame,
     c.label ?? c.id,
     html`<h1>${c.label ?? c.id}</h1>${created === null ? '' : createdTokenBlock(created.token, created.prefix)}
-<div class="card"><dl class="facts"><dt>Id</dt><dd class="mono">${c.id}</dd><dt>CRM</dt><dd>${c.providerName}</dd><dt>Region</dt><dd>${c.region}</dd>
-<dt>Status</dt><dd>${statusBadge(c)} ${c.lastError ?? ''}</dd><dt>Created</dt><dd>${when(c.createdAt)}</dd><dt>Last used</dt><dd>${when(c.lastUsedAt)}</dd>
+<div class="card"><dl class="facts"><dt>Id</dt><dd class="mono id">${c.id}</dd><dt>CRM</dt><dd>${c.providerName}</dd><dt>Region</dt><dd>${c.region}</dd>
+<dt>Status</dt><dd>${statusBadge(c)} ${c.lastError ?? ''}${c.status === 'needs_reauth' ? html` <form class="inline" method="post" action="/console/connections/${c.id}/reconnect">${csrfField(frame.csrf)}<button class="secondary" type="submit">Re-connect</button></form>` : ''}</dd><dt>Created</dt><dd>${when(c.createdAt)}</dd><dt>Last used</dt><dd>${when(c.lastUsedAt)}</dd>
 <dt>Daily API allowance</dt><dd>${allowance(c)}</dd></dl></div>
 ${usageChart(usage, 'Requests per hour')}
 <h2>API tokens</h2><div class="card">${createTokenForm(frame, connections, c.id)}</div>${tokenTable(frame, tokens, names)}
-<h2>Recent requests</h2>${requestTable(entries)}`,
+<h2>Recent requests</h2>${requestTable(entries, names, tokenNames(tokens))}`,
   );
 }
 

@@ -11,6 +11,7 @@ import { ApiError } from '../../errors/index.ts';
 import { RateLimiter } from '../plugins/rate-limit.ts';
 import type { RouteDoc } from '../route-doc.ts';
 import type { Html } from './html.ts';
+import { flowNotice, sameAccount } from './notices.ts';
 import {
   connectionPage,
   connectionsPage,
@@ -256,15 +257,7 @@ export function registerConsole(app: FastifyInstance, ctx: AppContext): void {
     });
 
     scope.get('/console/connections', { config: hidden }, async (request, reply) => {
-      const q = request.query as Record<string, string | undefined>;
-      const connected = q['connected'];
-      const reconnected = q['reconnected'];
-      const notice =
-        connected !== undefined && ID.test(connected)
-          ? `Connected: ${connected}. Create its API token on its page.`
-          : reconnected !== undefined && ID.test(reconnected)
-            ? `Re-connected: ${reconnected}. Its API tokens keep working.`
-            : null;
+      const notice = flowNotice(request.query as Record<string, string | undefined>);
       return send(
         reply,
         connectionsPage(
@@ -274,6 +267,7 @@ export function registerConsole(app: FastifyInstance, ctx: AppContext): void {
           ctx.admin.connectAvailable,
           redirectUrl(request),
           notice,
+          sameAccount(await ctx.connections.list()),
         ),
       );
     });
@@ -399,6 +393,7 @@ export function registerConsole(app: FastifyInstance, ctx: AppContext): void {
           filter,
           await ctx.admin.listConnections(),
           ctx.config.requestLogDays,
+          await ctx.admin.listTokens(),
         ),
       );
     });

@@ -34,7 +34,8 @@ export interface ConnectFlow {
     query: Record<string, unknown>;
     cookieHeader: string | undefined;
   }): Promise<FlowAnswer>;
-  openLink(secret: string, secure: boolean): Promise<FlowAnswer>;
+  /** `proceed`: the landing page's Continue link was followed; go on to the CRM. */
+  openLink(secret: string, secure: boolean, proceed?: boolean): Promise<FlowAnswer>;
 }
 
 /**

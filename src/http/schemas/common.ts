@@ -35,7 +35,9 @@ export const CrmRecord = Type.Record(Type.String(), Type.Unknown(), {
 
 export const RecordResult = Type.Object(
   {
-    id: Type.Optional(Type.String()),
+    id: Type.Union([Type.String(), Type.Null()], {
+      description: 'The record id; null for a new record that was not created.',
+    }),
     success: Type.Boolean(),
     errors: Type.Array(
       Type.Object({ statusCode: Type.String(), message: Type.String(), fields: Type.Array(Type.String()) }),

@@ -62,11 +62,19 @@ export async function resolveObject(
   if (standard !== undefined) {
     return { path: standard.path, typeId: standard.typeId, name: standard.path, custom: false };
   }
-  if (accountObject(name) !== undefined) {
+  const account = accountObject(name);
+  if (account !== undefined) {
+    // What src/providers/hubspot/account-objects.ts offers on each kind.
+    const operations =
+      account.kind === 'owners'
+        ? ['get', 'query']
+        : account.kind === 'pipelines'
+          ? ['get', 'query', 'insert', 'update']
+          : ['get', 'query', 'insert'];
     throw new ApiError(
       'object_not_supported',
-      `HubSpot ${name} are not records: they are read with get and query only (no writes, no custom fields).`,
-      { details: [{ object_name: name, operations: ['get', 'search'] }] },
+      `HubSpot ${name} are not records: the service offers ${operations.join(', ')} on them, not this operation.`,
+      { details: [{ object_name: name, operations }] },
     );
   }
   if (ASSOCIATIONS.has(key(name))) {

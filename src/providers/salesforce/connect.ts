@@ -51,6 +51,15 @@ export function salesforceConnect(client: HttpClient, clock: Clock, config: Conf
         label: `salesforce.oauth.${what}`,
       });
       const body = parseJson<Identity>(response);
+      // A 403 `Bad_OAuth_Token` is a rejected token (unknown, expired or revoked), like a 401; any
+      // other 403 means the connected app lacks the "id" scope.
+      if (response.status === 403 && /Bad_OAuth_Token/.test(response.text)) {
+        return {
+          ok: false,
+          status: 401,
+          description: `the ${what} call answered 403 Bad_OAuth_Token: Salesforce does not accept the access token`,
+        };
+      }
       if (response.status !== 200 || typeof body?.organization_id !== 'string') {
         return {
           ok: false,

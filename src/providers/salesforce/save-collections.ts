@@ -78,7 +78,7 @@ export async function collectionsWrite(
       const start = starts[k] as number;
       if (entry?.state === 'done') {
         known.set(start, entry.results);
-        for (const r of entry.results) if (r.id !== undefined) claimed.add(r.id);
+        for (const r of entry.results) if (r.id != null) claimed.add(r.id);
         journal.report(`c${start}`, entry.results.length, failedCount(entry.results));
       } else if (entry?.state === 'sending') {
         sentAt.set(start, entry.at);

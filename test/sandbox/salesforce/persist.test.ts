@@ -25,7 +25,7 @@ test('persistDir keeps records, deletions and schema across a restart; off by de
   const gone = (await conn.sobject('Account').create({ Name: 'Deleted Co' })) as { id: string };
   await conn.sobject('Account').destroy(gone.id);
   await first.close();
-  assert.ok(existsSync(join(dir, 'salesforce-sandbox.json')), 'the state file is written on close');
+  assert.ok(existsSync(join(dir, 'salesforce-sandbox.state')), 'the state file is written on close');
 
   const second = await startSalesforceSandbox({ port: 0, persistDir: dir, credentials: first.credentials });
   const again = connect(second);

@@ -1,0 +1,59 @@
+// The pages around a connect link that are ours, not the CRM's: the landing page that says who asks
+// for what before the browser leaves for the CRM's consent page, and the way back from a page that
+// ends a flow without a connection (a declined consent, an expired sign-in).
+import type { PageAction, PageContent } from './pages.ts';
+
+/** Carries the link's own path to the callback, so a failed flow can offer to start again. */
+export const BACK_COOKIE = 'crmp_connect_back';
+
+export function landingPage(input: {
+  crm: string;
+  /** The operator's service, as its users know it: the host of its public address. */
+  service: string;
+  label: string | null;
+  expiresAt: string;
+  continueHref: string;
+}): PageContent {
+  const { crm, service } = input;
+  return {
+    tone: 'ok',
+    title: `Connect your ${crm} account`,
+    what:
+      `The service at ${service} (crm-proxy) asks for access to your ${crm} account. ` +
+      `${crm} will show its own consent page next; once you allow, ${service} can read and write the ` +
+      `${crm} records your user can see, add custom fields and make other ${crm} API calls as you, ` +
+      `until you revoke its access in ${crm} or the operator removes the connection. Your password is never shared.`,
+    facts: [
+      ['Asked by', service],
+      ['CRM', crm],
+      ...(input.label === null ? [] : ([['For', input.label]] as Array<[string, string]>)),
+      ['Link valid until', `${input.expiresAt.slice(0, 16).replace('T', ' ')} UTC`],
+    ],
+    next: `If you did not expect this request, close this page: nothing happens without your consent on ${crm}'s page.`,
+    actions: [{ href: input.continueHref, label: `Continue to ${crm}`, primary: true }],
+    reason: 'link_landing',
+  };
+}
+
+/** The Set-Cookie that remembers, for the callback, which link the flow started from (15 minutes). */
+export function backCookie(linkPath: string, secure: boolean): string {
+  return `${BACK_COOKIE}=${encodeURIComponent(linkPath)}; Path=/oauth; Max-Age=900; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+
+/** A way back from a failed flow: to the link's landing page when it started there, else the console. */
+export function wayBack(cookies: Map<string, string>): PageAction[] {
+  const raw = cookies.get(BACK_COOKIE);
+  const path = raw === undefined ? '' : safeDecode(raw);
+  if (/^\/connect\/[A-Za-z0-9_-]{1,100}$/.test(path)) {
+    return [{ href: path, label: 'Start again', primary: true }];
+  }
+  return [{ href: '/console/connections', label: 'Back to the console (operators)', primary: false }];
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return '';
+  }
+}
