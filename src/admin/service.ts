@@ -109,6 +109,11 @@ export class AdminService {
     return this.#d.connect;
   }
 
+  /** The connections as stored (account ids included), for the console's same-account badge. */
+  connectionRecords(): Promise<Connection[]> {
+    return this.#d.connections.list();
+  }
+
   async listConnections(): Promise<ConnectionView[]> {
     await this.#d.requestLog.flush();
     const [connections, stats] = await Promise.all([

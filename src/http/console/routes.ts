@@ -267,7 +267,7 @@ export function registerConsole(app: FastifyInstance, ctx: AppContext): void {
           ctx.admin.connectAvailable,
           redirectUrl(request),
           notice,
-          sameAccount(await ctx.connections.list()),
+          sameAccount(await ctx.admin.connectionRecords()),
         ),
       );
     });
