@@ -12,6 +12,19 @@ export class PipelineStore {
     return String(this.#nextId);
   }
 
+  #highestId(): number {
+    let highest = 90_000_000;
+    for (const table of this.#byType.values()) {
+      for (const pipeline of table.values()) {
+        for (const id of [pipeline.id, ...pipeline.stages.map((st) => st.id)]) {
+          const n = Number(id);
+          if (Number.isInteger(n) && n > highest) highest = n;
+        }
+      }
+    }
+    return highest;
+  }
+
   #table(objectTypeId: string): Map<string, Pipeline> {
     let t = this.#byType.get(objectTypeId);
     if (t === undefined) {
@@ -61,11 +74,13 @@ export class PipelineStore {
 
   /** Every field of the store, for the sandbox's persistence (`sandbox/shared/persist.ts`). */
   exportState() {
-    return { byType: this.#byType };
+    return { byType: this.#byType, nextId: this.#nextId };
   }
 
   importState(state: unknown): void {
     const saved = state as ReturnType<PipelineStore['exportState']>;
     this.#byType = saved.byType;
+    // Files written before the counter was kept: continue above every id in use.
+    this.#nextId = saved.nextId ?? this.#highestId();
   }
 }
