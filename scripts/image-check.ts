@@ -58,9 +58,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const nodeBase = dockerfileBase(ROOT);
-  let builtOk = false;
   await step(`base image ${nodeBase}`, async () => `${await ensureNodeBase(ROOT, nodeBase)}`, true);
-  builtOk =
+  const builtOk =
     process.env['IMAGE_CHECK_NO_BUILD'] === '1'
       ? await step('image already built (IMAGE_CHECK_NO_BUILD=1)', async () =>
           dockerOk(['image', 'inspect', '--format', '{{.Id}}', IMAGE]),

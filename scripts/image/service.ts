@@ -1,7 +1,7 @@
 // One crm-proxy container from the image under check, as an operator runs it: production mode, a
 // read-only root with a /tmp tmpfs, /data on a volume, its environment from a file (so no secret
 // sits on a command line). Host networking keeps all of the check's traffic on loopback.
-import { chmod, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SalesforceSandbox } from '../../sandbox/salesforce/index.ts';
 import { freePort } from '../local-cluster.ts';
@@ -54,7 +54,6 @@ export async function envFile(run: CheckRun, name: string, env: Record<string, s
       .join(''),
     { mode: 0o600 },
   );
-  await chmod(file, 0o600);
   return file;
 }
 

@@ -2,6 +2,7 @@
 // exposes it. Off unless CRM_PROXY_METRICS_PORT is set; loopback unless told otherwise, and then
 // a bearer token can be required.
 import { ConfigError, ConfigProblems } from './error.ts';
+import { isLoopbackHost } from './production.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -33,16 +34,12 @@ export function parseMetricsConfig(env: Env): MetricsConfig {
     );
   const host = env['CRM_PROXY_METRICS_HOST']?.trim() || '127.0.0.1';
   // Off loopback, anyone who reaches the port could read the metrics: a token is required there.
-  if (port !== undefined && token === undefined && !isLoopback(host))
+  if (port !== undefined && token === undefined && !isLoopbackHost(host))
     p.add(
       'CRM_PROXY_METRICS_TOKEN is required when CRM_PROXY_METRICS_HOST is not a loopback address: set a token (openssl rand -hex 16) or CRM_PROXY_METRICS_HOST=127.0.0.1',
     );
   p.throwIfAny();
   return { port, host, token };
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /** OpenTelemetry tracing: on when OTEL_EXPORTER_OTLP_ENDPOINT names a collector (OTLP over HTTP). */
