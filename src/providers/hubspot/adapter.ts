@@ -11,6 +11,7 @@ import { hubspotFields } from './fields.ts';
 import { HUBSPOT, HUBSPOT_PROFILE } from './profile.ts';
 import { getHubSpotRecords } from './records.ts';
 import { hubspotSearch } from './search.ts';
+import { hubspotUpsert } from './upsert.ts';
 import { hubspotWrites } from './writes.ts';
 
 /**
@@ -46,7 +47,7 @@ export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
       insert: writes.insert,
       update: writes.update,
       delete: writes.delete,
-      upsert: writes.upsert,
+      upsert: (call, input) => hubspotUpsert(hs, call, input),
       // CRM search with HubSpot's paging behind a signed cursor, paced at search's 5 per second;
       // the account's own objects (owners, pipelines, stages) are listed and filtered here.
       search: (call, input) => {

@@ -3,6 +3,7 @@ import { positionsWhere } from '../../lib/positions.ts';
 import type { CrmSession } from '../adapter.ts';
 import { OutboundNetworkError, parseJson } from '../client/types.ts';
 import { CrmError, crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
+import { JournalSteps } from '../journal-steps.ts';
 import type { PreparedRecord, RecordError, SaveOperation, SaveResult, WriteJournal } from './facet.ts';
 import { toCollectionsRecord } from './format.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
@@ -11,9 +12,6 @@ import { SALESFORCE_PROFILE } from './profile.ts';
 export interface ChunkFailure {
   error: unknown;
 }
-
-/** A call's checkpoint in a job's journal: about to be sent (and when), or answered. */
-type CallEntry = { state: 'sending'; at: string } | { state: 'done'; results: SaveResult[] };
 
 /** Finds what interrupted insert calls created (reconcile.ts); per position a result or undefined (send it). */
 export type Reconciler = (
@@ -65,39 +63,8 @@ export async function collectionsWrite(
   for (let start = 0; start < items.length; start += size) starts.push(start);
   const keyOf = (start: number) => `${journal?.scope}:collections:${operation}:${start}`;
 
-  // What earlier runs of this job left: answered calls, and positions settled by reconciliation.
-  const known = new Map<number, Array<SaveResult | undefined>>();
-  const sentAt = new Map<number, string>();
-  if (journal !== undefined) {
-    const entries = (await Promise.all(starts.map((s) => journal.hook.journal.get(keyOf(s))))) as Array<
-      CallEntry | undefined
-    >;
-    const interrupted: number[] = [];
-    const claimed = new Set<string>();
-    entries.forEach((entry, k) => {
-      const start = starts[k] as number;
-      if (entry?.state === 'done') {
-        known.set(start, entry.results);
-        for (const r of entry.results) if (r.id != null) claimed.add(r.id);
-        journal.report(`c${start}`, entry.results.length, failedCount(entry.results));
-      } else if (entry?.state === 'sending') {
-        sentAt.set(start, entry.at);
-        if (operation === 'insert') interrupted.push(start);
-      }
-    });
-    if (interrupted.length > 0) {
-      const calls = interrupted.map((start) => ({
-        records: (items as PreparedRecord[]).slice(start, start + size),
-        since: sentAt.get(start) as string,
-      }));
-      const found = reconcile
-        ? await reconcile(calls, claimed)
-        : calls.map((c) => c.records.map(() => undefined));
-      interrupted.forEach((start, k) => {
-        known.set(start, found[k] ?? []);
-      });
-    }
-  }
+  const steps = new JournalSteps<SaveResult[]>(journal?.hook, journal && (() => journal.now()));
+  const { known, sentAt } = await earlierRuns(steps, starts, keyOf, operation, items, journal, reconcile);
 
   const calls = starts.map((start) =>
     limiter.run(async () => {
@@ -108,9 +75,8 @@ export async function collectionsWrite(
       const answered: Array<SaveResult | undefined> = chunk.map((_, i) => settled[i]);
       const send = open.length > 0 && journal?.hook.signal.aborted !== true;
       if (send) {
-        const at = sentAt.get(start) ?? journal?.now() ?? '';
         // The earliest send time is kept: a later reconciliation must look back to the first send.
-        await journal?.hook.journal.set(keyOf(start), { state: 'sending', at } satisfies CallEntry);
+        await steps.sending(keyOf(start), sentAt.get(start));
         const sending = open.map((i) => chunk[i]) as PreparedRecord[] | string[];
         let got: SaveResult[];
         try {
@@ -128,10 +94,7 @@ export async function collectionsWrite(
       const final = answered as SaveResult[];
       // Done once sent, or once reconciliation settled every record of an interrupted call.
       if (send || (open.length === 0 && settled.length > 0 && sentAt.has(start))) {
-        await journal?.hook.journal.set(keyOf(start), {
-          state: 'done',
-          results: final,
-        } satisfies CallEntry);
+        await steps.done(keyOf(start), final);
       }
       final.forEach((r, k) => {
         results[start + k] = r;
@@ -141,6 +104,52 @@ export async function collectionsWrite(
   );
   await Promise.all(calls);
   return { results, failures };
+}
+
+/**
+ * What earlier runs of a job left: answered calls, and the positions of interrupted inserts that
+ * reconciliation settled (the records it found the call had created).
+ */
+async function earlierRuns(
+  steps: JournalSteps<SaveResult[]>,
+  starts: number[],
+  keyOf: (start: number) => string,
+  operation: SaveOperation | 'delete',
+  items: PreparedRecord[] | string[],
+  journal: WriteJournal | undefined,
+  reconcile: Reconciler | undefined,
+): Promise<{ known: Map<number, Array<SaveResult | undefined>>; sentAt: Map<number, string> }> {
+  const size = SALESFORCE_PROFILE.collectionsMaxRecords;
+  const known = new Map<number, Array<SaveResult | undefined>>();
+  const sentAt = new Map<number, string>();
+  if (journal === undefined) return { known, sentAt };
+  const entries = await Promise.all(starts.map((s) => steps.state(keyOf(s))));
+  const interrupted: number[] = [];
+  const claimed = new Set<string>();
+  entries.forEach((entry, k) => {
+    const start = starts[k] as number;
+    if (entry.kind === 'done') {
+      known.set(start, entry.results);
+      for (const r of entry.results) if (r.id != null) claimed.add(r.id);
+      journal.report(`c${start}`, entry.results.length, failedCount(entry.results));
+    } else if (entry.kind === 'interrupted') {
+      sentAt.set(start, entry.since ?? '');
+      if (operation === 'insert') interrupted.push(start);
+    }
+  });
+  if (interrupted.length > 0) {
+    const calls = interrupted.map((start) => ({
+      records: (items as PreparedRecord[]).slice(start, start + size),
+      since: sentAt.get(start) as string,
+    }));
+    const found = reconcile
+      ? await reconcile(calls, claimed)
+      : calls.map((c) => c.records.map(() => undefined));
+    interrupted.forEach((start, k) => {
+      known.set(start, found[k] ?? []);
+    });
+  }
+  return { known, sentAt };
 }
 
 async function oneCall(

@@ -1,0 +1,191 @@
+import type { SaveResult, UpsertOutcome } from '../../domain/operations.ts';
+import { ApiError } from '../../errors/index.ts';
+import type { HandlerCall } from '../adapter.ts';
+import { type OutboundResponse, parseJson } from '../client/types.ts';
+import { crmErrorFromResponse } from '../errors.ts';
+import type { PerConnectionState } from './connection-state.ts';
+import { associationsOnUpdate, takeAssociations } from './create-associations.ts';
+import { type ObjectRef, type PropertyInfo, resolveObject } from './objects.ts';
+import { HUBSPOT_PROFILE } from './profile.ts';
+import { formatValue, OptionHints } from './values.ts';
+import { ID_KEYS, prepare, propertiesOf, unknownProperties } from './write-prepare.ts';
+import {
+  type BatchAnswer,
+  fail,
+  failedCall,
+  type HubSpotErrorEntry,
+  isRecord,
+  type Prepared,
+  recordErrors,
+  UNREPORTED,
+} from './write-results.ts';
+import { existing, saveRecords } from './writes.ts';
+
+/**
+ * An upsert of one record: HubSpot's own upsert on a unique property, else a lookup (by id, or a
+ * search on the match key) followed by an insert or an update.
+ */
+export async function hubspotUpsert(
+  hs: PerConnectionState,
+  call: HandlerCall,
+  input: { objectName: string; record: unknown; matchKey: string },
+): Promise<UpsertOutcome> {
+  const object = await resolveObject(hs, call.session, input.objectName);
+  const taken = takeAssociations(isRecord(input.record) ? input.record : {}, 0);
+  const { associations } = taken;
+  const record = taken.rest;
+  // HubSpot sets associations on create only: an upsert that would update refuses them unwritten.
+  const linked = (r: Record<string, unknown>) => (associations === undefined ? r : { ...r, associations });
+  const keyName = Object.keys(record).find((k) => k.toLowerCase() === input.matchKey.toLowerCase());
+  const value = keyName === undefined ? undefined : record[keyName];
+  if (value === undefined || value === null || value === '') {
+    throw new ApiError(
+      'missing_match_value',
+      `The record has no value for its match key "${input.matchKey}". Add it, or match on another property.`,
+      { details: [{ path: `/data/0/${input.matchKey}`, message: 'required: the match key' }] },
+    );
+  }
+  const rest = Object.fromEntries(Object.entries(record).filter(([k]) => k !== keyName));
+
+  if (ID_KEYS.has(input.matchKey.toLowerCase())) {
+    const id = String(value);
+    const found = HUBSPOT_PROFILE.idPattern.test(id)
+      ? (await existing(hs, call, object, [id])).has(id)
+      : false;
+    if (found && associations !== undefined) return associationsOnUpdate(object.name, id);
+    return found
+      ? { action: 'update', result: await saveOne(hs, call, object, 'update', { ...rest, id }) }
+      : { action: 'insert', result: await saveOne(hs, call, object, 'insert', linked(rest)) };
+  }
+
+  const byLower = await propertiesOf(hs, call, object, [input.matchKey, ...Object.keys(rest)]);
+  unknownProperties(object, byLower, new Map(Object.keys(record).map((k) => [k, `/data/0/${k}`] as const)));
+  const property = byLower.get(input.matchKey.toLowerCase()) as PropertyInfo;
+  const formatted = formatValue(property, value, new OptionHints());
+  if (!formatted.ok) return { action: 'insert', result: { success: false, errors: [formatted.error] } };
+  const unique = property.hasUniqueValue || (object.typeId === '0-1' && property.name === 'email');
+  // HubSpot's own upsert takes no associations: with them, look the record up first.
+  if (unique && associations === undefined)
+    return uniqueUpsert(hs, call, object, property.name, formatted.value, rest);
+
+  const matches = await search(hs, call, object, property.name, formatted.value);
+  if (matches.length === 0)
+    return { action: 'insert', result: await saveOne(hs, call, object, 'insert', linked(record)) };
+  if (matches.length === 1 && associations !== undefined)
+    return associationsOnUpdate(object.name, matches[0] as string);
+  if (matches.length === 1) {
+    return {
+      action: 'update',
+      result: await saveOne(hs, call, object, 'update', { ...rest, id: matches[0] }),
+    };
+  }
+  return {
+    action: 'ambiguous',
+    result: {
+      success: false,
+      errors: [
+        fail(
+          'DUPLICATE_MATCH',
+          `More than one ${object.name} record has ${property.name} = this value; nothing was inserted or updated. Make the value unique or match on id.`,
+          [property.name],
+        ),
+      ],
+    },
+  };
+}
+
+async function saveOne(
+  hs: PerConnectionState,
+  call: HandlerCall,
+  object: ObjectRef,
+  mode: 'insert' | 'update',
+  record: Record<string, unknown>,
+): Promise<SaveResult> {
+  return (await saveRecords(hs, call, object, [record], mode))[0] as SaveResult;
+}
+
+/**
+ * HubSpot's own upsert on a unique property (`idProperty`): atomic, and its `new` flag says
+ * whether it created or updated.
+ */
+async function uniqueUpsert(
+  hs: PerConnectionState,
+  call: HandlerCall,
+  object: ObjectRef,
+  idProperty: string,
+  value: string,
+  rest: Record<string, unknown>,
+): Promise<UpsertOutcome> {
+  const { prepared, refused } = await prepare(hs, call, object, [rest], 'insert');
+  const refusal = refused.get(0);
+  if (refusal !== undefined) return { action: 'insert', result: refusal };
+  const p = prepared[0] as Prepared;
+  let response: OutboundResponse;
+  try {
+    response = await call.limiter.run(() =>
+      hs.call(call.session, {
+        method: 'POST',
+        path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/upsert`,
+        body: { inputs: [{ id: value, idProperty, properties: p.properties, objectWriteTraceId: '0' }] },
+        // Sending the same upsert again finds the record the first one wrote: no duplicate.
+        idempotent: true,
+        label: 'hubspot.objects.batch.upsert',
+      }),
+    );
+  } catch (error) {
+    return {
+      action: 'unique_property_upsert',
+      result: { success: false, errors: [failedCall(error, 'batch upsert')] },
+    };
+  }
+  if (response.status === 200 || response.status === 201 || response.status === 207) {
+    const body = parseJson<BatchAnswer>(response) ?? {};
+    const r = body.results?.[0];
+    if (r !== undefined && typeof r.id === 'string') {
+      return {
+        action: r.new === true ? 'insert' : 'update',
+        result: { id: r.id, success: true, errors: [] },
+      };
+    }
+    const errors = (body.errors ?? []).flatMap(recordErrors);
+    return {
+      action: 'unique_property_upsert',
+      result: { success: false, errors: errors.length > 0 ? errors : [UNREPORTED] },
+    };
+  }
+  if (response.status === 400 || response.status === 409) {
+    const body = parseJson<HubSpotErrorEntry>(response) ?? {};
+    return { action: 'unique_property_upsert', result: { success: false, errors: recordErrors(body) } };
+  }
+  throw crmErrorFromResponse('hubspot', response, `batch upsert of ${object.name}`);
+}
+
+/**
+ * Ids of at most two records whose property equals the value, through CRM search (its own
+ * 5-per-second pacing). The value travels as a JSON string in the filter, never spliced into text.
+ */
+async function search(
+  hs: PerConnectionState,
+  call: HandlerCall,
+  object: ObjectRef,
+  property: string,
+  value: string,
+): Promise<string[]> {
+  const response = await call.limiter.run(() =>
+    hs.call(call.session, {
+      method: 'POST',
+      path: `/crm/v3/objects/${encodeURIComponent(object.path)}/search`,
+      body: {
+        filterGroups: [{ filters: [{ propertyName: property, operator: 'EQ', value }] }],
+        properties: ['hs_object_id'],
+        limit: 2,
+      },
+      idempotent: true,
+      kind: 'search',
+      label: 'hubspot.objects.search',
+    }),
+  );
+  if (response.status !== 200) throw crmErrorFromResponse('hubspot', response, `searching ${object.name}`);
+  const body = parseJson<{ results?: Array<{ id?: unknown }> }>(response) ?? {};
+  return (body.results ?? []).flatMap((r) => (typeof r.id === 'string' ? [r.id] : []));
+}

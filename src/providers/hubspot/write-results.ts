@@ -1,0 +1,167 @@
+import type { RecordError, SaveResult } from '../../domain/operations.ts';
+import { ApiError } from '../../errors/index.ts';
+import type { JobHook } from '../adapter.ts';
+import { OutboundNetworkError, type OutboundResponse, parseJson } from '../client/types.ts';
+import { CrmError } from '../errors.ts';
+import type { CreateAssociation } from './create-associations.ts';
+
+// What HubSpot's batch writes answer, mapped back to the records of the request.
+
+/** A record ready for HubSpot: its position in the request, its id (updates) and formatted values. */
+export interface Prepared {
+  index: number;
+  id?: string;
+  properties: Record<string, string>;
+  /** Inserts only: HubSpot's create-body `associations`, sent as they came. */
+  associations?: CreateAssociation[];
+}
+
+export interface BatchAnswer {
+  results?: Array<{ id?: unknown; objectWriteTraceId?: unknown; new?: unknown }>;
+  errors?: HubSpotErrorEntry[];
+}
+
+export interface HubSpotErrorEntry {
+  category?: string;
+  message?: string;
+  context?: Record<string, unknown>;
+  errors?: Array<{ code?: string; message?: string; context?: Record<string, unknown> }>;
+}
+
+export type Outcome = Map<number, SaveResult>;
+
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export const fail = (statusCode: string, message: string, fields: string[] = []): RecordError => ({
+  statusCode,
+  message,
+  fields,
+});
+
+/** A record's result when HubSpot's answer named it nowhere. */
+export const UNREPORTED = fail(
+  'CRM_PROXY_NO_RESULT',
+  "HubSpot's answer did not report on this record. Check it before sending it again.",
+);
+
+/** HubSpot's error entry as per-record errors: one per property error it lists, else its category. */
+export function recordErrors(entry: HubSpotErrorEntry): RecordError[] {
+  const inner = (entry.errors ?? []).filter((e) => typeof e.message === 'string');
+  if (inner.length > 0) {
+    return inner.map((e) => {
+      const names = e.context?.['propertyName'];
+      return fail(
+        String(e.code ?? entry.category ?? 'ERROR'),
+        String(e.message),
+        Array.isArray(names) ? names.map(String) : [],
+      );
+    });
+  }
+  return [fail(String(entry.category ?? 'ERROR'), String(entry.message ?? 'HubSpot refused this record.'))];
+}
+
+/** Strings of a `context` key (`objectWriteTraceId`, `ids`). */
+function contextList(entry: HubSpotErrorEntry, key: string): string[] {
+  const v = entry.context?.[key];
+  return Array.isArray(v) ? v.map(String) : [];
+}
+
+/**
+ * A batch answer mapped back to request positions. Inputs carry their position as
+ * `objectWriteTraceId`; results and failed inputs are found by it (HubSpot answers in no particular
+ * order), failed updates HubSpot names only by id (`OBJECT_NOT_FOUND` with `context.ids`) by id.
+ */
+export function mapBatchAnswer(batch: Prepared[], body: BatchAnswer): Outcome {
+  const byTrace = new Map(batch.map((p) => [String(p.index), p]));
+  const byId = new Map(batch.flatMap((p) => (p.id === undefined ? [] : [[p.id, p] as const])));
+  const out: Outcome = new Map();
+  for (const r of body.results ?? []) {
+    const input =
+      (typeof r.objectWriteTraceId === 'string' ? byTrace.get(r.objectWriteTraceId) : undefined) ??
+      byId.get(String(r.id));
+    if (input === undefined || typeof r.id !== 'string') continue;
+    out.set(input.index, { id: r.id, success: true, errors: [] });
+  }
+  for (const entry of body.errors ?? []) {
+    const named = [
+      ...contextList(entry, 'objectWriteTraceId').map((t) => byTrace.get(t)),
+      ...contextList(entry, 'ids').map((id) => byId.get(id)),
+    ];
+    for (const input of named) {
+      if (input === undefined || out.get(input.index)?.success === true) continue;
+      const previous = out.get(input.index)?.errors ?? [];
+      out.set(input.index, {
+        ...(input.id === undefined ? {} : { id: input.id }),
+        success: false,
+        errors: [...previous, ...recordErrors(entry)],
+      });
+    }
+  }
+  return out;
+}
+
+/** A whole-call refusal that names a record's values (nothing was written): worth splitting the batch. */
+export function namesRecordValues(response: OutboundResponse): boolean {
+  if (response.status === 409) return true;
+  if (response.status !== 400) return false;
+  const body = parseJson<HubSpotErrorEntry>(response);
+  return (
+    (body?.errors ?? []).some((e) => Array.isArray(e.context?.['propertyName'])) ||
+    String(body?.message ?? '').startsWith('Property values were not valid') ||
+    // A bad association (unknown type, missing target) refuses the whole create as well.
+    /association/i.test(String(body?.message ?? ''))
+  );
+}
+
+/** The entry each record of a call that failed as a whole gets. */
+export function failedCall(error: unknown, what: string): RecordError {
+  if (error instanceof ApiError && error.code === 'crm_rate_limited') {
+    return fail('CRM_RATE_LIMITED', `${error.message} Nothing was written for this record; send it again.`);
+  }
+  if (error instanceof CrmError && error.kind === 'unreachable') {
+    const notSent = error.cause instanceof OutboundNetworkError && error.cause.kind === 'connect_failed';
+    return notSent
+      ? fail(
+          'CRM_PROXY_NOT_SENT',
+          `The ${what} call could not reach HubSpot (${error.message}); nothing was written. Send this record again.`,
+        )
+      : fail(
+          'CRM_PROXY_OUTCOME_UNKNOWN',
+          `The ${what} call to HubSpot got no answer (${error.message}); it was not resent, because HubSpot may have applied it. Check the record before sending it again.`,
+        );
+  }
+  if (error instanceof CrmError) {
+    const body = isRecord(error.crmBody) ? (error.crmBody as HubSpotErrorEntry) : undefined;
+    return fail(
+      String(body?.category ?? `HTTP_${error.status ?? 'ERROR'}`),
+      `The ${what} call failed with status ${error.status ?? '?'}: ${String(body?.message ?? error.message)}. Nothing was resent.`,
+    );
+  }
+  throw error;
+}
+
+/** Results in request order; a record HubSpot's answers never named is answered UNREPORTED. */
+export function inOrder(count: number, outcome: Outcome, prepared: Prepared[]): SaveResult[] {
+  const ids = new Map(prepared.map((p) => [p.index, p.id]));
+  return Array.from({ length: count }, (_, i) => {
+    const r = outcome.get(i);
+    if (r !== undefined) return r;
+    const id = ids.get(i);
+    return { ...(id === undefined ? {} : { id }), success: false, errors: [UNREPORTED] };
+  });
+}
+
+/** Counts of a job's records as batches finish, reported to the job when there is one. */
+export function progressOf(job: JobHook | undefined) {
+  const counts = { processed: 0, succeeded: 0, failed: 0 };
+  return (results: Iterable<SaveResult>) => {
+    if (job === undefined) return;
+    for (const r of results) {
+      counts.processed++;
+      if (r.success) counts.succeeded++;
+      else counts.failed++;
+    }
+    job.progress({ ...counts });
+  };
+}
