@@ -34,6 +34,17 @@ function toConnection(r: Selectable<ConnectionsTable>): Connection {
 
 export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub): ConnectionsRepository {
   return {
+    ...connectionRows(db, changes),
+    ...connectionUpdates(db, changes),
+  };
+}
+
+/** Connections: added, found, listed, removed. */
+function connectionRows(
+  db: Kysely<Database>,
+  changes: ChangeHub,
+): Pick<ConnectionsRepository, 'insert' | 'find' | 'list' | 'remove'> {
+  return {
     async insert(row: NewConnectionRow) {
       const inserted = await db
         .insertInto('connections')
@@ -59,7 +70,6 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub):
         .executeTakeFirstOrThrow();
       return toConnection(inserted);
     },
-
     async find(id: string): Promise<ConnectionWithSecret | null> {
       const r = await db.selectFrom('connections').selectAll().where('id', '=', id).executeTakeFirst();
       if (!r) return null;
@@ -68,7 +78,6 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub):
         credentials: { keyId: r.credentials_key_id, ciphertext: r.credentials_ciphertext },
       };
     },
-
     async list() {
       const rows = await db
         .selectFrom('connections')
@@ -78,7 +87,6 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub):
         .execute();
       return rows.map(toConnection);
     },
-
     async remove(id: string) {
       const deleted = await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('tokens').where('connection_id', '=', id).execute();
@@ -88,7 +96,15 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub):
       if (deleted) await changes.publish();
       return deleted;
     },
+  };
+}
 
+/** A connection's credentials, status and account, changed in place. */
+function connectionUpdates(
+  db: Kysely<Database>,
+  changes: ChangeHub,
+): Pick<ConnectionsRepository, 'compareAndSetCredentials' | 'replaceSealed' | 'setStatus' | 'setAccount'> {
+  return {
     async compareAndSetCredentials(id: string, expectedVersion: number, sealed: SealedSecret, now: string) {
       // One conditional UPDATE: of two concurrent writers holding the same version, exactly one matches.
       const r = await db
@@ -104,7 +120,6 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub):
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
-
     async replaceSealed(id: string, expectedVersion: number, sealed: SealedSecret, now: string) {
       const r = await db
         .updateTable('connections')
@@ -114,7 +129,6 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub):
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
-
     async setStatus(id: string, status: ConnectionStatus, reason: string | null, now: string) {
       const r = await db
         .updateTable('connections')
@@ -125,7 +139,6 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub):
       if (changed) await changes.publish();
       return changed;
     },
-
     async setAccount(id: string, account: ConnectionAccount, now: string) {
       const r = await db
         .updateTable('connections')

@@ -65,6 +65,17 @@ function toJob(r: Omit<Selectable<JobsTable>, 'input'>): JobRow {
 
 export function jobsRepository(db: Kysely<Database>): JobsRepository {
   return {
+    ...jobRecords(db),
+    ...jobHousekeeping(db),
+    ...jobLeases(db),
+    ...jobRuns(db),
+    ...jobOutputs(db),
+  };
+}
+
+/** A job's row: submitted, read, listed. */
+function jobRecords(db: Kysely<Database>): Pick<JobsRepository, 'insert' | 'input' | 'find' | 'list'> {
+  return {
     async insert(row) {
       const values = {
         id: row.id,
@@ -95,17 +106,14 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
       const { input: _input, ...rest } = values;
       return toJob(rest);
     },
-
     async input(id) {
       const r = await db.selectFrom('jobs').select('input').where('id', '=', id).executeTakeFirst();
       return r?.input ?? null;
     },
-
     async find(id) {
       const r = await db.selectFrom('jobs').select(JOB_COLUMNS).where('id', '=', id).executeTakeFirst();
       return r ? toJob(r) : null;
     },
-
     async list({ tokenId, limit, after }) {
       let q = db.selectFrom('jobs').select(JOB_COLUMNS);
       if (tokenId !== undefined) q = q.where('token_id', '=', tokenId);
@@ -120,7 +128,41 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
       const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
       return rows.map(toJob);
     },
+  };
+}
 
+/** Jobs counted by state, and finished ones pruned. */
+function jobHousekeeping(db: Kysely<Database>): Pick<JobsRepository, 'countByState' | 'prune'> {
+  return {
+    async countByState() {
+      const rows = await db
+        .selectFrom('jobs')
+        .select(['state', (eb) => eb.fn.countAll<string | number>().as('n')])
+        .groupBy('state')
+        .execute();
+      return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
+    },
+    async prune(before) {
+      const old = db
+        .selectFrom('jobs')
+        .select('id')
+        .where('state', 'not in', UNFINISHED)
+        .where('finished_at', '<', before);
+      await db.deleteFrom('job_results').where('job_id', 'in', old).execute();
+      await db.deleteFrom('job_journal').where('job_id', 'in', old).execute();
+      const r = await db
+        .deleteFrom('jobs')
+        .where('state', 'not in', UNFINISHED)
+        .where('finished_at', '<', before)
+        .executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+  };
+}
+
+/** A job's lease: taken, renewed, and the jobs whose lease can be taken. */
+function jobLeases(db: Kysely<Database>): Pick<JobsRepository, 'claim' | 'renew' | 'claimable'> {
+  return {
     async claim(id, owner, now, leaseUntil) {
       const r = await db
         .updateTable('jobs')
@@ -144,7 +186,6 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
-
     async renew(id, owner, leaseUntil) {
       const r = await db
         .updateTable('jobs')
@@ -156,7 +197,6 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
         .executeTakeFirst();
       return r === undefined ? null : { cancelRequested: Number(r.cancel_requested) === 1 };
     },
-
     async claimable(now, limit) {
       const rows = await db
         .selectFrom('jobs')
@@ -168,7 +208,14 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
         .execute();
       return rows.map((r) => r.id);
     },
+  };
+}
 
+/** A job's run: its progress, CRM job ids, outcome and cancellation. */
+function jobRuns(
+  db: Kysely<Database>,
+): Pick<JobsRepository, 'progress' | 'addCrmJobId' | 'finish' | 'requestCancel'> {
+  return {
     async progress(id, owner, counts, iface, now) {
       await db
         .updateTable('jobs')
@@ -177,7 +224,6 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
         .where('lease_owner', '=', owner)
         .execute();
     },
-
     async addCrmJobId(id, crmJobId, now) {
       const r = await db.selectFrom('jobs').select('crm_job_ids').where('id', '=', id).executeTakeFirst();
       if (r === undefined) return;
@@ -190,7 +236,6 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
         .where('id', '=', id)
         .execute();
     },
-
     async finish(id, owner, outcome, now) {
       const r = await db
         .updateTable('jobs')
@@ -209,7 +254,6 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
-
     async requestCancel(id, now) {
       await db
         .updateTable('jobs')
@@ -226,7 +270,14 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
         .where('lease_owner', 'is', null)
         .execute();
     },
+  };
+}
 
+/** What a job keeps as it runs: its result pieces and its journal. */
+function jobOutputs(
+  db: Kysely<Database>,
+): Pick<JobsRepository, 'putResults' | 'resultPieces' | 'journalGet' | 'journalSet'> {
+  return {
     async putResults(id, pieces) {
       if (pieces.length === 0) return;
       await db.transaction().execute(async (tx) => {
@@ -239,7 +290,6 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
         }
       });
     },
-
     async resultPieces(id, from, to) {
       // The piece that holds `from` starts at or before it: take the last such, then the rest up to `to`.
       const start = await db
@@ -260,7 +310,6 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
         .execute();
       return rows.map((r) => ({ first: Number(r.first_index), results: r.results }));
     },
-
     async journalGet(id, key) {
       const r = await db
         .selectFrom('job_journal')
@@ -270,38 +319,12 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
         .executeTakeFirst();
       return r?.value;
     },
-
     async journalSet(id, key, value, now) {
       await db
         .insertInto('job_journal')
         .values({ job_id: id, key, value, updated_at: now })
         .onConflict((oc) => oc.columns(['job_id', 'key']).doUpdateSet({ value, updated_at: now }))
         .execute();
-    },
-
-    async countByState() {
-      const rows = await db
-        .selectFrom('jobs')
-        .select(['state', (eb) => eb.fn.countAll<string | number>().as('n')])
-        .groupBy('state')
-        .execute();
-      return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
-    },
-
-    async prune(before) {
-      const old = db
-        .selectFrom('jobs')
-        .select('id')
-        .where('state', 'not in', UNFINISHED)
-        .where('finished_at', '<', before);
-      await db.deleteFrom('job_results').where('job_id', 'in', old).execute();
-      await db.deleteFrom('job_journal').where('job_id', 'in', old).execute();
-      const r = await db
-        .deleteFrom('jobs')
-        .where('state', 'not in', UNFINISHED)
-        .where('finished_at', '<', before)
-        .executeTakeFirst();
-      return Number(r.numDeletedRows);
     },
   };
 }

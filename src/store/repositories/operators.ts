@@ -20,6 +20,17 @@ function toKey(r: Selectable<OperatorKeysTable>): OperatorKey {
 
 export function operatorsRepository(db: Kysely<Database>): OperatorsRepository {
   return {
+    ...operatorAccounts(db),
+    ...operatorSessions(db),
+    ...operatorKeys(db),
+  };
+}
+
+/** Operators: created, found, listed, their passwords and sign-ins. */
+function operatorAccounts(
+  db: Kysely<Database>,
+): Pick<OperatorsRepository, 'insert' | 'findByEmail' | 'findById' | 'list' | 'setPassword' | 'signedIn'> {
+  return {
     async insert(row) {
       const r = await db
         .insertInto('operators')
@@ -59,6 +70,17 @@ export function operatorsRepository(db: Kysely<Database>): OperatorsRepository {
     async signedIn(id, now) {
       await db.updateTable('operators').set({ last_sign_in_at: now }).where('id', '=', id).execute();
     },
+  };
+}
+
+/** Console sessions of operators. */
+function operatorSessions(
+  db: Kysely<Database>,
+): Pick<
+  OperatorsRepository,
+  'insertSession' | 'findSession' | 'touchSession' | 'deleteSession' | 'pruneSessions'
+> {
+  return {
     async insertSession(s: OperatorSession) {
       await db
         .insertInto('operator_sessions')
@@ -106,6 +128,14 @@ export function operatorsRepository(db: Kysely<Database>): OperatorsRepository {
         .executeTakeFirst();
       return Number(r.numDeletedRows);
     },
+  };
+}
+
+/** Operator API keys. */
+function operatorKeys(
+  db: Kysely<Database>,
+): Pick<OperatorsRepository, 'insertKey' | 'findKeyByHash' | 'listKeys' | 'revokeKey' | 'touchKey'> {
+  return {
     async insertKey(row) {
       const r = await db
         .insertInto('operator_keys')

@@ -90,6 +90,17 @@ export function requestLogRepository(
   db: Kysely<Database>,
   sqlite?: BetterSqlite3.Database,
 ): RequestLogRepository {
+  return {
+    ...requestLogEntries(db, sqlite),
+    ...requestLogUsage(db),
+  };
+}
+
+/** Request log entries: written in batches, queried, pruned. */
+function requestLogEntries(
+  db: Kysely<Database>,
+  sqlite?: BetterSqlite3.Database,
+): Pick<RequestLogRepository, 'insertMany' | 'query' | 'prune'> {
   const insertSqlite = sqlite === undefined ? undefined : sqliteInserter(db, sqlite);
   return {
     async insertMany(entries) {
@@ -104,7 +115,6 @@ export function requestLogRepository(
           .execute();
       }
     },
-
     async query(filter) {
       let q = db.selectFrom('request_log').selectAll();
       if (filter.connectionId !== undefined) q = q.where('connection_id', '=', filter.connectionId);
@@ -119,7 +129,18 @@ export function requestLogRepository(
       const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
       return rows.map(toEntry);
     },
+    async prune(before) {
+      const r = await db.deleteFrom('request_log').where('at', '<', before).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+  };
+}
 
+/** Usage figures and per-token statistics. */
+function requestLogUsage(
+  db: Kysely<Database>,
+): Pick<RequestLogRepository, 'usage' | 'updateStats' | 'stats'> {
+  return {
     async usage(since, connectionId) {
       // The hour is the first 13 characters of the fixed-width ISO instant, on both dialects.
       const hour = sql<string>`substr(at, 1, 13)`;
@@ -143,12 +164,6 @@ export function requestLogRepository(
         }),
       );
     },
-
-    async prune(before) {
-      const r = await db.deleteFrom('request_log').where('at', '<', before).executeTakeFirst();
-      return Number(r.numDeletedRows);
-    },
-
     async updateStats(updates) {
       for (const u of updates) {
         const set = {
@@ -173,7 +188,6 @@ export function requestLogRepository(
           .execute();
       }
     },
-
     async stats() {
       const rows = await db.selectFrom('connection_stats').selectAll().execute();
       return rows.map(
