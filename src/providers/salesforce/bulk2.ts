@@ -44,6 +44,8 @@ export interface BulkOptions {
 
 const TERMINAL = new Set(['JobComplete', 'Failed', 'Aborted']);
 
+const json = { 'content-type': 'application/json; charset=utf-8', accept: 'application/json' };
+
 /**
  * One Bulk API 2.0 ingest job: create, upload the CSV, close, poll, read the three result files.
  *
@@ -65,23 +67,9 @@ export async function bulkWrite(
   journal?: BulkJournal,
 ): Promise<SaveResult[]> {
   const base = `${session.baseUrl}${SALESFORCE_PROFILE.dataPath(apiVersion)}/jobs/ingest`;
-  const json = { 'content-type': 'application/json; charset=utf-8', accept: 'application/json' };
   if (journal !== undefined) {
-    // A re-run: the job created by the first run decides. Still Open, it never ran (a job runs
-    // only once closed): abort it and start over. Otherwise it ran or runs: follow it.
-    const entry = (await journal.hook.journal.get(journal.key)) as BulkEntry | undefined;
-    if (entry !== undefined) {
-      const jobUrl = `${base}/${encodeURIComponent(entry.jobId)}`;
-      const state = await call(session, 'getJob', { method: 'GET', url: jobUrl, idempotent: true })
-        .then((r) => (r.status === 200 ? parseJson<JobInfo>(r) : undefined))
-        .catch(() => undefined);
-      if (state === undefined) {
-        return rows.map(() => unknownResult(entry.jobId, 'its state could not be read'));
-      }
-      if (state.state !== 'Open') return follow(session, clock, jobUrl, entry.jobId, rows, options, journal);
-      await abort(session, jobUrl);
-    }
-    if (journal.hook.signal.aborted) return rows.map(cancelledResult);
+    const earlier = await resumeEarlierJob(session, clock, base, rows, options, journal);
+    if (earlier !== undefined) return earlier;
   }
   const created = await call(session, 'createJob', {
     method: 'POST',
@@ -119,6 +107,39 @@ export async function bulkWrite(
     await abort(session, jobUrl);
     return rows.map(cancelledResult);
   }
+  await closeJob(session, jobUrl);
+  return follow(session, clock, jobUrl, job.id, rows, options, journal);
+}
+
+/**
+ * A re-run: the job created by the first run decides. Still Open, it never ran (a job runs only
+ * once closed): abort it and start over (undefined). Otherwise it ran or runs: follow it.
+ */
+async function resumeEarlierJob(
+  session: CrmSession,
+  clock: Clock,
+  base: string,
+  rows: string[][],
+  options: BulkOptions,
+  journal: BulkJournal,
+): Promise<SaveResult[] | undefined> {
+  const entry = (await journal.hook.journal.get(journal.key)) as BulkEntry | undefined;
+  if (entry !== undefined) {
+    const jobUrl = `${base}/${encodeURIComponent(entry.jobId)}`;
+    const state = await call(session, 'getJob', { method: 'GET', url: jobUrl, idempotent: true })
+      .then((r) => (r.status === 200 ? parseJson<JobInfo>(r) : undefined))
+      .catch(() => undefined);
+    if (state === undefined) {
+      return rows.map(() => unknownResult(entry.jobId, 'its state could not be read'));
+    }
+    if (state.state !== 'Open') return follow(session, clock, jobUrl, entry.jobId, rows, options, journal);
+    await abort(session, jobUrl);
+  }
+  return journal.hook.signal.aborted ? rows.map(cancelledResult) : undefined;
+}
+
+/** Closes the job (UploadComplete) so that it runs; a close that cannot be confirmed aborts it. */
+async function closeJob(session: CrmSession, jobUrl: string): Promise<void> {
   let closed: Awaited<ReturnType<typeof call>> | undefined;
   try {
     closed = await call(session, 'close', {
@@ -144,8 +165,6 @@ export async function bulkWrite(
       throw new CrmError('salesforce', 'unreachable', 'bulk close: no answer; the job was aborted');
     }
   }
-
-  return follow(session, clock, jobUrl, job.id, rows, options, journal);
 }
 
 function unknownResult(jobId: string, why: string): SaveResult {

@@ -40,28 +40,7 @@ export function salesforceFields(
       const objectApiName = await describe.resolveObjectName(session, objectName);
       if (objectApiName === null) throw await describe.unknownObject(session, objectName);
       const fullName = `${objectApiName}.${name}`;
-      const response = await unreachableAsCrmError('salesforce', 'tooling create field', () =>
-        session.send({
-          method: 'POST',
-          url: `${session.baseUrl}${data}/tooling/sobjects/CustomField`,
-          headers: { 'content-type': 'application/json', accept: 'application/json' },
-          body: JSON.stringify({ FullName: fullName, Metadata: { ...metadata, type } }),
-          idempotent: false,
-          label: 'salesforce.tooling.createField',
-        }),
-      );
-      const created = parseJson<Record<string, unknown>>(response);
-      if (response.status === 400) {
-        const first = Array.isArray(created) ? (created[0] as { message?: string }) : undefined;
-        throw new ApiError(
-          'invalid_field_definition',
-          `Salesforce rejected the field definition: ${first?.message ?? response.text.slice(0, 300)}`,
-          { details: [{ provider: 'salesforce', crm_error: created ?? response.text.slice(0, 500) }] },
-        );
-      }
-      if (response.status !== 201 && response.status !== 200) {
-        throw crmErrorFromResponse('salesforce', response, 'create custom field');
-      }
+      const created = await createField(session, data, fullName, { ...metadata, type });
       await forgetDescribes(session.connectionId);
       await grantFieldAccess(session, objectApiName, fullName);
       await forgetDescribes(session.connectionId);
@@ -110,6 +89,38 @@ export function salesforceFields(
       );
     }
   }
+}
+
+/** The field through the Tooling API; Salesforce's refusal of the definition is a 400 naming it. */
+async function createField(
+  session: CrmSession,
+  data: string,
+  fullName: string,
+  metadata: Record<string, unknown>,
+): Promise<Record<string, unknown> | undefined> {
+  const response = await unreachableAsCrmError('salesforce', 'tooling create field', () =>
+    session.send({
+      method: 'POST',
+      url: `${session.baseUrl}${data}/tooling/sobjects/CustomField`,
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ FullName: fullName, Metadata: metadata }),
+      idempotent: false,
+      label: 'salesforce.tooling.createField',
+    }),
+  );
+  const created = parseJson<Record<string, unknown>>(response);
+  if (response.status === 400) {
+    const first = Array.isArray(created) ? (created[0] as { message?: string }) : undefined;
+    throw new ApiError(
+      'invalid_field_definition',
+      `Salesforce rejected the field definition: ${first?.message ?? response.text.slice(0, 300)}`,
+      { details: [{ provider: 'salesforce', crm_error: created ?? response.text.slice(0, 500) }] },
+    );
+  }
+  if (response.status !== 201 && response.status !== 200) {
+    throw crmErrorFromResponse('salesforce', response, 'create custom field');
+  }
+  return created;
 }
 
 /**

@@ -25,6 +25,69 @@ interface CursorPayload {
   u: string;
 }
 
+/** A cursor: the locator and connection, signed so it can be neither forged nor moved. */
+function sign(cursorKey: Buffer, payload: CursorPayload): string {
+  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+  const mac = createHmac('sha256', cursorKey).update(body).digest('base64url');
+  return `${body}.${mac}`;
+}
+
+/** The cursor's payload, if it was signed here for this connection. */
+function verify(cursorKey: Buffer, cursor: string, connectionId: string): CursorPayload {
+  const [body, mac] = cursor.split('.');
+  const expected = body === undefined ? '' : createHmac('sha256', cursorKey).update(body).digest('base64url');
+  const given = Buffer.from(mac ?? '');
+  const want = Buffer.from(expected);
+  let payload: CursorPayload | undefined;
+  if (body !== undefined && given.length === want.length && timingSafeEqual(given, want)) {
+    try {
+      payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as CursorPayload;
+    } catch {
+      payload = undefined;
+    }
+  }
+  if (
+    payload === undefined ||
+    payload.c !== connectionId ||
+    typeof payload.u !== 'string' ||
+    !payload.u.startsWith('/services/data/')
+  ) {
+    throw new ApiError(
+      'invalid_cursor',
+      'This cursor is not valid for this connection. Send the next_cursor of a previous answer unchanged, with the same token.',
+      { details: [{ path: '/cursor' }] },
+    );
+  }
+  return payload;
+}
+
+/** One page of a query (at most PAGE records). */
+async function page(session: CrmSession, url: string): Promise<SalesforcePage> {
+  const response = await unreachableAsCrmError('salesforce', 'query', () =>
+    session.send({
+      method: 'GET',
+      url,
+      headers: { accept: 'application/json', 'sforce-query-options': `batchSize=${PAGE}` },
+      idempotent: true,
+      label: 'salesforce.query',
+    }),
+  );
+  if (response.status === 414 || response.status === 431) throw queryUriRefused(response.status);
+  const body = parseJson<SalesforcePage>(response);
+  if (response.status === 400) {
+    const first = Array.isArray(body) ? (body[0] as { errorCode?: string; message?: string }) : undefined;
+    throw new ApiError(
+      'invalid_query',
+      `Salesforce rejected the query: ${first?.message?.trim() ?? response.text.slice(0, 500)}`,
+      { details: [{ provider: 'salesforce', crm_error: body ?? response.text.slice(0, 500) }] },
+    );
+  }
+  if (response.status !== 200 || body === undefined || !Array.isArray(body.records)) {
+    throw crmErrorFromResponse('salesforce', response, 'query');
+  }
+  return body;
+}
+
 /**
  * SOQL through the REST query resource. Pages of 2,000 (`Sforce-Query-Options: batchSize=2000`)
  * are followed while another full page still fits in 10,000 records; then the answer carries a
@@ -33,67 +96,6 @@ interface CursorPayload {
  */
 export function salesforceQuery(apiVersion: string, cursorKey: Buffer) {
   const data = SALESFORCE_PROFILE.dataPath(apiVersion);
-
-  function sign(payload: CursorPayload): string {
-    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-    const mac = createHmac('sha256', cursorKey).update(body).digest('base64url');
-    return `${body}.${mac}`;
-  }
-
-  function verify(cursor: string, connectionId: string): CursorPayload {
-    const [body, mac] = cursor.split('.');
-    const expected =
-      body === undefined ? '' : createHmac('sha256', cursorKey).update(body).digest('base64url');
-    const given = Buffer.from(mac ?? '');
-    const want = Buffer.from(expected);
-    let payload: CursorPayload | undefined;
-    if (body !== undefined && given.length === want.length && timingSafeEqual(given, want)) {
-      try {
-        payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as CursorPayload;
-      } catch {
-        payload = undefined;
-      }
-    }
-    if (
-      payload === undefined ||
-      payload.c !== connectionId ||
-      typeof payload.u !== 'string' ||
-      !payload.u.startsWith('/services/data/')
-    ) {
-      throw new ApiError(
-        'invalid_cursor',
-        'This cursor is not valid for this connection. Send the next_cursor of a previous answer unchanged, with the same token.',
-        { details: [{ path: '/cursor' }] },
-      );
-    }
-    return payload;
-  }
-
-  async function page(session: CrmSession, url: string): Promise<SalesforcePage> {
-    const response = await unreachableAsCrmError('salesforce', 'query', () =>
-      session.send({
-        method: 'GET',
-        url,
-        headers: { accept: 'application/json', 'sforce-query-options': `batchSize=${PAGE}` },
-        idempotent: true,
-        label: 'salesforce.query',
-      }),
-    );
-    if (response.status === 414 || response.status === 431) throw queryUriRefused(response.status);
-    const body = parseJson<SalesforcePage>(response);
-    if (response.status === 400) {
-      const first = Array.isArray(body) ? (body[0] as { errorCode?: string; message?: string }) : undefined;
-      throw new ApiError(
-        'invalid_query',
-        `Salesforce rejected the query: ${first?.message?.trim() ?? response.text.slice(0, 500)}`,
-        { details: [{ provider: 'salesforce', crm_error: body ?? response.text.slice(0, 500) }] },
-      );
-    }
-    if (response.status !== 200 || body === undefined || !Array.isArray(body.records)) {
-      throw crmErrorFromResponse('salesforce', response, 'query');
-    }
-    return body;
-  }
 
   async function collect(session: CrmSession, firstUrl: string): Promise<QueryPage> {
     const records: CrmRecord[] = [];
@@ -107,7 +109,12 @@ export function salesforceQuery(apiVersion: string, cursorKey: Buffer) {
         got.done || got.nextRecordsUrl === undefined ? undefined : `${session.baseUrl}${got.nextRecordsUrl}`;
       if (url !== undefined && records.length + PAGE > MAX_RECORDS_PER_ANSWER) {
         const next = got.nextRecordsUrl as string;
-        return { totalSize, done: false, records, next_cursor: sign({ c: session.connectionId, u: next }) };
+        return {
+          totalSize,
+          done: false,
+          records,
+          next_cursor: sign(cursorKey, { c: session.connectionId, u: next }),
+        };
       }
     }
     return { totalSize, done: true, records, next_cursor: null };
@@ -120,7 +127,7 @@ export function salesforceQuery(apiVersion: string, cursorKey: Buffer) {
       return collect(session, `${session.baseUrl}${target}`);
     },
     queryMore: (session: CrmSession, cursor: string) => {
-      const payload = verify(cursor, session.connectionId);
+      const payload = verify(cursorKey, cursor, session.connectionId);
       return collect(session, `${session.baseUrl}${payload.u}`);
     },
   };

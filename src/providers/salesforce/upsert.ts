@@ -54,7 +54,10 @@ export async function upsertRecord(
   }
 
   if (field?.['externalId'] === true) {
-    return { action: 'external_id_upsert', result: await externalIdUpsert() };
+    return {
+      action: 'external_id_upsert',
+      result: await externalIdUpsert(session, apiVersion, meta, matchField, value, withoutId),
+    };
   }
 
   const literal = soqlLiteral(value, String(field?.['type'] ?? 'string'));
@@ -75,41 +78,49 @@ export async function upsertRecord(
     action: 'ambiguous',
     result: { success: false, errors: [ambiguous(meta.name, matchField)] },
   };
+}
 
-  async function externalIdUpsert(): Promise<SaveResult> {
-    const { [matchField]: _key, ...rest } = withoutId;
-    const { attributes: _a, ...body } = toCollectionsRecord(meta.name, rest);
-    const url = `${session.baseUrl}${SALESFORCE_PROFILE.dataPath(apiVersion)}/sobjects/${encodeURIComponent(meta.name)}/${encodeURIComponent(matchField)}/${encodeURIComponent(String(value))}`;
-    let response: Awaited<ReturnType<CrmSession['send']>>;
-    try {
-      response = await unreachableAsCrmError('salesforce', 'upsert', () =>
-        session.send({
-          method: 'PATCH',
-          url,
-          headers: { 'content-type': 'application/json', accept: 'application/json' },
-          body: JSON.stringify(body),
-          // Resending an upsert by external id finds the record the first one created: no duplicate.
-          idempotent: true,
-          label: 'salesforce.sobject.upsert',
-        }),
-      );
-    } catch (error) {
-      return { success: false, errors: [failedCallEntry(error, 'upsert')] };
-    }
-    const answer = parseJson<unknown>(response);
-    if (response.status === 300) return { success: false, errors: [ambiguous(meta.name, matchField)] };
-    if (response.status === 200 || response.status === 201) {
-      return normalizeResult(answer as SaveResult);
-    }
-    const errors: RecordError[] = Array.isArray(answer)
-      ? (answer as Array<{ errorCode?: string; message?: string; fields?: string[] }>).map((e) => ({
-          statusCode: String(e.errorCode ?? 'UNKNOWN_EXCEPTION'),
-          message: String(e.message ?? ''),
-          fields: Array.isArray(e.fields) ? e.fields : [],
-        }))
-      : [{ statusCode: `HTTP_${response.status}`, message: response.text.slice(0, 500), fields: [] }];
-    return { success: false, errors };
+/** Salesforce's own upsert on an External ID field: atomic; 300 when several records match. */
+async function externalIdUpsert(
+  session: CrmSession,
+  apiVersion: string,
+  meta: ObjectDescribe,
+  matchField: string,
+  value: unknown,
+  withoutId: PreparedRecord,
+): Promise<SaveResult> {
+  const { [matchField]: _key, ...rest } = withoutId;
+  const { attributes: _a, ...body } = toCollectionsRecord(meta.name, rest);
+  const url = `${session.baseUrl}${SALESFORCE_PROFILE.dataPath(apiVersion)}/sobjects/${encodeURIComponent(meta.name)}/${encodeURIComponent(matchField)}/${encodeURIComponent(String(value))}`;
+  let response: Awaited<ReturnType<CrmSession['send']>>;
+  try {
+    response = await unreachableAsCrmError('salesforce', 'upsert', () =>
+      session.send({
+        method: 'PATCH',
+        url,
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(body),
+        // Resending an upsert by external id finds the record the first one created: no duplicate.
+        idempotent: true,
+        label: 'salesforce.sobject.upsert',
+      }),
+    );
+  } catch (error) {
+    return { success: false, errors: [failedCallEntry(error, 'upsert')] };
   }
+  const answer = parseJson<unknown>(response);
+  if (response.status === 300) return { success: false, errors: [ambiguous(meta.name, matchField)] };
+  if (response.status === 200 || response.status === 201) {
+    return normalizeResult(answer as SaveResult);
+  }
+  const errors: RecordError[] = Array.isArray(answer)
+    ? (answer as Array<{ errorCode?: string; message?: string; fields?: string[] }>).map((e) => ({
+        statusCode: String(e.errorCode ?? 'UNKNOWN_EXCEPTION'),
+        message: String(e.message ?? ''),
+        fields: Array.isArray(e.fields) ? e.fields : [],
+      }))
+    : [{ statusCode: `HTTP_${response.status}`, message: response.text.slice(0, 500), fields: [] }];
+  return { success: false, errors };
 }
 
 function ambiguous(objectName: string, field: string): RecordError {
