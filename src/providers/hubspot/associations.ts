@@ -43,231 +43,260 @@ const fail = (statusCode: string, message: string): RecordError => ({ statusCode
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 
+type Link = AssociationLink & { index: number };
+type ReadyLink = Link & { type?: AssociationKind };
+type Results = Array<SaveResult | undefined>;
+
+function send(
+  hs: PerConnectionState,
+  call: HandlerCall,
+  request: { path: string; body: unknown; label: string; idempotent: boolean },
+): Promise<OutboundResponse> {
+  return call.limiter.run(() => hs.call(call.session, { method: 'POST', ...request }));
+}
+
+/** The association types from one object type to another (HubSpot's labels API). */
+async function types(
+  hs: PerConnectionState,
+  call: HandlerCall,
+  from: ObjectRef,
+  to: ObjectRef,
+): Promise<AssociationKind[]> {
+  const response = await call.limiter.run(() =>
+    hs.call(call.session, {
+      method: 'GET',
+      path: path(from, to, 'labels'),
+      idempotent: true,
+      label: 'hubspot.associations.labels',
+    }),
+  );
+  if (response.status !== 200) throw crmErrorFromResponse('hubspot', response, 'reading association labels');
+  return (parseJson<{ results?: V4Type[] }>(response)?.results ?? []).map(kind);
+}
+
+interface BatchReadAnswer {
+  results?: Array<{
+    from?: { id?: unknown };
+    to?: Array<{ toObjectId?: unknown; associationTypes?: V4Type[] }>;
+  }>;
+}
+
+async function read(
+  hs: PerConnectionState,
+  call: HandlerCall,
+  input: { objectName: string; ids: string[]; to: string },
+) {
+  const from = await resolveObject(hs, call.session, input.objectName);
+  const to = await resolveObject(hs, call.session, input.to);
+  const valid = [...new Set(input.ids.filter((id) => HUBSPOT_PROFILE.idPattern.test(id)))];
+  const found = new Map<string, RecordAssociations['to']>();
+  const chunks: string[][] = [];
+  for (let i = 0; i < valid.length; i += READ_BATCH) chunks.push(valid.slice(i, i + READ_BATCH));
+  await Promise.all(
+    chunks.map(async (ids) => {
+      const response = await send(hs, call, {
+        path: path(from, to, 'batch/read'),
+        body: { inputs: ids.map((id) => ({ id })) },
+        idempotent: true,
+        label: 'hubspot.associations.batch.read',
+      });
+      // 207: ids without associations are listed in `errors` (NO_ASSOCIATIONS_FOUND); they have none.
+      if (response.status !== 200 && response.status !== 207) {
+        throw crmErrorFromResponse('hubspot', response, `reading ${from.name} → ${to.name} associations`);
+      }
+      for (const r of parseJson<BatchReadAnswer>(response)?.results ?? []) {
+        const targets = (r.to ?? []).map((t) => ({
+          id: String(t.toObjectId),
+          types: (t.associationTypes ?? []).map(kind),
+        }));
+        found.set(String(r.from?.id), targets);
+      }
+    }),
+  );
+  return { data: input.ids.map((id) => ({ id, to: found.get(id) ?? [] })) };
+}
+
+/** The links of a request grouped by target type, each with its position. */
+function byTarget(links: AssociationLink[]): Map<string, Link[]> {
+  const groups = new Map<string, Link[]>();
+  links.forEach((link, index) => {
+    const key = link.to.toLowerCase();
+    const group = groups.get(key) ?? [];
+    group.push({ ...link, index });
+    groups.set(key, group);
+  });
+  return groups;
+}
+
+function callFailure(error: unknown, what: string): RecordError {
+  if (error instanceof CrmError) {
+    return fail(
+      `HTTP_${error.status ?? 'ERROR'}`,
+      `The ${what} call to HubSpot failed (${error.message}); check the association before sending it again.`,
+    );
+  }
+  if (error instanceof Error && 'code' in error && (error as { code: unknown }).code === 'crm_rate_limited') {
+    return fail('CRM_RATE_LIMITED', `${error.message} Nothing was written for this link.`);
+  }
+  throw error;
+}
+
+const malformed = (id: string) =>
+  fail('MALFORMED_ID', `"${id.slice(0, 50)}" is not a HubSpot record id (decimal digits).`);
+
+/** The association type a create link names (its label, or HubSpot's default), or why there is none. */
+function linkType(
+  link: Link,
+  kinds: AssociationKind[],
+  from: ObjectRef,
+  to: ObjectRef,
+): AssociationKind | RecordError {
+  const type =
+    link.label === undefined
+      ? kinds.find((k) => k.category === 'HUBSPOT_DEFINED' && k.label === null)
+      : (kinds.find((k) => k.label === link.label) ??
+        kinds.find((k) => k.label?.toLowerCase() === link.label?.toLowerCase()));
+  if (type !== undefined) return type;
+  const labels = kinds.flatMap((k) => (k.label === null ? [] : [k.label]));
+  const hint = link.label === undefined ? null : closestName(link.label, labels);
+  return fail(
+    'INVALID_ASSOCIATION_LABEL',
+    link.label === undefined
+      ? `HubSpot has no default association from ${from.name} to ${to.name}; name a label (${labels.join(', ') || 'none defined'}).`
+      : `"${link.label.slice(0, 100)}" is not a label from ${from.name} to ${to.name}.${hint === null ? '' : ` Did you mean "${hint}"?`} Labels: ${labels.join(', ') || 'none'}.`,
+  );
+}
+
+/** The links of one target type that can be sent; the others get their refusal in `results`. */
+async function readyLinks(
+  hs: PerConnectionState,
+  call: HandlerCall,
+  group: Link[],
+  from: ObjectRef,
+  to: ObjectRef,
+  mode: 'create' | 'archive',
+  results: Results,
+): Promise<ReadyLink[]> {
+  const kinds = mode === 'create' ? await types(hs, call, from, to) : [];
+  const ready: ReadyLink[] = [];
+  for (const link of group) {
+    const bad = [link.id, link.toId].find((id) => !HUBSPOT_PROFILE.idPattern.test(id));
+    if (bad !== undefined) {
+      results[link.index] = { id: link.id, success: false, errors: [malformed(bad)] };
+      continue;
+    }
+    if (mode === 'archive') {
+      ready.push(link);
+      continue;
+    }
+    const type = linkType(link, kinds, from, to);
+    if ('statusCode' in type) results[link.index] = { id: link.id, success: false, errors: [type] };
+    else ready.push({ ...link, type });
+  }
+  return ready;
+}
+
+function batchRequest(batch: ReadyLink[], from: ObjectRef, to: ObjectRef, mode: 'create' | 'archive') {
+  return mode === 'create'
+    ? {
+        path: path(from, to, 'batch/create'),
+        body: {
+          inputs: batch.map((l) => ({
+            from: { id: l.id },
+            to: { id: l.toId },
+            types: [{ associationCategory: l.type?.category, associationTypeId: l.type?.typeId }],
+          })),
+        },
+        // Associating twice leaves one association.
+        idempotent: true,
+        label: 'hubspot.associations.batch.create',
+      }
+    : {
+        path: path(from, to, 'batch/archive'),
+        body: { inputs: batch.map((l) => ({ from: { id: l.id }, to: [{ id: l.toId }] })) },
+        idempotent: true,
+        label: 'hubspot.associations.batch.archive',
+      };
+}
+
+/** Each link the answer's errors name (by id, or by from and to ids) gets that error. */
+function markErrors(batch: ReadyLink[], errors: V4ErrorEntry[], results: Results): void {
+  for (const e of errors) {
+    const ids = new Set(strings(e.context?.['ids']));
+    const fromIds = new Set(strings(e.context?.['fromObjectId']));
+    const toIds = new Set(strings(e.context?.['toObjectId']));
+    for (const l of batch) {
+      const named =
+        ids.has(l.id) || ids.has(l.toId) || (fromIds.has(l.id) && (toIds.size === 0 || toIds.has(l.toId)));
+      if (!named) continue;
+      const error = fail(
+        String(e.category ?? 'ERROR'),
+        String(e.message ?? 'HubSpot refused this association.'),
+      );
+      results[l.index] = { id: l.id, success: false, errors: [error] };
+    }
+  }
+}
+
+async function writeBatch(
+  hs: PerConnectionState,
+  call: HandlerCall,
+  batch: ReadyLink[],
+  from: ObjectRef,
+  to: ObjectRef,
+  mode: 'create' | 'archive',
+  results: Results,
+): Promise<void> {
+  let response: OutboundResponse;
+  try {
+    response = await send(hs, call, batchRequest(batch, from, to, mode));
+    if (![200, 201, 204, 207].includes(response.status)) {
+      throw crmErrorFromResponse('hubspot', response, `association batch ${mode}`);
+    }
+  } catch (error) {
+    const entry = callFailure(error, `association batch ${mode}`);
+    for (const l of batch) results[l.index] = { id: l.id, success: false, errors: [entry] };
+    return;
+  }
+  markErrors(batch, parseJson<{ errors?: V4ErrorEntry[] }>(response)?.errors ?? [], results);
+  for (const l of batch) results[l.index] ??= { id: l.id, success: true, errors: [] };
+}
+
+async function write(
+  hs: PerConnectionState,
+  call: HandlerCall,
+  input: { objectName: string; links: AssociationLink[] },
+  mode: 'create' | 'archive',
+): Promise<WriteAnswer> {
+  const from = await resolveObject(hs, call.session, input.objectName);
+  const results: Results = input.links.map(() => undefined);
+  for (const group of byTarget(input.links).values()) {
+    const to = await resolveObject(hs, call.session, (group[0] as AssociationLink).to);
+    const ready = await readyLinks(hs, call, group, from, to, mode, results);
+    const batches: ReadyLink[][] = [];
+    for (let i = 0; i < ready.length; i += WRITE_BATCH) batches.push(ready.slice(i, i + WRITE_BATCH));
+    await Promise.all(batches.map((batch) => writeBatch(hs, call, batch, from, to, mode, results)));
+  }
+  const notProcessed = fail('CRM_PROXY_NO_RESULT', 'Not processed.');
+  return {
+    data: results.map(
+      (r, i) => r ?? { id: input.links[i]?.id ?? '', success: false, errors: [notProcessed] },
+    ),
+  };
+}
+
 /**
  * HubSpot associations (v4): read the records of one type associated with given records, with
  * every association's types and labels; create associations (by label, or HubSpot's default
  * unlabelled type) and remove them, each link a per-record result in input order.
  */
 export function hubspotAssociations(hs: PerConnectionState) {
-  async function send(
-    call: HandlerCall,
-    request: { path: string; body: unknown; label: string; idempotent: boolean },
-  ) {
-    return call.limiter.run(() => hs.call(call.session, { method: 'POST', ...request }));
-  }
-
-  /** The association types from one object type to another (HubSpot's labels API). */
-  async function types(call: HandlerCall, from: ObjectRef, to: ObjectRef): Promise<AssociationKind[]> {
-    const response = await call.limiter.run(() =>
-      hs.call(call.session, {
-        method: 'GET',
-        path: path(from, to, 'labels'),
-        idempotent: true,
-        label: 'hubspot.associations.labels',
-      }),
-    );
-    if (response.status !== 200)
-      throw crmErrorFromResponse('hubspot', response, 'reading association labels');
-    return (parseJson<{ results?: V4Type[] }>(response)?.results ?? []).map(kind);
-  }
-
-  async function read(call: HandlerCall, input: { objectName: string; ids: string[]; to: string }) {
-    const from = await resolveObject(hs, call.session, input.objectName);
-    const to = await resolveObject(hs, call.session, input.to);
-    const valid = [...new Set(input.ids.filter((id) => HUBSPOT_PROFILE.idPattern.test(id)))];
-    const found = new Map<string, RecordAssociations['to']>();
-    const chunks: string[][] = [];
-    for (let i = 0; i < valid.length; i += READ_BATCH) chunks.push(valid.slice(i, i + READ_BATCH));
-    await Promise.all(
-      chunks.map(async (ids) => {
-        const response = await send(call, {
-          path: path(from, to, 'batch/read'),
-          body: { inputs: ids.map((id) => ({ id })) },
-          idempotent: true,
-          label: 'hubspot.associations.batch.read',
-        });
-        // 207: ids without associations are listed in `errors` (NO_ASSOCIATIONS_FOUND); they have none.
-        if (response.status !== 200 && response.status !== 207) {
-          throw crmErrorFromResponse('hubspot', response, `reading ${from.name} → ${to.name} associations`);
-        }
-        const body = parseJson<{
-          results?: Array<{
-            from?: { id?: unknown };
-            to?: Array<{ toObjectId?: unknown; associationTypes?: V4Type[] }>;
-          }>;
-        }>(response);
-        for (const r of body?.results ?? []) {
-          found.set(
-            String(r.from?.id),
-            (r.to ?? []).map((t) => ({
-              id: String(t.toObjectId),
-              types: (t.associationTypes ?? []).map(kind),
-            })),
-          );
-        }
-      }),
-    );
-    return { data: input.ids.map((id) => ({ id, to: found.get(id) ?? [] })) };
-  }
-
-  /** The links of a request grouped by target type, each with its position. */
-  function byTarget(links: AssociationLink[]): Map<string, Array<AssociationLink & { index: number }>> {
-    const groups = new Map<string, Array<AssociationLink & { index: number }>>();
-    links.forEach((link, index) => {
-      const key = link.to.toLowerCase();
-      const group = groups.get(key) ?? [];
-      group.push({ ...link, index });
-      groups.set(key, group);
-    });
-    return groups;
-  }
-
-  function callFailure(error: unknown, what: string): RecordError {
-    if (error instanceof CrmError) {
-      return fail(
-        `HTTP_${error.status ?? 'ERROR'}`,
-        `The ${what} call to HubSpot failed (${error.message}); check the association before sending it again.`,
-      );
-    }
-    if (
-      error instanceof Error &&
-      'code' in error &&
-      (error as { code: unknown }).code === 'crm_rate_limited'
-    ) {
-      return fail('CRM_RATE_LIMITED', `${error.message} Nothing was written for this link.`);
-    }
-    throw error;
-  }
-
-  async function write(
-    call: HandlerCall,
-    input: { objectName: string; links: AssociationLink[] },
-    mode: 'create' | 'archive',
-  ): Promise<WriteAnswer> {
-    const from = await resolveObject(hs, call.session, input.objectName);
-    const results: Array<SaveResult | undefined> = input.links.map(() => undefined);
-    const malformed = (id: string) =>
-      fail('MALFORMED_ID', `"${id.slice(0, 50)}" is not a HubSpot record id (decimal digits).`);
-    for (const group of byTarget(input.links).values()) {
-      const to = await resolveObject(hs, call.session, (group[0] as AssociationLink).to);
-      const kinds = mode === 'create' ? await types(call, from, to) : [];
-      const ready: Array<AssociationLink & { index: number; type?: AssociationKind }> = [];
-      for (const link of group) {
-        const bad = [link.id, link.toId].find((id) => !HUBSPOT_PROFILE.idPattern.test(id));
-        if (bad !== undefined) {
-          results[link.index] = { id: link.id, success: false, errors: [malformed(bad)] };
-          continue;
-        }
-        if (mode === 'archive') {
-          ready.push(link);
-          continue;
-        }
-        const type =
-          link.label === undefined
-            ? kinds.find((k) => k.category === 'HUBSPOT_DEFINED' && k.label === null)
-            : (kinds.find((k) => k.label === link.label) ??
-              kinds.find((k) => k.label?.toLowerCase() === link.label?.toLowerCase()));
-        if (type === undefined) {
-          const labels = kinds.flatMap((k) => (k.label === null ? [] : [k.label]));
-          const hint = link.label === undefined ? null : closestName(link.label, labels);
-          results[link.index] = {
-            id: link.id,
-            success: false,
-            errors: [
-              fail(
-                'INVALID_ASSOCIATION_LABEL',
-                link.label === undefined
-                  ? `HubSpot has no default association from ${from.name} to ${to.name}; name a label (${labels.join(', ') || 'none defined'}).`
-                  : `"${link.label.slice(0, 100)}" is not a label from ${from.name} to ${to.name}.${hint === null ? '' : ` Did you mean "${hint}"?`} Labels: ${labels.join(', ') || 'none'}.`,
-              ),
-            ],
-          };
-          continue;
-        }
-        ready.push({ ...link, type });
-      }
-      const batches: (typeof ready)[] = [];
-      for (let i = 0; i < ready.length; i += WRITE_BATCH) batches.push(ready.slice(i, i + WRITE_BATCH));
-      await Promise.all(
-        batches.map(async (batch) => {
-          let response: OutboundResponse;
-          try {
-            response = await send(
-              call,
-              mode === 'create'
-                ? {
-                    path: path(from, to, 'batch/create'),
-                    body: {
-                      inputs: batch.map((l) => ({
-                        from: { id: l.id },
-                        to: { id: l.toId },
-                        types: [{ associationCategory: l.type?.category, associationTypeId: l.type?.typeId }],
-                      })),
-                    },
-                    // Associating twice leaves one association.
-                    idempotent: true,
-                    label: 'hubspot.associations.batch.create',
-                  }
-                : {
-                    path: path(from, to, 'batch/archive'),
-                    body: { inputs: batch.map((l) => ({ from: { id: l.id }, to: [{ id: l.toId }] })) },
-                    idempotent: true,
-                    label: 'hubspot.associations.batch.archive',
-                  },
-            );
-            if (![200, 201, 204, 207].includes(response.status)) {
-              throw crmErrorFromResponse('hubspot', response, `association batch ${mode}`);
-            }
-          } catch (error) {
-            const entry = callFailure(error, `association batch ${mode}`);
-            for (const l of batch) results[l.index] = { id: l.id, success: false, errors: [entry] };
-            return;
-          }
-          const body = parseJson<{ errors?: V4ErrorEntry[] }>(response) ?? {};
-          for (const e of body.errors ?? []) {
-            const ids = new Set(strings(e.context?.['ids']));
-            const fromIds = new Set(strings(e.context?.['fromObjectId']));
-            const toIds = new Set(strings(e.context?.['toObjectId']));
-            for (const l of batch) {
-              const named =
-                ids.has(l.id) ||
-                ids.has(l.toId) ||
-                (fromIds.has(l.id) && (toIds.size === 0 || toIds.has(l.toId)));
-              if (named) {
-                results[l.index] = {
-                  id: l.id,
-                  success: false,
-                  errors: [
-                    fail(
-                      String(e.category ?? 'ERROR'),
-                      String(e.message ?? 'HubSpot refused this association.'),
-                    ),
-                  ],
-                };
-              }
-            }
-          }
-          for (const l of batch) results[l.index] ??= { id: l.id, success: true, errors: [] };
-        }),
-      );
-    }
-    return {
-      data: results.map(
-        (r, i) =>
-          r ?? {
-            id: input.links[i]?.id ?? '',
-            success: false,
-            errors: [fail('CRM_PROXY_NO_RESULT', 'Not processed.')],
-          },
-      ),
-    };
-  }
-
   return {
-    read,
+    read: (call: HandlerCall, input: { objectName: string; ids: string[]; to: string }) =>
+      read(hs, call, input),
     associate: (call: HandlerCall, input: { objectName: string; links: AssociationLink[] }) =>
-      write(call, input, 'create'),
+      write(hs, call, input, 'create'),
     dissociate: (call: HandlerCall, input: { objectName: string; links: AssociationLink[] }) =>
-      write(call, input, 'archive'),
+      write(hs, call, input, 'archive'),
   };
 }

@@ -1,6 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../../errors/index.ts';
 import { parseJson } from '../client/types.ts';
+import { signCursor, verifyCursor } from '../cursor.ts';
 import { crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
 import type { CrmRecord, CrmSession } from './describe-types.ts';
 import type { QueryPage } from './facet.ts';
@@ -23,42 +23,6 @@ interface CursorPayload {
   c: string;
   /** Salesforce's nextRecordsUrl. */
   u: string;
-}
-
-/** A cursor: the locator and connection, signed so it can be neither forged nor moved. */
-function sign(cursorKey: Buffer, payload: CursorPayload): string {
-  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-  const mac = createHmac('sha256', cursorKey).update(body).digest('base64url');
-  return `${body}.${mac}`;
-}
-
-/** The cursor's payload, if it was signed here for this connection. */
-function verify(cursorKey: Buffer, cursor: string, connectionId: string): CursorPayload {
-  const [body, mac] = cursor.split('.');
-  const expected = body === undefined ? '' : createHmac('sha256', cursorKey).update(body).digest('base64url');
-  const given = Buffer.from(mac ?? '');
-  const want = Buffer.from(expected);
-  let payload: CursorPayload | undefined;
-  if (body !== undefined && given.length === want.length && timingSafeEqual(given, want)) {
-    try {
-      payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as CursorPayload;
-    } catch {
-      payload = undefined;
-    }
-  }
-  if (
-    payload === undefined ||
-    payload.c !== connectionId ||
-    typeof payload.u !== 'string' ||
-    !payload.u.startsWith('/services/data/')
-  ) {
-    throw new ApiError(
-      'invalid_cursor',
-      'This cursor is not valid for this connection. Send the next_cursor of a previous answer unchanged, with the same token.',
-      { details: [{ path: '/cursor' }] },
-    );
-  }
-  return payload;
 }
 
 /** One page of a query (at most PAGE records). */
@@ -113,7 +77,7 @@ export function salesforceQuery(apiVersion: string, cursorKey: Buffer) {
           totalSize,
           done: false,
           records,
-          next_cursor: sign(cursorKey, { c: session.connectionId, u: next }),
+          next_cursor: signCursor(cursorKey, { c: session.connectionId, u: next } satisfies CursorPayload),
         };
       }
     }
@@ -127,7 +91,12 @@ export function salesforceQuery(apiVersion: string, cursorKey: Buffer) {
       return collect(session, `${session.baseUrl}${target}`);
     },
     queryMore: (session: CrmSession, cursor: string) => {
-      const payload = verify(cursorKey, cursor, session.connectionId);
+      const payload = verifyCursor<CursorPayload>(
+        cursorKey,
+        cursor,
+        session.connectionId,
+        (p) => typeof p.u === 'string' && p.u.startsWith('/services/data/'),
+      );
       return collect(session, `${session.baseUrl}${payload.u}`);
     },
   };
