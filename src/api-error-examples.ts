@@ -175,6 +175,11 @@ export const ERROR_EXAMPLES: ErrorExamples['errors'] = {
   connection_needs_reauth: {
     message: 'The CRM no longer accepts this connection’s credentials. Reconnect it in the console.',
   },
+  connection_plain_http: {
+    message:
+      'Connection conn_5Wq8ZrT1 (hubspot) reaches its CRM over plain http (apiBaseUrl http://10.0.0.5:8080), so nothing was sent. With NODE_ENV=production a CRM is reached over https only (--sandbox included): use an https:// URL, or set CRM_PROXY_ALLOW_PLAIN_HTTP_CRM=true if the CRM sits on a private network you trust. To use https, remove the connection and add it again with an https:// apiBaseUrl.',
+    details: [{ field: 'apiBaseUrl', url: 'http://10.0.0.5:8080' }],
+  },
   service_unavailable: {
     message: 'The service is shutting down. Retry on another instance.',
   },

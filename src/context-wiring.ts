@@ -213,6 +213,7 @@ export function credentialServices(wiring: {
     },
     clock,
     log: logger.child({ component: 'tokens' }),
+    plainHttpAllowed: wiring.config.plainHttpCrm ?? !wiring.config.production,
   });
   const connect = new ConnectService({
     store,

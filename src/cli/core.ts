@@ -80,6 +80,7 @@ export async function openCore(config: Config, log: KeyringLog): Promise<Core> {
         .adapterFor(connection)
         .oauthApp(connection, connection.sandbox ? sandboxes?.[connection.provider] : undefined),
     clock,
+    plainHttpAllowed: config.plainHttpCrm ?? !config.production,
   });
   const { requestLog, operators, admin } = createOperatorServices({
     store,

@@ -48,6 +48,7 @@ export const ERROR_STATUS = {
   crm_error: 502,
   crm_unreachable: 502,
   connection_needs_reauth: 503,
+  connection_plain_http: 503,
   service_unavailable: 503,
 } as const satisfies Record<string, number>;
 

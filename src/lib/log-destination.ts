@@ -3,7 +3,9 @@
 // event loop at the next line: no request, no /healthz, no SIGTERM. Here the pipe is opened again
 // as a file description of our own, non-blocking, and written through a socket: lines queue in
 // memory up to a bound, and past it they are dropped and counted; once the reader takes lines
-// again, one line says how many were lost.
+// again, one line says how many were lost. A socket stdout (a parent's socket pair, journald) is
+// written without blocking already, but into a queue without bound: it gets the same bound.
+import { EventEmitter } from 'node:events';
 import { closeSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { Socket } from 'node:net';
 
@@ -31,16 +33,32 @@ const lineCount = (text: string) => {
   return n;
 };
 
+/** What the queue writes to: a socket over the reopened pipe, or stdout's own socket descriptor. */
+interface Sink {
+  readonly writableLength: number;
+  write(text: string): unknown;
+  on(event: 'error' | 'drain', listener: () => void): unknown;
+  unref(): unknown;
+  destroy(): unknown;
+}
+
 /**
- * A non-blocking destination for stdout when it is a pipe or a socket that Linux lets us open
- * again through /proc; undefined otherwise (a file or a terminal: their writes do not stall, and
- * the caller keeps its usual destination).
+ * A non-blocking destination for stdout when it is a pipe (opened again through /proc) or a
+ * socket; undefined otherwise (a file or a terminal: their writes do not stall, and the caller
+ * keeps its usual destination).
  */
 export function pipeLogDestination(options: Partial<LogDestinationOptions> = {}): LogDestination | undefined {
+  const o = { ...DEFAULTS, ...options };
+  let stat: ReturnType<typeof fstatSync>;
+  try {
+    stat = fstatSync(1);
+  } catch {
+    return undefined;
+  }
+  if (stat.isSocket()) return socketDestination(o);
+  if (!stat.isFIFO()) return undefined;
   let fd: number;
   try {
-    const stat = fstatSync(1);
-    if (!stat.isFIFO() && !stat.isSocket()) return undefined;
     fd = openSync('/proc/self/fd/1', 'w');
   } catch {
     return undefined;
@@ -52,11 +70,81 @@ export function pipeLogDestination(options: Partial<LogDestinationOptions> = {})
     closeSync(fd);
     return undefined;
   }
-  return new QueuedDestination(socket, fd, { ...DEFAULTS, ...options });
+  return new QueuedDestination(socket, fd, o);
+}
+
+/**
+ * A socket cannot be opened again through /proc (ENXIO), and writes through `process.stdout` that
+ * the reader never takes stay pending in libuv, holding the process at exit. Its descriptor is
+ * non-blocking (`process.stdout` made it so), so it is written directly instead: a full socket
+ * answers EAGAIN at once and the rest waits here, counted against the same bound.
+ */
+function socketDestination(o: LogDestinationOptions): LogDestination | undefined {
+  if (!(process.stdout instanceof Socket)) return undefined;
+  return new QueuedDestination(new DescriptorSink(1, o.flushMs), 1, o);
+}
+
+/** Writes to a non-blocking descriptor without ever leaving a write pending: what EAGAIN refuses waits here. */
+class DescriptorSink extends EventEmitter implements Sink {
+  readonly #fd: number;
+  readonly #timer: NodeJS.Timeout;
+  #chunks: Buffer[] = [];
+  /** Bytes of the first chunk already written. */
+  #offset = 0;
+  writableLength = 0;
+
+  constructor(fd: number, retryMs: number) {
+    super();
+    this.#fd = fd;
+    this.#timer = setInterval(() => this.#flush(), retryMs);
+    this.#timer.unref();
+  }
+
+  write(text: string): boolean {
+    const chunk = Buffer.from(text);
+    this.#chunks.push(chunk);
+    this.writableLength += chunk.length;
+    this.#flush();
+    return this.writableLength === 0;
+  }
+
+  unref(): this {
+    return this;
+  }
+
+  destroy(): this {
+    clearInterval(this.#timer);
+    this.#chunks = [];
+    this.#offset = 0;
+    this.writableLength = 0;
+    return this;
+  }
+
+  #flush(): void {
+    const waiting = this.writableLength > 0;
+    for (let head = this.#chunks[0]; head !== undefined; head = this.#chunks[0]) {
+      let n: number;
+      try {
+        n = writeSync(this.#fd, head, this.#offset);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return;
+        this.destroy();
+        this.emit('error', error);
+        return;
+      }
+      this.writableLength -= n;
+      this.#offset += n;
+      if (this.#offset === head.length) {
+        this.#chunks.shift();
+        this.#offset = 0;
+      }
+    }
+    if (waiting) this.emit('drain');
+  }
 }
 
 class QueuedDestination implements LogDestination {
-  readonly #socket: Socket;
+  readonly #socket: Sink;
   readonly #fd: number;
   readonly #o: LogDestinationOptions;
   #batch = '';
@@ -65,7 +153,7 @@ class QueuedDestination implements LogDestination {
   #unreported = 0;
   #gone = false;
 
-  constructor(socket: Socket, fd: number, options: LogDestinationOptions) {
+  constructor(socket: Sink, fd: number, options: LogDestinationOptions) {
     this.#socket = socket;
     this.#fd = fd;
     this.#o = options;

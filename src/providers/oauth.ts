@@ -85,6 +85,16 @@ export function bearer(headers: Record<string, string>, accessToken: string): Re
   return { ...headers, authorization: `Bearer ${accessToken}` };
 }
 
+/**
+ * PKCE (RFC 7636) on an authorize URL: the S256 challenge of this flow's verifier, so a code
+ * redeemed by another flow (without this verifier) is refused by the CRM's token endpoint.
+ */
+export function setCodeChallenge(url: URL, codeChallenge: string | null): void {
+  if (codeChallenge === null) return;
+  url.searchParams.set('code_challenge', codeChallenge);
+  url.searchParams.set('code_challenge_method', 'S256');
+}
+
 /** A token answer of the authorization-code grant, with what the caller reads from it. */
 export interface CodeTokenAnswer extends TokenAnswer {
   instance_url?: string;

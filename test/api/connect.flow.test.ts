@@ -97,7 +97,6 @@ describe('connect flow', () => {
     const scopes = (authorize.searchParams.get('scope') ?? '').split(' ');
     for (const s of ['oauth', 'crm.objects.contacts.read', 'crm.objects.companies.write', 'tickets'])
       assert.ok(scopes.includes(s), s);
-    assert.equal(authorize.searchParams.get('code_challenge'), null);
 
     // A declined consent leaves the link usable: the owner can open it again and allow.
     const declined = await callback(stack, await consent(start.authorizeUrl, 'deny'), start.cookie);
@@ -290,69 +289,6 @@ describe('connect flow', () => {
     assert.equal(unknown.status, 404);
     assert.equal(unknown.headers.get('x-connect-outcome'), 'link_unknown');
     assert.equal((await stack.ctx.connections.list()).length, count);
-  });
-
-  test('a reused code, a failing token endpoint and a failing check call each end on a page and create nothing', async (t) => {
-    const stack = await startStack(t);
-    const count = (await stack.ctx.connections.list()).length;
-
-    // Reused code: a code already redeemed by one flow, presented with another flow's valid state.
-    const first = await beginFlow(stack, { provider: 'salesforce' });
-    const firstBack = await consent(first.authorizeUrl, 'allow');
-    assert.equal((await callback(stack, firstBack, first.cookie)).outcome, 'connected');
-    const second = await beginFlow(stack, { provider: 'salesforce' });
-    const secondState = new URL(second.authorizeUrl).searchParams.get('state') ?? '';
-    const reused = new URL(firstBack);
-    reused.searchParams.set('state', secondState);
-    const reusedPage = await callback(stack, reused, second.cookie);
-    assert.equal(reusedPage.status, 400);
-    assert.equal(reusedPage.outcome, 'code_refused');
-    assert.match(reusedPage.html, /already used, has expired/);
-
-    // A fresh code of one flow redeemed with another flow's state and cookie: PKCE refuses it, a 400 naming why.
-    const victim = await beginFlow(stack, { provider: 'salesforce' });
-    const victimBack = await consent(victim.authorizeUrl, 'allow');
-    const attacker = await beginFlow(stack, { provider: 'salesforce' });
-    const injected = new URL(victimBack);
-    injected.searchParams.set('state', new URL(attacker.authorizeUrl).searchParams.get('state') ?? '');
-    const injectedPage = await callback(stack, injected, attacker.cookie);
-    assert.equal(injectedPage.status, 400);
-    assert.equal(injectedPage.outcome, 'code_refused');
-    assert.match(injectedPage.html, /another sign-in flow/);
-
-    // Same for HubSpot's single-use codes.
-    const hsFirst = await beginFlow(stack, { provider: 'hubspot' });
-    const hsBack = await consent(hsFirst.authorizeUrl, 'allow');
-    assert.equal((await callback(stack, hsBack, hsFirst.cookie)).outcome, 'connected');
-    const hsSecond = await beginFlow(stack, { provider: 'hubspot' });
-    const hsReused = new URL(hsBack);
-    hsReused.searchParams.set('state', new URL(hsSecond.authorizeUrl).searchParams.get('state') ?? '');
-    assert.equal((await callback(stack, hsReused, hsSecond.cookie)).outcome, 'code_refused');
-
-    // The token endpoint fails.
-    stack.sf.realism.script([{ kind: 'error503', match: 'oauth.token.authorization_code', times: 10 }]);
-    const failing = await beginFlow(stack, { provider: 'salesforce' });
-    const exchangePage = await runFlow(stack, failing);
-    assert.equal(exchangePage.status, 502);
-    assert.equal(exchangePage.outcome, 'exchange_failed');
-    assert.match(exchangePage.html, /status 503/);
-    stack.sf.realism.clearFaults();
-
-    // The token endpoint works, the check call with the new tokens does not.
-    stack.sf.realism.script([{ kind: 'error500', match: 'oauth.identity', times: 10 }]);
-    const checkPage = await runFlow(stack, await beginFlow(stack, { provider: 'salesforce' }));
-    assert.equal(checkPage.status, 502);
-    assert.equal(checkPage.outcome, 'check_failed');
-    assert.match(checkPage.html, /could not make a call/);
-    stack.sf.realism.clearFaults();
-
-    stack.hs.realism.script([{ kind: 'error500', match: 'oauth.tokenInfo', times: 10 }]);
-    const hsCheck = await runFlow(stack, await beginFlow(stack, { provider: 'hubspot' }));
-    assert.equal(hsCheck.outcome, 'check_failed');
-    stack.hs.realism.clearFaults();
-
-    // Only the two first flows created connections.
-    assert.equal((await stack.ctx.connections.list()).length, count + 2);
   });
 
   test('starting a flow: a real CRM without its OAuth app is refused naming the variables; login hosts are checked', async (t) => {

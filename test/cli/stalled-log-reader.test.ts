@@ -1,5 +1,5 @@
-// `crm-proxy serve` whose stdout reader stops reading (a full pipe) or goes away (EPIPE): the
-// service keeps answering, /healthz included, counts the log lines it had to drop in
+// `crm-proxy serve` whose stdout reader stops reading (a full pipe, a full socket) or goes away
+// (EPIPE): the service keeps answering, /healthz included, counts the log lines it had to drop in
 // crm_proxy_log_lines_dropped_total, and exits cleanly on SIGTERM.
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -14,15 +14,20 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 
 /**
  * `serve` with stdout on a FIFO, as `crm-proxy serve | reader` has it. The reader is a shell
- * command on the FIFO: `sleep` never reads (the pipe fills up), `head -c 100` reads a little and exits.
+ * command on the FIFO: `sleep` never reads (the pipe fills up), `head -c 100` reads a little and
+ * exits. Without a reader, stdout is this process's end of a socket pair (Node's `'pipe'` stdio on
+ * Linux), as a process manager or journald has it, and this process never reads it.
  */
-async function serve(t: { after(fn: () => void): void }, reader: string) {
+async function serve(t: { after(fn: () => void): void }, reader?: string) {
   const dir = mkdtempSync(join(tmpdir(), 'crm-proxy-stalled-log-'));
-  const fifo = join(dir, 'stdout');
-  execFileSync('mkfifo', [fifo]);
-  const readerProcess = spawn('sh', ['-c', `${reader} < "$0" > /dev/null`, fifo], { stdio: 'ignore' });
-  t.after(() => readerProcess.kill('SIGKILL'));
-  const out = openSync(fifo, 'w');
+  let out: number | 'pipe' = 'pipe';
+  if (reader !== undefined) {
+    const fifo = join(dir, 'stdout');
+    execFileSync('mkfifo', [fifo]);
+    const readerProcess = spawn('sh', ['-c', `${reader} < "$0" > /dev/null`, fifo], { stdio: 'ignore' });
+    t.after(() => readerProcess.kill('SIGKILL'));
+    out = openSync(fifo, 'w');
+  }
   const port = await freePort();
   const metricsPort = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'serve'], {
@@ -42,7 +47,9 @@ async function serve(t: { after(fn: () => void): void }, reader: string) {
     },
     stdio: ['ignore', out, 'pipe'],
   });
-  closeSync(out);
+  if (out !== 'pipe') closeSync(out);
+  // The socket case: the parent's end is never read, so the socket fills up like the FIFO.
+  child.stdout?.pause();
   t.after(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
@@ -105,5 +112,17 @@ test('a stdout reader that is gone costs log lines, never requests or a clean ex
   await waitFor('dropped lines counted', async () => (await droppedLines(metrics)) > 0, {
     timeoutMs: 30_000,
   });
+  assert.equal(await exitsCleanly(child), 0);
+});
+
+test('a socket stdout whose reader stops reading costs log lines, never requests, /healthz or a clean exit', async (t) => {
+  const { child, base, metrics } = await serve(t);
+  assert.notEqual(child.stdout, null, 'stdout is the socket pair');
+  await traffic(base, 8000);
+  await waitFor('/healthz to answer', async () => (await fetch(`${base}/healthz`)).status === 200, {
+    timeoutMs: 30_000,
+  });
+  const dropped = await droppedLines(metrics);
+  assert.ok(dropped > 0, `dropped lines counted: ${dropped}`);
   assert.equal(await exitsCleanly(child), 0);
 });

@@ -564,7 +564,7 @@ export interface components {
                  * @description Stable snake_case code.
                  * @enum {string}
                  */
-                code: "invalid_json" | "invalid_body" | "invalid_object_name" | "unknown_field" | "too_many_records" | "too_many_ids" | "target_not_allowed" | "invalid_query" | "invalid_cursor" | "invalid_field_definition" | "missing_match_value" | "field_name_too_long" | "too_many_fields" | "invalid_value" | "query_too_long" | "invalid_path" | "malformed_request" | "invalid_idempotency_key" | "missing_token" | "malformed_token" | "unknown_token" | "revoked_token" | "expired_token" | "wrong_region" | "not_found" | "job_not_found" | "unknown_object" | "method_not_allowed" | "request_timeout" | "field_already_exists" | "idempotency_key_in_progress" | "idempotency_key_outcome_unknown" | "job_not_finished" | "body_too_large" | "unsupported_media_type" | "headers_too_large" | "operation_not_available" | "object_not_supported" | "idempotency_key_reused" | "rate_limited" | "crm_rate_limited" | "internal_error" | "crm_error" | "crm_unreachable" | "connection_needs_reauth" | "service_unavailable";
+                code: "invalid_json" | "invalid_body" | "invalid_object_name" | "unknown_field" | "too_many_records" | "too_many_ids" | "target_not_allowed" | "invalid_query" | "invalid_cursor" | "invalid_field_definition" | "missing_match_value" | "field_name_too_long" | "too_many_fields" | "invalid_value" | "query_too_long" | "invalid_path" | "malformed_request" | "invalid_idempotency_key" | "missing_token" | "malformed_token" | "unknown_token" | "revoked_token" | "expired_token" | "wrong_region" | "not_found" | "job_not_found" | "unknown_object" | "method_not_allowed" | "request_timeout" | "field_already_exists" | "idempotency_key_in_progress" | "idempotency_key_outcome_unknown" | "job_not_finished" | "body_too_large" | "unsupported_media_type" | "headers_too_large" | "operation_not_available" | "object_not_supported" | "idempotency_key_reused" | "rate_limited" | "crm_rate_limited" | "internal_error" | "crm_error" | "crm_unreachable" | "connection_needs_reauth" | "connection_plain_http" | "service_unavailable";
                 details: {
                     [key: string]: unknown;
                 }[];
@@ -755,7 +755,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `connection_needs_reauth`: the CRM no longer accepts the connection’s credentials. */
+        /** @description `connection_needs_reauth`: the CRM no longer accepts the connection’s credentials; `connection_plain_http`: in production, the connection reaches its CRM over plain http (the message names the field and the fix) and nothing was sent; `service_unavailable`: the service is shutting down. */
         Error503: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];

@@ -15,7 +15,7 @@ const page = (title: string, body: string): string =>
 export interface ConsentPageInput {
   portalId: number;
   userEmail: string;
-  /** Hidden form fields carried to the decision post (client_id, redirect_uri, scope, optional_scope, state). */
+  /** Hidden form fields carried to the decision post (client_id, redirect_uri, scope, optional_scope, state, PKCE challenge). */
   fields: Record<string, string>;
   scopes: string[];
   optionalScopes: string[];

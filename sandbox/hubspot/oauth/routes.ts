@@ -71,7 +71,8 @@ function registerTokenRoute(
     const clientError = state.checkClient(body.client_id, body.client_secret);
     if (clientError !== null) return tokenErrorReply(reply, clientError);
     let result: TokenResult;
-    if (grant === 'authorization_code') result = state.exchangeCode(body.code, body.redirect_uri);
+    if (grant === 'authorization_code')
+      result = state.exchangeCode(body.code, body.redirect_uri, body.code_verifier);
     else if (grant === 'refresh_token') result = state.refresh(body.refresh_token);
     else return tokenErrorReply(reply, { ok: false, ...UNSUPPORTED_GRANT });
     if (!result.ok) return tokenErrorReply(reply, result);
@@ -179,6 +180,17 @@ function registerIntrospectionRoutes(app: FastifyInstance, ctx: HubSpotContext, 
   });
 }
 
+/** Fields of the authorize request the consent page carries to its decision post. */
+const CONSENT_FIELDS = [
+  'client_id',
+  'redirect_uri',
+  'scope',
+  'optional_scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+] as const;
+
 function registerAuthorizeRoutes(app: FastifyInstance, state: OAuthState): void {
   /** An HTML error page when the request cannot go on, else null. */
   const check = (reply: FastifyReply, p: Params): FastifyReply | null => {
@@ -190,6 +202,9 @@ function registerAuthorizeRoutes(app: FastifyInstance, state: OAuthState): void 
     }
     if (scopeList(p.scope).length === 0)
       return html('Authorization failed', 'The scope parameter is required.');
+    // PKCE (RFC 7636): only S256, the method the token endpoint can check.
+    if (p.code_challenge !== undefined && p.code_challenge_method !== 'S256')
+      return html('Authorization failed', 'code_challenge_method must be S256.');
     return null;
   };
 
@@ -198,7 +213,7 @@ function registerAuthorizeRoutes(app: FastifyInstance, state: OAuthState): void 
     const failed = check(reply, p);
     if (failed !== null) return failed;
     const fields: Record<string, string> = {};
-    for (const k of ['client_id', 'redirect_uri', 'scope', 'optional_scope', 'state']) {
+    for (const k of CONSENT_FIELDS) {
       const v = p[k];
       if (v !== undefined) fields[k] = v;
     }
@@ -224,7 +239,8 @@ function registerAuthorizeRoutes(app: FastifyInstance, state: OAuthState): void 
     if (p.decision === 'allow') {
       // Optional scopes are all granted: the sandbox's installer has every permission.
       const scopes = [...new Set([...scopeList(p.scope), ...scopeList(p.optional_scope)])];
-      url.searchParams.set('code', state.issueCode(p.redirect_uri as string, scopes));
+      const code = state.issueCode(p.redirect_uri as string, scopes, p.code_challenge ?? null);
+      url.searchParams.set('code', code);
     } else {
       url.searchParams.set('error', 'access_denied');
     }

@@ -1,4 +1,5 @@
 import { keepMissing } from '../../shared/persist.ts';
+import { pkceChallenge } from '../../shared/pkce.ts';
 import type { AuthResult, HubSpotAuth, HubSpotCredentials } from '../context.ts';
 import { DEFAULT_SCOPES, HUBLET, newAccessToken, newAuthorizationCode, newRefreshToken } from './tokens.ts';
 
@@ -82,6 +83,8 @@ interface CodeRecord {
   redirectUri: string;
   scopes: string[];
   expiresAt: number;
+  /** The PKCE S256 challenge of the authorize request (absent in codes saved before PKCE). */
+  codeChallenge?: string | null;
 }
 
 const tokenError = (status: string, error: string, message: string): TokenError => ({
@@ -107,6 +110,17 @@ export const TOKEN_ERRORS = {
     'redirect_uri does not match the one used to get the auth code',
   ),
   badGrantType: tokenError('BAD_GRANT_TYPE', 'unsupported_grant_type', 'missing or unsupported grant_type'),
+  // HubSpot documents `code_verifier` on the token endpoint but not its refusal: a bad code's shape.
+  missingCodeVerifier: tokenError(
+    'BAD_AUTH_CODE',
+    'invalid_grant',
+    'missing code_verifier: the auth code was issued with a code_challenge',
+  ),
+  badCodeVerifier: tokenError(
+    'BAD_AUTH_CODE',
+    'invalid_grant',
+    'code_verifier does not match the code_challenge of the auth code',
+  ),
 } as const;
 
 /** Authorization codes are single use; HubSpot does not document their lifetime, 10 minutes is the common OAuth choice. */
@@ -192,17 +206,27 @@ export class OAuthState implements HubSpotAuth {
     return null;
   }
 
-  issueCode(redirectUri: string, scopes: string[]): string {
+  /** A code bound to the redirect URL and, when the app sent one, to a PKCE S256 challenge. */
+  issueCode(redirectUri: string, scopes: string[], codeChallenge: string | null = null): string {
     const code = newAuthorizationCode();
-    this.#codes.set(code, { redirectUri, scopes, expiresAt: this.#clock() + CODE_TTL_MS });
+    this.#codes.set(code, { redirectUri, scopes, expiresAt: this.#clock() + CODE_TTL_MS, codeChallenge });
     return code;
   }
 
-  exchangeCode(code: string | undefined, redirectUri: string | undefined): TokenResult {
+  /** Like a redirect URL mismatch, a verifier that does not fit leaves the code usable by its own flow. */
+  exchangeCode(
+    code: string | undefined,
+    redirectUri: string | undefined,
+    codeVerifier?: string | undefined,
+  ): TokenResult {
     const rec = code === undefined ? undefined : this.#codes.get(code);
     if (code === undefined || rec === undefined || rec.expiresAt <= this.#clock())
       return TOKEN_ERRORS.badAuthCode;
     if (redirectUri !== rec.redirectUri) return TOKEN_ERRORS.badRedirectUri;
+    const challenge = rec.codeChallenge ?? null;
+    if (challenge !== null && codeVerifier === undefined) return TOKEN_ERRORS.missingCodeVerifier;
+    if (challenge !== null && pkceChallenge(codeVerifier ?? '') !== challenge)
+      return TOKEN_ERRORS.badCodeVerifier;
     this.#codes.delete(code);
     const grant: Grant = {
       kind: 'oauth',

@@ -1,10 +1,10 @@
 import { keepMissing } from '../../shared/persist.ts';
+import { pkceChallenge } from '../../shared/pkce.ts';
 import {
   defaultCredentials,
   newAccessToken,
   newAuthorizationCode,
   newRefreshToken,
-  pkceChallenge,
   type SandboxCredentials,
 } from './tokens.ts';
 

@@ -63,8 +63,3 @@ export function tokenSignature(clientSecret: string, idUrl: string, issuedAt: st
     .update(idUrl + issuedAt)
     .digest('base64');
 }
-
-/** PKCE S256: base64url(sha256(verifier)) without padding. */
-export function pkceChallenge(verifier: string): string {
-  return createHash('sha256').update(verifier).digest('base64url');
-}

@@ -180,6 +180,25 @@ function checkApps(core: Core, connections: Connection[], add: (f: Finding) => v
   }
 }
 
+/** Plain-http URLs in production: a warning under the opt-out, else a failure and no call (it is refused). */
+function checkPlainHttp(
+  core: Core,
+  connection: Connection,
+  name: string,
+  add: (f: Finding) => void,
+): 'refused' | 'go' {
+  const plain = plainHttpUrls(connection);
+  if (plain.length === 0 || !core.config.production) return 'go';
+  const allowed = core.config.plainHttpCrm === true;
+  add({
+    check: name,
+    level: allowed ? 'warn' : 'fail',
+    detail: `reaches its CRM over plain http (${plain.map((u) => `${u.field} ${u.url}`).join(', ')}): its tokens cross the network unencrypted${allowed ? '' : '; the service refuses its calls (connection_plain_http), so doctor does not call it either'}`,
+    fix: PLAIN_HTTP_FIX,
+  });
+  return allowed ? 'go' : 'refused';
+}
+
 async function checkConnection(core: Core, connection: Connection, add: (f: Finding) => void): Promise<void> {
   const name = `connection ${connection.id}${connection.label ? ` (${connection.label})` : ''}`;
   const reauth = `reconnect it in the console (Re-connect), or: crm-proxy connections reauth ${connection.id} --refresh-token -`;
@@ -194,15 +213,7 @@ async function checkConnection(core: Core, connection: Connection, add: (f: Find
     });
     return;
   }
-  const plain = plainHttpUrls(connection);
-  if (plain.length > 0 && core.config.production) {
-    add({
-      check: name,
-      level: core.config.plainHttpCrm === true ? 'warn' : 'fail',
-      detail: `reaches its CRM over plain http (${plain.map((u) => `${u.field} ${u.url}`).join(', ')}): its tokens cross the network unencrypted`,
-      fix: PLAIN_HTTP_FIX,
-    });
-  }
+  if (checkPlainHttp(core, connection, name, add) === 'refused') return;
   const adapter = core.registry.adapterFor(connection);
   const facet = adapter.connect;
   let stored: Awaited<ReturnType<Core['connections']['get']>>;

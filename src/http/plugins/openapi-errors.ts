@@ -16,7 +16,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   429: "`rate_limited`: the service's own rate limit, or `crm_rate_limited`: the CRM's limit once the service's retries are spent; see `Retry-After`.",
   500: 'Internal failure; the body carries no internal detail.',
   502: "The CRM failed or could not be reached after retries; the CRM's own error is in `details`.",
-  503: '`connection_needs_reauth`: the CRM no longer accepts the connection’s credentials.',
+  503: '`connection_needs_reauth`: the CRM no longer accepts the connection’s credentials; `connection_plain_http`: in production, the connection reaches its CRM over plain http (the message names the field and the fix) and nothing was sent; `service_unavailable`: the service is shutting down.',
 };
 
 // Any route can answer these: token checks, method, rate limit, inbound time and header limits.

@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { AccessCheckOutcome, ConnectFacet, ConnectTarget } from '../adapter.ts';
 import type { HttpClient } from '../client/http-client.ts';
 import { OutboundNetworkError, parseJson } from '../client/types.ts';
-import { exchangeAuthorizationCode } from '../oauth.ts';
+import { exchangeAuthorizationCode, setCodeChallenge } from '../oauth.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
 const C = HUBSPOT_PROFILE.connect;
@@ -17,7 +17,7 @@ interface TokenInfo {
   user?: string;
 }
 
-/** HubSpot's OAuth app install flow, and the token information check. */
+/** HubSpot's OAuth app install flow with PKCE, and the token information check. */
 export function hubspotConnect(client: HttpClient, clock: Clock, config: Config): ConnectFacet {
   const settings = config.hubspot;
 
@@ -62,7 +62,8 @@ export function hubspotConnect(client: HttpClient, clock: Clock, config: Config)
 
   return {
     appVariables: C.appVariables,
-    pkce: false,
+    // HubSpot's token endpoint (v1 and v3) takes `code_verifier`; its clients without PKCE still work.
+    pkce: true,
     configuredApp() {
       return settings.clientId === undefined || settings.clientSecret === undefined
         ? null
@@ -86,6 +87,7 @@ export function hubspotConnect(client: HttpClient, clock: Clock, config: Config)
       if (settings.optionalScopes.length > 0)
         url.searchParams.set('optional_scope', settings.optionalScopes.join(' '));
       url.searchParams.set('state', input.state);
+      setCodeChallenge(url, input.codeChallenge);
       return url.toString();
     },
     async exchangeCode(target, app, input) {
@@ -95,7 +97,7 @@ export function hubspotConnect(client: HttpClient, clock: Clock, config: Config)
         HUBSPOT_PROFILE.provider,
         `${apiBase(target)}${HUBSPOT_PROFILE.tokenPath}`,
         app,
-        { ...input, codeVerifier: null },
+        input,
       );
       if (!outcome.ok) return outcome;
       return { ok: true, grant: outcome.grant, instanceUrl: null, identityUrl: null };

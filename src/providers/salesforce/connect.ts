@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { AccessCheckOutcome, ConnectFacet, ConnectTarget } from '../adapter.ts';
 import type { HttpClient } from '../client/http-client.ts';
 import { OutboundNetworkError, parseJson } from '../client/types.ts';
-import { exchangeAuthorizationCode } from '../oauth.ts';
+import { exchangeAuthorizationCode, setCodeChallenge } from '../oauth.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
 const C = SALESFORCE_PROFILE.connect;
@@ -128,10 +128,7 @@ export function salesforceConnect(client: HttpClient, clock: Clock, config: Conf
       url.searchParams.set('redirect_uri', input.redirectUri);
       url.searchParams.set('scope', C.scope);
       url.searchParams.set('state', input.state);
-      if (input.codeChallenge !== null) {
-        url.searchParams.set('code_challenge', input.codeChallenge);
-        url.searchParams.set('code_challenge_method', 'S256');
-      }
+      setCodeChallenge(url, input.codeChallenge);
       return url.toString();
     },
 
