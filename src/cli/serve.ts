@@ -87,30 +87,38 @@ export async function run(argv: string[]): Promise<number | undefined> {
   );
   say(`  API document: ${service.baseUrl}/openapi.json   docs: ${service.baseUrl}/docs`);
   for (const line of connectBanner(service.ctx.connect)) say(line);
-  if (sandboxes !== undefined) {
-    const previous = readSandboxFile(config.dataDir);
-    const { tokens } = await ensureSandboxConnections(service.ctx, sandboxes, previous);
-    const file = writeSandboxFile(config.dataDir, {
-      base_url: service.baseUrl,
-      tokens,
-      sandboxes: {
-        salesforce: {
-          url: sandboxes.salesforce.url,
-          access_token: sandboxes.salesforce.credentials.accessToken,
-        },
-        hubspot: { url: sandboxes.hubspot.url, access_token: sandboxes.hubspot.credentials.accessToken },
-      },
-    });
-    say(`  Salesforce sandbox: ${sandboxes.salesforce.url}`);
-    say(`  HubSpot sandbox:    ${sandboxes.hubspot.url}`);
-    say(`  API token (Salesforce sandbox): ${tokens.salesforce}`);
-    say(`  API token (HubSpot sandbox):    ${tokens.hubspot}`);
-    say(`  (also in ${file})`);
-    say('');
-    say('Try:');
-    say(
-      `  curl -s -X POST ${service.baseUrl}/v1/describe -H "Authorization: Bearer ${tokens.salesforce}" | head -c 400`,
-    );
-  }
+  if (sandboxes !== undefined) await announceSandboxes(service, sandboxes, config.dataDir, say);
   return undefined;
+}
+
+/** The sandbox connections made sure of, their tokens written to the data folder and printed. */
+async function announceSandboxes(
+  service: Awaited<ReturnType<typeof startService>>,
+  sandboxes: SandboxPair,
+  dataDir: string,
+  say: (msg: string) => void,
+): Promise<void> {
+  const previous = readSandboxFile(dataDir);
+  const { tokens } = await ensureSandboxConnections(service.ctx, sandboxes, previous);
+  const file = writeSandboxFile(dataDir, {
+    base_url: service.baseUrl,
+    tokens,
+    sandboxes: {
+      salesforce: {
+        url: sandboxes.salesforce.url,
+        access_token: sandboxes.salesforce.credentials.accessToken,
+      },
+      hubspot: { url: sandboxes.hubspot.url, access_token: sandboxes.hubspot.credentials.accessToken },
+    },
+  });
+  say(`  Salesforce sandbox: ${sandboxes.salesforce.url}`);
+  say(`  HubSpot sandbox:    ${sandboxes.hubspot.url}`);
+  say(`  API token (Salesforce sandbox): ${tokens.salesforce}`);
+  say(`  API token (HubSpot sandbox):    ${tokens.hubspot}`);
+  say(`  (also in ${file})`);
+  say('');
+  say('Try:');
+  say(
+    `  curl -s -X POST ${service.baseUrl}/v1/describe -H "Authorization: Bearer ${tokens.salesforce}" | head -c 400`,
+  );
 }

@@ -163,6 +163,11 @@ export async function exchangeAuthorizationCode(
       answer: body,
     };
   }
+  return codeRefusal(response, body);
+}
+
+/** Why the token endpoint did not give a usable grant for the code. */
+function codeRefusal(response: OutboundResponse, body: CodeTokenAnswer | undefined): CodeExchangeOutcome {
   if (response.status === 200) {
     return {
       ok: false,

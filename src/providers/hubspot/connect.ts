@@ -17,48 +17,78 @@ interface TokenInfo {
   user?: string;
 }
 
+/** A GET to HubSpot; a network failure is returned, not thrown. */
+async function send(client: HttpClient, url: string, headers: Record<string, string>, what: string) {
+  try {
+    return await client.send({
+      method: 'GET',
+      url,
+      headers: { accept: 'application/json', ...headers },
+      idempotent: true,
+      label: `hubspot.${what}`,
+    });
+  } catch (error) {
+    if (error instanceof OutboundNetworkError) return error;
+    throw error;
+  }
+}
+
+/** HubSpot's token information: the account (hub id) and user an OAuth access token belongs to. */
+async function tokenInfo(client: HttpClient, base: string, accessToken: string): Promise<AccessCheckOutcome> {
+  // The token is the path's last segment; the outbound log masks it (lib/redact.ts).
+  const answer = await send(
+    client,
+    `${base}${C.tokenInfoPath}${encodeURIComponent(accessToken)}`,
+    {},
+    'oauth.token_info',
+  );
+  if (answer instanceof OutboundNetworkError)
+    return {
+      ok: false,
+      description: `the token information call could not reach HubSpot (${answer.kind.replace('_', ' ')})`,
+    };
+  const body = parseJson<TokenInfo>(answer);
+  const hubId = body?.hub_id;
+  if (answer.status !== 200 || (typeof hubId !== 'number' && typeof hubId !== 'string')) {
+    return {
+      ok: false,
+      status: answer.status,
+      description: `the token information call answered ${answer.status}`,
+    };
+  }
+  return { ok: true, accountId: String(hubId), user: typeof body?.user === 'string' ? body.user : null };
+}
+
+/** A private-app token has no token information: one small read proves it works. */
+async function privateAppCheck(
+  client: HttpClient,
+  base: string,
+  accessToken: string,
+): Promise<AccessCheckOutcome> {
+  const answer = await send(
+    client,
+    `${base}${C.privateAppCheckPath}`,
+    { authorization: `Bearer ${accessToken}` },
+    'check',
+  );
+  if (answer instanceof OutboundNetworkError)
+    return {
+      ok: false,
+      description: `the check call could not reach HubSpot (${answer.kind.replace('_', ' ')})`,
+    };
+  if (answer.status !== 200) {
+    return {
+      ok: false,
+      status: answer.status,
+      description: `reading one contact answered ${answer.status}${answer.status === 403 ? ' (the private app needs the crm.objects.contacts.read scope)' : ''}`,
+    };
+  }
+  return { ok: true, accountId: null, user: null };
+}
+
 /** HubSpot's OAuth app install flow with PKCE, and the token information check. */
 export function hubspotConnect(client: HttpClient, clock: Clock, config: Config): ConnectFacet {
   const settings = config.hubspot;
-
-  const send = async (url: string, headers: Record<string, string>, what: string) => {
-    try {
-      return await client.send({
-        method: 'GET',
-        url,
-        headers: { accept: 'application/json', ...headers },
-        idempotent: true,
-        label: `hubspot.${what}`,
-      });
-    } catch (error) {
-      if (error instanceof OutboundNetworkError) return error;
-      throw error;
-    }
-  };
-
-  const tokenInfo = async (base: string, accessToken: string): Promise<AccessCheckOutcome> => {
-    // The token is the path's last segment; the outbound log masks it (lib/redact.ts).
-    const answer = await send(
-      `${base}${C.tokenInfoPath}${encodeURIComponent(accessToken)}`,
-      {},
-      'oauth.token_info',
-    );
-    if (answer instanceof OutboundNetworkError)
-      return {
-        ok: false,
-        description: `the token information call could not reach HubSpot (${answer.kind.replace('_', ' ')})`,
-      };
-    const body = parseJson<TokenInfo>(answer);
-    const hubId = body?.hub_id;
-    if (answer.status !== 200 || (typeof hubId !== 'number' && typeof hubId !== 'string')) {
-      return {
-        ok: false,
-        status: answer.status,
-        description: `the token information call answered ${answer.status}`,
-      };
-    }
-    return { ok: true, accountId: String(hubId), user: typeof body?.user === 'string' ? body.user : null };
-  };
 
   return {
     appVariables: C.appVariables,
@@ -103,30 +133,12 @@ export function hubspotConnect(client: HttpClient, clock: Clock, config: Config)
       return { ok: true, grant: outcome.grant, instanceUrl: null, identityUrl: null };
     },
     checkGrant(target, exchange) {
-      return tokenInfo(apiBase(target), exchange.grant.accessToken);
+      return tokenInfo(client, apiBase(target), exchange.grant.accessToken);
     },
     async checkAccess(connection, kind, accessToken) {
       const base = connection.apiBaseUrl ?? HUBSPOT_PROFILE.defaultApiBaseUrl;
-      if (kind === 'oauth') return tokenInfo(base, accessToken);
-      // A private-app token has no token information: one small read proves it works.
-      const answer = await send(
-        `${base}${C.privateAppCheckPath}`,
-        { authorization: `Bearer ${accessToken}` },
-        'check',
-      );
-      if (answer instanceof OutboundNetworkError)
-        return {
-          ok: false,
-          description: `the check call could not reach HubSpot (${answer.kind.replace('_', ' ')})`,
-        };
-      if (answer.status !== 200) {
-        return {
-          ok: false,
-          status: answer.status,
-          description: `reading one contact answered ${answer.status}${answer.status === 403 ? ' (the private app needs the crm.objects.contacts.read scope)' : ''}`,
-        };
-      }
-      return { ok: true, accountId: null, user: null };
+      if (kind === 'oauth') return tokenInfo(client, base, accessToken);
+      return privateAppCheck(client, base, accessToken);
     },
   };
 }

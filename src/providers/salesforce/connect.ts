@@ -37,51 +37,87 @@ interface Identity {
   active?: boolean;
 }
 
+/** One identity or userinfo call with the access token: the org and user it names, or why not. */
+async function check(
+  client: HttpClient,
+  url: string,
+  accessToken: string,
+  what: string,
+): Promise<AccessCheckOutcome> {
+  try {
+    const response = await client.send({
+      method: 'GET',
+      url,
+      headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+      idempotent: true,
+      label: `salesforce.oauth.${what}`,
+    });
+    const body = parseJson<Identity>(response);
+    // A 403 `Bad_OAuth_Token` is a rejected token (unknown, expired or revoked), like a 401; any
+    // other 403 means the connected app lacks the "id" scope.
+    if (response.status === 403 && /Bad_OAuth_Token/.test(response.text)) {
+      return {
+        ok: false,
+        status: 401,
+        description: `the ${what} call answered 403 Bad_OAuth_Token: Salesforce does not accept the access token`,
+      };
+    }
+    if (response.status !== 200 || typeof body?.organization_id !== 'string') {
+      return {
+        ok: false,
+        status: response.status,
+        description: `the ${what} call answered ${response.status}${response.status === 403 ? ' (the connected app needs the "id" scope: "Access the identity URL service")' : ''}`,
+      };
+    }
+    if (body.active === false) return { ok: false, description: 'the Salesforce user is inactive' };
+    return {
+      ok: true,
+      accountId: body.organization_id,
+      user: body.username ?? body.preferred_username ?? null,
+    };
+  } catch (error) {
+    if (error instanceof OutboundNetworkError)
+      return {
+        ok: false,
+        description: `the ${what} call could not reach Salesforce (${error.kind.replace('_', ' ')})`,
+      };
+    throw error;
+  }
+}
+
+/** The login origin a sign-in uses: the configured one, or a Salesforce login or My Domain host. */
+function loginOrigin(loginUrl: string, choice: string | undefined): ReturnType<ConnectFacet['loginOrigin']> {
+  if (choice === undefined || choice.trim() === '') return { ok: true, origin: loginUrl };
+  const text = choice.trim();
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    return { ok: false, message: loginHostHelp(`"${text.slice(0, 100)}" is not a host or URL`) };
+  }
+  if (url.origin === new URL(loginUrl).origin) return { ok: true, origin: url.origin };
+  const host = url.hostname.toLowerCase();
+  const pathless = url.pathname === '/' && url.search === '' && url.hash === '';
+  if (
+    url.protocol !== 'https:' ||
+    url.port !== '' ||
+    url.username !== '' ||
+    url.password !== '' ||
+    !pathless ||
+    !((C.loginHosts as readonly string[]).includes(host) || endsWithAny(host, C.myDomainSuffixes))
+  ) {
+    return {
+      ok: false,
+      message: loginHostHelp(`"${text.slice(0, 100)}" is not a Salesforce login host`),
+    };
+  }
+  return { ok: true, origin: `https://${host}` };
+}
+
 /** Salesforce's web server flow with PKCE, and the identity / userinfo check. */
 export function salesforceConnect(client: HttpClient, clock: Clock, config: Config): ConnectFacet {
   const settings = config.salesforce;
-
-  const check = async (url: string, accessToken: string, what: string): Promise<AccessCheckOutcome> => {
-    try {
-      const response = await client.send({
-        method: 'GET',
-        url,
-        headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
-        idempotent: true,
-        label: `salesforce.oauth.${what}`,
-      });
-      const body = parseJson<Identity>(response);
-      // A 403 `Bad_OAuth_Token` is a rejected token (unknown, expired or revoked), like a 401; any
-      // other 403 means the connected app lacks the "id" scope.
-      if (response.status === 403 && /Bad_OAuth_Token/.test(response.text)) {
-        return {
-          ok: false,
-          status: 401,
-          description: `the ${what} call answered 403 Bad_OAuth_Token: Salesforce does not accept the access token`,
-        };
-      }
-      if (response.status !== 200 || typeof body?.organization_id !== 'string') {
-        return {
-          ok: false,
-          status: response.status,
-          description: `the ${what} call answered ${response.status}${response.status === 403 ? ' (the connected app needs the "id" scope: "Access the identity URL service")' : ''}`,
-        };
-      }
-      if (body.active === false) return { ok: false, description: 'the Salesforce user is inactive' };
-      return {
-        ok: true,
-        accountId: body.organization_id,
-        user: body.username ?? body.preferred_username ?? null,
-      };
-    } catch (error) {
-      if (error instanceof OutboundNetworkError)
-        return {
-          ok: false,
-          description: `the ${what} call could not reach Salesforce (${error.kind.replace('_', ' ')})`,
-        };
-      throw error;
-    }
-  };
 
   return {
     appVariables: C.appVariables,
@@ -92,34 +128,7 @@ export function salesforceConnect(client: HttpClient, clock: Clock, config: Conf
         : { clientId: settings.clientId, clientSecret: settings.clientSecret };
     },
 
-    loginOrigin(choice) {
-      if (choice === undefined || choice.trim() === '') return { ok: true, origin: settings.loginUrl };
-      const text = choice.trim();
-      const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
-      let url: URL;
-      try {
-        url = new URL(withScheme);
-      } catch {
-        return { ok: false, message: loginHostHelp(`"${text.slice(0, 100)}" is not a host or URL`) };
-      }
-      if (url.origin === new URL(settings.loginUrl).origin) return { ok: true, origin: url.origin };
-      const host = url.hostname.toLowerCase();
-      const pathless = url.pathname === '/' && url.search === '' && url.hash === '';
-      if (
-        url.protocol !== 'https:' ||
-        url.port !== '' ||
-        url.username !== '' ||
-        url.password !== '' ||
-        !pathless ||
-        !((C.loginHosts as readonly string[]).includes(host) || endsWithAny(host, C.myDomainSuffixes))
-      ) {
-        return {
-          ok: false,
-          message: loginHostHelp(`"${text.slice(0, 100)}" is not a Salesforce login host`),
-        };
-      }
-      return { ok: true, origin: `https://${host}` };
-    },
+    loginOrigin: (choice) => loginOrigin(settings.loginUrl, choice),
 
     authorizeUrl(target, input) {
       const url = new URL(`${target.origin}${C.authorizePath}`);
@@ -159,9 +168,14 @@ export function salesforceConnect(client: HttpClient, clock: Clock, config: Conf
       const accessToken = exchange.grant.accessToken;
       if (exchange.identityUrl === null) {
         // No identity URL we trust in the answer: ask the org's own userinfo endpoint instead.
-        return check(`${exchange.instanceUrl ?? target.origin}${C.userinfoPath}`, accessToken, 'userinfo');
+        return check(
+          client,
+          `${exchange.instanceUrl ?? target.origin}${C.userinfoPath}`,
+          accessToken,
+          'userinfo',
+        );
       }
-      const outcome = await check(exchange.identityUrl, accessToken, 'identity');
+      const outcome = await check(client, exchange.identityUrl, accessToken, 'identity');
       // The identity URL names the org: an answer about another org is not this grant's.
       const orgInUrl = C.identityPath.exec(new URL(exchange.identityUrl).pathname)?.[1];
       if (outcome.ok && orgInUrl !== undefined && outcome.accountId !== orgInUrl) {
@@ -172,7 +186,7 @@ export function salesforceConnect(client: HttpClient, clock: Clock, config: Conf
 
     checkAccess(connection, _kind, accessToken) {
       const base = connection.apiBaseUrl ?? connection.instanceUrl ?? settings.loginUrl;
-      return check(`${base}${C.userinfoPath}`, accessToken, 'userinfo');
+      return check(client, `${base}${C.userinfoPath}`, accessToken, 'userinfo');
     },
   };
 }
