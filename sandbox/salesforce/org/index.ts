@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type QueryOptions, type QueryRun, query as runQuery } from '../query/execute.ts';
+import { addAddressPicklists } from '../seed/address-picklists.ts';
 import { ACCOUNT_EXTERNAL_ID, AUTHORED, CHILD_RELATIONSHIP_NAMES, describeObject } from '../seed/objects.ts';
 import { seedRecords } from '../seed/records.ts';
 import { SETUP_OBJECTS } from '../seed/setup-objects.ts';
@@ -83,6 +84,8 @@ export interface OrgOptions {
   schemaFile?: string;
   /** Seed the standard data set (default true). */
   seed?: boolean;
+  /** State and Country/Territory Picklists on Account's addresses (default true). */
+  addressPicklists?: boolean;
 }
 
 /**
@@ -120,7 +123,10 @@ export class Org implements DmlHost {
     this.ids.reset();
     for (const name of RECORDED) {
       const d = recordedDescribe(name);
-      if (name === 'Account') d.fields.push({ ...ACCOUNT_EXTERNAL_ID });
+      if (name === 'Account') {
+        d.fields.push({ ...ACCOUNT_EXTERNAL_ID });
+        if (this.#options.addressPicklists !== false) addAddressPicklists(d);
+      }
       this.schema.put(d);
     }
     for (const d of [...AUTHORED, ...SETUP_OBJECTS]) this.schema.put(structuredClone(d));
