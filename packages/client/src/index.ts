@@ -276,6 +276,14 @@ export class CrmProxyClient {
     ).data;
   }
 
+  /**
+   * The countries and states addresses take (Salesforce only): `source` says whether they are the
+   * org's State and Country/Territory Picklists or the standard ISO 3166 list.
+   */
+  async countries() {
+    return unwrap(await this.raw.POST('/v1/countries')).data;
+  }
+
   /** Adds a custom field to an object. */
   async addCustomField(
     object: string,
