@@ -184,7 +184,7 @@ export interface paths {
         put?: never;
         /**
          * List the address countries and states
-         * @description **Offered on Salesforce connections**; other connections answer 422 `operation_not_available`. The countries (ISO code, label, `active`, `visible`) the account's addresses take, each with its states. Salesforce: the org's State and Country/Territory Picklists as Account's `BillingCountryCode`/`BillingStateCode` describe gives them (states placed by their `validFor`), `source: "org_picklists"`; where the org has them off, the standard ISO 3166 list with English names, `source: "iso_default"`. Salesforce only: 422 `operation_not_available` on a HubSpot connection. No request body.
+         * @description **Offered on Salesforce connections**; other connections answer 422 `operation_not_available`. The countries (ISO code, label, `active`, `visible`) the account's addresses take, each with its states. Salesforce: the org's State and Country/Territory Picklists as Account's `BillingCountryCode`/`BillingStateCode` describe gives them (states placed by their `validFor`), `source: "org_picklists"`; where the org has them off, the standard ISO 3166 list with English names, `source: "iso_default"`. No request body.
          */
         post: operations["listCountries"];
         delete?: never;

@@ -45,7 +45,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
           operationId: 'listCountries',
           summary: 'List the address countries and states',
           description:
-            'The countries (ISO code, label, `active`, `visible`) the account\'s addresses take, each with its states. Salesforce: the org\'s State and Country/Territory Picklists as Account\'s `BillingCountryCode`/`BillingStateCode` describe gives them (states placed by their `validFor`), `source: "org_picklists"`; where the org has them off, the standard ISO 3166 list with English names, `source: "iso_default"`. Salesforce only: 422 `operation_not_available` on a HubSpot connection. No request body.',
+            'The countries (ISO code, label, `active`, `visible`) the account\'s addresses take, each with its states. Salesforce: the org\'s State and Country/Territory Picklists as Account\'s `BillingCountryCode`/`BillingStateCode` describe gives them (states placed by their `validFor`), `source: "org_picklists"`; where the org has them off, the standard ISO 3166 list with English names, `source: "iso_default"`. No request body.',
           tags: ['Describe'],
           responses: { '200': { description: 'The country list.', schema: CountriesResponse } },
           errors: [400, 422, 502, 503],
