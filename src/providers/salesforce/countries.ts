@@ -32,8 +32,14 @@ export function validForIndexes(validFor: string | null, controllingCount: numbe
   if (validFor === null || validFor === '') return [];
   const bytes = Buffer.from(validFor, 'base64');
   const indexes: number[] = [];
-  for (let i = 0; i < Math.min(bytes.length * 8, controllingCount); i++) {
-    if (((bytes[i >> 3] ?? 0) & (0x80 >> (i % 8))) !== 0) indexes.push(i);
+  // A state is usually valid for one country: skip the empty bytes of a bitmap of hundreds of bits.
+  for (let byte = 0; byte < bytes.length && byte * 8 < controllingCount; byte++) {
+    const bits = bytes[byte] ?? 0;
+    if (bits === 0) continue;
+    for (let bit = 0; bit < 8; bit++) {
+      const i = byte * 8 + bit;
+      if (i < controllingCount && (bits & (0x80 >> bit)) !== 0) indexes.push(i);
+    }
   }
   return indexes;
 }
@@ -69,12 +75,23 @@ function isoDefault(): Country[] {
   }));
 }
 
+/** Lists already built from a describe the cache still holds (read-only once built). */
+const built = new WeakMap<ObjectDescribe, CountryList>();
+
 /** The country list from Account's describe: its picklists when the org has them on, else ISO 3166. */
 export function countriesFromDescribe(account: ObjectDescribe | null): CountryList {
-  const countries = account === null ? undefined : picklistOf(account, COUNTRY_FIELD);
-  if (account === null || countries === undefined) return { source: 'iso_default', countries: isoDefault() };
-  return {
-    source: 'org_picklists',
-    countries: fromPicklists(countries, picklistOf(account, STATE_FIELD) ?? []),
-  };
+  if (account === null) return { source: 'iso_default', countries: isoDefault() };
+  let list = built.get(account);
+  if (list === undefined) {
+    const countries = picklistOf(account, COUNTRY_FIELD);
+    list =
+      countries === undefined
+        ? { source: 'iso_default', countries: isoDefault() }
+        : {
+            source: 'org_picklists',
+            countries: fromPicklists(countries, picklistOf(account, STATE_FIELD) ?? []),
+          };
+    built.set(account, list);
+  }
+  return list;
 }
