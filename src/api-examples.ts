@@ -198,6 +198,25 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
       },
     },
   },
+  listCountries: {
+    responses: {
+      '200': {
+        data: {
+          source: 'org_picklists',
+          countries: [
+            {
+              code: 'US',
+              label: 'United States',
+              active: true,
+              visible: true,
+              states: [{ code: 'CA', label: 'California', active: true, visible: true }],
+            },
+            { code: 'DE', label: 'Germany', active: true, visible: true, states: [] },
+          ],
+        },
+      },
+    },
+  },
   addCustomField: {
     params: { object_name: 'Account' },
     request: { data: { name: 'Tier', label: 'Tier', type: 'Text', length: 40 } },

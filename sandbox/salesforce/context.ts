@@ -20,6 +20,8 @@ export interface StartSalesforceSandboxOptions {
   schemaFile?: string;
   /** Seed the standard records (default true). */
   seed?: boolean;
+  /** State and Country/Territory Picklists: Account's `BillingCountryCode`/`BillingStateCode` (and Shipping) picklists (default true). */
+  addressPicklists?: boolean;
   dailyApiRequests?: number;
   /** Daily API requests already used at start and after a reset (an org near its limit). */
   apiRequestsUsed?: number;
@@ -55,6 +57,7 @@ export function createContext(
   const org = new Org({
     ...(options.schemaFile !== undefined ? { schemaFile: options.schemaFile } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.addressPicklists !== undefined ? { addressPicklists: options.addressPicklists } : {}),
   });
   const oauth = new OAuthState({
     orgId: org.orgId,

@@ -44,6 +44,8 @@ export interface StartSandboxesOptions {
     dailyApiRequests?: number;
     apiRequestsUsed?: number;
     bulkResultOrder?: 'input' | 'shuffled';
+    /** State and Country/Territory Picklists on Account (default true). */
+    addressPicklists?: boolean;
     /** Keep the org's records and schema in this directory across restarts. */
     persistDir?: string;
   };

@@ -8,7 +8,9 @@ import { cliIo } from './process-io.ts';
 import { loadOrCreateBootstrapCredentials, type SandboxHandle } from './sandbox-bootstrap.ts';
 
 export const SANDBOX_HELP = `crm-proxy sandbox salesforce|hubspot|both [--port N] [--host H] [--persist]
+    [--address-picklists on|off]
   Starts sandbox CRMs alone. --port is the Salesforce port (HubSpot: --port, or port+1 with "both").
+  --address-picklists off: the Salesforce org without State and Country/Territory Picklists (on by default).
   --persist (or CRM_PROXY_SANDBOX_PERSIST=true) keeps each sandbox's state (records, schema, OAuth
   grants) in the data directory across restarts. Alone, a sandbox starts fresh unless asked.`;
 
@@ -20,6 +22,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
       port: { type: 'string' },
       host: { type: 'string' },
       persist: { type: 'boolean' },
+      'address-picklists': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -43,6 +46,10 @@ export async function run(argv: string[]): Promise<number | undefined> {
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
     throw new UsageError('--port must be a port number');
   }
+  const picklists = values['address-picklists'];
+  if (picklists !== undefined && picklists !== 'on' && picklists !== 'off') {
+    throw new UsageError('--address-picklists takes on or off');
+  }
   const host = values.host ?? config.host;
   const credentials = loadOrCreateBootstrapCredentials(config.dataDir);
   // Alone, a sandbox persists only when asked: the default (on) is for `serve`.
@@ -54,6 +61,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
       host,
       credentials: credentials.salesforce,
       ...(persist ? { persistDir: config.dataDir } : {}),
+      ...(picklists === undefined ? {} : { addressPicklists: picklists === 'on' }),
     });
     started.push({ name: 'Salesforce', sandbox });
   }

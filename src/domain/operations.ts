@@ -9,6 +9,7 @@ export const OPERATIONS = [
   'query',
   'search',
   'describe',
+  'countries',
   'add_custom_field',
   'associations',
   'associate',
@@ -93,4 +94,32 @@ export interface UpsertOutcome {
   result: SaveResult;
   /** What the service did: the CRM's own upsert, or a lookup followed by an insert/update. */
   action: string;
+}
+
+/** One state or province of a country's address picklist. */
+export interface CountryState {
+  /** ISO 3166-2 subdivision code, without the country prefix (`CA` for California). */
+  code: string;
+  label: string;
+  active: boolean;
+  visible: boolean;
+}
+
+/** One country or territory of the address picklists, with its states (empty when it has none). */
+export interface Country {
+  /** ISO 3166-1 alpha-2 code. */
+  code: string;
+  label: string;
+  active: boolean;
+  visible: boolean;
+  states: CountryState[];
+}
+
+/**
+ * The countries an account's addresses take. `org_picklists`: the org's own State and
+ * Country/Territory picklists; `iso_default`: the standard list, when the org has them off.
+ */
+export interface CountryList {
+  source: 'org_picklists' | 'iso_default';
+  countries: Country[];
 }

@@ -18,6 +18,7 @@ const LABEL: Record<OperationName, string> = {
   query: 'query (soql)',
   search: 'query (search)',
   describe: 'describe',
+  countries: 'countries',
   add_custom_field: 'add_custom_field',
   associations: 'associations',
   associate: 'associate',
@@ -25,21 +26,45 @@ const LABEL: Record<OperationName, string> = {
   passthrough: 'pass-through (proxy)',
 };
 
-/** 422 `operation_not_available`, naming what the connection's CRM does offer (its handler table's keys). */
-function notOffered(adapter: CrmAdapter, operation: OperationName): ApiError {
+/**
+ * 422 `operation_not_available`, naming what the connection's CRM does offer (its handler table's
+ * keys) and, when the other adapters are given, the CRMs that offer the operation.
+ */
+function notOffered(adapter: CrmAdapter, operation: OperationName, all?: readonly CrmAdapter[]): ApiError {
   const offered = offeredOperations(adapter, OPERATIONS);
   const crm = adapter.profile.displayName;
+  const by = all?.filter((a) => offeredOperations(a, [operation]).length > 0) ?? [];
+  const only =
+    by.length > 0
+      ? ` It is offered for ${by.map((a) => a.profile.displayName).join(' and ')} connections only.`
+      : '';
   return new ApiError(
     'operation_not_available',
-    `${LABEL[operation]} is not available for ${crm} connections. ${crm} offers: ${offered.map((o) => LABEL[o]).join(', ')}.`,
-    { details: [{ operation, provider: adapter.profile.id, available_operations: offered }] },
+    `${LABEL[operation]} is not available for ${crm} connections.${only} ${crm} offers: ${offered.map((o) => LABEL[o]).join(', ')}.`,
+    {
+      details: [
+        {
+          operation,
+          provider: adapter.profile.id,
+          available_operations: offered,
+          ...(by.length > 0 ? { offered_by: by.map((a) => a.profile.id) } : {}),
+        },
+      ],
+    },
   );
 }
 
-/** The adapter's handler of an operation, or 422 when its CRM does not offer it. */
-export function handlerFor<O extends keyof OperationInputs>(adapter: CrmAdapter, operation: O): Handler<O> {
+/**
+ * The adapter's handler of an operation, or 422 when its CRM does not offer it; `all` (every
+ * adapter) lets the answer name the CRMs that do.
+ */
+export function handlerFor<O extends keyof OperationInputs>(
+  adapter: CrmAdapter,
+  operation: O,
+  all?: readonly CrmAdapter[],
+): Handler<O> {
   const handler = (adapter.handlers as OperationHandlers)[operation] as Handler<O> | undefined;
-  if (handler === undefined) throw notOffered(adapter, operation);
+  if (handler === undefined) throw notOffered(adapter, operation, all);
   return handler;
 }
 

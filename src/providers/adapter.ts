@@ -2,6 +2,7 @@ import type { Config } from '../config/index.ts';
 import type { Connection, Provider } from '../domain/connection.ts';
 import type {
   AssociationLink,
+  CountryList,
   GetAnswer,
   OperationName,
   QueryPage,
@@ -172,6 +173,8 @@ export interface OperationInputs {
   search: { objectName: string; request: SearchRequest } | { cursor: string };
   /** Without an object name: the whole instance. */
   describe: { objectName: string | undefined };
+  /** The account's address countries and states; takes nothing. */
+  countries: Record<string, never>;
   add_custom_field: { objectName: string; definition: Record<string, unknown> };
   associations: { objectName: string; ids: string[]; to: string };
   associate: { objectName: string; links: AssociationLink[] };
@@ -188,6 +191,7 @@ export interface OperationAnswers {
   search: QueryPage;
   /** The CRM's describe, unchanged; null when it has no such object. */
   describe: Record<string, unknown> | null;
+  countries: CountryList;
   /** The creation result in the CRM's own answer shape (`data` plus its message key). */
   add_custom_field: { data: Record<string, unknown> } & Record<string, unknown>;
   associations: { data: RecordAssociations[] };

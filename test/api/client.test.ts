@@ -252,6 +252,22 @@ test('client: the admin API through `raw` with an operator key, typed by the gen
   assert.ok(JSON.stringify(await crm.describe()).includes('"Account"'));
 });
 
+test('client: the address countries of Salesforce; HubSpot refuses them with a typed error', async (t) => {
+  const s = await startStack(t);
+  const list = await clientFor(s, 'salesforce').countries();
+  assert.equal(list.source, 'org_picklists');
+  const us = list.countries.find((c) => c.code === 'US');
+  assert.equal(us?.label, 'United States');
+  assert.equal(us?.states.find((st) => st.code === 'NY')?.label, 'New York');
+
+  const refused = await clientFor(s, 'hubspot')
+    .countries()
+    .catch((e: unknown) => e);
+  assert.ok(refused instanceof CrmProxyError);
+  assert.equal(refused.status, 422);
+  assert.equal(refused.code, 'operation_not_available');
+});
+
 test('client: the tests above called every /v1 route of the API document through the client', async (t) => {
   const s = await startStack(t);
   const doc = await s.api<{ paths: Record<string, Record<string, unknown>> }>('/openapi.json', {

@@ -24,6 +24,8 @@ export interface StackOptions {
     dailyApiRequests?: number;
     apiRequestsUsed?: number;
     bulkResultOrder?: 'input' | 'shuffled';
+    /** State and Country/Territory Picklists on Account (default true). */
+    addressPicklists?: boolean;
   };
   hubspot?: { accessTokenTtlSeconds?: number; batchResultOrder?: 'input' | 'shuffled' };
   realism?: Partial<RealismConfig>;

@@ -173,6 +173,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the address countries and states
+         * @description **Offered on Salesforce connections**; other connections answer 422 `operation_not_available`. The countries (ISO code, label, `active`, `visible`) the account's addresses take, each with its states. Salesforce: the org's State and Country/Territory Picklists as Account's `BillingCountryCode`/`BillingStateCode` describe gives them (states placed by their `validFor`), `source: "org_picklists"`; where the org has them off, the standard ISO 3166 list with English names, `source: "iso_default"`. No request body.
+         */
+        post: operations["listCountries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/describe": {
         parameters: {
             query?: never;
@@ -1465,6 +1485,90 @@ export interface operations {
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
+        };
+    };
+    listCountries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The country list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "source": "org_picklists",
+                     *         "countries": [
+                     *           {
+                     *             "code": "US",
+                     *             "label": "United States",
+                     *             "active": true,
+                     *             "visible": true,
+                     *             "states": [
+                     *               {
+                     *                 "code": "CA",
+                     *                 "label": "California",
+                     *                 "active": true,
+                     *                 "visible": true
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "code": "DE",
+                     *             "label": "Germany",
+                     *             "active": true,
+                     *             "visible": true,
+                     *             "states": []
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            countries: {
+                                /** @description Usable in records. */
+                                active: boolean;
+                                /** @description ISO 3166-1 alpha-2 code (the picklist value). */
+                                code: string;
+                                label: string;
+                                states: {
+                                    /** @description Usable in records. */
+                                    active: boolean;
+                                    /** @description The state code as Salesforce stores it (`CA`, `NSW`). */
+                                    code: string;
+                                    label: string;
+                                    /** @description Shown to users. From the describe only `active` is known, so `visible` equals `active` for `org_picklists`. */
+                                    visible: boolean;
+                                }[];
+                                /** @description Shown to users. From the describe only `active` is known, so `visible` equals `active` for `org_picklists`. */
+                                visible: boolean;
+                            }[];
+                            /** @description `org_picklists`: the org's State and Country/Territory Picklists. `iso_default`: the org has them off; the standard ISO 3166 list. */
+                            source: "org_picklists" | "iso_default";
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
+            503: components["responses"]["Error503"];
         };
     };
     describeInstance: {

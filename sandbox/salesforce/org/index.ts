@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { type QueryOptions, type QueryRun, query as runQuery } from '../query/execute.ts';
-import { ACCOUNT_EXTERNAL_ID, AUTHORED, CHILD_RELATIONSHIP_NAMES, describeObject } from '../seed/objects.ts';
+import { AUTHORED, CHILD_RELATIONSHIP_NAMES, describeObject } from '../seed/objects.ts';
 import { seedRecords } from '../seed/records.ts';
 import { SETUP_OBJECTS } from '../seed/setup-objects.ts';
 import { seedSetupRecords } from '../seed/setup-records.ts';
 import { addCustomField, linkParents } from './custom.ts';
 import { describeFor, globalEntry } from './describe.ts';
+import { readSchemaFile, recordedDescribes } from './describe-files.ts';
 import {
   type DmlHost,
   deleteRecords,
@@ -34,32 +34,6 @@ export { formatDateTime } from './values.ts';
 
 /** Longest recently-viewed list kept per user (the `recent` resource answers at most 200). */
 const MAX_RECENT = 200;
-const RECORDED = ['Account', 'Contact', 'Lead', 'Campaign', 'Topic'];
-const recordedText = new Map<string, string>();
-function recordedDescribe(name: string): SObjectDescribe {
-  let text = recordedText.get(name);
-  if (text === undefined) {
-    text = readFileSync(new URL(`../seed/describes/${name}.json`, import.meta.url), 'utf8');
-    recordedText.set(name, text);
-  }
-  return JSON.parse(text) as SObjectDescribe;
-}
-
-/** Describe answers saved from a real org: an array of describes, or `{sobjects: [...]}`. */
-function readSchemaFile(path: string): SObjectDescribe[] {
-  const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
-  const list = Array.isArray(parsed)
-    ? parsed
-    : typeof parsed === 'object' && parsed !== null && 'sobjects' in parsed
-      ? parsed.sobjects
-      : null;
-  if (!Array.isArray(list))
-    throw new Error(`${path}: expected an array of describe results or {"sobjects": [...]}`);
-  return list.filter(
-    (d): d is SObjectDescribe =>
-      typeof d === 'object' && d !== null && typeof d.name === 'string' && Array.isArray(d.fields),
-  );
-}
 
 /** `exportState()`: what `--persist` writes to the data directory. */
 export interface OrgState {
@@ -83,6 +57,8 @@ export interface OrgOptions {
   schemaFile?: string;
   /** Seed the standard data set (default true). */
   seed?: boolean;
+  /** State and Country/Territory Picklists on Account's addresses (default true). */
+  addressPicklists?: boolean;
 }
 
 /**
@@ -118,11 +94,8 @@ export class Org implements DmlHost {
     this.#tables.clear();
     this.#viewed.clear();
     this.ids.reset();
-    for (const name of RECORDED) {
-      const d = recordedDescribe(name);
-      if (name === 'Account') d.fields.push({ ...ACCOUNT_EXTERNAL_ID });
-      this.schema.put(d);
-    }
+    const picklists = this.#options.addressPicklists !== false;
+    for (const d of recordedDescribes({ addressPicklists: picklists })) this.schema.put(d);
     for (const d of [...AUTHORED, ...SETUP_OBJECTS]) this.schema.put(structuredClone(d));
     for (const d of this.#extraSchema) this.schema.put(structuredClone(d));
     for (const meta of this.schema.all()) {

@@ -4,6 +4,7 @@ import type { RouteDoc } from '../route-doc.ts';
 import { register as connectLink } from './connect.secret.ts';
 import { register as oauthCallback } from './oauth.callback.ts';
 import type { ApiApp, RegisterRoute, RouteServices } from './types.ts';
+import { register as countries } from './v1.countries.ts';
 import { register as describeObject } from './v1.describe.object.ts';
 import { register as describe } from './v1.describe.ts';
 import { register as jobResults } from './v1.jobs.job_id.results.ts';
@@ -32,6 +33,7 @@ const ROUTES: RegisterRoute[] = [
   query,
   describe,
   describeObject,
+  countries,
   addCustomField,
   associations,
   associate,
@@ -54,6 +56,7 @@ const POST_PATHS = [
   '/v1/object/query/:object_name',
   '/v1/describe',
   '/v1/describe/:object_name',
+  '/v1/countries',
   '/v1/object/add_custom_field/:object_name',
   '/v1/object/associations/:object_name',
   '/v1/object/associate/:object_name',

@@ -4,11 +4,11 @@ import { describeGlobal } from '../../operations/describe.ts';
 import { principalOf } from '../plugins/auth.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
-/** Describe takes no body; `{}` is tolerated, anything else is a mistake worth reporting. */
-export function ensureNoBody(body: unknown): void {
+/** Reads without input take no body; `{}` is tolerated, anything else is a mistake worth reporting. */
+export function ensureNoBody(body: unknown, operation = 'Describe'): void {
   if (body === undefined || body === null) return;
   if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return;
-  throw new ApiError('invalid_body', 'Describe takes no request body. Send no body, or {}.', {
+  throw new ApiError('invalid_body', `${operation} takes no request body. Send no body, or {}.`, {
     details: [{ path: '/', message: 'must be empty' }],
   });
 }

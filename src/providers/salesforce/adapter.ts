@@ -4,6 +4,7 @@ import type { CrmAdapter, Handler, OAuthClient, OperationInputs, ProviderDeps } 
 import { AllowanceBook } from './allowance.ts';
 import { salesforceAuth } from './auth.ts';
 import { salesforceConnect } from './connect.ts';
+import { countriesFromDescribe } from './countries.ts';
 import { salesforceData } from './data.ts';
 import { type DescribeCache, forgetDescribes, salesforceDescribe } from './describe.ts';
 import { salesforceFields } from './fields.ts';
@@ -87,6 +88,9 @@ export function createSalesforceAdapter(deps: ProviderDeps): CrmAdapter {
         if (meta === null) throw await describe.unknownObject(session, objectName);
         return meta;
       }),
+      countries: observed<'countries'>(async ({ session }) =>
+        countriesFromDescribe(await describe.describeObject(session, 'Account')),
+      ),
       // Salesforce's answer names its message `msg`.
       add_custom_field: observed<'add_custom_field'>(async ({ session }, input) => {
         const { data: created, message } = await fields.addCustomField(

@@ -89,6 +89,54 @@ test('object describe: the recorded real answer, with this version’s urls and 
   assert.equal(accountId?.relationshipName, 'Account');
 });
 
+test('State and Country/Territory Picklists: code picklists beside the text fields, states dependent on countries', async (t) => {
+  const d = (await call('GET', `${V}/sobjects/Account/describe`)).body as Describe;
+  const real = recordings['GET /services/data/v42.0/sobjects/Account/describe -> 200']?.[0]
+    ?.response_body as Describe;
+  const recordedKeys = Object.keys(real.fields.find((f) => f.name === 'BillingCountry') ?? {}).sort();
+  const names = d.fields.map((f) => f.name);
+  assert.deepEqual(names.slice(names.indexOf('BillingCountry'), names.indexOf('BillingCountry') + 3), [
+    'BillingCountry',
+    'BillingStateCode',
+    'BillingCountryCode',
+  ]);
+  for (const prefix of ['Billing', 'Shipping']) {
+    const country = d.fields.find((f) => f.name === `${prefix}CountryCode`);
+    const state = d.fields.find((f) => f.name === `${prefix}StateCode`);
+    assert.deepEqual(Object.keys(country ?? {}).sort(), recordedKeys, 'every key of a real field');
+    assert.deepEqual(
+      [country?.type, country?.controllerName, country?.dependentPicklist, country?.compoundFieldName],
+      ['picklist', null, false, `${prefix}Address`],
+    );
+    assert.deepEqual(
+      [state?.type, state?.controllerName, state?.dependentPicklist],
+      ['picklist', `${prefix}CountryCode`, true],
+    );
+    const countries = country?.picklistValues as Array<{ value: string; validFor: string | null }>;
+    const states = state?.picklistValues as Array<{ value: string; label: string; validFor: string }>;
+    assert.ok(countries.every((c) => c.validFor === null));
+    // "Washington" is valid for the United States entry alone: one bit, at its index.
+    const us = countries.findIndex((c) => c.value === 'US');
+    const bits = Buffer.from(states.find((s) => s.label === 'Washington')?.validFor ?? '', 'base64');
+    assert.deepEqual(
+      [...bits].flatMap((byte, i) =>
+        [...Array(8).keys()].filter((b) => byte & (0x80 >> b)).map((b) => i * 8 + b),
+      ),
+      [us],
+    );
+  }
+  const off = await startSalesforceSandbox({ addressPicklists: false });
+  t.after(() => off.close());
+  const plain = await fetch(`${off.url}${V}/sobjects/Account/describe`, {
+    headers: { authorization: `Bearer ${off.credentials.accessToken}` },
+  });
+  const fields = ((await plain.json()) as Describe).fields.map((f) => f.name);
+  assert.deepEqual(
+    fields.filter((n) => /(Country|State)Code$/.test(n)),
+    [],
+  );
+});
+
 test('authored describes (Opportunity, Invoice__c, FieldPermissions) have the real shape', async () => {
   const opp = (await call('GET', `${V}/sobjects/Opportunity/describe`)).body as Describe;
   assert.equal(opp.keyPrefix, '006');
