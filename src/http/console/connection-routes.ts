@@ -22,15 +22,6 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
     ctx.admin.connectAvailable
       ? ctx.admin.connect.redirectUri()
       : `${ctx.config.publicUrls[ctx.config.region] ?? `${request.protocol}://${request.host}`}/oauth/callback`;
-  // The flow's binding cookie comes whole from the connect service (its own name, path and lifetime).
-  const toConsent = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    started: { authorizeUrl: string; binding: string },
-  ) => {
-    reply.header('set-cookie', ctx.admin.connect.bindingCookie(started.binding, kit.secure(request)));
-    return reply.redirect(started.authorizeUrl, 303);
-  };
 
   api.get(
     '/console/connections',
@@ -49,6 +40,48 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
         ),
       ),
   );
+
+  api.post(
+    '/console/connections/:id/remove',
+    { config: hidden, schema: { params: IdParams, body: TokenOnlyForm } },
+    async (request, reply) => {
+      await ctx.admin.removeConnection(request.params.id);
+      return reply.redirect('/console/connections', 303);
+    },
+  );
+
+  api.get(
+    '/console/connections/:id',
+    { config: hidden, schema: { params: IdParams } },
+    async (request, reply) => {
+      const { id } = request.params;
+      const c = await ctx.admin.getConnection(id);
+      const [tokens, entries, usage, all] = await Promise.all([
+        ctx.admin.listTokens(id),
+        ctx.admin.requests({ connectionId: id, limit: 20 }),
+        ctx.admin.usage(168, id),
+        ctx.admin.listConnections(),
+      ]);
+      const series = usage[0] ?? { connectionId: id, hours: [], requests: [], errors: [] };
+      const frame = kit.frame(request, reply, '/console/connections');
+      return kit.send(reply, connectionPage(frame, c, tokens, entries, series, all, null));
+    },
+  );
+}
+
+/** Connect and Re-connect: each starts the OAuth flow and sends the browser to the consent page. */
+export function connectRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
+  const { ctx } = kit;
+  const api = typed(scope);
+  // The flow's binding cookie comes whole from the connect service (its own name, path and lifetime).
+  const toConsent = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    started: { authorizeUrl: string; binding: string },
+  ) => {
+    reply.header('set-cookie', ctx.admin.connect.bindingCookie(started.binding, kit.secure(request)));
+    return reply.redirect(started.authorizeUrl, 303);
+  };
 
   api.post(
     '/console/connections/connect',
@@ -77,33 +110,6 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
         returnTo: '/console/connections',
       });
       return toConsent(request, reply, started);
-    },
-  );
-
-  api.post(
-    '/console/connections/:id/remove',
-    { config: hidden, schema: { params: IdParams, body: TokenOnlyForm } },
-    async (request, reply) => {
-      await ctx.admin.removeConnection(request.params.id);
-      return reply.redirect('/console/connections', 303);
-    },
-  );
-
-  api.get(
-    '/console/connections/:id',
-    { config: hidden, schema: { params: IdParams } },
-    async (request, reply) => {
-      const { id } = request.params;
-      const c = await ctx.admin.getConnection(id);
-      const [tokens, entries, usage, all] = await Promise.all([
-        ctx.admin.listTokens(id),
-        ctx.admin.requests({ connectionId: id, limit: 20 }),
-        ctx.admin.usage(168, id),
-        ctx.admin.listConnections(),
-      ]);
-      const series = usage[0] ?? { connectionId: id, hours: [], requests: [], errors: [] };
-      const frame = kit.frame(request, reply, '/console/connections');
-      return kit.send(reply, connectionPage(frame, c, tokens, entries, series, all, null));
     },
   );
 }

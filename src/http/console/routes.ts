@@ -10,7 +10,7 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors/index.ts';
 import { registerCookies } from '../plugins/cookies.ts';
 import { registerSecurityHeaders } from '../plugins/security-headers.ts';
-import { connectionRoutes } from './connection-routes.ts';
+import { connectionRoutes, connectRoutes } from './connection-routes.ts';
 import { consoleErrorHandler } from './errors.ts';
 import { type ConsoleKit, consoleKit, hidden, typed } from './kit.ts';
 import { logRoutes } from './log-routes.ts';
@@ -79,6 +79,7 @@ async function signedInRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<
   await registerSessionGate(scope, kit);
   signOutRoute(scope, kit);
   connectionRoutes(scope, kit);
+  connectRoutes(scope, kit);
   tokenRoutes(scope, kit);
   logRoutes(scope, kit);
   linkRoutes(scope, kit);
