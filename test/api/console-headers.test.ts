@@ -126,6 +126,11 @@ test('console cookies: flags kept, Secure behind TLS, cleared with Max-Age=0; a 
     out.setCookies.find((c) => c.startsWith('crmp_console=')) ?? '',
     /^crmp_console=; Max-Age=0; Path=\/; /,
   );
+  // Signed out, a form is refused before it is read, and the next request on the socket still works.
+  const late = await b.go('/console/tokens', { form: form2 });
+  assert.equal(late.status, 403);
+  assert.match(late.text, /Signed out/);
+  assert.equal((await b.go('/console/sign-in')).status, 200);
 });
 
 test('console queries, paths and forms are checked by their schemas: the page names the field', async (t) => {
