@@ -1,5 +1,5 @@
 // Operator accounts, console sessions and operator API keys.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { randomBase62 } from '../crypto/random.ts';
 import type { Operator, OperatorKey, OperatorSession, Store } from '../store/types.ts';
 import { decoyHash, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.ts';
@@ -131,14 +131,6 @@ export class OperatorService {
     const idHash = sha256(cookieValue);
     this.#touched.delete(idHash);
     await this.#store.operators.deleteSession(idHash);
-  }
-
-  /** Constant-time comparison of a submitted CSRF token with the session's. */
-  static csrfMatches(session: OperatorSession, submitted: unknown): boolean {
-    if (typeof submitted !== 'string') return false;
-    const a = Buffer.from(session.csrfToken);
-    const b = Buffer.from(submitted);
-    return a.length === b.length && timingSafeEqual(a, b);
   }
 
   /** A new operator API key, shown once: `crmpk_` and 43 random base62 characters (256 bits). */

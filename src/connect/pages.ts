@@ -1,6 +1,7 @@
 // Server-rendered pages that end a connect flow. No script, one stylesheet allowed by its hash, every
 // value escaped: the callback URL carries a code and the page may show text a CRM sent back.
 import { createHash } from 'node:crypto';
+import { escapeHtml } from '../lib/escape-html.ts';
 
 const STYLE =
   'body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;background:#f5f7fa;color:#1d232a}' +
@@ -24,12 +25,6 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
 };
-
-export const escapeHtml = (s: string): string =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 export interface PageContent {
   /** `ok` for the connected page, `fail` for every failure. */

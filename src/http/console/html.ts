@@ -1,23 +1,12 @@
 // Server-side HTML with escaping by default: every interpolated value is escaped unless it is
 // already `Html` (built by this same tag). Type-checked, no template files, no client rendering.
+import { escapeHtml } from '../../lib/escape-html.ts';
 
 export class Html {
   constructor(readonly text: string) {}
   toString(): string {
     return this.text;
   }
-}
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 }
 
 type Value = Html | string | number | boolean | null | undefined | readonly Value[];

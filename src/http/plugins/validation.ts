@@ -4,7 +4,7 @@ import { ApiError } from '../../errors/index.ts';
 const MAX_DETAILS = 50;
 
 /** A fix hint per JSON-Schema keyword, so the message says how to repair the request. */
-function describe(error: FastifySchemaValidationError): { path: string; message: string } {
+export function describe(error: FastifySchemaValidationError): { path: string; message: string } {
   const base = error.instancePath === '' ? '' : error.instancePath;
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {

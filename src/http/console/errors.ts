@@ -1,0 +1,37 @@
+// How a failed console request is answered: a page, never JSON, with a text that says what to do.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../errors/index.ts';
+import { describe } from '../plugins/validation.ts';
+import type { ConsoleKit } from './kit.ts';
+import { messagePage } from './pages.ts';
+
+/** The failing fields of a query or form, each with its fix. */
+function invalidFields(error: FastifyError): string | null {
+  if (error.validation === undefined || error.validation.length === 0) return null;
+  const fields = error.validation.slice(0, 5).map((e) => {
+    const d = describe(e);
+    return `${d.path.replace(/^\//, '')} ${d.message}`;
+  });
+  const where = error.validationContext === 'querystring' ? 'address' : 'form';
+  return `The ${where} is invalid: ${fields.join('; ')}. Correct it and try again.`;
+}
+
+export function consoleErrorHandler(kit: ConsoleKit) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = error instanceof ApiError ? error : null;
+    // A path id that cannot exist is the same as one that does not.
+    const notFound = error.validationContext === 'params';
+    const status = notFound ? 404 : (apiError?.status ?? error.statusCode ?? 500);
+    if (status >= 500 && apiError === null) request.log.error({ err: error }, 'console page failed');
+    if (apiError !== null) reply.headers(apiError.headers);
+    const text = notFound
+      ? 'No such item here.'
+      : (apiError?.message ??
+        invalidFields(error) ??
+        (status < 500
+          ? 'The request could not be read. Go back and try again.'
+          : 'Something went wrong; the log has the details.'));
+    const title = status === 404 ? 'Not found' : 'That did not work';
+    return kit.send(reply, messagePage(kit.frame(request, reply), title, text), status);
+  };
+}

@@ -1,0 +1,51 @@
+// What every console route shares: the signed-in operator of a request, the page frame (with the
+// form token), how a page is sent, and the cookie flags of this deployment.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SignedIn } from '../../admin/operators.ts';
+import type { AppContext } from '../../context.ts';
+import type { RouteDoc } from '../route-doc.ts';
+import type { ApiApp } from '../routes/types.ts';
+import type { Html } from './html.ts';
+import type { PageFrame } from './pages.ts';
+
+/** The session cookie (Path=/); its value is also the secret the session's form tokens come from. */
+export const SESSION_COOKIE = 'crmp_console';
+/** The sign-in form's CSRF secret (Path=/console), before there is a session. */
+export const PRE_SESSION_COOKIE = 'crmp_console_pre';
+
+/** Console routes are pages, not part of the API document. */
+export const hidden = { doc: { hidden: true } as RouteDoc };
+
+export interface ConsoleKit {
+  ctx: AppContext;
+  /** Cookies get `Secure`: the request came over https, or a TLS proxy is in front. */
+  secure(request: FastifyRequest): boolean;
+  signIn(request: FastifyRequest, signedIn: SignedIn): void;
+  frame(request: FastifyRequest, reply: FastifyReply, current?: string): PageFrame;
+  send(reply: FastifyReply, page: Html, status?: number): FastifyReply;
+}
+
+export function consoleKit(ctx: AppContext): ConsoleKit {
+  const signedIn = new WeakMap<FastifyRequest, SignedIn>();
+  return {
+    ctx,
+    secure: (request) => ctx.config.behindTls || request.protocol === 'https',
+    signIn: (request, s) => {
+      signedIn.set(request, s);
+    },
+    frame: (request, reply, current) => {
+      const s = signedIn.get(request);
+      return {
+        operator: s?.operator ?? null,
+        // Only a signed-in request has the session secret the token is made from.
+        csrf: s === undefined ? '' : reply.generateCsrf(),
+        ...(current === undefined ? {} : { current }),
+      };
+    },
+    send: (reply, page, status = 200) => reply.code(status).type('text/html; charset=utf-8').send(page.text),
+  };
+}
+
+/** A console scope with the TypeBox type provider: schemas type each route's query, params and body. */
+export const typed = (scope: FastifyInstance): ApiApp => scope.withTypeProvider<TypeBoxTypeProvider>();

@@ -1,0 +1,57 @@
+// What each console route reads from its query, path and form. Forms send every field, empty ones
+// as '', so a filter's pattern takes '' as "not set". Unknown fields are let through: a page may
+// be reached with parameters of its own (`reloaded`, the connect flow's `tab`).
+import { Type } from 'typebox';
+import { CSRF_FIELD } from '../plugins/csrf.ts';
+
+const ID = '[A-Za-z0-9_-]{1,80}';
+const text = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
+
+export const IdParams = Type.Object({ id: Type.String({ pattern: `^${ID}$` }) });
+export const AssetParams = Type.Object({ name: Type.String({ maxLength: 100 }) });
+
+/** A form with no field besides its token: sign-out, re-connect, remove, revoke. */
+export const TokenOnlyForm = Type.Object({ [CSRF_FIELD]: Type.String() });
+
+export const SignInForm = Type.Object({
+  [CSRF_FIELD]: Type.String(),
+  email: text(1000),
+  // No length of its own: operators choose it, and the form's 64 KiB limit bounds it.
+  password: Type.Optional(Type.String()),
+});
+
+export const ConnectForm = Type.Object({
+  [CSRF_FIELD]: Type.String(),
+  provider: Type.String({ maxLength: 100 }),
+  label: text(200),
+  login_host: text(300),
+});
+
+export const TokenForm = Type.Object({
+  [CSRF_FIELD]: Type.String(),
+  connection_id: Type.String({ maxLength: 100 }),
+  name: text(1000),
+  expires_in_days: text(100),
+});
+
+export const LinkForm = Type.Object({
+  [CSRF_FIELD]: Type.String(),
+  provider: Type.String({ maxLength: 100 }),
+  label: text(200),
+  ttl_hours: text(100),
+});
+
+/** The notice after a connect flow; ids that do not look like connection ids show no notice. */
+export const ConnectionsQuery = Type.Object({
+  connected: text(200),
+  reconnected: text(200),
+  same_account_as: text(200),
+});
+
+export const RequestsQuery = Type.Object({
+  status: Type.Optional(Type.String({ pattern: '^([2-5]xx)?$' })),
+  request_id: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._:-]{0,128}$' })),
+  connection_id: Type.Optional(Type.String({ pattern: `^(${ID})?$` })),
+  token_id: Type.Optional(Type.String({ pattern: `^(${ID})?$` })),
+  before: Type.Optional(Type.String({ pattern: '^(\\d{4}-\\d{2}-\\d{2}T[0-9:.]{8,12}Z)?$' })),
+});

@@ -1,0 +1,40 @@
+// The signed-in part of the console: its pages answer only with a live session, and its forms
+// carry a token made from the session's secret.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { isCsrfRefusal, registerCsrf } from '../plugins/csrf.ts';
+import { consoleErrorHandler } from './errors.ts';
+import { html } from './html.ts';
+import { type ConsoleKit, SESSION_COOKIE } from './kit.ts';
+import { messagePage } from './pages.ts';
+
+export async function registerSessionGate(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
+  // Before the body is read: without a session there is nothing to do with it.
+  scope.addHook('onRequest', async (request, reply) => {
+    const s = await kit.ctx.operators.session(request.cookies[SESSION_COOKIE]);
+    if (s !== null) {
+      kit.signIn(request, s);
+      return;
+    }
+    if (request.method !== 'GET') {
+      const text = 'Your session has ended. Sign in again.';
+      const page = messagePage(kit.frame(request, reply), 'Signed out', text, '/console/sign-in');
+      return kit.send(reply, page, 403);
+    }
+    // A navigation from another site (the CRM's consent page) carries no SameSite=Strict cookie:
+    // one same-site reload brings it along, before deciding the operator is signed out.
+    if (request.headers['sec-fetch-site'] === 'cross-site' && !request.url.includes('reloaded=1')) {
+      const join = request.url.includes('?') ? html`&#38;` : '?';
+      const page = html`<!doctype html><meta http-equiv="refresh" content="0;url=${request.url}${join}reloaded=1">`;
+      return kit.send(reply, page);
+    }
+    return reply.redirect('/console/sign-in', 303);
+  });
+  // The session cookie is the secret: a token is worth nothing without the session it came from.
+  await registerCsrf(scope, { secretCookie: SESSION_COOKIE, path: '/' });
+  const fallback = consoleErrorHandler(kit);
+  scope.setErrorHandler((error: FastifyError, request, reply) => {
+    if (!isCsrfRefusal(error)) return fallback(error, request, reply);
+    const text = 'The form’s security token is missing or wrong. Reload the page and submit it again.';
+    return kit.send(reply, messagePage(kit.frame(request, reply), 'Form expired', text), 403);
+  });
+}

@@ -1,0 +1,80 @@
+// Signing in and out. The sign-in form has no session yet: its CSRF secret is the pre-session
+// cookie, dropped once the session cookie is set.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../errors/index.ts';
+import { privateCookie } from '../plugins/cookies.ts';
+import { isCsrfRefusal, registerCsrf } from '../plugins/csrf.ts';
+import { RateLimiter } from '../plugins/rate-limit.ts';
+import { consoleErrorHandler } from './errors.ts';
+import { type ConsoleKit, hidden, PRE_SESSION_COOKIE, SESSION_COOKIE, typed } from './kit.ts';
+import { signInPage } from './pages.ts';
+import { SignInForm, TokenOnlyForm } from './schemas.ts';
+
+const TOKEN_REFUSED = 'The form’s security token is missing or wrong. Try again.';
+
+export async function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
+  const { ctx } = kit;
+  // Sign-in attempts: 10 a minute per client address, 5 per 15 minutes per account.
+  const perAddress = new RateLimiter({ perSecond: 10 / 60, burst: 10 }, ctx.clock);
+  const perAccount = new RateLimiter({ perSecond: 5 / 900, burst: 5 }, ctx.clock);
+  const form = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    error: string | null,
+    email: string,
+    status: number,
+  ) => {
+    const token = reply.generateCsrf({ secure: kit.secure(request) });
+    return kit.send(reply, signInPage(token, error, email), status);
+  };
+
+  await registerCsrf(scope, { secretCookie: PRE_SESSION_COOKIE, path: '/console' });
+  const fallback = consoleErrorHandler(kit);
+  scope.setErrorHandler((error: FastifyError, request, reply) =>
+    isCsrfRefusal(error) ? form(request, reply, TOKEN_REFUSED, '', 403) : fallback(error, request, reply),
+  );
+  const api = typed(scope);
+
+  api.get('/console/sign-in', { config: hidden }, async (request, reply) =>
+    form(request, reply, null, '', 200),
+  );
+
+  api.post('/console/sign-in', { config: hidden, schema: { body: SignInForm } }, async (request, reply) => {
+    const email = (request.body.email ?? '').trim().toLowerCase().slice(0, 200);
+    try {
+      perAddress.take(request.ip);
+      perAccount.take(email);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      reply.headers(err.headers);
+      const wait = err.headers['retry-after'] ?? 'a few';
+      return form(
+        request,
+        reply,
+        `Too many sign-in attempts. Wait ${wait} seconds and try again.`,
+        email,
+        429,
+      );
+    }
+    const operator = await ctx.operators.checkPassword(email, request.body.password ?? '');
+    if (operator === null) return form(request, reply, 'Wrong email or password.', email, 401);
+    const { cookieValue } = await ctx.operators.startSession(operator);
+    const secure = kit.secure(request);
+    reply.setCookie(SESSION_COOKIE, cookieValue, privateCookie('/', secure));
+    reply.clearCookie(PRE_SESSION_COOKIE, privateCookie('/console', secure));
+    return reply.redirect('/console/connections', 303);
+  });
+}
+
+/** Sign-out: a form of the signed-in pages (their CSRF token), so it lives in their scope. */
+export function signOutRoute(scope: FastifyInstance, kit: ConsoleKit): void {
+  typed(scope).post(
+    '/console/sign-out',
+    { config: hidden, schema: { body: TokenOnlyForm } },
+    async (request, reply) => {
+      await kit.ctx.operators.endSession(request.cookies[SESSION_COOKIE]);
+      reply.clearCookie(SESSION_COOKIE, privateCookie('/', kit.secure(request)));
+      return reply.redirect('/console/sign-in', 303);
+    },
+  );
+}

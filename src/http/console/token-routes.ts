@@ -1,0 +1,94 @@
+// API tokens and connect links: each list with its create form, and their revoke forms.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../errors/index.ts';
+import { providerChoices } from './connection-routes.ts';
+import { type ConsoleKit, hidden, typed } from './kit.ts';
+import { linksPage, tokensPage } from './pages.ts';
+import { IdParams, LinkForm, TokenForm, TokenOnlyForm } from './schemas.ts';
+
+export function tokenRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
+  const { admin } = kit.ctx;
+  const api = typed(scope);
+  const view = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    created: { token: string; prefix: string } | null,
+    error: string | null,
+    status = 200,
+  ) => {
+    const frame = kit.frame(request, reply, '/console/tokens');
+    const page = tokensPage(frame, await admin.listTokens(), await admin.listConnections(), created, error);
+    return kit.send(reply, page, status);
+  };
+
+  api.get('/console/tokens', { config: hidden }, async (request, reply) => view(request, reply, null, null));
+
+  api.post('/console/tokens', { config: hidden, schema: { body: TokenForm } }, async (request, reply) => {
+    const days = (request.body.expires_in_days ?? '').trim();
+    if (days !== '' && !/^[0-9]{1,4}$/.test(days)) {
+      const error = 'Expires in days must be a whole number of days (or empty for no expiry).';
+      return view(request, reply, null, error, 400);
+    }
+    const name = (request.body.name ?? '').trim().slice(0, 100);
+    const { token, record } = await admin.createToken({
+      connectionId: request.body.connection_id.trim(),
+      name: name === '' ? null : name,
+      expiresInDays: days === '' ? null : Number(days),
+    });
+    return view(request, reply, { token, prefix: record.prefix }, null, 201);
+  });
+
+  api.post(
+    '/console/tokens/:id/revoke',
+    { config: hidden, schema: { params: IdParams, body: TokenOnlyForm } },
+    async (request, reply) => {
+      await admin.revokeToken(request.params.id);
+      return reply.redirect('/console/tokens', 303);
+    },
+  );
+}
+
+export function linkRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
+  const { admin } = kit.ctx;
+  const api = typed(scope);
+  const view = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    created: { url: string; expiresAt: string } | null,
+    status = 200,
+  ) => {
+    const links = admin.connectAvailable ? await admin.listLinks() : [];
+    const frame = kit.frame(request, reply, '/console/links');
+    const page = linksPage(frame, links, providerChoices(kit), admin.connectAvailable, created);
+    return kit.send(reply, page, status);
+  };
+
+  api.get('/console/links', { config: hidden }, async (request, reply) => view(request, reply, null));
+
+  api.post('/console/links', { config: hidden, schema: { body: LinkForm } }, async (request, reply) => {
+    const hoursText = (request.body.ttl_hours ?? '').trim();
+    const hours = hoursText === '' ? undefined : Number(hoursText);
+    if (hours !== undefined && !(Number.isInteger(hours) && hours >= 1 && hours <= 720)) {
+      throw new ApiError(
+        'invalid_value',
+        'Valid for hours must be a whole number from 1 to 720 (or empty for 24).',
+      );
+    }
+    const label = (request.body.label ?? '').trim();
+    const link = await admin.createLink({
+      provider: request.body.provider.trim(),
+      ...(label === '' ? {} : { label }),
+      ...(hours === undefined ? {} : { ttlMs: hours * 3600_000 }),
+    });
+    return view(request, reply, { url: link.url, expiresAt: link.expiresAt }, 201);
+  });
+
+  api.post(
+    '/console/links/:id/revoke',
+    { config: hidden, schema: { params: IdParams, body: TokenOnlyForm } },
+    async (request, reply) => {
+      await admin.revokeLink(request.params.id);
+      return reply.redirect('/console/links', 303);
+    },
+  );
+}

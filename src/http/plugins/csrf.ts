@@ -1,0 +1,42 @@
+import csrfProtection from '@fastify/csrf-protection';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { privateCookie } from './cookies.ts';
+
+/** The form field every protected form carries its token in. */
+export const CSRF_FIELD = '_csrf';
+
+const REFUSALS = new Set(['FST_CSRF_MISSING_SECRET', 'FST_CSRF_INVALID_TOKEN']);
+
+/** A POST refused for a missing or wrong token (both answer 403). */
+export const isCsrfRefusal = (error: FastifyError): boolean => REFUSALS.has(error.code);
+
+function formToken(request: FastifyRequest): string | undefined {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || !(CSRF_FIELD in body)) return undefined;
+  const token = body[CSRF_FIELD];
+  return typeof token === 'string' ? token : undefined;
+}
+
+/**
+ * CSRF protection for the forms of one scope (needs `registerCookies` on it or a parent). Tokens
+ * are salted hashes of a secret kept in the cookie `secretCookie` (HttpOnly, SameSite=Strict, on
+ * `path`): `reply.generateCsrf()` makes one per page and sets the secret when the browser has none.
+ * Every POST of the scope must carry a token of that secret in its `_csrf` form field, else it is
+ * refused before validation and its handler (a 403 error for the scope's error handler).
+ */
+export async function registerCsrf(
+  scope: FastifyInstance,
+  options: { secretCookie: string; path: string },
+): Promise<void> {
+  await scope.register(csrfProtection, {
+    cookieKey: options.secretCookie,
+    cookieOpts: privateCookie(options.path, false),
+    getToken: formToken,
+    // A refused form is an answer, not an incident.
+    logLevel: 'info',
+  });
+  scope.addHook('preValidation', (request, reply, done) => {
+    if (request.method === 'POST') scope.csrfProtection(request, reply, done);
+    else done();
+  });
+}
