@@ -53,7 +53,11 @@ export const connectWithRefresh = (sf: {
   credentials: { clientId: string; clientSecret: string; accessToken: string; refreshToken: string };
 }): Connection =>
   new jsforce.Connection({
-    oauth2: { clientId: sf.credentials.clientId, clientSecret: sf.credentials.clientSecret, loginUrl: sf.url },
+    oauth2: {
+      clientId: sf.credentials.clientId,
+      clientSecret: sf.credentials.clientSecret,
+      loginUrl: sf.url,
+    },
     instanceUrl: sf.url,
     accessToken: sf.credentials.accessToken,
     refreshToken: sf.credentials.refreshToken,

@@ -71,7 +71,9 @@ describe('several records', () => {
 
   test('update both and read the new names back', async () => {
     const c = conn();
-    const res = await c.sobject('Account').update(recs.map((r) => ({ Id: r.Id as string, Name: `Renamed ${r.Name}` })));
+    const res = await c
+      .sobject('Account')
+      .update(recs.map((r) => ({ Id: r.Id as string, Name: `Renamed ${r.Name}` })));
     assert.ok(res.every((r) => r.success));
     const again = await c.sobject('Account').retrieve(ids);
     assert.deepEqual(
@@ -94,7 +96,9 @@ describe('upsert on an external id', () => {
   const ref = 'INV-REF-77';
   let id = '';
   test('an unknown key inserts and returns the new id', async () => {
-    const res = await conn().sobject('Invoice__c').upsert({ Name: 'First invoice', Legacy_Ref__c: ref }, 'Legacy_Ref__c');
+    const res = await conn()
+      .sobject('Invoice__c')
+      .upsert({ Name: 'First invoice', Legacy_Ref__c: ref }, 'Legacy_Ref__c');
     assert.equal(res.success, true);
     assert.equal(typeof res.id, 'string');
     id = res.id as string;
@@ -104,7 +108,9 @@ describe('upsert on an external id', () => {
   test('a known key updates (204 before v46.0, so no id) and the record changes', async () => {
     const c = conn();
     c.version = '45.0';
-    const res = await c.sobject('Invoice__c').upsert({ Name: 'First invoice v2', Legacy_Ref__c: ref }, 'Legacy_Ref__c');
+    const res = await c
+      .sobject('Invoice__c')
+      .upsert({ Name: 'First invoice v2', Legacy_Ref__c: ref }, 'Legacy_Ref__c');
     assert.equal(res.success, true);
     assert.equal(res.id, undefined);
     assert.equal((await c.sobject('Invoice__c').retrieve(id)).Name, 'First invoice v2');
