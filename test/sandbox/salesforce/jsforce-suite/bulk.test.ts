@@ -107,13 +107,13 @@ describe('CSV files', () => {
     const records: Array<Record<string, unknown>> = [];
     // jsforce 3.10 resolves bulk.query() to the record stream (its suite chains on the call itself).
     const parsable = await conn().bulk.query('SELECT Id, Name FROM Contact');
-    await new Promise((resolve, reject) => {
+    await new Promise<void>((resolve, reject) => {
       parsable
         .on('record', (r: Record<string, unknown>) => records.push(r))
         .on('error', reject)
         .stream()
         .pipe(createWriteStream(file))
-        .on('finish', resolve);
+        .on('finish', () => resolve());
     });
     assert.equal(records.length, count);
     assert.ok(records.every((r) => typeof r.Id === 'string' && typeof r.Name === 'string'));
@@ -141,7 +141,7 @@ describe('expired session', () => {
     const rets = (await other.bulk.load(
       'Account',
       'delete',
-      ins.map((r) => ({ Id: r.id })),
+      ins.map((r) => ({ Id: r.id ?? undefined })),
     )) as Result[];
     assert.ok(refreshed);
     assert.equal(rets.length, 100);
