@@ -9,6 +9,9 @@ import jsforce, { type Connection, SfDate } from 'jsforce';
 import { connectTo, trackBulkJobCloses } from '../jsforce-helpers.ts';
 import { useSandbox } from '../rest-helpers.ts';
 
+// jsforce's field template: each matched record's own Name, then a suffix.
+// biome-ignore lint/suspicious/noTemplateCurlyInString: jsforce template syntax, not a JS template
+const RENAME = '${Name} (Updated)';
 const { sf } = useSandbox();
 const dir = mkdtempSync(join(tmpdir(), 'jsforce-bulk-'));
 const tracked: Array<{ settled(): Promise<void> }> = [];
@@ -167,8 +170,7 @@ async function updateMatching(prefix: string, n: number, options: { bulkThreshol
   const rets = await conn()
     .sobject('Account')
     .find({ Name: { $like: `${prefix}%` } })
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: jsforce's own field-template syntax
-    .update({ Name: '${Name} (Updated)', BillingState: null }, options);
+    .update({ Name: RENAME, BillingState: null }, options);
   assert.equal(rets.length, n);
   assert.ok(allOk(rets as Result[]));
   const rows = await conn()
@@ -192,8 +194,7 @@ describe('Query#update and Query#destroy over the bulk threshold (250 rows)', ()
     await updateMatching('Canal Works', 250);
   });
   test('update with a query that matches nothing returns []', async () => {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: jsforce's own field-template syntax
-    assert.deepEqual(await conn().sobject('Account').find(never).update({ Name: '${Name} (Updated)' }), []);
+    assert.deepEqual(await conn().sobject('Account').find(never).update({ Name: RENAME }), []);
   });
   test('destroy through the Bulk API', () => destroyMatching('Canal Works', 250));
   test('destroy with a query that matches nothing returns []', async () => {

@@ -10,6 +10,9 @@ import jsforce, { type Connection, SfDate, type Record as SfRecord } from 'jsfor
 import { connectTo } from '../jsforce-helpers.ts';
 import { useSandbox } from '../rest-helpers.ts';
 
+// jsforce's field template: each matched record's own Name, then a suffix.
+// biome-ignore lint/suspicious/noTemplateCurlyInString: jsforce template syntax, not a JS template
+const RENAME = '${Name} (Updated)';
 const { sf } = useSandbox();
 const dir = mkdtempSync(join(tmpdir(), 'jsforce-bulk2-'));
 /** jsforce polls every second by default; the sandbox answers at once, so poll quickly. */
@@ -171,11 +174,7 @@ async function updateMatching(name: string, n: number, options: { bulkThreshold?
   const found = conn()
     .sobject('Account')
     .find({ Name: { $like: `${name}%` } });
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: jsforce's own field-template syntax
-  const rets = await found.update(
-    { Name: '${Name} (Updated)', BillingState: null },
-    { ...options, bulkApiVersion: 2 },
-  );
+  const rets = await found.update({ Name: RENAME, BillingState: null }, { ...options, bulkApiVersion: 2 });
   assert.equal(rets.length, n);
   assert.ok(rets.every((r) => typeof r.id === 'string' && r.success === true));
   const rows = await conn()
@@ -210,8 +209,7 @@ describe('Query#update and Query#destroy with bulkApiVersion 2', () => {
   });
   test('update with a query that matches nothing returns []', async () => {
     const found = conn().sobject('Account').find(never);
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: jsforce's own field-template syntax
-    assert.deepEqual(await found.update({ Name: '${Name} (Updated)' }, { bulkApiVersion: 2 }), []);
+    assert.deepEqual(await found.update({ Name: RENAME }, { bulkApiVersion: 2 }), []);
   });
   test('destroy 250 rows', async () => {
     const name = batchName();

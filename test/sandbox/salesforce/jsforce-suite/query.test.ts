@@ -8,6 +8,9 @@ import { type Connection, SfDate } from 'jsforce';
 import { connectTo, trackBulkJobCloses } from '../jsforce-helpers.ts';
 import { useSandbox } from '../rest-helpers.ts';
 
+// jsforce's field template: each matched record's own Name, then a suffix.
+// biome-ignore lint/suspicious/noTemplateCurlyInString: jsforce template syntax, not a JS template
+const RENAME = '${Name} (Updated)';
 const { sf } = useSandbox();
 let cached: { conn: Connection; closes: { settled(): Promise<void> } } | null = null;
 const conn = () => {
@@ -70,7 +73,7 @@ test('queryMore() through every page adds up to totalSize', async () => {
 test('record events without autoFetch stop after the first batch', async () => {
   const { query, records } = await scan({ autoFetch: false });
   assert.equal(query.totalFetched, records.length);
-  assert.equal(query.totalFetched, query.totalSize > 2000 ? 2000 : query.totalSize);
+  assert.equal(query.totalFetched, Math.min(query.totalSize, 2000));
 });
 
 test('record events with autoFetch and maxFetch 5000 fetch everything up to maxFetch', async () => {
@@ -142,11 +145,10 @@ async function seedAccounts(prefix: string, n: number) {
 /** Query#update with a `${Name}` template and a null, then checks every matching row changed. */
 async function updateAndCheck(prefix: string, n: number, options: { allowBulk?: boolean } = {}) {
   const byName = { Name: { $like: `${prefix}%` } };
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: jsforce's own field-template syntax
   const res = await conn()
     .sobject('Account')
     .find(byName)
-    .update({ Name: '${Name} (Updated)', BillingState: null }, options);
+    .update({ Name: RENAME, BillingState: null }, options);
   assert.equal(res.length, n);
   assert.ok(res.every((r) => typeof r.id === 'string' && r.success === true));
   const rows = await conn().sobject('Account').find(byName, 'Id, Name, BillingState');
@@ -167,11 +169,7 @@ describe('Query#update and Query#destroy under the bulk threshold (20 rows, coll
   test('seed 20 accounts', () => seedAccounts('Pier Cafe', 20));
   test('update the matching accounts from a template', () => updateAndCheck('Pier Cafe', 20));
   test('update with a query that matches nothing returns []', async () => {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: jsforce's own field-template syntax
-    const res = await conn()
-      .sobject('Account')
-      .find(never())
-      .update({ Name: '${Name} (Updated)', BillingState: null });
+    const res = await conn().sobject('Account').find(never()).update({ Name: RENAME, BillingState: null });
     assert.deepEqual(res, []);
   });
   test('destroy the matching accounts', () => destroyAll('Pier Cafe', 20));
