@@ -8,6 +8,8 @@ import { userOf } from './sobjects.ts';
 /** Default and largest page; `Sforce-Query-Options: batchSize=N` asks for 200 … 2000. */
 export const DEFAULT_BATCH = 2000;
 const MIN_BATCH = 200;
+/** Rows of one child subquery sent with its parent; the rest page through the child's own nextRecordsUrl. */
+const CHILD_BATCH = 200;
 /** Open cursors kept; the oldest is dropped beyond this (Salesforce also limits open cursors per user). */
 const MAX_CURSORS = 200;
 
@@ -71,8 +73,23 @@ function page(
     totalSize,
     done,
     ...(done ? {} : { nextRecordsUrl: `/services/data/v${version}/query/${id}-${end}` }),
-    records: records.slice(offset, end),
+    records: records.slice(offset, end).map((r) => pageChildren(cursors, version, r)),
   };
+}
+
+type ChildSet = { totalSize: number; done: boolean; records: QueryRecord[] };
+const isChildSet = (v: unknown): v is ChildSet =>
+  typeof v === 'object' && v !== null && Array.isArray((v as ChildSet).records) && 'done' in v;
+
+/** A parent row whose subquery result exceeds one child page gets that page and a cursor for the rest. */
+function pageChildren(cursors: Cursors, version: string, rec: QueryRecord): QueryRecord {
+  let out = rec;
+  for (const [key, value] of Object.entries(rec)) {
+    if (!isChildSet(value) || value.records.length <= CHILD_BATCH) continue;
+    if (out === rec) out = { ...rec };
+    out[key] = page(cursors, version, null, value.records, value.totalSize, 0, CHILD_BATCH);
+  }
+  return out;
 }
 
 export function registerQueryRoutes(app: FastifyInstance, ctx: SalesforceContext): Cursors {

@@ -29,3 +29,37 @@ export function trackBulkJobCloses(conn: Connection): { settled(): Promise<void>
     },
   };
 }
+
+/**
+ * The OAuth web server flow without a browser: loads the sandbox's authorize page for `authUrl` and
+ * posts its Allow decision, as a user's click would. Returns the redirect's query (`code`, `state`).
+ */
+export async function consentTo(sfUrl: string, authUrl: string): Promise<URLSearchParams> {
+  const page = await fetch(authUrl);
+  if (page.status !== 200) throw new Error(`authorize page answered ${page.status}`);
+  const form = new URLSearchParams({ ...Object.fromEntries(new URL(authUrl).searchParams), action: 'allow' });
+  const decision = await fetch(`${sfUrl}/services/oauth2/authorize`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form.toString(),
+  });
+  return new URL(decision.headers.get('location') ?? '').searchParams;
+}
+
+/** jsforce with the sandbox's OAuth client and both tokens, so it can refresh an expired session. */
+export const connectWithRefresh = (sf: {
+  url: string;
+  credentials: { clientId: string; clientSecret: string; accessToken: string; refreshToken: string };
+}): Connection =>
+  new jsforce.Connection({
+    oauth2: {
+      clientId: sf.credentials.clientId,
+      clientSecret: sf.credentials.clientSecret,
+      loginUrl: sf.url,
+    },
+    instanceUrl: sf.url,
+    accessToken: sf.credentials.accessToken,
+    refreshToken: sf.credentials.refreshToken,
+    version: '62.0',
+  });

@@ -212,3 +212,24 @@ test("escaped quotes and backslashes in string literals match the stored value (
   assert.equal(page.totalSize, 1);
   assert.equal(page.records[0]?.['Name'], "O'Brien \\ Sons");
 });
+
+test('a child subquery over 200 rows sends 200 and pages the rest through its own nextRecordsUrl', async () => {
+  const parent = await call('POST', `${V}/sobjects/Account`, { Name: 'Many Children Co' });
+  const accountId = (parent.body as { id: string }).id;
+  const kids = Array.from({ length: 230 }, (_, i) => ({
+    attributes: { type: 'Contact' },
+    LastName: `Child ${i}`,
+    AccountId: accountId,
+  }));
+  for (const part of [kids.slice(0, 200), kids.slice(200)]) {
+    assert.equal((await call('POST', `${V}/composite/sobjects`, { records: part })).status, 200);
+  }
+  const res = await q(`SELECT Id, (SELECT Id FROM Contacts) FROM Account WHERE Id = '${accountId}'`);
+  const child = (res.body as Page).records[0]?.Contacts as Page;
+  assert.deepEqual([child.totalSize, child.done, child.records.length], [230, false, 200]);
+  assert.match(String(child.nextRecordsUrl), /^\/services\/data\/v62\.0\/query\/01g\w+-200$/);
+  const rest = await call('GET', String(child.nextRecordsUrl));
+  const more = rest.body as Page;
+  assert.deepEqual([more.totalSize, more.done, more.records.length], [230, true, 30]);
+  assert.ok(!('nextRecordsUrl' in more));
+});
