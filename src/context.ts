@@ -192,10 +192,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     overrides.perConnectionConcurrency ?? config.capacity.connectionConcurrency,
     { state: shared, sleep: (ms, signal) => clock.sleep(ms, signal) },
   );
-  const replay = {
-    budget: new ReplayBudget(overrides.replayBudgetBytes ?? REPLAY_BUDGET_BYTES),
-    skipWindowMs: config.capacity.replaySkipWindowMs,
-  };
+  const budget = new ReplayBudget(overrides.replayBudgetBytes ?? REPLAY_BUDGET_BYTES);
+  const replay = { budget, skipWindowMs: config.capacity.replaySkipWindowMs };
   const operations: OperationDeps = { registry, tokens, client, limiters, forwarder, replay };
   const { idempotency, jobs } = durableServices({ config, store, operations, connections, clock, logger });
   const rateLimit = overrides.rateLimit === undefined ? config.capacity.rateLimit : overrides.rateLimit;

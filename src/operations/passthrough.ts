@@ -206,10 +206,11 @@ function decoded(raw: Buffer, headers: ForwardResponse['headers']): string {
 function answer(
   response: ForwardResponse,
   body: Readable | Buffer,
-  extra: Record<string, string> = {},
+  extra?: Record<string, string>,
 ): PassthroughAnswer {
   const headers = returnedResponseHeaders(response.headers);
   // A body already read is sent whole; the CRM's transfer framing no longer applies.
   if (Buffer.isBuffer(body)) headers['content-length'] = String(body.length);
-  return { status: response.status, headers: { ...headers, ...extra }, body };
+  if (extra !== undefined) Object.assign(headers, extra);
+  return { status: response.status, headers, body };
 }

@@ -27,33 +27,55 @@ export interface ForwardResponse {
   arrived(): boolean;
 }
 
-/** Set when undici has the whole answer; passed as the request's `opaque` to the interceptor below. */
-class Arrival {
-  done = false;
-}
+type Handler = Dispatcher.DispatchHandler;
+type Controller = Dispatcher.DispatchController;
 
 /**
- * Marks the answer's end on its `Arrival`: undici's body stream keeps no public flag for "the
- * source has pushed its last chunk" (only "the reader has seen the end").
+ * One request's handler in front of undici's own, noting when the answer's last byte has arrived:
+ * undici's body stream keeps no public flag for "the source has pushed its last chunk" (only "the
+ * reader has seen the end"). Passed as the request's `opaque`, picked up by the interceptor below;
+ * one object per request, its methods on the prototype.
  */
+class Arrival implements Handler {
+  done = false;
+  inner: Handler | undefined;
+
+  onRequestStart(controller: Controller, context: unknown): void {
+    this.inner?.onRequestStart?.(controller, context);
+  }
+
+  onRequestUpgrade(...args: Parameters<NonNullable<Handler['onRequestUpgrade']>>): void {
+    this.inner?.onRequestUpgrade?.(...args);
+  }
+
+  onResponseStart(...args: Parameters<NonNullable<Handler['onResponseStart']>>): void {
+    this.inner?.onResponseStart?.(...args);
+  }
+
+  onResponseData(controller: Controller, chunk: Buffer): void {
+    this.inner?.onResponseData?.(controller, chunk);
+  }
+
+  onResponseEnd(
+    controller: Controller,
+    trailers: Parameters<NonNullable<Handler['onResponseEnd']>>[1],
+  ): void {
+    this.done = true;
+    this.inner?.onResponseEnd?.(controller, trailers);
+  }
+
+  onResponseError(controller: Controller, error: Error): void {
+    this.inner?.onResponseError?.(controller, error);
+  }
+}
+
 function markingArrival(dispatch: Dispatcher['dispatch']): Dispatcher['dispatch'] {
   return (opts, handler) => {
     // `opaque` is request()'s own pass-along field; the dispatch options' type leaves it out.
     const arrival = (opts as { opaque?: unknown }).opaque;
     if (!(arrival instanceof Arrival)) return dispatch(opts, handler);
-    return dispatch(opts, {
-      onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
-      onRequestUpgrade: (controller, status, headers, socket) =>
-        handler.onRequestUpgrade?.(controller, status, headers, socket),
-      onResponseStart: (controller, status, headers, message) =>
-        handler.onResponseStart?.(controller, status, headers, message),
-      onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
-      onResponseEnd: (controller, trailers) => {
-        arrival.done = true;
-        handler.onResponseEnd?.(controller, trailers);
-      },
-      onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
-    });
+    arrival.inner = handler;
+    return dispatch(opts, arrival);
   };
 }
 
