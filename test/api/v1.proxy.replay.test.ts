@@ -204,6 +204,15 @@ test('within the skip window no copy is kept: the CRM’s 401 comes back with X-
   assert.equal(await count('Inside Window'), 1);
 });
 
+test('a call of the service’s own operations on the token counts as the CRM accepting it', async (t) => {
+  const { s, create } = await frozenStack(t);
+  assert.equal((await s.api('/v1/describe')).status, 200);
+  await fetch(`${s.sf.url}/__sandbox/tokens/expire`, { method: 'POST' });
+  const rejected = await create('After Describe');
+  assert.equal(rejected.status, 401, rejected.text);
+  assert.equal(rejected.headers.get('x-crm-proxy-replayed'), 'no');
+});
+
 test('once the window has passed the body is copied and replayed, as it is with a window of 0', async (t) => {
   const { s, clock, create, count } = await frozenStack(t);
   assert.equal(await count('Outside Window'), 0);
