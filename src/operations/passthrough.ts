@@ -130,10 +130,10 @@ async function send(
   payload: Readable | Buffer | undefined,
 ): Promise<ForwardResponse> {
   const { deps, adapter, rules, connection, method, target, body } = call;
-  const authorized = {
-    ...adapter.auth.authorize(headers, token),
-    ...rules.tokenHeaders?.(target.path, token),
-  };
+  // `authorize` gives a new object: the token's own headers go into it, not into another copy.
+  const authorized = adapter.auth.authorize(headers, token);
+  const tokenHeaders = rules.tokenHeaders?.(target.path, token);
+  if (tokenHeaders !== undefined) Object.assign(authorized, tokenHeaders);
   const forward = async () => {
     const answer = await deps.forwarder.send({ method, url: target.url, headers: authorized, body: payload });
     meterCrmCall(answer.headers);
