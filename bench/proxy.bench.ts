@@ -15,7 +15,8 @@
 //   BENCH_LOG_LEVEL (default: the service's own default), BENCH_SERVICE_LOG (default: a file;
 //   /dev/null discards), BENCH_PROFILE=DIR (the service runs with --cpu-prof, profile written to DIR),
 //   BENCH_ONLY=get|rate|post (one scenario), BENCH_QUICK=1 (one run of 1 s each and a short warm-up:
-//   checks the bench end to end, its figures mean nothing).
+//   checks the bench end to end, its figures mean nothing), CRM_PROXY_REPLAY_SKIP_WINDOW_MS (passed to
+//   the service: 0 measures the POST with its replay copy, which the default window skips).
 import { statSync } from 'node:fs';
 import { get } from 'node:http';
 import { loadavg } from 'node:os';
@@ -37,6 +38,7 @@ const RUNS = Number(process.env['BENCH_RUNS'] ?? (QUICK ? 1 : 3));
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? (QUICK ? 1 : 5));
 const MODE = (process.env['BENCH_MODE'] ?? 'compiled') as StartMode;
 const ONLY = process.env['BENCH_ONLY'];
+const WINDOW = process.env['CRM_PROXY_REPLAY_SKIP_WINDOW_MS'];
 const MB = 1024 * 1024;
 
 type Target = 'direct' | 'forwarder' | 'service';
@@ -92,7 +94,12 @@ try {
   service = await startServiceProcess({
     data,
     mode: MODE,
-    env: process.env['BENCH_LOG_LEVEL'] === undefined ? {} : { LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] },
+    env: {
+      ...(process.env['BENCH_LOG_LEVEL'] === undefined ? {} : { LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] }),
+      // 0 makes the service copy every POST body for a replay (by default it copies none here: the
+      // warm-up call has the CRM accept the token, and the runs stay inside the skip window).
+      ...(WINDOW === undefined ? {} : { CRM_PROXY_REPLAY_SKIP_WINDOW_MS: WINDOW }),
+    },
     ...(process.env['BENCH_SERVICE_LOG'] === undefined ? {} : { logFile: process.env['BENCH_SERVICE_LOG'] }),
   });
   const running = service;
