@@ -1,6 +1,8 @@
 // Pass-through (/v1/proxy/...) as users get it, against its baselines in the same run:
 //   direct     — the load generator straight to the upstream;
-//   forwarder  — a bare Node forwarder (bench/lib/bare-forwarder.ts: node:http + undici Pool, streaming);
+//   forwarder  — a lean Node forwarder doing the pass-through's essential work and nothing else
+//                (bench/lib/lean-forwarder.ts: node:http + undici Pool, headers filtered both ways, a
+//                credential injected, bodies streamed, the answer written chunk by chunk);
 //   service    — crm-proxy's pass-through, the compiled build started with `serve` at the default log
 //                level, its stdout and stderr going to a file.
 // Every party is its own process: the upstream (a trivial 1 KB CRM, bench/lib/upstream-process.ts),
@@ -12,7 +14,9 @@
 //   BENCH_RUNS (default 3), BENCH_SECONDS per run (default 5), BENCH_MODE=compiled|tsx,
 //   BENCH_LOG_LEVEL (default: the service's own default), BENCH_SERVICE_LOG (default: a file;
 //   /dev/null discards), BENCH_PROFILE=DIR (the service runs with --cpu-prof, profile written to DIR),
-//   BENCH_ONLY=get|rate|post (one scenario).
+//   BENCH_ONLY=get|rate|post (one scenario), BENCH_QUICK=1 (one run of 1 s each and a short warm-up:
+//   checks the bench end to end, its figures mean nothing), CRM_PROXY_REPLAY_SKIP_WINDOW_MS (passed to
+//   the service: 0 measures the POST with its replay copy, which the default window skips).
 import { statSync } from 'node:fs';
 import { get } from 'node:http';
 import { loadavg } from 'node:os';
@@ -29,10 +33,12 @@ import {
   startServiceProcess,
 } from './lib/service-process.ts';
 
-const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
-const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
+const QUICK = process.env['BENCH_QUICK'] === '1';
+const RUNS = Number(process.env['BENCH_RUNS'] ?? (QUICK ? 1 : 3));
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? (QUICK ? 1 : 5));
 const MODE = (process.env['BENCH_MODE'] ?? 'compiled') as StartMode;
 const ONLY = process.env['BENCH_ONLY'];
+const WINDOW = process.env['CRM_PROXY_REPLAY_SKIP_WINDOW_MS'];
 const MB = 1024 * 1024;
 
 type Target = 'direct' | 'forwarder' | 'service';
@@ -76,7 +82,7 @@ const scenarios = allScenarios.filter((s) => ONLY === undefined || s.key === ONL
 
 const load0 = loadavg();
 const upstream = await spawnHelperProcess('bench/lib/upstream-process.ts');
-const forwarder = await spawnHelperProcess('bench/lib/bare-forwarder.ts', [upstream.info.url]);
+const forwarder = await spawnHelperProcess('bench/lib/lean-forwarder.ts', [upstream.info.url]);
 const data = createServiceData();
 let service: ServiceProcess | undefined;
 try {
@@ -88,7 +94,12 @@ try {
   service = await startServiceProcess({
     data,
     mode: MODE,
-    env: process.env['BENCH_LOG_LEVEL'] === undefined ? {} : { LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] },
+    env: {
+      ...(process.env['BENCH_LOG_LEVEL'] === undefined ? {} : { LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] }),
+      // 0 makes the service copy every POST body for a replay (by default it copies none here: the
+      // warm-up call has the CRM accept the token, and the runs stay inside the skip window).
+      ...(WINDOW === undefined ? {} : { CRM_PROXY_REPLAY_SKIP_WINDOW_MS: WINDOW }),
+    },
     ...(process.env['BENCH_SERVICE_LOG'] === undefined ? {} : { logFile: process.env['BENCH_SERVICE_LOG'] }),
   });
   const running = service;
@@ -134,7 +145,7 @@ try {
       });
       const text = await res.text();
       if (res.status >= 300) throw new Error(`${target} ${s.key}: ${res.status} ${text.slice(0, 300)}`);
-      await runWrk(call, 8, 1);
+      if (!QUICK) await runWrk(call, 8, 1);
     }
     const results: Record<Target, LoadResult[]> = { direct: [], forwarder: [], service: [] };
     const peaks: Record<Target, number[]> = { direct: [], forwarder: [], service: [] };
@@ -229,7 +240,7 @@ try {
   }
   const load1 = loadavg();
   console.log(
-    `\npass-through vs a bare Node forwarder vs direct (every party its own process; service: ${MODE} build, ` +
+    `\npass-through vs a lean Node forwarder vs direct (every party its own process; service: ${MODE} build, ` +
       `log level ${process.env['BENCH_LOG_LEVEL'] ?? 'default (info)'}, output to ${running.logFile})`,
   );
   console.log(out.join('\n'));

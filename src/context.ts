@@ -35,6 +35,7 @@ import type { HttpClient, HttpClientOptions } from './providers/client/http-clie
 import { BUILT_IN_PROVIDERS } from './providers/index.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
 import { ProxyForwarder } from './proxy/forwarder.ts';
+import { ReplayBudget } from './proxy/replay-copy.ts';
 import type { Store } from './store/types.ts';
 
 export type { OAuthClient } from './providers/adapter.ts';
@@ -64,7 +65,12 @@ export interface ContextOverrides {
   bodyLimit?: number;
   /** Per-token rate limit; null turns it off. Default: config (`CRM_PROXY_RATE_LIMIT_*`, 200/s, bursts of 2000). */
   rateLimit?: RateLimitOptions | null;
+  /** Bytes all pass-through replay copies may hold at once (default 64 MiB). */
+  replayBudgetBytes?: number;
 }
+
+/** 64 MiB: sixteen 4 MiB bodies, or 64 concurrent 1 MB uploads, kept for a replay at once. */
+const REPLAY_BUDGET_BYTES = 64 * 1024 * 1024;
 
 export interface AppContext {
   config: Config;
@@ -186,7 +192,9 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     overrides.perConnectionConcurrency ?? config.capacity.connectionConcurrency,
     { state: shared, sleep: (ms, signal) => clock.sleep(ms, signal) },
   );
-  const operations: OperationDeps = { registry, tokens, client, limiters, forwarder };
+  const budget = new ReplayBudget(overrides.replayBudgetBytes ?? REPLAY_BUDGET_BYTES);
+  const replay = { budget, skipWindowMs: config.capacity.replaySkipWindowMs };
+  const operations: OperationDeps = { registry, tokens, client, limiters, forwarder, replay };
   const { idempotency, jobs } = durableServices({ config, store, operations, connections, clock, logger });
   const rateLimit = overrides.rateLimit === undefined ? config.capacity.rateLimit : overrides.rateLimit;
   const tracing = config.tracing === undefined ? null : createTracing(config.tracing);

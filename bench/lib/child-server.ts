@@ -1,4 +1,4 @@
-// What the benchmarks' helper servers share (the trivial upstream, the bare forwarder): listen on a
+// What the benchmarks' helper servers share (the trivial upstream, the lean forwarder): listen on a
 // free loopback port, print one JSON line {url} for the parent, and stop when the parent closes stdin.
 import type { Server } from 'node:http';
 

@@ -1,4 +1,4 @@
-// BENCH_PIN=1: the process being measured (the service, the bare forwarder) runs on CPU 0 and
+// BENCH_PIN=1: the process being measured (the service, the lean forwarder) runs on CPU 0 and
 // everything else (load generator, upstream, sandbox) on the other CPUs, through Linux `taskset`.
 // Unpinned, the measured process and the load generator take turns on the same cores, and its CPU
 // per request moves by a fifth from one run to the next as the scheduler places them.

@@ -241,7 +241,7 @@ export interface HelperProcess {
  * under tsx. The script prints one JSON line with its `url` when ready and stops when stdin closes.
  */
 export async function spawnHelperProcess(script: string, args: string[] = []): Promise<HelperProcess> {
-  const role = script.includes('bare-forwarder') ? 'measured' : 'other';
+  const role = script.includes('lean-forwarder') ? 'measured' : 'other';
   const [command, argv] = pinned(role, process.execPath, ['--import', 'tsx', script, ...args]);
   const child = spawn(command, argv, {
     stdio: ['pipe', 'pipe', 'inherit'],

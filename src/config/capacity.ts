@@ -16,6 +16,11 @@ export interface CapacityLimits {
   crmTimeoutMs: number;
   /** Longest wait for a TCP/TLS connection to a CRM (`CRM_PROXY_CRM_CONNECT_TIMEOUT_MS`). */
   crmConnectTimeoutMs: number;
+  /**
+   * No pass-through body is copied for a replay while the CRM accepted the connection's access
+   * token less than this long ago (`CRM_PROXY_REPLAY_SKIP_WINDOW_MS`); 0: always copy.
+   */
+  replaySkipWindowMs: number;
 }
 
 /**
@@ -24,6 +29,8 @@ export interface CapacityLimits {
  * daily API allowance. 16 parallel calls per connection stay under Salesforce's 25 concurrent
  * long-running requests. 8 MiB holds 10,000 records of ~800 bytes (the reasoning is in app.ts).
  * 60 s per CRM attempt covers a large Bulk API result page; 10 s to connect covers a slow TLS setup.
+ * A token the CRM accepted within the last 60 s is not expiring: a 401 on it is a revoked session,
+ * which a replay rarely saves, so the copy is not worth its CPU.
  */
 export const DEFAULT_CAPACITY: CapacityLimits = {
   rateLimit: { perSecond: 200, burst: 2000 },
@@ -31,6 +38,7 @@ export const DEFAULT_CAPACITY: CapacityLimits = {
   bodyLimitBytes: 8 * 1024 * 1024,
   crmTimeoutMs: 60_000,
   crmConnectTimeoutMs: 10_000,
+  replaySkipWindowMs: 60_000,
 };
 
 function whole(env: Env, name: string, fallback: number, min: number, max: number, unit: string): number {
@@ -92,6 +100,10 @@ export function parseCapacity(env: Env): CapacityLimits {
       () =>
         whole(env, 'CRM_PROXY_CRM_CONNECT_TIMEOUT_MS', d.crmConnectTimeoutMs, 100, 120_000, 'milliseconds'),
       d.crmConnectTimeoutMs,
+    ),
+    replaySkipWindowMs: p.take(
+      () => whole(env, 'CRM_PROXY_REPLAY_SKIP_WINDOW_MS', d.replaySkipWindowMs, 0, 3_600_000, 'milliseconds'),
+      d.replaySkipWindowMs,
     ),
   };
   p.throwIfAny();

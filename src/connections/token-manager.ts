@@ -44,6 +44,8 @@ interface CachedToken {
   expiresAt: number | undefined;
   /** A private-app token: no refresh can replace it. */
   static?: true;
+  /** When a CRM call with this token last got an answer other than 401 (this instance's clock). */
+  acceptedAt?: number;
 }
 
 const CAS_ATTEMPTS = 3;
@@ -94,6 +96,22 @@ export class TokenManager {
   refreshable(connectionId: string, token: string): boolean {
     const cached = this.#cache.get(connectionId);
     return cached?.accessToken !== token || cached.static !== true;
+  }
+
+  /** A CRM call with `token` was answered with anything but 401: the CRM accepts it right now. */
+  accepted(connectionId: string, token: string): void {
+    const cached = this.#cache.get(connectionId);
+    if (cached?.accessToken === token) cached.acceptedAt = this.#o.clock.now();
+  }
+
+  /**
+   * True when `token` is the connection's current one and the CRM accepted it less than
+   * `windowMs` ago (in this instance). A 401 on it then means a revoked session, not an expiry.
+   */
+  acceptedWithin(connectionId: string, token: string, windowMs: number): boolean {
+    const cached = this.#cache.get(connectionId);
+    if (windowMs <= 0 || cached?.accessToken !== token || cached.acceptedAt === undefined) return false;
+    return this.#o.clock.now() - cached.acceptedAt < windowMs;
   }
 
   /** Forget the cached token (connection removed or re-authorised). */

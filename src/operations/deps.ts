@@ -12,6 +12,7 @@ import type {
 import type { HttpClient } from '../providers/client/http-client.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { ProxyForwarder } from '../proxy/forwarder.ts';
+import type { ReplayBudget } from '../proxy/replay-copy.ts';
 import { translatingCrmErrors } from './checks.ts';
 import { openSession } from './session.ts';
 
@@ -23,6 +24,15 @@ export interface OperationDeps {
   limiters: ConnectionLimiters;
   /** Streams pass-through requests to the CRM. */
   forwarder: ProxyForwarder;
+  /** When a pass-through body is copied for a replay after a CRM 401. */
+  replay: ReplayPolicy;
+}
+
+export interface ReplayPolicy {
+  /** Bytes all copies of this instance may hold at once. */
+  budget: ReplayBudget;
+  /** No copy while the CRM accepted the connection's token less than this long ago; 0: always copy. */
+  skipWindowMs: number;
 }
 
 /**

@@ -48,20 +48,31 @@ export async function passthrough(
   const rules = passthroughOf(adapter);
   const target = resolveTarget(proxyTargets(adapter, connection), req.rawTarget, req.query);
   const headers = forwardedRequestHeaders(req.headers, rules.forwardedHeaders);
+  const token = await translatingCrmErrors(adapter, () => deps.tokens.accessToken(connection));
   const declared = req.headers['content-length'];
   const body = new ProxyBody(
     req.body,
     declared === undefined ? undefined : Number(declared),
-    req.replayLimit,
+    keepsCopy(deps, connection, token) ? { budget: deps.replay.budget, limit: req.replayLimit } : null,
   );
   if (declared !== undefined && req.body !== undefined) headers['content-length'] = declared;
   const call: ProxyCall = { deps, adapter, rules, connection, method: req.method, target, body };
   try {
-    return await attempts(call, headers);
+    return await attempts(call, headers, token);
   } finally {
-    // However the request ends, the copy kept for a replay goes back to its pool.
+    // However the request ends, the copy kept for a replay gives its bytes back to the budget.
     body.release();
   }
+}
+
+/**
+ * Whether a body is copied for a replay: not for a static token (no refresh can replace it), and
+ * not while the CRM accepted this token within the skip window (a 401 then is a revoked session,
+ * which a replay rarely saves; the copy costs about a quarter more CPU on large bodies).
+ */
+function keepsCopy(deps: OperationDeps, connection: Connection, token: string): boolean {
+  if (!deps.tokens.refreshable(connection.id, token)) return false;
+  return !deps.tokens.acceptedWithin(connection.id, token, deps.replay.skipWindowMs);
 }
 
 /** What stays the same across the attempts of one pass-through. */
@@ -76,14 +87,16 @@ interface ProxyCall {
 }
 
 /** The first attempt, and after a CRM 401 for an expired token one replay with a fresh token. */
-async function attempts(call: ProxyCall, headers: Record<string, string>): Promise<PassthroughAnswer> {
+async function attempts(
+  call: ProxyCall,
+  headers: Record<string, string>,
+  token: string,
+): Promise<PassthroughAnswer> {
   const { deps, adapter, connection, body } = call;
-  const token = await translatingCrmErrors(adapter, () => deps.tokens.accessToken(connection));
-  // A static token cannot be refreshed, so a 401 with it is never replayed: keep no copy.
-  if (!deps.tokens.refreshable(connection.id, token)) body.release();
   const first = await send(call, headers, token, body.stream);
   if (first.status !== 401) {
-    const whole = arrivedWhole(first.body);
+    deps.tokens.accepted(connection.id, token);
+    const whole = arrivedWhole(first);
     // Once the answer has been read, an upload the CRM never finished reading is over too.
     if (whole !== undefined) body.abandon();
     else first.body.once('close', () => body.abandon());
@@ -97,7 +110,8 @@ async function attempts(call: ProxyCall, headers: Record<string, string>): Promi
   const fresh = await translatingCrmErrors(adapter, () =>
     deps.tokens.refreshAfterRejected(connection, token),
   );
-  // Too large to have been kept: the client gets the CRM's 401 and its retry finds the fresh token.
+  // Not kept (too large, over the budget, or a token the CRM had just accepted): the client gets
+  // the CRM's 401 and its retry finds the fresh token.
   if (replayBody === null) {
     body.abandon();
     return answer(first, raw, { 'x-crm-proxy-replayed': 'no' });
@@ -105,6 +119,7 @@ async function attempts(call: ProxyCall, headers: Record<string, string>): Promi
   const replayHeaders = { ...headers };
   if (replayBody !== undefined) replayHeaders['content-length'] = String(replayBody.length);
   const second = await send(call, replayHeaders, fresh, replayBody);
+  if (second.status !== 401) deps.tokens.accepted(connection.id, fresh);
   return answer(second, second.body);
 }
 
@@ -115,10 +130,10 @@ async function send(
   payload: Readable | Buffer | undefined,
 ): Promise<ForwardResponse> {
   const { deps, adapter, rules, connection, method, target, body } = call;
-  const authorized = {
-    ...adapter.auth.authorize(headers, token),
-    ...rules.tokenHeaders?.(target.path, token),
-  };
+  // `authorize` gives a new object: the token's own headers go into it, not into another copy.
+  const authorized = adapter.auth.authorize(headers, token);
+  const tokenHeaders = rules.tokenHeaders?.(target.path, token);
+  if (tokenHeaders !== undefined) Object.assign(authorized, tokenHeaders);
   const forward = async () => {
     const answer = await deps.forwarder.send({ method, url: target.url, headers: authorized, body: payload });
     meterCrmCall(answer.headers);
@@ -163,10 +178,9 @@ const WHOLE_ANSWER_LIMIT = 64 * 1024;
  * in one write without a stream hop to the client: about a sixth of the CPU of a small pass-through.
  * Nothing waits for more data, so an answer still arriving is never held back.
  */
-export function arrivedWhole(body: Readable): Buffer | undefined {
-  // `ended`: the source has pushed its last chunk (Readable keeps no public flag for it).
-  const state = (body as { _readableState?: { ended?: boolean } })._readableState;
-  if (state?.ended !== true || body.readableLength > WHOLE_ANSWER_LIMIT || body.readableObjectMode) {
+export function arrivedWhole(response: Pick<ForwardResponse, 'body' | 'arrived'>): Buffer | undefined {
+  const body = response.body;
+  if (!response.arrived() || body.readableLength > WHOLE_ANSWER_LIMIT || body.readableObjectMode) {
     return undefined;
   }
   const chunks: Buffer[] = [];
@@ -192,10 +206,11 @@ function decoded(raw: Buffer, headers: ForwardResponse['headers']): string {
 function answer(
   response: ForwardResponse,
   body: Readable | Buffer,
-  extra: Record<string, string> = {},
+  extra?: Record<string, string>,
 ): PassthroughAnswer {
   const headers = returnedResponseHeaders(response.headers);
   // A body already read is sent whole; the CRM's transfer framing no longer applies.
   if (Buffer.isBuffer(body)) headers['content-length'] = String(body.length);
-  return { status: response.status, headers: { ...headers, ...extra }, body };
+  if (extra !== undefined) Object.assign(headers, extra);
+  return { status: response.status, headers, body };
 }

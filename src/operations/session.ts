@@ -21,7 +21,10 @@ export function openSession(
         ...request,
         headers: adapter.auth.authorize(request.headers ?? {}, token),
       });
-      if (!adapter.auth.isExpiredToken(first)) return first;
+      if (!adapter.auth.isExpiredToken(first)) {
+        if (first.status !== 401) deps.tokens.accepted(connection.id, token);
+        return first;
+      }
       const fresh = await deps.tokens.refreshAfterRejected(connection, token);
       const second = await deps.client.send({
         ...request,
@@ -38,6 +41,7 @@ export function openSession(
           },
         );
       }
+      if (second.status !== 401) deps.tokens.accepted(connection.id, fresh);
       return second;
     },
   };

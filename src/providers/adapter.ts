@@ -91,7 +91,7 @@ export interface AuthFacet {
   refresh(app: OAuthApp, refreshToken: string): Promise<RefreshOutcome>;
   /** True when a CRM answer means "this access token is no longer valid" (refresh, then retry once). */
   isExpiredToken(response: OutboundResponse): boolean;
-  /** How the access token goes on a request. */
+  /** How the access token goes on a request: a new object, `headers` left as they are. */
   authorize(headers: Record<string, string>, accessToken: string): Record<string, string>;
 }
 
@@ -216,8 +216,8 @@ export interface PassthroughHandler {
   forwardedHeaders: { names: readonly string[]; prefixes: readonly string[] };
   /** Origins a target may name besides the API base URL; all lead to the API base URL. */
   publicOrigins(connection: Connection): string[];
-  /** Extra headers that carry the access token on this path. */
-  tokenHeaders?(path: string, accessToken: string): Record<string, string>;
+  /** Extra headers that carry the access token on this path; undefined: none. */
+  tokenHeaders?(path: string, accessToken: string): Record<string, string> | undefined;
   /** Runs the forward within the connection's own pacing; the answer comes back as it is. */
   pace?<T>(
     connectionId: string,

@@ -1,16 +1,23 @@
 import { PassThrough, type Readable } from 'node:stream';
-import { ReplayCopy, replaySlabs } from './replay-copy.ts';
+import { type ReplayBudget, ReplayCopy } from './replay-copy.ts';
 
 /** Bodies up to this size are kept while they stream, so a CRM 401 can be answered by a replay. */
-const DEFAULT_REPLAY_LIMIT = 4 * 1024 * 1024;
+export const DEFAULT_REPLAY_LIMIT = 4 * 1024 * 1024;
+
+/** Where a body's copy for a replay comes from; null: keep none (no replay will be tried). */
+export interface ReplayKeeping {
+  budget: ReplayBudget;
+  /** Largest body copied (default 4 MiB). */
+  limit?: number;
+}
 
 /**
  * The request body of one pass-through, streamed to the CRM as it arrives. While it streams, a
  * copy is kept up to `limit` bytes (and none at all when the declared length is larger): if the CRM
  * rejects the access token, a kept body can be sent again with a fresh one. A larger body cannot
  * be replayed; for those the token manager's refresh ahead of a known expiry is what avoids the 401.
- * The copy lives in slabs lent by a pool (`replay-copy.ts`) and goes back to it with `release()`,
- * which the pass-through calls however the request ends.
+ * The copy's bytes are reserved from the instance's budget (`replay-copy.ts`) and go back to it
+ * with `release()`, which the pass-through calls however the request ends.
  */
 export class ProxyBody {
   readonly #source: Readable | undefined;
@@ -23,12 +30,14 @@ export class ProxyBody {
   constructor(
     source: Readable | undefined,
     declaredLength: number | undefined,
-    limit = DEFAULT_REPLAY_LIMIT,
+    keeping: ReplayKeeping | null,
   ) {
     this.#source = source;
     if (source === undefined) return;
+    const limit = keeping?.limit ?? DEFAULT_REPLAY_LIMIT;
     // Declared larger than the limit: never replayable, nothing kept.
-    if (declaredLength === undefined || declaredLength <= limit) this.#kept = new ReplayCopy(replaySlabs);
+    if (keeping !== null && (declaredLength === undefined || declaredLength <= limit))
+      this.#kept = new ReplayCopy(keeping.budget);
     // Always through a stream of our own, so an upload the CRM stopped reading can be ended
     // without touching the client's socket.
     const forward = new PassThrough();
@@ -44,8 +53,8 @@ export class ProxyBody {
     source.on('data', (chunk: Buffer) => {
       const kept = this.#kept;
       if (kept !== null) {
-        if (kept.length + chunk.length > limit) this.release();
-        else kept.add(chunk);
+        // Over the limit, or the instance's budget is spent: not replayable.
+        if (kept.length + chunk.length > limit || !kept.add(chunk)) this.release();
       }
       if (this.#forwarding && !forward.write(chunk)) source.pause();
     });
@@ -91,7 +100,7 @@ export class ProxyBody {
 
   /**
    * The whole body again for a second attempt: `undefined` when there is no body, `null` when it
-   * was too large to keep (or the upload failed). Reads whatever the first attempt left unread.
+   * was not kept (too large, no budget left, not copied at all) or the upload failed. Reads whatever the first attempt left unread.
    */
   async replay(): Promise<Buffer | undefined | null> {
     if (this.#source === undefined) return undefined;

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { traceOutbound } from '../lib/call-context.ts';
 import type { HttpMethod } from '../providers/client/types.ts';
 
@@ -23,6 +23,60 @@ export interface ForwardResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Readable & { arrayBuffer(): Promise<ArrayBuffer>; dump(): Promise<void> };
+  /** True once the CRM's last body byte has arrived (all of it may still be unread in `body`). */
+  arrived(): boolean;
+}
+
+type Handler = Dispatcher.DispatchHandler;
+type Controller = Dispatcher.DispatchController;
+
+/**
+ * One request's handler in front of undici's own, noting when the answer's last byte has arrived:
+ * undici's body stream keeps no public flag for "the source has pushed its last chunk" (only "the
+ * reader has seen the end"). Passed as the request's `opaque`, picked up by the interceptor below;
+ * one object per request, its methods on the prototype.
+ */
+class Arrival implements Handler {
+  done = false;
+  inner: Handler | undefined;
+
+  onRequestStart(controller: Controller, context: unknown): void {
+    this.inner?.onRequestStart?.(controller, context);
+  }
+
+  onRequestUpgrade(...args: Parameters<NonNullable<Handler['onRequestUpgrade']>>): void {
+    this.inner?.onRequestUpgrade?.(...args);
+  }
+
+  onResponseStart(...args: Parameters<NonNullable<Handler['onResponseStart']>>): void {
+    this.inner?.onResponseStart?.(...args);
+  }
+
+  onResponseData(controller: Controller, chunk: Buffer): void {
+    this.inner?.onResponseData?.(controller, chunk);
+  }
+
+  onResponseEnd(
+    controller: Controller,
+    trailers: Parameters<NonNullable<Handler['onResponseEnd']>>[1],
+  ): void {
+    this.done = true;
+    this.inner?.onResponseEnd?.(controller, trailers);
+  }
+
+  onResponseError(controller: Controller, error: Error): void {
+    this.inner?.onResponseError?.(controller, error);
+  }
+}
+
+function markingArrival(dispatch: Dispatcher['dispatch']): Dispatcher['dispatch'] {
+  return (opts, handler) => {
+    // `opaque` is request()'s own pass-along field; the dispatch options' type leaves it out.
+    const arrival = (opts as { opaque?: unknown }).opaque;
+    if (!(arrival instanceof Arrival)) return dispatch(opts, handler);
+    arrival.inner = handler;
+    return dispatch(opts, arrival);
+  };
 }
 
 /** The target never gave an HTTP answer (refused, DNS, TLS, reset, timeout before headers). */
@@ -64,7 +118,7 @@ function urlParts(url: string): { origin: string; path: string } {
  * `Location` goes back to the client as it is, so the credentials never reach another host.
  */
 export class ProxyForwarder {
-  readonly #agent: Agent;
+  readonly #agent: Dispatcher;
   readonly #headersTimeoutMs: number;
   readonly #bodyTimeoutMs: number;
 
@@ -75,7 +129,7 @@ export class ProxyForwarder {
       connections: options.connectionsPerOrigin ?? 64,
       connect: { timeout: options.connectTimeoutMs ?? 10_000 },
       keepAliveTimeout: 10_000,
-    });
+    }).compose(markingArrival);
   }
 
   async send(req: ForwardRequest): Promise<ForwardResponse> {
@@ -85,6 +139,7 @@ export class ProxyForwarder {
       const plain = PLAIN_URL.exec(req.url);
       const { origin, path } =
         plain === null ? urlParts(req.url) : { origin: plain[1] ?? '', path: plain[2] ?? '/' };
+      const arrival = new Arrival();
       const res = await this.#agent.request({
         origin,
         path,
@@ -93,9 +148,10 @@ export class ProxyForwarder {
         body: req.body ?? null,
         headersTimeout: this.#headersTimeoutMs,
         bodyTimeout: this.#bodyTimeoutMs,
+        opaque: arrival,
       });
       span?.end(res.statusCode);
-      return { status: res.statusCode, headers: res.headers, body: res.body };
+      return { status: res.statusCode, headers: res.headers, body: res.body, arrived: () => arrival.done };
     } catch (error) {
       span?.end(undefined, error);
       const code = errorCode(error);

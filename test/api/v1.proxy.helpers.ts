@@ -128,3 +128,12 @@ export function rawCall(
     }
   });
 }
+
+/** Resolves when `check()` holds; the deadline only guards against a hang, it measures nothing. */
+export async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

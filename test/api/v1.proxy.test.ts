@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startStack } from '../helpers/stack.ts';
+import { connectionTo, rawCall, startTarget } from './v1.proxy.helpers.ts';
 
 interface HsRecord {
   id: string;
@@ -209,4 +210,22 @@ test('HubSpot: reading and writing records, with every method', async (t) => {
   });
   assert.ok(put.status === 404 || put.status === 405, put.text);
   assert.ok(s.hs.accounting.snapshot().total >= 1);
+});
+
+test('Salesforce Bulk 1.0 paths also get the token as X-SFDC-Session; other paths do not', async (t) => {
+  const s = await startStack(t);
+  const target = await startTarget(t, (req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{}');
+  });
+  const token = await connectionTo(s, 'salesforce', target.url);
+  for (const path of ['/services/async/62.0/job', '/services/data/v62.0/limits']) {
+    const answer = await rawCall(s.baseUrl, `/v1/proxy${path}`, { token });
+    assert.equal(answer.status, 200, answer.text);
+  }
+  assert.equal(target.seen[0]?.headers['x-sfdc-session'], 'sf-access-test');
+  assert.equal(target.seen[0]?.headers.authorization, 'Bearer sf-access-test');
+  assert.equal(target.seen[1]?.headers['x-sfdc-session'], undefined);
+  assert.equal(target.seen[1]?.headers.authorization, 'Bearer sf-access-test');
 });

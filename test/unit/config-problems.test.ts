@@ -74,6 +74,7 @@ test('capacity limits: defaults, every variable, 0 turns the rate limit off', ()
     bodyLimitBytes: 8 * 1024 * 1024,
     crmTimeoutMs: 60_000,
     crmConnectTimeoutMs: 10_000,
+    replaySkipWindowMs: 60_000,
   });
   assert.deepEqual(
     loadConfig({
@@ -83,6 +84,7 @@ test('capacity limits: defaults, every variable, 0 turns the rate limit off', ()
       CRM_PROXY_BODY_LIMIT_BYTES: '1048576',
       CRM_PROXY_CRM_TIMEOUT_MS: '30000',
       CRM_PROXY_CRM_CONNECT_TIMEOUT_MS: '2000',
+      CRM_PROXY_REPLAY_SKIP_WINDOW_MS: '0',
     }).capacity,
     {
       rateLimit: { perSecond: 50, burst: 75 },
@@ -90,8 +92,12 @@ test('capacity limits: defaults, every variable, 0 turns the rate limit off', ()
       bodyLimitBytes: 1_048_576,
       crmTimeoutMs: 30_000,
       crmConnectTimeoutMs: 2000,
+      replaySkipWindowMs: 0,
     },
   );
+  assert.deepEqual(problemsOf({ CRM_PROXY_REPLAY_SKIP_WINDOW_MS: '-5' }).problems, [
+    'CRM_PROXY_REPLAY_SKIP_WINDOW_MS must be a whole number of milliseconds from 0 to 3600000',
+  ]);
   assert.equal(loadConfig({ CRM_PROXY_RATE_LIMIT_PER_SECOND: '0' }).capacity.rateLimit, null);
   // A rate above the default burst raises the burst with it unless the burst is set.
   assert.deepEqual(loadConfig({ CRM_PROXY_RATE_LIMIT_PER_SECOND: '5000' }).capacity.rateLimit, {

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { SALESFORCE_PROFILE } from '../../src/providers/salesforce/profile.ts';
-import { ProxyBody } from '../../src/proxy/body.ts';
+import { ProxyBody, type ReplayKeeping } from '../../src/proxy/body.ts';
 import { forwardedRequestHeaders, returnedResponseHeaders } from '../../src/proxy/headers.ts';
+import { ReplayBudget } from '../../src/proxy/replay-copy.ts';
 
 test('request headers: the allow-list only, Sforce-* for Salesforce alone', () => {
   const incoming = {
@@ -61,6 +62,11 @@ test('response headers: hop-by-hop, Connection-listed and Set-Cookie removed; th
   );
 });
 
+/** Copies of up to `limit` bytes, from a budget of their own. */
+function keep(limit: number): ReplayKeeping {
+  return { budget: new ReplayBudget(1024 * 1024), limit };
+}
+
 async function drain(stream: Readable | undefined): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream ?? []) chunks.push(chunk as Buffer);
@@ -68,26 +74,26 @@ async function drain(stream: Readable | undefined): Promise<Buffer> {
 }
 
 test('a small body streams and can be replayed; a large one streams and cannot', async () => {
-  const small = new ProxyBody(Readable.from([Buffer.from('ab'), Buffer.from('cd')]), undefined, 10);
+  const small = new ProxyBody(Readable.from([Buffer.from('ab'), Buffer.from('cd')]), undefined, keep(10));
   assert.equal((await drain(small.stream)).toString(), 'abcd');
   assert.equal((await small.replay())?.toString(), 'abcd');
 
-  const large = new ProxyBody(Readable.from([Buffer.alloc(8), Buffer.alloc(8)]), undefined, 10);
+  const large = new ProxyBody(Readable.from([Buffer.alloc(8), Buffer.alloc(8)]), undefined, keep(10));
   assert.equal((await drain(large.stream)).length, 16);
   assert.equal(await large.replay(), null);
 
-  const declared = new ProxyBody(Readable.from([Buffer.alloc(4)]), 40, 10);
+  const declared = new ProxyBody(Readable.from([Buffer.alloc(4)]), 40, keep(10));
   assert.equal((await drain(declared.stream)).length, 4);
   assert.equal(await declared.replay(), null);
 
-  const none = new ProxyBody(undefined, undefined, 10);
+  const none = new ProxyBody(undefined, undefined, keep(10));
   assert.equal(none.stream, undefined);
   assert.equal(await none.replay(), undefined);
 });
 
 test('a replay reads what the first attempt left unread', async () => {
   const source = new Readable({ read() {} });
-  const body = new ProxyBody(source, undefined, 100);
+  const body = new ProxyBody(source, undefined, keep(100));
   source.push(Buffer.from('first-'));
   // The first attempt read nothing (the CRM answered early); the rest arrives afterwards.
   const replay = body.replay();

@@ -73,8 +73,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
           headers: request.headers,
           body,
         });
-        reply.code(result.status);
-        for (const [name, value] of Object.entries(result.headers)) reply.header(name, value);
+        reply.code(result.status).headers(result.headers);
         if (result.status === 204 || result.status === 304) {
           if (result.body instanceof Readable) result.body.resume();
           return reply.send();

@@ -103,8 +103,8 @@ export function createSalesforceAdapter(deps: ProviderDeps): CrmAdapter {
       passthrough: {
         forwardedHeaders: PASS.forwardedHeaders,
         publicOrigins: (c) => (c.instanceUrl === null ? [] : [c.instanceUrl]),
-        tokenHeaders: (path, token): Record<string, string> =>
-          path.startsWith(PASS.bulk1PathPrefix) ? { [PASS.bulk1SessionHeader]: token } : {},
+        tokenHeaders: (path, token): Record<string, string> | undefined =>
+          path.startsWith(PASS.bulk1PathPrefix) ? { [PASS.bulk1SessionHeader]: token } : undefined,
       },
     },
   };
