@@ -142,6 +142,31 @@ function redisUrl(env: Env): string | undefined {
   return value;
 }
 
+/** A whole number in [min, max], else the variable's problem in words. */
+function wholeNumber(
+  env: Env,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  unit: string,
+): number {
+  const v = Number(str(env, name) ?? String(fallback));
+  if (!(Number.isInteger(v) && v >= min && v <= max)) {
+    throw new ConfigError(`${name} must be a whole number of ${unit} from ${min} to ${max}`);
+  }
+  return v;
+}
+
+/** The sandboxes' ports: by default the two after the service's (any free one when it takes any). */
+function sandboxPorts(env: Env, p: ConfigProblems, servicePort: number): Config['sandboxPorts'] {
+  const next = (k: number) => (servicePort === 0 ? 0 : servicePort + k);
+  return {
+    salesforce: p.take(() => port(env, 'CRM_PROXY_SANDBOX_SF_PORT', next(1)), 0),
+    hubspot: p.take(() => port(env, 'CRM_PROXY_SANDBOX_HS_PORT', next(2)), 0),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   // Every variable is parsed even after a bad one, and all the problems are reported together.
   const p = new ConfigProblems();
@@ -171,13 +196,6 @@ export function loadConfig(env: Env = process.env): Config {
       }),
     undefined,
   );
-  const requestLogDays = p.take(() => {
-    const days = Number(str(env, 'CRM_PROXY_REQUEST_LOG_DAYS') ?? '7');
-    if (!(Number.isInteger(days) && days >= 1 && days <= 3650)) {
-      throw new ConfigError('CRM_PROXY_REQUEST_LOG_DAYS must be a whole number of days from 1 to 3650');
-    }
-    return days;
-  }, 7);
   const config: Config = {
     port: servicePort,
     host: str(env, 'HOST') ?? '127.0.0.1',
@@ -196,34 +214,20 @@ export function loadConfig(env: Env = process.env): Config {
     production,
     databaseUrl: str(env, 'DATABASE_URL'),
     redisUrl: p.take(() => redisUrl(env), undefined),
-    redisTimeoutMs: p.take(() => {
-      const v = Number(str(env, 'CRM_PROXY_REDIS_TIMEOUT_MS') ?? '500');
-      if (!(Number.isInteger(v) && v >= 10 && v <= 10_000)) {
-        throw new ConfigError(
-          'CRM_PROXY_REDIS_TIMEOUT_MS must be a whole number of milliseconds from 10 to 10000',
-        );
-      }
-      return v;
-    }, 500),
+    redisTimeoutMs: p.take(
+      () => wholeNumber(env, 'CRM_PROXY_REDIS_TIMEOUT_MS', 500, 10, 10_000, 'milliseconds'),
+      500,
+    ),
     encryption,
     salesforce: salesforceSettings(env, p, sfLoginUrl),
-    sandboxPorts: {
-      salesforce: p.take(
-        () => port(env, 'CRM_PROXY_SANDBOX_SF_PORT', servicePort === 0 ? 0 : servicePort + 1),
-        0,
-      ),
-      hubspot: p.take(
-        () => port(env, 'CRM_PROXY_SANDBOX_HS_PORT', servicePort === 0 ? 0 : servicePort + 2),
-        0,
-      ),
-    },
+    sandboxPorts: sandboxPorts(env, p, servicePort),
     sandboxPersist: p.take(() => bool(env, 'CRM_PROXY_SANDBOX_PERSIST', true), true),
     hubspot: hubspotSettings(env, p),
     connect: {
       linkTtlMs: p.take(() => hours(env, 'CRM_PROXY_CONNECT_LINK_TTL_HOURS', 24), 24) * 3_600_000,
     },
     logLevel: p.take(() => oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'), 'info'),
-    requestLogDays,
+    requestLogDays: p.take(() => wholeNumber(env, 'CRM_PROXY_REQUEST_LOG_DAYS', 7, 1, 3650, 'days'), 7),
   };
   p.throwIfAny();
   return config;

@@ -3,7 +3,7 @@
 import type { CreateConnectionInput, Credentials } from '../connections/types.ts';
 import type { Connection } from '../domain/connection.ts';
 import { appMissing } from './answers.ts';
-import type { ConnectServiceOptions } from './service.ts';
+import type { ConnectServiceOptions } from './types.ts';
 
 export type CheckedCreateResult =
   | { ok: true; connection: Connection; checked: boolean; user: string | null }

@@ -10,7 +10,7 @@ import type { ConnectLink, Store } from '../store/types.ts';
 import { FAILURES, type FlowAnswer, invalid, page, redirect } from './answers.ts';
 import { backCookie, landingPage } from './landing.ts';
 import { hashSecret, newSecret } from './secrets.ts';
-import { type BeginInput, type BeginResult, LABEL_MAX, LINK_PATH } from './service.ts';
+import { type BeginInput, type BeginResult, LABEL_MAX, LINK_PATH } from './types.ts';
 
 export interface LinkInput {
   provider: Provider;

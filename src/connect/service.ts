@@ -8,24 +8,14 @@ import type { Connection, Provider } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { ConnectFacet, ConnectTarget, CrmAdapter, OAuthClient } from '../providers/adapter.ts';
-import type { ConnectState, Store } from '../store/types.ts';
-import {
-  accountFacts,
-  appMissing,
-  CONNECTED,
-  FAILURES,
-  type FlowAnswer,
-  invalid,
-  isLocalPath,
-  page,
-  redirect,
-  withParam,
-} from './answers.ts';
+import type { Store } from '../store/types.ts';
+import { appMissing, FAILURES, type FlowAnswer, invalid, isLocalPath, page } from './answers.ts';
 import { BACK_COOKIE, wayBack } from './landing.ts';
 
 export type { FlowAnswer } from './answers.ts';
 
 import { CheckedConnections, type CheckedCreateResult } from './checked.ts';
+import { FlowFinish } from './finish.ts';
 import { ConnectLinks, type ConnectLinkView, type LinkInput } from './links.ts';
 import { renderPage } from './pages.ts';
 import {
@@ -38,54 +28,17 @@ import {
   sameHash,
 } from './secrets.ts';
 
-/** How long a started flow may take, consent included. */
-export const STATE_TTL_MS = 10 * 60_000;
-export const CALLBACK_PATH = '/oauth/callback';
-export const LINK_PATH = '/connect/';
+import {
+  type BeginInput,
+  type BeginResult,
+  CALLBACK_PATH,
+  type ConnectServiceOptions,
+  LABEL_MAX,
+  type SandboxCrm,
+  STATE_TTL_MS,
+} from './types.ts';
 
-/** A sandbox CRM running beside the service: where it listens and the OAuth client it registered. */
-export interface SandboxCrm extends OAuthClient {
-  url: string;
-}
-
-export interface ConnectServiceOptions {
-  store: Store;
-  connections: ConnectionService;
-  /** The CRMs' adapters (their `connect` facets). */
-  adapters: () => readonly CrmAdapter[];
-  config: Config;
-  clock: Pick<Clock, 'now'>;
-  /** Sandbox CRMs started with the service: flows go to them unless a login host is chosen. */
-  sandboxes?: Readonly<Record<Provider, SandboxCrm>> | undefined;
-  /** Called after a re-connect replaced a connection's credentials (drop cached access tokens). */
-  onCredentialsReplaced?: (connectionId: string) => void;
-  logger?: Logger;
-}
-
-export interface BeginInput {
-  provider: Provider;
-  /** Salesforce: `login.salesforce.com`, `test.salesforce.com` or a My Domain https URL. */
-  loginHost?: string | undefined;
-  label?: string | null | undefined;
-  /** Id of a connection whose credentials the flow replaces in place. */
-  reconnect?: string | undefined;
-  /** A path on this service to redirect to after success (`?connected=<id>` or `?reconnected=<id>`). */
-  returnTo?: string | undefined;
-  /**
-   * True: connect the sandbox CRM running beside the service. Default: the sandbox when one runs
-   * and no login host is given (a re-connect follows its connection).
-   */
-  sandbox?: boolean | undefined;
-}
-
-export interface BeginResult {
-  /** Where to send the browser: the CRM's consent page. */
-  authorizeUrl: string;
-  /** The browser binding: give it to the browser only through `bindingCookie`. */
-  binding: string;
-}
-
-export const LABEL_MAX = 200;
+export * from './types.ts';
 
 export class ConnectService {
   readonly #store: Store;
@@ -98,6 +51,7 @@ export class ConnectService {
   readonly #log: Logger | undefined;
   readonly #checked: CheckedConnections;
   readonly #links: ConnectLinks;
+  readonly #finisher: FlowFinish;
   #listenBaseUrl: string;
 
   constructor(opts: ConnectServiceOptions) {
@@ -110,6 +64,16 @@ export class ConnectService {
     this.#onReplaced = opts.onCredentialsReplaced ?? (() => {});
     this.#log = opts.logger;
     this.#checked = new CheckedConnections(opts);
+    this.#finisher = new FlowFinish({
+      store: opts.store,
+      connections: opts.connections,
+      clock: opts.clock,
+      log: opts.logger,
+      onReplaced: (id) => this.#onReplaced(id),
+      facet: (provider) => this.#facet(provider),
+      app: (adapter, facet, target) => this.#app(adapter, facet, target),
+      redirectUri: () => this.redirectUri(),
+    });
     this.#links = new ConnectLinks({
       store: opts.store,
       config: opts.config,
@@ -349,121 +313,12 @@ export class ConnectService {
     if (code === undefined || code === '' || code.length > 2048)
       return page(400, FAILURES.code_missing, clear);
     try {
-      return await this.#finish(state, stateValue, binding, code, clear);
+      return await this.#finisher.finish(state, stateValue, binding, code, clear);
     } catch (err) {
       this.#log?.error({ err, provider: state.provider }, 'connect flow failed');
       const message = err instanceof ApiError && err.status < 500 ? err.message : null;
       return page(500, FAILURES.internal(message), clear);
     }
-  }
-
-  async #finish(
-    state: ConnectState,
-    stateValue: string,
-    binding: string,
-    code: string,
-    clear: string[],
-  ): Promise<FlowAnswer> {
-    const { adapter, facet } = this.#facet(state.provider);
-    const target: ConnectTarget = { origin: state.loginUrl, sandbox: state.sandbox };
-    const app = this.#app(adapter, facet, target);
-    const crm = adapter.profile.displayName;
-    const exchange = await facet.exchangeCode(target, app, {
-      code,
-      redirectUri: this.redirectUri(),
-      codeVerifier: facet.pkce ? pkceVerifier(binding, stateValue) : null,
-    });
-    if (!exchange.ok) {
-      return exchange.kind === 'invalid_grant'
-        ? page(400, FAILURES.code_refused(crm, exchange.description), clear)
-        : page(502, FAILURES.exchange_failed(crm, exchange.description, exchange.status), clear);
-    }
-    const check = await facet.checkGrant(target, exchange);
-    if (!check.ok) return page(502, FAILURES.check_failed(crm, check.description), clear);
-
-    const credentials: Credentials = {
-      kind: 'oauth',
-      refreshToken: exchange.grant.refreshToken,
-      accessToken: exchange.grant.accessToken,
-      ...(exchange.grant.accessTokenExpiresAt === undefined
-        ? {}
-        : { accessTokenExpiresAt: exchange.grant.accessTokenExpiresAt }),
-      ...(exchange.grant.scope === undefined ? {} : { scope: exchange.grant.scope }),
-    };
-    // CRMs with a host per account refresh at the login host that issued the token (test.salesforce.com …).
-    const loginUrl = !target.sandbox && exchange.instanceUrl !== null ? target.origin : null;
-    const facts = accountFacts(crm, check);
-
-    if (state.reconnectId !== null) {
-      const existing = (await this.#connections.list()).find((c) => c.id === state.reconnectId);
-      if (existing === undefined) return page(400, FAILURES.reconnect_gone(state.reconnectId), clear);
-      if (existing.accountId !== null && check.accountId !== null && existing.accountId !== check.accountId) {
-        return page(400, FAILURES.other_account(crm, existing, check.accountId), clear);
-      }
-      const outcome = await this.#connections.reauthorize(existing.id, credentials);
-      if (outcome !== 'updated') return page(400, FAILURES.reconnect_gone(existing.id), clear);
-      await this.#connections.setAccount(existing.id, {
-        accountId: check.accountId ?? existing.accountId,
-        loginUrl: loginUrl ?? existing.loginUrl,
-        instanceUrl: exchange.instanceUrl ?? existing.instanceUrl,
-      });
-      this.#onReplaced(existing.id);
-      this.#log?.info({ connectionId: existing.id, provider: state.provider }, 'connection re-connected');
-      if (state.returnTo !== null)
-        return redirect(withParam(state.returnTo, 'reconnected', existing.id), clear);
-      return page(200, CONNECTED(crm, existing.id, existing.label, facts, true), clear);
-    }
-
-    const input: CreateConnectionInput = {
-      provider: state.provider,
-      label: state.label,
-      instanceUrl: exchange.instanceUrl,
-      apiBaseUrl: target.sandbox ? target.origin : null,
-      sandbox: target.sandbox,
-      credentials,
-      accountId: check.accountId,
-      loginUrl,
-    };
-    const created = await this.#connections.create(input);
-    if (!created.ok) return page(502, FAILURES.not_stored(crm, created.message), clear);
-    const connection = created.connection;
-    if (
-      state.linkId !== null &&
-      !(await this.#store.connectLinks.consume(state.linkId, this.#nowIso(), connection.id))
-    ) {
-      // Another browser finished the same link first, or it was revoked meanwhile: keep nothing.
-      await this.#connections.remove(connection.id);
-      return page(410, FAILURES.link_spent, clear);
-    }
-    return this.#connected(state, connection, crm, facts, clear);
-  }
-
-  /** The answer for a new connection; one to an account already connected is flagged with the first. */
-  async #connected(
-    state: ConnectState,
-    connection: Connection,
-    crm: string,
-    facts: Array<[string, string]>,
-    clear: string[],
-  ): Promise<FlowAnswer> {
-    this.#log?.info(
-      { connectionId: connection.id, provider: state.provider, link: state.linkId !== null },
-      'connection connected',
-    );
-    // The same account connected before: flagged, with the earlier connection, not refused.
-    const twin = (await this.#connections.list()).find(
-      (c) =>
-        c.id !== connection.id &&
-        c.provider === connection.provider &&
-        c.accountId !== null &&
-        c.accountId === connection.accountId,
-    );
-    if (state.returnTo !== null) {
-      const to = withParam(state.returnTo, 'connected', connection.id);
-      return redirect(twin === undefined ? to : withParam(to, 'same_account_as', twin.id), clear);
-    }
-    const twinFact: Array<[string, string]> = twin === undefined ? [] : [['Already connected as', twin.id]];
-    return page(200, CONNECTED(crm, connection.id, connection.label, [...facts, ...twinFact], false), clear);
   }
 
   /** Creates a one-time connect link; only a hash of its secret is stored (links.ts). */

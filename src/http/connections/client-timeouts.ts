@@ -54,25 +54,7 @@ export function clientTimeouts(limits: TimeoutLimits, logger: Logger) {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const entry = inFlight.get(socket);
     const id = entry?.id ?? freshRequestId();
-    let answer: ApiError;
-    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-      // No request yet on this socket: its headers never finished arriving.
-      answer =
-        entry === undefined
-          ? requestTimeoutError(
-              'The request headers',
-              limits.headersTimeoutMs,
-              'CRM_PROXY_HEADERS_TIMEOUT_MS',
-            )
-          : requestTimeoutError('The whole request', limits.requestTimeoutMs, 'CRM_PROXY_REQUEST_TIMEOUT_MS');
-    } else if (error.code === 'HPE_HEADER_OVERFLOW') {
-      answer = new ApiError(
-        'headers_too_large',
-        'The request headers are too large. Send fewer or shorter headers.',
-      );
-    } else {
-      answer = new ApiError('malformed_request', 'The request is not valid HTTP/1.1 and could not be read.');
-    }
+    const answer = clientErrorAnswer(error, entry !== undefined, limits);
     log.debug({ reqId: id, code: answer.code }, 'client error; connection closed');
     answerAndClose(socket, answer, id);
   }
@@ -100,37 +82,65 @@ export function clientTimeouts(limits: TimeoutLimits, logger: Logger) {
     });
 
     // Listening here means Node no longer destroys a timed-out socket itself: every branch decides.
-    app.server.on('timeout', (socket: Socket) => {
-      const entry = inFlight.get(socket);
-      if (entry === undefined) {
-        // Idle between requests: the keep-alive timeout.
-        socket.destroy();
-        return;
-      }
-      if (!entry.req.complete) {
-        log.debug({ reqId: entry.id, code: 'request_timeout' }, 'request body stalled; connection closed');
-        answerAndClose(
-          socket,
-          requestTimeoutError(
-            `The rest of the request body (nothing for ${limits.bodyIdleTimeoutMs} ms)`,
-            limits.bodyIdleTimeoutMs,
-            'CRM_PROXY_BODY_IDLE_TIMEOUT_MS',
-          ),
-          entry.id,
-        );
-        return;
-      }
-      // Bytes waiting to go out: the client stopped reading. None: the answer waits on the CRM
-      // (a streamed pass-through answer), whose silence the forwarder bounds.
-      const unsent = socket.writableLength > 0 || entry.res.writableNeedDrain;
-      if (entry.res.headersSent && !entry.res.writableFinished && unsent) {
-        log.debug({ reqId: entry.id }, 'client stopped reading the answer; connection closed');
-        socket.destroy();
-      }
-    });
+    app.server.on('timeout', (socket: Socket) => onSocketTimeout(socket, inFlight.get(socket), limits, log));
   }
 
   return { clientErrorHandler, register };
+}
+
+/** A socket's idle timer fired: between requests, during a stalled body, or behind an unread answer. */
+function onSocketTimeout(
+  socket: Socket,
+  entry: InFlight | undefined,
+  limits: TimeoutLimits,
+  log: Logger,
+): void {
+  if (entry === undefined) {
+    // Idle between requests: the keep-alive timeout.
+    socket.destroy();
+    return;
+  }
+  if (!entry.req.complete) {
+    log.debug({ reqId: entry.id, code: 'request_timeout' }, 'request body stalled; connection closed');
+    answerAndClose(
+      socket,
+      requestTimeoutError(
+        `The rest of the request body (nothing for ${limits.bodyIdleTimeoutMs} ms)`,
+        limits.bodyIdleTimeoutMs,
+        'CRM_PROXY_BODY_IDLE_TIMEOUT_MS',
+      ),
+      entry.id,
+    );
+    return;
+  }
+  // Bytes waiting to go out: the client stopped reading. None: the answer waits on the CRM
+  // (a streamed pass-through answer), whose silence the forwarder bounds.
+  const unsent = socket.writableLength > 0 || entry.res.writableNeedDrain;
+  if (entry.res.headersSent && !entry.res.writableFinished && unsent) {
+    log.debug({ reqId: entry.id }, 'client stopped reading the answer; connection closed');
+    socket.destroy();
+  }
+}
+
+/** The answer to a client error Node reports: a deadline, headers too large, or unreadable HTTP. */
+function clientErrorAnswer(
+  error: Error & { code?: string },
+  inRequest: boolean,
+  limits: TimeoutLimits,
+): ApiError {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    // No request yet on this socket: its headers never finished arriving.
+    return inRequest
+      ? requestTimeoutError('The whole request', limits.requestTimeoutMs, 'CRM_PROXY_REQUEST_TIMEOUT_MS')
+      : requestTimeoutError('The request headers', limits.headersTimeoutMs, 'CRM_PROXY_HEADERS_TIMEOUT_MS');
+  }
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    return new ApiError(
+      'headers_too_large',
+      'The request headers are too large. Send fewer or shorter headers.',
+    );
+  }
+  return new ApiError('malformed_request', 'The request is not valid HTTP/1.1 and could not be read.');
 }
 
 /** Bytes of the answer not yet taken by the client: queued in Node and in libuv's write queue. */

@@ -17,18 +17,17 @@ import { type PlanPolicy, salesforceDelete, salesforceSave, salesforceUpsert } f
 const PASS = SALESFORCE_PROFILE.passthrough;
 const DESCRIBES_CHANGED = 'salesforce:describes-changed';
 
-/** Salesforce: every operation of the API, on the org's REST, Tooling and Bulk 2.0 APIs. */
-export function createSalesforceAdapter(deps: ProviderDeps): CrmAdapter {
-  const settings = deps.config.salesforce;
-  const apiVersion = settings.apiVersion;
+/**
+ * The describe cache, cleared on every instance when a field is added through any of them (null:
+ * notices may have been missed while Redis was away, so all of them).
+ */
+function describes(deps: ProviderDeps, apiVersion: string) {
   const cache: DescribeCache = new TtlCache({
     ttlMs: deps.tuning.describeTtlMs ?? SALESFORCE_PROFILE.describeTtlMs,
     max: SALESFORCE_PROFILE.cachedDescribes,
     clock: deps.clock,
   });
   const describe = salesforceDescribe(cache, apiVersion);
-  // A field added through any instance clears every instance's describes of the connection (null:
-  // notices may have been missed while Redis was away, so all of them).
   deps.shared?.subscribe(DESCRIBES_CHANGED, (connectionId) => {
     if (connectionId === null) cache.clear();
     else forgetDescribes(cache, connectionId);
@@ -37,6 +36,14 @@ export function createSalesforceAdapter(deps: ProviderDeps): CrmAdapter {
     forgetDescribes(cache, connectionId);
     await deps.shared?.publish(DESCRIBES_CHANGED, connectionId);
   };
+  return { describe, forgetEverywhere };
+}
+
+/** Salesforce: every operation of the API, on the org's REST, Tooling and Bulk 2.0 APIs. */
+export function createSalesforceAdapter(deps: ProviderDeps): CrmAdapter {
+  const settings = deps.config.salesforce;
+  const apiVersion = settings.apiVersion;
+  const { describe, forgetEverywhere } = describes(deps, apiVersion);
   const data = salesforceData({
     apiVersion,
     clock: deps.clock,

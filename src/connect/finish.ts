@@ -1,0 +1,155 @@
+// The end of a browser flow: the code exchanged and checked, then a connection created, or an
+// existing one's credentials replaced (a re-connect), and the browser's answer.
+import type { Logger } from 'pino';
+import type { ConnectionService } from '../connections/service.ts';
+import type { CreateConnectionInput, Credentials } from '../connections/types.ts';
+import type { Connection, Provider } from '../domain/connection.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { ConnectFacet, ConnectTarget, CrmAdapter, OAuthClient } from '../providers/adapter.ts';
+import type { ConnectState, Store } from '../store/types.ts';
+import { accountFacts, CONNECTED, FAILURES, type FlowAnswer, page, redirect, withParam } from './answers.ts';
+import { pkceVerifier } from './secrets.ts';
+
+/** What finishing a flow needs of the connect service. */
+export interface FinishDeps {
+  store: Store;
+  connections: ConnectionService;
+  clock: Pick<Clock, 'now'>;
+  log: Logger | undefined;
+  onReplaced(connectionId: string): void;
+  facet(provider: Provider): { adapter: CrmAdapter; facet: ConnectFacet };
+  app(adapter: CrmAdapter, facet: ConnectFacet, target: ConnectTarget): OAuthClient;
+  redirectUri(): string;
+}
+
+export class FlowFinish {
+  constructor(private readonly deps: FinishDeps) {}
+
+  async finish(
+    state: ConnectState,
+    stateValue: string,
+    binding: string,
+    code: string,
+    clear: string[],
+  ): Promise<FlowAnswer> {
+    const { adapter, facet } = this.deps.facet(state.provider);
+    const target: ConnectTarget = { origin: state.loginUrl, sandbox: state.sandbox };
+    const app = this.deps.app(adapter, facet, target);
+    const crm = adapter.profile.displayName;
+    const exchange = await facet.exchangeCode(target, app, {
+      code,
+      redirectUri: this.deps.redirectUri(),
+      codeVerifier: facet.pkce ? pkceVerifier(binding, stateValue) : null,
+    });
+    if (!exchange.ok) {
+      return exchange.kind === 'invalid_grant'
+        ? page(400, FAILURES.code_refused(crm, exchange.description), clear)
+        : page(502, FAILURES.exchange_failed(crm, exchange.description, exchange.status), clear);
+    }
+    const check = await facet.checkGrant(target, exchange);
+    if (!check.ok) return page(502, FAILURES.check_failed(crm, check.description), clear);
+
+    const credentials: Credentials = {
+      kind: 'oauth',
+      refreshToken: exchange.grant.refreshToken,
+      accessToken: exchange.grant.accessToken,
+      ...(exchange.grant.accessTokenExpiresAt === undefined
+        ? {}
+        : { accessTokenExpiresAt: exchange.grant.accessTokenExpiresAt }),
+      ...(exchange.grant.scope === undefined ? {} : { scope: exchange.grant.scope }),
+    };
+    // CRMs with a host per account refresh at the login host that issued the token (test.salesforce.com …).
+    const loginUrl = !target.sandbox && exchange.instanceUrl !== null ? target.origin : null;
+    const facts = accountFacts(crm, check);
+
+    if (state.reconnectId !== null) {
+      return this.reconnected(state, state.reconnectId, credentials, exchange, check, loginUrl, clear);
+    }
+
+    const input: CreateConnectionInput = {
+      provider: state.provider,
+      label: state.label,
+      instanceUrl: exchange.instanceUrl,
+      apiBaseUrl: target.sandbox ? target.origin : null,
+      sandbox: target.sandbox,
+      credentials,
+      accountId: check.accountId,
+      loginUrl,
+    };
+    const created = await this.deps.connections.create(input);
+    if (!created.ok) return page(502, FAILURES.not_stored(crm, created.message), clear);
+    const connection = created.connection;
+    if (
+      state.linkId !== null &&
+      !(await this.deps.store.connectLinks.consume(
+        state.linkId,
+        new Date(this.deps.clock.now()).toISOString(),
+        connection.id,
+      ))
+    ) {
+      // Another browser finished the same link first, or it was revoked meanwhile: keep nothing.
+      await this.deps.connections.remove(connection.id);
+      return page(410, FAILURES.link_spent, clear);
+    }
+    return this.connected(state, connection, crm, facts, clear);
+  }
+
+  /** The flow re-connected an existing connection: its credentials replaced, if the account is the same. */
+  private async reconnected(
+    state: ConnectState,
+    reconnectId: string,
+    credentials: Credentials,
+    exchange: { instanceUrl: string | null },
+    check: { accountId: string | null } & Parameters<typeof accountFacts>[1],
+    loginUrl: string | null,
+    clear: string[],
+  ): Promise<FlowAnswer> {
+    const crm = this.deps.facet(state.provider).adapter.profile.displayName;
+    const facts = accountFacts(crm, check);
+    const existing = (await this.deps.connections.list()).find((c) => c.id === reconnectId);
+    if (existing === undefined) return page(400, FAILURES.reconnect_gone(reconnectId), clear);
+    if (existing.accountId !== null && check.accountId !== null && existing.accountId !== check.accountId) {
+      return page(400, FAILURES.other_account(crm, existing, check.accountId), clear);
+    }
+    const outcome = await this.deps.connections.reauthorize(existing.id, credentials);
+    if (outcome !== 'updated') return page(400, FAILURES.reconnect_gone(existing.id), clear);
+    await this.deps.connections.setAccount(existing.id, {
+      accountId: check.accountId ?? existing.accountId,
+      loginUrl: loginUrl ?? existing.loginUrl,
+      instanceUrl: exchange.instanceUrl ?? existing.instanceUrl,
+    });
+    this.deps.onReplaced(existing.id);
+    this.deps.log?.info({ connectionId: existing.id, provider: state.provider }, 'connection re-connected');
+    if (state.returnTo !== null)
+      return redirect(withParam(state.returnTo, 'reconnected', existing.id), clear);
+    return page(200, CONNECTED(crm, existing.id, existing.label, facts, true), clear);
+  }
+
+  /** The answer for a new connection; one to an account already connected is flagged with the first. */
+  private async connected(
+    state: ConnectState,
+    connection: Connection,
+    crm: string,
+    facts: Array<[string, string]>,
+    clear: string[],
+  ): Promise<FlowAnswer> {
+    this.deps.log?.info(
+      { connectionId: connection.id, provider: state.provider, link: state.linkId !== null },
+      'connection connected',
+    );
+    // The same account connected before: flagged, with the earlier connection, not refused.
+    const twin = (await this.deps.connections.list()).find(
+      (c) =>
+        c.id !== connection.id &&
+        c.provider === connection.provider &&
+        c.accountId !== null &&
+        c.accountId === connection.accountId,
+    );
+    if (state.returnTo !== null) {
+      const to = withParam(state.returnTo, 'connected', connection.id);
+      return redirect(twin === undefined ? to : withParam(to, 'same_account_as', twin.id), clear);
+    }
+    const twinFact: Array<[string, string]> = twin === undefined ? [] : [['Already connected as', twin.id]];
+    return page(200, CONNECTED(crm, connection.id, connection.label, [...facts, ...twinFact], false), clear);
+  }
+}
