@@ -146,3 +146,23 @@ test('a plain-http connection stored earlier is refused at call time in producti
   assert.equal(allowed.status, 200);
   assert.deepEqual(crm.seen, ['GET /crm/v3/objects/contacts']);
 });
+
+test('production refuses to re-authorize a plain-http connection: no token goes out over plain http', async (t) => {
+  const env = productionEnv(t);
+  const optedOut = { ...env, CRM_PROXY_ALLOW_PLAIN_HTTP_CRM: 'true' };
+  const add = await runCli([...addSandbox, ...httpBase, '--json'], optedOut);
+  assert.equal(add.code, 0, add.stderr);
+  const id = (JSON.parse(add.stdout) as { id: string }).id;
+  const reauth = await runCli(['connections', 'reauth', id, '--private-app-token', 'pat-na1-other'], env);
+  assert.notEqual(reauth.code, 0);
+  assert.match(
+    reauth.stderr,
+    new RegExp(`Connection ${id} reaches its CRM over plain http \\(apiBaseUrl http://127\\.0\\.0\\.1:9\\)`),
+  );
+  assert.match(reauth.stderr, /CRM_PROXY_ALLOW_PLAIN_HTTP_CRM=true/);
+  const allowed = await runCli(
+    ['connections', 'reauth', id, '--private-app-token', 'pat-na1-other', '--skip-check'],
+    optedOut,
+  );
+  assert.equal(allowed.code, 0, allowed.stderr);
+});
