@@ -1,3 +1,4 @@
+import type { WriteListener } from './audit-log.ts';
 import type { Pipeline } from './types.ts';
 
 /** Pipelines with their stages, per object type id (deals `0-3`, tickets `0-5`). */
@@ -5,6 +6,8 @@ export class PipelineStore {
   #byType = new Map<string, Map<string, Pipeline>>();
   /** New pipelines and stages get numeric ids from here up, as HubSpot's own do. */
   #nextId = 90_000_000;
+  /** Told of each pipeline created, changed (its stages too) or removed once the portal is seeded. */
+  onWrite: WriteListener | undefined;
 
   /** A fresh pipeline or stage id. */
   allocateId(): string {
@@ -50,12 +53,17 @@ export class PipelineStore {
 
   /** Creates or replaces a pipeline (stages included). */
   put(objectTypeId: string, pipeline: Pipeline): Pipeline {
+    const action = this.#table(objectTypeId).has(pipeline.id) ? 'UPDATE' : 'CREATE';
     this.#table(objectTypeId).set(pipeline.id, structuredClone(pipeline));
+    this.onWrite?.({ action, objectTypeId, targetObjectId: pipeline.label });
     return structuredClone(pipeline);
   }
 
   remove(objectTypeId: string, pipelineId: string): boolean {
-    return this.#table(objectTypeId).delete(pipelineId);
+    const label = this.#table(objectTypeId).get(pipelineId)?.label;
+    const removed = this.#table(objectTypeId).delete(pipelineId);
+    if (removed) this.onWrite?.({ action: 'DELETE', objectTypeId, targetObjectId: label ?? pipelineId });
+    return removed;
   }
 
   /** Types that have pipelines. */
