@@ -31,7 +31,8 @@ interface AuditQuery {
 /** The query parameters, or the message of HubSpot's 400 naming the first bad one. */
 function parse(q: Query): AuditQuery | string {
   const users = all(q['actingUserId']).map((s) => (/^\d+$/.test(s) ? Number(s) : Number.NaN));
-  if (users.some((n) => Number.isNaN(n))) return `actingUserId must be integers, got ${one(q['actingUserId'])}`;
+  if (users.some((n) => Number.isNaN(n)))
+    return `actingUserId must be integers, got ${one(q['actingUserId'])}`;
   const time = (name: string): number | undefined | string => {
     const v = one(q[name]);
     if (v === undefined) return undefined;

@@ -40,7 +40,11 @@ export class AuditLog {
   }
 
   record(entry: Omit<AuditEntry, 'id' | 'occurredAt'> & { occurredAt?: string }): AuditEntry {
-    const saved: AuditEntry = { id: String(this.#nextId), ...entry, occurredAt: entry.occurredAt ?? this.#now() };
+    const saved: AuditEntry = {
+      id: String(this.#nextId),
+      ...entry,
+      occurredAt: entry.occurredAt ?? this.#now(),
+    };
     this.#nextId += 1;
     this.#entries.push(saved);
     return structuredClone(saved);

@@ -78,7 +78,10 @@ export class Portal {
 
   /** Adds an entry to the account's audit log, made by `actingUser` (default: the API user). */
   audit(
-    entry: Omit<AuditEntry, 'id' | 'occurredAt' | 'actingUser'> & { actingUser?: ActingUser; occurredAt?: string },
+    entry: Omit<AuditEntry, 'id' | 'occurredAt' | 'actingUser'> & {
+      actingUser?: ActingUser;
+      occurredAt?: string;
+    },
   ): AuditEntry {
     return this.auditLog.record({ ...entry, actingUser: entry.actingUser ?? this.apiUser() });
   }

@@ -7,7 +7,8 @@ import { SEED_OWNERS } from './owners-pipelines.ts';
  * something to leave out.
  */
 export function seedAuditHistory(portal: Portal): void {
-  const at = (day: number, hour: number) => `2024-03-${String(day).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00.000Z`;
+  const at = (day: number, hour: number) =>
+    `2024-03-${String(day).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00.000Z`;
   for (const [i, owner] of SEED_OWNERS.entries()) {
     portal.audit({
       category: 'LOGIN',

@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { QueryPage } from '../../domain/operations.ts';
 import { ApiError, type UnknownField, unknownFields } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
@@ -6,6 +5,7 @@ import type { HandlerCall, SearchRequest } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
 import type { PerConnectionState } from './connection-state.ts';
+import { signedCursors } from './cursor.ts';
 import { type ObjectRef, propertyInfos, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
@@ -30,13 +30,6 @@ interface SearchAnswer {
   paging?: { next?: { after?: string } };
 }
 
-const invalidCursor = () =>
-  new ApiError(
-    'invalid_cursor',
-    'This cursor is not valid for this connection. Send the next_cursor of a previous answer unchanged, with the same token.',
-    { details: [{ path: '/cursor' }] },
-  );
-
 /**
  * CRM search (`POST /crm/v3/objects/{type}/search`): filter groups, sorts, properties and a text
  * query as HubSpot takes them. The service follows HubSpot's pages of 200, each paced under
@@ -45,26 +38,7 @@ const invalidCursor = () =>
  * the 10 000 results HubSpot lets one search reach.
  */
 export function hubspotSearch(hs: PerConnectionState, key: Buffer) {
-  function sign(payload: CursorPayload): string {
-    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-    return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
-  }
-
-  function verify(cursor: string, connectionId: string): CursorPayload {
-    const [body, mac] = cursor.split('.');
-    if (body === undefined || mac === undefined) throw invalidCursor();
-    const want = Buffer.from(createHmac('sha256', key).update(body).digest('base64url'));
-    const given = Buffer.from(mac);
-    if (given.length !== want.length || !timingSafeEqual(given, want)) throw invalidCursor();
-    let payload: CursorPayload;
-    try {
-      payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as CursorPayload;
-    } catch {
-      throw invalidCursor();
-    }
-    if (payload.c !== connectionId) throw invalidCursor();
-    return payload;
-  }
+  const { sign, verify } = signedCursors<CursorPayload>(key);
 
   /** Every property name the search uses exists (400 with hints otherwise), so HubSpot is not asked in vain. */
   async function checkNames(call: HandlerCall, object: ObjectRef, request: SearchRequest): Promise<void> {
