@@ -167,7 +167,7 @@ export const ANNOUNCED_OBJECTS: readonly string[] = [];
 /** Associations have their own routes (`/v1/object/associations/{object}`, associate, dissociate). */
 export const ASSOCIATION_NAMES: readonly string[] = ['associations', 'association'];
 
-/** HubSpot's audit of CRM records is property history, read with get's `propertiesWithHistory`. */
+/** Names of the audit log as an object: read with `/v1/audit_logs`, one record's history with `propertiesWithHistory`. */
 export const AUDIT_NAMES: readonly string[] = ['audit_logs', 'audit_log', 'auditlogs', 'property_history'];
 
 /**
