@@ -3,16 +3,14 @@
 // `Idempotency-Key` / `Prefer: respond-async` on writes. Everything else goes through `raw`, the
 // openapi-fetch client typed by the generated schema, so a route the API adds is reachable at once.
 import createFetchClient, { type Client } from 'openapi-fetch';
-import type { components, paths } from './schema.js';
+import { CrmProxyError, isErrorBody, unwrap } from './errors.ts';
+import { type Job, JobsApi, type RecordResult } from './jobs.ts';
+import type { paths } from './schema.js';
 
+export { CrmProxyError, type ErrorBody, type ErrorCode } from './errors.ts';
+export { type Job, JobsApi, type PageOptions, type RecordResult, type WaitOptions } from './jobs.ts';
 export type { components, operations, paths } from './schema.js';
 
-type Schemas = components['schemas'];
-/** Request-level failure body: `{error: {code, message, details}, request_id}`. */
-export type ErrorBody = Schemas['Error'];
-export type ErrorCode = ErrorBody['error']['code'];
-export type Job = Schemas['Job'];
-export type RecordResult = Schemas['RecordResult'];
 /** A record: field name → value (field names are case-insensitive on input). */
 export type CrmRecord = Record<string, unknown>;
 
@@ -60,80 +58,6 @@ export type WriteAnswer =
       replayed: boolean;
     }
   | { accepted: true; job: Job };
-
-/** Every failure the service answers: the error body's fields, the HTTP status and `Retry-After`. */
-export class CrmProxyError extends Error {
-  override readonly name = 'CrmProxyError';
-  readonly status: number;
-  readonly code: ErrorCode;
-  readonly details: Array<Record<string, unknown>>;
-  readonly requestId: string;
-  /** Seconds from `Retry-After` (429, 409 in progress, 503), when the service sent it. */
-  readonly retryAfter: number | undefined;
-
-  constructor(status: number, body: ErrorBody, retryAfter?: number) {
-    super(body.error.message);
-    this.status = status;
-    this.code = body.error.code;
-    this.details = body.error.details;
-    this.requestId = body.request_id;
-    this.retryAfter = retryAfter;
-  }
-
-  /** The error of a failed answer; a body that is not the service's error shape still gives one. */
-  static from(response: Response, body: unknown): CrmProxyError {
-    const retry = Number(response.headers.get('retry-after'));
-    const requestId = response.headers.get('x-request-id') ?? '';
-    const shaped = isErrorBody(body)
-      ? body
-      : {
-          error: {
-            code: 'internal_error' as ErrorCode,
-            message: `HTTP ${response.status} without an error body${typeof body === 'string' && body !== '' ? `: ${body.slice(0, 200)}` : ''}`,
-            details: [],
-          },
-          request_id: requestId,
-        };
-    return new CrmProxyError(
-      response.status,
-      shaped,
-      Number.isFinite(retry) && retry > 0 ? retry : undefined,
-    );
-  }
-}
-
-function isErrorBody(body: unknown): body is ErrorBody {
-  if (typeof body !== 'object' || body === null) return false;
-  const error = (body as { error?: unknown }).error;
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    typeof (error as { code?: unknown }).code === 'string' &&
-    typeof (error as { message?: unknown }).message === 'string'
-  );
-}
-
-/** openapi-fetch's answer: the data, or the failure as a CrmProxyError. */
-function unwrap<T>(answer: { data?: T; error?: unknown; response: Response }): T {
-  if (answer.error !== undefined || !answer.response.ok)
-    throw CrmProxyError.from(answer.response, answer.error);
-  return answer.data as T;
-}
-
-const FINISHED: ReadonlySet<Job['state']> = new Set(['completed', 'failed', 'cancelled']);
-
-export interface WaitOptions {
-  /** Pause between polls (default 500 ms, or the service's `Retry-After`). */
-  intervalMs?: number;
-  /** Give up after this long (default: never) with an Error naming the job. */
-  timeoutMs?: number;
-  signal?: AbortSignal;
-}
-
-export interface PageOptions {
-  limit?: number;
-  cursor?: string;
-}
 
 /** The typed client of one crm-proxy service and one API token. */
 export class CrmProxyClient {
@@ -381,99 +305,6 @@ export class CrmProxyClient {
     }
     return response;
   }
-}
-
-/** Durable write jobs of this API token. */
-export class JobsApi {
-  readonly #raw: Client<paths>;
-
-  constructor(raw: Client<paths>) {
-    this.#raw = raw;
-  }
-
-  async get(id: string): Promise<Job> {
-    return unwrap(await this.#raw.GET('/v1/jobs/{job_id}', { params: { path: { job_id: id } } }));
-  }
-
-  /** One page of the token's jobs, newest first. */
-  async list(page: PageOptions = {}): Promise<{ data: Job[]; next_cursor: string | null }> {
-    return unwrap(await this.#raw.GET('/v1/jobs', { params: { query: pageQuery(page) } }));
-  }
-
-  /** Every job of the token, newest first, page after page. */
-  async *all(limit?: number): AsyncGenerator<Job, void, undefined> {
-    yield* paginate((cursor) => this.list({ ...(limit === undefined ? {} : { limit }), ...cursor }));
-  }
-
-  /** One page of a finished job's per-record results, in input order. */
-  async results(
-    id: string,
-    page: PageOptions = {},
-  ): Promise<{ data: RecordResult[]; next_cursor: string | null }> {
-    return unwrap(
-      await this.#raw.GET('/v1/jobs/{job_id}/results', {
-        params: { path: { job_id: id }, query: pageQuery(page) },
-      }),
-    );
-  }
-
-  /** Every per-record result of a finished job, page after page. */
-  async *allResults(id: string, limit?: number): AsyncGenerator<RecordResult, void, undefined> {
-    yield* paginate((cursor) => this.results(id, { ...(limit === undefined ? {} : { limit }), ...cursor }));
-  }
-
-  /** Asks the job to stop; records not yet sent end `CRM_PROXY_CANCELLED`. */
-  async cancel(id: string): Promise<Job> {
-    return unwrap(await this.#raw.DELETE('/v1/jobs/{job_id}', { params: { path: { job_id: id } } }));
-  }
-
-  /** Polls the job until it is completed, failed or cancelled, and returns it. */
-  async wait(id: string, options: WaitOptions = {}): Promise<Job> {
-    const interval = options.intervalMs ?? 500;
-    const deadline =
-      options.timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.timeoutMs;
-    for (;;) {
-      const job = await this.get(id);
-      if (FINISHED.has(job.state)) return job;
-      if (Date.now() + interval > deadline) {
-        throw new Error(`job ${id} is still ${job.state} after ${options.timeoutMs} ms`);
-      }
-      await sleep(interval, options.signal);
-    }
-  }
-}
-
-function pageQuery(page: PageOptions): { limit?: number; cursor?: string } {
-  return {
-    ...(page.limit === undefined ? {} : { limit: page.limit }),
-    ...(page.cursor === undefined ? {} : { cursor: page.cursor }),
-  };
-}
-
-async function* paginate<T>(
-  read: (cursor: { cursor?: string }) => Promise<{ data: T[]; next_cursor: string | null }>,
-): AsyncGenerator<T, void, undefined> {
-  let page = await read({});
-  for (;;) {
-    yield* page.data;
-    if (page.next_cursor === null) return;
-    page = await read({ cursor: page.next_cursor });
-  }
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted === true) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
 }
 
 function writeInit(options: WriteOptions): { headers: Record<string, string>; signal?: AbortSignal } {
