@@ -148,6 +148,16 @@ export class RecordStore {
     return true;
   }
 
+  /** Deletes a record for good (GDPR delete): gone from reads, archived ones included; false when unknown. */
+  purge(objectTypeId: string, id: string): boolean {
+    if (!this.#table(objectTypeId).delete(id)) return false;
+    for (const [key, index] of this.#indexes) {
+      if (key.startsWith(`${objectTypeId}\u0000`)) for (const ids of index.values()) ids.delete(id);
+    }
+    this.onWrite?.({ action: 'DELETE', objectTypeId, targetObjectId: id });
+    return true;
+  }
+
   /** Records of a type in id order (creation order), live ones unless `archived: true`. */
   list(objectTypeId: string, options: { archived?: boolean } = {}): StoredRecord[] {
     const want = options.archived ?? false;

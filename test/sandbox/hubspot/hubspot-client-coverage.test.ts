@@ -20,7 +20,12 @@ import {
 import { call, startHubSpot } from './objects-helpers.ts';
 
 /** Methods the sandbox does not emulate, with the reason; they must fail (and be listed) until they are. */
-const GAPS: Record<string, string> = {};
+const GAPS: Record<string, string> = {
+  'crm.pipelines.pipelineAuditsApi.getAudit':
+    "a pipeline's change history (GET /crm/v3/pipelines/{objectType}/{pipelineId}/audit) is not emulated: 404",
+  'crm.pipelines.pipelineStageAuditsApi.getAudit':
+    "a stage's change history is not emulated either; besides, client 13.5 sends the path with a literal `{pipelineId}` (it takes no pipeline id)",
+};
 
 test('@hubspot/api-client: every crm method once against the sandbox, answers as HubSpot documents them', async (t: TestContext) => {
   const hs = await startHubSpot(t);
