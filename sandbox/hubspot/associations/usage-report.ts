@@ -22,7 +22,9 @@ export function registerUsageReportRoute(app: FastifyInstance, ctx: HubSpotConte
           hubspotError({ message: `User ${req.params.userId} not found`, category: 'OBJECT_NOT_FOUND' }),
         );
       }
-      return { userId: owner.userId, userEmail: owner.email, enqueueTime: ctx.portal.now() };
+      // `enqueueTime` is the document's `DateTime` object (epoch milliseconds, offset in minutes), not an ISO string.
+      const enqueueTime = { dateOnly: false, timeZoneShift: 0, value: Date.parse(ctx.portal.now()) };
+      return { userId: owner.userId, userEmail: owner.email, enqueueTime };
     },
   );
 }

@@ -134,3 +134,9 @@ export function operationFor(
   }
   return best === undefined ? undefined : { doc: best.doc, template: best.template, statuses: best.statuses };
 }
+
+/** Errors of `body` against one component schema of `doc` (for operations the excerpts do not have). */
+export function checkSchema(doc: Doc, schema: string, body: unknown): ErrorObject[] {
+  const validate = ajv.compile({ $ref: `${doc}#/components/schemas/${schema}` });
+  return validate(body) ? [] : [...(validate.errors ?? [])];
+}
