@@ -61,7 +61,7 @@ export class Portal {
     this.records = new RecordStore(FIRST_RECORD_ID, now);
     this.owners = new OwnerStore();
     this.associations = new AssociationStore();
-    this.pipelines = new PipelineStore();
+    this.pipelines = new PipelineStore(now);
     this.auditLog = new AuditLog(now);
     seedPortal(this, { records: this.#seed });
     // From here on, writes are the account's activity (the seed is its past, not logged action by action).
