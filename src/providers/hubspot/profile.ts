@@ -72,7 +72,6 @@ export const HUBSPOT_PROFILE = {
     scope: 'account-info.security.read',
     pageSize: 100,
     defaultPerAnswer: 1_000,
-    maxPerAnswer: 10_000,
   },
   /** The schemas API's current path (the Node SDK moved off `/crm/v3/schemas` in 2024). */
   schemasPath: '/crm-object-schemas/v3/schemas',
