@@ -96,6 +96,11 @@ export const ERROR_EXAMPLES: ErrorExamples['errors'] = {
   expired_token: {
     message: 'This API token expired at 2026-03-01T00:00:00.000Z. Create a new one for the connection.',
   },
+  crm_scope_missing: {
+    message:
+      'HubSpot refused: this connection was not granted the scope account-info.security.read, which audit_logs needs (HubSpot offers audit logs on Enterprise accounts). Connect the account again (crm-proxy connect, or the console) and grant it.',
+    details: [{ provider: 'hubspot', status: 403, required_scopes: ['account-info.security.read'] }],
+  },
   wrong_region: {
     message: 'This API token belongs to the us region; call https://us.crm-proxy.example instead.',
     details: [{ region: 'us', base_url: 'https://us.crm-proxy.example' }],

@@ -172,6 +172,44 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
       },
     },
   },
+  readAuditLogs: {
+    request: {
+      data: {
+        occurred_after: '2026-03-01T00:00:00Z',
+        acting_user_ids: [1122334],
+        order: 'newest_first',
+        limit: 2,
+      },
+    },
+    responses: {
+      '200': {
+        data: {
+          records: [
+            {
+              id: '5400000012',
+              category: 'PROPERTY_VALUE',
+              subCategory: 'CONTACT',
+              action: 'UPDATE',
+              targetObjectId: '151',
+              occurredAt: '2026-03-02T09:31:12.480Z',
+              actingUser: { userId: 1122334, userEmail: 'ada.owner@example.com' },
+            },
+            {
+              id: '5400000011',
+              category: 'CRM_OBJECT',
+              subCategory: 'CONTACT',
+              action: 'CREATE',
+              targetObjectId: '151',
+              occurredAt: '2026-03-02T09:30:00.010Z',
+              actingUser: { userId: 1122334, userEmail: 'ada.owner@example.com' },
+            },
+          ],
+          done: false,
+          next_cursor: 'eyJjIjoiY29ubl8…',
+        },
+      },
+    },
+  },
   describeInstance: {
     responses: {
       '200': {

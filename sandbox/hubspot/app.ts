@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CONTROL_PREFIX, createSandboxApp, type FaultKind, type SandboxCore } from '../shared/index.ts';
 import { persistState, storesOf } from '../shared/persist.ts';
+import { registerAccountInfoRoutes } from './account-info/index.ts';
 import { registerAssociationsRoutes } from './associations/index.ts';
 import {
   type AuthResult,
@@ -42,8 +43,9 @@ export interface HubSpotApp {
   setBaseUrl(url: string): void;
 }
 
-/** Paths the bearer check guards: every CRM API (`/crm/v3/**`, `/crm/objects/**`, `/crm-object-schemas/**`). */
-const guarded = (url: string): boolean => url.startsWith('/crm/') || url.startsWith('/crm-');
+/** Paths the bearer check guards: every CRM API (`/crm/v3/**`, `/crm-object-schemas/**`, …) and account activity. */
+const guarded = (url: string): boolean =>
+  url.startsWith('/crm/') || url.startsWith('/crm-') || url.startsWith('/account-info/');
 
 const bearer = (request: FastifyRequest): string | undefined =>
   /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
@@ -160,6 +162,7 @@ export function buildHubSpotApp(options: HubSpotSandboxOptions = {}): HubSpotApp
   registerOwnersRoutes(app, ctx);
   registerPipelinesRoutes(app, ctx);
   registerAssociationsRoutes(app, ctx);
+  registerAccountInfoRoutes(app, ctx);
 
   app.post(`${CONTROL_PREFIX}/reset`, async (_request, reply) => {
     ctx.portal.reset();

@@ -14,6 +14,7 @@ export const OPERATIONS = [
   'associations',
   'associate',
   'dissociate',
+  'audit_logs',
   'passthrough',
 ] as const;
 export type OperationName = (typeof OPERATIONS)[number];
@@ -88,6 +89,13 @@ export interface AssociationLink {
   toId: string;
   /** The association's label (create); absent: the CRM's default, unlabelled type. */
   label?: string | undefined;
+}
+
+/** One page of the account's audit log: entries in the CRM's own shape, and the cursor to the rest. */
+export interface AuditLogPage {
+  records: Array<Record<string, unknown>>;
+  done: boolean;
+  next_cursor: string | null;
 }
 
 export interface UpsertOutcome {

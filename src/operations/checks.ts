@@ -23,6 +23,7 @@ const LABEL: Record<OperationName, string> = {
   associations: 'associations',
   associate: 'associate',
   dissociate: 'dissociate',
+  audit_logs: 'audit_logs',
   passthrough: 'pass-through (proxy)',
 };
 

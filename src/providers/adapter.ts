@@ -2,6 +2,7 @@ import type { Config } from '../config/index.ts';
 import type { Connection, Provider } from '../domain/connection.ts';
 import type {
   AssociationLink,
+  AuditLogPage,
   CountryList,
   GetAnswer,
   OperationName,
@@ -155,6 +156,18 @@ export interface SearchRequest {
   limit?: number;
 }
 
+/** Which entries of the account's audit log to read (every bound optional). */
+export interface AuditLogFilter {
+  /** ISO instants; entries strictly after / before them. */
+  occurredAfter?: string | undefined;
+  occurredBefore?: string | undefined;
+  /** Entries made by any of these users. */
+  actingUserIds?: number[] | undefined;
+  newestFirst?: boolean | undefined;
+  /** Entries per answer; the rest through `next_cursor`. */
+  limit?: number | undefined;
+}
+
 /** Inputs of each operation, already checked against the profile (object name, limits, interface). */
 export interface OperationInputs {
   insert: { objectName: string; records: unknown[]; via: string | undefined };
@@ -179,6 +192,8 @@ export interface OperationInputs {
   associations: { objectName: string; ids: string[]; to: string };
   associate: { objectName: string; links: AssociationLink[] };
   dissociate: { objectName: string; links: AssociationLink[] };
+  /** The account's audit log of user actions, or the continuation of a read (`next_cursor`). */
+  audit_logs: { filter: AuditLogFilter } | { cursor: string };
 }
 
 export interface OperationAnswers {
@@ -197,6 +212,7 @@ export interface OperationAnswers {
   associations: { data: RecordAssociations[] };
   associate: WriteAnswer;
   dissociate: WriteAnswer;
+  audit_logs: AuditLogPage;
 }
 
 export type Handler<O extends keyof OperationInputs> = (

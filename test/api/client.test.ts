@@ -140,7 +140,7 @@ test('client: jobs and idempotency keys: async insert, wait, results, list, canc
   assert.deepEqual([missing.status, missing.code], [404, 'job_not_found']);
 });
 
-test('client: HubSpot search pages, associations, associate and dissociate', async (t) => {
+test('client: HubSpot search pages, associations, associate and dissociate, audit logs', async (t) => {
   const s = await startStack(t);
   const crm = clientFor(s, 'hubspot');
   const contacts = ids(
@@ -179,6 +179,13 @@ test('client: HubSpot search pages, associations, associate and dissociate', asy
   const unlinked = await crm.dissociate('contacts', [{ id: contact, to: 'companies', to_id: company }]);
   assert.equal(unlinked[0]?.success, true, JSON.stringify(unlinked));
   assert.deepEqual((await crm.associations('contacts', [contact], 'companies'))[0]?.to ?? [], []);
+
+  // The account's audit log, a page and then every entry through the cursor.
+  const firstEntries = await crm.auditLogsPage({ filter: { order: 'newest_first', limit: 2 } });
+  assert.equal(firstEntries.records.length, 2);
+  assert.ok(firstEntries.next_cursor);
+  const entries = await collect(crm.auditLogs({ limit: 3 }));
+  assert.ok(entries.some((e) => e.category === 'CRM_OBJECT' && e.targetObjectId === contact));
 
   // An operation the CRM does not offer is a typed error, with the request id of the answer.
   const soql = await crm.soqlPage({ soql: 'SELECT Id FROM Contact' }).catch((e: unknown) => e);

@@ -139,13 +139,14 @@ test('HubSpot connections get 422 naming what HubSpot offers, for the Salesforce
     'associations',
     'associate',
     'dissociate',
+    'audit_logs',
     'passthrough',
   ];
   for (const [path, body] of calls) {
     const error = assertError(await s.api<ErrorBody>(path, { token, body }), 422, 'operation_not_available');
     assert.match(
       error.message,
-      /HubSpot offers: insert, upsert, update, delete, get, query \(search\), describe, add_custom_field, associations, associate, dissociate, pass-through/,
+      /HubSpot offers: insert, upsert, update, delete, get, query \(search\), describe, add_custom_field, associations, associate, dissociate, audit_logs, pass-through/,
     );
     assert.deepEqual(error.details[0]?.['available_operations'], offered);
   }

@@ -248,6 +248,7 @@ test('associations and audit logs: 422 saying what to use; unknown objects: 404 
   });
   assert.equal(audit.status, 422);
   assert.match(audit.body.error.message, /propertiesWithHistory/);
+  assert.match(audit.body.error.message, /POST \/v1\/audit_logs/);
   for (const name of ['associations']) {
     const answer = await s.api<ErrorBody>(`/v1/object/get/${name}`, {
       token: s.tokens.hubspot,

@@ -26,6 +26,7 @@ const FILES = [
   'sandbox/hubspot/model/properties.ts',
   'sandbox/hubspot/model/records.ts',
   'sandbox/hubspot/model/associations.ts',
+  'sandbox/hubspot/model/audit-log.ts',
   'sandbox/hubspot/oauth/state.ts',
   'sandbox/salesforce/oauth/state.ts',
 ];

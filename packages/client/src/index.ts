@@ -23,6 +23,7 @@ type Body<P extends keyof paths, M extends 'post'> = paths[P][M] extends {
 export type CustomFieldDefinition = Body<'/v1/object/add_custom_field/{object_name}', 'post'>['data'];
 export type SearchRequest = NonNullable<Body<'/v1/object/query/{object_name}', 'post'>['data']>;
 export type AssociationLink = Body<'/v1/object/associate/{object_name}', 'post'>['data'][number];
+export type AuditLogFilter = NonNullable<Body<'/v1/audit_logs', 'post'>['data']>;
 
 export interface CrmProxyClientOptions {
   /** Base URL of the service, e.g. `http://127.0.0.1:8080`. */
@@ -251,6 +252,25 @@ export class CrmProxyClient {
         body: { data: links },
       }),
     ).data;
+  }
+
+  /** One page of the account's audit log (HubSpot); `{cursor}` for the next. */
+  async auditLogsPage(query: { filter: AuditLogFilter } | { cursor: string }) {
+    return unwrap(
+      await this.raw.POST('/v1/audit_logs', {
+        body: 'filter' in query ? { data: query.filter } : { cursor: query.cursor },
+      }),
+    ).data;
+  }
+
+  /** Every audit log entry the filter selects, page after page. */
+  async *auditLogs(filter: AuditLogFilter = {}) {
+    let page = await this.auditLogsPage({ filter });
+    for (;;) {
+      yield* page.records;
+      if (page.next_cursor === null) return;
+      page = await this.auditLogsPage({ cursor: page.next_cursor });
+    }
   }
 
   /**

@@ -173,6 +173,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit_logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the account’s audit log
+         * @description **Offered on HubSpot connections**; other connections answer 422 `operation_not_available`. HubSpot’s account activity audit log: user actions (CRM record creates, property value updates, deletes, property and pipeline changes, sign-ins, security actions, …) with who made them and when, in HubSpot’s shape (`id`, `category`, `subCategory`, `action`, `targetObjectId`, `occurredAt`, `actingUser`). Filters: `occurred_after` / `occurred_before` (exclusive), `acting_user_ids` (any of them), `order`. The service follows HubSpot’s pages up to `limit` entries per answer (default 1 000) and returns `next_cursor` while more remain; send `{"cursor": …}` to continue. HubSpot offers it on Enterprise accounts, to connections granted the `account-info.security.read` scope: without it, 403 `crm_scope_missing`. The history of one record’s properties is read with get’s `propertiesWithHistory`.
+         */
+        post: operations["readAuditLogs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/countries": {
         parameters: {
             query?: never;
@@ -428,7 +448,7 @@ export interface paths {
         put?: never;
         /**
          * Get records by id
-         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Salesforce: up to 10 000 ids; each record has `attributes`, `Id` and the requested fields (all fields when `fields` is absent or empty). Unknown fields: 400 `unknown_field` naming the closest real field. Ids that do not exist, or that are not Salesforce ids, answer `null` at their place; duplicates are answered at each place. HubSpot: up to 100 ids read in one call; records as HubSpot shapes them (`id`, `properties`, `createdAt`, `updatedAt`, `archived`); all properties when `fields` is absent or empty, else those plus the system properties; `null` for missing ids with HubSpot’s own error entries in `errors`. Object names: plural names (`contacts`, `line_items`, `goals`, …), type ids, and custom objects by `2-…`, `p_…` or plain name. `propertiesWithHistory` (HubSpot, at most 50 ids) adds each record’s history of those properties, HubSpot’s audit of its records (`audit_logs`: 422 pointing there). `owners`, `deal_pipelines`, `ticket_pipelines`, `deal_stages`, `ticket_stages`: by id, in HubSpot’s shapes (archived owners too). Associations: 422 `object_not_supported`.
+         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Salesforce: up to 10 000 ids; each record has `attributes`, `Id` and the requested fields (all fields when `fields` is absent or empty). Unknown fields: 400 `unknown_field` naming the closest real field. Ids that do not exist, or that are not Salesforce ids, answer `null` at their place; duplicates are answered at each place. HubSpot: up to 100 ids read in one call; records as HubSpot shapes them (`id`, `properties`, `createdAt`, `updatedAt`, `archived`); all properties when `fields` is absent or empty, else those plus the system properties; `null` for missing ids with HubSpot’s own error entries in `errors`. Object names: plural names (`contacts`, `line_items`, `goals`, …), type ids, and custom objects by `2-…`, `p_…` or plain name. `propertiesWithHistory` (HubSpot, at most 50 ids) adds each record’s history of those properties; the account’s audit log is `POST /v1/audit_logs` (`audit_logs` as an object name: 422 pointing to both). `owners`, `deal_pipelines`, `ticket_pipelines`, `deal_stages`, `ticket_stages`: by id, in HubSpot’s shapes (archived owners too). Associations: 422 `object_not_supported`.
          */
         post: operations["getRecords"];
         delete?: never;
@@ -584,7 +604,7 @@ export interface components {
                  * @description Stable snake_case code.
                  * @enum {string}
                  */
-                code: "invalid_json" | "invalid_body" | "invalid_object_name" | "unknown_field" | "too_many_records" | "too_many_ids" | "target_not_allowed" | "invalid_query" | "invalid_cursor" | "invalid_field_definition" | "missing_match_value" | "field_name_too_long" | "too_many_fields" | "invalid_value" | "query_too_long" | "invalid_path" | "malformed_request" | "invalid_idempotency_key" | "missing_token" | "malformed_token" | "unknown_token" | "revoked_token" | "expired_token" | "wrong_region" | "not_found" | "job_not_found" | "unknown_object" | "method_not_allowed" | "request_timeout" | "field_already_exists" | "idempotency_key_in_progress" | "idempotency_key_outcome_unknown" | "job_not_finished" | "body_too_large" | "unsupported_media_type" | "headers_too_large" | "operation_not_available" | "object_not_supported" | "idempotency_key_reused" | "rate_limited" | "crm_rate_limited" | "internal_error" | "crm_error" | "crm_unreachable" | "connection_needs_reauth" | "connection_plain_http" | "service_unavailable";
+                code: "invalid_json" | "invalid_body" | "invalid_object_name" | "unknown_field" | "too_many_records" | "too_many_ids" | "target_not_allowed" | "invalid_query" | "invalid_cursor" | "invalid_field_definition" | "missing_match_value" | "field_name_too_long" | "too_many_fields" | "invalid_value" | "query_too_long" | "invalid_path" | "malformed_request" | "invalid_idempotency_key" | "missing_token" | "malformed_token" | "unknown_token" | "revoked_token" | "expired_token" | "crm_scope_missing" | "wrong_region" | "not_found" | "job_not_found" | "unknown_object" | "method_not_allowed" | "request_timeout" | "field_already_exists" | "idempotency_key_in_progress" | "idempotency_key_outcome_unknown" | "job_not_finished" | "body_too_large" | "unsupported_media_type" | "headers_too_large" | "operation_not_available" | "object_not_supported" | "idempotency_key_reused" | "rate_limited" | "crm_rate_limited" | "internal_error" | "crm_error" | "crm_unreachable" | "connection_needs_reauth" | "connection_plain_http" | "service_unavailable";
                 details: {
                     [key: string]: unknown;
                 }[];
@@ -655,7 +675,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Revoked or expired API token, or a token of the other region (`wrong_region`). */
+        /** @description Revoked or expired API token, a token of the other region (`wrong_region`), or `crm_scope_missing`: the CRM connection was not granted a scope the operation needs (the message names it; connect the account again and grant it). */
         Error403: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -1485,6 +1505,124 @@ export interface operations {
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
+        };
+    };
+    readAuditLogs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Either `data` (filters of a new read; absent: every entry) or `cursor` (the next page). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "occurred_after": "2026-03-01T00:00:00Z",
+                 *         "acting_user_ids": [
+                 *           1122334
+                 *         ],
+                 *         "order": "newest_first",
+                 *         "limit": 2
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description `next_cursor` of a previous answer. */
+                    cursor?: string;
+                    data?: {
+                        /** @description Entries made by any of these CRM users (HubSpot user ids). */
+                        acting_user_ids?: number[];
+                        /** @description Entries per answer (default 1 000). */
+                        limit?: number;
+                        /** @description ISO 8601 date or date-time: entries strictly after it. */
+                        occurred_after?: string;
+                        /** @description ISO 8601 date or date-time: entries strictly before it. */
+                        occurred_before?: string;
+                        /** @description By the time of the action; default `oldest_first`. */
+                        order?: "oldest_first" | "newest_first";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description One page of entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "records": [
+                     *           {
+                     *             "id": "5400000012",
+                     *             "category": "PROPERTY_VALUE",
+                     *             "subCategory": "CONTACT",
+                     *             "action": "UPDATE",
+                     *             "targetObjectId": "151",
+                     *             "occurredAt": "2026-03-02T09:31:12.480Z",
+                     *             "actingUser": {
+                     *               "userId": 1122334,
+                     *               "userEmail": "ada.owner@example.com"
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "5400000011",
+                     *             "category": "CRM_OBJECT",
+                     *             "subCategory": "CONTACT",
+                     *             "action": "CREATE",
+                     *             "targetObjectId": "151",
+                     *             "occurredAt": "2026-03-02T09:30:00.010Z",
+                     *             "actingUser": {
+                     *               "userId": 1122334,
+                     *               "userEmail": "ada.owner@example.com"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "done": false,
+                     *         "next_cursor": "eyJjIjoiY29ubl8…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            done: boolean;
+                            next_cursor: string | null;
+                            records: ({
+                                actingUser: {
+                                    userEmail?: string;
+                                    userId: number;
+                                };
+                                action: string;
+                                category: string;
+                                id: string;
+                                occurredAt: string;
+                                subCategory?: string;
+                                targetObjectId?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
+            503: components["responses"]["Error503"];
         };
     };
     listCountries: {

@@ -6,6 +6,7 @@ import { isRecord } from '../objects/http.ts';
 import { registerBatchDefaultRoutes } from './batch-default.ts';
 import { idOf, live, missingObject, type PairParams, pairOrReply, readAssociations, spec } from './common.ts';
 import { registerRecordAssociationRoutes } from './records.ts';
+import { registerUsageReportRoute } from './usage-report.ts';
 import { registerV3AssociationRoutes } from './v3.ts';
 
 const PREFIX = '/crm/v4/associations/:fromObjectType/:toObjectType';
@@ -20,6 +21,7 @@ export function registerAssociationsRoutes(app: FastifyInstance, ctx: HubSpotCon
   registerBatchDefaultRoutes(app, ctx);
   registerRecordAssociationRoutes(app, ctx);
   registerV3AssociationRoutes(app, ctx);
+  registerUsageReportRoute(app, ctx);
   app.get<{ Params: PairParams }>(
     `${PREFIX}/labels`,
     { config: { kind: 'associations.labels.list' } },

@@ -1,5 +1,6 @@
 import { seedPortal } from '../seed/index.ts';
 import { AssociationStore } from './associations.ts';
+import { type ActingUser, type AuditEntry, AuditLog, type StoreWrite } from './audit-log.ts';
 import { buildCustomType, type ObjectSchemaInput } from './custom-types.ts';
 import { ObjectTypeRegistry } from './object-types.ts';
 import { OwnerStore } from './owners.ts';
@@ -36,6 +37,7 @@ export class Portal {
   owners!: OwnerStore;
   associations!: AssociationStore;
   pipelines!: PipelineStore;
+  auditLog!: AuditLog;
   #clock: () => Date;
   #seed: boolean;
 
@@ -59,8 +61,40 @@ export class Portal {
     this.records = new RecordStore(FIRST_RECORD_ID, now);
     this.owners = new OwnerStore();
     this.associations = new AssociationStore();
-    this.pipelines = new PipelineStore();
+    this.pipelines = new PipelineStore(now);
+    this.auditLog = new AuditLog(now);
     seedPortal(this, { records: this.#seed });
+    // From here on, writes are the account's activity (the seed is its past, not logged action by action).
+    this.records.onWrite = (w) => this.#logged(w.action === 'UPDATE' ? 'PROPERTY_VALUE' : 'CRM_OBJECT', w);
+    this.properties.onWrite = (w) => this.#logged('PROPERTY', w);
+    this.pipelines.onWrite = (w) => this.#logged('PIPELINE', w);
+  }
+
+  /** The user API writes are made as: the first seeded owner (`API_USER_ID`). */
+  apiUser(): ActingUser {
+    const owner = this.owners.getByUserId(Number(API_USER_ID));
+    return { userId: Number(API_USER_ID), ...(owner === undefined ? {} : { userEmail: owner.email }) };
+  }
+
+  /** Adds an entry to the account's audit log, made by `actingUser` (default: the API user). */
+  audit(
+    entry: Omit<AuditEntry, 'id' | 'occurredAt' | 'actingUser'> & {
+      actingUser?: ActingUser;
+      occurredAt?: string;
+    },
+  ): AuditEntry {
+    return this.auditLog.record({ ...entry, actingUser: entry.actingUser ?? this.apiUser() });
+  }
+
+  /** Category, the type's upper-case singular name as sub-category (`CONTACT`, `DEAL`, `CAR`), action, target. */
+  #logged(category: string, write: StoreWrite): void {
+    const type = this.types.resolve(write.objectTypeId);
+    this.audit({
+      category,
+      subCategory: type?.singularName ?? write.objectTypeId,
+      action: write.action,
+      targetObjectId: write.targetObjectId,
+    });
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { WriteListener } from './audit-log.ts';
 import type { PropertyDefinition, PropertyGroup } from './types.ts';
 
 /** What a caller may set when creating a property (HubSpot's `PropertyCreate`, already validated). */
@@ -26,6 +27,8 @@ interface TypeProperties {
 export class PropertyRegistry {
   #byType = new Map<string, TypeProperties>();
   #now: () => string;
+  /** Told of each property created, changed or archived through the API (the portal's audit log). */
+  onWrite: WriteListener | undefined;
 
   constructor(now: () => string) {
     this.#now = now;
@@ -111,6 +114,7 @@ export class PropertyRegistry {
       modificationMetadata: { archivable: true, readOnlyDefinition: false, readOnlyValue: false },
     };
     t.properties.set(property.name, property);
+    this.onWrite?.({ action: 'CREATE', objectTypeId, targetObjectId: property.name });
     return { ok: true, property: structuredClone(property) };
   }
 
@@ -132,6 +136,7 @@ export class PropertyRegistry {
       ...(userId !== undefined ? { updatedUserId: userId } : {}),
     };
     t.properties.set(name, next);
+    this.onWrite?.({ action: 'UPDATE', objectTypeId, targetObjectId: name });
     return structuredClone(next);
   }
 
@@ -142,6 +147,7 @@ export class PropertyRegistry {
     if (current === undefined || current.archived === true) return false;
     const now = this.#now();
     t.properties.set(name, { ...current, archived: true, archivedAt: now, updatedAt: now });
+    this.onWrite?.({ action: 'DELETE', objectTypeId, targetObjectId: name });
     return true;
   }
 

@@ -1,3 +1,4 @@
+import type { WriteListener } from './audit-log.ts';
 import type { ObjectTypeDefinition, StoredRecord } from './types.ts';
 
 export interface WriteOptions {
@@ -18,6 +19,8 @@ export class RecordStore {
   #indexes = new Map<string, Map<string, Set<string>>>();
   #nextId: number;
   #now: () => string;
+  /** Told of each create, update and archive once the portal is seeded (its audit log). */
+  onWrite: WriteListener | undefined;
 
   constructor(firstId: number, now: () => string) {
     this.#nextId = firstId;
@@ -57,6 +60,7 @@ export class RecordStore {
     };
     this.#apply(record, { ...values, ...system }, at, options.sourceType ?? 'API');
     this.#table(type.objectTypeId).set(id, record);
+    this.onWrite?.({ action: 'CREATE', objectTypeId: type.objectTypeId, targetObjectId: id });
     return record;
   }
 
@@ -130,6 +134,7 @@ export class RecordStore {
     const at = options.at ?? this.#now();
     this.#apply(record, { ...values, [type.lastModifiedProperty]: at }, at, options.sourceType ?? 'API');
     record.updatedAt = at;
+    this.onWrite?.({ action: 'UPDATE', objectTypeId: type.objectTypeId, targetObjectId: id });
     return record;
   }
 
@@ -139,6 +144,17 @@ export class RecordStore {
     if (record === undefined) return false;
     record.archived = true;
     record.archivedAt = this.#now();
+    this.onWrite?.({ action: 'DELETE', objectTypeId, targetObjectId: id });
+    return true;
+  }
+
+  /** Deletes a record for good (GDPR delete): gone from reads, archived ones included; false when unknown. */
+  purge(objectTypeId: string, id: string): boolean {
+    if (!this.#table(objectTypeId).delete(id)) return false;
+    for (const [key, index] of this.#indexes) {
+      if (key.startsWith(`${objectTypeId}\u0000`)) for (const ids of index.values()) ids.delete(id);
+    }
+    this.onWrite?.({ action: 'DELETE', objectTypeId, targetObjectId: id });
     return true;
   }
 

@@ -51,7 +51,7 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: HubSpotContext): 
     if (!scope.hasContentTypeParser('application/x-www-form-urlencoded')) await scope.register(formbody);
     for (const version of ['v1', 'v3']) registerTokenRoute(scope, ctx, state, `/oauth/${version}/token`);
     registerIntrospectionRoutes(scope, ctx, state);
-    registerAuthorizeRoutes(scope, state);
+    registerAuthorizeRoutes(scope, ctx, state);
   });
   registerTokenInfoRoutes(app, state);
 }
@@ -191,7 +191,7 @@ const CONSENT_FIELDS = [
   'code_challenge_method',
 ] as const;
 
-function registerAuthorizeRoutes(app: FastifyInstance, state: OAuthState): void {
+function registerAuthorizeRoutes(app: FastifyInstance, ctx: HubSpotContext, state: OAuthState): void {
   /** An HTML error page when the request cannot go on, else null. */
   const check = (reply: FastifyReply, p: Params): FastifyReply | null => {
     const html = (title: string, message: string) =>
@@ -241,6 +241,13 @@ function registerAuthorizeRoutes(app: FastifyInstance, state: OAuthState): void 
       const scopes = [...new Set([...scopeList(p.scope), ...scopeList(p.optional_scope)])];
       const code = state.issueCode(p.redirect_uri as string, scopes, p.code_challenge ?? null);
       url.searchParams.set('code', code);
+      // The installing user signed in to the consent page: the account's audit log shows it.
+      ctx.portal.audit({
+        category: 'LOGIN',
+        subCategory: 'LOGIN_SUCCEEDED',
+        action: 'PERFORM',
+        targetObjectId: String(state.userId),
+      });
     } else {
       url.searchParams.set('error', 'access_denied');
     }

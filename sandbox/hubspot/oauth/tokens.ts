@@ -24,6 +24,7 @@ export const DEFAULT_SCOPES: readonly string[] = [
   'crm.schemas.custom.read',
   'crm.schemas.custom.write',
   'tickets',
+  'account-info.security.read',
 ];
 
 /** A UUID-shaped string from random bytes. */

@@ -3,6 +3,7 @@ import type { HubSpotContext } from '../context.ts';
 import { registerBasicRoutes } from './basic.ts';
 import { registerBatchRoutes } from './batch.ts';
 import { registerBatchReadRoute } from './batch-read.ts';
+import { registerMergeRoutes } from './merge.ts';
 import { registerSearchRoute } from './search.ts';
 
 /**
@@ -17,6 +18,7 @@ export function registerObjectsRoutes(app: FastifyInstance, ctx: HubSpotContext)
     registerSearchRoute(app, ctx, prefix);
     registerBatchReadRoute(app, ctx, prefix);
     registerBatchRoutes(app, ctx, prefix);
+    registerMergeRoutes(app, ctx, prefix);
     registerBasicRoutes(app, ctx, prefix);
   }
 }

@@ -3,6 +3,7 @@ import type { HubSpotContext } from '../context.ts';
 import { hubspotError, sendHubSpotError, validationBody } from '../errors.ts';
 import type { ObjectTypeDefinition, Pipeline } from '../model/types.ts';
 import { isRecord, typeOrReply } from '../objects/http.ts';
+import { registerPipelineAuditRoutes } from './audits.ts';
 import { stageOf, stagesOf } from './stage-input.ts';
 import { registerPipelineWriteRoutes } from './writes.ts';
 
@@ -41,6 +42,7 @@ export function pipelineType(
 /** Pipelines API v3: pipelines with their stages (`Pipeline`, `PipelineStage`), read, create and patch. */
 export function registerPipelinesRoutes(app: FastifyInstance, ctx: HubSpotContext): void {
   registerPipelineWriteRoutes(app, ctx);
+  registerPipelineAuditRoutes(app, ctx);
   app.post<{ Params: TypeParams; Body: unknown }>(
     `${PREFIX}/:objectType`,
     { config: { kind: 'pipelines.create' } },

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Portal } from '../model/portal.ts';
 import type { PropertyDefinition, PropertyGroup } from '../model/types.ts';
+import { seedAuditHistory } from './audit-history.ts';
 import { SEED_OWNERS, SEED_PIPELINES } from './owners-pipelines.ts';
 import { builtIn, systemSpecs } from './property-builder.ts';
 import { seedRecords } from './records.ts';
@@ -77,5 +78,6 @@ export function seedPortal(portal: Portal, options: { records: boolean }): void 
     for (const p of pipelines) portal.pipelines.put(typeId, p);
   }
   portal.defineObjectType(SEED_CUSTOM_TYPE, { at: '2024-05-06T07:08:09.101Z' });
+  seedAuditHistory(portal);
   if (options.records) seedRecords(portal);
 }

@@ -4,6 +4,7 @@ import type { RouteDoc } from '../route-doc.ts';
 import { register as connectLink } from './connect.secret.ts';
 import { register as oauthCallback } from './oauth.callback.ts';
 import type { ApiApp, RegisterRoute, RouteServices } from './types.ts';
+import { register as auditLogs } from './v1.audit_logs.ts';
 import { register as countries } from './v1.countries.ts';
 import { register as describeObject } from './v1.describe.object.ts';
 import { register as describe } from './v1.describe.ts';
@@ -38,6 +39,7 @@ const ROUTES: RegisterRoute[] = [
   associations,
   associate,
   dissociate,
+  auditLogs,
   proxy,
   jobs,
   job,
@@ -61,6 +63,7 @@ const POST_PATHS = [
   '/v1/object/associations/:object_name',
   '/v1/object/associate/:object_name',
   '/v1/object/dissociate/:object_name',
+  '/v1/audit_logs',
 ];
 
 export function registerV1Routes(app: ApiApp, ctx: RouteServices): void {

@@ -271,3 +271,48 @@ export const AssociateBody = Type.Object(
   { additionalProperties: false },
 );
 export type AssociateBody = Static<typeof AssociateBody>;
+
+const Instant = (what: string) =>
+  Type.String({
+    minLength: 10,
+    maxLength: 40,
+    pattern: '^\\d{4}-\\d\\d-\\d\\d(T\\d\\d:\\d\\d(:\\d\\d(\\.\\d+)?)?(Z|[+-]\\d\\d:?\\d\\d)?)?$',
+    description: `ISO 8601 date or date-time: entries ${what} it.`,
+  });
+
+export const AuditLogsBody = Type.Object(
+  {
+    data: Type.Optional(
+      Type.Object(
+        {
+          occurred_after: Type.Optional(Instant('strictly after')),
+          occurred_before: Type.Optional(Instant('strictly before')),
+          acting_user_ids: Type.Optional(
+            Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), {
+              minItems: 1,
+              maxItems: 100,
+              description: 'Entries made by any of these CRM users (HubSpot user ids).',
+            }),
+          ),
+          order: Type.Optional(
+            Type.Union([Type.Literal('oldest_first'), Type.Literal('newest_first')], {
+              description: 'By the time of the action; default `oldest_first`.',
+            }),
+          ),
+          limit: Type.Optional(
+            Type.Integer({ minimum: 1, maximum: 10_000, description: 'Entries per answer (default 1 000).' }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 65_536, description: '`next_cursor` of a previous answer.' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'Either `data` (filters of a new read; absent: every entry) or `cursor` (the next page).',
+  },
+);
+export type AuditLogsBody = Static<typeof AuditLogsBody>;

@@ -2,6 +2,7 @@ import type { Connection } from '../../domain/connection.ts';
 import type { CrmAdapter, OAuthClient, ProviderDeps } from '../adapter.ts';
 import { accountObject, getAccountObjects, queryAccountObjects } from './account-objects.ts';
 import { hubspotAssociations } from './associations.ts';
+import { hubspotAuditLogs } from './audit-logs.ts';
 import { hubspotAuth } from './auth.ts';
 import { paced } from './calls.ts';
 import { hubspotConnect } from './connect.ts';
@@ -16,7 +17,7 @@ import { hubspotWrites } from './writes.ts';
 
 /**
  * HubSpot: writes (batch APIs), search, get (batch read), describe, associations (read, associate,
- * dissociate), add custom field and pass-through; every CRM call paced per connection.
+ * dissociate), add custom field, audit logs and pass-through; every CRM call paced per connection.
  */
 export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
   const { clock } = deps;
@@ -77,6 +78,8 @@ export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
       associations: associations.read,
       associate: associations.associate,
       dissociate: associations.dissociate,
+      // The account activity API's audit log, HubSpot's pages behind a signed cursor.
+      audit_logs: hubspotAuditLogs(hs, deps.signingKey),
       // HubSpot's answer names its message `message`.
       add_custom_field: (call, input) =>
         fields.addCustomField(call.session, input.objectName, input.definition),

@@ -51,7 +51,7 @@ function standardObject(name: string): StandardObject | undefined {
  * Resolves a user's object name: standard types by plural, singular, type id or the API's own
  * names (`goals` → goal targets); custom objects by `2-…` id, fully qualified name (`p123_cars`),
  * `p_cars`, or plain name (`cars`) through the schemas API, cached per connection. Owners,
- * associations, audit logs, pipelines and stages answer 422; anything else 404.
+ * associations, audit logs (their own operations), pipelines and stages answer 422; anything else 404.
  */
 export async function resolveObject(
   hs: PerConnectionState,
@@ -87,8 +87,8 @@ export async function resolveObject(
   if (AUDIT.has(key(name))) {
     throw new ApiError(
       'object_not_supported',
-      `HubSpot's audit of CRM records is their property history: get the records with "propertiesWithHistory": ["property", …] (at most 50 ids), for example POST /v1/object/get/contacts {"data": {"ids": [...], "propertiesWithHistory": ["lifecyclestage"]}}.`,
-      { details: [{ object_name: name, use: 'propertiesWithHistory on get' }] },
+      `HubSpot's audit log of the account (who created, updated or deleted what, and when) is read with POST /v1/audit_logs {"data": {"occurred_after": "2026-01-01T00:00:00Z"}}; one record's history of its properties with get and "propertiesWithHistory": ["property", …] (at most 50 ids), for example POST /v1/object/get/contacts {"data": {"ids": [...], "propertiesWithHistory": ["lifecyclestage"]}}.`,
+      { details: [{ object_name: name, use: ['/v1/audit_logs', 'propertiesWithHistory on get'] }] },
     );
   }
   if (ANNOUNCED.has(key(name))) {

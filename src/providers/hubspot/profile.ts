@@ -58,7 +58,20 @@ export const HUBSPOT_PROFILE = {
       'crm.objects.line_items.read',
       'crm.objects.products.read',
       'crm.objects.quotes.read',
+      // Audit logs (Enterprise accounts only; optional, so other accounts still connect).
+      'account-info.security.read',
     ],
+  },
+  /**
+   * The account's audit log of user actions (account activity API, Enterprise accounts). HubSpot
+   * documents no page size for it (its login and security siblings cap `limit` at 200): pages of
+   * 100, up to `defaultPerAnswer` entries per answer unless the request's `limit` says otherwise.
+   */
+  auditLogs: {
+    path: '/account-info/v3/activity/audit-logs',
+    scope: 'account-info.security.read',
+    pageSize: 100,
+    defaultPerAnswer: 1_000,
   },
   /** The schemas API's current path (the Node SDK moved off `/crm/v3/schemas` in 2024). */
   schemasPath: '/crm-object-schemas/v3/schemas',
@@ -153,7 +166,7 @@ export const ANNOUNCED_OBJECTS: readonly string[] = [];
 /** Associations have their own routes (`/v1/object/associations/{object}`, associate, dissociate). */
 export const ASSOCIATION_NAMES: readonly string[] = ['associations', 'association'];
 
-/** HubSpot's audit of CRM records is property history, read with get's `propertiesWithHistory`. */
+/** Names of the audit log as an object: read with `/v1/audit_logs`, one record's history with `propertiesWithHistory`. */
 export const AUDIT_NAMES: readonly string[] = ['audit_logs', 'audit_log', 'auditlogs', 'property_history'];
 
 /**

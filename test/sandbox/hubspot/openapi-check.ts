@@ -110,3 +110,33 @@ export function conforms(
     `${method.toUpperCase()} ${path} ${status} does not match ${doc}`,
   );
 }
+
+/**
+ * The documented operation a request reached: the document and path template whose template
+ * matches `path` (literal segments before parameters), with the statuses it documents; undefined
+ * when none of the documents has it.
+ */
+export function operationFor(
+  method: string,
+  path: string,
+): { doc: Doc; template: string; statuses: string[] } | undefined {
+  let best: { doc: Doc; template: string; statuses: string[]; params: number } | undefined;
+  for (const [doc, spec] of docs) {
+    for (const [template, item] of Object.entries(spec.paths)) {
+      const op = item[method];
+      if (op === undefined) continue;
+      const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}/?$`);
+      if (!pattern.test(path)) continue;
+      const params = (template.match(/\{/g) ?? []).length;
+      if (best === undefined || params < best.params)
+        best = { doc, template, statuses: Object.keys(op.responses), params };
+    }
+  }
+  return best === undefined ? undefined : { doc: best.doc, template: best.template, statuses: best.statuses };
+}
+
+/** Errors of `body` against one component schema of `doc` (for operations the excerpts do not have). */
+export function checkSchema(doc: Doc, schema: string, body: unknown): ErrorObject[] {
+  const validate = ajv.compile({ $ref: `${doc}#/components/schemas/${schema}` });
+  return validate(body) ? [] : [...(validate.errors ?? [])];
+}

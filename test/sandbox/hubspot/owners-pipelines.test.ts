@@ -68,3 +68,46 @@ test('pipelines: deals and tickets with stages; one pipeline, its stages, one st
   assert.equal((await get('/crm/v3/pipelines/contacts')).status, 400);
   assert.equal((await get('/crm/v3/pipelines/unicorns')).status, 400);
 });
+
+type Audit = { identifier: string; action: string; portalId: number; fromUserId: number; timestamp: string };
+
+test('pipeline and stage audits: every change, newest first, in PublicAuditInfo shape; 404 for unknown ones', async (t) => {
+  const { hs, get } = await start(t);
+  const send = (method: string, path: string, body?: unknown) =>
+    fetch(`${hs.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${hs.credentials.accessToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  const stage = { label: 'Open', displayOrder: 0, metadata: { probability: '0.5' } };
+  const created = await send('POST', '/crm/v3/pipelines/deals', {
+    label: 'Audited',
+    displayOrder: 7,
+    stages: [stage],
+  });
+  const pipeline = (await created.json()) as Pipeline;
+  await send('PATCH', `/crm/v3/pipelines/deals/${pipeline.id}`, { label: 'Audited 2' });
+  const stageId = pipeline.stages[0]!.id;
+  await send('PATCH', `/crm/v3/pipelines/deals/${pipeline.id}/stages/${stageId}`, { label: 'Opened' });
+
+  const audits = await get(`/crm/v3/pipelines/deals/${pipeline.id}/audit`);
+  assert.equal(audits.status, 200);
+  const list = audits.body.results as Audit[];
+  assert.deepEqual(
+    list.map((a) => a.action),
+    ['UPDATE', 'UPDATE', 'CREATE'],
+  );
+  assert.equal(list[0]?.portalId, hs.portal.portalId);
+  assert.equal(list[0]?.fromUserId, 1122334);
+  const stageAudits = (await get(`/crm/v3/pipelines/deals/${pipeline.id}/stages/${stageId}/audit`)).body
+    .results as Audit[];
+  assert.deepEqual(
+    stageAudits.map((a) => a.action),
+    ['UPDATE', 'CREATE'],
+  );
+  assert.equal((await get('/crm/v3/pipelines/deals/nope/audit')).status, 404);
+  assert.equal((await get(`/crm/v3/pipelines/deals/${pipeline.id}/stages/nope/audit`)).status, 404);
+});

@@ -1,0 +1,102 @@
+import type { AuditLogPage } from '../../domain/operations.ts';
+import { ApiError } from '../../errors/index.ts';
+import type { AuditLogFilter, HandlerCall } from '../adapter.ts';
+import { type OutboundResponse, parseJson } from '../client/types.ts';
+import { signCursor, verifyCursor } from '../cursor.ts';
+import { crmErrorFromResponse } from '../errors.ts';
+import type { PerConnectionState } from './connection-state.ts';
+import { HUBSPOT_PROFILE } from './profile.ts';
+
+const AUDIT = HUBSPOT_PROFILE.auditLogs;
+
+interface CursorPayload {
+  /** Connection the cursor belongs to. */
+  c: string;
+  /** Query parameters of the read (without paging). */
+  q: Array<[string, string]>;
+  /** HubSpot's `after` of the next page. */
+  a: string;
+  /** Entries per answer. */
+  n: number;
+}
+
+interface AuditAnswer {
+  results?: Array<Record<string, unknown>>;
+  paging?: { next?: { after?: string } };
+}
+
+/** HubSpot's query parameters for a filter (`actingUserId` repeated, one per user). */
+function queryOf(filter: AuditLogFilter): Array<[string, string]> {
+  const q: Array<[string, string]> = [];
+  if (filter.occurredAfter !== undefined) q.push(['occurredAfter', filter.occurredAfter]);
+  if (filter.occurredBefore !== undefined) q.push(['occurredBefore', filter.occurredBefore]);
+  for (const id of filter.actingUserIds ?? []) q.push(['actingUserId', String(id)]);
+  if (filter.newestFirst === true) q.push(['sort', '-occurredAt']);
+  return q;
+}
+
+/** 403 MISSING_SCOPES: the connection was authorised without the scope; anything else stays HubSpot's error. */
+function failure(response: OutboundResponse): Error {
+  const body = parseJson<{ category?: string }>(response);
+  if (response.status === 403 && body?.category === 'MISSING_SCOPES') {
+    return new ApiError(
+      'crm_scope_missing',
+      `HubSpot refused: this connection was not granted the scope ${AUDIT.scope}, which audit_logs needs (HubSpot offers audit logs on Enterprise accounts). Connect the account again (crm-proxy connect, or the console) and grant it.`,
+      {
+        details: [
+          { provider: 'hubspot', status: 403, required_scopes: [AUDIT.scope], crm_error: body ?? null },
+        ],
+      },
+    );
+  }
+  return crmErrorFromResponse('hubspot', response, 'reading the audit log');
+}
+
+/**
+ * The account activity API (`GET /account-info/v3/activity/audit-logs`, Enterprise accounts,
+ * scope `account-info.security.read`): the service follows HubSpot's pages up to `limit` entries
+ * per answer; `next_cursor` (HubSpot's position and the filter, bound to the connection and signed)
+ * continues.
+ */
+export function hubspotAuditLogs(hs: PerConnectionState, key: Buffer) {
+  async function page(call: HandlerCall, query: Array<[string, string]>, after: string, limit: number) {
+    const params = new URLSearchParams([...query, ['limit', String(limit)]]);
+    if (after !== '') params.set('after', after);
+    const response = await call.limiter.run(() =>
+      hs.call(call.session, {
+        method: 'GET',
+        path: `${AUDIT.path}?${params.toString()}`,
+        idempotent: true,
+        label: 'hubspot.account_info.audit_logs',
+      }),
+    );
+    if (response.status !== 200) throw failure(response);
+    return parseJson<AuditAnswer>(response) ?? {};
+  }
+
+  async function run(call: HandlerCall, payload: CursorPayload): Promise<AuditLogPage> {
+    const records: Array<Record<string, unknown>> = [];
+    let after = payload.a;
+    let more = true;
+    while (more && records.length < payload.n) {
+      const answer = await page(call, payload.q, after, Math.min(AUDIT.pageSize, payload.n - records.length));
+      const results = answer.results ?? [];
+      records.push(...results);
+      const next = answer.paging?.next?.after;
+      more = next !== undefined && results.length > 0;
+      if (next !== undefined) after = next;
+    }
+    return { records, done: !more, next_cursor: more ? signCursor(key, { ...payload, a: after }) : null };
+  }
+
+  return async (call: HandlerCall, input: { filter: AuditLogFilter } | { cursor: string }) => {
+    if ('cursor' in input)
+      return run(call, verifyCursor<CursorPayload>(key, input.cursor, call.session.connectionId));
+    return run(call, {
+      c: call.session.connectionId,
+      q: queryOf(input.filter),
+      a: '',
+      n: input.filter.limit ?? AUDIT.defaultPerAnswer,
+    });
+  };
+}
