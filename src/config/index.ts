@@ -8,7 +8,7 @@ import { DEFAULT_DURABLE, type DurableSettings, parseDurable } from './durable.t
 import { ConfigError, ConfigProblems } from './error.ts';
 import { type MetricsConfig, parseMetricsConfig, parseTracingConfig, type TracingConfig } from './metrics.ts';
 import { checkProductionSafety } from './production.ts';
-import { bool, type Env, hours, oneOf, port, scopes, str, url } from './read.ts';
+import { bool, type Env, hours, oneOf, port, scopes, str, url, wholeNumber } from './read.ts';
 import { DEFAULT_SERVER_LIMITS, parseServerLimits, type ServerLimits } from './server-limits.ts';
 
 export { type CapacityLimits, DEFAULT_CAPACITY } from './capacity.ts';
@@ -140,22 +140,6 @@ function redisUrl(env: Env): string | undefined {
     throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL (redis://host:6379/0)');
   }
   return value;
-}
-
-/** A whole number in [min, max], else the variable's problem in words. */
-function wholeNumber(
-  env: Env,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-  unit: string,
-): number {
-  const v = Number(str(env, name) ?? String(fallback));
-  if (!(Number.isInteger(v) && v >= min && v <= max)) {
-    throw new ConfigError(`${name} must be a whole number of ${unit} from ${min} to ${max}`);
-  }
-  return v;
 }
 
 /** The sandboxes' ports: by default the two after the service's (any free one when it takes any). */

@@ -68,3 +68,20 @@ export function oneOf<T extends string>(env: Env, name: string, allowed: readonl
     throw new ConfigError(`${name} must be one of ${allowed.join(', ')}`);
   return v as T;
 }
+
+/** A whole number in [min, max] (unset or empty: `fallback`), else the variable's problem in words. */
+export function wholeNumber(
+  env: Env,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  unit: string,
+): number {
+  const v = env[name]?.trim();
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new ConfigError(`${name} must be a whole number of ${unit} from ${min} to ${max}`);
+  return n;
+}

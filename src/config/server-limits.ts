@@ -2,6 +2,7 @@
 // connection, parsed from the environment with the rest of the configuration.
 import { isIP } from 'node:net';
 import { ConfigError, ConfigProblems } from './error.ts';
+import { wholeNumber } from './read.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -41,22 +42,6 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-function wholeNumber(
-  env: Env,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-  unit: string,
-): number {
-  const v = env[name]?.trim();
-  if (v === undefined || v === '') return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw new ConfigError(`${name} must be a whole number of ${unit} from ${min} to ${max}`);
-  return n;
-}
 
 /** `loopback` (the default), `none`, or a comma-separated list of IP addresses, `loopback` allowed in it. */
 function exemptions(env: Env, name: string): ServerLimits['connectionCapExempt'] {
