@@ -43,16 +43,18 @@ export async function openCore(config: Config, log: KeyringLog): Promise<Core> {
   // Keys first: a missing production key must stop us before anything touches the store.
   const keyring = loadKeyring(config, log);
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const modules = cliIo().providers ?? BUILT_IN_PROVIDERS;
   const connections = new ConnectionService({
     store,
     keyring,
     region: config.region,
+    profiles: modules.map((m) => m.profile),
     plainHttpForSandbox: config.plainHttpCrm ?? !config.production,
   });
   const auth = new AuthService({ store, region: config.region, publicUrls: config.publicUrls });
   const clock = withSystemSleep(systemClock);
   const client = new HttpClient({ clock });
-  const registry = new ProviderRegistry(BUILT_IN_PROVIDERS, {
+  const registry = new ProviderRegistry(modules, {
     client,
     clock,
     config,

@@ -1,6 +1,7 @@
 // The environment and standard streams the CLI commands use: the process's own, or, inside
 // `withCliIo`, the ones given (tests run commands in-process this way, several in one process).
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ProviderModule } from '../providers/adapter.ts';
 
 export interface CliIo {
   env: NodeJS.ProcessEnv;
@@ -9,6 +10,8 @@ export interface CliIo {
   stderr: { write(text: string): unknown };
   /** The working directory configuration files are looked for in; the process's when absent. */
   cwd?: string;
+  /** The CRMs the commands know; the built-in ones when absent (a build with a CRM of its own). */
+  providers?: readonly ProviderModule[];
 }
 
 const scoped = new AsyncLocalStorage<CliIo>();

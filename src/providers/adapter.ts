@@ -44,6 +44,8 @@ export interface ProviderProfile {
     instanceUrl: 'required' | 'forbidden';
     /** Credential kinds the CRM accepts. */
     credentials: readonly ('oauth' | 'private_app')[];
+    /** An account host, for messages asking for `instanceUrl`. */
+    instanceUrlExample?: string;
   };
 }
 

@@ -46,7 +46,10 @@ async function create(core: Core, args: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
     },
   });
-  if (!values.provider) throw new UsageError('--provider is required (salesforce or hubspot)');
+  if (!values.provider) {
+    const ids = core.registry.list().map((a) => a.profile.id);
+    throw new UsageError(`--provider is required (${ids.join(' or ')})`);
+  }
   const ttlMs =
     values['expires-in'] === undefined ? undefined : parseDuration(values['expires-in'], '--expires-in');
   let created: Awaited<ReturnType<Core['connect']['createLink']>>;

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { CreateConnectionInput, Credentials } from '../../connections/types.ts';
 import type { Connection } from '../../domain/connection.ts';
+import type { ProviderProfile } from '../../providers/adapter.ts';
 import type { Core } from '../core.ts';
 import { CommandError, note, printJson, printListing, readSecret, UsageError } from '../io.ts';
 import { cliIo } from '../process-io.ts';
@@ -70,16 +71,19 @@ async function add(core: Core, args: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
     },
   });
-  const provider = values.provider;
-  if (provider !== 'salesforce' && provider !== 'hubspot') {
-    throw new UsageError('--provider must be salesforce or hubspot');
+  const profiles = core.registry.list().map((a) => a.profile);
+  const profile = profiles.find((p) => p.id === values.provider);
+  if (profile === undefined) {
+    throw new UsageError(`--provider must be ${profiles.map((p) => p.id).join(' or ')}`);
   }
-  if (provider === 'salesforce' && values['private-app-token'] !== undefined) {
-    throw new UsageError('--private-app-token applies to HubSpot only');
-  }
-  const credentials = await readCredentials(provider, values['refresh-token'], values['private-app-token']);
-  if (provider === 'salesforce' && !values['instance-url']) {
-    throw new UsageError('--instance-url is required for Salesforce (e.g. https://acme.my.salesforce.com)');
+  const provider = profile.id;
+  refuseUnacceptedKind(profiles, profile, values['private-app-token']);
+  const credentials = await readCredentials(profile, values['refresh-token'], values['private-app-token']);
+  if (profile.connection.instanceUrl === 'required' && !values['instance-url']) {
+    const example = profile.connection.instanceUrlExample;
+    throw new UsageError(
+      `--instance-url is required for ${profile.displayName}${example === undefined ? '' : ` (e.g. ${example})`}`,
+    );
   }
   const input: CreateConnectionInput = {
     provider,
@@ -105,20 +109,34 @@ async function add(core: Core, args: string[]): Promise<number> {
   return 0;
 }
 
+/** A private app token for a CRM that takes none is a usage error naming the CRMs that do. */
+function refuseUnacceptedKind(
+  profiles: readonly ProviderProfile[],
+  profile: ProviderProfile,
+  privateAppFlag: string | undefined,
+): void {
+  if (privateAppFlag === undefined || profile.connection.credentials.includes('private_app')) return;
+  const takers = profiles.filter((p) => p.connection.credentials.includes('private_app'));
+  throw new UsageError(
+    `--private-app-token applies to ${takers.map((p) => p.displayName).join(' and ')} only`,
+  );
+}
+
 async function readCredentials(
-  provider: string,
+  profile: ProviderProfile,
   refreshFlag: string | undefined,
   privateAppFlag: string | undefined,
 ): Promise<Credentials> {
   if (refreshFlag !== undefined && privateAppFlag !== undefined) {
     throw new UsageError('give either --refresh-token or --private-app-token, not both');
   }
+  const takesPrivateApp = profile.connection.credentials.includes('private_app');
   // A flag wins over the environment; without flags, exactly one of the variables may be set.
-  const useRefresh = refreshFlag !== undefined || (privateAppFlag === undefined && provider === 'salesforce');
+  const useRefresh = refreshFlag !== undefined || (privateAppFlag === undefined && !takesPrivateApp);
   const refreshToken =
     privateAppFlag === undefined ? await readSecret(refreshFlag, 'CRM_PROXY_REFRESH_TOKEN') : undefined;
   const privateAppToken =
-    provider === 'hubspot' && refreshFlag === undefined
+    takesPrivateApp && refreshFlag === undefined
       ? await readSecret(privateAppFlag, 'CRM_PROXY_PRIVATE_APP_TOKEN')
       : undefined;
   if (!useRefresh && refreshToken !== undefined && privateAppToken !== undefined) {
@@ -129,9 +147,9 @@ async function readCredentials(
   if (privateAppToken !== undefined && !useRefresh) return { kind: 'private_app', token: privateAppToken };
   if (refreshToken !== undefined) return { kind: 'oauth', refreshToken };
   throw new UsageError(
-    provider === 'salesforce'
-      ? '--refresh-token is required (or "-" to read it from stdin, or CRM_PROXY_REFRESH_TOKEN)'
-      : '--refresh-token or --private-app-token is required ("-" reads it from stdin; or set CRM_PROXY_REFRESH_TOKEN / CRM_PROXY_PRIVATE_APP_TOKEN)',
+    takesPrivateApp
+      ? '--refresh-token or --private-app-token is required ("-" reads it from stdin; or set CRM_PROXY_REFRESH_TOKEN / CRM_PROXY_PRIVATE_APP_TOKEN)'
+      : '--refresh-token is required (or "-" to read it from stdin, or CRM_PROXY_REFRESH_TOKEN)',
   );
 }
 
@@ -178,14 +196,10 @@ async function reauth(core: Core, args: string[]): Promise<number> {
     );
   const existing = (await core.connections.list()).find((c) => c.id === id);
   if (!existing) throw new CommandError(`No connection ${id}.`);
-  if (existing.provider === 'salesforce' && values['private-app-token'] !== undefined) {
-    throw new UsageError('--private-app-token applies to HubSpot only');
-  }
-  const credentials = await readCredentials(
-    existing.provider,
-    values['refresh-token'],
-    values['private-app-token'],
-  );
+  const profiles = core.registry.list().map((a) => a.profile);
+  const profile = core.registry.adapterFor(existing).profile;
+  refuseUnacceptedKind(profiles, profile, values['private-app-token']);
+  const credentials = await readCredentials(profile, values['refresh-token'], values['private-app-token']);
   const result = await core.connect.reauthorizeChecked(id, credentials, { check: !values['skip-check'] });
   if (!result.ok) throw new CommandError(result.message);
   note(

@@ -72,5 +72,9 @@ export const SALESFORCE: ProviderProfile = {
   objectName: { pattern: /^[A-Za-z][A-Za-z0-9_]{0,79}$/, example: 'Account or Invoice__c' },
   writeInterfaces: ['collections', 'bulk2'],
   // The REST API lives on the org's own host, so a connection must name it; refresh tokens only.
-  connection: { instanceUrl: 'required', credentials: ['oauth'] },
+  connection: {
+    instanceUrl: 'required',
+    credentials: ['oauth'],
+    instanceUrlExample: 'https://acme.my.salesforce.com',
+  },
 };
