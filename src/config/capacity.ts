@@ -1,7 +1,8 @@
 // How much work the service takes on: the per-token rate limit, parallel CRM calls per connection,
 // the largest JSON body and the deadlines of calls to the CRMs. Parsed with the rest of the
 // configuration; every bad value is reported together (ConfigProblems).
-import { ConfigError, ConfigProblems } from './error.ts';
+import { ConfigProblems } from './error.ts';
+import { wholeNumber } from './read.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -41,15 +42,6 @@ export const DEFAULT_CAPACITY: CapacityLimits = {
   replaySkipWindowMs: 60_000,
 };
 
-function whole(env: Env, name: string, fallback: number, min: number, max: number, unit: string): number {
-  const v = env[name]?.trim();
-  if (v === undefined || v === '') return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw new ConfigError(`${name} must be a whole number of ${unit} from ${min} to ${max}`);
-  return n;
-}
-
 export function parseCapacity(env: Env): CapacityLimits {
   const d = DEFAULT_CAPACITY;
   const p = new ConfigProblems();
@@ -57,7 +49,7 @@ export function parseCapacity(env: Env): CapacityLimits {
   // 0 turns the limit off (a service behind a gateway that limits already).
   const perSecond = p.take(
     () =>
-      whole(
+      wholeNumber(
         env,
         'CRM_PROXY_RATE_LIMIT_PER_SECOND',
         defaultRate.perSecond,
@@ -69,7 +61,7 @@ export function parseCapacity(env: Env): CapacityLimits {
   );
   const burst = p.take(
     () =>
-      whole(
+      wholeNumber(
         env,
         'CRM_PROXY_RATE_LIMIT_BURST',
         Math.max(defaultRate.burst, perSecond),
@@ -85,24 +77,40 @@ export function parseCapacity(env: Env): CapacityLimits {
   const limits: CapacityLimits = {
     rateLimit: perSecond === 0 ? null : { perSecond, burst },
     connectionConcurrency: p.take(
-      () => whole(env, 'CRM_PROXY_CONNECTION_CONCURRENCY', d.connectionConcurrency, 1, 1000, 'calls'),
+      () => wholeNumber(env, 'CRM_PROXY_CONNECTION_CONCURRENCY', d.connectionConcurrency, 1, 1000, 'calls'),
       d.connectionConcurrency,
     ),
     bodyLimitBytes: p.take(
-      () => whole(env, 'CRM_PROXY_BODY_LIMIT_BYTES', d.bodyLimitBytes, 1024, 256 * 1024 * 1024, 'bytes'),
+      () =>
+        wholeNumber(env, 'CRM_PROXY_BODY_LIMIT_BYTES', d.bodyLimitBytes, 1024, 256 * 1024 * 1024, 'bytes'),
       d.bodyLimitBytes,
     ),
     crmTimeoutMs: p.take(
-      () => whole(env, 'CRM_PROXY_CRM_TIMEOUT_MS', d.crmTimeoutMs, 1000, 600_000, 'milliseconds'),
+      () => wholeNumber(env, 'CRM_PROXY_CRM_TIMEOUT_MS', d.crmTimeoutMs, 1000, 600_000, 'milliseconds'),
       d.crmTimeoutMs,
     ),
     crmConnectTimeoutMs: p.take(
       () =>
-        whole(env, 'CRM_PROXY_CRM_CONNECT_TIMEOUT_MS', d.crmConnectTimeoutMs, 100, 120_000, 'milliseconds'),
+        wholeNumber(
+          env,
+          'CRM_PROXY_CRM_CONNECT_TIMEOUT_MS',
+          d.crmConnectTimeoutMs,
+          100,
+          120_000,
+          'milliseconds',
+        ),
       d.crmConnectTimeoutMs,
     ),
     replaySkipWindowMs: p.take(
-      () => whole(env, 'CRM_PROXY_REPLAY_SKIP_WINDOW_MS', d.replaySkipWindowMs, 0, 3_600_000, 'milliseconds'),
+      () =>
+        wholeNumber(
+          env,
+          'CRM_PROXY_REPLAY_SKIP_WINDOW_MS',
+          d.replaySkipWindowMs,
+          0,
+          3_600_000,
+          'milliseconds',
+        ),
       d.replaySkipWindowMs,
     ),
   };
