@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { consentPage, errorPage } from './authorize-page.ts';
 import { baseUrl, countOAuthCall, identityUrl, type OAuthContext, oauthErrorReply } from './context.ts';
 import { identityDocument, userInfoDocument } from './identity.ts';
+import { registerSoapRoutes } from './soap.ts';
 import type { TokenResult } from './state.ts';
 import { tokenSignature } from './tokens.ts';
 
@@ -43,7 +44,7 @@ function bearer(request: FastifyRequest): string | undefined {
   return m?.[1] ?? str(params(request.query).oauth_token);
 }
 
-const GRANTS = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
+const GRANTS = ['authorization_code', 'refresh_token', 'client_credentials', 'password'] as const;
 
 export function registerOAuthRoutes(app: FastifyInstance, ctx: OAuthContext): void {
   app.register(async (scope) => {
@@ -53,6 +54,7 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: OAuthContext): vo
     registerRevokeRoutes(scope, ctx);
   });
   registerIdentityRoutes(app, ctx);
+  registerSoapRoutes(app, ctx);
   app.post('/__sandbox/tokens/expire', async () => ({ expired: ctx.oauth.expireAll() }));
 }
 
@@ -79,6 +81,8 @@ function registerTokenRoute(app: FastifyInstance, ctx: OAuthContext): void {
       if (body.refresh_token === undefined)
         return oauthErrorReply(reply, 400, 'invalid_request', 'missing required refresh_token parameter');
       result = ctx.oauth.refresh(body.refresh_token);
+    } else if (grant === 'password') {
+      result = ctx.oauth.passwordLogin(body.username, body.password);
     } else {
       result = ctx.oauth.clientCredentials();
     }

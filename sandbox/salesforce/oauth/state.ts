@@ -24,6 +24,8 @@ export interface OAuthStateOptions {
   clock?: () => number;
   /** What the identity URL and userinfo say about the user. */
   user?: Partial<SandboxUserProfile>;
+  /** The user's password for the username-password flow and SOAP `login()` (default `sandbox-password`). */
+  password?: string;
 }
 
 export interface SandboxUserProfile {
@@ -115,6 +117,7 @@ export class OAuthState {
   readonly rotateRefreshTokens: boolean;
   readonly redirectUris: string[] | null;
   readonly user: SandboxUserProfile;
+  readonly #password: string;
   readonly #ttlMs: number;
   readonly #clock: () => number;
   #access = new Map<string, AccessRecord>();
@@ -129,6 +132,7 @@ export class OAuthState {
     this.rotateRefreshTokens = options.rotateRefreshTokens ?? false;
     this.redirectUris = options.redirectUris ?? null;
     this.user = { ...DEFAULT_USER, ...options.user };
+    this.#password = options.password ?? 'sandbox-password';
     this.#ttlMs = (options.accessTokenTtlSeconds ?? 7200) * 1000;
     this.#clock = options.clock ?? Date.now;
     this.reset();
@@ -217,6 +221,17 @@ export class OAuthState {
     grant.refreshToken = next;
     this.#refresh.set(next, grant);
     return this.#issue(grant, next);
+  }
+
+  /**
+   * Username-password flow (and SOAP `login()`): the user's username and password (Salesforce
+   * appends the security token to the password; the sandbox has none); never a refresh token.
+   */
+  passwordLogin(username: string | undefined, password: string | undefined): TokenResult {
+    if (username?.toLowerCase() !== this.user.username.toLowerCase() || password !== this.#password) {
+      return oauthError('invalid_grant', 'authentication failure');
+    }
+    return this.#issue(this.#newGrant('api', null), undefined);
   }
 
   /** Client credentials flow: runs as the org's user; never a refresh token. */

@@ -109,8 +109,13 @@ test('token endpoint errors are the real {error, error_description} bodies', asy
   const base = { client_id: c.clientId, client_secret: c.clientSecret };
   const cases: [Record<string, string>, Record<string, string>][] = [
     [
-      { ...base, grant_type: 'password' },
+      { ...base, grant_type: 'implicit' },
       { error: 'unsupported_grant_type', error_description: 'grant type not supported' },
+    ],
+    [
+      // The username-password flow with a wrong password: Salesforce's documented answer.
+      { ...base, grant_type: 'password', username: 'sandbox.admin@crm-proxy.sandbox', password: 'wrong' },
+      { error: 'invalid_grant', error_description: 'authentication failure' },
     ],
     [{ ...base }, { error: 'unsupported_grant_type', error_description: 'grant type not supported' }],
     [

@@ -1,6 +1,6 @@
 // Mirrors jsforce's integration file test/connection-session.test.ts (11 tests): login, logout and
-// OAuth refresh. The sandbox serves the OAuth web server, refresh-token and client-credentials flows
-// only: no username-password grant and no SOAP login, so the two tests that log in that way are todo.
+// OAuth refresh. The sandbox's user logs in with its password (`sandbox-password`) by SOAP login() as
+// jsforce does without an OAuth client; the other sessions come from the web server flow.
 // Where jsforce logs in by password only to get a session for something else (a query, a logout, a
 // refresh), the session here comes from the web server flow instead.
 import assert from 'node:assert/strict';
@@ -11,7 +11,6 @@ import { useSandbox } from '../rest-helpers.ts';
 
 const { sf } = useSandbox();
 const USERNAME = 'sandbox.admin@crm-proxy.sandbox';
-const NO_PASSWORD_LOGIN = { todo: 'sandbox has no username-password OAuth grant and no SOAP login()' };
 
 /** A connection logged in through the web server flow: authorize URL, consent, code exchange. */
 async function webServerLogin(): Promise<{ conn: Connection; userInfo: jsforce.UserInfo }> {
@@ -44,7 +43,7 @@ function breakToken(conn: Connection) {
 
 describe('login', () => {
   let conn: Connection | null = null;
-  test('login(username, password) gives a token and user info', NO_PASSWORD_LOGIN, async () => {
+  test('login(username, password) gives a token and user info', async () => {
     const c = new jsforce.Connection({ loginUrl: sf().url, version: '62.0' });
     const info = await c.login(USERNAME, 'sandbox-password');
     assert.equal(typeof c.accessToken, 'string');
@@ -71,7 +70,7 @@ describe('login', () => {
 
 describe('logout', () => {
   let session = { sessionId: '', serverUrl: '' };
-  test('logout() of a SOAP session clears the access token', NO_PASSWORD_LOGIN, async () => {
+  test('logout() of a SOAP session clears the access token', async () => {
     const c = new jsforce.Connection({ loginUrl: sf().url, version: '62.0' });
     await c.loginBySoap(USERNAME, 'sandbox-password');
     session = { sessionId: c.accessToken as string, serverUrl: c.instanceUrl };
@@ -80,10 +79,7 @@ describe('logout', () => {
   });
 
   test('the logged-out session id no longer works', async () => {
-    // The logged-out session comes from the web server flow here (see the todo above).
-    const { conn } = await webServerLogin();
-    session = { sessionId: conn.accessToken as string, serverUrl: conn.instanceUrl };
-    await conn.logout();
+    assert.notEqual(session.sessionId, '');
     const stale = new jsforce.Connection({ ...session, version: '62.0' });
     await rejectsWithMessage(stale.query('SELECT Id FROM User'));
   });
@@ -144,5 +140,19 @@ describe('OAuth2 refresh', () => {
       async () => c.query('SELECT Id FROM User'),
       (e: Error) => e instanceof Error && /expired access\/refresh token/.test(e.message),
     );
+  });
+});
+
+describe('password login refused', () => {
+  test('a wrong password is INVALID_LOGIN by SOAP and invalid_grant by OAuth', async () => {
+    const soap = new jsforce.Connection({ loginUrl: sf().url, version: '62.0' });
+    await assert.rejects(soap.loginBySoap(USERNAME, 'not-the-password'), /INVALID_LOGIN/);
+    const c = sf().credentials;
+    const oauth = new jsforce.OAuth2({
+      clientId: c.clientId,
+      clientSecret: c.clientSecret,
+      loginUrl: sf().url,
+    });
+    await assert.rejects(oauth.authenticate(USERNAME, 'not-the-password'), /authentication failure/);
   });
 });

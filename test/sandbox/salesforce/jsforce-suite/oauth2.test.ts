@@ -1,7 +1,7 @@
 // Mirrors jsforce's integration file test/oauth2.test.ts (5 tests) with jsforce's OAuth2 client alone.
 // jsforce drives the consent page with a headless browser; the sandbox's page is a plain form, so the
-// helper posts the Allow decision instead. The username-password flow is todo: the sandbox has no
-// password grant.
+// helper posts the Allow decision instead. The username-password flow logs in the sandbox's user with
+// its password (`sandbox-password`).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import jsforce from 'jsforce';
@@ -42,9 +42,7 @@ describe('web server flow', () => {
 });
 
 describe('username password flow', () => {
-  test('authenticate(username, password) returns an access token', {
-    todo: 'sandbox has no username-password OAuth grant',
-  }, async () => {
+  test('authenticate(username, password) returns an access token', async () => {
     const res = await client().authenticate('sandbox.admin@crm-proxy.sandbox', 'sandbox-password');
     assert.equal(typeof res.access_token, 'string');
   });
