@@ -2,15 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { HubSpotContext } from '../context.ts';
 import { type HubSpotBatchError, sendHubSpotError, validationBody } from '../errors.ts';
 import { batchAnswer, inputsOrReply } from '../objects/batch-common.ts';
-import {
-  idOf,
-  live,
-  missingObject,
-  type PairParams,
-  pairOrReply,
-  specInput,
-  unknownSpecs,
-} from './common.ts';
+import { idOf, live, missingObject, pairRoute, specInput, unknownSpecs } from './common.ts';
 
 const PREFIX = '/crm/v4/associations/:fromObjectType/:toObjectType/batch';
 const TOO_MANY =
@@ -23,12 +15,13 @@ const TOO_MANY =
  * https://developers.hubspot.com/docs/api-reference/latest/crm/associations/associations-v4/guide
  */
 export function registerBatchDefaultRoutes(app: FastifyInstance, ctx: HubSpotContext): void {
-  app.post<{ Params: PairParams; Body: unknown }>(
+  pairRoute(
+    app,
+    ctx,
+    'POST',
     `${PREFIX}/associate/default`,
-    { config: { kind: 'associations.batch.default' } },
-    async (req, reply) => {
-      const pair = pairOrReply(ctx, req.params, reply);
-      if (pair === undefined) return reply;
+    'associations.batch.default',
+    async (req, reply, pair) => {
       const [from, to] = pair;
       const startedAt = ctx.portal.now();
       const model = 'BatchInputPublicDefaultAssociationMultiPost';
@@ -62,12 +55,13 @@ export function registerBatchDefaultRoutes(app: FastifyInstance, ctx: HubSpotCon
     },
   );
 
-  app.post<{ Params: PairParams; Body: unknown }>(
+  pairRoute(
+    app,
+    ctx,
+    'POST',
     `${PREFIX}/labels/archive`,
-    { config: { kind: 'associations.batch.labels.archive' } },
-    async (req, reply) => {
-      const pair = pairOrReply(ctx, req.params, reply);
-      if (pair === undefined) return reply;
+    'associations.batch.labels.archive',
+    async (req, reply, pair) => {
       const [from, to] = pair;
       const inputs = inputsOrReply(req.body, 'BatchInputPublicAssociationMultiPost', reply, 2000, TOO_MANY);
       if (inputs === undefined) return reply;

@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HubSpotContext } from '../context.ts';
 import type { HubSpotBatchError } from '../errors.ts';
 import type { AssociationType } from '../model/associations.ts';
@@ -19,7 +19,7 @@ export const spec = (t: AssociationType) => ({
 
 export const idOf = (v: unknown): string => (isRecord(v) ? String(v['id'] ?? '') : '');
 
-export function pairOrReply(
+function pairOrReply(
   ctx: HubSpotContext,
   params: PairParams,
   reply: FastifyReply,
@@ -29,6 +29,34 @@ export function pairOrReply(
   const to = typeOrReply(ctx, params.toObjectType, reply);
   if (to === undefined) return undefined;
   return [from, to];
+}
+
+/**
+ * A route on a pair of object types (`:fromObjectType/:toObjectType`): both are resolved first, an
+ * unknown one answered as HubSpot does, then `handle` gets the pair.
+ */
+export function pairRoute(
+  app: FastifyInstance,
+  ctx: HubSpotContext,
+  method: 'GET' | 'POST',
+  url: string,
+  kind: string,
+  handle: (
+    req: FastifyRequest<{ Params: PairParams; Body: unknown }>,
+    reply: FastifyReply,
+    pair: [ObjectTypeDefinition, ObjectTypeDefinition],
+  ) => unknown,
+): void {
+  app.route<{ Params: PairParams; Body: unknown }>({
+    method,
+    url,
+    config: { kind },
+    handler: async (req, reply) => {
+      const pair = pairOrReply(ctx, req.params, reply);
+      if (pair === undefined) return reply;
+      return handle(req, reply, pair);
+    },
+  });
 }
 
 export const live = (ctx: HubSpotContext, type: ObjectTypeDefinition, id: string) =>

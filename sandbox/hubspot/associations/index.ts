@@ -4,7 +4,7 @@ import { type HubSpotBatchError, sendHubSpotError, validationBody } from '../err
 import { batchAnswer, inputsOrReply } from '../objects/batch-common.ts';
 import { isRecord } from '../objects/http.ts';
 import { registerBatchDefaultRoutes } from './batch-default.ts';
-import { idOf, live, missingObject, type PairParams, pairOrReply, readAssociations, spec } from './common.ts';
+import { idOf, live, missingObject, pairRoute, readAssociations, spec } from './common.ts';
 import { registerRecordAssociationRoutes } from './records.ts';
 import { registerUsageReportRoute } from './usage-report.ts';
 import { registerV3AssociationRoutes } from './v3.ts';
@@ -22,78 +22,61 @@ export function registerAssociationsRoutes(app: FastifyInstance, ctx: HubSpotCon
   registerRecordAssociationRoutes(app, ctx);
   registerV3AssociationRoutes(app, ctx);
   registerUsageReportRoute(app, ctx);
-  app.get<{ Params: PairParams }>(
-    `${PREFIX}/labels`,
-    { config: { kind: 'associations.labels.list' } },
-    async (req, reply) => {
-      const pair = pairOrReply(ctx, req.params, reply);
-      if (pair === undefined) return reply;
-      return { results: ctx.portal.associations.types(pair[0].objectTypeId, pair[1].objectTypeId).map(spec) };
-    },
-  );
+  pairRoute(app, ctx, 'GET', `${PREFIX}/labels`, 'associations.labels.list', async (_req, _reply, pair) => {
+    return { results: ctx.portal.associations.types(pair[0].objectTypeId, pair[1].objectTypeId).map(spec) };
+  });
 
-  app.post<{ Params: PairParams; Body: unknown }>(
-    `${PREFIX}/labels`,
-    { config: { kind: 'associations.labels.create' } },
-    async (req, reply) => {
-      const pair = pairOrReply(ctx, req.params, reply);
-      if (pair === undefined) return reply;
-      const body = isRecord(req.body) ? req.body : {};
-      const label = body['label'];
-      const name = body['name'];
-      if (typeof label !== 'string' || label === '' || typeof name !== 'string' || name === '') {
-        return sendHubSpotError(
-          reply,
-          400,
-          validationBody(
-            'Invalid input JSON on line 1, column 1: Cannot build PublicAssociationDefinitionCreateRequest, some of required attributes are not set [label, name]',
-          ),
-        );
-      }
-      const inverse = typeof body['inverseLabel'] === 'string' ? body['inverseLabel'] : undefined;
-      const created = ctx.portal.associations.defineLabel(
-        pair[0].objectTypeId,
-        pair[1].objectTypeId,
-        label,
-        inverse,
-      );
-      return { results: created.map(spec) };
-    },
-  );
-
-  app.post<{ Params: PairParams; Body: unknown }>(
-    `${PREFIX}/batch/read`,
-    { config: { kind: 'associations.batch.read' } },
-    async (req, reply) => {
-      const pair = pairOrReply(ctx, req.params, reply);
-      if (pair === undefined) return reply;
-      const [_from, _to] = pair;
-      const startedAt = ctx.portal.now();
-      const inputs = inputsOrReply(
-        req.body,
-        'BatchInputPublicFetchAssociationsBatchRequest',
+  pairRoute(app, ctx, 'POST', `${PREFIX}/labels`, 'associations.labels.create', async (req, reply, pair) => {
+    const body = isRecord(req.body) ? req.body : {};
+    const label = body['label'];
+    const name = body['name'];
+    if (typeof label !== 'string' || label === '' || typeof name !== 'string' || name === '') {
+      return sendHubSpotError(
         reply,
-        1000,
-        'The maximum number of inputs supported in a batch is 1000. Please reduce the number of items and try again',
+        400,
+        validationBody(
+          'Invalid input JSON on line 1, column 1: Cannot build PublicAssociationDefinitionCreateRequest, some of required attributes are not set [label, name]',
+        ),
       );
-      if (inputs === undefined) return reply;
-      await ctx.realism.recordDelay(inputs.length);
-      const { results, errors } = readAssociations(ctx, pair, inputs, 'VALIDATION_ERROR', (id, found) => ({
-        from: { id },
-        to: found.map((f) => ({ toObjectId: f.toObjectId, associationTypes: f.types.map(spec) })),
-      }));
-      return reply
-        .code(errors.length > 0 ? 207 : 200)
-        .send(batchAnswer(startedAt, results, errors, ctx.portal.now()));
-    },
-  );
+    }
+    const inverse = typeof body['inverseLabel'] === 'string' ? body['inverseLabel'] : undefined;
+    const created = ctx.portal.associations.defineLabel(
+      pair[0].objectTypeId,
+      pair[1].objectTypeId,
+      label,
+      inverse,
+    );
+    return { results: created.map(spec) };
+  });
 
-  app.post<{ Params: PairParams; Body: unknown }>(
+  pairRoute(app, ctx, 'POST', `${PREFIX}/batch/read`, 'associations.batch.read', async (req, reply, pair) => {
+    const [_from, _to] = pair;
+    const startedAt = ctx.portal.now();
+    const inputs = inputsOrReply(
+      req.body,
+      'BatchInputPublicFetchAssociationsBatchRequest',
+      reply,
+      1000,
+      'The maximum number of inputs supported in a batch is 1000. Please reduce the number of items and try again',
+    );
+    if (inputs === undefined) return reply;
+    await ctx.realism.recordDelay(inputs.length);
+    const { results, errors } = readAssociations(ctx, pair, inputs, 'VALIDATION_ERROR', (id, found) => ({
+      from: { id },
+      to: found.map((f) => ({ toObjectId: f.toObjectId, associationTypes: f.types.map(spec) })),
+    }));
+    return reply
+      .code(errors.length > 0 ? 207 : 200)
+      .send(batchAnswer(startedAt, results, errors, ctx.portal.now()));
+  });
+
+  pairRoute(
+    app,
+    ctx,
+    'POST',
     `${PREFIX}/batch/create`,
-    { config: { kind: 'associations.batch.create' } },
-    async (req, reply) => {
-      const pair = pairOrReply(ctx, req.params, reply);
-      if (pair === undefined) return reply;
+    'associations.batch.create',
+    async (req, reply, pair) => {
       const [from, to] = pair;
       const startedAt = ctx.portal.now();
       const inputs = inputsOrReply(
@@ -163,12 +146,13 @@ export function registerAssociationsRoutes(app: FastifyInstance, ctx: HubSpotCon
     },
   );
 
-  app.post<{ Params: PairParams; Body: unknown }>(
+  pairRoute(
+    app,
+    ctx,
+    'POST',
     `${PREFIX}/batch/archive`,
-    { config: { kind: 'associations.batch.archive' } },
-    async (req, reply) => {
-      const pair = pairOrReply(ctx, req.params, reply);
-      if (pair === undefined) return reply;
+    'associations.batch.archive',
+    async (req, reply, pair) => {
       const [from, to] = pair;
       const inputs = inputsOrReply(
         req.body,

@@ -2,16 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { HubSpotContext } from '../context.ts';
 import type { HubSpotBatchError } from '../errors.ts';
 import { batchAnswer, inputsOrReply } from '../objects/batch-common.ts';
-import {
-  idOf,
-  live,
-  missingObject,
-  type PairParams,
-  pairOrReply,
-  readAssociations,
-  v3Name,
-  v3TypeId,
-} from './common.ts';
+import { idOf, live, missingObject, pairRoute, readAssociations, v3Name, v3TypeId } from './common.ts';
 
 const PREFIX = '/crm/v3/associations/:fromObjectType/:toObjectType/batch';
 
@@ -22,12 +13,13 @@ const PREFIX = '/crm/v3/associations/:fromObjectType/:toObjectType/batch';
  * https://developers.hubspot.com/docs/api-reference/legacy/crm/associations/associations-v3/guide
  */
 export function registerV3AssociationRoutes(app: FastifyInstance, ctx: HubSpotContext): void {
-  app.post<{ Params: PairParams; Body: unknown }>(
+  pairRoute(
+    app,
+    ctx,
+    'POST',
     `${PREFIX}/create`,
-    { config: { kind: 'associations.v3.batch.create' } },
-    async (req, reply) => {
-      const pair = pairOrReply(ctx, req.params, reply);
-      if (pair === undefined) return reply;
+    'associations.v3.batch.create',
+    async (req, reply, pair) => {
       const [from, to] = pair;
       const startedAt = ctx.portal.now();
       const inputs = inputsOrReply(req.body, 'BatchInputPublicAssociation', reply);
@@ -62,38 +54,33 @@ export function registerV3AssociationRoutes(app: FastifyInstance, ctx: HubSpotCo
     },
   );
 
-  app.post<{ Params: PairParams; Body: unknown }>(
-    `${PREFIX}/read`,
-    { config: { kind: 'associations.v3.batch.read' } },
-    async (req, reply) => {
-      const pair = pairOrReply(ctx, req.params, reply);
-      if (pair === undefined) return reply;
-      const [from, to] = pair;
-      const startedAt = ctx.portal.now();
-      const inputs = inputsOrReply(req.body, 'BatchInputPublicObjectId', reply);
-      if (inputs === undefined) return reply;
-      await ctx.realism.recordDelay(inputs.length);
-      const { results, errors } = readAssociations(ctx, pair, inputs, 'OBJECT_NOT_FOUND', (id, found) => ({
-        from: { id },
-        to: found.flatMap((f) => f.types.map((t) => ({ id: f.toObjectId, type: v3Name(ctx, from, to, t) }))),
-      }));
-      return reply
-        .code(errors.length > 0 ? 207 : 200)
-        .send(batchAnswer(startedAt, results, errors, ctx.portal.now()));
-    },
-  );
+  pairRoute(app, ctx, 'POST', `${PREFIX}/read`, 'associations.v3.batch.read', async (req, reply, pair) => {
+    const [from, to] = pair;
+    const startedAt = ctx.portal.now();
+    const inputs = inputsOrReply(req.body, 'BatchInputPublicObjectId', reply);
+    if (inputs === undefined) return reply;
+    await ctx.realism.recordDelay(inputs.length);
+    const { results, errors } = readAssociations(ctx, pair, inputs, 'OBJECT_NOT_FOUND', (id, found) => ({
+      from: { id },
+      to: found.flatMap((f) => f.types.map((t) => ({ id: f.toObjectId, type: v3Name(ctx, from, to, t) }))),
+    }));
+    return reply
+      .code(errors.length > 0 ? 207 : 200)
+      .send(batchAnswer(startedAt, results, errors, ctx.portal.now()));
+  });
 
   registerV3Archive(app, ctx);
 }
 
 /** v3 batch archive: removes the named type (and its inverse); unknown names are skipped, 204. */
 function registerV3Archive(app: FastifyInstance, ctx: HubSpotContext): void {
-  app.post<{ Params: PairParams; Body: unknown }>(
+  pairRoute(
+    app,
+    ctx,
+    'POST',
     `${PREFIX}/archive`,
-    { config: { kind: 'associations.v3.batch.archive' } },
-    async (req, reply) => {
-      const pair = pairOrReply(ctx, req.params, reply);
-      if (pair === undefined) return reply;
+    'associations.v3.batch.archive',
+    async (req, reply, pair) => {
       const [from, to] = pair;
       const inputs = inputsOrReply(req.body, 'BatchInputPublicAssociation', reply);
       if (inputs === undefined) return reply;
