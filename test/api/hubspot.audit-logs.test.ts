@@ -5,18 +5,12 @@
 // limit, after; scope account-info.security.read; 403 MISSING_SCOPES without it).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { AuditEntry } from '../../sandbox/hubspot/model/audit-log.ts';
 import { type Stack, startStack } from '../helpers/stack.ts';
 import { beginFlow, connectedId, runFlow } from './connect-helpers.ts';
 
-interface Entry {
-  id: string;
-  category: string;
-  subCategory?: string;
-  action: string;
-  targetObjectId?: string;
-  occurredAt: string;
-  actingUser: { userId: number; userEmail?: string };
-}
+/** An entry as HubSpot answers it; the service passes it on unchanged. */
+type Entry = AuditEntry;
 interface Page {
   data: { records: Entry[]; done: boolean; next_cursor: string | null };
 }

@@ -8,16 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type TestContext, test } from 'node:test';
 import { startHubSpotSandbox } from '../../../sandbox/hubspot/index.ts';
+import type { AuditEntry } from '../../../sandbox/hubspot/model/audit-log.ts';
 
-interface Entry {
-  id: string;
-  category: string;
-  subCategory?: string;
-  action: string;
-  targetObjectId?: string;
-  occurredAt: string;
-  actingUser: { userId: number; userEmail?: string };
-}
+/** An entry as HubSpot answers it; the service passes it on unchanged. */
+type Entry = AuditEntry;
 interface Page {
   results: Entry[];
   paging?: { next: { after: string; link: string } };
