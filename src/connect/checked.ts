@@ -1,7 +1,7 @@
 // Connections from pasted credentials (the CLI's `connections add` and `reauth`): the OAuth app a
 // refresh token needs is checked up front, and one refresh plus one authenticated call prove them.
 
-import { PLAIN_HTTP_FIX, plainHttpUrls } from '../connections/plain-http.ts';
+import { plainHttpRefusal } from '../connections/plain-http.ts';
 import type { CreateConnectionInput, Credentials } from '../connections/types.ts';
 import type { Connection } from '../domain/connection.ts';
 import { appMissing } from './answers.ts';
@@ -70,14 +70,8 @@ export class CheckedConnections {
     const existing = (await this.opts.connections.list()).find((c) => c.id === id);
     if (existing === undefined) return { ok: false, message: `No connection ${id}.` };
     // Credentials are refreshed and checked at the connection's URLs: never over plain http in production.
-    const plain = this.opts.config.plainHttpCrm === false ? plainHttpUrls(existing) : [];
-    if (plain.length > 0) {
-      const urls = plain.map((u) => `${u.field} ${u.url}`).join(', ');
-      return {
-        ok: false,
-        message: `Connection ${id} reaches its CRM over plain http (${urls}); nothing was sent or changed. ${PLAIN_HTTP_FIX} To use https, remove the connection and add it again with an https:// ${plain[0]?.field}.`,
-      };
-    }
+    const refusal = this.opts.config.plainHttpCrm === false ? plainHttpRefusal(existing) : null;
+    if (refusal !== null) return { ok: false, message: refusal.message };
     const checked = await this.check(existing, credentials, options.check, 'changed');
     if (!checked.ok) return checked;
     if (

@@ -1,4 +1,5 @@
 import type { Connection } from '../domain/connection.ts';
+import { ApiError } from '../errors/index.ts';
 
 /** The URLs of a connection that would carry CRM tokens without TLS, by field name. */
 export function plainHttpUrls(
@@ -17,3 +18,18 @@ export function plainHttpUrls(
 /** Why plain http is refused, and the way out, for messages in the CLI, the API and doctor. */
 export const PLAIN_HTTP_FIX =
   'With NODE_ENV=production a CRM is reached over https only (--sandbox included): use an https:// URL, or set CRM_PROXY_ALLOW_PLAIN_HTTP_CRM=true if the CRM sits on a private network you trust.';
+
+/**
+ * The refusal of a connection whose CRM URLs are plain http, where plain http is not allowed
+ * (production without the opt-out), or null: nothing is sent to such a connection's CRM.
+ */
+export function plainHttpRefusal(connection: Connection): ApiError | null {
+  const plain = plainHttpUrls(connection);
+  if (plain.length === 0) return null;
+  const urls = plain.map((u) => `${u.field} ${u.url}`).join(', ');
+  return new ApiError(
+    'connection_plain_http',
+    `Connection ${connection.id} (${connection.provider}) reaches its CRM over plain http (${urls}), so nothing was sent. ${PLAIN_HTTP_FIX} To use https, remove the connection and add it again with an https:// ${plain[0]?.field}.`,
+    { details: plain.map((u) => ({ field: u.field, url: u.url })) },
+  );
+}

@@ -5,7 +5,7 @@ import { SingleFlight } from '../lib/single-flight.ts';
 import type { AuthFacet, OAuthApp, TokenGrant } from '../providers/adapter.ts';
 import { CrmError } from '../providers/errors.ts';
 import { type LocksRepository, LockTimeoutError } from '../store/types.ts';
-import { PLAIN_HTTP_FIX, plainHttpUrls } from './plain-http.ts';
+import { plainHttpRefusal } from './plain-http.ts';
 import type { ConnectionWithCredentials, Credentials } from './types.ts';
 
 /** What the token manager needs from the connection service (structural, so tests can pass a fake). */
@@ -71,7 +71,10 @@ export class TokenManager {
    * doctor) takes its token here first, so a refused connection is stopped before anything is sent.
    */
   async accessToken(connection: Connection): Promise<string> {
-    if (!this.#o.plainHttpAllowed) refusePlainHttp(connection);
+    if (!this.#o.plainHttpAllowed) {
+      const refusal = plainHttpRefusal(connection);
+      if (refusal !== null) throw refusal;
+    }
     if (connection.status === 'needs_reauth') throw needsReauth(connection);
     const cached = this.#cache.get(connection.id);
     if (cached !== undefined && !this.#expiringSoon(cached.expiresAt)) return cached.accessToken;
@@ -265,18 +268,6 @@ function merge(
   const scope = grant.scope ?? credentials.scope;
   if (scope !== undefined) next.scope = scope;
   return next;
-}
-
-/** A connection whose CRM URLs are plain http, where plain http is not allowed: nothing is sent. */
-function refusePlainHttp(connection: Connection): void {
-  const plain = plainHttpUrls(connection);
-  if (plain.length === 0) return;
-  const urls = plain.map((u) => `${u.field} ${u.url}`).join(', ');
-  throw new ApiError(
-    'connection_plain_http',
-    `Connection ${connection.id} (${connection.provider}) reaches its CRM over plain http (${urls}), so nothing was sent. ${PLAIN_HTTP_FIX} To use https, remove the connection and add it again with an https:// ${plain[0]?.field}.`,
-    { details: plain.map((u) => ({ field: u.field, url: u.url })) },
-  );
 }
 
 function needsReauth(connection: Connection): ApiError {

@@ -157,7 +157,9 @@ test('production refuses to re-authorize a plain-http connection: no token goes 
   assert.notEqual(reauth.code, 0);
   assert.match(
     reauth.stderr,
-    new RegExp(`Connection ${id} reaches its CRM over plain http \\(apiBaseUrl http://127\\.0\\.0\\.1:9\\)`),
+    new RegExp(
+      `Connection ${id} \\(hubspot\\) reaches its CRM over plain http \\(apiBaseUrl http://127\\.0\\.0\\.1:9\\)`,
+    ),
   );
   assert.match(reauth.stderr, /CRM_PROXY_ALLOW_PLAIN_HTTP_CRM=true/);
   const allowed = await runCli(
