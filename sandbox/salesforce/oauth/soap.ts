@@ -35,10 +35,12 @@ function send(reply: FastifyReply, status: number, body: string) {
 
 function fault(reply: FastifyReply, code: string, message: string) {
   const text = xmlEscape(`${code}: ${message}`);
+  // The detail element is named after its type, as the partner WSDL's faults are.
+  const kind = code === 'INVALID_LOGIN' ? 'LoginFault' : 'UnexpectedErrorFault';
   return send(
     reply,
     500,
-    `<soapenv:Fault><faultcode>sf:${code}</faultcode><faultstring>${text}</faultstring><detail><sf:UnexpectedErrorFault xsi:type="sf:${code === 'INVALID_LOGIN' ? 'LoginFault' : 'UnexpectedErrorFault'}"><sf:exceptionCode>${code}</sf:exceptionCode><sf:exceptionMessage>${xmlEscape(message)}</sf:exceptionMessage></sf:UnexpectedErrorFault></detail></soapenv:Fault>`,
+    `<soapenv:Fault><faultcode>sf:${code}</faultcode><faultstring>${text}</faultstring><detail><sf:${kind} xsi:type="sf:${kind}"><sf:exceptionCode>${code}</sf:exceptionCode><sf:exceptionMessage>${xmlEscape(message)}</sf:exceptionMessage></sf:${kind}></detail></soapenv:Fault>`,
   );
 }
 
