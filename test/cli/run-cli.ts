@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.ts';
 import { withCliIo } from '../../src/cli/process-io.ts';
+import type { ProviderModule } from '../../src/providers/adapter.ts';
 
 /** The installed launcher (`crm-proxy` on PATH after npm install -g / npx). */
 export const BIN = fileURLToPath(new URL('../../bin/crm-proxy.mjs', import.meta.url));
@@ -30,6 +31,8 @@ export async function runCli(
   env: NodeJS.ProcessEnv,
   input?: string,
   viaBin = false,
+  /** The CRMs the CLI knows, in-process only (a build with a CRM of its own); the built-in ones by default. */
+  providers?: readonly ProviderModule[],
 ): Promise<CliResult> {
   if (viaBin) return runBin(args, env, input);
   let stdout = '';
@@ -39,6 +42,7 @@ export async function runCli(
     stdin: Readable.from([input ?? '']),
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
+    ...(providers === undefined ? {} : { providers }),
   };
   const code = await withCliIo(io, () => main(args));
   return { code: code ?? null, stdout, stderr };
