@@ -20,6 +20,7 @@ import './http/route-doc.ts';
 import { registerAdminRoutes } from './http/routes/admin/index.ts';
 import { registerV1Routes } from './http/routes/index.ts';
 import type { ApiApp, RouteServices } from './http/routes/types.ts';
+import { buildValidator } from './http/validators.ts';
 import { JobReads } from './jobs/reads.ts';
 
 export interface BuildAppOptions {
@@ -56,6 +57,7 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
       // Report every failing field, and never quietly drop or coerce what the client sent.
       customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false },
     },
+    schemaController: { compilersFactory: { buildValidator } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   connections.attach(app);
 
