@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // Runs every *.test.ts under test/ with node's own test runner, in a few worker processes
-// (scripts/test-worker.mjs), each loading TypeScript once and running its share of the files one
-// after the other. Output is node's reporter (spec by default, TEST_REPORTER=tap for TAP), each
+// (scripts/test-worker.mjs), each loading TypeScript once and running files one after the other,
+// taking the next one from a shared queue (longest first) when it is free. Output is node's reporter (spec by default, TEST_REPORTER=tap for TAP), each
 // file's block kept whole; the summary at the end adds up all workers.
 //
 // Usage: npm test [-- <path filter>...]     (a file runs when its path contains one of the filters)
 // Env:   TEST_CONCURRENCY  worker processes (default: 2, at most one per file)
 //        TEST_REPORTER     spec (default) | tap
 //        TEST_DEADLINE_MIN a worker still running after this many minutes is stopped (default 20)
+//        TEST_TIMES        print the slowest files at the end: 1 for the top 15, N for the top N
 import { fork } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -30,29 +31,28 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-// How long each file took last time (written at the end of every run), so the shards come out even.
+// How long each file took last time (written at the end of every run), else the committed list
+// (scripts/test-weights.json, for a fresh clone), else its size: the longest files start first, each
+// on whichever worker is free, so that no worker is left with a long file at the end.
 const TIMES = join('node_modules', '.cache', 'crm-proxy', 'test-durations.json');
-let lastTimes = {};
-try {
-  lastTimes = JSON.parse(readFileSync(TIMES, 'utf8'));
-} catch {
-  // First run: fall back on file sizes.
-}
-const cost = (f) => lastTimes[f] ?? statSync(f).size / 2;
+const WEIGHTS = join('scripts', 'test-weights.json');
+const readJson = (path) => {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return {};
+  }
+};
+const lastTimes = readJson(TIMES);
+const weights = readJson(WEIGHTS);
+const cost = (f) => lastTimes[f] ?? weights[f] ?? statSync(f).size / 2;
 
 const defaultWorkers = Math.max(2, availableParallelism());
 const workers = Math.max(
   1,
   Math.min(files.length, Number(process.env.TEST_CONCURRENCY ?? defaultWorkers) || defaultWorkers),
 );
-// Longest first onto the least loaded worker; each worker then runs its files in path order.
-const shards = Array.from({ length: workers }, () => ({ files: [], load: 0 }));
-for (const f of [...files].sort((a, b) => cost(b) - cost(a))) {
-  const lightest = shards.reduce((min, s) => (s.load < min.load ? s : min));
-  lightest.files.push(f);
-  lightest.load += cost(f);
-}
-for (const s of shards) s.files.sort();
+const queue = [...files].sort((a, b) => cost(b) - cost(a));
 
 const reporter = process.env.TEST_REPORTER ?? 'spec';
 const deadlineMs = Number(process.env.TEST_DEADLINE_MIN ?? '20') * 60_000;
@@ -62,12 +62,14 @@ const forceExit = process.allowedNodeEnvironmentFlags.has('--test-force-exit') ?
 const SUMMARY = /^(?:ℹ|#) (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ([\d.]+)$/;
 const totals = { tests: 0, suites: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
 const times = { ...lastTimes };
+/** This run's figures per file: wall and CPU milliseconds (CPU of the worker process alone). */
+const measured = {};
 const started = performance.now();
 let workerErrors = 0;
 
-function runShard(shard, index) {
+function runWorker(index) {
   return new Promise((resolve) => {
-    const child = fork('scripts/test-worker.mjs', shard.files, {
+    const child = fork('scripts/test-worker.mjs', [], {
       execArgv: ['--import', 'tsx', `--test-reporter=${reporter}`, ...forceExit],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
@@ -75,8 +77,12 @@ function runShard(shard, index) {
     let sawSummary = false;
     let failedHere = 0;
     child.on('message', (m) => {
+      if (m.type === 'next') child.send({ type: 'file', file: queue.shift() ?? null });
       if (m.type === 'start') current = m.file;
-      if (m.type === 'done') times[m.file] = m.ms;
+      if (m.type === 'done') {
+        times[m.file] = m.ms;
+        measured[m.file] = { ms: m.ms, cpuMs: m.cpuMs };
+      }
     });
     // A file's results are printed together: lines are held until a top-level line ends the block.
     let block = [];
@@ -118,16 +124,26 @@ function runShard(shard, index) {
   });
 }
 
-await Promise.all(shards.map(runShard));
+await Promise.all(Array.from({ length: workers }, (_, i) => runWorker(i)));
 
 try {
   mkdirSync(join('node_modules', '.cache', 'crm-proxy'), { recursive: true });
   writeFileSync(TIMES, `${JSON.stringify(times, null, 1)}\n`);
 } catch {
-  // Only a hint for the next run's shards.
+  // Only a hint for the next run's order.
 }
 
 const prefix = reporter === 'tap' ? '#' : 'ℹ';
+const slowest = Number(process.env.TEST_TIMES ?? '0');
+if (slowest > 0) {
+  const rows = Object.entries(measured)
+    .sort((a, b) => b[1].ms - a[1].ms)
+    .slice(0, slowest === 1 ? 15 : slowest);
+  console.log(`${prefix} slowest files (wall ms, CPU ms of the worker process)`);
+  for (const [file, m] of rows) {
+    console.log(`${prefix}   ${String(m.ms).padStart(7)} ${String(m.cpuMs).padStart(7)}  ${file}`);
+  }
+}
 const wall = performance.now() - started;
 for (const [key, n] of Object.entries(totals)) console.log(`${prefix} ${key} ${n}`);
 console.log(`${prefix} duration_ms ${wall.toFixed(0)}`);
