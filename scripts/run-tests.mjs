@@ -67,12 +67,34 @@ const measured = {};
 const started = performance.now();
 let workerErrors = 0;
 
+/** Process groups of the running workers: a worker and what its tests started go together. */
+const groups = new Set();
+/** Stops every process of a worker's group; false when none was left. */
+function stopGroup(pid) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+    return true;
+  } catch {
+    return false;
+  }
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const pid of groups) stopGroup(pid);
+    process.exit(130);
+  });
+}
+
 function runWorker(index) {
   return new Promise((resolve) => {
+    // Its own process group, so that a worker stopped at the deadline does not leave the services,
+    // sandboxes and servers its tests started running (they would hold ports and cores).
     const child = fork('scripts/test-worker.mjs', [], {
       execArgv: ['--import', 'tsx', `--test-reporter=${reporter}`, ...forceExit],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      detached: true,
     });
+    groups.add(child.pid);
     let current = '(loading test files)';
     let sawSummary = false;
     let failedHere = 0;
@@ -105,13 +127,19 @@ function runWorker(index) {
       console.error(
         `worker ${index + 1}: still running after ${deadlineMs / 60_000} min, in ${current}; stopped`,
       );
-      child.kill('SIGKILL');
+      stopGroup(child.pid);
     }, deadlineMs);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      groups.delete(child.pid);
+      if (stopGroup(child.pid)) {
+        console.error(`worker ${index + 1}: processes its tests started were still running; stopped`);
+      }
       if (block.length > 0) process.stdout.write(`${block.join('\n')}\n`);
       // A failing test sets exit code 1 with a summary that counts it; anything else is a worker error.
-      if (!sawSummary) {
+      // A worker that found the queue empty runs nothing, and node:test then prints no summary.
+      const idle = code === 0 && current === '(loading test files)';
+      if (!sawSummary && !idle) {
         console.error(`worker ${index + 1} ended (${signal ?? code}) in ${current}`);
         workerErrors += 1;
       } else if (code !== 0 && failedHere === 0) {
