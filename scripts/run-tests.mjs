@@ -5,7 +5,7 @@
 // file's block kept whole; the summary at the end adds up all workers.
 //
 // Usage: npm test [-- <path filter>...]     (a file runs when its path contains one of the filters)
-// Env:   TEST_CONCURRENCY  worker processes (default: 2, at most one per file)
+// Env:   TEST_CONCURRENCY  worker processes (default: cores + 1, at least 2, at most one per file)
 //        TEST_REPORTER     spec (default) | tap
 //        TEST_DEADLINE_MIN a worker still running after this many minutes is stopped (default 20)
 //        TEST_TIMES        print the slowest files at the end: 1 for the top 15, N for the top N
@@ -47,7 +47,9 @@ const lastTimes = readJson(TIMES);
 const weights = readJson(WEIGHTS);
 const cost = (f) => lastTimes[f] ?? weights[f] ?? statSync(f).size / 2;
 
-const defaultWorkers = Math.max(2, availableParallelism());
+// One more worker than cores: much of a file's time is spent waiting (child processes starting,
+// sockets, timeouts), and a third worker fills those gaps on a 2-core machine.
+const defaultWorkers = Math.max(2, availableParallelism() + 1);
 const workers = Math.max(
   1,
   Math.min(files.length, Number(process.env.TEST_CONCURRENCY ?? defaultWorkers) || defaultWorkers),
