@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Runs every *.test.ts under test/ with node's own test runner, in a few worker processes
 // (scripts/test-worker.mjs), each loading TypeScript once and running files one after the other,
-// taking the next one from a shared queue (longest first) when it is free. Output is node's reporter (spec by default, TEST_REPORTER=tap for TAP), each
-// file's block kept whole; the summary at the end adds up all workers.
+// taking the next one from a shared queue (longest first) when it is free. Output is node's
+// reporter (spec by default, TEST_REPORTER=tap for TAP), each file's block kept whole; the summary
+// at the end adds up all workers.
 //
 // Usage: npm test [-- <path filter>...]     (a file runs when its path contains one of the filters)
 // Env:   TEST_CONCURRENCY  worker processes (default: cores + 1, at least 2, at most one per file)
@@ -80,10 +81,13 @@ function stopGroup(pid) {
     return false;
   }
 }
-for (const signal of ['SIGINT', 'SIGTERM']) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+]) {
   process.on(signal, () => {
     for (const pid of groups) stopGroup(pid);
-    process.exit(130);
+    process.exit(code);
   });
 }
 
