@@ -2,7 +2,9 @@
 // Loading TypeScript and the service's modules once per process instead of once per file is what
 // keeps `npm test` short. Each file runs as its own suite, named after its path, so the
 // `before`/`after`/`beforeEach` hooks a file declares at top level apply to that file only, as they
-// would in a process of its own. Files run one after the other, in the order given.
+// would in a process of its own. Files run one after the other: those given as arguments in that
+// order, else each one asked of run-tests.mjs over IPC when the previous one has ended, so that a
+// worker stuck with a long file is not also holding a queue of others.
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -46,9 +48,17 @@ if (CAPTURED.some((name) => esm[name] !== nodeTest[name])) {
   throw new Error('node:test exports could not be wrapped: files would share one suite');
 }
 
-const files = process.argv.slice(2);
-const suites = [];
-for (const file of files) {
+/** Listening servers in this process: a file that leaves one open slows every file after it. */
+const servers = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
+
+const send = (message) => process.send?.(message);
+
+/** Imports one file, its test calls held back, and runs them as one suite named after the file. */
+async function runFile(file) {
+  // Measured from the import on: loading what a file needs is part of what it costs.
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  send({ type: 'start', file });
   captured = [];
   try {
     await import(pathToFileURL(resolve(file)).href);
@@ -57,27 +67,23 @@ for (const file of files) {
     const error = err;
     captured = [() => original.test('loads', () => Promise.reject(error))];
   }
-  suites.push({ file, calls: captured });
+  const calls = captured;
   captured = null;
-}
-
-/** Listening servers in this process: a file that leaves one open slows every file after it. */
-const servers = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
-
-const send = (message) => process.send?.(message);
-for (const { file, calls } of suites) {
-  let started = 0;
   let serversBefore = 0;
-  original.describe(file, () => {
+  await original.describe(file, () => {
     original.before(() => {
-      started = performance.now();
       serversBefore = servers();
-      send({ type: 'start', file });
     });
     for (const call of calls) call();
     // Registered last, so it runs after the file's own `after` hooks (servers closed, dirs removed).
     original.after(async () => {
-      send({ type: 'done', file, ms: Math.round(performance.now() - started) });
+      const cpu = process.cpuUsage(cpuBefore);
+      send({
+        type: 'done',
+        file,
+        ms: Math.round(performance.now() - started),
+        cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+      });
       // A closed server lets go of its handle a moment later.
       for (let waited = 0; servers() > serversBefore && waited < 2000; waited += 20) {
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -86,4 +92,21 @@ for (const { file, calls } of suites) {
       if (left > 0) process.stderr.write(`warning: ${file} left ${left} server(s) listening\n`);
     });
   });
+}
+
+/** The next file from run-tests.mjs (longest first, to whichever worker is free), or null at the end. */
+function nextFile() {
+  return new Promise((resolve) => {
+    process.once('message', (m) => resolve(m.type === 'file' ? m.file : null));
+    send({ type: 'next' });
+  });
+}
+
+// Files given on the command line run in that order; without any, they are asked for one by one.
+const given = process.argv.slice(2);
+if (given.length > 0) {
+  for (const file of given) await runFile(file);
+} else {
+  for (let file = await nextFile(); file !== null; file = await nextFile()) await runFile(file);
+  process.disconnect?.();
 }

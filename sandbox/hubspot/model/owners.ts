@@ -20,7 +20,12 @@ export class OwnerStore {
   }
 
   getByUserId(userId: number, options: { archived?: boolean } = {}): Owner | undefined {
-    return this.list(options).find((o) => o.userId === userId);
+    // Every audited write asks for the API user: clone the one owner found, not all of them.
+    const want = options.archived ?? false;
+    for (const o of this.#owners.values()) {
+      if (o.archived === want && o.userId === userId) return structuredClone(o);
+    }
+    return undefined;
   }
 
   /** Every field of the store, for the sandbox's persistence (`sandbox/shared/persist.ts`). */
