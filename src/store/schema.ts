@@ -156,6 +156,13 @@ export interface JobResultsTable {
   results: string;
 }
 
+/** One page of a job's input list: the JSON text of an array of records or ids. */
+export interface JobInputPagesTable {
+  job_id: string;
+  page: number;
+  body: string;
+}
+
 export interface JobJournalTable {
   job_id: string;
   key: string;
@@ -189,6 +196,7 @@ export interface Database {
   connection_stats: ConnectionStatsTable;
   jobs: JobsTable;
   job_results: JobResultsTable;
+  job_input_pages: JobInputPagesTable;
   job_journal: JobJournalTable;
   idempotency_keys: IdempotencyKeysTable;
 }

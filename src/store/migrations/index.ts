@@ -3,6 +3,7 @@ import { initial } from './001_initial.ts';
 import { jobs } from './002_jobs.ts';
 import { connect } from './003_connect.ts';
 import { consoleTables } from './004_console.ts';
+import { jobInputPages } from './005_job_input_pages.ts';
 
 // Numbered, append-only. Kysely runs them in name order and records each in kysely_migration.
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '002_jobs': jobs,
   '003_connect': connect,
   '004_console': consoleTables,
+  '005_job_input_pages': jobInputPages,
 };
 
 export const migrationProvider: MigrationProvider = {
