@@ -1,15 +1,19 @@
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
 import { yieldToLoop } from '../lib/yield-to-loop.ts';
 import type { BatchWrite } from '../operations/writes.ts';
 import type { JobRow, JobsRepository, NewJobRow } from '../store/types.ts';
 import { legacyInput, listKey } from './legacy-input.ts';
 
 // A job's input as the store keeps it: the input without its list (records or ids) in the job's
-// row, and the list in pages of INPUT_PAGE items, each page's JSON text a row of its own, stored
-// with the job's row in one transaction. Read back a page at a time when the job starts after
-// waiting its turn or is resumed by another instance. One page is stringified or parsed per turn of
-// the event loop: 10 000 records of a full 8 MiB body handled in one piece held it for tens of ms.
+// row, and the list in pages of INPUT_PAGE items, each page's gzipped JSON a row of its own,
+// stored with the job's row in one transaction. Read back a page at a time when the job starts
+// after waiting its turn or is resumed by another instance. One page is stringified or parsed per
+// turn of the event loop (a whole 8 MiB input in one piece held it for tens of ms); compressing
+// runs on the thread pool. Gzipped, 10 000 records are 1.1 MiB instead of 8.7: on SQLite the
+// commit writes (and the WAL checkpoint copies) every byte synchronously, ~0.2 s for plain JSON.
 
-/** Items per stored page: a few hundred records are a few hundred KiB, well under a millisecond to parse. */
+/** Items per stored page: a few hundred records are a few hundred KiB, a millisecond or two to parse. */
 export const INPUT_PAGE = 250;
 /**
  * Marks a row whose list is in pages. An instance of an earlier version that resumes such a job
@@ -17,15 +21,18 @@ export const INPUT_PAGE = 250;
  */
 const PAGED = 'paged:';
 
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
 /** The write's input as `insert` stores it: the row's text and the list's pages. */
 export async function storedInput(write: BatchWrite): Promise<Pick<NewJobRow, 'input' | 'inputPages'>> {
   const { input } = write;
   const key = listKey(input);
   const items: unknown[] = 'records' in input ? input.records : input.ids;
-  const pages: string[] = [];
+  const pages: Buffer[] = [];
   for (let first = 0; first < items.length; first += INPUT_PAGE) {
     if (first > 0) await yieldToLoop();
-    pages.push(JSON.stringify(items.slice(first, first + INPUT_PAGE)));
+    pages.push(await gzipAsync(JSON.stringify(items.slice(first, first + INPUT_PAGE))));
   }
   return { input: `${PAGED}${JSON.stringify({ ...input, [key]: [] })}`, inputPages: pages };
 }
@@ -45,7 +52,8 @@ export async function readInput(
     if (page > 0) await yieldToLoop();
     const body = await jobs.inputPage(job.id, page);
     if (body === undefined) throw new Error(`job input page ${page} missing`);
-    for (const item of JSON.parse(body) as unknown[]) items.push(item);
+    const json = (await gunzipAsync(body)).toString('utf8');
+    for (const item of JSON.parse(json) as unknown[]) items.push(item);
   }
   input[listKey(input)] = items;
   return input;

@@ -1,5 +1,5 @@
 // Row shapes and repository contracts of durable writes: jobs, their results and journal, and
-// idempotency keys. Timestamps are ISO-8601 UTC text, JSON columns are text.
+// idempotency keys. Timestamps are ISO-8601 UTC text, JSON columns are text (input pages: gzipped).
 
 export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export const FINISHED_JOB_STATES: readonly JobState[] = ['completed', 'failed', 'cancelled'];
@@ -42,8 +42,8 @@ export interface NewJobRow {
   objectName: string | null;
   /** The job row's input text (src/jobs/stored-input.ts: the input without its list). */
   input: string;
-  /** The input's list in pages, each a JSON array's text: stored with the row, in one transaction. */
-  inputPages?: readonly string[];
+  /** The input's list in pages (gzipped JSON arrays), stored with the row in one transaction. */
+  inputPages?: readonly Uint8Array[];
   total: number;
   now: string;
   /**
@@ -60,7 +60,7 @@ export interface JobsRepository {
   /** The job row's input text, as stored; null when there is no such job. */
   input(id: string): Promise<string | null>;
   /** One page of the job's input list (numbered from 0), as stored; undefined when there is none. */
-  inputPage(id: string, page: number): Promise<string | undefined>;
+  inputPage(id: string, page: number): Promise<Uint8Array | undefined>;
   /** A token's jobs, newest first, after the (createdAt, id) of the previous page's last. */
   list(filter: {
     tokenId?: string;

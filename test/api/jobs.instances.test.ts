@@ -36,7 +36,10 @@ test('two instances on one PostgreSQL store: a dead instance’s job is resumed 
     requestId: null,
     operation: 'insert',
     objectName: 'Account',
-    ...(await storedInput({ operation: 'insert', input: { objectName: 'Account', records, via: 'collections' } })),
+    ...(await storedInput({
+      operation: 'insert',
+      input: { objectName: 'Account', records, via: 'collections' },
+    })),
     total: records.length,
     now: new Date().toISOString(),
   });

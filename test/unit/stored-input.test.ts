@@ -1,13 +1,14 @@
-// A job's input as stored: its list in pages of INPUT_PAGE items beside the row, read back a page at
-// a time; inputs stored whole by earlier versions are still read.
+// A job's input as stored: its list in gzipped pages of INPUT_PAGE items beside the row, read back a
+// page at a time; inputs stored whole by earlier versions are still read.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { INPUT_PAGE, readInput, storedInput } from '../../src/jobs/stored-input.ts';
 import type { BatchWrite } from '../../src/operations/writes.ts';
 import { legacyInputText } from '../helpers/legacy-input.ts';
 
 /** What the store keeps of one job, and the pages read back. */
-function memoryJobs(row: { input: string; inputPages?: readonly string[] | undefined }) {
+function memoryJobs(row: { input: string; inputPages?: readonly Uint8Array[] | undefined }) {
   const pagesRead: number[] = [];
   return {
     pagesRead,
@@ -31,8 +32,9 @@ test('records are stored in pages of INPUT_PAGE beside the row and read back one
   };
   const stored = await storedInput(write);
   assert.deepEqual(
-    stored.inputPages?.map((p) => (JSON.parse(p) as unknown[]).length),
+    stored.inputPages?.map((p) => (JSON.parse(gunzipSync(p).toString('utf8')) as unknown[]).length),
     [INPUT_PAGE, INPUT_PAGE, 7],
+    'each page gzipped JSON',
   );
   assert.ok(stored.input.length < 200, 'the row holds the input without its list');
   const { jobs, pagesRead } = memoryJobs(stored);
@@ -42,19 +44,25 @@ test('records are stored in pages of INPUT_PAGE beside the row and read back one
 
 test('ids and an empty list round-trip; an empty list has no pages', async () => {
   const ids = Array.from({ length: INPUT_PAGE + 1 }, (_, i) => `001${String(i).padStart(15, '0')}`);
-  const del: BatchWrite = { operation: 'delete', input: { objectName: 'Account', ids } };
+  const del: BatchWrite = { operation: 'delete', input: { objectName: 'Account', ids, via: 'collections' } };
   const stored = await storedInput(del);
   assert.equal(stored.inputPages?.length, 2);
   assert.deepEqual(await readInput(memoryJobs(stored).jobs, { id: 'job_2', total: ids.length }), del.input);
 
-  const none: BatchWrite = { operation: 'update', input: { objectName: 'Account', records: [] } };
+  const none: BatchWrite = {
+    operation: 'update',
+    input: { objectName: 'Account', records: [], via: 'bulk2' },
+  };
   const empty = await storedInput(none);
   assert.deepEqual(empty.inputPages, []);
   assert.deepEqual(await readInput(memoryJobs(empty).jobs, { id: 'job_3', total: 0 }), none.input);
 });
 
 test('a page that is not there fails the read instead of running the job with part of its input', async () => {
-  const write: BatchWrite = { operation: 'insert', input: { objectName: 'Account', records: records(600) } };
+  const write: BatchWrite = {
+    operation: 'insert',
+    input: { objectName: 'Account', records: records(600), via: 'bulk2' },
+  };
   const stored = await storedInput(write);
   const { jobs } = memoryJobs({ input: stored.input, inputPages: stored.inputPages?.slice(0, 1) });
   await assert.rejects(readInput(jobs, { id: 'job_4', total: 600 }), /job input page 1 missing/);

@@ -109,7 +109,7 @@ function jobRecords(
           if (page > 0) await yieldToLoop();
           await tx
             .insertInto('job_input_pages')
-            .values({ job_id: row.id, page, body: pages[page] as string })
+            .values({ job_id: row.id, page, body: pages[page] as Uint8Array })
             .execute();
         }
       });
