@@ -103,14 +103,10 @@ function jobRecords(
       // One transaction: a job is never seen (claimed, resumed, replayed) without all its input.
       await db.transaction().execute(async (tx) => {
         await tx.insertInto('jobs').values(values).execute();
-        const pages = row.inputPages ?? [];
-        for (let page = 0; page < pages.length; page++) {
+        for (const [page, body] of (row.inputPages ?? []).entries()) {
           // On SQLite each insert answers synchronously: a turn of the event loop between pages.
           if (page > 0) await yieldToLoop();
-          await tx
-            .insertInto('job_input_pages')
-            .values({ job_id: row.id, page, body: pages[page] as Uint8Array })
-            .execute();
+          await tx.insertInto('job_input_pages').values({ job_id: row.id, page, body }).execute();
         }
       });
       const { input: _input, ...rest } = values;
