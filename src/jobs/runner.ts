@@ -13,7 +13,7 @@ import type { JobHook } from '../providers/adapter.ts';
 import type { JobRow, JobState, JobsRepository } from '../store/types.ts';
 import { progressWriter } from './progress.ts';
 import { countsOf, storeResults } from './reads.ts';
-import { inputText, parseInput } from './stored-input.ts';
+import { readInput, storedInput } from './stored-input.ts';
 import { newJobId } from './view.ts';
 
 export interface JobRunnerOptions {
@@ -103,7 +103,7 @@ export class JobRunner {
       requestId: params.requestId,
       operation: write.operation,
       objectName: write.input.objectName ?? null,
-      input: await inputText(write),
+      ...(await storedInput(write)),
       total: sizeOf(write),
       now: this.#iso(),
       lease: { owner: this.owner, until: this.#iso(this.#o.clock.now() + this.#o.leaseMs) },
@@ -374,9 +374,7 @@ export class JobRunner {
 
   /** The input of a job resumed from the store. */
   async #storedWrite(job: JobRow): Promise<BatchWrite> {
-    const text = await this.#o.jobs.input(job.id);
-    if (text === null) throw new Error('job input missing');
-    return { operation: job.operation, input: await parseInput(text) } as BatchWrite;
+    return { operation: job.operation, input: await readInput(this.#o.jobs, job) } as BatchWrite;
   }
 
   /** Renews the lease every third of it; notices a cancel asked for on any instance. */

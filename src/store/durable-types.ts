@@ -1,5 +1,5 @@
 // Row shapes and repository contracts of durable writes: jobs, their results and journal, and
-// idempotency keys. Timestamps are ISO-8601 UTC text, JSON columns are text.
+// idempotency keys. Timestamps are ISO-8601 UTC text, JSON columns are text (input pages: gzipped).
 
 export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export const FINISHED_JOB_STATES: readonly JobState[] = ['completed', 'failed', 'cancelled'];
@@ -40,7 +40,10 @@ export interface NewJobRow {
   requestId: string | null;
   operation: string;
   objectName: string | null;
+  /** The job row's input text (src/jobs/stored-input.ts: the input without its list). */
   input: string;
+  /** The input's list in pages (gzipped JSON arrays), stored with the row in one transaction. */
+  inputPages?: readonly Uint8Array[];
   total: number;
   now: string;
   /**
@@ -54,8 +57,10 @@ export interface JobsRepository {
   insert(row: NewJobRow): Promise<JobRow>;
   /** The job without its input (which may be megabytes). */
   find(id: string): Promise<JobRow | null>;
-  /** The operation's input as JSON text, as stored. */
+  /** The job row's input text, as stored; null when there is no such job. */
   input(id: string): Promise<string | null>;
+  /** One page of the job's input list (numbered from 0), as stored; undefined when there is none. */
+  inputPage(id: string, page: number): Promise<Uint8Array | undefined>;
   /** A token's jobs, newest first, after the (createdAt, id) of the previous page's last. */
   list(filter: {
     tokenId?: string;
@@ -87,7 +92,7 @@ export interface JobsRepository {
   resultPieces(id: string, from: number, to: number): Promise<Array<{ first: number; results: string }>>;
   journalGet(id: string, key: string): Promise<string | undefined>;
   journalSet(id: string, key: string, value: string, now: string): Promise<void>;
-  /** Deletes jobs finished before `before` (their results and journal with them); the count. */
+  /** Deletes jobs finished before `before` (their input pages, results and journal with them); the count. */
   prune(before: string): Promise<number>;
   /** How many jobs the store holds in each state (metrics). */
   countByState(): Promise<Record<string, number>>;

@@ -25,7 +25,7 @@ export async function openStore(opts: DbOptions): Promise<Store> {
   try {
     const migrator = new Migrator({
       db,
-      provider: migrationProvider,
+      provider: migrationProvider(handle.dialect),
       ...(handle.dialect === 'postgres' && handle.pgSchema ? { migrationTableSchema: handle.pgSchema } : {}),
     });
     await withMigrationLock(handle, clock, async () => {

@@ -1,5 +1,5 @@
 // Kysely table types. Booleans are stored as 0/1 integers and timestamps as ISO-8601 text so that one
-// set of queries serves SQLite and PostgreSQL alike.
+// set of queries serves SQLite and PostgreSQL alike; bytes are a Buffer on both (BLOB, bytea).
 
 export interface ConnectionsTable {
   id: string;
@@ -156,6 +156,13 @@ export interface JobResultsTable {
   results: string;
 }
 
+/** One page of a job's input list: the gzipped JSON of an array of records or ids. */
+export interface JobInputPagesTable {
+  job_id: string;
+  page: number;
+  body: Uint8Array;
+}
+
 export interface JobJournalTable {
   job_id: string;
   key: string;
@@ -189,6 +196,7 @@ export interface Database {
   connection_stats: ConnectionStatsTable;
   jobs: JobsTable;
   job_results: JobResultsTable;
+  job_input_pages: JobInputPagesTable;
   job_journal: JobJournalTable;
   idempotency_keys: IdempotencyKeysTable;
 }

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildApp } from '../../src/app.ts';
 import { createContext } from '../../src/context.ts';
+import { storedInput } from '../../src/jobs/stored-input.ts';
 import { startStack } from '../helpers/stack.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { countWhere, type ErrorBody, type WriteAnswer } from './sf-writes-helpers.ts';
@@ -35,7 +36,10 @@ test('two instances on one PostgreSQL store: a dead instance’s job is resumed 
     requestId: null,
     operation: 'insert',
     objectName: 'Account',
-    input: JSON.stringify({ objectName: 'Account', records, via: 'collections' }),
+    ...(await storedInput({
+      operation: 'insert',
+      input: { objectName: 'Account', records, via: 'collections' },
+    })),
     total: records.length,
     now: new Date().toISOString(),
   });

@@ -127,3 +127,29 @@ test('a Bulk job the crash left Open is aborted and the write starts over with a
   assert.equal(job?.crmJobIds.length, 1);
   assert.notEqual(job?.crmJobIds[0], open.id);
 });
+
+test('jobs an earlier version stored (whole input in the row: gzipped JSON lines, gzipped JSON, JSON) are resumed and complete, each record once, in order', async (t) => {
+  const s = await startStack(t);
+  for (const format of ['gzl', 'gz', 'json'] as const) {
+    // Over 500 records: gzipped JSON lines hold them on two lines.
+    const records = Array.from({ length: 620 }, (_, i) => ({ Name: `Legacy-${format}-${i}` }));
+    const id = await interruptedJob(
+      s,
+      'salesforce',
+      'insert',
+      { objectName: 'Account', records, via: 'collections' },
+      {},
+      format,
+    );
+    const results = await resultsOf(s, id);
+    assert.equal(results.length, records.length);
+    assert.ok(results.every((r) => r.success));
+    const names = results.map((r) => s.sf.org.get(r.id ?? '')?.record['Name']);
+    assert.deepEqual(
+      names,
+      records.map((r) => r.Name),
+      'results in input order',
+    );
+    assert.equal(countWhere(s, 'Account', 'Name', `Legacy-${format}-`), records.length);
+  }
+});

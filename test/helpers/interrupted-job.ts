@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { storedInput } from '../../src/jobs/stored-input.ts';
+import type { BatchWrite } from '../../src/operations/writes.ts';
+import { type LegacyFormat, legacyInputText } from './legacy-input.ts';
 import type { Stack } from './stack.ts';
 import { waitFor } from './wait.ts';
 
@@ -7,7 +10,7 @@ let seq = 0;
 /**
  * A job as an instance that died mid-way leaves it: stored with its input and journal, claimed by
  * a dead owner whose lease has run out. The stack's runner then resumes it; resolves with its id
- * once it has completed.
+ * once it has completed. With `legacy`, the input is stored as an earlier version stored it.
  */
 export async function interruptedJob(
   s: Stack,
@@ -15,6 +18,7 @@ export async function interruptedJob(
   operation: 'insert' | 'update',
   input: { objectName: string; records: unknown[]; via?: string },
   journal: Record<string, unknown>,
+  legacy?: LegacyFormat,
 ): Promise<string> {
   const token = await s.ctx.auth.verify(`Bearer ${s.tokens[crm]}`);
   assert.ok(token.ok);
@@ -26,7 +30,9 @@ export async function interruptedJob(
     requestId: null,
     operation,
     objectName: input.objectName,
-    input: JSON.stringify(input),
+    ...(legacy === undefined
+      ? await storedInput({ operation, input } as BatchWrite)
+      : { input: legacyInputText(input, legacy) }),
     total: input.records.length,
     now: new Date().toISOString(),
   });

@@ -1,5 +1,5 @@
 // Jobs and idempotency keys in the store, on SQLite and PostgreSQL: leases that exactly one
-// instance takes, keys that exactly one request claims, results in pieces, pruning.
+// instance takes, keys that exactly one request claims, input pages, results in pieces, pruning.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Store } from '../../src/store/types.ts';
@@ -143,6 +143,24 @@ for (const { name, factory, skip } of await dialects()) {
       assert.deepEqual((await b.jobs.find(job.id))?.crmJobIds, ['750x']);
     });
 
+    test('a job’s input pages are stored with its row and read back by number, byte for byte, on any instance', async () => {
+      const pages = [Buffer.from([0, 1, 2, 255]), Buffer.from('[{"Name":"é ✓ 😀"}]')];
+      const job = await a.jobs.insert({ ...jobRow(), input: 'paged:{"records":[]}', inputPages: pages });
+      assert.equal(await b.jobs.input(job.id), 'paged:{"records":[]}');
+      assert.deepEqual(Buffer.from((await b.jobs.inputPage(job.id, 0)) ?? []), pages[0]);
+      assert.deepEqual(Buffer.from((await b.jobs.inputPage(job.id, 1)) ?? []), pages[1]);
+      assert.equal(await b.jobs.inputPage(job.id, 2), undefined);
+      assert.equal(await b.jobs.inputPage('job_none', 0), undefined);
+      assert.equal(await b.jobs.input('job_none'), null);
+    });
+
+    test('a job whose input pages cannot all be stored is not stored at all', async () => {
+      const row = { ...jobRow(), inputPages: [Buffer.from('[1]'), null as unknown as Buffer] };
+      await assert.rejects(a.jobs.insert(row));
+      assert.equal(await b.jobs.find(row.id), null);
+      assert.equal(await b.jobs.inputPage(row.id, 0), undefined);
+    });
+
     test('an idempotency key is claimed by exactly one of many concurrent requests, across instances', async () => {
       const now = Date.now();
       const claims = await Promise.all(
@@ -190,7 +208,7 @@ for (const { name, factory, skip } of await dialects()) {
         now: old,
       });
       assert.ok((await a.idempotency.prune(iso(Date.now() - 24 * 3600_000))) >= 1);
-      const finished = await a.jobs.insert(jobRow(old));
+      const finished = await a.jobs.insert({ ...jobRow(old), inputPages: [Buffer.from('[1]')] });
       await a.jobs.claim(finished.id, 'o', old, old);
       await a.jobs.putResults(finished.id, [{ piece: 0, first: 0, results: '[]' }]);
       await a.jobs.finish(
@@ -199,12 +217,14 @@ for (const { name, factory, skip } of await dialects()) {
         { state: 'completed', counts: { processed: 0, succeeded: 0, failed: 0 }, iface: null, error: null },
         old,
       );
-      const running = await a.jobs.insert(jobRow(old));
+      const running = await a.jobs.insert({ ...jobRow(old), inputPages: [Buffer.from('[1]')] });
       await a.jobs.claim(running.id, 'o', old, old);
       await a.jobs.prune(iso(Date.now() - 7 * 24 * 3600_000));
       assert.equal(await a.jobs.find(finished.id), null);
       assert.deepEqual(await a.jobs.resultPieces(finished.id, 0, 10), []);
+      assert.equal(await a.jobs.inputPage(finished.id, 0), undefined, 'its input pages went with it');
       assert.notEqual(await a.jobs.find(running.id), null);
+      assert.equal(Buffer.from((await a.jobs.inputPage(running.id, 0)) ?? []).toString(), '[1]');
     });
   });
 }

@@ -1,10 +1,12 @@
 import type { Kysely, Selectable } from 'kysely';
+import { yieldToLoop } from '../../lib/yield-to-loop.ts';
 import type { JobRow, JobState, JobsRepository } from '../durable-types.ts';
 import type { Database, JobsTable } from '../schema.ts';
 
 const UNFINISHED: JobState[] = ['queued', 'running'];
 
-// Every column but `input`: a job is read often (progress polls) and its input may be megabytes.
+// Every column but `input`: a job is read often (progress polls) and jobs stored by earlier
+// versions hold their whole input there (megabytes).
 const JOB_COLUMNS = [
   'id',
   'token_id',
@@ -68,7 +70,9 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
 }
 
 /** A job's row: submitted, read, listed. */
-function jobRecords(db: Kysely<Database>): Pick<JobsRepository, 'insert' | 'input' | 'find' | 'list'> {
+function jobRecords(
+  db: Kysely<Database>,
+): Pick<JobsRepository, 'insert' | 'input' | 'inputPage' | 'find' | 'list'> {
   return {
     async insert(row) {
       const values = {
@@ -96,13 +100,30 @@ function jobRecords(db: Kysely<Database>): Pick<JobsRepository, 'insert' | 'inpu
         finished_at: null,
         updated_at: row.now,
       };
-      await db.insertInto('jobs').values(values).execute();
+      // One transaction: a job is never seen (claimed, resumed, replayed) without all its input.
+      await db.transaction().execute(async (tx) => {
+        await tx.insertInto('jobs').values(values).execute();
+        for (const [page, body] of (row.inputPages ?? []).entries()) {
+          // On SQLite each insert answers synchronously: a turn of the event loop between pages.
+          if (page > 0) await yieldToLoop();
+          await tx.insertInto('job_input_pages').values({ job_id: row.id, page, body }).execute();
+        }
+      });
       const { input: _input, ...rest } = values;
       return toJob(rest);
     },
     async input(id) {
       const r = await db.selectFrom('jobs').select('input').where('id', '=', id).executeTakeFirst();
       return r?.input ?? null;
+    },
+    async inputPage(id, page) {
+      const r = await db
+        .selectFrom('job_input_pages')
+        .select('body')
+        .where('job_id', '=', id)
+        .where('page', '=', page)
+        .executeTakeFirst();
+      return r?.body;
     },
     async find(id) {
       const r = await db.selectFrom('jobs').select(JOB_COLUMNS).where('id', '=', id).executeTakeFirst();
@@ -142,6 +163,7 @@ function jobHousekeeping(db: Kysely<Database>): Pick<JobsRepository, 'countBySta
         .select('id')
         .where('state', 'not in', UNFINISHED)
         .where('finished_at', '<', before);
+      await db.deleteFrom('job_input_pages').where('job_id', 'in', old).execute();
       await db.deleteFrom('job_results').where('job_id', 'in', old).execute();
       await db.deleteFrom('job_journal').where('job_id', 'in', old).execute();
       const r = await db
