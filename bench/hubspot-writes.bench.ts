@@ -85,7 +85,9 @@ try {
   console.log(`failed records          ${failures}`);
   console.log(`per request             ${perRound.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(', ')}`);
   console.log(`wall time               ${(wallMs / 1000).toFixed(2)} s`);
-  console.log(`event loop max delay    ${(loop.max / 1e6).toFixed(0)} ms`);
+  console.log(
+    `event loop delay        max ${(loop.max / 1e6).toFixed(0)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms`,
+  );
   console.log(
     floorMs === 0
       ? 'rate-limit floor        0 s (every call fits in one window): ratio n/a'

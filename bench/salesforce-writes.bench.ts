@@ -26,6 +26,7 @@ interface Row {
   calls: number;
   peakMiB: number;
   loopMaxMs: number;
+  loopP99Ms: number;
   via: string;
 }
 
@@ -54,7 +55,14 @@ try {
 
   async function measure<T>(
     fn: () => Promise<T>,
-  ): Promise<{ value: T; wallMs: number; calls: number; peakMiB: number; loopMaxMs: number }> {
+  ): Promise<{
+    value: T;
+    wallMs: number;
+    calls: number;
+    peakMiB: number;
+    loopMaxMs: number;
+    loopP99Ms: number;
+  }> {
     globalThis.gc?.();
     await control('/calls', 'DELETE');
     // Heap (JS objects + buffers) above the level before the scenario, sampled every 10 ms:
@@ -79,7 +87,8 @@ try {
     peak = Math.max(peak, used());
     const snapshot = (await control('/calls')) as { total: number };
     const loopMaxMs = loop.max / 1e6;
-    return { value, wallMs, calls: snapshot.total, peakMiB: (peak - base) / 2 ** 20, loopMaxMs };
+    const loopP99Ms = loop.percentile(99) / 1e6;
+    return { value, wallMs, calls: snapshot.total, peakMiB: (peak - base) / 2 ** 20, loopMaxMs, loopP99Ms };
   }
 
   const rows: Row[] = [];
@@ -133,11 +142,11 @@ function print(rows: Row[]): void {
     peakMiB: Math.min(...rows.map((r) => Math.max(r.peakMiB, 1))),
   };
   console.log(
-    `\n${'scenario'.padEnd(32)} ${'via'.padEnd(12)} ${'wall ms'.padStart(9)} ${'×best'.padStart(6)} ${'calls'.padStart(6)} ${'×best'.padStart(6)} ${'heap MiB'.padStart(9)} ${'×best'.padStart(6)} ${'loop max ms'.padStart(12)}`,
+    `\n${'scenario'.padEnd(32)} ${'via'.padEnd(12)} ${'wall ms'.padStart(9)} ${'×best'.padStart(6)} ${'calls'.padStart(6)} ${'×best'.padStart(6)} ${'heap MiB'.padStart(9)} ${'×best'.padStart(6)} ${'loop max ms'.padStart(12)} ${'p99'.padStart(5)}`,
   );
   for (const r of rows) {
     console.log(
-      `${r.name.padEnd(32)} ${r.via.padEnd(12)} ${r.wallMs.toFixed(0).padStart(9)} ${(r.wallMs / best.wallMs).toFixed(2).padStart(6)} ${String(r.calls).padStart(6)} ${(r.calls / best.calls).toFixed(2).padStart(6)} ${r.peakMiB.toFixed(1).padStart(9)} ${(Math.max(r.peakMiB, 1) / best.peakMiB).toFixed(2).padStart(6)} ${r.loopMaxMs.toFixed(0).padStart(12)}`,
+      `${r.name.padEnd(32)} ${r.via.padEnd(12)} ${r.wallMs.toFixed(0).padStart(9)} ${(r.wallMs / best.wallMs).toFixed(2).padStart(6)} ${String(r.calls).padStart(6)} ${(r.calls / best.calls).toFixed(2).padStart(6)} ${r.peakMiB.toFixed(1).padStart(9)} ${(Math.max(r.peakMiB, 1) / best.peakMiB).toFixed(2).padStart(6)} ${r.loopMaxMs.toFixed(0).padStart(12)} ${r.loopP99Ms.toFixed(0).padStart(5)}`,
     );
   }
 }
