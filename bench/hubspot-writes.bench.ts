@@ -9,6 +9,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startHubSpotSandbox } from '../sandbox/hubspot/index.ts';
 import { startBenchService } from './lib/harness.ts';
+import { longestTurnCpu } from './lib/loop-cpu.ts';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const LIMIT = process.env['BENCH_HS_LIMIT'] === undefined ? undefined : Number(process.env['BENCH_HS_LIMIT']);
@@ -47,6 +48,7 @@ try {
   // The longest the event loop was held (service and sandbox both run in this process).
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
+  const turns = longestTurnCpu();
   const started = performance.now();
   for (let round = 0; round < ROUNDS; round++) {
     const t0 = performance.now();
@@ -69,6 +71,7 @@ try {
   }
   const wallMs = performance.now() - started;
   loop.disable();
+  const turnCpuMs = turns.stop();
 
   const calls = sandbox.accounting.snapshot().total;
   const creates = sandbox.accounting.count('objects.batch.create');
@@ -85,6 +88,7 @@ try {
   console.log(`failed records          ${failures}`);
   console.log(`per request             ${perRound.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(', ')}`);
   console.log(`wall time               ${(wallMs / 1000).toFixed(2)} s`);
+  console.log(`longest loop turn       ${turnCpuMs.toFixed(0)} ms of CPU (service and sandbox)`);
   console.log(
     `event loop delay        max ${(loop.max / 1e6).toFixed(0)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms`,
   );
