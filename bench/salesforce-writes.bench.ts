@@ -62,6 +62,7 @@ try {
     peakMiB: number;
     loopMaxMs: number;
     loopP99Ms: number;
+    turnCpuMs: number;
   }> {
     globalThis.gc?.();
     await control('/calls', 'DELETE');
