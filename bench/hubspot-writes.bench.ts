@@ -6,8 +6,10 @@
 // Run: npm run bench -- hubspot-writes
 //   BENCH_ROUNDS (default 3): how many 10 000-record inserts, one after the other
 //   BENCH_HS_LIMIT (default: the sandbox's 190): calls per 10-second window
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startHubSpotSandbox } from '../sandbox/hubspot/index.ts';
 import { startBenchService } from './lib/harness.ts';
+import { longestTurnCpu } from './lib/loop-cpu.ts';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const LIMIT = process.env['BENCH_HS_LIMIT'] === undefined ? undefined : Number(process.env['BENCH_HS_LIMIT']);
@@ -43,6 +45,10 @@ try {
   let client429 = 0;
   let failures = 0;
   const perRound: number[] = [];
+  // The longest the event loop was held (service and sandbox both run in this process).
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  const turns = longestTurnCpu();
   const started = performance.now();
   for (let round = 0; round < ROUNDS; round++) {
     const t0 = performance.now();
@@ -64,6 +70,8 @@ try {
     perRound.push(performance.now() - t0);
   }
   const wallMs = performance.now() - started;
+  loop.disable();
+  const turnCpuMs = turns.stop();
 
   const calls = sandbox.accounting.snapshot().total;
   const creates = sandbox.accounting.count('objects.batch.create');
@@ -80,6 +88,10 @@ try {
   console.log(`failed records          ${failures}`);
   console.log(`per request             ${perRound.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(', ')}`);
   console.log(`wall time               ${(wallMs / 1000).toFixed(2)} s`);
+  console.log(`longest loop turn       ${turnCpuMs.toFixed(0)} ms of CPU (service and sandbox)`);
+  console.log(
+    `event loop delay        max ${(loop.max / 1e6).toFixed(0)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms`,
+  );
   console.log(
     floorMs === 0
       ? 'rate-limit floor        0 s (every call fits in one window): ratio n/a'

@@ -2,11 +2,15 @@
 // 2.0 only and the service's own choice, against the Salesforce sandbox with a realistic latency
 // profile. Prints wall time, Salesforce API calls (sandbox accounting) and the service's peak
 // memory, with ratios against the best of the three; then a size sweep for the threshold.
-// Run: npm run bench -- salesforce-writes   (BENCH_RECORDS, default 10000; BENCH_SWEEP=0 skips the sweep)
+// Run: npm run bench -- salesforce-writes   (BENCH_RECORDS, default 10000; BENCH_SWEEP=0 skips the sweep;
+//   BENCH_VIA=bulk2 (or collections, auto) runs only that interface)
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { sandboxControl, spawnSalesforceSandbox, startBenchService } from './lib/harness.ts';
+import { longestTurnCpu } from './lib/loop-cpu.ts';
 
 const RECORDS = Number(process.env['BENCH_RECORDS'] ?? 10_000);
 const SWEEP = process.env['BENCH_SWEEP'] !== '0';
+const VIA = process.env['BENCH_VIA'];
 /** Per call and per record, as a Salesforce org answers from across the internet. */
 const REALISM = { latencyMs: 150, latencyJitterMs: 30, perRecordMs: 0.5 };
 
@@ -22,6 +26,9 @@ interface Row {
   wallMs: number;
   calls: number;
   peakMiB: number;
+  loopMaxMs: number;
+  loopP99Ms: number;
+  turnCpuMs: number;
   via: string;
 }
 
@@ -48,9 +55,15 @@ try {
   await call('/v1/object/insert/Account', { data: [{ Name: 'warm' }] });
   await control('/realism', 'PATCH', REALISM);
 
-  async function measure<T>(
-    fn: () => Promise<T>,
-  ): Promise<{ value: T; wallMs: number; calls: number; peakMiB: number }> {
+  async function measure<T>(fn: () => Promise<T>): Promise<{
+    value: T;
+    wallMs: number;
+    calls: number;
+    peakMiB: number;
+    loopMaxMs: number;
+    loopP99Ms: number;
+    turnCpuMs: number;
+  }> {
     globalThis.gc?.();
     await control('/calls', 'DELETE');
     // Heap (JS objects + buffers) above the level before the scenario, sampled every 10 ms:
@@ -64,13 +77,29 @@ try {
     const timer = setInterval(() => {
       peak = Math.max(peak, used());
     }, 10);
+    // The longest the service's event loop was held (the service runs in this process).
+    const loop = monitorEventLoopDelay({ resolution: 5 });
+    loop.enable();
+    const turns = longestTurnCpu();
     const started = performance.now();
     const value = await fn();
     const wallMs = performance.now() - started;
+    loop.disable();
+    const turnCpuMs = turns.stop();
     clearInterval(timer);
     peak = Math.max(peak, used());
     const snapshot = (await control('/calls')) as { total: number };
-    return { value, wallMs, calls: snapshot.total, peakMiB: (peak - base) / 2 ** 20 };
+    const loopMaxMs = loop.max / 1e6;
+    const loopP99Ms = loop.percentile(99) / 1e6;
+    return {
+      value,
+      wallMs,
+      calls: snapshot.total,
+      peakMiB: (peak - base) / 2 ** 20,
+      loopMaxMs,
+      loopP99Ms,
+      turnCpuMs,
+    };
   }
 
   const rows: Row[] = [];
@@ -79,6 +108,7 @@ try {
     ['bulk2', 'bulk2'],
     ['service choice', undefined],
   ] as const) {
+    if (VIA !== undefined && VIA !== (via ?? 'auto')) continue;
     const records = Array.from({ length: RECORDS }, (_, i) => ({
       Name: `${label} ${i}`,
       Industry: 'Energy',
@@ -123,11 +153,11 @@ function print(rows: Row[]): void {
     peakMiB: Math.min(...rows.map((r) => Math.max(r.peakMiB, 1))),
   };
   console.log(
-    `\n${'scenario'.padEnd(32)} ${'via'.padEnd(12)} ${'wall ms'.padStart(9)} ${'×best'.padStart(6)} ${'calls'.padStart(6)} ${'×best'.padStart(6)} ${'heap MiB'.padStart(9)} ${'×best'.padStart(6)}`,
+    `\n${'scenario'.padEnd(32)} ${'via'.padEnd(12)} ${'wall ms'.padStart(9)} ${'×best'.padStart(6)} ${'calls'.padStart(6)} ${'×best'.padStart(6)} ${'heap MiB'.padStart(9)} ${'×best'.padStart(6)} ${'loop max ms'.padStart(12)} ${'p99'.padStart(5)} ${'turn CPU ms'.padStart(12)}`,
   );
   for (const r of rows) {
     console.log(
-      `${r.name.padEnd(32)} ${r.via.padEnd(12)} ${r.wallMs.toFixed(0).padStart(9)} ${(r.wallMs / best.wallMs).toFixed(2).padStart(6)} ${String(r.calls).padStart(6)} ${(r.calls / best.calls).toFixed(2).padStart(6)} ${r.peakMiB.toFixed(1).padStart(9)} ${(Math.max(r.peakMiB, 1) / best.peakMiB).toFixed(2).padStart(6)}`,
+      `${r.name.padEnd(32)} ${r.via.padEnd(12)} ${r.wallMs.toFixed(0).padStart(9)} ${(r.wallMs / best.wallMs).toFixed(2).padStart(6)} ${String(r.calls).padStart(6)} ${(r.calls / best.calls).toFixed(2).padStart(6)} ${r.peakMiB.toFixed(1).padStart(9)} ${(Math.max(r.peakMiB, 1) / best.peakMiB).toFixed(2).padStart(6)} ${r.loopMaxMs.toFixed(0).padStart(12)} ${r.loopP99Ms.toFixed(0).padStart(5)} ${r.turnCpuMs.toFixed(0).padStart(12)}`,
     );
   }
 }

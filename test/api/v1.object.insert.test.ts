@@ -54,6 +54,26 @@ test('insert: an unknown field is a 400 naming it and the closest real field; no
   assert.equal(s.sf.accounting.count('collections.create'), 0);
 });
 
+test('insert: every page of records is checked before any is sent: an unknown field on the last page fails the whole request', async (t) => {
+  const s = await startStack(t);
+  s.sf.accounting.reset();
+  const data: Array<Record<string, unknown>> = Array.from({ length: 450 }, (_, i) => ({
+    Name: `Paged ${i}`,
+  }));
+  data[449] = { Name: 'Typo', Industy: 'Energy' };
+  for (const via of ['collections', 'bulk2']) {
+    const answer = await s.api<ErrorBody>('/v1/object/insert/Account', {
+      body: { data },
+      headers: { 'x-crm-proxy-interface': via },
+    });
+    assert.equal(answer.status, 400, via);
+    assert.equal(answer.body.error.details[0]?.['path'], '/data/449/Industy');
+  }
+  assert.equal(s.sf.accounting.count('collections.create'), 0);
+  assert.equal(s.sf.accounting.count('bulk2.createJob'), 0);
+  assert.equal(countWhere(s, 'Account', 'Name', 'Paged '), 0);
+});
+
 test('insert: a parent reference by external id, through collections and through bulk', async (t) => {
   const s = await startStack(t);
   s.sf.org.insert('Account', [{ Name: 'Parent', External_Id__c: 'A-1' }]);

@@ -92,3 +92,29 @@ test('bulk results in any order map back to input positions, identical rows each
   });
   assert.deepEqual(calls.slice(0, 3), ['POST ', 'PUT /750J/batches', 'PATCH /750J']);
 });
+
+test('bulk result files read in the pieces they arrived in: rows cut anywhere, over many pages, each matched to its record', async () => {
+  const { session } = fakeBulk();
+  // Result files cut every 7 characters: inside quoted cells, commas, line ends.
+  const send = session.send.bind(session);
+  session.send = async (request) => {
+    const got = await send(request);
+    if (request.method !== 'GET' || !/Results\/$/.test(request.url)) return got;
+    const pieces = got.text.match(/[\s\S]{1,7}/g) ?? [];
+    return { ...got, pieces };
+  };
+  const rows = Array.from({ length: 450 }, (_, i) => [
+    i % 97 === 0 ? '' : `N "${i}", é\nline two`,
+    String(i),
+  ]);
+  const clock = new ManualClock();
+  const results = await clock.run(
+    bulkWrite(session, clock, '62.0', 'insert', 'Account', ['Name', 'Amount'], rows, { firstPollMs: 1 }),
+  );
+  assert.equal(results.length, rows.length);
+  results.forEach((r, i) => {
+    assert.equal(r.success, i % 97 !== 0, `row ${i}`);
+    if (r.success) assert.equal(Number(r.id?.slice(4)), i, `row ${i} got its own id`);
+    else assert.equal(r.errors[0]?.statusCode, 'REQUIRED_FIELD_MISSING');
+  });
+});

@@ -1,19 +1,26 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodeUtf8Yielding, encodeUtf8Yielding } from '../../src/lib/utf8-yielding.ts';
+import { decodeUtf8Yielding } from '../../src/lib/utf8-yielding.ts';
 
-test('encoding in slices gives the bytes Buffer.from gives, surrogate pairs across slice ends included', async () => {
+test('decoding in slices gives the text Buffer#toString gives, characters cut between chunks included', async () => {
   const texts = [
     'short é',
     'é'.repeat(600_000),
-    // A pair straddling the first slice end (128 Ki characters), then many more pairs and ASCII.
+    // Pairs straddling the slice ends (128 KiB), then many more pairs and ASCII.
     `${'a'.repeat(128 * 1024 - 1)}${'😀'.repeat(200_000)}tail`,
-    // A lone high surrogate at the very end is encoded as U+FFFD, as Buffer.from does.
+    // A lone high surrogate at the very end is encoded as U+FFFD, and decoded as such.
     `${'b'.repeat(300_000)}\ud83d`,
   ];
   for (const text of texts) {
-    const bytes = await encodeUtf8Yielding(text);
-    assert.ok(bytes.equals(Buffer.from(text, 'utf8')), `${text.length} characters`);
-    assert.equal(await decodeUtf8Yielding(bytes), Buffer.from(text, 'utf8').toString('utf8'));
+    const bytes = Buffer.from(text, 'utf8');
+    const expected = bytes.toString('utf8');
+    assert.equal(await decodeUtf8Yielding(bytes), expected, `${text.length} characters`);
+    // The same bytes in chunks cut at odd places, inside multi-byte characters.
+    const cut = Math.floor(bytes.length / 3) + 1;
+    const chunks = [bytes.subarray(0, cut), bytes.subarray(cut, 2 * cut + 1), bytes.subarray(2 * cut + 1)];
+    assert.equal(await decodeUtf8Yielding(chunks), expected, `${text.length} characters in chunks`);
+    // Invalid bytes become U+FFFD as Buffer#toString makes them.
+    const broken = Buffer.concat([bytes, Buffer.from([0xc3])]);
+    assert.equal(await decodeUtf8Yielding(broken), broken.toString('utf8'));
   }
 });

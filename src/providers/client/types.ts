@@ -21,7 +21,9 @@ export interface OutboundResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   /** Raw body text. */
-  text: string;
+  readonly text: string;
+  /** The same text in the pieces it arrived in, for readers that go through a large body piece by piece. */
+  readonly pieces?: readonly string[];
   attempts: number;
 }
 

@@ -1,7 +1,7 @@
-import type { RecordError } from '../../domain/operations.ts';
+import { setImmediate } from 'node:timers/promises';
+import type { RecordError, SaveResult } from '../../domain/operations.ts';
 import { ApiError, type UnknownField, unknownFields } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
-import { LoopYielder } from '../../lib/yield-to-loop.ts';
 import type { HandlerCall } from '../adapter.ts';
 import type { PerConnectionState } from './connection-state.ts';
 import { splitAssociations } from './create-associations.ts';
@@ -11,6 +11,9 @@ import { formatValue, OptionHints } from './values.ts';
 import { fail, isRecord, type Outcome, type Prepared } from './write-results.ts';
 
 // Records of an insert or update checked against the type's properties and formatted for HubSpot.
+
+/** Records are formatted a page at a time: a batch's worth. */
+const PAGE = HUBSPOT_PROFILE.batchWriteMaxInputs;
 
 /** Property lookup by name, case-insensitive, refreshed once when a name is unknown. */
 export async function propertiesOf(
@@ -130,47 +133,56 @@ export async function prepare(
   const hints = new OptionHints();
   const prepared: Prepared[] = [];
   const refused: Outcome = new Map();
-  // 10 000 records of formatting is more than one slice of the event loop: yield between slices.
-  const yielder = new LoopYielder();
-  for (const [index, r] of records.entries()) {
-    if (yielder.due) await yielder.yielded();
-    const record = isRecord(r) ? r : {};
-    let id: string | undefined;
-    const errors: RecordError[] = [];
-    const properties: Record<string, string> = {};
-    for (const [key, raw] of Object.entries(record)) {
-      if (ID_KEYS.has(key.toLowerCase())) {
-        id = String(raw);
-        continue;
-      }
-      const property = byLower.get(key.toLowerCase()) as PropertyInfo;
-      if (property.readOnlyValue && fromGet.has(index)) continue;
-      const formatted = formatValue(property, raw, hints);
-      if (formatted.ok) properties[property.name] = formatted.value;
-      else errors.push(formatted.error);
-    }
-    if (mode === 'update' && (id === undefined || !HUBSPOT_PROFILE.idPattern.test(id))) {
-      errors.unshift(
-        fail('MALFORMED_ID', `"${String(id).slice(0, 50)}" is not a HubSpot record id (decimal digits).`, [
-          'id',
-        ]),
-      );
-    }
-    if (errors.length > 0) {
-      refused.set(index, {
-        ...(mode === 'update' && id !== undefined ? { id } : {}),
-        success: false,
-        errors,
-      });
-    } else {
+  const one = (r: unknown, index: number) => {
+    const outcome = prepareOne(r, index, mode, byLower, hints, fromGet.has(index));
+    if ('success' in outcome) refused.set(index, outcome);
+    else {
       const associations = split.links.get(index);
-      prepared.push({
-        index,
-        ...(mode === 'update' ? { id: id as string } : {}),
-        properties,
-        ...(associations && { associations }),
-      });
+      prepared.push({ ...outcome, ...(associations && { associations }) });
     }
+  };
+  // A page (one batch's worth) at a time, each in a turn of the event loop of its own.
+  for (let start = 0; start < records.length; start += PAGE) {
+    await setImmediate();
+    const end = Math.min(start + PAGE, records.length);
+    for (let index = start; index < end; index++) one(records[index], index);
   }
   return { prepared, refused };
+}
+
+/** One record formatted for HubSpot, or its refusal (a value HubSpot would refuse, a malformed id). */
+function prepareOne(
+  r: unknown,
+  index: number,
+  mode: 'insert' | 'update',
+  byLower: Map<string, PropertyInfo>,
+  hints: OptionHints,
+  fromGet: boolean,
+): Omit<Prepared, 'associations'> | SaveResult {
+  const record = isRecord(r) ? r : {};
+  let id: string | undefined;
+  const errors: RecordError[] = [];
+  const properties: Record<string, string> = {};
+  for (const [key, raw] of Object.entries(record)) {
+    if (ID_KEYS.has(key.toLowerCase())) {
+      id = String(raw);
+      continue;
+    }
+    const property = byLower.get(key.toLowerCase()) as PropertyInfo;
+    if (property.readOnlyValue && fromGet) continue;
+    const formatted = formatValue(property, raw, hints);
+    if (formatted.ok) properties[property.name] = formatted.value;
+    else errors.push(formatted.error);
+  }
+  if (mode === 'update' && (id === undefined || !HUBSPOT_PROFILE.idPattern.test(id))) {
+    errors.unshift(
+      fail('MALFORMED_ID', `"${String(id).slice(0, 50)}" is not a HubSpot record id (decimal digits).`, [
+        'id',
+      ]),
+    );
+  }
+  if (errors.length > 0) {
+    return { ...(mode === 'update' && id !== undefined ? { id } : {}), success: false, errors };
+  }
+  return { index, ...(mode === 'update' ? { id: id as string } : {}), properties };
 }

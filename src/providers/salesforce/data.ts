@@ -1,7 +1,6 @@
 import type { Clock } from '../../lib/clock.ts';
 import type { ConcurrencyLimiter } from '../../lib/limiter.ts';
 import { positionsWhere } from '../../lib/positions.ts';
-import { yieldToLoop } from '../../lib/yield-to-loop.ts';
 import { type BulkJournal, type BulkOptions, bulkWrite } from './bulk2.ts';
 import type { CrmSession, DescribeFacet } from './describe-types.ts';
 import type { SalesforceDataFacet, SaveResult, WriteJournal } from './facet.ts';
@@ -181,8 +180,7 @@ export function salesforceData(options: SalesforceDataOptions): SalesforceDataFa
       if (via === 'collections') {
         return viaCollections(options, q, session, limiter, operation, objectName, records, journal);
       }
-      await yieldToLoop();
-      const { header, rows } = toCsvRows(records);
+      const { header, rows } = await toCsvRows(records);
       // A job's few calls are sequential and mostly waits: it takes no slot of the limiter.
       const bulk = bulkJournal(journal, objectName);
       return bulkWrite(

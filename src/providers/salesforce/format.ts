@@ -1,8 +1,10 @@
+import { setImmediate } from 'node:timers/promises';
+import { stringify } from 'csv-stringify/sync';
 import { type UnknownField, unknownFields } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
-import { stringifyCsvYielding } from '../../lib/csv-yielding.ts';
 import type { ObjectDescribe } from './describe-types.ts';
 import type { PreparedRecord } from './facet.ts';
+import { SALESFORCE_PROFILE } from './profile.ts';
 import { type InvalidValue, invalidValues, isFieldValue, isReferenceValue } from './value-shape.ts';
 
 interface FieldInfo {
@@ -14,6 +16,9 @@ interface FieldInfo {
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Records are prepared, turned into CSV rows and written as CSV a page at a time (Collections' call size). */
+export const PAGE = SALESFORCE_PROFILE.collectionsMaxRecords;
 
 /**
  * Maps each record's keys to the object's real field names (case-insensitive, from the cached
@@ -30,6 +35,34 @@ export function prepareRecords(
   records: unknown[],
   operation: 'insert' | 'update' | 'upsert' = 'insert',
 ): PreparedRecord[] {
+  const preparer = recordPreparer(meta, operation);
+  const out = records.map((record, index) => preparer.prepare(record, index));
+  preparer.finish();
+  return out;
+}
+
+/**
+ * `prepareRecords` a page at a time, each page in a turn of the event loop of its own. Every page
+ * is checked before anything is sent: an unknown field anywhere still fails the whole request.
+ */
+export async function preparePages(
+  meta: ObjectDescribe,
+  records: unknown[],
+  operation: 'insert' | 'update',
+): Promise<PreparedRecord[]> {
+  const preparer = recordPreparer(meta, operation);
+  const out: PreparedRecord[] = new Array(records.length);
+  for (let start = 0; start < records.length; start += PAGE) {
+    await setImmediate();
+    const end = Math.min(start + PAGE, records.length);
+    for (let i = start; i < end; i++) out[i] = preparer.prepare(records[i], i);
+  }
+  preparer.finish();
+  return out;
+}
+
+/** Prepares records one by one, collecting the request's unknown fields and invalid values; `finish` throws them. */
+function recordPreparer(meta: ObjectDescribe, operation: 'insert' | 'update' | 'upsert') {
   const fields = meta.fields as FieldInfo[];
   const byName = new Map(fields.map((f) => [f.name.toLowerCase(), f]));
   const byRelationship = new Map(
@@ -41,7 +74,7 @@ export function prepareRecords(
   const hintRelationship = hinter([...byRelationship.values()].map((f) => String(f.relationshipName)));
   const unknown: UnknownField[] = [];
   const invalid: InvalidValue[] = [];
-  const out = records.map((record, index) => {
+  const prepare = (record: unknown, index: number): PreparedRecord => {
     const prepared: PreparedRecord = {};
     if (!isPlainObject(record)) {
       unknown.push({ path: `/data/${index}`, field: '(not an object)', did_you_mean: null });
@@ -76,16 +109,18 @@ export function prepareRecords(
       prepared[field.name] = value;
     }
     return prepared;
-  });
-  if (unknown.length > 0) {
-    throw unknownFields(
-      `${meta.name} has no field`,
-      unknown,
-      `. POST /v1/describe/${meta.name} lists its fields.`,
-    );
-  }
-  if (invalid.length > 0) throw invalidValues(invalid);
-  return out;
+  };
+  const finish = (): void => {
+    if (unknown.length > 0) {
+      throw unknownFields(
+        `${meta.name} has no field`,
+        unknown,
+        `. POST /v1/describe/${meta.name} lists its fields.`,
+      );
+    }
+    if (invalid.length > 0) throw invalidValues(invalid);
+  };
+  return { prepare, finish };
 }
 
 function referenceOf(
@@ -131,22 +166,38 @@ export function csvCell(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** The records' columns (union of their keys, first-seen order) and rows of CSV cells. */
-export function toCsvRows(records: PreparedRecord[]): { header: string[]; rows: string[][] } {
-  const columns = new Map<string, number>();
-  for (const r of records) for (const k of Object.keys(r)) if (!columns.has(k)) columns.set(k, columns.size);
-  const header = [...columns.keys()];
-  const rows = records.map((r) => header.map((h) => csvCell(r[h])));
+/**
+ * The records' columns (union of their keys, first-seen order) and rows of CSV cells, a page at a
+ * time with a turn of the event loop before each.
+ */
+export async function toCsvRows(records: PreparedRecord[]): Promise<{ header: string[]; rows: string[][] }> {
+  const columns = new Set<string>();
+  for (let start = 0; start < records.length; start += PAGE) {
+    await setImmediate();
+    for (const r of records.slice(start, start + PAGE)) for (const k of Object.keys(r)) columns.add(k);
+  }
+  const header = [...columns];
+  const rows: string[][] = [];
+  for (let start = 0; start < records.length; start += PAGE) {
+    await setImmediate();
+    for (const r of records.slice(start, start + PAGE)) rows.push(header.map((h) => csvCell(r[h])));
+  }
   return { header, rows };
 }
 
 /**
- * With one column, a row whose only cell is empty would be a blank line, which CSV readers skip:
- * empty cells are then written `""` (still an empty value), so every record keeps its row.
+ * The CSV of a Bulk upload (header row, LF line ends), written and encoded a page of rows at a
+ * time with a turn of the event loop before each; each row ends with its delimiter, so the pages
+ * join as they are. With one column, a row whose only cell is empty would be a blank line, which
+ * CSV readers skip: empty cells are then written `""` (still an empty value), so every record
+ * keeps its row.
  */
-export function toCsv(header: string[], rows: string[][]): Promise<string> {
-  return stringifyCsvYielding([header, ...rows], {
-    record_delimiter: 'unix',
-    quoted_empty: header.length === 1,
-  });
+export async function toCsv(header: string[], rows: string[][]): Promise<Buffer> {
+  const options = { record_delimiter: 'unix', quoted_empty: header.length === 1 } as const;
+  const pages = [Buffer.from(stringify([header], options), 'utf8')];
+  for (let start = 0; start < rows.length; start += PAGE) {
+    await setImmediate();
+    pages.push(Buffer.from(stringify(rows.slice(start, start + PAGE), options), 'utf8'));
+  }
+  return Buffer.concat(pages);
 }

@@ -5,7 +5,6 @@ import type { Clock } from '../../lib/clock.ts';
 import { closestName } from '../../lib/closest.ts';
 import { positionsWhere } from '../../lib/positions.ts';
 import { retrying } from '../../lib/retry.ts';
-import { yieldToLoop } from '../../lib/yield-to-loop.ts';
 import type { CrmSession, Handler, HandlerCall, JobHook } from '../adapter.ts';
 import { type AllowanceBook, leftShare, type OrgAllowance } from './allowance.ts';
 import type { DescribeFacet } from './describe-types.ts';
@@ -16,7 +15,7 @@ import type {
   WriteInterface,
   WriteJournal,
 } from './facet.ts';
-import { prepareRecords } from './format.ts';
+import { preparePages, prepareRecords } from './format.ts';
 import { checkMatchValue } from './match-value.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import { failedCallEntry } from './save-collections.ts';
@@ -183,9 +182,8 @@ export function salesforceSave<O extends SaveOperation>(
   return async ({ session, limiter, job }, input) => {
     const meta = await describe.describeObject(session, input.objectName);
     if (meta === null) throw await describe.unknownObject(session, input.objectName);
-    // Validation and the describe lookup ran in this turn of the loop; preparing 10,000 records takes its own.
-    await yieldToLoop();
-    const prepared = prepareRecords(meta, input.records, operation);
+    // A page at a time, each in a turn of the loop of its own; all are checked before any is sent.
+    const prepared = await preparePages(meta, input.records, operation);
     // Records without a single field make a Bulk CSV without columns, which Bulk refuses as a
     // whole; Collections sends them and Salesforce answers each one (REQUIRED_FIELD_MISSING, …).
     const { via, reason } = prepared.every(isEmpty)
