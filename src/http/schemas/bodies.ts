@@ -74,7 +74,7 @@ export const GetBody = Type.Object(
         ids: Type.Array(Id, {
           minItems: 1,
           maxItems: MAX_IDS,
-          description: `Ids to read: up to ${MAX_IDS} on Salesforce, up to 100 on HubSpot.`,
+          description: 'Ids to read: {{crm.getIds}}.',
         }),
         fields: Type.Optional(
           Type.Array(FieldName, {
@@ -86,7 +86,7 @@ export const GetBody = Type.Object(
           Type.Array(FieldName, {
             maxItems: 1000,
             description:
-              'HubSpot: properties whose history (every value with its timestamp and source) each record also carries; at most 50 ids then.',
+              'Properties whose history (every value with its timestamp and source) each record also carries. {{crm.history}}',
           }),
         ),
       },

@@ -77,4 +77,9 @@ export const SALESFORCE: ProviderProfile = {
     credentials: ['oauth'],
     instanceUrlExample: 'https://acme.my.salesforce.com',
   },
+  doc: {
+    apiHost: "the org's instance URL",
+    oauthApp: 'the Salesforce connected app',
+    loginHost: '`login.salesforce.com`, `test.salesforce.com` or a My Domain URL',
+  },
 };
