@@ -566,29 +566,29 @@ export interface paths {
         };
         /**
          * Pass a request through to the CRM
-         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (`https://api.hubapi.com/...` for HubSpot, the org's instance URL for Salesforce), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.
+         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (the org's instance URL for Salesforce, `https://api.hubapi.com/...` for HubSpot), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.
          */
         get: operations["passThroughGet"];
         /**
          * Pass a request through to the CRM
-         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (`https://api.hubapi.com/...` for HubSpot, the org's instance URL for Salesforce), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.
+         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (the org's instance URL for Salesforce, `https://api.hubapi.com/...` for HubSpot), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.
          */
         put: operations["passThroughPut"];
         /**
          * Pass a request through to the CRM
-         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (`https://api.hubapi.com/...` for HubSpot, the org's instance URL for Salesforce), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.
+         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (the org's instance URL for Salesforce, `https://api.hubapi.com/...` for HubSpot), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.
          */
         post: operations["passThroughPost"];
         /**
          * Pass a request through to the CRM
-         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (`https://api.hubapi.com/...` for HubSpot, the org's instance URL for Salesforce), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.
+         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (the org's instance URL for Salesforce, `https://api.hubapi.com/...` for HubSpot), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.
          */
         delete: operations["passThroughDelete"];
         options?: never;
         head?: never;
         /**
          * Pass a request through to the CRM
-         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (`https://api.hubapi.com/...` for HubSpot, the org's instance URL for Salesforce), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.
+         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (the org's instance URL for Salesforce, `https://api.hubapi.com/...` for HubSpot), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.
          */
         patch: operations["passThroughPatch"];
         trace?: never;
@@ -2698,7 +2698,7 @@ export interface operations {
                         fields?: string[];
                         /** @description Ids to read: up to 10000 on Salesforce, up to 100 on HubSpot. */
                         ids: string[];
-                        /** @description HubSpot: properties whose history (every value with its timestamp and source) each record also carries; at most 50 ids then. */
+                        /** @description Properties whose history (every value with its timestamp and source) each record also carries. HubSpot only: at most 50 ids then. */
                         propertiesWithHistory?: string[];
                     };
                 };
