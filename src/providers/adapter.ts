@@ -62,6 +62,10 @@ export interface ProviderDocNotes {
   oauthApp: string;
   /** What a connect link's `login_host` takes; absent when the CRM has no choice of login host. */
   loginHost?: string;
+  /** Where the CRM reports the account's daily API allowance on its answers: "the `X-Limit` header". */
+  allowance?: string;
+  /** The CRM's own upsert key, as an upsert `match_key`: "an external-id field". */
+  upsertKey?: string;
 }
 
 /** The OAuth app the service registered with the CRM (client id/secret and token endpoint). */

@@ -33,20 +33,26 @@ function objectNames(profile: ProviderProfile): string {
 
 /** Each placeholder's text for these CRMs, in registry order. */
 export function providerTexts(profiles: readonly ProviderProfile[]): Record<string, string> {
-  const names = profiles.map((p) => p.displayName);
   const each = (text: (p: ProviderProfile) => string) => profiles.map(text);
-  const interfaces = profiles.filter((p) => p.writeInterfaces.length > 0);
-  const history = profiles.flatMap(
-    (p): Array<[string, string]> =>
-      p.limits.getIdsWithHistory === undefined
-        ? []
-        : [[p.displayName, `at most ${p.limits.getIdsWithHistory} ids then`]],
+  // [CRM, note] of the CRMs that have the note.
+  const noted = (note: (p: ProviderProfile) => string | undefined) =>
+    profiles.flatMap((p): Array<[string, string]> => {
+      const text = note(p);
+      return text === undefined ? [] : [[p.displayName, text]];
+    });
+  const history = noted((p) =>
+    p.limits.getIdsWithHistory === undefined ? undefined : `at most ${p.limits.getIdsWithHistory} ids then`,
   );
-  const loginHosts = profiles.flatMap(
-    (p): Array<[string, string]> => (p.doc.loginHost === undefined ? [] : [[p.displayName, p.doc.loginHost]]),
+  const interfaces = noted((p) =>
+    p.writeInterfaces.length === 0 ? undefined : joined(p.writeInterfaces.map(code), 'or'),
   );
+  const upsertKeys = noted((p) => p.doc.upsertKey).map(([crm, key]) => `${key} (${crm})`);
+  const allowance = noted((p) => p.doc.allowance).map(([crm, source]) => `${crm}: ${source}`);
   return {
-    names: joined(names, 'and'),
+    names: joined(
+      each((p) => p.displayName),
+      'and',
+    ),
     ids: joined(
       each((p) => code(p.id)),
       'or',
@@ -59,13 +65,16 @@ export function providerTexts(profiles: readonly ProviderProfile[]): Record<stri
     ),
     getIds: each((p) => `up to ${p.limits.getIds} on ${p.displayName}`).join(', '),
     history: only(history, 'No CRM of this deployment keeps property history.'),
-    loginHosts: only(loginHosts, 'No CRM of this deployment takes a login host.'),
+    loginHosts: only(
+      noted((p) => p.doc.loginHost),
+      'No CRM of this deployment takes a login host.',
+    ),
     writeInterfaces:
       interfaces.length === 0
         ? 'every CRM of this deployment has one'
-        : interfaces
-            .map((p) => `${joined(p.writeInterfaces.map(code), 'or')} on ${p.displayName}`)
-            .join('; '),
+        : interfaces.map(([crm, names]) => `${names} on ${crm}`).join('; '),
+    allowance: allowance.length === 0 ? 'no CRM of this deployment reports one' : allowance.join('; '),
+    upsertKeys: upsertKeys.length === 0 ? '' : `, ${joined(upsertKeys, 'or')}`,
   };
 }
 

@@ -41,8 +41,7 @@ export const UpsertBody = Type.Object(
       minLength: 1,
       maxLength: 255,
       pattern: '^[A-Za-z][A-Za-z0-9_]*$',
-      description:
-        'Field to match on: `Id`, an external-id field (Salesforce) or a unique property (HubSpot), or any other field (looked up first).',
+      description: 'Field to match on: `Id`{{crm.upsertKeys}}, or any other field (looked up first).',
     }),
   },
   { additionalProperties: false },

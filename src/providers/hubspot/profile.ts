@@ -202,5 +202,9 @@ export const HUBSPOT: ProviderProfile = {
   writeInterfaces: [],
   // One API host for every account; OAuth apps and private-app tokens alike.
   connection: { instanceUrl: 'forbidden', credentials: ['oauth', 'private_app'] },
-  doc: { apiHost: '`https://api.hubapi.com/...`', oauthApp: 'the HubSpot app' },
+  doc: {
+    apiHost: '`https://api.hubapi.com/...`',
+    oauthApp: 'the HubSpot app',
+    upsertKey: 'a unique property',
+  },
 };

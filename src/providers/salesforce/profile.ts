@@ -81,5 +81,7 @@ export const SALESFORCE: ProviderProfile = {
     apiHost: "the org's instance URL",
     oauthApp: 'the Salesforce connected app',
     loginHost: '`login.salesforce.com`, `test.salesforce.com` or a My Domain URL',
+    allowance: 'the `Sforce-Limit-Info` header',
+    upsertKey: 'an external-id field',
   },
 };
