@@ -66,6 +66,12 @@ export interface ProviderDocNotes {
   allowance?: string;
   /** The CRM's own upsert key, as an upsert `match_key`: "an external-id field". */
   upsertKey?: string;
+  /**
+   * The CRM's part of a route's description, by the route's operationId (`insertRecords`): how it
+   * carries the operation, its shapes and limits. Shown as "<display name>: <note>" where the
+   * description says `{{crm.notes}}`, for CRMs that offer the route's operation.
+   */
+  routes?: Readonly<Record<string, string>>;
 }
 
 /** The OAuth app the service registered with the CRM (client id/secret and token endpoint). */

@@ -1,6 +1,5 @@
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ProviderProfile } from '../../providers/adapter.ts';
 import { JobSchema } from '../durable-doc.ts';
 import type { RouteDoc } from '../route-doc.ts';
 import { RecordResult } from '../schemas/common.ts';
@@ -16,8 +15,6 @@ export interface OpenApiInfo extends RouteFacts {
   servers: Array<{ url: string; description: string }>;
   /** A proxy in front terminates TLS: the instance's own URL is `https://`. */
   behindTls: boolean;
-  /** The registered CRMs' profiles: the texts that name CRMs (`{{crm.…}}`, openapi-providers.ts). */
-  providers: readonly ProviderProfile[];
 }
 
 export interface OpenApiDocument {

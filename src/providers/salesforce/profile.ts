@@ -1,4 +1,5 @@
 import type { ProviderProfile } from '../adapter.ts';
+import { SALESFORCE_DOC } from './doc.ts';
 
 /**
  * Salesforce facts as data. Sources: REST API developer guide (sObject Collections, describe,
@@ -77,11 +78,5 @@ export const SALESFORCE: ProviderProfile = {
     credentials: ['oauth'],
     instanceUrlExample: 'https://acme.my.salesforce.com',
   },
-  doc: {
-    apiHost: "the org's instance URL",
-    oauthApp: 'the Salesforce connected app',
-    loginHost: '`login.salesforce.com`, `test.salesforce.com` or a My Domain URL',
-    allowance: 'the `Sforce-Limit-Info` header',
-    upsertKey: 'an external-id field',
-  },
+  doc: SALESFORCE_DOC,
 };
