@@ -1,9 +1,9 @@
 import type { ProviderProfile } from '../../providers/adapter.ts';
 
 // Texts of the API document that name the CRMs come from the registered profiles, never from a
-// hand-written list: a description says `{{crm.ids}}` and the finished document reads
-// "`salesforce` or `hubspot`" (plus any CRM a deployment or a test registers). Route schemas keep
-// the placeholder, which validation ignores; only the document shows the text.
+// hand-written list: a description says `{{crm.ids}}` and the finished document lists the ids of
+// every CRM this deployment (or a test) registers. Route schemas keep the placeholder, which
+// validation ignores; only the document shows the text.
 
 const TOKEN = /\{\{crm\.([A-Za-z]+)\}\}/g;
 
