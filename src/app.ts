@@ -77,6 +77,7 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
     behindTls: ctx.config.behindTls,
     examples: OPERATION_EXAMPLES,
     errorExamples: { errors: ERROR_EXAMPLES, requestId: EXAMPLE_REQUEST_ID },
+    providers: ctx.registry.list().map((adapter) => adapter.profile),
     offeredBy: (operation) =>
       ctx.registry
         .list()

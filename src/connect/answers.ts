@@ -33,7 +33,7 @@ export function appMissing(crm: string, variables: readonly string[], sandboxRun
     : '';
   return new ApiError(
     'service_unavailable',
-    `Real ${crm} accounts cannot be connected: the service has no ${crm} OAuth app. Set ${variables.join(' and ')} (see the README, "Connecting a real Salesforce or HubSpot account") and restart the service.${sandboxHint}`,
+    `Real ${crm} accounts cannot be connected: the service has no ${crm} OAuth app. Set ${variables.join(' and ')} (see docs/connecting-a-crm.md) and restart the service.${sandboxHint}`,
     { details: variables.map((name) => ({ variable: name, set: false })) },
   );
 }

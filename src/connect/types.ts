@@ -33,7 +33,7 @@ export interface ConnectServiceOptions {
 
 export interface BeginInput {
   provider: Provider;
-  /** Salesforce: `login.salesforce.com`, `test.salesforce.com` or a My Domain https URL. */
+  /** The login host an operator chose, for a CRM that offers a choice (its `loginOrigin` checks it). */
   loginHost?: string | undefined;
   label?: string | null | undefined;
   /** Id of a connection whose credentials the flow replaces in place. */

@@ -39,8 +39,7 @@ export const JobSchema = Type.Object(
     operation: Type.String({ description: '`insert`, `update` or `delete`.' }),
     object: Type.Union([Type.String(), Type.Null()]),
     interface: Type.Union([Type.String(), Type.Null()], {
-      description:
-        'The write interface in use (`collections` or `bulk2` on Salesforce); null before it is chosen.',
+      description: 'The write interface in use ({{crm.writeInterfaces}}); null before it is chosen.',
     }),
     counts: Type.Object({
       total: Type.Integer(),

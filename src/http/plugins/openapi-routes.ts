@@ -1,5 +1,6 @@
 import type { RouteOptions } from 'fastify';
 import type { OperationName } from '../../domain/operations.ts';
+import type { ProviderProfile } from '../../providers/adapter.ts';
 import type { ParamDoc, RouteDoc } from '../route-doc.ts';
 
 // One route's OpenAPI operation, as @fastify/swagger's `transform`: the route's `config.doc`
@@ -22,6 +23,8 @@ export interface RouteFacts {
   examples: Record<string, OperationExample>;
   /** The CRMs whose adapters offer an operation (their handler tables), by display name. */
   offeredBy(operation: OperationName): string[];
+  /** The registered CRMs' profiles, in registry order: their notes fill `{{crm.…}}` placeholders. */
+  providers: readonly ProviderProfile[];
 }
 
 /** Where the plugin finds a route's error statuses; the document step turns it into `$ref`s. */
@@ -35,6 +38,20 @@ function availability(facts: RouteFacts, operation: OperationName | undefined): 
   if (operation === undefined) return '';
   const crms = facts.offeredBy(operation);
   return `**Offered on ${crms.length === 0 ? 'no' : crms.join(', ')} connections**; other connections answer 422 \`operation_not_available\`. `;
+}
+
+const NOTES = / ?\{\{crm\.notes\}\}/;
+
+/** The route's description with the notes of the CRMs that offer its operation where it says `{{crm.notes}}`. */
+function described(doc: RouteDoc, facts: RouteFacts): string {
+  const text = `${availability(facts, doc.operation)}${doc.description}`;
+  if (!NOTES.test(text)) return text;
+  const offering = new Set(doc.operation === undefined ? [] : facts.offeredBy(doc.operation));
+  const notes = facts.providers.flatMap((p) => {
+    const note = p.doc.routes?.[doc.operationId];
+    return note === undefined || !offering.has(p.displayName) ? [] : [` ${p.displayName}: ${note}`];
+  });
+  return text.replace(NOTES, notes.join(''));
 }
 
 const propertiesOf = (schema: unknown): Properties =>
@@ -82,7 +99,7 @@ export function operationSchema(route: RouteOptions, facts: RouteFacts): { schem
   const schema: Schema = {
     operationId: doc.operationId,
     summary: doc.summary,
-    description: `${availability(facts, doc.operation)}${doc.description}`,
+    description: described(doc, facts),
     tags: doc.tags,
     ...(doc.operation === undefined ? {} : { 'x-crm-providers': facts.offeredBy(doc.operation) }),
     ...(doc.public === true ? { security: [] } : {}),

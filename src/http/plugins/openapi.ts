@@ -4,6 +4,7 @@ import { JobSchema } from '../durable-doc.ts';
 import type { RouteDoc } from '../route-doc.ts';
 import { RecordResult } from '../schemas/common.ts';
 import { ALWAYS, type ErrorExamples, errorComponents } from './openapi-errors.ts';
+import { providerTexts, withProviderTexts } from './openapi-providers.ts';
 import { ERRORS_KEY, type OperationExample, operationSchema, type RouteFacts } from './openapi-routes.ts';
 
 export interface OpenApiInfo extends RouteFacts {
@@ -41,10 +42,12 @@ type Document = { paths?: Record<string, Record<string, Operation>>; components?
 /**
  * @fastify/swagger builds the document from the routes' schemas and `config.doc`
  * (openapi-routes.ts); this registration adds what the plugin does not know: the shared error
- * model, one operationId per method of a route that serves several, and `GET /openapi.json` naming
- * the instance that was asked first in `servers`, so "try it" calls it.
+ * model, one operationId per method of a route that serves several, the registered CRMs in the
+ * texts that name them, and `GET /openapi.json` naming the instance that was asked first in
+ * `servers`, so "try it" calls it.
  */
 export function registerOpenApi(app: FastifyInstance, info: OpenApiInfo) {
+  const texts = providerTexts(info.providers);
   app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -52,7 +55,7 @@ export function registerOpenApi(app: FastifyInstance, info: OpenApiInfo) {
         title: info.title,
         version: info.version,
         description:
-          'JSON-over-HTTP access to Salesforce and HubSpot records with one bearer token. Every request-level failure has the body `{"error": {"code", "message", "details"}, "request_id"}` and the request id in `X-Request-Id`.',
+          'JSON-over-HTTP access to {{crm.names}} records with one bearer token. Every request-level failure has the body `{"error": {"code", "message", "details"}, "request_id"}` and the request id in `X-Request-Id`.',
       },
       servers: info.servers,
       security: [{ bearerAuth: [] }],
@@ -80,7 +83,10 @@ export function registerOpenApi(app: FastifyInstance, info: OpenApiInfo) {
     transform: ({ route }) => operationSchema(route, info),
     // The plugin's types know no 3.1 document, which this is.
     transformObject: (documents) =>
-      finish((documents as unknown as { openapiObject: Document }).openapiObject, info) as never,
+      withProviderTexts(
+        finish((documents as unknown as { openapiObject: Document }).openapiObject, info),
+        texts,
+      ) as never,
   });
   const document = () => (app as unknown as { swagger(): OpenApiDocument }).swagger();
   app.get('/openapi.json', { config: { doc: { hidden: true } as RouteDoc } }, async (request) =>

@@ -23,7 +23,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
           operationId: 'oauthCallback',
           summary: 'OAuth redirect URL of the connect flow',
           description:
-            'The redirect URL to register in the Salesforce connected app and the HubSpot app. Answers HTML pages for the browser, not JSON.',
+            'The redirect URL to register in {{crm.oauthApps}}. Answers HTML pages for the browser, not JSON.',
           tags: ['Connect'],
           responses: {
             '200': { description: 'The connected page.' },

@@ -16,7 +16,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
           operationId: 'describeObject',
           summary: 'Describe one object',
           description:
-            "The object's metadata in `data`. Salesforce: its sObject Describe result, unchanged (`fields`, `childRelationships`, `recordTypeInfos`, …). HubSpot: `name`, `objectTypeId`, `custom` and `properties`, each property as HubSpot's properties API gives it (`name`, `label`, `type`, `fieldType`, `options`, …). The object name is case-insensitive. Unknown object: 404 `unknown_object`. No request body.",
+            "The object's metadata in `data`. {{crm.notes}} The object name is case-insensitive. Unknown object: 404 `unknown_object`. No request body.",
           tags: ['Describe'],
           responses: {
             '200': {

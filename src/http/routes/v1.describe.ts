@@ -30,7 +30,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
           operationId: 'describeInstance',
           summary: 'Describe the instance',
           description:
-            "Lists every object of the connected account in `data`: Salesforce's Describe Global result, unchanged (cached per connection for a few minutes); for HubSpot, the standard object types and the account's custom objects from the schemas API. No request body.",
+            'Lists every object of the connected account in `data`. {{crm.notes}} No request body.',
           tags: ['Describe'],
           responses: { '200': { description: 'The global describe.', schema: DescribeResponse } },
           errors: [400, 422, 502, 503],

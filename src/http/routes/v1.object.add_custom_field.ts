@@ -17,9 +17,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
           operation: 'add_custom_field',
           operationId: 'addCustomField',
           summary: 'Add a custom field',
-          description:
-            'Salesforce: `data` is a field definition (name, type, label; `length` for Text; `valueSet` for Picklist); answers `{data, msg}`. HubSpot: `data` is a property definition (name, label, type, fieldType, groupName); answers `{data, message}`. ' +
-            KEYED_WRITE_NOTE,
+          description: '{{crm.notes}} ' + KEYED_WRITE_NOTE,
           headers: KEYED_WRITE_HEADERS,
           tags: ['Metadata'],
           responses: {

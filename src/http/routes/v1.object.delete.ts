@@ -19,8 +19,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
           operationId: 'deleteRecords',
           summary: 'Delete records',
           description:
-            'Deletes up to 10 000 records by id (any object types). Salesforce: the service picks sObject Collections or Bulk API 2.0 by size and, from 2 000 records on, by the org’s daily API allowance left (Collections, the fastest, while at least half is left; Bulk, the fewest calls, below), and names it and why in the `X-CRM-Proxy-Interface` response header (`bulk2; reason=allowance-12%-left`); the same request header (`collections` | `bulk2`) forces one. HubSpot ids do not name their object type: use `/v1/object/delete/{object_name}` (400 here). ' +
-            DURABLE_WRITE_NOTE,
+            'Deletes up to 10 000 records by id (any object types). {{crm.notes}} ' + DURABLE_WRITE_NOTE,
           headers: DURABLE_WRITE_HEADERS,
           tags: ['Records'],
           responses: {
@@ -53,8 +52,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
           operationId: 'deleteObjectRecords',
           summary: 'Delete records of one object type',
           description:
-            'Deletes up to 10 000 records of `{object_name}` by id. HubSpot: needed, since HubSpot ids do not name their object type; the ids are read first (HubSpot’s batch archive answers the same for ids that do not exist), live ones archived in batches of 100, others fail with `OBJECT_NOT_FOUND`. Salesforce: the same as `/v1/object/delete` (its ids name their object; the name is checked for form only). ' +
-            DURABLE_WRITE_NOTE,
+            'Deletes up to 10 000 records of `{object_name}` by id. {{crm.notes}} ' + DURABLE_WRITE_NOTE,
           headers: DURABLE_WRITE_HEADERS,
           tags: ['Records'],
           responses: {

@@ -19,7 +19,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
           operationId: 'insertRecords',
           summary: 'Insert records',
           description:
-            'Creates 1 to 10 000 records; one result per record, in order; each record succeeds or fails on its own. Salesforce: the service picks sObject Collections or Bulk API 2.0 by size and, from 2 000 records on, by the org’s daily API allowance left (Collections, the fastest, while at least half is left; Bulk, the fewest calls, below), and names it and why in the `X-CRM-Proxy-Interface` response header (`bulk2; reason=allowance-12%-left`); the same request header (`collections` | `bulk2`) forces one. HubSpot: batch create calls of 100 in parallel under the connection’s rate-limit pacing, results mapped back by `objectWriteTraceId`; values formatted for each property’s type (enumerations checked against the options with the closest one suggested); a duplicate unique value is that record’s `CONFLICT`. ' +
+            'Creates 1 to 10 000 records; one result per record, in order; each record succeeds or fails on its own. {{crm.notes}} ' +
             DURABLE_WRITE_NOTE,
           headers: DURABLE_WRITE_HEADERS,
           tags: ['Records'],

@@ -19,7 +19,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
           operationId: 'updateRecords',
           summary: 'Update records',
           description:
-            'Changes 1 to 10 000 records, each identified by `id`; the fields sent overwrite the stored values. HubSpot: batch update calls of 100 in parallel under the connection’s pacing, values formatted as for insert, malformed or missing ids failing their record only, an id repeated in one request written in order. Salesforce: the service picks sObject Collections or Bulk API 2.0 by size and, from 2 000 records on, by the org’s daily API allowance left (Collections, the fastest, while at least half is left; Bulk, the fewest calls, below), and names it and why in the `X-CRM-Proxy-Interface` response header (`bulk2; reason=allowance-12%-left`); the same request header (`collections` | `bulk2`) forces one. ' +
+            'Changes 1 to 10 000 records, each identified by `id`; the fields sent overwrite the stored values. {{crm.notes}} ' +
             DURABLE_WRITE_NOTE,
           headers: DURABLE_WRITE_HEADERS,
           tags: ['Records'],

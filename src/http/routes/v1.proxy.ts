@@ -29,7 +29,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
           operationId: 'passThrough',
           summary: 'Pass a request through to the CRM',
           description:
-            "Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (`https://api.hubapi.com/...` for HubSpot, the org's instance URL for Salesforce), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.",
+            "Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host ({{crm.apiHosts}}), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.",
           headers: [
             {
               name: 'Idempotency-Key',

@@ -41,8 +41,7 @@ export const UpsertBody = Type.Object(
       minLength: 1,
       maxLength: 255,
       pattern: '^[A-Za-z][A-Za-z0-9_]*$',
-      description:
-        'Field to match on: `Id`, an external-id field (Salesforce) or a unique property (HubSpot), or any other field (looked up first).',
+      description: 'Field to match on: `Id`{{crm.upsertKeys}}, or any other field (looked up first).',
     }),
   },
   { additionalProperties: false },
@@ -74,7 +73,7 @@ export const GetBody = Type.Object(
         ids: Type.Array(Id, {
           minItems: 1,
           maxItems: MAX_IDS,
-          description: `Ids to read: up to ${MAX_IDS} on Salesforce, up to 100 on HubSpot.`,
+          description: 'Ids to read: {{crm.getIds}}.',
         }),
         fields: Type.Optional(
           Type.Array(FieldName, {
@@ -86,7 +85,7 @@ export const GetBody = Type.Object(
           Type.Array(FieldName, {
             maxItems: 1000,
             description:
-              'HubSpot: properties whose history (every value with its timestamp and source) each record also carries; at most 50 ids then.',
+              'Properties whose history (every value with its timestamp and source) each record also carries. {{crm.history}}',
           }),
         ),
       },

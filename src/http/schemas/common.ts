@@ -8,8 +8,7 @@ export const ObjectNameParams = Type.Object(
   {
     object_name: Type.String({
       pattern: '^(?:[A-Za-z][A-Za-z0-9_]{0,79}|[0-9]{1,4}-[0-9]{1,12})$',
-      description:
-        'API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.',
+      description: 'API name of the object: {{crm.objectNames}}.',
     }),
   },
   { additionalProperties: false },

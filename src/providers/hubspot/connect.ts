@@ -106,7 +106,7 @@ export function hubspotConnect(client: HttpClient, clock: Clock, config: Config)
         return { ok: true, origin };
       return {
         ok: false,
-        message: 'loginHost applies to Salesforce connections only; leave it out for HubSpot.',
+        message: 'HubSpot has one login page for every account: leave loginHost out.',
       };
     },
     authorizeUrl(target, input) {

@@ -1,4 +1,5 @@
 import type { ProviderProfile } from '../adapter.ts';
+import { HUBSPOT_DOC } from './doc.ts';
 
 /** A standard HubSpot object type the service reads, with the names users write for it. */
 export interface StandardObject {
@@ -202,4 +203,5 @@ export const HUBSPOT: ProviderProfile = {
   writeInterfaces: [],
   // One API host for every account; OAuth apps and private-app tokens alike.
   connection: { instanceUrl: 'forbidden', credentials: ['oauth', 'private_app'] },
+  doc: HUBSPOT_DOC,
 };

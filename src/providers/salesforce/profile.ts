@@ -1,4 +1,5 @@
 import type { ProviderProfile } from '../adapter.ts';
+import { SALESFORCE_DOC } from './doc.ts';
 
 /**
  * Salesforce facts as data. Sources: REST API developer guide (sObject Collections, describe,
@@ -77,4 +78,5 @@ export const SALESFORCE: ProviderProfile = {
     credentials: ['oauth'],
     instanceUrlExample: 'https://acme.my.salesforce.com',
   },
+  doc: SALESFORCE_DOC,
 };

@@ -27,14 +27,13 @@ export function connectLinkRoutes(api: ApiApp, admin: AdminService): void {
           {
             provider: Type.String({
               pattern: '^[a-z][a-z0-9_-]{0,39}$',
-              description: 'The CRM: `salesforce` or `hubspot`.',
+              description: 'The CRM: {{crm.ids}}.',
             }),
             label: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
             login_host: Type.Optional(
               Type.String({
                 maxLength: 200,
-                description:
-                  'Salesforce only: `login.salesforce.com`, `test.salesforce.com` or a My Domain URL.',
+                description: '{{crm.loginHosts}}',
               }),
             ),
             ttl_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720, description: 'Default 24.' })),

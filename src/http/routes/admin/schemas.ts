@@ -27,7 +27,7 @@ export const ConnectionView = Type.Object({
     ],
     {
       description:
-        'The daily API allowance of the account as its latest answers reported it (Salesforce: the `Sforce-Limit-Info` header); null when unknown.',
+        'The daily API allowance of the account as its latest answers reported it ({{crm.allowance}}); null when unknown.',
     },
   ),
 });
