@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
 import {
@@ -9,7 +10,9 @@ import {
   loadConfig,
   parseEncryptionKeys,
 } from '../../src/config/index.ts';
+import { variablesOf } from '../../src/config/settings.ts';
 import { hubspotProvider } from '../../src/providers/hubspot/index.ts';
+import { BUILT_IN_PROVIDERS } from '../../src/providers/index.ts';
 import { settingsOf } from '../../src/providers/registry.ts';
 import { salesforceProvider } from '../../src/providers/salesforce/index.ts';
 
@@ -261,4 +264,15 @@ test('encryption keys: several need an active id, which must exist; bad keys are
     parseEncryptionKeys(` a:${a} , `).map((k) => k.id),
     ['a'],
   );
+});
+
+test('every variable a built-in CRM declares is documented in docs/configuration.md', () => {
+  const doc = readFileSync(resolve(import.meta.dirname, '../../docs/configuration.md'), 'utf8');
+  const variables = BUILT_IN_PROVIDERS.flatMap((module) => variablesOf(module.settings));
+  assert.ok(variables.includes('SALESFORCE_API_VERSION') && variables.includes('HUBSPOT_SCOPES'));
+  // Pairs are documented as `SALESFORCE_CLIENT_ID` / `_SECRET`: the suffix counts as the variable.
+  const missing = variables.filter(
+    (name) => !doc.includes(name) && !doc.includes(`/ \`_${name.split('_').at(-1)}\``),
+  );
+  assert.deepEqual(missing, []);
 });
