@@ -81,7 +81,8 @@ export function readSettings<T extends SettingsDeclaration>(
   const required = new Set(declaration.required ?? []);
   for (const [key, property] of Object.entries(declaration.properties)) {
     const schema = property as TSchema & VariableOptions;
-    if (typeof schema.env !== 'string') throw new Error(`setting ${key} names no environment variable (env)`);
+    if (typeof schema.env !== 'string' || typeof schema.problem !== 'string')
+      throw new Error(`setting ${key} must name its variable (env) and what a wrong value is (problem)`);
     const text = str(env, schema.env);
     const raw = text === undefined ? schema.default : candidate(schema, text);
     if (raw === undefined) {
