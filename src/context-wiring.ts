@@ -106,23 +106,26 @@ export function providerRegistry(
   },
 ): ProviderRegistry {
   const { config, overrides, client, clock, shared, metrics, keyring } = wiring;
-  return new ProviderRegistry(modules, {
-    client,
-    clock,
-    config,
-    shared,
-    ...(metrics === null
-      ? {}
-      : { onPacerWait: (crm: string, kind: string, ms: number) => metrics.recordPacerWait(crm, kind, ms) }),
-    tuning: {
-      describeTtlMs: overrides.describeTtlMs,
-      bulkThreshold: overrides.bulkThreshold,
+  return new ProviderRegistry(
+    modules,
+    {
+      client,
+      clock,
+      shared,
+      ...(metrics === null
+        ? {}
+        : { onPacerWait: (crm: string, kind: string, ms: number) => metrics.recordPacerWait(crm, kind, ms) }),
+      tuning: {
+        describeTtlMs: overrides.describeTtlMs,
+        bulkThreshold: overrides.bulkThreshold,
+      },
+      // Query cursors are signed with a key derived from the active encryption key (never the key itself).
+      signingKey: createHmac('sha256', keyring.keys.get(keyring.activeKeyId) ?? Buffer.alloc(32))
+        .update('crm-proxy soql cursor v1')
+        .digest(),
     },
-    // Query cursors are signed with a key derived from the active encryption key (never the key itself).
-    signingKey: createHmac('sha256', keyring.keys.get(keyring.activeKeyId) ?? Buffer.alloc(32))
-      .update('crm-proxy soql cursor v1')
-      .digest(),
-  });
+    config.providers,
+  );
 }
 
 /** Durable writes: the job runner, and the idempotency keys it prunes with its sweep. */

@@ -54,14 +54,17 @@ export async function openCore(config: Config, log: KeyringLog): Promise<Core> {
   const auth = new AuthService({ store, region: config.region, publicUrls: config.publicUrls });
   const clock = withSystemSleep(systemClock);
   const client = new HttpClient({ clock });
-  const registry = new ProviderRegistry(modules, {
-    client,
-    clock,
-    config,
-    tuning: {},
-    // The CLI signs nothing; the adapters only need a key of the right shape.
-    signingKey: createHmac('sha256', 'crm-proxy cli').digest(),
-  });
+  const registry = new ProviderRegistry(
+    modules,
+    {
+      client,
+      clock,
+      tuning: {},
+      // The CLI signs nothing; the adapters only need a key of the right shape.
+      signingKey: createHmac('sha256', 'crm-proxy cli').digest(),
+    },
+    config.providers,
+  );
   const address = findService(config, cliIo().env);
   const sandboxes = config.sandbox ? sandboxClients(config, address) : undefined;
   const connect = new ConnectService({

@@ -24,7 +24,8 @@ export function workingDirectory(): string {
 
 export function locateStore(overrides: Record<string, string> = {}): StoreLocation {
   const resolved = resolveEnvironment({ ...cliIo().env, ...overrides }, workingDirectory());
-  const config = loadConfig(resolved.env);
+  // The CRMs this CLI speaks (a build or a test may add one) each read their own settings.
+  const config = loadConfig(resolved.env, cliIo().providers);
   if (config.databaseUrl !== undefined) {
     return {
       config,

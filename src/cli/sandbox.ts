@@ -36,7 +36,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
   if (!['salesforce', 'hubspot', 'both'].includes(which) || positionals.length > 1) {
     throw new UsageError('sandbox takes one of: salesforce, hubspot, both');
   }
-  const config = loadConfig(cliIo().env);
+  const config = loadConfig(cliIo().env, cliIo().providers);
   if (config.production) {
     throw new ConfigError(
       'the sandbox CRMs do not run when NODE_ENV=production; unset NODE_ENV to start them',

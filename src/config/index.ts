@@ -1,15 +1,15 @@
 // Environment → typed Config, parsed once at start-up. Errors name the variable, never its value.
 import { resolve } from 'node:path';
 import { REGIONS, type Region } from '../domain/connection.ts';
-import { HUBSPOT_PROFILE } from '../providers/hubspot/profile.ts';
-import { SALESFORCE_PROFILE } from '../providers/salesforce/profile.ts';
+import { BUILT_IN_PROVIDERS } from '../providers/index.ts';
 import { type CapacityLimits, DEFAULT_CAPACITY, parseCapacity } from './capacity.ts';
 import { DEFAULT_DURABLE, type DurableSettings, parseDurable } from './durable.ts';
 import { ConfigError, ConfigProblems } from './error.ts';
 import { type MetricsConfig, parseMetricsConfig, parseTracingConfig, type TracingConfig } from './metrics.ts';
 import { checkProductionSafety } from './production.ts';
-import { bool, type Env, hours, oneOf, port, scopes, str, url, wholeNumber } from './read.ts';
+import { bool, type Env, hours, oneOf, port, str, url, wholeNumber } from './read.ts';
 import { DEFAULT_SERVER_LIMITS, parseServerLimits, type ServerLimits } from './server-limits.ts';
+import { readSettings, type SettingsSource } from './settings.ts';
 
 export { type CapacityLimits, DEFAULT_CAPACITY } from './capacity.ts';
 export { DEFAULT_DURABLE, type DurableSettings } from './durable.ts';
@@ -17,6 +17,7 @@ export { ConfigError, ConfigProblems } from './error.ts';
 export type { MetricsConfig, TracingConfig } from './metrics.ts';
 export { checkProductionSafety, isLoopbackHost } from './production.ts';
 export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.ts';
+export type { SettingsSource } from './settings.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -62,21 +63,11 @@ export interface Config {
   /** Longest wait on one Redis command before the instance falls back to its own limits (`CRM_PROXY_REDIS_TIMEOUT_MS`). */
   redisTimeoutMs?: number;
   encryption: { keys: EncryptionKey[]; activeKeyId: string | undefined };
-  salesforce: {
-    clientId: string | undefined;
-    clientSecret: string | undefined;
-    loginUrl: string;
-    /** REST API version used for every Salesforce call (`SALESFORCE_API_VERSION`, default 62.0). */
-    apiVersion: string;
-    /** Writes of at least this many records go through Bulk API 2.0 (`CRM_PROXY_SF_BULK_THRESHOLD`). */
-    bulkThreshold: number | undefined;
-    /**
-     * Below this share of the org's daily API allowance left, writes take the plan that spends the
-     * fewest calls (Bulk API 2.0 from the bulk threshold on); above it, the fastest
-     * (`CRM_PROXY_SALESFORCE_FRUGAL_BELOW`, 0–1).
-     */
-    frugalBelow: number | undefined;
-  };
+  /**
+   * Each registered CRM's own settings by provider id, read by the declaration in its folder
+   * (`providers/<crm>/settings.ts`); `settingsOf(config.providers, module)` types one.
+   */
+  providers: Readonly<Record<string, unknown>>;
   /** Ports of the in-process sandboxes (`CRM_PROXY_SANDBOX_SF_PORT` / `_HS_PORT`, default PORT+1 / PORT+2). */
   sandboxPorts: { salesforce: number; hubspot: number };
   /**
@@ -84,13 +75,6 @@ export interface Config {
    * restarts (`CRM_PROXY_SANDBOX_PERSIST`, default on; absent in a hand-built Config: off).
    */
   sandboxPersist?: boolean;
-  hubspot: {
-    clientId: string | undefined;
-    clientSecret: string | undefined;
-    /** Scopes the connect flow asks for (`HUBSPOT_SCOPES`) and may get (`HUBSPOT_OPTIONAL_SCOPES`). */
-    scopes: readonly string[];
-    optionalScopes: readonly string[];
-  };
   /** The browser connect flow. */
   connect: {
     /** How long a connect link works (`CRM_PROXY_CONNECT_LINK_TTL_HOURS`, default 24). */
@@ -151,7 +135,14 @@ function sandboxPorts(env: Env, p: ConfigProblems, servicePort: number): Config[
   };
 }
 
-export function loadConfig(env: Env = process.env): Config {
+/**
+ * The configuration of a service running `modules` (the built-in CRMs unless a build or a test
+ * registers others): the core variables, then every module's own settings declaration.
+ */
+export function loadConfig(
+  env: Env = process.env,
+  modules: readonly SettingsSource[] = BUILT_IN_PROVIDERS,
+): Config {
   // Every variable is parsed even after a bad one, and all the problems are reported together.
   const p = new ConfigProblems();
   const nodeEnv = str(env, 'NODE_ENV') ?? 'development';
@@ -168,7 +159,7 @@ export function loadConfig(env: Env = process.env): Config {
       : p.take(() => bool(env, 'CRM_PROXY_SANDBOX', false), undefined);
   const behindTls = p.take(() => bool(env, 'CRM_PROXY_BEHIND_TLS', false), false);
   const plainHttpCrm = p.take(() => bool(env, 'CRM_PROXY_ALLOW_PLAIN_HTTP_CRM', false), false) || !production;
-  const sfLoginUrl = p.take(() => url(env, 'SALESFORCE_LOGIN_URL'), undefined);
+  const { providers, crmUrls } = providerSettings(env, p, modules);
   p.take(
     () =>
       checkProductionSafety({
@@ -176,7 +167,7 @@ export function loadConfig(env: Env = process.env): Config {
         sandboxRequested,
         publicUrls,
         behindTls,
-        crmUrls: plainHttpCrm ? {} : { SALESFORCE_LOGIN_URL: sfLoginUrl },
+        crmUrls: plainHttpCrm ? {} : crmUrls,
       }),
     undefined,
   );
@@ -203,10 +194,9 @@ export function loadConfig(env: Env = process.env): Config {
       500,
     ),
     encryption,
-    salesforce: salesforceSettings(env, p, sfLoginUrl),
+    providers,
     sandboxPorts: sandboxPorts(env, p, servicePort),
     sandboxPersist: p.take(() => bool(env, 'CRM_PROXY_SANDBOX_PERSIST', true), true),
-    hubspot: hubspotSettings(env, p),
     connect: {
       linkTtlMs: p.take(() => hours(env, 'CRM_PROXY_CONNECT_LINK_TTL_HOURS', 24), 24) * 3_600_000,
     },
@@ -234,42 +224,16 @@ function encryptionSettings(env: Env, p: ConfigProblems): Config['encryption'] {
   return { keys, activeKeyId };
 }
 
-/** The Salesforce app and API settings (`SALESFORCE_*`, `CRM_PROXY_SF_BULK_THRESHOLD`, …). */
-function salesforceSettings(env: Env, p: ConfigProblems, loginUrl: string | undefined): Config['salesforce'] {
-  const apiVersion = str(env, 'SALESFORCE_API_VERSION') ?? SALESFORCE_PROFILE.defaultApiVersion;
-  if (!/^\d{2,3}\.0$/.test(apiVersion)) p.add('SALESFORCE_API_VERSION must look like 62.0');
-  const bulkThresholdText = str(env, 'CRM_PROXY_SF_BULK_THRESHOLD');
-  const bulkThreshold = bulkThresholdText === undefined ? undefined : Number(bulkThresholdText);
-  if (bulkThreshold !== undefined && !(Number.isInteger(bulkThreshold) && bulkThreshold >= 1)) {
-    p.add('CRM_PROXY_SF_BULK_THRESHOLD must be a whole number of records, 1 or more');
+/** Every module's own settings, and the CRM URLs they set (for the production check). */
+function providerSettings(env: Env, p: ConfigProblems, modules: readonly SettingsSource[]) {
+  const providers: Record<string, unknown> = {};
+  const crmUrls: Record<string, string> = {};
+  for (const module of modules) {
+    const read = readSettings(module.settings, env, p);
+    providers[module.profile.id] = read.value;
+    Object.assign(crmUrls, read.crmUrls);
   }
-  const frugalBelowText = str(env, 'CRM_PROXY_SALESFORCE_FRUGAL_BELOW');
-  const frugalBelow = frugalBelowText === undefined ? undefined : Number(frugalBelowText);
-  if (frugalBelow !== undefined && !(Number.isFinite(frugalBelow) && frugalBelow >= 0 && frugalBelow <= 1)) {
-    p.add(
-      'CRM_PROXY_SALESFORCE_FRUGAL_BELOW must be a share of the daily API allowance from 0 to 1 (0.5: below half left)',
-    );
-  }
-  return {
-    clientId: str(env, 'SALESFORCE_CLIENT_ID'),
-    clientSecret: str(env, 'SALESFORCE_CLIENT_SECRET'),
-    loginUrl: loginUrl ?? SALESFORCE_PROFILE.defaultLoginUrl,
-    apiVersion,
-    bulkThreshold,
-    frugalBelow,
-  };
-}
-
-/** The HubSpot app's settings (`HUBSPOT_*`). */
-function hubspotSettings(env: Env, p: ConfigProblems): Config['hubspot'] {
-  return {
-    clientId: str(env, 'HUBSPOT_CLIENT_ID'),
-    clientSecret: str(env, 'HUBSPOT_CLIENT_SECRET'),
-    scopes: p.take(() => scopes(env, 'HUBSPOT_SCOPES'), undefined) ?? HUBSPOT_PROFILE.connect.scopes,
-    optionalScopes:
-      p.take(() => scopes(env, 'HUBSPOT_OPTIONAL_SCOPES'), undefined) ??
-      HUBSPOT_PROFILE.connect.optionalScopes,
-  };
+  return { providers, crmUrls };
 }
 
 function omitUndefined<T extends Record<string, string | undefined>>(o: T): Partial<Record<keyof T, string>> {

@@ -1,4 +1,5 @@
-import type { Config } from '../config/index.ts';
+import type { StaticDecode } from 'typebox';
+import type { SettingsDeclaration } from '../config/settings.ts';
 import type { Connection, Provider } from '../domain/connection.ts';
 import type {
   AssociationLink,
@@ -364,12 +365,12 @@ export function offeredOperations(adapter: CrmAdapter, all: readonly OperationNa
   return all.filter((operation) => adapter.handlers[operation] !== undefined);
 }
 
-/** Everything a provider's factory gets from `createContext`. */
-export interface ProviderDeps {
+/** Everything a provider's factory gets from `createContext`: its own settings and the shared services. */
+export interface ProviderDeps<Settings = unknown> {
   client: HttpClient;
   clock: Clock;
-  /** The service's configuration; each provider reads its own section. */
-  config: Config;
+  /** This provider's settings, as its declaration read them from the environment (`config.providers[id]`). */
+  settings: Settings;
   /**
    * What instances share (Redis): the CRM's pacing windows, concurrency places and cache notices.
    * Absent (the CLI, tests): this process alone.
@@ -383,8 +384,13 @@ export interface ProviderDeps {
   signingKey: Buffer;
 }
 
-/** One provider as the registry lists it: its profile and how to build its adapter. */
-export interface ProviderModule {
+/**
+ * One provider as the registry lists it: its profile, the settings it reads from the environment
+ * (a TypeBox object whose properties name their variables; src/config/settings.ts) and how to build
+ * its adapter from them.
+ */
+export interface ProviderModule<Declaration extends SettingsDeclaration = SettingsDeclaration> {
   readonly profile: ProviderProfile;
-  create(deps: ProviderDeps): CrmAdapter;
+  readonly settings: Declaration;
+  create(deps: ProviderDeps<StaticDecode<Declaration>>): CrmAdapter;
 }

@@ -1,6 +1,28 @@
+import type { StaticDecode } from 'typebox';
+import type { SettingsDeclaration } from '../config/settings.ts';
 import type { Connection, Provider } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { CrmAdapter, ProviderDeps, ProviderModule } from './adapter.ts';
+
+/** Every provider's settings by provider id, as loadConfig read them (`config.providers`). */
+export type ProviderSettings = Readonly<Record<string, unknown>>;
+
+/**
+ * A provider's own settings, typed by its module. loadConfig read them with the same module's
+ * declaration; a config loaded without the module has none, which is a wiring mistake.
+ */
+export function settingsOf<D extends SettingsDeclaration>(
+  settings: ProviderSettings,
+  module: Pick<ProviderModule<D>, 'profile' | 'settings'>,
+): StaticDecode<D> {
+  const own = settings[module.profile.id];
+  if (own === undefined) {
+    throw new Error(
+      `the configuration holds no settings for the provider ${module.profile.id}: load it with that provider's module (loadConfig(env, modules))`,
+    );
+  }
+  return own as StaticDecode<D>;
+}
 
 /**
  * Provider id → adapter, built from a list of provider modules (`providers/index.ts` lists the
@@ -9,11 +31,19 @@ import type { CrmAdapter, ProviderDeps, ProviderModule } from './adapter.ts';
 export class ProviderRegistry {
   readonly #adapters = new Map<Provider, CrmAdapter>();
 
-  constructor(modules: readonly ProviderModule[], deps: ProviderDeps) {
+  /** `settings`: every module's own settings by provider id (`config.providers`). */
+  constructor(
+    modules: readonly ProviderModule[],
+    deps: Omit<ProviderDeps, 'settings'>,
+    settings: ProviderSettings,
+  ) {
     for (const module of modules) {
       if (this.#adapters.has(module.profile.id))
         throw new Error(`provider ${module.profile.id} is listed twice`);
-      this.#adapters.set(module.profile.id, module.create(deps));
+      this.#adapters.set(
+        module.profile.id,
+        module.create({ ...deps, settings: settingsOf(settings, module) }),
+      );
     }
   }
 

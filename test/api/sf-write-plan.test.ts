@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config/index.ts';
+import { settingsOf } from '../../src/providers/registry.ts';
+import { salesforceProvider } from '../../src/providers/salesforce/index.ts';
 import { type Stack, startStack } from '../helpers/stack.ts';
 import type { WriteAnswer } from './sf-writes-helpers.ts';
 
@@ -141,8 +143,14 @@ test('Salesforce write plan: the fastest plan with plenty of allowance, the most
 
 test('CRM_PROXY_SALESFORCE_FRUGAL_BELOW: a share from 0 to 1, named when wrong', () => {
   const base = { CRM_PROXY_SANDBOX: 'true' };
-  assert.equal(loadConfig(base).salesforce.frugalBelow, undefined);
-  assert.equal(loadConfig({ ...base, CRM_PROXY_SALESFORCE_FRUGAL_BELOW: '0.2' }).salesforce.frugalBelow, 0.2);
+  assert.equal(settingsOf(loadConfig(base).providers, salesforceProvider).frugalBelow, undefined);
+  assert.equal(
+    settingsOf(
+      loadConfig({ ...base, CRM_PROXY_SALESFORCE_FRUGAL_BELOW: '0.2' }).providers,
+      salesforceProvider,
+    ).frugalBelow,
+    0.2,
+  );
   for (const bad of ['1.5', '-0.1', 'half']) {
     assert.throws(
       () => loadConfig({ ...base, CRM_PROXY_SALESFORCE_FRUGAL_BELOW: bad }),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
-import { ALLOWED, importsOf, layerOf, SRC, sourceFiles } from './layers.ts';
+import { ALLOWED, importCycles, importsOf, layerOf, SRC, sourceFiles } from './layers.ts';
 import { forbiddenMembers, forbiddenReaches } from './reaches.ts';
 
 test('each layer imports only the layers below it (docs/architecture.md)', () => {
@@ -26,6 +26,7 @@ test('each layer imports only the layers below it (docs/architecture.md)', () =>
         sameCrm ||
         allowed.includes(to) ||
         (to === 'crm-profile' && allowed.includes('crm')) ||
+        (to === 'config-settings' && allowed.includes('config')) ||
         (to === 'root' && typeOnly && allowed.includes('root-types'));
       if (!ok) broken.push(`${relative(SRC, file)} (${from}) imports ${relative(SRC, target)} (${to})`);
     }
@@ -71,6 +72,27 @@ test('operations and the HTTP layer name no CRM outside the API documentation', 
     }
   }
   assert.deepEqual(found, []);
+});
+
+test('the configuration and the providers import each other in no cycle (each CRM declares its own settings)', () => {
+  // The config, and the provider contract and registry (a CRM folder's own cycles are its business).
+  const guarded = (file: string) => /^config\/|^providers\/[^/]+\.ts$/.test(relative(SRC, file));
+  const touching = importCycles()
+    .filter((cycle) => cycle.some(guarded))
+    .map((cycle) => cycle.map((file) => relative(SRC, file)).sort());
+  assert.deepEqual(touching, []);
+  // The Config names no CRM: it imports the registry list only, and no provider file reads the Config.
+  for (const file of sourceFiles(join(SRC, 'config'))) {
+    for (const { target } of importsOf(file)) {
+      const to = relative(SRC, target);
+      if (to.startsWith('providers/')) assert.equal(to, 'providers/index.ts', relative(SRC, file));
+    }
+  }
+  for (const file of sourceFiles(join(SRC, 'providers'))) {
+    for (const { target } of importsOf(file)) {
+      assert.notEqual(relative(SRC, target), 'config/index.ts', relative(SRC, file));
+    }
+  }
 });
 
 test('no CRM folder imports another', () => {

@@ -7,17 +7,19 @@ export const SRC = resolve(import.meta.dirname, '../../src');
  * What each layer may import, as docs/architecture.md states it. A layer is a folder of src/;
  * `providers` is the generic part of src/providers (the adapter contract, registry, outbound
  * client, shared OAuth), `crm` any one CRM's folder under it, `providers-list` the registry list
- * `providers/index.ts`, `root` the composition root (context.ts, app.ts, main.ts).
+ * `providers/index.ts`, `config-settings` the part of src/config a provider declares its settings
+ * with (settings.ts, read.ts, error.ts), `root` the composition root (context.ts, app.ts, main.ts).
  */
 export const ALLOWED: Record<string, readonly string[]> = {
   domain: [],
   lib: [],
   errors: [],
   store: ['domain', 'lib', 'errors'],
-  config: ['domain', 'crm-profile'],
+  'config-settings': [],
+  config: ['domain', 'config-settings', 'providers-list'],
   crypto: ['domain', 'lib', 'errors', 'config', 'store'],
-  providers: ['domain', 'lib', 'errors', 'config'],
-  crm: ['domain', 'lib', 'errors', 'config', 'providers'],
+  providers: ['domain', 'lib', 'errors', 'config-settings'],
+  crm: ['domain', 'lib', 'errors', 'config-settings', 'providers'],
   'providers-list': ['providers', 'crm'],
   proxy: ['domain', 'lib', 'errors', 'providers'],
   connections: ['domain', 'lib', 'errors', 'store', 'crypto', 'providers', 'providers-list'],
@@ -45,6 +47,8 @@ export function layerOf(file: string): string {
   const rel = relative(SRC, file).split(/[\\/]/);
   const [top, second] = rel;
   if (rel.length === 1) return 'root';
+  if (top === 'config' && ['settings.ts', 'read.ts', 'error.ts'].includes(second ?? ''))
+    return 'config-settings';
   if (top === 'providers') {
     if (rel.length === 2) return second === 'index.ts' ? 'providers-list' : 'providers';
     if (second === 'client') return 'providers';
@@ -72,4 +76,34 @@ export function importsOf(file: string): Array<{ target: string; typeOnly: boole
       found.push({ target: resolve(dirname(file), spec), typeOnly: m[2] !== undefined });
   }
   return found;
+}
+
+/** Groups of files that import each other in a cycle (strongly connected, two or more files). */
+export function importCycles(): string[][] {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles()) {
+    graph.set(
+      file,
+      importsOf(file).map((i) => i.target),
+    );
+  }
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (file: string): void => {
+    order.set(file, order.size);
+    low.set(file, order.get(file) ?? 0);
+    stack.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!graph.has(next)) continue;
+      if (!order.has(next)) visit(next);
+      if (stack.includes(next)) low.set(file, Math.min(low.get(file) ?? 0, low.get(next) ?? 0));
+    }
+    if (low.get(file) !== order.get(file)) return;
+    const group = stack.splice(stack.indexOf(file));
+    if (group.length > 1) cycles.push(group);
+  };
+  for (const file of graph.keys()) if (!order.has(file)) visit(file);
+  return cycles;
 }

@@ -81,18 +81,21 @@ export async function startStack(t: TestContext, options: StackOptions = {}): Pr
     ...(options.salesforce === undefined ? {} : { salesforce: options.salesforce }),
     ...(options.hubspot === undefined ? {} : { hubspot: options.hubspot }),
   });
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    CRM_PROXY_DATA_DIR: dataDir,
-    CRM_PROXY_REGION: options.region ?? 'eu',
-    CRM_PROXY_PUBLIC_URL_EU: 'https://eu.crm-proxy.test',
-    CRM_PROXY_PUBLIC_URL_US: 'https://us.crm-proxy.test',
-    CRM_PROXY_SANDBOX: 'true',
-    LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
-    ...(options.postgres === true ? { DATABASE_URL: TEST_DATABASE_URL } : {}),
-    ...options.env,
-  });
+  const config = loadConfig(
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      CRM_PROXY_DATA_DIR: dataDir,
+      CRM_PROXY_REGION: options.region ?? 'eu',
+      CRM_PROXY_PUBLIC_URL_EU: 'https://eu.crm-proxy.test',
+      CRM_PROXY_PUBLIC_URL_US: 'https://us.crm-proxy.test',
+      CRM_PROXY_SANDBOX: 'true',
+      LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
+      ...(options.postgres === true ? { DATABASE_URL: TEST_DATABASE_URL } : {}),
+      ...options.env,
+    },
+    options.overrides?.providers,
+  );
   // The sequence number keeps two stacks started in the same millisecond by one process apart.
   const pgSchema =
     options.postgres === true ? `t_${process.pid}_${Date.now().toString(36)}_${schemaSeq++}` : undefined;

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, DEFAULT_CAPACITY, loadConfig } from '../../src/config/index.ts';
+import { Type } from 'typebox';
+import { ConfigError, ConfigProblems, DEFAULT_CAPACITY, loadConfig } from '../../src/config/index.ts';
+import { readSettings, scopeList } from '../../src/config/settings.ts';
 
 function problemsOf(env: Record<string, string>): ConfigError {
   try {
@@ -133,4 +135,31 @@ test('metrics off loopback need a token, and the deploy/env.example placeholder 
     CRM_PROXY_METRICS_TOKEN: '0123456789abcdef0123456789abcdef',
   });
   assert.equal(guarded.metrics.host, '0.0.0.0');
+});
+
+test('a provider declaration: each variable checked on its own, an unset required one named, defaults decoded', () => {
+  const declaration = Type.Object({
+    token: Type.String({ env: 'X_TOKEN', problem: 'must be 8 letters', pattern: '^[a-z]{8}$' }),
+    limit: Type.Optional(Type.Integer({ env: 'X_LIMIT', problem: 'must be 1 to 9', minimum: 1, maximum: 9 })),
+    scopes: scopeList({ env: 'X_SCOPES', problem: 'must be scope names', default: 'a b,c' }),
+  });
+  const p = new ConfigProblems();
+  assert.deepEqual(readSettings(declaration, { X_TOKEN: 'abcdefgh' }, p).value, {
+    token: 'abcdefgh',
+    scopes: ['a', 'b', 'c'],
+  });
+  readSettings(declaration, { X_LIMIT: '12', X_SCOPES: 'a "b"' }, p);
+  assert.equal(p.count, 3);
+  assert.throws(
+    () => p.throwIfAny(),
+    (e: unknown) =>
+      e instanceof ConfigError &&
+      e.problems.join('\n') ===
+        [
+          'X_TOKEN is not set; it must be 8 letters',
+          'X_LIMIT must be 1 to 9',
+          'X_SCOPES must be scope names',
+        ].join('\n'),
+  );
+  assert.throws(() => readSettings(Type.Object({ bare: Type.String() }), {}, p), /must name its variable/);
 });

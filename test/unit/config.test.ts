@@ -1,13 +1,24 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
 import {
+  type Config,
   ConfigError,
   DEFAULT_SERVER_LIMITS,
   loadConfig,
   parseEncryptionKeys,
 } from '../../src/config/index.ts';
+import { variablesOf } from '../../src/config/settings.ts';
+import { hubspotProvider } from '../../src/providers/hubspot/index.ts';
+import { BUILT_IN_PROVIDERS } from '../../src/providers/index.ts';
+import { settingsOf } from '../../src/providers/registry.ts';
+import { salesforceProvider } from '../../src/providers/salesforce/index.ts';
+
+// Each CRM's settings, as its own declaration read them.
+const sf = (c: Config) => settingsOf(c.providers, salesforceProvider);
+const hs = (c: Config) => settingsOf(c.providers, hubspotProvider);
 
 test('defaults', () => {
   const c = loadConfig({});
@@ -20,7 +31,7 @@ test('defaults', () => {
   assert.equal(c.production, false);
   assert.equal(c.databaseUrl, undefined);
   assert.deepEqual(c.encryption, { keys: [], activeKeyId: undefined });
-  assert.equal(c.salesforce.loginUrl, 'https://login.salesforce.com');
+  assert.equal(sf(c).loginUrl, 'https://login.salesforce.com');
   assert.equal(c.logLevel, 'info');
 });
 
@@ -58,17 +69,17 @@ test('reads every variable', () => {
   assert.equal(c.databaseUrl, 'postgres://u@db/crm');
   assert.equal(c.encryption.activeKeyId, 'main');
   assert.ok(c.encryption.keys[0]?.key.equals(key));
-  assert.equal(c.salesforce.clientId, 'sf-id');
-  assert.equal(c.salesforce.clientSecret, 'sf-secret');
-  assert.equal(c.salesforce.loginUrl, 'https://test.salesforce.com');
-  assert.deepEqual(c.hubspot, {
+  assert.equal(sf(c).clientId, 'sf-id');
+  assert.equal(sf(c).clientSecret, 'sf-secret');
+  assert.equal(sf(c).loginUrl, 'https://test.salesforce.com');
+  assert.deepEqual(hs(c), {
     clientId: 'hs-id',
     clientSecret: 'hs-secret',
     scopes: ['oauth', 'crm.objects.contacts.read'],
     optionalScopes: ['tickets'],
   });
   assert.equal(c.connect.linkTtlMs, 2.5 * 3_600_000);
-  assert.ok(loadConfig({}).hubspot.scopes.includes('crm.objects.contacts.write'));
+  assert.ok(hs(loadConfig({})).scopes.includes('crm.objects.contacts.write'));
   assert.equal(loadConfig({}).connect.linkTtlMs, 24 * 3_600_000);
   assert.throws(() => loadConfig({ HUBSPOT_SCOPES: 'oauth "x"' }), /HUBSPOT_SCOPES must be scope names/);
   assert.throws(
@@ -80,14 +91,14 @@ test('reads every variable', () => {
 
 test('Salesforce API version and sandbox ports', () => {
   const c = loadConfig({});
-  assert.equal(c.salesforce.apiVersion, '62.0');
+  assert.equal(sf(c).apiVersion, '62.0');
   assert.deepEqual(c.sandboxPorts, { salesforce: 8081, hubspot: 8082 });
   assert.deepEqual(loadConfig({ PORT: '0' }).sandboxPorts, { salesforce: 0, hubspot: 0 });
   assert.deepEqual(loadConfig({ PORT: '9000', CRM_PROXY_SANDBOX_HS_PORT: '9100' }).sandboxPorts, {
     salesforce: 9001,
     hubspot: 9100,
   });
-  assert.equal(loadConfig({ SALESFORCE_API_VERSION: '61.0' }).salesforce.apiVersion, '61.0');
+  assert.equal(sf(loadConfig({ SALESFORCE_API_VERSION: '61.0' })).apiVersion, '61.0');
   assert.throws(() => loadConfig({ SALESFORCE_API_VERSION: 'v61' }), /^ConfigError: SALESFORCE_API_VERSION/);
 });
 
@@ -253,4 +264,15 @@ test('encryption keys: several need an active id, which must exist; bad keys are
     parseEncryptionKeys(` a:${a} , `).map((k) => k.id),
     ['a'],
   );
+});
+
+test('every variable a built-in CRM declares is documented in docs/configuration.md', () => {
+  const doc = readFileSync(resolve(import.meta.dirname, '../../docs/configuration.md'), 'utf8');
+  const variables = BUILT_IN_PROVIDERS.flatMap((module) => variablesOf(module.settings));
+  assert.ok(variables.includes('SALESFORCE_API_VERSION') && variables.includes('HUBSPOT_SCOPES'));
+  // Pairs are documented as `SALESFORCE_CLIENT_ID` / `_SECRET`: the suffix counts as the variable.
+  const missing = variables.filter(
+    (name) => !doc.includes(name) && !doc.includes(`/ \`_${name.split('_').at(-1)}\``),
+  );
+  assert.deepEqual(missing, []);
 });

@@ -7,7 +7,9 @@ import { after, before, test } from 'node:test';
 import { loadConfig } from '../../src/config/index.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { HttpClient } from '../../src/providers/client/http-client.ts';
+import { settingsOf } from '../../src/providers/registry.ts';
 import { salesforceConnect } from '../../src/providers/salesforce/connect.ts';
+import { salesforceProvider } from '../../src/providers/salesforce/index.ts';
 
 let server: Server;
 let origin: string;
@@ -41,7 +43,11 @@ after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const client = new HttpClient({ clock: systemClock, retry: { maxAttempts: 1 } });
 after(() => client.close());
-const facet = salesforceConnect(client, systemClock, loadConfig({}));
+const facet = salesforceConnect(
+  client,
+  systemClock,
+  settingsOf(loadConfig({}).providers, salesforceProvider),
+);
 const app = { clientId: 'id', clientSecret: 'secret' };
 const input = {
   code: 'c0de',

@@ -9,7 +9,7 @@ import { ProviderRegistry } from '../../src/providers/registry.ts';
 const deps = {} as unknown as ProviderDeps;
 
 test('a connection of a CRM the deployment does not register answers 503 naming it', () => {
-  const registry = new ProviderRegistry([], deps);
+  const registry = new ProviderRegistry([], deps, {});
   assert.throws(
     () => registry.adapterFor({ provider: 'pipedrive' }),
     (error: unknown) =>
@@ -20,6 +20,9 @@ test('a connection of a CRM the deployment does not register answers 503 naming 
 test('a provider listed twice is refused when the registry is built', () => {
   const [first] = BUILT_IN_PROVIDERS;
   assert.ok(first);
-  const module = { profile: first.profile, create: () => ({}) as never };
-  assert.throws(() => new ProviderRegistry([module, module], deps), /listed twice/);
+  const module = { profile: first.profile, settings: first.settings, create: () => ({}) as never };
+  assert.throws(
+    () => new ProviderRegistry([module, module], deps, { [first.profile.id]: {} }),
+    /listed twice/,
+  );
 });

@@ -12,6 +12,7 @@ import { hubspotFields } from './fields.ts';
 import { HUBSPOT, HUBSPOT_PROFILE } from './profile.ts';
 import { getHubSpotRecords } from './records.ts';
 import { hubspotSearch } from './search.ts';
+import type { HubSpotSettings } from './settings.ts';
 import { hubspotUpsert } from './upsert.ts';
 import { hubspotWrites } from './writes.ts';
 
@@ -19,9 +20,8 @@ import { hubspotWrites } from './writes.ts';
  * HubSpot: writes (batch APIs), search, get (batch read), describe, associations (read, associate,
  * dissociate), add custom field, audit logs and pass-through; every CRM call paced per connection.
  */
-export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
-  const { clock } = deps;
-  const settings = deps.config.hubspot;
+export function createHubSpotAdapter(deps: ProviderDeps<HubSpotSettings>): CrmAdapter {
+  const { clock, settings } = deps;
   const hs = new PerConnectionState({
     clock,
     shared: deps.shared,
@@ -35,7 +35,7 @@ export function createHubSpotAdapter(deps: ProviderDeps): CrmAdapter {
   return {
     profile: HUBSPOT,
     auth: hubspotAuth(deps.client, clock),
-    connect: hubspotConnect(deps.client, clock, deps.config),
+    connect: hubspotConnect(deps.client, clock, settings),
     defaultApiBaseUrl: apiBaseUrl,
     oauthApp(connection: Connection, sandboxClient: OAuthClient | undefined) {
       const clientId = sandboxClient?.clientId ?? settings.clientId;

@@ -1,10 +1,10 @@
-import type { Config } from '../../config/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { AccessCheckOutcome, ConnectFacet, ConnectTarget } from '../adapter.ts';
 import type { HttpClient } from '../client/http-client.ts';
 import { OutboundNetworkError, parseJson } from '../client/types.ts';
 import { exchangeAuthorizationCode, setCodeChallenge } from '../oauth.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
+import type { HubSpotSettings } from './settings.ts';
 
 const C = HUBSPOT_PROFILE.connect;
 
@@ -87,9 +87,7 @@ async function privateAppCheck(
 }
 
 /** HubSpot's OAuth app install flow with PKCE, and the token information check. */
-export function hubspotConnect(client: HttpClient, clock: Clock, config: Config): ConnectFacet {
-  const settings = config.hubspot;
-
+export function hubspotConnect(client: HttpClient, clock: Clock, settings: HubSpotSettings): ConnectFacet {
   return {
     appVariables: C.appVariables,
     // HubSpot's token endpoint (v1 and v3) takes `code_verifier`; its clients without PKCE still work.

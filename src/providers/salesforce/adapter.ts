@@ -12,6 +12,7 @@ import { salesforceGet } from './get.ts';
 import { readLimitInfo } from './limit-info.ts';
 import { SALESFORCE, SALESFORCE_PROFILE } from './profile.ts';
 import { salesforceRetrieve } from './retrieve.ts';
+import type { SalesforceSettings } from './settings.ts';
 import { type PlanPolicy, salesforceDelete, salesforceSave, salesforceUpsert } from './writes.ts';
 
 const PASS = SALESFORCE_PROFILE.passthrough;
@@ -40,8 +41,8 @@ function describes(deps: ProviderDeps, apiVersion: string) {
 }
 
 /** Salesforce: every operation of the API, on the org's REST, Tooling and Bulk 2.0 APIs. */
-export function createSalesforceAdapter(deps: ProviderDeps): CrmAdapter {
-  const settings = deps.config.salesforce;
+export function createSalesforceAdapter(deps: ProviderDeps<SalesforceSettings>): CrmAdapter {
+  const { settings } = deps;
   const apiVersion = settings.apiVersion;
   const { describe, forgetEverywhere } = describes(deps, apiVersion);
   const data = salesforceData({
@@ -67,7 +68,7 @@ export function createSalesforceAdapter(deps: ProviderDeps): CrmAdapter {
   return {
     profile: SALESFORCE,
     auth: salesforceAuth(deps.client, deps.clock),
-    connect: salesforceConnect(deps.client, deps.clock, deps.config),
+    connect: salesforceConnect(deps.client, deps.clock, settings),
     // The REST API lives on the org's instance URL; a sandbox connection may override it.
     defaultApiBaseUrl: (c) => c.apiBaseUrl ?? c.instanceUrl ?? SALESFORCE_PROFILE.defaultLoginUrl,
     oauthApp(connection: Connection, sandboxClient: OAuthClient | undefined) {

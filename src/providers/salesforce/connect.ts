@@ -1,10 +1,10 @@
-import type { Config } from '../../config/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { AccessCheckOutcome, ConnectFacet, ConnectTarget } from '../adapter.ts';
 import type { HttpClient } from '../client/http-client.ts';
 import { OutboundNetworkError, parseJson } from '../client/types.ts';
 import { exchangeAuthorizationCode, setCodeChallenge } from '../oauth.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
+import type { SalesforceSettings } from './settings.ts';
 
 const C = SALESFORCE_PROFILE.connect;
 
@@ -116,9 +116,11 @@ function loginOrigin(loginUrl: string, choice: string | undefined): ReturnType<C
 }
 
 /** Salesforce's web server flow with PKCE, and the identity / userinfo check. */
-export function salesforceConnect(client: HttpClient, clock: Clock, config: Config): ConnectFacet {
-  const settings = config.salesforce;
-
+export function salesforceConnect(
+  client: HttpClient,
+  clock: Clock,
+  settings: SalesforceSettings,
+): ConnectFacet {
   return {
     appVariables: C.appVariables,
     pkce: true,

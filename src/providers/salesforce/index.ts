@@ -1,5 +1,10 @@
 import type { ProviderModule } from '../adapter.ts';
 import { createSalesforceAdapter } from './adapter.ts';
 import { SALESFORCE } from './profile.ts';
+import { salesforceSettings } from './settings.ts';
 
-export const salesforceProvider: ProviderModule = { profile: SALESFORCE, create: createSalesforceAdapter };
+export const salesforceProvider: ProviderModule<typeof salesforceSettings> = {
+  profile: SALESFORCE,
+  settings: salesforceSettings,
+  create: createSalesforceAdapter,
+};

@@ -1,0 +1,26 @@
+// HubSpot's settings: the variables this provider reads, their defaults and their checks. loadConfig
+// reads them into `config.providers.hubspot`; the adapter gets them as `deps.settings`.
+import { type StaticDecode, Type } from 'typebox';
+import { scopeList } from '../../config/settings.ts';
+import { HUBSPOT_PROFILE } from './profile.ts';
+
+const SCOPES_PROBLEM = 'must be scope names separated by spaces (e.g. "oauth crm.objects.contacts.read")';
+
+export const hubspotSettings = Type.Object({
+  /** The public app that connects real accounts; unset: only sandbox connections and private apps. */
+  clientId: Type.Optional(Type.String({ env: 'HUBSPOT_CLIENT_ID', problem: 'must be text' })),
+  clientSecret: Type.Optional(Type.String({ env: 'HUBSPOT_CLIENT_SECRET', problem: 'must be text' })),
+  /** Scopes the connect flow asks for, and may get; the app's settings must list the same. */
+  scopes: scopeList({
+    env: 'HUBSPOT_SCOPES',
+    problem: SCOPES_PROBLEM,
+    default: HUBSPOT_PROFILE.connect.scopes.join(' '),
+  }),
+  optionalScopes: scopeList({
+    env: 'HUBSPOT_OPTIONAL_SCOPES',
+    problem: SCOPES_PROBLEM,
+    default: HUBSPOT_PROFILE.connect.optionalScopes.join(' '),
+  }),
+});
+
+export type HubSpotSettings = StaticDecode<typeof hubspotSettings>;

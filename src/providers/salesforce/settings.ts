@@ -1,0 +1,47 @@
+// Salesforce's settings: the variables this provider reads, their defaults and their checks. loadConfig
+// reads them into `config.providers.salesforce`; the adapter gets them as `deps.settings`.
+import { type StaticDecode, Type } from 'typebox';
+import { httpUrl } from '../../config/settings.ts';
+import { SALESFORCE_PROFILE } from './profile.ts';
+
+export const salesforceSettings = Type.Object({
+  /** The connected app that connects real orgs; unset: only sandbox connections and pasted tokens. */
+  clientId: Type.Optional(Type.String({ env: 'SALESFORCE_CLIENT_ID', problem: 'must be text' })),
+  clientSecret: Type.Optional(Type.String({ env: 'SALESFORCE_CLIENT_SECRET', problem: 'must be text' })),
+  /** The login host new connections authorize at unless the link names another. */
+  loginUrl: httpUrl({
+    env: 'SALESFORCE_LOGIN_URL',
+    problem: 'must be an http(s) URL such as https://login.salesforce.com',
+    crmUrl: true,
+    default: SALESFORCE_PROFILE.defaultLoginUrl,
+  }),
+  /** REST API version used for every Salesforce call. */
+  apiVersion: Type.String({
+    env: 'SALESFORCE_API_VERSION',
+    problem: 'must look like 62.0',
+    pattern: '^\\d{2,3}\\.0$',
+    default: SALESFORCE_PROFILE.defaultApiVersion,
+  }),
+  /** Writes of at least this many records go through Bulk API 2.0 (unset: the profile's default). */
+  bulkThreshold: Type.Optional(
+    Type.Integer({
+      env: 'CRM_PROXY_SF_BULK_THRESHOLD',
+      problem: 'must be a whole number of records, 1 or more',
+      minimum: 1,
+    }),
+  ),
+  /**
+   * Below this share of the org's daily API allowance left, writes take the plan that spends the
+   * fewest calls (Bulk API 2.0 from the bulk threshold on); above it, the fastest.
+   */
+  frugalBelow: Type.Optional(
+    Type.Number({
+      env: 'CRM_PROXY_SALESFORCE_FRUGAL_BELOW',
+      problem: 'must be a share of the daily API allowance from 0 to 1 (0.5: below half left)',
+      minimum: 0,
+      maximum: 1,
+    }),
+  ),
+});
+
+export type SalesforceSettings = StaticDecode<typeof salesforceSettings>;
