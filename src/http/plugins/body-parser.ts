@@ -117,7 +117,9 @@ class Feed {
   readonly #admission = new Promise<void>((resolve) => {
     this.#admit = resolve;
   });
-  #pumping: Promise<void> | null = null;
+  #pumping = false;
+  /** The latest run of #pump: each starts once the one before has ended. */
+  #pumped: Promise<void> = Promise.resolve();
 
   constructor(private readonly reader: JsonPages) {}
 
@@ -135,7 +137,7 @@ class Feed {
   /** Once admitted and every chunk is parsed: the body (or its refusal, thrown). */
   async end(): Promise<JsonBody | typeof BLANK> {
     await this.#admission;
-    while (this.#pumping !== null) await this.#pumping;
+    await this.#pumped;
     return this.reader.end();
   }
 
@@ -145,18 +147,24 @@ class Feed {
   }
 
   #start(): void {
-    if (this.#admitted && this.#pumping === null && this.#queue.length > 0) this.#pumping = this.#pump();
+    if (!this.#admitted || this.#pumping || this.#queue.length === 0) return;
+    this.#pumping = true;
+    this.#pumped = this.#pump();
   }
 
+  /** Parses the queue, new chunks included, until it is empty (the flag drops in that same turn). */
   async #pump(): Promise<void> {
     const yielder = new LoopYielder();
-    for (let chunk = this.#queue.shift(); chunk !== undefined; chunk = this.#queue.shift()) {
-      for (let at = 0; at < chunk.length; at += FEED_BYTES) {
-        if (yielder.due) await yielder.yielded();
-        this.reader.write(chunk.subarray(at, at + FEED_BYTES));
+    try {
+      for (let chunk = this.#queue.shift(); chunk !== undefined; chunk = this.#queue.shift()) {
+        for (let at = 0; at < chunk.length; at += FEED_BYTES) {
+          if (yielder.due) await yielder.yielded();
+          this.reader.write(chunk.subarray(at, at + FEED_BYTES));
+        }
       }
+    } finally {
+      this.#pumping = false;
     }
-    this.#pumping = null;
   }
 }
 
