@@ -1,66 +1,40 @@
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { ApiError } from '../../errors/index.ts';
 import { AdmissionQueue } from '../../lib/admission.ts';
-import { decodeUtf8Yielding } from '../../lib/utf8-yielding.ts';
-import { type JsonShape, MAX_JSON_DEPTH, MAX_OBJECT_KEYS, pointerAt, scanJson } from './json-depth.ts';
-import { LARGE_BODY_CHARS, type Parse, parseLargeJson } from './json-pieces.ts';
+import { LoopYielder, yieldToLoop } from '../../lib/yield-to-loop.ts';
+import { BLANK, FEED_BYTES, type JsonBody, JsonPages } from './json-pages.ts';
 
 /**
  * JSON only (anything else is a 415 from Fastify), with one difference from Fastify's parser: an
  * empty body is `undefined` rather than an error, so body-less calls such as describe work with
- * or without a Content-Type header. Routes with a body schema still reject a missing body. Bodies
- * nested deeper than MAX_JSON_DEPTH, or with an object of more than MAX_OBJECT_KEYS keys, are
- * refused (400) before they are parsed. Fastify's own parser (secure-json-parse: `__proto__` and
- * `constructor.prototype` refused) parses every text, whole or in pieces, so a large body gets
- * exactly the answers a small one gets.
+ * or without a Content-Type header. Routes with a body schema still reject a missing body. The
+ * answers are Fastify's (secure-json-parse: `__proto__` and `constructor.prototype` refused), and
+ * bodies nested deeper than MAX_JSON_DEPTH, or with an object of more than MAX_OBJECT_KEYS keys,
+ * are refused (400) as soon as the parser gets there (json-pages.ts).
  *
- * The body is read as the chunks it arrived in (at most `bodyLimit` bytes; Fastify's own reader
- * would also copy them into one buffer). Large bodies (from LARGE_BODY_CHARS bytes) are then
- * decoded and parsed a few at a time: at most LARGE_BODIES_AT_ONCE bytes of them (at least one
- * body, whatever its size) are materialised at once, from their decoding until an insert, update
- * or delete lets go of its parsed body (`releaseBody`: once its job is stored, or when its direct
- * write starts) and, for any other route, until the body is parsed. The others wait, in arrival
- * order, as their raw chunks: fifty 1 MB bodies arriving together no longer make fifty texts and
- * fifty parsed record lists at once.
+ * Every body is parsed as its bytes arrive (at most `bodyLimit` of them), FEED_BYTES at a time
+ * with yields to the event loop between slices of work, into the records of its `data` array
+ * (`pagesOf`) and the rest. Large bodies (from LARGE_BODY_BYTES) are parsed a few at a time: at
+ * most LARGE_BODIES_AT_ONCE bytes of them (at least one body, whatever its size) are materialised
+ * at once, from their first parsed byte until an insert, update or delete lets go of its parsed
+ * body (`releaseBody`: once its job is stored, or when its direct write starts) and, for any other
+ * route, until the body is parsed. The others wait, in arrival order, as their raw chunks: fifty
+ * 1 MB bodies arriving together do not make fifty parsed record lists at once.
  */
 export function registerJsonParser(app: FastifyInstance, bodyLimit: number): void {
   const large = new AdmissionQueue(LARGE_BODIES_AT_ONCE);
-  const fastifyParse = app.getDefaultJsonParser('error', 'error');
-  const parse: Parse = (text) => {
-    let result: { error: Error | null; value: unknown } = { error: null, value: undefined };
-    fastifyParse({} as FastifyRequest, text, (error: Error | null, value?: unknown) => {
-      result = { error, value };
-    });
-    if (result.error !== null) throw result.error;
-    return result.value;
-  };
   app.removeContentTypeParser(['application/json']);
   app.addContentTypeParser('application/json', async (request: FastifyRequest, payload: Payload) => {
-    const { chunks, length } = await readChunks(request, payload, bodyLimit);
-    if (length >= LARGE_BODY_CHARS) {
-      const leave = await large.enter(length);
-      if (leave !== undefined) hold(request, leave);
-    }
     try {
-      // Decoded here, in slices, rather than by Fastify at once (parseAs: 'string').
-      const text = await decodeUtf8Yielding(chunks);
-      chunks.length = 0;
-      if (text.trim() === '') {
+      const body = await readJson(request, payload, bodyLimit, large);
+      if (body === BLANK) {
         releaseBody(request);
         return undefined;
       }
-      let value: unknown;
-      if (text.length < LARGE_BODY_CHARS) {
-        const shape = scanJson(text);
-        if (shape.kind !== 'ok') throw refusal(text, shape);
-        value = parse(text);
-      } else {
-        value = await parseLargeJson(text, parse, refusal, PIECE_CHARS);
-      }
+      if (body.pages !== null) pages.set(body.value as object, body.pages);
       // Only a batch write keeps its place past the parse, until its job is stored or it runs
       // directly; any other request lets go now, so that a slow CRM call never holds up others.
       if (!HELD_BY.has(request.routeOptions.config?.doc?.operation)) releaseBody(request);
-      return value;
+      return body.value;
     } catch (error) {
       releaseBody(request);
       throw error;
@@ -74,22 +48,139 @@ export function registerJsonParser(app: FastifyInstance, bodyLimit: number): voi
   app.removeContentTypeParser(['text/plain']);
 }
 
+/** Bodies from this many bytes take a place among the large bodies materialised at once. */
+const LARGE_BODY_BYTES = 256 * 1024;
+
+/** The records of a parsed body's top-level `data` array, PAGE_RECORDS a page, in order. */
+const pages = new WeakMap<object, unknown[][]>();
+
+/** The pages of `body.data` when `body` is a request body parsed here (the same records, not copies). */
+export function pagesOf(body: unknown): readonly (readonly unknown[])[] | undefined {
+  return typeof body === 'object' && body !== null ? pages.get(body) : undefined;
+}
+
 type Payload = NodeJS.ReadableStream & { receivedEncodedLength?: number };
 
 /**
- * The body's chunks as they arrived, with Fastify's own checks: more than `limit` bytes (declared
- * or sent) is FST_ERR_CTP_BODY_TOO_LARGE (413), a length other than the declared one
- * FST_ERR_CTP_INVALID_CONTENT_LENGTH, a stream error a 400.
+ * The body parsed as it arrives. A body declared large waits for its place before it is parsed
+ * (its chunks queue meanwhile, as they are read); one of unknown length (chunked) is read whole
+ * first, then takes its place if it is large. Limits and length are checked before the parse's
+ * verdict, as Fastify's own reader does.
+ */
+async function readJson(
+  request: FastifyRequest,
+  payload: Payload,
+  limit: number,
+  large: AdmissionQueue,
+): Promise<JsonBody | typeof BLANK> {
+  const declared = Number(request.headers['content-length']);
+  if (declared > limit) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
+  const feed = new Feed(new JsonPages());
+  const giveUp = new AbortController();
+  if (declared >= LARGE_BODY_BYTES) {
+    void large.enter(declared, giveUp.signal).then((leave) => {
+      if (leave === undefined) return;
+      if (giveUp.signal.aborted) leave();
+      else hold(request, leave);
+      feed.admit();
+    });
+  } else if (!Number.isNaN(declared)) {
+    feed.admit();
+  }
+  try {
+    const length = await readChunks(request, payload, limit, (chunk) => feed.push(chunk));
+    if (Number.isNaN(declared)) {
+      const leave = length >= LARGE_BODY_BYTES ? await large.enter(length) : undefined;
+      if (leave !== undefined) hold(request, leave);
+      feed.admit();
+    }
+    const body = await feed.end();
+    // Validation and the route run next, in the same turn of the loop: they get a slice of their own.
+    if (length >= LARGE_BODY_BYTES) await yieldToLoop();
+    return body;
+  } catch (error) {
+    giveUp.abort();
+    feed.stop();
+    throw error;
+  }
+}
+
+/**
+ * Chunks on their way to the parser: queued until the body is admitted, then parsed FEED_BYTES at
+ * a time, yielding to the event loop whenever a slice of work is used up (a chunk read in one go,
+ * such as an injected body, can be the whole body).
+ */
+class Feed {
+  readonly #queue: Buffer[] = [];
+  #admitted = false;
+  #admit: () => void = () => {};
+  readonly #admission = new Promise<void>((resolve) => {
+    this.#admit = resolve;
+  });
+  #pumping = false;
+  /** The latest run of #pump: each starts once the one before has ended. */
+  #pumped: Promise<void> = Promise.resolve();
+
+  constructor(private readonly reader: JsonPages) {}
+
+  push(chunk: Buffer): void {
+    this.#queue.push(chunk);
+    this.#start();
+  }
+
+  admit(): void {
+    this.#admitted = true;
+    this.#admit();
+    this.#start();
+  }
+
+  /** Once admitted and every chunk is parsed: the body (or its refusal, thrown). */
+  async end(): Promise<JsonBody | typeof BLANK> {
+    await this.#admission;
+    await this.#pumped;
+    return this.reader.end();
+  }
+
+  /** Drops what is not parsed yet: the body is refused. */
+  stop(): void {
+    this.#queue.length = 0;
+  }
+
+  #start(): void {
+    if (!this.#admitted || this.#pumping || this.#queue.length === 0) return;
+    this.#pumping = true;
+    this.#pumped = this.#pump();
+  }
+
+  /** Parses the queue, new chunks included, until it is empty (the flag drops in that same turn). */
+  async #pump(): Promise<void> {
+    const yielder = new LoopYielder();
+    try {
+      for (let chunk = this.#queue.shift(); chunk !== undefined; chunk = this.#queue.shift()) {
+        for (let at = 0; at < chunk.length; at += FEED_BYTES) {
+          if (yielder.due) await yielder.yielded();
+          this.reader.write(chunk.subarray(at, at + FEED_BYTES));
+        }
+      }
+    } finally {
+      this.#pumping = false;
+    }
+  }
+}
+
+/**
+ * Reads the body, handing its chunks to `onChunk` as they arrive, with Fastify's own checks: more
+ * than `limit` bytes (declared or sent) is FST_ERR_CTP_BODY_TOO_LARGE (413), a length other than
+ * the declared one FST_ERR_CTP_INVALID_CONTENT_LENGTH, a stream error a 400. Resolves with the length.
  */
 function readChunks(
   request: FastifyRequest,
   payload: Payload,
   limit: number,
-): Promise<{ chunks: Buffer[]; length: number }> {
+  onChunk: (chunk: Buffer) => void,
+): Promise<number> {
   const declared = Number(request.headers['content-length']);
-  if (declared > limit) return Promise.reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
     let length = 0;
     const stop = () => {
       payload.removeListener('data', onData);
@@ -101,11 +192,10 @@ function readChunks(
       length += bytes.length;
       if (length > limit || (payload.receivedEncodedLength ?? 0) > limit) {
         stop();
-        chunks.length = 0;
         reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
         return;
       }
-      chunks.push(bytes);
+      onChunk(bytes);
     }
     function onEnd(error?: Error & { statusCode?: number }) {
       stop();
@@ -118,7 +208,7 @@ function readChunks(
         reject(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
         return;
       }
-      resolve({ chunks, length });
+      resolve(length);
     }
     payload.on('data', onData);
     payload.on('end', onEnd);
@@ -134,14 +224,6 @@ function readChunks(
  * held at once costs several times its size at the peak.
  */
 const LARGE_BODIES_AT_ONCE = 2 * 1024 * 1024;
-
-/**
- * Characters of a large body's `data` parsed at a time. Each piece is copied once into a flat
- * string of its own for JSON.parse: under V8's large-object size (128 KiB) that copy is an
- * ordinary young object, gone at the next scavenge, where a larger one would stay in the old
- * generation until the next full collection.
- */
-const PIECE_CHARS = 64 * 1024;
 
 /** Routes whose parsed body is held until `releaseBody`: writes that may run as jobs. */
 const HELD_BY = new Set<string | undefined>(['insert', 'update', 'delete']);
@@ -174,20 +256,4 @@ export function releaseBody(request: FastifyRequest): void {
   if (leave === undefined) return;
   held.delete(request);
   leave();
-}
-
-function refusal(text: string, shape: Exclude<JsonShape, { kind: 'ok' }>): ApiError {
-  if (shape.kind === 'wide') {
-    return new ApiError(
-      'too_many_fields',
-      `An object in the body has more than ${MAX_OBJECT_KEYS} keys; a record may name at most ${MAX_OBJECT_KEYS} fields, and no other request needs more.`,
-      { details: [{ limit: MAX_OBJECT_KEYS }] },
-    );
-  }
-  const path = pointerAt(text, shape.at).slice(0, 200);
-  return new ApiError(
-    'invalid_body',
-    `The body is nested more than ${MAX_JSON_DEPTH} levels deep (at ${path}); no request of this API needs that. Send field values as strings, numbers, booleans, null or arrays of strings.`,
-    { details: [{ path, limit: MAX_JSON_DEPTH }] },
-  );
 }
