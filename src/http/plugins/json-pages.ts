@@ -21,9 +21,9 @@ export const MAX_JSON_DEPTH = 32;
 export const MAX_OBJECT_KEYS = MAX_DISTINCT_FIELDS;
 
 /**
- * Records per page of the top-level `data` array. 200 is one Salesforce sObject Collections call
- * and two HubSpot batch calls, so a page maps to whole CRM calls on both; at the body limit's
- * average record (~800 bytes) a page is ~160 KB of JSON, small enough to store or send on its own.
+ * Records per page of the top-level `data` array: a multiple of the CRMs' batch sizes (100 and 200
+ * records a call), so a page maps to whole CRM calls; at the body limit's average record (~800
+ * bytes) a page is ~160 KB of JSON, small enough to store or send on its own.
  */
 export const PAGE_RECORDS = 200;
 
