@@ -1,9 +1,9 @@
 // The service's resident memory (RSS, from /proc) at its peak under two loads, each on a fresh
 // service process (compiled, default log level, logs to a file):
 //   - 50 concurrent inserts of 10 000 Salesforce records each (500 000 records in flight), against
-//     the Salesforce sandbox in its own process; target under 400 MiB;
+//     the Salesforce sandbox in its own process; target under 300 MiB;
 //   - 100 concurrent pass-through uploads of 10 MB each to a trivial upstream that reads and drops
-//     them; target under 300 MiB (the bodies stream; only the bounded 401-replay copy is kept).
+//     them; target under 200 MiB (the bodies stream; only the bounded 401-replay copy is kept).
 // Run: npm run bench -- memory   (BENCH_RUNS, default 3; BENCH_ONLY=inserts|uploads runs one scenario;
 // BENCH_NODE_ARGS adds Node options to the service process, e.g. '--trace-gc'; BENCH_SERVICE_LOG names
 // a file the service's stdout and stderr go to, kept after the run)
@@ -153,9 +153,9 @@ const spread = (xs: number[]) => {
 console.log(`\npeak service RSS over ${RUNS} runs:`);
 if (ONLY !== 'uploads')
   console.log(
-    `  ${INSERTS} × ${RECORDS}-record inserts (target < 400 MiB): ${spread((results['inserts'] ?? []).map((f) => f.peakMiB))}`,
+    `  ${INSERTS} × ${RECORDS}-record inserts (target < 300 MiB): ${spread((results['inserts'] ?? []).map((f) => f.peakMiB))}`,
   );
 if (ONLY !== 'inserts')
   console.log(
-    `  ${UPLOADS} × 10 MiB pass-through uploads (target < 300 MiB): ${spread((results['uploads'] ?? []).map((f) => f.peakMiB))}`,
+    `  ${UPLOADS} × 10 MiB pass-through uploads (target < 200 MiB): ${spread((results['uploads'] ?? []).map((f) => f.peakMiB))}`,
   );
