@@ -55,15 +55,7 @@ try {
   await call('/v1/object/insert/Account', { data: [{ Name: 'warm' }] });
   await control('/realism', 'PATCH', REALISM);
 
-  async function measure<T>(fn: () => Promise<T>): Promise<{
-    value: T;
-    wallMs: number;
-    calls: number;
-    peakMiB: number;
-    loopMaxMs: number;
-    loopP99Ms: number;
-    turnCpuMs: number;
-  }> {
+  async function measure<T>(fn: () => Promise<T>): Promise<Omit<Row, 'name' | 'via'> & { value: T }> {
     globalThis.gc?.();
     await control('/calls', 'DELETE');
     // Heap (JS objects + buffers) above the level before the scenario, sampled every 10 ms:
