@@ -2,6 +2,7 @@
 // until it lets go of its body (releaseBody: its job stored, or run directly); any other route lets
 // go once the body is parsed, so a request busy with a slow CRM call never holds up the others.
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import Fastify from 'fastify';
 import { registerJsonParser, releaseBody } from '../../src/http/plugins/body-parser.ts';
@@ -101,4 +102,40 @@ test('a batch write keeps its place until it lets go of its body, then the next 
   assert.equal((await third).statusCode, 200);
   assert.equal((await fourth).statusCode, 200);
   await released.app.close();
+});
+
+test('a large body waiting for its place is left unread until its turn', async () => {
+  const held = await appWith('insert', false);
+  const first = held.send('a');
+  await waitFor('the handler of a', () => held.entered.includes('a'));
+  const bytes = Buffer.from(large('b'));
+  let pulled = 0;
+  // The client's body, handed over as the server reads it.
+  const body = Readable.from(
+    (function* () {
+      for (let at = 0; at < bytes.length; at += 16 * 1024) {
+        const chunk = bytes.subarray(at, at + 16 * 1024);
+        pulled += chunk.length;
+        yield chunk;
+      }
+    })(),
+    { objectMode: false, highWaterMark: 16 * 1024 },
+  );
+  const second = held.app.inject({
+    method: 'POST',
+    url: '/route',
+    headers: { 'content-type': 'application/json', 'content-length': String(bytes.length) },
+    payload: body,
+  });
+  for (let k = 0; k < 5; k++) await held.settle();
+  assert.deepEqual(held.entered, ['a']);
+  // A few stream buffers' worth at most, not the 1.5 MB body.
+  assert.ok(pulled < 256 * 1024, `${pulled} bytes read while waiting`);
+  held.gates.get('a')?.open();
+  assert.equal((await first).statusCode, 200);
+  await waitFor('the handler of b', () => held.entered.includes('b'));
+  assert.equal(pulled, bytes.length);
+  held.gates.get('b')?.open();
+  assert.equal((await second).statusCode, 200);
+  await held.app.close();
 });

@@ -17,8 +17,9 @@ import { BLANK, FEED_BYTES, type JsonBody, JsonPages } from './json-pages.ts';
  * most LARGE_BODIES_AT_ONCE bytes of them (at least one body, whatever its size) are materialised
  * at once, from their first parsed byte until an insert, update or delete lets go of its parsed
  * body (`releaseBody`: once its job is stored, or when its direct write starts) and, for any other
- * route, until the body is parsed. The others wait, in arrival order, as their raw chunks: fifty
- * 1 MB bodies arriving together do not make fifty parsed record lists at once.
+ * route, until the body is parsed. The others wait, in arrival order, unread (their bytes stay in
+ * the socket): fifty 1 MB bodies arriving together make neither fifty parsed record lists nor 50 MB
+ * of raw chunks at once.
  */
 export function registerJsonParser(app: FastifyInstance, bodyLimit: number): void {
   const large = new AdmissionQueue(LARGE_BODIES_AT_ONCE);
@@ -77,18 +78,23 @@ async function readJson(
   if (declared > limit) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
   const feed = new Feed(new JsonPages());
   const giveUp = new AbortController();
+  let waiting: Waiting | undefined;
   if (declared >= LARGE_BODY_BYTES) {
+    // Not admitted at once: the body stays unread (in the socket) until its turn.
+    if (!large.fits(declared)) waiting = new Waiting(payload, request.raw.socket);
     void large.enter(declared, giveUp.signal).then((leave) => {
       if (leave === undefined) return;
       if (giveUp.signal.aborted) leave();
       else hold(request, leave);
+      waiting?.resume();
+      waiting = undefined;
       feed.admit();
     });
   } else if (!Number.isNaN(declared)) {
     feed.admit();
   }
   try {
-    const length = await readChunks(request, payload, limit, (chunk) => feed.push(chunk));
+    const length = await readChunks(request, payload, limit, (chunk) => feed.push(chunk), waiting);
     if (Number.isNaN(declared)) {
       const leave = length >= LARGE_BODY_BYTES ? await large.enter(length) : undefined;
       if (leave !== undefined) hold(request, leave);
@@ -100,8 +106,40 @@ async function readJson(
     return body;
   } catch (error) {
     giveUp.abort();
+    waiting?.resume();
     feed.stop();
     throw error;
+  }
+}
+
+/**
+ * A declared-large body waiting for its place, left unread: its bytes stay in the socket (the
+ * client's sending blocks) rather than in this process, where fifty waiting 1 MB bodies were 50 MB
+ * of chunks held for seconds (old enough to be freed only by a full collection). The socket's idle
+ * timer is off meanwhile: it is the service, not the client, that is not reading.
+ */
+class Waiting {
+  readonly #timeout: number | undefined;
+  #resumed = false;
+
+  constructor(
+    private readonly payload: Payload,
+    private readonly socket: { timeout?: number; setTimeout?(ms: number): unknown } | undefined,
+  ) {
+    this.#timeout = socket?.timeout;
+    if (this.#timeout !== undefined && this.#timeout > 0) socket?.setTimeout?.(0);
+  }
+
+  /** Pauses the body once its reader is attached (attaching a `data` listener resumes it). */
+  pause(): void {
+    if (!this.#resumed) this.payload.pause();
+  }
+
+  resume(): void {
+    if (this.#resumed) return;
+    this.#resumed = true;
+    if (this.#timeout !== undefined && this.#timeout > 0) this.socket?.setTimeout?.(this.#timeout);
+    this.payload.resume();
   }
 }
 
@@ -178,6 +216,7 @@ function readChunks(
   payload: Payload,
   limit: number,
   onChunk: (chunk: Buffer) => void,
+  waiting?: Waiting,
 ): Promise<number> {
   const declared = Number(request.headers['content-length']);
   return new Promise((resolve, reject) => {
@@ -214,6 +253,7 @@ function readChunks(
     payload.on('end', onEnd);
     payload.on('error', onEnd);
     payload.resume();
+    waiting?.pause();
   });
 }
 
