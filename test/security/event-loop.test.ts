@@ -29,9 +29,10 @@ const epochNow = () => performance.timeOrigin + performance.now();
 /**
  * The worst inputs at the size limits, one after another, while another thread calls /healthz
  * every 20 ms. The figure asserted on is the longest event-loop block in this thread, which runs
- * only the service and this client (the sandboxes have their own thread): a busy neighbour process
- * slows a blocked loop's work down but does not create blocks, so the figure holds on a loaded
- * machine where a wall-clock latency would not. The health latencies are reported beside it.
+ * only the service and this client (the sandboxes have their own thread), counted in this thread's
+ * CPU time where Linux tells it (`LoopDelay`): a busy neighbour process stretches a turn's wall
+ * time but not its work, so the figure holds on a loaded machine where a wall-clock latency would
+ * not. The wall-clock block and the health latencies are reported beside it.
  */
 test('event loop: the worst inputs at the size limits never block the service; /healthz keeps answering', async (t) => {
   const s = await startWorkerStack(t);
@@ -46,6 +47,7 @@ test('event loop: the worst inputs at the size limits never block the service; /
     name: string;
     status: number;
     loopMs: number;
+    wallMs: number;
     start: number;
     end: number;
     bytes: number;
@@ -69,7 +71,13 @@ test('event loop: the worst inputs at the size limits never block the service; /
         ...(body === undefined ? {} : { body }),
         timeoutMs: 300_000,
       });
-      return { status: answer.status, loopMs: loop.maxMs(), start, end: epochNow() };
+      return {
+        status: answer.status,
+        loopMs: loop.maxMs(),
+        wallMs: loop.wallMaxMs(),
+        start,
+        end: epochNow(),
+      };
     };
     // A block the input causes recurs on every try; a stall from a busy neighbour or a late
     // collection does not: over the budget, the input is sent again and its best try counts.
@@ -87,7 +95,7 @@ test('event loop: the worst inputs at the size limits never block the service; /
     Math.max(0, ...samples.filter((x) => x.at >= start && x.at <= end).map((x) => x.ms));
   for (const r of runs) {
     t.diagnostic(
-      `${r.loopMs.toFixed(0).padStart(5)} ms loop, ${healthDuring(r.start, r.end).toFixed(0).padStart(5)} ms /healthz, ${r.status}, ${(r.bytes / 1e6).toFixed(1)} MB: ${r.name}`,
+      `${r.loopMs.toFixed(0).padStart(5)} ms loop (${r.wallMs.toFixed(0)} ms wall), ${healthDuring(r.start, r.end).toFixed(0).padStart(5)} ms /healthz, ${r.status}, ${(r.bytes / 1e6).toFixed(1)} MB: ${r.name}`,
     );
   }
   const worst = runs.reduce((a, b) => (b.loopMs > a.loopMs ? b : a));
