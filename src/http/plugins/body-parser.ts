@@ -13,7 +13,7 @@ import { BLANK, FEED_BYTES, type JsonBody, JsonPages } from './json-pages.ts';
  *
  * Every body is parsed as its bytes arrive (at most `bodyLimit` of them), FEED_BYTES at a time
  * with yields to the event loop between slices of work, into the records of its `data` array
- * (`pagesOf`) and the rest. Large bodies (from LARGE_BODY_BYTES) are parsed a few at a time: at
+ * and the rest. Large bodies (from LARGE_BODY_BYTES) are parsed a few at a time: at
  * most LARGE_BODIES_AT_ONCE bytes of them (at least one body, whatever its size) are materialised
  * at once, from their first parsed byte until an insert, update or delete lets go of its parsed
  * body (`releaseBody`: once its job is stored, or when its direct write starts) and, for any other
@@ -31,7 +31,6 @@ export function registerJsonParser(app: FastifyInstance, bodyLimit: number): voi
         releaseBody(request);
         return undefined;
       }
-      if (body.pages !== null) pages.set(body.value as object, body.pages);
       // Only a batch write keeps its place past the parse, until its job is stored or it runs
       // directly; any other request lets go now, so that a slow CRM call never holds up others.
       if (!HELD_BY.has(request.routeOptions.config?.doc?.operation)) releaseBody(request);
@@ -51,14 +50,6 @@ export function registerJsonParser(app: FastifyInstance, bodyLimit: number): voi
 
 /** Bodies from this many bytes take a place among the large bodies materialised at once. */
 const LARGE_BODY_BYTES = 256 * 1024;
-
-/** The records of a parsed body's top-level `data` array, PAGE_RECORDS a page, in order. */
-const pages = new WeakMap<object, unknown[][]>();
-
-/** The pages of `body.data` when `body` is a request body parsed here (the same records, not copies). */
-export function pagesOf(body: unknown): readonly (readonly unknown[])[] | undefined {
-  return typeof body === 'object' && body !== null ? pages.get(body) : undefined;
-}
 
 type Payload = NodeJS.ReadableStream & { receivedEncodedLength?: number };
 
