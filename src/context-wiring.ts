@@ -18,7 +18,6 @@ import { JobRunner } from './jobs/runner.ts';
 import { currentCallIds } from './lib/call-context.ts';
 import type { Clock } from './lib/clock.ts';
 import type { Metrics } from './lib/metrics.ts';
-import { RedisSharedState } from './lib/redis-shared-state.ts';
 import { LocalSharedState, type SharedState } from './lib/shared-state.ts';
 import type { OperationDeps } from './operations/deps.ts';
 import type { OAuthApp, ProviderModule } from './providers/adapter.ts';
@@ -27,10 +26,14 @@ import { ProviderRegistry } from './providers/registry.ts';
 import { openStore } from './store/index.ts';
 import type { Store } from './store/types.ts';
 
-/** What instances share: Redis when `REDIS_URL` is set, else this process alone. */
-export function openShared(config: Config, clock: Clock, logger: Logger): SharedState {
+/**
+ * What instances share: Redis when `REDIS_URL` is set, else this process alone. The Redis client
+ * is loaded only then (like tracing and metrics below, an unused library is never resident).
+ */
+export async function openShared(config: Config, clock: Clock, logger: Logger): Promise<SharedState> {
   if (config.redisUrl === undefined) return new LocalSharedState(() => clock.now());
   const log = logger.child({ component: 'shared-state' });
+  const { RedisSharedState } = await import('./lib/redis-shared-state.ts');
   return new RedisSharedState({
     url: config.redisUrl,
     ...(config.redisTimeoutMs === undefined ? {} : { commandTimeoutMs: config.redisTimeoutMs }),

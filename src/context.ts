@@ -25,10 +25,10 @@ import type { IdempotencyService } from './jobs/idempotency.ts';
 import type { JobRunner } from './jobs/runner.ts';
 import { type Clock, systemClock, withSystemSleep } from './lib/clock.ts';
 import { attachDestination, droppedLines, pipeLogDestination } from './lib/log-destination.ts';
-import { Metrics } from './lib/metrics.ts';
+import type { Metrics } from './lib/metrics.ts';
 import { LOG_REDACTION } from './lib/redact.ts';
 import type { SharedState } from './lib/shared-state.ts';
-import { createTracing, type Tracing } from './lib/tracing.ts';
+import type { Tracing } from './lib/tracing.ts';
 import { ConnectionLimiters, type OperationDeps } from './operations/deps.ts';
 import type { OAuthClient, ProviderModule } from './providers/adapter.ts';
 import type { HttpClient, HttpClientOptions } from './providers/client/http-client.ts';
@@ -154,14 +154,15 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const logger = overrides.logger ?? createLogger(config);
   const clock = withSystemSleep(overrides.clock ?? systemClock);
   const keyring = loadKeyring(config, { info: (msg) => logger.info(msg), warn: (msg) => logger.warn(msg) });
-  const shared = openShared(config, clock, logger);
+  const shared = await openShared(config, clock, logger);
   const store = await openStoreShared(config, overrides, clock, shared);
   const modules = overrides.providers ?? BUILT_IN_PROVIDERS;
   const { connections, auth } = accessServices({ config, overrides, store, keyring, clock, logger, modules });
+  // prom-client and OpenTelemetry are loaded only when metrics or tracing are on.
   const metrics =
     config.metrics.port === undefined
       ? null
-      : new Metrics(
+      : new (await import('./lib/metrics.ts')).Metrics(
           modules.map((m) => m.profile.id),
           { jobCounts: () => store.jobs.countByState(), logLinesDropped: () => droppedLines(logger) },
         );
@@ -197,7 +198,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const operations: OperationDeps = { registry, tokens, client, limiters, forwarder, replay };
   const { idempotency, jobs } = durableServices({ config, store, operations, connections, clock, logger });
   const rateLimit = overrides.rateLimit === undefined ? config.capacity.rateLimit : overrides.rateLimit;
-  const tracing = config.tracing === undefined ? null : createTracing(config.tracing);
+  const tracing =
+    config.tracing === undefined ? null : (await import('./lib/tracing.ts')).createTracing(config.tracing);
   const tracingPart = { close: async () => tracing?.shutdown() };
   return {
     config,

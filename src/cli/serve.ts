@@ -3,13 +3,10 @@ import { type AppContext, createLogger } from '../context.ts';
 import { onShutdownSignal, startService } from '../main.ts';
 import { locateStore } from './location.ts';
 import { cliIo } from './process-io.ts';
-import {
-  ensureSandboxConnections,
-  readSandboxFile,
-  type SandboxPair,
-  startServeSandboxes,
-  writeSandboxFile,
-} from './sandbox-bootstrap.ts';
+import type { SandboxPair } from './sandbox-bootstrap.ts';
+
+/** Loaded only when the sandboxes run: the emulators and their SOQL parser are ~25 MiB resident. */
+type Bootstrap = typeof import('./sandbox-bootstrap.ts');
 
 export const SERVE_HELP = `crm-proxy serve [--port N] [--host H]
   Starts the service. With CRM_PROXY_SANDBOX on (the default outside production, refused with
@@ -52,8 +49,10 @@ export async function run(argv: string[]): Promise<number | undefined> {
   const say = (msg: string) => cliIo().stdout.write(`${msg}\n`);
   say(`Store: ${location.where}`);
 
-  let sandboxes: SandboxPair | undefined;
-  if (config.sandbox) sandboxes = await startServeSandboxes(config);
+  const bootstrap: Bootstrap | undefined = config.sandbox
+    ? await import('./sandbox-bootstrap.ts')
+    : undefined;
+  const sandboxes = await bootstrap?.startServeSandboxes(config);
   const service = await startService(config, {
     logger,
     ...(sandboxes === undefined
@@ -87,12 +86,14 @@ export async function run(argv: string[]): Promise<number | undefined> {
   );
   say(`  API document: ${service.baseUrl}/openapi.json   docs: ${service.baseUrl}/docs`);
   for (const line of connectBanner(service.ctx.connect)) say(line);
-  if (sandboxes !== undefined) await announceSandboxes(service, sandboxes, config.dataDir, say);
+  if (bootstrap !== undefined && sandboxes !== undefined)
+    await announceSandboxes(bootstrap, service, sandboxes, config.dataDir, say);
   return undefined;
 }
 
 /** The sandbox connections made sure of, their tokens written to the data folder and printed. */
 async function announceSandboxes(
+  { readSandboxFile, ensureSandboxConnections, writeSandboxFile }: Bootstrap,
   service: Awaited<ReturnType<typeof startService>>,
   sandboxes: SandboxPair,
   dataDir: string,

@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import cliProgress from 'cli-progress';
 import type { JobRow } from '../../store/types.ts';
 import { FINISHED_JOB_STATES } from '../../store/types.ts';
 import type { Core } from '../core.ts';
@@ -83,7 +82,9 @@ async function watch(core: Core, args: string[]): Promise<number> {
   let job = await core.store.jobs.find(id);
   if (job === null)
     throw new CommandError(`There is no job ${id} (finished jobs are pruned after the retention period).`);
-  // The bar goes to stderr, so stdout carries only the final counts.
+  // The bar goes to stderr, so stdout carries only the final counts. Loaded here: `serve` loads
+  // this file's command table too, and never draws a bar.
+  const { default: cliProgress } = await import('cli-progress');
   const bar = new cliProgress.SingleBar(
     {
       stream: cliIo().stderr as NodeJS.WritableStream,
