@@ -1,5 +1,5 @@
 // The service as its own child process, run the way production runs it: the compiled build
-// (`node dist/src/cli/index.js serve`, or the tsx start), the default log level unless told
+// (`npm run start:prod`'s node arguments, or `npm start`'s), the default log level unless told
 // otherwise, stdout and stderr going to a file (or /dev/null) at the OS level — the service's
 // logging is paid for, not silenced in code. Benchmarks drive it over HTTP from other processes
 // and read its memory from /proc.
@@ -16,9 +16,18 @@ import { pinned } from './pin.ts';
 
 export type StartMode = 'compiled' | 'tsx';
 
+/** Node's arguments in the package's own start scripts: the service runs with the flags users get. */
+function scriptArgs(name: string): string[] {
+  const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> })
+    .scripts;
+  const [command, ...args] = (scripts[name] ?? '').split(' ');
+  if (command !== 'node') throw new Error(`package.json script ${name} does not start node`);
+  return args;
+}
+
 const ENTRY: Record<StartMode, string[]> = {
-  compiled: ['dist/src/cli/index.js', 'serve'],
-  tsx: ['--import', 'tsx', 'src/cli/index.ts', 'serve'],
+  compiled: scriptArgs('start:prod'),
+  tsx: scriptArgs('start'),
 };
 
 let built = false;
