@@ -21,14 +21,20 @@ export class LoopYielder {
     return performance.now() - this.#sliceStart >= this.sliceMs;
   }
 
-  /** Yields to the event loop (a macrotask, not a microtask) and starts a new slice. */
+  /** Yields to the event loop (a whole turn, see `yieldToLoop`) and starts a new slice. */
   async yielded(): Promise<void> {
-    await setImmediate();
+    await yieldToLoop();
     this.#sliceStart = performance.now();
   }
 }
 
-/** One turn of the event loop before going on: placed before a stretch of work that cannot be split. */
-export function yieldToLoop(): Promise<void> {
-  return setImmediate();
+/**
+ * Goes on only after the event loop has polled for I/O (health checks, other requests) and run
+ * its timers. One immediate is not enough: work done in an I/O callback (a socket's data, a CRM's
+ * answer) and an immediate it queues run in the same turn, the check phase following the poll
+ * with nothing in between. An immediate queued from the check phase waits for the next turn.
+ */
+export async function yieldToLoop(): Promise<void> {
+  await setImmediate();
+  await setImmediate();
 }

@@ -1,10 +1,10 @@
 import { StringDecoder } from 'node:string_decoder';
-import { setImmediate } from 'node:timers/promises';
 import { Agent, errors, request } from 'undici';
 import { meterCrmCall, traceOutbound } from '../../lib/call-context.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { redactUrl } from '../../lib/redact.ts';
 import { retrying } from '../../lib/retry.ts';
+import { LoopYielder, yieldToLoop } from '../../lib/yield-to-loop.ts';
 import {
   type AttemptFailure,
   DEFAULT_RETRY_POLICY,
@@ -73,14 +73,18 @@ function classify(error: unknown): OutboundNetworkError['kind'] | null {
 /**
  * A body's text as it arrives, decoded chunk by chunk (a character cut between two chunks is kept
  * by the decoder), a leading BOM dropped as undici's `body.text()` does. Decoding the whole of a
- * large answer at its end would hold the event loop for tens of milliseconds.
+ * large answer at its end would hold the event loop for tens of milliseconds; so would the chunks
+ * already received, read one after the other without a yield (64 KiB of non-ASCII text takes
+ * ~4 ms to decode).
  */
 async function readPieces(body: AsyncIterable<Buffer>): Promise<string[]> {
   const decoder = new StringDecoder('utf8');
   const pieces: string[] = [];
+  const yielder = new LoopYielder();
   for await (const chunk of body) {
     const piece = decoder.write(chunk);
     if (piece !== '') pieces.push(piece);
+    if (yielder.due) await yielder.yielded();
   }
   const last = decoder.end();
   if (last !== '') pieces.push(last);
@@ -142,7 +146,7 @@ export class HttpClient {
     // Encoded once for every attempt, after a turn of the loop (see OWN_TURN_FROM).
     let sent = req;
     if (typeof req.body === 'string' && req.body.length >= OWN_TURN_FROM) {
-      await setImmediate();
+      await yieldToLoop();
       sent = { ...req, body: Buffer.from(req.body, 'utf8') };
     }
     const last = await retrying(this.#clock, {
