@@ -8,33 +8,54 @@ import { setImmediate } from 'node:timers/promises';
 export const SLICE_MS = 8;
 
 /**
+ * When the current slice began. One for the whole process: work resumed after a yield, whatever
+ * request it belongs to, shares the turn's slice (see `nextSlice`).
+ */
+let sliceStart = performance.now();
+
+/**
  * Lets the event loop run other work (health checks, other requests' I/O) once the current slice
  * of synchronous work has lasted `sliceMs`. Checking is cheap, so it can be called per item.
  */
 export class LoopYielder {
-  #sliceStart = performance.now();
-
   constructor(private readonly sliceMs = SLICE_MS) {}
 
   /** True when the current slice is used up: the caller should `await yielded()`. */
   get due(): boolean {
-    return performance.now() - this.#sliceStart >= this.sliceMs;
+    return performance.now() - sliceStart >= this.sliceMs;
   }
 
-  /** Yields to the event loop (a whole turn, see `yieldToLoop`) and starts a new slice. */
-  async yielded(): Promise<void> {
-    await yieldToLoop();
-    this.#sliceStart = performance.now();
+  /** Yields to the event loop (at least a whole turn, see `yieldToLoop`) until a slice is free. */
+  yielded(): Promise<void> {
+    return nextSlice(this.sliceMs);
   }
 }
 
 /**
  * Goes on only after the event loop has polled for I/O (health checks, other requests) and run
- * its timers. One immediate is not enough: work done in an I/O callback (a socket's data, a CRM's
- * answer) and an immediate it queues run in the same turn, the check phase following the poll
- * with nothing in between. An immediate queued from the check phase waits for the next turn.
+ * its timers, and once the turn has room left (see `nextSlice`).
  */
-export async function yieldToLoop(): Promise<void> {
-  await setImmediate();
-  await setImmediate();
+export function yieldToLoop(): Promise<void> {
+  return nextSlice(SLICE_MS);
+}
+
+/**
+ * One immediate is not a turn: work done in an I/O callback (a socket's data, a CRM's answer) and
+ * an immediate it queues run in the same turn, the check phase following the poll with nothing in
+ * between; an immediate queued from the check phase waits for the next turn. And tasks that yield
+ * together (parallel CRM calls, pages of several requests) resume together, one after the other in
+ * the same turn: the first starts a slice, the next ones go on while it lasts and wait for the next
+ * turn once it is used up, so a turn holds about one slice of resumed work, not one per task.
+ */
+async function nextSlice(sliceMs: number): Promise<void> {
+  for (;;) {
+    const waitFrom = performance.now();
+    await setImmediate();
+    await setImmediate();
+    if (sliceStart < waitFrom) {
+      sliceStart = performance.now();
+      return;
+    }
+    if (performance.now() - sliceStart < sliceMs) return;
+  }
 }
