@@ -40,6 +40,14 @@ export function yieldToLoop(): Promise<void> {
 }
 
 /**
+ * Yields (as `yieldToLoop`) only once the turn's slice is used up: placed before a short step that
+ * many tasks may take in the same turn (a store write each of parallel CRM calls makes).
+ */
+export async function yieldIfDue(): Promise<void> {
+  if (performance.now() - sliceStart >= SLICE_MS) await nextSlice(SLICE_MS);
+}
+
+/**
  * One immediate is not a turn: work done in an I/O callback (a socket's data, a CRM's answer) and
  * an immediate it queues run in the same turn, the check phase following the poll with nothing in
  * between; an immediate queued from the check phase waits for the next turn. And tasks that yield
