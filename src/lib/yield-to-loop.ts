@@ -2,8 +2,9 @@ import { setImmediate } from 'node:timers/promises';
 
 /**
  * Longest stretch of synchronous work between two yields. The service promises that no request
- * blocks its event loop for 100 ms; slices well under that leave room for the parts that cannot
- * be split (one JSON.parse of a piece, one string join) on a slow or busy machine.
+ * blocks its event loop for 50 ms; slices well under that leave room for the parts that cannot
+ * be split (one JSON.stringify of an 8 MiB value, one JSON.parse of a CRM answer) on a slow or
+ * busy machine.
  */
 export const SLICE_MS = 8;
 
