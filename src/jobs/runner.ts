@@ -6,7 +6,7 @@ import { ApiError, toErrorBody } from '../errors/index.ts';
 import { AdmissionQueue } from '../lib/admission.ts';
 import { withCallContext } from '../lib/call-context.ts';
 import type { Clock } from '../lib/clock.ts';
-import { yieldToLoop } from '../lib/yield-to-loop.ts';
+import { yieldIfDue, yieldToLoop } from '../lib/yield-to-loop.ts';
 import type { OperationDeps } from '../operations/deps.ts';
 import { type BatchWrite, runBatchWrite, sizeOf } from '../operations/writes.ts';
 import type { JobHook } from '../providers/adapter.ts';
@@ -337,13 +337,16 @@ export class JobRunner {
       crmJob: (crmJobId) => jobs.addCrmJobId(id, crmJobId, this.#iso()),
       away,
       journal: {
+        // A store read or write answers in a microtask: parallel calls reading or writing their
+        // entries together would chain them into one long block without a turn of the loop
+        // before each once the turn's slice is used up, and after each write.
         get: async (key) => {
+          await yieldIfDue();
           const v = await jobs.journalGet(id, key);
           return v === undefined ? undefined : JSON.parse(v);
         },
-        // A store write answers in a microtask: without a turn of the loop after it, many batches
-        // finishing together would chain their writes into one long block.
         set: async (key, value) => {
+          await yieldIfDue();
           await jobs.journalSet(id, key, JSON.stringify(value), this.#iso());
           await yieldToLoop();
         },

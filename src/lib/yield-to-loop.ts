@@ -2,33 +2,69 @@ import { setImmediate } from 'node:timers/promises';
 
 /**
  * Longest stretch of synchronous work between two yields. The service promises that no request
- * blocks its event loop for 100 ms; slices well under that leave room for the parts that cannot
- * be split (one JSON.parse of a piece, one string join) on a slow or busy machine.
+ * blocks its event loop for 50 ms; slices well under that leave room for the parts that cannot
+ * be split (one JSON.stringify of an 8 MiB value, one JSON.parse of a CRM answer) on a slow or
+ * busy machine.
  */
 export const SLICE_MS = 8;
+
+/**
+ * When the current slice began. One for the whole process: work resumed after a yield, whatever
+ * request it belongs to, shares the turn's slice (see `nextSlice`).
+ */
+let sliceStart = performance.now();
 
 /**
  * Lets the event loop run other work (health checks, other requests' I/O) once the current slice
  * of synchronous work has lasted `sliceMs`. Checking is cheap, so it can be called per item.
  */
 export class LoopYielder {
-  #sliceStart = performance.now();
-
   constructor(private readonly sliceMs = SLICE_MS) {}
 
   /** True when the current slice is used up: the caller should `await yielded()`. */
   get due(): boolean {
-    return performance.now() - this.#sliceStart >= this.sliceMs;
+    return performance.now() - sliceStart >= this.sliceMs;
   }
 
-  /** Yields to the event loop (a macrotask, not a microtask) and starts a new slice. */
-  async yielded(): Promise<void> {
-    await setImmediate();
-    this.#sliceStart = performance.now();
+  /** Yields to the event loop (at least a whole turn, see `yieldToLoop`) until a slice is free. */
+  yielded(): Promise<void> {
+    return nextSlice(this.sliceMs);
   }
 }
 
-/** One turn of the event loop before going on: placed before a stretch of work that cannot be split. */
+/**
+ * Goes on only after the event loop has polled for I/O (health checks, other requests) and run
+ * its timers, and once the turn has room left (see `nextSlice`).
+ */
 export function yieldToLoop(): Promise<void> {
-  return setImmediate();
+  return nextSlice(SLICE_MS);
+}
+
+/**
+ * Yields (as `yieldToLoop`) only once the turn's slice is used up: placed before a short step that
+ * many tasks may take in the same turn (a store write each of parallel CRM calls makes).
+ */
+export async function yieldIfDue(): Promise<void> {
+  if (performance.now() - sliceStart >= SLICE_MS) await nextSlice(SLICE_MS);
+}
+
+/**
+ * One immediate is not a turn: work done in an I/O callback (a socket's data, a CRM's answer) and
+ * an immediate it queues run in the same turn, the check phase following the poll with nothing in
+ * between; an immediate queued from the check phase waits for the next turn. And tasks that yield
+ * together (parallel CRM calls, pages of several requests) resume together, one after the other in
+ * the same turn: the first starts a slice, the next ones go on while it lasts and wait for the next
+ * turn once it is used up, so a turn holds about one slice of resumed work, not one per task.
+ */
+async function nextSlice(sliceMs: number): Promise<void> {
+  for (;;) {
+    const waitFrom = performance.now();
+    await setImmediate();
+    await setImmediate();
+    if (sliceStart < waitFrom) {
+      sliceStart = performance.now();
+      return;
+    }
+    if (performance.now() - sliceStart < sliceMs) return;
+  }
 }

@@ -8,7 +8,7 @@ import { startWorkerStack } from './worker-stack.ts';
 import { worstInputs } from './worst-inputs.ts';
 
 /** Longest the service's event loop may be blocked by any one of the inputs. */
-const LOOP_BUDGET_MS = 100;
+const LOOP_BUDGET_MS = 50;
 const POLL_EVERY_MS = 20;
 /** Pause before each request, so one input's garbage is not collected in the next one's window. */
 const SETTLE_MS = 200;

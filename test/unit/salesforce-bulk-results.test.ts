@@ -118,3 +118,20 @@ test('bulk result files read in the pieces they arrived in: rows cut anywhere, o
     else assert.equal(r.errors[0]?.statusCode, 'REQUIRED_FIELD_MISSING');
   });
 });
+
+test('a large result file is parsed in parts that never cut a character outside the BMP in two', async () => {
+  const { session } = fakeBulk();
+  // Rows of 😀 (two UTF-16 units each), some shifted by one unit: part ends fall inside pairs too.
+  const rows = Array.from({ length: 40 }, (_, i) => [
+    `${i % 3 === 0 ? 'a' : ''}${'😀'.repeat(3_001 + i)}`,
+    String(i),
+  ]);
+  const clock = new ManualClock();
+  const results = await clock.run(
+    bulkWrite(session, clock, '62.0', 'insert', 'Account', ['Name', 'Amount'], rows, { firstPollMs: 1 }),
+  );
+  results.forEach((r, i) => {
+    assert.equal(r.success, true, `row ${i}`);
+    assert.equal(Number(r.id?.slice(4)), i, `row ${i} got its own id`);
+  });
+});

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodeUtf8Yielding } from '../../src/lib/utf8-yielding.ts';
+import { decodeUtf8Yielding, encodeUtf8Yielding } from '../../src/lib/utf8-yielding.ts';
 
 test('decoding in slices gives the text Buffer#toString gives, characters cut between chunks included', async () => {
   const texts = [
@@ -22,5 +22,19 @@ test('decoding in slices gives the text Buffer#toString gives, characters cut be
     // Invalid bytes become U+FFFD as Buffer#toString makes them.
     const broken = Buffer.concat([bytes, Buffer.from([0xc3])]);
     assert.equal(await decodeUtf8Yielding(broken), broken.toString('utf8'));
+  }
+});
+
+test('encoding in slices gives the bytes Buffer.from gives, surrogate pairs at the slice ends included', async () => {
+  const texts = [
+    'short é',
+    'é'.repeat(600_000),
+    // Pairs straddling the slice ends (256 Ki characters): the first pair starts one before the end.
+    `${'a'.repeat(256 * 1024 - 1)}${'😀'.repeat(300_000)}tail`,
+    // Lone surrogates (U+FFFD each), one of them a high surrogate right at a slice end.
+    `${'b'.repeat(256 * 1024 - 1)}\ud83d${'c'.repeat(300_000)}\ude00\ud83d`,
+  ];
+  for (const text of texts) {
+    assert.deepEqual(await encodeUtf8Yielding(text), Buffer.from(text, 'utf8'), `${text.length} characters`);
   }
 });

@@ -50,6 +50,8 @@ export function registerJsonParser(app: FastifyInstance, bodyLimit: number): voi
 
 /** Bodies from this many bytes take a place among the large bodies materialised at once. */
 const LARGE_BODY_BYTES = 256 * 1024;
+/** Bodies from this many bytes are validated in a turn of the event loop after their parse's. */
+const VALIDATED_APART_FROM = 64 * 1024;
 
 type Payload = NodeJS.ReadableStream & { receivedEncodedLength?: number };
 
@@ -92,8 +94,9 @@ async function readJson(
       feed.admit();
     }
     const body = await feed.end();
-    // Validation and the route run next, in the same turn of the loop: they get a slice of their own.
-    if (length >= LARGE_BODY_BYTES) await yieldToLoop();
+    // Validation and the route run next, in the same turn of the loop: they get a slice of their
+    // own (checking 10,000 ids, a 0.2 MB body, takes ~10 ms).
+    if (length >= VALIDATED_APART_FROM) await yieldToLoop();
     return body;
   } catch (error) {
     giveUp.abort();

@@ -34,7 +34,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
       },
     },
     async (request, reply) => {
-      const write = checkBatchWrite(ctx.operations, principalOf(request).connection, {
+      const write = await checkBatchWrite(ctx.operations, principalOf(request).connection, {
         operation: 'delete',
         items: Array.isArray(request.body.data) ? request.body.data : request.body.data.ids,
         requested: requestedInterface(request),
@@ -67,7 +67,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
       },
     },
     async (request, reply) => {
-      const write = checkBatchWrite(ctx.operations, principalOf(request).connection, {
+      const write = await checkBatchWrite(ctx.operations, principalOf(request).connection, {
         operation: 'delete',
         objectName: request.params.object_name,
         items: Array.isArray(request.body.data) ? request.body.data : request.body.data.ids,

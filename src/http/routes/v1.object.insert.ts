@@ -35,7 +35,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
       },
     },
     async (request, reply) => {
-      const write = checkBatchWrite(ctx.operations, principalOf(request).connection, {
+      const write = await checkBatchWrite(ctx.operations, principalOf(request).connection, {
         operation: 'insert',
         objectName: request.params.object_name,
         items: request.body.data,

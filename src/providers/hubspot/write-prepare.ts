@@ -1,7 +1,7 @@
-import { setImmediate } from 'node:timers/promises';
 import type { RecordError, SaveResult } from '../../domain/operations.ts';
 import { ApiError, type UnknownField, unknownFields } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
+import { yieldToLoop } from '../../lib/yield-to-loop.ts';
 import type { HandlerCall } from '../adapter.ts';
 import type { PerConnectionState } from './connection-state.ts';
 import { splitAssociations } from './create-associations.ts';
@@ -143,7 +143,7 @@ export async function prepare(
   };
   // A page (one batch's worth) at a time, each in a turn of the event loop of its own.
   for (let start = 0; start < records.length; start += PAGE) {
-    await setImmediate();
+    await yieldToLoop();
     const end = Math.min(start + PAGE, records.length);
     for (let index = start; index < end; index++) one(records[index], index);
   }

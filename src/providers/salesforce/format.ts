@@ -1,7 +1,7 @@
-import { setImmediate } from 'node:timers/promises';
 import { stringify } from 'csv-stringify/sync';
 import { type UnknownField, unknownFields } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
+import { yieldToLoop } from '../../lib/yield-to-loop.ts';
 import type { ObjectDescribe } from './describe-types.ts';
 import type { PreparedRecord } from './facet.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
@@ -53,7 +53,7 @@ export async function preparePages(
   const preparer = recordPreparer(meta, operation);
   const out: PreparedRecord[] = new Array(records.length);
   for (let start = 0; start < records.length; start += PAGE) {
-    await setImmediate();
+    await yieldToLoop();
     const end = Math.min(start + PAGE, records.length);
     for (let i = start; i < end; i++) out[i] = preparer.prepare(records[i], i);
   }
@@ -173,13 +173,13 @@ export function csvCell(value: unknown): string {
 export async function toCsvRows(records: PreparedRecord[]): Promise<{ header: string[]; rows: string[][] }> {
   const columns = new Set<string>();
   for (let start = 0; start < records.length; start += PAGE) {
-    await setImmediate();
+    await yieldToLoop();
     for (const r of records.slice(start, start + PAGE)) for (const k of Object.keys(r)) columns.add(k);
   }
   const header = [...columns];
   const rows: string[][] = [];
   for (let start = 0; start < records.length; start += PAGE) {
-    await setImmediate();
+    await yieldToLoop();
     for (const r of records.slice(start, start + PAGE)) rows.push(header.map((h) => csvCell(r[h])));
   }
   return { header, rows };
@@ -196,7 +196,7 @@ export async function toCsv(header: string[], rows: string[][]): Promise<Buffer>
   const options = { record_delimiter: 'unix', quoted_empty: header.length === 1 } as const;
   const pages = [Buffer.from(stringify([header], options), 'utf8')];
   for (let start = 0; start < rows.length; start += PAGE) {
-    await setImmediate();
+    await yieldToLoop();
     pages.push(Buffer.from(stringify(rows.slice(start, start + PAGE), options), 'utf8'));
   }
   return Buffer.concat(pages);

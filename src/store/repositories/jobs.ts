@@ -298,7 +298,9 @@ function jobOutputs(
       if (pieces.length === 0) return;
       await db.transaction().execute(async (tx) => {
         await tx.deleteFrom('job_results').where('job_id', '=', id).execute();
-        for (const p of pieces) {
+        for (const [k, p] of pieces.entries()) {
+          // On SQLite each insert answers synchronously: a turn of the event loop between pieces.
+          if (k > 0) await yieldToLoop();
           await tx
             .insertInto('job_results')
             .values({ job_id: id, piece: p.piece, first_index: p.first, results: p.results })
