@@ -17,8 +17,9 @@ import { IdempotencyService } from './jobs/idempotency.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { currentCallIds } from './lib/call-context.ts';
 import type { Clock } from './lib/clock.ts';
-import type { Metrics } from './lib/metrics.ts';
+import type { Metrics, MetricsSources } from './lib/metrics.ts';
 import { LocalSharedState, type SharedState } from './lib/shared-state.ts';
+import type { Tracing } from './lib/tracing.ts';
 import type { OperationDeps } from './operations/deps.ts';
 import type { OAuthApp, ProviderModule } from './providers/adapter.ts';
 import { HttpClient } from './providers/client/http-client.ts';
@@ -40,6 +41,24 @@ export async function openShared(config: Config, clock: Clock, logger: Logger): 
     now: () => clock.now(),
     log: { info: (msg) => log.info(msg), warn: (msg) => log.warn(msg) },
   });
+}
+
+/** Metrics and tracing when they are on; prom-client and OpenTelemetry are loaded only then. */
+export async function observability(
+  config: Config,
+  modules: readonly ProviderModule[],
+  sources: MetricsSources,
+): Promise<{ metrics: Metrics | null; tracing: Tracing | null }> {
+  const metrics =
+    config.metrics.port === undefined
+      ? null
+      : new (await import('./lib/metrics.ts')).Metrics(
+          modules.map((m) => m.profile.id),
+          sources,
+        );
+  const tracing =
+    config.tracing === undefined ? null : (await import('./lib/tracing.ts')).createTracing(config.tracing);
+  return { metrics, tracing };
 }
 
 /** The store; the shared state is closed again when it cannot be opened. */

@@ -12,6 +12,7 @@ import {
   closeInOrder,
   credentialServices,
   durableServices,
+  observability,
   openShared,
   openStoreShared,
   operatorServices,
@@ -158,14 +159,10 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const store = await openStoreShared(config, overrides, clock, shared);
   const modules = overrides.providers ?? BUILT_IN_PROVIDERS;
   const { connections, auth } = accessServices({ config, overrides, store, keyring, clock, logger, modules });
-  // prom-client and OpenTelemetry are loaded only when metrics or tracing are on.
-  const metrics =
-    config.metrics.port === undefined
-      ? null
-      : new (await import('./lib/metrics.ts')).Metrics(
-          modules.map((m) => m.profile.id),
-          { jobCounts: () => store.jobs.countByState(), logLinesDropped: () => droppedLines(logger) },
-        );
+  const { metrics, tracing } = await observability(config, modules, {
+    jobCounts: () => store.jobs.countByState(),
+    logLinesDropped: () => droppedLines(logger),
+  });
   const client = outboundClient(config, overrides, clock, logger, metrics);
   const registry = providerRegistry(modules, { config, overrides, client, clock, shared, metrics, keyring });
   const { tokens, connect } = credentialServices({
@@ -198,8 +195,6 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const operations: OperationDeps = { registry, tokens, client, limiters, forwarder, replay };
   const { idempotency, jobs } = durableServices({ config, store, operations, connections, clock, logger });
   const rateLimit = overrides.rateLimit === undefined ? config.capacity.rateLimit : overrides.rateLimit;
-  const tracing =
-    config.tracing === undefined ? null : (await import('./lib/tracing.ts')).createTracing(config.tracing);
   const tracingPart = { close: async () => tracing?.shutdown() };
   return {
     config,

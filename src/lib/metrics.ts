@@ -15,6 +15,12 @@ export interface CrmCallEvent {
 
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
+/** Where the gauges read from at scrape time. */
+export interface MetricsSources {
+  jobCounts?: () => Promise<Record<string, number>>;
+  logLinesDropped?: () => number;
+}
+
 export class Metrics {
   readonly registry = new Registry();
   readonly #crms: ReadonlySet<string>;
@@ -95,10 +101,7 @@ export class Metrics {
   });
 
   /** `crms`: the provider profile ids; any other label prefix is counted as `other`. */
-  constructor(
-    crms: readonly string[],
-    options: { jobCounts?: () => Promise<Record<string, number>>; logLinesDropped?: () => number } = {},
-  ) {
+  constructor(crms: readonly string[], options: MetricsSources = {}) {
     this.#crms = new Set(crms);
     const dropped = options.logLinesDropped;
     new Counter({
