@@ -1,6 +1,6 @@
 import type { Clock } from '../lib/clock.ts';
 import { redactText } from '../lib/redact.ts';
-import type { CodeExchangeOutcome, OAuthApp, RefreshOutcome } from './adapter.ts';
+import type { AuthorizeInput, CodeExchangeOutcome, OAuthApp, RefreshOutcome } from './adapter.ts';
 import type { HttpClient } from './client/http-client.ts';
 import { OutboundNetworkError, type OutboundResponse, parseJson } from './client/types.ts';
 import { unreachableAsCrmError } from './errors.ts';
@@ -86,13 +86,29 @@ export function bearer(headers: Record<string, string>, accessToken: string): Re
 }
 
 /**
- * PKCE (RFC 7636) on an authorize URL: the S256 challenge of this flow's verifier, so a code
- * redeemed by another flow (without this verifier) is refused by the CRM's token endpoint.
+ * The consent page URL of the authorization-code grant (RFC 6749 §4.1.1): `response_type=code`
+ * unless the CRM does without it, the flow's client and redirect, the CRM's own parameters
+ * (scopes; an undefined one is left out), the state, and PKCE (RFC 7636): the S256 challenge of
+ * this flow's verifier, so a code redeemed by another flow (without it) is refused by the token
+ * endpoint.
  */
-export function setCodeChallenge(url: URL, codeChallenge: string | null): void {
-  if (codeChallenge === null) return;
-  url.searchParams.set('code_challenge', codeChallenge);
-  url.searchParams.set('code_challenge_method', 'S256');
+export function authorizationUrl(
+  endpoint: string,
+  input: AuthorizeInput,
+  own: { responseType?: boolean; params?: Record<string, string | undefined> } = {},
+): string {
+  const url = new URL(endpoint);
+  if (own.responseType !== false) url.searchParams.set('response_type', 'code');
+  url.searchParams.set('client_id', input.clientId);
+  url.searchParams.set('redirect_uri', input.redirectUri);
+  for (const [name, value] of Object.entries(own.params ?? {}))
+    if (value !== undefined) url.searchParams.set(name, value);
+  url.searchParams.set('state', input.state);
+  if (input.codeChallenge !== null) {
+    url.searchParams.set('code_challenge', input.codeChallenge);
+    url.searchParams.set('code_challenge_method', 'S256');
+  }
+  return url.toString();
 }
 
 /** A token answer of the authorization-code grant, with what the caller reads from it. */

@@ -2,7 +2,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { AccessCheckOutcome, ConnectFacet, ConnectTarget } from '../adapter.ts';
 import type { HttpClient } from '../client/http-client.ts';
 import { OutboundNetworkError, parseJson } from '../client/types.ts';
-import { exchangeAuthorizationCode, setCodeChallenge } from '../oauth.ts';
+import { authorizationUrl, exchangeAuthorizationCode } from '../oauth.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 import type { HubSpotSettings } from './settings.ts';
 
@@ -107,17 +107,15 @@ export function hubspotConnect(client: HttpClient, clock: Clock, settings: HubSp
         message: 'HubSpot has one login page for every account: leave loginHost out.',
       };
     },
-    authorizeUrl(target, input) {
-      const url = new URL(target.sandbox ? `${target.origin}/oauth/authorize` : C.authorizeUrl);
-      url.searchParams.set('client_id', input.clientId);
-      url.searchParams.set('redirect_uri', input.redirectUri);
-      url.searchParams.set('scope', settings.scopes.join(' '));
-      if (settings.optionalScopes.length > 0)
-        url.searchParams.set('optional_scope', settings.optionalScopes.join(' '));
-      url.searchParams.set('state', input.state);
-      setCodeChallenge(url, input.codeChallenge);
-      return url.toString();
-    },
+    // HubSpot's consent page takes no response_type.
+    authorizeUrl: (target, input) =>
+      authorizationUrl(target.sandbox ? `${target.origin}/oauth/authorize` : C.authorizeUrl, input, {
+        responseType: false,
+        params: {
+          scope: settings.scopes.join(' '),
+          optional_scope: settings.optionalScopes.length > 0 ? settings.optionalScopes.join(' ') : undefined,
+        },
+      }),
     async exchangeCode(target, app, input) {
       const outcome = await exchangeAuthorizationCode(
         client,

@@ -2,7 +2,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { AccessCheckOutcome, ConnectFacet, ConnectTarget } from '../adapter.ts';
 import type { HttpClient } from '../client/http-client.ts';
 import { OutboundNetworkError, parseJson } from '../client/types.ts';
-import { exchangeAuthorizationCode, setCodeChallenge } from '../oauth.ts';
+import { authorizationUrl, exchangeAuthorizationCode } from '../oauth.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import type { SalesforceSettings } from './settings.ts';
 
@@ -132,16 +132,8 @@ export function salesforceConnect(
 
     loginOrigin: (choice) => loginOrigin(settings.loginUrl, choice),
 
-    authorizeUrl(target, input) {
-      const url = new URL(`${target.origin}${C.authorizePath}`);
-      url.searchParams.set('response_type', 'code');
-      url.searchParams.set('client_id', input.clientId);
-      url.searchParams.set('redirect_uri', input.redirectUri);
-      url.searchParams.set('scope', C.scope);
-      url.searchParams.set('state', input.state);
-      setCodeChallenge(url, input.codeChallenge);
-      return url.toString();
-    },
+    authorizeUrl: (target, input) =>
+      authorizationUrl(`${target.origin}${C.authorizePath}`, input, { params: { scope: C.scope } }),
 
     async exchangeCode(target, app, input) {
       const outcome = await exchangeAuthorizationCode(
