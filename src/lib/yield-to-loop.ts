@@ -15,21 +15,12 @@ export const SLICE_MS = 8;
 let sliceStart = performance.now();
 
 /**
- * Lets the event loop run other work (health checks, other requests' I/O) once the current slice
- * of synchronous work has lasted `sliceMs`. Checking is cheap, so it can be called per item.
+ * True once the turn's slice of synchronous work is used up: the caller should
+ * `await yieldToLoop()` so that other work (health checks, other requests' I/O) runs. Checking is
+ * cheap and synchronous, so a loop can call it per item without a promise per item.
  */
-export class LoopYielder {
-  constructor(private readonly sliceMs = SLICE_MS) {}
-
-  /** True when the current slice is used up: the caller should `await yielded()`. */
-  get due(): boolean {
-    return performance.now() - sliceStart >= this.sliceMs;
-  }
-
-  /** Yields to the event loop (at least a whole turn, see `yieldToLoop`) until a slice is free. */
-  yielded(): Promise<void> {
-    return nextSlice(this.sliceMs);
-  }
+export function sliceUsed(): boolean {
+  return performance.now() - sliceStart >= SLICE_MS;
 }
 
 /**
@@ -37,7 +28,7 @@ export class LoopYielder {
  * its timers, and once the turn has room left (see `nextSlice`).
  */
 export function yieldToLoop(): Promise<void> {
-  return nextSlice(SLICE_MS);
+  return nextSlice();
 }
 
 /**
@@ -45,7 +36,7 @@ export function yieldToLoop(): Promise<void> {
  * many tasks may take in the same turn (a store write each of parallel CRM calls makes).
  */
 export async function yieldIfDue(): Promise<void> {
-  if (performance.now() - sliceStart >= SLICE_MS) await nextSlice(SLICE_MS);
+  if (sliceUsed()) await nextSlice();
 }
 
 /**
@@ -56,7 +47,7 @@ export async function yieldIfDue(): Promise<void> {
  * the same turn: the first starts a slice, the next ones go on while it lasts and wait for the next
  * turn once it is used up, so a turn holds about one slice of resumed work, not one per task.
  */
-async function nextSlice(sliceMs: number): Promise<void> {
+async function nextSlice(): Promise<void> {
   for (;;) {
     const waitFrom = performance.now();
     await setImmediate();
@@ -65,6 +56,6 @@ async function nextSlice(sliceMs: number): Promise<void> {
       sliceStart = performance.now();
       return;
     }
-    if (performance.now() - sliceStart < sliceMs) return;
+    if (!sliceUsed()) return;
   }
 }

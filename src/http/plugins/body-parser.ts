@@ -1,6 +1,6 @@
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { AdmissionQueue } from '../../lib/admission.ts';
-import { LoopYielder, yieldToLoop } from '../../lib/yield-to-loop.ts';
+import { sliceUsed, yieldToLoop } from '../../lib/yield-to-loop.ts';
 import { BLANK, FEED_BYTES, type JsonBody, JsonPages } from './json-pages.ts';
 
 /**
@@ -186,11 +186,10 @@ class Feed {
 
   /** Parses the queue, new chunks included, until it is empty (the flag drops in that same turn). */
   async #pump(): Promise<void> {
-    const yielder = new LoopYielder();
     try {
       for (let chunk = this.#queue.shift(); chunk !== undefined; chunk = this.#queue.shift()) {
         for (let at = 0; at < chunk.length; at += FEED_BYTES) {
-          if (yielder.due) await yielder.yielded();
+          if (sliceUsed()) await yieldToLoop();
           this.reader.write(chunk.subarray(at, at + FEED_BYTES));
         }
       }

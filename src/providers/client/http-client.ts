@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { redactUrl } from '../../lib/redact.ts';
 import { retrying } from '../../lib/retry.ts';
 import { encodeUtf8Yielding } from '../../lib/utf8-yielding.ts';
-import { LoopYielder, yieldToLoop } from '../../lib/yield-to-loop.ts';
+import { sliceUsed, yieldToLoop } from '../../lib/yield-to-loop.ts';
 import {
   type AttemptFailure,
   DEFAULT_RETRY_POLICY,
@@ -82,11 +82,10 @@ function classify(error: unknown): OutboundNetworkError['kind'] | null {
 async function readPieces(body: AsyncIterable<Buffer>): Promise<string[]> {
   const decoder = new StringDecoder('utf8');
   const pieces: string[] = [];
-  const yielder = new LoopYielder();
   for await (const chunk of body) {
     const piece = decoder.write(chunk);
     if (piece !== '') pieces.push(piece);
-    if (yielder.due) await yielder.yielded();
+    if (sliceUsed()) await yieldToLoop();
   }
   const last = decoder.end();
   if (last !== '') pieces.push(last);

@@ -2,7 +2,7 @@ import { finished } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import type { Clock } from '../../lib/clock.ts';
 import { retrying } from '../../lib/retry.ts';
-import { LoopYielder, yieldToLoop } from '../../lib/yield-to-loop.ts';
+import { sliceUsed, yieldToLoop } from '../../lib/yield-to-loop.ts';
 import type { CrmSession, JobHook } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { CrmError, crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
@@ -365,7 +365,6 @@ async function eachResultRow(session: CrmSession, url: string, take: (row: strin
   const done = finished(parser);
   // A parse error rejects `done` while a write is awaited: it is thrown from there.
   done.catch(() => undefined);
-  const yielder = new LoopYielder();
   for (const piece of response.pieces ?? [response.text]) {
     for (let at = 0; at < piece.length; ) {
       let end = Math.min(at + PARSE_CHARS, piece.length);
@@ -374,7 +373,7 @@ async function eachResultRow(session: CrmSession, url: string, take: (row: strin
       const part = piece.slice(at, end);
       at = end;
       await new Promise<void>((resolve, reject) => parser.write(part, (e) => (e ? reject(e) : resolve())));
-      if (yielder.due) await yielder.yielded();
+      if (sliceUsed()) await yieldToLoop();
     }
   }
   parser.end();
