@@ -48,6 +48,14 @@ function idOf(record: unknown): { id: string } | { problem: string } {
   return { id: value };
 }
 
+/** Runs `check` over [start, end) ranges of CHECK_PAGE items, waiting for a free slice between them. */
+async function inPages(count: number, check: (start: number, end: number) => void): Promise<void> {
+  for (let start = 0; start < count; start += CHECK_PAGE) {
+    if (start > 0) await yieldIfDue();
+    check(start, Math.min(start + CHECK_PAGE, count));
+  }
+}
+
 /**
  * The ids of update records or of delete items (ids, or records as get returned them), checked
  * together, a page at a time: one 400 names every record whose id is missing or malformed.
@@ -55,9 +63,7 @@ function idOf(record: unknown): { id: string } | { problem: string } {
 async function checkIds(items: unknown[], idsAllowed: boolean): Promise<string[]> {
   const ids: string[] = [];
   const problems: Array<{ path: string; message: string }> = [];
-  for (let start = 0; start < items.length; start += CHECK_PAGE) {
-    if (start > 0) await yieldIfDue();
-    const end = Math.min(start + CHECK_PAGE, items.length);
+  await inPages(items.length, (start, end) => {
     for (let index = start; index < end; index++) {
       const item = items[index];
       if (idsAllowed && typeof item === 'string') {
@@ -69,7 +75,7 @@ async function checkIds(items: unknown[], idsAllowed: boolean): Promise<string[]
       else if (problems.length < MAX_ID_PROBLEMS)
         problems.push({ path: `/data/${index}/id`, message: found.problem });
     }
-  }
+  });
   if (problems.length === 0) return ids;
   const [first] = problems;
   throw new ApiError(
@@ -122,10 +128,9 @@ export async function checkBatchWrite(
   ensureObjectName(adapter, objectName);
   ensureWithin('too_many_records', write.items.length, adapter.profile.limits.writeRecords, write.operation);
   const seen = new Set<string>();
-  for (let start = 0; start < write.items.length; start += CHECK_PAGE) {
-    if (start > 0) await yieldIfDue();
-    checkFieldNames(write.items.slice(start, start + CHECK_PAGE), seen, start);
-  }
+  await inPages(write.items.length, (start, end) =>
+    checkFieldNames(write.items.slice(start, end), seen, start),
+  );
   if (write.operation === 'update') await checkIds(write.items, false);
   return { operation: write.operation, input: { objectName, records: write.items, via } };
 }
