@@ -32,6 +32,22 @@ export function yieldToLoop(): Promise<void> {
 }
 
 /**
+ * Runs `work` over the ranges [start, end) of `size` items that make up `count`, yielding to the
+ * event loop before a range once the turn's slice is used up: a long list never holds the loop for
+ * more than a slice and a range's work, a short one costs no turn while the slice lasts.
+ */
+export async function inPages(
+  count: number,
+  size: number,
+  work: (start: number, end: number) => void,
+): Promise<void> {
+  for (let start = 0; start < count; start += size) {
+    if (sliceUsed()) await nextSlice();
+    work(start, Math.min(start + size, count));
+  }
+}
+
+/**
  * Yields (as `yieldToLoop`) only once the turn's slice is used up: placed before a short step that
  * many tasks may take in the same turn (a store write each of parallel CRM calls makes).
  */

@@ -1,7 +1,7 @@
 import type { Connection } from '../domain/connection.ts';
 import type { UpsertOutcome, WriteAnswer } from '../domain/operations.ts';
 import { ApiError } from '../errors/index.ts';
-import { yieldIfDue } from '../lib/yield-to-loop.ts';
+import { inPages } from '../lib/yield-to-loop.ts';
 import type { CrmAdapter, JobHook, OperationInputs } from '../providers/adapter.ts';
 import { ensureObjectName, ensureWithin, handlerFor } from './checks.ts';
 import { type OperationDeps, runHandler } from './deps.ts';
@@ -48,14 +48,6 @@ function idOf(record: unknown): { id: string } | { problem: string } {
   return { id: value };
 }
 
-/** Runs `check` over [start, end) ranges of CHECK_PAGE items, waiting for a free slice between them. */
-async function inPages(count: number, check: (start: number, end: number) => void): Promise<void> {
-  for (let start = 0; start < count; start += CHECK_PAGE) {
-    if (start > 0) await yieldIfDue();
-    check(start, Math.min(start + CHECK_PAGE, count));
-  }
-}
-
 /**
  * The ids of update records or of delete items (ids, or records as get returned them), checked
  * together, a page at a time: one 400 names every record whose id is missing or malformed.
@@ -63,7 +55,7 @@ async function inPages(count: number, check: (start: number, end: number) => voi
 async function checkIds(items: unknown[], idsAllowed: boolean): Promise<string[]> {
   const ids: string[] = [];
   const problems: Array<{ path: string; message: string }> = [];
-  await inPages(items.length, (start, end) => {
+  await inPages(items.length, CHECK_PAGE, (start, end) => {
     for (let index = start; index < end; index++) {
       const item = items[index];
       if (idsAllowed && typeof item === 'string') {
@@ -99,7 +91,7 @@ export function sizeOf(write: BatchWrite): number {
 /**
  * Checks a batch write before anything is stored or sent (400/404/422 here, never inside a job)
  * and resolves the forced interface. Returns the input the handler will get. The records are
- * checked a page at a time, with a turn of the event loop between pages once a slice is used up
+ * checked a page at a time, with a turn of the event loop before a page once a slice is used up
  * (10,000 records take ~15 ms).
  */
 export async function checkBatchWrite(
@@ -128,7 +120,7 @@ export async function checkBatchWrite(
   ensureObjectName(adapter, objectName);
   ensureWithin('too_many_records', write.items.length, adapter.profile.limits.writeRecords, write.operation);
   const seen = new Set<string>();
-  await inPages(write.items.length, (start, end) =>
+  await inPages(write.items.length, CHECK_PAGE, (start, end) =>
     checkFieldNames(write.items.slice(start, end), seen, start),
   );
   if (write.operation === 'update') await checkIds(write.items, false);

@@ -1,7 +1,7 @@
 import type { RecordError, SaveResult } from '../../domain/operations.ts';
 import { ApiError, type UnknownField, unknownFields } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
-import { yieldToLoop } from '../../lib/yield-to-loop.ts';
+import { inPages } from '../../lib/yield-to-loop.ts';
 import type { HandlerCall } from '../adapter.ts';
 import type { PerConnectionState } from './connection-state.ts';
 import { splitAssociations } from './create-associations.ts';
@@ -141,12 +141,10 @@ export async function prepare(
       prepared.push({ ...outcome, ...(associations && { associations }) });
     }
   };
-  // A page (one batch's worth) at a time, each in a turn of the event loop of its own.
-  for (let start = 0; start < records.length; start += PAGE) {
-    await yieldToLoop();
-    const end = Math.min(start + PAGE, records.length);
+  // A page (one batch's worth) at a time.
+  await inPages(records.length, PAGE, (start, end) => {
     for (let index = start; index < end; index++) one(records[index], index);
-  }
+  });
   return { prepared, refused };
 }
 

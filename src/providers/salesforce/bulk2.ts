@@ -2,7 +2,7 @@ import { finished } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import type { Clock } from '../../lib/clock.ts';
 import { retrying } from '../../lib/retry.ts';
-import { sliceUsed, yieldToLoop } from '../../lib/yield-to-loop.ts';
+import { inPages, sliceUsed, yieldToLoop } from '../../lib/yield-to-loop.ts';
 import type { CrmSession, JobHook } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { CrmError, crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
@@ -257,19 +257,17 @@ export function parseBulkError(text: string): RecordError {
 /** Input positions by row content; each content's positions handed out in input order. */
 class RowMatcher {
   readonly #queues = new Map<string, number[]>();
-  /** Built a page of rows at a time, with a turn of the event loop before each. */
+  /** Built a page of rows at a time (`inPages`). */
   static async of(rows: string[][]): Promise<RowMatcher> {
     const matcher = new RowMatcher();
-    for (let start = 0; start < rows.length; start += PAGE) {
-      await yieldToLoop();
-      const end = Math.min(start + PAGE, rows.length);
+    await inPages(rows.length, PAGE, (start, end) => {
       for (let i = start; i < end; i++) {
         const key = JSON.stringify(rows[i]);
         const q = matcher.#queues.get(key);
         if (q === undefined) matcher.#queues.set(key, [i]);
         else q.push(i);
       }
-    }
+    });
     return matcher;
   }
   take(cells: string[]): number | undefined {

@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { type UnknownField, unknownFields } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
-import { yieldToLoop } from '../../lib/yield-to-loop.ts';
+import { inPages } from '../../lib/yield-to-loop.ts';
 import type { ObjectDescribe } from './describe-types.ts';
 import type { PreparedRecord } from './facet.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
@@ -42,7 +42,7 @@ export function prepareRecords(
 }
 
 /**
- * `prepareRecords` a page at a time, each page in a turn of the event loop of its own. Every page
+ * `prepareRecords` a page at a time, yielding to the event loop between pages (`inPages`). Every page
  * is checked before anything is sent: an unknown field anywhere still fails the whole request.
  */
 export async function preparePages(
@@ -52,11 +52,9 @@ export async function preparePages(
 ): Promise<PreparedRecord[]> {
   const preparer = recordPreparer(meta, operation);
   const out: PreparedRecord[] = new Array(records.length);
-  for (let start = 0; start < records.length; start += PAGE) {
-    await yieldToLoop();
-    const end = Math.min(start + PAGE, records.length);
+  await inPages(records.length, PAGE, (start, end) => {
     for (let i = start; i < end; i++) out[i] = preparer.prepare(records[i], i);
-  }
+  });
   preparer.finish();
   return out;
 }
@@ -168,26 +166,24 @@ export function csvCell(value: unknown): string {
 
 /**
  * The records' columns (union of their keys, first-seen order) and rows of CSV cells, a page at a
- * time with a turn of the event loop before each.
+ * time (`inPages`).
  */
 export async function toCsvRows(records: PreparedRecord[]): Promise<{ header: string[]; rows: string[][] }> {
   const columns = new Set<string>();
-  for (let start = 0; start < records.length; start += PAGE) {
-    await yieldToLoop();
-    for (const r of records.slice(start, start + PAGE)) for (const k of Object.keys(r)) columns.add(k);
-  }
+  await inPages(records.length, PAGE, (start, end) => {
+    for (const r of records.slice(start, end)) for (const k of Object.keys(r)) columns.add(k);
+  });
   const header = [...columns];
   const rows: string[][] = [];
-  for (let start = 0; start < records.length; start += PAGE) {
-    await yieldToLoop();
-    for (const r of records.slice(start, start + PAGE)) rows.push(header.map((h) => csvCell(r[h])));
-  }
+  await inPages(records.length, PAGE, (start, end) => {
+    for (const r of records.slice(start, end)) rows.push(header.map((h) => csvCell(r[h])));
+  });
   return { header, rows };
 }
 
 /**
  * The CSV of a Bulk upload (header row, LF line ends), written and encoded a page of rows at a
- * time with a turn of the event loop before each; each row ends with its delimiter, so the pages
+ * time (`inPages`); each row ends with its delimiter, so the pages
  * join as they are. With one column, a row whose only cell is empty would be a blank line, which
  * CSV readers skip: empty cells are then written `""` (still an empty value), so every record
  * keeps its row.
@@ -195,9 +191,8 @@ export async function toCsvRows(records: PreparedRecord[]): Promise<{ header: st
 export async function toCsv(header: string[], rows: string[][]): Promise<Buffer> {
   const options = { record_delimiter: 'unix', quoted_empty: header.length === 1 } as const;
   const pages = [Buffer.from(stringify([header], options), 'utf8')];
-  for (let start = 0; start < rows.length; start += PAGE) {
-    await yieldToLoop();
-    pages.push(Buffer.from(stringify(rows.slice(start, start + PAGE), options), 'utf8'));
-  }
+  await inPages(rows.length, PAGE, (start, end) => {
+    pages.push(Buffer.from(stringify(rows.slice(start, end), options), 'utf8'));
+  });
   return Buffer.concat(pages);
 }
