@@ -306,14 +306,6 @@ export type AccessCheckOutcome =
  * The CRM's side of the OAuth authorization-code flow (the connect flow of `src/connect/`): only its
  * facts and wire calls. The generic flow (state, binding, PKCE verifier, pages) lives in src/connect.
  */
-/** What one connect flow puts on the consent page URL. */
-export interface AuthorizeInput {
-  clientId: string;
-  redirectUri: string;
-  state: string;
-  codeChallenge: string | null;
-}
-
 export interface ConnectFacet {
   /** The environment variables that configure the service's OAuth app with this CRM (for messages). */
   readonly appVariables: readonly string[];
@@ -327,7 +319,10 @@ export interface ConnectFacet {
    */
   loginOrigin(choice: string | undefined): { ok: true; origin: string } | { ok: false; message: string };
   /** The consent page URL the browser is sent to. */
-  authorizeUrl(target: ConnectTarget, input: AuthorizeInput): string;
+  authorizeUrl(
+    target: ConnectTarget,
+    input: { clientId: string; redirectUri: string; state: string; codeChallenge: string | null },
+  ): string;
   /** The authorization-code grant at the token endpoint. */
   exchangeCode(
     target: ConnectTarget,

@@ -1,6 +1,6 @@
 import type { Clock } from '../lib/clock.ts';
 import { redactText } from '../lib/redact.ts';
-import type { AuthorizeInput, CodeExchangeOutcome, OAuthApp, RefreshOutcome } from './adapter.ts';
+import type { CodeExchangeOutcome, ConnectFacet, OAuthApp, RefreshOutcome } from './adapter.ts';
 import type { HttpClient } from './client/http-client.ts';
 import { OutboundNetworkError, type OutboundResponse, parseJson } from './client/types.ts';
 import { unreachableAsCrmError } from './errors.ts';
@@ -84,6 +84,9 @@ export async function refreshAccessToken(
 export function bearer(headers: Record<string, string>, accessToken: string): Record<string, string> {
   return { ...headers, authorization: `Bearer ${accessToken}` };
 }
+
+/** What one connect flow puts on the consent page URL. */
+export type AuthorizeInput = Parameters<ConnectFacet['authorizeUrl']>[1];
 
 /**
  * The consent page URL of the authorization-code grant (RFC 6749 §4.1.1): `response_type=code`
