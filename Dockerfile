@@ -5,12 +5,10 @@
 # (only /data is written). Build with the classic builder (DOCKER_BUILDKIT=0) where Docker Hub is
 # out of reach: it needs no frontend image; `npm run image:check` builds and checks it.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-# better-sqlite3 compiles when no prebuilt binary matches.
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json biome.json ./
@@ -25,11 +23,10 @@ COPY test ./test
 COPY bench ./bench
 RUN npm run typecheck && npm run build
 
-# Production dependencies: the build stage's, less the dev ones (better-sqlite3 is compiled once).
+# Production dependencies: the build stage's, less the dev ones (better-sqlite3 ships its binary).
 FROM build AS deps
 RUN npm prune --omit=dev --no-audit --no-fund \
-  && rm -rf node_modules/better-sqlite3/build/Release/obj* node_modules/better-sqlite3/build/Release/.deps \
-     node_modules/better-sqlite3/deps node_modules/better-sqlite3/src
+  && rm -rf node_modules/better-sqlite3/deps node_modules/better-sqlite3/src
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \

@@ -14,7 +14,7 @@ const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
 const MODES = {
   compiled: ['dist/src/cli/index.js', 'serve'],
-  tsx: ['--import', 'tsx', 'src/cli/index.ts', 'serve'],
+  tsx: ['src/cli/index.ts', 'serve'],
 } as const;
 type Mode = keyof typeof MODES;
 

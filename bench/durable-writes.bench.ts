@@ -36,7 +36,7 @@ function load(
     idReplacement: Object.values(headers).some((v) => v.includes('[<id>]')),
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/load-process.ts'], {
+    const child = spawn(process.execPath, ['bench/lib/load-process.ts'], {
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     let out = '';

@@ -16,18 +16,14 @@ const { values } = parseArgs({
 console.log(
   `fuzzing: ${values.runs} requests, seed ${values.seed}, ${values.scale} values (rerun with --seed ${values.seed})`,
 );
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/security/fuzz.test.ts'],
-  {
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      FUZZ_RUNS: values.runs,
-      FUZZ_SEED: values.seed,
-      FUZZ_SCALE: values.scale,
-      FUZZ_SHRINK: values.shrink ? '1' : '0',
-    },
+const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', 'test/security/fuzz.test.ts'], {
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    FUZZ_RUNS: values.runs,
+    FUZZ_SEED: values.seed,
+    FUZZ_SCALE: values.scale,
+    FUZZ_SHRINK: values.shrink ? '1' : '0',
   },
-);
+});
 process.exit(result.status ?? 1);

@@ -17,7 +17,7 @@ if (files.length === 0) {
 let failed = 0;
 for (const f of files) {
   console.log(`\n=== bench/${f} ===`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', `bench/${f}`], {
+  const r = spawnSync(process.execPath, ['--expose-gc', `bench/${f}`], {
     stdio: 'inherit',
   });
   if (r.status !== 0) failed += 1;

@@ -32,11 +32,9 @@ export interface SalesforceSandboxProcess {
  * this process is the service's alone.
  */
 export async function spawnSalesforceSandbox(accounts: number): Promise<SalesforceSandboxProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'bench/salesforce-sandbox-process.ts', String(accounts)],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
+  const child = spawn(process.execPath, ['bench/salesforce-sandbox-process.ts', String(accounts)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout });
   const firstLine = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve);

@@ -112,12 +112,9 @@ export async function runAtRate(
   connections: number,
   seconds: number,
 ): Promise<LoadResult> {
-  const child = spawn(
-    ...pinned('other', process.execPath, ['--import', 'tsx', 'bench/lib/rate-load-process.ts']),
-    {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
+  const child = spawn(...pinned('other', process.execPath, ['bench/lib/rate-load-process.ts']), {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += String(d)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));

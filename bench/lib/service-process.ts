@@ -251,7 +251,7 @@ export interface HelperProcess {
  */
 export async function spawnHelperProcess(script: string, args: string[] = []): Promise<HelperProcess> {
   const role = script.includes('lean-forwarder') ? 'measured' : 'other';
-  const [command, argv] = pinned(role, process.execPath, ['--import', 'tsx', script, ...args]);
+  const [command, argv] = pinned(role, process.execPath, [script, ...args]);
   const child = spawn(command, argv, {
     stdio: ['pipe', 'pipe', 'inherit'],
   });

@@ -3,7 +3,7 @@
 # Hub cannot be reached: Debian bookworm (debootstrap, minbase) with this machine's Node.js and npm
 # laid out under /usr/local as the official image does, and a `node` user with uid/gid 1000.
 #
-#   scripts/image/base-standin.sh node:20-bookworm-slim
+#   scripts/image/base-standin.sh node:24-bookworm-slim
 #
 # Inside a build, npm reaches its registry only if the image trusts the same CA bundle as this
 # machine (copied in and named as npm's `cafile`), and better-sqlite3 compiles only against Node's
@@ -11,7 +11,7 @@
 # and a Debian mirror (DEBIAN_MIRROR, default deb.debian.org).
 set -euo pipefail
 
-tag="${1:?usage: base-standin.sh <tag, e.g. node:20-bookworm-slim>}"
+tag="${1:?usage: base-standin.sh <tag, e.g. node:24-bookworm-slim>}"
 mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 
 # The tag promises a Node major: refuse to label another one with it.
@@ -22,7 +22,8 @@ if [ "$want_major" != "$have_major" ]; then
   echo "base-standin: $tag wants Node $want_major, this machine has Node $have_major" >&2
   exit 1
 fi
-npm_dir="$(npm root -g)/npm"
+# npm runs on any Node: the one that runs here, wherever it is installed.
+npm_dir="$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")"
 headers="$(dirname "$(dirname "$node_bin")")/include/node"
 [ -d "$headers" ] || { echo "base-standin: Node's headers not found at $headers" >&2; exit 1; }
 ca_bundle="${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}"

@@ -24,11 +24,10 @@ export interface SignedIn {
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 export class OperatorError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
+  readonly field: string;
+  constructor(field: string, message: string) {
     super(message);
+    this.field = field;
     this.name = 'OperatorError';
   }
 }

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { type AppContext, createLogger } from '../context.ts';
-import { capHeapGrowth } from '../lib/heap-growth.ts';
 import { onShutdownSignal, startService } from '../main.ts';
 import { locateStore } from './location.ts';
 import { cliIo } from './process-io.ts';
@@ -45,8 +44,6 @@ export async function run(argv: string[]): Promise<number | undefined> {
   );
   const { config } = location;
   const logger = createLogger(config);
-  // Before the service allocates: garbage under write load is collected at 3x the live heap, not 4x.
-  capHeapGrowth();
   // A reader of stdout that went away (`serve | head`) must not stop the service: EPIPE is ignored.
   process.stdout.on('error', () => {});
   const say = (msg: string) => cliIo().stdout.write(`${msg}\n`);

@@ -16,12 +16,18 @@ type Checked =
   | { ok: false; message: string };
 
 export class CheckedConnections {
+  private readonly opts: Pick<
+    ConnectServiceOptions,
+    'connections' | 'adapters' | 'config' | 'clock' | 'sandboxes' | 'onCredentialsReplaced'
+  >;
   constructor(
-    private readonly opts: Pick<
+    opts: Pick<
       ConnectServiceOptions,
       'connections' | 'adapters' | 'config' | 'clock' | 'sandboxes' | 'onCredentialsReplaced'
     >,
-  ) {}
+  ) {
+    this.opts = opts;
+  }
 
   /**
    * Adds a connection from pasted credentials (the CLI) after one authenticated call proves they

@@ -23,7 +23,10 @@ export interface FinishDeps {
 }
 
 export class FlowFinish {
-  constructor(private readonly deps: FinishDeps) {}
+  private readonly deps: FinishDeps;
+  constructor(deps: FinishDeps) {
+    this.deps = deps;
+  }
 
   async finish(
     state: ConnectState,

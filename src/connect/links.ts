@@ -47,7 +47,10 @@ export interface LinkDeps {
 }
 
 export class ConnectLinks {
-  constructor(private readonly deps: LinkDeps) {}
+  private readonly deps: LinkDeps;
+  constructor(deps: LinkDeps) {
+    this.deps = deps;
+  }
 
   /** Creates a one-time connect link; only a hash of its secret is stored. */
   async create(

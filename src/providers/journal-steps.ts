@@ -20,10 +20,12 @@ export type StepState<R> =
  * reconcile what an interrupted call may have done since then.
  */
 export class JournalSteps<R> {
-  constructor(
-    private readonly job: JobHook | undefined,
-    private readonly now?: () => string,
-  ) {}
+  private readonly job: JobHook | undefined;
+  private readonly now?: () => string;
+  constructor(job: JobHook | undefined, now?: () => string) {
+    this.job = job;
+    this.now = now;
+  }
 
   async state(key: string): Promise<StepState<R>> {
     if (this.job === undefined) return { kind: 'new' };

@@ -177,8 +177,10 @@ export interface Store {
 }
 
 export class LockTimeoutError extends Error {
-  constructor(readonly key: string) {
+  readonly key: string;
+  constructor(key: string) {
     super(`timed out waiting for lock ${key}`);
+    this.key = key;
     this.name = 'LockTimeoutError';
   }
 }

@@ -8,7 +8,10 @@ export const PASSWORD = 'correct horse battery staple';
 /** A cookie jar of one browser, enough for the console's cookies. */
 export class Browser {
   readonly cookies = new Map<string, string>();
-  constructor(readonly s: Stack) {}
+  readonly s: Stack;
+  constructor(s: Stack) {
+    this.s = s;
+  }
 
   async go(path: string, init: { method?: string; form?: Record<string, string> } = {}) {
     const headers: Record<string, string> = {};

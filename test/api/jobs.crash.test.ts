@@ -30,7 +30,7 @@ interface Child {
 }
 
 function spawnChild(script: string, arg: unknown): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, script), JSON.stringify(arg)], {
+  const child = spawn(process.execPath, [join(ROOT, script), JSON.stringify(arg)], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'inherit'],
   });

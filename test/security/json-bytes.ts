@@ -6,16 +6,21 @@
 
 /** Bytes written verbatim where a value belongs. */
 export class RawJson {
-  constructor(
-    readonly bytes: Buffer,
-    /** Short description for failure messages (the bytes may be megabytes long). */
-    readonly label: string,
-  ) {}
+  readonly bytes: Buffer;
+  /** Short description for failure messages (the bytes may be megabytes long). */
+  readonly label: string;
+  constructor(bytes: Buffer, label: string) {
+    this.bytes = bytes;
+    this.label = label;
+  }
 }
 
 /** An object written from its entries, in order, duplicate keys included. */
 export class JsonEntries {
-  constructor(readonly entries: Array<[string, FuzzValue]>) {}
+  readonly entries: Array<[string, FuzzValue]>;
+  constructor(entries: Array<[string, FuzzValue]>) {
+    this.entries = entries;
+  }
 }
 
 export type FuzzValue =

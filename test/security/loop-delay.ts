@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 /** Linux's per-thread scheduler figures for this process's main thread (first field: ns on CPU). */
 const SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
@@ -24,7 +24,7 @@ function mainThreadCpuMs(): number | undefined {
  * there is one.
  */
 export class LoopDelay {
-  readonly #histogram: IntervalHistogram;
+  readonly #histogram: ReturnType<typeof monitorEventLoopDelay>;
   readonly #ticker: NodeJS.Timeout | undefined;
   #lastCpu: number | undefined = mainThreadCpuMs();
   #maxTurnCpu = 0;

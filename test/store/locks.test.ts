@@ -113,14 +113,7 @@ for (const { name, factory, skip } of await dialects()) {
     test('a holder that dies without releasing frees the lock when its lease runs out', async () => {
       const child = spawn(
         process.execPath,
-        [
-          '--import',
-          'tsx',
-          fileURLToPath(new URL('./crash-holder.ts', import.meta.url)),
-          ...h.location,
-          'k-crash',
-          '300',
-        ],
+        [fileURLToPath(new URL('./crash-holder.ts', import.meta.url)), ...h.location, 'k-crash', '300'],
         { stdio: ['ignore', 'pipe', 'inherit'] },
       );
       let out = '';

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 const LOGGER = new URL('../../src/context.ts', import.meta.url).href;
 
 function child(script: string) {
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+  const proc = spawn(process.execPath, ['--input-type=module', '-e', script], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';

@@ -1,5 +1,5 @@
 // Failures as one typed error: the service's error body, the HTTP status and `Retry-After`.
-import type { components } from './schema.js';
+import type { components } from './schema.ts';
 
 /** Request-level failure body: `{error: {code, message, details}, request_id}`. */
 export type ErrorBody = components['schemas']['Error'];

@@ -3,13 +3,13 @@
 // `Idempotency-Key` / `Prefer: respond-async` on writes. Everything else goes through `raw`, the
 // openapi-fetch client typed by the generated schema, so a route the API adds is reachable at once.
 import createFetchClient, { type Client } from 'openapi-fetch';
-import { CrmProxyError, isErrorBody, unwrap } from './errors.js';
-import { type Job, JobsApi, type RecordResult } from './jobs.js';
-import type { paths } from './schema.js';
+import { CrmProxyError, isErrorBody, unwrap } from './errors.ts';
+import { type Job, JobsApi, type RecordResult } from './jobs.ts';
+import type { paths } from './schema.ts';
 
-export { CrmProxyError, type ErrorBody, type ErrorCode } from './errors.js';
-export { type Job, JobsApi, type PageOptions, type RecordResult, type WaitOptions } from './jobs.js';
-export type { components, operations, paths } from './schema.js';
+export { CrmProxyError, type ErrorBody, type ErrorCode } from './errors.ts';
+export { type Job, JobsApi, type PageOptions, type RecordResult, type WaitOptions } from './jobs.ts';
+export type { components, operations, paths } from './schema.ts';
 
 /** A record: field name → value (field names are case-insensitive on input). */
 export type CrmRecord = Record<string, unknown>;

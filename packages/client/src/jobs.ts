@@ -1,7 +1,7 @@
 // Durable write jobs: read, list, page through results, cancel, wait.
 import type { Client } from 'openapi-fetch';
-import { unwrap } from './errors.js';
-import type { components, paths } from './schema.js';
+import { unwrap } from './errors.ts';
+import type { components, paths } from './schema.ts';
 
 export type Job = components['schemas']['Job'];
 export type RecordResult = components['schemas']['RecordResult'];

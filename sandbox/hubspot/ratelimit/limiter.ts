@@ -53,7 +53,10 @@ export interface Decision {
 /** Timestamps of allowed calls within the last `windowMs`, oldest first. */
 class SlidingWindow {
   #times: number[] = [];
-  constructor(readonly windowMs: number) {}
+  readonly windowMs: number;
+  constructor(windowMs: number) {
+    this.windowMs = windowMs;
+  }
 
   count(now: number): number {
     const from = now - this.windowMs;

@@ -31,12 +31,12 @@ function validate(
 
 /** Thrown for request-level failures (unknown object, bad external-id field): rendered as a 4xx error array. */
 export class OrgError extends Error {
-  constructor(
-    readonly errorCode: string,
-    message: string,
-    readonly status = 400,
-  ) {
+  readonly errorCode: string;
+  readonly status: number;
+  constructor(errorCode: string, message: string, status = 400) {
     super(message);
+    this.errorCode = errorCode;
+    this.status = status;
   }
 }
 

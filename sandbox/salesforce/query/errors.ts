@@ -1,10 +1,9 @@
 /** A SOQL failure: rendered as `400 [{"message", "errorCode"}]`. */
 export class SoqlError extends Error {
-  constructor(
-    readonly errorCode: string,
-    message: string,
-  ) {
+  readonly errorCode: string;
+  constructor(errorCode: string, message: string) {
     super(message);
+    this.errorCode = errorCode;
   }
 }
 

@@ -76,7 +76,10 @@ export class ToolingEntities {
     { fullName: string; metadata: Record<string, unknown>; createdById: string; createdDate: string }
   >();
 
-  constructor(private readonly org: Org) {}
+  private readonly org: Org;
+  constructor(org: Org) {
+    this.org = org;
+  }
 
   reset(): void {
     this.#fieldIds.clear();

@@ -3,7 +3,10 @@
 import { escapeHtml } from '../../lib/escape-html.ts';
 
 export class Html {
-  constructor(readonly text: string) {}
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
   toString(): string {
     return this.text;
   }

@@ -116,10 +116,11 @@ class Waiting {
   readonly #timeout: number | undefined;
   #resumed = false;
 
-  constructor(
-    private readonly payload: Payload,
-    private readonly socket: { timeout?: number; setTimeout?(ms: number): unknown } | undefined,
-  ) {
+  private readonly payload: Payload;
+  private readonly socket: { timeout?: number; setTimeout?(ms: number): unknown } | undefined;
+  constructor(payload: Payload, socket: { timeout?: number; setTimeout?(ms: number): unknown } | undefined) {
+    this.payload = payload;
+    this.socket = socket;
     this.#timeout = socket?.timeout;
     if (this.#timeout !== undefined && this.#timeout > 0) socket?.setTimeout?.(0);
   }
@@ -153,7 +154,10 @@ class Feed {
   /** The latest run of #pump: each starts once the one before has ended. */
   #pumped: Promise<void> = Promise.resolve();
 
-  constructor(private readonly reader: JsonPages) {}
+  private readonly reader: JsonPages;
+  constructor(reader: JsonPages) {
+    this.reader = reader;
+  }
 
   push(chunk: Buffer): void {
     this.#queue.push(chunk);

@@ -38,16 +38,32 @@ export class ClassicJob {
   state: JobState = 'Open';
   systemModstamp: number;
 
+  readonly id: string;
+  readonly operation: BulkOperation;
+  readonly object: string;
+  readonly externalIdFieldName: string | null;
+  readonly contentType: ContentType;
+  readonly apiVersion: string;
+  readonly createdById: string;
+  readonly createdDate: number;
   constructor(
-    readonly id: string,
-    readonly operation: BulkOperation,
-    readonly object: string,
-    readonly externalIdFieldName: string | null,
-    readonly contentType: ContentType,
-    readonly apiVersion: string,
-    readonly createdById: string,
-    readonly createdDate: number,
+    id: string,
+    operation: BulkOperation,
+    object: string,
+    externalIdFieldName: string | null,
+    contentType: ContentType,
+    apiVersion: string,
+    createdById: string,
+    createdDate: number,
   ) {
+    this.id = id;
+    this.operation = operation;
+    this.object = object;
+    this.externalIdFieldName = externalIdFieldName;
+    this.contentType = contentType;
+    this.apiVersion = apiVersion;
+    this.createdById = createdById;
+    this.createdDate = createdDate;
     this.systemModstamp = createdDate;
   }
 

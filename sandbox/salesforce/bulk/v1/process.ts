@@ -17,7 +17,10 @@ const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 export class ClassicProcessor {
   #running = new Set<string>();
 
-  constructor(private readonly ctx: BulkContext) {}
+  private readonly ctx: BulkContext;
+  constructor(ctx: BulkContext) {
+    this.ctx = ctx;
+  }
 
   kick(job: ClassicJob): void {
     if (this.#running.has(job.id)) return;
