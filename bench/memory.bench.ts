@@ -1,5 +1,5 @@
 // The service's resident memory (RSS, from /proc) at its peak under two loads, each on a fresh
-// service process (compiled, default log level, logs to a file):
+// service process (as `npm start` runs it, default log level, logs to a file):
 //   - 50 concurrent inserts of 10 000 Salesforce records each (500 000 records in flight), against
 //     the Salesforce sandbox in its own process; target under 300 MiB;
 //   - 100 concurrent pass-through uploads of 10 MB each to a trivial upstream that reads and drops

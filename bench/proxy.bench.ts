@@ -3,7 +3,7 @@
 //   forwarder  — a lean Node forwarder doing the pass-through's essential work and nothing else
 //                (bench/lib/lean-forwarder.ts: node:http + undici Pool, headers filtered both ways, a
 //                credential injected, bodies streamed, the answer written chunk by chunk);
-//   service    — crm-proxy's pass-through, the compiled build started with `serve` at the default log
+//   service    — crm-proxy's pass-through, started as `npm start` starts it, at the default log
 //                level, its stdout and stderr going to a file.
 // Every party is its own process: the upstream (a trivial 1 KB CRM, bench/lib/upstream-process.ts),
 // the forwarder, the service, and the load generator (wrk for a fixed number of connections,
@@ -11,7 +11,7 @@
 // machine's load falls on all three alike.
 //
 // Run: npm run bench -- proxy
-//   BENCH_RUNS (default 3), BENCH_SECONDS per run (default 5), BENCH_MODE=compiled|tsx,
+//   BENCH_RUNS (default 3), BENCH_SECONDS per run (default 5),
 //   BENCH_LOG_LEVEL (default: the service's own default), BENCH_SERVICE_LOG (default: a file;
 //   /dev/null discards), BENCH_PROFILE=DIR (the service runs with --cpu-prof, profile written to DIR),
 //   BENCH_ONLY=get|rate|post (one scenario), BENCH_QUICK=1 (one run of 1 s each and a short warm-up:
@@ -27,7 +27,6 @@ import {
   removeServiceData,
   rssMiBOf,
   type ServiceProcess,
-  type StartMode,
   seedConnection,
   spawnHelperProcess,
   startServiceProcess,
@@ -36,7 +35,6 @@ import {
 const QUICK = process.env['BENCH_QUICK'] === '1';
 const RUNS = Number(process.env['BENCH_RUNS'] ?? (QUICK ? 1 : 3));
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? (QUICK ? 1 : 5));
-const MODE = (process.env['BENCH_MODE'] ?? 'compiled') as StartMode;
 const ONLY = process.env['BENCH_ONLY'];
 const WINDOW = process.env['CRM_PROXY_REPLAY_SKIP_WINDOW_MS'];
 const MB = 1024 * 1024;
@@ -93,7 +91,6 @@ try {
   });
   service = await startServiceProcess({
     data,
-    mode: MODE,
     env: {
       ...(process.env['BENCH_LOG_LEVEL'] === undefined ? {} : { LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] }),
       // 0 makes the service copy every POST body for a replay (by default it copies none here: the
@@ -240,7 +237,7 @@ try {
   }
   const load1 = loadavg();
   console.log(
-    `\npass-through vs a lean Node forwarder vs direct (every party its own process; service: ${MODE} build, ` +
+    `\npass-through vs a lean Node forwarder vs direct (every party its own process; service: npm start, node ${process.version}, ` +
       `log level ${process.env['BENCH_LOG_LEVEL'] ?? 'default (info)'}, output to ${running.logFile})`,
   );
   console.log(out.join('\n'));

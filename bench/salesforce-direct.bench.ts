@@ -1,7 +1,7 @@
 // The service beside the same Salesforce call sent straight to the sandbox with the same access
 // token, in the same run: get of 2 000 ids against one sObject Collections retrieve, and insert of
 // 200 records through Collections against one sObject Collections create. Target: the service's
-// throughput at ≥ 0.95 of direct. The service runs as its own process (compiled, default log level,
+// throughput at ≥ 0.95 of direct. The service runs as its own process (as `npm start` runs it, default log level,
 // logs to a file), the sandbox in another, the load generator (wrk) in a third. Each runs twice:
 // with the sandbox answering at once (the service's CPU against the sandbox's, on shared cores)
 // and with Salesforce's latency. The CPU time per request of the sandbox and the service is printed.

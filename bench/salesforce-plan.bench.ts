@@ -2,7 +2,7 @@
 // org's daily API allowance left and near its limit, beside each single plan forced by
 // X-CRM-Proxy-Interface, in the same run. With plenty left the service's wall time should be within
 // 1.1 of the fastest plan's; near the limit its API calls within 1.1 of the most frugal plan's.
-// The service runs as its own process (compiled, default log level, logs to a file), the sandbox in
+// The service runs as its own process (as `npm start` runs it, default log level, logs to a file), the sandbox in
 // another, with a latency profile of a real org (150 ms ± 30 ms per call, 0.5 ms per record).
 // Run: npm run bench -- salesforce-plan   (BENCH_RUNS, default 3; BENCH_RECORDS, default 10000)
 import { loadavg } from 'node:os';

@@ -1,9 +1,8 @@
-// The service as its own child process, run the way production runs it: the compiled build
-// (`npm run start:prod`'s node arguments, or `npm start`'s), the default log level unless told
-// otherwise, stdout and stderr going to a file (or /dev/null) at the OS level — the service's
+// The service as its own child process, run the way users run it: `npm start`'s node arguments,
+// the default log level unless told otherwise, stdout and stderr going to a file (or /dev/null) at the OS level — the service's
 // logging is paid for, not silenced in code. Benchmarks drive it over HTTP from other processes
 // and read its memory from /proc.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -14,8 +13,6 @@ import { loadConfig } from '../../src/config/index.ts';
 import { createContext } from '../../src/context.ts';
 import { pinned } from './pin.ts';
 
-export type StartMode = 'compiled' | 'tsx';
-
 /** Node's arguments in the package's own start scripts: the service runs with the flags users get. */
 function scriptArgs(name: string): string[] {
   const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> })
@@ -25,19 +22,7 @@ function scriptArgs(name: string): string[] {
   return args;
 }
 
-const ENTRY: Record<StartMode, string[]> = {
-  compiled: scriptArgs('start:prod'),
-  tsx: scriptArgs('start'),
-};
-
-let built = false;
-/** `npm run build` once per benchmark process (the compiled mode runs dist/). */
-export function ensureBuilt(): void {
-  if (built) return;
-  const r = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: ['ignore', 'ignore', 'inherit'] });
-  if (r.status !== 0) throw new Error('npm run build failed');
-  built = true;
-}
+const ENTRY = scriptArgs('start');
 
 /** A data directory and the environment every process using it shares (store, encryption key). */
 export interface ServiceData {
@@ -114,7 +99,6 @@ export interface ServiceProcess {
 
 export interface StartServiceOptions {
   data: ServiceData;
-  mode?: StartMode;
   /** Extra environment (LOG_LEVEL, limits, …); the service's defaults otherwise. */
   env?: Record<string, string>;
   /** Node options before the entry, e.g. ['--cpu-prof', '--cpu-prof-dir=prof']. */
@@ -143,8 +127,6 @@ export function cpuMsOf(pid: number): number {
  * `BENCH_PROFILE=DIR` runs it with `--cpu-prof`, its profile written to DIR when it stops.
  */
 export async function startServiceProcess(options: StartServiceOptions): Promise<ServiceProcess> {
-  const mode = options.mode ?? 'compiled';
-  if (mode === 'compiled') ensureBuilt();
   const logFile = options.logFile ?? join(options.data.dataDir, 'service.log');
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -154,7 +136,7 @@ export async function startServiceProcess(options: StartServiceOptions): Promise
     ...(options.nodeArgs ?? []),
     ...(profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`]),
   ];
-  const [command, args] = pinned('measured', process.execPath, [...nodeArgs, ...ENTRY[mode]]);
+  const [command, args] = pinned('measured', process.execPath, [...nodeArgs, ...ENTRY]);
   const child = spawn(command, args, {
     env: {
       PATH: process.env['PATH'] ?? '',
@@ -177,7 +159,7 @@ export async function startServiceProcess(options: StartServiceOptions): Promise
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
       const out = logFile === '/dev/null' ? '' : readFileSync(logFile, 'utf8').slice(-4000);
-      throw new Error(`the service did not start (${mode}):\n${out}`);
+      throw new Error(`the service did not start:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 20));
   }

@@ -1,6 +1,4 @@
 // Command dispatcher: `crm-proxy <command> …`. Exit codes: 0 done, 1 failed, 2 bad invocation.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 import { ConfigError } from '../config/index.ts';
 import { CryptoError } from '../crypto/envelope.ts';
@@ -44,22 +42,9 @@ crm-proxy help [COMMAND]     also: crm-proxy COMMAND [SUBCOMMAND] --help
 ${CONFIG_HELP}
 `;
 
-/** Signature of src/cli/serve.ts and src/cli/sandbox.ts: undefined keeps the process running. */
-type Runner = (argv: string[]) => Promise<number | undefined>;
-
+/** serve and sandbox load the service or the emulators only when run; undefined keeps the process running. */
 async function delegate(name: 'serve' | 'sandbox', argv: string[]): Promise<number | undefined> {
-  // `.ts` from the sources, `.js` from the compiled build (dist/).
-  const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-  const file = fileURLToPath(new URL(`./${name}.${ext}`, import.meta.url));
-  if (!existsSync(file)) {
-    note(`The "${name}" command is not available in this build (src/cli/${name}.ts is missing).`);
-    return 1;
-  }
-  const mod = (await import(file)) as { run?: Runner };
-  if (typeof mod.run !== 'function') {
-    note(`src/cli/${name}.ts does not export run(argv).`);
-    return 1;
-  }
+  const mod = name === 'serve' ? await import('./serve.ts') : await import('./sandbox.ts');
   return mod.run(argv);
 }
 
