@@ -1,7 +1,5 @@
 // Command dispatcher: `crm-proxy <command> …`. Exit codes: 0 done, 1 failed, 2 bad invocation.
 import { inspect } from 'node:util';
-import { ConfigError } from '../config/index.ts';
-import { CryptoError } from '../crypto/envelope.ts';
 import { CONNECT_LINK_HELP, connectLinkCommand } from './commands/connect-link.ts';
 import { CONNECTIONS_HELP, connectionsCommand } from './commands/connections.ts';
 import { DOCTOR_HELP, doctorCommand } from './commands/doctor.ts';
@@ -13,7 +11,6 @@ import { ROTATE_KEY_HELP, rotateKeyCommand } from './commands/rotate-key.ts';
 import { TOKENS_HELP, tokensCommand } from './commands/tokens.ts';
 import type { Core } from './core.ts';
 import { CommandError, note, UsageError } from './io.ts';
-import { ensureNotAccidental, locateStore } from './location.ts';
 import { cliIo } from './process-io.ts';
 
 const CONFIG_HELP = `Configuration is found the way the service finds it: the environment first, then the env file
@@ -93,6 +90,7 @@ export async function main(argv: string[]): Promise<number | undefined> {
   const [command, ...rest] = argv;
   // The store and its drivers load only for commands that need them, so `help` stays fast.
   const open = async (): Promise<Core> => {
+    const { ensureNotAccidental, locateStore } = await import('./location.ts');
     const location = locateStore();
     note(`Store: ${location.where}`);
     await ensureNotAccidental(location);
@@ -161,7 +159,8 @@ function report(err: unknown): number {
     note(`error: ${(err as Error).message}\nRun "crm-proxy help" for usage.`);
     return 2;
   }
-  if (err instanceof CommandError || err instanceof ConfigError || err instanceof CryptoError) {
+  // The command's own refusals, and bad configuration or keys: the message is the whole story.
+  if (err instanceof CommandError || (err instanceof Error && /^(Config|Crypto)Error$/.test(err.name))) {
     note(`error: ${err.message}`);
     return 1;
   }

@@ -1,14 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../../config/index.ts';
+import { ConfigError } from '../../config/error.ts';
 import { PLAIN_HTTP_FIX, plainHttpUrls } from '../../connections/plain-http.ts';
-import { GENERATED_KEY_FILE } from '../../crypto/keyring.ts';
 import type { Connection } from '../../domain/connection.ts';
 import { ApiError } from '../../errors/index.ts';
 import type { Core } from '../core.ts';
 import { note, printJson } from '../io.ts';
-import { locateStore, type StoreLocation } from '../location.ts';
+import type { StoreLocation } from '../location.ts';
 import { sandboxCause } from './doctor-sandbox.ts';
 
 export const DOCTOR_HELP = `crm-proxy doctor [--json]
@@ -55,6 +54,11 @@ export async function doctorCommand(args: string[]): Promise<number> {
 }
 
 async function diagnose(add: (f: Finding) => void): Promise<void> {
+  // The configuration, the store and the providers load here, not with the CLI's help.
+  const [{ locateStore }, { GENERATED_KEY_FILE }] = await Promise.all([
+    import('../location.ts'),
+    import('../../crypto/keyring.ts'),
+  ]);
   let location: StoreLocation;
   try {
     location = locateStore();

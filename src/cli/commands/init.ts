@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { note } from '../io.ts';
-import { locateStore } from '../location.ts';
 
 export const INIT_HELP = `crm-proxy init
     creates the store where the configuration points (and, in sandbox mode, the development
@@ -8,6 +7,7 @@ export const INIT_HELP = `crm-proxy init
 
 export async function initCommand(args: string[]): Promise<number> {
   parseArgs({ args, strict: true, options: {} });
+  const { locateStore } = await import('../location.ts');
   const location = locateStore();
   note(`Store: ${location.where}`);
   const { openCore } = await import('../core.ts');
