@@ -9,7 +9,6 @@ import { registerJsonParser } from './http/plugins/body-parser.ts';
 import { registerDocsPage } from './http/plugins/docs-page.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
 import { registerHealth } from './http/plugins/health.ts';
-import { registerLargeReplies } from './http/plugins/large-replies.ts';
 import { OneLineLogController, redactingLogger } from './http/plugins/log-redaction.ts';
 import { registerRequestMetrics } from './http/plugins/metrics.ts';
 import { registerOpenApi } from './http/plugins/openapi.ts';
@@ -33,10 +32,7 @@ export interface BuildAppOptions {
  *
  * Body limit (JSON routes; pass-through streams and is not parsed): the largest request is an
  * insert/update of 10,000 records, and a typical CRM record is a few hundred bytes of JSON, so the
- * default 8 MiB holds 10,000 records of ~800 bytes. The bound is the parse: JSON.parse blocks the
- * event loop, ~150 ms for 8 MiB of 1000-key records (the widest allowed; one object of more keys,
- * whose parse grows faster than its size, is refused before parsing) and ~40 ms for 8 MiB of
- * typical records. Bigger loads go as several requests. `ContextOverrides.bodyLimit` changes it.
+ * default 8 MiB holds 10,000 records of ~800 bytes. Bigger loads go as several requests.
  */
 export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp {
   let draining = false;
@@ -91,7 +87,6 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
     details: () => ctx.readinessDetails(),
   });
   registerRequestLog(app, ctx);
-  registerLargeReplies(app);
   registerV1Routes(app, routeServices(ctx));
   registerAdminRoutes(app, ctx);
   registerConsole(app, ctx);

@@ -40,11 +40,37 @@ function fingerprint(request: FastifyRequest): string {
   });
 }
 
+/** Key of the stored body of a pass-through answer: its bytes, base64. */
+const B64 = '__crm_proxy_body_base64';
+
+/** A stored answer given again: its status, headers and body (a pass-through's as its bytes). */
 function replay(reply: FastifyReply, answer: StoredAnswer): unknown {
   reply.code(answer.status);
   for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
   reply.header('idempotent-replayed', 'true');
-  return answer.body;
+  const stored = answer.body as Record<string, string> | null;
+  const bytes = stored !== null && typeof stored === 'object' && B64 in stored ? stored[B64] : undefined;
+  return bytes === undefined ? answer.body : Buffer.from(bytes, 'base64');
+}
+
+/**
+ * A keyed write failed: its key is released when nothing was applied (a retry runs it again),
+ * otherwise the failure is stored as its answer.
+ */
+async function settleFailure(
+  ctx: RouteServices,
+  tokenId: string,
+  key: string,
+  error: unknown,
+  requestId: string,
+): Promise<void> {
+  const { status, body } = toErrorBody(error, requestId);
+  if (nothingApplied(status)) {
+    await ctx.idempotency.release(tokenId, key).catch(() => {});
+    return;
+  }
+  const headers = error instanceof ApiError ? error.headers : {};
+  await ctx.idempotency.complete(tokenId, key, { status, headers, body }).catch(() => {});
 }
 
 /**
@@ -67,7 +93,7 @@ export async function batchWrite(
     // parsed goes to the next request rather than waiting out the CRM call.
     releaseBody(request);
     const answer = await runBatchWrite(ctx.operations, connection, write);
-    nameInterface(request, reply, answer);
+    nameInterface(reply, answer);
     return { data: answer.data };
   }
   const jobId = newJobId();
@@ -92,7 +118,7 @@ export async function batchWrite(
   const { job, done } = submitted;
   // The job keeps the records it needs, or reads them back from the store when it has to wait for
   // its turn: the request lets go of its parsed body.
-  (request as { body: unknown }).body = undefined;
+  request.body = undefined;
   releaseBody(request);
   if (async) {
     const headers = {
@@ -108,34 +134,27 @@ export async function batchWrite(
   }
   reply.header('x-crm-proxy-job-id', job.id);
   // Returned, not awaited here, so that nothing of this call (its `write`) is kept while the job runs.
-  return answerOf(request, reply, done);
+  return answerOf(reply, done);
 }
 
 /** The answer of a synchronous job-backed write once its job has ended. */
-async function answerOf(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  done: Promise<JobOutcome>,
-): Promise<unknown> {
+async function answerOf(reply: FastifyReply, done: Promise<JobOutcome>): Promise<unknown> {
   const outcome = await done;
   if (!outcome.ok) throw outcome.error;
-  nameInterface(request, reply, outcome.answer);
+  nameInterface(reply, outcome.answer);
   return { data: outcome.answer.data };
 }
 
 /**
  * `X-CRM-Proxy-Interface: bulk2; reason=allowance-12%-left`: the interface that carried the write
- * and why it was chosen, also on the request's "request completed" log line.
+ * and why it was chosen, also on the request's "request completed" log line (log-redaction.ts).
  */
-function nameInterface(request: FastifyRequest, reply: FastifyReply, answer: WriteAnswer): void {
+function nameInterface(reply: FastifyReply, answer: WriteAnswer): void {
   if (answer.via === undefined) return;
   reply.header(
     'x-crm-proxy-interface',
     answer.reason === undefined ? answer.via : `${answer.via}; reason=${answer.reason}`,
   );
-  // On the request's own log lines from here on ("request completed"), not one line more per write.
-  const log = request.log as FastifyRequest['log'] & { setBindings?(bindings: object): void };
-  log.setBindings?.({ interface: answer.via, reason: answer.reason });
 }
 
 /** An answer of a write that does not run as a job: its headers and body (status 200). */
@@ -169,13 +188,7 @@ export async function directWrite(
   try {
     answer = await ctx.idempotency.holding(token.id, key, run);
   } catch (error) {
-    const { status, body } = toErrorBody(error, request.id);
-    if (nothingApplied(status)) {
-      await ctx.idempotency.release(token.id, key).catch(() => {});
-    } else {
-      const headers = error instanceof ApiError ? error.headers : {};
-      await ctx.idempotency.complete(token.id, key, { status, headers, body }).catch(() => {});
-    }
+    await settleFailure(ctx, token.id, key, error, request.id);
     throw error;
   }
   await ctx.idempotency.complete(token.id, key, { status: 200, headers: answer.headers, body: answer.body });
@@ -200,8 +213,6 @@ async function readAll(stream: Readable, limit: number, what: string): Promise<B
   }
   return Buffer.concat(chunks);
 }
-
-const B64 = '__crm_proxy_body_base64';
 
 /**
  * A pass-through POST or PATCH with an Idempotency-Key: the body is read whole (its hash is part
@@ -229,14 +240,7 @@ export async function keyedPassthrough(
     headers: { 'content-type': Array.isArray(contentType) ? contentType.join(',') : contentType },
   });
   const claim = await ctx.idempotency.claim(token.id, key, hash, null);
-  if (claim.kind === 'replay') {
-    reply.code(claim.answer.status);
-    for (const [name, value] of Object.entries(claim.answer.headers)) reply.header(name, value);
-    reply.header('idempotent-replayed', 'true');
-    const stored = claim.answer.body as Record<string, string> | null;
-    const bytes = stored !== null && typeof stored === 'object' && B64 in stored ? stored[B64] : undefined;
-    return reply.send(bytes === undefined ? claim.answer.body : Buffer.from(bytes, 'base64'));
-  }
+  if (claim.kind === 'replay') return reply.send(replay(reply, claim.answer));
   let status: number;
   let headers: Record<string, string | string[]>;
   let answer: Buffer;
@@ -249,14 +253,7 @@ export async function keyedPassthrough(
       return { status: result.status, headers: result.headers, answer: bytes };
     }));
   } catch (error) {
-    const { status: failed, body: errorBody } = toErrorBody(error, request.id);
-    if (nothingApplied(failed)) await ctx.idempotency.release(token.id, key).catch(() => {});
-    else {
-      const errorHeaders = error instanceof ApiError ? error.headers : {};
-      await ctx.idempotency
-        .complete(token.id, key, { status: failed, headers: errorHeaders, body: errorBody })
-        .catch(() => {});
-    }
+    await settleFailure(ctx, token.id, key, error, request.id);
     throw error;
   }
   const kept: Record<string, string> = {};

@@ -1,6 +1,5 @@
 // A job's results: counted and stored in pieces when it finishes, read back page by page.
 import type { SaveResult } from '../domain/operations.ts';
-import { yieldToLoop } from '../lib/yield-to-loop.ts';
 import type { JobCounts, JobRow, JobsRepository } from '../store/types.ts';
 
 /** The job's record-level counts from a finished answer. */
@@ -9,7 +8,7 @@ export function countsOf(results: readonly SaveResult[]): JobCounts {
   return { processed: results.length, succeeded, failed: results.length - succeeded };
 }
 
-/** A finished job's results, stored in pieces of `size` (a turn of the event loop between pieces). */
+/** A finished job's results, stored in pieces of `size`, so that a page of them reads one or two pieces. */
 export async function storeResults(
   jobs: Pick<JobsRepository, 'putResults'>,
   id: string,
@@ -18,7 +17,6 @@ export async function storeResults(
 ): Promise<void> {
   const pieces = [];
   for (let first = 0; first < results.length; first += size) {
-    if (first > 0) await yieldToLoop();
     pieces.push({ piece: first / size, first, results: JSON.stringify(results.slice(first, first + size)) });
   }
   await jobs.putResults(id, pieces);

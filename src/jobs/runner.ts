@@ -6,7 +6,6 @@ import { ApiError, toErrorBody } from '../errors/index.ts';
 import { AdmissionQueue } from '../lib/admission.ts';
 import { withCallContext } from '../lib/call-context.ts';
 import type { Clock } from '../lib/clock.ts';
-import { yieldIfDue, yieldToLoop } from '../lib/yield-to-loop.ts';
 import type { OperationDeps } from '../operations/deps.ts';
 import { type BatchWrite, runBatchWrite, sizeOf } from '../operations/writes.ts';
 import type { JobHook } from '../providers/adapter.ts';
@@ -337,18 +336,12 @@ export class JobRunner {
       crmJob: (crmJobId) => jobs.addCrmJobId(id, crmJobId, this.#iso()),
       away,
       journal: {
-        // A store read or write answers in a microtask: parallel calls reading or writing their
-        // entries together would chain them into one long block without a turn of the loop
-        // before each once the turn's slice is used up, and after each write.
         get: async (key) => {
-          await yieldIfDue();
           const v = await jobs.journalGet(id, key);
           return v === undefined ? undefined : JSON.parse(v);
         },
         set: async (key, value) => {
-          await yieldIfDue();
           await jobs.journalSet(id, key, JSON.stringify(value), this.#iso());
-          await yieldToLoop();
         },
       },
     };

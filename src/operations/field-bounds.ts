@@ -15,13 +15,11 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 /**
  * Refuses (400) a field name longer than MAX_FIELD_NAME_LENGTH and more than MAX_DISTINCT_FIELDS
  * distinct names, before any name is matched against the object's fields. Linear in the keys sent.
- * A request's records can be checked a page at a time: the names `seen` so far, and the position
- * of the page's first record in the request (`first`), are carried from page to page.
  */
-export function checkFieldNames(records: readonly unknown[], seen = new Set<string>(), first = 0): void {
-  for (let at = 0; at < records.length; at++) {
-    const index = first + at;
-    const record = records[at];
+export function checkFieldNames(records: readonly unknown[]): void {
+  const seen = new Set<string>();
+  for (let index = 0; index < records.length; index++) {
+    const record = records[index];
     if (!isPlainObject(record)) continue;
     for (const key in record) {
       if (key.length > MAX_FIELD_NAME_LENGTH) {

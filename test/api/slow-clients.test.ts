@@ -286,3 +286,37 @@ test('a client that stops reading an answer is released within the body-idle tim
   assert.ok(releasedMs < idleMs * 1.75, `released after ${releasedMs} ms`);
   client.socket.destroy();
 });
+
+test('a client that stops reading a JSON answer is released within a second of the body-idle timeout', async (t) => {
+  // An idle timeout of 8 s: the answer was checked every 2 s (a quarter of it), and a client that
+  // stopped reading was released up to 2 s late; now it is checked at least every second.
+  const idleMs = 8000;
+  const s = await startStack(t, { env: { ...SHORT, CRM_PROXY_BODY_IDLE_TIMEOUT_MS: String(idleMs) } });
+  // 2 000 accounts of 3 KB: a 6 MB answer, more than the socket buffers of both ends hold.
+  s.sf.org.insert(
+    'Account',
+    Array.from({ length: 2000 }, (_, i) => ({ Name: `Unread ${i}`, Description: 'd'.repeat(3000) })),
+  );
+  const body = JSON.stringify({ data: 'SELECT Id, Name, Description FROM Account' });
+  const client = await openRaw(s.baseUrl);
+  let firstByte = 0;
+  client.socket.once('data', () => {
+    // The answer has started: the client stops reading from here on.
+    firstByte = Date.now();
+    client.socket.pause();
+  });
+  client.write(
+    `${requestHead('POST', '/v1/object/soql', {
+      Authorization: `Bearer ${s.tokens.salesforce}`,
+      'Content-Type': 'application/json',
+      'Content-Length': String(Buffer.byteLength(body)),
+    })}${body}`,
+  );
+  assert.equal(await settledConnections(s, 0), 0);
+  const releasedMs = Date.now() - firstByte;
+  t.diagnostic(`released ${releasedMs} ms after the answer started, body-idle timeout ${idleMs} ms`);
+  // The bound, a second, and the moments the buffers took to fill.
+  assert.ok(firstByte > 0, 'the answer started');
+  assert.ok(releasedMs < idleMs + 1000 + 500, `released after ${releasedMs} ms`);
+  client.socket.destroy();
+});

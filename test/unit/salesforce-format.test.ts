@@ -59,9 +59,9 @@ test('CSV cells: #N/A for null, booleans, numbers, picklists joined, datetime of
   assert.equal(csvCell(['a', 'b']), 'a;b');
   assert.equal(csvCell('2024-01-01T10:00:00.000+0000'), '2024-01-01T10:00:00.000+00:00');
   assert.equal(csvCell('2024-01-01'), '2024-01-01');
-  const { header, rows } = await toCsvRows([{ LastName: 'a,"b"' }, { LastName: null, Tags__c: ['x'] }]);
+  const { header, rows } = toCsvRows([{ LastName: 'a,"b"' }, { LastName: null, Tags__c: ['x'] }]);
   assert.deepEqual(header, ['LastName', 'Tags__c']);
-  const csv = await toCsv(header, rows);
+  const csv = Buffer.concat(await toCsv(header, rows).toArray());
   assert.deepEqual(parse(csv), [
     ['LastName', 'Tags__c'],
     ['a,"b"', ''],

@@ -69,10 +69,10 @@ test('a page that is not there fails the read instead of running the job with pa
   await assert.rejects(readInput({ ...jobs, input: async () => null }, { id: 'gone', total: 1 }), /missing/);
 });
 
-test('inputs stored whole in the row by earlier versions (gzipped JSON lines, gzipped JSON, JSON) are read', async () => {
+test('inputs stored whole in the row by version 0.1.0 (gzipped JSON) are read', async () => {
   const insert = { objectName: 'Contact', records: records(1234), via: 'bulk2' };
   const del = { objectName: 'Contact', ids: ['003A', '003B'] };
-  for (const format of ['gzl', 'gz', 'json'] as const) {
+  for (const format of ['gz'] as const) {
     for (const input of [insert, del]) {
       const { jobs, pagesRead } = memoryJobs({ input: legacyInputText(input, format) });
       const total = 'records' in input ? input.records.length : input.ids.length;

@@ -143,35 +143,35 @@ function clientErrorAnswer(
   return new ApiError('malformed_request', 'The request is not valid HTTP/1.1 and could not be read.');
 }
 
-/** Bytes of the answer not yet taken by the client: queued in Node and in libuv's write queue. */
-function unsentBytes(socket: Socket): number {
-  const handle = (socket as Socket & { _handle?: { writeQueueSize?: number } })._handle;
-  return socket.writableLength + (handle?.writeQueueSize ?? 0);
-}
-
 /**
  * Closes the connection once an answer has waited `idleMs` on a client that takes none of it.
  * Node's socket timeout cannot do this alone: it skips a firing whenever the write queue changed
  * since the last one, so a client that stopped reading was released after about twice the bound.
- * Checked a few times per bound, only while an answer is still going out.
+ * Progress is the bytes whose writes completed (`bytesWritten` counts the queued ones too); it is
+ * checked at least every second while an answer is still going out, so the client is released
+ * within a second of the bound.
  */
 function watchUnread(socket: Socket, res: ServerResponse, idleMs: number, log: Logger, reqId: string): void {
   setImmediate(() => {
     if (res.writableFinished || socket.destroyed) return;
-    const stepMs = Math.max(50, Math.floor(idleMs / 4));
-    // Bytes the kernel took: a client that reads at all moves this, however much more is queued.
-    const taken = () => socket.bytesWritten - unsentBytes(socket);
+    const taken = () => socket.bytesWritten - socket.writableLength;
     let last = taken();
-    let stalledMs = 0;
-    const timer = setInterval(() => {
-      const now = taken();
-      stalledMs = unsentBytes(socket) > 0 && now === last ? stalledMs + stepMs : 0;
-      last = now;
-      if (stalledMs < idleMs) return;
-      clearInterval(timer);
-      log.debug({ reqId }, 'client stopped reading the answer; connection closed');
-      socket.destroy();
-    }, stepMs);
+    let lastMoved = performance.now();
+    const timer = setInterval(
+      () => {
+        const now = taken();
+        if (now !== last || socket.writableLength === 0) {
+          last = now;
+          lastMoved = performance.now();
+          return;
+        }
+        if (performance.now() - lastMoved < idleMs) return;
+        clearInterval(timer);
+        log.debug({ reqId }, 'client stopped reading the answer; connection closed');
+        socket.destroy();
+      },
+      Math.min(1000, Math.max(50, Math.floor(idleMs / 4))),
+    );
     timer.unref();
     res.once('close', () => clearInterval(timer));
   });

@@ -55,7 +55,18 @@ export class OneLineLogController extends LogController {
         'request errored',
       );
     } else {
-      reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+      reply.log.info(
+        { req: request, res: reply, responseTime: reply.elapsedTime, ...writeInterface(reply) },
+        'request completed',
+      );
     }
   }
+}
+
+/** The interface that carried a write and why (`X-CRM-Proxy-Interface: bulk2; reason=…`), for its log line. */
+function writeInterface(reply: FastifyReply): { interface?: string; reason?: string } {
+  const header = reply.getHeader('x-crm-proxy-interface');
+  if (typeof header !== 'string') return {};
+  const [via = '', reason] = header.split('; reason=');
+  return reason === undefined ? { interface: via } : { interface: via, reason };
 }

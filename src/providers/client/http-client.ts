@@ -1,11 +1,8 @@
-import { StringDecoder } from 'node:string_decoder';
 import { Agent, errors, request } from 'undici';
 import { meterCrmCall, traceOutbound } from '../../lib/call-context.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { redactUrl } from '../../lib/redact.ts';
 import { retrying } from '../../lib/retry.ts';
-import { encodeUtf8Yielding } from '../../lib/utf8-yielding.ts';
-import { sliceUsed, yieldToLoop } from '../../lib/yield-to-loop.ts';
 import {
   type AttemptFailure,
   DEFAULT_RETRY_POLICY,
@@ -32,13 +29,6 @@ export interface HttpClientOptions {
   /** Waits between attempts run on this clock; Retry-After dates are read against it. */
   clock: Clock;
 }
-
-/**
- * From this many characters on, a string body is encoded to UTF-8 in turns of the event loop of
- * its own: the caller has just spent one building it (JSON.stringify of the same text), and 8 MiB
- * of non-ASCII text takes ~25 ms to encode at once.
- */
-const OWN_TURN_FROM = 256 * 1024;
 
 const NETWORK_CODES: Record<string, OutboundNetworkError['kind']> = {
   UND_ERR_CONNECT_TIMEOUT: 'connect_failed',
@@ -73,48 +63,6 @@ function classify(error: unknown): OutboundNetworkError['kind'] | null {
 }
 
 /**
- * A body's text as it arrives, decoded chunk by chunk (a character cut between two chunks is kept
- * by the decoder), a leading BOM dropped as undici's `body.text()` does. Decoding the whole of a
- * large answer at its end would hold the event loop for tens of milliseconds; so would the chunks
- * already received, read one after the other without a yield (64 KiB of non-ASCII text takes
- * ~4 ms to decode).
- */
-async function readPieces(body: AsyncIterable<Buffer>): Promise<string[]> {
-  const decoder = new StringDecoder('utf8');
-  const pieces: string[] = [];
-  for await (const chunk of body) {
-    const piece = decoder.write(chunk);
-    if (piece !== '') pieces.push(piece);
-    if (sliceUsed()) await yieldToLoop();
-  }
-  const last = decoder.end();
-  if (last !== '') pieces.push(last);
-  const first = pieces[0];
-  if (first?.charCodeAt(0) === 0xfeff) pieces[0] = first.slice(1);
-  return pieces;
-}
-
-/** An answer whose text is joined from its pieces when first read; a reader of `pieces` never joins it. */
-function answer(
-  status: number,
-  headers: OutboundResponse['headers'],
-  pieces: readonly string[],
-  attempts: number,
-): OutboundResponse {
-  let text: string | undefined;
-  return {
-    status,
-    headers,
-    attempts,
-    pieces,
-    get text() {
-      text ??= pieces.join('');
-      return text;
-    },
-  };
-}
-
-/**
  * The one outbound HTTP client (undici). It applies the pure retry decision to every attempt,
  * honours Retry-After, enforces timeouts and reports each attempt to the call hooks.
  * It knows nothing of CRM authentication: the 401 → refresh → retry-once loop sits above it.
@@ -144,14 +92,8 @@ export class HttpClient {
 
   async send(req: OutboundRequest): Promise<OutboundResponse> {
     const timeout = req.timeoutMs ?? this.#timeoutMs;
-    // Encoded once for every attempt, after a turn of the loop and in slices (see OWN_TURN_FROM).
-    let sent = req;
-    if (typeof req.body === 'string' && req.body.length >= OWN_TURN_FROM) {
-      await yieldToLoop();
-      sent = { ...req, body: await encodeUtf8Yielding(req.body) };
-    }
     const last = await retrying(this.#clock, {
-      attempt: (n) => this.#attempt(sent, n, timeout),
+      attempt: (n) => this.#attempt(req, n, timeout),
       next: (outcome) => outcome.retryWaitMs,
     });
     if (last.response !== undefined) return last.response;
@@ -173,14 +115,14 @@ export class HttpClient {
       const res = await request(req.url, {
         method: req.method,
         headers: span === undefined ? req.headers : { ...req.headers, ...span.headers },
-        body: req.body,
+        body: typeof req.body === 'function' ? req.body() : req.body,
         dispatcher: this.#agent,
         headersTimeout: timeout,
         bodyTimeout: timeout,
         signal: attemptAbort.signal,
       });
-      const pieces = await readPieces(res.body).finally(() => clearTimeout(deadline));
-      response = answer(res.statusCode, res.headers, pieces, attempt);
+      const text = await res.body.text().finally(() => clearTimeout(deadline));
+      response = { status: res.statusCode, headers: res.headers, attempts: attempt, text };
       span?.end(res.statusCode);
       meterCrmCall(res.headers);
       if (res.statusCode < 500 && (res.statusCode !== 429 || req.ownRateLimit === true)) {

@@ -1,10 +1,12 @@
+import type { Readable } from 'node:stream';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface OutboundRequest {
   method: HttpMethod;
   url: string;
   headers?: Record<string, string>;
-  body?: string | Buffer;
+  /** A stream is given as the function that makes it, called for each attempt. */
+  body?: string | Buffer | (() => Readable);
   /**
    * True when resending cannot apply anything twice (GET, and POSTs that only read such as
    * Salesforce's collections retrieve). Decides which failures are retried.
@@ -22,8 +24,6 @@ export interface OutboundResponse {
   headers: Record<string, string | string[] | undefined>;
   /** Raw body text. */
   readonly text: string;
-  /** The same text in the pieces it arrived in, for readers that go through a large body piece by piece. */
-  readonly pieces?: readonly string[];
   attempts: number;
 }
 

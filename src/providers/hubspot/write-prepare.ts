@@ -1,7 +1,6 @@
 import type { RecordError, SaveResult } from '../../domain/operations.ts';
 import { ApiError, type UnknownField, unknownFields } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
-import { inPages } from '../../lib/yield-to-loop.ts';
 import type { HandlerCall } from '../adapter.ts';
 import type { PerConnectionState } from './connection-state.ts';
 import { splitAssociations } from './create-associations.ts';
@@ -11,9 +10,6 @@ import { formatValue, OptionHints } from './values.ts';
 import { fail, isRecord, type Outcome, type Prepared } from './write-results.ts';
 
 // Records of an insert or update checked against the type's properties and formatted for HubSpot.
-
-/** Records are formatted a page at a time: a batch's worth. */
-const PAGE = HUBSPOT_PROFILE.batchWriteMaxInputs;
 
 /** Property lookup by name, case-insensitive, refreshed once when a name is unknown. */
 export async function propertiesOf(
@@ -141,10 +137,7 @@ export async function prepare(
       prepared.push({ ...outcome, ...(associations && { associations }) });
     }
   };
-  // A page (one batch's worth) at a time.
-  await inPages(records.length, PAGE, (start, end) => {
-    for (let index = start; index < end; index++) one(records[index], index);
-  });
+  records.forEach(one);
   return { prepared, refused };
 }
 

@@ -1,13 +1,11 @@
-import { finished } from 'node:stream/promises';
-import { parse } from 'csv-parse';
+import { parse } from 'csv-parse/sync';
 import type { Clock } from '../../lib/clock.ts';
 import { retrying } from '../../lib/retry.ts';
-import { inPages, sliceUsed, yieldToLoop } from '../../lib/yield-to-loop.ts';
 import type { CrmSession, JobHook } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { CrmError, crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
 import type { RecordError, SaveResult } from './facet.ts';
-import { PAGE, toCsv } from './format.ts';
+import { toCsv } from './format.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import { cancelledResult } from './save-collections.ts';
 
@@ -95,7 +93,7 @@ export async function bulkWrite(
       method: 'PUT',
       url: `${jobUrl}/batches`,
       headers: { 'content-type': 'text/csv', accept: 'application/json' },
-      body: await toCsv(header, rows),
+      body: () => toCsv(header, rows),
       idempotent: false,
     });
     if (uploaded.status >= 300) throw crmErrorFromResponse('salesforce', uploaded, 'bulk upload');
@@ -220,7 +218,7 @@ async function readResults(
   rows: string[][],
   results: Array<SaveResult | undefined>,
 ): Promise<void> {
-  const unmatched = await RowMatcher.of(rows);
+  const unmatched = RowMatcher.of(rows);
   await eachResultRow(session, `${jobUrl}/successfulResults/`, (row) => {
     const index = unmatched.take(row.slice(2));
     const id = row[0] ?? '';
@@ -257,16 +255,13 @@ export function parseBulkError(text: string): RecordError {
 /** Input positions by row content; each content's positions handed out in input order. */
 class RowMatcher {
   readonly #queues = new Map<string, number[]>();
-  /** Built a page of rows at a time (`inPages`). */
-  static async of(rows: string[][]): Promise<RowMatcher> {
+  static of(rows: string[][]): RowMatcher {
     const matcher = new RowMatcher();
-    await inPages(rows.length, PAGE, (start, end) => {
-      for (let i = start; i < end; i++) {
-        const key = JSON.stringify(rows[i]);
-        const q = matcher.#queues.get(key);
-        if (q === undefined) matcher.#queues.set(key, [i]);
-        else q.push(i);
-      }
+    rows.forEach((row, i) => {
+      const key = JSON.stringify(row);
+      const q = matcher.#queues.get(key);
+      if (q === undefined) matcher.#queues.set(key, [i]);
+      else q.push(i);
     });
     return matcher;
   }
@@ -334,17 +329,9 @@ async function abort(session: CrmSession, jobUrl: string): Promise<void> {
   }).catch(() => undefined);
 }
 
-/** Characters of a result file given to csv-parse at once. */
-const PARSE_CHARS = 16 * 1024;
-
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
-
 /**
  * Hands each data row of a result file (as large as the upload: each row echoes its cells) to
- * `take`. csv-parse's stream parser reads the answer in the pieces it arrived in, PARSE_CHARS at a
- * time, yielding to the event loop whenever a slice of work is used up: a piece of 64 KiB takes
- * csv-parse ~5 ms, but ~40 ms the first time a process parses one (code not yet compiled). The
- * parser keeps a row cut between two writes.
+ * `take`. Salesforce sends a result file as one answer, parsed here in one piece.
  */
 async function eachResultRow(session: CrmSession, url: string, take: (row: string[]) => void): Promise<void> {
   const response = await call(session, 'results', {
@@ -354,28 +341,8 @@ async function eachResultRow(session: CrmSession, url: string, take: (row: strin
     idempotent: true,
   });
   if (response.status !== 200) throw crmErrorFromResponse('salesforce', response, 'bulk results');
-  const parser = parse({ relax_column_count: true });
-  let header = true;
-  parser.on('data', (row: string[]) => {
-    if (header) header = false;
-    else take(row);
-  });
-  const done = finished(parser);
-  // A parse error rejects `done` while a write is awaited: it is thrown from there.
-  done.catch(() => undefined);
-  for (const piece of response.pieces ?? [response.text]) {
-    for (let at = 0; at < piece.length; ) {
-      let end = Math.min(at + PARSE_CHARS, piece.length);
-      // A character outside the BMP stays whole: csv-parse encodes each write to UTF-8 on its own.
-      if (end < piece.length && isHighSurrogate(piece.charCodeAt(end - 1))) end -= 1;
-      const part = piece.slice(at, end);
-      at = end;
-      await new Promise<void>((resolve, reject) => parser.write(part, (e) => (e ? reject(e) : resolve())));
-      if (sliceUsed()) await yieldToLoop();
-    }
-  }
-  parser.end();
-  await done;
+  const rows = parse(response.text, { relax_column_count: true }) as string[][];
+  for (let i = 1; i < rows.length; i++) take(rows[i] as string[]);
 }
 
 function call(

@@ -180,7 +180,7 @@ export function salesforceData(options: SalesforceDataOptions): SalesforceDataFa
       if (via === 'collections') {
         return viaCollections(options, q, session, limiter, operation, objectName, records, journal);
       }
-      const { header, rows } = await toCsvRows(records);
+      const { header, rows } = toCsvRows(records);
       // A job's few calls are sequential and mostly waits: it takes no slot of the limiter.
       const bulk = bulkJournal(journal, objectName);
       return bulkWrite(

@@ -1,7 +1,7 @@
+import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { type UnknownField, unknownFields } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
-import { inPages } from '../../lib/yield-to-loop.ts';
 import type { ObjectDescribe } from './describe-types.ts';
 import type { PreparedRecord } from './facet.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
@@ -16,9 +16,6 @@ interface FieldInfo {
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Records are prepared, turned into CSV rows and written as CSV a page at a time (Collections' call size). */
-export const PAGE = SALESFORCE_PROFILE.collectionsMaxRecords;
 
 /**
  * Maps each record's keys to the object's real field names (case-insensitive, from the cached
@@ -37,24 +34,6 @@ export function prepareRecords(
 ): PreparedRecord[] {
   const preparer = recordPreparer(meta, operation);
   const out = records.map((record, index) => preparer.prepare(record, index));
-  preparer.finish();
-  return out;
-}
-
-/**
- * `prepareRecords` a page at a time, yielding to the event loop between pages (`inPages`). Every page
- * is checked before anything is sent: an unknown field anywhere still fails the whole request.
- */
-export async function preparePages(
-  meta: ObjectDescribe,
-  records: unknown[],
-  operation: 'insert' | 'update',
-): Promise<PreparedRecord[]> {
-  const preparer = recordPreparer(meta, operation);
-  const out: PreparedRecord[] = new Array(records.length);
-  await inPages(records.length, PAGE, (start, end) => {
-    for (let i = start; i < end; i++) out[i] = preparer.prepare(records[i], i);
-  });
   preparer.finish();
   return out;
 }
@@ -164,35 +143,28 @@ export function csvCell(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/**
- * The records' columns (union of their keys, first-seen order) and rows of CSV cells, a page at a
- * time (`inPages`).
- */
-export async function toCsvRows(records: PreparedRecord[]): Promise<{ header: string[]; rows: string[][] }> {
+/** The records' columns (union of their keys, first-seen order) and rows of CSV cells. */
+export function toCsvRows(records: PreparedRecord[]): { header: string[]; rows: string[][] } {
   const columns = new Set<string>();
-  await inPages(records.length, PAGE, (start, end) => {
-    for (const r of records.slice(start, end)) for (const k of Object.keys(r)) columns.add(k);
-  });
+  for (const r of records) for (const k of Object.keys(r)) columns.add(k);
   const header = [...columns];
-  const rows: string[][] = [];
-  await inPages(records.length, PAGE, (start, end) => {
-    for (const r of records.slice(start, end)) rows.push(header.map((h) => csvCell(r[h])));
-  });
-  return { header, rows };
+  return { header, rows: records.map((r) => header.map((h) => csvCell(r[h]))) };
 }
 
 /**
- * The CSV of a Bulk upload (header row, LF line ends), written and encoded a page of rows at a
- * time (`inPages`); each row ends with its delimiter, so the pages
- * join as they are. With one column, a row whose only cell is empty would be a blank line, which
- * CSV readers skip: empty cells are then written `""` (still an empty value), so every record
- * keeps its row.
+ * The CSV of a Bulk upload (header row, LF line ends) as a stream, for the upload to pull with
+ * backpressure: a Collections call's worth of rows (200) is written each time the upload asks for
+ * more. With one column, a row whose only cell is empty would be a blank line, which CSV readers
+ * skip: empty cells are then written `""` (still an empty value), so every record keeps its row.
  */
-export async function toCsv(header: string[], rows: string[][]): Promise<Buffer> {
+export function toCsv(header: string[], rows: string[][]): Readable {
   const options = { record_delimiter: 'unix', quoted_empty: header.length === 1 } as const;
-  const pages = [Buffer.from(stringify([header], options), 'utf8')];
-  await inPages(rows.length, PAGE, (start, end) => {
-    pages.push(Buffer.from(stringify(rows.slice(start, end), options), 'utf8'));
-  });
-  return Buffer.concat(pages);
+  const page = SALESFORCE_PROFILE.collectionsMaxRecords;
+  return Readable.from(
+    (function* () {
+      yield Buffer.from(stringify([header], options), 'utf8');
+      for (let start = 0; start < rows.length; start += page)
+        yield Buffer.from(stringify(rows.slice(start, start + page), options), 'utf8');
+    })(),
+  );
 }

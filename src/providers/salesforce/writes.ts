@@ -15,7 +15,7 @@ import type {
   WriteInterface,
   WriteJournal,
 } from './facet.ts';
-import { preparePages, prepareRecords } from './format.ts';
+import { prepareRecords } from './format.ts';
 import { checkMatchValue } from './match-value.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import { failedCallEntry } from './save-collections.ts';
@@ -183,7 +183,7 @@ export function salesforceSave<O extends SaveOperation>(
     const meta = await describe.describeObject(session, input.objectName);
     if (meta === null) throw await describe.unknownObject(session, input.objectName);
     // A page at a time, each in a turn of the loop of its own; all are checked before any is sent.
-    const prepared = await preparePages(meta, input.records, operation);
+    const prepared = prepareRecords(meta, input.records, operation);
     // Records without a single field make a Bulk CSV without columns, which Bulk refuses as a
     // whole; Collections sends them and Salesforce answers each one (REQUIRED_FIELD_MISSING, …).
     const { via, reason } = prepared.every(isEmpty)

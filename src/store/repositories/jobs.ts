@@ -1,5 +1,4 @@
 import type { Kysely, Selectable } from 'kysely';
-import { yieldToLoop } from '../../lib/yield-to-loop.ts';
 import type { JobRow, JobState, JobsRepository } from '../durable-types.ts';
 import type { Database, JobsTable } from '../schema.ts';
 
@@ -103,11 +102,8 @@ function jobRecords(
       // One transaction: a job is never seen (claimed, resumed, replayed) without all its input.
       await db.transaction().execute(async (tx) => {
         await tx.insertInto('jobs').values(values).execute();
-        for (const [page, body] of (row.inputPages ?? []).entries()) {
-          // On SQLite each insert answers synchronously: a turn of the event loop between pages.
-          if (page > 0) await yieldToLoop();
-          await tx.insertInto('job_input_pages').values({ job_id: row.id, page, body }).execute();
-        }
+        const pages = (row.inputPages ?? []).map((body, page) => ({ job_id: row.id, page, body }));
+        if (pages.length > 0) await tx.insertInto('job_input_pages').values(pages).execute();
       });
       const { input: _input, ...rest } = values;
       return toJob(rest);
@@ -298,14 +294,12 @@ function jobOutputs(
       if (pieces.length === 0) return;
       await db.transaction().execute(async (tx) => {
         await tx.deleteFrom('job_results').where('job_id', '=', id).execute();
-        for (const [k, p] of pieces.entries()) {
-          // On SQLite each insert answers synchronously: a turn of the event loop between pieces.
-          if (k > 0) await yieldToLoop();
-          await tx
-            .insertInto('job_results')
-            .values({ job_id: id, piece: p.piece, first_index: p.first, results: p.results })
-            .execute();
-        }
+        await tx
+          .insertInto('job_results')
+          .values(
+            pieces.map((p) => ({ job_id: id, piece: p.piece, first_index: p.first, results: p.results })),
+          )
+          .execute();
       });
     },
     async resultPieces(id, from, to) {
