@@ -57,7 +57,10 @@ const BY_DESIGN = {
     [/identity/i, "the identity URL's https scheme: the sandbox serves http on loopback"],
   ],
   'tooling.test.ts': [
-    [/tooling sobject|anonymous apex|run tests|completions/i, 'Apex (ApexClass records, test runs, anonymous Apex)'],
+    [
+      /tooling sobject|anonymous apex|run tests|completions/i,
+      'Apex (ApexClass records, test runs, anonymous Apex)',
+    ],
     [/debuglevel/i, 'Apex debug log levels (the DebugLevel Tooling object)'],
     [/static resource/i, 'Metadata (StaticResource, a metadata component)'],
   ],
