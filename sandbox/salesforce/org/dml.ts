@@ -156,15 +156,24 @@ function withoutId(input: InputRecord): InputRecord {
   return out;
 }
 
-/** allOrNone: on any failure undo everything; the others report the rollback. */
-function finish(results: SaveResult[], undo: Undo, opts: DmlOptions, upsert = false): SaveResult[] {
+/**
+ * allOrNone: on any failure undo everything; the others report the rollback. An upsert's rows keep
+ * `created` as the operation they would have been: true where the key matched no record (the row
+ * that failed too), as Salesforce answers and jsforce's own suite asserts.
+ */
+function finish(
+  results: SaveResult[],
+  undo: Undo,
+  opts: DmlOptions,
+  wouldCreate?: readonly boolean[],
+): SaveResult[] {
   if (opts.allOrNone !== true || results.every((r) => r.success)) return results;
   for (let i = undo.length - 1; i >= 0; i--) undo[i]?.();
-  return results.map((r) => {
+  return results.map((r, i) => {
     const out: SaveResult = r.success
       ? { success: false, errors: [ROLLED_BACK] }
       : { success: false, errors: r.errors };
-    if (upsert) out.created = false;
+    if (wouldCreate !== undefined) out.created = wouldCreate[i] === true;
     return out;
   });
 }
@@ -245,11 +254,13 @@ export function upsertRecords(
     seen.set(k, (seen.get(k) ?? 0) + 1);
   }
   const undo: Undo = [];
-  const results = records.map((r): SaveResult => {
+  const wouldCreate: boolean[] = [];
+  const results = records.map((r, i): SaveResult => {
     const value = keyOf(r);
     const blank = value === undefined || value === null || value === '';
     if (blank && extField.type === 'id') {
       // Upsert on Id with no Id creates the record, as Salesforce documents.
+      wouldCreate[i] = true;
       const res = insertOne(host, meta, withoutId(r), opts, undo);
       return { ...res, created: res.success };
     }
@@ -259,6 +270,13 @@ export function upsertRecords(
         errors: [err('MISSING_ARGUMENT', `${extField.name} not specified`, [])],
         created: false,
       };
+    }
+    if (extField.type === 'id') {
+      // A record's Id is never chosen by its creator: an upsert keyed on Id that names one updates
+      // it, and fails as an update does when the Id is malformed, of another object, deleted or of
+      // no record (INVALID_CROSS_REFERENCE_KEY). Only a row without an Id creates.
+      const res = updateOne(host, meta, value, withoutId(r), opts, undo);
+      return { ...res, created: false };
     }
     if ((seen.get(String(value).toLowerCase()) ?? 0) > 1) {
       return {
@@ -285,14 +303,14 @@ export function upsertRecords(
     }
     const match = matches[0];
     if (match === undefined) {
-      const input = extField.type === 'id' ? withoutId(r) : r;
-      const res = insertOne(host, meta, input, opts, undo);
+      wouldCreate[i] = true;
+      const res = insertOne(host, meta, r, opts, undo);
       return { ...res, created: res.success };
     }
     const res = updateOne(host, meta, match, withoutId(r), opts, undo);
     return { ...res, created: false };
   });
-  return finish(results, undo, opts, true);
+  return finish(results, undo, opts, wouldCreate);
 }
 
 export function deleteRecords(host: DmlHost, ids: unknown[], opts: DmlOptions): SaveResult[] {

@@ -7,6 +7,7 @@ import {
 import { compoundAddress } from '../org/compound.ts';
 import type { ObjectMeta } from '../org/meta.ts';
 import type { FieldValue, SRecord } from '../org/types.ts';
+import { activityRows, activityView } from './activities.ts';
 import {
   type AggregateColumn,
   type AggregateOrder,
@@ -60,6 +61,8 @@ interface ChildColumn {
   child: ObjectMeta;
   field: string;
   plan: Plan;
+  /** ActivityHistory / OpenActivity: rows built from tasks and events, not read from a table. */
+  view: boolean;
 }
 
 /** `TYPEOF What WHEN Account THEN Name, Phone ELSE Name END`: the fields to read per target type. */
@@ -171,7 +174,8 @@ function compilePlan(
         const rel = meta.describe.childRelationships.find(
           (r) => r.relationshipName?.toLowerCase() === name.toLowerCase(),
         );
-        const child = rel === undefined ? undefined : host.object(rel.childSObject);
+        const view = rel === undefined ? undefined : activityView(rel.childSObject);
+        const child = rel === undefined ? undefined : (host.object(rel.childSObject) ?? view);
         if (rel === undefined || child === undefined) {
           throw new SoqlError(
             'INVALID_TYPE',
@@ -187,6 +191,7 @@ function compilePlan(
           child,
           field: rel.field,
           plan: compilePlan(host, soql, child, f.subquery, version),
+          view: child === view,
         });
         break;
       }
@@ -352,7 +357,9 @@ function project(
     out[t.relationshipName] = node;
   }
   for (const c of plan.children) {
-    const rows = [...host.table(c.child).rows.values()].filter((r) => r[c.field] === rec.Id);
+    const rows = c.view
+      ? activityRows(host, c.child, c.field, rec.Id)
+      : [...host.table(c.child).rows.values()].filter((r) => r[c.field] === rec.Id);
     const recs = window(select(host, c.plan, includeDeleted, rows), c.plan).map((r) =>
       project(host, c.plan, r, version, includeDeleted),
     );
@@ -371,7 +378,13 @@ export function query(host: QueryHost, soql: string, options: QueryOptions = {})
     throw malformed(soql, e instanceof Error ? e.message : String(e));
   }
   const meta = host.object(q.sObject ?? '');
-  if (meta === undefined) throw unsupportedType(soql, q.sObject ?? '');
+  if (meta === undefined) {
+    const view = activityView(q.sObject ?? '');
+    // Reached only through a parent's ActivityHistories / OpenActivities.
+    if (view !== undefined)
+      throw new SoqlError('INVALID_TYPE_FOR_OPERATION', `entity type ${view.name} does not support query`);
+    throw unsupportedType(soql, q.sObject ?? '');
+  }
   const plan = compilePlan(host, soql, meta, q, version);
   const includeDeleted = options.includeDeleted === true;
   const rows = select(host, plan, includeDeleted);

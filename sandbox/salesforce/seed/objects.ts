@@ -514,6 +514,51 @@ export const EVENT = describeObject({
   ],
 });
 
+/**
+ * ActivityHistory / OpenActivity: not objects of the org's schema (no table, no top-level query,
+ * no describe of their own here), only the rows of the `ActivityHistories` and `OpenActivities`
+ * child relationships, built from Task and Event (`query/activities.ts`). Fields as the object
+ * reference lists them, all read-only.
+ */
+export function describeActivityView(name: string): SObjectDescribe {
+  const label = name === 'ActivityHistory' ? 'Activity History' : 'Open Activity';
+  const d = describeObject({
+    name,
+    label,
+    labelPlural: name === 'ActivityHistory' ? 'Activity Histories' : 'Open Activities',
+    keyPrefix: '',
+    createable: false,
+    updateable: false,
+    deletable: false,
+    fields: [
+      ref('AccountId', 'Account', 'Account', { label: 'Account ID', ...ro }),
+      poly('WhoId', WHO, 'Who', { label: 'Name ID', ...ro }),
+      poly('WhatId', WHAT, 'What', { label: 'Related To ID', ...ro }),
+      { name: 'Subject', type: 'string', length: 255, ...ro },
+      { name: 'IsTask', type: 'boolean', label: 'Task', ...ro },
+      { name: 'ActivityDate', type: 'date', label: 'Due Date Only', ...ro },
+      { name: 'ActivityDateTime', type: 'datetime', label: 'Due Date Time', ...ro },
+      { name: 'StartDateTime', type: 'datetime', label: 'Start Date Time', ...ro },
+      { name: 'EndDateTime', type: 'datetime', label: 'End Date Time', ...ro },
+      { name: 'DurationInMinutes', type: 'int', label: 'Duration', ...ro },
+      { name: 'Location', type: 'string', length: 255, ...ro },
+      { name: 'IsAllDayEvent', type: 'boolean', label: 'All-Day Event', ...ro },
+      { name: 'Status', type: 'string', length: 40, ...ro },
+      { name: 'Priority', type: 'string', length: 40, ...ro },
+      { name: 'IsHighPriority', type: 'boolean', label: 'High Priority', ...ro },
+      { name: 'IsClosed', type: 'boolean', label: 'Closed', ...ro },
+      { name: 'ActivityType', type: 'string', label: 'Activity Type', length: 40, ...ro },
+      { name: 'ActivitySubtype', type: 'string', label: 'Activity Subtype', length: 40, ...ro },
+      { ...owner, ...ro },
+      { name: 'Description', type: 'textarea', label: 'Comments', length: 32000, ...ro },
+      { name: 'CallDurationInSeconds', type: 'int', label: 'Call Duration', ...ro },
+      { name: 'IsReminderSet', type: 'boolean', label: 'Reminder Set', ...ro },
+      { name: 'ReminderDateTime', type: 'datetime', label: 'Reminder Date/Time', ...ro },
+    ],
+  });
+  return { ...d, queryable: false, layoutable: false, searchable: false, replicateable: false };
+}
+
 export const NOTE = describeObject({
   name: 'Note',
   label: 'Note',

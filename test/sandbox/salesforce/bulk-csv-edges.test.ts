@@ -157,15 +157,20 @@ test('update: an empty cell leaves the field as it is; #N/A sets it to null', as
   assert.equal(rec.NumberOfEmployees, null);
 });
 
-test('empty uploads: zero bytes are refused, a job closed without data fails, a header alone completes with no records', async (t) => {
+test('empty uploads: zero bytes complete with no records, a job closed without data fails, a header alone completes', async (t) => {
   const { ingest, run, results } = await start(t);
-  // The guides do not document these answers; the sandbox refuses an empty PUT at once, fails a job
-  // closed with nothing uploaded (InvalidBatch), and treats a header alone as a file of no records.
-  const created = await ingest('POST', '', JSON.stringify({ object: 'Account', operation: 'insert' }));
-  const jobId = String((created.json as Json).id);
-  const zero = await ingest('PUT', `/${jobId}/batches`, '', 'text/csv');
-  assert.equal(zero.status, 400);
-  assert.equal((zero.json as Json[])[0]?.errorCode, 'CLIENTINPUTERROR');
+  // The guides do not document these answers. An empty upload is accepted and its job completes
+  // with nothing processed, for update and delete as for insert: jsforce's own suite asserts it
+  // (`loadAndWaitForResults` with `input: []`), and sync tools send it when nothing changed. A job
+  // closed with nothing uploaded fails (InvalidBatch); a header alone is a file of no records.
+  for (const operation of ['insert', 'update', 'delete'] as const) {
+    const zero = await run({ object: 'Account', operation }, '');
+    assert.equal(zero.info.state, 'JobComplete', `${operation}: ${JSON.stringify(zero.info)}`);
+    assert.equal(zero.info.numberRecordsProcessed, 0);
+    assert.equal(zero.info.numberRecordsFailed, 0);
+    assert.deepEqual(await results(zero.id, 'successfulResults'), []);
+    assert.deepEqual(await results(zero.id, 'failedResults'), []);
+  }
 
   const none = await run({ object: 'Account', operation: 'insert' }, null);
   assert.equal(none.info.state, 'Failed');
@@ -211,6 +216,42 @@ test('upsert: a blank external id fails its row with MISSING_ARGUMENT; on Id a b
     ['Keyed renamed', 'false'],
   ]);
   assert.equal((await soql("SELECT Id FROM Account WHERE Name = 'Fresh by Id'")).length, 1);
+});
+
+test('upsert on Id: a well-formed Id of no record fails its row and creates nothing, as a deleted one does', async (t) => {
+  const { run, results, soql, rest } = await start(t);
+  // An Id is never chosen by the record's creator: Salesforce creates only when the Id is null (the
+  // REST guide: "set the name of the external ID field to Id and the external ID to null"). A row
+  // naming an Id is an update of that record, and fails as one when there is none.
+  const gone = (await rest('POST', '/sobjects/Account', { Name: 'Soon deleted' })).json as Json;
+  assert.equal((await rest('DELETE', `/sobjects/Account/${gone.id}`)).status, 204);
+  const absent = '001000000000000AAA';
+  const contactId = ((await soql('SELECT Id FROM Contact LIMIT 1'))[0] as Json).Id;
+  const job = await run(
+    { object: 'Account', operation: 'upsert', externalIdFieldName: 'Id' },
+    `Id,Name\n${absent},Absent\n${gone.id},Deleted\n${contactId},Wrong object\nnot-an-id,Malformed\n,Created\n`,
+  );
+  assert.equal(job.info.state, 'JobComplete');
+  assert.equal(job.info.numberRecordsProcessed, 5);
+  assert.equal(job.info.numberRecordsFailed, 4);
+  const failed = await results(job.id, 'failedResults');
+  const byName = new Map(failed.map((r) => [r.Name, r]));
+  assert.match(byName.get('Absent')?.sf__Error ?? '', /^INVALID_CROSS_REFERENCE_KEY:/);
+  assert.equal(byName.get('Absent')?.sf__Id, absent);
+  assert.match(byName.get('Deleted')?.sf__Error ?? '', /^ENTITY_IS_DELETED:/);
+  assert.match(byName.get('Wrong object')?.sf__Error ?? '', /^MALFORMED_ID:/);
+  assert.match(byName.get('Malformed')?.sf__Error ?? '', /^MALFORMED_ID:/);
+  assert.deepEqual(
+    (await results(job.id, 'successfulResults')).map((r) => [r.Name, r.sf__Created]),
+    [['Created', 'true']],
+  );
+  const made = await soql(
+    "SELECT Name FROM Account WHERE Name IN ('Absent', 'Deleted', 'Wrong object', 'Malformed', 'Created')",
+  );
+  assert.deepEqual(
+    made.map((r) => r.Name),
+    ['Created'],
+  );
 });
 
 test('every column delimiter and both line endings load, quoted values keep delimiters, quotes and newlines', async (t) => {

@@ -201,3 +201,43 @@ test('lock fault: every record fails with UNABLE_TO_LOCK_ROW and nothing is writ
   assert.equal((q.body as { totalSize: number }).totalSize, 0);
   assert.equal(sf().accounting.count('collections.create'), calls + 1);
 });
+
+test('upsert collection with allOrNone rolled back: created tells the operation each row would have been', async () => {
+  // jsforce's own suite (connection-crud, "upsert 5 records ... allOrNone=true and one invalid
+  // record"): every row fails, and rows whose key matched no record answer created: true, the
+  // failing one included; a row that matched one answers created: false.
+  const res = await call('PATCH', `${C}/Account/External_Id__c`, {
+    allOrNone: true,
+    records: [
+      { attributes: { type: 'Account' }, External_Id__c: 'AON-NEW-1', Name: 'Would be new' },
+      { attributes: { type: 'Account' }, External_Id__c: 'ACC-0001', Name: 'Would be renamed' },
+      {
+        attributes: { type: 'Account' },
+        External_Id__c: 'AON-NEW-2',
+        Name: 'Bad owner',
+        OwnerId: 'INVALID_OWNER',
+      },
+    ],
+  });
+  assert.equal(res.status, 200);
+  const out = res.body as Result[];
+  assert.deepEqual(
+    out.map((r) => [r.success, r.created, codes(r.errors)[0]]),
+    [
+      [false, true, 'ALL_OR_NONE_OPERATION_ROLLED_BACK'],
+      [false, false, 'ALL_OR_NONE_OPERATION_ROLLED_BACK'],
+      [false, true, 'MALFORMED_ID'],
+    ],
+  );
+  const q = await call(
+    'GET',
+    `${V}/query?q=${encodeURIComponent("SELECT External_Id__c, Name FROM Account WHERE External_Id__c IN ('AON-NEW-1', 'AON-NEW-2', 'ACC-0001')")}`,
+  );
+  const rows = (q.body as { records: Array<{ External_Id__c: string; Name: string }> }).records;
+  assert.deepEqual(
+    rows.map((r) => r.External_Id__c),
+    ['ACC-0001'],
+    'nothing was created',
+  );
+  assert.notEqual(rows[0]?.Name, 'Would be renamed', 'nothing was updated');
+});

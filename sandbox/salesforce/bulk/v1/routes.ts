@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { lockFaulted } from '../../context.ts';
 import { limitsOf } from '../../limits/state.ts';
-import { IdFactory } from '../../org/ids.ts';
+import type { IdFactory } from '../../org/ids.ts';
 import { SoqlError } from '../../query/errors.ts';
 import { flattenRecord } from '../../query/execute.ts';
 import { type BulkContext, requestUserId } from '../context.ts';
@@ -23,14 +23,12 @@ const isJsonRequest = (req: FastifyRequest) => /^application\/json/i.test(req.he
  * 400 `InvalidSessionId`, the answer jsforce's Bulk client refreshes on. Batches are CSV or JSON
  * (jsforce 3.10 `bulk.load` sends CSV with `#N/A` for nulls); XML batches are not emulated.
  */
-export function registerBulk1Routes(app: FastifyInstance, ctx: BulkContext): void {
+export function registerBulk1Routes(app: FastifyInstance, ctx: BulkContext, ids: IdFactory): void {
   const jobs = new Map<string, ClassicJob>();
-  const ids = new IdFactory();
   const processor = new ClassicProcessor(ctx);
   ctx.onReset(() => {
     for (const j of jobs.values()) j.state = 'Aborted';
     jobs.clear();
-    ids.reset();
   });
 
   const send = (

@@ -54,6 +54,12 @@ async function run(ctx: BulkContext, job: IngestJob): Promise<void> {
   const meta = ctx.org.schema.get(job.object);
   if (meta === undefined) return failJob(job, `InvalidJob : Unable to find object: ${job.object}`);
   const upload = job.uploads[0] ?? '';
+  if (upload.trim() === '') {
+    // An empty upload: no header, no rows, nothing to do (see the upload route).
+    job.uploads = [];
+    job.setState('JobComplete');
+    return;
+  }
   const lineEnding = lineEndingError(upload, job.format.lineEnding);
   if (lineEnding !== null) {
     // Nothing is processed: every row of the file is in unprocessedrecords.

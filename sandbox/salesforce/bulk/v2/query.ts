@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { limitsOf } from '../../limits/state.ts';
-import { IdFactory } from '../../org/ids.ts';
+import type { IdFactory } from '../../org/ids.ts';
 import { SoqlError } from '../../query/errors.ts';
 import { flattenRecord, type QueryRun } from '../../query/execute.ts';
 import { apiVersion, type BulkContext, requestUserId, restError, sfDateTime } from '../context.ts';
@@ -54,12 +54,10 @@ const cell = (v: unknown): string => (v === null || v === undefined ? '' : Strin
  * `Sforce-Locator` names the next page, the string `null` the end. Without `maxRecords` one page
  * holds every row.
  */
-export function registerBulk2QueryRoutes(app: FastifyInstance, ctx: BulkContext): void {
+export function registerBulk2QueryRoutes(app: FastifyInstance, ctx: BulkContext, ids: IdFactory): void {
   const jobs = new Map<string, QueryJob>();
-  const ids = new IdFactory(9_000_000);
   ctx.onReset(() => {
     jobs.clear();
-    ids.reset();
   });
   const notFound = (reply: FastifyReply) =>
     restError(reply, 404, 'NOT_FOUND', 'The requested resource does not exist');
