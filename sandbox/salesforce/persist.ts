@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { persistState } from '../shared/persist.ts';
+import { type Journaled, persistState } from '../shared/persist.ts';
 import type { SalesforceContext } from './context.ts';
 import type { OrgState } from './org/index.ts';
 
@@ -12,8 +12,8 @@ const LEGACY_FILE = 'salesforce-sandbox.json';
 
 /**
  * `persistDir`: the org (metadata and records, recycle bin included) and the OAuth state (grants,
- * refresh and access tokens, codes) are read from the data directory at start and written back
- * after each change, so a restarted sandbox has the same data and schema and still honours every
+ * refresh and access tokens, codes) are read from the data directory at start and saved after
+ * each change (the records it changed, one by one), so a restarted sandbox has the same data and schema and still honours every
  * refresh token it issued.
  */
 export function persistSalesforce(app: FastifyInstance, ctx: SalesforceContext, dir: string): void {
@@ -22,8 +22,12 @@ export function persistSalesforce(app: FastifyInstance, ctx: SalesforceContext, 
   if (!existsSync(file) && existsSync(legacy)) {
     ctx.org.importState(JSON.parse(readFileSync(legacy, 'utf8')) as OrgState);
   }
-  persistState(app, file, {
-    org: { exportState: () => ctx.org.exportState(), importState: (s) => ctx.org.importState(s as OrgState) },
-    oauth: ctx.oauth,
-  });
+  const org: Journaled = {
+    exportState: () => ctx.org.exportState(),
+    importState: (s) => ctx.org.importState(s as OrgState),
+    journalHead: () => ctx.org.journalHead(),
+    journalChanges: () => ctx.org.journalChanges(),
+    journalLoad: (head, entries) => ctx.org.journalLoad(head, entries),
+  };
+  persistState(app, file, { org, oauth: ctx.oauth });
 }

@@ -140,6 +140,7 @@ function registerControlRoutes(
       'GET /__sandbox/faults',
       'POST /__sandbox/faults',
       'DELETE /__sandbox/faults',
+      'POST /__sandbox/busy',
     ],
     faultKinds: FAULT_KINDS,
   }));
@@ -207,6 +208,25 @@ function registerControlRoutes(
     realism.clearFaults();
     return reply.code(204).send();
   });
+  // Holds the sandbox's thread for `ms` without yielding, as a long synchronous save or parse
+  // would: what runs on the same thread waits, what runs elsewhere does not.
+  app.post<{ Body: { ms: number } }>(
+    `${p}/busy`,
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['ms'],
+          additionalProperties: false,
+          properties: { ms: { type: 'integer', minimum: 1, maximum: 60_000 } },
+        },
+      },
+    },
+    async (req) => {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, req.body.ms);
+      return { busyMs: req.body.ms };
+    },
+  );
 }
 
 export interface ListenOptions {

@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type HubSpotSandbox, startHubSpotSandbox } from '../../sandbox/hubspot/index.ts';
-import { type SalesforceSandbox, startSalesforceSandbox } from '../../sandbox/salesforce/index.ts';
+import { Worker } from 'node:worker_threads';
+import type { HubSpotSandbox } from '../../sandbox/hubspot/index.ts';
+import type { SalesforceSandbox } from '../../sandbox/salesforce/index.ts';
 import type { CallAccounting, Realism, RealismConfig } from '../../sandbox/shared/index.ts';
 import type { Config } from '../config/index.ts';
 import type { AppContext } from '../context.ts';
@@ -58,6 +59,9 @@ export interface StartSandboxesOptions {
 }
 
 export async function startSandboxes(options: StartSandboxesOptions): Promise<SandboxPair> {
+  // Loaded here, not with this module: `serve` runs the emulators on their own thread (~25 MiB there).
+  const { startSalesforceSandbox } = await import('../../sandbox/salesforce/index.ts');
+  const { startHubSpotSandbox } = await import('../../sandbox/hubspot/index.ts');
   const host = options.host ?? '127.0.0.1';
   const salesforce = await startSalesforceSandbox({
     port: options.ports.salesforce,
@@ -88,17 +92,65 @@ export async function startSandboxes(options: StartSandboxesOptions): Promise<Sa
   };
 }
 
+/** A sandbox as the service sees it: where it listens and the credentials it accepts from the start. */
+export type RunningSandbox = Pick<SandboxHandle, 'url' | 'credentials'>;
+
+export interface ServeSandboxes {
+  salesforce: RunningSandbox;
+  hubspot: RunningSandbox;
+  close(): Promise<void>;
+}
+
 /**
- * The sandboxes `serve` runs in-process: on the configured ports, with this data directory's
- * bootstrap credentials, keeping their state there unless CRM_PROXY_SANDBOX_PERSIST=false.
+ * The sandboxes `serve` runs: on the configured ports, with this data directory's bootstrap
+ * credentials, keeping their state there unless CRM_PROXY_SANDBOX_PERSIST=false. They run on a
+ * worker thread of their own (`sandbox-thread.ts`): a sandbox busy with a large write or saving a
+ * grown state never delays the service's answers. `onFailure` hears of a thread that fails later.
  */
-export function startServeSandboxes(config: Config): Promise<SandboxPair> {
+export function startServeSandboxes(
+  config: Config,
+  onFailure: (message: string) => void = () => {},
+): Promise<ServeSandboxes> {
   const persist = config.sandboxPersist === true ? { persistDir: config.dataDir } : undefined;
-  return startSandboxes({
+  const options: StartSandboxesOptions = {
     ports: config.sandboxPorts,
     host: config.host,
     credentials: loadOrCreateBootstrapCredentials(config.dataDir),
     ...(persist === undefined ? {} : { salesforce: persist, hubspot: persist }),
+  };
+  // Compiled (dist/), this module and the thread's are .js files.
+  const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+  const worker = new Worker(new URL(`./sandbox-thread.${ext}`, import.meta.url), { workerData: options });
+  return new Promise((resolve, reject) => {
+    let started = false;
+    let closing = false;
+    const closed = new Promise<void>((done) => worker.once('exit', () => done()));
+    worker.on('error', (err) => {
+      if (started) onFailure(`the sandbox thread failed: ${err.message}`);
+      else reject(err);
+    });
+    worker.on('exit', (code) => {
+      if (!started)
+        reject(new Error(`the sandbox thread exited (code ${code}) before the sandboxes started`));
+      else if (!closing) onFailure(`the sandbox thread exited (code ${code}); the sandboxes are down`);
+    });
+    worker.on('message', (message: { ready?: Record<SandboxCrm, RunningSandbox>; failed?: string }) => {
+      if (message.failed !== undefined) {
+        reject(new Error(message.failed));
+        return;
+      }
+      if (message.ready === undefined) return;
+      started = true;
+      resolve({
+        ...message.ready,
+        async close() {
+          if (closing) return closed;
+          closing = true;
+          worker.postMessage('close');
+          await closed;
+        },
+      });
+    });
   });
 }
 

@@ -3,17 +3,18 @@ import { type AppContext, createLogger } from '../context.ts';
 import { onShutdownSignal, startService } from '../main.ts';
 import { locateStore } from './location.ts';
 import { cliIo } from './process-io.ts';
-import type { SandboxPair } from './sandbox-bootstrap.ts';
+import type { ServeSandboxes } from './sandbox-bootstrap.ts';
 
 /** Loaded only when the sandboxes run: the emulators and their SOQL parser are ~25 MiB resident. */
 type Bootstrap = typeof import('./sandbox-bootstrap.ts');
 
 export const SERVE_HELP = `crm-proxy serve [--port N] [--host H]
   Starts the service. With CRM_PROXY_SANDBOX on (the default outside production, refused with
-  NODE_ENV=production) both sandbox CRMs run in-process (ports PORT+1 and PORT+2), each with a
-  connection and an API token, written to <data dir>/sandbox.json. Both sandboxes keep their state
-  (records, schema, OAuth grants) in the data directory, so connections made in the console or
-  through a connect link work after a restart; CRM_PROXY_SANDBOX_PERSIST=false starts them fresh.`;
+  NODE_ENV=production) both sandbox CRMs run in-process on a thread of their own (ports PORT+1 and
+  PORT+2), each with a connection and an API token, written to <data dir>/sandbox.json. Both
+  sandboxes keep their state (records, schema, OAuth grants) in the data directory, so connections
+  made in the console or through a connect link work after a restart;
+  CRM_PROXY_SANDBOX_PERSIST=false starts them fresh.`;
 
 /** The start lines about the connect flow: the redirect URL to register, and what each CRM still needs. */
 export function connectBanner(connect: AppContext['connect']): string[] {
@@ -52,7 +53,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
   const bootstrap: Bootstrap | undefined = config.sandbox
     ? await import('./sandbox-bootstrap.ts')
     : undefined;
-  const sandboxes = await bootstrap?.startServeSandboxes(config);
+  const sandboxes = await bootstrap?.startServeSandboxes(config, (msg) => logger.error(msg));
   const service = await startService(config, {
     logger,
     ...(sandboxes === undefined
@@ -95,7 +96,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
 async function announceSandboxes(
   { readSandboxFile, ensureSandboxConnections, writeSandboxFile }: Bootstrap,
   service: Awaited<ReturnType<typeof startService>>,
-  sandboxes: SandboxPair,
+  sandboxes: ServeSandboxes,
   dataDir: string,
   say: (msg: string) => void,
 ): Promise<void> {

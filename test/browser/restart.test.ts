@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import {
   ensureSandboxConnections,
-  type SandboxPair,
+  type ServeSandboxes,
   startServeSandboxes,
 } from '../../src/cli/sandbox-bootstrap.ts';
 import { loadConfig } from '../../src/config/index.ts';
@@ -50,7 +50,7 @@ test('a connection made in the console still works after a restart', {
     await rm(dataDir, { recursive: true, force: true });
   });
   const start = async () => {
-    const sandboxes: SandboxPair = await startServeSandboxes(config);
+    const sandboxes: ServeSandboxes = await startServeSandboxes(config);
     const service = await startService(config, {
       sandboxOAuthClients: {
         salesforce: sandboxes.salesforce.credentials,

@@ -1,3 +1,5 @@
+import { ChangeSet, type JournalChanges } from '../../shared/persist.ts';
+
 /** One association type between two object types, as the v4 API names it (`AssociationSpecWithLabel`). */
 export interface AssociationType {
   category: 'HUBSPOT_DEFINED' | 'USER_DEFINED';
@@ -60,6 +62,8 @@ export class AssociationStore {
   /** `from end` → `to end` → type ids. */
   #links = new Map<string, Map<string, Set<number>>>();
   #nextTypeId = FIRST_USER_TYPE_ID;
+  /** Record ends whose links changed since the last save (`sandbox/shared/persist.ts`). */
+  readonly #changes = new ChangeSet();
 
   constructor() {
     for (const [from, to, id, inverse, label] of DEFINED) {
@@ -113,6 +117,7 @@ export class AssociationStore {
     types.add(typeId);
     out.set(b, types);
     this.#links.set(a, out);
+    this.#changes.mark(a);
   }
 
   /** The object type a type id leads to from `from` (create bodies name only the type id). */
@@ -130,6 +135,7 @@ export class AssociationStore {
       const out = this.#links.get(a);
       const set = out?.get(b);
       if (out === undefined || set === undefined) return;
+      this.#changes.mark(a);
       for (const id of ids) set.delete(id);
       if (set.size === 0) out.delete(b);
     };
@@ -145,6 +151,8 @@ export class AssociationStore {
   remove(from: string, fromId: string, to: string, toId: string): void {
     this.#links.get(end(from, fromId))?.delete(end(to, toId));
     this.#links.get(end(to, toId))?.delete(end(from, fromId));
+    this.#changes.mark(end(from, fromId));
+    this.#changes.mark(end(to, toId));
   }
 
   /** Records of type `to` associated with one record, with the types of each association. */
@@ -173,5 +181,27 @@ export class AssociationStore {
     this.#inverse = saved.inverse;
     this.#links = saved.links;
     this.#nextTypeId = saved.nextTypeId;
+    this.#changes.markAll();
+  }
+
+  /** Kept whole on each save; the links are kept one record end at a time. */
+  journalHead() {
+    return { types: this.#types, inverse: this.#inverse, nextTypeId: this.#nextTypeId };
+  }
+
+  journalChanges(): JournalChanges {
+    return this.#changes.take(
+      (key) => this.#links.get(key),
+      () => this.#links,
+    );
+  }
+
+  journalLoad(head: unknown, entries: Array<[string, unknown]>): void {
+    const saved = head as ReturnType<AssociationStore['journalHead']>;
+    this.#types = saved.types;
+    this.#inverse = saved.inverse;
+    this.#nextTypeId = saved.nextTypeId;
+    this.#links = new Map(entries as Array<[string, Map<string, Set<number>>]>);
+    this.#changes.clear();
   }
 }

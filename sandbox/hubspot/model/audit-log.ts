@@ -1,3 +1,5 @@
+import type { JournalChanges } from '../../shared/persist.ts';
+
 /**
  * The account's audit log (`GET /account-info/v3/activity/audit-logs`): one entry per user action,
  * in the order they happened. Model `PublicApiUserActionEvent` of HubSpot's Account/Audit Logs v3 spec.
@@ -34,6 +36,8 @@ export class AuditLog {
   #entries: AuditEntry[] = [];
   #nextId = FIRST_ID;
   readonly #now: () => string;
+  /** Entries already saved (`sandbox/shared/persist.ts`); null: none yet, every entry is new. */
+  #journaled: number | null = null;
 
   constructor(now: () => string) {
     this.#now = now;
@@ -67,5 +71,24 @@ export class AuditLog {
     const saved = state as ReturnType<AuditLog['exportState']>;
     this.#entries = saved.entries;
     this.#nextId = saved.nextId;
+    this.#journaled = null;
+  }
+
+  /** Kept whole on each save; entries are only ever appended, and kept one by one. */
+  journalHead() {
+    return { nextId: this.#nextId };
+  }
+
+  journalChanges(): JournalChanges {
+    const all = this.#journaled === null;
+    const fresh = this.#entries.slice(this.#journaled ?? 0);
+    this.#journaled = this.#entries.length;
+    return { all, entries: fresh.map((e) => [e.id, e]) };
+  }
+
+  journalLoad(head: unknown, entries: Array<[string, unknown]>): void {
+    this.#entries = entries.map(([, e]) => e as AuditEntry);
+    this.#nextId = (head as ReturnType<AuditLog['journalHead']>).nextId;
+    this.#journaled = this.#entries.length;
   }
 }

@@ -1,3 +1,4 @@
+import { ChangeSet, type JournalChanges } from '../../shared/persist.ts';
 import type { WriteListener } from './audit-log.ts';
 import type { ObjectTypeDefinition, StoredRecord } from './types.ts';
 
@@ -19,6 +20,8 @@ export class RecordStore {
   #indexes = new Map<string, Map<string, Set<string>>>();
   #nextId: number;
   #now: () => string;
+  /** Records written since the last save (`sandbox/shared/persist.ts`). */
+  readonly #changes = new ChangeSet();
   /** Told of each create, update and archive once the portal is seeded (its audit log). */
   onWrite: WriteListener | undefined;
 
@@ -60,6 +63,7 @@ export class RecordStore {
     };
     this.#apply(record, { ...values, ...system }, at, options.sourceType ?? 'API');
     this.#table(type.objectTypeId).set(id, record);
+    this.#changes.mark(id);
     this.onWrite?.({ action: 'CREATE', objectTypeId: type.objectTypeId, targetObjectId: id });
     return record;
   }
@@ -134,6 +138,7 @@ export class RecordStore {
     const at = options.at ?? this.#now();
     this.#apply(record, { ...values, [type.lastModifiedProperty]: at }, at, options.sourceType ?? 'API');
     record.updatedAt = at;
+    this.#changes.mark(id);
     this.onWrite?.({ action: 'UPDATE', objectTypeId: type.objectTypeId, targetObjectId: id });
     return record;
   }
@@ -144,6 +149,7 @@ export class RecordStore {
     if (record === undefined) return false;
     record.archived = true;
     record.archivedAt = this.#now();
+    this.#changes.mark(id);
     this.onWrite?.({ action: 'DELETE', objectTypeId, targetObjectId: id });
     return true;
   }
@@ -151,6 +157,7 @@ export class RecordStore {
   /** Deletes a record for good (GDPR delete): gone from reads, archived ones included; false when unknown. */
   purge(objectTypeId: string, id: string): boolean {
     if (!this.#table(objectTypeId).delete(id)) return false;
+    this.#changes.mark(id);
     for (const [key, index] of this.#indexes) {
       if (key.startsWith(`${objectTypeId}\u0000`)) for (const ids of index.values()) ids.delete(id);
     }
@@ -166,6 +173,7 @@ export class RecordStore {
 
   /** Forgets every record of a type (its schema was deleted). */
   drop(objectTypeId: string): void {
+    for (const id of this.#byType.get(objectTypeId)?.keys() ?? []) this.#changes.mark(id);
     this.#byType.delete(objectTypeId);
     for (const key of this.#indexes.keys())
       if (key.startsWith(`${objectTypeId}\u0000`)) this.#indexes.delete(key);
@@ -195,6 +203,38 @@ export class RecordStore {
     this.#byType = saved.byType;
     this.#indexes = saved.indexes;
     this.#nextId = saved.nextId;
+    this.#changes.markAll();
+  }
+
+  /** Kept whole on each save; the records are kept one by one (ids are unique across types). */
+  journalHead() {
+    return { nextId: this.#nextId };
+  }
+
+  journalChanges(): JournalChanges {
+    return this.#changes.take(
+      (id) => this.#find(id),
+      () => [...this.#byType.values()].flatMap((t) => [...t]),
+    );
+  }
+
+  journalLoad(head: unknown, entries: Array<[string, unknown]>): void {
+    this.#byType = new Map();
+    this.#indexes = new Map();
+    for (const [id, value] of entries) {
+      const record = value as StoredRecord;
+      this.#table(record.objectTypeId).set(id, record);
+    }
+    this.#nextId = (head as ReturnType<RecordStore['journalHead']>).nextId;
+    this.#changes.clear();
+  }
+
+  #find(id: string): StoredRecord | undefined {
+    for (const table of this.#byType.values()) {
+      const found = table.get(id);
+      if (found !== undefined) return found;
+    }
+    return undefined;
   }
 }
 

@@ -1,3 +1,4 @@
+import { ChangeSet, type JournalChanges } from '../../shared/persist.ts';
 import { type QueryOptions, type QueryRun, query as runQuery } from '../query/execute.ts';
 import { AUTHORED, CHILD_RELATIONSHIP_NAMES, describeObject } from '../seed/objects.ts';
 import { seedRecords } from '../seed/records.ts';
@@ -77,6 +78,8 @@ export class Org implements DmlHost {
   standardUserId = '';
   /** Recently viewed records per user, most recent first (`recent`, `FOR VIEW`). */
   #viewed = new Map<string, string[]>();
+  /** Records stored or removed since the last save (`sandbox/shared/persist.ts`). */
+  readonly #changes = new ChangeSet();
 
   constructor(options: OrgOptions = {}) {
     this.#options = options;
@@ -90,6 +93,7 @@ export class Org implements DmlHost {
 
   /** Back to the seeded metadata and records. */
   reset(): void {
+    this.#changes.markAll();
     this.schema = new Schema(new Date('2024-01-01T00:00:00Z'));
     this.#tables.clear();
     this.#viewed.clear();
@@ -231,7 +235,7 @@ export class Org implements DmlHost {
   table(meta: ObjectMeta): Table {
     let t = this.#tables.get(meta);
     if (t === undefined) {
-      t = new Table(meta);
+      t = new Table(meta, (id) => this.#changes.mark(id));
       this.#tables.set(meta, t);
     }
     return t;
@@ -349,9 +353,10 @@ export class Org implements DmlHost {
   }
 
   /** The whole org as JSON-ready data: every object's describe, every record (recycle bin too), id counters. */
-  exportState(): OrgState {
+  exportState(withRecords = true): OrgState {
     const records: Record<string, SRecord[]> = {};
-    for (const [meta, t] of this.#tables) if (t.rows.size > 0) records[meta.name] = [...t.rows.values()];
+    if (withRecords)
+      for (const [meta, t] of this.#tables) if (t.rows.size > 0) records[meta.name] = [...t.rows.values()];
     return {
       version: 1,
       describes: this.schema.all().map((m) => m.describe),
@@ -379,11 +384,57 @@ export class Org implements DmlHost {
     this.#viewed = new Map(state.viewed);
     this.adminUserId = state.adminUserId;
     this.standardUserId = state.standardUserId;
+    this.#changes.markAll();
+  }
+
+  /** What the journal keeps whole on each save: everything but the records, which it keeps one by one. */
+  journalHead(): Omit<OrgState, 'records'> {
+    const { records: _records, ...head } = this.exportState(false);
+    return head;
+  }
+
+  journalChanges(): JournalChanges {
+    return this.#changes.take(
+      (id) => {
+        const found = this.#find(id);
+        return found === undefined ? undefined : [found.table.meta.name, found.rec];
+      },
+      () =>
+        [...this.#tables.values()].flatMap((t) =>
+          [...t.rows].map(([id, rec]): [string, unknown] => [id, [t.meta.name, rec]]),
+        ),
+    );
+  }
+
+  journalLoad(head: unknown, entries: Array<[string, unknown]>): void {
+    const records: Record<string, SRecord[]> = {};
+    for (const [, value] of entries) {
+      const [name, rec] = value as [string, SRecord];
+      const rows = records[name] ?? [];
+      rows.push(rec);
+      records[name] = rows;
+    }
+    this.importState({ ...(head as Omit<OrgState, 'records'>), records });
+    this.#changes.clear();
+  }
+
+  /** A record by id in any table (one of an object whose describe was replaced too). */
+  #find(id: string): { table: Table; rec: SRecord } | undefined {
+    const found = this.lookup(id);
+    if (found !== undefined && found.table.rows.get(id) === found.rec) return found;
+    for (const table of this.#tables.values()) {
+      const rec = table.rows.get(id);
+      if (rec !== undefined) return { table, rec };
+    }
+    return undefined;
   }
 
   /** Back to a snapshot: every write since is undone. Metadata changes are kept. */
   restore(snap: OrgSnapshot): void {
     for (const [meta, t] of this.#tables) {
+      const before = new Map((snap.tables.get(meta) ?? []).map((r) => [r.Id as string, r]));
+      for (const [id, rec] of t.rows) if (!sameRecord(rec, before.get(id))) this.#changes.mark(id);
+      for (const id of before.keys()) if (!t.rows.has(id)) this.#changes.mark(id);
       t.rows.clear();
       for (const r of snap.tables.get(meta) ?? []) t.rows.set(r.Id as string, r);
       t.reindex();
@@ -397,4 +448,12 @@ export class Org implements DmlHost {
   query(soql: string, options: QueryOptions = {}): QueryRun {
     return runQuery(this, soql, options);
   }
+}
+
+/** Two versions of a record with the same fields and values (a rollback leaves most records as they were). */
+function sameRecord(a: SRecord, b: SRecord | undefined): boolean {
+  if (b === undefined) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((k) => a[k] === b[k]);
 }

@@ -16,9 +16,12 @@ export class Table {
   readonly meta: ObjectMeta;
   readonly rows = new Map<string, SRecord>();
   #indexes = new Map<string, Map<string, Set<string>>>();
+  /** Told the id of each record stored or removed (the org's journal of changes). */
+  readonly #touched: (id: string) => void;
 
-  constructor(meta: ObjectMeta) {
+  constructor(meta: ObjectMeta, touched: (id: string) => void = () => {}) {
     this.meta = meta;
+    this.#touched = touched;
     this.reindex();
   }
 
@@ -56,6 +59,7 @@ export class Table {
     if (old !== undefined && old.IsDeleted !== true) this.#index(old, -1);
     this.rows.set(id, rec);
     if (rec.IsDeleted !== true) this.#index(rec, 1);
+    this.#touched(id);
   }
 
   remove(id: string): void {
@@ -63,9 +67,11 @@ export class Table {
     if (old === undefined) return;
     if (old.IsDeleted !== true) this.#index(old, -1);
     this.rows.delete(id);
+    this.#touched(id);
   }
 
   clear(): void {
+    for (const id of this.rows.keys()) this.#touched(id);
     this.rows.clear();
     this.reindex();
   }
