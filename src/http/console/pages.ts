@@ -212,7 +212,7 @@ export function tokenSnippets(created: Pick<CreatedToken, 'token' | 'baseUrl'>):
   const sdk = `// npm install --install-links /path/to/crm-proxy/packages/client
 const { createCrmProxyClient } = require('@crm-proxy/client');
 
-const crm = createCrmProxyClient({ baseUrl: '${created.baseUrl}', token: process.env.CRM_PROXY_TOKEN });
+const crm = createCrmProxyClient({ baseUrl: '${created.baseUrl}', token: '${created.token}' });
 crm.describe().then((objects) => console.log(objects));`;
   return { curl, sdk };
 }
@@ -226,7 +226,7 @@ export function createdTokenBlock(created: CreatedToken): Html {
 <div class="secret"><pre><code id="new-token-curl" data-test="token-curl">${curl}</code></pre><button type="button" class="secondary" data-copy="new-token-curl">Copy</button></div>
 <h3>Or with the SDK (<code>@crm-proxy/client</code>, CommonJS or ES modules)</h3>
 <div class="secret"><pre><code id="new-token-sdk" data-test="token-sdk">${sdk}</code></pre><button type="button" class="secondary" data-copy="new-token-sdk">Copy</button></div>
-<p class="muted">Set <code>CRM_PROXY_TOKEN</code> to the token first. In an ES module project, <code>import { createCrmProxyClient } from '@crm-proxy/client'</code> works the same.</p></div>`;
+<p class="muted">Keep the token out of source files you share: read it from an environment variable instead. In an ES module project, <code>import { createCrmProxyClient } from '@crm-proxy/client'</code> works the same.</p></div>`;
 }
 
 export function tokensPage(
