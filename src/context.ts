@@ -2,6 +2,7 @@ import { type Logger, pino } from 'pino';
 import type { OperatorService } from './admin/operators.ts';
 import type { RequestLog } from './admin/request-log.ts';
 import type { AdminService } from './admin/service.ts';
+import { FirstOperatorSetup } from './admin/setup-code.ts';
 import type { AuthService } from './auth/service.ts';
 import { type Config, DEFAULT_CAPACITY } from './config/index.ts';
 import type { ConnectService, SandboxCrm } from './connect/service.ts';
@@ -96,6 +97,8 @@ export interface AppContext {
   clock: Clock;
   /** Operator accounts, console sessions and operator API keys. */
   operators: OperatorService;
+  /** The one-time setup code that lets the console create the first operator. */
+  setup: FirstOperatorSetup;
   /** The request log (buffered, written in batches). */
   requestLog: RequestLog;
   /** What the console and the admin API show and do. */
@@ -127,8 +130,16 @@ const LOG_FLUSH_MS = 250;
  * quarter of the pass-through's throughput). A line waits at most LOG_FLUSH_MS; whatever is
  * pending is written synchronously when the process exits, crashes included.
  */
-export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
-  const options = { level: config.logLevel, ...LOG_REDACTION };
+export function createLogger(
+  config: Pick<Config, 'logLevel'>,
+  /** Sees each line before it is written; what it returns is written ('' writes nothing). */
+  streamWrite?: (line: string) => string,
+): Logger {
+  const options = {
+    level: config.logLevel,
+    ...LOG_REDACTION,
+    ...(streamWrite === undefined ? {} : { hooks: { streamWrite } }),
+  };
   if (config.logLevel === 'silent') return pino(options);
   // A pipe (`npm start | …`) is written without ever blocking; a file or a terminal as before.
   const piped = pipeLogDestination({ batchBytes: LOG_BUFFER_BYTES, flushMs: LOG_FLUSH_MS });
@@ -216,6 +227,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     rateLimiter: rateLimit && new RateLimiter(rateLimit, clock, shared.mode() === 'local' ? null : shared),
     clock,
     operators,
+    setup: new FirstOperatorSetup({ operators, now: () => clock.now() }),
     requestLog,
     admin,
     metrics,

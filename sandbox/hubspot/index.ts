@@ -13,6 +13,8 @@ export interface HubSpotSandbox {
   url: string;
   app: FastifyInstance;
   credentials: HubSpotCredentials;
+  /** The portal's id, as the token information call answers it (`hub_id`). */
+  accountId: string;
   realism: Realism;
   accounting: CallAccounting;
   /** The account's data (types, properties, records, owners, pipelines). */
@@ -32,6 +34,7 @@ export async function startHubSpotSandbox(options: HubSpotSandboxOptions = {}): 
     url,
     app: built.app,
     credentials: built.ctx.credentials,
+    accountId: String(built.ctx.portal.portalId),
     realism: built.core.realism,
     accounting: built.core.accounting,
     portal: built.ctx.portal,

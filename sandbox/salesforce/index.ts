@@ -31,6 +31,8 @@ export interface SalesforceSandbox {
   url: string;
   app: FastifyInstance;
   credentials: SandboxCredentials;
+  /** The org's id, as the identity call answers it (`organization_id`). */
+  accountId: string;
   realism: Realism;
   accounting: CallAccounting;
   /** The emulated org (metadata, records, SOQL), for tests and tools that seed or inspect it directly. */
@@ -52,6 +54,7 @@ export async function startSalesforceSandbox(
     url,
     app,
     credentials: { ...ctx.oauth.credentials },
+    accountId: ctx.oauth.orgId,
     realism: ctx.realism,
     accounting: ctx.accounting,
     org: ctx.org,

@@ -5,7 +5,7 @@ export interface BeginConnectInput {
   provider: string;
   loginHost?: string;
   label?: string;
-  /** Re-connect this connection in place. */
+  /** Reconnect this connection in place. */
   reconnect?: string;
   /** Where the browser lands after the callback (`?connected=<connection id>` is added). */
   returnTo?: string;

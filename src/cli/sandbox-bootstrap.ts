@@ -213,7 +213,7 @@ export function writeSandboxFile(dataDir: string, content: SandboxFile): string 
 export async function ensureSandboxConnections(
   ctx: AppContext,
   // Only where each sandbox listens and its bootstrap credentials: a sandbox may run elsewhere.
-  sandboxes: Record<SandboxCrm, Pick<SandboxHandle, 'url' | 'credentials'>>,
+  sandboxes: Record<SandboxCrm, Pick<SandboxHandle, 'url' | 'credentials'> & { accountId?: string }>,
   previous: SandboxFile | null,
 ): Promise<{ tokens: Record<SandboxCrm, string>; connectionIds: Record<SandboxCrm, string> }> {
   const tokens = {} as Record<SandboxCrm, string>;
@@ -251,6 +251,15 @@ export async function ensureSandboxConnections(
       ctx.tokens.forget(connection.id);
     }
     connectionIds[provider] = connection.id;
+    // The account it reaches, as the check call of a browser-made connection would learn it: one
+    // same-account rule for seeded and browser-made connections alike.
+    if (sandbox.accountId !== undefined && connection.accountId !== sandbox.accountId) {
+      await ctx.connections.setAccount(connection.id, {
+        accountId: sandbox.accountId,
+        loginUrl: connection.loginUrl,
+        instanceUrl: connection.instanceUrl,
+      });
+    }
     if (verified?.ok === true && verified.connection.id === connection.id && previousToken !== undefined) {
       tokens[provider] = previousToken;
     } else {

@@ -1,5 +1,9 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Config } from '../config/index.ts';
 import { type AppContext, createLogger } from '../context.ts';
+import { writePrivateFile } from '../lib/private-dir.ts';
 import { onShutdownSignal, startService } from '../main.ts';
 import { locateStore } from './location.ts';
 import { cliIo } from './process-io.ts';
@@ -44,10 +48,29 @@ export async function run(argv: string[]): Promise<number | undefined> {
     values.port === undefined ? {} : { PORT: values.port, ...(values.host ? { HOST: values.host } : {}) },
   );
   const { config } = location;
-  const logger = createLogger(config);
+  // The start-up output is plain text: log lines of the start are held and said in plain words
+  // after it (the listening line is the banner's own); from then on the log is JSON lines.
+  const held: string[] = [];
+  let holding = true;
+  const logger = createLogger(config, (line) => {
+    if (!holding) return line;
+    held.push(line);
+    return '';
+  });
   // A reader of stdout that went away (`serve | head`) must not stop the service: EPIPE is ignored.
   process.stdout.on('error', () => {});
   const say = (msg: string) => cliIo().stdout.write(`${msg}\n`);
+  const release = (plain: boolean) => {
+    holding = false;
+    for (const line of held.splice(0)) {
+      if (!plain) {
+        cliIo().stdout.write(line);
+        continue;
+      }
+      const entry = startupNote(line);
+      if (entry !== null) say(entry);
+    }
+  };
   say(`Store: ${location.where}`);
 
   const bootstrap: Bootstrap | undefined = config.sandbox
@@ -66,6 +89,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
           sandboxUrls: { salesforce: sandboxes.salesforce.url, hubspot: sandboxes.hubspot.url },
         }),
   }).catch(async (err: unknown) => {
+    release(false);
     await sandboxes?.close();
     throw err;
   });
@@ -85,11 +109,67 @@ export async function run(argv: string[]): Promise<number | undefined> {
       ? `crm-proxy listening on ${service.listening}, all interfaces (this machine: ${service.baseUrl}; region ${config.region})`
       : `crm-proxy listening on ${service.baseUrl} (region ${config.region})`,
   );
+  const publicUrl = config.publicUrls[config.region] ?? service.baseUrl;
+  say(`  Console: ${publicUrl}/console   start here: ${publicUrl}/`);
   say(`  API document: ${service.baseUrl}/openapi.json   docs: ${service.baseUrl}/docs`);
   for (const line of connectBanner(service.ctx.connect)) say(line);
+  for (const line of await setupBanner(service.ctx, config, publicUrl)) say(line);
   if (bootstrap !== undefined && sandboxes !== undefined)
-    await announceSandboxes(bootstrap, service, sandboxes, config.dataDir, say);
+    await announceSandboxes(bootstrap, service, sandboxes, config.dataDir, say).catch((err: unknown) => {
+      release(false);
+      throw err;
+    });
+  release(true);
   return undefined;
+}
+
+/** A held start-up log line in plain words; null for the listening line the banner already said. */
+export function startupNote(line: string): string | null {
+  try {
+    const entry = JSON.parse(line) as { level?: number; msg?: string };
+    if (typeof entry.msg !== 'string' || entry.msg.startsWith('Server listening at ')) return null;
+    const level = (entry.level ?? 30) >= 50 ? 'error' : (entry.level ?? 30) >= 40 ? 'warning' : 'note';
+    return `  ${level}: ${entry.msg}`;
+  } catch {
+    return line.trimEnd();
+  }
+}
+
+/** The file a production start writes the setup code to (owner-only), in the data directory. */
+export const SETUP_CODE_FILE = 'setup-code';
+
+/**
+ * While no operator exists: a one-time setup code for the console's first-operator page. In sandbox
+ * mode it is printed here; otherwise it goes to a 0600 file whose path is printed (the code itself
+ * never reaches the output or the log). Once an operator exists, an old file is removed.
+ */
+export async function setupBanner(
+  ctx: AppContext,
+  config: Pick<Config, 'sandbox' | 'dataDir'>,
+  publicUrl: string,
+): Promise<string[]> {
+  const file = join(config.dataDir, SETUP_CODE_FILE);
+  const issued = await ctx.setup.issue();
+  if (issued === null) {
+    rmSync(file, { force: true });
+    return [];
+  }
+  const until = `${issued.expiresAt.slice(0, 16).replace('T', ' ')} UTC`;
+  const cli = './bin/crm-proxy.mjs operators create --email you@example.com';
+  if (config.sandbox) {
+    return [
+      `  No operator yet: create the first one at ${publicUrl}/console/setup with`,
+      `  Setup code: ${issued.code}   (works once, until ${until}; or: ${cli})`,
+    ];
+  }
+  writePrivateFile(
+    file,
+    `${issued.code}\n# The one-time code of ${publicUrl}/console/setup, good until ${until}, while no operator exists.\n`,
+  );
+  return [
+    `  No operator yet: create the first one at ${publicUrl}/console/setup with the one-time setup code`,
+    `  in ${file} (owner-only; works once, until ${until}; or: ${cli})`,
+  ];
 }
 
 /** The sandbox connections made sure of, their tokens written to the data folder and printed. */

@@ -94,7 +94,7 @@ export function CONNECTED(
 ): PageContent {
   return {
     tone: 'ok',
-    title: reconnected ? `${crm} re-connected` : `${crm} connected`,
+    title: reconnected ? `${crm} reconnected` : `${crm} connected`,
     what: reconnected
       ? `The connection's credentials were replaced; its API tokens keep working.`
       : `The ${crm} account is connected to crm-proxy.`,
@@ -197,7 +197,7 @@ export const FAILURES = {
       'other_account',
       `That is another ${crm} account`,
       `Connection ${existing.id} belongs to account ${existing.accountId ?? '?'}, but the sign-in was for account ${got}. Its credentials were not changed.`,
-      `Re-connect while signed in to the same ${crm} account, or connect the other account as a new connection.`,
+      `Reconnect while signed in to the same ${crm} account, or connect the other account as a new connection.`,
     ),
   }),
   reconnect_gone: (id: string) =>

@@ -162,13 +162,13 @@ export class ConnectService {
       if (existing === null) {
         throw new ApiError(
           'not_found',
-          `There is no connection ${String(input.reconnect).slice(0, 60)} to re-connect.`,
+          `There is no connection ${String(input.reconnect).slice(0, 60)} to reconnect.`,
         );
       }
       if (existing.provider !== input.provider) {
         throw invalid(
           'provider',
-          `connection ${existing.id} is a ${existing.provider} connection; re-connect it with provider "${existing.provider}"`,
+          `connection ${existing.id} is a ${existing.provider} connection; reconnect it with provider "${existing.provider}"`,
         );
       }
     }

@@ -84,7 +84,7 @@ test('wrong method: 405 with Allow; unknown route: 404; both with the error body
   }
   assertError(await s.api<ErrorBody>('/v1/object/frobnicate/Account', { body: {} }), 404, 'not_found');
   assertError(await s.api<ErrorBody>('/v2/describe'), 404, 'not_found');
-  assertError(await s.api<ErrorBody>('/', { method: 'GET', token: null }), 404, 'not_found');
+  assertError(await s.api<ErrorBody>('/v1', { method: 'GET', token: null }), 404, 'not_found');
 });
 
 test('unknown objects are 404 and malformed object names 400, before any record call', async (t) => {

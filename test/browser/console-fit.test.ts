@@ -19,7 +19,7 @@ const EMAIL = 'ops@example.com';
 const PASSWORD = 'correct horse battery staple';
 const LONG_LABEL = 'Northwind Traders EMEA production account'.slice(0, 40);
 const LONG_ERROR =
-  "refreshing the access token failed: the CRM answered 400 invalid_grant 'expired access/refresh token'; the account owner revoked the app or the refresh token expired. Re-connect the account to give the service a new grant.";
+  "refreshing the access token failed: the CRM answered 400 invalid_grant 'expired access/refresh token'; the account owner revoked the app or the refresh token expired. Reconnect the account to give the service a new grant.";
 
 /** Elements wider than their box, and the page's own sideways scroll. Empty when everything fits. */
 async function overflows(page: Page): Promise<string[]> {
@@ -115,14 +115,14 @@ test('every console page fits 1280 px and 390 px without sideways scrolling', {
   await page.screenshot({ path: join(SHOTS, `connection-390${SHOT_SUFFIX}.png`), fullPage: true });
   const nav = await page.locator('header.top').boundingBox();
   if (nav === null || nav.height > 120) problems.push(`header ${nav?.height} px high on a phone`);
-  // The Re-connect button stays on screen next to the long error.
+  // The Reconnect button stays on screen next to the long error.
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/console/connections');
   const button = await page
     .locator(`tr[data-connection="${sfId}"] form[action$="/reconnect"] button`)
     .boundingBox();
   if (button === null || button.x + button.width > 1280)
-    problems.push(`Re-connect button off screen at ${JSON.stringify(button)}`);
+    problems.push(`Reconnect button off screen at ${JSON.stringify(button)}`);
   // A connect link's own page on a phone: who asks, for which CRM, what is shared, a way on.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(link.url);

@@ -212,12 +212,12 @@ test('an operator connects both CRMs, creates a token, and sees its calls in the
   assert.match((await owner.textContent('body')) ?? '', /used|no longer|already/i);
   await owner.close();
 
-  // Re-connect in place: the same connection, and its token keeps working.
+  // Reconnect in place: the same connection, and its token keeps working.
   await page.goto('/console/connections');
   await page.click(`tr[data-connection="${sfId}"] form[action$="/reconnect"] button`);
   await page.click('button.allow');
   await page.waitForURL(/\/console\/connections\?reconnected=/);
-  assert.match((await page.textContent('.notice')) ?? '', /Re-connected/);
+  assert.match((await page.textContent('.notice')) ?? '', /Reconnected/);
   assert.equal((await s.api('/v1/describe', { token })).status, 200);
 
   await page.goto('/console/connections');

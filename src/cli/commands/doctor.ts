@@ -205,7 +205,7 @@ function checkPlainHttp(
 
 async function checkConnection(core: Core, connection: Connection, add: (f: Finding) => void): Promise<void> {
   const name = `connection ${connection.id}${connection.label ? ` (${connection.label})` : ''}`;
-  const reauth = `reconnect it in the console (Re-connect), or: crm-proxy connections reauth ${connection.id} --refresh-token -`;
+  const reauth = `reconnect it in the console (Reconnect), or: crm-proxy connections reauth ${connection.id} --refresh-token -`;
   const cause = sandboxCause(core, connection);
   const because = cause === null ? '' : `; cause: ${cause}`;
   if (connection.status === 'needs_reauth') {

@@ -2,8 +2,23 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ConsoleKit, hidden, typed } from './kit.ts';
 import { flowNotice, sameAccount } from './notices.ts';
-import { connectionPage, connectionsPage } from './pages.ts';
-import { ConnectForm, ConnectionsQuery, IdParams, TokenOnlyForm } from './schemas.ts';
+import { type CreatedToken, connectionPage, connectionsPage } from './pages.ts';
+import { ConnectForm, ConnectionsQuery, ConnectionTokenForm, IdParams, TokenOnlyForm } from './schemas.ts';
+
+/** Where clients reach the API: the region's public URL, else the address this browser used. */
+export function apiBaseUrl(kit: ConsoleKit, request: FastifyRequest): string {
+  const { config } = kit.ctx;
+  return config.publicUrls[config.region] ?? `${request.protocol}://${request.host}`;
+}
+
+/** "Expires in days" of a token form: null for never, undefined when it is not a number of days. */
+export function expiryDays(text: string | undefined): number | null | undefined {
+  const days = (text ?? '').trim();
+  if (days === '') return null;
+  return /^[0-9]{1,4}$/.test(days) ? Number(days) : undefined;
+}
+
+export const EXPIRY_HELP = 'Expires in days must be a whole number of days (or empty for no expiry).';
 
 /** The CRMs one can connect: from the connect service when it runs, else the registered adapters. */
 export function providerChoices(kit: ConsoleKit) {
@@ -50,26 +65,64 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
     },
   );
 
+  const page = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    created: CreatedToken | null,
+    error: string | null = null,
+    status = 200,
+  ) => {
+    const c = await ctx.admin.getConnection(id);
+    const [tokens, entries, usage, records, all] = await Promise.all([
+      ctx.admin.listTokens(id),
+      ctx.admin.requests({ connectionId: id, limit: 20 }),
+      ctx.admin.usage(168, id),
+      ctx.admin.connectionRecords(),
+      ctx.admin.listConnections(),
+    ]);
+    const series = usage[0] ?? { connectionId: id, hours: [], requests: [], errors: [] };
+    const twinId = sameAccount(records).get(id);
+    const twinView = twinId === undefined ? undefined : all.find((x) => x.id === twinId);
+    const twin = twinId === undefined ? null : { id: twinId, name: twinView?.label ?? twinId };
+    const frame = kit.frame(request, reply, '/console/connections');
+    const extra = { twin, connectAvailable: ctx.admin.connectAvailable, error };
+    return kit.send(reply, connectionPage(frame, c, tokens, entries, series, created, extra), status);
+  };
+
   api.get(
     '/console/connections/:id',
     { config: hidden, schema: { params: IdParams } },
+    async (request, reply) => page(request, reply, request.params.id, null),
+  );
+
+  // A token made on a connection's page belongs to that connection, whatever else the form says.
+  api.post(
+    '/console/connections/:id/tokens',
+    { config: hidden, schema: { params: IdParams, body: ConnectionTokenForm } },
     async (request, reply) => {
       const { id } = request.params;
+      const days = expiryDays(request.body.expires_in_days);
+      if (days === undefined) return page(request, reply, id, null, EXPIRY_HELP, 400);
+      const name = (request.body.name ?? '').trim().slice(0, 100);
       const c = await ctx.admin.getConnection(id);
-      const [tokens, entries, usage, all] = await Promise.all([
-        ctx.admin.listTokens(id),
-        ctx.admin.requests({ connectionId: id, limit: 20 }),
-        ctx.admin.usage(168, id),
-        ctx.admin.listConnections(),
-      ]);
-      const series = usage[0] ?? { connectionId: id, hours: [], requests: [], errors: [] };
-      const frame = kit.frame(request, reply, '/console/connections');
-      return kit.send(reply, connectionPage(frame, c, tokens, entries, series, all, null));
+      const { token, record } = await ctx.admin.createToken({
+        connectionId: c.id,
+        name: name === '' ? null : name,
+        expiresInDays: days,
+      });
+      const created = {
+        token,
+        prefix: record.prefix,
+        connection: c.label ?? c.id,
+        baseUrl: apiBaseUrl(kit, request),
+      };
+      return page(request, reply, id, created, null, 201);
     },
   );
 }
 
-/** Connect and Re-connect: each starts the OAuth flow and sends the browser to the consent page. */
+/** Connect and Reconnect: each starts the OAuth flow and sends the browser to the consent page. */
 export function connectRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   const { ctx } = kit;
   const api = typed(scope);

@@ -34,6 +34,8 @@ export function flowNotice(query: Record<string, string | undefined>): Html | nu
     return html`Connected: ${link(connected)}. Create its API token on its page.${same}`;
   }
   if (reconnected !== undefined && ID.test(reconnected))
-    return html`Re-connected: ${link(reconnected)}. Its API tokens keep working.`;
+    return html`Reconnected: ${link(reconnected)}. Its API tokens keep working.`;
+  if (query['welcome'] !== undefined)
+    return html`You are the first operator. Next: connect a CRM account below, then create an API token on its page.`;
   return null;
 }

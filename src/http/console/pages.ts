@@ -24,6 +24,9 @@ const NAV: Array<[string, string]> = [
   ['/console/links', 'Connect links'],
 ];
 
+/** How the README runs the command line, so that every page names a command the way it runs. */
+export const CLI = './bin/crm-proxy.mjs';
+
 export const when = (iso: string | null | undefined): string =>
   iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '—';
 
@@ -35,7 +38,7 @@ export function layout(frame: PageFrame, title: string, body: Html): Html {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · crm-proxy console</title>
-<link rel="stylesheet" href="/console/assets/console.css"><script src="/console/assets/console.js" defer></script></head>
+<link rel="icon" href="/favicon.ico" type="image/svg+xml"><link rel="stylesheet" href="/console/assets/console.css"><script src="/console/assets/console.js" defer></script></head>
 <body><header class="top"><span class="brand">crm-proxy</span>${
     frame.operator === null
       ? ''
@@ -54,7 +57,7 @@ ${error === null ? '' : html`<p class="error" role="alert">${error}</p>`}
 <label>Email <input type="email" name="email" autocomplete="username" required value="${email}"></label>
 <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
 <button type="submit">Sign in</button></form>
-<p class="muted">The first operator is created on the server: <code>crm-proxy operators create --email you@example.com</code>.</p></div>`,
+<p class="muted">No operator yet? <a href="/console/setup">Create the first one</a> with the setup code from the start-up output, or on the server: <code>${CLI} operators create --email you@example.com</code>.</p></div>`,
   );
 }
 
@@ -90,20 +93,41 @@ export interface ProviderChoice {
   missing?: string[];
 }
 
+const missingOf = (p: ProviderChoice): string[] => p.missing ?? [];
+
+/** The CRMs as options: the first ready one selected, the others disabled with what they lack. */
 function providerOptions(providers: ProviderChoice[]): Html {
+  const first = providers.find((p) => missingOf(p).length === 0)?.id;
   return html`${providers.map(
     (p) =>
-      html`<option value="${p.id}"${(p.missing?.length ?? 0) > 0 ? html` disabled` : ''}>${p.name}${(p.missing?.length ?? 0) > 0 ? ` (set ${p.missing?.join(', ')})` : ''}</option>`,
+      html`<option value="${p.id}"${missingOf(p).length > 0 ? html` disabled` : ''}${p.id === first ? html` selected` : ''}>${p.name}${missingOf(p).length > 0 ? ` (set ${missingOf(p).join(', ')})` : ''}</option>`,
   )}`;
+}
+
+/** Where the console links for setting up a CRM app (the repository's docs/connecting-a-crm.md). */
+export const CONNECTING_DOC = '/console/help/connecting-a-crm.md';
+
+/** What each CRM still needs before it can be connected in a browser; empty when all are ready. */
+function appsMissing(providers: ProviderChoice[]): Html {
+  const lacking = providers.filter((p) => missingOf(p).length > 0);
+  if (lacking.length === 0) return html``;
+  const none = lacking.length === providers.length;
+  return html`<div class="${none ? 'error' : 'muted'}" role="${none ? 'alert' : 'note'}" data-test="connect-needs">${
+    none ? html`<strong>Connect is off: no CRM app is configured.</strong> ` : ''
+  }${lacking.map(
+    (p) =>
+      html`To connect ${p.name} accounts, set ${missingOf(p).map((v, i) => html`${i === 0 ? '' : ' and '}<code>${v}</code>`)}. `,
+  )}Then restart the service. How to make the CRM app and which redirect URL to register: <a href="${CONNECTING_DOC}">docs/connecting-a-crm.md</a>.</div>`;
 }
 
 export function connectForm(frame: PageFrame, providers: ProviderChoice[], available: boolean): Html {
   if (!available) return html`<p class="muted">The OAuth connect flow is not available in this build.</p>`;
-  return html`<form class="row" method="post" action="/console/connections/connect">${csrfField(frame.csrf)}
-<label>CRM <select name="provider">${providerOptions(providers)}</select></label>
+  const off = providers.every((p) => missingOf(p).length > 0);
+  return html`${appsMissing(providers)}<form class="row" method="post" action="/console/connections/connect">${csrfField(frame.csrf)}
+<label>CRM <select name="provider"${off ? html` disabled` : ''}>${providerOptions(providers)}</select></label>
 <label>Label <input name="label" maxlength="100" placeholder="Acme production"></label>
 <label>Login host (if the CRM has several) <input name="login_host" maxlength="200" placeholder="default"></label>
-<button type="submit" data-test="connect">Connect</button></form>`;
+<button type="submit" data-test="connect"${off ? html` disabled` : ''}>Connect</button></form>`;
 }
 
 function twinNote(twin: string | undefined, names: Map<string, string>): Html | string {
@@ -127,11 +151,7 @@ export function connectionsPage(
 <td data-label="CRM">${c.providerName}${c.sandbox ? html` <span class="muted">(sandbox)</span>` : ''}</td><td data-label="Region">${c.region}</td>
 <td data-label="Status" class="status">${statusBadge(c)}${c.lastError === null ? '' : html`<span class="muted last-error">${c.lastError}</span>`}</td>
 <td data-label="Created">${when(c.createdAt)}</td><td data-label="Last used">${when(c.lastUsedAt)}</td><td data-label="Daily API allowance">${allowance(c)}</td>
-<td data-label="" class="actions">${
-      connectAvailable
-        ? html`<form class="inline" method="post" action="/console/connections/${c.id}/reconnect">${csrfField(frame.csrf)}<button class="secondary" type="submit">Re-connect</button></form> `
-        : ''
-    }<form class="inline" method="post" action="/console/connections/${c.id}/remove" data-confirm="Remove this connection and all its API tokens?">${csrfField(frame.csrf)}<button class="danger" type="submit">Remove</button></form></td></tr>`,
+<td data-label="" class="actions">${connectionActions(frame, c, connectAvailable)}</td></tr>`,
   );
   return layout(
     frame,
@@ -174,24 +194,53 @@ function createTokenForm(frame: PageFrame, connections: ConnectionView[], select
 <button type="submit" data-test="create-token">Create token</button></form>`;
 }
 
-export function createdTokenBlock(token: string, prefix: string): Html {
-  return html`<div class="card" data-test="new-token"><h2>New API token ${prefix}…</h2>
-<p>Copy it now: it is shown only this once.</p>
-<div class="secret"><code id="new-token">${token}</code><button type="button" class="secondary" data-copy="new-token">Copy</button></div></div>`;
+/** A new token, shown once, with a curl command and an SDK snippet that use it. */
+export interface CreatedToken {
+  token: string;
+  prefix: string;
+  /** The connection it belongs to, as the pages name it. */
+  connection: string;
+  /** Where clients reach the API (the public URL, else the address the browser used). */
+  baseUrl: string;
+}
+
+export function tokenSnippets(created: Pick<CreatedToken, 'token' | 'baseUrl'>): {
+  curl: string;
+  sdk: string;
+} {
+  const curl = `curl -s -X POST "${created.baseUrl}/v1/describe" -H "Authorization: Bearer ${created.token}"`;
+  const sdk = `// npm install --install-links /path/to/crm-proxy/packages/client
+const { createCrmProxyClient } = require('@crm-proxy/client');
+
+const crm = createCrmProxyClient({ baseUrl: '${created.baseUrl}', token: '${created.token}' });
+crm.describe().then((objects) => console.log(objects));`;
+  return { curl, sdk };
+}
+
+export function createdTokenBlock(created: CreatedToken): Html {
+  const { curl, sdk } = tokenSnippets(created);
+  return html`<div class="card" data-test="new-token"><h2>New API token ${created.prefix}… for ${created.connection}</h2>
+<p>Copy it now: it is shown only this once. It belongs to <strong>${created.connection}</strong>: every call made with it goes to that connection’s CRM account.</p>
+<div class="secret"><code id="new-token">${created.token}</code><button type="button" class="secondary" data-copy="new-token">Copy</button></div>
+<h3>Try it with curl</h3>
+<div class="secret"><pre><code id="new-token-curl" data-test="token-curl">${curl}</code></pre><button type="button" class="secondary" data-copy="new-token-curl">Copy</button></div>
+<h3>Or with the SDK (<code>@crm-proxy/client</code>, CommonJS or ES modules)</h3>
+<div class="secret"><pre><code id="new-token-sdk" data-test="token-sdk">${sdk}</code></pre><button type="button" class="secondary" data-copy="new-token-sdk">Copy</button></div>
+<p class="muted">Keep the token out of source files you share: read it from an environment variable instead. In an ES module project, <code>import { createCrmProxyClient } from '@crm-proxy/client'</code> works the same.</p></div>`;
 }
 
 export function tokensPage(
   frame: PageFrame,
   tokens: TokenView[],
   connections: ConnectionView[],
-  created: { token: string; prefix: string } | null,
+  created: CreatedToken | null,
   error: string | null,
 ): Html {
   const names = new Map(connections.map((c) => [c.id, c.label ?? c.id]));
   return layout(
     frame,
     'API tokens',
-    html`<h1>API tokens</h1>${created === null ? '' : createdTokenBlock(created.token, created.prefix)}
+    html`<h1>API tokens</h1>${created === null ? '' : createdTokenBlock(created)}
 ${error === null ? '' : html`<p class="error" role="alert">${error}</p>`}
 <div class="card">${connections.length === 0 ? html`<p class="muted">Connect an account first.</p>` : createTokenForm(frame, connections)}</div>
 ${tokenTable(frame, tokens, names)}`,
@@ -295,25 +344,50 @@ export function usagePage(
   );
 }
 
+/** Reconnect (when the connect flow runs) and Remove, on the list and on a connection's page. */
+function connectionActions(frame: PageFrame, c: ConnectionView, connectAvailable: boolean): Html {
+  return html`${
+    connectAvailable
+      ? html`<form class="inline" method="post" action="/console/connections/${c.id}/reconnect">${csrfField(frame.csrf)}<button class="secondary" type="submit" data-test="reconnect">Reconnect</button></form> `
+      : ''
+  }<form class="inline" method="post" action="/console/connections/${c.id}/remove" data-confirm="Remove this connection and all its API tokens?">${csrfField(frame.csrf)}<button class="danger" type="submit" data-test="remove">Remove</button></form>`;
+}
+
+/** A connection's own token form: the token belongs to this connection, and the form says so. */
+function connectionTokenForm(frame: PageFrame, c: ConnectionView): Html {
+  return html`<p>Tokens made here belong to <strong>${c.label ?? c.id}</strong> (${c.providerName}).</p>
+<form class="row" method="post" action="/console/connections/${c.id}/tokens">${csrfField(frame.csrf)}
+<label>Label <input name="name" maxlength="100" placeholder="nightly sync"></label>
+<label>Expires in days <input name="expires_in_days" inputmode="numeric" pattern="[0-9]*" placeholder="never"></label>
+<button type="submit" data-test="create-token">Create token</button></form>`;
+}
+
 export function connectionPage(
   frame: PageFrame,
   c: ConnectionView,
   tokens: TokenView[],
   entries: RequestLogEntry[],
   usage: UsageSeries,
-  connections: ConnectionView[],
-  created: { token: string; prefix: string } | null,
+  created: CreatedToken | null,
+  extra: { twin: { id: string; name: string } | null; connectAvailable: boolean; error?: string | null },
 ): Html {
   const names = new Map([[c.id, c.label ?? c.id]]);
+  const name = c.label ?? c.id;
   return layout(
     frame,
-    c.label ?? c.id,
-    html`<h1>${c.label ?? c.id}</h1>${created === null ? '' : createdTokenBlock(created.token, created.prefix)}
+    name,
+    html`<h1>${name}</h1>${created === null ? '' : createdTokenBlock(created)}
+${extra.error === undefined || extra.error === null ? '' : html`<p class="error" role="alert">${extra.error}</p>`}
 <div class="card"><dl class="facts"><dt>Id</dt><dd class="mono id">${c.id}</dd><dt>CRM</dt><dd>${c.providerName}</dd><dt>Region</dt><dd>${c.region}</dd>
-<dt>Status</dt><dd>${statusBadge(c)} ${c.lastError ?? ''}${c.status === 'needs_reauth' ? html` <form class="inline" method="post" action="/console/connections/${c.id}/reconnect">${csrfField(frame.csrf)}<button class="secondary" type="submit">Re-connect</button></form>` : ''}</dd><dt>Created</dt><dd>${when(c.createdAt)}</dd><dt>Last used</dt><dd>${when(c.lastUsedAt)}</dd>
-<dt>Daily API allowance</dt><dd>${allowance(c)}</dd></dl></div>
+<dt>Status</dt><dd>${statusBadge(c)} ${c.lastError ?? ''}</dd>${
+      extra.twin === null
+        ? ''
+        : html`<dt>Same account as</dt><dd><span class="badge needs_reauth" data-same-account="${extra.twin.id}">same account as <a href="/console/connections/${extra.twin.id}">${extra.twin.name}</a></span> <span class="muted">Both reach the same CRM account: remove one unless both are wanted.</span></dd>`
+    }<dt>Created</dt><dd>${when(c.createdAt)}</dd><dt>Last used</dt><dd>${when(c.lastUsedAt)}</dd>
+<dt>Daily API allowance</dt><dd>${allowance(c)}</dd></dl>
+<p class="actions">${connectionActions(frame, c, extra.connectAvailable)}</p></div>
 ${usageChart(usage, 'Requests per hour')}
-<h2>API tokens</h2><div class="card">${createTokenForm(frame, connections, c.id)}</div>${tokenTable(frame, tokens, names)}
+<h2>API tokens</h2><div class="card">${connectionTokenForm(frame, c)}</div>${tokenTable(frame, tokens, names)}
 <h2>Recent requests</h2>${requestTable(entries, names, tokenNames(tokens))}`,
   );
 }
@@ -338,11 +412,12 @@ ${
 }
 ${
   available
-    ? html`<div class="card"><form class="row" method="post" action="/console/links">${csrfField(frame.csrf)}
-<label>CRM <select name="provider">${providerOptions(providers)}</select></label>
+    ? html`<div class="card">${appsMissing(providers)}<form class="row" method="post" action="/console/links">${csrfField(frame.csrf)}
+<label>CRM <select name="provider"${providers.every((p) => missingOf(p).length > 0) ? html` disabled` : ''}>${providerOptions(providers)}</select></label>
 <label>Label <input name="label" maxlength="100" placeholder="Globex"></label>
+<label>Login host (Salesforce: a My Domain or test.salesforce.com) <input name="login_host" maxlength="200" placeholder="default"></label>
 <label>Valid for hours <input name="ttl_hours" inputmode="numeric" pattern="[0-9]*" placeholder="24"></label>
-<button type="submit" data-test="create-link">Create link</button></form></div>
+<button type="submit" data-test="create-link"${providers.every((p) => missingOf(p).length > 0) ? html` disabled` : ''}>Create link</button></form></div>
 <div class="table-wrap"><table><thead><tr><th>Link</th><th>CRM</th><th>Label</th><th>State</th><th>Created</th><th>Expires</th><th>Connection</th><th></th></tr></thead><tbody>${
         links.length === 0
           ? html`<tr><td colspan="8" class="muted">No connect links.</td></tr>`

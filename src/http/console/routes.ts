@@ -12,6 +12,8 @@ import { registerCookies } from '../plugins/cookies.ts';
 import { registerSecurityHeaders } from '../plugins/security-headers.ts';
 import { connectionRoutes, connectRoutes } from './connection-routes.ts';
 import { consoleErrorHandler } from './errors.ts';
+import { setupRoutes } from './first-run.ts';
+import { frontDoorRoutes } from './front-door.ts';
 import { type ConsoleKit, consoleKit, hidden, typed } from './kit.ts';
 import { logRoutes } from './log-routes.ts';
 import { AssetParams } from './schemas.ts';
@@ -51,14 +53,16 @@ export function registerConsole(app: FastifyInstance, ctx: AppContext): void {
     await registerSecurityHeaders(scope, { csp: CONSOLE_CSP });
     await scope.register(formbody, { bodyLimit: 64 * 1024 });
     scope.setErrorHandler(consoleErrorHandler(kit));
-    publicRoutes(scope);
+    publicRoutes(scope, kit);
+    frontDoorRoutes(scope, kit);
     await scope.register(async (signIn) => signInRoutes(signIn, kit));
+    await scope.register(async (setup) => setupRoutes(setup, kit));
     await scope.register(async (pages) => signedInRoutes(pages, kit));
   });
 }
 
-/** What needs no session: the stylesheet and script, and /console itself. */
-function publicRoutes(scope: FastifyInstance): void {
+/** What needs no session: the stylesheet and script, and /console itself (the front door: front-door.ts). */
+function publicRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   const api = typed(scope);
   api.get(
     '/console/assets/:name',
@@ -70,8 +74,9 @@ function publicRoutes(scope: FastifyInstance): void {
       return reply.header('cache-control', 'public, max-age=3600').type(asset.type).send(asset.body);
     },
   );
+  // While no operator exists, the console's door is the first operator's setup.
   api.get('/console', { config: hidden }, async (_request, reply) =>
-    reply.redirect('/console/connections', 303),
+    reply.redirect((await kit.ctx.setup.open()) ? '/console/setup' : '/console/connections', 303),
   );
 }
 

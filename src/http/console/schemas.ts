@@ -20,6 +20,13 @@ export const SignInForm = Type.Object({
   password: Type.Optional(Type.String()),
 });
 
+export const SetupForm = Type.Object({
+  [CSRF_FIELD]: Type.String(),
+  setup_code: text(200),
+  email: text(1000),
+  password: Type.Optional(Type.String()),
+});
+
 export const ConnectForm = Type.Object({
   [CSRF_FIELD]: Type.String(),
   provider: Type.String({ maxLength: 100 }),
@@ -34,10 +41,18 @@ export const TokenForm = Type.Object({
   expires_in_days: text(100),
 });
 
+/** A connection's own token form: the connection is the page's, not a field. */
+export const ConnectionTokenForm = Type.Object({
+  [CSRF_FIELD]: Type.String(),
+  name: text(1000),
+  expires_in_days: text(100),
+});
+
 export const LinkForm = Type.Object({
   [CSRF_FIELD]: Type.String(),
   provider: Type.String({ maxLength: 100 }),
   label: text(200),
+  login_host: text(300),
   ttl_hours: text(100),
 });
 
@@ -46,6 +61,7 @@ export const ConnectionsQuery = Type.Object({
   connected: text(200),
   reconnected: text(200),
   same_account_as: text(200),
+  welcome: text(10),
 });
 
 export const RequestsQuery = Type.Object({

@@ -1,9 +1,9 @@
 // API tokens and connect links: each list with its create form, and their revoke forms.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors/index.ts';
-import { providerChoices } from './connection-routes.ts';
+import { apiBaseUrl, EXPIRY_HELP, expiryDays, providerChoices } from './connection-routes.ts';
 import { type ConsoleKit, hidden, typed } from './kit.ts';
-import { linksPage, tokensPage } from './pages.ts';
+import { type CreatedToken, linksPage, tokensPage } from './pages.ts';
 import { IdParams, LinkForm, TokenForm, TokenOnlyForm } from './schemas.ts';
 
 export function tokenRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
@@ -12,7 +12,7 @@ export function tokenRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   const view = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    created: { token: string; prefix: string } | null,
+    created: CreatedToken | null,
     error: string | null,
     status = 200,
   ) => {
@@ -24,18 +24,22 @@ export function tokenRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   api.get('/console/tokens', { config: hidden }, async (request, reply) => view(request, reply, null, null));
 
   api.post('/console/tokens', { config: hidden, schema: { body: TokenForm } }, async (request, reply) => {
-    const days = (request.body.expires_in_days ?? '').trim();
-    if (days !== '' && !/^[0-9]{1,4}$/.test(days)) {
-      const error = 'Expires in days must be a whole number of days (or empty for no expiry).';
-      return view(request, reply, null, error, 400);
-    }
+    const days = expiryDays(request.body.expires_in_days);
+    if (days === undefined) return view(request, reply, null, EXPIRY_HELP, 400);
     const name = (request.body.name ?? '').trim().slice(0, 100);
+    const c = await admin.getConnection(request.body.connection_id.trim());
     const { token, record } = await admin.createToken({
-      connectionId: request.body.connection_id.trim(),
+      connectionId: c.id,
       name: name === '' ? null : name,
-      expiresInDays: days === '' ? null : Number(days),
+      expiresInDays: days,
     });
-    return view(request, reply, { token, prefix: record.prefix }, null, 201);
+    const created = {
+      token,
+      prefix: record.prefix,
+      connection: c.label ?? c.id,
+      baseUrl: apiBaseUrl(kit, request),
+    };
+    return view(request, reply, created, null, 201);
   });
 
   api.post(
@@ -75,9 +79,11 @@ export function linkRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
       );
     }
     const label = (request.body.label ?? '').trim();
+    const loginHost = (request.body.login_host ?? '').trim();
     const link = await admin.createLink({
       provider: request.body.provider.trim(),
       ...(label === '' ? {} : { label }),
+      ...(loginHost === '' ? {} : { loginHost }),
       ...(hours === undefined ? {} : { ttlMs: hours * 3600_000 }),
     });
     return view(request, reply, { url: link.url, expiresAt: link.expiresAt }, 201);

@@ -1,0 +1,95 @@
+// The one-time setup code that lets a browser create the first operator: issued at start-up while
+// no operator exists, shown to whoever started the service (sandbox: the start-up output;
+// production: a 0600 file in the data directory), and good for one use, for a limited time, and
+// only while there is still no operator. Only its hash is kept; a guess is as hard as 160 random
+// bits, and the console rate-limits the attempts like sign-ins.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { randomBase62 } from '../crypto/random.ts';
+import type { Operator } from '../store/types.ts';
+import { OperatorError, type OperatorService } from './operators.ts';
+
+/** How long an issued code stays good. */
+export const SETUP_CODE_TTL_MS = 24 * 3600_000;
+
+/** 28 base62 characters in groups of four (≈ 167 bits): `crmps-xxxx-xxxx-…`. */
+const CODE = /^crmps(-[0-9A-Za-z]{4}){7}$/;
+
+const sha256 = (value: string): Buffer => createHash('sha256').update(value).digest();
+
+export type SetupRefusal = 'operator_exists' | 'no_code' | 'wrong_code' | 'expired' | 'used';
+
+export class SetupCodeError extends Error {
+  readonly reason: SetupRefusal;
+  constructor(reason: SetupRefusal, message: string) {
+    super(message);
+    this.reason = reason;
+    this.name = 'SetupCodeError';
+  }
+}
+
+export class FirstOperatorSetup {
+  readonly #operators: OperatorService;
+  readonly #now: () => number;
+  readonly #ttlMs: number;
+  #hash: Buffer | null = null;
+  #expiresAt = 0;
+  #used = false;
+
+  constructor(opts: { operators: OperatorService; now: () => number; ttlMs?: number }) {
+    this.#operators = opts.operators;
+    this.#now = opts.now;
+    this.#ttlMs = opts.ttlMs ?? SETUP_CODE_TTL_MS;
+  }
+
+  /** True while no operator exists: the console then offers to create the first one. */
+  async open(): Promise<boolean> {
+    return (await this.#operators.list()).length === 0;
+  }
+
+  /**
+   * A new code, replacing any earlier one; null once an operator exists (nothing to set up). The
+   * code itself is returned once and never kept.
+   */
+  async issue(): Promise<{ code: string; expiresAt: string } | null> {
+    if (!(await this.open())) return null;
+    const raw = randomBase62(28);
+    const code = `crmps-${raw.match(/.{4}/g)?.join('-')}`;
+    this.#hash = sha256(code);
+    this.#expiresAt = this.#now() + this.#ttlMs;
+    this.#used = false;
+    return { code, expiresAt: new Date(this.#expiresAt).toISOString() };
+  }
+
+  /** Creates the first operator with the existing operator creation, if the code is the issued one. */
+  async createFirstOperator(code: string, email: string, password: string): Promise<Operator> {
+    if (!(await this.open())) {
+      throw new SetupCodeError('operator_exists', 'An operator exists already: sign in instead.');
+    }
+    const given = code.trim();
+    if (this.#hash === null) {
+      throw new SetupCodeError(
+        'no_code',
+        'No setup code was issued by this instance: restart the service to get one, or create the operator on the command line.',
+      );
+    }
+    if (!CODE.test(given) || !timingSafeEqual(sha256(given), this.#hash)) {
+      throw new SetupCodeError(
+        'wrong_code',
+        'That is not the setup code. Copy it again from where the service put it.',
+      );
+    }
+    if (this.#used) throw new SetupCodeError('used', 'This setup code was used already.');
+    if (this.#now() >= this.#expiresAt) {
+      throw new SetupCodeError('expired', 'This setup code has expired: restart the service for a new one.');
+    }
+    // Spent before the (slow) password hashing, so two racing submissions cannot both use it.
+    this.#used = true;
+    try {
+      return await this.#operators.create(email, password);
+    } catch (err) {
+      // A form mistake (email, password) does not cost the code.
+      if (err instanceof OperatorError) this.#used = false;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,123 @@
+// First run in the browser: while no operator exists, /console/setup creates the first one with the
+// one-time setup code the service issued at start-up (src/admin/setup-code.ts), then signs it in.
+// The form has no session yet: like sign-in, its CSRF secret is the pre-session cookie.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { OperatorError } from '../../admin/operators.ts';
+import { SetupCodeError } from '../../admin/setup-code.ts';
+import { ApiError } from '../../errors/index.ts';
+import { privateCookie } from '../plugins/cookies.ts';
+import { isCsrfRefusal, registerCsrf } from '../plugins/csrf.ts';
+import { RateLimiter } from '../plugins/rate-limit.ts';
+import { consoleErrorHandler } from './errors.ts';
+import { html } from './html.ts';
+import { type ConsoleKit, hidden, PRE_SESSION_COOKIE, SESSION_COOKIE, typed } from './kit.ts';
+import { CLI, csrfField, layout } from './pages.ts';
+import { SetupForm } from './schemas.ts';
+
+/** Where the start-up put the code, as the page tells it (never the data directory's path). */
+export function codeWhere(sandbox: boolean) {
+  return sandbox
+    ? html`in the output of <code>npm start</code> (the line “Setup code”)`
+    : html`in the file <code>setup-code</code> in the service’s data directory (its start-up output names the file; only the service’s user can read it)`;
+}
+
+export function setupPage(
+  csrf: string,
+  sandbox: boolean,
+  error: string | null,
+  email: string,
+  status: 'open' | 'closed',
+) {
+  if (status === 'closed') {
+    return layout(
+      { operator: null, csrf },
+      'Set up',
+      html`<div class="signin card"><h1>Already set up</h1><p>An operator exists, so the setup code is no longer accepted.</p><p><a href="/console/sign-in">Sign in</a></p></div>`,
+    );
+  }
+  return layout(
+    { operator: null, csrf },
+    'Create the first operator',
+    html`<div class="signin card" data-test="setup"><h1>Create the first operator</h1>
+<p>No operator exists yet. The setup code is ${codeWhere(sandbox)}; it works once.</p>
+${error === null ? '' : html`<p class="error" role="alert">${error}</p>`}
+<form method="post" action="/console/setup">${csrfField(csrf)}
+<label>Setup code <input name="setup_code" autocomplete="off" spellcheck="false" required placeholder="crmps-…" class="mono"></label>
+<label>Email <input type="email" name="email" autocomplete="username" required value="${email}"></label>
+<label>Password (12 characters at least) <input type="password" name="password" autocomplete="new-password" minlength="12" required></label>
+<button type="submit">Create operator and sign in</button></form>
+<p class="muted">Or on the server: <code>${CLI} operators create --email you@example.com</code>, then <a href="/console/sign-in">sign in</a>.</p></div>`,
+  );
+}
+
+export async function setupRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
+  const { ctx } = kit;
+  // Like sign-in: 10 attempts a minute per client address, 5 per 15 minutes in all (one code).
+  const perAddress = new RateLimiter({ perSecond: 10 / 60, burst: 10 }, ctx.clock);
+  const perCode = new RateLimiter({ perSecond: 5 / 900, burst: 5 }, ctx.clock);
+  const page = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    error: string | null,
+    email: string,
+    status: number,
+  ) => {
+    const csrf = reply.generateCsrf({ secure: kit.secure(request) });
+    const open = await ctx.setup.open();
+    return kit.send(
+      reply,
+      setupPage(csrf, ctx.config.sandbox, error, email, open ? 'open' : 'closed'),
+      open ? status : 409,
+    );
+  };
+
+  await registerCsrf(scope, { secretCookie: PRE_SESSION_COOKIE, path: '/console' });
+  const fallback = consoleErrorHandler(kit);
+  scope.setErrorHandler((error: FastifyError, request, reply) =>
+    isCsrfRefusal(error)
+      ? page(request, reply, 'The form’s security token is missing or wrong. Try again.', '', 403)
+      : fallback(error, request, reply),
+  );
+  const api = typed(scope);
+
+  api.get('/console/setup', { config: hidden }, async (request, reply) =>
+    page(request, reply, null, '', 200),
+  );
+
+  api.post('/console/setup', { config: hidden, schema: { body: SetupForm } }, async (request, reply) => {
+    const email = (request.body.email ?? '').trim().toLowerCase().slice(0, 200);
+    try {
+      perAddress.take(request.ip);
+      perCode.take('setup');
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      reply.headers(err.headers);
+      const wait = err.headers['retry-after'] ?? 'a few';
+      return page(request, reply, `Too many attempts. Wait ${wait} seconds and try again.`, email, 429);
+    }
+    let operator: Awaited<ReturnType<typeof ctx.setup.createFirstOperator>>;
+    try {
+      operator = await ctx.setup.createFirstOperator(
+        request.body.setup_code ?? '',
+        email,
+        request.body.password ?? '',
+      );
+    } catch (err) {
+      if (err instanceof SetupCodeError) {
+        const status = err.reason === 'operator_exists' ? 409 : 401;
+        return page(request, reply, err.message, email, status);
+      }
+      if (err instanceof OperatorError) {
+        const text = err.message.charAt(0).toUpperCase() + err.message.slice(1);
+        return page(request, reply, `${text}.`, email, 400);
+      }
+      throw err;
+    }
+    request.log.info({ operator: operator.id }, 'first operator created with the setup code');
+    const { cookieValue } = await ctx.operators.startSession(operator);
+    const secure = kit.secure(request);
+    reply.setCookie(SESSION_COOKIE, cookieValue, privateCookie('/', secure));
+    reply.clearCookie(PRE_SESSION_COOKIE, privateCookie('/console', secure));
+    return reply.redirect('/console/connections?welcome=1', 303);
+  });
+}
