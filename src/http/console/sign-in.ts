@@ -1,5 +1,6 @@
 // Signing in and out. The sign-in form has no session yet: its CSRF secret is the pre-session
-// cookie, dropped once the session cookie is set.
+// cookie, issued and signed by the server (one a client made up is replaced, never used), dropped
+// once the session cookie is set.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors/index.ts';
 import { privateCookie } from '../plugins/cookies.ts';
@@ -28,7 +29,7 @@ export async function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): Pro
     return kit.send(reply, signInPage(token, error, email), status);
   };
 
-  await registerCsrf(scope, { secretCookie: PRE_SESSION_COOKIE, path: '/console' });
+  await registerCsrf(scope, { secretCookie: PRE_SESSION_COOKIE, path: '/console', signed: true });
   const fallback = consoleErrorHandler(kit);
   scope.setErrorHandler((error: FastifyError, request, reply) =>
     isCsrfRefusal(error) ? form(request, reply, TOKEN_REFUSED, '', 403) : fallback(error, request, reply),
