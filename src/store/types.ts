@@ -110,7 +110,7 @@ export interface ConnectLinksRepository {
   list(): Promise<ConnectLink[]>;
   /** Sets revoked_at if the link is neither used nor revoked; false otherwise. */
   revoke(id: string, now: string): Promise<boolean>;
-  /** Marks an unused, unrevoked link used by `connectionId`; false when someone else used or revoked it first. */
+  /** Marks an unused, unrevoked, unexpired link used by `connectionId`; false when someone else used or revoked it first, or it expired. */
   consume(id: string, now: string, connectionId: string): Promise<boolean>;
 }
 
