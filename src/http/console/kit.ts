@@ -13,6 +13,8 @@ import type { PageFrame } from './pages.ts';
 export const SESSION_COOKIE = 'crmp_console';
 /** The sign-in form's CSRF secret (Path=/console), before there is a session. */
 export const PRE_SESSION_COOKIE = 'crmp_console_pre';
+/** A browser that signed in before (Path=/console/sign-in): signed, names the account, 180 days. */
+export const DEVICE_COOKIE = 'crmp_console_device';
 
 /** Console routes are pages, not part of the API document. */
 export const hidden = { doc: { hidden: true } as RouteDoc };
