@@ -16,6 +16,7 @@ import { connectionRoutes, connectRoutes } from './connection-routes.ts';
 import { consoleErrorHandler } from './errors.ts';
 import { type ConsoleKit, consoleKit, hidden, typed } from './kit.ts';
 import { logRoutes } from './log-routes.ts';
+import { operatorRoutes } from './operator-routes.ts';
 import { messagePage } from './pages.ts';
 import { AssetParams } from './schemas.ts';
 import { registerSessionGate } from './session-gate.ts';
@@ -118,4 +119,5 @@ async function signedInRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<
   tokenRoutes(scope, kit);
   logRoutes(scope, kit);
   linkRoutes(scope, kit);
+  await scope.register(async (operators) => operatorRoutes(operators, kit));
 }
