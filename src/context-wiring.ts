@@ -12,6 +12,7 @@ import { ConnectionService } from './connections/service.ts';
 import { TokenManager } from './connections/token-manager.ts';
 import type { ContextOverrides } from './context.ts';
 import type { Keyring } from './crypto/envelope.ts';
+import { signingKeys } from './crypto/signing.ts';
 import type { Connection, Provider } from './domain/connection.ts';
 import { IdempotencyService } from './jobs/idempotency.ts';
 import { JobRunner } from './jobs/runner.ts';
@@ -263,9 +264,11 @@ export function operatorServices(wiring: {
   registry: ProviderRegistry;
   clock: Clock;
   logger: Logger;
+  keyring: Keyring;
 }) {
   const { registry, logger, clock } = wiring;
   return createOperatorServices({
+    cookieKeys: signingKeys(wiring.keyring, 'console cookies v1'),
     store: wiring.store,
     connections: wiring.connections,
     auth: wiring.auth,

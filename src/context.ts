@@ -196,6 +196,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     registry,
     clock,
     logger,
+    keyring,
   });
   const limiters = new ConnectionLimiters(
     overrides.perConnectionConcurrency ?? config.capacity.connectionConcurrency,

@@ -1,8 +1,8 @@
-// Operator accounts, console sessions and operator API keys.
+// Operator accounts and their lifecycle, console sessions and operator API keys.
 import { createHash, randomBytes } from 'node:crypto';
 import { randomBase62 } from '../crypto/random.ts';
 import type { Operator, OperatorKey, OperatorSession, Store } from '../store/types.ts';
-import { decoyHash, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.ts';
+import { decoyHash, hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
 
 export interface SessionPolicy {
   /** A session ends this long after sign-in, however active. */
@@ -15,22 +15,39 @@ export const DEFAULT_SESSION_POLICY: SessionPolicy = { absoluteMs: 12 * 3600_000
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const KEY = /^crmpk_[0-9A-Za-z]{43}$/;
+const SESSION_ID = /^[0-9a-f]{64}$/;
 
 export interface SignedIn {
   operator: Operator;
   session: OperatorSession;
 }
 
+/**
+ * Who asks for an operator action: a signed-in operator (the console), or someone with the
+ * server's store at hand (the CLI, named by their system user).
+ */
+export type Actor = { operator: Operator } | { cli: string };
+
+/** How the request log names an actor: the operator's id, or `cli:<user>`. */
+export const actorName = (actor: Actor): string =>
+  'operator' in actor ? actor.operator.id : `cli:${actor.cli}`;
+
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
+/** Why an operator action was refused; `status` is the HTTP status the console answers with. */
 export class OperatorError extends Error {
   readonly field: string;
-  constructor(field: string, message: string) {
+  readonly status: number;
+  constructor(field: string, message: string, status = 400) {
     super(message);
     this.field = field;
+    this.status = status;
     this.name = 'OperatorError';
   }
 }
+
+/** Lifecycle changes of different operators are made one at a time across instances (the last-manager rule). */
+const LIFECYCLE_LOCK = 'operators:lifecycle';
 
 export class OperatorService {
   readonly #store: Store;
@@ -38,34 +55,49 @@ export class OperatorService {
   readonly #policy: SessionPolicy;
   /** Writes of last_seen_at are spaced out: one a minute per session is enough for the idle timeout. */
   readonly #touched = new Map<string, number>();
+  /**
+   * Keys the console signs its own cookies with (the first signs, all check): the same on every
+   * instance that shares the keyring. Without them (the CLI, which serves no browser), a random
+   * key of this process.
+   */
+  readonly cookieKeys: readonly Buffer[];
 
-  constructor(opts: { store: Store; now: () => number; policy?: SessionPolicy }) {
+  constructor(opts: {
+    store: Store;
+    now: () => number;
+    policy?: SessionPolicy;
+    cookieKeys?: readonly Buffer[];
+  }) {
     this.#store = opts.store;
     this.#now = opts.now;
     this.#policy = opts.policy ?? DEFAULT_SESSION_POLICY;
+    this.cookieKeys = opts.cookieKeys?.length ? opts.cookieKeys : [randomBytes(32)];
   }
 
   #iso(offsetMs = 0): string {
     return new Date(this.#now() + offsetMs).toISOString();
   }
 
-  async create(email: string, password: string): Promise<Operator> {
+  /**
+   * Adds an operator: the one way every client (CLI, console, first-run setup) creates one, so the
+   * email and password rules hold for all. The first operator always manages the others.
+   */
+  async create(email: string, password: string, options: { canManage?: boolean } = {}): Promise<Operator> {
     const normalized = email.trim().toLowerCase();
-    if (!EMAIL.test(normalized)) throw new OperatorError('email', 'email must look like name@example.com');
-    if (password.length < MIN_PASSWORD_LENGTH) {
-      throw new OperatorError(
-        'password',
-        `the password must be at least ${MIN_PASSWORD_LENGTH} characters long`,
-      );
-    }
+    if (!EMAIL.test(normalized) || normalized.length > 200)
+      throw new OperatorError('email', 'email must look like name@example.com (at most 200 characters)');
+    const problem = await passwordProblem(password);
+    if (problem !== null) throw new OperatorError('password', problem);
     if (await this.#store.operators.findByEmail(normalized)) {
-      throw new OperatorError('email', `an operator ${normalized} exists already`);
+      throw new OperatorError('email', `an operator ${normalized} exists already`, 409);
     }
+    const first = (await this.#store.operators.list()).length === 0;
     return this.#store.operators.insert({
       id: `op_${randomBase62(16)}`,
       email: normalized,
       passwordHash: await hashPassword(password),
       now: this.#iso(),
+      canManage: first || options.canManage === true,
     });
   }
 
@@ -75,20 +107,29 @@ export class OperatorService {
 
   async find(emailOrId: string): Promise<Operator | null> {
     if (emailOrId.startsWith('op_')) return this.#store.operators.findById(emailOrId);
-    return this.#store.operators.findByEmail(emailOrId.trim().toLowerCase());
+    const found = await this.#store.operators.findByEmail(emailOrId.trim().toLowerCase());
+    if (found === null) return null;
+    const { passwordHash: _h, ...operator } = found;
+    return operator;
   }
 
-  /** The operator when email and password match; null otherwise, whichever of the two was wrong. */
+  /**
+   * The operator when email and password match and the account is enabled; null otherwise,
+   * whichever of them was wrong (each case costs one password hash).
+   */
   async checkPassword(email: string, password: string): Promise<Operator | null> {
     const found = await this.#store.operators.findByEmail(email.trim().toLowerCase());
     const ok = await verifyPassword(password, found?.passwordHash ?? (await decoyHash));
-    if (!found || !ok) return null;
+    if (!found || !ok || found.disabledAt !== null) return null;
     const { passwordHash: _h, ...operator } = found;
     return operator;
   }
 
   /** Starts a session: the cookie value goes to the browser only; the store keeps its hash. */
-  async startSession(operator: Operator): Promise<{ cookieValue: string; session: OperatorSession }> {
+  async startSession(
+    operator: Operator,
+    client: { address?: string | null; userAgent?: string | null } = {},
+  ): Promise<{ cookieValue: string; session: OperatorSession }> {
     const cookieValue = randomBytes(32).toString('base64url');
     const session: OperatorSession = {
       idHash: sha256(cookieValue),
@@ -97,6 +138,8 @@ export class OperatorService {
       createdAt: this.#iso(),
       lastSeenAt: this.#iso(),
       expiresAt: this.#iso(this.#policy.absoluteMs),
+      address: client.address?.slice(0, 100) ?? null,
+      userAgent: client.userAgent?.slice(0, 300) ?? null,
     };
     await this.#store.operators.insertSession(session);
     await this.#store.operators.signedIn(operator.id, session.createdAt);
@@ -104,7 +147,11 @@ export class OperatorService {
     return { cookieValue, session };
   }
 
-  /** The signed-in operator of a session cookie; null when unknown, expired or idle too long. */
+  /**
+   * The signed-in operator of a session cookie; null when unknown, expired, idle too long, or its
+   * operator disabled or removed. Read from the store on every request, so a session ended on one
+   * instance is ended on all at once.
+   */
   async session(cookieValue: string | undefined): Promise<SignedIn | null> {
     if (cookieValue === undefined || !/^[A-Za-z0-9_-]{43}$/.test(cookieValue)) return null;
     const idHash = sha256(cookieValue);
@@ -116,7 +163,7 @@ export class OperatorService {
       return null;
     }
     const operator = await this.#store.operators.findById(session.operatorId);
-    if (!operator) return null;
+    if (!operator || operator.disabledAt !== null) return null;
     const last = this.#touched.get(idHash) ?? Date.parse(session.lastSeenAt);
     if (now - last >= 60_000) {
       this.#touched.set(idHash, now);
@@ -134,6 +181,8 @@ export class OperatorService {
 
   /** A new operator API key, shown once: `crmpk_` and 43 random base62 characters (256 bits). */
   async createKey(operator: Operator, label: string | null): Promise<{ key: string; record: OperatorKey }> {
+    if (operator.disabledAt !== null)
+      throw new OperatorError('email', `operator ${operator.email} is disabled; enable it first`);
     const key = `crmpk_${randomBase62(43)}`;
     const record = await this.#store.operators.insertKey({
       id: `opk_${randomBase62(16)}`,
@@ -157,8 +206,9 @@ export class OperatorService {
   }
 
   /**
-   * The operator a bearer operator key belongs to; null for anything else. Keys carry 256 random
-   * bits, so an unsalted SHA-256 looked up by equality is enough (as for API tokens).
+   * The operator a bearer operator key belongs to; null for anything else, and for a disabled
+   * operator. Keys carry 256 random bits, so an unsalted SHA-256 looked up by equality is enough
+   * (as for API tokens). Read from the store on every request, like sessions.
    */
   async verifyKey(
     authorization: string | undefined,
@@ -168,11 +218,147 @@ export class OperatorService {
     const key = await this.#store.operators.findKeyByHash(sha256(raw));
     if (!key || key.revokedAt !== null) return null;
     const operator = await this.#store.operators.findById(key.operatorId);
-    if (!operator) return null;
+    if (!operator || operator.disabledAt !== null) return null;
     const now = this.#now();
     if (key.lastUsedAt === null || now - Date.parse(key.lastUsedAt) >= 60_000) {
       await this.#store.operators.touchKey(key.id, this.#iso());
     }
     return { operator, key };
   }
+
+  // ---- The lifecycle: each action names its actor, who must be allowed to manage the others
+  // unless the action is on their own account.
+
+  /** Adds an operator on behalf of `actor` (a manager, or the CLI). */
+  async add(actor: Actor, email: string, password: string, canManage: boolean): Promise<Operator> {
+    this.#mustManage(actor);
+    return this.create(email, password, { canManage });
+  }
+
+  /** Disables an account: it cannot sign in, its sessions end and its keys are revoked, at once. */
+  async disable(actor: Actor, target: string): Promise<Operator> {
+    this.#mustManage(actor);
+    return this.#store.locks.withLock(LIFECYCLE_LOCK, 30_000, async () => {
+      const op = await this.#target(target);
+      if (op.disabledAt !== null) return op;
+      await this.#keepOneManager(op, 'disable');
+      await this.#store.operators.setDisabled(op.id, this.#iso());
+      this.#forget(op.id);
+      return (await this.#store.operators.findById(op.id)) ?? op;
+    });
+  }
+
+  async enable(actor: Actor, target: string): Promise<Operator> {
+    this.#mustManage(actor);
+    const op = await this.#target(target);
+    if (op.disabledAt === null) return op;
+    await this.#store.operators.setDisabled(op.id, null);
+    return (await this.#store.operators.findById(op.id)) ?? op;
+  }
+
+  /** Removes an account with its sessions and keys; the last operator who can manage stays. */
+  async remove(actor: Actor, target: string): Promise<Operator> {
+    this.#mustManage(actor);
+    return this.#store.locks.withLock(LIFECYCLE_LOCK, 30_000, async () => {
+      const op = await this.#target(target);
+      await this.#keepOneManager(op, 'remove');
+      await this.#store.operators.remove(op.id);
+      this.#forget(op.id);
+      return op;
+    });
+  }
+
+  /**
+   * Changes one's own password, given the current one. Every session of the account ends and its
+   * keys are revoked; the caller starts a new session for the browser that asked.
+   */
+  async changeOwnPassword(operator: Operator, current: string, next: string): Promise<void> {
+    const found = await this.#store.operators.findByIdWithHash(operator.id);
+    if (found === null || found.disabledAt !== null) throw notFound(operator.id);
+    if (!(await verifyPassword(current, found.passwordHash)))
+      throw new OperatorError('current_password', 'the current password is wrong', 403);
+    if (current === next)
+      throw new OperatorError('new_password', 'the new password must differ from the current one');
+    await this.#setPassword(found.id, next);
+  }
+
+  /** Sets another operator's password (a manager, or the CLI): their sessions end and keys are revoked. */
+  async resetPassword(actor: Actor, target: string, next: string): Promise<Operator> {
+    this.#mustManage(actor);
+    const op = await this.#target(target);
+    await this.#setPassword(op.id, next);
+    return op;
+  }
+
+  /** Sessions of one operator (or of all, for a manager), newest first; never their cookie. */
+  async listSessions(actor: Actor, operatorId?: string): Promise<OperatorSession[]> {
+    if (operatorId === undefined || !this.#isSelf(actor, operatorId)) this.#mustManage(actor);
+    return this.#store.operators.listSessions(operatorId);
+  }
+
+  /** Ends one session by its id (the hash the store keys it by); one's own or, for a manager, any. */
+  async endSessionById(actor: Actor, sessionId: string): Promise<OperatorSession> {
+    const session = SESSION_ID.test(sessionId) ? await this.#store.operators.findSession(sessionId) : null;
+    if (session === null) throw new OperatorError('session', `no session ${sessionId.slice(0, 80)}`, 404);
+    if (!this.#isSelf(actor, session.operatorId)) this.#mustManage(actor);
+    this.#touched.delete(session.idHash);
+    await this.#store.operators.deleteSession(session.idHash);
+    return session;
+  }
+
+  /** Ends every session of an operator; returns how many there were. */
+  async endSessions(actor: Actor, target: string): Promise<number> {
+    const op = await this.#target(target);
+    if (!this.#isSelf(actor, op.id)) this.#mustManage(actor);
+    this.#forget(op.id);
+    return this.#store.operators.deleteSessions(op.id);
+  }
+
+  async #setPassword(id: string, password: string): Promise<void> {
+    const problem = await passwordProblem(password);
+    if (problem !== null) throw new OperatorError('new_password', problem);
+    if (!(await this.#store.operators.setPassword(id, await hashPassword(password), this.#iso())))
+      throw notFound(id);
+    this.#forget(id);
+  }
+
+  #isSelf(actor: Actor, operatorId: string): boolean {
+    return 'operator' in actor && actor.operator.id === operatorId;
+  }
+
+  #mustManage(actor: Actor): void {
+    if ('cli' in actor) return;
+    if (!actor.operator.canManage || actor.operator.disabledAt !== null)
+      throw new OperatorError('operator', 'only operators who manage others may do this', 403);
+  }
+
+  async #target(emailOrId: string): Promise<Operator> {
+    const op = await this.find(emailOrId);
+    if (op === null) throw notFound(emailOrId);
+    return op;
+  }
+
+  /** Refuses to disable or remove the last enabled operator who can manage the others. */
+  async #keepOneManager(op: Operator, what: 'disable' | 'remove'): Promise<void> {
+    const all = await this.#store.operators.list();
+    if (what === 'remove' && all.length === 1)
+      throw new OperatorError('operator', 'the last operator cannot be removed', 409);
+    const managers = all.filter((o) => o.canManage && o.disabledAt === null && o.id !== op.id);
+    if (op.canManage && op.disabledAt === null && managers.length === 0)
+      throw new OperatorError(
+        'operator',
+        `${op.email} is the last enabled operator who can manage the others, so it cannot be ${what === 'remove' ? 'removed' : 'disabled'}; add or enable another first`,
+        409,
+      );
+  }
+
+  /** Drops this instance's memory of an operator's sessions (the store has ended them already). */
+  #forget(_operatorId: string): void {
+    // The touch map holds only write times; clearing it all is cheap and always correct.
+    this.#touched.clear();
+  }
+}
+
+function notFound(what: string): OperatorError {
+  return new OperatorError('operator', `no operator ${what.slice(0, 200)}`, 404);
 }

@@ -37,3 +37,36 @@ export async function verifyPassword(password: string, stored: string): Promise<
 export const decoyHash = hashPassword(randomBytes(16).toString('hex'));
 
 export const MIN_PASSWORD_LENGTH = 12;
+
+let common: Promise<ReadonlySet<string>> | undefined;
+
+/**
+ * The 49,233 most common passwords of @zxcvbn-ts/language-common (its `passwords-common`
+ * dictionary, gathered from public password leaks), lower-cased; loaded on first use.
+ */
+function commonPasswords(): Promise<ReadonlySet<string>> {
+  common ??= import('@zxcvbn-ts/language-common').then(
+    ({ dictionary }) => new Set((dictionary['passwords-common'] ?? []).map((p) => String(p).toLowerCase())),
+  );
+  return common;
+}
+
+/**
+ * What is wrong with a new operator password, or null when it may be used: at least 12 characters
+ * (Unicode characters, after NFKC normalisation as for hashing), not whitespace only, not one
+ * character repeated, and not one of the common passwords (compared without case and without the
+ * spaces around it).
+ */
+export async function passwordProblem(password: string): Promise<string | null> {
+  const normalized = password.normalize('NFKC');
+  const chars = [...normalized];
+  if (chars.length < MIN_PASSWORD_LENGTH)
+    return `the password must be at least ${MIN_PASSWORD_LENGTH} characters long`;
+  if (normalized.trim() === '') return 'the password must not be whitespace only';
+  if (new Set(chars).size === 1) return 'the password must not be one character repeated';
+  const list = await commonPasswords();
+  const lower = normalized.trim().toLowerCase();
+  if (list.has(lower) || list.has(lower.replace(/\s+/g, '')))
+    return 'the password is one of the most common passwords; choose another';
+  return null;
+}

@@ -59,9 +59,14 @@ export interface AdminDeps {
  * `requestLogDays`), operator accounts, and the admin service over both.
  */
 export function createOperatorServices(
-  deps: Omit<AdminDeps, 'requestLog'> & { requestLogDays: number; onLogError?: (err: unknown) => void },
+  deps: Omit<AdminDeps, 'requestLog'> & {
+    requestLogDays: number;
+    onLogError?: (err: unknown) => void;
+    /** What the console signs its cookies with (`OperatorService.cookieKeys`). */
+    cookieKeys?: readonly Buffer[];
+  },
 ): { requestLog: RequestLog; operators: OperatorService; admin: AdminService } {
-  const { requestLogDays, onLogError, ...rest } = deps;
+  const { requestLogDays, onLogError, cookieKeys, ...rest } = deps;
   const requestLog = new RequestLog({
     store: deps.store,
     now: deps.now,
@@ -70,7 +75,11 @@ export function createOperatorServices(
   });
   return {
     requestLog,
-    operators: new OperatorService({ store: deps.store, now: deps.now }),
+    operators: new OperatorService({
+      store: deps.store,
+      now: deps.now,
+      ...(cookieKeys === undefined ? {} : { cookieKeys }),
+    }),
     admin: new AdminService({ ...rest, requestLog }),
   };
 }

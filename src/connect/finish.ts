@@ -35,6 +35,10 @@ export class FlowFinish {
     code: string,
     clear: string[],
   ): Promise<FlowAnswer> {
+    // A link flow checks its link again before spending the code: it may have expired or been
+    // revoked while its owner was on the consent page.
+    const linkRefusal = await this.linkRefusal(state, clear);
+    if (linkRefusal !== null) return linkRefusal;
     const { adapter, facet } = this.deps.facet(state.provider);
     const target: ConnectTarget = { origin: state.loginUrl, sandbox: state.sandbox };
     const app = this.deps.app(adapter, facet, target);
@@ -90,11 +94,22 @@ export class FlowFinish {
         connection.id,
       ))
     ) {
-      // Another browser finished the same link first, or it was revoked meanwhile: keep nothing.
+      // Another browser finished the same link first, or it expired or was revoked meanwhile:
+      // keep nothing.
       await this.deps.connections.remove(connection.id);
-      return page(410, FAILURES.link_spent, clear);
+      return (await this.linkRefusal(state, clear)) ?? page(410, FAILURES.link_spent, clear);
     }
     return this.connected(state, connection, crm, facts, clear);
+  }
+
+  /** The answer when the flow's link can no longer be used (expired, revoked, used); null when it can. */
+  private async linkRefusal(state: ConnectState, clear: string[]): Promise<FlowAnswer | null> {
+    if (state.linkId === null) return null;
+    const link = await this.deps.store.connectLinks.find(state.linkId);
+    if (link === null || link.usedAt !== null) return page(410, FAILURES.link_spent, clear);
+    if (link.revokedAt !== null) return page(410, FAILURES.link_revoked, clear);
+    if (Date.parse(link.expiresAt) <= this.deps.clock.now()) return page(410, FAILURES.link_expired, clear);
+    return null;
   }
 
   /** The flow re-connected an existing connection: its credentials replaced, if the account is the same. */

@@ -1,5 +1,6 @@
 // Kysely table types. Booleans are stored as 0/1 integers and timestamps as ISO-8601 text so that one
 // set of queries serves SQLite and PostgreSQL alike; bytes are a Buffer on both (BLOB, bytea).
+import type { ColumnType } from 'kysely';
 
 export interface ConnectionsTable {
   id: string;
@@ -75,6 +76,9 @@ export interface OperatorsTable {
   password_hash: string;
   created_at: string;
   last_sign_in_at: string | null;
+  disabled_at: string | null;
+  /** 1: may manage the other operators; 0: only their own account. */
+  can_manage: ColumnType<number, number | undefined, number>;
 }
 
 export interface OperatorSessionsTable {
@@ -84,6 +88,8 @@ export interface OperatorSessionsTable {
   created_at: string;
   last_seen_at: string;
   expires_at: string;
+  address: string | null;
+  user_agent: string | null;
 }
 
 export interface OperatorKeysTable {
@@ -110,6 +116,8 @@ export interface RequestLogTable {
   token_id: string | null;
   connection_id: string | null;
   error_code: string | null;
+  /** Who did an operator action (`op_…`, or `cli:<user>`); null for API requests. */
+  actor: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ConnectionStatsTable {

@@ -110,7 +110,7 @@ export interface ConnectLinksRepository {
   list(): Promise<ConnectLink[]>;
   /** Sets revoked_at if the link is neither used nor revoked; false otherwise. */
   revoke(id: string, now: string): Promise<boolean>;
-  /** Marks an unused, unrevoked link used by `connectionId`; false when someone else used or revoked it first. */
+  /** Marks an unused, unrevoked, unexpired link used by `connectionId`; false when someone else used or revoked it first, or it expired. */
   consume(id: string, now: string, connectionId: string): Promise<boolean>;
 }
 
@@ -192,6 +192,10 @@ export interface Operator {
   email: string;
   createdAt: string;
   lastSignInAt: string | null;
+  /** When the account was disabled; null while it may sign in. */
+  disabledAt: string | null;
+  /** May add, disable, enable and remove operators, reset their passwords and end their sessions. */
+  canManage: boolean;
 }
 
 export interface OperatorWithHash extends Operator {
@@ -205,6 +209,9 @@ export interface OperatorSession {
   createdAt: string;
   lastSeenAt: string;
   expiresAt: string;
+  /** The client address and browser (User-Agent) it signed in from. */
+  address: string | null;
+  userAgent: string | null;
 }
 
 export interface OperatorKey {
@@ -218,16 +225,32 @@ export interface OperatorKey {
 }
 
 export interface OperatorsRepository {
-  insert(row: { id: string; email: string; passwordHash: string; now: string }): Promise<Operator>;
+  insert(row: {
+    id: string;
+    email: string;
+    passwordHash: string;
+    now: string;
+    canManage: boolean;
+  }): Promise<Operator>;
   findByEmail(email: string): Promise<OperatorWithHash | null>;
   findById(id: string): Promise<Operator | null>;
+  findByIdWithHash(id: string): Promise<OperatorWithHash | null>;
   list(): Promise<Operator[]>;
-  setPassword(id: string, passwordHash: string): Promise<boolean>;
+  /** Sets the password, ends every session of the account and revokes its keys; false when unknown. */
+  setPassword(id: string, passwordHash: string, now: string): Promise<boolean>;
+  /** Disables (ending its sessions and revoking its keys) or enables an account; false when unknown. */
+  setDisabled(id: string, disabledAt: string | null): Promise<boolean>;
+  /** Removes an account with its sessions and keys; false when unknown. */
+  remove(id: string): Promise<boolean>;
   signedIn(id: string, now: string): Promise<void>;
   insertSession(session: OperatorSession): Promise<void>;
   findSession(idHash: string): Promise<OperatorSession | null>;
+  /** Sessions of one operator (or all), newest first. */
+  listSessions(operatorId?: string): Promise<OperatorSession[]>;
   touchSession(idHash: string, now: string): Promise<void>;
   deleteSession(idHash: string): Promise<void>;
+  /** Ends every session of an operator; returns how many. */
+  deleteSessions(operatorId: string): Promise<number>;
   /** Deletes sessions that expired before `now`; returns how many. */
   pruneSessions(now: string, idleBefore: string): Promise<number>;
   insertKey(row: OperatorKey & { hash: string }): Promise<OperatorKey>;
@@ -251,6 +274,8 @@ export interface RequestLogEntry {
   tokenId: string | null;
   connectionId: string | null;
   errorCode: string | null;
+  /** Who did an operator action (`op_…` for a console operator, `cli:<user>` for the CLI); API requests have none. */
+  actor?: string | null;
 }
 
 export interface RequestLogFilter {

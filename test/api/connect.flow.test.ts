@@ -291,6 +291,30 @@ describe('connect flow', () => {
     assert.equal((await stack.ctx.connections.list()).length, count);
   });
 
+  test('a link that expires or is revoked while its owner is on the consent page connects nothing', async (t) => {
+    let offset = 0;
+    const stack = await startStack(t, { overrides: { clock: { now: () => Date.now() + offset } } });
+    const count = (await stack.ctx.connections.list()).length;
+    // Valid for one minute: opened in time, consent given after it expired (within the state's 10).
+    const short = await stack.ctx.connect.createLink({ provider: 'hubspot', ttlMs: 60_000 });
+    const start = await openLink(stack, short.url);
+    const back = await consent(start.authorizeUrl, 'allow');
+    offset += 2 * 60_000;
+    const late = await callback(stack, back, start.cookie);
+    assert.equal(late.status, 410);
+    assert.equal(late.outcome, 'link_expired');
+    assert.equal((await stack.ctx.connect.listLinks()).find((l) => l.id === short.id)?.status, 'expired');
+
+    const withdrawn = await stack.ctx.connect.createLink({ provider: 'salesforce' });
+    const start2 = await openLink(stack, withdrawn.url);
+    const back2 = await consent(start2.authorizeUrl, 'allow');
+    assert.equal(await stack.ctx.connect.revokeLink(withdrawn.id), 'revoked');
+    const revoked = await callback(stack, back2, start2.cookie);
+    assert.equal(revoked.status, 410);
+    assert.equal(revoked.outcome, 'link_revoked');
+    assert.equal((await stack.ctx.connections.list()).length, count, 'nothing was created');
+  });
+
   test('starting a flow: a real CRM without its OAuth app is refused naming the variables; login hosts are checked', async (t) => {
     const stack = await startStack(t);
     await assert.rejects(

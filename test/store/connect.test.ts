@@ -79,12 +79,23 @@ for (const { name, factory, skip } of await dialects()) {
       assert.equal(await store.connectLinks.revoke('cl_two', at(7)), true);
       assert.equal(await store.connectLinks.revoke('cl_two', at(8)), false);
       assert.equal(await store.connectLinks.consume('cl_two', at(9), 'conn_c'), false);
+      await store.connectLinks.insert({
+        id: 'cl_three',
+        secretHash: '9'.repeat(64),
+        provider: 'hubspot',
+        label: null,
+        loginUrl: null,
+        createdAt: at(0),
+        expiresAt: at(1000),
+      });
+      assert.equal(await store.connectLinks.consume('cl_three', at(1000), 'conn_d'), false, 'expired');
       const listed = await store.connectLinks.list();
       assert.deepEqual(
         listed.map((l) => [l.id, l.usedAt !== null, l.revokedAt]),
         [
           ['cl_two', false, at(7)],
           ['cl_one', true, null],
+          ['cl_three', false, null],
         ],
       );
     });

@@ -13,6 +13,8 @@ import type { PageFrame } from './pages.ts';
 export const SESSION_COOKIE = 'crmp_console';
 /** The sign-in form's CSRF secret (Path=/console), before there is a session. */
 export const PRE_SESSION_COOKIE = 'crmp_console_pre';
+/** A browser that signed in before (Path=/console/sign-in): signed, names the account, 180 days. */
+export const DEVICE_COOKIE = 'crmp_console_device';
 
 /** Console routes are pages, not part of the API document. */
 export const hidden = { doc: { hidden: true } as RouteDoc };
@@ -22,6 +24,8 @@ export interface ConsoleKit {
   /** Cookies get `Secure`: the request came over https, or a TLS proxy is in front. */
   secure(request: FastifyRequest): boolean;
   signIn(request: FastifyRequest, signedIn: SignedIn): void;
+  /** The signed-in operator and session of a request past the session gate. */
+  signedIn(request: FastifyRequest): SignedIn;
   frame(request: FastifyRequest, reply: FastifyReply, current?: string): PageFrame;
   send(reply: FastifyReply, page: Html, status?: number): FastifyReply;
 }
@@ -33,6 +37,11 @@ export function consoleKit(ctx: AppContext): ConsoleKit {
     secure: (request) => ctx.config.behindTls || request.protocol === 'https',
     signIn: (request, s) => {
       signedIn.set(request, s);
+    },
+    signedIn: (request) => {
+      const s = signedIn.get(request);
+      if (s === undefined) throw new Error('console route is missing the session gate');
+      return s;
     },
     frame: (request, reply, current) => {
       const s = signedIn.get(request);

@@ -42,7 +42,14 @@ export function layout(frame: PageFrame, title: string, body: Html): Html {
 <body><header class="top"><span class="brand">crm-proxy</span>${
     frame.operator === null
       ? ''
-      : html`<nav>${NAV.map(([href, label]) => html`<a href="${href}"${frame.current === href ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>
+      : html`<nav>${[
+          ...NAV,
+          ...(frame.operator.canManage ? [['/console/operators', 'Operators'] as [string, string]] : []),
+          ['/console/account', 'Account'] as [string, string],
+        ].map(
+          ([href, label]) =>
+            html`<a href="${href}"${frame.current === href ? html` aria-current="page"` : ''}>${label}</a>`,
+        )}</nav>
 <span class="who">${frame.operator.email}</span><form method="post" action="/console/sign-out">${csrfField(frame.csrf)}<button class="secondary" type="submit">Sign out</button></form>`
   }</header><main>${body}</main></body></html>`;
 }
@@ -260,7 +267,7 @@ function requestRow(e: RequestLogEntry, names: Map<string, string>, tokens: Map<
   return html`<tr data-request-id="${e.requestId}"><td data-label="Time">${e.at.slice(0, 19).replace('T', ' ')}</td><td data-label="Request" class="wrap mono">${e.method} ${e.path}</td>
 <td data-label="Status"><span class="badge s${Math.floor(e.status / 100)}">${e.status}</span>${e.errorCode === null ? '' : html` <span class="muted">${e.errorCode}</span>`}</td>
 <td data-label="Took">${took.filter((x) => x !== null).join(' · ')}</td><td data-label="Request id" class="mono id">${e.requestId}</td>
-<td data-label="Token">${e.tokenId === null ? '—' : html`<a class="mono" href="/console/requests?token_id=${e.tokenId}">${tokens.get(e.tokenId) ?? `${e.tokenId} (revoked or removed)`}</a>`}</td>
+<td data-label="Token">${e.actor != null ? html`<span class="mono" data-actor="${e.actor}">by ${e.actor}</span>` : e.tokenId === null ? '—' : html`<a class="mono" href="/console/requests?token_id=${e.tokenId}">${tokens.get(e.tokenId) ?? `${e.tokenId} (revoked or removed)`}</a>`}</td>
 <td data-label="Connection">${e.connectionId === null ? '—' : html`<a href="/console/requests?connection_id=${e.connectionId}">${names.get(e.connectionId) ?? e.connectionId}</a>`}</td></tr>`;
 }
 

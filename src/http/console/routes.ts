@@ -2,10 +2,12 @@
 // Cookies, CSRF tokens and the page headers come from Fastify's own plugins, registered in the
 // console's scope only (src/http/plugins/cookies.ts, csrf.ts, security-headers.ts): the session
 // cookie (HttpOnly, SameSite=Strict, Secure over https), a CSRF token on every form checked on
-// every POST, a CSP that allows only the service's own script and style.
+// every POST, a CSP that allows only the service's own script and style. Every answer under
+// /console carries the headers, a 404 included; a form posted from another origin is refused.
 import { readFileSync } from 'node:fs';
 import formbody from '@fastify/formbody';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../../config/index.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors/index.ts';
 import { registerCookies } from '../plugins/cookies.ts';
@@ -16,6 +18,8 @@ import { setupRoutes } from './first-run.ts';
 import { frontDoorRoutes } from './front-door.ts';
 import { type ConsoleKit, consoleKit, hidden, typed } from './kit.ts';
 import { logRoutes } from './log-routes.ts';
+import { operatorRoutes } from './operator-routes.ts';
+import { messagePage } from './pages.ts';
 import { AssetParams } from './schemas.ts';
 import { registerSessionGate } from './session-gate.ts';
 import { signInRoutes, signOutRoute } from './sign-in.ts';
@@ -49,10 +53,18 @@ const ASSETS: Record<string, { type: string; body: Buffer }> = {
 export function registerConsole(app: FastifyInstance, ctx: AppContext): void {
   const kit = consoleKit(ctx);
   app.register(async (scope) => {
-    await registerCookies(scope);
+    await registerCookies(scope, ctx.operators.cookieKeys);
     await registerSecurityHeaders(scope, { csp: CONSOLE_CSP });
     await scope.register(formbody, { bodyLimit: 64 * 1024 });
     scope.setErrorHandler(consoleErrorHandler(kit));
+    // Before the session and the form token are looked at: a form from another site is refused
+    // whatever it carries (the Strict cookies and the token are the other two locks).
+    scope.addHook('onRequest', async (request, reply) => {
+      if (request.method === 'GET' || request.method === 'HEAD' || !crossSite(request, ctx.config)) return;
+      const text =
+        'This form was sent from another site, so it was not accepted. Open the console itself and send it from there.';
+      return kit.send(reply, messagePage(kit.frame(request, reply), 'Refused', text), 403);
+    });
     publicRoutes(scope, kit);
     frontDoorRoutes(scope, kit);
     await scope.register(async (signIn) => signInRoutes(signIn, kit));
@@ -78,6 +90,30 @@ function publicRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   api.get('/console', { config: hidden }, async (_request, reply) =>
     reply.redirect((await kit.ctx.setup.open()) ? '/console/setup' : '/console/connections', 303),
   );
+  // Any other path under /console: the console's own 404 page, with its headers.
+  scope.all('/console/*', { config: hidden }, async () => {
+    throw new ApiError('not_found', 'No such console page.');
+  });
+}
+
+/**
+ * A request sent by a page of another origin: the browser says so (`Sec-Fetch-Site: cross-site`),
+ * or its `Origin` is opaque (`null`) or neither this request's host nor a configured public URL.
+ * Clients that send no `Origin` (older browsers, scripts) are left to the form token.
+ */
+export function crossSite(request: FastifyRequest, config: Pick<Config, 'publicUrls'>): boolean {
+  if (request.headers['sec-fetch-site'] === 'cross-site') return true;
+  const origin = request.headers.origin;
+  if (origin === undefined) return false;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return true;
+  }
+  if (url.origin === 'null') return true;
+  if (url.host === request.headers.host) return false;
+  return !Object.values(config.publicUrls).some((u) => u !== undefined && new URL(u).origin === url.origin);
 }
 
 async function signedInRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
@@ -88,4 +124,5 @@ async function signedInRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<
   tokenRoutes(scope, kit);
   logRoutes(scope, kit);
   linkRoutes(scope, kit);
+  await scope.register(async (operators) => operatorRoutes(operators, kit));
 }

@@ -71,3 +71,31 @@ export const RequestsQuery = Type.Object({
   token_id: Type.Optional(Type.String({ pattern: `^(${ID})?$` })),
   before: Type.Optional(Type.String({ pattern: '^(\\d{4}-\\d{2}-\\d{2}T[0-9:.]{8,12}Z)?$' })),
 });
+
+/** An operator and one of their sessions (the 64 hex characters the store keys it by). */
+export const SessionParams = Type.Object({ sid: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
+export const OperatorSessionParams = Type.Object({
+  id: Type.String({ pattern: `^${ID}$` }),
+  sid: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+});
+
+// Passwords have no length of their own: the rules are checked by the operator service, and the
+// form's 64 KiB limit bounds them.
+export const AddOperatorForm = Type.Object({
+  [CSRF_FIELD]: Type.String(),
+  email: Type.String({ maxLength: 1000 }),
+  password: Type.String(),
+  can_manage: text(10),
+});
+
+export const ChangePasswordForm = Type.Object({
+  [CSRF_FIELD]: Type.String(),
+  current_password: Type.String(),
+  new_password: Type.String(),
+  username: text(1000),
+});
+
+export const ResetPasswordForm = Type.Object({
+  [CSRF_FIELD]: Type.String(),
+  new_password: Type.String(),
+});

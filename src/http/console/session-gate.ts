@@ -7,6 +7,16 @@ import { html } from './html.ts';
 import { type ConsoleKit, SESSION_COOKIE } from './kit.ts';
 import { messagePage } from './pages.ts';
 
+/**
+ * The path and query of a request target, never its scheme or host: an absolute-form target
+ * (`GET http://elsewhere/console/…`, which a front end may pass on) loses them, and so does a
+ * path that would read as another host (`//elsewhere`).
+ */
+export function pathOnly(target: string): string {
+  const url = new URL(target, 'http://console.invalid');
+  return `/${url.pathname.replace(/^[/\\]+/, '')}${url.search}`;
+}
+
 export async function registerSessionGate(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
   // Before the body is read: without a session there is nothing to do with it.
   scope.addHook('onRequest', async (request, reply) => {
@@ -22,9 +32,10 @@ export async function registerSessionGate(scope: FastifyInstance, kit: ConsoleKi
     }
     // A navigation from another site (the CRM's consent page) carries no SameSite=Strict cookie:
     // one same-site reload brings it along, before deciding the operator is signed out.
-    if (request.headers['sec-fetch-site'] === 'cross-site' && !request.url.includes('reloaded=1')) {
-      const join = request.url.includes('?') ? html`&#38;` : '?';
-      const page = html`<!doctype html><meta http-equiv="refresh" content="0;url=${request.url}${join}reloaded=1">`;
+    const target = pathOnly(request.url);
+    if (request.headers['sec-fetch-site'] === 'cross-site' && !target.includes('reloaded=1')) {
+      const join = target.includes('?') ? html`&#38;` : '?';
+      const page = html`<!doctype html><meta http-equiv="refresh" content="0;url=${target}${join}reloaded=1">`;
       return kit.send(reply, page);
     }
     return reply.redirect('/console/sign-in', 303);

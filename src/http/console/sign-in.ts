@@ -1,12 +1,12 @@
 // Signing in and out. The sign-in form has no session yet: its CSRF secret is the pre-session
-// cookie, dropped once the session cookie is set.
+// cookie, issued and signed by the server (one a client made up is replaced, never used), dropped
+// once the session cookie is set.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../errors/index.ts';
+import { SignInGuard } from '../../admin/sign-in-guard.ts';
 import { privateCookie } from '../plugins/cookies.ts';
 import { isCsrfRefusal, registerCsrf } from '../plugins/csrf.ts';
-import { RateLimiter } from '../plugins/rate-limit.ts';
 import { consoleErrorHandler } from './errors.ts';
-import { type ConsoleKit, hidden, PRE_SESSION_COOKIE, SESSION_COOKIE, typed } from './kit.ts';
+import { type ConsoleKit, DEVICE_COOKIE, hidden, PRE_SESSION_COOKIE, SESSION_COOKIE, typed } from './kit.ts';
 import { signInPage } from './pages.ts';
 import { SignInForm, TokenOnlyForm } from './schemas.ts';
 
@@ -14,9 +14,9 @@ const TOKEN_REFUSED = 'The form’s security token is missing or wrong. Try agai
 
 export async function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
   const { ctx } = kit;
-  // Sign-in attempts: 10 a minute per client address, 5 per 15 minutes per account.
-  const perAddress = new RateLimiter({ perSecond: 10 / 60, burst: 10 }, ctx.clock);
-  const perAccount = new RateLimiter({ perSecond: 5 / 900, burst: 5 }, ctx.clock);
+  // Failed sign-ins only are counted: per address and per account, and per browser that signed
+  // in to the account before (its device cookie); the numbers are in SIGN_IN_LIMITS.
+  const guard = new SignInGuard({ keys: ctx.operators.cookieKeys, now: () => ctx.clock.now() });
   const form = (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -28,7 +28,7 @@ export async function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): Pro
     return kit.send(reply, signInPage(token, error, email), status);
   };
 
-  await registerCsrf(scope, { secretCookie: PRE_SESSION_COOKIE, path: '/console' });
+  await registerCsrf(scope, { secretCookie: PRE_SESSION_COOKIE, path: '/console', signed: true });
   const fallback = consoleErrorHandler(kit);
   scope.setErrorHandler((error: FastifyError, request, reply) =>
     isCsrfRefusal(error) ? form(request, reply, TOKEN_REFUSED, '', 403) : fallback(error, request, reply),
@@ -41,13 +41,10 @@ export async function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): Pro
 
   api.post('/console/sign-in', { config: hidden, schema: { body: SignInForm } }, async (request, reply) => {
     const email = (request.body.email ?? '').trim().toLowerCase().slice(0, 200);
-    try {
-      perAddress.take(request.ip);
-      perAccount.take(email);
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      reply.headers(err.headers);
-      const wait = err.headers['retry-after'] ?? 'a few';
+    const check = guard.check(request.ip, email, request.cookies[DEVICE_COOKIE]);
+    if (!check.allowed) {
+      reply.header('retry-after', String(check.retryAfterSeconds));
+      const wait = check.retryAfterSeconds;
       return form(
         request,
         reply,
@@ -57,11 +54,22 @@ export async function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): Pro
       );
     }
     const operator = await ctx.operators.checkPassword(email, request.body.password ?? '');
-    if (operator === null) return form(request, reply, 'Wrong email or password.', email, 401);
-    const { cookieValue } = await ctx.operators.startSession(operator);
+    if (operator === null) {
+      guard.failed(request.ip, email, check);
+      return form(request, reply, 'Wrong email or password.', email, 401);
+    }
+    const { cookieValue } = await ctx.operators.startSession(operator, {
+      address: request.ip,
+      userAgent: request.headers['user-agent'] ?? null,
+    });
     const secure = kit.secure(request);
     reply.setCookie(SESSION_COOKIE, cookieValue, privateCookie('/', secure));
     reply.clearCookie(PRE_SESSION_COOKIE, privateCookie('/console', secure));
+    // This browser is known to the account from now on: its failures have their own allowance.
+    reply.setCookie(DEVICE_COOKIE, guard.issueDevice(operator.email), {
+      ...privateCookie('/console/sign-in', secure),
+      maxAge: Math.floor(guard.limits.deviceMaxAgeMs / 1000),
+    });
     return reply.redirect('/console/connections', 303);
   });
 }

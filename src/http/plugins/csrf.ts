@@ -21,16 +21,19 @@ function formToken(request: FastifyRequest): string | undefined {
  * CSRF protection for the forms of one scope (needs `registerCookies` on it or a parent). Tokens
  * are salted hashes of a secret kept in the cookie `secretCookie` (HttpOnly, SameSite=Strict, on
  * `path`): `reply.generateCsrf()` makes one per page and sets the secret when the browser has none.
+ * With `signed`, the secret cookie is signed with the scope's cookie secrets (`registerCookies`).
  * Every POST of the scope must carry a token of that secret in its `_csrf` form field, else it is
  * refused before validation and its handler (a 403 error for the scope's error handler).
  */
 export async function registerCsrf(
   scope: FastifyInstance,
-  options: { secretCookie: string; path: string },
+  options: { secretCookie: string; path: string; signed?: boolean },
 ): Promise<void> {
   await scope.register(csrfProtection, {
     cookieKey: options.secretCookie,
-    cookieOpts: privateCookie(options.path, false),
+    // Signed: a secret the server did not issue fails its signature and counts as none (a fresh
+    // one is issued with the next form), so a planted cookie cannot choose the secret.
+    cookieOpts: { ...privateCookie(options.path, false), signed: options.signed === true },
     getToken: formToken,
     // A refused form is an answer, not an incident.
     logLevel: 'info',

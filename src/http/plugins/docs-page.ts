@@ -1,5 +1,7 @@
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../errors/index.ts';
+import type { RouteDoc } from '../route-doc.ts';
 import { withInstance } from './openapi.ts';
 
 // The API reference at /docs: @fastify/swagger-ui serves Swagger UI from the installed package (no
@@ -48,9 +50,13 @@ html,body{margin:0;background:#fff}
 
 export function registerDocsPage(app: FastifyInstance, options: { behindTls: boolean }): void {
   app.register(async (scope) => {
-    // Every answer of the reference, its static files included: never sniffed as another type.
+    // Every answer of the reference, its static files and its 404s included: never sniffed as
+    // another type, never framed, no Referer to the hosts its links lead to, and the CSP.
     scope.addHook('onSend', async (_request, reply) => {
       reply.header('x-content-type-options', 'nosniff');
+      reply.header('referrer-policy', 'no-referrer');
+      reply.header('x-frame-options', 'DENY');
+      if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', DOCS_CSP);
     });
     await scope.register(fastifySwaggerUi, {
       routePrefix: '/docs',
@@ -65,6 +71,13 @@ export function registerDocsPage(app: FastifyInstance, options: { behindTls: boo
       },
       transformSpecification: (document, request) =>
         withInstance(document as Parameters<typeof withInstance>[0], request, options.behindTls),
+    });
+    // Any other path under /docs: the API's 404, answered in this scope so it has the headers.
+    scope.all('/docs/*', { config: { doc: { hidden: true } as RouteDoc } }, async (request) => {
+      throw new ApiError(
+        'not_found',
+        `There is no route ${request.method} ${request.url.split('?')[0]?.slice(0, 200)}. The API reference is at /docs.`,
+      );
     });
   });
 }

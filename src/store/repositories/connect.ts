@@ -140,6 +140,8 @@ export function connectLinksRepository(db: Kysely<Database>): ConnectLinksReposi
         .where('id', '=', id)
         .where('used_at', 'is', null)
         .where('revoked_at', 'is', null)
+        // Still within its time when the flow completes, not only when it was opened.
+        .where('expires_at', '>', now)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },

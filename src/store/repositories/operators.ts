@@ -1,9 +1,40 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, OperatorKeysTable, OperatorsTable } from '../schema.ts';
+import type { Database, OperatorKeysTable, OperatorSessionsTable, OperatorsTable } from '../schema.ts';
 import type { Operator, OperatorKey, OperatorSession, OperatorsRepository } from '../types.ts';
 
 function toOperator(r: Selectable<OperatorsTable>): Operator {
-  return { id: r.id, email: r.email, createdAt: r.created_at, lastSignInAt: r.last_sign_in_at };
+  return {
+    id: r.id,
+    email: r.email,
+    createdAt: r.created_at,
+    lastSignInAt: r.last_sign_in_at,
+    disabledAt: r.disabled_at,
+    canManage: Number(r.can_manage) === 1,
+  };
+}
+
+function toSession(r: Selectable<OperatorSessionsTable>): OperatorSession {
+  return {
+    idHash: r.id_hash,
+    operatorId: r.operator_id,
+    csrfToken: r.csrf_token,
+    createdAt: r.created_at,
+    lastSeenAt: r.last_seen_at,
+    expiresAt: r.expires_at,
+    address: r.address,
+    userAgent: r.user_agent,
+  };
+}
+
+/** Ends an operator's sessions and revokes its keys, inside the caller's transaction. */
+async function cutOff(db: Kysely<Database>, id: string, now: string): Promise<void> {
+  await db.deleteFrom('operator_sessions').where('operator_id', '=', id).execute();
+  await db
+    .updateTable('operator_keys')
+    .set({ revoked_at: now })
+    .where('operator_id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 function toKey(r: Selectable<OperatorKeysTable>): OperatorKey {
@@ -29,7 +60,18 @@ export function operatorsRepository(db: Kysely<Database>): OperatorsRepository {
 /** Operators: created, found, listed, their passwords and sign-ins. */
 function operatorAccounts(
   db: Kysely<Database>,
-): Pick<OperatorsRepository, 'insert' | 'findByEmail' | 'findById' | 'list' | 'setPassword' | 'signedIn'> {
+): Pick<
+  OperatorsRepository,
+  | 'insert'
+  | 'findByEmail'
+  | 'findById'
+  | 'findByIdWithHash'
+  | 'list'
+  | 'setPassword'
+  | 'setDisabled'
+  | 'remove'
+  | 'signedIn'
+> {
   return {
     async insert(row) {
       const r = await db
@@ -40,6 +82,8 @@ function operatorAccounts(
           password_hash: row.passwordHash,
           created_at: row.now,
           last_sign_in_at: null,
+          disabled_at: null,
+          can_manage: row.canManage ? 1 : 0,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -53,19 +97,44 @@ function operatorAccounts(
       const r = await db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst();
       return r ? toOperator(r) : null;
     },
+    async findByIdWithHash(id) {
+      const r = await db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst();
+      return r ? { ...toOperator(r), passwordHash: r.password_hash } : null;
+    },
     async list() {
       const rows = await db.selectFrom('operators').selectAll().orderBy('created_at').orderBy('id').execute();
       return rows.map(toOperator);
     },
-    async setPassword(id, passwordHash) {
-      const r = await db
-        .updateTable('operators')
-        .set({ password_hash: passwordHash })
-        .where('id', '=', id)
-        .executeTakeFirst();
-      // A new password ends every session of the account.
-      await db.deleteFrom('operator_sessions').where('operator_id', '=', id).execute();
-      return Number(r.numUpdatedRows) === 1;
+    async setPassword(id, passwordHash, now) {
+      return db.transaction().execute(async (tx) => {
+        const r = await tx
+          .updateTable('operators')
+          .set({ password_hash: passwordHash })
+          .where('id', '=', id)
+          .executeTakeFirst();
+        // A new password ends every session of the account and its keys.
+        await cutOff(tx, id, now);
+        return Number(r.numUpdatedRows) === 1;
+      });
+    },
+    async setDisabled(id, disabledAt) {
+      return db.transaction().execute(async (tx) => {
+        const r = await tx
+          .updateTable('operators')
+          .set({ disabled_at: disabledAt })
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (disabledAt !== null) await cutOff(tx, id, disabledAt);
+        return Number(r.numUpdatedRows) === 1;
+      });
+    },
+    async remove(id) {
+      return db.transaction().execute(async (tx) => {
+        await tx.deleteFrom('operator_sessions').where('operator_id', '=', id).execute();
+        await tx.deleteFrom('operator_keys').where('operator_id', '=', id).execute();
+        const r = await tx.deleteFrom('operators').where('id', '=', id).executeTakeFirst();
+        return Number(r.numDeletedRows) === 1;
+      });
     },
     async signedIn(id, now) {
       await db.updateTable('operators').set({ last_sign_in_at: now }).where('id', '=', id).execute();
@@ -78,7 +147,13 @@ function operatorSessions(
   db: Kysely<Database>,
 ): Pick<
   OperatorsRepository,
-  'insertSession' | 'findSession' | 'touchSession' | 'deleteSession' | 'pruneSessions'
+  | 'insertSession'
+  | 'findSession'
+  | 'listSessions'
+  | 'touchSession'
+  | 'deleteSession'
+  | 'deleteSessions'
+  | 'pruneSessions'
 > {
   return {
     async insertSession(s: OperatorSession) {
@@ -91,6 +166,8 @@ function operatorSessions(
           created_at: s.createdAt,
           last_seen_at: s.lastSeenAt,
           expires_at: s.expiresAt,
+          address: s.address,
+          user_agent: s.userAgent,
         })
         .execute();
     },
@@ -100,16 +177,13 @@ function operatorSessions(
         .selectAll()
         .where('id_hash', '=', idHash)
         .executeTakeFirst();
-      return r
-        ? {
-            idHash: r.id_hash,
-            operatorId: r.operator_id,
-            csrfToken: r.csrf_token,
-            createdAt: r.created_at,
-            lastSeenAt: r.last_seen_at,
-            expiresAt: r.expires_at,
-          }
-        : null;
+      return r ? toSession(r) : null;
+    },
+    async listSessions(operatorId) {
+      let q = db.selectFrom('operator_sessions').selectAll();
+      if (operatorId !== undefined) q = q.where('operator_id', '=', operatorId);
+      const rows = await q.orderBy('created_at', 'desc').orderBy('id_hash').execute();
+      return rows.map(toSession);
     },
     async touchSession(idHash, now) {
       await db
@@ -120,6 +194,13 @@ function operatorSessions(
     },
     async deleteSession(idHash) {
       await db.deleteFrom('operator_sessions').where('id_hash', '=', idHash).execute();
+    },
+    async deleteSessions(operatorId) {
+      const r = await db
+        .deleteFrom('operator_sessions')
+        .where('operator_id', '=', operatorId)
+        .executeTakeFirst();
+      return Number(r.numDeletedRows);
     },
     async pruneSessions(now, idleBefore) {
       const r = await db

@@ -17,10 +17,11 @@ function toEntry(r: Selectable<RequestLogTable>): RequestLogEntry {
     tokenId: r.token_id,
     connectionId: r.connection_id,
     errorCode: r.error_code,
+    actor: r.actor,
   };
 }
 
-/** Rows per INSERT: well under SQLite's 32,766 bound variables at 12 columns a row. */
+/** Rows per INSERT: well under SQLite's 32,766 bound variables at 13 columns a row. */
 const INSERT_CHUNK = 500;
 
 const COLUMNS = [
@@ -36,6 +37,7 @@ const COLUMNS = [
   'token_id',
   'connection_id',
   'error_code',
+  'actor',
 ] as const;
 
 function row(e: RequestLogEntry) {
@@ -52,6 +54,7 @@ function row(e: RequestLogEntry) {
     token_id: e.tokenId,
     connection_id: e.connectionId,
     error_code: e.errorCode,
+    actor: e.actor ?? null,
   };
 }
 
@@ -80,6 +83,7 @@ function sqliteInserter(db: Kysely<Database>, sqlite: BetterSqlite3.Database) {
         e.tokenId,
         e.connectionId,
         e.errorCode,
+        e.actor ?? null,
       );
     }
   });

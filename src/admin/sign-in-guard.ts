@@ -1,0 +1,138 @@
+// Sign-in limits that bound password guessing without letting anyone lock the owner out: failed
+// attempts only are counted, per client address and per account for browsers the account does
+// not know, and per browser for each browser that signed in to the account before (a signed
+// "device cookie", after OWASP's device cookies): failures from elsewhere never use up its own
+// allowance. The counters are in this instance's memory.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export interface FailureLimit {
+  /** Failures allowed at once. */
+  burst: number;
+  /** Then one more each this many milliseconds. */
+  refillMs: number;
+}
+
+export interface SignInLimits {
+  perAddress: FailureLimit;
+  perAccount: FailureLimit;
+  perKnownBrowser: FailureLimit;
+  /** How long a device cookie is honoured after the sign-in that issued it. */
+  deviceMaxAgeMs: number;
+}
+
+/** The documented numbers (docs/console.md). */
+export const SIGN_IN_LIMITS: SignInLimits = {
+  perAddress: { burst: 10, refillMs: 6_000 },
+  perAccount: { burst: 5, refillMs: 180_000 },
+  perKnownBrowser: { burst: 10, refillMs: 180_000 },
+  deviceMaxAgeMs: 180 * 86_400_000,
+};
+
+/** Failure counters as token buckets: `burst` failures, then one every `refillMs`. */
+class FailureCounter {
+  readonly #limit: FailureLimit;
+  readonly #buckets = new Map<string, { tokens: number; at: number }>();
+  constructor(limit: FailureLimit) {
+    this.#limit = limit;
+  }
+
+  #level(key: string, now: number): number {
+    const b = this.#buckets.get(key);
+    if (b === undefined) return this.#limit.burst;
+    return Math.min(this.#limit.burst, b.tokens + (now - b.at) / this.#limit.refillMs);
+  }
+
+  /** Seconds to wait before another attempt; 0 when one may be made now. */
+  waitSeconds(key: string, now: number): number {
+    const level = this.#level(key, now);
+    return level >= 1 ? 0 : Math.max(1, Math.ceil(((1 - level) * this.#limit.refillMs) / 1000));
+  }
+
+  fail(key: string, now: number): void {
+    this.#buckets.set(key, { tokens: Math.max(0, this.#level(key, now) - 1), at: now });
+    if (this.#buckets.size > 100_000) {
+      for (const [k] of this.#buckets) if (this.#level(k, now) >= this.#limit.burst) this.#buckets.delete(k);
+    }
+  }
+}
+
+export type SignInCheck =
+  | { allowed: true; knownBrowser: string | null }
+  | { allowed: false; retryAfterSeconds: number };
+
+export class SignInGuard {
+  readonly #limits: SignInLimits;
+  readonly #keys: readonly Buffer[];
+  readonly #now: () => number;
+  readonly #address: FailureCounter;
+  readonly #account: FailureCounter;
+  readonly #browser: FailureCounter;
+
+  constructor(opts: { keys: readonly Buffer[]; now: () => number; limits?: SignInLimits }) {
+    this.#limits = opts.limits ?? SIGN_IN_LIMITS;
+    this.#keys = opts.keys;
+    this.#now = opts.now;
+    this.#address = new FailureCounter(this.#limits.perAddress);
+    this.#account = new FailureCounter(this.#limits.perAccount);
+    this.#browser = new FailureCounter(this.#limits.perKnownBrowser);
+  }
+
+  get limits(): SignInLimits {
+    return this.#limits;
+  }
+
+  /**
+   * Whether an attempt may be made now. A browser with a valid device cookie for this account is
+   * limited by its own counter only; any other by the address's and the account's.
+   */
+  check(address: string, email: string, deviceCookie: string | undefined): SignInCheck {
+    const now = this.#now();
+    const device = this.#knownBrowser(email, deviceCookie, now);
+    const wait =
+      device !== null
+        ? this.#browser.waitSeconds(device, now)
+        : Math.max(this.#address.waitSeconds(address, now), this.#account.waitSeconds(email, now));
+    return wait > 0 ? { allowed: false, retryAfterSeconds: wait } : { allowed: true, knownBrowser: device };
+  }
+
+  /** Counts a failed attempt where `check` said it would be counted. */
+  failed(address: string, email: string, check: SignInCheck): void {
+    if (!check.allowed) return;
+    const now = this.#now();
+    if (check.knownBrowser !== null) {
+      this.#browser.fail(check.knownBrowser, now);
+      return;
+    }
+    this.#address.fail(address, now);
+    this.#account.fail(email, now);
+  }
+
+  /** A device cookie for this browser and account, issued on a successful sign-in. */
+  issueDevice(email: string): string {
+    const payload = `${Buffer.from(email).toString('base64url')}.${this.#now().toString(36)}.${randomBytes(16).toString('base64url')}`;
+    return `${payload}.${this.#mac(this.#keys[0] as Buffer, payload)}`;
+  }
+
+  /** The browser's id (its cookie's nonce) when the cookie is ours, for this account, and not too old. */
+  #knownBrowser(email: string, cookie: string | undefined, now: number): string | null {
+    if (cookie === undefined || cookie.length > 600) return null;
+    const parts = cookie.split('.');
+    if (parts.length !== 4) return null;
+    const [who, issued, nonce, mac] = parts as [string, string, string, string];
+    const payload = `${who}.${issued}.${nonce}`;
+    const given = Buffer.from(mac, 'base64url');
+    const signed = this.#keys.some((key) => {
+      const expected = Buffer.from(this.#mac(key, payload), 'base64url');
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    });
+    if (!signed) return null;
+    if (Buffer.from(who, 'base64url').toString() !== email) return null;
+    const at = Number.parseInt(issued, 36);
+    if (!Number.isFinite(at) || now - at > this.#limits.deviceMaxAgeMs) return null;
+    return nonce;
+  }
+
+  #mac(key: Buffer, payload: string): string {
+    return createHmac('sha256', key).update(`device ${payload}`).digest('base64url');
+  }
+}

@@ -1,0 +1,227 @@
+// Operators in the console: one's own password and sessions for everyone; adding, disabling,
+// enabling and removing operators, resetting their passwords and ending their sessions for those
+// who manage the others. Every form posted here is recorded in the request log with who sent it.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type Actor, OperatorError } from '../../admin/operators.ts';
+import type { NewRequestLogEntry } from '../../admin/request-log.ts';
+import { isoTime } from '../../lib/clock.ts';
+import { privateCookie } from '../plugins/cookies.ts';
+import { type ConsoleKit, hidden, SESSION_COOKIE, typed } from './kit.ts';
+import { accountPage, operatorPage, operatorsPage } from './operator-pages.ts';
+import {
+  AddOperatorForm,
+  ChangePasswordForm,
+  IdParams,
+  OperatorSessionParams,
+  ResetPasswordForm,
+  SessionParams,
+  TokenOnlyForm,
+} from './schemas.ts';
+import { pathOnly } from './session-gate.ts';
+
+type Done = { error: string | null; done: string | null; status: number };
+const ok = (done: string | null = null): Done => ({ error: null, done, status: 200 });
+
+/** Runs an action; an OperatorError becomes the page's error with its status. */
+async function attempt(action: () => Promise<string | null>): Promise<Done> {
+  try {
+    return ok(await action());
+  } catch (err) {
+    if (err instanceof OperatorError)
+      return { error: capitalize(err.message), done: null, status: err.status };
+    throw err;
+  }
+}
+
+const capitalize = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+
+export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
+  const { operators, requestLog, clock } = kit.ctx;
+  const api = typed(scope);
+  const actor = (request: FastifyRequest): Actor => ({ operator: kit.signedIn(request).operator });
+
+  // Who did what: every form of these pages, refused ones too, goes to the request log.
+  scope.addHook('onResponse', (request, reply, done) => {
+    if (request.method !== 'POST') return done();
+    const who = kit.signedIn(request).operator.id;
+    const entry: NewRequestLogEntry = {
+      at: isoTime(clock.now() - Math.round(reply.elapsedTime)),
+      method: request.method,
+      path: (pathOnly(request.url).split('?')[0] ?? '').slice(0, 500),
+      status: reply.statusCode,
+      latencyMs: Math.round(reply.elapsedTime),
+      crmCalls: 0,
+      interface: 'console',
+      requestId: request.id,
+      tokenId: null,
+      connectionId: null,
+      errorCode: reply.statusCode >= 400 ? 'operator_action_refused' : null,
+      actor: who,
+    };
+    requestLog.record(entry);
+    done();
+  });
+
+  const frameOf = (request: FastifyRequest, reply: FastifyReply, current: string) => ({
+    ...kit.frame(request, reply, current),
+    sessionId: kit.signedIn(request).session.idHash,
+  });
+
+  const account = async (request: FastifyRequest, reply: FastifyReply, r: Done) => {
+    const me = kit.signedIn(request).operator;
+    const sessions = await operators.listSessions(actor(request), me.id);
+    const page = accountPage(frameOf(request, reply, '/console/account'), sessions, r.error, r.done);
+    return kit.send(reply, page, r.status);
+  };
+
+  const list = async (request: FastifyRequest, reply: FastifyReply, r: Done) => {
+    const frame = frameOf(request, reply, '/console/operators');
+    if (!frame.operator?.canManage) {
+      const refused = {
+        error: 'Only operators who manage others may see this page.',
+        done: null,
+        status: 403,
+      };
+      return account(request, reply, refused);
+    }
+    return kit.send(reply, operatorsPage(frame, await operators.list(), r.error, r.done), r.status);
+  };
+
+  const one = async (request: FastifyRequest, reply: FastifyReply, id: string, r: Done) => {
+    const frame = frameOf(request, reply, '/console/operators');
+    const target = await operators.find(id);
+    if (target === null || !frame.operator?.canManage)
+      return list(request, reply, { error: `No operator ${id} here.`, done: null, status: 404 });
+    const sessions = await operators.listSessions(actor(request), target.id);
+    return kit.send(reply, operatorPage(frame, target, sessions, r.error, r.done), r.status);
+  };
+
+  api.get('/console/account', { config: hidden }, async (request, reply) => {
+    const changed = (request.query as Record<string, unknown>)['changed'] === '1';
+    return account(
+      request,
+      reply,
+      ok(
+        changed
+          ? 'Password changed. Every other session ended and the operator API keys were revoked.'
+          : null,
+      ),
+    );
+  });
+
+  api.post(
+    '/console/account/password',
+    { config: hidden, schema: { body: ChangePasswordForm } },
+    async (request, reply) => {
+      const me = kit.signedIn(request).operator;
+      const r = await attempt(async () => {
+        await operators.changeOwnPassword(me, request.body.current_password, request.body.new_password);
+        return null;
+      });
+      if (r.error !== null) return account(request, reply, r);
+      // Every session ended with the change; this browser gets a new one.
+      const { cookieValue } = await operators.startSession(me, {
+        address: request.ip,
+        userAgent: request.headers['user-agent'] ?? null,
+      });
+      reply.setCookie(SESSION_COOKIE, cookieValue, privateCookie('/', kit.secure(request)));
+      return reply.redirect('/console/account?changed=1', 303);
+    },
+  );
+
+  api.post(
+    '/console/account/sessions/:sid/end',
+    { config: hidden, schema: { params: SessionParams, body: TokenOnlyForm } },
+    async (request, reply) => {
+      // One's own sessions only for those who do not manage others (the service checks).
+      const r = await attempt(async () => {
+        await operators.endSessionById(actor(request), request.params.sid);
+        return 'Session ended.';
+      });
+      if (request.params.sid === kit.signedIn(request).session.idHash && r.error === null)
+        return reply.redirect('/console/sign-in', 303);
+      return account(request, reply, r);
+    },
+  );
+
+  api.get('/console/operators', { config: hidden }, async (request, reply) => list(request, reply, ok()));
+
+  api.post(
+    '/console/operators',
+    { config: hidden, schema: { body: AddOperatorForm } },
+    async (request, reply) => {
+      const { email, password, can_manage } = request.body;
+      const r = await attempt(async () => {
+        const added = await operators.add(actor(request), email, password, can_manage === 'yes');
+        return `Added ${added.email}.`;
+      });
+      return list(request, reply, r.error === null ? { ...r, status: 201 } : r);
+    },
+  );
+
+  api.get(
+    '/console/operators/:id',
+    { config: hidden, schema: { params: IdParams } },
+    async (request, reply) => one(request, reply, request.params.id, ok()),
+  );
+
+  const action = (
+    name: string,
+    run: (a: Actor, id: string) => Promise<string>,
+    answer: 'list' | 'one' = 'list',
+  ) =>
+    api.post(
+      `/console/operators/:id/${name}`,
+      { config: hidden, schema: { params: IdParams, body: TokenOnlyForm } },
+      async (request, reply) => {
+        const r = await attempt(() => run(actor(request), request.params.id));
+        // An operator who ended their own access is sent to sign in.
+        if (r.error === null && (await operators.session(request.cookies[SESSION_COOKIE])) === null)
+          return reply.redirect('/console/sign-in', 303);
+        return answer === 'one' && r.error === null
+          ? one(request, reply, request.params.id, r)
+          : list(request, reply, r);
+      },
+    );
+  action(
+    'disable',
+    async (a, id) =>
+      `Disabled ${(await operators.disable(a, id)).email}: their sessions ended and their keys were revoked.`,
+  );
+  action('enable', async (a, id) => `Enabled ${(await operators.enable(a, id)).email}.`);
+  action(
+    'remove',
+    async (a, id) => `Removed ${(await operators.remove(a, id)).email} with their sessions and keys.`,
+  );
+  action('sessions/end', async (a, id) => `Ended ${await operators.endSessions(a, id)} session(s).`, 'one');
+
+  api.post(
+    '/console/operators/:id/password',
+    { config: hidden, schema: { params: IdParams, body: ResetPasswordForm } },
+    async (request, reply) => {
+      const r = await attempt(async () => {
+        const target = await operators.resetPassword(
+          actor(request),
+          request.params.id,
+          request.body.new_password,
+        );
+        return `Password of ${target.email} reset: their sessions ended and their keys were revoked.`;
+      });
+      if (r.error === null && (await operators.session(request.cookies[SESSION_COOKIE])) === null)
+        return reply.redirect('/console/sign-in', 303);
+      return one(request, reply, request.params.id, r);
+    },
+  );
+
+  api.post(
+    '/console/operators/:id/sessions/:sid/end',
+    { config: hidden, schema: { params: OperatorSessionParams, body: TokenOnlyForm } },
+    async (request, reply) => {
+      const r = await attempt(async () => {
+        await operators.endSessionById(actor(request), request.params.sid);
+        return 'Session ended.';
+      });
+      return one(request, reply, request.params.id, r);
+    },
+  );
+}
