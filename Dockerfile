@@ -38,4 +38,5 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # SIGTERM: stop accepting, finish in-flight requests (Connection: close on them), then exit.
 STOPSIGNAL SIGTERM
-CMD ["node", "src/cli/index.ts", "serve"]
+# V8's young generation capped at 8 MiB per semi-space, as `npm start` does (docs/performance-writes.md).
+CMD ["node", "--max-semi-space-size=8", "src/cli/index.ts", "serve"]

@@ -133,6 +133,8 @@ export async function startServiceProcess(options: StartServiceOptions): Promise
   const fd = openSync(logFile, 'a');
   const profile = process.env['BENCH_PROFILE'];
   const nodeArgs = [
+    // As package.json's start scripts and the Dockerfile run it.
+    '--max-semi-space-size=8',
     ...(options.nodeArgs ?? []),
     ...(profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`]),
   ];

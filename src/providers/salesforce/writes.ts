@@ -182,7 +182,7 @@ export function salesforceSave<O extends SaveOperation>(
   return async ({ session, limiter, job }, input) => {
     const meta = await describe.describeObject(session, input.objectName);
     if (meta === null) throw await describe.unknownObject(session, input.objectName);
-    // A page at a time, each in a turn of the loop of its own; all are checked before any is sent.
+    // Every record is checked before any is sent: an unknown field anywhere fails the whole request.
     const prepared = prepareRecords(meta, input.records, operation);
     // Records without a single field make a Bulk CSV without columns, which Bulk refuses as a
     // whole; Collections sends them and Salesforce answers each one (REQUIRED_FIELD_MISSING, …).
