@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OperatorService } from '../admin/operators.ts';
+import type { RequestLog } from '../admin/request-log.ts';
 import { type AdminService, createOperatorServices } from '../admin/service.ts';
 import { AuthService } from '../auth/service.ts';
 import type { Config } from '../config/index.ts';
@@ -29,6 +30,8 @@ export interface Core {
   /** Connect links, and connections added only after a check call. */
   connect: ConnectService;
   operators: OperatorService;
+  /** The request log: operator actions of the CLI are recorded in it. */
+  requestLog: RequestLog;
   /** The same service functions the console and the admin API call. */
   admin: AdminService;
   /** The CRMs' adapters, and access tokens refreshed (and rotated ones stored) as the service does. */
@@ -105,6 +108,7 @@ export async function openCore(config: Config, log: KeyringLog): Promise<Core> {
     auth,
     connect,
     operators,
+    requestLog,
     admin,
     registry,
     tokens,

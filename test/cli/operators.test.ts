@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { Browser } from '../api/console-browser.ts';
 import { startStack } from '../helpers/stack.ts';
 import { cleanEnv, runCli } from './run-cli.ts';
 
@@ -70,4 +71,97 @@ test('operators, operator keys, the request log and usage from the CLI, on the s
   }>;
   assert.equal((await runCli(['operators', 'key', 'revoke', keys[0]?.id ?? ''], env)).code, 0);
   assert.equal((await s.api('/v1/admin/connections', { method: 'GET', token: secret })).status, 401);
+});
+
+test('the operator lifecycle from the CLI reaches the running service at once, and is in the request log', async (t) => {
+  const s = await startStack(t);
+  const env = cleanEnv({ CRM_PROXY_DATA_DIR: s.ctx.config.dataDir, CRM_PROXY_REGION: 'eu' });
+  const first = await runCli(
+    ['operators', 'create', '--email', 'lead@example.com'],
+    env,
+    'the lead passphrase\n',
+  );
+  assert.match(first.stderr, /who manages the other operators/);
+  for (const [pw, why] of [
+    ['aaaaaaaaaaaaaaaa', /one character repeated/],
+    ['            ', /whitespace only/],
+    ['password1234', /most common passwords/],
+  ] as const) {
+    const refused = await runCli(['operators', 'create', '--email', 'ops@example.com'], env, `${pw}\n`);
+    assert.equal(refused.code, 1, pw);
+    assert.match(refused.stderr, why);
+  }
+  assert.equal(
+    (await runCli(['operators', 'create', '--email', 'ops@example.com'], env, 'a long enough password\n'))
+      .code,
+    0,
+  );
+  // Signed in to the running service, with a key.
+  const b = new Browser(s);
+  assert.equal((await b.signIn('ops@example.com', 'a long enough password')).status, 303);
+  const key = (await runCli(['operators', 'key', 'create', '--email', 'ops@example.com'], env)).stdout.trim();
+  const admin = () => s.api('/v1/admin/connections', { method: 'GET', token: key });
+  assert.equal((await admin()).status, 200);
+
+  const sessions = await runCli(['operators', 'sessions', 'ops@example.com', '--json'], env);
+  const listed = JSON.parse(sessions.stdout) as Array<{ idHash: string; csrfToken?: string }>;
+  assert.equal(listed.length, 1);
+  assert.equal(listed[0]?.csrfToken, undefined, 'the form secret is not shown');
+
+  // Disabled from the CLI (another process on the same store): the service refuses at once.
+  const disabled = await runCli(['operators', 'disable', 'ops@example.com'], env);
+  assert.equal(disabled.code, 0, disabled.stderr);
+  assert.equal((await b.go('/console/connections')).status, 303);
+  assert.equal((await admin()).status, 401);
+  assert.equal((await new Browser(s).signIn('ops@example.com', 'a long enough password')).status, 401);
+  assert.equal((await runCli(['operators', 'enable', 'ops@example.com'], env)).code, 0);
+  assert.equal((await b.signIn('ops@example.com', 'a long enough password')).status, 303);
+
+  // A reset from the CLI ends the session; with --current, the current password is needed.
+  const wrong = await runCli(
+    ['operators', 'password', 'ops@example.com', '--current'],
+    env,
+    'not it at all\nbrand new passphrase\n',
+  );
+  assert.equal(wrong.code, 1);
+  assert.match(wrong.stderr, /current password is wrong/);
+  assert.equal((await b.go('/console/connections')).status, 200);
+  const changed = await runCli(
+    ['operators', 'password', 'ops@example.com', '--current'],
+    env,
+    'a long enough password\nbrand new passphrase\n',
+  );
+  assert.equal(changed.code, 0, changed.stderr);
+  assert.equal((await b.go('/console/connections')).status, 303);
+  assert.equal((await b.signIn('ops@example.com', 'brand new passphrase')).status, 303);
+  assert.equal((await runCli(['operators', 'sessions', 'end', 'ops@example.com'], env)).code, 0);
+  assert.equal((await b.go('/console/connections')).status, 303);
+  assert.equal(
+    (await runCli(['operators', 'password', 'ops@example.com'], env, 'reset by the admin\n')).code,
+    0,
+  );
+  assert.ok(await s.ctx.operators.checkPassword('ops@example.com', 'reset by the admin'));
+
+  const lastManager = await runCli(['operators', 'remove', 'lead@example.com'], env);
+  assert.equal(lastManager.code, 1);
+  assert.match(lastManager.stderr, /last enabled operator who can manage/);
+  assert.equal((await runCli(['operators', 'remove', 'ops@example.com'], env)).code, 0);
+  const last = await runCli(['operators', 'remove', 'lead@example.com'], env);
+  assert.match(last.stderr, /last operator cannot be removed/);
+
+  const log = await s.ctx.admin.requests({ limit: 100 });
+  const cli = log.filter((e) => e.interface === 'cli');
+  assert.ok(
+    cli.every((e) => e.method === 'CLI' && /^cli:/.test(e.actor ?? '')),
+    JSON.stringify(cli),
+  );
+  const paths = cli.map((e) => `${e.path} ${e.status}`);
+  for (const want of [
+    'operators disable ops@example.com 200',
+    'operators enable ops@example.com 200',
+    'operators password ops@example.com --current 403',
+    'operators remove lead@example.com 409',
+    'operators remove ops@example.com 200',
+  ])
+    assert.ok(paths.includes(want), `${want} in ${paths.join(', ')}`);
 });

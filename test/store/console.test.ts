@@ -60,6 +60,58 @@ for (const { name, factory, skip } of await dialects()) {
       assert.equal(await ops.verifyKey(`Bearer ${key}`), null);
     });
 
+    test('operator lifecycle: disable, password and removal end sessions and keys in the store; the last manager stays', async () => {
+      const ops = new OperatorService({ store, now: () => now });
+      // Another instance on the same store: nothing of the first one's memory.
+      const elsewhere = new OperatorService({ store, now: () => now });
+      // From an empty list: the first operator manages the others.
+      for (const o of await ops.list()) await store.operators.remove(o.id);
+      const lead = await ops.create('lead@example.com', 'the lead passphrase');
+      assert.equal(lead.canManage, true);
+      const staff = await ops.create('staff@example.com', 'a staff passphrase');
+      assert.equal(staff.canManage, false);
+      const cli = { cli: 'root' } as const;
+      const { cookieValue } = await ops.startSession(staff, { address: '10.0.0.1', userAgent: 'Test/1' });
+      const { key } = await ops.createKey(staff, null);
+      assert.ok(await elsewhere.session(cookieValue));
+      const listed = await ops.listSessions(cli, staff.id);
+      assert.deepEqual(
+        listed.map((x) => [x.address, x.userAgent]),
+        [['10.0.0.1', 'Test/1']],
+      );
+
+      await ops.disable(cli, staff.id);
+      assert.equal(await elsewhere.session(cookieValue), null);
+      assert.equal(await elsewhere.verifyKey(`Bearer ${key}`), null);
+      assert.equal(await elsewhere.checkPassword('staff@example.com', 'a staff passphrase'), null);
+      assert.equal((await ops.listSessions(cli, staff.id)).length, 0);
+      await ops.enable(cli, staff.id);
+      assert.ok(await elsewhere.checkPassword('staff@example.com', 'a staff passphrase'));
+
+      const again = await ops.startSession(staff);
+      const key2 = await ops.createKey(staff, null);
+      await assert.rejects(
+        ops.resetPassword({ operator: staff }, lead.id, 'a new lead passphrase'),
+        /manage others/,
+      );
+      await ops.resetPassword({ operator: lead }, staff.id, 'a reset staff passphrase');
+      assert.equal(await elsewhere.session(again.cookieValue), null);
+      assert.equal(await elsewhere.verifyKey(`Bearer ${key2.key}`), null);
+
+      await assert.rejects(ops.remove(cli, lead.id), /last enabled operator who can manage/);
+      await assert.rejects(ops.disable(cli, lead.id), /last enabled operator who can manage/);
+      const third = await ops.startSession(staff);
+      await ops.remove(cli, staff.id);
+      assert.equal(await elsewhere.session(third.cookieValue), null);
+      assert.equal(await ops.find('staff@example.com'), null);
+      await assert.rejects(ops.remove(cli, lead.id), /last operator cannot be removed/);
+      // The first operator created again by another test must not clash.
+      await ops.remove(
+        cli,
+        (await ops.create('spare@example.com', 'a spare passphrase', { canManage: true })).id,
+      );
+    });
+
     test('request log: batched writes, filters, usage per hour, pruning, connection stats', async () => {
       const log = new RequestLog({
         store,

@@ -1,13 +1,20 @@
+import { userInfo } from 'node:os';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { OperatorError } from '../../admin/operators.ts';
+import { type Actor, actorName, OperatorError } from '../../admin/operators.ts';
+import type { NewRequestLogEntry } from '../../admin/request-log.ts';
+import { randomBase62 } from '../../crypto/random.ts';
 import type { Core } from '../core.ts';
 import { CommandError, note, printJson, printListing, UsageError } from '../io.ts';
 import { cliIo } from '../process-io.ts';
 import { withCore } from './connections.ts';
 
-export const OPERATORS_HELP = `crm-proxy operators create --email EMAIL   the password is read from stdin (or asked for on a terminal)
+export const OPERATORS_HELP = `crm-proxy operators create --email EMAIL [--manager]   the password is read from stdin (or asked for on a terminal); --manager: may manage the other operators (the first one always does)
 crm-proxy operators list [--json]
+crm-proxy operators disable|enable|remove EMAIL|ID   disable, remove: their sessions end and their keys are revoked at once; the last operator who manages the others stays
+crm-proxy operators password EMAIL|ID [--current]   sets a new password (read from stdin); --current: the current one first, then the new one
+crm-proxy operators sessions EMAIL|ID [--json]   the operator's console sessions
+crm-proxy operators sessions end EMAIL|ID|SESSION   ends every session of an operator, or one session
 crm-proxy operators key create --email EMAIL [--label L] [--json]   an operator API key for /v1/admin, printed once
 crm-proxy operators key list [--json]
 crm-proxy operators key revoke ID`;
@@ -23,15 +30,25 @@ export async function operatorsCommand(args: string[], open: () => Promise<Core>
     case 'key':
     case 'keys':
       return keyCommand(rest, open);
+    case 'disable':
+    case 'enable':
+    case 'remove':
+      return withCore(open, (core) => lifecycle(core, sub, rest));
+    case 'password':
+      return withCore(open, (core) => password(core, rest));
+    case 'sessions':
+      return withCore(open, (core) => sessions(core, rest));
     default:
       throw new UsageError(
-        sub ? `unknown subcommand "operators ${sub}"` : 'operators needs a subcommand: create, list, key',
+        sub
+          ? `unknown subcommand "operators ${sub}"`
+          : 'operators needs a subcommand: create, list, disable, enable, remove, password, sessions, key',
       );
   }
 }
 
-/** The password: one line of stdin, or asked for without echo on a terminal. */
-async function readPassword(): Promise<string> {
+/** Passwords: one line of stdin each, or asked for without echo on a terminal. */
+async function readPasswords(prompts: string[]): Promise<string[]> {
   const io = cliIo();
   const stdin = io.stdin as NodeJS.ReadableStream & { isTTY?: boolean };
   const muted = { muted: false };
@@ -46,32 +63,169 @@ async function readPassword(): Promise<string> {
     output: stdin.isTTY === true ? output : undefined,
     terminal: stdin.isTTY === true,
   });
+  const lines: string[] = [];
+  const ask = (i: number) => {
+    if (stdin.isTTY !== true || i >= prompts.length) return;
+    muted.muted = false;
+    io.stderr.write(`${prompts[i]}: `);
+    muted.muted = true;
+  };
   try {
-    if (stdin.isTTY === true) {
-      io.stderr.write('Password: ');
-      muted.muted = true;
+    ask(0);
+    for await (const line of rl) {
+      lines.push(line.replace(/\r$/, ''));
+      if (stdin.isTTY === true) io.stderr.write('\n');
+      if (lines.length >= prompts.length) break;
+      ask(lines.length);
     }
-    for await (const line of rl) return line.replace(/\r$/, '');
-    return '';
+    while (lines.length < prompts.length) lines.push('');
+    return lines;
   } finally {
     muted.muted = false;
-    if (stdin.isTTY === true) io.stderr.write('\n');
     rl.close();
   }
 }
 
-async function create(core: Core, args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, strict: true, options: { email: { type: 'string' } } });
-  if (!values.email) throw new UsageError('--email EMAIL is required');
-  const password = await readPassword();
+/** Who runs the CLI, as the request log names them. */
+function cliActor(): Actor {
+  let user = 'unknown';
   try {
-    const operator = await core.operators.create(values.email, password);
-    note(`Created operator ${operator.email} (${operator.id}). Sign in at /console.`);
-    return 0;
+    user = userInfo().username;
+  } catch {
+    // No user entry (a container's arbitrary uid).
+  }
+  return { cli: user };
+}
+
+/** Records an operator action of the CLI in the request log, done or refused. */
+function record(core: Core, actor: Actor, what: string, status: number): void {
+  const entry: NewRequestLogEntry = {
+    at: new Date().toISOString(),
+    method: 'CLI',
+    path: `operators ${what}`.slice(0, 500),
+    status,
+    latencyMs: 0,
+    crmCalls: 0,
+    interface: 'cli',
+    requestId: `cli_${randomBase62(20)}`,
+    tokenId: null,
+    connectionId: null,
+    errorCode: status >= 400 ? 'operator_action_refused' : null,
+    actor: actorName(actor),
+  };
+  core.requestLog.record(entry);
+}
+
+/** Runs an operator action, recording it; an OperatorError is the command's error (exit 1). */
+async function act<T>(core: Core, what: string, run: (actor: Actor) => Promise<T>): Promise<T> {
+  const actor = cliActor();
+  try {
+    const result = await run(actor);
+    record(core, actor, what, 200);
+    return result;
   } catch (err) {
-    if (err instanceof OperatorError) throw new CommandError(err.message);
+    if (err instanceof OperatorError) {
+      record(core, actor, what, err.status);
+      throw new CommandError(err.message);
+    }
     throw err;
   }
+}
+
+async function lifecycle(core: Core, sub: 'disable' | 'enable' | 'remove', args: string[]): Promise<number> {
+  const { positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: {} });
+  const [target, extra] = positionals;
+  if (!target || extra) throw new UsageError(`usage: crm-proxy operators ${sub} EMAIL|ID`);
+  const op = await act(core, `${sub} ${target}`, (actor) => core.operators[sub](actor, target));
+  const done = { disable: 'Disabled', enable: 'Enabled', remove: 'Removed' }[sub];
+  note(
+    `${done} operator ${op.email} (${op.id}).${sub === 'enable' ? '' : ' Their sessions ended and their keys were revoked.'}`,
+  );
+  return 0;
+}
+
+async function password(core: Core, args: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: true,
+    options: { current: { type: 'boolean', default: false } },
+  });
+  const [target, extra] = positionals;
+  if (!target || extra) throw new UsageError('usage: crm-proxy operators password EMAIL|ID [--current]');
+  if (values.current) {
+    const [current = '', next = ''] = await readPasswords(['Current password', 'New password']);
+    await act(core, `password ${target} --current`, async () => {
+      const op = await core.operators.find(target);
+      if (op === null) throw new OperatorError('operator', `no operator ${target}`, 404);
+      await core.operators.changeOwnPassword(op, current, next);
+    });
+  } else {
+    const [next = ''] = await readPasswords(['New password']);
+    await act(core, `password ${target}`, (actor) => core.operators.resetPassword(actor, target, next));
+  }
+  note(`Password of ${target} changed. Its sessions ended and its operator keys were revoked.`);
+  return 0;
+}
+
+async function sessions(core: Core, args: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false } },
+  });
+  const [first, second, extra] = positionals;
+  if (first === 'end') {
+    if (!second || extra) throw new UsageError('usage: crm-proxy operators sessions end EMAIL|ID|SESSION');
+    if (/^[0-9a-f]{64}$/.test(second)) {
+      await act(core, `sessions end ${second}`, (actor) => core.operators.endSessionById(actor, second));
+      note(`Ended session ${second.slice(0, 12)}….`);
+    } else {
+      const n = await act(core, `sessions end ${second}`, (actor) =>
+        core.operators.endSessions(actor, second),
+      );
+      note(`Ended ${n} session(s) of ${second}.`);
+    }
+    return 0;
+  }
+  if (!first || second) throw new UsageError('usage: crm-proxy operators sessions EMAIL|ID [--json]');
+  const op = await core.operators.find(first);
+  if (op === null) throw new CommandError(`No operator ${first}.`);
+  const list = await core.operators.listSessions(cliActor(), op.id);
+  printListing(
+    list.map(({ csrfToken: _c, ...rest }) => rest),
+    values.json,
+    `No sessions of ${op.email}.`,
+    ['SESSION', 'SIGNED IN', 'LAST SEEN', 'ENDS', 'ADDRESS', 'BROWSER'],
+    (x) => [
+      x.idHash,
+      x.createdAt,
+      x.lastSeenAt,
+      x.expiresAt,
+      x.address ?? '',
+      (x.userAgent ?? '').slice(0, 40),
+    ],
+  );
+  return 0;
+}
+
+async function create(core: Core, args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: { email: { type: 'string' }, manager: { type: 'boolean', default: false } },
+  });
+  const email = values.email;
+  if (!email) throw new UsageError('--email EMAIL is required');
+  const [pw = ''] = await readPasswords(['Password']);
+  const operator = await act(core, `create ${email}`, (actor) =>
+    core.operators.add(actor, email, pw, values.manager),
+  );
+  note(
+    `Created operator ${operator.email} (${operator.id})${operator.canManage ? ', who manages the other operators' : ''}. Sign in at /console.`,
+  );
+  return 0;
 }
 
 async function list(core: Core, args: string[]): Promise<number> {
@@ -85,8 +239,15 @@ async function list(core: Core, args: string[]): Promise<number> {
     operators,
     values.json,
     'No operators. Create one with: crm-proxy operators create --email you@example.com',
-    ['ID', 'EMAIL', 'CREATED', 'LAST SIGN-IN'],
-    (o) => [o.id, o.email, o.createdAt, o.lastSignInAt ?? 'never'],
+    ['ID', 'EMAIL', 'STATE', 'MANAGES', 'CREATED', 'LAST SIGN-IN'],
+    (o) => [
+      o.id,
+      o.email,
+      o.disabledAt === null ? 'enabled' : `disabled ${o.disabledAt}`,
+      o.canManage ? 'yes' : 'no',
+      o.createdAt,
+      o.lastSignInAt ?? 'never',
+    ],
   );
   return 0;
 }
@@ -111,7 +272,11 @@ async function keyCommand(args: string[], open: () => Promise<Core>): Promise<nu
           throw new CommandError(
             `No operator ${values.email}. Create one with: crm-proxy operators create --email …`,
           );
-        const { key, record } = await core.operators.createKey(operator, values.label ?? null);
+        const { key, record } = await core.operators
+          .createKey(operator, values.label ?? null)
+          .catch((err) => {
+            throw err instanceof OperatorError ? new CommandError(err.message) : err;
+          });
         if (values.json) {
           printJson({ key, record });
           return 0;

@@ -64,6 +64,12 @@ export const RequestEntry = Type.Object({
   tokenId: Type.Union([Type.String(), Type.Null()]),
   connectionId: Type.Union([Type.String(), Type.Null()]),
   errorCode: Type.Union([Type.String(), Type.Null()]),
+  actor: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description:
+        'Who did an operator action (`op_…` in the console, `cli:<user>` for the CLI; method `CLI`); null for API requests.',
+    }),
+  ),
 });
 
 export const ConnectLink = Type.Object({
