@@ -170,7 +170,10 @@ describe('connect flow', () => {
       await beginFlow(stack, { provider: 'hubspot', returnTo: '/console/connections' }),
     );
     assert.equal(fresh.status, 303, fresh.html);
-    assert.match(fresh.location ?? '', /^\/console\/connections\?connected=conn_[0-9A-Za-z]{20}(&same_account_as=conn_[0-9A-Za-z]{20})?$/);
+    assert.match(
+      fresh.location ?? '',
+      /^\/console\/connections\?connected=conn_[0-9A-Za-z]{20}(&same_account_as=conn_[0-9A-Za-z]{20})?$/,
+    );
   });
 
   test('a re-connect signed in to another account changes nothing', async (t) => {
