@@ -115,17 +115,17 @@ test('audit logs: bad filters and cursors are 400 naming the field; Salesforce c
   assert.equal(wrongMethod.status, 405);
 });
 
-test('audit logs: a connection granted without account-info.security.read gets 403 crm_scope_missing; the default connect flow asks for it as optional', async (t) => {
+test('audit logs: a connection granted without account-info.security.read gets 503 crm_scope_missing; the default connect flow asks for it as optional', async (t) => {
   const narrow = await startStack(t, { env: { HUBSPOT_OPTIONAL_SCOPES: 'crm.objects.custom.read' } });
   const done = await runFlow(narrow, await beginFlow(narrow, { provider: 'hubspot' }));
   assert.equal(done.outcome, 'connected', done.html);
   const token = await narrow.ctx.auth.createToken({ connectionId: connectedId(done) });
   assert.ok(token.ok);
   const refused = await read<ErrorBody>(narrow, {}, token.token);
-  assert.equal(refused.status, 403, refused.text);
+  assert.equal(refused.status, 503, refused.text);
   assert.equal(refused.body.error.code, 'crm_scope_missing');
   assert.match(refused.body.error.message, /account-info\.security\.read/);
-  assert.match(refused.body.error.message, /Connect the account again/);
+  assert.match(refused.body.error.message, /connects the account again/);
   assert.deepEqual(refused.body.error.details?.[0]?.['required_scopes'], ['account-info.security.read']);
   // The same connection still reads records: the scope only gates the audit log.
   const get = await narrow.api('/v1/object/get/contacts', {
