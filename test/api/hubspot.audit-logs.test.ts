@@ -103,6 +103,10 @@ test('audit logs: bad filters and cursors are 400 naming the field; Salesforce c
     assert.equal(r.status, 400, `${JSON.stringify(body)}: ${r.text}`);
     assert.ok(JSON.stringify(r.body.error.details).includes(path), `${path} in ${r.text}`);
   }
+  // A word where a date goes: the answer says which forms are accepted, not a regular expression.
+  const word = await read<ErrorBody>(s, { data: { occurred_after: 'yesterday' } });
+  assert.match(word.body.error.message, /ISO 8601 date or date-time, such as 2026-03-01/);
+  assert.doesNotMatch(word.text, /must not be empty|\\\\d|\^/);
   const forged = await read<ErrorBody>(s, { cursor: 'eyJjIjoiY29ubl94In0.bad' });
   assert.equal(forged.status, 400);
   assert.equal(forged.body.error.code, 'invalid_cursor');
