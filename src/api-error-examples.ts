@@ -98,7 +98,7 @@ export const ERROR_EXAMPLES: ErrorExamples['errors'] = {
   },
   crm_scope_missing: {
     message:
-      'HubSpot refused: this connection was not granted the scope account-info.security.read, which audit_logs needs (HubSpot offers audit logs on Enterprise accounts). Connect the account again (crm-proxy connect, or the console) and grant it.',
+      'HubSpot refused: this connection was not granted the scope account-info.security.read, which audit_logs needs (HubSpot offers audit logs on Enterprise accounts). The operator connects the account again (Reconnect in the console, or a connect link) and grants it.',
     details: [{ provider: 'hubspot', status: 403, required_scopes: ['account-info.security.read'] }],
   },
   wrong_region: {

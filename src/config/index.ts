@@ -79,6 +79,10 @@ export interface Config {
   connect: {
     /** How long a connect link works (`CRM_PROXY_CONNECT_LINK_TTL_HOURS`, default 24). */
     linkTtlMs: number;
+    /** The service's name on the account owner's pages (`CRM_PROXY_SERVICE_NAME`; default: the public URL's host). */
+    serviceName?: string | undefined;
+    /** A logo shown beside it (`CRM_PROXY_SERVICE_LOGO_URL`, https). */
+    logoUrl?: string | undefined;
   };
   logLevel: LogLevel;
   /** Days the request log keeps an entry (`CRM_PROXY_REQUEST_LOG_DAYS`, default 7). */
@@ -199,12 +203,31 @@ export function loadConfig(
     sandboxPersist: p.take(() => bool(env, 'CRM_PROXY_SANDBOX_PERSIST', true), true),
     connect: {
       linkTtlMs: p.take(() => hours(env, 'CRM_PROXY_CONNECT_LINK_TTL_HOURS', 24), 24) * 3_600_000,
+      serviceName: p.take(() => serviceName(env), undefined),
+      logoUrl: p.take(() => logoUrl(env, production), undefined),
     },
     logLevel: p.take(() => oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'), 'info'),
     requestLogDays: p.take(() => wholeNumber(env, 'CRM_PROXY_REQUEST_LOG_DAYS', 7, 1, 3650, 'days'), 7),
   };
   p.throwIfAny();
   return config;
+}
+
+/** `CRM_PROXY_SERVICE_NAME`: one line of at most 80 characters. */
+function serviceName(env: Env): string | undefined {
+  const v = str(env, 'CRM_PROXY_SERVICE_NAME')?.trim();
+  if (v === undefined || v === '') return undefined;
+  if (v.length > 80 || [...v].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127))
+    throw new ConfigError('CRM_PROXY_SERVICE_NAME must be one line of at most 80 characters');
+  return v;
+}
+
+/** `CRM_PROXY_SERVICE_LOGO_URL`: an https URL (http is accepted outside production). */
+function logoUrl(env: Env, production: boolean): string | undefined {
+  const v = url(env, 'CRM_PROXY_SERVICE_LOGO_URL');
+  if (v !== undefined && production && !v.startsWith('https://'))
+    throw new ConfigError('CRM_PROXY_SERVICE_LOGO_URL must be an https URL in production');
+  return v;
 }
 
 /** The encryption keys and the one new secrets are sealed with; a bad key list is reported once. */

@@ -85,9 +85,9 @@ export function redirect(location: string, setCookies: string[]): FlowAnswer {
 export const START_AGAIN =
   'Start again from the crm-proxy console (Connect), or ask the operator for a new connect link. Nothing was created.';
 
+/** The page that ends a flow with a connection: the CRM, the account, what is shared; no internal id. */
 export function CONNECTED(
   crm: string,
-  id: string,
   label: string | null,
   facts: Array<[string, string]>,
   reconnected: boolean,
@@ -96,13 +96,9 @@ export function CONNECTED(
     tone: 'ok',
     title: reconnected ? `${crm} reconnected` : `${crm} connected`,
     what: reconnected
-      ? `The connection's credentials were replaced; its API tokens keep working.`
-      : `The ${crm} account is connected to crm-proxy.`,
-    facts: [
-      ['Connection', id],
-      ...(label === null ? [] : ([['Label', label]] as Array<[string, string]>)),
-      ...facts,
-    ],
+      ? `The access was renewed; everything that used it keeps working.`
+      : `Your ${crm} account is connected. The service can now read and write the ${crm} records your user can see, until you revoke its access in ${crm}.`,
+    facts: [['CRM', crm], ...(label === null ? [] : ([['For', label]] as Array<[string, string]>)), ...facts],
     next: reconnected
       ? 'You can close this window.'
       : 'You can close this window. The operator can now create an API token for this connection.',

@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { ConnectionService } from '../connections/service.ts';
 import type { CreateConnectionInput, Credentials } from '../connections/types.ts';
-import type { Connection, Provider } from '../domain/connection.ts';
+import { accountKey, type Connection, type Provider } from '../domain/connection.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { ConnectFacet, ConnectTarget, CrmAdapter, OAuthClient } from '../providers/adapter.ts';
 import type { ConnectState, Store } from '../store/types.ts';
@@ -140,7 +140,7 @@ export class FlowFinish {
     this.deps.log?.info({ connectionId: existing.id, provider: state.provider }, 'connection re-connected');
     if (state.returnTo !== null)
       return redirect(withParam(state.returnTo, 'reconnected', existing.id), clear);
-    return page(200, CONNECTED(crm, existing.id, existing.label, facts, true), clear);
+    return withConnection(page(200, CONNECTED(crm, existing.label, facts, true), clear), existing.id);
   }
 
   /** The answer for a new connection; one to an account already connected is flagged with the first. */
@@ -156,18 +156,21 @@ export class FlowFinish {
       'connection connected',
     );
     // The same account connected before: flagged, with the earlier connection, not refused.
-    const twin = (await this.deps.connections.list()).find(
-      (c) =>
-        c.id !== connection.id &&
-        c.provider === connection.provider &&
-        c.accountId !== null &&
-        c.accountId === connection.accountId,
-    );
+    const key = accountKey(connection);
+    const twin = (await this.deps.connections.list())
+      .filter((c) => c.id !== connection.id && key !== null && accountKey(c) === key)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
     if (state.returnTo !== null) {
       const to = withParam(state.returnTo, 'connected', connection.id);
       return redirect(twin === undefined ? to : withParam(to, 'same_account_as', twin.id), clear);
     }
-    const twinFact: Array<[string, string]> = twin === undefined ? [] : [['Already connected as', twin.id]];
-    return page(200, CONNECTED(crm, connection.id, connection.label, [...facts, ...twinFact], false), clear);
+    // The account owner sees no internal ids: a second connection of the same account is the
+    // operator's to see (the console flags it).
+    return withConnection(page(200, CONNECTED(crm, connection.label, facts, false), clear), connection.id);
   }
+}
+
+/** The connection a page ended with, for tests and support: a header, never the page's text. */
+function withConnection(answer: FlowAnswer, id: string): FlowAnswer {
+  return { ...answer, headers: { ...answer.headers, 'x-connect-connection': id } };
 }

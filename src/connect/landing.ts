@@ -8,7 +8,7 @@ export const BACK_COOKIE = 'crmp_connect_back';
 
 export function landingPage(input: {
   crm: string;
-  /** The operator's service, as its users know it: the host of its public address. */
+  /** The operator's service, as its users know it: its configured name, else its public host. */
   service: string;
   label: string | null;
   expiresAt: string;
@@ -19,7 +19,7 @@ export function landingPage(input: {
     tone: 'ok',
     title: `Connect your ${crm} account`,
     what:
-      `The service at ${service} (crm-proxy) asks for access to your ${crm} account. ` +
+      `${service} asks for access to your ${crm} account. ` +
       `${crm} will show its own consent page next; once you allow, ${service} can read and write the ` +
       `${crm} records your user can see, add custom fields and make other ${crm} API calls as you, ` +
       `until you revoke its access in ${crm} or the operator removes the connection. Your password is never shared.`,

@@ -121,7 +121,7 @@ export class ConnectLinks {
       const { adapter } = this.deps.facet(link.provider);
       const landing = landingPage({
         crm: adapter.profile.displayName,
-        service: new URL(this.deps.publicBaseUrl()).host,
+        service: this.deps.config.connect.serviceName ?? new URL(this.deps.publicBaseUrl()).host,
         label: link.label,
         expiresAt: link.expiresAt,
         continueHref: `${LINK_PATH}${secret}?continue=1`,

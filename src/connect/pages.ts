@@ -11,6 +11,7 @@ const STYLE =
   'dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:1rem 0}dt{color:#5a6570}dd{margin:0;word-break:break-all}' +
   'code{background:#eef1f4;padding:0 .25rem;border-radius:3px;word-break:break-all}' +
   '.next{border-top:1px solid #dde2e7;margin-top:1rem;padding-top:.75rem}.small{color:#5a6570;font-size:.85rem}' +
+  '.brand{display:flex;align-items:center;gap:.6rem;margin:0 0 1rem;font-weight:600}.brand img{max-height:2rem;max-width:8rem}' +
   '.actions{display:flex;flex-wrap:wrap;gap:.5rem;margin:1rem 0 0}.actions a{display:inline-block;padding:.5rem 1rem;border-radius:4px;' +
   'border:1px solid #1f5fbf;color:#1f5fbf;text-decoration:none}.actions a.primary{background:#1f5fbf;color:#fff}';
 
@@ -26,6 +27,23 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY',
 };
 
+/** Who the account owner deals with: the operator's service, by its name and optional logo. */
+export interface Brand {
+  name: string;
+  logoUrl: string | null;
+}
+
+/** The page headers, the logo's origin allowed as an image source when there is one. */
+export function brandedHeaders(brand: Brand | null): Readonly<Record<string, string>> {
+  if (brand?.logoUrl == null) return PAGE_HEADERS;
+  const origin = new URL(brand.logoUrl).origin;
+  const csp = (PAGE_HEADERS['content-security-policy'] ?? '').replace(
+    "default-src 'none';",
+    `default-src 'none'; img-src ${origin};`,
+  );
+  return { ...PAGE_HEADERS, 'content-security-policy': csp };
+}
+
 export interface PageContent {
   /** `ok` for the connected page, `fail` for every failure. */
   tone: 'ok' | 'fail';
@@ -36,7 +54,7 @@ export interface PageContent {
   next: string;
   /** Facts shown as a list (connection id, account, the CRM's own error code). */
   facts?: ReadonlyArray<readonly [string, string]>;
-  /** A short machine-readable reason, also in the `X-Connect-Outcome` header (tests, support). */
+  /** A short machine-readable reason, in the `X-Connect-Outcome` header only (tests, support). */
   reason: string;
   /** Links to go on (the CRM's consent page) or back (start again). */
   actions?: readonly PageAction[];
@@ -48,16 +66,20 @@ export interface PageAction {
   primary: boolean;
 }
 
-export function renderPage(page: PageContent): string {
+export function renderPage(page: PageContent, brand: Brand | null = null): string {
   const facts =
     page.facts === undefined || page.facts.length === 0
       ? ''
       : `<dl>${page.facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd><code>${escapeHtml(v)}</code></dd>`).join('')}</dl>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${escapeHtml(page.title)} · crm-proxy</title>
+<meta name="referrer" content="no-referrer"><title>${escapeHtml(page.title)}${brand === null ? '' : ` · ${escapeHtml(brand.name)}`}</title>
 <style>${STYLE}</style></head>
-<body><main><div class="card ${page.tone}">
+<body><main><div class="card ${page.tone}">${
+    brand === null
+      ? ''
+      : `<p class="brand">${brand.logoUrl === null ? '' : `<img src="${escapeHtml(brand.logoUrl)}" alt="">`}<span>${escapeHtml(brand.name)}</span></p>`
+  }
 <h1>${escapeHtml(page.title)}</h1>
 <p>${escapeHtml(page.what)}</p>${facts}
 <p class="next">${escapeHtml(page.next)}</p>${
@@ -65,7 +87,6 @@ export function renderPage(page: PageContent): string {
       ? ''
       : `<p class="actions">${page.actions.map((a) => `<a${a.primary ? ' class="primary"' : ''} href="${escapeHtml(a.href)}">${escapeHtml(a.label)}</a>`).join('')}</p>`
   }
-<p class="small">crm-proxy · reason: <code>${escapeHtml(page.reason)}</code></p>
 </div></main></body></html>
 `;
 }

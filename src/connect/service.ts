@@ -17,7 +17,7 @@ export type { FlowAnswer } from './answers.ts';
 import { CheckedConnections, type CheckedCreateResult } from './checked.ts';
 import { FlowFinish } from './finish.ts';
 import { ConnectLinks, type ConnectLinkView, type LinkInput } from './links.ts';
-import { renderPage } from './pages.ts';
+import { type Brand, brandedHeaders, renderPage } from './pages.ts';
 import {
   bindingCookieName,
   hashSecret,
@@ -270,9 +270,27 @@ export class ConnectService {
   }): Promise<FlowAnswer> {
     const answer = await this.#complete(request);
     const cleared = [...answer.setCookies, `${BACK_COOKIE}=; Path=/oauth; Max-Age=0; HttpOnly; SameSite=Lax`];
-    if (answer.kind !== 'page' || answer.content.tone !== 'fail') return { ...answer, setCookies: cleared };
+    if (answer.kind !== 'page' || answer.content.tone !== 'fail')
+      return this.#branded({ ...answer, setCookies: cleared });
     const content = { ...answer.content, actions: wayBack(parseCookies(request.cookieHeader)) };
-    return { ...answer, content, html: renderPage(content), setCookies: cleared };
+    return this.#branded({ ...answer, content, setCookies: cleared });
+  }
+
+  /** Who the account owner's pages name: the configured service name, else the public URL's host. */
+  brand(): Brand {
+    const { serviceName, logoUrl } = this.#config.connect;
+    return { name: serviceName ?? new URL(this.publicBaseUrl()).host, logoUrl: logoUrl ?? null };
+  }
+
+  /** A page with the service's name and logo on top (and the logo's origin allowed by its CSP). */
+  #branded(answer: FlowAnswer): FlowAnswer {
+    if (answer.kind !== 'page') return answer;
+    const brand = this.brand();
+    return {
+      ...answer,
+      html: renderPage(answer.content, brand),
+      headers: { ...answer.headers, ...brandedHeaders(brand) },
+    };
   }
 
   async #complete(request: {
@@ -337,8 +355,8 @@ export class ConnectService {
   }
 
   /** `GET /connect/:secret`: the link's landing page, or with `proceed` the CRM's consent page (links.ts). */
-  openLink(secret: string, secure: boolean, proceed = false): Promise<FlowAnswer> {
-    return this.#links.open(secret, secure, proceed);
+  async openLink(secret: string, secure: boolean, proceed = false): Promise<FlowAnswer> {
+    return this.#branded(await this.#links.open(secret, secure, proceed));
   }
 
   /** Adds a connection from pasted credentials (the CLI), after a check call (checked.ts). */

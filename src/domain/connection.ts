@@ -49,3 +49,11 @@ export interface TokenRecord {
   expiresAt: string | null;
   revokedAt: string | null;
 }
+
+/**
+ * The one same-account rule: two connections reach the same CRM account when their CRM, their
+ * sandbox flag and their account id (Salesforce org, HubSpot portal) are equal. Null: not known.
+ */
+export function accountKey(c: Pick<Connection, 'provider' | 'sandbox' | 'accountId'>): string | null {
+  return c.accountId === null ? null : `${c.provider}:${c.sandbox}:${c.accountId}`;
+}

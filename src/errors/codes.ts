@@ -26,7 +26,7 @@ export const ERROR_STATUS = {
   unknown_token: 401,
   revoked_token: 403,
   expired_token: 403,
-  crm_scope_missing: 403,
+  crm_scope_missing: 503,
   wrong_region: 403,
   not_found: 404,
   job_not_found: 404,

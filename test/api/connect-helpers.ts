@@ -133,9 +133,10 @@ export async function runFlow(stack: Stack, start: FlowStart): Promise<CallbackA
   return callback(stack, back, start.cookie);
 }
 
-/** The connection id a connected page names. */
+/** The connection a connected page ended with (a header: the page itself shows no internal id). */
 export function connectedId(answer: CallbackAnswer): string {
-  const m = /<code>(conn_[0-9A-Za-z]{20})<\/code>/.exec(answer.html);
-  assert.ok(m, `no connection id in: ${answer.html.slice(0, 400)}`);
-  return m[1] as string;
+  const id = answer.headers.get('x-connect-connection') ?? '';
+  assert.match(id, /^conn_[0-9A-Za-z]{20}$/, `no connection id header: ${answer.html.slice(0, 400)}`);
+  assert.doesNotMatch(answer.html, /conn_[0-9A-Za-z]{20}/, 'the page shows no connection id');
+  return id;
 }

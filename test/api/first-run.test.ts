@@ -153,3 +153,26 @@ test('a setup code expires, and attempts are limited like sign-ins', async (t) =
   });
   assert.equal(page.status, 303, page.text);
 });
+
+test("the account owner's pages name the service (a setting, with its logo) and show nothing internal", async (t) => {
+  const s = await startStack(t, {
+    env: {
+      CRM_PROXY_SERVICE_NAME: 'Globex Sync',
+      CRM_PROXY_SERVICE_LOGO_URL: 'https://globex.example/logo.png',
+    },
+  });
+  const link = await s.ctx.connect.createLink({ provider: 'hubspot', label: 'Marketing' });
+  const landing = await fetch(`${s.baseUrl}${new URL(link.url).pathname}`);
+  const text = await landing.text();
+  assert.equal(landing.status, 200);
+  assert.match(
+    text,
+    /<p class="brand"><img src="https:\/\/globex\.example\/logo\.png" alt=""><span>Globex Sync<\/span><\/p>/,
+  );
+  assert.match(text, /Globex Sync asks for access to your HubSpot account/);
+  assert.match(text, /<dt>CRM<\/dt><dd><code>HubSpot<\/code><\/dd>/);
+  assert.match(text, /read and write the HubSpot records your user can see/);
+  assert.doesNotMatch(text, /conn_|cl_|reason|link_landing|crm-proxy/);
+  assert.match(landing.headers.get('content-security-policy') ?? '', /img-src https:\/\/globex\.example;/);
+  assert.equal(landing.headers.get('x-connect-outcome'), 'link_landing');
+});

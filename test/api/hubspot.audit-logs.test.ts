@@ -103,6 +103,10 @@ test('audit logs: bad filters and cursors are 400 naming the field; Salesforce c
     assert.equal(r.status, 400, `${JSON.stringify(body)}: ${r.text}`);
     assert.ok(JSON.stringify(r.body.error.details).includes(path), `${path} in ${r.text}`);
   }
+  // A word where a date goes: the answer says which forms are accepted, not a regular expression.
+  const word = await read<ErrorBody>(s, { data: { occurred_after: 'yesterday' } });
+  assert.match(word.body.error.message, /ISO 8601 date or date-time, such as 2026-03-01/);
+  assert.doesNotMatch(word.text, /must not be empty|\\\\d|\^/);
   const forged = await read<ErrorBody>(s, { cursor: 'eyJjIjoiY29ubl94In0.bad' });
   assert.equal(forged.status, 400);
   assert.equal(forged.body.error.code, 'invalid_cursor');
@@ -115,17 +119,17 @@ test('audit logs: bad filters and cursors are 400 naming the field; Salesforce c
   assert.equal(wrongMethod.status, 405);
 });
 
-test('audit logs: a connection granted without account-info.security.read gets 403 crm_scope_missing; the default connect flow asks for it as optional', async (t) => {
+test('audit logs: a connection granted without account-info.security.read gets 503 crm_scope_missing; the default connect flow asks for it as optional', async (t) => {
   const narrow = await startStack(t, { env: { HUBSPOT_OPTIONAL_SCOPES: 'crm.objects.custom.read' } });
   const done = await runFlow(narrow, await beginFlow(narrow, { provider: 'hubspot' }));
   assert.equal(done.outcome, 'connected', done.html);
   const token = await narrow.ctx.auth.createToken({ connectionId: connectedId(done) });
   assert.ok(token.ok);
   const refused = await read<ErrorBody>(narrow, {}, token.token);
-  assert.equal(refused.status, 403, refused.text);
+  assert.equal(refused.status, 503, refused.text);
   assert.equal(refused.body.error.code, 'crm_scope_missing');
   assert.match(refused.body.error.message, /account-info\.security\.read/);
-  assert.match(refused.body.error.message, /Connect the account again/);
+  assert.match(refused.body.error.message, /connects the account again/);
   assert.deepEqual(refused.body.error.details?.[0]?.['required_scopes'], ['account-info.security.read']);
   // The same connection still reads records: the scope only gates the audit log.
   const get = await narrow.api('/v1/object/get/contacts', {

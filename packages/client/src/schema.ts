@@ -184,7 +184,7 @@ export interface paths {
         put?: never;
         /**
          * Read the account’s audit log
-         * @description **Offered on HubSpot connections**; other connections answer 422 `operation_not_available`. HubSpot’s account activity audit log: user actions (CRM record creates, property value updates, deletes, property and pipeline changes, sign-ins, security actions, …) with who made them and when, in HubSpot’s shape (`id`, `category`, `subCategory`, `action`, `targetObjectId`, `occurredAt`, `actingUser`). Filters: `occurred_after` / `occurred_before` (exclusive), `acting_user_ids` (any of them), `order`. The service follows HubSpot’s pages up to `limit` entries per answer (default 1 000) and returns `next_cursor` while more remain; send `{"cursor": …}` to continue. HubSpot offers it on Enterprise accounts, to connections granted the `account-info.security.read` scope: without it, 403 `crm_scope_missing`. The history of one record’s properties is read with get’s `propertiesWithHistory`.
+         * @description **Offered on HubSpot connections**; other connections answer 422 `operation_not_available`. HubSpot’s account activity audit log: user actions (CRM record creates, property value updates, deletes, property and pipeline changes, sign-ins, security actions, …) with who made them and when, in HubSpot’s shape (`id`, `category`, `subCategory`, `action`, `targetObjectId`, `occurredAt`, `actingUser`). Filters: `occurred_after` / `occurred_before` (exclusive), `acting_user_ids` (any of them), `order`. The service follows HubSpot’s pages up to `limit` entries per answer (default 1 000) and returns `next_cursor` while more remain; send `{"cursor": …}` to continue. HubSpot offers it on Enterprise accounts, to connections granted the `account-info.security.read` scope: without it, 503 `crm_scope_missing`. The history of one record’s properties is read with get’s `propertiesWithHistory`.
          */
         post: operations["readAuditLogs"];
         delete?: never;
@@ -675,7 +675,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Revoked or expired API token, a token of the other region (`wrong_region`), or `crm_scope_missing`: the CRM connection was not granted a scope the operation needs (the message names it; connect the account again and grant it). */
+        /** @description Revoked or expired API token, or a token of the other region (`wrong_region`): 403 is about the client’s own token only. */
         Error403: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -795,7 +795,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `connection_needs_reauth`: the CRM no longer accepts the connection’s credentials; `connection_plain_http`: in production, the connection reaches its CRM over plain http (the message names the field and the fix) and nothing was sent; `service_unavailable`: the service is shutting down. */
+        /** @description `connection_needs_reauth`: the CRM no longer accepts the connection’s credentials; `crm_scope_missing`: the CRM connection was not granted a scope the operation needs (the message names it; the operator connects the account again and grants it); `connection_plain_http`: in production, the connection reaches its CRM over plain http (the message names the field and the fix) and nothing was sent; `service_unavailable`: the service is shutting down. */
         Error503: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];

@@ -26,7 +26,7 @@ function drawing(series: ChartSeries, W: number, label: string, className: strin
     const x = (PAD.left + i * barW).toFixed(1);
     const w = Math.max(1, barW - 0.5).toFixed(1);
     const e = series.errors[i] ?? 0;
-    return html`<rect class="req" x="${x}" y="${y(r).toFixed(1)}" width="${w}" height="${(plotH - (y(r) - PAD.top)).toFixed(1)}"><title>${series.hours[i] ?? ''}:00 UTC: ${r} requests, ${e} errors</title></rect>${
+    return html`<rect class="req" x="${x}" y="${y(r).toFixed(1)}" width="${w}" height="${(plotH - (y(r) - PAD.top)).toFixed(1)}"><title>${series.hours[i] ?? ''}:00 UTC: ${count(r, 'request')}, ${count(e, 'error')}</title></rect>${
       e > 0
         ? html`<rect class="err" x="${x}" y="${y(e).toFixed(1)}" width="${w}" height="${(plotH - (y(e) - PAD.top)).toFixed(1)}"></rect>`
         : ''
@@ -46,10 +46,13 @@ function drawing(series: ChartSeries, W: number, label: string, className: strin
 ${days}${bars}</svg>`;
 }
 
+/** "1 request", "2 requests". */
+export const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
 export function usageChart(series: ChartSeries, title: string): Html {
   const n = series.hours.length;
   const total = series.requests.reduce((a, b) => a + b, 0);
   const errors = series.errors.reduce((a, b) => a + b, 0);
-  const label = `${title}: ${total} requests, ${errors} errors over the last ${n} hours`;
-  return html`<figure class="chart">${drawing(series, WIDE, label, 'wide')}${drawing(series, NARROW, label, 'narrow')}<figcaption>${title}: <strong data-total-requests="${total}">${total}</strong> requests, <strong data-total-errors="${errors}">${errors}</strong> errors (status ≥ 400) in the last ${n / 24 >= 1 ? `${Math.round(n / 24)} days` : `${n} hours`}, per hour, UTC.</figcaption></figure>`;
+  const label = `${title}: ${count(total, 'request')}, ${count(errors, 'error')} over the last ${n} hours`;
+  return html`<figure class="chart">${drawing(series, WIDE, label, 'wide')}${drawing(series, NARROW, label, 'narrow')}<figcaption>${title}: <strong data-total-requests="${total}">${total}</strong> ${total === 1 ? 'request' : 'requests'}, <strong data-total-errors="${errors}">${errors}</strong> ${errors === 1 ? 'error' : 'errors'} (status ≥ 400) in the last ${n / 24 >= 1 ? `${Math.round(n / 24)} days` : `${n} hours`}, per hour, UTC.</figcaption></figure>`;
 }

@@ -1,6 +1,6 @@
 // What the Connections page says after a connect flow, and which connections reach the same CRM
 // account as an earlier one (connected twice, by the console or by two connect links).
-import type { Connection } from '../../domain/connection.ts';
+import { accountKey, type Connection } from '../../domain/connection.ts';
 import { type Html, html } from './html.ts';
 
 const ID = /^conn_[A-Za-z0-9]{1,64}$/;
@@ -11,8 +11,8 @@ export function sameAccount(connections: readonly Connection[]): Map<string, str
   const twins = new Map<string, string>();
   const ordered = [...connections].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   for (const c of ordered) {
-    if (c.accountId === null) continue;
-    const key = `${c.provider}:${c.sandbox}:${c.accountId}`;
+    const key = accountKey(c);
+    if (key === null) continue;
     const earlier = first.get(key);
     if (earlier === undefined) first.set(key, c.id);
     else twins.set(c.id, earlier);

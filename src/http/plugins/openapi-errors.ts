@@ -4,7 +4,7 @@ import { ErrorResponse } from '../schemas/common.ts';
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed JSON, invalid body (every failing field is named), a limit exceeded (`too_many_records`, `too_many_ids`, `too_many_fields`, `field_name_too_long`, `query_too_long`), `invalid_value` (a field value of the wrong shape), `unknown_field` (with the closest real field), `invalid_query` (the CRM’s message), `invalid_cursor`, `invalid_field_definition`, `missing_match_value`, `target_not_allowed`, `invalid_path` (a malformed %-escape in the URL), `invalid_idempotency_key` (empty, over 255 characters or with control characters) or `malformed_request` (not valid HTTP/1.1; the connection is closed).',
   401: 'Missing, malformed or unknown API token.',
-  403: 'Revoked or expired API token, a token of the other region (`wrong_region`), or `crm_scope_missing`: the CRM connection was not granted a scope the operation needs (the message names it; connect the account again and grant it).',
+  403: 'Revoked or expired API token, or a token of the other region (`wrong_region`): 403 is about the client’s own token only.',
   404: 'Unknown route or unknown object, or `job_not_found`: no job of this token has that id.',
   405: 'Wrong HTTP method for this path.',
   408: '`request_timeout`: the headers or the body did not arrive within the service’s time limits (the message names the limit); the connection is closed.',
@@ -16,7 +16,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   429: "`rate_limited`: the service's own rate limit, or `crm_rate_limited`: the CRM's limit once the service's retries are spent; see `Retry-After`.",
   500: 'Internal failure; the body carries no internal detail.',
   502: "The CRM failed or could not be reached after retries; the CRM's own error is in `details`.",
-  503: '`connection_needs_reauth`: the CRM no longer accepts the connection’s credentials; `connection_plain_http`: in production, the connection reaches its CRM over plain http (the message names the field and the fix) and nothing was sent; `service_unavailable`: the service is shutting down.',
+  503: '`connection_needs_reauth`: the CRM no longer accepts the connection’s credentials; `crm_scope_missing`: the CRM connection was not granted a scope the operation needs (the message names it; the operator connects the account again and grants it); `connection_plain_http`: in production, the connection reaches its CRM over plain http (the message names the field and the fix) and nothing was sent; `service_unavailable`: the service is shutting down.',
 };
 
 // Any route can answer these: token checks, method, rate limit, inbound time and header limits.

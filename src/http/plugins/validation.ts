@@ -1,7 +1,14 @@
 import type { FastifySchemaValidationError } from 'fastify';
 import { ApiError } from '../../errors/index.ts';
+import { INSTANT_PATTERN } from '../schemas/bodies.ts';
 
 const MAX_DETAILS = 50;
+
+/** Patterns whose accepted forms are said in words rather than as the regular expression. */
+const PATTERN_FORMS: Record<string, string> = {
+  [INSTANT_PATTERN]:
+    'must be an ISO 8601 date or date-time, such as 2026-03-01, 2026-03-01T09:30:00Z or 2026-03-01T09:30:00+01:00 (words such as "yesterday" are not accepted)',
+};
 
 /** A fix hint per JSON-Schema keyword, so the message says how to repair the request. */
 export function describe(error: FastifySchemaValidationError): { path: string; message: string } {
@@ -23,11 +30,20 @@ export function describe(error: FastifySchemaValidationError): { path: string; m
     case 'maxItems':
       return { path: base || '/', message: `must hold at most ${String(params['limit'])} item(s)` };
     case 'minLength':
-      return { path: base || '/', message: 'must not be empty' };
+      return {
+        path: base || '/',
+        message:
+          Number(params['limit']) <= 1
+            ? 'must not be empty'
+            : `must be at least ${String(params['limit'])} characters long`,
+      };
     case 'maxLength':
       return { path: base || '/', message: `must be at most ${String(params['limit'])} characters long` };
     case 'pattern':
-      return { path: base || '/', message: `must match ${String(params['pattern'])}` };
+      return {
+        path: base || '/',
+        message: PATTERN_FORMS[String(params['pattern'])] ?? `must match ${String(params['pattern'])}`,
+      };
     default:
       return { path: base || '/', message: error.message ?? 'is invalid' };
   }

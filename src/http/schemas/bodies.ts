@@ -271,11 +271,14 @@ export const AssociateBody = Type.Object(
 );
 export type AssociateBody = Static<typeof AssociateBody>;
 
+/** An ISO 8601 date or date-time; a value that is not one is refused naming the accepted forms. */
+export const INSTANT_PATTERN =
+  '^\\d{4}-\\d\\d-\\d\\d(T\\d\\d:\\d\\d(:\\d\\d(\\.\\d+)?)?(Z|[+-]\\d\\d:?\\d\\d)?)?$';
+
 const Instant = (what: string) =>
   Type.String({
-    minLength: 10,
     maxLength: 40,
-    pattern: '^\\d{4}-\\d\\d-\\d\\d(T\\d\\d:\\d\\d(:\\d\\d(\\.\\d+)?)?(Z|[+-]\\d\\d:?\\d\\d)?)?$',
+    pattern: INSTANT_PATTERN,
     description: `ISO 8601 date or date-time: entries ${what} it.`,
   });
 

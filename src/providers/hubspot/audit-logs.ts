@@ -41,7 +41,7 @@ function failure(response: OutboundResponse): Error {
   if (response.status === 403 && body?.category === 'MISSING_SCOPES') {
     return new ApiError(
       'crm_scope_missing',
-      `HubSpot refused: this connection was not granted the scope ${AUDIT.scope}, which audit_logs needs (HubSpot offers audit logs on Enterprise accounts). Connect the account again (crm-proxy connect, or the console) and grant it.`,
+      `HubSpot refused: this connection was not granted the scope ${AUDIT.scope}, which audit_logs needs (HubSpot offers audit logs on Enterprise accounts). The operator connects the account again (Reconnect in the console, or a connect link) and grants it.`,
       {
         details: [
           { provider: 'hubspot', status: 403, required_scopes: [AUDIT.scope], crm_error: body ?? null },
