@@ -176,6 +176,7 @@ export function durableServices(wiring: {
     clock,
     logger: wiring.logger.child({ component: 'jobs' }),
     leaseMs: durable.jobLeaseMs,
+    sweepMs: durable.jobSweepMs,
     retentionMs: durable.jobRetentionMs,
     recordsInFlight: durable.jobRecordsInFlight,
     onPrune: async () => {

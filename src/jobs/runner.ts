@@ -21,8 +21,13 @@ export interface JobRunnerOptions {
   loadConnection(id: string): Promise<Connection | null>;
   clock: Clock;
   logger: Logger;
-  /** How long a lease lasts without renewal; a crashed instance's jobs are resumed after it. */
+  /**
+   * A job whose instance died is resumed within this long of the death: its lease in the store is
+   * `leaseMs - sweepMs` (renewed every third of that), and an instance sweeps every `sweepMs`.
+   */
   leaseMs: number;
+  /** How often this instance looks for jobs left without a live lease (under half of `leaseMs`). */
+  sweepMs: number;
   /** Finished jobs and their results are deleted this long after they end. */
   retentionMs: number;
   /** Runs periodically with the sweep (idempotency keys are pruned by their own service). */
@@ -57,8 +62,8 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * Runs batch writes as durable jobs. A job is a row in the store; whichever instance holds its
- * lease runs it, renewing the lease while it runs. An instance that dies stops renewing, and after
- * `leaseMs` any instance's sweep claims the job (one conditional UPDATE: exactly one wins) and runs
+ * lease runs it, renewing the lease while it runs. An instance that dies stops renewing, and within
+ * `leaseMs` of its death any instance's sweep claims the job (one conditional UPDATE: exactly one wins) and runs
  * the same handler again with the same input and journal, which makes the re-run safe.
  */
 export class JobRunner {
@@ -74,6 +79,11 @@ export class JobRunner {
 
   constructor(options: JobRunnerOptions) {
     this.#o = options;
+  }
+
+  /** What a lease holds for in the store: the failover bound less one sweep, which finds it expired. */
+  get #holdMs(): number {
+    return Math.max(this.#o.leaseMs - this.#o.sweepMs, 1);
   }
 
   #iso(ms = this.#o.clock.now()): string {
@@ -105,7 +115,7 @@ export class JobRunner {
       ...(await storedInput(write)),
       total: sizeOf(write),
       now: this.#iso(),
-      lease: { owner: this.owner, until: this.#iso(this.#o.clock.now() + this.#o.leaseMs) },
+      lease: { owner: this.owner, until: this.#iso(this.#o.clock.now() + this.#holdMs) },
     });
     return { job, done: this.#start(job.id, { connection: params.connection, write, leased: true }) };
   }
@@ -124,7 +134,7 @@ export class JobRunner {
     return this.#running.get(jobId);
   }
 
-  /** Claims and runs jobs left without a live lease, now and every half lease, until `close`. */
+  /** Claims and runs jobs left without a live lease, now and every `sweepMs`, until `close`. */
   start(): void {
     this.#sweeping ??= this.#sweepLoop();
   }
@@ -155,7 +165,7 @@ export class JobRunner {
     const signal = this.#stop.signal;
     while (!signal.aborted) {
       await this.sweep().catch((err: unknown) => this.#o.logger.warn({ err }, 'job sweep failed'));
-      await this.#o.clock.sleep(Math.max(this.#o.leaseMs / 2, 50), signal);
+      await this.#o.clock.sleep(Math.max(this.#o.sweepMs, 50), signal);
     }
   }
 
@@ -195,7 +205,7 @@ export class JobRunner {
 
   async #run(id: string, known?: Known): Promise<JobOutcome> {
     const { jobs, clock } = this.#o;
-    const leaseUntil = () => this.#iso(clock.now() + this.#o.leaseMs);
+    const leaseUntil = () => this.#iso(clock.now() + this.#holdMs);
     // A swept job is claimed (and shows running) before it waits its turn; a submitted one waits
     // queued under the lease it was stored with, and is claimed when its turn comes.
     if (known?.leased !== true && !(await jobs.claim(id, this.owner, this.#iso(), leaseUntil()))) {
@@ -375,7 +385,8 @@ export class JobRunner {
 
   /** Renews the lease every third of it; notices a cancel asked for on any instance. */
   async #keepLease(id: string, cancel: AbortController, lost: AbortController): Promise<void> {
-    const { jobs, clock, leaseMs } = this.#o;
+    const { jobs, clock } = this.#o;
+    const leaseMs = this.#holdMs;
     while (!lost.signal.aborted) {
       await clock.sleep(leaseMs / 3, lost.signal);
       if (lost.signal.aborted) return;
