@@ -38,16 +38,16 @@ function pairOrReply(
 export function pairRoute(
   app: FastifyInstance,
   ctx: HubSpotContext,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
   kind: string,
   handle: (
-    req: FastifyRequest<{ Params: PairParams; Body: unknown }>,
+    req: FastifyRequest<{ Params: PairParams & Record<string, string>; Body: unknown }>,
     reply: FastifyReply,
     pair: [ObjectTypeDefinition, ObjectTypeDefinition],
   ) => unknown,
 ): void {
-  app.route<{ Params: PairParams; Body: unknown }>({
+  app.route<{ Params: PairParams & Record<string, string>; Body: unknown }>({
     method,
     url,
     config: { kind },
@@ -150,7 +150,8 @@ const singular = (t: ObjectTypeDefinition) =>
 /**
  * The v3 name of an association type: `contact_to_company` for the pair's primary (or only)
  * HubSpot-defined type, `…_unlabeled` for the unlabelled one when a primary exists (the names
- * the v3 Associations API lists), the type id for a user-defined label.
+ * the v3 Associations API lists), a custom object's association definition's `name` for its
+ * types, the type id for a user-defined label.
  */
 export function v3Name(
   ctx: HubSpotContext,
@@ -158,7 +159,8 @@ export function v3Name(
   to: ObjectTypeDefinition,
   type: AssociationType,
 ): string {
-  if (type.category !== 'HUBSPOT_DEFINED') return String(type.typeId);
+  if (type.category !== 'HUBSPOT_DEFINED')
+    return ctx.portal.associations.nameOf(type.typeId) ?? String(type.typeId);
   const base = `${singular(from)}_to_${singular(to)}`;
   const types = ctx.portal.associations.types(from.objectTypeId, to.objectTypeId);
   const hasPrimary = types.some((t) => t.category === 'HUBSPOT_DEFINED' && t.label !== null);

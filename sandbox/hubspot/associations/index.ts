@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { HubSpotContext } from '../context.ts';
-import { type HubSpotBatchError, sendHubSpotError, validationBody } from '../errors.ts';
+import { type HubSpotBatchError, hubspotError, sendHubSpotError, validationBody } from '../errors.ts';
 import { batchAnswer, inputsOrReply } from '../objects/batch-common.ts';
 import { isRecord } from '../objects/http.ts';
 import { registerBatchDefaultRoutes } from './batch-default.ts';
@@ -48,6 +48,52 @@ export function registerAssociationsRoutes(app: FastifyInstance, ctx: HubSpotCon
     );
     return { results: created.map(spec) };
   });
+
+  // Rename (204) and delete (204) a user-defined label; HubSpot's own types and unknown ids are 404.
+  const noSuchLabel = (typeId: unknown) =>
+    hubspotError({
+      message: `No user-defined association label with type id ${String(typeId)} exists between these object types.`,
+      category: 'OBJECT_NOT_FOUND',
+    });
+  pairRoute(app, ctx, 'PUT', `${PREFIX}/labels`, 'associations.labels.update', async (req, reply, pair) => {
+    const body = isRecord(req.body) ? req.body : {};
+    const typeId = body['associationTypeId'];
+    const label = body['label'];
+    const inverse = body['inverseLabel'];
+    if (!Number.isInteger(typeId) || typeof label !== 'string' || label === '') {
+      return sendHubSpotError(
+        reply,
+        400,
+        validationBody(
+          'Invalid input JSON on line 1, column 1: Cannot build PublicAssociationDefinitionUpdateRequest, some of required attributes are not set [associationTypeId, label]',
+        ),
+      );
+    }
+    const renamed = ctx.portal.associations.renameLabel(
+      pair[0].objectTypeId,
+      pair[1].objectTypeId,
+      typeId as number,
+      label,
+      typeof inverse === 'string' && inverse !== '' ? inverse : undefined,
+    );
+    if (!renamed) return sendHubSpotError(reply, 404, noSuchLabel(typeId));
+    return reply.code(204).send();
+  });
+  pairRoute(
+    app,
+    ctx,
+    'DELETE',
+    `${PREFIX}/labels/:associationTypeId`,
+    'associations.labels.archive',
+    async (req, reply, pair) => {
+      const typeId = Number(req.params['associationTypeId']);
+      const deleted =
+        Number.isInteger(typeId) &&
+        ctx.portal.associations.deleteLabel(pair[0].objectTypeId, pair[1].objectTypeId, typeId);
+      if (!deleted) return sendHubSpotError(reply, 404, noSuchLabel(req.params['associationTypeId']));
+      return reply.code(204).send();
+    },
+  );
 
   pairRoute(app, ctx, 'POST', `${PREFIX}/batch/read`, 'associations.batch.read', async (req, reply, pair) => {
     const [_from, _to] = pair;

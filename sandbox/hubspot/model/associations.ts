@@ -64,6 +64,8 @@ export class AssociationStore {
   #nextTypeId = FIRST_USER_TYPE_ID;
   /** Record ends whose links changed since the last save (`sandbox/shared/persist.ts`). */
   readonly #changes = new ChangeSet();
+  /** Type id → the name a custom object's association definition gave it (v3 names a type by it). */
+  #names = new Map<number, string>();
 
   constructor() {
     for (const [from, to, id, inverse, label] of DEFINED) {
@@ -85,9 +87,95 @@ export class AssociationStore {
     return (this.#types.get(pair(from, to)) ?? []).map((t) => ({ ...t }));
   }
 
-  /** The unlabelled HubSpot-defined type, used by `associate/default`. */
+  /**
+   * The pair's unlabelled type, used by `associate/default`: HubSpot's own where it defines one,
+   * else the one a custom object's association definition made (user-defined, without a label).
+   */
   defaultType(from: string, to: string): AssociationType | undefined {
-    return this.types(from, to).find((t) => t.category === 'HUBSPOT_DEFINED' && t.label === null);
+    const unlabelled = this.types(from, to).filter((t) => t.label === null);
+    return unlabelled.find((t) => t.category === 'HUBSPOT_DEFINED') ?? unlabelled[0];
+  }
+
+  /**
+   * The types of a custom object's association definition (schema `associatedObjects`, or
+   * `POST /crm/v3/schemas/{objectType}/associations`): one unlabelled USER_DEFINED type each way,
+   * whose ids the definitions carry. Answers [from → to, to → from].
+   */
+  definePair(from: string, to: string, name?: string): [AssociationType, AssociationType] {
+    const forward: AssociationType = { category: 'USER_DEFINED', typeId: this.#nextTypeId++, label: null };
+    const back: AssociationType = { category: 'USER_DEFINED', typeId: this.#nextTypeId++, label: null };
+    this.#add(from, to, forward);
+    this.#add(to, from, back);
+    this.#inverse.set(forward.typeId, back.typeId);
+    this.#inverse.set(back.typeId, forward.typeId);
+    if (name !== undefined) {
+      this.#names.set(forward.typeId, name);
+      this.#names.set(back.typeId, name);
+    }
+    return [{ ...forward }, { ...back }];
+  }
+
+  /** The name a custom object's association definition gave a type, if any. */
+  nameOf(typeId: number): string | undefined {
+    return this.#names.get(typeId);
+  }
+
+  /** A user-defined label of the pair (renamed or deleted through the labels endpoint), or undefined. */
+  #userLabel(from: string, to: string, typeId: number): AssociationType | undefined {
+    return (this.#types.get(pair(from, to)) ?? []).find(
+      (t) => t.typeId === typeId && t.category === 'USER_DEFINED' && t.label !== null,
+    );
+  }
+
+  /** Renames a user-defined label (and its inverse when `inverseLabel` is given); false when there is none. */
+  renameLabel(from: string, to: string, typeId: number, label: string, inverseLabel?: string): boolean {
+    const type = this.#userLabel(from, to, typeId);
+    if (type === undefined) return false;
+    type.label = label;
+    const inverseId = this.#inverse.get(typeId);
+    if (inverseLabel !== undefined && inverseId !== undefined && inverseId !== typeId) {
+      const back = (this.#types.get(pair(to, from)) ?? []).find((t) => t.typeId === inverseId);
+      if (back !== undefined) back.label = inverseLabel;
+    }
+    return true;
+  }
+
+  /** Deletes a user-defined label, its inverse, and every association of either type; false when there is none. */
+  deleteLabel(from: string, to: string, typeId: number): boolean {
+    if (this.#userLabel(from, to, typeId) === undefined) return false;
+    this.#drop(from, to, typeId);
+    return true;
+  }
+
+  /** Deletes the types of a custom object's association definition (either direction's id). */
+  deletePair(from: string, to: string, typeId: number): boolean {
+    const found = [...this.types(from, to), ...this.types(to, from)].some(
+      (t) => t.typeId === typeId && t.category === 'USER_DEFINED',
+    );
+    if (found) this.#drop(from, to, typeId);
+    return found;
+  }
+
+  #drop(from: string, to: string, typeId: number): void {
+    const gone = new Set([typeId, this.#inverse.get(typeId) ?? typeId]);
+    for (const key of [pair(from, to), pair(to, from)]) {
+      const list = this.#types.get(key);
+      if (list !== undefined)
+        this.#types.set(
+          key,
+          list.filter((t) => !gone.has(t.typeId)),
+        );
+    }
+    for (const id of gone) {
+      this.#inverse.delete(id);
+      this.#names.delete(id);
+    }
+    for (const out of this.#links.values()) {
+      for (const [target, ids] of out) {
+        for (const id of gone) ids.delete(id);
+        if (ids.size === 0) out.delete(target);
+      }
+    }
   }
 
   /** A new label (and its inverse label, or the same one when the pair's two ends are one type). */
@@ -172,7 +260,13 @@ export class AssociationStore {
 
   /** Every field of the store, for the sandbox's persistence (`sandbox/shared/persist.ts`). */
   exportState() {
-    return { types: this.#types, inverse: this.#inverse, links: this.#links, nextTypeId: this.#nextTypeId };
+    return {
+      types: this.#types,
+      inverse: this.#inverse,
+      links: this.#links,
+      nextTypeId: this.#nextTypeId,
+      names: this.#names,
+    };
   }
 
   importState(state: unknown): void {
@@ -181,12 +275,13 @@ export class AssociationStore {
     this.#inverse = saved.inverse;
     this.#links = saved.links;
     this.#nextTypeId = saved.nextTypeId;
+    this.#names = saved.names ?? new Map();
     this.#changes.markAll();
   }
 
   /** Kept whole on each save; the links are kept one record end at a time. */
   journalHead() {
-    return { types: this.#types, inverse: this.#inverse, nextTypeId: this.#nextTypeId };
+    return { types: this.#types, inverse: this.#inverse, nextTypeId: this.#nextTypeId, names: this.#names };
   }
 
   journalChanges(): JournalChanges {
@@ -202,6 +297,7 @@ export class AssociationStore {
     this.#inverse = saved.inverse;
     this.#nextTypeId = saved.nextTypeId;
     this.#links = new Map(entries as Array<[string, Map<string, Set<number>>]>);
+    this.#names = saved.names ?? new Map();
     this.#changes.clear();
   }
 }

@@ -113,6 +113,19 @@ export class Portal {
       options.at ?? this.now(),
       options.userId ?? API_USER_ID,
     );
+    // Each associated object gets its pair of association types; the definitions carry their ids.
+    const defs = parts.type.associations;
+    for (let i = 0; i + 1 < defs.length; i += 2) {
+      const forward = defs[i] as (typeof defs)[number];
+      const back = defs[i + 1] as (typeof defs)[number];
+      const [f, b] = this.associations.definePair(
+        forward.fromObjectTypeId,
+        forward.toObjectTypeId,
+        forward.name,
+      );
+      forward.id = String(f.typeId);
+      back.id = String(b.typeId);
+    }
     this.properties.load(parts.type.objectTypeId, parts.properties, parts.groups);
     return this.types.register(parts.type);
   }

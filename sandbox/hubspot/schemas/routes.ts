@@ -181,10 +181,13 @@ function registerAssociationRoutes(app: FastifyInstance, ctx: HubSpotContext, pr
           reject('fromObjectTypeId and toObjectTypeId must name existing object types.'),
         );
       }
-      const ids = t.associations.map((a) => Number(a.id)).filter(Number.isFinite);
       const now = ctx.portal.now();
+      const name = typeof body['name'] === 'string' ? body['name'] : undefined;
+      // The definition is the pair's association types: its id is the from → to type id, which
+      // the v4 labels list, createDefault and create take (the inverse gets the next id).
+      const [forward] = ctx.portal.associations.definePair(from.objectTypeId, to.objectTypeId, name);
       const def: AssociationDefinition = {
-        id: String(Math.max(0, ...ids) + 1),
+        id: String(forward.typeId),
         fromObjectTypeId: from.objectTypeId,
         toObjectTypeId: to.objectTypeId,
         ...(typeof body['name'] === 'string' ? { name: body['name'] } : {}),
@@ -203,6 +206,9 @@ function registerAssociationRoutes(app: FastifyInstance, ctx: HubSpotContext, pr
       const t = schemaOrReply(ctx, req.params.objectType, reply);
       if (t === undefined) return reply;
       const id = req.params.associationIdentifier;
+      const def = t.associations.find((a) => a.id === id);
+      if (def !== undefined)
+        ctx.portal.associations.deletePair(def.fromObjectTypeId, def.toObjectTypeId, Number(def.id));
       ctx.portal.types.update(t.objectTypeId, { associations: t.associations.filter((a) => a.id !== id) });
       return reply.code(204).send();
     },
