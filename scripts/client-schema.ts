@@ -1,6 +1,6 @@
 // The typed client's generated half: the service's own OpenAPI document, built in-process (no
 // listener, a throw-away data directory), turned into TypeScript types by openapi-typescript.
-// `npm run client:generate` writes it; test/build/client-schema.test.ts fails when the committed
+// `npm run client:generate` writes it; test/build/client-schema.system.test.ts fails when the committed
 // file differs from what this produces.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

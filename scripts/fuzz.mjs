@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs the property-based fuzzer (test/security/fuzz.test.ts) longer than `npm test` does.
+// Runs the property-based fuzzer (test/security/fuzz.system.test.ts) longer than `npm test` does.
 // Usage: npm run fuzz -- [--runs 20000] [--seed 123] [--scale ci|long] [--shrink]
 // The same settings as env: FUZZ_RUNS, FUZZ_SEED, FUZZ_SCALE, FUZZ_SHRINK=1.
 import { spawnSync } from 'node:child_process';
@@ -16,14 +16,18 @@ const { values } = parseArgs({
 console.log(
   `fuzzing: ${values.runs} requests, seed ${values.seed}, ${values.scale} values (rerun with --seed ${values.seed})`,
 );
-const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', 'test/security/fuzz.test.ts'], {
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    FUZZ_RUNS: values.runs,
-    FUZZ_SEED: values.seed,
-    FUZZ_SCALE: values.scale,
-    FUZZ_SHRINK: values.shrink ? '1' : '0',
+const result = spawnSync(
+  process.execPath,
+  ['--test', '--test-reporter=spec', 'test/security/fuzz.system.test.ts'],
+  {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      FUZZ_RUNS: values.runs,
+      FUZZ_SEED: values.seed,
+      FUZZ_SCALE: values.scale,
+      FUZZ_SHRINK: values.shrink ? '1' : '0',
+    },
   },
-});
+);
 process.exit(result.status ?? 1);

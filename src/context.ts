@@ -200,7 +200,11 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   });
   const limiters = new ConnectionLimiters(
     overrides.perConnectionConcurrency ?? config.capacity.connectionConcurrency,
-    { state: shared, sleep: (ms, signal) => clock.sleep(ms, signal) },
+    {
+      state: shared,
+      sleep: (ms, signal) => clock.sleep(ms, signal),
+      leaseMs: config.capacity.placeLeaseMs,
+    },
   );
   const budget = new ReplayBudget(overrides.replayBudgetBytes ?? REPLAY_BUDGET_BYTES);
   const replay = { budget, skipWindowMs: config.capacity.replaySkipWindowMs };

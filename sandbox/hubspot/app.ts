@@ -102,11 +102,13 @@ export function buildHubSpotApp(options: HubSpotSandboxOptions = {}): HubSpotApp
   });
   const { app, realism, accounting } = core;
   let baseUrl = 'http://127.0.0.1';
-  const oauth = createHubSpotAuth(options);
+  const clock = options.clock;
+  const oauth = createHubSpotAuth(options, clock);
   const ctx: HubSpotContext = {
     portal: new Portal({
       ...(options.portalId !== undefined ? { portalId: options.portalId } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      ...(clock !== undefined ? { now: () => new Date(clock()) } : {}),
     }),
     oauth,
     realism,

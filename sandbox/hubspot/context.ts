@@ -33,6 +33,11 @@ export interface HubSpotSandboxOptions {
   batchResultOrder?: 'input' | 'shuffled';
   /** Keep the portal (records, schema, associations, pipelines) and OAuth grants in this directory across restarts. */
   persistDir?: string;
+  /**
+   * Milliseconds since the epoch for token expiry, the rate-limit windows and the daily allowance,
+   * and the portal's timestamps (default `Date.now`): tests share one clock with the service.
+   */
+  clock?: () => number;
 }
 
 export const DEFAULT_CREDENTIALS: HubSpotCredentials = {

@@ -32,6 +32,8 @@ export interface StartSalesforceSandboxOptions {
   bulkResultOrder?: 'input' | 'shuffled';
   /** Keep the org (data and schema) in this directory across restarts (`--persist`); off by default. */
   persistDir?: string;
+  /** Milliseconds since the epoch for token and code expiry (default `Date.now`): tests share one clock with the service. */
+  clock?: () => number;
 }
 
 /** What every route module of the Salesforce sandbox gets. */
@@ -69,6 +71,7 @@ export function createContext(
       ? { rotateRefreshTokens: options.rotateRefreshTokens }
       : {}),
     ...(options.credentials !== undefined ? { credentials: options.credentials } : {}),
+    ...(options.clock !== undefined ? { clock: options.clock } : {}),
     user: {
       username: 'sandbox.admin@crm-proxy.sandbox',
       email: 'sandbox.admin@crm-proxy.sandbox',

@@ -39,6 +39,8 @@ export interface StartSandboxesOptions {
   /** Bootstrap OAuth credentials per sandbox; they decide which refresh token a fresh sandbox accepts. */
   credentials?: Partial<Record<SandboxCrm, BootstrapCredentials>>;
   realism?: Partial<RealismConfig>;
+  /** Milliseconds since the epoch for both sandboxes (default `Date.now`): tests pass the service's clock. */
+  clock?: () => number;
   salesforce?: {
     rotateRefreshTokens?: boolean;
     accessTokenTtlSeconds?: number;
@@ -68,6 +70,7 @@ export async function startSandboxes(options: StartSandboxesOptions): Promise<Sa
     host,
     ...(options.credentials?.salesforce === undefined ? {} : { credentials: options.credentials.salesforce }),
     ...(options.realism === undefined ? {} : { realism: options.realism }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...options.salesforce,
   });
   let hubspot: HubSpotSandbox;
@@ -77,6 +80,7 @@ export async function startSandboxes(options: StartSandboxesOptions): Promise<Sa
       host,
       ...(options.credentials?.hubspot === undefined ? {} : { credentials: options.credentials.hubspot }),
       ...(options.realism === undefined ? {} : { realism: options.realism }),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...options.hubspot,
     });
   } catch (err) {

@@ -22,6 +22,12 @@ export interface CapacityLimits {
    * token less than this long ago (`CRM_PROXY_REPLAY_SKIP_WINDOW_MS`); 0: always copy.
    */
   replaySkipWindowMs: number;
+  /**
+   * With a shared state (Redis), a CRM call's place in the connection's cap is leased for this long
+   * and renewed while the call runs: a killed instance's places are free again this long after
+   * their last renewal (`CRM_PROXY_PLACE_LEASE_MS`).
+   */
+  placeLeaseMs: number;
 }
 
 /**
@@ -31,7 +37,8 @@ export interface CapacityLimits {
  * long-running requests. 8 MiB holds 10,000 records of ~800 bytes (the reasoning is in app.ts).
  * 60 s per CRM attempt covers a large Bulk API result page; 10 s to connect covers a slow TLS setup.
  * A token the CRM accepted within the last 60 s is not expiring: a 401 on it is a revoked session,
- * which a replay rarely saves, so the copy is not worth its CPU.
+ * which a replay rarely saves, so the copy is not worth its CPU. A place lease of 10 s frees a
+ * killed instance's places soon, and its renewal (a third of it) costs one Redis call per 3 s per call.
  */
 export const DEFAULT_CAPACITY: CapacityLimits = {
   rateLimit: { perSecond: 200, burst: 2000 },
@@ -40,6 +47,7 @@ export const DEFAULT_CAPACITY: CapacityLimits = {
   crmTimeoutMs: 60_000,
   crmConnectTimeoutMs: 10_000,
   replaySkipWindowMs: 60_000,
+  placeLeaseMs: 10_000,
 };
 
 export function parseCapacity(env: Env): CapacityLimits {
@@ -112,6 +120,10 @@ export function parseCapacity(env: Env): CapacityLimits {
           'milliseconds',
         ),
       d.replaySkipWindowMs,
+    ),
+    placeLeaseMs: p.take(
+      () => wholeNumber(env, 'CRM_PROXY_PLACE_LEASE_MS', d.placeLeaseMs, 100, 600_000, 'milliseconds'),
+      d.placeLeaseMs,
     ),
   };
   p.throwIfAny();

@@ -61,9 +61,7 @@ export class ConnectionLimiters {
     if (limiter === undefined) {
       limiter = new ConcurrencyLimiter(
         this.#perConnection,
-        this.#shared === undefined
-          ? undefined
-          : { ...this.#shared, key: placeKey(connectionId), leaseMs: SHARED_PLACE_LEASE_MS },
+        this.#shared === undefined ? undefined : { ...this.#shared, key: placeKey(connectionId) },
       );
       this.#limiters.set(connectionId, limiter);
     }
@@ -74,15 +72,14 @@ export class ConnectionLimiters {
 interface SharedLimits {
   state: SharedState;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * A CRM call's place lease: renewed by its instance while the call runs, so a place of a killed
+   * instance is free again this long after its last renewal (not after the longest call's deadline).
+   */
+  leaseMs: number;
 }
 
 const placeKey = (connectionId: string) => `connection:${connectionId}`;
-
-/**
- * A CRM call's place lease: renewed by its instance while the call runs, so a place of a killed
- * instance is free again this long after its last renewal (not after the longest call's deadline).
- */
-const SHARED_PLACE_LEASE_MS = 10_000;
 
 /** Runs a handler on the connection: an authorised session, the connection's cap, CRM errors translated. */
 export function runHandler<O extends keyof OperationInputs>(

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Stack, startStack } from '../helpers/stack.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 interface ErrorBody {
   error: { code: string; message: string; details: Array<Record<string, unknown>> };
@@ -36,13 +37,16 @@ test('a burst of requests is paced under the 10-second window: HubSpot never ref
   await setLimits(s, { perTenSeconds: 12 });
   const refusals = count429(s);
   const ids = contactIds(s, 20);
-  // 1 property-list call + 20 batch reads: more than one window's worth.
-  const answers = await Promise.all(
-    ids.map((id) =>
-      s.api<{ data: Array<{ id: string } | null> }>('/v1/object/get/contacts', {
-        token: s.tokens.hubspot,
-        body: { data: { ids: [id], fields: ['email'] } },
-      }),
+  // 1 property-list call + 20 batch reads: more than one window's worth. The service and the
+  // sandbox share the stack's clock, moved on here: the next window comes without a real wait.
+  const answers = await s.clock.fastForward(
+    Promise.all(
+      ids.map((id) =>
+        s.api<{ data: Array<{ id: string } | null> }>('/v1/object/get/contacts', {
+          token: s.tokens.hubspot,
+          body: { data: { ids: [id], fields: ['email'] } },
+        }),
+      ),
     ),
   );
   assert.deepEqual(
@@ -67,10 +71,14 @@ test("another client drained the window: HubSpot's 429 is retried once there is 
     assert.equal(direct.status, 200);
   }
   const [id] = contactIds(s, 1);
-  const answer = await s.api<{ data: Array<{ id: string } | null> }>('/v1/object/get/contacts', {
+  // HubSpot refuses the first call; then the retry waits for the window to roll over on the
+  // clock the service and the sandbox share, moved on rather than waited for.
+  const pending = s.api<{ data: Array<{ id: string } | null> }>('/v1/object/get/contacts', {
     token: s.tokens.hubspot,
     body: { data: { ids: [id], fields: ['email'] } },
   });
+  await waitFor('the first 429', () => refusals.n >= 1);
+  const answer = await s.clock.fastForward(pending);
   assert.equal(answer.status, 200, answer.text.slice(0, 300));
   assert.equal(answer.body.data[0]?.id, id);
   assert.ok(refusals.n >= 1, 'HubSpot refused at least once');

@@ -19,8 +19,12 @@ interface ErrorBody {
   error: { code: string; message: string; details: Array<Record<string, unknown>> };
 }
 
+/**
+ * A write with the HubSpot token. The stack's clock (the service's and the sandbox's) runs fast
+ * meanwhile: HubSpot's windows, which the service paces its calls under, pass without real waits.
+ */
 const write = <T = WriteBody>(s: Stack, path: string, body: unknown) =>
-  s.api<T>(path, { token: s.tokens.hubspot, body });
+  s.clock.fastForward(s.api<T>(path, { token: s.tokens.hubspot, body }));
 
 /** Counts the 429s HubSpot sent to the service. */
 function count429(s: Stack): { n: number } {
@@ -43,21 +47,31 @@ test('10 000 contacts inserted, updated and deleted with the rate limit on and s
     firstname: `First ${i}`,
     lifecyclestage: 'lead',
   }));
-  // One duplicate of an earlier email mid-way: HubSpot's 409 stays on that record.
+  // One duplicate of an earlier email mid-way, in another batch of 100. Batches run concurrently,
+  // so which of the two HubSpot sees first is not defined (docs/hubspot.md): one is created, the
+  // other carries HubSpot's 409, each at its own place.
   records[5_050] = { email: 'bulk17@example.com', firstname: 'Dup', lifecyclestage: 'lead' };
 
   const inserted = await write(s, '/v1/object/insert/contacts', { data: records });
   assert.equal(inserted.status, 200, inserted.text.slice(0, 300));
   assert.equal(inserted.body.data.length, n);
   inserted.body.data.forEach((r, i) => {
-    if (i === 5_050) return;
+    if (i === 17 || i === 5_050) return;
     assert.equal(r.success, true, `record ${i}: ${JSON.stringify(r.errors)}`);
     assert.equal(contact(s, r.id)?.properties['email'], `bulk${i}@example.com`, `record ${i} at its place`);
   });
-  const dup = inserted.body.data[5_050];
-  assert.equal(dup?.success, false);
-  assert.equal(dup?.errors[0]?.statusCode, 'CONFLICT');
-  assert.match(dup?.errors[0]?.message ?? '', /already exists/);
+  const pair = [17, 5_050].map((i) => ({ i, r: inserted.body.data[i] }));
+  const created = pair.filter((p) => p.r?.success === true);
+  const refused = pair.filter((p) => p.r?.success === false);
+  assert.equal(created.length, 1, `one of records 17 and 5050 created: ${JSON.stringify(pair)}`);
+  assert.equal(refused.length, 1);
+  const winner = created[0];
+  assert.equal(contact(s, winner?.r?.id)?.properties['firstname'], winner?.i === 17 ? 'First 17' : 'Dup');
+  assert.equal(refused[0]?.r?.errors[0]?.statusCode, 'CONFLICT');
+  assert.match(
+    refused[0]?.r?.errors[0]?.message ?? '',
+    new RegExp(`already exists. Existing ID: ${winner?.r?.id}`),
+  );
   assert.equal(s.hs.accounting.count('objects.batch.create'), 100, 'batches of 100');
 
   const ids = inserted.body.data.map((r) => r.id).filter((id): id is string => typeof id === 'string');
@@ -292,6 +306,8 @@ test('upsert on any other property searches first (LIMIT 2): 0 creates, 1 update
 test('many upserts at once with the rate limit on: searches paced at 5 per second, no 429 reaches the client', async (t) => {
   const s = await startStack(t);
   const refusals = count429(s);
+  // The searches wait for HubSpot's per-second window on the clock the service and the sandbox
+  // share, run fast by `write`: eight seconds of pacing pass without a real wait.
   const answers = await Promise.all(
     Array.from({ length: 40 }, (_, i) =>
       write(s, '/v1/object/upsert/contacts', {

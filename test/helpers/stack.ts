@@ -12,6 +12,7 @@ import { loadConfig } from '../../src/config/index.ts';
 import type { AppContext, ContextOverrides } from '../../src/context.ts';
 import { startService } from '../../src/main.ts';
 import type { Store } from '../../src/store/types.ts';
+import { StackClock } from './stack-clock.ts';
 
 export interface StackOptions {
   /** Run the store on PostgreSQL (DATABASE_URL or the local test database) in a fresh schema. */
@@ -58,6 +59,11 @@ export interface Stack {
   hs: SandboxPair['hubspot'];
   store: Store;
   ctx: AppContext;
+  /**
+   * The one clock of the service and both sandboxes (real time unless moved on; wraps
+   * `overrides.clock` when the test gave one): advance it rather than wait.
+   */
+  clock: StackClock;
   /** PostgreSQL only: the schema of this stack's tables (another context can open the same store). */
   pgSchema: string | undefined;
   /** Stops the service (in-flight requests finish first) and the sandboxes; also run by `t.after`. */
@@ -75,8 +81,10 @@ export const TEST_DATABASE_URL = process.env['DATABASE_URL'] ?? 'postgres://post
 /** Both sandboxes and the service on port 0 with a temp data dir; closed in `t.after`. */
 export async function startStack(t: TestContext, options: StackOptions = {}): Promise<Stack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'crm-proxy-test-'));
+  const clock = new StackClock(options.overrides?.clock);
   const sandboxes = await startSandboxes({
     ports: { salesforce: 0, hubspot: 0 },
+    clock: () => clock.now(),
     ...(options.realism === undefined ? {} : { realism: options.realism }),
     ...(options.salesforce === undefined ? {} : { salesforce: options.salesforce }),
     ...(options.hubspot === undefined ? {} : { hubspot: options.hubspot }),
@@ -101,6 +109,7 @@ export async function startStack(t: TestContext, options: StackOptions = {}): Pr
     options.postgres === true ? `t_${process.pid}_${Date.now().toString(36)}_${schemaSeq++}` : undefined;
   const service = await startService(config, {
     ...options.overrides,
+    clock,
     ...(pgSchema === undefined ? {} : { pgSchema }),
     sandboxOAuthClients: {
       salesforce: sandboxes.salesforce.credentials,
@@ -108,9 +117,11 @@ export async function startStack(t: TestContext, options: StackOptions = {}): Pr
     },
     sandboxUrls: { salesforce: sandboxes.salesforce.url, hubspot: sandboxes.hubspot.url },
   });
+  const unwatch = clock.watchCalls([sandboxes.salesforce.url, sandboxes.hubspot.url]);
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      unwatch();
       await service.close();
       await sandboxes.close();
       await rm(dataDir, { recursive: true, force: true });
@@ -153,6 +164,7 @@ export async function startStack(t: TestContext, options: StackOptions = {}): Pr
     hs: sandboxes.hubspot,
     store: service.ctx.store,
     ctx: service.ctx,
+    clock,
     pgSchema,
     close,
     api,

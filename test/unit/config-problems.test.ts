@@ -77,6 +77,7 @@ test('capacity limits: defaults, every variable, 0 turns the rate limit off', ()
     crmTimeoutMs: 60_000,
     crmConnectTimeoutMs: 10_000,
     replaySkipWindowMs: 60_000,
+    placeLeaseMs: 10_000,
   });
   assert.deepEqual(
     loadConfig({
@@ -87,6 +88,7 @@ test('capacity limits: defaults, every variable, 0 turns the rate limit off', ()
       CRM_PROXY_CRM_TIMEOUT_MS: '30000',
       CRM_PROXY_CRM_CONNECT_TIMEOUT_MS: '2000',
       CRM_PROXY_REPLAY_SKIP_WINDOW_MS: '0',
+      CRM_PROXY_PLACE_LEASE_MS: '2000',
     }).capacity,
     {
       rateLimit: { perSecond: 50, burst: 75 },
@@ -95,6 +97,7 @@ test('capacity limits: defaults, every variable, 0 turns the rate limit off', ()
       crmTimeoutMs: 30_000,
       crmConnectTimeoutMs: 2000,
       replaySkipWindowMs: 0,
+      placeLeaseMs: 2000,
     },
   );
   assert.deepEqual(problemsOf({ CRM_PROXY_REPLAY_SKIP_WINDOW_MS: '-5' }).problems, [

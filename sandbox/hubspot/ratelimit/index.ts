@@ -11,7 +11,11 @@ const limiters = new WeakMap<HubSpotContext, RateLimiter>();
 function limiterOf(ctx: HubSpotContext): RateLimiter {
   let l = limiters.get(ctx);
   if (l === undefined) {
-    l = new RateLimiter((ctx.options as { rateLimit?: RateLimitOptions }).rateLimit ?? {});
+    const clock = ctx.options.clock;
+    l = new RateLimiter({
+      ...(clock !== undefined ? { clock } : {}),
+      ...(ctx.options as { rateLimit?: RateLimitOptions }).rateLimit,
+    });
     limiters.set(ctx, l);
   }
   return l;
