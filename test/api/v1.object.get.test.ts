@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { startStack } from '../helpers/stack.ts';
+import { type Stack, sharedStack } from '../helpers/stack.ts';
+
+/** One stack for the file: every test makes its own records and resets the accounting it counts. */
+const stack = sharedStack();
 
 type Rec = { attributes: { type: string; url: string }; Id: string } & Record<string, unknown>;
 interface GetAnswer {
@@ -11,7 +14,7 @@ interface ErrorBody {
   error: { code: string; message: string; details: Array<Record<string, unknown>> };
 }
 
-function seedAccounts(s: Awaited<ReturnType<typeof startStack>>, n: number): string[] {
+function seedAccounts(s: Stack, n: number): string[] {
   const results = s.sf.org.insert(
     'Account',
     Array.from({ length: n }, (_, i) => ({ Name: `Bulk ${i}`, Industry: 'Energy' })),
@@ -22,8 +25,8 @@ function seedAccounts(s: Awaited<ReturnType<typeof startStack>>, n: number): str
   });
 }
 
-test('10 000 ids: input order, null for missing ids, duplicates at each place, in as few calls as allowed', async (t) => {
-  const s = await startStack(t);
+test('10 000 ids: input order, null for missing ids, duplicates at each place, in as few calls as allowed', async () => {
+  const s = await stack();
   const existing = seedAccounts(s, 2500);
   const missing = Array.from({ length: 4000 }, (_, i) => `001ZZ${String(i).padStart(10, '0')}`);
   // 2,500 existing twice, 4,000 missing once, 1,000 more repeats of the first existing ones: 10,000.
@@ -50,8 +53,8 @@ test('10 000 ids: input order, null for missing ids, duplicates at each place, i
   assert.equal(s.sf.accounting.count('collections.retrieve'), 4);
 });
 
-test('fields absent or empty return every field; given fields return those plus Id and attributes', async (t) => {
-  const s = await startStack(t);
+test('fields absent or empty return every field; given fields return those plus Id and attributes', async () => {
+  const s = await stack();
   const [id] = seedAccounts(s, 1);
   assert.ok(id !== undefined);
   const describe = await s.api<{ data: { fields: Array<{ name: string }> } }>('/v1/describe/Account');
@@ -81,8 +84,8 @@ test('fields absent or empty return every field; given fields return those plus 
   assert.match(rec.attributes.url, new RegExp(`/services/data/v62\\.0/sobjects/Account/${id}$`));
 });
 
-test('unknown fields are a 400 naming each field and the closest real one, before any record call', async (t) => {
-  const s = await startStack(t);
+test('unknown fields are a 400 naming each field and the closest real one, before any record call', async () => {
+  const s = await stack();
   s.sf.accounting.reset();
   const answer = await s.api<ErrorBody>('/v1/object/get/Account', {
     body: { data: { ids: ['001000000000000AAA'], fields: ['Name', 'Industy', 'Zzzzzzzzzzzzzzzzzzzzzz'] } },
@@ -97,8 +100,8 @@ test('unknown fields are a 400 naming each field and the closest real one, befor
   assert.equal(s.sf.accounting.count('collections.retrieve'), 0);
 });
 
-test('malformed ids and ids of another object answer null at their place without being sent', async (t) => {
-  const s = await startStack(t);
+test('malformed ids and ids of another object answer null at their place without being sent', async () => {
+  const s = await stack();
   const [id] = seedAccounts(s, 1);
   assert.ok(id !== undefined);
   s.sf.accounting.reset();
@@ -117,8 +120,8 @@ test('malformed ids and ids of another object answer null at their place without
   assert.equal(s.sf.accounting.count('collections.retrieve'), 1);
 });
 
-test('a dropped connection on a retrieve is retried (it only reads)', async (t) => {
-  const s = await startStack(t);
+test('a dropped connection on a retrieve is retried (it only reads)', async () => {
+  const s = await stack();
   const [id] = seedAccounts(s, 1);
   assert.ok(id !== undefined);
   await s.api('/v1/describe/Account');
@@ -132,8 +135,8 @@ test('a dropped connection on a retrieve is retried (it only reads)', async (t) 
   assert.equal(s.sf.accounting.count('collections.retrieve'), 2);
 });
 
-test('distinct ids over several calls are answered in input order (records passed on as Salesforce sent them)', async (t) => {
-  const s = await startStack(t);
+test('distinct ids over several calls are answered in input order (records passed on as Salesforce sent them)', async () => {
+  const s = await stack();
   const existing = seedAccounts(s, 2500);
   const missing = Array.from({ length: 2000 }, (_, i) => `001YY${String(i).padStart(10, '0')}`);
   // Interleave so that every retrieve call holds both kinds.

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { startStack } from '../helpers/stack.ts';
+import { sharedStack, startStack } from '../helpers/stack.ts';
 import { countWhere, type ErrorBody, stored, type WriteAnswer } from './sf-writes-helpers.ts';
 
-test('insert: one result per record in order, partial failure, case-insensitive fields, formatting', async (t) => {
-  const s = await startStack(t);
+/** One stack for the file: every test makes its own records and resets the accounting it counts. */
+const stack = sharedStack();
+
+test('insert: one result per record in order, partial failure, case-insensitive fields, formatting', async () => {
+  const s = await stack();
   const answer = await s.api<WriteAnswer>('/v1/object/insert/invoice__c', {
     body: {
       data: [
@@ -41,8 +44,8 @@ test('insert: one result per record in order, partial failure, case-insensitive 
   assert.equal(countWhere(s, 'Invoice__c', 'Name', 'Inv '), 2);
 });
 
-test('insert: an unknown field is a 400 naming it and the closest real field; nothing is written', async (t) => {
-  const s = await startStack(t);
+test('insert: an unknown field is a 400 naming it and the closest real field; nothing is written', async () => {
+  const s = await stack();
   s.sf.accounting.reset();
   const answer = await s.api<ErrorBody>('/v1/object/insert/Account', {
     body: { data: [{ Name: 'Fine' }, { Name: 'Typo', Industy: 'Energy' }] },
@@ -54,8 +57,8 @@ test('insert: an unknown field is a 400 naming it and the closest real field; no
   assert.equal(s.sf.accounting.count('collections.create'), 0);
 });
 
-test('insert: every page of records is checked before any is sent: an unknown field on the last page fails the whole request', async (t) => {
-  const s = await startStack(t);
+test('insert: every page of records is checked before any is sent: an unknown field on the last page fails the whole request', async () => {
+  const s = await stack();
   s.sf.accounting.reset();
   const data: Array<Record<string, unknown>> = Array.from({ length: 450 }, (_, i) => ({
     Name: `Paged ${i}`,
@@ -74,8 +77,8 @@ test('insert: every page of records is checked before any is sent: an unknown fi
   assert.equal(countWhere(s, 'Account', 'Name', 'Paged '), 0);
 });
 
-test('insert: a parent reference by external id, through collections and through bulk', async (t) => {
-  const s = await startStack(t);
+test('insert: a parent reference by external id, through collections and through bulk', async () => {
+  const s = await stack();
   s.sf.org.insert('Account', [{ Name: 'Parent', External_Id__c: 'A-1' }]);
   const parentId = s.sf.org.query("SELECT Id FROM Account WHERE External_Id__c = 'A-1'", {}).records[0]?.[
     'Id'
@@ -93,8 +96,8 @@ test('insert: a parent reference by external id, through collections and through
   }
 });
 
-test('insert: the same records through collections and bulk give the same results, errors included', async (t) => {
-  const s = await startStack(t);
+test('insert: the same records through collections and bulk give the same results, errors included', async () => {
+  const s = await stack();
   // Every record has every column: a blank CSV cell means "not set", which the sandbox's Bulk
   // emulation rejects for restricted picklists, so the comparison keeps to values both paths share.
   const records = [

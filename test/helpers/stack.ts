@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestContext } from 'node:test';
+import { after, type TestContext } from 'node:test';
 import type { RealismConfig } from '../../sandbox/shared/index.ts';
 import {
   ensureSandboxConnections,
@@ -80,6 +80,28 @@ export const TEST_DATABASE_URL = process.env['DATABASE_URL'] ?? 'postgres://post
 
 /** Both sandboxes and the service on port 0 with a temp data dir; closed in `t.after`. */
 export async function startStack(t: TestContext, options: StackOptions = {}): Promise<Stack> {
+  const stack = await openStack(options);
+  t.after(stack.close);
+  return stack;
+}
+
+/**
+ * One stack for the tests of a file: call it at the file's top level; the first test that asks
+ * starts the stack, the others get the same one, and it closes after the file's last test. For
+ * tests that need no fresh CRM: each makes its own records and resets the accounting it counts.
+ */
+export function sharedStack(options: StackOptions = {}): () => Promise<Stack> {
+  let started: Promise<Stack> | undefined;
+  after(async () => {
+    await (await started?.catch(() => undefined))?.close();
+  });
+  return () => {
+    started ??= openStack(options);
+    return started;
+  };
+}
+
+async function openStack(options: StackOptions): Promise<Stack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'crm-proxy-test-'));
   const clock = new StackClock(options.overrides?.clock);
   const sandboxes = await startSandboxes({
@@ -128,7 +150,6 @@ export async function startStack(t: TestContext, options: StackOptions = {}): Pr
     })();
     return closing;
   };
-  t.after(close);
   const { tokens, connectionIds } = await ensureSandboxConnections(service.ctx, sandboxes, null);
 
   async function api<T>(path: string, call: ApiCall = {}): Promise<ApiAnswer<T>> {
