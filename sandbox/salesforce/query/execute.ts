@@ -28,7 +28,7 @@ import {
   parseGroupBy,
   type TransformColumn,
 } from './functions.ts';
-import { type FieldPath, type QueryHost, resolvePath, valueAt } from './paths.ts';
+import { type FieldPath, polymorphicValue, type QueryHost, resolvePath, valueAt } from './paths.ts';
 import { compileWhere, type Predicate } from './where.ts';
 
 /** Largest OFFSET Salesforce accepts. */
@@ -328,6 +328,10 @@ function project(
       node = next as Record<string, unknown>;
     }
     if (cur === null) continue;
+    if (col.polymorphic === true) {
+      node[col.field.name] = polymorphicValue(host, rec, col);
+      continue;
+    }
     const owner = col.hops.length === 0 ? plan.meta : (col.hops[col.hops.length - 1]?.target ?? plan.meta);
     node[col.field.name] =
       col.field.type === 'address'
