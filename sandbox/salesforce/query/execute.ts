@@ -49,6 +49,8 @@ export interface QueryRun {
   records: QueryRecord[];
   /** Dotted paths of the select list in order (`Id`, `Account.Name`): Bulk query's CSV header. */
   columns: string[];
+  /** An aggregate query (aggregate functions or GROUP BY): its rows come in one batch, no queryMore. */
+  aggregate?: boolean;
 }
 
 export interface QueryRecord {
@@ -400,6 +402,7 @@ export function query(host: QueryHost, soql: string, options: QueryOptions = {})
       totalSize: records.length,
       records,
       columns: Object.keys(records[0] ?? {}).filter((k) => k !== 'attributes'),
+      aggregate: true,
     };
   }
   const records = window(rows, plan).map((r) => project(host, plan, r, version, includeDeleted));
