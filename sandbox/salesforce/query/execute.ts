@@ -28,7 +28,7 @@ import {
   parseGroupBy,
   type TransformColumn,
 } from './functions.ts';
-import { type FieldPath, type QueryHost, resolvePath, valueAt } from './paths.ts';
+import { type FieldPath, polymorphicValue, type QueryHost, resolvePath, valueAt } from './paths.ts';
 import { compileWhere, type Predicate } from './where.ts';
 
 /** Largest OFFSET Salesforce accepts. */
@@ -49,6 +49,8 @@ export interface QueryRun {
   records: QueryRecord[];
   /** Dotted paths of the select list in order (`Id`, `Account.Name`): Bulk query's CSV header. */
   columns: string[];
+  /** An aggregate query (aggregate functions or GROUP BY): its rows come in one batch, no queryMore. */
+  aggregate?: boolean;
 }
 
 export interface QueryRecord {
@@ -328,6 +330,10 @@ function project(
       node = next as Record<string, unknown>;
     }
     if (cur === null) continue;
+    if (col.polymorphic === true) {
+      node[col.field.name] = polymorphicValue(host, rec, col);
+      continue;
+    }
     const owner = col.hops.length === 0 ? plan.meta : (col.hops[col.hops.length - 1]?.target ?? plan.meta);
     node[col.field.name] =
       col.field.type === 'address'
@@ -396,6 +402,7 @@ export function query(host: QueryHost, soql: string, options: QueryOptions = {})
       totalSize: records.length,
       records,
       columns: Object.keys(records[0] ?? {}).filter((k) => k !== 'attributes'),
+      aggregate: true,
     };
   }
   const records = window(rows, plan).map((r) => project(host, plan, r, version, includeDeleted));

@@ -1,3 +1,4 @@
+import { buildField } from '../org/fields.ts';
 import type { ObjectMeta } from '../org/meta.ts';
 import type { Table } from '../org/store.ts';
 import type { FieldDescribe, FieldValue, SRecord } from '../org/types.ts';
@@ -19,7 +20,39 @@ export interface FieldPath {
   field: FieldDescribe;
   /** Canonical dotted path (`Account.Owner.Name`). */
   path: string;
+  /** The last hop is polymorphic (`Who`, `What`): the field is one of the Name object's. */
+  polymorphic?: boolean;
 }
+
+/**
+ * The fields of the Name object, what a polymorphic relationship (`Who`, `What`, `Owner` of a
+ * Task) reaches without TYPEOF: `Type` is the referenced record's object, the others its own
+ * value, null where that object has no such field (object reference, "Name").
+ */
+const NAME_OBJECT_FIELDS = [
+  'Id',
+  'Alias',
+  'CommunityNickname',
+  'Email',
+  'FirstName',
+  'IsActive',
+  'LastName',
+  'LastReferencedDate',
+  'LastViewedDate',
+  'MediumPhotoUrl',
+  'Name',
+  'NameOrAlias',
+  'Phone',
+  'ProfileId',
+  'RecordTypeId',
+  'SmallPhotoUrl',
+  'Title',
+  'Type',
+  'UserRoleId',
+  'Username',
+];
+const isPolymorphic = (ref: FieldDescribe) =>
+  ref.polymorphicForeignKey === true || ref.referenceTo.length > 1;
 
 export function resolvePath(host: QueryHost, soql: string, root: ObjectMeta, raw: string): FieldPath {
   const parts = raw.split('.');
@@ -44,6 +77,14 @@ export function resolvePath(host: QueryHost, soql: string, root: ObjectMeta, raw
     relationships.push(ref.relationshipName as string);
     meta = target;
   }
+  const lastHop = hops[hops.length - 1];
+  if (lastHop !== undefined && isPolymorphic(lastHop.ref)) {
+    const name = NAME_OBJECT_FIELDS.find((f) => f.toLowerCase() === last.toLowerCase());
+    if (name === undefined) throw noSuchColumn(soql, raw, 'Name');
+    const field =
+      meta.field(name) ?? buildField({ name, type: name === 'Id' ? 'id' : 'string', label: name });
+    return { relationships, hops, field, path: [...relationships, field.name].join('.'), polymorphic: true };
+  }
   const field = meta.field(last);
   if (field === undefined) throw noSuchColumn(soql, parts.length > 0 ? raw : last, meta.name);
   return { relationships, hops, field, path: [...relationships, field.name].join('.') };
@@ -62,6 +103,19 @@ export function follow(host: QueryHost, rec: SRecord, hops: FieldPath['hops']): 
 }
 
 export function valueAt(host: QueryHost, rec: SRecord, path: FieldPath): FieldValue {
+  if (path.polymorphic === true) return polymorphicValue(host, rec, path);
   const target = path.hops.length === 0 ? rec : follow(host, rec, path.hops);
   return target === null ? null : (target[path.field.name] ?? null);
+}
+
+/** A Name-object field through a polymorphic hop: `Type` is the record's object, others its value. */
+export function polymorphicValue(host: QueryHost, rec: SRecord, path: FieldPath): FieldValue {
+  const parent = follow(host, rec, path.hops.slice(0, -1));
+  const last = path.hops[path.hops.length - 1];
+  const id = parent === null || last === undefined ? undefined : parent[last.ref.name];
+  const found = typeof id === 'string' ? host.lookup(id) : undefined;
+  if (found === undefined) return null;
+  if (path.field.name === 'Type') return found.table.meta.name;
+  const own = found.table.meta.field(path.field.name);
+  return own === undefined ? null : (found.rec[own.name] ?? null);
 }

@@ -7,6 +7,8 @@ import { userOf } from './sobjects.ts';
 
 /** Default and largest page; `Sforce-Query-Options: batchSize=N` asks for 200 … 2000. */
 export const DEFAULT_BATCH = 2000;
+/** The most rows one batch holds, and all an aggregate query may answer. */
+const MAX_BATCH = 2000;
 const MIN_BATCH = 200;
 /** Rows of one child subquery sent with its parent; the rest page through the child's own nextRecordsUrl. */
 const CHILD_BATCH = 200;
@@ -131,6 +133,21 @@ export function registerQueryRoutes(app: FastifyInstance, ctx: SalesforceContext
         version,
         onView: (ids) => ctx.org.markViewed(user, ids),
       });
+      if (result.aggregate === true) {
+        // The SOQL guide ("Considerations When Using GROUP BY"): an aggregate query cannot use
+        // queryMore; its rows come in one batch of at most 2,000, whatever batch size was asked
+        // for, and a query with more must filter down to smaller chunks.
+        if (result.records.length > MAX_BATCH) {
+          return sendErrors(reply, 400, [
+            {
+              message:
+                'Aggregate query does not support queryMore(), use LIMIT to restrict the results to a single batch',
+              errorCode: 'MALFORMED_QUERY',
+            },
+          ]);
+        }
+        return sendJson(reply, 200, { totalSize: result.totalSize, done: true, records: result.records });
+      }
       return sendJson(
         reply,
         200,

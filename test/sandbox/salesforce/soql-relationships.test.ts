@@ -89,3 +89,38 @@ test('ActivityHistories and OpenActivities: closed tasks and past events, open t
     },
   ]);
 });
+
+test('polymorphic relationships: Who and What reach the Name object, Type names the record’s object', async () => {
+  const account = await create('Account', { Name: 'Poly Co' });
+  const lead = await create('Lead', { LastName: 'Prospect', Company: 'Poly Co', Title: 'Buyer' });
+  const task = await create('Task', { Subject: 'Call', WhoId: lead, WhatId: account });
+  const res = await q(
+    `SELECT Who.Name, Who.Type, Who.Title, What.Name, What.Type, What.Title FROM Task WHERE Id = '${task}'`,
+  );
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const row = (res.body as Page).records[0] ?? {};
+  const who = row.Who as Record<string, unknown>;
+  const what = row.What as Record<string, unknown>;
+  assert.deepEqual([who.Name, who.Type, who.Title], ['Prospect', 'Lead', 'Buyer']);
+  // The Name object has a Title field; an Account has none, so it reads null.
+  assert.deepEqual([what.Name, what.Type, what.Title], ['Poly Co', 'Account', null]);
+
+  // Filtering by Type, as the SOQL guide's `WHERE What.Type IN (...)` does.
+  const byType = await q(
+    `SELECT Id FROM Task WHERE Who.Type = 'Lead' AND What.Type IN ('Account', 'Opportunity')`,
+  );
+  assert.deepEqual(
+    (byType.body as Page).records.map((r) => r.Id),
+    [task],
+  );
+  // A field the Name object lacks is refused, whatever the referenced record's object has.
+  const bad = await q('SELECT What.Industry FROM Task');
+  assert.equal(bad.status, 400);
+  assert.equal((bad.body as Array<{ errorCode: string }>)[0]?.errorCode, 'INVALID_FIELD');
+  assert.match((bad.body as Array<{ message: string }>)[0]?.message ?? '', /on entity 'Name'/);
+  // TYPEOF still reaches the object's own fields.
+  const typeOf = await q(
+    `SELECT TYPEOF What WHEN Account THEN Industry, Name END FROM Task WHERE Id = '${task}'`,
+  );
+  assert.equal(typeOf.status, 200, JSON.stringify(typeOf.body));
+});
