@@ -60,7 +60,12 @@ test('console form posts with a cross-site Origin are refused, signed in or not'
   const b = new Browser(s);
   const form = await b.go('/console/sign-in');
   const cookie = () => [...b.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  const post = (path: string, body: Record<string, string>, origin: string | null) =>
+  const post = (
+    path: string,
+    body: Record<string, string>,
+    origin: string | null,
+    extra: Record<string, string> = {},
+  ) =>
     fetch(`${s.baseUrl}${path}`, {
       method: 'POST',
       redirect: 'manual',
@@ -68,6 +73,7 @@ test('console form posts with a cross-site Origin are refused, signed in or not'
         cookie: cookie(),
         'content-type': 'application/x-www-form-urlencoded',
         ...(origin === null ? {} : { origin }),
+        ...extra,
       },
       body: new URLSearchParams(body).toString(),
     });
@@ -76,7 +82,12 @@ test('console form posts with a cross-site Origin are refused, signed in or not'
   assert.equal(crossSignIn.status, 403);
   assert.match(await crossSignIn.text(), /another site/);
   assert.equal(crossSignIn.headers.getSetCookie().filter((c) => c.startsWith('crmp_console=')).length, 0);
-  assert.equal((await post('/console/sign-in', signIn, 'null')).status, 403, 'an opaque origin');
+  // An opaque origin is what the browser sends for the console's own no-referrer pages; the
+  // browser's own word on where the form came from decides then.
+  const opaque = { 'sec-fetch-site': 'cross-site' };
+  assert.equal((await post('/console/sign-in', signIn, 'null', opaque)).status, 403, 'cross-site');
+  const sibling = { 'sec-fetch-site': 'same-site' };
+  assert.equal((await post('/console/sign-in', signIn, 'null', sibling)).status, 403, 'a sibling site');
 
   const same = await post('/console/sign-in', signIn, new URL(s.baseUrl).origin);
   assert.equal(same.status, 303, 'the service’s own origin');

@@ -97,21 +97,23 @@ function publicRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
 }
 
 /**
- * A request sent by a page of another origin: the browser says so (`Sec-Fetch-Site: cross-site`),
- * or its `Origin` is opaque (`null`) or neither this request's host nor a configured public URL.
- * Clients that send no `Origin` (older browsers, scripts) are left to the form token.
+ * A request sent by a page of another origin: the browser says so (`Sec-Fetch-Site` other than
+ * `same-origin` or `none`), or its `Origin` is neither this request's host nor a configured public
+ * URL. An opaque `Origin: null` is not decisive: browsers send it for the console's own forms,
+ * whose pages have `Referrer-Policy: no-referrer`. Clients that send neither header (older
+ * browsers, scripts) are left to the form token.
  */
 export function crossSite(request: FastifyRequest, config: Pick<Config, 'publicUrls'>): boolean {
-  if (request.headers['sec-fetch-site'] === 'cross-site') return true;
+  const site = request.headers['sec-fetch-site'];
+  if (site === 'cross-site' || site === 'same-site') return true;
   const origin = request.headers.origin;
-  if (origin === undefined) return false;
+  if (origin === undefined || origin === 'null') return false;
   let url: URL;
   try {
     url = new URL(origin);
   } catch {
     return true;
   }
-  if (url.origin === 'null') return true;
   if (url.host === request.headers.host) return false;
   return !Object.values(config.publicUrls).some((u) => u !== undefined && new URL(u).origin === url.origin);
 }
