@@ -8,7 +8,7 @@ interface Answer {
 }
 
 /**
- * Bodies from 256 KiB on are scanned and parsed in pieces (src/http/plugins/body-parser.ts). Each
+ * Bodies from 256 KiB on wait for their place among the large bodies (src/http/plugins/body-parser.ts). Each
  * broken large body must get exactly the answer the same breakage gets in a small body, and a
  * valid one must parse to the same records.
  */
@@ -31,7 +31,7 @@ function doubledCommasAroundCut(): string {
   return `${out}]}`;
 }
 
-test('large JSON bodies are parsed in pieces with the answers small ones get', async (t) => {
+test('large JSON bodies get the answers small ones get', async (t) => {
   const s = await startStack(t);
   const send = (rawBody: string) =>
     s.api<Answer>('/v1/object/insert/Account', { rawBody, headers: { 'content-type': 'application/json' } });
