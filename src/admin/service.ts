@@ -7,7 +7,7 @@ import type { Connection, TokenRecord } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { ConnectionStats, RequestLogEntry, Store } from '../store/types.ts';
 
-export type { Operator, RequestLogEntry } from '../store/types.ts';
+export type { Operator, OperatorSession, RequestLogEntry } from '../store/types.ts';
 
 import type { ConnectLinkInput, ConnectLinkSummary, ConnectPort } from './connect-port.ts';
 import { OperatorService } from './operators.ts';

@@ -1,7 +1,6 @@
 // The operators' pages: one's own account (password, sessions), and for operators who manage the
 // others, the list of operators with their actions and each one's sessions.
-import type { Operator } from '../../admin/service.ts';
-import type { OperatorSession } from '../../store/types.ts';
+import type { Operator, OperatorSession } from '../../admin/service.ts';
 import { type Html, html } from './html.ts';
 import { csrfField, layout, type PageFrame, when } from './pages.ts';
 
