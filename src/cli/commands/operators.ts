@@ -6,11 +6,11 @@ import { CommandError, note, printJson, printListing, UsageError } from '../io.t
 import { cliIo } from '../process-io.ts';
 import { withCore } from './connections.ts';
 
-export const OPERATORS_HELP = `crm-proxy operators create --email EMAIL   the password is read from stdin (or asked for on a terminal)
-crm-proxy operators list [--json]
-crm-proxy operators key create --email EMAIL [--label L] [--json]   an operator API key for /v1/admin, printed once
-crm-proxy operators key list [--json]
-crm-proxy operators key revoke ID`;
+export const OPERATORS_HELP = `./bin/crm-proxy.mjs operators create --email EMAIL   the password is read from stdin (or asked for on a terminal)
+./bin/crm-proxy.mjs operators list [--json]
+./bin/crm-proxy.mjs operators key create --email EMAIL [--label L] [--json]   an operator API key for /v1/admin, printed once
+./bin/crm-proxy.mjs operators key list [--json]
+./bin/crm-proxy.mjs operators key revoke ID`;
 
 export async function operatorsCommand(args: string[], open: () => Promise<Core>): Promise<number> {
   const [sub, ...rest] = args;
@@ -66,7 +66,9 @@ async function create(core: Core, args: string[]): Promise<number> {
   const password = await readPassword();
   try {
     const operator = await core.operators.create(values.email, password);
-    note(`Created operator ${operator.email} (${operator.id}). Sign in at /console.`);
+    note(
+      `Created operator ${operator.email} (${operator.id}). Sign in at ${core.address.baseUrl}/console/sign-in`,
+    );
     return 0;
   } catch (err) {
     if (err instanceof OperatorError) throw new CommandError(err.message);
@@ -84,7 +86,7 @@ async function list(core: Core, args: string[]): Promise<number> {
   printListing(
     operators,
     values.json,
-    'No operators. Create one with: crm-proxy operators create --email you@example.com',
+    'No operators. Create one with: ./bin/crm-proxy.mjs operators create --email you@example.com',
     ['ID', 'EMAIL', 'CREATED', 'LAST SIGN-IN'],
     (o) => [o.id, o.email, o.createdAt, o.lastSignInAt ?? 'never'],
   );
@@ -109,7 +111,7 @@ async function keyCommand(args: string[], open: () => Promise<Core>): Promise<nu
         const operator = await core.operators.find(values.email);
         if (!operator)
           throw new CommandError(
-            `No operator ${values.email}. Create one with: crm-proxy operators create --email …`,
+            `No operator ${values.email}. Create one with: ./bin/crm-proxy.mjs operators create --email …`,
           );
         const { key, record } = await core.operators.createKey(operator, values.label ?? null);
         if (values.json) {
@@ -152,7 +154,7 @@ async function keyCommand(args: string[], open: () => Promise<Core>): Promise<nu
       return withCore(open, async (core) => {
         const { positionals } = parseArgs({ args: rest, strict: true, allowPositionals: true, options: {} });
         const [id, extra] = positionals;
-        if (!id || extra) throw new UsageError('usage: crm-proxy operators key revoke ID');
+        if (!id || extra) throw new UsageError('usage: ./bin/crm-proxy.mjs operators key revoke ID');
         if (!(await core.operators.revokeKey(id))) throw new CommandError(`No active operator key ${id}.`);
         note(`Revoked operator key ${id}.`);
         return 0;
