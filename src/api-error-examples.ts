@@ -88,7 +88,7 @@ export const ERROR_EXAMPLES: ErrorExamples['errors'] = {
   },
   unknown_token: {
     message:
-      'This API token is not known to this service. Check it, or create one with `crm-proxy tokens create`.',
+      'This API token is not known to this service. Check it, or create one with `./bin/crm-proxy.mjs tokens create`.',
   },
   revoked_token: {
     message: 'This API token was revoked. Create a new one for the connection.',

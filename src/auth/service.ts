@@ -80,7 +80,7 @@ export class AuthService {
     if (!found)
       return fail(
         'unknown_token',
-        'This API token is not known here; create one with `crm-proxy tokens create`.',
+        'This API token is not known here; create one with `./bin/crm-proxy.mjs tokens create`.',
       );
     const hit = { ...found, version, storedAt: now.getTime() };
     this.#cache.set(hash, hit);

@@ -46,7 +46,7 @@ export function locateStore(overrides: Record<string, string> = {}): StoreLocati
 const HOW_TO_POINT =
   "Point the CLI at the service's store: run it in the service's directory (where its .env is), set " +
   'CRM_PROXY_DATA_DIR=/path/to/data or DATABASE_URL=postgres://…, or name an env file with ' +
-  'CRM_PROXY_CONFIG=/path/to/.env. To start a new empty store here, run: crm-proxy init';
+  'CRM_PROXY_CONFIG=/path/to/.env. To start a new empty store here, run: ./bin/crm-proxy.mjs init';
 
 /**
  * A store that does not exist, in the default place nobody configured, is refused (asked about on a

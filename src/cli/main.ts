@@ -16,14 +16,14 @@ import { cliIo } from './process-io.ts';
 const CONFIG_HELP = `Configuration is found the way the service finds it: the environment first, then the env file
 named by CRM_PROXY_CONFIG, then .env in the working directory (KEY=value lines). The store is
 DATABASE_URL, else CRM_PROXY_DATA_DIR (default ./data); every command that opens it prints which,
-and a command refuses to create a new empty store where nothing configured one (crm-proxy init does).`;
+and a command refuses to create a new empty store where nothing configured one (./bin/crm-proxy.mjs init does).`;
 
 const HELP = `crm-proxy: one bearer token for Salesforce and HubSpot records.
 
 Usage: crm-proxy <command> [options]
 
-crm-proxy serve [--port N] [--host H]  start the service (with the sandbox CRMs, except with CRM_PROXY_SANDBOX=false or NODE_ENV=production)
-crm-proxy sandbox salesforce|hubspot|both [--port N]   start sandbox CRMs alone
+./bin/crm-proxy.mjs serve [--port N] [--host H]  start the service (with the sandbox CRMs, except with CRM_PROXY_SANDBOX=false or NODE_ENV=production)
+./bin/crm-proxy.mjs sandbox salesforce|hubspot|both [--port N]   start sandbox CRMs alone
     (serve --help and sandbox --help say more)
 ${CONNECTIONS_HELP}
 ${CONNECT_LINK_HELP}
@@ -34,7 +34,7 @@ ${OPERATORS_HELP}
 ${REQUESTS_HELP}
 ${INIT_HELP}
 ${DOCTOR_HELP}
-crm-proxy help [COMMAND]     also: crm-proxy COMMAND [SUBCOMMAND] --help
+./bin/crm-proxy.mjs help [COMMAND]     also: crm-proxy COMMAND [SUBCOMMAND] --help
 
 ${CONFIG_HELP}
 `;
@@ -68,7 +68,7 @@ export function helpFor(command: string, args: string[]): string | undefined {
   if (text === undefined) return undefined;
   const blocks: string[] = [];
   for (const line of text.split('\n')) {
-    if (line.startsWith('crm-proxy ') || blocks.length === 0) blocks.push(line);
+    if (line.startsWith('./bin/crm-proxy.mjs ') || blocks.length === 0) blocks.push(line);
     else blocks[blocks.length - 1] += `\n${line}`;
   }
   const words = [command];
@@ -77,7 +77,7 @@ export function helpFor(command: string, args: string[]): string | undefined {
     words.push(a);
   }
   for (let n = words.length; n >= 1; n--) {
-    const prefix = `crm-proxy ${words.slice(0, n).join(' ')}`;
+    const prefix = `./bin/crm-proxy.mjs ${words.slice(0, n).join(' ')}`;
     const shown = blocks.filter(
       (b) => b === prefix || b.startsWith(`${prefix} `) || b.startsWith(`${prefix}\n`),
     );
@@ -156,7 +156,7 @@ function report(err: unknown): number {
   // parseArgs reports unknown or malformed options with ERR_PARSE_ARGS_* codes.
   const code = (err as { code?: unknown }).code;
   if (err instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
-    note(`error: ${(err as Error).message}\nRun "crm-proxy help" for usage.`);
+    note(`error: ${(err as Error).message}\nRun "./bin/crm-proxy.mjs help" for usage.`);
     return 2;
   }
   // The command's own refusals, and bad configuration or keys: the message is the whole story.

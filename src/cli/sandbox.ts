@@ -7,7 +7,7 @@ import { UsageError } from './io.ts';
 import { cliIo } from './process-io.ts';
 import { loadOrCreateBootstrapCredentials, type SandboxHandle } from './sandbox-bootstrap.ts';
 
-export const SANDBOX_HELP = `crm-proxy sandbox salesforce|hubspot|both [--port N] [--host H] [--persist]
+export const SANDBOX_HELP = `./bin/crm-proxy.mjs sandbox salesforce|hubspot|both [--port N] [--host H] [--persist]
     [--address-picklists on|off]
   Starts sandbox CRMs alone. --port is the Salesforce port (HubSpot: --port, or port+1 with "both").
   --address-picklists off: the Salesforce org without State and Country/Territory Picklists (on by default).

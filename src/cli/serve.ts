@@ -12,7 +12,7 @@ import type { ServeSandboxes } from './sandbox-bootstrap.ts';
 /** Loaded only when the sandboxes run: the emulators and their SOQL parser are ~25 MiB resident. */
 type Bootstrap = typeof import('./sandbox-bootstrap.ts');
 
-export const SERVE_HELP = `crm-proxy serve [--port N] [--host H]
+export const SERVE_HELP = `./bin/crm-proxy.mjs serve [--port N] [--host H]
   Starts the service. With CRM_PROXY_SANDBOX on (the default outside production, refused with
   NODE_ENV=production) both sandbox CRMs run in-process on a thread of their own (ports PORT+1 and
   PORT+2), each with a connection and an API token, written to <data dir>/sandbox.json. Both

@@ -6,7 +6,7 @@ import { type CapacityLimits, DEFAULT_CAPACITY, parseCapacity } from './capacity
 import { DEFAULT_DURABLE, type DurableSettings, parseDurable } from './durable.ts';
 import { ConfigError, ConfigProblems } from './error.ts';
 import { type MetricsConfig, parseMetricsConfig, parseTracingConfig, type TracingConfig } from './metrics.ts';
-import { checkProductionSafety } from './production.ts';
+import { productionProblems } from './production.ts';
 import { bool, type Env, hours, oneOf, port, str, url, wholeNumber } from './read.ts';
 import { DEFAULT_SERVER_LIMITS, parseServerLimits, type ServerLimits } from './server-limits.ts';
 import { readSettings, type SettingsSource } from './settings.ts';
@@ -164,17 +164,14 @@ export function loadConfig(
   const behindTls = p.take(() => bool(env, 'CRM_PROXY_BEHIND_TLS', false), false);
   const plainHttpCrm = p.take(() => bool(env, 'CRM_PROXY_ALLOW_PLAIN_HTTP_CRM', false), false) || !production;
   const { providers, crmUrls } = providerSettings(env, p, modules);
-  p.take(
-    () =>
-      checkProductionSafety({
-        production,
-        sandboxRequested,
-        publicUrls,
-        behindTls,
-        crmUrls: plainHttpCrm ? {} : crmUrls,
-      }),
-    undefined,
-  );
+  for (const problem of productionProblems({
+    production,
+    sandboxRequested,
+    publicUrls,
+    behindTls,
+    crmUrls: plainHttpCrm ? {} : crmUrls,
+  }))
+    p.add(problem);
   const config: Config = {
     port: servicePort,
     host: str(env, 'HOST') ?? '127.0.0.1',

@@ -28,26 +28,35 @@ export function isLoopbackHost(hostname: string): boolean {
  * bearer tokens in clear text, unless a TLS-terminating proxy is declared in front.
  */
 export function checkProductionSafety(inputs: ProductionInputs): void {
-  if (!inputs.production) return;
+  const problems = productionProblems(inputs);
+  if (problems.length === 1) throw new ConfigError(problems[0] as string);
+  if (problems.length > 1) throw new ConfigError(problems.map((m) => `- ${m}`).join('\n'));
+}
+
+/** Every unsafe production setting at once (none outside production). */
+export function productionProblems(inputs: ProductionInputs): string[] {
+  if (!inputs.production) return [];
+  const problems: string[] = [];
   if (inputs.sandboxRequested === true) {
-    throw new ConfigError(
+    problems.push(
       'CRM_PROXY_SANDBOX cannot be on when NODE_ENV=production: the sandbox CRMs, their /__sandbox control API and the generated development key are for development only. Unset CRM_PROXY_SANDBOX, or unset NODE_ENV to try the sandbox.',
     );
   }
   for (const [name, value] of Object.entries(inputs.crmUrls ?? {})) {
     if (value !== undefined && new URL(value).protocol === 'http:') {
-      throw new ConfigError(
+      problems.push(
         `${name} is a plain http:// URL: with NODE_ENV=production a CRM is reached over https only. Use an https:// URL, or set CRM_PROXY_ALLOW_PLAIN_HTTP_CRM=true if the CRM sits on a private network you trust.`,
       );
     }
   }
-  if (inputs.behindTls) return;
+  if (inputs.behindTls) return problems;
   for (const [region, value] of Object.entries(inputs.publicUrls)) {
     const url = new URL(value);
     if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-      throw new ConfigError(
+      problems.push(
         `CRM_PROXY_PUBLIC_URL_${region.toUpperCase()} is a plain http:// URL, which would carry API tokens unencrypted. With NODE_ENV=production use an https:// URL, or set CRM_PROXY_BEHIND_TLS=true if a proxy in front terminates TLS.`,
       );
     }
   }
+  return problems;
 }

@@ -140,7 +140,7 @@ export class CheckedConnections {
           ok: false,
           message:
             refreshed.kind === 'invalid_grant'
-              ? `${crm} refused the refresh token (${refreshed.description.slice(0, 200)}); nothing was ${verb}. Get a new one, or connect the account in a browser: crm-proxy connect-link create --provider ${connection.provider}`
+              ? `${crm} refused the refresh token (${refreshed.description.slice(0, 200)}); nothing was ${verb}. Get a new one, or connect the account in a browser: ./bin/crm-proxy.mjs connect-link create --provider ${connection.provider}`
               : `Could not refresh the access token at ${app.tokenUrl}${'status' in refreshed && refreshed.status !== undefined ? ` (status ${refreshed.status})` : ''}; nothing was ${verb}. Check the OAuth app variables (${facet.appVariables.join(', ')}) and the network.`,
         };
       }

@@ -1,7 +1,11 @@
 // The front door and the first operator: GET / as a page and as JSON, and the one-time setup code
 // (long, once, refused after an operator exists, rate-limited like sign-in, expiring).
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { setupBanner, startupNote } from '../../src/cli/serve.ts';
 import { startStack } from '../helpers/stack.ts';
 import { Browser, EMAIL, PASSWORD } from './console-browser.ts';
 
@@ -175,4 +179,31 @@ test("the account owner's pages name the service (a setting, with its logo) and 
   assert.doesNotMatch(text, /conn_|cl_|reason|link_landing|crm-proxy/);
   assert.match(landing.headers.get('content-security-policy') ?? '', /img-src https:\/\/globex\.example;/);
   assert.equal(landing.headers.get('x-connect-outcome'), 'link_landing');
+});
+
+test('start-up output: in production the setup code goes to a 0600 file the output names, never into the output', async (t) => {
+  const s = await startStack(t);
+  const dir = mkdtempSync(join(tmpdir(), 'crm-proxy-setup-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const lines = await setupBanner(s.ctx, { sandbox: false, dataDir: dir }, 'https://crm.example.com');
+  const file = join(dir, 'setup-code');
+  const code = readFileSync(file, 'utf8').split('\n')[0] ?? '';
+  assert.match(code, /^crmps(-[0-9A-Za-z]{4}){7}$/);
+  assert.equal(statSync(file).mode & 0o777, 0o600);
+  const out = lines.join('\n');
+  assert.ok(out.includes(file), out);
+  assert.match(out, /https:\/\/crm\.example\.com\/console\/setup/);
+  assert.doesNotMatch(out, /crmps-/);
+  // Sandbox mode prints it; once an operator exists, nothing is issued and the file is removed.
+  const sandbox = await setupBanner(s.ctx, { sandbox: true, dataDir: dir }, s.baseUrl);
+  assert.match(sandbox.join('\n'), /Setup code: crmps-/);
+  await s.ctx.operators.create('ops@example.com', 'correct horse battery staple');
+  assert.deepEqual(await setupBanner(s.ctx, { sandbox: false, dataDir: dir }, s.baseUrl), []);
+  assert.equal(existsSync(file), false);
+  // Log lines held during the start are said in plain words; the listening line is the banner's own.
+  assert.equal(
+    startupNote('{"level":40,"msg":"generated a development key"}'),
+    '  warning: generated a development key',
+  );
+  assert.equal(startupNote('{"level":30,"msg":"Server listening at http://127.0.0.1:1"}'), null);
 });

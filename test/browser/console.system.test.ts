@@ -206,7 +206,9 @@ test('an operator connects both CRMs, creates a token, and sees its calls in the
   await owner.click('a.primary');
   await owner.click('button.allow');
   await owner.waitForLoadState();
-  assert.match((await owner.textContent('body')) ?? '', /conn_/);
+  // The account owner's page: connected, and nothing internal (no connection id, no reason code).
+  assert.match((await owner.textContent('h1')) ?? '', /HubSpot connected/);
+  assert.doesNotMatch((await owner.textContent('body')) ?? '', /conn_|reason/);
   const second = await owner.goto(link);
   assert.ok((second?.status() ?? 0) >= 400, 'a used link is refused');
   assert.match((await owner.textContent('body')) ?? '', /used|no longer|already/i);

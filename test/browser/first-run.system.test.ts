@@ -99,13 +99,13 @@ test('first run in the browser: front page, setup code, first operator, both CRM
     assert.equal((await page.locator(`a[href="${href}"]`).count()) > 0, true, href);
   }
   await checkWidths(page, 'front page', problems);
-  await shot(page, 'front-page');
+  await shot(page, 'first-run-front-page');
 
   // The console link leads to the first operator's setup while there is none.
   await page.click('[data-test=console-link]');
   await page.waitForURL(/\/console\/setup$/);
   await checkWidths(page, 'setup page', problems);
-  await shot(page, 'setup');
+  await shot(page, 'first-run-setup');
   await page.fill('input[name=setup_code]', code);
   await page.fill('input[name=email]', EMAIL);
   await page.fill('input[name=password]', PASSWORD);
@@ -123,7 +123,7 @@ test('first run in the browser: front page, setup code, first operator, both CRM
   assert.equal(await page.locator(`tr[data-connection="${sfId}"] [data-same-account]`).count(), 1);
   assert.equal(await page.locator(`tr[data-connection="${hsId}"] [data-same-account]`).count(), 1);
   await checkWidths(page, 'connections', problems);
-  await shot(page, 'connections');
+  await shot(page, 'first-run-connections');
 
   // A token from the Salesforce connection's page belongs to it, and comes with curl and SDK.
   await page.goto(`/console/connections/${sfId}`);
@@ -144,7 +144,7 @@ test('first run in the browser: front page, setup code, first operator, both CRM
   const owned = await s.ctx.admin.listTokens(sfId);
   assert.equal(owned.filter((x) => x.name === 'first script').length, 1, 'the token is the connection’s');
   await checkWidths(page, 'new token', problems);
-  await shot(page, 'token-created');
+  await shot(page, 'first-run-token-created');
 
   // The copied curl, run as is: it reaches this connection's org.
   const { stdout } = await run('sh', ['-c', curl]);

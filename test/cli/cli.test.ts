@@ -24,7 +24,7 @@ describe('crm-proxy CLI: invocation, usage errors, keys', () => {
   test('help exits 0; no command and unknown commands or options exit 2 with a pointer to help', async () => {
     const help = await runCli(['help'], env);
     assert.equal(help.code, 0);
-    assert.match(help.stdout, /crm-proxy connections add --provider salesforce/);
+    assert.match(help.stdout, /\.\/bin\/crm-proxy\.mjs connections add --provider salesforce/);
     assert.match(help.stdout, /tokens revoke ID\|PREFIX/);
     const viaBin = await runCli(['help'], env, undefined, true);
     assert.equal(viaBin.code, 0, viaBin.stderr);
@@ -32,7 +32,7 @@ describe('crm-proxy CLI: invocation, usage errors, keys', () => {
     assert.equal((await runCli([], env)).code, 2);
     const unknown = await runCli(['frobnicate'], env);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /unknown command "frobnicate"[\s\S]*crm-proxy help/);
+    assert.match(unknown.stderr, /unknown command "frobnicate"[\s\S]*\.\/bin\/crm-proxy\.mjs help/);
     const badOpt = await runCli(['tokens', 'list', '--bogus'], env);
     assert.equal(badOpt.code, 2);
     assert.match(badOpt.stderr, /--bogus/);

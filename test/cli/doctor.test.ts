@@ -49,7 +49,7 @@ test('doctor checks configuration, store, key, OAuth apps and each connection ag
       ['store', 'fail'],
     ],
   );
-  assert.match(before.findings[1]?.fix ?? '', /crm-proxy init/);
+  assert.match(before.findings[1]?.fix ?? '', /\.\/bin\/crm-proxy\.mjs init/);
 
   // Two sandbox connections, checked when added; a third whose refresh token the sandbox refuses.
   const sf = await runCli(

@@ -43,24 +43,27 @@ describe('crm-proxy CLI: --help everywhere, the store found as the service finds
     const cwd = join(root, 'help');
     mkdirSync(cwd);
     const cases: Array<[string[], RegExp]> = [
-      [['connections', '--help'], /^crm-proxy connections add[\s\S]*crm-proxy connections list/],
-      [['connections', 'add', '--help'], /^crm-proxy connections add --provider salesforce/],
-      [['connections', 'reauth', '-h'], /^crm-proxy connections reauth ID/],
-      [['tokens', 'create', '--help'], /^crm-proxy tokens create --connection ID/],
-      [['tokens', 'create', '--connection', 'x', '--help'], /^crm-proxy tokens create/],
-      [['tokens', 'revoke', '--help'], /^crm-proxy tokens revoke ID\|PREFIX/],
-      [['tokens', '--help'], /^crm-proxy tokens create[\s\S]*tokens list[\s\S]*tokens revoke/],
-      [['connect-link', 'create', '--help'], /^crm-proxy connect-link create --provider/],
-      [['jobs', 'watch', '--help'], /^crm-proxy jobs watch ID/],
-      [['operators', 'key', 'create', '--help'], /^crm-proxy operators key create --email/],
-      [['operators', '--help'], /^crm-proxy operators create[\s\S]*operators key revoke/],
-      [['requests', 'list', '--help'], /^crm-proxy requests list/],
-      [['usage', '--help'], /^crm-proxy usage/],
-      [['rotate-key', '--help'], /^crm-proxy rotate-key/],
-      [['doctor', '--help'], /^crm-proxy doctor/],
-      [['init', '--help'], /^crm-proxy init/],
-      [['help', 'tokens', 'list'], /^crm-proxy tokens list/],
-      [['serve', '--help'], /^crm-proxy serve/],
+      [
+        ['connections', '--help'],
+        /^\.\/bin\/crm-proxy\.mjs connections add[\s\S]*\.\/bin\/crm-proxy\.mjs connections list/,
+      ],
+      [['connections', 'add', '--help'], /^\.\/bin\/crm-proxy\.mjs connections add --provider salesforce/],
+      [['connections', 'reauth', '-h'], /^\.\/bin\/crm-proxy\.mjs connections reauth ID/],
+      [['tokens', 'create', '--help'], /^\.\/bin\/crm-proxy\.mjs tokens create --connection ID/],
+      [['tokens', 'create', '--connection', 'x', '--help'], /^\.\/bin\/crm-proxy\.mjs tokens create/],
+      [['tokens', 'revoke', '--help'], /^\.\/bin\/crm-proxy\.mjs tokens revoke ID\|PREFIX/],
+      [['tokens', '--help'], /^\.\/bin\/crm-proxy\.mjs tokens create[\s\S]*tokens list[\s\S]*tokens revoke/],
+      [['connect-link', 'create', '--help'], /^\.\/bin\/crm-proxy\.mjs connect-link create --provider/],
+      [['jobs', 'watch', '--help'], /^\.\/bin\/crm-proxy\.mjs jobs watch ID/],
+      [['operators', 'key', 'create', '--help'], /^\.\/bin\/crm-proxy\.mjs operators key create --email/],
+      [['operators', '--help'], /^\.\/bin\/crm-proxy\.mjs operators create[\s\S]*operators key revoke/],
+      [['requests', 'list', '--help'], /^\.\/bin\/crm-proxy\.mjs requests list/],
+      [['usage', '--help'], /^\.\/bin\/crm-proxy\.mjs usage/],
+      [['rotate-key', '--help'], /^\.\/bin\/crm-proxy\.mjs rotate-key/],
+      [['doctor', '--help'], /^\.\/bin\/crm-proxy\.mjs doctor/],
+      [['init', '--help'], /^\.\/bin\/crm-proxy\.mjs init/],
+      [['help', 'tokens', 'list'], /^\.\/bin\/crm-proxy\.mjs tokens list/],
+      [['serve', '--help'], /^\.\/bin\/crm-proxy\.mjs serve/],
     ];
     for (const [args, shape] of cases) {
       const r = await runIn(cwd, args);
@@ -87,7 +90,7 @@ describe('crm-proxy CLI: --help everywhere, the store found as the service finds
       assert.match(r.stderr, new RegExp(`Store: SQLite ${join(cwd, 'data', 'crm-proxy.sqlite')}`));
       assert.match(r.stderr, /No store at .* Nothing was created/);
       assert.match(r.stderr, /CRM_PROXY_DATA_DIR=.*DATABASE_URL=.*CRM_PROXY_CONFIG=/);
-      assert.match(r.stderr, /crm-proxy init/);
+      assert.match(r.stderr, /\.\/bin\/crm-proxy\.mjs init/);
     }
     assert.equal(existsSync(join(cwd, 'data')), false, 'no store, no key, no directory');
 
@@ -173,6 +176,6 @@ describe('crm-proxy CLI: --help everywhere, the store found as the service finds
   test('the installed launcher answers --help on a subcommand too', async () => {
     const r = await runCli(['tokens', 'create', '--help'], cleanEnv({}), undefined, true);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^crm-proxy tokens create/);
+    assert.match(r.stdout, /^\.\/bin\/crm-proxy\.mjs tokens create/);
   });
 });

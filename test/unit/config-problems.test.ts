@@ -166,3 +166,16 @@ test('a provider declaration: each variable checked on its own, an unset require
   );
   assert.throws(() => readSettings(Type.Object({ bare: Type.String() }), {}, p), /must name its variable/);
 });
+
+test('production: every unsafe setting is reported at once, the plain-http public URL among them', () => {
+  const error = problemsOf({
+    NODE_ENV: 'production',
+    CRM_PROXY_SANDBOX: 'true',
+    SALESFORCE_LOGIN_URL: 'http://login.example.com',
+    CRM_PROXY_PUBLIC_URL_EU: 'http://crm.example.com',
+    CRM_PROXY_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
+  });
+  assert.match(error.message, /CRM_PROXY_SANDBOX cannot be on/);
+  assert.match(error.message, /SALESFORCE_LOGIN_URL is a plain http/);
+  assert.match(error.message, /CRM_PROXY_PUBLIC_URL_EU is a plain http/);
+});

@@ -5,15 +5,15 @@ import { CommandError, note, parseDuration, printJson, printListing, UsageError 
 import { cliIo } from '../process-io.ts';
 import { withCore } from './connections.ts';
 
-export const CONNECT_LINK_HELP = `crm-proxy connect-link create --provider salesforce|hubspot [--label L] [--login-host H] [--expires-in 24h] [--json]
+export const CONNECT_LINK_HELP = `./bin/crm-proxy.mjs connect-link create --provider salesforce|hubspot [--label L] [--login-host H] [--expires-in 24h] [--json]
     prints a one-time link on stdout: whoever opens it connects their account through the CRM's
     consent page (--login-host: login.salesforce.com, test.salesforce.com or a My Domain URL, for a
     real Salesforce org only: in sandbox mode without SALESFORCE_CLIENT_ID, leave it out to connect
     the sandbox; default expiry CRM_PROXY_CONNECT_LINK_TTL_HOURS, 24 h). The link starts with the
     service's address: CRM_PROXY_PUBLIC_URL_<REGION>, else the running service's (sandbox.json in
     the data directory), else PORT; the command says which it used.
-crm-proxy connect-link list [--json]
-crm-proxy connect-link revoke ID       an unused link (cl_…) stops working`;
+./bin/crm-proxy.mjs connect-link list [--json]
+./bin/crm-proxy.mjs connect-link revoke ID       an unused link (cl_…) stops working`;
 
 export async function connectLinkCommand(args: string[], open: () => Promise<Core>): Promise<number> {
   const [sub, ...rest] = args;
@@ -73,7 +73,7 @@ async function create(core: Core, args: string[]): Promise<number> {
   const base = core.config.publicUrls[core.config.region];
   note(
     `Created connect link ${created.id} for ${values.provider}, works once until ${created.expiresAt}. ` +
-      'Send it to the account owner; the connection appears in `crm-proxy connections list` once they allow access. ' +
+      'Send it to the account owner; the connection appears in `./bin/crm-proxy.mjs connections list` once they allow access. ' +
       `The link uses ${core.address.baseUrl} (from ${core.address.source})` +
       (base === undefined
         ? `; for people on other machines set CRM_PROXY_PUBLIC_URL_${core.config.region.toUpperCase()} to the address they reach the service at.`
@@ -92,7 +92,7 @@ async function list(core: Core, args: string[]): Promise<number> {
   printListing(
     links,
     values.json,
-    'No connect links yet. Create one with: crm-proxy connect-link create --provider …',
+    'No connect links yet. Create one with: ./bin/crm-proxy.mjs connect-link create --provider …',
     ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'EXPIRES', 'CONNECTION'],
     (l) => [l.id, l.provider, l.label ?? '', l.status, l.expiresAt, l.connectionId ?? ''],
   );
@@ -102,7 +102,7 @@ async function list(core: Core, args: string[]): Promise<number> {
 async function revoke(core: Core, args: string[]): Promise<number> {
   const { positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: {} });
   const [id, extra] = positionals;
-  if (!id || extra) throw new UsageError('usage: crm-proxy connect-link revoke ID');
+  if (!id || extra) throw new UsageError('usage: ./bin/crm-proxy.mjs connect-link revoke ID');
   const outcome = await core.connect.revokeLink(id);
   if (outcome === 'not_found') throw new CommandError(`No connect link ${id}.`);
   if (outcome === 'used')

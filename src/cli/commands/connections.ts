@@ -6,20 +6,20 @@ import type { Core } from '../core.ts';
 import { CommandError, note, printJson, printListing, readSecret, UsageError } from '../io.ts';
 import { cliIo } from '../process-io.ts';
 
-export const CONNECTIONS_HELP = `crm-proxy connections add --provider salesforce --instance-url URL --refresh-token T [--label L]
-crm-proxy connections add --provider hubspot (--refresh-token T | --private-app-token T) [--label L]
+export const CONNECTIONS_HELP = `./bin/crm-proxy.mjs connections add --provider salesforce --instance-url URL --refresh-token T [--label L]
+./bin/crm-proxy.mjs connections add --provider hubspot (--refresh-token T | --private-app-token T) [--label L]
     Secrets: pass "-" to read the value from stdin (keeps it out of shell history and ps), or leave
     the flag out and set CRM_PROXY_REFRESH_TOKEN / CRM_PROXY_PRIVATE_APP_TOKEN.
     Also: --api-base-url URL (override the CRM API host), --sandbox (a local sandbox CRM; allows http URLs), --json
     The connection is stored only after one authenticated call with it works (Salesforce userinfo,
     HubSpot token information); an OAuth refresh token needs the CRM's OAuth app variables
     (SALESFORCE_CLIENT_ID/_SECRET, HUBSPOT_CLIENT_ID/_SECRET). --skip-check stores it unchecked.
-    In a browser instead: crm-proxy connect-link create --provider salesforce|hubspot
-crm-proxy connections reauth ID (--refresh-token T | --private-app-token T) [--skip-check]
+    In a browser instead: ./bin/crm-proxy.mjs connect-link create --provider salesforce|hubspot
+./bin/crm-proxy.mjs connections reauth ID (--refresh-token T | --private-app-token T) [--skip-check]
     replaces the credentials (same "-" and environment options, same check) and marks the connection
     active again; its API tokens keep working (in a browser: Reconnect in the console)
-crm-proxy connections list [--json]
-crm-proxy connections remove ID        removes the connection and all of its API tokens`;
+./bin/crm-proxy.mjs connections list [--json]
+./bin/crm-proxy.mjs connections remove ID        removes the connection and all of its API tokens`;
 
 export async function connectionsCommand(args: string[], open: () => Promise<Core>): Promise<number> {
   const [sub, ...rest] = args;
@@ -103,7 +103,7 @@ async function add(core: Core, args: string[]): Promise<number> {
       : ' Not checked: its first API call will tell whether the credentials work.';
     note(
       `Created ${provider} connection ${result.connection.id} in region ${result.connection.region}.${checked} ` +
-        `Next: crm-proxy tokens create --connection ${result.connection.id}`,
+        `Next: ./bin/crm-proxy.mjs tokens create --connection ${result.connection.id}`,
     );
   }
   return 0;
@@ -163,7 +163,7 @@ async function list(core: Core, args: string[]): Promise<number> {
   printListing(
     connections,
     values.json,
-    'No connections yet. Add one with: crm-proxy connections add --provider …',
+    'No connections yet. Add one with: ./bin/crm-proxy.mjs connections add --provider …',
     ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'HOST', 'CREATED'],
     (c) => [c.id, c.provider, c.label ?? '', statusText(c), host(c), c.createdAt],
   );
@@ -192,7 +192,7 @@ async function reauth(core: Core, args: string[]): Promise<number> {
   const [id, extra] = positionals;
   if (!id || extra)
     throw new UsageError(
-      'usage: crm-proxy connections reauth ID (--refresh-token T | --private-app-token T)',
+      'usage: ./bin/crm-proxy.mjs connections reauth ID (--refresh-token T | --private-app-token T)',
     );
   const existing = (await core.connections.list()).find((c) => c.id === id);
   if (!existing) throw new CommandError(`No connection ${id}.`);
@@ -211,7 +211,7 @@ async function reauth(core: Core, args: string[]): Promise<number> {
 async function remove(core: Core, args: string[]): Promise<number> {
   const { positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: {} });
   const [id, extra] = positionals;
-  if (!id || extra) throw new UsageError('usage: crm-proxy connections remove ID');
+  if (!id || extra) throw new UsageError('usage: ./bin/crm-proxy.mjs connections remove ID');
   const tokens = await core.auth.list(id);
   if (!(await core.connections.remove(id))) throw new CommandError(`No connection ${id}.`);
   note(`Removed connection ${id} and its ${tokens.length} API token(s).`);

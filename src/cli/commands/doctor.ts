@@ -10,7 +10,7 @@ import { note, printJson } from '../io.ts';
 import type { StoreLocation } from '../location.ts';
 import { sandboxCause } from './doctor-sandbox.ts';
 
-export const DOCTOR_HELP = `crm-proxy doctor [--json]
+export const DOCTOR_HELP = `./bin/crm-proxy.mjs doctor [--json]
     checks the configuration, the store, the encryption key, the CRMs' OAuth app settings and each
     connection (one cheap authenticated call), and prints what to fix, with the cause when a
     connection cannot refresh its token. Exit code 1 when something must be fixed, 0 otherwise
@@ -87,7 +87,7 @@ async function diagnose(add: (f: Finding) => void): Promise<void> {
       level: 'fail',
       detail: `${location.where} does not exist`,
       fix: resolved.storeConfigured
-        ? 'start the service once (crm-proxy serve) or run crm-proxy init to create it, or correct the setting that points here'
+        ? 'start the service once (./bin/crm-proxy.mjs serve) or run ./bin/crm-proxy.mjs init to create it, or correct the setting that points here'
         : "point the CLI at the service's store (run it in the service's directory, set CRM_PROXY_DATA_DIR or DATABASE_URL, or CRM_PROXY_CONFIG=/path/to/.env)",
     });
     return;
@@ -160,7 +160,7 @@ async function checkKey(
     check: 'encryption key',
     level: 'fail',
     detail: `the keys from ${source} cannot open the credentials of ${unreadable.join(', ')}`,
-    fix: 'add the key they were sealed with to CRM_PROXY_ENCRYPTION_KEYS (keep the new one as CRM_PROXY_ENCRYPTION_KEY_ID), then run crm-proxy rotate-key',
+    fix: 'add the key they were sealed with to CRM_PROXY_ENCRYPTION_KEYS (keep the new one as CRM_PROXY_ENCRYPTION_KEY_ID), then run ./bin/crm-proxy.mjs rotate-key',
   });
 }
 
@@ -205,7 +205,7 @@ function checkPlainHttp(
 
 async function checkConnection(core: Core, connection: Connection, add: (f: Finding) => void): Promise<void> {
   const name = `connection ${connection.id}${connection.label ? ` (${connection.label})` : ''}`;
-  const reauth = `reconnect it in the console (Reconnect), or: crm-proxy connections reauth ${connection.id} --refresh-token -`;
+  const reauth = `reconnect it in the console (Reconnect), or: ./bin/crm-proxy.mjs connections reauth ${connection.id} --refresh-token -`;
   const cause = sandboxCause(core, connection);
   const because = cause === null ? '' : `; cause: ${cause}`;
   if (connection.status === 'needs_reauth') {

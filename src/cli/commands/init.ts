@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { note } from '../io.ts';
 
-export const INIT_HELP = `crm-proxy init
+export const INIT_HELP = `./bin/crm-proxy.mjs init
     creates the store where the configuration points (and, in sandbox mode, the development
     encryption key), printing where; an existing store is left as it is`;
 
@@ -17,7 +17,7 @@ export async function initCommand(args: string[]): Promise<number> {
     note(
       location.exists
         ? `The store already exists (${connections} connection(s)); nothing was changed.`
-        : 'Created a new empty store. Add a connection: crm-proxy connect-link create --provider salesforce|hubspot',
+        : 'Created a new empty store. Add a connection: ./bin/crm-proxy.mjs connect-link create --provider salesforce|hubspot',
     );
   } finally {
     await core.close();

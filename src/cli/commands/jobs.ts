@@ -6,8 +6,8 @@ import { CommandError, note, printListing, UsageError } from '../io.ts';
 import { cliIo } from '../process-io.ts';
 import { withCore } from './connections.ts';
 
-export const JOBS_HELP = `crm-proxy jobs list [--token ID] [--limit N] [--json]   write jobs, newest first
-crm-proxy jobs watch ID [--interval-ms N]     a live progress bar until the job ends, then its counts`;
+export const JOBS_HELP = `./bin/crm-proxy.mjs jobs list [--token ID] [--limit N] [--json]   write jobs, newest first
+./bin/crm-proxy.mjs jobs watch ID [--interval-ms N]     a live progress bar until the job ends, then its counts`;
 
 // The CLI reads the store directly, like the other commands: it needs no API token and works with
 // the service stopped (a job interrupted by a crash shows as running until an instance resumes it).
@@ -77,7 +77,8 @@ async function watch(core: Core, args: string[]): Promise<number> {
     options: { 'interval-ms': { type: 'string' } },
   });
   const id = positionals[0];
-  if (id === undefined) throw new UsageError('jobs watch needs a job id (crm-proxy jobs list shows them)');
+  if (id === undefined)
+    throw new UsageError('jobs watch needs a job id (./bin/crm-proxy.mjs jobs list shows them)');
   const interval = whole(values['interval-ms'], '--interval-ms', 500, 60_000);
   let job = await core.store.jobs.find(id);
   if (job === null)

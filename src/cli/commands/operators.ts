@@ -9,15 +9,15 @@ import { CommandError, note, printJson, printListing, UsageError } from '../io.t
 import { cliIo } from '../process-io.ts';
 import { withCore } from './connections.ts';
 
-export const OPERATORS_HELP = `crm-proxy operators create --email EMAIL [--manager]   the password is read from stdin (or asked for on a terminal); --manager: may manage the other operators (the first one always does)
-crm-proxy operators list [--json]
-crm-proxy operators disable|enable|remove EMAIL|ID   disable, remove: their sessions end and their keys are revoked at once; the last operator who manages the others stays
-crm-proxy operators password EMAIL|ID [--current]   sets a new password (read from stdin); --current: the current one first, then the new one
-crm-proxy operators sessions EMAIL|ID [--json]   the operator's console sessions
-crm-proxy operators sessions end EMAIL|ID|SESSION   ends every session of an operator, or one session
-crm-proxy operators key create --email EMAIL [--label L] [--json]   an operator API key for /v1/admin, printed once
-crm-proxy operators key list [--json]
-crm-proxy operators key revoke ID`;
+export const OPERATORS_HELP = `./bin/crm-proxy.mjs operators create --email EMAIL [--manager]   the password is read from stdin (or asked for on a terminal); --manager: may manage the other operators (the first one always does)
+./bin/crm-proxy.mjs operators list [--json]
+./bin/crm-proxy.mjs operators disable|enable|remove EMAIL|ID   disable, remove: their sessions end and their keys are revoked at once; the last operator who manages the others stays
+./bin/crm-proxy.mjs operators password EMAIL|ID [--current]   sets a new password (read from stdin); --current: the current one first, then the new one
+./bin/crm-proxy.mjs operators sessions EMAIL|ID [--json]   the operator's console sessions
+./bin/crm-proxy.mjs operators sessions end EMAIL|ID|SESSION   ends every session of an operator, or one session
+./bin/crm-proxy.mjs operators key create --email EMAIL [--label L] [--json]   an operator API key for /v1/admin, printed once
+./bin/crm-proxy.mjs operators key list [--json]
+./bin/crm-proxy.mjs operators key revoke ID`;
 
 export async function operatorsCommand(args: string[], open: () => Promise<Core>): Promise<number> {
   const [sub, ...rest] = args;
@@ -223,7 +223,7 @@ async function create(core: Core, args: string[]): Promise<number> {
     core.operators.add(actor, email, pw, values.manager),
   );
   note(
-    `Created operator ${operator.email} (${operator.id})${operator.canManage ? ', who manages the other operators' : ''}. Sign in at /console.`,
+    `Created operator ${operator.email} (${operator.id})${operator.canManage ? ', who manages the other operators' : ''}. Sign in at ${core.address.baseUrl}/console/sign-in`,
   );
   return 0;
 }
@@ -238,7 +238,7 @@ async function list(core: Core, args: string[]): Promise<number> {
   printListing(
     operators,
     values.json,
-    'No operators. Create one with: crm-proxy operators create --email you@example.com',
+    'No operators. Create one with: ./bin/crm-proxy.mjs operators create --email you@example.com',
     ['ID', 'EMAIL', 'STATE', 'MANAGES', 'CREATED', 'LAST SIGN-IN'],
     (o) => [
       o.id,
@@ -270,7 +270,7 @@ async function keyCommand(args: string[], open: () => Promise<Core>): Promise<nu
         const operator = await core.operators.find(values.email);
         if (!operator)
           throw new CommandError(
-            `No operator ${values.email}. Create one with: crm-proxy operators create --email …`,
+            `No operator ${values.email}. Create one with: ./bin/crm-proxy.mjs operators create --email …`,
           );
         const { key, record } = await core.operators
           .createKey(operator, values.label ?? null)
@@ -317,7 +317,7 @@ async function keyCommand(args: string[], open: () => Promise<Core>): Promise<nu
       return withCore(open, async (core) => {
         const { positionals } = parseArgs({ args: rest, strict: true, allowPositionals: true, options: {} });
         const [id, extra] = positionals;
-        if (!id || extra) throw new UsageError('usage: crm-proxy operators key revoke ID');
+        if (!id || extra) throw new UsageError('usage: ./bin/crm-proxy.mjs operators key revoke ID');
         if (!(await core.operators.revokeKey(id))) throw new CommandError(`No active operator key ${id}.`);
         note(`Revoked operator key ${id}.`);
         return 0;

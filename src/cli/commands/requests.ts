@@ -3,9 +3,9 @@ import type { Core } from '../core.ts';
 import { note, printJson, printListing, printTable, UsageError } from '../io.ts';
 import { withCore } from './connections.ts';
 
-export const REQUESTS_HELP = `crm-proxy requests list [--connection ID] [--token ID] [--status 2xx|3xx|4xx|5xx] [--request-id ID] [--limit N] [--json]
+export const REQUESTS_HELP = `./bin/crm-proxy.mjs requests list [--connection ID] [--token ID] [--status 2xx|3xx|4xx|5xx] [--request-id ID] [--limit N] [--json]
     the request log, newest first (the same entries as the console and GET /v1/admin/requests)
-crm-proxy usage [--connection ID] [--hours N] [--json]   requests and errors per hour (default: 168 hours)`;
+./bin/crm-proxy.mjs usage [--connection ID] [--hours N] [--json]   requests and errors per hour (default: 168 hours)`;
 
 export async function requestsCommand(args: string[], open: () => Promise<Core>): Promise<number> {
   const [sub, ...rest] = args;

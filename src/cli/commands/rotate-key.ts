@@ -3,7 +3,7 @@ import type { Core } from '../core.ts';
 import { note, printJson } from '../io.ts';
 import { withCore } from './connections.ts';
 
-export const ROTATE_KEY_HELP = `crm-proxy rotate-key [--json]
+export const ROTATE_KEY_HELP = `./bin/crm-proxy.mjs rotate-key [--json]
     re-encrypts every connection's credentials under CRM_PROXY_ENCRYPTION_KEY_ID; keep the old key in
     CRM_PROXY_ENCRYPTION_KEYS until it reports nothing left to do. Safe to re-run.`;
 

@@ -5,10 +5,10 @@ import { CommandError, note, parseDuration, printJson, printListing, UsageError 
 import { cliIo } from '../process-io.ts';
 import { withCore } from './connections.ts';
 
-export const TOKENS_HELP = `crm-proxy tokens create --connection ID [--name N] [--expires-in 30d] [--json]
+export const TOKENS_HELP = `./bin/crm-proxy.mjs tokens create --connection ID [--name N] [--expires-in 30d] [--json]
     prints the token once on stdout (s, m, h, d, w, y units for --expires-in)
-crm-proxy tokens list [--connection ID] [--json]
-crm-proxy tokens revoke ID|PREFIX      a token id (tok_…), its display prefix (crmp_eu_AbCd1234) or the token itself`;
+./bin/crm-proxy.mjs tokens list [--connection ID] [--json]
+./bin/crm-proxy.mjs tokens revoke ID|PREFIX      a token id (tok_…), its display prefix (crmp_eu_AbCd1234) or the token itself`;
 
 export async function tokensCommand(args: string[], open: () => Promise<Core>): Promise<number> {
   const [sub, ...rest] = args;
@@ -80,7 +80,7 @@ async function list(core: Core, args: string[]): Promise<number> {
   printListing(
     tokens,
     values.json,
-    'No tokens. Create one with: crm-proxy tokens create --connection ID',
+    'No tokens. Create one with: ./bin/crm-proxy.mjs tokens create --connection ID',
     ['ID', 'PREFIX', 'CONNECTION', 'NAME', 'STATE', 'CREATED', 'LAST USED', 'EXPIRES'],
     (t) => [
       t.id,
@@ -99,7 +99,7 @@ async function list(core: Core, args: string[]): Promise<number> {
 async function revoke(core: Core, args: string[]): Promise<number> {
   const { positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: {} });
   const [ref, extra] = positionals;
-  if (!ref || extra) throw new UsageError('usage: crm-proxy tokens revoke ID|PREFIX');
+  if (!ref || extra) throw new UsageError('usage: ./bin/crm-proxy.mjs tokens revoke ID|PREFIX');
   const result = await core.auth.revoke(ref);
   if (result.ok) {
     note(`Revoked token ${result.record.id} (${result.record.prefix}…).`);

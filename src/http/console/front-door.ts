@@ -42,7 +42,7 @@ export function frontDoorRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
       layout(
         { operator: null, csrf: '' },
         'Connecting a CRM',
-        html`<div class="card"><h1>Connecting a CRM</h1><p>The guide is <code>docs/connecting-a-crm.md</code> in the crm-proxy repository: make an OAuth app in Salesforce or HubSpot, register the redirect URL the console shows, set <code>SALESFORCE_CLIENT_ID</code> and <code>SALESFORCE_CLIENT_SECRET</code> or <code>HUBSPOT_CLIENT_ID</code> and <code>HUBSPOT_CLIENT_SECRET</code>, and restart.</p></div>`,
+        html`<div class="card"><h1>Connecting a CRM</h1><p>The guide is <code>docs/connecting-a-crm.md</code> in the crm-proxy repository: make an OAuth app in the CRM, register the redirect URL the console shows, set the app’s variables the Connections page names, and restart.</p></div>`,
       ),
       404,
     );
@@ -72,7 +72,7 @@ export function frontDoorRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
       { operator: null, csrf: '' },
       'crm-proxy',
       html`<div class="card front" data-test="front-door"><h1>crm-proxy</h1>
-<p>One bearer token, JSON over HTTP, for reading and writing <strong>Salesforce</strong> and <strong>HubSpot</strong> records. This service holds the CRM connections and their OAuth tokens; your scripts and backends call it with an API token.${sandbox ? html` It runs in <strong>sandbox mode</strong>: both CRMs are local emulators, already connected.` : ''}</p>
+<p>One bearer token, JSON over HTTP, for reading and writing the records of ${ctx.registry.list().map((a, i, all) => html`${i === 0 ? '' : i === all.length - 1 ? ' and ' : ', '}<strong>${a.profile.displayName}</strong>`)}. This service holds the CRM connections and their OAuth tokens; your scripts and backends call it with an API token.${sandbox ? html` It runs in <strong>sandbox mode</strong>: both CRMs are local emulators, already connected.` : ''}</p>
 <h2>Start here</h2><ol class="steps">${start}
 <li>In the console, <strong>Connect</strong> a CRM account (${sandbox ? 'the sandboxes need no account' : html`real accounts need the CRM app: <a href="/docs">API docs</a> and <code>docs/connecting-a-crm.md</code>`}).</li>
 <li>On the connection’s page, <strong>Create token</strong>: it comes with a curl command and an SDK snippet that use it.</li></ol>

@@ -422,7 +422,7 @@ ${
     ? html`<div class="card">${appsMissing(providers)}<form class="row" method="post" action="/console/links">${csrfField(frame.csrf)}
 <label>CRM <select name="provider"${providers.every((p) => missingOf(p).length > 0) ? html` disabled` : ''}>${providerOptions(providers)}</select></label>
 <label>Label <input name="label" maxlength="100" placeholder="Globex"></label>
-<label>Login host (Salesforce: a My Domain or test.salesforce.com) <input name="login_host" maxlength="200" placeholder="default"></label>
+<label>Login host (if the CRM has several) <input name="login_host" maxlength="200" placeholder="default"></label>
 <label>Valid for hours <input name="ttl_hours" inputmode="numeric" pattern="[0-9]*" placeholder="24"></label>
 <button type="submit" data-test="create-link"${providers.every((p) => missingOf(p).length > 0) ? html` disabled` : ''}>Create link</button></form></div>
 <div class="table-wrap"><table><thead><tr><th>Link</th><th>CRM</th><th>Label</th><th>State</th><th>Created</th><th>Expires</th><th>Connection</th><th></th></tr></thead><tbody>${

@@ -66,7 +66,7 @@ export function registerOpenApi(app: FastifyInstance, info: OpenApiInfo) {
             type: 'http',
             scheme: 'bearer',
             description:
-              'Operator API key `crmpk_…` (admin API only), created with `crm-proxy operators key create`.',
+              'Operator API key `crmpk_…` (admin API only), created with `./bin/crm-proxy.mjs operators key create`.',
           },
         },
         headers: {

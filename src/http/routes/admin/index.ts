@@ -21,7 +21,7 @@ export function registerAdminRoutes(
       const missing = (request.headers.authorization ?? '').trim() === '';
       throw new ApiError(
         missing ? 'missing_token' : 'unknown_token',
-        'The admin API takes an operator API key: "Authorization: Bearer crmpk_…", created with `crm-proxy operators key create --email …`. API tokens of connections are not accepted here.',
+        'The admin API takes an operator API key: "Authorization: Bearer crmpk_…", created with `./bin/crm-proxy.mjs operators key create --email …`. API tokens of connections are not accepted here.',
         { headers: { 'www-authenticate': 'Bearer realm="crm-proxy-admin"' } },
       );
     });
