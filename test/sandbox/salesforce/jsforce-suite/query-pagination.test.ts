@@ -22,18 +22,20 @@ async function insertInChunks(object: string, rows: Array<Record<string, unknown
 }
 
 let accountId = '';
-before(async () => {
-  const made = await conn().sobject('Account').create({ Name: NAME });
-  accountId = made.id as string;
-  await insertInChunks(
-    'Contact',
-    Array.from({ length: N }, (_, i) => ({ LastName: `Keeper ${i + 1}`, AccountId: accountId })),
-  );
-});
 
 const subquery = (children: string) => `SELECT Id, Name, ${children} FROM Account WHERE Name = '${NAME}'`;
 
 describe('subqueries larger than one page', () => {
+  // Inside the suite: a top-level hook may start before useSandbox's own has finished.
+  before(async () => {
+    const made = await conn().sobject('Account').create({ Name: NAME });
+    accountId = made.id as string;
+    await insertInChunks(
+      'Contact',
+      Array.from({ length: N }, (_, i) => ({ LastName: `Keeper ${i + 1}`, AccountId: accountId })),
+    );
+  });
+
   test('autoFetch(true) gathers every child row and marks the child set done', async () => {
     const res = await conn().query(subquery('(SELECT Id, LastName FROM Contacts)')).autoFetch(true).execute();
     assert.equal(res.records.length, 1);
