@@ -14,6 +14,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json biome.json ./
 COPY scripts ./scripts
 COPY src ./src
+COPY docs/examples ./docs/examples
 COPY sandbox ./sandbox
 COPY bin ./bin
 # The SDK's sources: test/api/client.test.ts type-checks against them.

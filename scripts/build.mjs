@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run build`: compiles src/ and sandbox/ to dist/ with TypeScript's own per-file transpiler
 // (the `.ts` import specifiers become `.js`), and copies the data files the code reads at run time
-// (the sandboxes' seed JSON) next to the compiled modules. Production then runs
+// (the sandboxes' seed JSON, the API examples) next to the compiled modules. Production then runs
 // `node dist/src/cli/index.js serve` with no TypeScript loader.
 //
 // Per-file transpiling takes seconds where a full `tsc` emit takes about a minute on a busy
@@ -54,5 +54,7 @@ for (const file of ROOTS.flatMap(walk)) {
   if (result.sourceMapText !== undefined) writeFileSync(`${js}.map`, result.sourceMapText);
   modules++;
 }
+// The OpenAPI document's examples (docs/examples/), read at run time from beside the sources.
+cpSync('docs/examples', join(OUT, 'docs', 'examples'), { recursive: true });
 if (problems > 0) process.exit(1);
 process.stdout.write(`built ${modules} modules into ${OUT}/ (run: node ${OUT}/src/cli/index.js serve)\n`);

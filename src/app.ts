@@ -1,7 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
-import { ERROR_EXAMPLES } from './api-error-examples.ts';
-import { EXAMPLE_REQUEST_ID, OPERATION_EXAMPLES } from './api-examples.ts';
 import type { AppContext } from './context.ts';
 import { connectionLimits } from './http/connections/index.ts';
 import { registerConsole } from './http/console/routes.ts';
@@ -75,8 +73,6 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
         description: `Public URL of the ${region} region`,
       })),
     behindTls: ctx.config.behindTls,
-    examples: OPERATION_EXAMPLES,
-    errorExamples: { errors: ERROR_EXAMPLES, requestId: EXAMPLE_REQUEST_ID },
     providers: ctx.registry.list().map((adapter) => adapter.profile),
     offeredBy: (operation) =>
       ctx.registry

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { JobSchema } from '../durable-doc.ts';
@@ -7,8 +8,7 @@ import { ALWAYS, type ErrorExamples, errorComponents } from './openapi-errors.ts
 import { providerTexts, withProviderTexts } from './openapi-providers.ts';
 import { ERRORS_KEY, type OperationExample, operationSchema, type RouteFacts } from './openapi-routes.ts';
 
-export interface OpenApiInfo extends RouteFacts {
-  errorExamples: ErrorExamples;
+export interface OpenApiInfo extends Omit<RouteFacts, 'examples'> {
   title: string;
   version: string;
   /** Configured public base URLs, listed after the instance that serves the document. */
@@ -46,7 +46,8 @@ type Document = { paths?: Record<string, Record<string, Operation>>; components?
  * texts that name them, and `GET /openapi.json` naming the instance that was asked first in
  * `servers`, so "try it" calls it.
  */
-export function registerOpenApi(app: FastifyInstance, info: OpenApiInfo) {
+export function registerOpenApi(app: FastifyInstance, options: OpenApiInfo) {
+  const info = { ...options, ...readExamples() };
   const texts = providerTexts(info.providers);
   app.register(fastifySwagger, {
     openapi: {
@@ -94,8 +95,20 @@ export function registerOpenApi(app: FastifyInstance, info: OpenApiInfo) {
   );
 }
 
+// The examples are data beside the docs (docs/examples/), read once when the app is built.
+const EXAMPLES_DIR = new URL('../../../docs/examples/', import.meta.url);
+
+function readExamples(): { examples: RouteFacts['examples']; errorExamples: ErrorExamples } {
+  const read = (name: string) => JSON.parse(readFileSync(new URL(name, EXAMPLES_DIR), 'utf8'));
+  const errors = read('errors.json') as { request_id: string; errors: ErrorExamples['errors'] };
+  return {
+    examples: read('operations.json'),
+    errorExamples: { errors: errors.errors, requestId: errors.request_id },
+  };
+}
+
 /** Error responses and shared schemas by reference, one operation per method, examples in place. */
-function finish(doc: Document, info: OpenApiInfo): Document {
+function finish(doc: Document, info: RouteFacts & { errorExamples: ErrorExamples }): Document {
   const statuses = new Set<number>();
   for (const item of Object.values(doc.paths ?? {})) {
     delete item['head'];
