@@ -14,10 +14,10 @@ import { registerOpenApi } from './http/plugins/openapi.ts';
 import { genRequestId, registerRequestId } from './http/plugins/request-id.ts';
 import { registerRequestLog } from './http/plugins/request-log.ts';
 import { handleFrameworkError } from './http/plugins/router-errors.ts';
-import './http/route-doc.ts';
 import { registerAdminRoutes } from './http/routes/admin/index.ts';
 import { registerV1Routes } from './http/routes/index.ts';
 import type { ApiApp, RouteServices } from './http/routes/types.ts';
+import { SHARED_SCHEMAS } from './http/schemas/answers.ts';
 import { buildValidator } from './http/validators.ts';
 import { JobReads } from './jobs/reads.ts';
 
@@ -63,9 +63,8 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
   if (ctx.metrics !== null) registerRequestMetrics(app, ctx.metrics);
   registerErrorHandling(app, { bodyLimit: ctx.bodyLimit });
   registerJsonParser(app, ctx.bodyLimit);
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   registerOpenApi(app, {
-    title: 'crm-proxy',
-    version: '1',
     servers:
       options.servers?.map((url) => ({ url, description: 'Configured server' })) ??
       Object.entries(ctx.config.publicUrls).map(([region, url]) => ({

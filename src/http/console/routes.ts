@@ -12,7 +12,7 @@ import { registerCookies } from '../plugins/cookies.ts';
 import { registerSecurityHeaders } from '../plugins/security-headers.ts';
 import { connectionRoutes, connectRoutes } from './connection-routes.ts';
 import { consoleErrorHandler } from './errors.ts';
-import { type ConsoleKit, consoleKit, hidden, typed } from './kit.ts';
+import { type ConsoleKit, consoleKit, typed } from './kit.ts';
 import { logRoutes } from './log-routes.ts';
 import { AssetParams } from './schemas.ts';
 import { registerSessionGate } from './session-gate.ts';
@@ -60,19 +60,13 @@ export function registerConsole(app: FastifyInstance, ctx: AppContext): void {
 /** What needs no session: the stylesheet and script, and /console itself. */
 function publicRoutes(scope: FastifyInstance): void {
   const api = typed(scope);
-  api.get(
-    '/console/assets/:name',
-    { config: hidden, schema: { params: AssetParams } },
-    async (request, reply) => {
-      const { name } = request.params;
-      const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
-      if (asset === undefined) throw new ApiError('not_found', 'No such console asset.');
-      return reply.header('cache-control', 'public, max-age=3600').type(asset.type).send(asset.body);
-    },
-  );
-  api.get('/console', { config: hidden }, async (_request, reply) =>
-    reply.redirect('/console/connections', 303),
-  );
+  api.get('/console/assets/:name', { schema: { params: AssetParams } }, async (request, reply) => {
+    const { name } = request.params;
+    const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+    if (asset === undefined) throw new ApiError('not_found', 'No such console asset.');
+    return reply.header('cache-control', 'public, max-age=3600').type(asset.type).send(asset.body);
+  });
+  api.get('/console', async (_request, reply) => reply.redirect('/console/connections', 303));
 }
 
 async function signedInRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {

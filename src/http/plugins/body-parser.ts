@@ -33,7 +33,7 @@ export function registerJsonParser(app: FastifyInstance, bodyLimit: number): voi
       }
       // Only a batch write keeps its place past the parse, until its job is stored or it runs
       // directly; any other request lets go now, so that a slow CRM call never holds up others.
-      if (!HELD_BY.has(request.routeOptions.config?.doc?.operation)) releaseBody(request);
+      if (!HELD_BY.has(request.routeOptions.schema?.['x-crm-operation'])) releaseBody(request);
       return body.value;
     } catch (error) {
       releaseBody(request);
