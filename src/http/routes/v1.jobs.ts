@@ -115,6 +115,12 @@ export function register(app: ApiApp, ctx: RouteServices): void {
       };
     },
   );
+  followRoutes(app, ctx);
+  resultsRoute(app, ctx);
+}
+
+/** `GET /v1/jobs/{job_id}` follows a job; `DELETE` cancels it. */
+function followRoutes(app: ApiApp, ctx: RouteServices): void {
   app.get(
     '/v1/jobs/:job_id',
     {
@@ -158,6 +164,10 @@ export function register(app: ApiApp, ctx: RouteServices): void {
       return jobView((await ctx.jobReads.find(job.id)) ?? job);
     },
   );
+}
+
+/** `GET /v1/jobs/{job_id}/results`: a finished job's per-record results, page by page. */
+function resultsRoute(app: ApiApp, ctx: RouteServices): void {
   app.get(
     '/v1/jobs/:job_id/results',
     {
