@@ -27,6 +27,8 @@ COPY package.json ./
 COPY bin ./bin
 COPY src ./src
 COPY sandbox ./sandbox
+# The OpenAPI document's examples, read when the app is built.
+COPY docs/examples ./docs/examples
 # `node` (uid 1000) ships with the base image; /data is the only place written (the SQLite store
 # when DATABASE_URL is unset). Mount a volume there; everything else can be read-only.
 RUN mkdir -p /data && chown node:node /data

@@ -9,7 +9,6 @@ import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config/index.ts';
 import { createContext } from '../src/context.ts';
-import { openApiDocumentOf } from '../src/http/plugins/openapi.ts';
 
 export const CLIENT_SCHEMA_FILE = resolve(import.meta.dirname, '../packages/client/src/schema.ts');
 
@@ -31,7 +30,7 @@ export async function dumpOpenApi(): Promise<OpenAPI3> {
     try {
       const app = buildApp(ctx);
       await app.ready();
-      const document = openApiDocumentOf(app) as unknown as OpenAPI3;
+      const document = app.swagger() as unknown as OpenAPI3;
       await app.close();
       return document;
     } finally {

@@ -1,7 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
-import { ERROR_EXAMPLES } from './api-error-examples.ts';
-import { EXAMPLE_REQUEST_ID, OPERATION_EXAMPLES } from './api-examples.ts';
 import type { AppContext } from './context.ts';
 import { connectionLimits } from './http/connections/index.ts';
 import { registerConsole } from './http/console/routes.ts';
@@ -15,10 +13,10 @@ import { registerOpenApi } from './http/plugins/openapi.ts';
 import { genRequestId, registerRequestId } from './http/plugins/request-id.ts';
 import { registerRequestLog } from './http/plugins/request-log.ts';
 import { handleFrameworkError } from './http/plugins/router-errors.ts';
-import './http/route-doc.ts';
 import { registerAdminRoutes } from './http/routes/admin/index.ts';
 import { registerV1Routes } from './http/routes/index.ts';
 import type { ApiApp, RouteServices } from './http/routes/types.ts';
+import { SHARED_SCHEMAS } from './http/schemas/answers.ts';
 import { buildValidator } from './http/validators.ts';
 import { JobReads } from './jobs/reads.ts';
 
@@ -61,9 +59,8 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
   if (ctx.metrics !== null) registerRequestMetrics(app, ctx.metrics);
   registerErrorHandling(app, { bodyLimit: ctx.bodyLimit });
   registerJsonParser(app, ctx.bodyLimit);
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   registerOpenApi(app, {
-    title: 'crm-proxy',
-    version: '1',
     servers:
       options.servers?.map((url) => ({ url, description: 'Configured server' })) ??
       Object.entries(ctx.config.publicUrls).map(([region, url]) => ({
@@ -71,8 +68,6 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
         description: `Public URL of the ${region} region`,
       })),
     behindTls: ctx.config.behindTls,
-    examples: OPERATION_EXAMPLES,
-    errorExamples: { errors: ERROR_EXAMPLES, requestId: EXAMPLE_REQUEST_ID },
     providers: ctx.registry.list().map((adapter) => adapter.profile),
     offeredBy: (operation) =>
       ctx.registry

@@ -53,24 +53,13 @@ export interface ProviderProfile {
 }
 
 /**
- * Short Markdown fragments the OpenAPI document shows for each registered CRM (src/http/provider-doc.ts
- * composes them with the other profile facts: display name, limits, write interfaces, object names).
+ * Short Markdown fragments the OpenAPI document shows for each registered CRM (src/http/plugins/openapi.ts).
  */
 export interface ProviderDocNotes {
-  /** Where pass-through targets go, as a noun phrase: "the org's instance URL", "`https://api.example.com/...`". */
-  apiHost: string;
-  /** The app in the CRM where the callback URL is registered: "the Salesforce connected app". */
-  oauthApp: string;
-  /** What a connect link's `login_host` takes; absent when the CRM has no choice of login host. */
-  loginHost?: string;
-  /** Where the CRM reports the account's daily API allowance on its answers: "the `X-Limit` header". */
-  allowance?: string;
-  /** The CRM's own upsert key, as an upsert `match_key`: "an external-id field". */
-  upsertKey?: string;
   /**
    * The CRM's part of a route's description, by the route's operationId (`insertRecords`): how it
-   * carries the operation, its shapes and limits. Shown as "<display name>: <note>" where the
-   * description says `{{crm.notes}}`, for CRMs that offer the route's operation.
+   * carries the operation, its shapes and limits. Shown as "<display name>: <note>" after the
+   * route's description, for CRMs that offer the route's operation.
    */
   routes?: Readonly<Record<string, string>>;
 }

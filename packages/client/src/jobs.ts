@@ -81,9 +81,10 @@ export class JobsApi {
   }
 }
 
-function pageQuery(page: PageOptions): { limit?: number; cursor?: string } {
+/** The page's query parameters, as the URL carries them (strings). */
+function pageQuery(page: PageOptions): { limit?: string; cursor?: string } {
   return {
-    ...(page.limit === undefined ? {} : { limit: page.limit }),
+    ...(page.limit === undefined ? {} : { limit: String(page.limit) }),
     ...(page.cursor === undefined ? {} : { cursor: page.cursor }),
   };
 }

@@ -224,7 +224,7 @@ export interface paths {
         put?: never;
         /**
          * Describe the instance
-         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Lists every object of the connected account in `data`. Salesforce: its Describe Global result, unchanged (cached per connection for a few minutes). HubSpot: the standard object types and the account's custom objects from the schemas API. No request body.
+         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Lists every object of the connected account in `data`. No request body. Salesforce: its Describe Global result, unchanged (cached per connection for a few minutes). HubSpot: the standard object types and the account's custom objects from the schemas API.
          */
         post: operations["describeInstance"];
         delete?: never;
@@ -244,7 +244,7 @@ export interface paths {
         put?: never;
         /**
          * Describe one object
-         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. The object's metadata in `data`. Salesforce: its sObject Describe result, unchanged (`fields`, `childRelationships`, `recordTypeInfos`, …). HubSpot: `name`, `objectTypeId`, `custom` and `properties`, each property as HubSpot's properties API gives it (`name`, `label`, `type`, `fieldType`, `options`, …). The object name is case-insensitive. Unknown object: 404 `unknown_object`. No request body.
+         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. The object's metadata in `data`. The object name is case-insensitive. Unknown object: 404 `unknown_object`. No request body. Salesforce: its sObject Describe result, unchanged (`fields`, `childRelationships`, `recordTypeInfos`, …). HubSpot: `name`, `objectTypeId`, `custom` and `properties`, each property as HubSpot's properties API gives it (`name`, `label`, `type`, `fieldType`, `options`, …).
          */
         post: operations["describeObject"];
         delete?: never;
@@ -328,7 +328,7 @@ export interface paths {
         put?: never;
         /**
          * Add a custom field
-         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Salesforce: `data` is a field definition (name, type, label; `length` for Text; `valueSet` for Picklist); answers `{data, msg}`. HubSpot: `data` is a property definition (name, label, type, fieldType, groupName); answers `{data, message}`. With an `Idempotency-Key`, the answer is stored when the write finishes, even if the client disconnected, and a retry with the key gets it without a CRM call. If the service stopped mid-write, the retry gets `409 idempotency_key_outcome_unknown`: check the CRM, then use a new key.
+         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. With an `Idempotency-Key`, the answer is stored when the write finishes, even if the client disconnected, and a retry with the key gets it without a CRM call. If the service stopped mid-write, the retry gets `409 idempotency_key_outcome_unknown`: check the CRM, then use a new key. Salesforce: `data` is a field definition (name, type, label; `length` for Text; `valueSet` for Picklist); answers `{data, msg}`. HubSpot: `data` is a property definition (name, label, type, fieldType, groupName); answers `{data, message}`.
          */
         post: operations["addCustomField"];
         delete?: never;
@@ -388,7 +388,7 @@ export interface paths {
         put?: never;
         /**
          * Delete records
-         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Deletes up to 10 000 records by id (any object types). Salesforce: the service picks sObject Collections or Bulk API 2.0 by size and, from 2 000 records on, by the org’s daily API allowance left (Collections, the fastest, while at least half is left; Bulk, the fewest calls, below), and names it and why in the `X-CRM-Proxy-Interface` response header (`bulk2; reason=allowance-12%-left`); the same request header (`collections` | `bulk2`) forces one. HubSpot: its ids do not name their object type: use `/v1/object/delete/{object_name}` (400 here). With `Prefer: respond-async`, an `Idempotency-Key`, or more than 200 records, the write runs as a durable job: it survives a restart of the service and a client that disconnects, and a synchronous answer carries the job id in `X-CRM-Proxy-Job-Id`. Records that a job cannot vouch for after a crash are answered `CRM_PROXY_OUTCOME_UNKNOWN` (check them in the CRM before sending them again), never sent twice.
+         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Deletes up to 10 000 records by id (any object types). With `Prefer: respond-async`, an `Idempotency-Key`, or more than 200 records, the write runs as a durable job: it survives a restart of the service and a client that disconnects, and a synchronous answer carries the job id in `X-CRM-Proxy-Job-Id`. Records that a job cannot vouch for after a crash are answered `CRM_PROXY_OUTCOME_UNKNOWN` (check them in the CRM before sending them again), never sent twice. Salesforce: the service picks sObject Collections or Bulk API 2.0 by size and, from 2 000 records on, by the org’s daily API allowance left (Collections, the fastest, while at least half is left; Bulk, the fewest calls, below), and names it and why in the `X-CRM-Proxy-Interface` response header (`bulk2; reason=allowance-12%-left`); the same request header (`collections` | `bulk2`) forces one. HubSpot: its ids do not name their object type: use `/v1/object/delete/{object_name}` (400 here).
          */
         post: operations["deleteRecords"];
         delete?: never;
@@ -408,7 +408,7 @@ export interface paths {
         put?: never;
         /**
          * Delete records of one object type
-         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Deletes up to 10 000 records of `{object_name}` by id. Salesforce: the same as `/v1/object/delete` (its ids name their object; the name is checked for form only). HubSpot: needed, since HubSpot ids do not name their object type; the ids are read first (HubSpot’s batch archive answers the same for ids that do not exist), live ones archived in batches of 100, others fail with `OBJECT_NOT_FOUND`. With `Prefer: respond-async`, an `Idempotency-Key`, or more than 200 records, the write runs as a durable job: it survives a restart of the service and a client that disconnects, and a synchronous answer carries the job id in `X-CRM-Proxy-Job-Id`. Records that a job cannot vouch for after a crash are answered `CRM_PROXY_OUTCOME_UNKNOWN` (check them in the CRM before sending them again), never sent twice.
+         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Deletes up to 10 000 records of `{object_name}` by id. With `Prefer: respond-async`, an `Idempotency-Key`, or more than 200 records, the write runs as a durable job: it survives a restart of the service and a client that disconnects, and a synchronous answer carries the job id in `X-CRM-Proxy-Job-Id`. Records that a job cannot vouch for after a crash are answered `CRM_PROXY_OUTCOME_UNKNOWN` (check them in the CRM before sending them again), never sent twice. Salesforce: the same as `/v1/object/delete` (its ids name their object; the name is checked for form only). HubSpot: needed, since HubSpot ids do not name their object type; the ids are read first (HubSpot’s batch archive answers the same for ids that do not exist), live ones archived in batches of 100, others fail with `OBJECT_NOT_FOUND`.
          */
         post: operations["deleteObjectRecords"];
         delete?: never;
@@ -468,7 +468,7 @@ export interface paths {
         put?: never;
         /**
          * Insert records
-         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Creates 1 to 10 000 records; one result per record, in order; each record succeeds or fails on its own. Salesforce: the service picks sObject Collections or Bulk API 2.0 by size and, from 2 000 records on, by the org’s daily API allowance left (Collections, the fastest, while at least half is left; Bulk, the fewest calls, below), and names it and why in the `X-CRM-Proxy-Interface` response header (`bulk2; reason=allowance-12%-left`); the same request header (`collections` | `bulk2`) forces one. HubSpot: batch create calls of 100 in parallel under the connection’s rate-limit pacing, results mapped back by `objectWriteTraceId`; values formatted for each property’s type (enumerations checked against the options with the closest one suggested); a duplicate unique value is that record’s `CONFLICT`. With `Prefer: respond-async`, an `Idempotency-Key`, or more than 200 records, the write runs as a durable job: it survives a restart of the service and a client that disconnects, and a synchronous answer carries the job id in `X-CRM-Proxy-Job-Id`. Records that a job cannot vouch for after a crash are answered `CRM_PROXY_OUTCOME_UNKNOWN` (check them in the CRM before sending them again), never sent twice.
+         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Creates 1 to 10 000 records; one result per record, in order; each record succeeds or fails on its own. With `Prefer: respond-async`, an `Idempotency-Key`, or more than 200 records, the write runs as a durable job: it survives a restart of the service and a client that disconnects, and a synchronous answer carries the job id in `X-CRM-Proxy-Job-Id`. Records that a job cannot vouch for after a crash are answered `CRM_PROXY_OUTCOME_UNKNOWN` (check them in the CRM before sending them again), never sent twice. Salesforce: the service picks sObject Collections or Bulk API 2.0 by size and, from 2 000 records on, by the org’s daily API allowance left (Collections, the fastest, while at least half is left; Bulk, the fewest calls, below), and names it and why in the `X-CRM-Proxy-Interface` response header (`bulk2; reason=allowance-12%-left`); the same request header (`collections` | `bulk2`) forces one. HubSpot: batch create calls of 100 in parallel under the connection’s rate-limit pacing, results mapped back by `objectWriteTraceId`; values formatted for each property’s type (enumerations checked against the options with the closest one suggested); a duplicate unique value is that record’s `CONFLICT`.
          */
         post: operations["insertRecords"];
         delete?: never;
@@ -528,7 +528,7 @@ export interface paths {
         put?: never;
         /**
          * Update records
-         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Changes 1 to 10 000 records, each identified by `id`; the fields sent overwrite the stored values. Salesforce: the service picks sObject Collections or Bulk API 2.0 by size and, from 2 000 records on, by the org’s daily API allowance left (Collections, the fastest, while at least half is left; Bulk, the fewest calls, below), and names it and why in the `X-CRM-Proxy-Interface` response header (`bulk2; reason=allowance-12%-left`); the same request header (`collections` | `bulk2`) forces one. HubSpot: batch update calls of 100 in parallel under the connection’s pacing, values formatted as for insert, malformed or missing ids failing their record only, an id repeated in one request written in order. With `Prefer: respond-async`, an `Idempotency-Key`, or more than 200 records, the write runs as a durable job: it survives a restart of the service and a client that disconnects, and a synchronous answer carries the job id in `X-CRM-Proxy-Job-Id`. Records that a job cannot vouch for after a crash are answered `CRM_PROXY_OUTCOME_UNKNOWN` (check them in the CRM before sending them again), never sent twice.
+         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Changes 1 to 10 000 records, each identified by `id`; the fields sent overwrite the stored values. With `Prefer: respond-async`, an `Idempotency-Key`, or more than 200 records, the write runs as a durable job: it survives a restart of the service and a client that disconnects, and a synchronous answer carries the job id in `X-CRM-Proxy-Job-Id`. Records that a job cannot vouch for after a crash are answered `CRM_PROXY_OUTCOME_UNKNOWN` (check them in the CRM before sending them again), never sent twice. Salesforce: the service picks sObject Collections or Bulk API 2.0 by size and, from 2 000 records on, by the org’s daily API allowance left (Collections, the fastest, while at least half is left; Bulk, the fewest calls, below), and names it and why in the `X-CRM-Proxy-Interface` response header (`bulk2; reason=allowance-12%-left`); the same request header (`collections` | `bulk2`) forces one. HubSpot: batch update calls of 100 in parallel under the connection’s pacing, values formatted as for insert, malformed or missing ids failing their record only, an id repeated in one request written in order.
          */
         post: operations["updateRecords"];
         delete?: never;
@@ -566,29 +566,29 @@ export interface paths {
         };
         /**
          * Pass a request through to the CRM
-         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (the org's instance URL for Salesforce, `https://api.hubapi.com/...` for HubSpot), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.
+         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (the org’s instance URL, `https://api.hubapi.com/...`), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.
          */
         get: operations["passThroughGet"];
         /**
          * Pass a request through to the CRM
-         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (the org's instance URL for Salesforce, `https://api.hubapi.com/...` for HubSpot), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.
+         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (the org’s instance URL, `https://api.hubapi.com/...`), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.
          */
         put: operations["passThroughPut"];
         /**
          * Pass a request through to the CRM
-         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (the org's instance URL for Salesforce, `https://api.hubapi.com/...` for HubSpot), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.
+         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (the org’s instance URL, `https://api.hubapi.com/...`), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.
          */
         post: operations["passThroughPost"];
         /**
          * Pass a request through to the CRM
-         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (the org's instance URL for Salesforce, `https://api.hubapi.com/...` for HubSpot), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.
+         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (the org’s instance URL, `https://api.hubapi.com/...`), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.
          */
         delete: operations["passThroughDelete"];
         options?: never;
         head?: never;
         /**
          * Pass a request through to the CRM
-         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (the org's instance URL for Salesforce, `https://api.hubapi.com/...` for HubSpot), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.
+         * @description **Offered on Salesforce, HubSpot connections**; other connections answer 422 `operation_not_available`. Sends the request (method, body, allowed headers, query string) to `target_url` — a full URL on the connection's own CRM API host (the org’s instance URL, `https://api.hubapi.com/...`), or a path starting with `/` — authenticated as the connected account, and returns the CRM's answer as it is: status, body and headers, error statuses included, redirects not followed. Other hosts, ports, schemes, IP literals, user-info and encoded separators are refused with 400 `target_not_allowed` before anything is sent. 502 `crm_unreachable` only when the CRM gave no answer.
          */
         patch: operations["passThroughPatch"];
         trace?: never;
@@ -632,7 +632,7 @@ export interface components {
             } | null;
             finished_at: string | null;
             id: string;
-            /** @description The write interface in use (`collections` or `bulk2` on Salesforce); null before it is chosen. */
+            /** @description The write interface in use, as the CRM names it; null before it is chosen. */
             interface: string | null;
             object: string | null;
             /** @description `insert`, `update` or `delete`. */
@@ -644,174 +644,24 @@ export interface components {
         };
         /** @description Per-record result, in the order sent; errors keep Salesforce’s own entries. */
         RecordResult: {
-            errors: {
+            errors?: ({
                 fields: string[];
                 message: string;
                 statusCode: string;
-            }[];
-            /** @description The record id; null for a new record that was not created. */
-            id: string | null;
-            success: boolean;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description The record id; null or absent for a record that was not created or matched. */
+            id?: string | null;
+            success?: boolean;
+        } & {
+            [key: string]: unknown;
         };
     };
-    responses: {
-        /** @description Malformed JSON, invalid body (every failing field is named), a limit exceeded (`too_many_records`, `too_many_ids`, `too_many_fields`, `field_name_too_long`, `query_too_long`), `invalid_value` (a field value of the wrong shape), `unknown_field` (with the closest real field), `invalid_query` (the CRM’s message), `invalid_cursor`, `invalid_field_definition`, `missing_match_value`, `target_not_allowed`, `invalid_path` (a malformed %-escape in the URL), `invalid_idempotency_key` (empty, over 255 characters or with control characters) or `malformed_request` (not valid HTTP/1.1; the connection is closed). */
-        Error400: {
-            headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description Missing, malformed or unknown API token. */
-        Error401: {
-            headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description Revoked or expired API token, or a token of the other region (`wrong_region`): 403 is about the client’s own token only. */
-        Error403: {
-            headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description Unknown route or unknown object, or `job_not_found`: no job of this token has that id. */
-        Error404: {
-            headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description Wrong HTTP method for this path. */
-        Error405: {
-            headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description `request_timeout`: the headers or the body did not arrive within the service’s time limits (the message names the limit); the connection is closed. */
-        Error408: {
-            headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description `field_already_exists`: the CRM already has a field of that name; `idempotency_key_in_progress`: a request with the same `Idempotency-Key` is still running (retry after `Retry-After`; a job-backed one names its job in `details`); `idempotency_key_outcome_unknown`: the first request with the key was interrupted before its answer was stored (check the CRM, then use a new key); `job_not_finished`: the job has no results yet. */
-        Error409: {
-            headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description Request body too large. */
-        Error413: {
-            headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The body is not JSON. */
-        Error415: {
-            headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with a different request. `operation_not_available`: the connection's CRM does not offer this operation (the message names what it offers), or `object_not_supported`: the object is announced but not supported yet. */
-        Error422: {
-            headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description `rate_limited`: the service's own rate limit, or `crm_rate_limited`: the CRM's limit once the service's retries are spent; see `Retry-After`. */
-        Error429: {
-            headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description `headers_too_large`: the request headers exceed the server’s limit. */
-        Error431: {
-            headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description Internal failure; the body carries no internal detail. */
-        Error500: {
-            headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The CRM failed or could not be reached after retries; the CRM's own error is in `details`. */
-        Error502: {
-            headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description `connection_needs_reauth`: the CRM no longer accepts the connection’s credentials; `crm_scope_missing`: the CRM connection was not granted a scope the operation needs (the message names it; the operator connects the account again and grants it); `connection_plain_http`: in production, the connection reaches its CRM over plain http (the message names the field and the fix) and nothing was sent; `service_unavailable`: the service is shutting down. */
-        Error503: {
-            headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-    };
+    responses: never;
     parameters: never;
     requestBodies: never;
-    headers: {
-        /** @description Id of this request, also in the error body. */
-        RequestId: string;
-    };
+    headers: never;
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -831,44 +681,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "cl_Z2n7Kd4P",
-                     *           "provider": "hubspot",
-                     *           "label": "Acme",
-                     *           "createdAt": "2026-03-02T09:30:00.000Z",
-                     *           "expiresAt": "2026-03-03T09:30:00.000Z",
-                     *           "usedAt": null,
-                     *           "revokedAt": null,
-                     *           "connectionId": null
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": {
-                        data: {
+                        data: ({
                             connectionId: string | null;
                             createdAt: string;
                             expiresAt: string;
                             id: string;
                             label: string | null;
+                            loginUrl: string | null;
                             provider: string;
                             revokedAt: string | null;
                             usedAt: string | null;
-                        }[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminCreateConnectLink: {
@@ -880,18 +781,11 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "provider": "hubspot",
-                 *       "label": "Acme",
-                 *       "ttl_hours": 24
-                 *     }
-                 */
                 "application/json": {
                     label?: string;
-                    /** @description Salesforce only: `login.salesforce.com`, `test.salesforce.com` or a My Domain URL. */
+                    /** @description The login host, for a CRM that takes one (see its connect documentation). */
                     login_host?: string;
-                    /** @description The CRM: `salesforce` or `hubspot`. */
+                    /** @description The id of a registered CRM, as connections show it in `provider`. */
                     provider: string;
                     /** @description Default 24. */
                     ttl_hours?: number;
@@ -905,34 +799,107 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "cl_Z2n7Kd4P",
-                     *         "url": "https://eu.crm-proxy.example/connect/cl_Z2n7Kd4P.s3cr3t",
-                     *         "expiresAt": "2026-03-03T09:30:00.000Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             expiresAt: string;
                             id: string;
                             url: string;
+                        } & {
+                            [key: string]: unknown;
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type: the code and message say which failure (see the document's description). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminRevokeConnectLink: {
@@ -957,16 +924,96 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: the code and message say which failure (see the document's description). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminListConnections: {
@@ -984,34 +1031,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "conn_5Wq8ZrT1",
-                     *           "provider": "salesforce",
-                     *           "providerName": "Salesforce",
-                     *           "label": "Production org",
-                     *           "region": "eu",
-                     *           "sandbox": false,
-                     *           "status": "active",
-                     *           "lastError": null,
-                     *           "lastErrorAt": null,
-                     *           "createdAt": "2026-03-01T08:00:00.000Z",
-                     *           "lastUsedAt": "2026-03-02T09:30:00.000Z",
-                     *           "allowance": {
-                     *             "used": 1250,
-                     *             "limit": 15000,
-                     *             "left": 13750,
-                     *             "at": "2026-03-02T09:30:00.000Z"
-                     *           }
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": {
-                        data: {
-                            /** @description The daily API allowance of the account as its latest answers reported it (Salesforce: the `Sforce-Limit-Info` header); null when unknown. */
+                        data: ({
+                            /** @description The daily API allowance of the account as its latest answers reported it (from the CRM’s own limit headers); null when unknown. */
                             allowance: {
                                 at: string;
                                 left: number;
@@ -1030,17 +1052,75 @@ export interface operations {
                             sandbox: boolean;
                             /** @description `needs_reauth`: the CRM refused the credentials; `failing`: the latest CRM call failed (see `lastError`). */
                             status: "active" | "needs_reauth" | "failing";
-                        }[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminGetConnection: {
@@ -1064,32 +1144,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "conn_5Wq8ZrT1",
-                     *         "provider": "salesforce",
-                     *         "providerName": "Salesforce",
-                     *         "label": "Production org",
-                     *         "region": "eu",
-                     *         "sandbox": false,
-                     *         "status": "active",
-                     *         "lastError": null,
-                     *         "lastErrorAt": null,
-                     *         "createdAt": "2026-03-01T08:00:00.000Z",
-                     *         "lastUsedAt": "2026-03-02T09:30:00.000Z",
-                     *         "allowance": {
-                     *           "used": 1250,
-                     *           "limit": 15000,
-                     *           "left": 13750,
-                     *           "at": "2026-03-02T09:30:00.000Z"
-                     *         }
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
-                            /** @description The daily API allowance of the account as its latest answers reported it (Salesforce: the `Sforce-Limit-Info` header); null when unknown. */
+                            /** @description The daily API allowance of the account as its latest answers reported it (from the CRM’s own limit headers); null when unknown. */
                             allowance: {
                                 at: string;
                                 left: number;
@@ -1108,19 +1165,93 @@ export interface operations {
                             sandbox: boolean;
                             /** @description `needs_reauth`: the CRM refused the credentials; `failing`: the latest CRM call failed (see `lastError`). */
                             status: "active" | "needs_reauth" | "failing";
+                        } & {
+                            [key: string]: unknown;
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: the code and message say which failure (see the document's description). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminDeleteConnection: {
@@ -1145,15 +1276,87 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: the code and message say which failure (see the document's description). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminListTokens: {
@@ -1177,26 +1380,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "tok_Qm3v8Lx2",
-                     *           "connectionId": "conn_5Wq8ZrT1",
-                     *           "name": "billing-sync",
-                     *           "prefix": "crmp_eu_Qm3v…",
-                     *           "region": "eu",
-                     *           "createdAt": "2026-03-01T08:05:00.000Z",
-                     *           "lastUsedAt": "2026-03-02T09:30:00.000Z",
-                     *           "expiresAt": null,
-                     *           "revokedAt": null,
-                     *           "state": "active"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": {
-                        data: {
+                        data: ({
                             connectionId: string;
                             createdAt: string;
                             expiresAt: string | null;
@@ -1208,19 +1393,93 @@ export interface operations {
                             region: string;
                             revokedAt: string | null;
                             state?: "active" | "revoked" | "expired";
-                        }[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: the code and message say which failure (see the document's description). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminCreateToken: {
@@ -1238,12 +1497,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "billing-sync",
-                 *       "expires_in_days": 90
-                 *     }
-                 */
                 "application/json": {
                     /** @description No expiry when absent. */
                     expires_in_days?: number;
@@ -1259,23 +1512,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "token": "crmp_eu_…",
-                     *       "data": {
-                     *         "id": "tok_Qm3v8Lx2",
-                     *         "connectionId": "conn_5Wq8ZrT1",
-                     *         "name": "billing-sync",
-                     *         "prefix": "crmp_eu_Qm3v…",
-                     *         "region": "eu",
-                     *         "createdAt": "2026-03-01T08:05:00.000Z",
-                     *         "lastUsedAt": null,
-                     *         "expiresAt": "2026-05-31T08:05:00.000Z",
-                     *         "revokedAt": null,
-                     *         "state": "active"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             connectionId: string;
@@ -1289,21 +1525,103 @@ export interface operations {
                             region: string;
                             revokedAt: string | null;
                             state?: "active" | "revoked" | "expired";
+                        } & {
+                            [key: string]: unknown;
                         };
                         token: string;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: the code and message say which failure (see the document's description). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type: the code and message say which failure (see the document's description). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminListRequests: {
@@ -1331,28 +1649,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "rl_9x2Kq",
-                     *           "at": "2026-03-02T09:30:00.000Z",
-                     *           "method": "POST",
-                     *           "path": "/v1/object/get/Account",
-                     *           "status": 200,
-                     *           "latencyMs": 41,
-                     *           "crmCalls": 1,
-                     *           "interface": null,
-                     *           "requestId": "req_3dbfT8zKq1V0x2aLm9Yc",
-                     *           "tokenId": "tok_Qm3v8Lx2",
-                     *           "connectionId": "conn_5Wq8ZrT1",
-                     *           "errorCode": null
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": {
-                        data: {
+                        data: ({
+                            /** @description Who did an operator action (`op_…` in the console, `cli:<user>` for the CLI; method `CLI`); null for API requests. */
+                            actor?: string | null;
                             at: string;
                             connectionId: string | null;
                             /** @description CRM calls the request spent, retries and token refreshes included. */
@@ -1368,18 +1668,84 @@ export interface operations {
                             requestId: string;
                             status: number;
                             tokenId: string | null;
-                        }[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminRevokeToken: {
@@ -1403,22 +1769,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "tok_Qm3v8Lx2",
-                     *         "connectionId": "conn_5Wq8ZrT1",
-                     *         "name": "billing-sync",
-                     *         "prefix": "crmp_eu_Qm3v…",
-                     *         "region": "eu",
-                     *         "createdAt": "2026-03-01T08:05:00.000Z",
-                     *         "lastUsedAt": "2026-03-02T09:30:00.000Z",
-                     *         "expiresAt": null,
-                     *         "revokedAt": "2026-03-02T10:00:00.000Z",
-                     *         "state": "revoked"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             connectionId: string;
@@ -1432,19 +1782,93 @@ export interface operations {
                             region: string;
                             revokedAt: string | null;
                             state?: "active" | "revoked" | "expired";
+                        } & {
+                            [key: string]: unknown;
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: the code and message say which failure (see the document's description). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminUsage: {
@@ -1466,27 +1890,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "connectionId": "conn_5Wq8ZrT1",
-                     *           "hours": [
-                     *             "2026-03-02T08:00:00.000Z",
-                     *             "2026-03-02T09:00:00.000Z"
-                     *           ],
-                     *           "requests": [
-                     *             96,
-                     *             120
-                     *           ],
-                     *           "errors": [
-                     *             0,
-                     *             2
-                     *           ]
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             connectionId: string | null;
@@ -1497,14 +1900,78 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     readAuditLogs: {
@@ -1517,18 +1984,6 @@ export interface operations {
         /** @description Either `data` (filters of a new read; absent: every entry) or `cursor` (the next page). */
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "data": {
-                 *         "occurred_after": "2026-03-01T00:00:00Z",
-                 *         "acting_user_ids": [
-                 *           1122334
-                 *         ],
-                 *         "order": "newest_first",
-                 *         "limit": 2
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     /** @description `next_cursor` of a previous answer. */
                     cursor?: string;
@@ -1554,75 +2009,134 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "records": [
-                     *           {
-                     *             "id": "5400000012",
-                     *             "category": "PROPERTY_VALUE",
-                     *             "subCategory": "CONTACT",
-                     *             "action": "UPDATE",
-                     *             "targetObjectId": "151",
-                     *             "occurredAt": "2026-03-02T09:31:12.480Z",
-                     *             "actingUser": {
-                     *               "userId": 1122334,
-                     *               "userEmail": "ada.owner@example.com"
-                     *             }
-                     *           },
-                     *           {
-                     *             "id": "5400000011",
-                     *             "category": "CRM_OBJECT",
-                     *             "subCategory": "CONTACT",
-                     *             "action": "CREATE",
-                     *             "targetObjectId": "151",
-                     *             "occurredAt": "2026-03-02T09:30:00.010Z",
-                     *             "actingUser": {
-                     *               "userId": 1122334,
-                     *               "userEmail": "ada.owner@example.com"
-                     *             }
-                     *           }
-                     *         ],
-                     *         "done": false,
-                     *         "next_cursor": "eyJjIjoiY29ubl8…"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             done: boolean;
                             next_cursor: string | null;
-                            records: ({
-                                actingUser: {
-                                    userEmail?: string;
-                                    userId: number;
-                                };
-                                action: string;
-                                category: string;
-                                id: string;
-                                occurredAt: string;
-                                subCategory?: string;
-                                targetObjectId?: string;
-                            } & {
+                            records: {
                                 [key: string]: unknown;
-                            })[];
+                            }[];
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the code and message say which failure (see the document's description). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type: the code and message say which failure (see the document's description). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity: the code and message say which failure (see the document's description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad Gateway: the code and message say which failure (see the document's description). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listCountries: {
@@ -1640,36 +2154,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "source": "org_picklists",
-                     *         "countries": [
-                     *           {
-                     *             "code": "US",
-                     *             "label": "United States",
-                     *             "active": true,
-                     *             "visible": true,
-                     *             "states": [
-                     *               {
-                     *                 "code": "CA",
-                     *                 "label": "California",
-                     *                 "active": true,
-                     *                 "visible": true
-                     *               }
-                     *             ]
-                     *           },
-                     *           {
-                     *             "code": "DE",
-                     *             "label": "Germany",
-                     *             "active": true,
-                     *             "visible": true,
-                     *             "states": []
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             countries: {
@@ -1696,17 +2180,105 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity: the code and message say which failure (see the document's description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad Gateway: the code and message say which failure (see the document's description). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     describeInstance: {
@@ -1724,23 +2296,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "encoding": "UTF-8",
-                     *         "maxBatchSize": 200,
-                     *         "sobjects": [
-                     *           {
-                     *             "name": "Account",
-                     *             "label": "Account",
-                     *             "custom": false,
-                     *             "queryable": true,
-                     *             "createable": true
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @description Salesforce: its Describe Global result, unchanged (`encoding`, `maxBatchSize`, `sobjects`). HubSpot: `objects`, the standard object types and the account's custom objects (`name`, `objectTypeId`, `custom`). */
                         data: {
@@ -1749,17 +2304,105 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity: the code and message say which failure (see the document's description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad Gateway: the code and message say which failure (see the document's description). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     describeObject: {
@@ -1768,7 +2411,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @description API name of the object, as the connection’s CRM names it (`Account`, `Invoice__c`, `contacts`, `0-1`, `p_pets`).
                  * @example Account
                  */
                 object_name: string;
@@ -1783,29 +2426,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "name": "Account",
-                     *         "label": "Account",
-                     *         "fields": [
-                     *           {
-                     *             "name": "Id",
-                     *             "type": "id",
-                     *             "label": "Account ID",
-                     *             "nillable": false
-                     *           },
-                     *           {
-                     *             "name": "Name",
-                     *             "type": "string",
-                     *             "label": "Account Name",
-                     *             "length": 255,
-                     *             "nillable": false
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             [key: string]: unknown;
@@ -1813,18 +2433,114 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: the code and message say which failure (see the document's description). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity: the code and message say which failure (see the document's description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad Gateway: the code and message say which failure (see the document's description). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listJobs: {
@@ -1833,7 +2549,7 @@ export interface operations {
                 /** @description `next_cursor` of the previous page. */
                 cursor?: string;
                 /** @description Jobs per page, 1 to 200 (default 50). */
-                limit?: number;
+                limit?: string;
             };
             header?: never;
             path?: never;
@@ -1847,48 +2563,84 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "job_8kT2mQvX4nR7bL1c",
-                     *           "state": "completed",
-                     *           "operation": "insert",
-                     *           "object": "Account",
-                     *           "interface": "collections",
-                     *           "counts": {
-                     *             "total": 2,
-                     *             "processed": 2,
-                     *             "succeeded": 2,
-                     *             "failed": 0
-                     *           },
-                     *           "crm_job_ids": [],
-                     *           "cancel_requested": false,
-                     *           "created_at": "2026-03-02T09:30:00.000Z",
-                     *           "started_at": "2026-03-02T09:30:00.010Z",
-                     *           "finished_at": "2026-03-02T09:30:00.480Z",
-                     *           "updated_at": "2026-03-02T09:30:00.480Z",
-                     *           "error": null,
-                     *           "results_url": "/v1/jobs/job_8kT2mQvX4nR7bL1c/results"
-                     *         }
-                     *       ],
-                     *       "next_cursor": null
-                     *     }
-                     */
                     "application/json": {
                         data: components["schemas"]["Job"][];
                         next_cursor: string | null;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getJob: {
@@ -1909,40 +2661,81 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "id": "job_8kT2mQvX4nR7bL1c",
-                     *       "state": "completed",
-                     *       "operation": "insert",
-                     *       "object": "Account",
-                     *       "interface": "collections",
-                     *       "counts": {
-                     *         "total": 2,
-                     *         "processed": 2,
-                     *         "succeeded": 2,
-                     *         "failed": 0
-                     *       },
-                     *       "crm_job_ids": [],
-                     *       "cancel_requested": false,
-                     *       "created_at": "2026-03-02T09:30:00.000Z",
-                     *       "started_at": "2026-03-02T09:30:00.010Z",
-                     *       "finished_at": "2026-03-02T09:30:00.480Z",
-                     *       "updated_at": "2026-03-02T09:30:00.480Z",
-                     *       "error": null,
-                     *       "results_url": "/v1/jobs/job_8kT2mQvX4nR7bL1c/results"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Job"];
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: the code and message say which failure (see the document's description). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     cancelJob: {
@@ -1963,29 +2756,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "id": "job_8kT2mQvX4nR7bL1c",
-                     *       "state": "completed",
-                     *       "operation": "insert",
-                     *       "object": "Account",
-                     *       "interface": "collections",
-                     *       "counts": {
-                     *         "total": 2,
-                     *         "processed": 2,
-                     *         "succeeded": 2,
-                     *         "failed": 0
-                     *       },
-                     *       "crm_job_ids": [],
-                     *       "cancel_requested": false,
-                     *       "created_at": "2026-03-02T09:30:00.000Z",
-                     *       "started_at": "2026-03-02T09:30:00.010Z",
-                     *       "finished_at": "2026-03-02T09:30:00.480Z",
-                     *       "updated_at": "2026-03-02T09:30:00.480Z",
-                     *       "error": null,
-                     *       "results_url": "/v1/jobs/job_8kT2mQvX4nR7bL1c/results"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Job"];
                 };
             };
@@ -1995,40 +2765,81 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "id": "job_8kT2mQvX4nR7bL1c",
-                     *       "state": "running",
-                     *       "operation": "insert",
-                     *       "object": "Account",
-                     *       "interface": "collections",
-                     *       "counts": {
-                     *         "total": 2,
-                     *         "processed": 2,
-                     *         "succeeded": 2,
-                     *         "failed": 0
-                     *       },
-                     *       "crm_job_ids": [],
-                     *       "cancel_requested": true,
-                     *       "created_at": "2026-03-02T09:30:00.000Z",
-                     *       "started_at": "2026-03-02T09:30:00.010Z",
-                     *       "finished_at": null,
-                     *       "updated_at": "2026-03-02T09:30:00.480Z",
-                     *       "error": null,
-                     *       "results_url": "/v1/jobs/job_8kT2mQvX4nR7bL1c/results"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Job"];
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: the code and message say which failure (see the document's description). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getJobResults: {
@@ -2037,7 +2848,7 @@ export interface operations {
                 /** @description `next_cursor` of the previous page. */
                 cursor?: string;
                 /** @description Results per page, 1 to 10 000 (default 1000). */
-                limit?: number;
+                limit?: string;
             };
             header?: never;
             path: {
@@ -2054,39 +2865,102 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "001XXXXXXXXXXXXAAA",
-                     *           "success": true,
-                     *           "errors": []
-                     *         },
-                     *         {
-                     *           "id": "001XXXXXXXXXXXXAAB",
-                     *           "success": true,
-                     *           "errors": []
-                     *         }
-                     *       ],
-                     *       "next_cursor": null
-                     *     }
-                     */
                     "application/json": {
                         data: components["schemas"]["RecordResult"][];
                         next_cursor: string | null;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: the code and message say which failure (see the document's description). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the code and message say which failure (see the document's description). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     addCustomField: {
@@ -2098,7 +2972,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @description API name of the object, as the connection’s CRM names it (`Account`, `Invoice__c`, `contacts`, `0-1`, `p_pets`).
                  * @example Account
                  */
                 object_name: string;
@@ -2107,16 +2981,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "data": {
-                 *         "name": "Tier",
-                 *         "label": "Tier",
-                 *         "type": "Text",
-                 *         "length": 40
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     /** @description Salesforce: name, type, label, `length` for Text, `valueSet` for Picklist. HubSpot: name, label, type, fieldType, groupName. */
                     data: {
@@ -2146,39 +3010,152 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "00NXXXXXXXXXXXXAAA",
-                     *         "success": true,
-                     *         "errors": []
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             [key: string]: unknown;
                         };
                         message?: string;
                         msg?: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: the code and message say which failure (see the document's description). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the code and message say which failure (see the document's description). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the code and message say which failure (see the document's description). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type: the code and message say which failure (see the document's description). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity: the code and message say which failure (see the document's description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad Gateway: the code and message say which failure (see the document's description). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     associateRecords: {
@@ -2187,7 +3164,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @description API name of the object, as the connection’s CRM names it (`Account`, `Invoice__c`, `contacts`, `0-1`, `p_pets`).
                  * @example contacts
                  */
                 object_name: string;
@@ -2196,18 +3173,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "data": [
-                 *         {
-                 *           "id": "151",
-                 *           "to": "companies",
-                 *           "to_id": "301",
-                 *           "label": "Primary"
-                 *         }
-                 *       ]
-                 *     }
-                 */
                 "application/json": {
                     /** @description 1 to 10000 links. */
                     data: {
@@ -2230,36 +3195,137 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "151",
-                     *           "success": true,
-                     *           "errors": []
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": {
                         data: components["schemas"]["RecordResult"][];
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: the code and message say which failure (see the document's description). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the code and message say which failure (see the document's description). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type: the code and message say which failure (see the document's description). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity: the code and message say which failure (see the document's description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad Gateway: the code and message say which failure (see the document's description). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     readAssociations: {
@@ -2268,7 +3334,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @description API name of the object, as the connection’s CRM names it (`Account`, `Invoice__c`, `contacts`, `0-1`, `p_pets`).
                  * @example contacts
                  */
                 object_name: string;
@@ -2277,16 +3343,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "data": {
-                 *         "ids": [
-                 *           "151"
-                 *         ],
-                 *         "to": "companies"
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     data: {
                         /** @description 1 to 10000 record ids. */
@@ -2304,27 +3360,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "151",
-                     *           "to": [
-                     *             {
-                     *               "id": "301",
-                     *               "types": [
-                     *                 {
-                     *                   "category": "HUBSPOT_DEFINED",
-                     *                   "typeId": 1,
-                     *                   "label": "Primary"
-                     *                 }
-                     *               ]
-                     *             }
-                     *           ]
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             id: string;
@@ -2340,20 +3375,132 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: the code and message say which failure (see the document's description). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the code and message say which failure (see the document's description). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type: the code and message say which failure (see the document's description). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity: the code and message say which failure (see the document's description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad Gateway: the code and message say which failure (see the document's description). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteRecords: {
@@ -2362,7 +3509,10 @@ export interface operations {
             header?: {
                 /** @description A unique key per write (a UUID), up to 255 printable characters, scoped to the API token and kept 24 hours. A retry with the same key and the same request gets the first answer again, marked `Idempotent-Replayed: true`, without calling the CRM; with a different request it is `422 idempotency_key_reused`; while the first still runs, `409 idempotency_key_in_progress` with `Retry-After`. */
                 "Idempotency-Key"?: string;
-                /** @description `respond-async` (RFC 7240): answer `202` at once with the job and `Location: /v1/jobs/{id}`; follow the job there and read its results at `/v1/jobs/{id}/results`. */
+                /**
+                 * @description `respond-async` (RFC 7240): answer `202` at once with the job and `Location: /v1/jobs/{id}`; follow the job there and read its results at `/v1/jobs/{id}/results`.
+                 * @example respond-async
+                 */
                 Prefer?: string;
             };
             path?: never;
@@ -2370,16 +3520,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "data": {
-                 *         "ids": [
-                 *           "001XXXXXXXXXXXXAAA",
-                 *           "001XXXXXXXXXXXXAAB"
-                 *         ]
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     data: {
                         /** @description 1 to 10000 ids. */
@@ -2397,22 +3537,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "001XXXXXXXXXXXXAAA",
-                     *           "success": true,
-                     *           "errors": []
-                     *         },
-                     *         {
-                     *           "id": "001XXXXXXXXXXXXAAB",
-                     *           "success": true,
-                     *           "errors": []
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": {
                         data: components["schemas"]["RecordResult"][];
                     };
@@ -2424,46 +3548,135 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "id": "job_8kT2mQvX4nR7bL1c",
-                     *       "state": "queued",
-                     *       "operation": "delete",
-                     *       "object": null,
-                     *       "interface": null,
-                     *       "counts": {
-                     *         "total": 2,
-                     *         "processed": 0,
-                     *         "succeeded": 0,
-                     *         "failed": 0
-                     *       },
-                     *       "crm_job_ids": [],
-                     *       "cancel_requested": false,
-                     *       "created_at": "2026-03-02T09:30:00.000Z",
-                     *       "started_at": null,
-                     *       "finished_at": null,
-                     *       "updated_at": "2026-03-02T09:30:00.000Z",
-                     *       "error": null,
-                     *       "results_url": "/v1/jobs/job_8kT2mQvX4nR7bL1c/results"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Job"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the code and message say which failure (see the document's description). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the code and message say which failure (see the document's description). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type: the code and message say which failure (see the document's description). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity: the code and message say which failure (see the document's description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad Gateway: the code and message say which failure (see the document's description). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteObjectRecords: {
@@ -2472,12 +3685,15 @@ export interface operations {
             header?: {
                 /** @description A unique key per write (a UUID), up to 255 printable characters, scoped to the API token and kept 24 hours. A retry with the same key and the same request gets the first answer again, marked `Idempotent-Replayed: true`, without calling the CRM; with a different request it is `422 idempotency_key_reused`; while the first still runs, `409 idempotency_key_in_progress` with `Retry-After`. */
                 "Idempotency-Key"?: string;
-                /** @description `respond-async` (RFC 7240): answer `202` at once with the job and `Location: /v1/jobs/{id}`; follow the job there and read its results at `/v1/jobs/{id}/results`. */
+                /**
+                 * @description `respond-async` (RFC 7240): answer `202` at once with the job and `Location: /v1/jobs/{id}`; follow the job there and read its results at `/v1/jobs/{id}/results`.
+                 * @example respond-async
+                 */
                 Prefer?: string;
             };
             path: {
                 /**
-                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @description API name of the object, as the connection’s CRM names it (`Account`, `Invoice__c`, `contacts`, `0-1`, `p_pets`).
                  * @example Account
                  */
                 object_name: string;
@@ -2486,16 +3702,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "data": {
-                 *         "ids": [
-                 *           "001XXXXXXXXXXXXAAA",
-                 *           "001XXXXXXXXXXXXAAB"
-                 *         ]
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     data: {
                         /** @description 1 to 10000 ids. */
@@ -2513,22 +3719,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "001XXXXXXXXXXXXAAA",
-                     *           "success": true,
-                     *           "errors": []
-                     *         },
-                     *         {
-                     *           "id": "001XXXXXXXXXXXXAAB",
-                     *           "success": true,
-                     *           "errors": []
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": {
                         data: components["schemas"]["RecordResult"][];
                     };
@@ -2540,47 +3730,144 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "id": "job_8kT2mQvX4nR7bL1c",
-                     *       "state": "queued",
-                     *       "operation": "delete",
-                     *       "object": "Account",
-                     *       "interface": null,
-                     *       "counts": {
-                     *         "total": 2,
-                     *         "processed": 0,
-                     *         "succeeded": 0,
-                     *         "failed": 0
-                     *       },
-                     *       "crm_job_ids": [],
-                     *       "cancel_requested": false,
-                     *       "created_at": "2026-03-02T09:30:00.000Z",
-                     *       "started_at": null,
-                     *       "finished_at": null,
-                     *       "updated_at": "2026-03-02T09:30:00.000Z",
-                     *       "error": null,
-                     *       "results_url": "/v1/jobs/job_8kT2mQvX4nR7bL1c/results"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Job"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: the code and message say which failure (see the document's description). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the code and message say which failure (see the document's description). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the code and message say which failure (see the document's description). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type: the code and message say which failure (see the document's description). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity: the code and message say which failure (see the document's description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad Gateway: the code and message say which failure (see the document's description). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     dissociateRecords: {
@@ -2589,7 +3876,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @description API name of the object, as the connection’s CRM names it (`Account`, `Invoice__c`, `contacts`, `0-1`, `p_pets`).
                  * @example contacts
                  */
                 object_name: string;
@@ -2598,17 +3885,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "data": [
-                 *         {
-                 *           "id": "151",
-                 *           "to": "companies",
-                 *           "to_id": "301"
-                 *         }
-                 *       ]
-                 *     }
-                 */
                 "application/json": {
                     /** @description 1 to 10000 links. */
                     data: {
@@ -2631,36 +3907,137 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "151",
-                     *           "success": true,
-                     *           "errors": []
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": {
                         data: components["schemas"]["RecordResult"][];
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: the code and message say which failure (see the document's description). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the code and message say which failure (see the document's description). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type: the code and message say which failure (see the document's description). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity: the code and message say which failure (see the document's description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad Gateway: the code and message say which failure (see the document's description). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getRecords: {
@@ -2669,7 +4046,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @description API name of the object, as the connection’s CRM names it (`Account`, `Invoice__c`, `contacts`, `0-1`, `p_pets`).
                  * @example Account
                  */
                 object_name: string;
@@ -2678,63 +4055,25 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "data": {
-                 *         "ids": [
-                 *           "0014S000000KyjBQAS",
-                 *           "0014S000000KyjEQAS"
-                 *         ],
-                 *         "fields": [
-                 *           "Name",
-                 *           "Industry"
-                 *         ]
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     data: {
                         /** @description Fields to return; absent or empty: all fields. */
                         fields?: string[];
-                        /** @description Ids to read: up to 10000 on Salesforce, up to 100 on HubSpot. */
+                        /** @description Ids to read, up to the CRM’s own limit per request (see its note above). */
                         ids: string[];
-                        /** @description Properties whose history (every value with its timestamp and source) each record also carries. HubSpot only: at most 50 ids then. */
+                        /** @description Properties whose history (every value with its timestamp and source) each record also carries, on CRMs that keep property history (see their note above). */
                         propertiesWithHistory?: string[];
                     };
                 };
             };
         };
         responses: {
-            /** @description The records, in input order. */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "attributes": {
-                     *             "type": "Account",
-                     *             "url": "/services/data/v62.0/sobjects/Account/0014S000000KyjBQAS"
-                     *           },
-                     *           "Id": "0014S000000KyjBQAS",
-                     *           "Name": "Acme Corp",
-                     *           "Industry": "Agriculture"
-                     *         },
-                     *         {
-                     *           "attributes": {
-                     *             "type": "Account",
-                     *             "url": "/services/data/v62.0/sobjects/Account/0014S000000KyjEQAS"
-                     *           },
-                     *           "Id": "0014S000000KyjEQAS",
-                     *           "Name": "Umbrella Corp",
-                     *           "Industry": "Consulting"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": {
                         /** @description One entry per id passed, in the order passed; `null` where no record exists. */
                         data: ({
@@ -2752,20 +4091,132 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: the code and message say which failure (see the document's description). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the code and message say which failure (see the document's description). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type: the code and message say which failure (see the document's description). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity: the code and message say which failure (see the document's description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad Gateway: the code and message say which failure (see the document's description). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     insertRecords: {
@@ -2774,12 +4225,15 @@ export interface operations {
             header?: {
                 /** @description A unique key per write (a UUID), up to 255 printable characters, scoped to the API token and kept 24 hours. A retry with the same key and the same request gets the first answer again, marked `Idempotent-Replayed: true`, without calling the CRM; with a different request it is `422 idempotency_key_reused`; while the first still runs, `409 idempotency_key_in_progress` with `Retry-After`. */
                 "Idempotency-Key"?: string;
-                /** @description `respond-async` (RFC 7240): answer `202` at once with the job and `Location: /v1/jobs/{id}`; follow the job there and read its results at `/v1/jobs/{id}/results`. */
+                /**
+                 * @description `respond-async` (RFC 7240): answer `202` at once with the job and `Location: /v1/jobs/{id}`; follow the job there and read its results at `/v1/jobs/{id}/results`.
+                 * @example respond-async
+                 */
                 Prefer?: string;
             };
             path: {
                 /**
-                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @description API name of the object, as the connection’s CRM names it (`Account`, `Invoice__c`, `contacts`, `0-1`, `p_pets`).
                  * @example Account
                  */
                 object_name: string;
@@ -2788,19 +4242,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "data": [
-                 *         {
-                 *           "Name": "Acme",
-                 *           "Industry": "Energy"
-                 *         },
-                 *         {
-                 *           "Name": "Globex"
-                 *         }
-                 *       ]
-                 *     }
-                 */
                 "application/json": {
                     /** @description Records to create: 1 to 10000. */
                     data: {
@@ -2816,22 +4257,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "001XXXXXXXXXXXXAAA",
-                     *           "success": true,
-                     *           "errors": []
-                     *         },
-                     *         {
-                     *           "id": "001XXXXXXXXXXXXAAB",
-                     *           "success": true,
-                     *           "errors": []
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": {
                         data: components["schemas"]["RecordResult"][];
                     };
@@ -2843,47 +4268,144 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "id": "job_8kT2mQvX4nR7bL1c",
-                     *       "state": "queued",
-                     *       "operation": "insert",
-                     *       "object": "Account",
-                     *       "interface": null,
-                     *       "counts": {
-                     *         "total": 2,
-                     *         "processed": 0,
-                     *         "succeeded": 0,
-                     *         "failed": 0
-                     *       },
-                     *       "crm_job_ids": [],
-                     *       "cancel_requested": false,
-                     *       "created_at": "2026-03-02T09:30:00.000Z",
-                     *       "started_at": null,
-                     *       "finished_at": null,
-                     *       "updated_at": "2026-03-02T09:30:00.000Z",
-                     *       "error": null,
-                     *       "results_url": "/v1/jobs/job_8kT2mQvX4nR7bL1c/results"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Job"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: the code and message say which failure (see the document's description). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the code and message say which failure (see the document's description). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the code and message say which failure (see the document's description). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type: the code and message say which failure (see the document's description). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity: the code and message say which failure (see the document's description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad Gateway: the code and message say which failure (see the document's description). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     searchRecords: {
@@ -2892,7 +4414,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @description API name of the object, as the connection’s CRM names it (`Account`, `Invoice__c`, `contacts`, `0-1`, `p_pets`).
                  * @example contacts
                  */
                 object_name: string;
@@ -2902,28 +4424,6 @@ export interface operations {
         /** @description Either `data` (a new search) or `cursor` (the next page). */
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "data": {
-                 *         "filterGroups": [
-                 *           {
-                 *             "filters": [
-                 *               {
-                 *                 "propertyName": "email",
-                 *                 "operator": "EQ",
-                 *                 "value": "ada@example.com"
-                 *               }
-                 *             ]
-                 *           }
-                 *         ],
-                 *         "properties": [
-                 *           "email",
-                 *           "firstname"
-                 *         ],
-                 *         "limit": 10
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     /** @description `next_cursor` of a previous answer. */
                     cursor?: string;
@@ -2960,28 +4460,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "totalSize": 1,
-                     *         "done": true,
-                     *         "records": [
-                     *           {
-                     *             "id": "151",
-                     *             "properties": {
-                     *               "email": "ada@example.com",
-                     *               "firstname": "Ada",
-                     *               "hs_object_id": "151"
-                     *             },
-                     *             "createdAt": "2026-03-01T08:00:00.000Z",
-                     *             "updatedAt": "2026-03-01T08:00:00.000Z",
-                     *             "archived": false
-                     *           }
-                     *         ],
-                     *         "next_cursor": null
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             done: boolean;
@@ -2994,20 +4472,132 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: the code and message say which failure (see the document's description). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the code and message say which failure (see the document's description). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type: the code and message say which failure (see the document's description). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity: the code and message say which failure (see the document's description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad Gateway: the code and message say which failure (see the document's description). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     query: {
@@ -3020,11 +4610,6 @@ export interface operations {
         /** @description Either `data` (a new query) or `cursor` (the next page). */
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "data": "SELECT Id, Name FROM Account ORDER BY Name LIMIT 2"
-                 *     }
-                 */
                 "application/json": {
                     /** @description `next_cursor` of a previous answer. */
                     cursor?: string;
@@ -3040,33 +4625,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "totalSize": 2,
-                     *         "done": true,
-                     *         "records": [
-                     *           {
-                     *             "attributes": {
-                     *               "type": "Account",
-                     *               "url": "/services/data/v62.0/sobjects/Account/001XXXXXXXXXXXXAAA"
-                     *             },
-                     *             "Id": "001XXXXXXXXXXXXAAA",
-                     *             "Name": "Acme"
-                     *           },
-                     *           {
-                     *             "attributes": {
-                     *               "type": "Account",
-                     *               "url": "/services/data/v62.0/sobjects/Account/001XXXXXXXXXXXXAAA"
-                     *             },
-                     *             "Id": "001XXXXXXXXXXXXAAB",
-                     *             "Name": "Globex"
-                     *           }
-                     *         ],
-                     *         "next_cursor": null
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             done: boolean;
@@ -3079,19 +4637,123 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the code and message say which failure (see the document's description). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type: the code and message say which failure (see the document's description). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity: the code and message say which failure (see the document's description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad Gateway: the code and message say which failure (see the document's description). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     updateRecords: {
@@ -3100,12 +4762,15 @@ export interface operations {
             header?: {
                 /** @description A unique key per write (a UUID), up to 255 printable characters, scoped to the API token and kept 24 hours. A retry with the same key and the same request gets the first answer again, marked `Idempotent-Replayed: true`, without calling the CRM; with a different request it is `422 idempotency_key_reused`; while the first still runs, `409 idempotency_key_in_progress` with `Retry-After`. */
                 "Idempotency-Key"?: string;
-                /** @description `respond-async` (RFC 7240): answer `202` at once with the job and `Location: /v1/jobs/{id}`; follow the job there and read its results at `/v1/jobs/{id}/results`. */
+                /**
+                 * @description `respond-async` (RFC 7240): answer `202` at once with the job and `Location: /v1/jobs/{id}`; follow the job there and read its results at `/v1/jobs/{id}/results`.
+                 * @example respond-async
+                 */
                 Prefer?: string;
             };
             path: {
                 /**
-                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @description API name of the object, as the connection’s CRM names it (`Account`, `Invoice__c`, `contacts`, `0-1`, `p_pets`).
                  * @example Account
                  */
                 object_name: string;
@@ -3114,20 +4779,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "data": [
-                 *         {
-                 *           "id": "001XXXXXXXXXXXXAAA",
-                 *           "Industry": "Utilities"
-                 *         },
-                 *         {
-                 *           "id": "001XXXXXXXXXXXXAAB",
-                 *           "Name": "Globex Corporation"
-                 *         }
-                 *       ]
-                 *     }
-                 */
                 "application/json": {
                     /** @description Records to change: 1 to 10000, each with its id. */
                     data: {
@@ -3143,22 +4794,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "001XXXXXXXXXXXXAAA",
-                     *           "success": true,
-                     *           "errors": []
-                     *         },
-                     *         {
-                     *           "id": "001XXXXXXXXXXXXAAB",
-                     *           "success": true,
-                     *           "errors": []
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": {
                         data: components["schemas"]["RecordResult"][];
                     };
@@ -3170,47 +4805,144 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "id": "job_8kT2mQvX4nR7bL1c",
-                     *       "state": "queued",
-                     *       "operation": "update",
-                     *       "object": "Account",
-                     *       "interface": null,
-                     *       "counts": {
-                     *         "total": 2,
-                     *         "processed": 0,
-                     *         "succeeded": 0,
-                     *         "failed": 0
-                     *       },
-                     *       "crm_job_ids": [],
-                     *       "cancel_requested": false,
-                     *       "created_at": "2026-03-02T09:30:00.000Z",
-                     *       "started_at": null,
-                     *       "finished_at": null,
-                     *       "updated_at": "2026-03-02T09:30:00.000Z",
-                     *       "error": null,
-                     *       "results_url": "/v1/jobs/job_8kT2mQvX4nR7bL1c/results"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Job"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: the code and message say which failure (see the document's description). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the code and message say which failure (see the document's description). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the code and message say which failure (see the document's description). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type: the code and message say which failure (see the document's description). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity: the code and message say which failure (see the document's description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad Gateway: the code and message say which failure (see the document's description). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     upsertRecord: {
@@ -3222,7 +4954,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description API name of the object: Salesforce `Account`, `Invoice__c`; HubSpot `contacts`, `0-1`, `2-123`, `p_pets`.
+                 * @description API name of the object, as the connection’s CRM names it (`Account`, `Invoice__c`, `contacts`, `0-1`, `p_pets`).
                  * @example Account
                  */
                 object_name: string;
@@ -3231,23 +4963,12 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "data": [
-                 *         {
-                 *           "External_Id__c": "P-1",
-                 *           "Name": "Acme"
-                 *         }
-                 *       ],
-                 *       "match_key": "External_Id__c"
-                 *     }
-                 */
                 "application/json": {
                     /** @description Exactly one record. */
                     data: {
                         [key: string]: unknown;
                     }[];
-                    /** @description Field to match on: `Id`, an external-id field (Salesforce) or a unique property (HubSpot), or any other field (looked up first). */
+                    /** @description Field to match on: `Id`, the CRM’s own upsert key (an external-id field, a unique property), or any other field (looked up first). */
                     match_key: string;
                 };
             };
@@ -3259,37 +4980,146 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "001XXXXXXXXXXXXAAA",
-                     *           "success": true,
-                     *           "errors": []
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": {
                         data: components["schemas"]["RecordResult"][];
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: the code and message say which failure (see the document's description). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the code and message say which failure (see the document's description). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the code and message say which failure (see the document's description). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type: the code and message say which failure (see the document's description). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity: the code and message say which failure (see the document's description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad Gateway: the code and message say which failure (see the document's description). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     passThroughGet: {
@@ -3315,21 +5145,127 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": null;
+                };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the code and message say which failure (see the document's description). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the code and message say which failure (see the document's description). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity: the code and message say which failure (see the document's description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad Gateway: the code and message say which failure (see the document's description). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     passThroughPut: {
@@ -3355,21 +5291,127 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": null;
+                };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the code and message say which failure (see the document's description). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the code and message say which failure (see the document's description). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity: the code and message say which failure (see the document's description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad Gateway: the code and message say which failure (see the document's description). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     passThroughPost: {
@@ -3395,21 +5437,127 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": null;
+                };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the code and message say which failure (see the document's description). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the code and message say which failure (see the document's description). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity: the code and message say which failure (see the document's description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad Gateway: the code and message say which failure (see the document's description). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     passThroughDelete: {
@@ -3435,21 +5583,127 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": null;
+                };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the code and message say which failure (see the document's description). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the code and message say which failure (see the document's description). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity: the code and message say which failure (see the document's description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad Gateway: the code and message say which failure (see the document's description). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     passThroughPatch: {
@@ -3475,21 +5729,127 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": null;
+                };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            405: components["responses"]["Error405"];
-            408: components["responses"]["Error408"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Bad Request: the code and message say which failure (see the document's description). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: the code and message say which failure (see the document's description). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the code and message say which failure (see the document's description). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method Not Allowed: the code and message say which failure (see the document's description). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Timeout: the code and message say which failure (see the document's description). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the code and message say which failure (see the document's description). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the code and message say which failure (see the document's description). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity: the code and message say which failure (see the document's description). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: the code and message say which failure (see the document's description). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request Header Fields Too Large: the code and message say which failure (see the document's description). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: the code and message say which failure (see the document's description). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad Gateway: the code and message say which failure (see the document's description). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: the code and message say which failure (see the document's description). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
 }

@@ -1,6 +1,6 @@
 // Connections: the list, one connection's page, and the forms that connect, re-connect and remove.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ConsoleKit, hidden, typed } from './kit.ts';
+import { type ConsoleKit, typed } from './kit.ts';
 import { flowNotice, sameAccount } from './notices.ts';
 import { type CreatedToken, connectionPage, connectionsPage } from './pages.ts';
 import { ConnectForm, ConnectionsQuery, ConnectionTokenForm, IdParams, TokenOnlyForm } from './schemas.ts';
@@ -38,27 +38,24 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
       ? ctx.admin.connect.redirectUri()
       : `${ctx.config.publicUrls[ctx.config.region] ?? `${request.protocol}://${request.host}`}/oauth/callback`;
 
-  api.get(
-    '/console/connections',
-    { config: hidden, schema: { querystring: ConnectionsQuery } },
-    async (request, reply) =>
-      kit.send(
-        reply,
-        connectionsPage(
-          kit.frame(request, reply, '/console/connections'),
-          await ctx.admin.listConnections(),
-          providerChoices(kit),
-          ctx.admin.connectAvailable,
-          redirectUrl(request),
-          flowNotice(request.query),
-          sameAccount(await ctx.admin.connectionRecords()),
-        ),
+  api.get('/console/connections', { schema: { querystring: ConnectionsQuery } }, async (request, reply) =>
+    kit.send(
+      reply,
+      connectionsPage(
+        kit.frame(request, reply, '/console/connections'),
+        await ctx.admin.listConnections(),
+        providerChoices(kit),
+        ctx.admin.connectAvailable,
+        redirectUrl(request),
+        flowNotice(request.query),
+        sameAccount(await ctx.admin.connectionRecords()),
       ),
+    ),
   );
 
   api.post(
     '/console/connections/:id/remove',
-    { config: hidden, schema: { params: IdParams, body: TokenOnlyForm } },
+    { schema: { params: IdParams, body: TokenOnlyForm } },
     async (request, reply) => {
       await ctx.admin.removeConnection(request.params.id);
       return reply.redirect('/console/connections', 303);
@@ -90,16 +87,14 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
     return kit.send(reply, connectionPage(frame, c, tokens, entries, series, created, extra), status);
   };
 
-  api.get(
-    '/console/connections/:id',
-    { config: hidden, schema: { params: IdParams } },
-    async (request, reply) => page(request, reply, request.params.id, null),
+  api.get('/console/connections/:id', { schema: { params: IdParams } }, async (request, reply) =>
+    page(request, reply, request.params.id, null),
   );
 
   // A token made on a connection's page belongs to that connection, whatever else the form says.
   api.post(
     '/console/connections/:id/tokens',
-    { config: hidden, schema: { params: IdParams, body: ConnectionTokenForm } },
+    { schema: { params: IdParams, body: ConnectionTokenForm } },
     async (request, reply) => {
       const { id } = request.params;
       const days = expiryDays(request.body.expires_in_days);
@@ -136,25 +131,21 @@ export function connectRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
     return reply.redirect(started.authorizeUrl, 303);
   };
 
-  api.post(
-    '/console/connections/connect',
-    { config: hidden, schema: { body: ConnectForm } },
-    async (request, reply) => {
-      const label = (request.body.label ?? '').trim();
-      const loginHost = (request.body.login_host ?? '').trim();
-      const started = await ctx.admin.connect.begin({
-        provider: request.body.provider.trim(),
-        ...(label === '' ? {} : { label }),
-        ...(loginHost === '' ? {} : { loginHost }),
-        returnTo: '/console/connections',
-      });
-      return toConsent(request, reply, started);
-    },
-  );
+  api.post('/console/connections/connect', { schema: { body: ConnectForm } }, async (request, reply) => {
+    const label = (request.body.label ?? '').trim();
+    const loginHost = (request.body.login_host ?? '').trim();
+    const started = await ctx.admin.connect.begin({
+      provider: request.body.provider.trim(),
+      ...(label === '' ? {} : { label }),
+      ...(loginHost === '' ? {} : { loginHost }),
+      returnTo: '/console/connections',
+    });
+    return toConsent(request, reply, started);
+  });
 
   api.post(
     '/console/connections/:id/reconnect',
-    { config: hidden, schema: { params: IdParams, body: TokenOnlyForm } },
+    { schema: { params: IdParams, body: TokenOnlyForm } },
     async (request, reply) => {
       const c = await ctx.admin.getConnection(request.params.id);
       const started = await ctx.admin.connect.begin({

@@ -10,7 +10,7 @@ import { isCsrfRefusal, registerCsrf } from '../plugins/csrf.ts';
 import { RateLimiter } from '../plugins/rate-limit.ts';
 import { consoleErrorHandler } from './errors.ts';
 import { html } from './html.ts';
-import { type ConsoleKit, hidden, PRE_SESSION_COOKIE, SESSION_COOKIE, typed } from './kit.ts';
+import { type ConsoleKit, PRE_SESSION_COOKIE, SESSION_COOKIE, typed } from './kit.ts';
 import { CLI, csrfField, layout } from './pages.ts';
 import { SetupForm } from './schemas.ts';
 
@@ -80,11 +80,9 @@ export async function setupRoutes(scope: FastifyInstance, kit: ConsoleKit): Prom
   );
   const api = typed(scope);
 
-  api.get('/console/setup', { config: hidden }, async (request, reply) =>
-    page(request, reply, null, '', 200),
-  );
+  api.get('/console/setup', {}, async (request, reply) => page(request, reply, null, '', 200));
 
-  api.post('/console/setup', { config: hidden, schema: { body: SetupForm } }, async (request, reply) => {
+  api.post('/console/setup', { schema: { body: SetupForm } }, async (request, reply) => {
     const email = (request.body.email ?? '').trim().toLowerCase().slice(0, 200);
     try {
       perAddress.take(request.ip);

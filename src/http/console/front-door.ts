@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { codeWhere } from './first-run.ts';
 import { html } from './html.ts';
-import { type ConsoleKit, hidden, typed } from './kit.ts';
+import { type ConsoleKit, typed } from './kit.ts';
 import { CLI, layout } from './pages.ts';
 
 /** A browser asks for HTML before JSON; curl (any type) and API clients get JSON. */
@@ -24,12 +24,12 @@ export const FAVICON = Buffer.from(
 export function frontDoorRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   const { ctx } = kit;
   const api = typed(scope);
-  api.get('/favicon.ico', { config: hidden }, async (_request, reply) =>
+  api.get('/favicon.ico', {}, async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=86400').type('image/svg+xml').send(FAVICON),
   );
   // The guide the console links when no CRM app is set, as the repository has it (a clone, or an
   // image that copies docs/); without the file, the page names it.
-  api.get('/console/help/connecting-a-crm.md', { config: hidden }, async (_request, reply) => {
+  api.get('/console/help/connecting-a-crm.md', {}, async (_request, reply) => {
     for (const where of [
       new URL('../../../docs/connecting-a-crm.md', import.meta.url),
       `${process.cwd()}/docs/connecting-a-crm.md`,
@@ -47,7 +47,7 @@ export function frontDoorRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
       404,
     );
   });
-  api.get('/', { config: hidden }, async (request, reply) => {
+  api.get('/', {}, async (request, reply) => {
     const noOperator = await ctx.setup.open();
     const links = {
       console: '/console',

@@ -4,7 +4,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SignedIn } from '../../admin/operators.ts';
 import type { AppContext } from '../../context.ts';
-import type { RouteDoc } from '../route-doc.ts';
 import type { ApiApp } from '../routes/types.ts';
 import type { Html } from './html.ts';
 import type { PageFrame } from './pages.ts';
@@ -15,9 +14,6 @@ export const SESSION_COOKIE = 'crmp_console';
 export const PRE_SESSION_COOKIE = 'crmp_console_pre';
 /** A browser that signed in before (Path=/console/sign-in): signed, names the account, 180 days. */
 export const DEVICE_COOKIE = 'crmp_console_device';
-
-/** Console routes are pages, not part of the API document. */
-export const hidden = { doc: { hidden: true } as RouteDoc };
 
 export interface ConsoleKit {
   ctx: AppContext;

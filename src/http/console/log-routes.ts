@@ -1,6 +1,6 @@
 // The request log (filtered, paged) and the usage chart.
 import type { FastifyInstance } from 'fastify';
-import { type ConsoleKit, hidden, typed } from './kit.ts';
+import { type ConsoleKit, typed } from './kit.ts';
 import { REQUEST_PAGE, requestsPage, usagePage } from './pages.ts';
 import { RequestsQuery } from './schemas.ts';
 
@@ -8,36 +8,29 @@ export function logRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   const { admin, config } = kit.ctx;
   const api = typed(scope);
 
-  api.get(
-    '/console/requests',
-    { config: hidden, schema: { querystring: RequestsQuery } },
-    async (request, reply) => {
-      const q = request.query;
-      // The schema lets '' through (an empty filter field): it means "any".
-      const filter = {
-        statusClass: q.status ?? '',
-        requestId: q.request_id ?? '',
-        connectionId: q.connection_id ?? '',
-        tokenId: q.token_id ?? '',
-      };
-      const entries = await admin.requests({
-        statusClass: filter.statusClass === '' ? undefined : Number(filter.statusClass[0]),
-        requestId: filter.requestId || undefined,
-        connectionId: filter.connectionId || undefined,
-        tokenId: filter.tokenId || undefined,
-        before: q.before || undefined,
-        limit: REQUEST_PAGE,
-      });
-      const frame = kit.frame(request, reply, '/console/requests');
-      const [connections, tokens] = [await admin.listConnections(), await admin.listTokens()];
-      return kit.send(
-        reply,
-        requestsPage(frame, entries, filter, connections, config.requestLogDays, tokens),
-      );
-    },
-  );
+  api.get('/console/requests', { schema: { querystring: RequestsQuery } }, async (request, reply) => {
+    const q = request.query;
+    // The schema lets '' through (an empty filter field): it means "any".
+    const filter = {
+      statusClass: q.status ?? '',
+      requestId: q.request_id ?? '',
+      connectionId: q.connection_id ?? '',
+      tokenId: q.token_id ?? '',
+    };
+    const entries = await admin.requests({
+      statusClass: filter.statusClass === '' ? undefined : Number(filter.statusClass[0]),
+      requestId: filter.requestId || undefined,
+      connectionId: filter.connectionId || undefined,
+      tokenId: filter.tokenId || undefined,
+      before: q.before || undefined,
+      limit: REQUEST_PAGE,
+    });
+    const frame = kit.frame(request, reply, '/console/requests');
+    const [connections, tokens] = [await admin.listConnections(), await admin.listTokens()];
+    return kit.send(reply, requestsPage(frame, entries, filter, connections, config.requestLogDays, tokens));
+  });
 
-  api.get('/console/usage', { config: hidden }, async (request, reply) => {
+  api.get('/console/usage', async (request, reply) => {
     const [connections, usage] = await Promise.all([admin.listConnections(), admin.usage(168)]);
     const byId = new Map(usage.map((u) => [u.connectionId, u]));
     const hours = usage[0]?.hours ?? (await admin.usage(168, '__none__'))[0]?.hours ?? [];

@@ -6,7 +6,7 @@ import { type Actor, OperatorError } from '../../admin/operators.ts';
 import type { NewRequestLogEntry } from '../../admin/request-log.ts';
 import { isoTime } from '../../lib/clock.ts';
 import { privateCookie } from '../plugins/cookies.ts';
-import { type ConsoleKit, hidden, SESSION_COOKIE, typed } from './kit.ts';
+import { type ConsoleKit, SESSION_COOKIE, typed } from './kit.ts';
 import { accountPage, operatorPage, operatorsPage } from './operator-pages.ts';
 import {
   AddOperatorForm,
@@ -96,7 +96,7 @@ export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): P
     return kit.send(reply, operatorPage(frame, target, sessions, r.error, r.done), r.status);
   };
 
-  api.get('/console/account', { config: hidden }, async (request, reply) => {
+  api.get('/console/account', {}, async (request, reply) => {
     const changed = (request.query as Record<string, unknown>)['changed'] === '1';
     return account(
       request,
@@ -109,29 +109,25 @@ export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): P
     );
   });
 
-  api.post(
-    '/console/account/password',
-    { config: hidden, schema: { body: ChangePasswordForm } },
-    async (request, reply) => {
-      const me = kit.signedIn(request).operator;
-      const r = await attempt(async () => {
-        await operators.changeOwnPassword(me, request.body.current_password, request.body.new_password);
-        return null;
-      });
-      if (r.error !== null) return account(request, reply, r);
-      // Every session ended with the change; this browser gets a new one.
-      const { cookieValue } = await operators.startSession(me, {
-        address: request.ip,
-        userAgent: request.headers['user-agent'] ?? null,
-      });
-      reply.setCookie(SESSION_COOKIE, cookieValue, privateCookie('/', kit.secure(request)));
-      return reply.redirect('/console/account?changed=1', 303);
-    },
-  );
+  api.post('/console/account/password', { schema: { body: ChangePasswordForm } }, async (request, reply) => {
+    const me = kit.signedIn(request).operator;
+    const r = await attempt(async () => {
+      await operators.changeOwnPassword(me, request.body.current_password, request.body.new_password);
+      return null;
+    });
+    if (r.error !== null) return account(request, reply, r);
+    // Every session ended with the change; this browser gets a new one.
+    const { cookieValue } = await operators.startSession(me, {
+      address: request.ip,
+      userAgent: request.headers['user-agent'] ?? null,
+    });
+    reply.setCookie(SESSION_COOKIE, cookieValue, privateCookie('/', kit.secure(request)));
+    return reply.redirect('/console/account?changed=1', 303);
+  });
 
   api.post(
     '/console/account/sessions/:sid/end',
-    { config: hidden, schema: { params: SessionParams, body: TokenOnlyForm } },
+    { schema: { params: SessionParams, body: TokenOnlyForm } },
     async (request, reply) => {
       // One's own sessions only for those who do not manage others (the service checks).
       const r = await attempt(async () => {
@@ -144,25 +140,19 @@ export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): P
     },
   );
 
-  api.get('/console/operators', { config: hidden }, async (request, reply) => list(request, reply, ok()));
+  api.get('/console/operators', {}, async (request, reply) => list(request, reply, ok()));
 
-  api.post(
-    '/console/operators',
-    { config: hidden, schema: { body: AddOperatorForm } },
-    async (request, reply) => {
-      const { email, password, can_manage } = request.body;
-      const r = await attempt(async () => {
-        const added = await operators.add(actor(request), email, password, can_manage === 'yes');
-        return `Added ${added.email}.`;
-      });
-      return list(request, reply, r.error === null ? { ...r, status: 201 } : r);
-    },
-  );
+  api.post('/console/operators', { schema: { body: AddOperatorForm } }, async (request, reply) => {
+    const { email, password, can_manage } = request.body;
+    const r = await attempt(async () => {
+      const added = await operators.add(actor(request), email, password, can_manage === 'yes');
+      return `Added ${added.email}.`;
+    });
+    return list(request, reply, r.error === null ? { ...r, status: 201 } : r);
+  });
 
-  api.get(
-    '/console/operators/:id',
-    { config: hidden, schema: { params: IdParams } },
-    async (request, reply) => one(request, reply, request.params.id, ok()),
+  api.get('/console/operators/:id', { schema: { params: IdParams } }, async (request, reply) =>
+    one(request, reply, request.params.id, ok()),
   );
 
   const action = (
@@ -172,7 +162,7 @@ export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): P
   ) =>
     api.post(
       `/console/operators/:id/${name}`,
-      { config: hidden, schema: { params: IdParams, body: TokenOnlyForm } },
+      { schema: { params: IdParams, body: TokenOnlyForm } },
       async (request, reply) => {
         const r = await attempt(() => run(actor(request), request.params.id));
         // An operator who ended their own access is sent to sign in.
@@ -197,7 +187,7 @@ export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): P
 
   api.post(
     '/console/operators/:id/password',
-    { config: hidden, schema: { params: IdParams, body: ResetPasswordForm } },
+    { schema: { params: IdParams, body: ResetPasswordForm } },
     async (request, reply) => {
       const r = await attempt(async () => {
         const target = await operators.resetPassword(
@@ -215,7 +205,7 @@ export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): P
 
   api.post(
     '/console/operators/:id/sessions/:sid/end',
-    { config: hidden, schema: { params: OperatorSessionParams, body: TokenOnlyForm } },
+    { schema: { params: OperatorSessionParams, body: TokenOnlyForm } },
     async (request, reply) => {
       const r = await attempt(async () => {
         await operators.endSessionById(actor(request), request.params.sid);

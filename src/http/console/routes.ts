@@ -16,7 +16,7 @@ import { connectionRoutes, connectRoutes } from './connection-routes.ts';
 import { consoleErrorHandler } from './errors.ts';
 import { setupRoutes } from './first-run.ts';
 import { frontDoorRoutes } from './front-door.ts';
-import { type ConsoleKit, consoleKit, hidden, typed } from './kit.ts';
+import { type ConsoleKit, consoleKit, typed } from './kit.ts';
 import { logRoutes } from './log-routes.ts';
 import { operatorRoutes } from './operator-routes.ts';
 import { messagePage } from './pages.ts';
@@ -76,22 +76,18 @@ export function registerConsole(app: FastifyInstance, ctx: AppContext): void {
 /** What needs no session: the stylesheet and script, and /console itself (the front door: front-door.ts). */
 function publicRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   const api = typed(scope);
-  api.get(
-    '/console/assets/:name',
-    { config: hidden, schema: { params: AssetParams } },
-    async (request, reply) => {
-      const { name } = request.params;
-      const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
-      if (asset === undefined) throw new ApiError('not_found', 'No such console asset.');
-      return reply.header('cache-control', 'public, max-age=3600').type(asset.type).send(asset.body);
-    },
-  );
+  api.get('/console/assets/:name', { schema: { params: AssetParams } }, async (request, reply) => {
+    const { name } = request.params;
+    const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+    if (asset === undefined) throw new ApiError('not_found', 'No such console asset.');
+    return reply.header('cache-control', 'public, max-age=3600').type(asset.type).send(asset.body);
+  });
   // While no operator exists, the console's door is the first operator's setup.
-  api.get('/console', { config: hidden }, async (_request, reply) =>
+  api.get('/console', {}, async (_request, reply) =>
     reply.redirect((await kit.ctx.setup.open()) ? '/console/setup' : '/console/connections', 303),
   );
   // Any other path under /console: the console's own 404 page, with its headers.
-  scope.all('/console/*', { config: hidden }, async () => {
+  scope.all('/console/*', {}, async () => {
     throw new ApiError('not_found', 'No such console page.');
   });
 }

@@ -6,7 +6,7 @@ import { SignInGuard } from '../../admin/sign-in-guard.ts';
 import { privateCookie } from '../plugins/cookies.ts';
 import { isCsrfRefusal, registerCsrf } from '../plugins/csrf.ts';
 import { consoleErrorHandler } from './errors.ts';
-import { type ConsoleKit, DEVICE_COOKIE, hidden, PRE_SESSION_COOKIE, SESSION_COOKIE, typed } from './kit.ts';
+import { type ConsoleKit, DEVICE_COOKIE, PRE_SESSION_COOKIE, SESSION_COOKIE, typed } from './kit.ts';
 import { signInPage } from './pages.ts';
 import { SignInForm, TokenOnlyForm } from './schemas.ts';
 
@@ -35,11 +35,9 @@ export async function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): Pro
   );
   const api = typed(scope);
 
-  api.get('/console/sign-in', { config: hidden }, async (request, reply) =>
-    form(request, reply, null, '', 200),
-  );
+  api.get('/console/sign-in', {}, async (request, reply) => form(request, reply, null, '', 200));
 
-  api.post('/console/sign-in', { config: hidden, schema: { body: SignInForm } }, async (request, reply) => {
+  api.post('/console/sign-in', { schema: { body: SignInForm } }, async (request, reply) => {
     const email = (request.body.email ?? '').trim().toLowerCase().slice(0, 200);
     const check = guard.check(request.ip, email, request.cookies[DEVICE_COOKIE]);
     if (!check.allowed) {
@@ -76,13 +74,9 @@ export async function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): Pro
 
 /** Sign-out: a form of the signed-in pages (their CSRF token), so it lives in their scope. */
 export function signOutRoute(scope: FastifyInstance, kit: ConsoleKit): void {
-  typed(scope).post(
-    '/console/sign-out',
-    { config: hidden, schema: { body: TokenOnlyForm } },
-    async (request, reply) => {
-      await kit.ctx.operators.endSession(request.cookies[SESSION_COOKIE]);
-      reply.clearCookie(SESSION_COOKIE, privateCookie('/', kit.secure(request)));
-      return reply.redirect('/console/sign-in', 303);
-    },
-  );
+  typed(scope).post('/console/sign-out', { schema: { body: TokenOnlyForm } }, async (request, reply) => {
+    await kit.ctx.operators.endSession(request.cookies[SESSION_COOKIE]);
+    reply.clearCookie(SESSION_COOKIE, privateCookie('/', kit.secure(request)));
+    return reply.redirect('/console/sign-in', 303);
+  });
 }

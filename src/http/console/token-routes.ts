@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors/index.ts';
 import { apiBaseUrl, EXPIRY_HELP, expiryDays, providerChoices } from './connection-routes.ts';
-import { type ConsoleKit, hidden, typed } from './kit.ts';
+import { type ConsoleKit, typed } from './kit.ts';
 import { type CreatedToken, linksPage, tokensPage } from './pages.ts';
 import { IdParams, LinkForm, TokenForm, TokenOnlyForm } from './schemas.ts';
 
@@ -21,9 +21,9 @@ export function tokenRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
     return kit.send(reply, page, status);
   };
 
-  api.get('/console/tokens', { config: hidden }, async (request, reply) => view(request, reply, null, null));
+  api.get('/console/tokens', {}, async (request, reply) => view(request, reply, null, null));
 
-  api.post('/console/tokens', { config: hidden, schema: { body: TokenForm } }, async (request, reply) => {
+  api.post('/console/tokens', { schema: { body: TokenForm } }, async (request, reply) => {
     const days = expiryDays(request.body.expires_in_days);
     if (days === undefined) return view(request, reply, null, EXPIRY_HELP, 400);
     const name = (request.body.name ?? '').trim().slice(0, 100);
@@ -44,7 +44,7 @@ export function tokenRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
 
   api.post(
     '/console/tokens/:id/revoke',
-    { config: hidden, schema: { params: IdParams, body: TokenOnlyForm } },
+    { schema: { params: IdParams, body: TokenOnlyForm } },
     async (request, reply) => {
       await admin.revokeToken(request.params.id);
       return reply.redirect('/console/tokens', 303);
@@ -67,9 +67,9 @@ export function linkRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
     return kit.send(reply, page, status);
   };
 
-  api.get('/console/links', { config: hidden }, async (request, reply) => view(request, reply, null));
+  api.get('/console/links', {}, async (request, reply) => view(request, reply, null));
 
-  api.post('/console/links', { config: hidden, schema: { body: LinkForm } }, async (request, reply) => {
+  api.post('/console/links', { schema: { body: LinkForm } }, async (request, reply) => {
     const hoursText = (request.body.ttl_hours ?? '').trim();
     const hours = hoursText === '' ? undefined : Number(hoursText);
     if (hours !== undefined && !(Number.isInteger(hours) && hours >= 1 && hours <= 720)) {
@@ -91,7 +91,7 @@ export function linkRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
 
   api.post(
     '/console/links/:id/revoke',
-    { config: hidden, schema: { params: IdParams, body: TokenOnlyForm } },
+    { schema: { params: IdParams, body: TokenOnlyForm } },
     async (request, reply) => {
       await admin.revokeLink(request.params.id);
       return reply.redirect('/console/links', 303);

@@ -49,7 +49,8 @@ export function registerJsonParser(app: FastifyInstance, bodyLimit: number): voi
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (request, text, done) => {
     const answer = (error: Error | null, value?: unknown) => {
-      if (error !== null || !HELD_BY.has(request.routeOptions.config?.doc?.operation)) releaseBody(request);
+      if (error !== null || !HELD_BY.has(request.routeOptions.schema?.['x-crm-operation']))
+        releaseBody(request);
       done(error, value);
     };
     if (/^\s*$/.test(text as string)) return answer(null, undefined);
@@ -66,7 +67,7 @@ export function registerJsonParser(app: FastifyInstance, bodyLimit: number): voi
   // whole-request deadline still runs.
   app.addHook('preParsing', async (request, _reply, payload) => {
     const weight = bodyWeight(request, bodyLimit);
-    if (weight === 0 || request.routeOptions.config?.doc?.operation === 'passthrough') return payload;
+    if (weight === 0 || request.routeOptions.schema?.['x-crm-operation'] === 'passthrough') return payload;
     const socket = request.raw.socket;
     const giveUp = new AbortController();
     const gone = () => giveUp.abort();

@@ -1,7 +1,6 @@
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../errors/index.ts';
-import type { RouteDoc } from '../route-doc.ts';
 import { withInstance } from './openapi.ts';
 
 // The API reference at /docs: @fastify/swagger-ui serves Swagger UI from the installed package (no
@@ -73,7 +72,7 @@ export function registerDocsPage(app: FastifyInstance, options: { behindTls: boo
         withInstance(document as Parameters<typeof withInstance>[0], request, options.behindTls),
     });
     // Any other path under /docs: the API's 404, answered in this scope so it has the headers.
-    scope.all('/docs/*', { config: { doc: { hidden: true } as RouteDoc } }, async (request) => {
+    scope.all('/docs/*', async (request) => {
       throw new ApiError(
         'not_found',
         `There is no route ${request.method} ${request.url.split('?')[0]?.slice(0, 200)}. The API reference is at /docs.`,

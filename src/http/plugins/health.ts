@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteDoc } from '../route-doc.ts';
 
 /**
  * Liveness (the process answers) and readiness (the store answers and we are not shutting down).
@@ -14,9 +13,8 @@ export function registerHealth(
     details?: () => Record<string, string>;
   },
 ) {
-  const hidden = { doc: { hidden: true } as RouteDoc };
-  app.get('/healthz', { config: hidden }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { config: hidden }, async (_request, reply) => {
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
     if (options.draining()) return reply.code(503).send({ status: 'shutting_down' });
     const ready = await options.isReady();
     const status = ready ? 'ready' : 'store_unavailable';

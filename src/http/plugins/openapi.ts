@@ -1,20 +1,27 @@
+import { readFileSync } from 'node:fs';
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { JobSchema } from '../durable-doc.ts';
-import type { RouteDoc } from '../route-doc.ts';
-import { RecordResult } from '../schemas/common.ts';
-import { ALWAYS, type ErrorExamples, errorComponents } from './openapi-errors.ts';
-import { providerTexts, withProviderTexts } from './openapi-providers.ts';
-import { ERRORS_KEY, type OperationExample, operationSchema, type RouteFacts } from './openapi-routes.ts';
+import type { OperationName } from '../../domain/operations.ts';
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../errors/index.ts';
+import type { ProviderProfile } from '../../providers/adapter.ts';
+import { ERROR_DESCRIPTIONS } from '../schemas/answers.ts';
 
-export interface OpenApiInfo extends RouteFacts {
-  errorExamples: ErrorExamples;
-  title: string;
-  version: string;
+declare module 'fastify' {
+  interface FastifySchema {
+    /** The API operation the route runs: the document names the CRMs whose adapters offer it. */
+    'x-crm-operation'?: OperationName;
+  }
+}
+
+export interface OpenApiOptions {
   /** Configured public base URLs, listed after the instance that serves the document. */
   servers: Array<{ url: string; description: string }>;
   /** A proxy in front terminates TLS: the instance's own URL is `https://`. */
   behindTls: boolean;
+  /** The registered CRMs' profiles, in registry order: their route notes join the descriptions. */
+  providers: readonly ProviderProfile[];
+  /** The CRMs whose adapters offer an operation (their handler tables), by display name. */
+  offeredBy(operation: OperationName): string[];
 }
 
 export interface OpenApiDocument {
@@ -24,40 +31,88 @@ export interface OpenApiDocument {
   [key: string]: unknown;
 }
 
-// Schemas shared by several operations, documented once under components.schemas and referenced.
-const SHARED_SCHEMAS: Array<[name: string, schema: object]> = [
-  ['Job', JobSchema],
-  ['RecordResult', RecordResult],
-];
-
-interface Operation {
-  operationId?: string;
-  parameters?: Array<{ in: string; name: string; [key: string]: unknown }>;
-  requestBody?: { content?: Media; [key: string]: unknown };
-  responses?: Record<string, unknown>;
-  [ERRORS_KEY]?: { errors: number[]; public: boolean };
+/** Example request and answers of one operation (docs/examples/operations.json, by operationId). */
+interface OperationExample {
+  params?: Record<string, string>;
+  request?: unknown;
+  responses: Record<string, unknown>;
 }
-type Document = { paths?: Record<string, Record<string, Operation>>; components?: Record<string, unknown> };
+
+// The examples are data beside the docs (docs/examples/), read once when the app is built.
+const EXAMPLES_DIR = new URL('../../../docs/examples/', import.meta.url);
+const readExample = (name: string): unknown => JSON.parse(readFileSync(new URL(name, EXAMPLES_DIR), 'utf8'));
+
+/** One example body per error code, under `components.examples`; error answers refer to them. */
+function errorExamples(): Record<string, unknown> {
+  const { request_id, errors } = readExample('errors.json') as {
+    request_id: string;
+    errors: Record<ErrorCode, { message: string; details?: unknown[] }>;
+  };
+  return Object.fromEntries(
+    ERROR_CODES.map((code) => [
+      code,
+      {
+        summary: `${ERROR_STATUS[code]} ${code}`,
+        value: {
+          error: { code, message: errors[code].message, details: errors[code].details ?? [] },
+          request_id,
+        },
+      },
+    ]),
+  );
+}
 
 /**
- * @fastify/swagger builds the document from the routes' schemas and `config.doc`
- * (openapi-routes.ts); this registration adds what the plugin does not know: the shared error
- * model, one operationId per method of a route that serves several, the registered CRMs in the
- * texts that name them, and `GET /openapi.json` naming the instance that was asked first in
- * `servers`, so "try it" calls it.
+ * The operations' example requests and answers, under `components.examples` as
+ * `<operationId>.request` and `<operationId>.<status>`. Operations refer to them: the plugin
+ * would read an example's own keys (`properties` in a search) as schema keywords.
  */
-export function registerOpenApi(app: FastifyInstance, info: OpenApiInfo) {
-  const texts = providerTexts(info.providers);
+function operationExamples(examples: Record<string, OperationExample>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(examples).flatMap(([operationId, example]) => [
+      ...(example.request === undefined
+        ? []
+        : [[`${operationId}.request`, { summary: 'Request', value: example.request }]]),
+      ...Object.entries(example.responses).map(([status, value]) => [
+        `${operationId}.${status}`,
+        { summary: `${status} answer`, value },
+      ]),
+    ]),
+  );
+}
+
+const exampleRef = (name: string) => ({
+  [name.split('.').at(-1) ?? name]: { $ref: `#/components/examples/${name}` },
+});
+
+/** "a", "a and b", "a, b and c". */
+const joined = (items: readonly string[]) =>
+  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+
+/**
+ * The API document at `GET /openapi.json`, built by @fastify/swagger from the routes' schemas
+ * (`schema.response` included, the schemas that serialize the answers). Routes without an
+ * `operationId` are not part of the API. The per-route `transform` adds what lives outside the
+ * code: the examples of docs/examples/, and from the provider registry the CRMs that offer each
+ * operation and their notes on it.
+ */
+export function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): void {
+  const examples = readExample('operations.json') as Record<string, OperationExample>;
+  const names = joined(options.providers.map((p) => p.displayName));
   app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
-        title: info.title,
-        version: info.version,
-        description:
-          'JSON-over-HTTP access to {{crm.names}} records with one bearer token. Every request-level failure has the body `{"error": {"code", "message", "details"}, "request_id"}` and the request id in `X-Request-Id`.',
+        title: 'crm-proxy',
+        version: '1',
+        description: [
+          `JSON-over-HTTP access to ${names} records with one bearer token. Every request-level failure has the body \`{"error": {"code", "message", "details"}, "request_id"}\` and the request id in \`X-Request-Id\`.`,
+          '',
+          'Errors by status:',
+          ...Object.entries(ERROR_DESCRIPTIONS).map(([status, text]) => `- **${status}**: ${text}`),
+        ].join('\n'),
       },
-      servers: info.servers,
+      servers: options.servers,
       security: [{ bearerAuth: [] }],
       components: {
         securitySchemes: {
@@ -69,107 +124,104 @@ export function registerOpenApi(app: FastifyInstance, info: OpenApiInfo) {
               'Operator API key `crmpk_…` (admin API only), created with `./bin/crm-proxy.mjs operators key create`.',
           },
         },
-        headers: {
-          RequestId: {
-            description: 'Id of this request, also in the error body.',
-            schema: { type: 'string' },
-          },
-        },
+        examples: { ...errorExamples(), ...operationExamples(examples) } as never,
       },
     },
+    // Shared schemas (schemas/answers.ts) are components named by their `$id`.
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json['$id'] ?? `def-${i}`) },
     // Keep OpenAPI 3.1's `const` and the paths as the routes name them.
     convertConstToEnum: false,
     stripBasePath: false,
-    transform: ({ route }) => operationSchema(route, info),
-    // The plugin's types know no 3.1 document, which this is.
-    transformObject: (documents) =>
-      withProviderTexts(
-        finish((documents as unknown as { openapiObject: Document }).openapiObject, info),
-        texts,
-      ) as never,
+    transform: ({ schema, url }) => documented(schema as Schema | undefined, url, examples, options),
   });
   const document = () => (app as unknown as { swagger(): OpenApiDocument }).swagger();
-  app.get('/openapi.json', { config: { doc: { hidden: true } as RouteDoc } }, async (request) =>
-    withInstance(document(), request, info.behindTls),
-  );
+  app.get('/openapi.json', async (request) => withInstance(document(), request, options.behindTls));
 }
 
-/** Error responses and shared schemas by reference, one operation per method, examples in place. */
-function finish(doc: Document, info: OpenApiInfo): Document {
-  const statuses = new Set<number>();
-  for (const item of Object.values(doc.paths ?? {})) {
-    delete item['head'];
-    const entries = Object.entries(item);
-    for (const [method, op] of entries) {
-      const facts = op[ERRORS_KEY];
-      if (facts === undefined) continue;
-      const { [ERRORS_KEY]: _, ...rest } = op;
-      // One route serving several methods still needs one operationId per method.
-      const shared = entries.filter(([, other]) => other === op).length > 1;
-      const operationId = shared
-        ? `${op.operationId ?? ''}${method[0]?.toUpperCase()}${method.slice(1)}`
-        : (op.operationId ?? '');
-      const responses = withComponentRefs(rest.responses ?? {}) as Record<string, unknown>;
-      for (const status of [...new Set([...facts.errors, ...ALWAYS])].sort()) {
-        if (facts.public && (status === 401 || status === 403)) continue;
-        responses[String(status)] = { $ref: `#/components/responses/Error${status}` };
-        statuses.add(status);
-      }
-      item[method] = withExamples({ ...rest, operationId, responses }, info.examples[operationId]);
-    }
-  }
-  const errors = errorComponents(statuses, info.errorExamples);
-  doc.components = {
-    ...doc.components,
-    schemas: { Error: errors.schema, ...Object.fromEntries(SHARED_SCHEMAS) },
-    responses: errors.responses,
-    examples: errors.examples,
-  };
-  return doc;
-}
-
+type Schema = Record<string, unknown>;
 const JSON_TYPE = 'application/json';
-type Media = Record<string, Record<string, unknown>>;
 
-/** An operation with its example path values, request and answers (copies: methods share parts). */
-function withExamples(op: Operation, example: OperationExample | undefined): Operation {
-  if (example === undefined) return op;
-  const media = (content: Media | undefined, value: unknown): Media | undefined =>
-    content?.[JSON_TYPE] === undefined || value === undefined
-      ? content
-      : { ...content, [JSON_TYPE]: { ...content[JSON_TYPE], example: value } };
-  const parameters = op.parameters?.map((p) => {
-    const value = p.in === 'path' ? example.params?.[p.name] : undefined;
-    return value === undefined ? p : { ...p, example: value };
-  });
-  const responses = Object.fromEntries(
-    Object.entries(op.responses ?? {}).map(([status, r]) => {
-      const response = r as { content?: Media };
-      const content = media(response.content, example.responses[status]);
-      return [status, content === undefined ? r : { ...response, content }];
-    }),
-  );
-  const body = op.requestBody;
+/** What @fastify/swagger documents for a route: its schema, with examples and the CRMs' facts. */
+function documented(
+  schema: Schema | undefined,
+  url: string,
+  examples: Record<string, OperationExample>,
+  options: OpenApiOptions,
+): { schema: Schema; url: string } {
+  // The pass-through's wildcard is its `target_url`.
+  const path = url.replace(/\*$/, ':target_url');
+  const operationId = schema?.['operationId'] as string | undefined;
+  if (schema === undefined || operationId === undefined) return { schema: { hide: true }, url: path };
+  const { 'x-crm-operation': operation, ...own } = schema;
+  const example = examples[operationId];
+  let description = String(own['description'] ?? '');
+  if (operation !== undefined) {
+    const crms = options.offeredBy(operation as OperationName);
+    const notes = options.providers.flatMap((p) => {
+      const note = p.doc.routes?.[operationId];
+      return note === undefined || !crms.includes(p.displayName) ? [] : [`${p.displayName}: ${note}`];
+    });
+    description = [
+      `**Offered on ${crms.length === 0 ? 'no' : crms.join(', ')} connections**; other connections answer 422 \`operation_not_available\`.`,
+      description,
+      ...notes,
+    ]
+      .filter((part) => part !== '')
+      .join(' ');
+    own['x-crm-providers'] = crms;
+  }
+  const params = url.endsWith('*')
+    ? {
+        type: 'object',
+        required: ['target_url'],
+        properties: {
+          target_url: {
+            type: 'string',
+            description: 'Full URL on the CRM’s own API, or a path starting with `/`.',
+          },
+        },
+      }
+    : (own['params'] as Schema | undefined);
   return {
-    ...op,
-    ...(parameters === undefined ? {} : { parameters }),
-    ...(body === undefined
-      ? {}
-      : { requestBody: { ...body, content: media(body.content, example.request) } }),
-    responses,
+    url: path,
+    schema: {
+      ...own,
+      description,
+      ...(params === undefined ? {} : { params: withParamExamples(params, example?.params) }),
+      ...(own['body'] === undefined || example?.request === undefined
+        ? {}
+        : { body: { ...(own['body'] as Schema), 'x-examples': exampleRef(`${operationId}.request`) } }),
+      response: Object.fromEntries(
+        Object.entries((own['response'] ?? {}) as Record<string, Schema>).map(([status, answer]) => [
+          status,
+          example?.responses[status] === undefined
+            ? answer
+            : withAnswerExample(answer, `${operationId}.${status}`),
+        ]),
+      ),
+    },
   };
 }
 
-const SHARED_JSON = SHARED_SCHEMAS.map(([name, schema]) => [name, JSON.stringify(schema)] as const);
+function withParamExamples(params: Schema, values: Record<string, string> | undefined): Schema {
+  if (values === undefined) return params;
+  const properties = (params['properties'] ?? {}) as Record<string, Schema>;
+  return {
+    ...params,
+    properties: Object.fromEntries(
+      Object.entries(properties).map(([name, p]) => [
+        name,
+        values[name] === undefined ? p : { ...p, examples: [values[name]] },
+      ]),
+    ),
+  };
+}
 
-/** A copy of a value with every shared schema inside it replaced by its `$ref`. */
-function withComponentRefs(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  const json = JSON.stringify(value);
-  const shared = SHARED_JSON.find(([, text]) => text === json);
-  if (shared !== undefined) return { $ref: `#/components/schemas/${shared[0]}` };
-  if (Array.isArray(value)) return value.map(withComponentRefs);
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withComponentRefs(v)]));
+/** A success answer with its example, as a media object (a `$ref` schema keeps no sibling keys). */
+function withAnswerExample(answer: Schema, name: string): Schema {
+  if (answer['content'] !== undefined) return answer;
+  const { description, ...schema } = answer;
+  return { description, content: { [JSON_TYPE]: { schema, examples: exampleRef(name) } } };
 }
 
 // A host name, IPv4 or bracketed IPv6 address, and an optional port: nothing else is echoed back.
@@ -187,9 +239,4 @@ export function withInstance(
   const own = `${https ? 'https' : 'http'}://${host}`;
   if (doc.servers.some((s) => s.url === own)) return doc;
   return { ...doc, servers: [{ url: own, description: 'This instance' }, ...doc.servers] };
-}
-
-/** The OpenAPI document of a built, ready app, as `GET /openapi.json` serves it (for tools that run no server). */
-export function openApiDocumentOf(app: FastifyInstance): OpenApiDocument {
-  return (app as unknown as { swagger(): OpenApiDocument }).swagger();
 }

@@ -3,21 +3,15 @@ import { ApiError } from '../../errors/index.ts';
 import { readAuditLogs } from '../../operations/audit-logs.ts';
 import type { AuditLogFilter } from '../../providers/adapter.ts';
 import { principalOf } from '../plugins/auth.ts';
+import { answers } from '../schemas/answers.ts';
 import { AuditLogsBody } from '../schemas/bodies.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
-const Entry = Type.Object(
-  {
-    id: Type.String(),
-    category: Type.String(),
-    subCategory: Type.Optional(Type.String()),
-    action: Type.String(),
-    targetObjectId: Type.Optional(Type.String()),
-    occurredAt: Type.String(),
-    actingUser: Type.Object({ userId: Type.Integer(), userEmail: Type.Optional(Type.String()) }),
-  },
-  { additionalProperties: true, description: 'One user action, in HubSpot’s shape.' },
-);
+// The CRM's own entry, passed as it is (its keys in the CRM's order): an open record.
+const Entry = Type.Record(Type.String(), Type.Unknown(), {
+  description:
+    'One user action, in HubSpot’s shape: `id`, `category`, `subCategory`, `action`, `targetObjectId`, `occurredAt`, `actingUser` (`userId`, `userEmail`).',
+});
 
 /** A real instant: parses, and its calendar date exists (`2026-02-30` does not, though Date.parse takes it). */
 function isInstant(value: string): boolean {
@@ -61,29 +55,29 @@ export function register(app: ApiApp, ctx: RouteServices): void {
   app.post(
     '/v1/audit_logs',
     {
-      schema: { body: AuditLogsBody },
-      config: {
-        doc: {
-          operation: 'audit_logs',
-          operationId: 'readAuditLogs',
-          summary: 'Read the account’s audit log',
-          description:
-            'HubSpot’s account activity audit log: user actions (CRM record creates, property value updates, deletes, property and pipeline changes, sign-ins, security actions, …) with who made them and when, in HubSpot’s shape (`id`, `category`, `subCategory`, `action`, `targetObjectId`, `occurredAt`, `actingUser`). Filters: `occurred_after` / `occurred_before` (exclusive), `acting_user_ids` (any of them), `order`. The service follows HubSpot’s pages up to `limit` entries per answer (default 1 000) and returns `next_cursor` while more remain; send `{"cursor": …}` to continue. HubSpot offers it on Enterprise accounts, to connections granted the `account-info.security.read` scope: without it, 503 `crm_scope_missing`. The history of one record’s properties is read with get’s `propertiesWithHistory`.',
-          tags: ['Query'],
-          responses: {
-            '200': {
-              description: 'One page of entries.',
-              schema: Type.Object({
+      schema: {
+        operationId: 'readAuditLogs',
+        'x-crm-operation': 'audit_logs',
+        summary: 'Read the account’s audit log',
+        description:
+          'HubSpot’s account activity audit log: user actions (CRM record creates, property value updates, deletes, property and pipeline changes, sign-ins, security actions, …) with who made them and when, in HubSpot’s shape (`id`, `category`, `subCategory`, `action`, `targetObjectId`, `occurredAt`, `actingUser`). Filters: `occurred_after` / `occurred_before` (exclusive), `acting_user_ids` (any of them), `order`. The service follows HubSpot’s pages up to `limit` entries per answer (default 1 000) and returns `next_cursor` while more remain; send `{"cursor": …}` to continue. HubSpot offers it on Enterprise accounts, to connections granted the `account-info.security.read` scope: without it, 503 `crm_scope_missing`. The history of one record’s properties is read with get’s `propertiesWithHistory`.',
+        tags: ['Query'],
+        body: AuditLogsBody,
+        response: answers(
+          {
+            200: Type.Object(
+              {
                 data: Type.Object({
                   records: Type.Array(Entry),
                   done: Type.Boolean(),
                   next_cursor: Type.Union([Type.String(), Type.Null()]),
                 }),
-              }),
-            },
+              },
+              { description: 'One page of entries.' },
+            ),
           },
-          errors: [400, 403, 413, 415, 422, 502, 503],
-        },
+          [400, 403, 413, 415, 422, 502, 503],
+        ),
       },
     },
     async (request) => {

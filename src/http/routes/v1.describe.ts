@@ -1,8 +1,14 @@
 import { Type } from 'typebox';
 import { ApiError } from '../../errors/index.ts';
-import { describeGlobal } from '../../operations/describe.ts';
+import { listCountries } from '../../operations/countries.ts';
+import { describeGlobal, describeObject } from '../../operations/describe.ts';
 import { principalOf } from '../plugins/auth.ts';
+import { answers } from '../schemas/answers.ts';
+import { ObjectNameParams } from '../schemas/common.ts';
 import type { ApiApp, RouteServices } from './types.ts';
+
+// The account's metadata: the global describe, one object's describe, the address countries.
+// These reads take no input but the path.
 
 /** Reads without input take no body; `{}` is tolerated, anything else is a mistake worth reporting. */
 export function ensureNoBody(body: unknown, operation = 'Describe'): void {
@@ -13,33 +19,112 @@ export function ensureNoBody(body: unknown, operation = 'Describe'): void {
   });
 }
 
-const DescribeResponse = Type.Object({
-  data: Type.Record(Type.String(), Type.Unknown(), {
+const DescribeResponse = Type.Object(
+  {
+    data: Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        "Salesforce: its Describe Global result, unchanged (`encoding`, `maxBatchSize`, `sobjects`). HubSpot: `objects`, the standard object types and the account's custom objects (`name`, `objectTypeId`, `custom`).",
+    }),
+  },
+  { description: 'The global describe.' },
+);
+
+const Flags = {
+  active: Type.Boolean({ description: 'Usable in records.' }),
+  visible: Type.Boolean({
     description:
-      "Salesforce: its Describe Global result, unchanged (`encoding`, `maxBatchSize`, `sobjects`). HubSpot: `objects`, the standard object types and the account's custom objects (`name`, `objectTypeId`, `custom`).",
+      'Shown to users. From the describe only `active` is known, so `visible` equals `active` for `org_picklists`.',
   }),
-});
+};
+
+const CountriesResponse = Type.Object(
+  {
+    data: Type.Object({
+      source: Type.Union([Type.Literal('org_picklists'), Type.Literal('iso_default')], {
+        description:
+          "`org_picklists`: the org's State and Country/Territory Picklists. `iso_default`: the org has them off; the standard ISO 3166 list.",
+      }),
+      countries: Type.Array(
+        Type.Object({
+          code: Type.String({ description: 'ISO 3166-1 alpha-2 code (the picklist value).' }),
+          label: Type.String(),
+          ...Flags,
+          states: Type.Array(
+            Type.Object({
+              code: Type.String({ description: 'The state code as Salesforce stores it (`CA`, `NSW`).' }),
+              label: Type.String(),
+              ...Flags,
+            }),
+          ),
+        }),
+      ),
+    }),
+  },
+  { description: 'The country list.' },
+);
 
 export function register(app: ApiApp, ctx: RouteServices): void {
   app.post(
     '/v1/describe',
     {
-      config: {
-        doc: {
-          operation: 'describe',
-          operationId: 'describeInstance',
-          summary: 'Describe the instance',
-          description:
-            'Lists every object of the connected account in `data`. {{crm.notes}} No request body.',
-          tags: ['Describe'],
-          responses: { '200': { description: 'The global describe.', schema: DescribeResponse } },
-          errors: [400, 422, 502, 503],
-        },
+      schema: {
+        operationId: 'describeInstance',
+        'x-crm-operation': 'describe',
+        summary: 'Describe the instance',
+        description: 'Lists every object of the connected account in `data`. No request body.',
+        tags: ['Describe'],
+        response: answers({ 200: DescribeResponse }, [400, 422, 502, 503]),
       },
     },
     async (request) => {
       ensureNoBody(request.body);
       return { data: await describeGlobal(ctx.operations, principalOf(request).connection) };
+    },
+  );
+  app.post(
+    '/v1/describe/:object_name',
+    {
+      schema: {
+        operationId: 'describeObject',
+        'x-crm-operation': 'describe',
+        summary: 'Describe one object',
+        description:
+          "The object's metadata in `data`. The object name is case-insensitive. Unknown object: 404 `unknown_object`. No request body.",
+        tags: ['Describe'],
+        params: ObjectNameParams,
+        response: answers(
+          {
+            200: Type.Object(
+              { data: Type.Record(Type.String(), Type.Unknown()) },
+              { description: 'The object describe.' },
+            ),
+          },
+          [400, 404, 422, 502, 503],
+        ),
+      },
+    },
+    async (request) => {
+      ensureNoBody(request.body);
+      const { connection } = principalOf(request);
+      return { data: await describeObject(ctx.operations, connection, request.params.object_name) };
+    },
+  );
+  app.post(
+    '/v1/countries',
+    {
+      schema: {
+        operationId: 'listCountries',
+        'x-crm-operation': 'countries',
+        summary: 'List the address countries and states',
+        description:
+          'The countries (ISO code, label, `active`, `visible`) the account\'s addresses take, each with its states. Salesforce: the org\'s State and Country/Territory Picklists as Account\'s `BillingCountryCode`/`BillingStateCode` describe gives them (states placed by their `validFor`), `source: "org_picklists"`; where the org has them off, the standard ISO 3166 list with English names, `source: "iso_default"`. No request body.',
+        tags: ['Describe'],
+        response: answers({ 200: CountriesResponse }, [400, 422, 502, 503]),
+      },
+    },
+    async (request) => {
+      ensureNoBody(request.body, 'The country list');
+      return { data: await listCountries(ctx.operations, principalOf(request).connection) };
     },
   );
 }

@@ -1,35 +1,100 @@
 import { Type } from 'typebox';
+import { ApiError } from '../../errors/index.ts';
+import type { JobReads } from '../../jobs/reads.ts';
 import { jobView } from '../../jobs/view.ts';
-import { JobSchema } from '../durable-doc.ts';
 import { principalOf } from '../plugins/auth.ts';
-import { decode, encode, isListCursor, limitOf, PageQuery, pageQueryDoc } from './jobs-shared.ts';
+import { answers, JobRef, jobAnswer, RecordResultRef } from '../schemas/answers.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
-/** `GET /v1/jobs`: the token's own jobs, newest first, page by page. */
+// The token's durable write jobs: list them, follow one, cancel it, read its results page by page.
+// Pages are cursors this service hands out (opaque base64url JSON), `limit` a query parameter.
+
+const JobParams = Type.Object({ job_id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+/** `limit` and `cursor` of a paged list of `what`: strings as a query has them, checked by the route. */
+const pageQuery = (what: string, range: string) =>
+  Type.Object({
+    limit: Type.Optional(Type.String({ maxLength: 10, description: `${what} per page, ${range}.` })),
+    cursor: Type.Optional(
+      Type.String({ maxLength: 500, description: '`next_cursor` of the previous page.' }),
+    ),
+  });
+
+const NextCursor = Type.Union([Type.String(), Type.Null()]);
+
+/** `limit` of a page: a whole number from 1 to `max`, else a 400 naming the parameter. */
+function limitOf(raw: string | undefined, fallback: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!/^[0-9]+$/.test(raw) || n < 1 || n > max) {
+    throw new ApiError('invalid_body', `The limit query parameter must be a whole number from 1 to ${max}.`, {
+      details: [{ path: 'query:limit', value: raw.slice(0, 10) }],
+    });
+  }
+  return n;
+}
+
+const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+function decode<T>(cursor: string, valid: (v: unknown) => v is T): T {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (valid(v)) return v;
+  } catch {
+    // Reported below.
+  }
+  throw new ApiError(
+    'invalid_cursor',
+    'The cursor is not one this service handed out. Pass `next_cursor` of the previous page as it is.',
+    {
+      details: [{ path: 'query:cursor' }],
+    },
+  );
+}
+
+const isListCursor = (v: unknown): v is { c: string; i: string } =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as { c?: unknown }).c === 'string' &&
+  typeof (v as { i?: unknown }).i === 'string';
+const isOffset = (v: unknown): v is { o: number } =>
+  typeof v === 'object' &&
+  v !== null &&
+  Number.isInteger((v as { o?: unknown }).o) &&
+  (v as { o: number }).o >= 0;
+
+/** The token's own job, or 404 (another token's job is not revealed). */
+async function ownJob(jobs: Pick<JobReads, 'find'>, tokenId: string, id: string) {
+  const job = await jobs.find(id);
+  if (job === null || job.tokenId !== tokenId) {
+    throw new ApiError(
+      'job_not_found',
+      `This API token has no job ${id.slice(0, 100)}. GET /v1/jobs lists its jobs (finished jobs are kept 7 days by default).`,
+    );
+  }
+  return job;
+}
+
 export function register(app: ApiApp, ctx: RouteServices): void {
   app.get(
     '/v1/jobs',
     {
-      schema: { querystring: PageQuery },
-      config: {
-        doc: {
-          operationId: 'listJobs',
-          summary: 'List jobs',
-          description:
-            "The API token's own write jobs, newest first, `limit` per page (default 50); `next_cursor` gives the next page.",
-          tags: ['Jobs'],
-          query: pageQueryDoc('Jobs', '1 to 200 (default 50)'),
-          responses: {
-            '200': {
-              description: 'A page of jobs.',
-              schema: Type.Object({
-                data: Type.Array(JobSchema),
-                next_cursor: Type.Union([Type.String(), Type.Null()]),
-              }),
-            },
+      schema: {
+        operationId: 'listJobs',
+        summary: 'List jobs',
+        description:
+          "The API token's own write jobs, newest first, `limit` per page (default 50); `next_cursor` gives the next page.",
+        tags: ['Jobs'],
+        querystring: pageQuery('Jobs', '1 to 200 (default 50)'),
+        response: answers(
+          {
+            200: Type.Object(
+              { data: Type.Array(JobRef), next_cursor: NextCursor },
+              { description: 'A page of jobs.' },
+            ),
           },
-          errors: [400],
-        },
+          [400],
+        ),
       },
     },
     async (request) => {
@@ -48,6 +113,105 @@ export function register(app: ApiApp, ctx: RouteServices): void {
         next_cursor:
           rows.length > limit && last !== undefined ? encode({ c: last.createdAt, i: last.id }) : null,
       };
+    },
+  );
+  followRoutes(app, ctx);
+  resultsRoute(app, ctx);
+}
+
+/** `GET /v1/jobs/{job_id}` follows a job; `DELETE` cancels it. */
+function followRoutes(app: ApiApp, ctx: RouteServices): void {
+  app.get(
+    '/v1/jobs/:job_id',
+    {
+      schema: {
+        operationId: 'getJob',
+        summary: 'Get a job',
+        description:
+          'State (`queued`, `running`, `completed`, `failed`, `cancelled`), the interface in use, counts that move while it runs (total, processed, succeeded, failed), timings and the CRM’s own job ids. A job interrupted by a restart of the service is resumed by the next instance to start (or another running one) and goes on from where it was.',
+        tags: ['Jobs'],
+        params: JobParams,
+        response: answers({ 200: jobAnswer('The job.') }, [404]),
+      },
+    },
+    async (request) =>
+      jobView(await ownJob(ctx.jobReads, principalOf(request).token.id, request.params.job_id)),
+  );
+  app.delete(
+    '/v1/jobs/:job_id',
+    {
+      schema: {
+        operationId: 'cancelJob',
+        summary: 'Cancel a job',
+        description:
+          'Stops sending what has not been sent: those records end `CRM_PROXY_CANCELLED` (nothing written for them); calls already made keep their results, and a Bulk API job still open is aborted (one already running is asked to stop; what it processed keeps its results). Answers `202` with the job while it winds down, `200` with it when it had already finished.',
+        tags: ['Jobs'],
+        params: JobParams,
+        response: answers(
+          {
+            200: jobAnswer('The job had already finished; nothing changed.'),
+            202: jobAnswer('Cancel asked; the job ends `cancelled`.'),
+          },
+          [404],
+        ),
+      },
+    },
+    async (request, reply) => {
+      const job = await ownJob(ctx.jobReads, principalOf(request).token.id, request.params.job_id);
+      if (job.state !== 'queued' && job.state !== 'running') return jobView(job);
+      await ctx.jobs.cancel(job.id);
+      reply.code(202);
+      return jobView((await ctx.jobReads.find(job.id)) ?? job);
+    },
+  );
+}
+
+/** `GET /v1/jobs/{job_id}/results`: a finished job's per-record results, page by page. */
+function resultsRoute(app: ApiApp, ctx: RouteServices): void {
+  app.get(
+    '/v1/jobs/:job_id/results',
+    {
+      schema: {
+        operationId: 'getJobResults',
+        summary: 'Read a job’s results',
+        description:
+          'Per-record results of a finished job, in input order, in the same shape as the synchronous answer, `limit` per page (default 1000, at most 10 000); `next_cursor` gives the next page. A record answered `CRM_PROXY_OUTCOME_UNKNOWN` may or may not have been written: look for it in the CRM before sending it again. `CRM_PROXY_CANCELLED`: the job was cancelled before the record was sent.',
+        tags: ['Jobs'],
+        params: JobParams,
+        querystring: pageQuery('Results', '1 to 10 000 (default 1000)'),
+        response: answers(
+          {
+            200: Type.Object(
+              { data: Type.Array(RecordResultRef), next_cursor: NextCursor },
+              { description: 'A page of per-record results.' },
+            ),
+          },
+          [400, 404, 409],
+        ),
+      },
+    },
+    async (request) => {
+      const job = await ownJob(ctx.jobReads, principalOf(request).token.id, request.params.job_id);
+      if (job.state === 'queued' || job.state === 'running') {
+        throw new ApiError(
+          'job_not_finished',
+          `Job ${job.id} is ${job.state}; its results are readable once it has finished. Follow it at GET /v1/jobs/${job.id}.`,
+          {
+            headers: { 'retry-after': '1' },
+          },
+        );
+      }
+      if (job.state === 'failed') {
+        throw new ApiError(
+          'job_not_finished',
+          `Job ${job.id} failed as a whole and has no per-record results; its error is on GET /v1/jobs/${job.id}.`,
+        );
+      }
+      const limit = limitOf(request.query.limit, 1000, 10_000);
+      const from = request.query.cursor === undefined ? 0 : decode(request.query.cursor, isOffset).o;
+      const data = await ctx.jobReads.results(job.id, from, limit);
+      const next = from + data.length;
+      return { data, next_cursor: data.length > 0 && next < job.total ? encode({ o: next }) : null };
     },
   );
 }

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { getRecords } from '../../operations/get.ts';
 import { principalOf } from '../plugins/auth.ts';
+import { answers } from '../schemas/answers.ts';
 import { GetBody } from '../schemas/bodies.ts';
 import { CrmRecord, ObjectNameParams } from '../schemas/common.ts';
 import type { ApiApp, RouteServices } from './types.ts';
@@ -34,17 +35,14 @@ export function register(app: ApiApp, ctx: RouteServices): void {
   app.post(
     '/v1/object/get/:object_name',
     {
-      schema: { params: ObjectNameParams, body: GetBody },
-      config: {
-        doc: {
-          operation: 'get',
-          operationId: 'getRecords',
-          summary: 'Get records by id',
-          description: '{{crm.notes}}',
-          tags: ['Records'],
-          responses: { '200': { description: 'The records, in input order.', schema: GetResponse } },
-          errors: [400, 404, 413, 415, 422, 429, 502, 503],
-        },
+      schema: {
+        operationId: 'getRecords',
+        'x-crm-operation': 'get',
+        summary: 'Get records by id',
+        tags: ['Records'],
+        params: ObjectNameParams,
+        body: GetBody,
+        response: answers({ 200: GetResponse }, [400, 404, 413, 415, 422, 429, 502, 503]),
       },
     },
     async (request, reply) => {

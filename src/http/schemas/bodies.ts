@@ -41,7 +41,8 @@ export const UpsertBody = Type.Object(
       minLength: 1,
       maxLength: 255,
       pattern: '^[A-Za-z][A-Za-z0-9_]*$',
-      description: 'Field to match on: `Id`{{crm.upsertKeys}}, or any other field (looked up first).',
+      description:
+        'Field to match on: `Id`, the CRM’s own upsert key (an external-id field, a unique property), or any other field (looked up first).',
     }),
   },
   { additionalProperties: false },
@@ -73,7 +74,7 @@ export const GetBody = Type.Object(
         ids: Type.Array(Id, {
           minItems: 1,
           maxItems: MAX_IDS,
-          description: 'Ids to read: {{crm.getIds}}.',
+          description: 'Ids to read, up to the CRM’s own limit per request (see its note above).',
         }),
         fields: Type.Optional(
           Type.Array(FieldName, {
@@ -85,7 +86,7 @@ export const GetBody = Type.Object(
           Type.Array(FieldName, {
             maxItems: 1000,
             description:
-              'Properties whose history (every value with its timestamp and source) each record also carries. {{crm.history}}',
+              'Properties whose history (every value with its timestamp and source) each record also carries, on CRMs that keep property history (see their note above).',
           }),
         ),
       },

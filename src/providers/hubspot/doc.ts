@@ -1,12 +1,9 @@
 import type { ProviderDocNotes } from '../adapter.ts';
 
-// What the API document says of HubSpot (src/http/plugins/openapi-providers.ts composes it with
-// the other CRMs' notes): Markdown fragments, each shown only where HubSpot is registered.
+// What the API document says of HubSpot (src/http/plugins/openapi.ts adds each route's note after
+// its description): Markdown fragments, each shown only where HubSpot is registered.
 
 export const HUBSPOT_DOC: ProviderDocNotes = {
-  apiHost: '`https://api.hubapi.com/...`',
-  oauthApp: 'the HubSpot app',
-  upsertKey: 'a unique property',
   routes: {
     insertRecords:
       'batch create calls of 100 in parallel under the connection’s rate-limit pacing, results mapped back by `objectWriteTraceId`; values formatted for each property’s type (enumerations checked against the options with the closest one suggested); a duplicate unique value is that record’s `CONFLICT`.',

@@ -1,18 +1,13 @@
 import type { ProviderDocNotes } from '../adapter.ts';
 
-// What the API document says of Salesforce (src/http/plugins/openapi-providers.ts composes it with
-// the other CRMs' notes): Markdown fragments, each shown only where Salesforce is registered.
+// What the API document says of Salesforce (src/http/plugins/openapi.ts adds each route's note after
+// its description): Markdown fragments, each shown only where Salesforce is registered.
 
 /** How a large write is carried (docs/salesforce-writes.md), the same for insert, update and delete. */
 const WRITE_PLAN =
   'the service picks sObject Collections or Bulk API 2.0 by size and, from 2 000 records on, by the org’s daily API allowance left (Collections, the fastest, while at least half is left; Bulk, the fewest calls, below), and names it and why in the `X-CRM-Proxy-Interface` response header (`bulk2; reason=allowance-12%-left`); the same request header (`collections` | `bulk2`) forces one.';
 
 export const SALESFORCE_DOC: ProviderDocNotes = {
-  apiHost: "the org's instance URL",
-  oauthApp: 'the Salesforce connected app',
-  loginHost: '`login.salesforce.com`, `test.salesforce.com` or a My Domain URL',
-  allowance: 'the `Sforce-Limit-Info` header',
-  upsertKey: 'an external-id field',
   routes: {
     insertRecords: WRITE_PLAN,
     updateRecords: WRITE_PLAN,

@@ -9,7 +9,7 @@ export function connectLinkRoutes(api: ApiApp, admin: AdminService): void {
   api.get(
     '/v1/admin/connect-links',
     {
-      config: doc(
+      schema: doc(
         'adminListConnectLinks',
         'List connect links',
         'One-time links that let an account owner connect their CRM account (created, expiry, used, revoked).',
@@ -23,17 +23,34 @@ export function connectLinkRoutes(api: ApiApp, admin: AdminService): void {
     '/v1/admin/connect-links',
     {
       schema: {
+        ...doc(
+          'adminCreateConnectLink',
+          'Create a connect link',
+          'A one-time link for an account owner: it opens the CRM’s consent page and creates the connection. It works once and expires.',
+          {
+            '201': {
+              description: 'The link.',
+              schema: data(
+                Type.Object(
+                  { id: Type.String(), url: Type.String(), expiresAt: Type.String() },
+                  { additionalProperties: true },
+                ),
+              ),
+            },
+          },
+          [400, 415, 503],
+        ),
         body: Type.Object(
           {
             provider: Type.String({
               pattern: '^[a-z][a-z0-9_-]{0,39}$',
-              description: 'The CRM: {{crm.ids}}.',
+              description: 'The id of a registered CRM, as connections show it in `provider`.',
             }),
             label: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
             login_host: Type.Optional(
               Type.String({
                 maxLength: 200,
-                description: '{{crm.loginHosts}}',
+                description: 'The login host, for a CRM that takes one (see its connect documentation).',
               }),
             ),
             ttl_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720, description: 'Default 24.' })),
@@ -41,18 +58,6 @@ export function connectLinkRoutes(api: ApiApp, admin: AdminService): void {
           { additionalProperties: false },
         ),
       },
-      config: doc(
-        'adminCreateConnectLink',
-        'Create a connect link',
-        'A one-time link for an account owner: it opens the CRM’s consent page and creates the connection. It works once and expires.',
-        {
-          '201': {
-            description: 'The link.',
-            schema: data(Type.Object({ id: Type.String(), url: Type.String(), expiresAt: Type.String() })),
-          },
-        },
-        [400, 415, 503],
-      ),
     },
     async (request, reply) => {
       const b = request.body;
@@ -72,14 +77,16 @@ export function revokeLinkRoute(api: ApiApp, admin: AdminService): void {
   api.delete(
     '/v1/admin/connect-links/:id',
     {
-      schema: { params: IdParams },
-      config: doc(
-        'adminRevokeConnectLink',
-        'Revoke a connect link',
-        'The link stops working at once.',
-        { '204': { description: 'Revoked.' } },
-        [400, 404, 503],
-      ),
+      schema: {
+        ...doc(
+          'adminRevokeConnectLink',
+          'Revoke a connect link',
+          'The link stops working at once.',
+          { '204': { description: 'Revoked.' } },
+          [400, 404, 503],
+        ),
+        params: IdParams,
+      },
     },
     async (request, reply) => {
       await admin.revokeLink(request.params.id);

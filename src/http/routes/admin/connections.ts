@@ -9,7 +9,7 @@ export function connectionRoutes(api: ApiApp, admin: AdminService): void {
   api.get(
     '/v1/admin/connections',
     {
-      config: doc(
+      schema: doc(
         'adminListConnections',
         'List connections',
         'Every connection with its status (active, needs re-auth, failing with its last error), created and last used, and the CRM account’s daily API allowance where the CRM reports it.',
@@ -21,28 +21,32 @@ export function connectionRoutes(api: ApiApp, admin: AdminService): void {
   api.get(
     '/v1/admin/connections/:id',
     {
-      schema: { params: IdParams },
-      config: doc(
-        'adminGetConnection',
-        'Get a connection',
-        'One connection, as listed.',
-        { '200': { description: 'The connection.', schema: data(ConnectionView) } },
-        [400, 404],
-      ),
+      schema: {
+        ...doc(
+          'adminGetConnection',
+          'Get a connection',
+          'One connection, as listed.',
+          { '200': { description: 'The connection.', schema: data(ConnectionView) } },
+          [400, 404],
+        ),
+        params: IdParams,
+      },
     },
     async (request) => ({ data: await admin.getConnection(request.params.id) }),
   );
   api.delete(
     '/v1/admin/connections/:id',
     {
-      schema: { params: IdParams },
-      config: doc(
-        'adminDeleteConnection',
-        'Remove a connection',
-        'Removes the connection and every API token of it; its stored credentials are deleted.',
-        { '204': { description: 'Removed.' } },
-        [400, 404],
-      ),
+      schema: {
+        ...doc(
+          'adminDeleteConnection',
+          'Remove a connection',
+          'Removes the connection and every API token of it; its stored credentials are deleted.',
+          { '204': { description: 'Removed.' } },
+          [400, 404],
+        ),
+        params: IdParams,
+      },
     },
     async (request, reply) => {
       await admin.removeConnection(request.params.id);
@@ -56,14 +60,16 @@ export function tokenRoutes(api: ApiApp, admin: AdminService): void {
   api.get(
     '/v1/admin/connections/:id/tokens',
     {
-      schema: { params: IdParams },
-      config: doc(
-        'adminListTokens',
-        'List a connection’s API tokens',
-        'Prefix, label, created, last used, expiry and state of each token; never the token.',
-        { '200': { description: 'The tokens.', schema: data(Type.Array(TokenView)) } },
-        [400, 404],
-      ),
+      schema: {
+        ...doc(
+          'adminListTokens',
+          'List a connection’s API tokens',
+          'Prefix, label, created, last used, expiry and state of each token; never the token.',
+          { '200': { description: 'The tokens.', schema: data(Type.Array(TokenView)) } },
+          [400, 404],
+        ),
+        params: IdParams,
+      },
     },
     async (request) => ({ data: await admin.listTokens(request.params.id) }),
   );
@@ -71,6 +77,18 @@ export function tokenRoutes(api: ApiApp, admin: AdminService): void {
     '/v1/admin/connections/:id/tokens',
     {
       schema: {
+        ...doc(
+          'adminCreateToken',
+          'Create an API token',
+          'Creates an API token for the connection. The token is in this answer only: store it now.',
+          {
+            '201': {
+              description: 'The token (shown once) and its record.',
+              schema: Type.Object({ token: Type.String(), data: TokenView }),
+            },
+          },
+          [400, 404, 415],
+        ),
         params: IdParams,
         body: Type.Object(
           {
@@ -84,18 +102,6 @@ export function tokenRoutes(api: ApiApp, admin: AdminService): void {
           { additionalProperties: false },
         ),
       },
-      config: doc(
-        'adminCreateToken',
-        'Create an API token',
-        'Creates an API token for the connection. The token is in this answer only: store it now.',
-        {
-          '201': {
-            description: 'The token (shown once) and its record.',
-            schema: Type.Object({ token: Type.String(), data: TokenView }),
-          },
-        },
-        [400, 404, 415],
-      ),
     },
     async (request, reply) => {
       const body = request.body ?? {};
@@ -110,14 +116,16 @@ export function tokenRoutes(api: ApiApp, admin: AdminService): void {
   api.delete(
     '/v1/admin/tokens/:id',
     {
-      schema: { params: IdParams },
-      config: doc(
-        'adminRevokeToken',
-        'Revoke an API token',
-        'Revokes the token at once, on every instance sharing the store. Revoking a revoked token answers it again.',
-        { '200': { description: 'The revoked token.', schema: data(TokenView) } },
-        [400, 404],
-      ),
+      schema: {
+        ...doc(
+          'adminRevokeToken',
+          'Revoke an API token',
+          'Revokes the token at once, on every instance sharing the store. Revoking a revoked token answers it again.',
+          { '200': { description: 'The revoked token.', schema: data(TokenView) } },
+          [400, 404],
+        ),
+        params: IdParams,
+      },
     },
     async (request) => ({ data: await admin.revokeToken(request.params.id) }),
   );

@@ -1,18 +1,32 @@
-import { Type } from 'typebox';
-
-const TAGS = ['Admin'];
+import { type TSchema, Type } from 'typebox';
+import { answers, noBody } from '../../schemas/answers.ts';
 
 /** The answer `{ data: … }` of an admin route. */
-export const data = <T extends Parameters<typeof Type.Object>[0][string]>(schema: T) =>
-  Type.Object({ data: schema });
+export const data = <T extends TSchema>(schema: T) => Type.Object({ data: schema });
 
-/** The OpenAPI facts of an admin route: operator-key authentication, the Admin tag. */
+/**
+ * The schema facts of an admin route: its OpenAPI operation under the Admin tag, operator-key
+ * authentication, and its answers by status (a success without a schema has no JSON body).
+ */
 export const doc = (
   operationId: string,
   summary: string,
   description: string,
-  responses: Record<string, { description: string; schema?: ReturnType<typeof Type.Object> }>,
+  success: Record<string, { description: string; schema?: TSchema }>,
   errors: number[] = [],
 ) => ({
-  doc: { operationId, summary, description, tags: TAGS, responses, errors, operatorKey: true },
+  operationId,
+  summary,
+  description,
+  tags: ['Admin'],
+  security: [{ operatorKey: [] }],
+  response: answers(
+    Object.fromEntries(
+      Object.entries(success).map(([status, r]) => [
+        status,
+        r.schema === undefined ? noBody(r.description) : { ...r.schema, description: r.description },
+      ]),
+    ),
+    errors,
+  ),
 });

@@ -12,6 +12,13 @@ export function requestRoutes(api: ApiApp, admin: AdminService): void {
     '/v1/admin/requests',
     {
       schema: {
+        ...doc(
+          'adminListRequests',
+          'Query the request log',
+          'Answered API requests, newest first: time, method, path, status, latency, CRM calls spent, interface used, request id, token and connection. Bodies are never stored. Entries are kept `CRM_PROXY_REQUEST_LOG_DAYS` days (7).',
+          { '200': { description: 'The entries.', schema: data(Type.Array(RequestEntry)) } },
+          [400],
+        ),
         querystring: Type.Object(
           {
             connection_id: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,80}$' })),
@@ -36,13 +43,6 @@ export function requestRoutes(api: ApiApp, admin: AdminService): void {
           { additionalProperties: false },
         ),
       },
-      config: doc(
-        'adminListRequests',
-        'Query the request log',
-        'Answered API requests, newest first: time, method, path, status, latency, CRM calls spent, interface used, request id, token and connection. Bodies are never stored. Entries are kept `CRM_PROXY_REQUEST_LOG_DAYS` days (7).',
-        { '200': { description: 'The entries.', schema: data(Type.Array(RequestEntry)) } },
-        [400],
-      ),
     },
     async (request) => {
       const q = request.query;
@@ -72,6 +72,27 @@ export function usageRoute(api: ApiApp, admin: AdminService): void {
     '/v1/admin/usage',
     {
       schema: {
+        ...doc(
+          'adminUsage',
+          'Requests and errors per hour',
+          'Per connection, one value per hour, oldest first: requests, and errors (answers with status 400 or more).',
+          {
+            '200': {
+              description: 'One series per connection.',
+              schema: data(
+                Type.Array(
+                  Type.Object({
+                    connectionId: Type.Union([Type.String(), Type.Null()]),
+                    hours: Type.Array(Type.String()),
+                    requests: Type.Array(Type.Integer()),
+                    errors: Type.Array(Type.Integer()),
+                  }),
+                ),
+              ),
+            },
+          },
+          [400],
+        ),
         querystring: Type.Object(
           {
             connection_id: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,80}$' })),
@@ -82,27 +103,6 @@ export function usageRoute(api: ApiApp, admin: AdminService): void {
           { additionalProperties: false },
         ),
       },
-      config: doc(
-        'adminUsage',
-        'Requests and errors per hour',
-        'Per connection, one value per hour, oldest first: requests, and errors (answers with status 400 or more).',
-        {
-          '200': {
-            description: 'One series per connection.',
-            schema: data(
-              Type.Array(
-                Type.Object({
-                  connectionId: Type.Union([Type.String(), Type.Null()]),
-                  hours: Type.Array(Type.String()),
-                  requests: Type.Array(Type.Integer()),
-                  errors: Type.Array(Type.Integer()),
-                }),
-              ),
-            ),
-          },
-        },
-        [400],
-      ),
     },
     async (request) => {
       const hours = request.query.hours === undefined ? 168 : Number(request.query.hours);

@@ -1,0 +1,36 @@
+import type { FastifyReply } from 'fastify';
+import type { ApiApp, FlowAnswer, RouteServices } from './types.ts';
+
+// The browser's side of connecting a CRM account: HTML pages and redirects, not part of the API
+// document. Public routes: a browser carries no API token.
+
+/** Writes a connect-flow answer (page or redirect) with its security headers and cookies. */
+function sendFlowAnswer(reply: FastifyReply, answer: FlowAnswer) {
+  reply.headers(answer.headers);
+  if (answer.setCookies.length > 0) reply.header('set-cookie', answer.setCookies);
+  if (answer.kind === 'redirect') return reply.redirect(answer.location, 303);
+  return reply.code(answer.status).type('text/html; charset=utf-8').send(answer.html);
+}
+
+export function register(app: ApiApp, ctx: RouteServices): void {
+  // Where the CRM's consent page sends the browser back (the redirect URL registered in each CRM's
+  // OAuth app); the flow's state and the binding cookie prove it started here.
+  app.get('/oauth/callback', async (request, reply) => {
+    const answer = await ctx.connectFlow.complete({
+      query: (request.query ?? {}) as Record<string, unknown>,
+      cookieHeader: request.headers.cookie,
+    });
+    return sendFlowAnswer(reply, answer);
+  });
+  // A one-time connect link: the secret in the path is the credential (the request log masks it).
+  // A landing page naming the service, the CRM and what will be shared, whose Continue link
+  // (`?continue=1`) redirects to the consent page; or a page saying why the link cannot be used.
+  app.get<{ Params: { secret: string }; Querystring: { continue?: string } }>(
+    '/connect/:secret',
+    async (request, reply) => {
+      const secure = request.protocol === 'https' || ctx.behindTls;
+      const proceed = request.query.continue === '1';
+      return sendFlowAnswer(reply, await ctx.connectFlow.openLink(request.params.secret, secure, proceed));
+    },
+  );
+}
