@@ -10,7 +10,9 @@ ARG NODE_IMAGE=node:24-bookworm-slim
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund \
+# No install scripts: no production dependency needs one (better-sqlite3 loads its shipped
+# binary), and npm would otherwise try node-gyp on better-sqlite3's binding.gyp.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
   && rm -rf node_modules/better-sqlite3/deps node_modules/better-sqlite3/src
 
 FROM ${NODE_IMAGE}

@@ -10,6 +10,9 @@ import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { startStack } from '../helpers/stack.ts';
+// The CommonJS and TypeScript snippets' test: both build packages/client/dist through its
+// prepare step, so they run in this one file, one after the other.
+import './client-commonjs.ts';
 
 const run = promisify(execFile);
 const CLIENT = resolve(import.meta.dirname, '../../packages/client');
