@@ -20,6 +20,28 @@ export function expiryDays(text: string | undefined): number | null | undefined 
 
 export const EXPIRY_HELP = 'Expires in days must be a whole number of days (or empty for no expiry).';
 
+/**
+ * Creates a token of a connection from a token form (name, expiry) and what the page shows of it
+ * once; undefined when the expiry is not a number of days (nothing is created).
+ */
+export async function createFormToken(
+  kit: ConsoleKit,
+  request: FastifyRequest,
+  connectionId: string,
+  form: { name?: string | undefined; expires_in_days?: string | undefined },
+): Promise<CreatedToken | undefined> {
+  const days = expiryDays(form.expires_in_days);
+  if (days === undefined) return undefined;
+  const name = (form.name ?? '').trim().slice(0, 100);
+  const c = await kit.ctx.admin.getConnection(connectionId);
+  const { token, record } = await kit.ctx.admin.createToken({
+    connectionId: c.id,
+    name: name === '' ? null : name,
+    expiresInDays: days,
+  });
+  return { token, prefix: record.prefix, connection: c.label ?? c.id, baseUrl: apiBaseUrl(kit, request) };
+}
+
 /** The CRMs one can connect: from the connect service when it runs, else the registered adapters. */
 export function providerChoices(kit: ConsoleKit) {
   const { admin, registry } = kit.ctx;
@@ -97,21 +119,8 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
     { schema: { params: IdParams, body: ConnectionTokenForm } },
     async (request, reply) => {
       const { id } = request.params;
-      const days = expiryDays(request.body.expires_in_days);
-      if (days === undefined) return page(request, reply, id, null, EXPIRY_HELP, 400);
-      const name = (request.body.name ?? '').trim().slice(0, 100);
-      const c = await ctx.admin.getConnection(id);
-      const { token, record } = await ctx.admin.createToken({
-        connectionId: c.id,
-        name: name === '' ? null : name,
-        expiresInDays: days,
-      });
-      const created = {
-        token,
-        prefix: record.prefix,
-        connection: c.label ?? c.id,
-        baseUrl: apiBaseUrl(kit, request),
-      };
+      const created = await createFormToken(kit, request, id, request.body);
+      if (created === undefined) return page(request, reply, id, null, EXPIRY_HELP, 400);
       return page(request, reply, id, created, null, 201);
     },
   );

@@ -1,7 +1,7 @@
 // API tokens and connect links: each list with its create form, and their revoke forms.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors/index.ts';
-import { apiBaseUrl, EXPIRY_HELP, expiryDays, providerChoices } from './connection-routes.ts';
+import { createFormToken, EXPIRY_HELP, providerChoices } from './connection-routes.ts';
 import { type ConsoleKit, typed } from './kit.ts';
 import { type CreatedToken, linksPage, tokensPage } from './pages.ts';
 import { IdParams, LinkForm, TokenForm, TokenOnlyForm } from './schemas.ts';
@@ -24,21 +24,8 @@ export function tokenRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   api.get('/console/tokens', {}, async (request, reply) => view(request, reply, null, null));
 
   api.post('/console/tokens', { schema: { body: TokenForm } }, async (request, reply) => {
-    const days = expiryDays(request.body.expires_in_days);
-    if (days === undefined) return view(request, reply, null, EXPIRY_HELP, 400);
-    const name = (request.body.name ?? '').trim().slice(0, 100);
-    const c = await admin.getConnection(request.body.connection_id.trim());
-    const { token, record } = await admin.createToken({
-      connectionId: c.id,
-      name: name === '' ? null : name,
-      expiresInDays: days,
-    });
-    const created = {
-      token,
-      prefix: record.prefix,
-      connection: c.label ?? c.id,
-      baseUrl: apiBaseUrl(kit, request),
-    };
+    const created = await createFormToken(kit, request, request.body.connection_id.trim(), request.body);
+    if (created === undefined) return view(request, reply, null, EXPIRY_HELP, 400);
     return view(request, reply, created, null, 201);
   });
 
