@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { connectThroughConsent } from '../helpers/browser.ts';
 import { type Stack, startStack } from '../helpers/stack.ts';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -51,17 +52,9 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
 
-/** Connects a CRM from the Connections page: Connect, then the sandbox's consent page, then back. */
-async function connectThroughConsent(page: Page, provider: string, label: string): Promise<string> {
-  await page.goto('/console/connections');
-  await page.selectOption('select[name=provider]', provider);
-  await page.fill('form[action="/console/connections/connect"] input[name=label]', label);
-  await page.click('[data-test=connect]');
-  await page.waitForSelector('button.allow');
-  await page.click('button.allow');
-  await page.waitForURL(/\/console\/connections\?connected=conn_/);
-  const id = new URL(page.url()).searchParams.get('connected');
-  assert.ok(id);
+/** Connects a CRM through its consent page; the notice names the new connection. */
+async function connectAndSeeNotice(page: Page, provider: string, label: string): Promise<string> {
+  const id = await connectThroughConsent(page, provider, label);
   assert.match((await page.textContent('.notice')) ?? '', new RegExp(id));
   return id;
 }
@@ -117,8 +110,8 @@ test('an operator connects both CRMs, creates a token, and sees its calls in the
   assert.ok(firstLoad < 64 * 1024, `first load ${firstLoad} bytes`);
 
   // Connect both sandbox CRMs through their consent pages (the stand-ins for the real ones).
-  const sfId = await connectThroughConsent(page, 'salesforce', 'Acme');
-  const hsId = await connectThroughConsent(page, 'hubspot', 'Globex');
+  const sfId = await connectAndSeeNotice(page, 'salesforce', 'Acme');
+  const hsId = await connectAndSeeNotice(page, 'hubspot', 'Globex');
 
   // A week of earlier traffic (seeded, the same on every run) so that the chart has a shape.
   const seeded = seedWeek(s, { [sfId]: 3, [hsId]: 1 });

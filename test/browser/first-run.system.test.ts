@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { setupBanner } from '../../src/cli/serve.ts';
-import { noChromium, openBrowser } from '../helpers/browser.ts';
+import { connectThroughConsent, noChromium, openBrowser } from '../helpers/browser.ts';
 import { startStack } from '../helpers/stack.ts';
 
 const run = promisify(execFile);
@@ -57,19 +57,6 @@ async function checkWidths(page: Page, label: string, problems: string[]): Promi
     for (const p of await misfits(page)) problems.push(`${label} at ${width} px: ${p}`);
   }
   await page.setViewportSize({ width: 1280, height: 800 });
-}
-
-async function connectThroughConsent(page: Page, provider: string, label: string): Promise<string> {
-  await page.goto('/console/connections');
-  await page.selectOption('select[name=provider]', provider);
-  await page.fill('form[action="/console/connections/connect"] input[name=label]', label);
-  await page.click('[data-test=connect]');
-  await page.waitForSelector('button.allow');
-  await page.click('button.allow');
-  await page.waitForURL(/\/console\/connections\?connected=conn_/);
-  const id = new URL(page.url()).searchParams.get('connected');
-  assert.ok(id);
-  return id;
 }
 
 test('first run in the browser: front page, setup code, first operator, both CRMs, a token and its curl', {

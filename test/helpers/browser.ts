@@ -1,9 +1,10 @@
 // Debian's Chromium, headless, through playwright-core (which downloads no browser of its own).
+import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
@@ -30,4 +31,21 @@ export async function openBrowser(
       await rm(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Connects a CRM from the console's Connections page: Connect, the sandbox's consent page, Allow,
+ * then back; the new connection's id.
+ */
+export async function connectThroughConsent(page: Page, provider: string, label: string): Promise<string> {
+  await page.goto('/console/connections');
+  await page.selectOption('select[name=provider]', provider);
+  await page.fill('form[action="/console/connections/connect"] input[name=label]', label);
+  await page.click('[data-test=connect]');
+  await page.waitForSelector('button.allow');
+  await page.click('button.allow');
+  await page.waitForURL(/\/console\/connections\?connected=conn_/);
+  const id = new URL(page.url()).searchParams.get('connected');
+  assert.ok(id);
+  return id;
 }
