@@ -125,13 +125,13 @@ const LOG_BUFFER_BYTES = 4096;
 const LOG_FLUSH_MS = 250;
 
 /**
- * The service's logger: JSON lines on stdout, written asynchronously in batches of about 4 KiB
- * rather than one write per line (two request lines per request would otherwise cost about a
- * quarter of the pass-through's throughput). A line waits at most LOG_FLUSH_MS; whatever is
- * pending is written synchronously when the process exits, crashes included.
+ * The service's logger: JSON lines on stdout (or in `config.logFile`), written asynchronously in
+ * batches of about 4 KiB rather than one write per line (two request lines per request would
+ * otherwise cost about a quarter of the pass-through's throughput). A line waits at most
+ * LOG_FLUSH_MS; whatever is pending is written synchronously when the process exits, crashes included.
  */
 export function createLogger(
-  config: Pick<Config, 'logLevel'>,
+  config: Pick<Config, 'logLevel' | 'logFile'>,
   /** Sees each line before it is written; what it returns is written ('' writes nothing). */
   streamWrite?: (line: string) => string,
 ): Logger {
@@ -141,14 +141,22 @@ export function createLogger(
     ...(streamWrite === undefined ? {} : { hooks: { streamWrite } }),
   };
   if (config.logLevel === 'silent') return pino(options);
+  const toFile = config.logFile !== undefined && config.logFile !== '-';
   // A pipe (`npm start | …`) is written without ever blocking; a file or a terminal as before.
-  const piped = pipeLogDestination({ batchBytes: LOG_BUFFER_BYTES, flushMs: LOG_FLUSH_MS });
+  const piped = toFile
+    ? undefined
+    : pipeLogDestination({ batchBytes: LOG_BUFFER_BYTES, flushMs: LOG_FLUSH_MS });
   if (piped !== undefined) {
     const logger = pino(options, piped);
     attachDestination(logger, piped);
     return logger;
   }
-  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES });
+  const destination = pino.destination({
+    dest: toFile ? config.logFile : 1,
+    sync: false,
+    mkdir: toFile,
+    minLength: LOG_BUFFER_BYTES,
+  });
   const timer = setInterval(() => {
     try {
       destination.flush();

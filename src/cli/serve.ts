@@ -9,6 +9,9 @@ import { locateStore } from './location.ts';
 import { cliIo } from './process-io.ts';
 import type { ServeSandboxes } from './sandbox-bootstrap.ts';
 
+/** The log file's name in the data directory when `serve` runs in a terminal and LOG_FILE is unset. */
+export const LOG_FILE_NAME = 'crm-proxy.log';
+
 /** Loaded only when the sandboxes run: the emulators and their SOQL parser are ~25 MiB resident. */
 type Bootstrap = typeof import('./sandbox-bootstrap.ts');
 
@@ -18,7 +21,9 @@ export const SERVE_HELP = `./bin/crm-proxy.mjs serve [--port N] [--host H]
   PORT+2), each with a connection and an API token, written to <data dir>/sandbox.json. Both
   sandboxes keep their state (records, schema, OAuth grants) in the data directory, so connections
   made in the console or through a connect link work after a restart;
-  CRM_PROXY_SANDBOX_PERSIST=false starts them fresh.`;
+  CRM_PROXY_SANDBOX_PERSIST=false starts them fresh.
+  The log is JSON lines on stdout, with this start-up summary on stderr; in a terminal the log goes
+  to <data dir>/crm-proxy.log instead (LOG_FILE=<path> or LOG_FILE=- to choose).`;
 
 /** The start lines about the connect flow: the redirect URL to register, and what each CRM still needs. */
 export function connectBanner(connect: AppContext['connect']): string[] {
@@ -47,24 +52,33 @@ export async function run(argv: string[]): Promise<number | undefined> {
   const location = locateStore(
     values.port === undefined ? {} : { PORT: values.port, ...(values.host ? { HOST: values.host } : {}) },
   );
-  const { config } = location;
-  // The start-up output is plain text: log lines of the start are held and said in plain words
-  // after it (the listening line is the banner's own); from then on the log is JSON lines.
+  const { config: found } = location;
+  const io = cliIo();
+  // In a terminal the JSON log goes to a file, so the terminal keeps the start-up summary only;
+  // elsewhere (a container, a pipe, systemd) it stays on stdout, where log collectors read it.
+  const terminal = (io.stdout as { isTTY?: boolean }).isTTY === true;
+  const logFile = found.logFile ?? (terminal ? join(found.dataDir, LOG_FILE_NAME) : undefined);
+  const config: Config = { ...found, logFile };
+  const logOnStdout = logFile === undefined || logFile === '-';
+  // The start-up output is plain text, and never on the log's stream: with the log on stdout it
+  // goes to stderr. Log lines of the start are held and said in it in plain words (the listening
+  // line is its own); a log file gets them as JSON lines too.
+  const out = logOnStdout ? io.stderr : io.stdout;
   const held: string[] = [];
   let holding = true;
   const logger = createLogger(config, (line) => {
     if (!holding) return line;
     held.push(line);
-    return '';
+    return logOnStdout ? '' : line;
   });
   // A reader of stdout that went away (`serve | head`) must not stop the service: EPIPE is ignored.
   process.stdout.on('error', () => {});
-  const say = (msg: string) => cliIo().stdout.write(`${msg}\n`);
+  const say = (msg: string) => out.write(`${msg}\n`);
   const release = (plain: boolean) => {
     holding = false;
     for (const line of held.splice(0)) {
       if (!plain) {
-        cliIo().stdout.write(line);
+        if (logOnStdout) io.stdout.write(line);
         continue;
       }
       const entry = startupNote(line);
@@ -112,6 +126,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
   const publicUrl = config.publicUrls[config.region] ?? service.baseUrl;
   say(`  Console: ${publicUrl}/console   start here: ${publicUrl}/`);
   say(`  API document: ${service.baseUrl}/openapi.json   docs: ${service.baseUrl}/docs`);
+  if (!logOnStdout) say(`  Log (JSON lines): ${logFile}   LOG_FILE=- puts it on stdout`);
   for (const line of connectBanner(service.ctx.connect)) say(line);
   for (const line of await setupBanner(service.ctx, config, publicUrl)) say(line);
   if (bootstrap !== undefined && sandboxes !== undefined)

@@ -85,6 +85,11 @@ export interface Config {
     logoUrl?: string | undefined;
   };
   logLevel: LogLevel;
+  /**
+   * Where JSON log lines go (`LOG_FILE`): a file path, `-` for stdout. Unset: stdout, except that
+   * `crm-proxy serve` in a terminal writes them to `<data dir>/crm-proxy.log`.
+   */
+  logFile?: string | undefined;
   /** Days the request log keeps an entry (`CRM_PROXY_REQUEST_LOG_DAYS`, default 7). */
   requestLogDays: number;
 }
@@ -204,6 +209,7 @@ export function loadConfig(
       logoUrl: p.take(() => logoUrl(env, production), undefined),
     },
     logLevel: p.take(() => oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'), 'info'),
+    logFile: str(env, 'LOG_FILE')?.trim() || undefined,
     requestLogDays: p.take(() => wholeNumber(env, 'CRM_PROXY_REQUEST_LOG_DAYS', 7, 1, 3650, 'days'), 7),
   };
   p.throwIfAny();

@@ -51,11 +51,13 @@ async function misfits(page: Page): Promise<string[]> {
   })()`);
 }
 
-async function checkWidths(page: Page, label: string, problems: string[]): Promise<void> {
+/** Checks the page at 1280 and 390 px, takes its phone-width screenshot, and leaves it at 1280 px. */
+async function checkWidths(page: Page, label: string, problems: string[], name: string): Promise<void> {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
     for (const p of await misfits(page)) problems.push(`${label} at ${width} px: ${p}`);
   }
+  await shot(page, `${name}-390`);
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
@@ -85,13 +87,13 @@ test('first run in the browser: front page, setup code, first operator, both CRM
   for (const href of ['/console', '/docs', '/readyz', '/console/setup']) {
     assert.equal((await page.locator(`a[href="${href}"]`).count()) > 0, true, href);
   }
-  await checkWidths(page, 'front page', problems);
+  await checkWidths(page, 'front page', problems, 'first-run-front-page');
   await shot(page, 'first-run-front-page');
 
   // The console link leads to the first operator's setup while there is none.
   await page.click('[data-test=console-link]');
   await page.waitForURL(/\/console\/setup$/);
-  await checkWidths(page, 'setup page', problems);
+  await checkWidths(page, 'setup page', problems, 'first-run-setup');
   await shot(page, 'first-run-setup');
   await page.fill('input[name=setup_code]', code);
   await page.fill('input[name=email]', EMAIL);
@@ -109,7 +111,7 @@ test('first run in the browser: front page, setup code, first operator, both CRM
   // One same-account rule: the seeded sandbox connections reach the same org and portal.
   assert.equal(await page.locator(`tr[data-connection="${sfId}"] [data-same-account]`).count(), 1);
   assert.equal(await page.locator(`tr[data-connection="${hsId}"] [data-same-account]`).count(), 1);
-  await checkWidths(page, 'connections', problems);
+  await checkWidths(page, 'connections', problems, 'first-run-connections');
   await shot(page, 'first-run-connections');
 
   // A token from the Salesforce connection's page belongs to it, and comes with curl and SDK.
@@ -130,7 +132,7 @@ test('first run in the browser: front page, setup code, first operator, both CRM
   assert.match(sdk, /require\('@crm-proxy\/client'\)/);
   const owned = await s.ctx.admin.listTokens(sfId);
   assert.equal(owned.filter((x) => x.name === 'first script').length, 1, 'the token is the connection’s');
-  await checkWidths(page, 'new token', problems);
+  await checkWidths(page, 'new token', problems, 'first-run-token-created');
   await shot(page, 'first-run-token-created');
 
   // The copied curl, run as is: it reaches this connection's org.
