@@ -145,7 +145,26 @@ export class Realism {
     await sleep(this.#config.perRecordMs * records);
   }
 
+  /** Holds a call for `slowMs`, or until `endSlowCalls`. */
   async slowDelay(): Promise<void> {
-    await sleep(this.#config.slowMs);
+    const ms = this.#config.slowMs;
+    if (ms <= 0) return;
+    const held = this.#held;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(end, ms);
+      held.add(end);
+      function end() {
+        clearTimeout(timer);
+        held.delete(end);
+        resolve();
+      }
+    });
   }
+
+  /** Lets every call a `slow` fault holds go on now (at close, or when a test is done holding). */
+  endSlowCalls(): void {
+    for (const end of [...this.#held]) end();
+  }
+
+  readonly #held = new Set<() => void>();
 }

@@ -70,6 +70,8 @@ export function createSandboxApp(options: SandboxAppOptions): SandboxCore {
   });
   const realism = new Realism(options.realism);
   const accounting = new CallAccounting();
+  // A call a `slow` fault holds never holds the sandbox's close.
+  app.addHook('preClose', async () => realism.endSlowCalls());
   enforceUriLimits(app, accounting);
   controlOnLoopback(app, CONTROL_PREFIX);
   app.decorateRequest('callKind', '');

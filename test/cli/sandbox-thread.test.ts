@@ -75,13 +75,13 @@ test('a sandbox holding its thread does not hold up the service', async () => {
   const busy = fetch(`${file.sandboxes.salesforce.url}/__sandbox/busy`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ms: 10_000 }),
+    body: JSON.stringify({ ms: 4_000 }),
   }).then(async (res) => {
     assert.equal(res.status, 200, await res.text());
     order.push('sandbox');
   });
   // Lets the busy call reach the sandbox first (an ordering aid; nothing is timed).
-  await sleep(500);
+  await sleep(300);
   const health = await fetch(`${file.base_url}/healthz`);
   assert.equal(health.status, 200);
   order.push('service');
