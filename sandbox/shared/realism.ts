@@ -8,7 +8,9 @@ import { createRng, type Rng } from './rng.ts';
  * - `lock`: a row-lock failure (Salesforce UNABLE_TO_LOCK_ROW; HubSpot answers 423/409-like conflicts as 500).
  * - `rateLimit`: the CRM's rate-limit answer.
  * - `expireToken`: the bearer token is treated as expired for this call (the CRM's 401).
- * - `drop`: the TCP connection is destroyed without an answer.
+ * - `drop`: the TCP connection is destroyed without an answer, before the call is handled.
+ * - `drop_answer`: the call is handled (a write is applied), then the connection is destroyed
+ *   instead of sending the answer: the client cannot tell whether it was applied.
  * - `slow`: the answer is held back `slowMs` (past a client's timeout) and then sent normally.
  */
 export const FAULT_KINDS = [
@@ -18,6 +20,7 @@ export const FAULT_KINDS = [
   'rateLimit',
   'expireToken',
   'drop',
+  'drop_answer',
   'slow',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];

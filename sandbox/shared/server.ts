@@ -15,6 +15,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Kind under which this call was counted. */
     callKind: string;
+    /** A `drop_answer` fault: the handler runs, then the connection is destroyed instead of answering. */
+    dropAnswer: boolean;
   }
 }
 
@@ -75,6 +77,13 @@ export function createSandboxApp(options: SandboxAppOptions): SandboxCore {
   enforceUriLimits(app, accounting);
   controlOnLoopback(app, CONTROL_PREFIX);
   app.decorateRequest('callKind', '');
+  app.decorateRequest('dropAnswer', false);
+  // The answer is ready, so the handler has applied the call: the client never gets to know.
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.dropAnswer) return;
+    request.raw.socket.destroy();
+    reply.hijack();
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
@@ -91,12 +100,13 @@ export function createSandboxApp(options: SandboxAppOptions): SandboxCore {
   return { app, realism, accounting };
 }
 
-/** Error faults a provider renders in its own wire format (`drop` and `slow` are handled here). */
-export type ErrorFault = Exclude<FaultKind, 'drop' | 'slow'>;
+/** Error faults a provider renders in its own wire format (`drop`, `drop_answer`, `slow` are handled here). */
+export type ErrorFault = Exclude<FaultKind, 'drop' | 'drop_answer' | 'slow'>;
 
 /**
  * Counts one call under `kind`, applies latency and the next fault: `drop` destroys the
- * connection, `slow` holds the call back, and the error faults go to `render`, which answers in
+ * connection, `drop_answer` lets the call be handled and destroys the connection in place of its
+ * answer (the `onSend` hook), `slow` holds the call back, and the error faults go to `render`, which answers in
  * the CRM's format or returns `undefined` to let the call go on. True when the call was answered.
  * The shared hook runs it for every route; routes whose kind depends on the body (the OAuth token
  * endpoints' grant type) mark themselves `uncounted` and run it themselves.
@@ -117,6 +127,10 @@ export async function runCall(
     request.raw.socket.destroy();
     reply.hijack();
     return true;
+  }
+  if (fault === 'drop_answer') {
+    request.dropAnswer = true;
+    return false;
   }
   if (fault === 'slow') {
     await core.realism.slowDelay();

@@ -68,3 +68,19 @@ test('control API drives accounting, faults and dropped connections over HTTP', 
   });
   assert.equal(bad.status, 400);
 });
+
+test('drop_answer: the handler runs, then the connection is destroyed instead of the answer', async (t) => {
+  const core = createSandboxApp({ name: 'test', renderFault: () => undefined });
+  let applied = 0;
+  core.app.post('/write', { config: { kind: 'write' } }, async () => {
+    applied += 1;
+    return { applied };
+  });
+  const url = await listen(core.app);
+  t.after(() => core.app.close());
+  core.realism.script([{ kind: 'drop_answer', match: 'write' }]);
+  await assert.rejects(fetch(`${url}/write`, { method: 'POST' }));
+  assert.equal(applied, 1);
+  const next = await fetch(`${url}/write`, { method: 'POST' });
+  assert.deepEqual(await next.json(), { applied: 2 });
+});

@@ -7,6 +7,7 @@ import type { PerConnectionState } from './connection-state.ts';
 import { associationsOnUpdate, takeAssociations } from './create-associations.ts';
 import { type ObjectRef, type PropertyInfo, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
+import { findByUnique, SKEW_MS } from './reconcile.ts';
 import { formatValue, OptionHints } from './values.ts';
 import { ID_KEYS, prepare, propertiesOf, unknownProperties } from './write-prepare.ts';
 import {
@@ -120,6 +121,7 @@ async function uniqueUpsert(
   const refusal = refused.get(0);
   if (refusal !== undefined) return { action: 'insert', result: refusal };
   const p = prepared[0] as Prepared;
+  const sentAt = hs.clock.now();
   let response: OutboundResponse;
   try {
     response = await call.limiter.run(() =>
@@ -133,19 +135,23 @@ async function uniqueUpsert(
       }),
     );
   } catch (error) {
-    return {
-      action: 'unique_property_upsert',
-      result: { success: false, errors: [failedCall(error, 'batch upsert')] },
-    };
+    const entry = failedCall(error, 'batch upsert');
+    const found =
+      entry.statusCode === 'CRM_PROXY_OUTCOME_UNKNOWN'
+        ? await lostUpsert(hs, call, object, idProperty, value, sentAt)
+        : undefined;
+    return found ?? { action: 'unique_property_upsert', result: { success: false, errors: [entry] } };
   }
   if (response.status === 200 || response.status === 201 || response.status === 207) {
     const body = parseJson<BatchAnswer>(response) ?? {};
     const r = body.results?.[0];
     if (r !== undefined && typeof r.id === 'string') {
-      return {
-        action: r.new === true ? 'insert' : 'update',
-        result: { id: r.id, success: true, errors: [] },
-      };
+      // A resend after a lost answer finds the record the lost attempt created: its creation says.
+      const created =
+        r.new === true ||
+        (response.attempts > 1 &&
+          (await createdSince(hs, call, object, idProperty, value, sentAt).catch(() => false)));
+      return { action: created ? 'insert' : 'update', result: { id: r.id, success: true, errors: [] } };
     }
     const errors = (body.errors ?? []).flatMap(recordErrors);
     return {
@@ -158,6 +164,47 @@ async function uniqueUpsert(
     return { action: 'unique_property_upsert', result: { success: false, errors: recordErrors(body) } };
   }
   throw crmErrorFromResponse('hubspot', response, `batch upsert of ${object.name}`);
+}
+
+/** Whether the record holding this unique value was created since the upsert was sent (less the skew). */
+async function createdSince(
+  hs: PerConnectionState,
+  call: HandlerCall,
+  object: ObjectRef,
+  idProperty: string,
+  value: string,
+  sentAt: number,
+): Promise<boolean> {
+  const record = [...(await findByUnique(hs, call, object, idProperty, [value])).values()][0];
+  return record !== undefined && record.createdAt >= sentAt - SKEW_MS;
+}
+
+/**
+ * An upsert every attempt of which lost its answer, looked up by its unique value: created since
+ * the send, it was written (an insert); absent, nothing was written. A record created earlier
+ * tells nothing of whether its update was applied: undefined, the outcome stays unknown.
+ */
+async function lostUpsert(
+  hs: PerConnectionState,
+  call: HandlerCall,
+  object: ObjectRef,
+  idProperty: string,
+  value: string,
+  sentAt: number,
+): Promise<UpsertOutcome | undefined> {
+  const found = await findByUnique(hs, call, object, idProperty, [value]).catch(() => undefined);
+  if (found === undefined) return undefined;
+  const record = [...found.values()][0];
+  if (record === undefined) {
+    const entry = fail(
+      'CRM_PROXY_NOT_WRITTEN',
+      `The upsert got no answer, and HubSpot then held no record with this ${idProperty}: nothing was written. Send it again.`,
+      [idProperty],
+    );
+    return { action: 'unique_property_upsert', result: { success: false, errors: [entry] } };
+  }
+  if (!(record.createdAt >= sentAt - SKEW_MS)) return undefined;
+  return { action: 'insert', result: { id: record.id, success: true, errors: [] } };
 }
 
 /**

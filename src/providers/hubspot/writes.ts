@@ -8,6 +8,7 @@ import { accountObject, writePipelines } from './account-objects.ts';
 import type { PerConnectionState } from './connection-state.ts';
 import { type ObjectRef, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
+import { readRecords, reconcileCreates } from './reconcile.ts';
 import { prepare } from './write-prepare.ts';
 import {
   type BatchAnswer,
@@ -87,6 +88,7 @@ async function writeBatch(
   batch: Prepared[],
 ): Promise<Outcome> {
   const what = `batch ${kind}`;
+  const sentAt = hs.clock.now();
   let response: OutboundResponse;
   try {
     response = await call.limiter.run(() =>
@@ -128,10 +130,19 @@ async function writeBatch(
     }
   } catch (error) {
     const entry = failedCall(error, what);
+    // A create whose answer was lost: what HubSpot holds now says, for records it can find.
+    const found =
+      kind === 'create' && entry.statusCode === 'CRM_PROXY_OUTCOME_UNKNOWN'
+        ? await reconcileCreates(hs, call, object, batch, sentAt)
+        : new Map<number, SaveResult>();
     return new Map(
       batch.map((p) => [
         p.index,
-        { ...(p.id === undefined ? {} : { id: p.id }), success: false, errors: [entry] },
+        found.get(p.index) ?? {
+          ...(p.id === undefined ? {} : { id: p.id }),
+          success: false,
+          errors: [entry],
+        },
       ]),
     );
   }
@@ -198,20 +209,8 @@ export async function existing(
   object: ObjectRef,
   ids: string[],
 ): Promise<Set<string>> {
-  const response = await call.limiter.run(() =>
-    hs.call(call.session, {
-      method: 'POST',
-      path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/read?archived=false`,
-      body: { properties: ['hs_object_id'], propertiesWithHistory: [], inputs: ids.map((id) => ({ id })) },
-      idempotent: true,
-      label: 'hubspot.objects.batch.read',
-    }),
-  );
-  if (response.status !== 200 && response.status !== 207) {
-    throw crmErrorFromResponse('hubspot', response, `reading ${object.name}`);
-  }
-  const body = parseJson<BatchAnswer>(response) ?? {};
-  return new Set((body.results ?? []).flatMap((r) => (typeof r.id === 'string' ? [r.id] : [])));
+  const results = await readRecords(hs, call, object, ids);
+  return new Set(results.flatMap((r) => (typeof r.id === 'string' ? [r.id] : [])));
 }
 
 const notFound = (object: ObjectRef, id: string): SaveResult => ({

@@ -3,12 +3,18 @@ import type { ConcurrencyLimiter } from '../../lib/limiter.ts';
 import { positionsWhere } from '../../lib/positions.ts';
 import { type BulkJournal, type BulkOptions, bulkWrite } from './bulk2.ts';
 import type { CrmSession, DescribeFacet } from './describe-types.ts';
-import type { SalesforceDataFacet, SaveResult, WriteJournal } from './facet.ts';
+import type { LookupField, SalesforceDataFacet, SaveResult, WriteJournal } from './facet.ts';
 import { toCsvRows } from './format.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import { salesforceQuery } from './query.ts';
-import { reconcileInserts } from './reconcile.ts';
-import { collectionsWrite, failedCallEntry, mayHaveApplied, type Reconciler } from './save-collections.ts';
+import { reconcileByKey, reconcileInserts } from './reconcile.ts';
+import {
+  collectionsWrite,
+  failedCallEntry,
+  mayHaveApplied,
+  type Reconciler,
+  type Recovery,
+} from './save-collections.ts';
 import { upsertRecord } from './upsert.ts';
 
 export interface SalesforceDataOptions {
@@ -54,7 +60,25 @@ async function viaCollections(
   objectName: string | null,
   items: Array<Record<string, unknown>> | string[],
   journal: WriteJournal | undefined,
+  lookup?: LookupField,
 ): Promise<SaveResult[]> {
+  const since = options.clock.now();
+  const recover: Recovery | undefined =
+    lookup === undefined || objectName === null
+      ? undefined
+      : (records) =>
+          reconcileByKey(
+            {
+              session,
+              objectName,
+              fieldTypes: new Map([[lookup.name, lookup.type]]),
+              query: q.query,
+              queryMore: q.queryMore,
+            },
+            records,
+            { field: lookup.name, since },
+            'insert',
+          );
   const reconcile: Reconciler | undefined =
     journal === undefined || objectName === null
       ? undefined
@@ -73,6 +97,7 @@ async function viaCollections(
     items,
     journal,
     reconcile,
+    recover,
   );
   // Every call failed and none can have been applied (an error answer, or never sent): the
   // request fails as a whole. A call that may have been applied stays a per-record answer.
@@ -176,9 +201,9 @@ export function salesforceData(options: SalesforceDataOptions): SalesforceDataFa
   return {
     bulkThreshold: options.bulkThreshold,
 
-    async save(session, limiter, operation, objectName, records, via, journal) {
+    async save(session, limiter, operation, objectName, records, via, journal, lookup) {
       if (via === 'collections') {
-        return viaCollections(options, q, session, limiter, operation, objectName, records, journal);
+        return viaCollections(options, q, session, limiter, operation, objectName, records, journal, lookup);
       }
       const { header, rows } = toCsvRows(records);
       // A job's few calls are sequential and mostly waits: it takes no slot of the limiter.
@@ -203,7 +228,16 @@ export function salesforceData(options: SalesforceDataOptions): SalesforceDataFa
     },
 
     upsert(session, limiter, meta, record, matchField) {
-      return upsertRecord(session, limiter, apiVersion, q.query, meta, record, matchField);
+      return upsertRecord(
+        session,
+        limiter,
+        apiVersion,
+        q,
+        () => options.clock.now(),
+        meta,
+        record,
+        matchField,
+      );
     },
 
     query: q.query,

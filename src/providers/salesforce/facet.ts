@@ -35,6 +35,12 @@ export interface WriteJournal {
   now(): string;
 }
 
+/** The field an insert's records can be found by after a lost answer (an external id), and its type. */
+export interface LookupField {
+  name: string;
+  type: string;
+}
+
 /** Salesforce record writes and queries, used by the handlers. */
 export interface SalesforceDataFacet {
   /** Writes of at least this many records go through Bulk API 2.0. */
@@ -47,6 +53,7 @@ export interface SalesforceDataFacet {
     records: PreparedRecord[],
     via: WriteInterface,
     journal?: WriteJournal,
+    lookup?: LookupField,
   ): Promise<SaveResult[]>;
   remove(
     session: CrmSession,

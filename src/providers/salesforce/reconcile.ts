@@ -3,6 +3,7 @@ import { parseJson } from '../client/types.ts';
 import { unreachableAsCrmError } from '../errors.ts';
 import type { PreparedRecord, QueryPage, RecordError, SaveResult } from './facet.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
+import { soqlLiteral } from './soql.ts';
 
 /** Field types whose values Salesforce gives back exactly as sent (numbers compared as numbers). */
 const TEXT_TYPES = new Set([
@@ -171,4 +172,93 @@ async function connectionUserId(session: CrmSession): Promise<string> {
     throw new Error(`userinfo answered ${response.status}`);
   }
   return id;
+}
+
+/** What a write whose answer was lost can be looked up by: a field and the time the write began. */
+export interface KeyLookup {
+  field: string;
+  /** Epoch ms, from the service's clock, taken before the write was sent. */
+  since: number;
+}
+
+const notWritten = (field: string, what: string): SaveResult => ({
+  success: false,
+  errors: [
+    {
+      statusCode: 'CRM_PROXY_NOT_WRITTEN',
+      message: `The ${what} call got no answer, and Salesforce then held no record it could have written with this ${field}: it was not written. Send it again.`,
+      fields: [field],
+    },
+  ],
+});
+
+/**
+ * The records of a write whose answer was lost, looked up by a key field (an external id, or an
+ * upsert's match field). A record counts as written by the call when it holds the value and was
+ * created by the connection's user since the write began (less the skew). Per position:
+ * - insert: one such record → written with its id; none → not written; several → undefined;
+ * - upsert: no record holds the value → not written; one that holds every value sent → written
+ *   (created or updated, it is what the upsert makes); anything else → undefined.
+ * Undefined leaves the record's outcome unknown, as do values that are empty, shared by two
+ * records of the call, or not expressible in SOQL, and every record when the query fails.
+ */
+export async function reconcileByKey(
+  deps: ReconcileDeps,
+  records: PreparedRecord[],
+  key: KeyLookup,
+  mode: 'insert' | 'upsert',
+): Promise<Array<SaveResult | undefined>> {
+  const { field } = key;
+  const type = deps.fieldTypes.get(field) ?? 'string';
+  const fold = (v: unknown) => normalize(type, v)?.toLowerCase();
+  const counts = new Map<string, number>();
+  for (const r of records) {
+    const v = fold(r[field]);
+    if (v !== undefined && v !== '') counts.set(v, (counts.get(v) ?? 0) + 1);
+  }
+  const literals = new Set<string>();
+  for (const r of records) {
+    const v = fold(r[field]);
+    const literal = soqlLiteral(r[field], type);
+    if (v !== undefined && counts.get(v) === 1 && literal !== null) literals.add(literal);
+  }
+  if (literals.size === 0) return records.map(() => undefined);
+  // An upsert's record is compared with what was sent: its comparable fields are read too.
+  const sent = mode === 'upsert' ? contentOf(records[0] ?? {}, deps.fieldTypes) : undefined;
+  const selected = sent === undefined ? [] : Object.keys(records[0] ?? {}).filter((f) => f !== field);
+  const held = new Map<string, Array<{ id: string; recent: boolean; same: boolean }>>();
+  try {
+    const userId = await connectionUserId(deps.session);
+    const from = key.since - SKEW_MS;
+    const soql = `SELECT Id, ${[field, ...selected].join(', ')}, CreatedDate, CreatedById FROM ${deps.objectName} WHERE ${field} IN (${[...literals].join(', ')})`;
+    let page = await deps.query(deps.session, soql);
+    for (;;) {
+      for (const c of page.records) {
+        const v = fold(c[field]) ?? '';
+        const recent = c['CreatedById'] === userId && Date.parse(String(c['CreatedDate'])) >= from;
+        const same =
+          sent !== undefined &&
+          selected.every(
+            (f) =>
+              normalize(deps.fieldTypes.get(f) ?? '', c[f]) ===
+              normalize(deps.fieldTypes.get(f) ?? '', records[0]?.[f]),
+          );
+        held.set(v, [...(held.get(v) ?? []), { id: String(c['Id']), recent, same }]);
+      }
+      if (page.next_cursor === null) break;
+      page = await deps.queryMore(deps.session, page.next_cursor);
+    }
+  } catch {
+    return records.map(() => undefined);
+  }
+  const what = mode === 'insert' ? 'insert' : 'upsert';
+  return records.map((r) => {
+    const v = fold(r[field]);
+    if (v === undefined || counts.get(v) !== 1 || soqlLiteral(r[field], type) === null) return undefined;
+    const all = held.get(v) ?? [];
+    const found = mode === 'insert' ? all.filter((c) => c.recent) : all;
+    if (found.length === 0) return notWritten(field, what);
+    const only = found.length === 1 && (mode === 'insert' || found[0]?.same === true) ? found[0] : undefined;
+    return only === undefined ? undefined : { id: only.id, success: true, errors: [] };
+  });
 }

@@ -19,6 +19,9 @@ export type Reconciler = (
   claimed: ReadonlySet<string>,
 ) => Promise<Array<Array<SaveResult | undefined>>>;
 
+/** Looks up the records of a call whose answer was lost; per position a result, or undefined (unknown). */
+export type Recovery = (records: PreparedRecord[]) => Promise<Array<SaveResult | undefined>>;
+
 /** The entry of a record a cancelled job never sent. */
 export function cancelledResult(): SaveResult {
   return {
@@ -39,7 +42,8 @@ const failedCount = (results: SaveResult[]) => results.filter((r) => !r.success)
  * sObject Collections create/update/delete, 200 records per call, `allOrNone=false`, calls in
  * parallel under the connection's limiter. Never resent after a timeout, a dropped connection or
  * a 5xx (the client's `decide()`): Salesforce may have applied the call, and a resent create would
- * write the records twice. Those records are answered failed with an entry saying so.
+ * write the records twice. Those records are answered failed with an entry saying so, unless
+ * `recover` finds them (an insert whose answer was lost, looked up by an external id).
  *
  * In a job, each call is journaled before it is sent (`sending`, with the time) and after
  * (`done`, with its results). A re-run reuses answered calls; a call marked `sending` may have
@@ -55,6 +59,7 @@ export async function collectionsWrite(
   items: PreparedRecord[] | string[],
   journal?: WriteJournal,
   reconcile?: Reconciler,
+  recover?: Recovery,
 ): Promise<{ results: SaveResult[]; failures: ChunkFailure[] }> {
   const size = SALESFORCE_PROFILE.collectionsMaxRecords;
   const results: SaveResult[] = new Array(items.length);
@@ -84,7 +89,12 @@ export async function collectionsWrite(
         } catch (error) {
           failures.push({ error });
           const entry = failedCallEntry(error, operation);
-          got = sending.map(() => ({ success: false, errors: [entry] }));
+          // An insert whose answer was lost: what Salesforce holds now says, for records it can find.
+          const found =
+            operation === 'insert' && recover !== undefined && mayHaveApplied(error)
+              ? await recover(sending as PreparedRecord[])
+              : [];
+          got = sending.map((_, k) => found[k] ?? { success: false, errors: [entry] });
         }
         open.forEach((i, k) => {
           answered[i] = got[k] ?? { success: false, errors: [] };

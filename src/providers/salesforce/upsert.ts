@@ -11,10 +11,17 @@ import type {
 } from './facet.ts';
 import { toCollectionsRecord } from './format.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
-import { collectionsWrite, failedCallEntry, normalizeResult } from './save-collections.ts';
+import { type ReconcileDeps, reconcileByKey } from './reconcile.ts';
+import {
+  collectionsWrite,
+  failedCallEntry,
+  mayHaveApplied,
+  normalizeResult,
+  type Recovery,
+} from './save-collections.ts';
 import { soqlLiteral, soqlString } from './soql.ts';
 
-type Query = (session: CrmSession, soql: string) => Promise<{ records: Array<Record<string, unknown>> }>;
+type Queries = Pick<ReconcileDeps, 'query' | 'queryMore'>;
 
 /**
  * Upsert of one record on `matchField`:
@@ -29,15 +36,35 @@ export async function upsertRecord(
   session: CrmSession,
   limiter: ConcurrencyLimiter,
   apiVersion: string,
-  query: Query,
+  queries: Queries,
+  now: () => number,
   meta: ObjectDescribe,
   record: PreparedRecord,
   matchField: string,
 ): Promise<UpsertOutcome> {
+  const { query } = queries;
   const field = meta.fields.find((f) => f.name === matchField);
   const value = record[matchField];
+  const since = now();
+  // A lost answer is looked up by the match field (its value is in the record that was sent).
+  const lookup = (mode: 'insert' | 'upsert'): Recovery => {
+    const deps = { session, objectName: meta.name, ...queries };
+    const fieldTypes = new Map(meta.fields.map((f) => [f.name, String(f['type'] ?? '')]));
+    return (records) => reconcileByKey({ ...deps, fieldTypes }, records, { field: matchField, since }, mode);
+  };
   const save = async (operation: 'insert' | 'update', r: PreparedRecord): Promise<SaveResult> => {
-    const { results } = await collectionsWrite(session, limiter, apiVersion, operation, meta.name, [r]);
+    const recover = operation === 'insert' && matchField !== 'Id' ? lookup('insert') : undefined;
+    const { results } = await collectionsWrite(
+      session,
+      limiter,
+      apiVersion,
+      operation,
+      meta.name,
+      [r],
+      undefined,
+      undefined,
+      recover,
+    );
     return results[0] ?? { success: false, errors: [] };
   };
   const { Id: _ignoredId, ...withoutId } = record;
@@ -56,7 +83,15 @@ export async function upsertRecord(
   if (field?.['externalId'] === true) {
     return {
       action: 'external_id_upsert',
-      result: await externalIdUpsert(session, apiVersion, meta, matchField, value, withoutId),
+      result: await externalIdUpsert(
+        session,
+        apiVersion,
+        meta,
+        matchField,
+        value,
+        withoutId,
+        lookup('upsert'),
+      ),
     };
   }
 
@@ -88,6 +123,7 @@ async function externalIdUpsert(
   matchField: string,
   value: unknown,
   withoutId: PreparedRecord,
+  recover: Recovery,
 ): Promise<SaveResult> {
   const { [matchField]: _key, ...rest } = withoutId;
   const { attributes: _a, ...body } = toCollectionsRecord(meta.name, rest);
@@ -106,7 +142,9 @@ async function externalIdUpsert(
       }),
     );
   } catch (error) {
-    return { success: false, errors: [failedCallEntry(error, 'upsert')] };
+    // Every attempt lost its answer: the record holding the value says what was written.
+    const [found] = mayHaveApplied(error) ? await recover([{ ...withoutId, [matchField]: value }]) : [];
+    return found ?? { success: false, errors: [failedCallEntry(error, 'upsert')] };
   }
   const answer = parseJson<unknown>(response);
   if (response.status === 300) return { success: false, errors: [ambiguous(meta.name, matchField)] };

@@ -7,8 +7,9 @@ import { positionsWhere } from '../../lib/positions.ts';
 import { retrying } from '../../lib/retry.ts';
 import type { CrmSession, Handler, HandlerCall, JobHook } from '../adapter.ts';
 import { type AllowanceBook, leftShare, type OrgAllowance } from './allowance.ts';
-import type { DescribeFacet } from './describe-types.ts';
+import type { DescribeFacet, ObjectDescribe } from './describe-types.ts';
 import type {
+  LookupField,
   PreparedRecord,
   SalesforceDataFacet,
   SaveOperation,
@@ -172,6 +173,18 @@ function journals(
         };
 }
 
+/**
+ * The external id field an insert's records can be found by after a lost answer: one the records
+ * carry, a unique one first (Salesforce then refuses a second record holding a value).
+ */
+function lookupField(meta: ObjectDescribe, records: PreparedRecord[]): LookupField | undefined {
+  const carried = meta.fields.filter(
+    (f) => f['externalId'] === true && records.some((r) => (r[f.name] ?? '') !== ''),
+  );
+  const field = carried.find((f) => f['unique'] === true) ?? carried[0];
+  return field === undefined ? undefined : { name: field.name, type: String(field['type'] ?? 'string') };
+}
+
 export function salesforceSave<O extends SaveOperation>(
   operation: O,
   clock: Clock,
@@ -197,8 +210,9 @@ export function salesforceSave<O extends SaveOperation>(
     );
     job?.progress({ processed: 0, succeeded: 0, failed: 0 }, via);
     const again = (count: number) => retryInterface(data, policy, session.connectionId, count);
+    const lookup = operation === 'insert' ? lookupField(meta, prepared) : undefined;
     const results = await withLockRetries(clock, prepared, via, again, (items, how, round) =>
-      data.save(session, limiter, operation, meta.name, items, how, journal(round)),
+      data.save(session, limiter, operation, meta.name, items, how, journal(round), lookup),
     );
     return { data: results, via, reason };
   };
