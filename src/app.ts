@@ -1,20 +1,23 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import type { AppContext } from './context.ts';
+import type { OperationName } from './domain/operations.ts';
 import { connectionLimits } from './http/connections/index.ts';
-import { registerConsole } from './http/console/routes.ts';
-import { registerJsonParser } from './http/plugins/body-parser.ts';
-import { registerDocsPage } from './http/plugins/docs-page.ts';
-import { registerErrorHandling } from './http/plugins/errors.ts';
-import { registerHealth } from './http/plugins/health.ts';
+import { consoleRoutes } from './http/console/routes.ts';
+import { jsonParser } from './http/plugins/body-parser.ts';
+import { docsPage } from './http/plugins/docs-page.ts';
+import { draining } from './http/plugins/draining.ts';
+import { errorHandling } from './http/plugins/errors.ts';
+import { health } from './http/plugins/health.ts';
 import { OneLineLogController, redactingLogger } from './http/plugins/log-redaction.ts';
-import { registerRequestMetrics } from './http/plugins/metrics.ts';
-import { registerOpenApi } from './http/plugins/openapi.ts';
-import { genRequestId, registerRequestId } from './http/plugins/request-id.ts';
-import { registerRequestLog } from './http/plugins/request-log.ts';
+import { requestMetrics } from './http/plugins/metrics.ts';
+import { openApi } from './http/plugins/openapi.ts';
+import { genRequestId, requestId } from './http/plugins/request-id.ts';
+import { requestLog } from './http/plugins/request-log.ts';
 import { handleFrameworkError } from './http/plugins/router-errors.ts';
-import { registerAdminRoutes } from './http/routes/admin/index.ts';
-import { registerV1Routes } from './http/routes/index.ts';
+import { services } from './http/plugins/services.ts';
+import { adminRoutes } from './http/routes/admin/index.ts';
+import { v1Routes } from './http/routes/index.ts';
 import type { ApiApp, RouteServices } from './http/routes/types.ts';
 import { SHARED_SCHEMAS } from './http/schemas/answers.ts';
 import { buildValidator } from './http/validators.ts';
@@ -33,7 +36,6 @@ export interface BuildAppOptions {
  * default 8 MiB holds 10,000 records of ~800 bytes. Bigger loads go as several requests.
  */
 export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp {
-  let draining = false;
   const connections = connectionLimits(ctx.config.limits, ctx.logger);
   const app = Fastify({
     // Header, whole-request and keep-alive deadlines, and the 408 written when one passes.
@@ -55,12 +57,14 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
   }).withTypeProvider<TypeBoxTypeProvider>();
   connections.attach(app);
 
-  registerRequestId(app);
-  if (ctx.metrics !== null) registerRequestMetrics(app, ctx.metrics);
-  registerErrorHandling(app, { bodyLimit: ctx.bodyLimit });
-  registerJsonParser(app, ctx.bodyLimit);
+  // Each concern is a plugin (fastify-plugin: named, with its dependencies), registered in the
+  // order its hooks must run.
+  app.register(requestId);
+  if (ctx.metrics !== null) app.register(requestMetrics, { metrics: ctx.metrics });
+  app.register(errorHandling, { bodyLimit: ctx.bodyLimit });
+  app.register(jsonParser, { bodyLimit: ctx.bodyLimit });
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
-  registerOpenApi(app, {
+  app.register(openApi, {
     servers:
       options.servers?.map((url) => ({ url, description: 'Configured server' })) ??
       Object.entries(ctx.config.publicUrls).map(([region, url]) => ({
@@ -69,31 +73,25 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
       })),
     behindTls: ctx.config.behindTls,
     providers: ctx.registry.list().map((adapter) => adapter.profile),
-    offeredBy: (operation) =>
+    offeredBy: (operation: OperationName) =>
       ctx.registry
         .list()
         .filter((adapter) => adapter.handlers[operation] !== undefined)
         .map((adapter) => adapter.profile.displayName),
   });
-  registerDocsPage(app, { behindTls: ctx.config.behindTls });
-  registerHealth(app, {
+  app.register(docsPage, { behindTls: ctx.config.behindTls });
+  const shutdown = { draining: false };
+  app.register(health, {
     isReady: () => ctx.isReady(),
-    draining: () => draining,
+    draining: () => shutdown.draining,
     details: () => ctx.readinessDetails(),
   });
-  registerRequestLog(app, ctx);
-  registerV1Routes(app, routeServices(ctx));
-  registerAdminRoutes(app, ctx);
-  registerConsole(app, ctx);
-  app.addHook('preClose', async () => {
-    draining = true;
-  });
-  // Requests still in flight at shutdown answer with `Connection: close`, so their keep-alive
-  // sockets end with the answer instead of holding the close open until the keep-alive timeout.
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (draining) reply.header('connection', 'close');
-    done(null, payload);
-  });
+  app.register(requestLog, { ctx });
+  app.register(services, { services: routeServices(ctx) });
+  app.register(v1Routes);
+  app.register(adminRoutes, { operators: ctx.operators, admin: ctx.admin });
+  app.register(consoleRoutes, { ctx });
+  app.register(draining, { state: shutdown });
   return app;
 }
 

@@ -4,13 +4,13 @@
 import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 import { createOperatorServices } from './admin/service.ts';
+import type { RateLimitOptions } from './auth/rate-limit.ts';
 import { AuthService } from './auth/service.ts';
 import type { Config } from './config/index.ts';
 import { DEFAULT_DURABLE } from './config/index.ts';
 import { ConnectService, type SandboxCrm } from './connect/service.ts';
 import { ConnectionService } from './connections/service.ts';
 import { TokenManager } from './connections/token-manager.ts';
-import type { ContextOverrides } from './context.ts';
 import type { Keyring } from './crypto/envelope.ts';
 import { signingKeys } from './crypto/signing.ts';
 import type { Connection, Provider } from './domain/connection.ts';
@@ -22,11 +22,41 @@ import type { Metrics, MetricsSources } from './lib/metrics.ts';
 import { LocalSharedState, type SharedState } from './lib/shared-state.ts';
 import type { Tracing } from './lib/tracing.ts';
 import type { OperationDeps } from './operations/deps.ts';
-import type { OAuthApp, ProviderModule } from './providers/adapter.ts';
-import { HttpClient } from './providers/client/http-client.ts';
+import type { OAuthApp, OAuthClient, ProviderModule } from './providers/adapter.ts';
+import { HttpClient, type HttpClientOptions } from './providers/client/http-client.ts';
 import { ProviderRegistry } from './providers/registry.ts';
 import { openStore } from './store/index.ts';
 import type { Store } from './store/types.ts';
+
+/** What a caller may set beside the configuration: the logger, the clock, and test seams. */
+export interface ContextOverrides {
+  logger?: Logger;
+  /** Time source of every service object; a clock without `sleep` waits in real time. */
+  clock?: Pick<Clock, 'now'> & Partial<Pick<Clock, 'sleep'>>;
+  /** The CRMs to speak (default: the built-in ones); tests add their own. */
+  providers?: readonly ProviderModule[];
+  /** PostgreSQL only: keep the tables in this schema (test isolation). */
+  pgSchema?: string;
+  /** OAuth clients for sandbox connections (the sandboxes' own client ids), by provider. */
+  sandboxOAuthClients?: Readonly<Record<Provider, OAuthClient>>;
+  /** Where the sandbox CRMs listen, by provider: the connect flow sends browsers there. */
+  sandboxUrls?: Readonly<Record<Provider, string>>;
+  http?: Omit<HttpClientOptions, 'clock'>;
+  /** Parallel CRM calls per connection, across all requests (default: config, `CRM_PROXY_CONNECTION_CONCURRENCY`). */
+  perConnectionConcurrency?: number;
+  /** Describe cache TTL (default: the provider's). */
+  describeTtlMs?: number;
+  /** Writes of at least this many records use the CRM's bulk interface (default: config, else the provider's). */
+  bulkThreshold?: number;
+  /** Auth lookup cache TTL. */
+  authCacheTtlMs?: number;
+  /** Largest accepted JSON request body in bytes (default: config, `CRM_PROXY_BODY_LIMIT_BYTES`, 8 MiB). */
+  bodyLimit?: number;
+  /** Per-token rate limit; null turns it off. Default: config (`CRM_PROXY_RATE_LIMIT_*`, 200/s, bursts of 2000). */
+  rateLimit?: RateLimitOptions | null;
+  /** Bytes all pass-through replay copies may hold at once (default 64 MiB). */
+  replayBudgetBytes?: number;
+}
 
 /**
  * What instances share: Redis when `REDIS_URL` is set, else this process alone. The Redis client

@@ -3,6 +3,7 @@ import type { OperatorService } from './admin/operators.ts';
 import type { RequestLog } from './admin/request-log.ts';
 import type { AdminService } from './admin/service.ts';
 import { FirstOperatorSetup } from './admin/setup-code.ts';
+import { RateLimiter, type RateLimitOptions } from './auth/rate-limit.ts';
 import type { AuthService } from './auth/service.ts';
 import { type Config, DEFAULT_CAPACITY } from './config/index.ts';
 import type { ConnectService, SandboxCrm } from './connect/service.ts';
@@ -10,6 +11,7 @@ import type { ConnectionService } from './connections/service.ts';
 import type { TokenManager } from './connections/token-manager.ts';
 import {
   accessServices,
+  type ContextOverrides,
   closeInOrder,
   credentialServices,
   durableServices,
@@ -22,7 +24,6 @@ import {
 } from './context-wiring.ts';
 import { loadKeyring } from './crypto/keyring.ts';
 import type { Provider } from './domain/connection.ts';
-import { RateLimiter, type RateLimitOptions } from './http/plugins/rate-limit.ts';
 import type { IdempotencyService } from './jobs/idempotency.ts';
 import type { JobRunner } from './jobs/runner.ts';
 import { type Clock, systemClock, withSystemSleep } from './lib/clock.ts';
@@ -32,8 +33,7 @@ import { LOG_REDACTION } from './lib/redact.ts';
 import type { SharedState } from './lib/shared-state.ts';
 import type { Tracing } from './lib/tracing.ts';
 import { ConnectionLimiters, type OperationDeps } from './operations/deps.ts';
-import type { OAuthClient, ProviderModule } from './providers/adapter.ts';
-import type { HttpClient, HttpClientOptions } from './providers/client/http-client.ts';
+import type { HttpClient } from './providers/client/http-client.ts';
 import { BUILT_IN_PROVIDERS } from './providers/index.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
 import { ProxyForwarder } from './proxy/forwarder.ts';
@@ -41,35 +41,6 @@ import { ReplayBudget } from './proxy/replay-copy.ts';
 import type { Store } from './store/types.ts';
 
 export type { OAuthClient } from './providers/adapter.ts';
-
-export interface ContextOverrides {
-  logger?: Logger;
-  /** Time source of every service object; a clock without `sleep` waits in real time. */
-  clock?: Pick<Clock, 'now'> & Partial<Pick<Clock, 'sleep'>>;
-  /** The CRMs to speak (default: the built-in ones); tests add their own. */
-  providers?: readonly ProviderModule[];
-  /** PostgreSQL only: keep the tables in this schema (test isolation). */
-  pgSchema?: string;
-  /** OAuth clients for sandbox connections (the sandboxes' own client ids), by provider. */
-  sandboxOAuthClients?: Readonly<Record<Provider, OAuthClient>>;
-  /** Where the sandbox CRMs listen, by provider: the connect flow sends browsers there. */
-  sandboxUrls?: Readonly<Record<Provider, string>>;
-  http?: Omit<HttpClientOptions, 'clock'>;
-  /** Parallel CRM calls per connection, across all requests (default: config, `CRM_PROXY_CONNECTION_CONCURRENCY`). */
-  perConnectionConcurrency?: number;
-  /** Describe cache TTL (default: the provider's). */
-  describeTtlMs?: number;
-  /** Writes of at least this many records use the CRM's bulk interface (default: config, else the provider's). */
-  bulkThreshold?: number;
-  /** Auth lookup cache TTL. */
-  authCacheTtlMs?: number;
-  /** Largest accepted JSON request body in bytes (default: config, `CRM_PROXY_BODY_LIMIT_BYTES`, 8 MiB). */
-  bodyLimit?: number;
-  /** Per-token rate limit; null turns it off. Default: config (`CRM_PROXY_RATE_LIMIT_*`, 200/s, bursts of 2000). */
-  rateLimit?: RateLimitOptions | null;
-  /** Bytes all pass-through replay copies may hold at once (default 64 MiB). */
-  replayBudgetBytes?: number;
-}
 
 /** 64 MiB: sixteen 4 MiB bodies, or 64 concurrent 1 MB uploads, kept for a replay at once. */
 const REPLAY_BUDGET_BYTES = 64 * 1024 * 1024;

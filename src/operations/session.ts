@@ -1,17 +1,20 @@
+import type { TokenManager } from '../connections/token-manager.ts';
 import type { Connection } from '../domain/connection.ts';
 import type { CrmAdapter, CrmSession } from '../providers/adapter.ts';
+import type { HttpClient } from '../providers/client/http-client.ts';
 import { CrmError } from '../providers/errors.ts';
-import type { OperationDeps } from './deps.ts';
+
+/** What a session needs: the connection's tokens and the outbound HTTP client. */
+export interface SessionDeps {
+  tokens: TokenManager;
+  client: HttpClient;
+}
 
 /**
  * A session on one connection: every call carries the current access token; a CRM 401 triggers
  * one refresh (shared with every concurrent caller) and one resend.
  */
-export function openSession(
-  deps: Pick<OperationDeps, 'tokens' | 'client'>,
-  adapter: CrmAdapter,
-  connection: Connection,
-): CrmSession {
+export function openSession(deps: SessionDeps, adapter: CrmAdapter, connection: Connection): CrmSession {
   return {
     connectionId: connection.id,
     baseUrl: adapter.defaultApiBaseUrl(connection),

@@ -140,3 +140,8 @@ test('a store or connect-flow call planted in a route fails the layer check', ()
     ],
   );
 });
+
+test('src/ has no import cycle, type-only imports included', () => {
+  const cycles = importCycles().map((cycle) => cycle.map((file) => relative(SRC, file)).join(' → '));
+  assert.deepEqual(cycles, []);
+});

@@ -1,11 +1,11 @@
-// Large JSON bodies are parsed a few at a time (registerJsonParser). A batch write keeps its place
+// Large JSON bodies are parsed a few at a time (the jsonParser plugin). A batch write keeps its place
 // until it lets go of its body (releaseBody: its job stored, or run directly); any other route lets
 // go once the body is parsed, so a request busy with a slow CRM call never holds up the others.
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import Fastify from 'fastify';
-import { registerJsonParser, releaseBody } from '../../src/http/plugins/body-parser.ts';
+import { jsonParser, releaseBody } from '../../src/http/plugins/body-parser.ts';
 import '../../src/http/plugins/openapi.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -22,7 +22,7 @@ function gate() {
 
 async function appWith(operation: 'get' | 'insert', releaseInHandler: boolean) {
   const app = Fastify();
-  registerJsonParser(app, 8 * 1024 * 1024);
+  await app.register(jsonParser, { bodyLimit: 8 * 1024 * 1024 });
   const entered: string[] = [];
   const gates = new Map<string, ReturnType<typeof gate>>();
   app.post('/route', { schema: { 'x-crm-operation': operation } }, async (request) => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { PropertyInfo } from '../../src/providers/hubspot/objects.ts';
+import type { PropertyInfo } from '../../src/providers/hubspot/connection-state.ts';
 import { formatValue, OptionHints } from '../../src/providers/hubspot/values.ts';
 
 const prop = (type: string, fieldType = 'text', options: string[] = []): PropertyInfo => ({

@@ -4,10 +4,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OperatorError } from '../../admin/operators.ts';
 import { SetupCodeError } from '../../admin/setup-code.ts';
+import { RateLimiter } from '../../auth/rate-limit.ts';
 import { ApiError } from '../../errors/index.ts';
 import { privateCookie } from '../plugins/cookies.ts';
 import { isCsrfRefusal, registerCsrf } from '../plugins/csrf.ts';
-import { RateLimiter } from '../plugins/rate-limit.ts';
 import { consoleErrorHandler } from './errors.ts';
 import { html } from './html.ts';
 import { type ConsoleKit, PRE_SESSION_COOKIE, SESSION_COOKIE, typed } from './kit.ts';

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Config } from '../../config/index.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors/index.ts';
@@ -50,28 +51,29 @@ const ASSETS: Record<string, { type: string; body: Buffer }> = {
   },
 };
 
-export function registerConsole(app: FastifyInstance, ctx: AppContext): void {
-  const kit = consoleKit(ctx);
-  app.register(async (scope) => {
-    await registerCookies(scope, ctx.operators.cookieKeys);
-    await registerSecurityHeaders(scope, { csp: CONSOLE_CSP });
-    await scope.register(formbody, { bodyLimit: 64 * 1024 });
-    scope.setErrorHandler(consoleErrorHandler(kit));
+export const consoleRoutes = fp(
+  async (app: FastifyInstance, { ctx }: { ctx: AppContext }) => {
+    const kit = consoleKit(ctx);
+    await registerCookies(app, ctx.operators.cookieKeys);
+    await registerSecurityHeaders(app, { csp: CONSOLE_CSP });
+    await app.register(formbody, { bodyLimit: 64 * 1024 });
+    app.setErrorHandler(consoleErrorHandler(kit));
     // Before the session and the form token are looked at: a form from another site is refused
     // whatever it carries (the Strict cookies and the token are the other two locks).
-    scope.addHook('onRequest', async (request, reply) => {
+    app.addHook('onRequest', async (request, reply) => {
       if (request.method === 'GET' || request.method === 'HEAD' || !crossSite(request, ctx.config)) return;
       const text =
         'This form was sent from another site, so it was not accepted. Open the console itself and send it from there.';
       return kit.send(reply, messagePage(kit.frame(request, reply), 'Refused', text), 403);
     });
-    publicRoutes(scope, kit);
-    frontDoorRoutes(scope, kit);
-    await scope.register(async (signIn) => signInRoutes(signIn, kit));
-    await scope.register(async (setup) => setupRoutes(setup, kit));
-    await scope.register(async (pages) => signedInRoutes(pages, kit));
-  });
-}
+    publicRoutes(app, kit);
+    frontDoorRoutes(app, kit);
+    await app.register(async (signIn) => signInRoutes(signIn, kit));
+    await app.register(async (setup) => setupRoutes(setup, kit));
+    await app.register(async (pages) => signedInRoutes(pages, kit));
+  },
+  { name: 'console', encapsulate: true, dependencies: ['error-handling'] },
+);
 
 /** What needs no session: the stylesheet and script, and /console itself (the front door: front-door.ts). */
 function publicRoutes(scope: FastifyInstance, kit: ConsoleKit): void {

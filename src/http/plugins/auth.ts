@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RateLimiter } from '../../auth/rate-limit.ts';
 import type { VerifyResult } from '../../auth/types.ts';
 import type { Connection, TokenRecord } from '../../domain/connection.ts';
 import { ApiError } from '../../errors/index.ts';
-import type { RateLimiter } from './rate-limit.ts';
 
 export interface Principal {
   token: TokenRecord;

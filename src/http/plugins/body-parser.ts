@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { ApiError } from '../../errors/index.ts';
 import { AdmissionQueue } from '../../lib/admission.ts';
 import { MAX_DISTINCT_FIELDS } from '../../operations/field-bounds.ts';
@@ -42,56 +43,59 @@ declare module 'fastify' {
  * A large body waits, unread in its socket, until it gets a place among the large bodies in memory
  * at once; it keeps it until it is parsed, or for a batch write until `releaseBody`.
  */
-export function registerJsonParser(app: FastifyInstance, bodyLimit: number): void {
-  const places = new AdmissionQueue(LARGE_BODIES_AT_ONCE);
-  const parse = app.getDefaultJsonParser('error', 'error');
-  app.decorateRequest('leaveBodyPlace', null);
-  app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (request, text, done) => {
-    const answer = (error: Error | null, value?: unknown) => {
-      if (error !== null || !HELD_BY.has(request.routeOptions.schema?.['x-crm-operation']))
-        releaseBody(request);
-      done(error, value);
-    };
-    if (/^\s*$/.test(text as string)) return answer(null, undefined);
-    try {
-      checkShape(text as string);
-    } catch (refusal) {
-      return answer(refusal as Error);
-    }
-    parse(request, text as string, answer);
-  });
+export const jsonParser = fp(
+  async (app: FastifyInstance, { bodyLimit }: { bodyLimit: number }) => {
+    const places = new AdmissionQueue(LARGE_BODIES_AT_ONCE);
+    const parse = app.getDefaultJsonParser('error', 'error');
+    app.decorateRequest('leaveBodyPlace', null);
+    app.removeContentTypeParser(['application/json', 'text/plain']);
+    app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (request, text, done) => {
+      const answer = (error: Error | null, value?: unknown) => {
+        if (error !== null || !HELD_BY.has(request.routeOptions.schema?.['x-crm-operation']))
+          releaseBody(request);
+        done(error, value);
+      };
+      if (/^\s*$/.test(text as string)) return answer(null, undefined);
+      try {
+        checkShape(text as string);
+      } catch (refusal) {
+        return answer(refusal as Error);
+      }
+      parse(request, text as string, answer);
+    });
 
-  // Before its body is read: the request waits for its place, the bytes stay in the socket. The
-  // socket's idle timer is off meanwhile (the service, not the client, is not reading); the
-  // whole-request deadline still runs.
-  app.addHook('preParsing', async (request, _reply, payload) => {
-    const weight = bodyWeight(request, bodyLimit);
-    if (weight === 0 || request.routeOptions.schema?.['x-crm-operation'] === 'passthrough') return payload;
-    const socket = request.raw.socket;
-    const giveUp = new AbortController();
-    const gone = () => giveUp.abort();
-    socket.once('close', gone);
-    // Injected requests (tests) have a stand-in socket without timers.
-    const idleMs = socket.timeout;
-    const waits = !places.fits(weight) && idleMs !== undefined;
-    if (waits) socket.setTimeout(0);
-    const leave = await places.enter(weight, giveUp.signal);
-    if (waits) socket.setTimeout(idleMs);
-    if (leave === undefined) throw new Error('client went away while its body waited');
-    request.leaveBodyPlace = () => {
-      socket.removeListener('close', gone);
-      leave();
-    };
-    // A client gone after sending its whole body gets no onResponse: its socket's close frees the place.
-    socket.once('close', () => releaseBody(request));
-    return payload;
-  });
-  app.addHook('onResponse', (request, _reply, done) => {
-    releaseBody(request);
-    done();
-  });
-}
+    // Before its body is read: the request waits for its place, the bytes stay in the socket. The
+    // socket's idle timer is off meanwhile (the service, not the client, is not reading); the
+    // whole-request deadline still runs.
+    app.addHook('preParsing', async (request, _reply, payload) => {
+      const weight = bodyWeight(request, bodyLimit);
+      if (weight === 0 || request.routeOptions.schema?.['x-crm-operation'] === 'passthrough') return payload;
+      const socket = request.raw.socket;
+      const giveUp = new AbortController();
+      const gone = () => giveUp.abort();
+      socket.once('close', gone);
+      // Injected requests (tests) have a stand-in socket without timers.
+      const idleMs = socket.timeout;
+      const waits = !places.fits(weight) && idleMs !== undefined;
+      if (waits) socket.setTimeout(0);
+      const leave = await places.enter(weight, giveUp.signal);
+      if (waits) socket.setTimeout(idleMs);
+      if (leave === undefined) throw new Error('client went away while its body waited');
+      request.leaveBodyPlace = () => {
+        socket.removeListener('close', gone);
+        leave();
+      };
+      // A client gone after sending its whole body gets no onResponse: its socket's close frees the place.
+      socket.once('close', () => releaseBody(request));
+      return payload;
+    });
+    app.addHook('onResponse', (request, _reply, done) => {
+      releaseBody(request);
+      done();
+    });
+  },
+  { name: 'json-parser' },
+);
 
 /** The bytes a body is admitted for: its declared length, the limit for a chunked one, 0 when small. */
 function bodyWeight(request: FastifyRequest, bodyLimit: number): number {

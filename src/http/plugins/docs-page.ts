@@ -1,5 +1,6 @@
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { ApiError } from '../../errors/index.ts';
 import { withInstance } from './openapi.ts';
 
@@ -47,36 +48,39 @@ html,body{margin:0;background:#fff}
 }
 `;
 
-export function registerDocsPage(app: FastifyInstance, options: { behindTls: boolean }): void {
-  app.register(async (scope) => {
-    // Every answer of the reference, its static files and its 404s included: never sniffed as
-    // another type, never framed, no Referer to the hosts its links lead to, and the CSP.
-    scope.addHook('onSend', async (_request, reply) => {
-      reply.header('x-content-type-options', 'nosniff');
-      reply.header('referrer-policy', 'no-referrer');
-      reply.header('x-frame-options', 'DENY');
-      if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', DOCS_CSP);
+export const docsPage = fp(
+  async (app: FastifyInstance, options: { behindTls: boolean }) => {
+    app.register(async (scope) => {
+      // Every answer of the reference, its static files and its 404s included: never sniffed as
+      // another type, never framed, no Referer to the hosts its links lead to, and the CSP.
+      scope.addHook('onSend', async (_request, reply) => {
+        reply.header('x-content-type-options', 'nosniff');
+        reply.header('referrer-policy', 'no-referrer');
+        reply.header('x-frame-options', 'DENY');
+        if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', DOCS_CSP);
+      });
+      await scope.register(fastifySwaggerUi, {
+        routePrefix: '/docs',
+        staticCSP: DOCS_CSP,
+        theme: { title: 'crm-proxy API reference', css: [{ filename: 'docs.css', content: DOCS_CSS }] },
+        uiConfig: {
+          docExpansion: 'list',
+          defaultModelsExpandDepth: 0,
+          displayRequestDuration: true,
+          tryItOutEnabled: false,
+          layout: 'BaseLayout',
+        },
+        transformSpecification: (document, request) =>
+          withInstance(document as Parameters<typeof withInstance>[0], request, options.behindTls),
+      });
+      // Any other path under /docs: the API's 404, answered in this scope so it has the headers.
+      scope.all('/docs/*', async (request) => {
+        throw new ApiError(
+          'not_found',
+          `There is no route ${request.method} ${request.url.split('?')[0]?.slice(0, 200)}. The API reference is at /docs.`,
+        );
+      });
     });
-    await scope.register(fastifySwaggerUi, {
-      routePrefix: '/docs',
-      staticCSP: DOCS_CSP,
-      theme: { title: 'crm-proxy API reference', css: [{ filename: 'docs.css', content: DOCS_CSS }] },
-      uiConfig: {
-        docExpansion: 'list',
-        defaultModelsExpandDepth: 0,
-        displayRequestDuration: true,
-        tryItOutEnabled: false,
-        layout: 'BaseLayout',
-      },
-      transformSpecification: (document, request) =>
-        withInstance(document as Parameters<typeof withInstance>[0], request, options.behindTls),
-    });
-    // Any other path under /docs: the API's 404, answered in this scope so it has the headers.
-    scope.all('/docs/*', async (request) => {
-      throw new ApiError(
-        'not_found',
-        `There is no route ${request.method} ${request.url.split('?')[0]?.slice(0, 200)}. The API reference is at /docs.`,
-      );
-    });
-  });
-}
+  },
+  { name: 'docs-page', dependencies: ['openapi'] },
+);

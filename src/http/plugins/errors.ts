@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { ApiError, toErrorBody } from '../../errors/index.ts';
 import { CrmError } from '../../providers/errors.ts';
 import { validationError } from './validation.ts';
@@ -44,33 +45,36 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
 }
 
 /** The one error handler: every failure leaves through `sendError`, 5xx without internal text. */
-export function registerErrorHandling(app: FastifyInstance, options: { bodyLimit: number }): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const apiError = error instanceof ApiError ? error : fromFastify(error, options.bodyLimit);
-    if (apiError === null) {
-      request.log.error({ err: error, code: 'internal_error' }, 'request failed');
-    } else if (apiError.status >= 500) {
-      // CRM failures are expected events: log what failed, not the CRM's body (the client gets it).
-      const cause = apiError.cause;
-      const crm =
-        cause instanceof CrmError
-          ? { provider: cause.provider, crmStatus: cause.status, reason: cause.message }
-          : {};
-      request.log.warn({ code: apiError.code, status: apiError.status, ...crm }, 'request failed');
-    } else {
-      request.log.info({ code: apiError.code, status: apiError.status }, 'request refused');
-    }
-    return sendError(request, reply, apiError ?? error);
-  });
+export const errorHandling = fp(
+  async (app: FastifyInstance, options: { bodyLimit: number }) => {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      const apiError = error instanceof ApiError ? error : fromFastify(error, options.bodyLimit);
+      if (apiError === null) {
+        request.log.error({ err: error, code: 'internal_error' }, 'request failed');
+      } else if (apiError.status >= 500) {
+        // CRM failures are expected events: log what failed, not the CRM's body (the client gets it).
+        const cause = apiError.cause;
+        const crm =
+          cause instanceof CrmError
+            ? { provider: cause.provider, crmStatus: cause.status, reason: cause.message }
+            : {};
+        request.log.warn({ code: apiError.code, status: apiError.status, ...crm }, 'request failed');
+      } else {
+        request.log.info({ code: apiError.code, status: apiError.status }, 'request refused');
+      }
+      return sendError(request, reply, apiError ?? error);
+    });
 
-  app.setNotFoundHandler((request, reply) =>
-    sendError(
-      request,
-      reply,
-      new ApiError(
-        'not_found',
-        `There is no route ${request.method} ${request.url.split('?')[0]?.slice(0, 200)}. GET /openapi.json lists every route.`,
+    app.setNotFoundHandler((request, reply) =>
+      sendError(
+        request,
+        reply,
+        new ApiError(
+          'not_found',
+          `There is no route ${request.method} ${request.url.split('?')[0]?.slice(0, 200)}. GET /openapi.json lists every route.`,
+        ),
       ),
-    ),
-  );
-}
+    );
+  },
+  { name: 'error-handling' },
+);

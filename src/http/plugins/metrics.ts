@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Metrics } from '../../lib/metrics.ts';
 
 /** The CRM of the request's token (its provider profile id), once the auth hook has run. */
@@ -8,16 +9,19 @@ function crmOf(request: FastifyRequest): string | undefined {
 }
 
 /** Counts every answered request by route template, status class and CRM, and times it. */
-export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', (request, reply, done) => {
-    metrics.recordRequest({
-      // The template (`/v1/object/get/:object_name`), so label values stay bounded.
-      route: request.routeOptions.url ?? 'unmatched',
-      method: request.method,
-      status: reply.statusCode,
-      crm: crmOf(request),
-      seconds: reply.elapsedTime / 1000,
+export const requestMetrics = fp(
+  async (app: FastifyInstance, { metrics }: { metrics: Metrics }) => {
+    app.addHook('onResponse', (request, reply, done) => {
+      metrics.recordRequest({
+        // The template (`/v1/object/get/:object_name`), so label values stay bounded.
+        route: request.routeOptions.url ?? 'unmatched',
+        method: request.method,
+        status: reply.statusCode,
+        crm: crmOf(request),
+        seconds: reply.elapsedTime / 1000,
+      });
+      done();
     });
-    done();
-  });
-}
+  },
+  { name: 'request-metrics' },
+);

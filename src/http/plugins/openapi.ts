@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { OperationName } from '../../domain/operations.ts';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../errors/index.ts';
 import type { ProviderProfile } from '../../providers/adapter.ts';
@@ -96,47 +97,50 @@ const joined = (items: readonly string[]) =>
  * code: the examples of docs/examples/, and from the provider registry the CRMs that offer each
  * operation and their notes on it.
  */
-export function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): void {
-  const examples = readExample('operations.json') as Record<string, OperationExample>;
-  const names = joined(options.providers.map((p) => p.displayName));
-  app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'crm-proxy',
-        version: '1',
-        description: [
-          `JSON-over-HTTP access to ${names} records with one bearer token. Every request-level failure has the body \`{"error": {"code", "message", "details"}, "request_id"}\` and the request id in \`X-Request-Id\`.`,
-          '',
-          'Errors by status:',
-          ...Object.entries(ERROR_DESCRIPTIONS).map(([status, text]) => `- **${status}**: ${text}`),
-        ].join('\n'),
-      },
-      servers: options.servers,
-      security: [{ bearerAuth: [] }],
-      components: {
-        securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token `crmp_{region}_…`.' },
-          operatorKey: {
-            type: 'http',
-            scheme: 'bearer',
-            description:
-              'Operator API key `crmpk_…` (admin API only), created with `./bin/crm-proxy.mjs operators key create`.',
-          },
+export const openApi = fp(
+  async (app: FastifyInstance, options: OpenApiOptions) => {
+    const examples = readExample('operations.json') as Record<string, OperationExample>;
+    const names = joined(options.providers.map((p) => p.displayName));
+    app.register(fastifySwagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'crm-proxy',
+          version: '1',
+          description: [
+            `JSON-over-HTTP access to ${names} records with one bearer token. Every request-level failure has the body \`{"error": {"code", "message", "details"}, "request_id"}\` and the request id in \`X-Request-Id\`.`,
+            '',
+            'Errors by status:',
+            ...Object.entries(ERROR_DESCRIPTIONS).map(([status, text]) => `- **${status}**: ${text}`),
+          ].join('\n'),
         },
-        examples: { ...errorExamples(), ...operationExamples(examples) } as never,
+        servers: options.servers,
+        security: [{ bearerAuth: [] }],
+        components: {
+          securitySchemes: {
+            bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token `crmp_{region}_…`.' },
+            operatorKey: {
+              type: 'http',
+              scheme: 'bearer',
+              description:
+                'Operator API key `crmpk_…` (admin API only), created with `./bin/crm-proxy.mjs operators key create`.',
+            },
+          },
+          examples: { ...errorExamples(), ...operationExamples(examples) } as never,
+        },
       },
-    },
-    // Shared schemas (schemas/answers.ts) are components named by their `$id`.
-    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json['$id'] ?? `def-${i}`) },
-    // Keep OpenAPI 3.1's `const` and the paths as the routes name them.
-    convertConstToEnum: false,
-    stripBasePath: false,
-    transform: ({ schema, url }) => documented(schema as Schema | undefined, url, examples, options),
-  });
-  const document = () => (app as unknown as { swagger(): OpenApiDocument }).swagger();
-  app.get('/openapi.json', async (request) => withInstance(document(), request, options.behindTls));
-}
+      // Shared schemas (schemas/answers.ts) are components named by their `$id`.
+      refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json['$id'] ?? `def-${i}`) },
+      // Keep OpenAPI 3.1's `const` and the paths as the routes name them.
+      convertConstToEnum: false,
+      stripBasePath: false,
+      transform: ({ schema, url }) => documented(schema as Schema | undefined, url, examples, options),
+    });
+    const document = () => (app as unknown as { swagger(): OpenApiDocument }).swagger();
+    app.get('/openapi.json', async (request) => withInstance(document(), request, options.behindTls));
+  },
+  { name: 'openapi' },
+);
 
 type Schema = Record<string, unknown>;
 const JSON_TYPE = 'application/json';

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { pooledRandomBytes } from '../../lib/random-pool.ts';
 import { looksLikeToken } from '../../lib/redact.ts';
 
@@ -32,10 +33,13 @@ export function freshRequestId(): string {
 }
 
 /** Every response, errors and 404s included, carries `X-Request-Id`. */
-export function registerRequestId(app: FastifyInstance): void {
-  // Callback hooks (here and in the request log): no promise per request on every route.
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    done();
-  });
-}
+export const requestId = fp(
+  async (app: FastifyInstance) => {
+    // Callback hooks (here and in the request log): no promise per request on every route.
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.header('x-request-id', request.id);
+      done();
+    });
+  },
+  { name: 'request-id' },
+);

@@ -1,7 +1,9 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { ApiError } from '../../errors/index.ts';
 import { authenticate } from '../plugins/auth.ts';
 import { register as connectFlow } from './connect-flow.ts';
-import type { ApiApp, RegisterRoute, RouteServices } from './types.ts';
+import type { ApiApp, RegisterRoute } from './types.ts';
 import { register as auditLogs } from './v1.audit_logs.ts';
 import { register as describe } from './v1.describe.ts';
 import { register as jobs } from './v1.jobs.ts';
@@ -46,28 +48,37 @@ const POST_PATHS = [
   '/v1/audit_logs',
 ];
 
-export function registerV1Routes(app: ApiApp, ctx: RouteServices): void {
-  // Authenticated routes live in their own scope: the token is checked before the body is read.
-  app.register(async (scope) => {
-    scope.decorateRequest('principal', null);
-    scope.addHook('onRequest', authenticate(ctx.auth, ctx.rateLimiter));
-    for (const route of ROUTES) route(scope as ApiApp, ctx);
-  });
-  // The browser connect flow: public pages, proven by the flow's state and cookie or the link's secret.
-  connectFlow(app, ctx);
-  for (const url of POST_PATHS) {
-    app.route({
-      method: ['GET', 'PUT', 'PATCH', 'DELETE'],
-      url,
-      handler: async (request) => {
-        throw new ApiError(
-          'method_not_allowed',
-          `${request.method} is not allowed on ${url.replace(/:(\w+)/g, '{$1}')}. Use POST.`,
-          {
-            headers: { allow: 'POST' },
-          },
-        );
-      },
+export const v1Routes = fp(
+  async (instance: FastifyInstance) => {
+    const app = instance as ApiApp;
+    const ctx = app.services;
+    // Authenticated routes live in their own scope: the token is checked before the body is read.
+    app.register(async (scope) => {
+      scope.decorateRequest('principal', null);
+      scope.addHook('onRequest', authenticate(ctx.auth, ctx.rateLimiter));
+      for (const route of ROUTES) route(scope as ApiApp, ctx);
     });
-  }
-}
+    // The browser connect flow: public pages, proven by the flow's state and cookie or the link's secret.
+    connectFlow(app, ctx);
+    for (const url of POST_PATHS) {
+      app.route({
+        method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+        url,
+        handler: async (request) => {
+          throw new ApiError(
+            'method_not_allowed',
+            `${request.method} is not allowed on ${url.replace(/:(\w+)/g, '{$1}')}. Use POST.`,
+            {
+              headers: { allow: 'POST' },
+            },
+          );
+        },
+      });
+    }
+  },
+  {
+    name: 'v1-routes',
+    encapsulate: true,
+    dependencies: ['services', 'error-handling', 'json-parser', 'openapi'],
+  },
+);

@@ -6,12 +6,12 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
+import type { RateLimiter } from '../../auth/rate-limit.ts';
 import type { IdempotencyService } from '../../jobs/idempotency.ts';
 import type { JobReads } from '../../jobs/reads.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { OperationDeps } from '../../operations/deps.ts';
 import type { TokenVerifier } from '../plugins/auth.ts';
-import type { RateLimiter } from '../plugins/rate-limit.ts';
 
 /** A Fastify instance whose route schemas (TypeBox) type the handlers' request. */
 export type ApiApp = FastifyInstance<

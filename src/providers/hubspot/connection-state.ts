@@ -4,9 +4,28 @@ import { TtlCache } from '../../lib/ttl-cache.ts';
 import type { CrmSession } from '../adapter.ts';
 import type { OutboundResponse } from '../client/types.ts';
 import { type HubSpotCall, hubspotCall } from './calls.ts';
-import type { PropertyInfo, SchemaSummary } from './objects.ts';
 import { DAILY_SPENT, type DailySpent, HubSpotPacer, type PacerOptions } from './pacing.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
+
+/** A custom object's schema, as the cache keeps it. */
+export interface SchemaSummary {
+  objectTypeId: string;
+  fullyQualifiedName: string;
+  name: string;
+}
+
+/** What the service needs of a HubSpot property to check and format the values written to it. */
+export interface PropertyInfo {
+  name: string;
+  type: string;
+  fieldType: string;
+  /** Option values and labels (enumerations). */
+  options: Array<{ value: string; label: string }>;
+  /** Options come from elsewhere (owners, pipelines): not checked here. */
+  externalOptions: boolean;
+  hasUniqueValue: boolean;
+  readOnlyValue: boolean;
+}
 
 export interface ConnectionState {
   pacer: HubSpotPacer;

@@ -4,7 +4,7 @@ import type { CrmSession } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
 import { ACCOUNT_OBJECT_NAMES, accountObject } from './account-objects.ts';
-import type { PerConnectionState } from './connection-state.ts';
+import type { PerConnectionState, PropertyInfo, SchemaSummary } from './connection-state.ts';
 import {
   ANNOUNCED_OBJECTS,
   ASSOCIATION_NAMES,
@@ -22,12 +22,6 @@ export interface ObjectRef {
   /** The name to show users (`contacts`, or the custom object's name). */
   name: string;
   custom: boolean;
-}
-
-export interface SchemaSummary {
-  objectTypeId: string;
-  fullyQualifiedName: string;
-  name: string;
 }
 
 /** Lower case without underscores: `Line_Items`, `LINE_ITEM` and `lineitems` meet. */
@@ -154,19 +148,6 @@ async function loadSchemas(hs: PerConnectionState, session: CrmSession): Promise
       ? [{ objectTypeId: s.objectTypeId, name: s.name, fullyQualifiedName: s.fullyQualifiedName ?? '' }]
       : [],
   );
-}
-
-/** What the service needs of a HubSpot property to check and format the values written to it. */
-export interface PropertyInfo {
-  name: string;
-  type: string;
-  fieldType: string;
-  /** Option values and labels (enumerations). */
-  options: Array<{ value: string; label: string }>;
-  /** Options come from elsewhere (owners, pipelines): not checked here. */
-  externalOptions: boolean;
-  hasUniqueValue: boolean;
-  readOnlyValue: boolean;
 }
 
 function toInfo(p: Record<string, unknown>): PropertyInfo | undefined {

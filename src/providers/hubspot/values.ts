@@ -1,6 +1,6 @@
 import type { RecordError } from '../../domain/operations.ts';
 import { closestName } from '../../lib/closest.ts';
-import type { PropertyInfo } from './objects.ts';
+import type { PropertyInfo } from './connection-state.ts';
 
 const DAY_MS = 86_400_000;
 

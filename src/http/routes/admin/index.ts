@@ -1,3 +1,5 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { OperatorService } from '../../../admin/operators.ts';
 import type { AdminService } from '../../../admin/service.ts';
 import { ApiError } from '../../../errors/index.ts';
@@ -10,12 +12,12 @@ import { requestRoutes, usageRoute } from './requests.ts';
  * The admin API: what the operator console shows and does, for scripts. Authenticated by operator
  * API keys (`crmpk_…`), never by a connection's API token; both call the same AdminService.
  */
-export function registerAdminRoutes(
-  app: ApiApp,
-  services: { operators: Pick<OperatorService, 'verifyKey'>; admin: AdminService },
-): void {
-  app.register(async (scope) => {
-    scope.addHook('onRequest', async (request) => {
+export const adminRoutes = fp(
+  async (
+    app: FastifyInstance,
+    services: { operators: Pick<OperatorService, 'verifyKey'>; admin: AdminService },
+  ) => {
+    app.addHook('onRequest', async (request) => {
       const found = await services.operators.verifyKey(request.headers.authorization);
       if (found !== null) return;
       const missing = (request.headers.authorization ?? '').trim() === '';
@@ -25,7 +27,7 @@ export function registerAdminRoutes(
         { headers: { 'www-authenticate': 'Bearer realm="crm-proxy-admin"' } },
       );
     });
-    const api = scope as ApiApp;
+    const api = app as ApiApp;
     for (const routes of [
       connectionRoutes,
       tokenRoutes,
@@ -35,5 +37,6 @@ export function registerAdminRoutes(
       usageRoute,
     ])
       routes(api, services.admin);
-  });
-}
+  },
+  { name: 'admin-routes', encapsulate: true, dependencies: ['error-handling', 'json-parser', 'openapi'] },
+);

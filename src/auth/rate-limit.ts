@@ -1,6 +1,6 @@
-import { ApiError } from '../../errors/index.ts';
-import type { Clock } from '../../lib/clock.ts';
-import type { SharedState } from '../../lib/shared-state.ts';
+import { ApiError } from '../errors/index.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { SharedState } from '../lib/shared-state.ts';
 
 export interface RateLimitOptions {
   /** Sustained requests per second per API token. */
