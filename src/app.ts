@@ -20,7 +20,7 @@ import { adminRoutes } from './http/routes/admin/index.ts';
 import { v1Routes } from './http/routes/index.ts';
 import type { ApiApp, RouteServices } from './http/routes/types.ts';
 import { SHARED_SCHEMAS } from './http/schemas/answers.ts';
-import { buildValidator } from './http/validators.ts';
+import { buildSerializer, buildValidator } from './http/compilers.ts';
 import { JobReads } from './jobs/reads.ts';
 
 export interface BuildAppOptions {
@@ -53,7 +53,7 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
       // Report every failing field, and never quietly drop or coerce what the client sent.
       customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false },
     },
-    schemaController: { compilersFactory: { buildValidator } },
+    schemaController: { compilersFactory: { buildValidator, buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   connections.attach(app);
 

@@ -119,7 +119,7 @@ export class OperatorService {
    */
   async checkPassword(email: string, password: string): Promise<Operator | null> {
     const found = await this.#store.operators.findByEmail(email.trim().toLowerCase());
-    const ok = await verifyPassword(password, found?.passwordHash ?? (await decoyHash));
+    const ok = await verifyPassword(password, found?.passwordHash ?? (await decoyHash()));
     if (!found || !ok || found.disabledAt !== null) return null;
     const { passwordHash: _h, ...operator } = found;
     return operator;

@@ -33,8 +33,16 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-/** A hash of a random password, compared against when the email is unknown so that both cases cost the same. */
-export const decoyHash = hashPassword(randomBytes(16).toString('hex'));
+let decoy: Promise<string> | undefined;
+
+/**
+ * A hash of a random password, compared against when the email is unknown so that both cases cost
+ * the same. Made at the first sign-in, not at start-up: a process that never signs anyone in never pays for it.
+ */
+export function decoyHash(): Promise<string> {
+  decoy ??= hashPassword(randomBytes(16).toString('hex'));
+  return decoy;
+}
 
 export const MIN_PASSWORD_LENGTH = 12;
 
