@@ -52,7 +52,12 @@ const BY_DESIGN = {
   'analytics.test.ts': [[/.*/, 'Analytics API (reports and dashboards)']],
   'streaming.test.ts': [[/.*/, 'Streaming API (CometD, PushTopics, generic streaming)']],
   'soap.test.ts': [[/.*/, 'SOAP API beyond login()/logout()']],
-  'process.test.ts': [[/.*/, 'Process rules and approvals (workflow engine, Apex)']],
+  'process.test.ts': [
+    [
+      /submit approval|approve requested|reject approval/i,
+      'an approval process (deployed as metadata; the org has none, so Submit finds no process)',
+    ],
+  ],
   'connection-meta.test.ts': [
     [/identity/i, "the identity URL's https scheme: the sandbox serves http on loopback"],
   ],
@@ -83,7 +88,12 @@ function startSandbox() {
   );
   return new Promise((resolve_, reject) => {
     let out = '';
-    child.on('exit', (code) => reject(new Error(`the sandbox exited (${code}) before it started:\n${out}`)));
+    child.on('exit', (code, signal) => {
+      reject(new Error(`the sandbox exited (${code ?? signal}) before it started:\n${out}`));
+      // Once started, it runs until the script stops it: an earlier exit is a sandbox crash, which
+      // every later call would only see as a reset connection.
+      if (!stopping) console.error(`the sandbox exited (${code ?? signal}) while the suite ran`);
+    });
     child.stdout.on('data', (d) => {
       out += d;
       const url = /sandbox on (http:\/\/\S+)/.exec(out)?.[1];
@@ -93,16 +103,25 @@ function startSandbox() {
   });
 }
 
-/** One REST call to the sandbox with the bootstrap token; throws on an unexpected status. */
+/**
+ * One REST call to the sandbox with the bootstrap token; throws on an unexpected status, and names
+ * the call and the transport error (ECONNRESET, EPIPE) when no answer came.
+ */
 async function call(sb, method, path, body, contentType = 'application/json') {
-  const res = await fetch(`${sb.url}/services/data/${API}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${sb.token}`,
-      ...(body === undefined ? {} : { 'content-type': contentType }),
-    },
-    body: body === undefined ? undefined : contentType === 'application/json' ? JSON.stringify(body) : body,
-  });
+  let res;
+  try {
+    res = await fetch(`${sb.url}/services/data/${API}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${sb.token}`,
+        ...(body === undefined ? {} : { 'content-type': contentType }),
+      },
+      body: body === undefined ? undefined : contentType === 'application/json' ? JSON.stringify(body) : body,
+    });
+  } catch (e) {
+    const cause = e?.cause?.code ?? e?.cause?.message ?? e?.message;
+    throw new Error(`${method} ${path}: no answer (${cause})`, { cause: e });
+  }
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 400)}`);
   return text === '' ? null : JSON.parse(text);
@@ -198,6 +217,7 @@ function runJest(sb, file) {
 }
 
 const only = values.only?.split(',').map((f) => (f.endsWith('.test.ts') ? f : `${f}.test.ts`));
+let stopping = false;
 const sandbox = await startSandbox();
 let failed = 0;
 try {
@@ -272,6 +292,7 @@ try {
   }
   failed = total.failed;
 } finally {
+  stopping = true;
   sandbox.child.kill();
   if (values['keep-logs'] !== true) rmSync(work, { recursive: true, force: true });
 }

@@ -18,6 +18,7 @@ import { registerDirectoryRoutes } from './rest/directory.ts';
 import { registerLayoutRoutes } from './rest/layouts.ts';
 import { registerListViewRoutes } from './rest/listviews.ts';
 import { multipartRecord } from './rest/multipart.ts';
+import { registerProcessRoutes } from './rest/process.ts';
 import { registerQueryRoutes } from './rest/query.ts';
 import { registerRecentRoutes } from './rest/recent.ts';
 import { registerSearchRoutes } from './rest/search.ts';
@@ -178,6 +179,7 @@ export function buildSalesforceApp(options: StartSalesforceSandboxOptions = {}):
   registerListViewRoutes(app, ctx);
   registerDirectoryRoutes(app, ctx);
   registerCompositeRoutes(app, ctx);
+  registerProcessRoutes(app, ctx);
   registerBulkRoutes(app, ctx);
   registerToolingRoutes(app, ctx);
   if (options.persistDir !== undefined) persistSalesforce(app, ctx, options.persistDir);

@@ -39,6 +39,7 @@ export const RESOURCES = [
   'parameterizedSearch',
   'sobjects',
   'limits',
+  'process',
   'tabs',
   'theme',
 ];
