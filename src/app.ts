@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import type { AppContext } from './context.ts';
 import type { OperationName } from './domain/operations.ts';
+import { buildSerializer, buildValidator } from './http/compilers.ts';
 import { connectionLimits } from './http/connections/index.ts';
 import { consoleRoutes } from './http/console/routes.ts';
 import { jsonParser } from './http/plugins/body-parser.ts';
@@ -20,7 +21,6 @@ import { adminRoutes } from './http/routes/admin/index.ts';
 import { v1Routes } from './http/routes/index.ts';
 import type { ApiApp, RouteServices } from './http/routes/types.ts';
 import { SHARED_SCHEMAS } from './http/schemas/answers.ts';
-import { buildSerializer, buildValidator } from './http/compilers.ts';
 import { JobReads } from './jobs/reads.ts';
 
 export interface BuildAppOptions {
@@ -61,6 +61,8 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
   // order its hooks must run.
   app.register(requestId);
   if (ctx.metrics !== null) app.register(requestMetrics, { metrics: ctx.metrics });
+  // Before any scope is made: a scope made earlier would not carry the request log's decorator.
+  app.register(requestLog, { ctx });
   app.register(errorHandling, { bodyLimit: ctx.bodyLimit });
   app.register(jsonParser, { bodyLimit: ctx.bodyLimit });
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
@@ -86,7 +88,6 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
     draining: () => shutdown.draining,
     details: () => ctx.readinessDetails(),
   });
-  app.register(requestLog, { ctx });
   app.register(services, { services: routeServices(ctx) });
   app.register(v1Routes);
   app.register(adminRoutes, { operators: ctx.operators, admin: ctx.admin });
