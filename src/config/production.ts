@@ -1,7 +1,7 @@
 // What NODE_ENV=production refuses: development conveniences that would be unsafe on a real server.
 import { isIP } from 'node:net';
 import type { Region } from '../domain/connection.ts';
-import { ConfigError } from './error.ts';
+import { ConfigError } from './settings.ts';
 
 export interface ProductionInputs {
   production: boolean;
