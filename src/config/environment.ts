@@ -71,14 +71,3 @@ export function resolveEnvironment(env: Env, cwd: string): ResolvedEnvironment {
     storeConfigured: dataDirFrom !== undefined || databaseFrom !== undefined,
   };
 }
-
-/** A database URL as it may be shown: its password replaced. */
-export function displayDatabaseUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password !== '') u.password = '***';
-    return u.toString();
-  } catch {
-    return '(an unparsable DATABASE_URL)';
-  }
-}

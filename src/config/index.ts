@@ -1,13 +1,12 @@
 // Environment → typed Config, read once at start-up from the declarations: the service's own
 // (service.ts) and each registered CRM's. Every problem is reported at once, by variable, never value.
+import { isIP } from 'node:net';
 import type { StaticDecode } from 'typebox';
 import type { Region } from '../domain/connection.ts';
 import { BUILT_IN_PROVIDERS } from '../providers/index.ts';
-import { isLoopbackHost, productionProblems } from './production.ts';
 import { type LOG_LEVELS, SERVICE_SETTINGS } from './service.ts';
 import { ConfigError, type Env, type Findings, readSettings, type SettingsSource } from './settings.ts';
 
-export { checkProductionSafety, isLoopbackHost } from './production.ts';
 export { ConfigError, type SettingsSource } from './settings.ts';
 
 type Settings = StaticDecode<typeof SERVICE_SETTINGS>;
@@ -44,6 +43,49 @@ export interface Config
   encryption: { keys: EncryptionKey[]; activeKeyId: string | undefined };
   /** Each registered CRM's settings by provider id; `settingsOf(config.providers, module)` types one. */
   providers: Readonly<Record<string, unknown>>;
+}
+
+type Safety = Pick<Config, 'production' | 'publicUrls' | 'behindTls'>;
+
+/** `localhost`, 127.0.0.0/8 and ::1: a plain-http URL there never crosses a network. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1' || host === '0:0:0:0:0:0:0:1';
+}
+
+/**
+ * What NODE_ENV=production refuses. The sandbox CRMs (with `/__sandbox`) and the generated key never
+ * run there: a forced CRM_PROXY_SANDBOX stops the start rather than being ignored. A plain-http public
+ * URL would carry bearer tokens in clear text, unless a TLS-terminating proxy is declared in front.
+ */
+function productionProblems(c: Safety, sandboxRequested: boolean | undefined, crmUrls: object): string[] {
+  if (!c.production) return [];
+  const problems: string[] = [];
+  if (sandboxRequested === true)
+    problems.push(
+      'CRM_PROXY_SANDBOX cannot be on when NODE_ENV=production: the sandbox CRMs, their /__sandbox control API and the generated development key are for development only. Unset CRM_PROXY_SANDBOX, or unset NODE_ENV to try the sandbox.',
+    );
+  for (const [name, value] of Object.entries(crmUrls))
+    if (new URL(value).protocol === 'http:')
+      problems.push(
+        `${name} is a plain http:// URL: with NODE_ENV=production a CRM is reached over https only. Use an https:// URL, or set CRM_PROXY_ALLOW_PLAIN_HTTP_CRM=true if the CRM sits on a private network you trust.`,
+      );
+  for (const [region, value] of Object.entries(c.publicUrls)) {
+    const url = new URL(value);
+    if (!c.behindTls && url.protocol === 'http:' && !isLoopbackHost(url.hostname))
+      problems.push(
+        `CRM_PROXY_PUBLIC_URL_${region.toUpperCase()} is a plain http:// URL, which would carry API tokens unencrypted. With NODE_ENV=production use an https:// URL, or set CRM_PROXY_BEHIND_TLS=true if a proxy in front terminates TLS.`,
+      );
+  }
+  return problems;
+}
+
+/** For a Config not made by loadConfig, or sandbox clients passed in: the same refusals. */
+export function checkProductionSafety(config: Safety, sandboxRequested: boolean): void {
+  const problems = productionProblems(config, sandboxRequested, {});
+  if (problems.length > 0) throw new ConfigError(problems);
 }
 
 const KEY_ID = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -168,15 +210,7 @@ export function loadConfig(
     providers,
   };
   crossChecks(config, problems);
-  problems.push(
-    ...productionProblems({
-      production,
-      sandboxRequested: s.sandbox,
-      publicUrls: s.publicUrls,
-      behindTls: s.behindTls,
-      crmUrls: config.plainHttpCrm ? {} : findings.crmUrls,
-    }),
-  );
+  problems.push(...productionProblems(config, s.sandbox, config.plainHttpCrm ? {} : findings.crmUrls));
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

@@ -1,7 +1,7 @@
-// Settings as data. Each setting is a TypeBox schema that names its environment variable (`env`), its
-// default, its bounds, what it is for (`description`) and, after the variable's name, what a wrong value
-// is (`problem`). The service declares its own (service.ts), each CRM its own (`providers/<crm>/
-// settings.ts`); one reader turns an environment into a declaration's typed value, every problem at once.
+// Settings as data: each a TypeBox schema naming its environment variable (`env`), its default, its
+// bounds and, after the variable's name, what a wrong value is (`problem`). The service declares its
+// own (service.ts), each CRM its own (`providers/<crm>/settings.ts`); one reader turns an environment
+// into a declaration's typed value, every problem at once.
 import { type StaticDecode, type TObject, type TSchema, type TSchemaOptions, Type } from 'typebox';
 import Value from 'typebox/value';
 
@@ -27,7 +27,7 @@ export class ConfigError extends Error {
   }
 }
 
-/** What each setting carries besides its JSON Schema. */
+/** What each setting carries besides its JSON Schema (its checks, and its `default` as text would give it). */
 export interface VariableOptions extends TSchemaOptions {
   /** The environment variable it is read from. */
   env: string;
@@ -35,9 +35,8 @@ export interface VariableOptions extends TSchemaOptions {
   problem: string;
   /** A CRM URL: with NODE_ENV=production it must be https unless CRM_PROXY_ALLOW_PLAIN_HTTP_CRM is set. */
   crmUrl?: boolean;
-  /** The default, as the variable would hold it (the text form for lists and URLs). */
-  default?: unknown;
 }
+type Extra = Partial<VariableOptions>;
 
 /** A declaration: an object of settings, or of groups of settings; its value is `StaticDecode<typeof it>`. */
 export type SettingsDeclaration = TObject;
@@ -48,7 +47,7 @@ export interface SettingsSource {
   readonly settings: SettingsDeclaration;
 }
 
-// The common kinds of setting, each wording its own problem. A `fallback` of undefined: no default.
+// The kinds of setting, each wording its own problem; a `fallback` of undefined is no default.
 export const whole = (env: string, fallback: number | undefined, min: number, max: number, unit: string) =>
   Type.Integer({
     env,
@@ -73,11 +72,11 @@ export const oneOf = <T extends string>(env: string, values: readonly T[], fallb
   Type.Unsafe<T>(
     Type.String({ env, default: fallback, enum: values, problem: `must be one of ${values.join(', ')}` }),
   );
-export const text = (env: string, fallback?: string) =>
-  Type.String({ env, default: fallback, problem: 'must be text' });
+export const text = (env: string, fallback?: string, extra?: Extra) =>
+  Type.String({ env, default: fallback, problem: 'must be text', ...extra });
 
 /** An absolute http(s) URL, trailing slashes dropped (`https://login.salesforce.com/` → `…com`). */
-export function httpUrl(options: Omit<VariableOptions, 'problem'> & { problem?: string }) {
+export function httpUrl(options: Extra & { env: string }) {
   const url = Type.Refine(Type.String({ problem: 'must be an absolute http(s) URL', ...options }), (v) => {
     if (!URL.canParse(v)) return false;
     const { protocol } = new URL(v);
@@ -118,10 +117,7 @@ function candidate(schema: TSchema, text: string): unknown {
 }
 
 /** What reading finds besides the value: every problem, and the CRM URLs set (for the production check). */
-export interface Findings {
-  problems: string[];
-  crmUrls: Record<string, string>;
-}
+export type Findings = { problems: string[]; crmUrls: Record<string, string> };
 
 /**
  * A declaration's value from the environment. Each setting is checked on its own, so every bad
@@ -135,10 +131,8 @@ export function readSettings<T extends SettingsDeclaration>(
   const value: Record<string, unknown> = {};
   const required = new Set(declaration.required ?? []);
   for (const [key, property] of Object.entries(declaration.properties)) {
-    if (isGroup(property)) {
-      value[key] = readSettings(property, env, findings);
-      continue;
-    }
+    if (isGroup(property)) value[key] = readSettings(property, env, findings);
+    if (isGroup(property)) continue;
     const schema = property as TSchema & VariableOptions;
     if (typeof schema.env !== 'string' || typeof schema.problem !== 'string')
       throw new Error(`setting ${key} must name its variable (env) and what a wrong value is (problem)`);
