@@ -13,6 +13,26 @@ const MIB = 1024 * 1024;
 const ms = (env: string, fallback: number | undefined, min: number, max: number) =>
   whole(env, fallback, min, max, 'milliseconds');
 
+// Settings whose checks take more words than a line holds.
+const TOKEN = 'must be at least 16 characters (openssl rand -hex 16)';
+const OTLP = 'must be the http:// or https:// base URL of an OTLP collector (e.g. http://127.0.0.1:4318)';
+const REDIS = {
+  problem: 'must be a redis:// or rediss:// URL (redis://host:6379/0)',
+  pattern: '^rediss?://\\S+$',
+};
+const LINK_TTL = {
+  env: 'CRM_PROXY_CONNECT_LINK_TTL_HOURS',
+  default: 24,
+  exclusiveMinimum: 0,
+  maximum: 720,
+  problem: 'must be a number of hours above 0, at most 720 (30 days)',
+};
+const NAME = {
+  problem: 'must be one line of at most 80 characters',
+  maxLength: 80,
+  pattern: '^[^\\u0000-\\u001f\\u007f]*$',
+};
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** `loopback`, `none`, or a comma-separated list of IP addresses (`loopback` allowed in it). */
@@ -88,34 +108,14 @@ export const SERVICE_SETTINGS = Type.Object({
   metrics: Type.Object({
     port: Type.Optional(port('CRM_PROXY_METRICS_PORT')),
     host: text('CRM_PROXY_METRICS_HOST', '127.0.0.1'),
-    token: Type.Optional(
-      Type.String({
-        env: 'CRM_PROXY_METRICS_TOKEN',
-        problem: 'must be at least 16 characters (openssl rand -hex 16)',
-        minLength: 16,
-      }),
-    ),
+    token: Type.Optional(text('CRM_PROXY_METRICS_TOKEN', undefined, { minLength: 16, problem: TOKEN })),
   }),
   tracing: Type.Object({
-    endpoint: Type.Optional(
-      httpUrl({
-        env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
-        problem: 'must be the http:// or https:// base URL of an OTLP collector (e.g. http://127.0.0.1:4318)',
-      }),
-    ),
+    endpoint: Type.Optional(httpUrl({ env: 'OTEL_EXPORTER_OTLP_ENDPOINT', problem: OTLP })),
     serviceName: text('OTEL_SERVICE_NAME', 'crm-proxy'),
   }),
   databaseUrl: Type.Optional(text('DATABASE_URL')),
-  redisUrl: Type.Optional(
-    Type.Refine(
-      Type.String({
-        env: 'REDIS_URL',
-        problem: 'must be a redis:// or rediss:// URL (redis://host:6379/0)',
-        pattern: '^rediss?://\\S+$',
-      }),
-      (url) => URL.canParse(url),
-    ),
-  ),
+  redisUrl: Type.Optional(Type.Refine(text('REDIS_URL', undefined, REDIS), (url) => URL.canParse(url))),
   redisTimeoutMs: ms('CRM_PROXY_REDIS_TIMEOUT_MS', 500, 10, 10_000),
   authCacheTtlMs: ms('CRM_PROXY_AUTH_CACHE_TTL_MS', 60_000, 0, 3_600_000),
   encryptionKeys: Type.Optional(text('CRM_PROXY_ENCRYPTION_KEYS')),
@@ -127,24 +127,8 @@ export const SERVICE_SETTINGS = Type.Object({
   }),
   sandboxPersist: flag('CRM_PROXY_SANDBOX_PERSIST', true),
   connect: Type.Object({
-    linkTtlMs: Type.Decode(
-      Type.Number({
-        env: 'CRM_PROXY_CONNECT_LINK_TTL_HOURS',
-        problem: 'must be a number of hours above 0, at most 720 (30 days)',
-        exclusiveMinimum: 0,
-        maximum: 720,
-        default: 24,
-      }),
-      (hours) => hours * HOUR_MS,
-    ),
-    serviceName: Type.Optional(
-      Type.String({
-        env: 'CRM_PROXY_SERVICE_NAME',
-        problem: 'must be one line of at most 80 characters',
-        maxLength: 80,
-        pattern: '^[^\\u0000-\\u001f\\u007f]*$',
-      }),
-    ),
+    linkTtlMs: Type.Decode(Type.Number(LINK_TTL), (hours) => hours * HOUR_MS),
+    serviceName: Type.Optional(text('CRM_PROXY_SERVICE_NAME', undefined, NAME)),
     /** https in production. */
     logoUrl: Type.Optional(httpUrl({ env: 'CRM_PROXY_SERVICE_LOGO_URL' })),
   }),
