@@ -4,10 +4,8 @@
 import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 import { createOperatorServices } from './admin/service.ts';
-import type { RateLimitOptions } from './auth/rate-limit.ts';
 import { AuthService } from './auth/service.ts';
 import type { Config } from './config/index.ts';
-import { DEFAULT_DURABLE } from './config/index.ts';
 import { ConnectService, type SandboxCrm } from './connect/service.ts';
 import { ConnectionService } from './connections/service.ts';
 import { TokenManager } from './connections/token-manager.ts';
@@ -23,12 +21,15 @@ import { LocalSharedState, type SharedState } from './lib/shared-state.ts';
 import type { Tracing } from './lib/tracing.ts';
 import type { OperationDeps } from './operations/deps.ts';
 import type { OAuthApp, OAuthClient, ProviderModule } from './providers/adapter.ts';
-import { HttpClient, type HttpClientOptions } from './providers/client/http-client.ts';
+import { HttpClient } from './providers/client/http-client.ts';
 import { ProviderRegistry } from './providers/registry.ts';
 import { openStore } from './store/index.ts';
 import type { Store } from './store/types.ts';
 
-/** What a caller may set beside the configuration: the logger, the clock, and test seams. */
+/**
+ * What a caller may give beside the configuration: the logger, the clock, and test seams. Every
+ * setting comes from the configuration (`loadConfig`), the same way for tests as for users.
+ */
 export interface ContextOverrides {
   logger?: Logger;
   /** Time source of every service object; a clock without `sleep` waits in real time. */
@@ -41,21 +42,6 @@ export interface ContextOverrides {
   sandboxOAuthClients?: Readonly<Record<Provider, OAuthClient>>;
   /** Where the sandbox CRMs listen, by provider: the connect flow sends browsers there. */
   sandboxUrls?: Readonly<Record<Provider, string>>;
-  http?: Omit<HttpClientOptions, 'clock'>;
-  /** Parallel CRM calls per connection, across all requests (default: config, `CRM_PROXY_CONNECTION_CONCURRENCY`). */
-  perConnectionConcurrency?: number;
-  /** Describe cache TTL (default: the provider's). */
-  describeTtlMs?: number;
-  /** Writes of at least this many records use the CRM's bulk interface (default: config, else the provider's). */
-  bulkThreshold?: number;
-  /** Auth lookup cache TTL. */
-  authCacheTtlMs?: number;
-  /** Largest accepted JSON request body in bytes (default: config, `CRM_PROXY_BODY_LIMIT_BYTES`, 8 MiB). */
-  bodyLimit?: number;
-  /** Per-token rate limit; null turns it off. Default: config (`CRM_PROXY_RATE_LIMIT_*`, 200/s, bursts of 2000). */
-  rateLimit?: RateLimitOptions | null;
-  /** Bytes all pass-through replay copies may hold at once (default 64 MiB). */
-  replayBudgetBytes?: number;
 }
 
 /**
@@ -68,7 +54,7 @@ export async function openShared(config: Config, clock: Clock, logger: Logger): 
   const { RedisSharedState } = await import('./lib/redis-shared-state.ts');
   return new RedisSharedState({
     url: config.redisUrl,
-    ...(config.redisTimeoutMs === undefined ? {} : { commandTimeoutMs: config.redisTimeoutMs }),
+    commandTimeoutMs: config.redisTimeoutMs,
     now: () => clock.now(),
     log: { info: (msg) => log.info(msg), warn: (msg) => log.warn(msg) },
   });
@@ -121,7 +107,6 @@ export async function openStoreShared(
 /** The one outbound client, its calls counted (metrics) and logged with the request or job they serve. */
 export function outboundClient(
   config: Config,
-  overrides: ContextOverrides,
   clock: Clock,
   logger: Logger,
   metrics: Metrics | null,
@@ -129,7 +114,7 @@ export function outboundClient(
   const client = new HttpClient({
     timeoutMs: config.capacity.crmTimeoutMs,
     connectTimeoutMs: config.capacity.crmConnectTimeoutMs,
-    ...overrides.http,
+    retry: { maxAttempts: config.capacity.crmMaxAttempts },
     clock,
   });
   if (metrics !== null) client.addHook((event) => metrics.recordCrmCall(event));
@@ -150,7 +135,6 @@ export function providerRegistry(
   modules: readonly ProviderModule[],
   wiring: {
     config: Config;
-    overrides: ContextOverrides;
     client: HttpClient;
     clock: Clock;
     shared: SharedState;
@@ -158,7 +142,7 @@ export function providerRegistry(
     keyring: Keyring;
   },
 ): ProviderRegistry {
-  const { config, overrides, client, clock, shared, metrics, keyring } = wiring;
+  const { config, client, clock, shared, metrics, keyring } = wiring;
   return new ProviderRegistry(
     modules,
     {
@@ -168,10 +152,6 @@ export function providerRegistry(
       ...(metrics === null
         ? {}
         : { onPacerWait: (crm: string, kind: string, ms: number) => metrics.recordPacerWait(crm, kind, ms) }),
-      tuning: {
-        describeTtlMs: overrides.describeTtlMs,
-        bulkThreshold: overrides.bulkThreshold,
-      },
       // Query cursors are signed with a key derived from the active encryption key (never the key itself).
       signingKey: createHmac('sha256', keyring.keys.get(keyring.activeKeyId) ?? Buffer.alloc(32))
         .update('crm-proxy soql cursor v1')
@@ -191,7 +171,7 @@ export function durableServices(wiring: {
   logger: Logger;
 }): { idempotency: IdempotencyService; jobs: JobRunner } {
   const { store, clock, connections } = wiring;
-  const durable = wiring.config.durable ?? DEFAULT_DURABLE;
+  const { durable } = wiring.config;
   const idempotency = new IdempotencyService({
     keys: store.idempotency,
     jobs: store.jobs,
@@ -219,28 +199,27 @@ export function durableServices(wiring: {
 /** The connections (credentials sealed with the keyring) and the API tokens' verification. */
 export function accessServices(wiring: {
   config: Config;
-  overrides: ContextOverrides;
   store: Store;
   keyring: Keyring;
   clock: Clock;
   logger: Logger;
   modules: readonly ProviderModule[];
 }): { connections: ConnectionService; auth: AuthService } {
-  const { config, overrides, store, clock } = wiring;
+  const { config, store, clock } = wiring;
   const connections = new ConnectionService({
     store,
     keyring: wiring.keyring,
     region: config.region,
     clock: () => new Date(clock.now()),
     profiles: wiring.modules.map((m) => m.profile),
-    plainHttpForSandbox: config.plainHttpCrm ?? !config.production,
+    plainHttpForSandbox: config.plainHttpCrm,
   });
   const auth = new AuthService({
     store,
     clock: () => new Date(clock.now()),
     region: config.region,
     publicUrls: config.publicUrls,
-    ...(overrides.authCacheTtlMs === undefined ? {} : { cacheTtlMs: overrides.authCacheTtlMs }),
+    cacheTtlMs: config.authCacheTtlMs,
     onBackgroundError: (err) => wiring.logger.warn({ err }, 'token last-used update failed'),
   });
   return { connections, auth };
@@ -270,7 +249,7 @@ export function credentialServices(wiring: {
     },
     clock,
     log: logger.child({ component: 'tokens' }),
-    plainHttpAllowed: wiring.config.plainHttpCrm ?? !wiring.config.production,
+    plainHttpAllowed: wiring.config.plainHttpCrm,
   });
   const connect = new ConnectService({
     store,

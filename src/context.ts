@@ -5,7 +5,7 @@ import type { AdminService } from './admin/service.ts';
 import { FirstOperatorSetup } from './admin/setup-code.ts';
 import { RateLimiter, type RateLimitOptions } from './auth/rate-limit.ts';
 import type { AuthService } from './auth/service.ts';
-import { type Config, DEFAULT_CAPACITY } from './config/index.ts';
+import type { Config } from './config/index.ts';
 import type { ConnectService, SandboxCrm } from './connect/service.ts';
 import type { ConnectionService } from './connections/service.ts';
 import type { TokenManager } from './connections/token-manager.ts';
@@ -41,9 +41,6 @@ import { ReplayBudget } from './proxy/replay-copy.ts';
 import type { Store } from './store/types.ts';
 
 export type { OAuthClient } from './providers/adapter.ts';
-
-/** 64 MiB: sixteen 4 MiB bodies, or 64 concurrent 1 MB uploads, kept for a replay at once. */
-const REPLAY_BUDGET_BYTES = 64 * 1024 * 1024;
 
 export interface AppContext {
   config: Config;
@@ -86,9 +83,6 @@ export interface AppContext {
   readinessDetails(): Record<string, string>;
   close(): Promise<void>;
 }
-
-/** 10,000 records of ~800 bytes of JSON each; the reasoning is in app.ts. */
-export const DEFAULT_BODY_LIMIT = DEFAULT_CAPACITY.bodyLimitBytes;
 
 /** Log lines wait in memory until this many bytes are pending (or the flush timer fires). */
 const LOG_BUFFER_BYTES = 4096;
@@ -148,13 +142,13 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const shared = await openShared(config, clock, logger);
   const store = await openStoreShared(config, overrides, clock, shared);
   const modules = overrides.providers ?? BUILT_IN_PROVIDERS;
-  const { connections, auth } = accessServices({ config, overrides, store, keyring, clock, logger, modules });
+  const { connections, auth } = accessServices({ config, store, keyring, clock, logger, modules });
   const { metrics, tracing } = await observability(config, modules, {
     jobCounts: () => store.jobs.countByState(),
     logLinesDropped: () => droppedLines(logger),
   });
-  const client = outboundClient(config, overrides, clock, logger, metrics);
-  const registry = providerRegistry(modules, { config, overrides, client, clock, shared, metrics, keyring });
+  const client = outboundClient(config, clock, logger, metrics);
+  const registry = providerRegistry(modules, { config, client, clock, shared, metrics, keyring });
   const { tokens, connect } = credentialServices({
     config,
     overrides,
@@ -177,19 +171,16 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     logger,
     keyring,
   });
-  const limiters = new ConnectionLimiters(
-    overrides.perConnectionConcurrency ?? config.capacity.connectionConcurrency,
-    {
-      state: shared,
-      sleep: (ms, signal) => clock.sleep(ms, signal),
-      leaseMs: config.capacity.placeLeaseMs,
-    },
-  );
-  const budget = new ReplayBudget(overrides.replayBudgetBytes ?? REPLAY_BUDGET_BYTES);
+  const limiters = new ConnectionLimiters(config.capacity.connectionConcurrency, {
+    state: shared,
+    sleep: (ms, signal) => clock.sleep(ms, signal),
+    leaseMs: config.capacity.placeLeaseMs,
+  });
+  const budget = new ReplayBudget(config.capacity.replayBudgetBytes);
   const replay = { budget, skipWindowMs: config.capacity.replaySkipWindowMs };
   const operations: OperationDeps = { registry, tokens, client, limiters, forwarder, replay };
   const { idempotency, jobs } = durableServices({ config, store, operations, connections, clock, logger });
-  const rateLimit = overrides.rateLimit === undefined ? config.capacity.rateLimit : overrides.rateLimit;
+  const { rateLimit } = config.capacity;
   const tracingPart = { close: async () => tracing?.shutdown() };
   return {
     config,
@@ -205,7 +196,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     operations,
     jobs,
     idempotency,
-    bodyLimit: overrides.bodyLimit ?? config.capacity.bodyLimitBytes,
+    bodyLimit: config.capacity.bodyLimitBytes,
     rateLimit,
     // In-process buckets stay synchronous; only a shared (Redis) limit costs an await per request.
     rateLimiter: rateLimit && new RateLimiter(rateLimit, clock, shared.mode() === 'local' ? null : shared),

@@ -25,12 +25,7 @@ export async function startService(
   listen: { port?: number; host?: string } = {},
 ): Promise<RunningService> {
   // loadConfig checks this already; a Config built by hand, or sandbox clients passed in, must not bypass it.
-  checkProductionSafety({
-    production: config.production,
-    sandboxRequested: config.sandbox || overrides.sandboxOAuthClients !== undefined,
-    publicUrls: config.publicUrls,
-    behindTls: config.behindTls,
-  });
+  checkProductionSafety(config, config.sandbox || overrides.sandboxOAuthClients !== undefined);
   const ctx = await createContext(config, overrides);
   const app = buildApp(ctx);
   try {

@@ -96,8 +96,9 @@ export async function startBenchService(clients: {
     CRM_PROXY_DATA_DIR: dataDir,
     CRM_PROXY_SANDBOX: 'true',
     LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'silent',
+    CRM_PROXY_RATE_LIMIT_PER_SECOND: '0',
   });
-  const service = await startService(config, { rateLimit: null, sandboxOAuthClients: clients });
+  const service = await startService(config, { sandboxOAuthClients: clients });
   return {
     service,
     async connect(provider, sandbox) {

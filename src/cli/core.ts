@@ -52,7 +52,7 @@ export async function openCore(config: Config, log: KeyringLog): Promise<Core> {
     keyring,
     region: config.region,
     profiles: modules.map((m) => m.profile),
-    plainHttpForSandbox: config.plainHttpCrm ?? !config.production,
+    plainHttpForSandbox: config.plainHttpCrm,
   });
   const auth = new AuthService({ store, region: config.region, publicUrls: config.publicUrls });
   const clock = withSystemSleep(systemClock);
@@ -62,7 +62,6 @@ export async function openCore(config: Config, log: KeyringLog): Promise<Core> {
     {
       client,
       clock,
-      tuning: {},
       // The CLI signs nothing; the adapters only need a key of the right shape.
       signingKey: createHmac('sha256', 'crm-proxy cli').digest(),
     },
@@ -88,7 +87,7 @@ export async function openCore(config: Config, log: KeyringLog): Promise<Core> {
         .adapterFor(connection)
         .oauthApp(connection, connection.sandbox ? sandboxes?.[connection.provider] : undefined),
     clock,
-    plainHttpAllowed: config.plainHttpCrm ?? !config.production,
+    plainHttpAllowed: config.plainHttpCrm,
   });
   const { requestLog, operators, admin } = createOperatorServices({
     store,

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { displayDatabaseUrl, type ResolvedEnvironment, resolveEnvironment } from '../config/environment.ts';
+import { type ResolvedEnvironment, resolveEnvironment } from '../config/environment.ts';
 import { type Config, loadConfig } from '../config/index.ts';
 import { SQLITE_FILE } from '../store/db.ts';
 import { CommandError } from './io.ts';
@@ -41,6 +41,17 @@ export function locateStore(overrides: Record<string, string> = {}): StoreLocati
     where: `SQLite ${file} (from ${resolved.dataDirSource})`,
     exists: existsSync(file),
   };
+}
+
+/** A database URL as it may be shown: its password replaced. */
+export function displayDatabaseUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password !== '') u.password = '***';
+    return u.toString();
+  } catch {
+    return '(an unparsable DATABASE_URL)';
+  }
 }
 
 const HOW_TO_POINT =

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
-import { ConfigError } from './error.ts';
+import { ConfigError } from './settings.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -70,15 +70,4 @@ export function resolveEnvironment(env: Env, cwd: string): ResolvedEnvironment {
     dataDirSource,
     storeConfigured: dataDirFrom !== undefined || databaseFrom !== undefined,
   };
-}
-
-/** A database URL as it may be shown: its password replaced. */
-export function displayDatabaseUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password !== '') u.password = '***';
-    return u.toString();
-  } catch {
-    return '(an unparsable DATABASE_URL)';
-  }
 }

@@ -1,26 +1,24 @@
-// Environment → typed Config, parsed once at start-up. Errors name the variable, never its value.
-import { resolve } from 'node:path';
-import { REGIONS, type Region } from '../domain/connection.ts';
+// Environment → typed Config, read once at start-up from the declarations: the service's own
+// (service.ts) and each registered CRM's. Every problem is reported at once, by variable, never value.
+import { isIP } from 'node:net';
+import type { StaticDecode } from 'typebox';
+import type { Region } from '../domain/connection.ts';
 import { BUILT_IN_PROVIDERS } from '../providers/index.ts';
-import { type CapacityLimits, DEFAULT_CAPACITY, parseCapacity } from './capacity.ts';
-import { DEFAULT_DURABLE, type DurableSettings, parseDurable } from './durable.ts';
-import { ConfigError, ConfigProblems } from './error.ts';
-import { type MetricsConfig, parseMetricsConfig, parseTracingConfig, type TracingConfig } from './metrics.ts';
-import { productionProblems } from './production.ts';
-import { bool, type Env, hours, oneOf, port, str, url, wholeNumber } from './read.ts';
-import { DEFAULT_SERVER_LIMITS, parseServerLimits, type ServerLimits } from './server-limits.ts';
-import { readSettings, type SettingsSource } from './settings.ts';
+import { type LOG_LEVELS, SERVICE_SETTINGS } from './service.ts';
+import { ConfigError, type Env, type Findings, readSettings, type SettingsSource } from './settings.ts';
 
-export { type CapacityLimits, DEFAULT_CAPACITY } from './capacity.ts';
-export { DEFAULT_DURABLE, type DurableSettings } from './durable.ts';
-export { ConfigError, ConfigProblems } from './error.ts';
-export type { MetricsConfig, TracingConfig } from './metrics.ts';
-export { checkProductionSafety, isLoopbackHost } from './production.ts';
-export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.ts';
-export type { SettingsSource } from './settings.ts';
+export { ConfigError, type SettingsSource } from './settings.ts';
 
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+type Settings = StaticDecode<typeof SERVICE_SETTINGS>;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export type ServerLimits = Settings['limits'];
+export type MetricsConfig = Settings['metrics'];
+export type TracingConfig = Required<Settings['tracing']>;
+export type DurableSettings = Required<Settings['durable']>;
+export type CapacityLimits = Settings['capacity'] & {
+  /** Per API token: a token bucket refilled at `perSecond`, holding `burst`; null: no limit. */
+  rateLimit: { perSecond: number; burst: number } | null;
+};
 
 export interface EncryptionKey {
   id: string;
@@ -28,70 +26,66 @@ export interface EncryptionKey {
   key: Buffer;
 }
 
-export interface Config {
-  port: number;
-  host: string;
-  /** Absolute path of the data directory (SQLite file, generated sandbox key). */
-  dataDir: string;
-  region: Region;
-  /** Public base URLs of both regions, used to point a token of the other region at its home. */
-  publicUrls: Partial<Record<Region, string>>;
-  /** Sandbox CRMs and the generated development key; on unless NODE_ENV=production (never on in production). */
+type Derived = 'sandbox' | 'plainHttpCrm' | 'rate' | 'encryptionKeys' | 'encryptionKeyId';
+export interface Config
+  extends Omit<Settings, Derived | 'capacity' | 'durable' | 'tracing' | 'sandboxPorts'> {
+  /** Sandbox CRMs and the generated development key: never in production. */
   sandbox: boolean;
-  /** A TLS-terminating proxy sits in front (`CRM_PROXY_BEHIND_TLS`): plain-http public URLs are then allowed in production. */
-  behindTls: boolean;
-  /**
-   * Connections may reach a CRM over plain http (sandbox connections only): always outside
-   * production; in production only with `CRM_PROXY_ALLOW_PLAIN_HTTP_CRM=true` (a private network).
-   */
-  plainHttpCrm?: boolean;
-  /** Timeouts and connection caps of the HTTP server. */
-  limits: ServerLimits;
-  /** Idempotency keys and jobs: retention and lease (absent in a hand-built Config: the defaults). */
-  durable?: DurableSettings;
-  /** Per-token rate limit, per-connection concurrency, body limit, CRM call deadlines. */
-  capacity: CapacityLimits;
-  /** The /metrics listener (`CRM_PROXY_METRICS_*`); off without a port. */
-  metrics: MetricsConfig;
-  /** OpenTelemetry tracing (`OTEL_EXPORTER_OTLP_ENDPOINT`); undefined: off. */
-  tracing: TracingConfig | undefined;
-  nodeEnv: string;
+  /** Connections may reach a CRM over plain http: always outside production, else by opt-in. */
+  plainHttpCrm: boolean;
   production: boolean;
-  databaseUrl: string | undefined;
-  /** `redis://…` (`REDIS_URL`): share rate limits, pacing and cache notices across instances; absent: per instance. */
-  redisUrl?: string | undefined;
-  /** Longest wait on one Redis command before the instance falls back to its own limits (`CRM_PROXY_REDIS_TIMEOUT_MS`). */
-  redisTimeoutMs?: number;
-  encryption: { keys: EncryptionKey[]; activeKeyId: string | undefined };
-  /**
-   * Each registered CRM's own settings by provider id, read by the declaration in its folder
-   * (`providers/<crm>/settings.ts`); `settingsOf(config.providers, module)` types one.
-   */
-  providers: Readonly<Record<string, unknown>>;
-  /** Ports of the in-process sandboxes (`CRM_PROXY_SANDBOX_SF_PORT` / `_HS_PORT`, default PORT+1 / PORT+2). */
+  capacity: CapacityLimits;
+  durable: DurableSettings;
+  /** OpenTelemetry tracing; undefined: off. */
+  tracing: TracingConfig | undefined;
+  publicUrls: Partial<Record<Region, string>>;
   sandboxPorts: { salesforce: number; hubspot: number };
-  /**
-   * Keep both sandboxes' state (records, schema, OAuth grants) in the data directory across
-   * restarts (`CRM_PROXY_SANDBOX_PERSIST`, default on; absent in a hand-built Config: off).
-   */
-  sandboxPersist?: boolean;
-  /** The browser connect flow. */
-  connect: {
-    /** How long a connect link works (`CRM_PROXY_CONNECT_LINK_TTL_HOURS`, default 24). */
-    linkTtlMs: number;
-    /** The service's name on the account owner's pages (`CRM_PROXY_SERVICE_NAME`; default: the public URL's host). */
-    serviceName?: string | undefined;
-    /** A logo shown beside it (`CRM_PROXY_SERVICE_LOGO_URL`, https). */
-    logoUrl?: string | undefined;
-  };
-  logLevel: LogLevel;
-  /**
-   * Where JSON log lines go (`LOG_FILE`): a file path, `-` for stdout. Unset: stdout, except that
-   * `crm-proxy serve` in a terminal writes them to `<data dir>/crm-proxy.log`.
-   */
-  logFile?: string | undefined;
-  /** Days the request log keeps an entry (`CRM_PROXY_REQUEST_LOG_DAYS`, default 7). */
-  requestLogDays: number;
+  encryption: { keys: EncryptionKey[]; activeKeyId: string | undefined };
+  /** Each registered CRM's settings by provider id; `settingsOf(config.providers, module)` types one. */
+  providers: Readonly<Record<string, unknown>>;
+}
+
+type Safety = Pick<Config, 'production' | 'publicUrls' | 'behindTls'>;
+
+/** `localhost`, 127.0.0.0/8 and ::1: a plain-http URL there never crosses a network. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1' || host === '0:0:0:0:0:0:0:1';
+}
+
+/**
+ * What NODE_ENV=production refuses. The sandbox CRMs (with `/__sandbox`) and the generated key never
+ * run there: a forced CRM_PROXY_SANDBOX stops the start rather than being ignored. A plain-http public
+ * URL would carry bearer tokens in clear text, unless a TLS-terminating proxy is declared in front.
+ */
+function productionProblems(c: Safety, sandboxRequested: boolean | undefined, crmUrls: object): string[] {
+  if (!c.production) return [];
+  const problems: string[] = [];
+  if (sandboxRequested === true)
+    problems.push(
+      'CRM_PROXY_SANDBOX cannot be on when NODE_ENV=production: the sandbox CRMs, their /__sandbox control API and the generated development key are for development only. Unset CRM_PROXY_SANDBOX, or unset NODE_ENV to try the sandbox.',
+    );
+  for (const [name, value] of Object.entries(crmUrls))
+    if (new URL(value).protocol === 'http:')
+      problems.push(
+        `${name} is a plain http:// URL: with NODE_ENV=production a CRM is reached over https only. Use an https:// URL, or set CRM_PROXY_ALLOW_PLAIN_HTTP_CRM=true if the CRM sits on a private network you trust.`,
+      );
+  for (const [region, value] of Object.entries(c.publicUrls)) {
+    const url = new URL(value);
+    if (!c.behindTls && url.protocol === 'http:' && !isLoopbackHost(url.hostname))
+      problems.push(
+        `CRM_PROXY_PUBLIC_URL_${region.toUpperCase()} is a plain http:// URL, which would carry API tokens unencrypted. With NODE_ENV=production use an https:// URL, or set CRM_PROXY_BEHIND_TLS=true if a proxy in front terminates TLS.`,
+      );
+  }
+  return problems;
+}
+
+/** For a Config not made by loadConfig, or sandbox clients passed in: the same refusals. */
+export function checkProductionSafety(config: Safety, sandboxRequested: boolean): void {
+  const problems = productionProblems(config, sandboxRequested, {});
+  if (problems.length > 0) throw new ConfigError(problems);
 }
 
 const KEY_ID = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -101,9 +95,8 @@ export function parseEncryptionKeys(
   raw: string | undefined,
   name = 'CRM_PROXY_ENCRYPTION_KEYS',
 ): EncryptionKey[] {
-  if (raw === undefined || raw.trim() === '') return [];
   const keys: EncryptionKey[] = [];
-  for (const [i, part] of raw.split(',').entries()) {
+  for (const [i, part] of (raw ?? '').split(',').entries()) {
     const entry = part.trim();
     if (entry === '') continue;
     const sep = entry.indexOf(':');
@@ -126,144 +119,98 @@ export function parseEncryptionKeys(
   return keys;
 }
 
-function redisUrl(env: Env): string | undefined {
-  const value = str(env, 'REDIS_URL');
-  if (value === undefined) return undefined;
-  if (!/^rediss?:\/\/[^\s]+$/.test(value) || !URL.canParse(value)) {
-    throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL (redis://host:6379/0)');
+/** The encryption keys and the one new secrets are sealed with. */
+function encryption(
+  list: string | undefined,
+  id: string | undefined,
+  problems: string[],
+): Config['encryption'] {
+  let keys: EncryptionKey[];
+  try {
+    keys = parseEncryptionKeys(list);
+  } catch (err) {
+    problems.push(...(err as ConfigError).problems);
+    return { keys: [], activeKeyId: id };
   }
-  return value;
+  if (id !== undefined && !keys.some((k) => k.id === id))
+    problems.push('CRM_PROXY_ENCRYPTION_KEY_ID names a key that is not in CRM_PROXY_ENCRYPTION_KEYS');
+  if (id === undefined && keys.length > 1)
+    problems.push(
+      'CRM_PROXY_ENCRYPTION_KEY_ID is required when CRM_PROXY_ENCRYPTION_KEYS holds several keys',
+    );
+  return { keys, activeKeyId: id ?? keys[0]?.id };
 }
 
-/** The sandboxes' ports: by default the two after the service's (any free one when it takes any). */
-function sandboxPorts(env: Env, p: ConfigProblems, servicePort: number): Config['sandboxPorts'] {
-  const next = (k: number) => (servicePort === 0 ? 0 : servicePort + k);
-  return {
-    salesforce: p.take(() => port(env, 'CRM_PROXY_SANDBOX_SF_PORT', next(1)), 0),
-    hubspot: p.take(() => port(env, 'CRM_PROXY_SANDBOX_HS_PORT', next(2)), 0),
-  };
+/** What no single variable can say: settings that must agree with each other. */
+function crossChecks(c: Config, problems: string[]): void {
+  const { rateLimit } = c.capacity;
+  if (rateLimit !== null && rateLimit.burst < rateLimit.perSecond)
+    problems.push('CRM_PROXY_RATE_LIMIT_BURST must be at least CRM_PROXY_RATE_LIMIT_PER_SECOND');
+  // Node refuses a header deadline beyond the whole-request one; say so in our words.
+  if (c.limits.headersTimeoutMs > c.limits.requestTimeoutMs)
+    problems.push('CRM_PROXY_HEADERS_TIMEOUT_MS must not be larger than CRM_PROXY_REQUEST_TIMEOUT_MS');
+  const { jobSweepMs: sweep, jobLeaseMs: lease } = c.durable;
+  if (sweep * 2 >= lease)
+    problems.push(
+      `CRM_PROXY_JOB_SWEEP_MS (${sweep}) must be under half of CRM_PROXY_JOB_LEASE_MS (${lease}): a job is resumed within the lease only if the sweep runs more often; lower the sweep or raise the lease`,
+    );
+  const { port, host, token } = c.metrics;
+  if (token !== undefined && /^REPLACE_WITH/i.test(token))
+    problems.push(
+      'CRM_PROXY_METRICS_TOKEN is still the placeholder of deploy/env.example: set it to `openssl rand -hex 16`',
+    );
+  // Off loopback, anyone who reaches the port could read the metrics: a token is required there.
+  if (port !== undefined && token === undefined && !isLoopbackHost(host))
+    problems.push(
+      'CRM_PROXY_METRICS_TOKEN is required when CRM_PROXY_METRICS_HOST is not a loopback address: set a token (openssl rand -hex 16) or CRM_PROXY_METRICS_HOST=127.0.0.1',
+    );
+  if (c.production && c.connect.logoUrl?.startsWith('https://') === false)
+    problems.push('CRM_PROXY_SERVICE_LOGO_URL must be an https URL in production');
 }
 
 /**
  * The configuration of a service running `modules` (the built-in CRMs unless a build or a test
- * registers others): the core variables, then every module's own settings declaration.
+ * registers others): the service's settings, then every module's own declaration.
  */
 export function loadConfig(
   env: Env = process.env,
   modules: readonly SettingsSource[] = BUILT_IN_PROVIDERS,
 ): Config {
-  // Every variable is parsed even after a bad one, and all the problems are reported together.
-  const p = new ConfigProblems();
-  const nodeEnv = str(env, 'NODE_ENV') ?? 'development';
-  const production = nodeEnv === 'production';
-  const encryption = encryptionSettings(env, p);
-  const servicePort = p.take(() => port(env, 'PORT', 8080), 8080);
-  const publicUrls = omitUndefined({
-    eu: p.take(() => url(env, 'CRM_PROXY_PUBLIC_URL_EU'), undefined),
-    us: p.take(() => url(env, 'CRM_PROXY_PUBLIC_URL_US'), undefined),
-  });
-  const sandboxRequested =
-    str(env, 'CRM_PROXY_SANDBOX') === undefined
-      ? undefined
-      : p.take(() => bool(env, 'CRM_PROXY_SANDBOX', false), undefined);
-  const behindTls = p.take(() => bool(env, 'CRM_PROXY_BEHIND_TLS', false), false);
-  const plainHttpCrm = p.take(() => bool(env, 'CRM_PROXY_ALLOW_PLAIN_HTTP_CRM', false), false) || !production;
-  const { providers, crmUrls } = providerSettings(env, p, modules);
-  for (const problem of productionProblems({
-    production,
-    sandboxRequested,
-    publicUrls,
-    behindTls,
-    crmUrls: plainHttpCrm ? {} : crmUrls,
-  }))
-    p.add(problem);
+  const findings: Findings = { problems: [], crmUrls: {} };
+  const s = readSettings(SERVICE_SETTINGS, env, findings);
+  const providers = Object.fromEntries(
+    modules.map((m) => [m.profile.id, readSettings(m.settings, env, findings)] as const),
+  );
+  const { problems } = findings;
+  const production = s.nodeEnv === 'production';
+  const { rate, sandboxPorts: ports, tracing, encryptionKeys, encryptionKeyId, ...rest } = s;
+  const next = (k: number) => (s.port === 0 ? 0 : s.port + k);
   const config: Config = {
-    port: servicePort,
-    host: str(env, 'HOST') ?? '127.0.0.1',
-    dataDir: resolve(str(env, 'CRM_PROXY_DATA_DIR') ?? './data'),
-    region: p.take(() => oneOf(env, 'CRM_PROXY_REGION', REGIONS, 'eu'), 'eu'),
-    publicUrls,
-    sandbox: sandboxRequested ?? !production,
-    behindTls,
-    plainHttpCrm,
-    limits: p.take(() => parseServerLimits(env), DEFAULT_SERVER_LIMITS),
-    capacity: p.take(() => parseCapacity(env), DEFAULT_CAPACITY),
-    metrics: p.take(() => parseMetricsConfig(env), { port: undefined, host: '127.0.0.1', token: undefined }),
-    tracing: p.take(() => parseTracingConfig(env), undefined),
-    durable: p.take(() => parseDurable(env), DEFAULT_DURABLE),
-    nodeEnv,
+    ...rest,
+    sandbox: s.sandbox ?? !production,
+    plainHttpCrm: s.plainHttpCrm || !production,
     production,
-    databaseUrl: str(env, 'DATABASE_URL'),
-    redisUrl: p.take(() => redisUrl(env), undefined),
-    redisTimeoutMs: p.take(
-      () => wholeNumber(env, 'CRM_PROXY_REDIS_TIMEOUT_MS', 500, 10, 10_000, 'milliseconds'),
-      500,
-    ),
-    encryption,
-    providers,
-    sandboxPorts: sandboxPorts(env, p, servicePort),
-    sandboxPersist: p.take(() => bool(env, 'CRM_PROXY_SANDBOX_PERSIST', true), true),
-    connect: {
-      linkTtlMs: p.take(() => hours(env, 'CRM_PROXY_CONNECT_LINK_TTL_HOURS', 24), 24) * 3_600_000,
-      serviceName: p.take(() => serviceName(env), undefined),
-      logoUrl: p.take(() => logoUrl(env, production), undefined),
+    capacity: {
+      ...s.capacity,
+      rateLimit:
+        rate.perSecond === 0
+          ? null
+          : { perSecond: rate.perSecond, burst: rate.burst ?? Math.max(2000, rate.perSecond) },
     },
-    logLevel: p.take(() => oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'), 'info'),
-    logFile: str(env, 'LOG_FILE')?.trim() || undefined,
-    requestLogDays: p.take(() => wholeNumber(env, 'CRM_PROXY_REQUEST_LOG_DAYS', 7, 1, 3650, 'days'), 7),
+    durable: {
+      ...s.durable,
+      jobSweepMs: s.durable.jobSweepMs ?? Math.min(5000, Math.floor(s.durable.jobLeaseMs / 3)),
+    },
+    tracing:
+      tracing.endpoint === undefined
+        ? undefined
+        : { endpoint: tracing.endpoint, serviceName: tracing.serviceName },
+    sandboxPorts: { salesforce: ports.salesforce ?? next(1), hubspot: ports.hubspot ?? next(2) },
+    encryption: encryption(encryptionKeys, encryptionKeyId, problems),
+    providers,
   };
-  p.throwIfAny();
+  crossChecks(config, problems);
+  problems.push(...productionProblems(config, s.sandbox, config.plainHttpCrm ? {} : findings.crmUrls));
+  if (problems.length > 0) throw new ConfigError(problems);
   return config;
-}
-
-/** `CRM_PROXY_SERVICE_NAME`: one line of at most 80 characters. */
-function serviceName(env: Env): string | undefined {
-  const v = str(env, 'CRM_PROXY_SERVICE_NAME')?.trim();
-  if (v === undefined || v === '') return undefined;
-  if (v.length > 80 || [...v].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127))
-    throw new ConfigError('CRM_PROXY_SERVICE_NAME must be one line of at most 80 characters');
-  return v;
-}
-
-/** `CRM_PROXY_SERVICE_LOGO_URL`: an https URL (http is accepted outside production). */
-function logoUrl(env: Env, production: boolean): string | undefined {
-  const v = url(env, 'CRM_PROXY_SERVICE_LOGO_URL');
-  if (v !== undefined && production && !v.startsWith('https://'))
-    throw new ConfigError('CRM_PROXY_SERVICE_LOGO_URL must be an https URL in production');
-  return v;
-}
-
-/** The encryption keys and the one new secrets are sealed with; a bad key list is reported once. */
-function encryptionSettings(env: Env, p: ConfigProblems): Config['encryption'] {
-  const before = p.count;
-  const keys = p.take(() => parseEncryptionKeys(env['CRM_PROXY_ENCRYPTION_KEYS']), []);
-  const keysParsed = p.count === before;
-  let activeKeyId = str(env, 'CRM_PROXY_ENCRYPTION_KEY_ID');
-  // Checked against the keys only when they parsed: a bad key list is reported once, above.
-  if (keysParsed && activeKeyId !== undefined && !keys.some((k) => k.id === activeKeyId)) {
-    p.add('CRM_PROXY_ENCRYPTION_KEY_ID names a key that is not in CRM_PROXY_ENCRYPTION_KEYS');
-  }
-  if (activeKeyId === undefined && keys.length > 1) {
-    p.add('CRM_PROXY_ENCRYPTION_KEY_ID is required when CRM_PROXY_ENCRYPTION_KEYS holds several keys');
-  }
-  activeKeyId ??= keys[0]?.id;
-  return { keys, activeKeyId };
-}
-
-/** Every module's own settings, and the CRM URLs they set (for the production check). */
-function providerSettings(env: Env, p: ConfigProblems, modules: readonly SettingsSource[]) {
-  const providers: Record<string, unknown> = {};
-  const crmUrls: Record<string, string> = {};
-  for (const module of modules) {
-    const read = readSettings(module.settings, env, p);
-    providers[module.profile.id] = read.value;
-    Object.assign(crmUrls, read.crmUrls);
-  }
-  return { providers, crmUrls };
-}
-
-function omitUndefined<T extends Record<string, string | undefined>>(o: T): Partial<Record<keyof T, string>> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<
-    Record<keyof T, string>
-  >;
 }

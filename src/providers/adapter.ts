@@ -367,8 +367,6 @@ export interface ProviderDeps<Settings = unknown> {
   shared?: SharedState;
   /** A call was held back `waitMs` by the CRM's own pacing (metrics). */
   onPacerWait?: (crm: string, kind: string, waitMs: number) => void;
-  /** Tuning that tests and benchmarks change (cache lifetimes, interface thresholds). */
-  tuning: { describeTtlMs?: number | undefined; bulkThreshold?: number | undefined };
   /** A key for signing values the provider hands out (query cursors): stable per deployment. */
   signingKey: Buffer;
 }

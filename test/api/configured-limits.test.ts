@@ -82,10 +82,9 @@ test('CRM_PROXY_CONNECTION_CONCURRENCY bounds the parallel CRM calls of one conn
 
 test('CRM_PROXY_CRM_TIMEOUT_MS bounds a call to a CRM that does not answer', async (t) => {
   const s = await startStack(t, {
-    env: { CRM_PROXY_CRM_TIMEOUT_MS: '1000' },
+    env: { CRM_PROXY_CRM_TIMEOUT_MS: '1000', CRM_PROXY_CRM_MAX_ATTEMPTS: '1' },
     // Every sandbox answer takes far longer than the configured deadline.
     realism: { latencyMs: 4000 },
-    overrides: { http: { retry: { maxAttempts: 1 } } },
   });
   const answer = await s.api<ErrorBody>('/v1/describe');
   assert.equal(answer.status, 502, answer.text);

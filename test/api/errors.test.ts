@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULT_BODY_LIMIT } from '../../src/context.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import { type ApiAnswer, startStack } from '../helpers/stack.ts';
 
 interface ErrorBody {
@@ -109,8 +109,8 @@ test('unknown objects are 404 and malformed object names 400, before any record 
 });
 
 test('a body over the limit is 413; the default limit is sized for 10 000 records', async (t) => {
-  assert.equal(DEFAULT_BODY_LIMIT, 8 * 1024 * 1024);
-  const s = await startStack(t, { overrides: { bodyLimit: 100_000 } });
+  assert.equal(loadConfig({}).capacity.bodyLimitBytes, 8 * 1024 * 1024);
+  const s = await startStack(t, { env: { CRM_PROXY_BODY_LIMIT_BYTES: '100000' } });
   const records = Array.from({ length: 1000 }, (_, i) => ({
     Name: `Account ${i}`,
     Description: 'x'.repeat(100),
@@ -157,13 +157,14 @@ test("the service's own rate limit answers 429 with Retry-After, per API token",
   // Service time stands still: the bucket does not refill between the calls, however slow the machine.
   const now = Date.now();
   const s = await startStack(t, {
-    overrides: { rateLimit: { perSecond: 0.5, burst: 2 }, clock: { now: () => now } },
+    env: { CRM_PROXY_RATE_LIMIT_PER_SECOND: '1', CRM_PROXY_RATE_LIMIT_BURST: '2' },
+    overrides: { clock: { now: () => now } },
   });
   assert.equal((await s.api('/v1/describe')).status, 200);
   assert.equal((await s.api('/v1/describe')).status, 200);
   const limited = await s.api<ErrorBody>('/v1/describe');
   assertError(limited, 429, 'rate_limited');
-  assert.equal(limited.headers.get('retry-after'), '2');
+  assert.equal(limited.headers.get('retry-after'), '1');
   // Another token has its own bucket.
   const other = await s.api('/v1/object/get/contacts', {
     token: s.tokens.hubspot,

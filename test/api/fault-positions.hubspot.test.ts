@@ -104,7 +104,7 @@ async function runPosition(
 
 for (const operation of ['insert', 'update', 'delete', 'upsert'] as const) {
   test(`hubspot ${operation}: a fault at every call leaves per-record truth`, async (t) => {
-    const s = await startStack(t, { overrides: { perConnectionConcurrency: 1 } });
+    const s = await startStack(t, { env: { CRM_PROXY_CONNECTION_CONCURRENCY: '1' } });
     const rows: PositionRow[] = [];
     for (const call of CALLS[operation]) {
       for (const kind of KINDS) rows.push(await runPosition(s, operation, call, kind));
@@ -114,7 +114,7 @@ for (const operation of ['insert', 'update', 'delete', 'upsert'] as const) {
 }
 
 test('hubspot async insert: a failed batch leaves the job completed with the written records and their ids', async (t) => {
-  const s = await startStack(t, { overrides: { perConnectionConcurrency: 1 } });
+  const s = await startStack(t, { env: { CRM_PROXY_CONNECTION_CONCURRENCY: '1' } });
   await script(s.hs.url, [{ kind: 'error503', match: 'objects.batch.create', skip: 1 }]);
   const accepted = await s.api<{ id: string }>('/v1/object/insert/contacts', {
     token: s.tokens.hubspot,

@@ -141,7 +141,7 @@ async function runPosition(s: Stack, operation: Operation, position: Position): 
 
 for (const operation of ['insert', 'update', 'delete'] as const) {
   test(`salesforce ${operation}: a fault at every call of every round leaves per-record truth`, async (t) => {
-    const s = await startStack(t, { overrides: { perConnectionConcurrency: 1 } });
+    const s = await startStack(t, { env: { CRM_PROXY_CONNECTION_CONCURRENCY: '1' } });
     const rows: PositionRow[] = [];
     for (const position of [...collectionsPositions(), ...bulkPositions()]) {
       rows.push(await runPosition(s, operation, position));
@@ -151,7 +151,7 @@ for (const operation of ['insert', 'update', 'delete'] as const) {
 }
 
 test('salesforce async insert: a failed lock-retry round leaves the job completed with the written records and their ids', async (t) => {
-  const s = await startStack(t, { overrides: { perConnectionConcurrency: 1 } });
+  const s = await startStack(t, { env: { CRM_PROXY_CONNECTION_CONCURRENCY: '1' } });
   await script(s.sf.url, [
     { kind: 'lock', match: 'collections.create', skip: 2 },
     { kind: 'error503', match: 'collections.create' },

@@ -29,14 +29,17 @@ test('a dead instance’s job is resumed by another within the job lease of the 
   const s = await startStack(t, {
     postgres: true,
     // A's held call outlasts the test on A's clock too.
-    env: { CRM_PROXY_JOB_LEASE_MS: String(LEASE_MS), CRM_PROXY_CRM_TIMEOUT_MS: '600000' },
+    env: {
+      CRM_PROXY_JOB_LEASE_MS: String(LEASE_MS),
+      CRM_PROXY_CRM_TIMEOUT_MS: '600000',
+      CRM_PROXY_RATE_LIMIT_PER_SECOND: '0',
+    },
     overrides: { clock: clockA },
   });
   const b = await createContext(s.ctx.config, {
     clock: clockB,
     pgSchema: s.pgSchema,
     sandboxOAuthClients: { salesforce: s.sf.credentials, hubspot: s.hs.credentials },
-    rateLimit: null,
   });
   const appB = buildApp(b);
   await appB.listen({ port: 0, host: '127.0.0.1' });

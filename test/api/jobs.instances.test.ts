@@ -10,11 +10,10 @@ import { waitFor } from '../helpers/wait.ts';
 import { countWhere, type ErrorBody, type WriteAnswer } from './sf-writes-helpers.ts';
 
 test('two instances on one PostgreSQL store: a dead instance’s job is resumed by exactly one; keys hold across them', async (t) => {
-  const s = await startStack(t, { postgres: true });
+  const s = await startStack(t, { postgres: true, env: { CRM_PROXY_RATE_LIMIT_PER_SECOND: '0' } });
   const second = await createContext(s.ctx.config, {
     pgSchema: s.pgSchema,
     sandboxOAuthClients: { salesforce: s.sf.credentials, hubspot: s.hs.credentials },
-    rateLimit: null,
   });
   const app = buildApp(second);
   await app.listen({ port: 0, host: '127.0.0.1' });

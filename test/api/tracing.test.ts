@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type TestContext, test } from 'node:test';
-import { parseTracingConfig } from '../../src/config/metrics.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import { startStack } from '../helpers/stack.ts';
 
 interface OtlpSpan {
@@ -102,11 +102,11 @@ test('without a collector nothing is traced and no traceparent goes to the CRM',
 
 test('a collector URL that is not http(s) is refused with a message naming the variable', () => {
   assert.throws(
-    () => parseTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }),
+    () => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }),
     /OTEL_EXPORTER_OTLP_ENDPOINT must be the http:\/\/ or https:\/\/ base URL/,
   );
-  assert.equal(parseTracingConfig({}), undefined);
-  assert.deepEqual(parseTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }), {
+  assert.equal(loadConfig({}).tracing, undefined);
+  assert.deepEqual(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }).tracing, {
     endpoint: 'http://127.0.0.1:4318',
     serviceName: 'crm-proxy',
   });

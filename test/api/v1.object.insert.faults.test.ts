@@ -18,7 +18,7 @@ function assertNoLossNoDoubles(s: Stack, prefix: string, answer: WriteAnswer): v
 }
 
 test('collections: a 5xx and a dropped call are not resent; their records fail clearly, the others are written once', async (t) => {
-  const s = await startStack(t, { overrides: { perConnectionConcurrency: 1 } });
+  const s = await startStack(t, { env: { CRM_PROXY_CONNECTION_CONCURRENCY: '1' } });
   await injectFaults(s, [
     { kind: 'error503', match: 'collections.create', times: 1, skip: 1 },
     { kind: 'drop', match: 'collections.create', times: 1, skip: 1 },

@@ -232,8 +232,7 @@ test('once the window has passed the body is copied and replayed, as it is with 
 
 test('the copy budget is the instance’s: a body that finds it spent is not replayed', async (t) => {
   const s = await startStack(t, {
-    env: { CRM_PROXY_REPLAY_SKIP_WINDOW_MS: '0' },
-    overrides: { replayBudgetBytes: 1.5 * MB },
+    env: { CRM_PROXY_REPLAY_SKIP_WINDOW_MS: '0', CRM_PROXY_REPLAY_BUDGET_BYTES: String(1.5 * MB) },
   });
   const budget = s.ctx.operations.replay.budget;
   const jobs: string[] = [];

@@ -92,9 +92,10 @@ test('a plain-http connection stored earlier is refused at call time in producti
     CRM_PROXY_SANDBOX: 'false',
     CRM_PROXY_ENCRYPTION_KEYS: `k1:${key}`,
     LOG_LEVEL: 'silent',
+    CRM_PROXY_RATE_LIMIT_PER_SECOND: '0',
   };
   // Stored by a development start, where plain http is allowed for a sandbox connection.
-  const dev = await startService(loadConfig(base), { rateLimit: null });
+  const dev = await startService(loadConfig(base));
   let token: string;
   try {
     const created = await dev.ctx.connections.create({
@@ -113,7 +114,7 @@ test('a plain-http connection stored earlier is refused at call time in producti
   }
 
   const call = async (env: Record<string, string>, [method, path]: readonly [string, string]) => {
-    const service = await startService(loadConfig({ ...base, ...env }), { rateLimit: null });
+    const service = await startService(loadConfig({ ...base, ...env }));
     try {
       const res = await fetch(`${service.baseUrl}${path}`, {
         method,

@@ -24,6 +24,7 @@ const config = loadConfig({
   LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
   CRM_PROXY_JOB_LEASE_MS: process.env['CRM_PROXY_JOB_LEASE_MS'] ?? '1000',
   CRM_PROXY_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
+  CRM_PROXY_RATE_LIMIT_PER_SECOND: '0',
 });
 const client = {
   clientId: args.sandbox.credentials.clientId,
@@ -31,7 +32,6 @@ const client = {
 };
 const service = await startService(config, {
   sandboxOAuthClients: { salesforce: client, hubspot: client },
-  rateLimit: null,
 });
 const saved = join(args.dataDir, 'crash-stack.json');
 let token: string;

@@ -31,7 +31,8 @@ export interface StackOptions {
   };
   hubspot?: { accessTokenTtlSeconds?: number; batchResultOrder?: 'input' | 'shuffled' };
   realism?: Partial<RealismConfig>;
-  overrides?: Omit<ContextOverrides, 'sandboxOAuthClients' | 'pgSchema'>;
+  /** The seams a test may set (every setting goes through `env`, as a user sets it). */
+  overrides?: Pick<ContextOverrides, 'logger' | 'clock' | 'providers'>;
 }
 
 export interface ApiCall {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Type } from 'typebox';
-import { ConfigError, ConfigProblems, DEFAULT_CAPACITY, loadConfig } from '../../src/config/index.ts';
-import { readSettings, scopeList } from '../../src/config/settings.ts';
+import { ConfigError, loadConfig } from '../../src/config/index.ts';
+import { type Findings, readSettings, scopeList } from '../../src/config/settings.ts';
 
 function problemsOf(env: Record<string, string>): ConfigError {
   try {
@@ -69,14 +69,15 @@ test('one bad value keeps the single-line message', () => {
 });
 
 test('capacity limits: defaults, every variable, 0 turns the rate limit off', () => {
-  assert.deepEqual(loadConfig({}).capacity, DEFAULT_CAPACITY);
-  assert.deepEqual(DEFAULT_CAPACITY, {
+  assert.deepEqual(loadConfig({}).capacity, {
     rateLimit: { perSecond: 200, burst: 2000 },
     connectionConcurrency: 16,
     bodyLimitBytes: 8 * 1024 * 1024,
     crmTimeoutMs: 60_000,
     crmConnectTimeoutMs: 10_000,
+    crmMaxAttempts: 3,
     replaySkipWindowMs: 60_000,
+    replayBudgetBytes: 64 * 1024 * 1024,
     placeLeaseMs: 10_000,
   });
   assert.deepEqual(
@@ -87,7 +88,9 @@ test('capacity limits: defaults, every variable, 0 turns the rate limit off', ()
       CRM_PROXY_BODY_LIMIT_BYTES: '1048576',
       CRM_PROXY_CRM_TIMEOUT_MS: '30000',
       CRM_PROXY_CRM_CONNECT_TIMEOUT_MS: '2000',
+      CRM_PROXY_CRM_MAX_ATTEMPTS: '1',
       CRM_PROXY_REPLAY_SKIP_WINDOW_MS: '0',
+      CRM_PROXY_REPLAY_BUDGET_BYTES: '2097152',
       CRM_PROXY_PLACE_LEASE_MS: '2000',
     }).capacity,
     {
@@ -96,7 +99,9 @@ test('capacity limits: defaults, every variable, 0 turns the rate limit off', ()
       bodyLimitBytes: 1_048_576,
       crmTimeoutMs: 30_000,
       crmConnectTimeoutMs: 2000,
+      crmMaxAttempts: 1,
       replaySkipWindowMs: 0,
+      replayBudgetBytes: 2 * 1024 * 1024,
       placeLeaseMs: 2000,
     },
   );
@@ -146,25 +151,22 @@ test('a provider declaration: each variable checked on its own, an unset require
     limit: Type.Optional(Type.Integer({ env: 'X_LIMIT', problem: 'must be 1 to 9', minimum: 1, maximum: 9 })),
     scopes: scopeList({ env: 'X_SCOPES', problem: 'must be scope names', default: 'a b,c' }),
   });
-  const p = new ConfigProblems();
-  assert.deepEqual(readSettings(declaration, { X_TOKEN: 'abcdefgh' }, p).value, {
+  const findings: Findings = { problems: [], crmUrls: {} };
+  assert.deepEqual(readSettings(declaration, { X_TOKEN: 'abcdefgh' }, findings), {
     token: 'abcdefgh',
     scopes: ['a', 'b', 'c'],
   });
-  readSettings(declaration, { X_LIMIT: '12', X_SCOPES: 'a "b"' }, p);
-  assert.equal(p.count, 3);
+  assert.deepEqual(findings.problems, []);
+  readSettings(declaration, { X_LIMIT: '12', X_SCOPES: 'a "b"' }, findings);
+  assert.deepEqual(findings.problems, [
+    'X_TOKEN is not set; it must be 8 letters',
+    'X_LIMIT must be 1 to 9',
+    'X_SCOPES must be scope names',
+  ]);
   assert.throws(
-    () => p.throwIfAny(),
-    (e: unknown) =>
-      e instanceof ConfigError &&
-      e.problems.join('\n') ===
-        [
-          'X_TOKEN is not set; it must be 8 letters',
-          'X_LIMIT must be 1 to 9',
-          'X_SCOPES must be scope names',
-        ].join('\n'),
+    () => readSettings(Type.Object({ bare: Type.String() }), {}, findings),
+    /must name its variable/,
   );
-  assert.throws(() => readSettings(Type.Object({ bare: Type.String() }), {}, p), /must name its variable/);
 });
 
 test('production: every unsafe setting is reported at once, the plain-http public URL among them', () => {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../../config/error.ts';
+import { ConfigError } from '../../config/index.ts';
 import { PLAIN_HTTP_FIX, plainHttpUrls } from '../../connections/plain-http.ts';
 import type { Connection } from '../../domain/connection.ts';
 import { ApiError } from '../../errors/index.ts';

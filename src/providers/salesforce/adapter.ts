@@ -22,9 +22,9 @@ const DESCRIBES_CHANGED = 'salesforce:describes-changed';
  * The describe cache, cleared on every instance when a field is added through any of them (null:
  * notices may have been missed while Redis was away, so all of them).
  */
-function describes(deps: ProviderDeps, apiVersion: string) {
+function describes(deps: ProviderDeps<SalesforceSettings>, apiVersion: string) {
   const cache: DescribeCache = new TtlCache({
-    ttlMs: deps.tuning.describeTtlMs ?? SALESFORCE_PROFILE.describeTtlMs,
+    ttlMs: deps.settings.describeTtlMs,
     max: SALESFORCE_PROFILE.cachedDescribes,
     clock: deps.clock,
   });
@@ -48,8 +48,7 @@ export function createSalesforceAdapter(deps: ProviderDeps<SalesforceSettings>):
   const data = salesforceData({
     apiVersion,
     clock: deps.clock,
-    bulkThreshold:
-      deps.tuning.bulkThreshold ?? settings.bulkThreshold ?? SALESFORCE_PROFILE.defaultBulkThreshold,
+    bulkThreshold: settings.bulkThreshold ?? SALESFORCE_PROFILE.defaultBulkThreshold,
     cursorKey: deps.signingKey,
     describe,
     forgetDescribes: forgetEverywhere,

@@ -30,6 +30,14 @@ export const salesforceSettings = Type.Object({
       minimum: 1,
     }),
   ),
+  /** How long a describe is trusted before it is fetched again. */
+  describeTtlMs: Type.Integer({
+    env: 'CRM_PROXY_SF_DESCRIBE_TTL_MS',
+    problem: 'must be a whole number of milliseconds from 0 to 86400000',
+    minimum: 0,
+    maximum: 86_400_000,
+    default: SALESFORCE_PROFILE.describeTtlMs,
+  }),
   /**
    * Below this share of the org's daily API allowance left, writes take the plan that spends the
    * fewest calls (Bulk API 2.0 from the bulk threshold on); above it, the fastest.
