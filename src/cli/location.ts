@@ -1,9 +1,9 @@
-// Where the CLI's store is: found the way the service finds it (src/config/environment.ts), printed
+// Where the CLI's store is: found the way the service finds it (src/cli/environment.ts), printed
 // by every command that opens it, and never created silently in a place nobody configured.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { type ResolvedEnvironment, resolveEnvironment } from '../config/environment.ts';
+import { type ResolvedEnvironment, resolveEnvironment } from './environment.ts';
 import { type Config, loadConfig } from '../config/index.ts';
 import { SQLITE_FILE } from '../store/db.ts';
 import { CommandError } from './io.ts';

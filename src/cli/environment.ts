@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
-import { ConfigError } from './settings.ts';
+import { ConfigError } from '../config/settings.ts';
 
 type Env = Record<string, string | undefined>;
 
