@@ -147,8 +147,8 @@ export interface LocalClusterOptions {
   redisUrl?: string | false;
   /** More environment for every instance (limits, log level). */
   env?: Record<string, string>;
-  /** Options of the sandbox CRMs (rate limits). */
-  sandboxes?: Pick<Parameters<typeof startSandboxes>[0], 'salesforce' | 'hubspot'>;
+  /** Options of the sandbox CRMs (rate limits, their clock). */
+  sandboxes?: Pick<Parameters<typeof startSandboxes>[0], 'salesforce' | 'hubspot' | 'clock'>;
 }
 
 /** Starts the sandboxes, a fresh database, Redis, the instances one by one, and nginx in front. */
