@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Stack, sharedStack } from '../helpers/stack.ts';
+import { outcomeCounts } from './sf-writes-helpers.ts';
 
 // Batches run in parallel, so which one a fault hits is not fixed: writes are whole batches of 100.
 // Writes whose answer HubSpot drops after applying them (`drop_answer`): the service asks HubSpot
@@ -36,15 +37,6 @@ function stored(s: Stack, typeId: string, property: string, prefix: string) {
     .filter((r) => String(r.properties[property] ?? '').startsWith(prefix));
 }
 
-const codes = (answer: WriteBody) => {
-  const seen = new Map<string, number>();
-  for (const r of answer.data) {
-    const code = r.success ? 'written' : (r.errors[0]?.statusCode ?? '?');
-    seen.set(code, (seen.get(code) ?? 0) + 1);
-  }
-  return Object.fromEntries(seen);
-};
-
 /** Every success names a record holding the record's key; the type holds each record once. */
 function assertWrittenOnce(
   s: Stack,
@@ -74,7 +66,7 @@ test('contacts insert: a lost batch answer is reconciled by email; every record 
   await faults(s, [{ kind: 'drop_answer', match: 'objects.batch.create', skip: 1 }]);
   const answer = await write(s, '/v1/object/insert/contacts', { data: records });
   assert.equal(answer.status, 200, answer.text.slice(0, 300));
-  assert.deepEqual(codes(answer.body), { written: 200 });
+  assert.deepEqual(outcomeCounts(answer.body), { written: 200 });
   assert.equal(stored(s, '0-1', 'email', 'lostc').length, 200);
   assertWrittenOnce(s, '0-1', 'email', records, answer.body);
 });
@@ -88,7 +80,7 @@ test('contacts insert: a call dropped before HubSpot handled it is found absent:
   await faults(s, [{ kind: 'drop', match: 'objects.batch.create', skip: 1 }]);
   const answer = await write(s, '/v1/object/insert/contacts', { data: records });
   assert.equal(answer.status, 200, answer.text.slice(0, 300));
-  assert.deepEqual(codes(answer.body), { written: 100, CRM_PROXY_NOT_WRITTEN: 100 });
+  assert.deepEqual(outcomeCounts(answer.body), { written: 100, CRM_PROXY_NOT_WRITTEN: 100 });
   assert.equal(stored(s, '0-1', 'email', 'dropc').length, 100);
   assertWrittenOnce(s, '0-1', 'email', records, answer.body);
 });
@@ -99,7 +91,7 @@ test('custom object insert: a lost answer is reconciled by its unique-value prop
   await faults(s, [{ kind: 'drop_answer', match: 'objects.batch.create' }]);
   const answer = await write(s, '/v1/object/insert/cars', { data: records });
   assert.equal(answer.status, 200, answer.text.slice(0, 300));
-  assert.deepEqual(codes(answer.body), { written: 100 });
+  assert.deepEqual(outcomeCounts(answer.body), { written: 100 });
   const typeId = String(s.hs.portal.types.resolve('p_cars')?.objectTypeId);
   assert.equal(stored(s, typeId, 'vin', 'LOSTVIN').length, 100);
   assertWrittenOnce(s, typeId, 'vin', records, answer.body);
@@ -111,7 +103,7 @@ test('deals insert (no unique-value property): a lost answer stays CRM_PROXY_OUT
   await faults(s, [{ kind: 'drop_answer', match: 'objects.batch.create' }]);
   const answer = await write(s, '/v1/object/insert/deals', { data: records });
   assert.equal(answer.status, 200, answer.text.slice(0, 300));
-  assert.deepEqual(codes(answer.body), { CRM_PROXY_OUTCOME_UNKNOWN: 100, written: 100 });
+  assert.deepEqual(outcomeCounts(answer.body), { CRM_PROXY_OUTCOME_UNKNOWN: 100, written: 100 });
   // HubSpot did write them: once each, and never again by the service.
   assert.equal(stored(s, '0-3', 'dealname', 'Lostdeal ').length, 200);
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Stack, sharedStack } from '../helpers/stack.ts';
-import { countWhere, injectFaults, stored, type WriteAnswer } from './sf-writes-helpers.ts';
+import { countWhere, injectFaults, outcomeCounts, stored, type WriteAnswer } from './sf-writes-helpers.ts';
 
 // Calls run in parallel, so which one a fault hits is not fixed: writes are whole calls of 200.
 // Writes whose answer Salesforce drops after applying them (`drop_answer`): the service asks
@@ -15,15 +15,6 @@ async function fresh(): Promise<Stack> {
   assert.equal(cleared.status, 204);
   return s;
 }
-
-const codes = (answer: WriteAnswer) => {
-  const seen = new Map<string, number>();
-  for (const r of answer.data) {
-    const code = r.success ? 'written' : (r.errors[0]?.statusCode ?? '?');
-    seen.set(code, (seen.get(code) ?? 0) + 1);
-  }
-  return Object.fromEntries(seen);
-};
 
 /** Each success names the stored record with the record's values; nothing is stored twice. */
 function assertWrittenOnce(
@@ -54,7 +45,7 @@ test('collections insert with an external id: a lost answer is reconciled; each 
   await injectFaults(s, [{ kind: 'drop_answer', match: 'collections.create', skip: 1 }]);
   const answer = await insert(s, records);
   assert.equal(answer.status, 200, answer.text.slice(0, 300));
-  assert.deepEqual(codes(answer.body), { written: 400 });
+  assert.deepEqual(outcomeCounts(answer.body), { written: 400 });
   assert.equal(countWhere(s, 'Account', 'Name', 'LostX '), 400);
   assertWrittenOnce(s, 'LostX ', records, answer.body);
 });
@@ -65,7 +56,7 @@ test('collections insert with an external id: a call dropped before it was handl
   await injectFaults(s, [{ kind: 'drop', match: 'collections.create', skip: 1 }]);
   const answer = await insert(s, records);
   assert.equal(answer.status, 200, answer.text.slice(0, 300));
-  assert.deepEqual(codes(answer.body), { written: 200, CRM_PROXY_NOT_WRITTEN: 200 });
+  assert.deepEqual(outcomeCounts(answer.body), { written: 200, CRM_PROXY_NOT_WRITTEN: 200 });
   assert.equal(countWhere(s, 'Account', 'Name', 'DropX '), 200);
   assertWrittenOnce(s, 'DropX ', records, answer.body);
 });
@@ -76,7 +67,7 @@ test('collections insert without an external id: a lost answer stays CRM_PROXY_O
   await injectFaults(s, [{ kind: 'drop_answer', match: 'collections.create', skip: 1 }]);
   const answer = await insert(s, records);
   assert.equal(answer.status, 200, answer.text.slice(0, 300));
-  assert.deepEqual(codes(answer.body), { written: 200, CRM_PROXY_OUTCOME_UNKNOWN: 200 });
+  assert.deepEqual(outcomeCounts(answer.body), { written: 200, CRM_PROXY_OUTCOME_UNKNOWN: 200 });
   // Salesforce did write them: once each, and never again by the service.
   assert.equal(countWhere(s, 'Account', 'Name', 'LostN '), 400);
 });
@@ -142,7 +133,7 @@ test('bulk 2.0 insert: lost answers of upload, close and results never leave a r
   const list = records('LostBC');
   const closed = await insert(s, list, 'bulk2');
   assert.equal(closed.status, 200, closed.text.slice(0, 300));
-  assert.deepEqual(codes(closed.body), { written: 300 });
+  assert.deepEqual(outcomeCounts(closed.body), { written: 300 });
   assert.equal(countWhere(s, 'Account', 'Name', 'LostBC '), 300);
   assertWrittenOnce(s, 'LostBC ', list, closed.body);
 });

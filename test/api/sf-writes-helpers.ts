@@ -13,6 +13,18 @@ export interface ErrorBody {
   error: { code: string; message: string; details: Array<Record<string, unknown>> };
 }
 
+/** How many records an answer reports written, and how many under each error code. */
+export function outcomeCounts(answer: {
+  data: Array<{ success: boolean; errors: Array<{ statusCode: string }> }>;
+}): Record<string, number> {
+  const seen = new Map<string, number>();
+  for (const r of answer.data) {
+    const code = r.success ? 'written' : (r.errors[0]?.statusCode ?? '?');
+    seen.set(code, (seen.get(code) ?? 0) + 1);
+  }
+  return Object.fromEntries(seen);
+}
+
 /** Scripted faults through the sandbox's control API. */
 export async function injectFaults(
   s: Stack,
