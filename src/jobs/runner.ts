@@ -23,7 +23,7 @@ export interface JobRunnerOptions {
   logger: Logger;
   /**
    * A job whose instance died is resumed within this long of the death: its lease in the store is
-   * `leaseMs - sweepMs` (renewed every third of that), and an instance sweeps every `sweepMs`.
+   * `leaseMs - sweepMs` less a second (renewed every third of that), and an instance sweeps every `sweepMs`.
    */
   leaseMs: number;
   /** How often this instance looks for jobs left without a live lease (under half of `leaseMs`). */
@@ -81,9 +81,13 @@ export class JobRunner {
     this.#o = options;
   }
 
-  /** What a lease holds for in the store: the failover bound less one sweep, which finds it expired. */
+  /**
+   * What a lease holds for in the store: the failover bound less one sweep, which finds it expired,
+   * and less the moment a claimed job takes to reach the CRM again (a second, or a tenth of a short lease).
+   */
   get #holdMs(): number {
-    return Math.max(this.#o.leaseMs - this.#o.sweepMs, 1);
+    const { leaseMs, sweepMs } = this.#o;
+    return Math.max(leaseMs - sweepMs - Math.min(1000, leaseMs / 10), 1);
   }
 
   #iso(ms = this.#o.clock.now()): string {
