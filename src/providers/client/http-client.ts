@@ -121,7 +121,10 @@ export class HttpClient {
         bodyTimeout: timeout,
         signal: attemptAbort.signal,
       });
-      const text = await res.body.text().finally(() => clearTimeout(deadline));
+      const streamed = req.read !== undefined && res.statusCode >= 200 && res.statusCode < 300;
+      const text = await (streamed ? req.read!(res.body).then(() => '') : res.body.text()).finally(() =>
+        clearTimeout(deadline),
+      );
       response = { status: res.statusCode, headers: res.headers, attempts: attempt, text };
       span?.end(res.statusCode);
       meterCrmCall(res.headers);

@@ -17,6 +17,11 @@ export interface OutboundRequest {
   timeoutMs?: number;
   /** The caller paces its calls and handles 429 itself (HubSpot): a 429 is returned at once, not retried. */
   ownRateLimit?: boolean;
+  /**
+   * Takes a 2xx answer's body as it arrives (a large result file), instead of it being buffered
+   * into `text`, which is then empty. Called once per attempt: a retried attempt starts it again.
+   */
+  read?: (body: Readable) => Promise<void>;
 }
 
 export interface OutboundResponse {

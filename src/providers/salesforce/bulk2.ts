@@ -1,4 +1,5 @@
-import { parse } from 'csv-parse/sync';
+import { pipeline } from 'node:stream/promises';
+import { parse } from 'csv-parse';
 import type { Clock } from '../../lib/clock.ts';
 import { retrying } from '../../lib/retry.ts';
 import type { CrmSession, JobHook } from '../adapter.ts';
@@ -331,17 +332,23 @@ async function abort(session: CrmSession, jobUrl: string): Promise<void> {
 
 /**
  * Hands each data row of a result file (as large as the upload: each row echoes its cells) to
- * `take`. Salesforce sends a result file as one answer, parsed here in one piece.
+ * `take`. The file is parsed as it arrives, a network chunk at a time, not in one piece.
  */
 async function eachResultRow(session: CrmSession, url: string, take: (row: string[]) => void): Promise<void> {
+  let rows: string[][] = [];
   const response = await call(session, 'results', {
     method: 'GET',
     url,
     headers: { accept: 'text/csv' },
     idempotent: true,
+    read: async (body) => {
+      rows = [];
+      await pipeline(body, parse({ relax_column_count: true }), async (parsed: AsyncIterable<string[]>) => {
+        for await (const row of parsed) rows.push(row);
+      });
+    },
   });
   if (response.status !== 200) throw crmErrorFromResponse('salesforce', response, 'bulk results');
-  const rows = parse(response.text, { relax_column_count: true }) as string[][];
   for (let i = 1; i < rows.length; i++) take(rows[i] as string[]);
 }
 
