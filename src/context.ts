@@ -93,7 +93,8 @@ const LOG_FLUSH_MS = 250;
  * The service's logger: JSON lines on stdout (or in `config.logFile`), written asynchronously in
  * batches of about 4 KiB rather than one write per line (two request lines per request would
  * otherwise cost about a quarter of the pass-through's throughput). A line waits at most
- * LOG_FLUSH_MS; whatever is pending is written synchronously when the process exits, crashes included.
+ * LOG_FLUSH_MS; whatever is pending is written synchronously when the process exits, crashes included
+ * (on a pipe or a socket, only what the reader takes at once: exit never waits for a stalled reader).
  */
 export function createLogger(
   config: Pick<Config, 'logLevel' | 'logFile'>,
@@ -107,7 +108,8 @@ export function createLogger(
   };
   if (config.logLevel === 'silent') return pino(options);
   const toFile = config.logFile !== undefined && config.logFile !== '-';
-  // A pipe (`npm start | …`) is written without ever blocking; a file or a terminal as before.
+  // A pipe (`npm start | …`) or a socket is written without ever blocking, up to a bound past which
+  // lines are dropped and counted (src/lib/log-destination.ts); a file or a terminal as before.
   const piped = toFile
     ? undefined
     : pipeLogDestination({ batchBytes: LOG_BUFFER_BYTES, flushMs: LOG_FLUSH_MS });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/index.ts';
 import { type AppContext, createLogger } from '../context.ts';
+import { closeLogDestination } from '../lib/log-destination.ts';
 import { writePrivateFile } from '../lib/private-dir.ts';
 import { onShutdownSignal, startService } from '../main.ts';
 import { locateStore } from './location.ts';
@@ -11,6 +12,9 @@ import type { ServeSandboxes } from './sandbox-bootstrap.ts';
 
 /** The log file's name in the data directory when `serve` runs in a terminal and LOG_FILE is unset. */
 export const LOG_FILE_NAME = 'crm-proxy.log';
+
+/** At shutdown, how long log lines a stalled stdout reader has not taken may wait before they are dropped. */
+const LOG_CLOSE_GRACE_MS = 2000;
 
 /** Loaded only when the sandboxes run: the emulators and their SOQL parser are ~25 MiB resident. */
 type Bootstrap = typeof import('./sandbox-bootstrap.ts');
@@ -112,6 +116,8 @@ export async function run(argv: string[]): Promise<number | undefined> {
     async () => {
       await service.close();
       await sandboxes?.close();
+      // Log lines a stalled stdout reader has not taken get a moment, then are dropped.
+      await closeLogDestination(logger, LOG_CLOSE_GRACE_MS);
     },
     (msg) => logger.info(msg),
   );

@@ -1,25 +1,43 @@
-// Log lines to stdout that never block the service. Node writes to a pipe synchronously on Linux,
-// so a reader that stops reading (`npm start | head -c 100`, a stuck log shipper) would stop the
-// event loop at the next line: no request, no /healthz, no SIGTERM. Here the pipe is opened again
-// as a file description of our own, non-blocking, and written through a socket: lines queue in
-// memory up to a bound, and past it they are dropped and counted; once the reader takes lines
-// again, one line says how many were lost. A socket stdout (a parent's socket pair, journald) is
-// written without blocking already, but into a queue without bound: it gets the same bound.
-import { EventEmitter } from 'node:events';
-import { closeSync, fstatSync, openSync, writeSync } from 'node:fs';
+// Log lines to stdout that never block the service when stdout is a pipe or a socket whose reader
+// stops reading (`npm start | head -c 100`, a stuck log shipper, a socket pair nobody reads): no
+// request, no /healthz, no exit on SIGTERM waits for the reader. Lines are written by sonic-boom
+// (pino's own destination) on libuv's thread pool, up to a bound of bytes the reader may fall
+// behind; past it they are dropped and counted, and once the reader takes lines again, one line
+// says how many were lost.
+//
+// sonic-boom alone does not keep that promise, so three of its behaviours are steered through its
+// options and events:
+// - stdout inherited from a shell or a process manager is a blocking descriptor: a write to a full
+//   pipe would hold a pool thread, and Node joins its pool threads at exit, so the process could
+//   not exit. `process.stdout` is opened first: libuv opens a pipe or a socket as a stream in
+//   non-blocking mode, and a full pipe then answers EAGAIN at once.
+// - on EAGAIN sonic-boom retries on a timer that holds the event loop (the process would not exit
+//   while the reader stalls), and its flushSync (pino's exit flush) retries any other error, EPIPE
+//   included, for ever. Here `retryEAGAIN` refuses every retry, the writes are retried on a timer
+//   that does not hold the process, and flushSync is never called: at exit only the lines not yet
+//   handed to sonic-boom are written, once, and only what the reader takes at once.
+// - the destination is built here, not with `pino.destination()`, so pino registers no exit flush for it.
+import { fstatSync, writeSync } from 'node:fs';
 import { Socket } from 'node:net';
+import sonicBoom from 'sonic-boom';
+
+// A CommonJS module: its class is the module itself, typed as the named export.
+const { SonicBoom } = sonicBoom;
+type SonicBoom = InstanceType<typeof SonicBoom>;
 
 export interface LogDestination {
   /** What pino writes each line to. */
   write(line: string): boolean;
   /** Lines dropped since start because the reader was full, slow or gone. */
   dropped(): number;
+  /** Gives pending lines up to `graceMs` to reach the reader; what is left then is dropped. */
+  close(graceMs: number): Promise<void>;
 }
 
 export interface LogDestinationOptions {
   /** Lines wait until this many bytes are pending (one write for many lines). */
   batchBytes: number;
-  /** Longest a line waits when traffic is low. */
+  /** Longest a line waits when traffic is low; also how often a refused write is tried again. */
   flushMs: number;
   /** Bytes the reader may fall behind before lines are dropped. */
   maxQueuedBytes: number;
@@ -33,164 +51,76 @@ const lineCount = (text: string) => {
   return n;
 };
 
-/** What the queue writes to: a socket over the reopened pipe, or stdout's own socket descriptor. */
-interface Sink {
-  readonly writableLength: number;
-  write(text: string): unknown;
-  on(event: 'error' | 'drain', listener: () => void): unknown;
-  unref(): unknown;
-  destroy(): unknown;
-}
-
 /**
- * A non-blocking destination for stdout when it is a pipe (opened again through /proc) or a
- * socket; undefined otherwise (a file or a terminal: their writes do not stall, and the caller
- * keeps its usual destination).
+ * A non-blocking destination for stdout when it is a pipe or a socket; undefined otherwise (a
+ * file or a terminal: their writes do not stall, and the caller keeps its usual destination).
  */
 export function pipeLogDestination(options: Partial<LogDestinationOptions> = {}): LogDestination | undefined {
-  const o = { ...DEFAULTS, ...options };
   let stat: ReturnType<typeof fstatSync>;
   try {
     stat = fstatSync(1);
   } catch {
     return undefined;
   }
-  if (stat.isSocket()) return socketDestination(o);
-  if (!stat.isFIFO()) return undefined;
-  let fd: number;
-  try {
-    fd = openSync('/proc/self/fd/1', 'w');
-  } catch {
-    return undefined;
-  }
-  let socket: Socket;
-  try {
-    socket = new Socket({ fd, readable: false, writable: true });
-  } catch {
-    closeSync(fd);
-    return undefined;
-  }
-  return new QueuedDestination(socket, fd, o);
-}
-
-/**
- * A socket cannot be opened again through /proc (ENXIO), and writes through `process.stdout` that
- * the reader never takes stay pending in libuv, holding the process at exit. Its descriptor is
- * non-blocking (`process.stdout` made it so), so it is written directly instead: a full socket
- * answers EAGAIN at once and the rest waits here, counted against the same bound.
- */
-function socketDestination(o: LogDestinationOptions): LogDestination | undefined {
+  if (!stat.isFIFO() && !stat.isSocket()) return undefined;
+  // Opens stdout as a libuv stream, which makes the descriptor non-blocking (see the top).
   if (!(process.stdout instanceof Socket)) return undefined;
-  return new QueuedDestination(new DescriptorSink(1, o.flushMs), 1, o);
+  return new StdoutDestination({ ...DEFAULTS, ...options });
 }
 
-/** Writes to a non-blocking descriptor without ever leaving a write pending: what EAGAIN refuses waits here. */
-class DescriptorSink extends EventEmitter implements Sink {
-  readonly #fd: number;
-  readonly #timer: NodeJS.Timeout;
-  #chunks: Buffer[] = [];
-  /** Bytes of the first chunk already written. */
-  #offset = 0;
-  writableLength = 0;
-
-  constructor(fd: number, retryMs: number) {
-    super();
-    this.#fd = fd;
-    this.#timer = setInterval(() => this.#flush(), retryMs);
-    this.#timer.unref();
-  }
-
-  write(text: string): boolean {
-    const chunk = Buffer.from(text);
-    this.#chunks.push(chunk);
-    this.writableLength += chunk.length;
-    this.#flush();
-    return this.writableLength === 0;
-  }
-
-  unref(): this {
-    return this;
-  }
-
-  destroy(): this {
-    clearInterval(this.#timer);
-    this.#chunks = [];
-    this.#offset = 0;
-    this.writableLength = 0;
-    return this;
-  }
-
-  #flush(): void {
-    const waiting = this.writableLength > 0;
-    for (let head = this.#chunks[0]; head !== undefined; head = this.#chunks[0]) {
-      let n: number;
-      try {
-        n = writeSync(this.#fd, head, this.#offset);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return;
-        this.destroy();
-        this.emit('error', error);
-        return;
-      }
-      this.writableLength -= n;
-      this.#offset += n;
-      if (this.#offset === head.length) {
-        this.#chunks.shift();
-        this.#offset = 0;
-      }
-    }
-    if (waiting) this.emit('drain');
-  }
+/** A batch handed to sonic-boom and not yet written in full. */
+interface Handed {
+  bytes: number;
+  lines: number;
 }
 
-class QueuedDestination implements LogDestination {
-  readonly #socket: Sink;
-  readonly #fd: number;
+class StdoutDestination implements LogDestination {
+  readonly #sonic: SonicBoom;
   readonly #o: LogDestinationOptions;
+  /** Lines not yet handed to sonic-boom. */
   #batch = '';
+  readonly #handed: Handed[] = [];
+  #handedBytes = 0;
   #dropped = 0;
   /** Dropped lines not yet reported in the log itself. */
   #unreported = 0;
+  #noteDue = false;
+  /** A write was refused (EAGAIN): the next tick tries again. */
+  #stalled = false;
+  /** The reader is gone (EPIPE) or was given up at shutdown: every later line is dropped. */
   #gone = false;
+  /** Set by sonic-boom's `drop` event during a write past the bound. */
+  #refused = false;
+  #drained: (() => void) | undefined;
 
-  constructor(socket: Sink, fd: number, options: LogDestinationOptions) {
-    this.#socket = socket;
-    this.#fd = fd;
+  constructor(options: LogDestinationOptions) {
     this.#o = options;
-    // EPIPE and the like: the reader is gone for good; every later line is dropped and counted.
-    socket.on('error', () => {
-      this.#gone = true;
+    this.#sonic = new SonicBoom({
+      fd: 1,
+      sync: false,
+      minLength: 0,
+      maxLength: options.maxQueuedBytes,
+      retryEAGAIN: () => false,
     });
-    socket.on('drain', () => this.#send());
-    socket.unref();
+    this.#sonic.on('drop', () => {
+      this.#refused = true;
+    });
+    this.#sonic.on('write', (n: number) => this.#written(n));
+    this.#sonic.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EAGAIN' || error.code === 'EBUSY') this.#stalled = true;
+      else this.#giveUp();
+    });
     const timer = setInterval(() => this.#send(), options.flushMs);
     timer.unref();
-    // A write the pipe has not taken keeps the process alive: at shutdown it gets a moment, then is dropped.
-    const giveUp = () => {
-      setTimeout(() => {
-        if (socket.writableLength === 0) return;
-        this.#dropped += 1;
-        this.#gone = true;
-        socket.destroy();
-      }, options.flushMs * 8).unref();
-    };
-    process.once('SIGTERM', giveUp);
-    process.once('SIGINT', giveUp);
-    // At exit only what is still in the batch can go, and only if the pipe takes it at once.
     process.once('exit', () => {
       clearInterval(timer);
-      if (this.#gone || this.#batch === '' || socket.writableLength > 0) return;
-      try {
-        writeSync(this.#fd, this.#batch);
-      } catch {
-        // The pipe is full (EAGAIN) or closed: these lines are lost, as the count says.
-      }
+      this.#writeAtExit();
     });
   }
 
   write(line: string): boolean {
     if (this.#gone) {
-      this.#drop(line);
+      this.#drop(lineCount(line));
       return true;
     }
     this.#batch += line;
@@ -202,31 +132,107 @@ class QueuedDestination implements LogDestination {
     return this.#dropped;
   }
 
-  #drop(text: string): void {
-    const n = lineCount(text);
-    this.#dropped += n;
-    this.#unreported += n;
+  async close(graceMs: number): Promise<void> {
+    if (this.#gone) return;
+    this.#send();
+    if (this.#handedBytes > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, graceMs);
+        this.#drained = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.#drained = undefined;
+    }
+    if (this.#handedBytes > 0) this.#giveUp();
+  }
+
+  #drop(lines: number): void {
+    this.#dropped += lines;
+    this.#unreported += lines;
+  }
+
+  /** Hands text to sonic-boom; false when it is past the bound (sonic-boom dropped it). */
+  #hand(text: string): boolean {
+    this.#refused = false;
+    this.#sonic.write(text);
+    if (this.#refused) return false;
+    const bytes = Buffer.byteLength(text);
+    if (bytes > 0) {
+      this.#handed.push({ bytes, lines: lineCount(text) });
+      this.#handedBytes += bytes;
+    }
+    return true;
   }
 
   #send(): void {
-    if (this.#batch === '') return;
+    if (this.#gone) return;
     const text = this.#batch;
     this.#batch = '';
-    if (this.#gone || this.#socket.writableLength > this.#o.maxQueuedBytes) {
-      this.#drop(text);
+    if (text === '') {
+      // A refused write is tried again (sonic-boom writes what it holds first).
+      if (this.#stalled) {
+        this.#stalled = false;
+        this.#hand('');
+      }
       return;
     }
-    if (this.#unreported > 0) {
-      const note = {
-        level: 40,
-        time: Date.now(),
-        msg: 'log lines dropped: the log reader fell behind; see crm_proxy_log_lines_dropped_total',
-        dropped: this.#unreported,
-      };
-      this.#unreported = 0;
-      this.#socket.write(`${JSON.stringify(note)}\n`);
+    this.#stalled = false;
+    if (!this.#hand(text)) this.#drop(lineCount(text));
+  }
+
+  /** The reader took `n` bytes: it reads again, so lines lost before are reported. */
+  #written(n: number): void {
+    this.#handedBytes -= n;
+    let left = n;
+    while (left > 0 && this.#handed.length > 0) {
+      const head = this.#handed[0] as Handed;
+      const taken = Math.min(left, head.bytes);
+      head.bytes -= taken;
+      left -= taken;
+      if (head.bytes === 0) this.#handed.shift();
     }
-    this.#socket.write(text);
+    if (this.#handedBytes <= 0) this.#drained?.();
+    if (n > 0 && this.#unreported > 0 && !this.#noteDue) {
+      this.#noteDue = true;
+      process.nextTick(() => this.#report());
+    }
+  }
+
+  #report(): void {
+    this.#noteDue = false;
+    if (this.#gone || this.#unreported === 0) return;
+    const note = {
+      level: 40,
+      time: Date.now(),
+      msg: 'log lines dropped: the log reader fell behind; see crm_proxy_log_lines_dropped_total',
+      dropped: this.#unreported,
+    };
+    if (this.#hand(`${JSON.stringify(note)}\n`)) this.#unreported = 0;
+  }
+
+  /** The reader is gone, or is given up: what sonic-boom holds and every later line is dropped. */
+  #giveUp(): void {
+    if (this.#gone) return;
+    this.#gone = true;
+    for (const handed of this.#handed.splice(0)) this.#drop(handed.lines);
+    this.#handedBytes = 0;
+    this.#drop(lineCount(this.#batch));
+    this.#batch = '';
+    this.#sonic.destroy();
+  }
+
+  /** At exit only the lines not yet handed over can go, and only what the reader takes at once. */
+  #writeAtExit(): void {
+    if (this.#gone || this.#batch === '') return;
+    let rest = Buffer.from(this.#batch);
+    this.#batch = '';
+    try {
+      while (rest.length > 0) rest = rest.subarray(writeSync(1, rest));
+    } catch {
+      // The pipe is full (EAGAIN) or closed (EPIPE): these lines are lost.
+    }
   }
 }
 
@@ -240,4 +246,9 @@ export function attachDestination(logger: object, destination: LogDestination): 
 /** Lines the logger's destination dropped (0 for a destination that never drops). */
 export function droppedLines(logger: object): number {
   return byLogger.get(logger)?.dropped() ?? 0;
+}
+
+/** At shutdown: the logger's pending lines get up to `graceMs` to reach the reader, then are dropped. */
+export async function closeLogDestination(logger: object, graceMs: number): Promise<void> {
+  await byLogger.get(logger)?.close(graceMs);
 }

@@ -87,42 +87,74 @@ async function droppedLines(metrics: string): Promise<number> {
   return Number(line?.split(' ')[1] ?? Number.NaN);
 }
 
-async function exitsCleanly(child: ChildProcess): Promise<number | null> {
+async function exitsCleanly(
+  t: { diagnostic(msg: string): void },
+  child: ChildProcess,
+): Promise<number | null> {
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const start = performance.now();
   child.kill('SIGTERM');
   const deadline = new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), 60_000).unref());
   const outcome = await Promise.race([exited, deadline]);
   assert.notEqual(outcome, 'stuck', 'serve ignored SIGTERM');
+  t.diagnostic(`SIGTERM to exit: ${Math.round(performance.now() - start)} ms`);
   return outcome as number | null;
+}
+
+/** /healthz asked every 50 ms while `during` runs (the stall): the slowest answer, all answered 200. */
+async function healthzDuring<T>(t: { diagnostic(msg: string): void }, base: string, during: Promise<T>) {
+  let done = false;
+  const slowest = (async () => {
+    let max = 0;
+    let n = 0;
+    while (!done) {
+      const start = performance.now();
+      const r = await fetch(`${base}/healthz`);
+      assert.equal(r.status, 200);
+      await r.arrayBuffer();
+      max = Math.max(max, performance.now() - start);
+      n++;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return { max, n };
+  })();
+  const result = await during.finally(() => {
+    done = true;
+  });
+  const { max, n } = await slowest;
+  t.diagnostic(`/healthz during the stall: ${n} answered, slowest ${Math.round(max)} ms`);
+  return result;
 }
 
 test('a stdout reader that stops reading costs log lines, never requests, /healthz or a clean exit', async (t) => {
   const { child, base, metrics } = await serve(t, 'sleep 3600');
-  await traffic(base, 8000);
+  await healthzDuring(t, base, traffic(base, 8000));
   assert.equal((await fetch(`${base}/healthz`)).status, 200);
   const dropped = await droppedLines(metrics);
   assert.ok(dropped > 0, `dropped lines counted: ${dropped}`);
-  assert.equal(await exitsCleanly(child), 0);
+  t.diagnostic(`dropped lines counted: ${dropped}`);
+  assert.equal(await exitsCleanly(t, child), 0);
 });
 
 test('a stdout reader that is gone costs log lines, never requests or a clean exit', async (t) => {
   const { child, base, metrics } = await serve(t, 'head -c 100');
-  await traffic(base, 200);
+  await healthzDuring(t, base, traffic(base, 200));
   assert.equal((await fetch(`${base}/healthz`)).status, 200);
   await waitFor('dropped lines counted', async () => (await droppedLines(metrics)) > 0, {
     timeoutMs: 30_000,
   });
-  assert.equal(await exitsCleanly(child), 0);
+  assert.equal(await exitsCleanly(t, child), 0);
 });
 
 test('a socket stdout whose reader stops reading costs log lines, never requests, /healthz or a clean exit', async (t) => {
   const { child, base, metrics } = await serve(t);
   assert.notEqual(child.stdout, null, 'stdout is the socket pair');
-  await traffic(base, 8000);
+  await healthzDuring(t, base, traffic(base, 8000));
   await waitFor('/healthz to answer', async () => (await fetch(`${base}/healthz`)).status === 200, {
     timeoutMs: 30_000,
   });
   const dropped = await droppedLines(metrics);
   assert.ok(dropped > 0, `dropped lines counted: ${dropped}`);
-  assert.equal(await exitsCleanly(child), 0);
+  t.diagnostic(`dropped lines counted: ${dropped}`);
+  assert.equal(await exitsCleanly(t, child), 0);
 });
