@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
@@ -50,7 +51,14 @@ function fakeBulk(): { session: CrmSession; calls: string[] } {
               : ['', 'REQUIRED_FIELD_MISSING:Required fields are missing: [Name]:Name --', ...cells],
           );
         const head = ok ? ['sf__Id', 'sf__Created'] : ['sf__Id', 'sf__Error'];
-        return answer(200, stringify([[...head, ...(header ?? [])], ...out]));
+        const file = Buffer.from(stringify([[...head, ...(header ?? [])], ...out]));
+        if (request.read === undefined) return answer(200, file.toString());
+        // As a socket hands it over: chunks of 1 000 bytes, cut inside quoted cells and characters.
+        const chunks = Array.from({ length: Math.ceil(file.length / 1000) }, (_, i) =>
+          file.subarray(i * 1000, (i + 1) * 1000),
+        );
+        await request.read(Readable.from(chunks));
+        return answer(200, '');
       }
       return answer(200, JSON.stringify({ id: '750J', state: 'JobComplete' }));
     },
