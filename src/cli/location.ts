@@ -3,9 +3,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { type ResolvedEnvironment, resolveEnvironment } from './environment.ts';
 import { type Config, loadConfig } from '../config/index.ts';
 import { SQLITE_FILE } from '../store/db.ts';
+import { type ResolvedEnvironment, resolveEnvironment } from './environment.ts';
 import { CommandError } from './io.ts';
 import { cliIo } from './process-io.ts';
 
