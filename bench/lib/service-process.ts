@@ -132,9 +132,8 @@ export async function startServiceProcess(options: StartServiceOptions): Promise
   const baseUrl = `http://127.0.0.1:${port}`;
   const fd = openSync(logFile, 'a');
   const profile = process.env['BENCH_PROFILE'];
+  // The start script's own flags come with ENTRY, after these.
   const nodeArgs = [
-    // As package.json's start scripts and the Dockerfile run it.
-    '--max-semi-space-size=8',
     ...(options.nodeArgs ?? []),
     ...(profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`]),
   ];
