@@ -10,7 +10,7 @@
 // (default 2). The tests use the module form: `startLocalCluster`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -306,6 +306,12 @@ async function startNginx(
 ): Promise<string> {
   const prefix = join(dir, 'nginx');
   await mkdir(prefix, { recursive: true });
+  // Thrown here, the cluster's cleanup stops the instances already started (a failed spawn would
+  // otherwise surface as an uncaught 'error' event and leave them running).
+  if (!existsSync(nginxBinary()))
+    throw new Error(
+      `nginx not found at ${nginxBinary()}: apt-get install nginx-light, or set NGINX to its path`,
+    );
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
     const conf = join(prefix, 'nginx.conf');
@@ -313,6 +319,7 @@ async function startNginx(
     const child = spawn(nginxBinary(), ['-p', prefix, '-e', join(prefix, 'error.log'), '-c', conf], {
       stdio: 'ignore',
     });
+    child.once('error', () => {});
     const url = `http://127.0.0.1:${port}`;
     try {
       await until('nginx to answer', async () => {
