@@ -3,7 +3,7 @@ import { isApiError } from '../../errors/index.ts';
 import type { Core } from '../core.ts';
 import { CommandError, note, parseDuration, printJson, printListing, UsageError } from '../io.ts';
 import { cliIo } from '../process-io.ts';
-import { withCore } from './connections.ts';
+import { jsonFlag, subcommands } from './subcommands.ts';
 
 export const CONNECT_LINK_HELP = `./bin/crm-proxy.mjs connect-link create --provider salesforce|hubspot [--label L] [--login-host H] [--expires-in 24h] [--json]
     prints a one-time link on stdout: whoever opens it connects their account through the CRM's
@@ -15,24 +15,11 @@ export const CONNECT_LINK_HELP = `./bin/crm-proxy.mjs connect-link create --prov
 ./bin/crm-proxy.mjs connect-link list [--json]
 ./bin/crm-proxy.mjs connect-link revoke ID       an unused link (cl_…) stops working`;
 
-export async function connectLinkCommand(args: string[], open: () => Promise<Core>): Promise<number> {
-  const [sub, ...rest] = args;
-  switch (sub) {
-    case 'create':
-      return withCore(open, (core) => create(core, rest));
-    case 'list':
-    case 'ls':
-      return withCore(open, (core) => list(core, rest));
-    case 'revoke':
-      return withCore(open, (core) => revoke(core, rest));
-    default:
-      throw new UsageError(
-        sub
-          ? `unknown subcommand "connect-link ${sub}"`
-          : 'connect-link needs a subcommand: create, list, revoke',
-      );
-  }
-}
+export const connectLinkCommand = subcommands('connect-link', {
+  create,
+  list,
+  revoke,
+});
 
 async function create(core: Core, args: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -83,15 +70,11 @@ async function create(core: Core, args: string[]): Promise<number> {
 }
 
 async function list(core: Core, args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: { json: { type: 'boolean', default: false } },
-  });
+  const json = jsonFlag(args);
   const links = await core.connect.listLinks();
   printListing(
     links,
-    values.json,
+    json,
     'No connect links yet. Create one with: ./bin/crm-proxy.mjs connect-link create --provider …',
     ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'EXPIRES', 'CONNECTION'],
     (l) => [l.id, l.provider, l.label ?? '', l.status, l.expiresAt, l.connectionId ?? ''],

@@ -5,6 +5,7 @@ import type { ProviderProfile } from '../../providers/adapter.ts';
 import type { Core } from '../core.ts';
 import { CommandError, note, printJson, printListing, readSecret, UsageError } from '../io.ts';
 import { cliIo } from '../process-io.ts';
+import { jsonFlag, subcommands } from './subcommands.ts';
 
 export const CONNECTIONS_HELP = `./bin/crm-proxy.mjs connections add --provider salesforce --instance-url URL --refresh-token T [--label L]
 ./bin/crm-proxy.mjs connections add --provider hubspot (--refresh-token T | --private-app-token T) [--label L]
@@ -21,40 +22,12 @@ export const CONNECTIONS_HELP = `./bin/crm-proxy.mjs connections add --provider 
 ./bin/crm-proxy.mjs connections list [--json]
 ./bin/crm-proxy.mjs connections remove ID        removes the connection and all of its API tokens`;
 
-export async function connectionsCommand(args: string[], open: () => Promise<Core>): Promise<number> {
-  const [sub, ...rest] = args;
-  switch (sub) {
-    case 'add':
-      return withCore(open, (core) => add(core, rest));
-    case 'reauth':
-      return withCore(open, (core) => reauth(core, rest));
-    case 'list':
-    case 'ls':
-      return withCore(open, (core) => list(core, rest));
-    case 'remove':
-    case 'rm':
-      return withCore(open, (core) => remove(core, rest));
-    default:
-      throw new UsageError(
-        sub
-          ? `unknown subcommand "connections ${sub}"`
-          : 'connections needs a subcommand: add, list, remove, reauth',
-      );
-  }
-}
-
-export async function withCore(
-  open: () => Promise<Core>,
-  fn: (core: Core) => Promise<number>,
-): Promise<number> {
-  const core = await open();
-  try {
-    return await fn(core);
-  } finally {
-    await core.close();
-  }
-}
-
+export const connectionsCommand = subcommands('connections', {
+  add,
+  list,
+  remove,
+  reauth,
+});
 async function add(core: Core, args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -154,15 +127,11 @@ async function readCredentials(
 }
 
 async function list(core: Core, args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: { json: { type: 'boolean', default: false } },
-  });
+  const json = jsonFlag(args);
   const connections = await core.connections.list();
   printListing(
     connections,
-    values.json,
+    json,
     'No connections yet. Add one with: ./bin/crm-proxy.mjs connections add --provider …',
     ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'HOST', 'CREATED'],
     (c) => [c.id, c.provider, c.label ?? '', statusText(c), host(c), c.createdAt],

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ConfigError } from '../../config/index.ts';
 import { PLAIN_HTTP_FIX, plainHttpUrls } from '../../connections/plain-http.ts';
 import type { Connection } from '../../domain/connection.ts';
@@ -9,6 +8,7 @@ import type { Core } from '../core.ts';
 import { note, printJson } from '../io.ts';
 import type { StoreLocation } from '../location.ts';
 import { sandboxCause } from './doctor-sandbox.ts';
+import { jsonFlag } from './subcommands.ts';
 
 export const DOCTOR_HELP = `./bin/crm-proxy.mjs doctor [--json]
     checks the configuration, the store, the encryption key, the CRMs' OAuth app settings and each
@@ -27,15 +27,11 @@ interface Finding {
 const MARK: Record<Level, string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' };
 
 export async function doctorCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: { json: { type: 'boolean', default: false } },
-  });
+  const json = jsonFlag(args);
   const findings: Finding[] = [];
   const add = (f: Finding) => {
     findings.push(f);
-    if (!values.json) {
+    if (!json) {
       note(`${MARK[f.level]}  ${f.check}: ${f.detail}`);
       if (f.fix !== undefined) note(`      fix: ${f.fix}`);
     }
@@ -43,7 +39,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
   await diagnose(add);
   const failed = findings.filter((f) => f.level === 'fail').length;
   const warned = findings.filter((f) => f.level === 'warn').length;
-  if (values.json) printJson({ ok: failed === 0, findings });
+  if (json) printJson({ ok: failed === 0, findings });
   else
     note(
       failed === 0

@@ -4,7 +4,7 @@ import { FINISHED_JOB_STATES } from '../../store/types.ts';
 import type { Core } from '../core.ts';
 import { CommandError, note, printListing, UsageError } from '../io.ts';
 import { cliIo } from '../process-io.ts';
-import { withCore } from './connections.ts';
+import { subcommands } from './subcommands.ts';
 
 export const JOBS_HELP = `./bin/crm-proxy.mjs jobs list [--token ID] [--limit N] [--json]   write jobs, newest first
 ./bin/crm-proxy.mjs jobs watch ID [--interval-ms N]     a live progress bar until the job ends, then its counts`;
@@ -12,19 +12,10 @@ export const JOBS_HELP = `./bin/crm-proxy.mjs jobs list [--token ID] [--limit N]
 // The CLI reads the store directly, like the other commands: it needs no API token and works with
 // the service stopped (a job interrupted by a crash shows as running until an instance resumes it).
 
-export async function jobsCommand(args: string[], open: () => Promise<Core>): Promise<number> {
-  const [sub, ...rest] = args;
-  switch (sub) {
-    case 'list':
-    case 'ls':
-      return withCore(open, (core) => list(core, rest));
-    case 'watch':
-      return withCore(open, (core) => watch(core, rest));
-    default:
-      throw new UsageError(sub ? `unknown subcommand "jobs ${sub}"` : 'jobs needs a subcommand: list, watch');
-  }
-}
-
+export const jobsCommand = subcommands('jobs', {
+  list,
+  watch,
+});
 function whole(value: string | undefined, flag: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);

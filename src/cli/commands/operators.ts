@@ -7,7 +7,7 @@ import { randomBase62 } from '../../crypto/random.ts';
 import type { Core } from '../core.ts';
 import { CommandError, note, printJson, printListing, UsageError } from '../io.ts';
 import { cliIo } from '../process-io.ts';
-import { withCore } from './connections.ts';
+import { jsonFlag, subcommands } from './subcommands.ts';
 
 export const OPERATORS_HELP = `./bin/crm-proxy.mjs operators create --email EMAIL [--manager]   the password is read from stdin (or asked for on a terminal); --manager: may manage the other operators (the first one always does)
 ./bin/crm-proxy.mjs operators list [--json]
@@ -19,33 +19,20 @@ export const OPERATORS_HELP = `./bin/crm-proxy.mjs operators create --email EMAI
 ./bin/crm-proxy.mjs operators key list [--json]
 ./bin/crm-proxy.mjs operators key revoke ID`;
 
-export async function operatorsCommand(args: string[], open: () => Promise<Core>): Promise<number> {
-  const [sub, ...rest] = args;
-  switch (sub) {
-    case 'create':
-      return withCore(open, (core) => create(core, rest));
-    case 'list':
-    case 'ls':
-      return withCore(open, (core) => list(core, rest));
-    case 'key':
-    case 'keys':
-      return keyCommand(rest, open);
-    case 'disable':
-    case 'enable':
-    case 'remove':
-      return withCore(open, (core) => lifecycle(core, sub, rest));
-    case 'password':
-      return withCore(open, (core) => password(core, rest));
-    case 'sessions':
-      return withCore(open, (core) => sessions(core, rest));
-    default:
-      throw new UsageError(
-        sub
-          ? `unknown subcommand "operators ${sub}"`
-          : 'operators needs a subcommand: create, list, disable, enable, remove, password, sessions, key',
-      );
-  }
-}
+export const operatorsCommand = subcommands(
+  'operators',
+  {
+    create,
+    list,
+    disable: (core, args) => lifecycle(core, 'disable', args),
+    enable: (core, args) => lifecycle(core, 'enable', args),
+    remove: (core, args) => lifecycle(core, 'remove', args),
+    password,
+    sessions,
+  },
+  // `key` has subcommands of its own.
+  { key: (args, open) => keyCommand(args, open) },
+);
 
 /** Passwords: one line of stdin each, or asked for without echo on a terminal. */
 async function readPasswords(prompts: string[]): Promise<string[]> {
@@ -229,15 +216,11 @@ async function create(core: Core, args: string[]): Promise<number> {
 }
 
 async function list(core: Core, args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: { json: { type: 'boolean', default: false } },
-  });
+  const json = jsonFlag(args);
   const operators = await core.operators.list();
   printListing(
     operators,
-    values.json,
+    json,
     'No operators. Create one with: ./bin/crm-proxy.mjs operators create --email you@example.com',
     ['ID', 'EMAIL', 'STATE', 'MANAGES', 'CREATED', 'LAST SIGN-IN'],
     (o) => [
@@ -252,81 +235,62 @@ async function list(core: Core, args: string[]): Promise<number> {
   return 0;
 }
 
-async function keyCommand(args: string[], open: () => Promise<Core>): Promise<number> {
-  const [sub, ...rest] = args;
-  switch (sub) {
-    case 'create':
-      return withCore(open, async (core) => {
-        const { values } = parseArgs({
-          args: rest,
-          strict: true,
-          options: {
-            email: { type: 'string' },
-            label: { type: 'string' },
-            json: { type: 'boolean', default: false },
-          },
-        });
-        if (!values.email) throw new UsageError('--email EMAIL is required (the operator the key acts for)');
-        const operator = await core.operators.find(values.email);
-        if (!operator)
-          throw new CommandError(
-            `No operator ${values.email}. Create one with: ./bin/crm-proxy.mjs operators create --email …`,
-          );
-        const { key, record } = await core.operators
-          .createKey(operator, values.label ?? null)
-          .catch((err) => {
-            throw err instanceof OperatorError ? new CommandError(err.message) : err;
-          });
-        if (values.json) {
-          printJson({ key, record });
-          return 0;
-        }
-        cliIo().stdout.write(`${key}\n`);
-        note(
-          `Created operator key ${record.id} (${record.prefix}…) for ${operator.email}. It is shown only this once.`,
-        );
-        return 0;
-      });
-    case 'list':
-    case 'ls':
-      return withCore(open, async (core) => {
-        const { values } = parseArgs({
-          args: rest,
-          strict: true,
-          options: { json: { type: 'boolean', default: false } },
-        });
-        const keys = await core.operators.listKeys();
-        printListing(
-          keys,
-          values.json,
-          'No operator keys.',
-          ['ID', 'PREFIX', 'OPERATOR', 'LABEL', 'CREATED', 'LAST USED', 'REVOKED'],
-          (k) => [
-            k.id,
-            `${k.prefix}…`,
-            k.operatorId,
-            k.label ?? '',
-            k.createdAt,
-            k.lastUsedAt ?? 'never',
-            k.revokedAt ?? '',
-          ],
-        );
-        return 0;
-      });
-    case 'revoke':
-      return withCore(open, async (core) => {
-        const { positionals } = parseArgs({ args: rest, strict: true, allowPositionals: true, options: {} });
-        const [id, extra] = positionals;
-        if (!id || extra) throw new UsageError('usage: ./bin/crm-proxy.mjs operators key revoke ID');
-        if (!(await core.operators.revokeKey(id))) throw new CommandError(`No active operator key ${id}.`);
-        note(`Revoked operator key ${id}.`);
-        return 0;
-      });
-    default:
-      throw new UsageError(
-        sub
-          ? `unknown subcommand "operators key ${sub}"`
-          : 'operators key needs a subcommand: create, list, revoke',
+const keyCommand = subcommands('operators key', {
+  async create(core, rest) {
+    const { values } = parseArgs({
+      args: rest,
+      strict: true,
+      options: {
+        email: { type: 'string' },
+        label: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+    });
+    if (!values.email) throw new UsageError('--email EMAIL is required (the operator the key acts for)');
+    const operator = await core.operators.find(values.email);
+    if (!operator)
+      throw new CommandError(
+        `No operator ${values.email}. Create one with: ./bin/crm-proxy.mjs operators create --email …`,
       );
-  }
-}
+    const { key, record } = await core.operators.createKey(operator, values.label ?? null).catch((err) => {
+      throw err instanceof OperatorError ? new CommandError(err.message) : err;
+    });
+    if (values.json) {
+      printJson({ key, record });
+      return 0;
+    }
+    cliIo().stdout.write(`${key}\n`);
+    note(
+      `Created operator key ${record.id} (${record.prefix}…) for ${operator.email}. It is shown only this once.`,
+    );
+    return 0;
+  },
+  async list(core, rest) {
+    const json = jsonFlag(rest);
+    const keys = await core.operators.listKeys();
+    printListing(
+      keys,
+      json,
+      'No operator keys.',
+      ['ID', 'PREFIX', 'OPERATOR', 'LABEL', 'CREATED', 'LAST USED', 'REVOKED'],
+      (k) => [
+        k.id,
+        `${k.prefix}…`,
+        k.operatorId,
+        k.label ?? '',
+        k.createdAt,
+        k.lastUsedAt ?? 'never',
+        k.revokedAt ?? '',
+      ],
+    );
+    return 0;
+  },
+  async revoke(core, rest) {
+    const { positionals } = parseArgs({ args: rest, strict: true, allowPositionals: true, options: {} });
+    const [id, extra] = positionals;
+    if (!id || extra) throw new UsageError('usage: ./bin/crm-proxy.mjs operators key revoke ID');
+    if (!(await core.operators.revokeKey(id))) throw new CommandError(`No active operator key ${id}.`);
+    note(`Revoked operator key ${id}.`);
+    return 0;
+  },
+});

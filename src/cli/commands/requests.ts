@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Core } from '../core.ts';
 import { note, printJson, printListing, printTable, UsageError } from '../io.ts';
-import { withCore } from './connections.ts';
+import { withCore } from './subcommands.ts';
 
 export const REQUESTS_HELP = `./bin/crm-proxy.mjs requests list [--connection ID] [--token ID] [--status 2xx|3xx|4xx|5xx] [--request-id ID] [--limit N] [--json]
     the request log, newest first (the same entries as the console and GET /v1/admin/requests)

@@ -3,29 +3,18 @@ import type { TokenRecord } from '../../domain/connection.ts';
 import type { Core } from '../core.ts';
 import { CommandError, note, parseDuration, printJson, printListing, UsageError } from '../io.ts';
 import { cliIo } from '../process-io.ts';
-import { withCore } from './connections.ts';
+import { subcommands } from './subcommands.ts';
 
 export const TOKENS_HELP = `./bin/crm-proxy.mjs tokens create --connection ID [--name N] [--expires-in 30d] [--json]
     prints the token once on stdout (s, m, h, d, w, y units for --expires-in)
 ./bin/crm-proxy.mjs tokens list [--connection ID] [--json]
 ./bin/crm-proxy.mjs tokens revoke ID|PREFIX      a token id (tok_…), its display prefix (crmp_eu_AbCd1234) or the token itself`;
 
-export async function tokensCommand(args: string[], open: () => Promise<Core>): Promise<number> {
-  const [sub, ...rest] = args;
-  switch (sub) {
-    case 'create':
-      return withCore(open, (core) => create(core, rest));
-    case 'list':
-    case 'ls':
-      return withCore(open, (core) => list(core, rest));
-    case 'revoke':
-      return withCore(open, (core) => revoke(core, rest));
-    default:
-      throw new UsageError(
-        sub ? `unknown subcommand "tokens ${sub}"` : 'tokens needs a subcommand: create, list, revoke',
-      );
-  }
-}
+export const tokensCommand = subcommands('tokens', {
+  create,
+  list,
+  revoke,
+});
 
 async function create(core: Core, args: string[]): Promise<number> {
   const { values } = parseArgs({
