@@ -1,18 +1,14 @@
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 import jsforce from 'jsforce';
+import { connectTo } from './jsforce-helpers.ts';
 import { useSandbox, V } from './rest-helpers.ts';
 
 // jsforce 3.10.16 (package.json): the general-purpose client these resources are checked with.
 const { sf, call, reset } = useSandbox();
 beforeEach(reset);
 
-const connect = () =>
-  new jsforce.Connection({
-    instanceUrl: sf().url,
-    accessToken: sf().credentials.accessToken,
-    version: '62.0',
-  });
+const connect = () => connectTo(sf());
 
 test('the resource list names only what answers, and identity is an absolute URL', async () => {
   const res = await call('GET', V);

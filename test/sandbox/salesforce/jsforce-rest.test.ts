@@ -1,17 +1,12 @@
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
-import jsforce from 'jsforce';
+import { connectTo } from './jsforce-helpers.ts';
 import { useSandbox } from './rest-helpers.ts';
 
 const { sf, reset } = useSandbox();
 beforeEach(reset);
 
-const connect = () =>
-  new jsforce.Connection({
-    instanceUrl: sf().url,
-    accessToken: sf().credentials.accessToken,
-    version: '62.0',
-  });
+const connect = () => connectTo(sf());
 
 type Saved = { id?: string; success: boolean; errors: Array<{ statusCode: string }> };
 

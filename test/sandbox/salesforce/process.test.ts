@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
-import jsforce from 'jsforce';
+import { connectTo } from './jsforce-helpers.ts';
 import { useSandbox, V } from './rest-helpers.ts';
 
 // Process Rules and Process Approvals (REST API guide). The org has no workflow rules and no
@@ -9,12 +9,7 @@ import { useSandbox, V } from './rest-helpers.ts';
 const { sf, call, reset } = useSandbox();
 beforeEach(reset);
 
-const connect = () =>
-  new jsforce.Connection({
-    instanceUrl: sf().url,
-    accessToken: sf().credentials.accessToken,
-    version: '62.0',
-  });
+const connect = () => connectTo(sf());
 
 const newAccount = async () => {
   const res = await call('POST', `${V}/sobjects/Account`, { Name: 'Process rules' });

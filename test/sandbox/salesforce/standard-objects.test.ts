@@ -1,18 +1,13 @@
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
-import jsforce from 'jsforce';
+import { connectTo } from './jsforce-helpers.ts';
 import { useSandbox, V } from './rest-helpers.ts';
 
 // Through jsforce 3.10.16 (package.json), plain HTTP for the blob URL.
 const { sf, call, reset } = useSandbox();
 beforeEach(reset);
 
-const connect = () =>
-  new jsforce.Connection({
-    instanceUrl: sf().url,
-    accessToken: sf().credentials.accessToken,
-    version: '62.0',
-  });
+const connect = () => connectTo(sf());
 
 type Saved = { id: string; success: boolean };
 

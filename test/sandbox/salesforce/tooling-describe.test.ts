@@ -1,18 +1,13 @@
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
-import jsforce from 'jsforce';
+import { connectTo } from './jsforce-helpers.ts';
 import { useSandbox, V } from './rest-helpers.ts';
 
 // jsforce 3.10.16 (package.json): conn.tooling.
 const { sf, call, reset } = useSandbox();
 beforeEach(reset);
 
-const connect = () =>
-  new jsforce.Connection({
-    instanceUrl: sf().url,
-    accessToken: sf().credentials.accessToken,
-    version: '62.0',
-  });
+const connect = () => connectTo(sf());
 
 test('tooling describe global and per-object describe', async () => {
   const conn = connect();
