@@ -56,39 +56,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
   const location = locateStore(
     values.port === undefined ? {} : { PORT: values.port, ...(values.host ? { HOST: values.host } : {}) },
   );
-  const { config: found } = location;
-  const io = cliIo();
-  // In a terminal the JSON log goes to a file, so the terminal keeps the start-up summary only;
-  // elsewhere (a container, a pipe, systemd) it stays on stdout, where log collectors read it.
-  const terminal = (io.stdout as { isTTY?: boolean }).isTTY === true;
-  const logFile = found.logFile ?? (terminal ? join(found.dataDir, LOG_FILE_NAME) : undefined);
-  const config: Config = { ...found, logFile };
-  const logOnStdout = logFile === undefined || logFile === '-';
-  // The start-up output is plain text, and never on the log's stream: with the log on stdout it
-  // goes to stderr. Log lines of the start are held and said in it in plain words (the listening
-  // line is its own); a log file gets them as JSON lines too.
-  const out = logOnStdout ? io.stderr : io.stdout;
-  const held: string[] = [];
-  let holding = true;
-  const logger = createLogger(config, (line) => {
-    if (!holding) return line;
-    held.push(line);
-    return logOnStdout ? '' : line;
-  });
-  // A reader of stdout that went away (`serve | head`) must not stop the service: EPIPE is ignored.
-  process.stdout.on('error', () => {});
-  const say = (msg: string) => out.write(`${msg}\n`);
-  const release = (plain: boolean) => {
-    holding = false;
-    for (const line of held.splice(0)) {
-      if (!plain) {
-        if (logOnStdout) io.stdout.write(line);
-        continue;
-      }
-      const entry = startupNote(line);
-      if (entry !== null) say(entry);
-    }
-  };
+  const { config, logger, say, release } = startupOutput(location.config);
   say(`Store: ${location.where}`);
 
   const bootstrap: Bootstrap | undefined = config.sandbox
@@ -132,7 +100,8 @@ export async function run(argv: string[]): Promise<number | undefined> {
   const publicUrl = config.publicUrls[config.region] ?? service.baseUrl;
   say(`  Console: ${publicUrl}/console   start here: ${publicUrl}/`);
   say(`  API document: ${service.baseUrl}/openapi.json   docs: ${service.baseUrl}/docs`);
-  if (!logOnStdout) say(`  Log (JSON lines): ${logFile}   LOG_FILE=- puts it on stdout`);
+  if (config.logFile !== undefined && config.logFile !== '-')
+    say(`  Log (JSON lines): ${config.logFile}   LOG_FILE=- puts it on stdout`);
   for (const line of connectBanner(service.ctx.connect)) say(line);
   for (const line of await setupBanner(service.ctx, config, publicUrl)) say(line);
   if (bootstrap !== undefined && sandboxes !== undefined)
@@ -142,6 +111,45 @@ export async function run(argv: string[]): Promise<number | undefined> {
     });
   release(true);
   return undefined;
+}
+
+/**
+ * Where `serve` writes what. In a terminal the JSON log goes to a file, so the terminal keeps the
+ * start-up summary only; elsewhere (a container, a pipe, systemd) it stays on stdout, where log
+ * collectors read it. The summary is plain text and never on the log's stream: with the log on
+ * stdout it goes to stderr. Log lines of the start are held and said in it in plain words (the
+ * listening line is its own), until `release`; a log file gets them as JSON lines too.
+ */
+function startupOutput(found: Config) {
+  const io = cliIo();
+  const terminal = (io.stdout as { isTTY?: boolean }).isTTY === true;
+  const logFile = found.logFile ?? (terminal ? join(found.dataDir, LOG_FILE_NAME) : undefined);
+  const config: Config = { ...found, logFile };
+  const logOnStdout = logFile === undefined || logFile === '-';
+  const out = logOnStdout ? io.stderr : io.stdout;
+  const held: string[] = [];
+  let holding = true;
+  const logger = createLogger(config, (line) => {
+    if (!holding) return line;
+    held.push(line);
+    return logOnStdout ? '' : line;
+  });
+  // A reader of stdout that went away (`serve | head`) must not stop the service: EPIPE is ignored.
+  process.stdout.on('error', () => {});
+  const say = (msg: string) => out.write(`${msg}\n`);
+  /** Ends the holding: the held lines in plain words (or, after a failed start, as they were). */
+  const release = (plain: boolean) => {
+    holding = false;
+    for (const line of held.splice(0)) {
+      if (!plain) {
+        if (logOnStdout) io.stdout.write(line);
+        continue;
+      }
+      const entry = startupNote(line);
+      if (entry !== null) say(entry);
+    }
+  };
+  return { config, logger, say, release };
 }
 
 /** A held start-up log line in plain words; null for the listening line the banner already said. */
