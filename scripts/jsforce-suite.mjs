@@ -19,8 +19,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { startSalesforceSandboxProcess } from './salesforce-sandbox-process.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -36,7 +36,6 @@ if (!existsSync(join(checkout, 'lib', 'index.js'))) {
   console.error(`${checkout}/lib is missing: build jsforce first (npx tsc -p . in the checkout)`);
   process.exit(2);
 }
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'jsforce-suite-'));
 const API = 'v62.0';
 
@@ -74,33 +73,6 @@ const BY_DESIGN = {
 function byDesign(file, title) {
   for (const [pattern, reason] of BY_DESIGN[file] ?? []) if (pattern.test(title)) return reason;
   return null;
-}
-
-/** `crm-proxy sandbox salesforce --port 0`; resolves once it prints its URL and access token. */
-function startSandbox() {
-  const child = spawn(
-    process.execPath,
-    [join(ROOT, 'bin', 'crm-proxy.mjs'), 'sandbox', 'salesforce', '--port', '0'],
-    {
-      env: { ...process.env, CRM_PROXY_DATA_DIR: join(work, 'data'), NODE_ENV: 'development' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  return new Promise((resolve_, reject) => {
-    let out = '';
-    child.on('exit', (code, signal) => {
-      reject(new Error(`the sandbox exited (${code ?? signal}) before it started:\n${out}`));
-      // Once started, it runs until the script stops it: an earlier exit is a sandbox crash, which
-      // every later call would only see as a reset connection.
-      if (!stopping) console.error(`the sandbox exited (${code ?? signal}) while the suite ran`);
-    });
-    child.stdout.on('data', (d) => {
-      out += d;
-      const url = /sandbox on (http:\/\/\S+)/.exec(out)?.[1];
-      const token = /access token: (\S+)/.exec(out)?.[1];
-      if (url !== undefined && token !== undefined) resolve_({ child, url, token });
-    });
-  });
 }
 
 /**
@@ -218,7 +190,11 @@ function runJest(sb, file) {
 
 const only = values.only?.split(',').map((f) => (f.endsWith('.test.ts') ? f : `${f}.test.ts`));
 let stopping = false;
-const sandbox = await startSandbox();
+// Once started, the sandbox runs until the script stops it: an earlier exit is a crash, which every
+// later call would only see as a reset connection.
+const sandbox = await startSalesforceSandboxProcess(join(work, 'data'), (how) => {
+  if (!stopping) console.error(`the sandbox exited (${how}) while the suite ran`);
+});
 let failed = 0;
 try {
   console.log(

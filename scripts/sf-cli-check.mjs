@@ -9,12 +9,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { startSalesforceSandboxProcess } from './salesforce-sandbox-process.mjs';
 
 const { values } = parseArgs({ options: { sf: { type: 'string' } } });
 const SF = values.sf ?? process.env.SF_CLI ?? 'sf';
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'sf-cli-check-'));
 const ALIAS = 'crm-proxy-sandbox';
 
@@ -28,28 +27,6 @@ function exec(cmd, args, env) {
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** `crm-proxy sandbox salesforce --port 0`; resolves once it prints its URL and access token. */
-function startSandbox() {
-  const child = spawn(
-    process.execPath,
-    [join(ROOT, 'bin', 'crm-proxy.mjs'), 'sandbox', 'salesforce', '--port', '0'],
-    {
-      env: { ...process.env, CRM_PROXY_DATA_DIR: join(work, 'data'), NODE_ENV: 'development' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.on('exit', (code) => reject(new Error(`the sandbox exited (${code}) before it started:\n${out}`)));
-    child.stdout.on('data', (d) => {
-      out += d;
-      const url = /sandbox on (http:\/\/\S+)/.exec(out)?.[1];
-      const token = /access token: (\S+)/.exec(out)?.[1];
-      if (url !== undefined && token !== undefined) resolve({ child, url, token });
-    });
   });
 }
 
@@ -94,7 +71,7 @@ function expect(cond, message) {
   if (!cond) throw new Error(message);
 }
 
-const sandbox = await startSandbox();
+const sandbox = await startSalesforceSandboxProcess(join(work, 'data'));
 env = sfEnv(sandbox.token);
 try {
   const version = await exec(SF, ['--version'], env);
