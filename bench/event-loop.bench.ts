@@ -10,10 +10,9 @@
 import { once } from 'node:events';
 import type { TestContext } from 'node:test';
 import { LoopDelay } from '../test/security/loop-delay.ts';
-import { rawRequest } from '../test/security/raw-http.ts';
 import { tsWorker } from '../test/security/ts-worker.ts';
 import { startWorkerStack } from '../test/security/worker-stack.ts';
-import { type WorstInput, worstInputs } from '../test/security/worst-inputs.ts';
+import { sendInput, type WorstInput, worstInputs } from '../test/security/worst-inputs.ts';
 
 const TRIES = Number(process.env['BENCH_TRIES'] ?? 3);
 const LARGE_BOUND_MS = 100;
@@ -86,22 +85,12 @@ const runs: Array<{
 }> = [];
 for (const input of inputs) {
   const body = input.body?.();
-  const headers: Array<[string, string]> = [['Authorization', `Bearer ${s.tokens[input.token]}`]];
-  if (body !== undefined && !input.headers?.some(([h]) => h.toLowerCase() === 'content-type'))
-    headers.push(['Content-Type', 'application/json']);
-  headers.push(...(input.headers ?? []));
   let best: (typeof runs)[number] | undefined;
   for (let k = 0; k < TRIES; k++) {
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     loop.reset();
     const start = epochNow();
-    const answer = await rawRequest(s.baseUrl, {
-      method: input.method,
-      path: input.path,
-      headers,
-      ...(body === undefined ? {} : { body }),
-      timeoutMs: 300_000,
-    });
+    const answer = await sendInput(s.baseUrl, s.tokens[input.token], input, body);
     const run = {
       name: input.name,
       status: answer.status,

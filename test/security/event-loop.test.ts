@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { test } from 'node:test';
-import { rawRequest } from './raw-http.ts';
 import { tsWorker } from './ts-worker.ts';
 import { startWorkerStack } from './worker-stack.ts';
-import { worstInputs } from './worst-inputs.ts';
+import { sendInput, worstInputs } from './worst-inputs.ts';
 
 /**
  * The worst inputs at the size limits, one after another, while another thread calls /healthz:
@@ -19,18 +18,7 @@ test('the worst inputs at the size limits are answered without a 500; /healthz k
   });
   t.after(() => poller.terminate());
   for (const input of worstInputs(s.bodyLimit)) {
-    const body = input.body?.();
-    const headers: Array<[string, string]> = [['Authorization', `Bearer ${s.tokens[input.token]}`]];
-    if (body !== undefined && !input.headers?.some(([h]) => h.toLowerCase() === 'content-type'))
-      headers.push(['Content-Type', 'application/json']);
-    headers.push(...(input.headers ?? []));
-    const answer = await rawRequest(s.baseUrl, {
-      method: input.method,
-      path: input.path,
-      headers,
-      ...(body === undefined ? {} : { body }),
-      timeoutMs: 300_000,
-    });
+    const answer = await sendInput(s.baseUrl, s.tokens[input.token], input, input.body?.());
     assert.ok(answer.status > 0 && answer.status < 500, `${input.name}: status ${answer.status}`);
   }
   poller.postMessage('report');

@@ -1,3 +1,5 @@
+import { rawRequest } from './raw-http.ts';
+
 /**
  * The most expensive requests the API accepts or must refuse, each at a size limit. Bodies are
  * built lazily (and before measuring starts), as raw bytes.
@@ -261,4 +263,22 @@ export function worstInputs(bodyLimit: number): WorstInput[] {
       path: '/v1/proxy/services/data/v62.0/query?q=SELECT+Id,Name,Description+FROM+Account',
     },
   ];
+}
+
+/**
+ * Sends `input` with `body` (built beforehand, so that building it is not measured): the token
+ * given, JSON unless the input names its own content type, and the input's own headers.
+ */
+export function sendInput(baseUrl: string, token: string, input: WorstInput, body: Buffer | undefined) {
+  const headers: Array<[string, string]> = [['Authorization', `Bearer ${token}`]];
+  if (body !== undefined && !input.headers?.some(([h]) => h.toLowerCase() === 'content-type'))
+    headers.push(['Content-Type', 'application/json']);
+  headers.push(...(input.headers ?? []));
+  return rawRequest(baseUrl, {
+    method: input.method,
+    path: input.path,
+    headers,
+    ...(body === undefined ? {} : { body }),
+    timeoutMs: 300_000,
+  });
 }
