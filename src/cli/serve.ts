@@ -100,7 +100,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
   const publicUrl = config.publicUrls[config.region] ?? service.baseUrl;
   say(`  Console: ${publicUrl}/console   start here: ${publicUrl}/`);
   say(`  API document: ${service.baseUrl}/openapi.json   docs: ${service.baseUrl}/docs`);
-  if (config.logFile !== undefined && config.logFile !== '-')
+  if (config.logFile !== undefined)
     say(`  Log (JSON lines): ${config.logFile}   LOG_FILE=- puts it on stdout`);
   for (const line of connectBanner(service.ctx.connect)) say(line);
   for (const line of await setupBanner(service.ctx, config, publicUrl)) say(line);
@@ -123,9 +123,11 @@ export async function run(argv: string[]): Promise<number | undefined> {
 function startupOutput(found: Config) {
   const io = cliIo();
   const terminal = (io.stdout as { isTTY?: boolean }).isTTY === true;
-  const logFile = found.logFile ?? (terminal ? join(found.dataDir, LOG_FILE_NAME) : undefined);
+  const chosen = found.logFile ?? (terminal ? join(found.dataDir, LOG_FILE_NAME) : undefined);
+  // Resolved once: a file's path, or undefined for stdout (`-`).
+  const logFile = chosen === '-' ? undefined : chosen;
   const config: Config = { ...found, logFile };
-  const logOnStdout = logFile === undefined || logFile === '-';
+  const logOnStdout = logFile === undefined;
   const out = logOnStdout ? io.stderr : io.stdout;
   const held: string[] = [];
   let holding = true;

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import type { Core } from '../core.ts';
 import { UsageError } from '../io.ts';
 
-export type Subcommand = (core: Core, args: string[], name: string) => Promise<number>;
+export type Subcommand = (core: Core, args: string[]) => Promise<number>;
 export type Command = (args: string[], open: () => Promise<Core>) => Promise<number>;
 
 /** Runs `fn` on a Core opened for it, and closes it. */
@@ -43,7 +43,7 @@ export function subcommands(
           ? `unknown subcommand "${command} ${given}"`
           : `${command} needs a subcommand: ${[...Object.keys(table), ...Object.keys(nested)].join(', ')}`,
       );
-    return withCore(open, (core) => run(core, rest, name));
+    return withCore(open, (core) => run(core, rest));
   };
 }
 

@@ -121,8 +121,8 @@ export class HttpClient {
         bodyTimeout: timeout,
         signal: attemptAbort.signal,
       });
-      const streamed = req.read !== undefined && res.statusCode >= 200 && res.statusCode < 300;
-      const text = await (streamed ? req.read!(res.body).then(() => '') : res.body.text()).finally(() =>
+      const read = res.statusCode >= 200 && res.statusCode < 300 ? req.read : undefined;
+      const text = await (read === undefined ? res.body.text() : read(res.body).then(() => '')).finally(() =>
         clearTimeout(deadline),
       );
       response = { status: res.statusCode, headers: res.headers, attempts: attempt, text };

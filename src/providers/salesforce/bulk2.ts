@@ -341,6 +341,7 @@ async function eachResultRow(session: CrmSession, url: string, take: (row: strin
     url,
     headers: { accept: 'text/csv' },
     idempotent: true,
+    // Collected per attempt and handed over after: a retried read starts again from the first row.
     read: async (body) => {
       rows = [];
       await pipeline(body, parse({ relax_column_count: true }), async (parsed: AsyncIterable<string[]>) => {
