@@ -9,7 +9,12 @@ import { fail, type Outcome, type Prepared } from './write-results.ts';
 // After a create or upsert whose answer was lost: HubSpot is asked what it holds before answering.
 
 /** How long before the send a record's creation still counts as the call's own (clock skew with HubSpot). */
-export const SKEW_MS = 5 * 60 * 1000;
+const SKEW_MS = 5 * 60 * 1000;
+
+/** Whether a record found after a lost answer was created by the call sent at `sentAt` (less the skew). */
+export function createdSinceSend(record: { createdAt: number }, sentAt: number): boolean {
+  return record.createdAt >= sentAt - SKEW_MS;
+}
 
 /** Case-folded: HubSpot stores emails in lower case, and a unique value matches regardless of case. */
 const fold = (v: string) => v.trim().toLowerCase();
@@ -140,8 +145,7 @@ export async function reconcileCreates(
     const record = found.get(fold(v));
     if (record !== undefined && Number.isNaN(record.createdAt)) continue;
     if (record === undefined) out.set(p.index, notWritten(property));
-    else if (record.createdAt >= sentAt - SKEW_MS)
-      out.set(p.index, { id: record.id, success: true, errors: [] });
+    else if (createdSinceSend(record, sentAt)) out.set(p.index, { id: record.id, success: true, errors: [] });
     else out.set(p.index, notWritten(property, record.id));
   }
   return out;

@@ -7,7 +7,7 @@ import type { PerConnectionState, PropertyInfo } from './connection-state.ts';
 import { associationsOnUpdate, takeAssociations } from './create-associations.ts';
 import { type ObjectRef, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
-import { findByUnique, SKEW_MS } from './reconcile.ts';
+import { createdSinceSend, findByUnique } from './reconcile.ts';
 import { formatValue, OptionHints } from './values.ts';
 import { ID_KEYS, prepare, propertiesOf, unknownProperties } from './write-prepare.ts';
 import {
@@ -150,7 +150,10 @@ async function uniqueUpsert(
       const created =
         r.new === true ||
         (response.attempts > 1 &&
-          (await createdSince(hs, call, object, idProperty, value, sentAt).catch(() => false)));
+          (await holderOf(hs, call, object, idProperty, value).then(
+            (record) => record !== undefined && createdSinceSend(record, sentAt),
+            () => false,
+          )));
       return { action: created ? 'insert' : 'update', result: { id: r.id, success: true, errors: [] } };
     }
     const errors = (body.errors ?? []).flatMap(recordErrors);
@@ -166,17 +169,15 @@ async function uniqueUpsert(
   throw crmErrorFromResponse('hubspot', response, `batch upsert of ${object.name}`);
 }
 
-/** Whether the record holding this unique value was created since the upsert was sent (less the skew). */
-async function createdSince(
+/** The record holding this unique value, if any (a failed lookup throws). */
+async function holderOf(
   hs: PerConnectionState,
   call: HandlerCall,
   object: ObjectRef,
   idProperty: string,
   value: string,
-  sentAt: number,
-): Promise<boolean> {
-  const record = [...(await findByUnique(hs, call, object, idProperty, [value])).values()][0];
-  return record !== undefined && record.createdAt >= sentAt - SKEW_MS;
+): Promise<{ id: string; createdAt: number } | undefined> {
+  return [...(await findByUnique(hs, call, object, idProperty, [value])).values()][0];
 }
 
 /**
@@ -192,9 +193,9 @@ async function lostUpsert(
   value: string,
   sentAt: number,
 ): Promise<UpsertOutcome | undefined> {
-  const found = await findByUnique(hs, call, object, idProperty, [value]).catch(() => undefined);
-  if (found === undefined) return undefined;
-  const record = [...found.values()][0];
+  // null: the lookup failed, and the outcome stays unknown; undefined: no record holds the value.
+  const record = await holderOf(hs, call, object, idProperty, value).catch(() => null);
+  if (record === null) return undefined;
   if (record === undefined) {
     const entry = fail(
       'CRM_PROXY_NOT_WRITTEN',
@@ -203,7 +204,7 @@ async function lostUpsert(
     );
     return { action: 'unique_property_upsert', result: { success: false, errors: [entry] } };
   }
-  if (!(record.createdAt >= sentAt - SKEW_MS)) return undefined;
+  if (!createdSinceSend(record, sentAt)) return undefined;
   return { action: 'insert', result: { id: record.id, success: true, errors: [] } };
 }
 
