@@ -23,7 +23,7 @@ export const DurableWriteHeaders = Type.Object({ 'Idempotency-Key': IdempotencyK
 export const KeyedWriteHeaders = Type.Object({ 'Idempotency-Key': IdempotencyKey });
 
 export const DURABLE_WRITE_NOTE =
-  'With `Prefer: respond-async`, an `Idempotency-Key`, or more than 200 records, the write runs as a durable job: it survives a restart of the service and a client that disconnects, and a synchronous answer carries the job id in `X-CRM-Proxy-Job-Id`. Records that a job cannot vouch for after a crash are answered `CRM_PROXY_OUTCOME_UNKNOWN` (check them in the CRM before sending them again), never sent twice.';
+  'With `Prefer: respond-async`, an `Idempotency-Key`, or more than 200 records, the write runs as a durable job: it survives a restart of the service and a client that disconnects, and a synchronous answer carries the job id in `X-CRM-Proxy-Job-Id`. Records that a job cannot vouch for after a crash are answered `CRM_PROXY_OUTCOME_UNKNOWN` (check them in the CRM before sending them again), never sent twice. When the CRM applied a write but its answer was lost, records that carry a unique key (HubSpot: `email`, or a property with unique values; Salesforce: an External ID field, or the upsert’s match field) are looked up first: found, they are answered written with their ids; absent, `CRM_PROXY_NOT_WRITTEN` (nothing was written: send them again).';
 
 export const KEYED_WRITE_NOTE =
   'With an `Idempotency-Key`, the answer is stored when the write finishes, even if the client disconnected, and a retry with the key gets it without a CRM call. If the service stopped mid-write, the retry gets `409 idempotency_key_outcome_unknown`: check the CRM, then use a new key.';
