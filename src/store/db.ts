@@ -2,7 +2,17 @@
 // Everything dialect-specific about opening a database lives here and in changes.ts.
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  Kysely,
+  PostgresDialect,
+  PostgresIntrospector,
+  type SchemaMetadata,
+  SqliteDialect,
+  sql,
+  type TableMetadata,
+} from 'kysely';
 import type { Clock } from '../lib/clock.ts';
 import { ensurePrivateDir, withPrivateUmask } from '../lib/private-dir.ts';
 import { retrying, settle, unwrap } from '../lib/retry.ts';
@@ -83,10 +93,52 @@ async function openPostgres(databaseUrl: string, pgSchema: string | undefined): 
   pool.on('error', () => {});
   return {
     dialect: 'postgres',
-    db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+    db: new Kysely<Database>({ dialect: new StoreSchemaDialect({ pool }) }),
     databaseUrl,
     pgSchema,
   };
+}
+
+/**
+ * Kysely's migrator asks whether its tables exist by listing every table of every schema, calling
+ * `has_schema_privilege(name, …)` on each: a schema another client drops during that scan fails the
+ * call (3F000, invalid_schema_name), however often it is retried while schemas come and go. The store
+ * only looks for its own tables, so its introspector lists those of its own schema (the search
+ * path's first: the store's `pgSchema`, else `public`).
+ */
+class StoreSchemaIntrospector implements DatabaseIntrospector {
+  readonly #db: Kysely<unknown>;
+
+  constructor(db: Kysely<unknown>) {
+    this.#db = db;
+  }
+
+  getSchemas(): Promise<SchemaMetadata[]> {
+    return new PostgresIntrospector(this.#db).getSchemas();
+  }
+
+  async getTables(): Promise<TableMetadata[]> {
+    const { rows } = await sql<{ name: string; schema: string; kind: string }>`
+      select c.relname as name, n.nspname as schema, c.relkind as kind
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = current_schema() and c.relkind in ('r', 'p', 'v', 'm')`.execute(this.#db);
+    return rows.map((r) => ({
+      name: r.name,
+      schema: r.schema,
+      isView: r.kind === 'v' || r.kind === 'm',
+      columns: [],
+    }));
+  }
+
+  async getMetadata(): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables() };
+  }
+}
+
+class StoreSchemaDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new StoreSchemaIntrospector(db);
+  }
 }
 
 /**
@@ -97,7 +149,7 @@ async function openPostgres(databaseUrl: string, pgSchema: string | undefined): 
  * SQLite, because that wait would block the event loop, and with it a holder in the same process.
  */
 export async function withMigrationLock<T>(handle: DbHandle, clock: Clock, fn: () => Promise<T>): Promise<T> {
-  if (handle.dialect !== 'sqlite') return retryOnConcurrentSchemaDrop(clock, fn);
+  if (handle.dialect !== 'sqlite') return fn();
   const { sqlite } = handle;
   const deadline = clock.now() + 60_000;
   sqlite.pragma('busy_timeout = 0');
@@ -120,27 +172,9 @@ export async function withMigrationLock<T>(handle: DbHandle, clock: Clock, fn: (
   }
 }
 
-/**
- * Kysely's migrator looks for its tables with `has_schema_privilege(name, …)` over every schema of
- * the database; a schema that another client drops during that scan makes the call fail with
- * 3F000 (invalid_schema_name) although nothing is wrong with ours. Such a failure is retried.
- */
-async function retryOnConcurrentSchemaDrop<T>(clock: Clock, fn: () => Promise<T>): Promise<T> {
-  const outcome = await retrying(clock, {
-    attempt: () => settle(fn),
-    next: (result, attempt) => (result.ok ? undefined : schemaDropRetryWait(result.error, attempt)),
-  });
-  return unwrap(outcome);
-}
-
 const codeOf = (error: unknown) => (error as { code?: string } | null)?.code;
 
 /** SQLite answered "busy" (another process holds the write lock): try again in 20 ms until the deadline. */
 export function busyRetryWait(error: unknown, now: number, deadline: number): number | undefined {
   return codeOf(error) === 'SQLITE_BUSY' && now <= deadline ? 20 : undefined;
-}
-
-/** A schema dropped during the migrator's scan: try again, waiting a little longer each time, ten times at most. */
-export function schemaDropRetryWait(error: unknown, attempt: number): number | undefined {
-  return codeOf(error) === '3F000' && attempt < 10 ? 20 * attempt : undefined;
 }

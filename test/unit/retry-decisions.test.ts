@@ -5,7 +5,7 @@ import { retrying } from '../../src/lib/retry.ts';
 import { afterAnswer } from '../../src/providers/hubspot/calls.ts';
 import { nextPoll } from '../../src/providers/salesforce/bulk2.ts';
 import { lockedPositions, lockRetryWait } from '../../src/providers/salesforce/writes.ts';
-import { busyRetryWait, schemaDropRetryWait } from '../../src/store/db.ts';
+import { busyRetryWait } from '../../src/store/db.ts';
 import { nextLockAttempt } from '../../src/store/repositories/locks.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
 import { answer } from '../helpers/outbound.ts';
@@ -107,7 +107,7 @@ test('Bulk job polling: growing waits up to the longest, then stop when done or 
   assert.equal(nextPoll('InProgress', 9, 0, 10_001, options), undefined);
 });
 
-test('store waits: lock attempts double up to 200 ms within the deadline; SQLite busy and dropped-schema retries', () => {
+test('store waits: lock attempts double up to 200 ms within the deadline; SQLite busy retries', () => {
   assert.equal(nextLockAttempt(1, 0, 1_000), 5);
   assert.equal(nextLockAttempt(4, 0, 1_000), 40);
   assert.equal(nextLockAttempt(10, 0, 1_000), 200);
@@ -117,7 +117,4 @@ test('store waits: lock attempts double up to 200 ms within the deadline; SQLite
   assert.equal(busyRetryWait(busy, 0, 100), 20);
   assert.equal(busyRetryWait(busy, 101, 100), undefined);
   assert.equal(busyRetryWait(new Error('other'), 0, 100), undefined);
-  const dropped = Object.assign(new Error('gone'), { code: '3F000' });
-  assert.equal(schemaDropRetryWait(dropped, 2), 40);
-  assert.equal(schemaDropRetryWait(dropped, 10), undefined);
 });
