@@ -1,51 +1,22 @@
 // Environment → typed Config, read once at start-up from the declarations: the service's own
 // (service.ts) and each registered CRM's. Every problem is reported at once, by variable, never value.
 import { isIP } from 'node:net';
-import type { StaticDecode } from 'typebox';
-import type { Region } from '../domain/connection.ts';
 import { BUILT_IN_PROVIDERS } from '../providers/index.ts';
-import { type LOG_LEVELS, SERVICE_SETTINGS } from './service.ts';
+import { SERVICE_SETTINGS } from './service.ts';
 import { ConfigError, type Env, type Findings, readSettings, type SettingsSource } from './settings.ts';
 
 export { ConfigError, type SettingsSource } from './settings.ts';
 
-type Settings = StaticDecode<typeof SERVICE_SETTINGS>;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-export type ServerLimits = Settings['limits'];
-export type MetricsConfig = Settings['metrics'];
-export type TracingConfig = Required<Settings['tracing']>;
-export type DurableSettings = Required<Settings['durable']>;
-export type CapacityLimits = Settings['capacity'] & {
-  /** Per API token: a token bucket refilled at `perSecond`, holding `burst`; null: no limit. */
-  rateLimit: { perSecond: number; burst: number } | null;
-};
-
+export type Config = ReturnType<typeof loadConfig>;
+export type ServerLimits = Config['limits'];
+export type MetricsConfig = Config['metrics'];
 export interface EncryptionKey {
   id: string;
   /** 32 raw bytes (AES-256). */
   key: Buffer;
 }
 
-type Derived = 'sandbox' | 'plainHttpCrm' | 'rate' | 'encryptionKeys' | 'encryptionKeyId';
-export interface Config
-  extends Omit<Settings, Derived | 'capacity' | 'durable' | 'tracing' | 'sandboxPorts'> {
-  /** Sandbox CRMs and the generated development key: never in production. */
-  sandbox: boolean;
-  /** Connections may reach a CRM over plain http: always outside production, else by opt-in. */
-  plainHttpCrm: boolean;
-  production: boolean;
-  capacity: CapacityLimits;
-  durable: DurableSettings;
-  /** OpenTelemetry tracing; undefined: off. */
-  tracing: TracingConfig | undefined;
-  publicUrls: Partial<Record<Region, string>>;
-  sandboxPorts: { salesforce: number; hubspot: number };
-  encryption: { keys: EncryptionKey[]; activeKeyId: string | undefined };
-  /** Each registered CRM's settings by provider id; `settingsOf(config.providers, module)` types one. */
-  providers: Readonly<Record<string, unknown>>;
-}
-
-type Safety = Pick<Config, 'production' | 'publicUrls' | 'behindTls'>;
+type Safety = { production: boolean; publicUrls: Record<string, string | undefined>; behindTls: boolean };
 
 /** `localhost`, 127.0.0.0/8 and ::1: a plain-http URL there never crosses a network. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -73,6 +44,7 @@ function productionProblems(c: Safety, sandboxRequested: boolean | undefined, cr
         `${name} is a plain http:// URL: with NODE_ENV=production a CRM is reached over https only. Use an https:// URL, or set CRM_PROXY_ALLOW_PLAIN_HTTP_CRM=true if the CRM sits on a private network you trust.`,
       );
   for (const [region, value] of Object.entries(c.publicUrls)) {
+    if (value === undefined) continue;
     const url = new URL(value);
     if (!c.behindTls && url.protocol === 'http:' && !isLoopbackHost(url.hostname))
       problems.push(
@@ -120,11 +92,7 @@ export function parseEncryptionKeys(
 }
 
 /** The encryption keys and the one new secrets are sealed with. */
-function encryption(
-  list: string | undefined,
-  id: string | undefined,
-  problems: string[],
-): Config['encryption'] {
+function encryption(list: string | undefined, id: string | undefined, problems: string[]) {
   let keys: EncryptionKey[];
   try {
     keys = parseEncryptionKeys(list);
@@ -172,10 +140,7 @@ function crossChecks(c: Config, problems: string[]): void {
  * The configuration of a service running `modules` (the built-in CRMs unless a build or a test
  * registers others): the service's settings, then every module's own declaration.
  */
-export function loadConfig(
-  env: Env = process.env,
-  modules: readonly SettingsSource[] = BUILT_IN_PROVIDERS,
-): Config {
+export function loadConfig(env: Env = process.env, modules: readonly SettingsSource[] = BUILT_IN_PROVIDERS) {
   const findings: Findings = { problems: [], crmUrls: {} };
   const s = readSettings(SERVICE_SETTINGS, env, findings);
   const providers = Object.fromEntries(
@@ -185,13 +150,16 @@ export function loadConfig(
   const production = s.nodeEnv === 'production';
   const { rate, sandboxPorts: ports, tracing, encryptionKeys, encryptionKeyId, ...rest } = s;
   const next = (k: number) => (s.port === 0 ? 0 : s.port + k);
-  const config: Config = {
+  const config = {
     ...rest,
+    /** Sandbox CRMs and the generated development key: never in production. */
     sandbox: s.sandbox ?? !production,
+    /** Connections may reach a CRM over plain http: always outside production, else by opt-in. */
     plainHttpCrm: s.plainHttpCrm || !production,
     production,
     capacity: {
       ...s.capacity,
+      /** Per API token: a token bucket refilled at `perSecond`, holding `burst`; null: no limit. */
       rateLimit:
         rate.perSecond === 0
           ? null
@@ -201,13 +169,15 @@ export function loadConfig(
       ...s.durable,
       jobSweepMs: s.durable.jobSweepMs ?? Math.min(5000, Math.floor(s.durable.jobLeaseMs / 3)),
     },
+    /** OpenTelemetry tracing; undefined: off. */
     tracing:
       tracing.endpoint === undefined
         ? undefined
         : { endpoint: tracing.endpoint, serviceName: tracing.serviceName },
     sandboxPorts: { salesforce: ports.salesforce ?? next(1), hubspot: ports.hubspot ?? next(2) },
     encryption: encryption(encryptionKeys, encryptionKeyId, problems),
-    providers,
+    /** Each registered CRM's settings by provider id; `settingsOf(config.providers, module)` types one. */
+    providers: providers as Readonly<Record<string, unknown>>,
   };
   crossChecks(config, problems);
   problems.push(...productionProblems(config, s.sandbox, config.plainHttpCrm ? {} : findings.crmUrls));

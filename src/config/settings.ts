@@ -85,24 +85,8 @@ export function httpUrl(options: Extra & { env: string }) {
   return Type.Decode(url, (value: string) => value.replace(/\/+$/, ''));
 }
 
-/** OAuth scope names separated by spaces or commas, as a list. */
-export function scopeList(options: VariableOptions) {
-  const scope = '[A-Za-z0-9._-]{1,100}';
-  const list = Type.String({ ...options, pattern: `^[\\s,]*(${scope}([\\s,]+${scope})*)?[\\s,]*$` });
-  return Type.Decode(list, (value: string): readonly string[] =>
-    value.split(/[\s,]+/).filter((x) => x !== ''),
-  );
-}
-
 const isGroup = (schema: TSchema): schema is TObject =>
   !('env' in schema) && (schema as { type?: unknown }).type === 'object';
-
-/** The variables a declaration reads, groups included, in its order (for messages and docs). */
-export function variablesOf(declaration: SettingsDeclaration): string[] {
-  return Object.values(declaration.properties).flatMap((p) =>
-    isGroup(p) ? variablesOf(p) : [(p as TSchema & VariableOptions).env],
-  );
-}
 
 /** The text of a variable as its schema expects it: a number, a boolean, a lower-case choice, or text. */
 function candidate(schema: TSchema, text: string): unknown {

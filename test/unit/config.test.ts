@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
+import type { TObject } from 'typebox';
 import { type Config, ConfigError, loadConfig, parseEncryptionKeys } from '../../src/config/index.ts';
 import { SERVICE_SETTINGS } from '../../src/config/service.ts';
-import { variablesOf } from '../../src/config/settings.ts';
 import { hubspotProvider } from '../../src/providers/hubspot/index.ts';
 import { BUILT_IN_PROVIDERS } from '../../src/providers/index.ts';
 import { settingsOf } from '../../src/providers/registry.ts';
@@ -259,6 +259,13 @@ test('encryption keys: several need an active id, which must exist; bad keys are
     ['a'],
   );
 });
+
+/** The variables a declaration reads, groups included. */
+function variablesOf(declaration: TObject): string[] {
+  return Object.values(declaration.properties).flatMap((p) =>
+    'env' in p ? [String(p['env'])] : variablesOf(p as TObject),
+  );
+}
 
 test('every variable the service or a built-in CRM declares is documented in docs/configuration.md', () => {
   const doc = readFileSync(resolve(import.meta.dirname, '../../docs/configuration.md'), 'utf8');
