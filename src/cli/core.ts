@@ -18,8 +18,8 @@ import { BUILT_IN_PROVIDERS } from '../providers/index.ts';
 import { ProviderRegistry } from '../providers/registry.ts';
 import { openStore } from '../store/index.ts';
 import type { Store } from '../store/types.ts';
-import { cliIo } from './process-io.ts';
-import { findService, type ServiceAddress } from './service-address.ts';
+import { cliIo } from './io.ts';
+import { findService, type ServiceAddress } from './location.ts';
 
 export interface Core {
   config: Config;

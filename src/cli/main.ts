@@ -10,8 +10,7 @@ import { REQUESTS_HELP, requestsCommand, usageCommand } from './commands/request
 import { ROTATE_KEY_HELP, rotateKeyCommand } from './commands/rotate-key.ts';
 import { TOKENS_HELP, tokensCommand } from './commands/tokens.ts';
 import type { Core } from './core.ts';
-import { CommandError, note, UsageError } from './io.ts';
-import { cliIo } from './process-io.ts';
+import { CommandError, cliIo, note, UsageError } from './io.ts';
 
 type Run = (args: string[], open: () => Promise<Core>) => Promise<number | undefined>;
 

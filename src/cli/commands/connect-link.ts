@@ -1,7 +1,6 @@
 import { isApiError } from '../../errors/index.ts';
 import type { Core } from '../core.ts';
-import { CommandError, note, parseDuration, printJson, UsageError } from '../io.ts';
-import { cliIo } from '../process-io.ts';
+import { CommandError, cliIo, note, parseDuration, printJson, UsageError } from '../io.ts';
 import { leaf, listing, subcommands } from './subcommands.ts';
 
 export const CONNECT_LINK_HELP = `./bin/crm-proxy.mjs connect-link create --provider salesforce|hubspot [--label L] [--login-host H] [--expires-in 24h] [--json]

@@ -1,8 +1,7 @@
 import type { CreateConnectionInput, Credentials } from '../../connections/types.ts';
 import type { Connection } from '../../domain/connection.ts';
 import type { ProviderProfile } from '../../providers/adapter.ts';
-import { CommandError, note, printJson, readSecret, UsageError } from '../io.ts';
-import { cliIo } from '../process-io.ts';
+import { CommandError, cliIo, note, printJson, readSecret, UsageError } from '../io.ts';
 import { leaf, listing, subcommands } from './subcommands.ts';
 
 export const CONNECTIONS_HELP = `./bin/crm-proxy.mjs connections add --provider salesforce --instance-url URL --refresh-token T [--label L]

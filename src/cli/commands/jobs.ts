@@ -1,7 +1,6 @@
 import type { JobRow } from '../../store/types.ts';
 import { FINISHED_JOB_STATES } from '../../store/types.ts';
-import { CommandError, note, printListing, UsageError } from '../io.ts';
-import { cliIo } from '../process-io.ts';
+import { CommandError, cliIo, note, printListing, UsageError } from '../io.ts';
 import { leaf, subcommands } from './subcommands.ts';
 
 export const JOBS_HELP = `./bin/crm-proxy.mjs jobs list [--token ID] [--limit N] [--json]   write jobs, newest first

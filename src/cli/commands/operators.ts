@@ -4,8 +4,7 @@ import { type Actor, actorName, OperatorError } from '../../admin/operators.ts';
 import type { NewRequestLogEntry } from '../../admin/request-log.ts';
 import { randomBase62 } from '../../crypto/random.ts';
 import type { Core } from '../core.ts';
-import { CommandError, note, printJson, printListing, UsageError } from '../io.ts';
-import { cliIo } from '../process-io.ts';
+import { CommandError, cliIo, note, printJson, printListing, UsageError } from '../io.ts';
 import { leaf, listing, subcommands } from './subcommands.ts';
 
 export const OPERATORS_HELP = `./bin/crm-proxy.mjs operators create --email EMAIL [--manager]   the password is read from stdin (or asked for on a terminal); --manager: may manage the other operators (the first one always does)

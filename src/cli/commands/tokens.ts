@@ -1,6 +1,5 @@
 import type { TokenRecord } from '../../domain/connection.ts';
-import { CommandError, note, parseDuration, printJson, printListing, UsageError } from '../io.ts';
-import { cliIo } from '../process-io.ts';
+import { CommandError, cliIo, note, parseDuration, printJson, printListing, UsageError } from '../io.ts';
 import { leaf, subcommands } from './subcommands.ts';
 
 export const TOKENS_HELP = `./bin/crm-proxy.mjs tokens create --connection ID [--name N] [--expires-in 30d] [--json]
