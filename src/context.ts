@@ -1,46 +1,36 @@
+import { createHmac } from 'node:crypto';
 import { type Logger, pino } from 'pino';
 import type { OperatorService } from './admin/operators.ts';
 import type { RequestLog } from './admin/request-log.ts';
-import type { AdminService } from './admin/service.ts';
+import { type AdminService, createOperatorServices } from './admin/service.ts';
 import { FirstOperatorSetup } from './admin/setup-code.ts';
 import { RateLimiter, type RateLimitOptions } from './auth/rate-limit.ts';
-import type { AuthService } from './auth/service.ts';
+import { AuthService } from './auth/service.ts';
 import type { Config } from './config/index.ts';
-import type { ConnectService, SandboxCrm } from './connect/service.ts';
-import type { ConnectionService } from './connections/service.ts';
-import type { TokenManager } from './connections/token-manager.ts';
-import {
-  accessServices,
-  type ContextOverrides,
-  closeInOrder,
-  credentialServices,
-  durableServices,
-  observability,
-  openShared,
-  openStoreShared,
-  operatorServices,
-  outboundClient,
-  providerRegistry,
-} from './context-wiring.ts';
+import { ConnectService, type SandboxCrm } from './connect/service.ts';
+import { ConnectionService } from './connections/service.ts';
+import { TokenManager } from './connections/token-manager.ts';
 import { loadKeyring } from './crypto/keyring.ts';
+import { signingKeys } from './crypto/signing.ts';
 import type { Provider } from './domain/connection.ts';
-import type { IdempotencyService } from './jobs/idempotency.ts';
-import type { JobRunner } from './jobs/runner.ts';
+import { IdempotencyService } from './jobs/idempotency.ts';
+import { JobRunner } from './jobs/runner.ts';
+import { currentCallIds } from './lib/call-context.ts';
 import { type Clock, systemClock, withSystemSleep } from './lib/clock.ts';
 import { attachDestination, droppedLines, pipeLogDestination } from './lib/log-destination.ts';
 import type { Metrics } from './lib/metrics.ts';
 import { LOG_REDACTION } from './lib/redact.ts';
-import type { SharedState } from './lib/shared-state.ts';
+import { LocalSharedState, type SharedState } from './lib/shared-state.ts';
 import type { Tracing } from './lib/tracing.ts';
 import { ConnectionLimiters, type OperationDeps } from './operations/deps.ts';
-import type { HttpClient } from './providers/client/http-client.ts';
+import type { OAuthClient, ProviderModule } from './providers/adapter.ts';
+import { HttpClient } from './providers/client/http-client.ts';
 import { BUILT_IN_PROVIDERS } from './providers/index.ts';
-import type { ProviderRegistry } from './providers/registry.ts';
+import { ProviderRegistry } from './providers/registry.ts';
 import { ProxyForwarder } from './proxy/forwarder.ts';
 import { ReplayBudget } from './proxy/replay-copy.ts';
+import { openStore } from './store/index.ts';
 import type { Store } from './store/types.ts';
-
-export type { OAuthClient } from './providers/adapter.ts';
 
 export interface AppContext {
   config: Config;
@@ -136,42 +126,132 @@ export function createLogger(
   return pino(options, destination);
 }
 
-/** The only place that wires services together. Constructors take one options object; nothing is global. */
+/**
+ * What a caller may give beside the configuration: the logger, the clock, and test seams. Every
+ * setting comes from the configuration (`loadConfig`), the same way for tests as for users.
+ */
+export interface ContextOverrides {
+  logger?: Logger;
+  /** Time source of every service object; a clock without `sleep` waits in real time. */
+  clock?: Pick<Clock, 'now'> & Partial<Pick<Clock, 'sleep'>>;
+  /** The CRMs to speak (default: the built-in ones); tests add their own. */
+  providers?: readonly ProviderModule[];
+  /** PostgreSQL only: keep the tables in this schema (test isolation). */
+  pgSchema?: string;
+  /** OAuth clients for sandbox connections (the sandboxes' own client ids), by provider. */
+  sandboxOAuthClients?: Readonly<Record<Provider, OAuthClient>>;
+  /** Where the sandbox CRMs listen, by provider: the connect flow sends browsers there. */
+  sandboxUrls?: Readonly<Record<Provider, string>>;
+}
+
+/**
+ * Wires the services together. Constructors take one options object; nothing is global. Redis,
+ * prom-client and OpenTelemetry are loaded only when configured, so an unused library is never resident.
+ */
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const logger = overrides.logger ?? createLogger(config);
   const clock = withSystemSleep(overrides.clock ?? systemClock);
+  const now = () => clock.now();
   const keyring = loadKeyring(config, { info: (msg) => logger.info(msg), warn: (msg) => logger.warn(msg) });
   const shared = await openShared(config, clock, logger);
-  const store = await openStoreShared(config, overrides, clock, shared);
+  let store: Store;
+  try {
+    store = await openStore({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      pgSchema: overrides.pgSchema,
+      clock,
+      // With Redis, token and connection changes are also counted there, so every instance sees
+      // them on its next request (PostgreSQL's NOTIFY alone arrives a moment later).
+      relay:
+        shared.mode() === 'local'
+          ? undefined
+          : { announce: () => shared.bump('store-changes'), version: () => shared.counter('store-changes') },
+    });
+  } catch (err) {
+    await shared.close();
+    throw err;
+  }
   const modules = overrides.providers ?? BUILT_IN_PROVIDERS;
-  const { connections, auth } = accessServices({ config, store, keyring, clock, logger, modules });
-  const { metrics, tracing } = await observability(config, modules, {
-    jobCounts: () => store.jobs.countByState(),
-    logLinesDropped: () => droppedLines(logger),
+  const connections = new ConnectionService({
+    store,
+    keyring,
+    region: config.region,
+    clock: () => new Date(now()),
+    profiles: modules.map((m) => m.profile),
+    plainHttpForSandbox: config.plainHttpCrm,
   });
+  const auth = new AuthService({
+    store,
+    clock: () => new Date(now()),
+    region: config.region,
+    publicUrls: config.publicUrls,
+    cacheTtlMs: config.authCacheTtlMs,
+    onBackgroundError: (err) => logger.warn({ err }, 'token last-used update failed'),
+  });
+  const metrics =
+    config.metrics.port === undefined
+      ? null
+      : new (await import('./lib/metrics.ts')).Metrics(
+          modules.map((m) => m.profile.id),
+          { jobCounts: () => store.jobs.countByState(), logLinesDropped: () => droppedLines(logger) },
+        );
+  const tracing =
+    config.tracing === undefined ? null : (await import('./lib/tracing.ts')).createTracing(config.tracing);
   const client = outboundClient(config, clock, logger, metrics);
-  const registry = providerRegistry(modules, { config, client, clock, shared, metrics, keyring });
-  const { tokens, connect } = credentialServices({
-    config,
-    overrides,
+  const registry = new ProviderRegistry(
+    modules,
+    {
+      client,
+      clock,
+      shared,
+      ...(metrics === null
+        ? {}
+        : { onPacerWait: (crm: string, kind: string, ms: number) => metrics.recordPacerWait(crm, kind, ms) }),
+      // Query cursors are signed with a key derived from the active encryption key (never the key itself).
+      signingKey: createHmac('sha256', keyring.keys.get(keyring.activeKeyId) ?? Buffer.alloc(32))
+        .update('crm-proxy soql cursor v1')
+        .digest(),
+    },
+    config.providers,
+  );
+  const tokens = new TokenManager({
+    connections,
+    locks: store.locks,
+    adapterFor: (connection) => registry.adapterFor(connection),
+    oauthAppFor: (connection) =>
+      registry
+        .adapterFor(connection)
+        .oauthApp(
+          connection,
+          connection.sandbox ? overrides.sandboxOAuthClients?.[connection.provider] : undefined,
+        ),
+    clock,
+    log: logger.child({ component: 'tokens' }),
+    plainHttpAllowed: config.plainHttpCrm,
+  });
+  const connect = new ConnectService({
     store,
     connections,
-    registry,
+    adapters: () => registry.list(),
+    config,
     clock,
-    logger,
     sandboxes: sandboxCrms(overrides),
+    onCredentialsReplaced: (id) => tokens.forget(id),
+    logger: logger.child({ component: 'connect' }),
   });
   const forwarder = new ProxyForwarder();
-  const { requestLog, operators, admin } = operatorServices({
-    config,
+  const { requestLog, operators, admin } = createOperatorServices({
+    cookieKeys: signingKeys(keyring, 'console cookies v1'),
     store,
     connections,
     auth,
+    now,
     connect,
-    registry,
-    clock,
-    logger,
-    keyring,
+    displayName: (provider) =>
+      registry.list().find((a) => a.profile.id === provider)?.profile.displayName ?? provider,
+    requestLogDays: config.requestLogDays,
+    onLogError: (err) => logger.warn({ err }, 'request log write failed'),
   });
   const limiters = new ConnectionLimiters(config.capacity.connectionConcurrency, {
     state: shared,
@@ -181,9 +261,33 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const budget = new ReplayBudget(config.capacity.replayBudgetBytes);
   const replay = { budget, skipWindowMs: config.capacity.replaySkipWindowMs };
   const operations: OperationDeps = { registry, tokens, client, limiters, forwarder, replay };
-  const { idempotency, jobs } = durableServices({ config, store, operations, connections, clock, logger });
+  const { durable } = config;
+  const idempotency = new IdempotencyService({
+    keys: store.idempotency,
+    jobs: store.jobs,
+    clock,
+    ttlMs: durable.idempotencyTtlMs,
+    leaseMs: durable.jobLeaseMs,
+  });
+  const jobs = new JobRunner({
+    jobs: store.jobs,
+    operations,
+    loadConnection: async (id) => (await connections.get(id))?.connection ?? null,
+    clock,
+    logger: logger.child({ component: 'jobs' }),
+    leaseMs: durable.jobLeaseMs,
+    sweepMs: durable.jobSweepMs,
+    retentionMs: durable.jobRetentionMs,
+    recordsInFlight: durable.jobRecordsInFlight,
+    // The sweep prunes the idempotency keys too.
+    onPrune: async () => {
+      await idempotency.prune();
+    },
+  });
   const { rateLimit } = config.capacity;
   const tracingPart = { close: async () => tracing?.shutdown() };
+  // In this order: jobs and the request log still write to the store while they wind down.
+  const closing = [jobs, requestLog, auth, client, forwarder, shared, tracingPart, store];
   return {
     config,
     tracing,
@@ -204,16 +308,52 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     rateLimiter: rateLimit && new RateLimiter(rateLimit, clock, shared.mode() === 'local' ? null : shared),
     clock,
     operators,
-    setup: new FirstOperatorSetup({ operators, now: () => clock.now() }),
+    setup: new FirstOperatorSetup({ operators, now }),
     requestLog,
     admin,
     metrics,
     shared,
     readinessDetails: () => redisDetails(shared),
     isReady: () => storeAnswers(store),
-    // In this order: jobs and the request log still write to the store while they wind down.
-    close: () => closeInOrder([jobs, requestLog, auth, client, forwarder, shared, tracingPart, store]),
+    async close() {
+      for (const part of closing) await part.close();
+    },
   };
+}
+
+/** What instances share: Redis when `REDIS_URL` is set, else this process alone. */
+async function openShared(config: Config, clock: Clock, logger: Logger): Promise<SharedState> {
+  if (config.redisUrl === undefined) return new LocalSharedState(() => clock.now());
+  const log = logger.child({ component: 'shared-state' });
+  const { RedisSharedState } = await import('./lib/redis-shared-state.ts');
+  return new RedisSharedState({
+    url: config.redisUrl,
+    commandTimeoutMs: config.redisTimeoutMs,
+    now: () => clock.now(),
+    log: { info: (msg) => log.info(msg), warn: (msg) => log.warn(msg) },
+  });
+}
+
+/** The one outbound client, its calls counted (metrics) and logged with the request or job they serve. */
+function outboundClient(config: Config, clock: Clock, logger: Logger, metrics: Metrics | null): HttpClient {
+  const client = new HttpClient({
+    timeoutMs: config.capacity.crmTimeoutMs,
+    connectTimeoutMs: config.capacity.crmConnectTimeoutMs,
+    retry: { maxAttempts: config.capacity.crmMaxAttempts },
+    clock,
+  });
+  if (metrics !== null) client.addHook((event) => metrics.recordCrmCall(event));
+  const outboundLog = logger.child({ component: 'outbound' });
+  client.addHook((event) => {
+    // The request and job the call was made for (lib/call-context.ts), so a job's calls can be followed.
+    const entry = { ...currentCallIds(), ...event };
+    if (event.retry !== undefined || event.failure !== undefined || (event.status ?? 0) >= 500) {
+      outboundLog.warn(entry, 'crm call failed');
+    } else {
+      outboundLog.debug(entry, 'crm call');
+    }
+  });
+  return client;
 }
 
 /** Readiness details beyond the store: Redis's state when it is configured. */

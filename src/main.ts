@@ -1,7 +1,6 @@
 import { buildApp } from './app.ts';
 import { type Config, checkProductionSafety } from './config/index.ts';
-import { type AppContext, createContext } from './context.ts';
-import type { ContextOverrides } from './context-wiring.ts';
+import { type AppContext, type ContextOverrides, createContext } from './context.ts';
 import type { ApiApp } from './http/routes/types.ts';
 import { type MetricsListener, startMetricsListener } from './metrics-listener.ts';
 

@@ -1,7 +1,5 @@
 // The services the CLI commands need, wired from the parsed config.
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { OperatorService } from '../admin/operators.ts';
 import type { RequestLog } from '../admin/request-log.ts';
 import { type AdminService, createOperatorServices } from '../admin/service.ts';
@@ -18,8 +16,9 @@ import { BUILT_IN_PROVIDERS } from '../providers/index.ts';
 import { ProviderRegistry } from '../providers/registry.ts';
 import { openStore } from '../store/index.ts';
 import type { Store } from '../store/types.ts';
-import { cliIo } from './process-io.ts';
-import { findService, type ServiceAddress } from './service-address.ts';
+import { cliIo } from './io.ts';
+import { findService, type ServiceAddress } from './location.ts';
+import { readBootstrapCredentials } from './sandbox-bootstrap.ts';
 
 export interface Core {
   config: Config;
@@ -126,24 +125,13 @@ export async function openCore(config: Config, log: KeyringLog): Promise<Core> {
  * them to sandbox-credentials.json on first start), so `connections add --sandbox` can be checked.
  */
 function sandboxClients(config: Config, address: ServiceAddress): Record<string, SandboxCrm> | undefined {
-  try {
-    const file = JSON.parse(readFileSync(join(config.dataDir, 'sandbox-credentials.json'), 'utf8')) as Record<
-      string,
-      { clientId?: unknown; clientSecret?: unknown }
-    >;
-    const out: Record<string, SandboxCrm> = {};
-    for (const [provider, url] of Object.entries(address.sandboxUrls)) {
-      const c = file[provider];
-      if (typeof c?.clientId === 'string' && typeof c.clientSecret === 'string') {
-        out[provider] = {
-          url,
-          clientId: c.clientId,
-          clientSecret: c.clientSecret,
-        };
-      }
-    }
-    return out;
-  } catch {
-    return undefined;
+  const file = readBootstrapCredentials(config.dataDir) as Record<string, unknown> | null;
+  if (file === null) return undefined;
+  const out: Record<string, SandboxCrm> = {};
+  for (const [provider, url] of Object.entries(address.sandboxUrls)) {
+    const c = file[provider] as { clientId?: unknown; clientSecret?: unknown } | undefined;
+    if (typeof c?.clientId === 'string' && typeof c.clientSecret === 'string')
+      out[provider] = { url, clientId: c.clientId, clientSecret: c.clientSecret };
   }
+  return out;
 }

@@ -1,13 +1,19 @@
-// Where the CLI's store is: found the way the service finds it (src/cli/environment.ts), printed
-// by every command that opens it, and never created silently in a place nobody configured.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+// Where things are, as the CLI sees them. The configuration comes from the same places for the
+// service and the CLI: the process environment, then an env-format file named by CRM_PROXY_CONFIG,
+// then `.env` in the working directory (a variable set in an earlier place wins; files only fill in
+// what is unset). The store is found from it, printed by every command that opens it, and never
+// created silently in a place nobody configured. The running service is found from the region's
+// public URL, the data directory's sandbox.json (written by `serve` once it listens), PORT, or the
+// default port.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { parseEnv } from 'node:util';
 import { type Config, loadConfig } from '../config/index.ts';
+import { ConfigError } from '../config/settings.ts';
 import { SQLITE_FILE } from '../store/db.ts';
-import { type ResolvedEnvironment, resolveEnvironment } from './environment.ts';
-import { CommandError } from './io.ts';
-import { cliIo } from './process-io.ts';
+import { CommandError, cliIo } from './io.ts';
+import { readSandboxFile } from './sandbox-bootstrap.ts';
 
 export interface StoreLocation {
   config: Config;
@@ -82,4 +88,107 @@ export async function ensureNotAccidental(location: StoreLocation): Promise<void
     throw new CommandError('Nothing was created.');
   }
   throw new CommandError(`${question} Nothing was created.\n${HOW_TO_POINT}`);
+}
+
+type Env = Record<string, string | undefined>;
+
+export interface ResolvedEnvironment {
+  /** The merged variables, CRM_PROXY_DATA_DIR made absolute. */
+  env: Env;
+  /** The files read, in order of precedence. */
+  files: string[];
+  /** Where the data directory came from, for the location line the commands print. */
+  dataDirSource: string;
+  /** False when nothing named a data directory or database: the default `./data` is in use. */
+  storeConfigured: boolean;
+}
+
+function readEnvFile(file: string): Env {
+  try {
+    return parseEnv(readFileSync(file, 'utf8')) as Env;
+  } catch (err) {
+    throw new ConfigError(`${file} could not be read as KEY=value lines: ${(err as Error).message}`);
+  }
+}
+
+const set = (env: Env, name: string): boolean => (env[name] ?? '').trim() !== '';
+
+export function resolveEnvironment(env: Env, cwd: string): ResolvedEnvironment {
+  const sources: Array<{ vars: Env; file: string | null }> = [{ vars: env, file: null }];
+  const named = env['CRM_PROXY_CONFIG']?.trim();
+  if (named) {
+    const file = resolve(cwd, named);
+    if (!existsSync(file)) {
+      throw new ConfigError(
+        `CRM_PROXY_CONFIG names ${file}, which does not exist; point it at the service's env file or unset it`,
+      );
+    }
+    sources.push({ vars: readEnvFile(file), file });
+  }
+  const dotEnv = join(cwd, '.env');
+  if (existsSync(dotEnv)) sources.push({ vars: readEnvFile(dotEnv), file: dotEnv });
+
+  const merged: Env = {};
+  for (const { vars } of [...sources].reverse()) {
+    for (const [k, v] of Object.entries(vars)) if (v !== undefined) merged[k] = v;
+  }
+  const dataDirFrom = sources.find((s) => set(s.vars, 'CRM_PROXY_DATA_DIR'));
+  const databaseFrom = sources.find((s) => set(s.vars, 'DATABASE_URL'));
+  let dataDirSource: string;
+  if (dataDirFrom === undefined) {
+    merged['CRM_PROXY_DATA_DIR'] = join(cwd, 'data');
+    dataDirSource = `the default ./data of the working directory ${cwd}`;
+  } else {
+    const raw = String(dataDirFrom.vars['CRM_PROXY_DATA_DIR']).trim();
+    // A relative path in a file means relative to that file, wherever the command runs.
+    const base = dataDirFrom.file === null ? cwd : dirname(dataDirFrom.file);
+    merged['CRM_PROXY_DATA_DIR'] = isAbsolute(raw) ? raw : resolve(base, raw);
+    dataDirSource = `CRM_PROXY_DATA_DIR ${dataDirFrom.file === null ? 'in the environment' : `in ${dataDirFrom.file}`}`;
+  }
+  if (databaseFrom !== undefined) {
+    dataDirSource = `DATABASE_URL ${databaseFrom.file === null ? 'in the environment' : `in ${databaseFrom.file}`}`;
+  }
+  return {
+    env: merged,
+    files: sources.flatMap((s) => (s.file === null ? [] : [s.file])),
+    dataDirSource,
+    storeConfigured: dataDirFrom !== undefined || databaseFrom !== undefined,
+  };
+}
+
+export interface ServiceAddress {
+  /** Base URL others reach the service at (no trailing slash). */
+  baseUrl: string;
+  /** One phrase: what chose it, for the CLI to say. */
+  source: string;
+  /** Where each sandbox CRM listens, when sandbox.json says so (else the configured ports). */
+  sandboxUrls: Record<'salesforce' | 'hubspot', string>;
+}
+
+export function findService(config: Config, env: Record<string, string | undefined>): ServiceAddress {
+  const file = config.sandbox ? readSandboxFile(config.dataDir) : null;
+  const sandboxUrls = {
+    salesforce: file?.sandboxes?.salesforce?.url ?? `http://127.0.0.1:${config.sandboxPorts.salesforce}`,
+    hubspot: file?.sandboxes?.hubspot?.url ?? `http://127.0.0.1:${config.sandboxPorts.hubspot}`,
+  };
+  const publicVar = `CRM_PROXY_PUBLIC_URL_${config.region.toUpperCase()}`;
+  const configured = config.publicUrls[config.region];
+  if (configured !== undefined) return { baseUrl: configured, source: publicVar, sandboxUrls };
+  if (file !== null && typeof file.base_url === 'string' && file.base_url !== '') {
+    return {
+      baseUrl: file.base_url.replace(/\/+$/, ''),
+      source: `${join(config.dataDir, 'sandbox.json')}, written by the service when it started`,
+      sandboxUrls,
+    };
+  }
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return {
+    baseUrl: `http://${shown}:${config.port}`,
+    source:
+      env['PORT'] === undefined
+        ? `the default port (no ${publicVar}, no sandbox.json in ${config.dataDir}, no PORT)`
+        : 'PORT',
+    sandboxUrls,
+  };
 }

@@ -10,13 +10,30 @@ import { REQUESTS_HELP, requestsCommand, usageCommand } from './commands/request
 import { ROTATE_KEY_HELP, rotateKeyCommand } from './commands/rotate-key.ts';
 import { TOKENS_HELP, tokensCommand } from './commands/tokens.ts';
 import type { Core } from './core.ts';
-import { CommandError, note, UsageError } from './io.ts';
-import { cliIo } from './process-io.ts';
+import { CommandError, cliIo, note, UsageError } from './io.ts';
+
+type Run = (args: string[], open: () => Promise<Core>) => Promise<number | undefined>;
 
 const CONFIG_HELP = `Configuration is found the way the service finds it: the environment first, then the env file
 named by CRM_PROXY_CONFIG, then .env in the working directory (KEY=value lines). The store is
 DATABASE_URL, else CRM_PROXY_DATA_DIR (default ./data); every command that opens it prints which,
 and a command refuses to create a new empty store where nothing configured one (./bin/crm-proxy.mjs init does).`;
+
+/** The commands, in the order the help lists them. serve and sandbox answer --help themselves. */
+const COMMANDS: Record<string, { help?: string; run: Run }> = {
+  serve: { run: (args) => delegate('serve', args) },
+  sandbox: { run: (args) => delegate('sandbox', args) },
+  connections: { help: CONNECTIONS_HELP, run: connectionsCommand },
+  'connect-link': { help: CONNECT_LINK_HELP, run: connectLinkCommand },
+  tokens: { help: TOKENS_HELP, run: tokensCommand },
+  jobs: { help: JOBS_HELP, run: jobsCommand },
+  'rotate-key': { help: ROTATE_KEY_HELP, run: rotateKeyCommand },
+  operators: { help: OPERATORS_HELP, run: operatorsCommand },
+  requests: { help: REQUESTS_HELP, run: requestsCommand },
+  usage: { help: REQUESTS_HELP, run: usageCommand },
+  init: { help: INIT_HELP, run: (args) => initCommand(args) },
+  doctor: { help: DOCTOR_HELP, run: (args) => doctorCommand(args) },
+};
 
 const HELP = `crm-proxy: one bearer token for Salesforce and HubSpot records.
 
@@ -25,15 +42,7 @@ Usage: crm-proxy <command> [options]
 ./bin/crm-proxy.mjs serve [--port N] [--host H]  start the service (with the sandbox CRMs, except with CRM_PROXY_SANDBOX=false or NODE_ENV=production)
 ./bin/crm-proxy.mjs sandbox salesforce|hubspot|both [--port N]   start sandbox CRMs alone
     (serve --help and sandbox --help say more)
-${CONNECTIONS_HELP}
-${CONNECT_LINK_HELP}
-${TOKENS_HELP}
-${JOBS_HELP}
-${ROTATE_KEY_HELP}
-${OPERATORS_HELP}
-${REQUESTS_HELP}
-${INIT_HELP}
-${DOCTOR_HELP}
+${[...new Set(Object.values(COMMANDS).flatMap((c) => c.help ?? []))].join('\n')}
 ./bin/crm-proxy.mjs help [COMMAND]     also: crm-proxy COMMAND [SUBCOMMAND] --help
 
 ${CONFIG_HELP}
@@ -45,26 +54,12 @@ async function delegate(name: 'serve' | 'sandbox', argv: string[]): Promise<numb
   return mod.run(argv);
 }
 
-/** Each command's help text; `serve` and `sandbox` answer --help themselves. */
-const COMMAND_HELP: Record<string, string> = {
-  connections: CONNECTIONS_HELP,
-  'connect-link': CONNECT_LINK_HELP,
-  tokens: TOKENS_HELP,
-  jobs: JOBS_HELP,
-  'rotate-key': ROTATE_KEY_HELP,
-  operators: OPERATORS_HELP,
-  requests: REQUESTS_HELP,
-  usage: REQUESTS_HELP,
-  init: INIT_HELP,
-  doctor: DOCTOR_HELP,
-};
-
 /**
  * The help of `crm-proxy <command> [words…]`: the usage blocks (a `crm-proxy …` line and its
  * indented lines) that start with the longest run of the words given, e.g. `tokens create`.
  */
 export function helpFor(command: string, args: string[]): string | undefined {
-  const text = Object.hasOwn(COMMAND_HELP, command) ? COMMAND_HELP[command] : undefined;
+  const text = Object.hasOwn(COMMANDS, command) ? COMMANDS[command]?.help : undefined;
   if (text === undefined) return undefined;
   const blocks: string[] = [];
   for (const line of text.split('\n')) {
@@ -121,32 +116,10 @@ export async function main(argv: string[]): Promise<number | undefined> {
         cliIo().stdout.write(text);
         return 0;
       }
-      case 'init':
-        return await initCommand(rest);
-      case 'doctor':
-        return await doctorCommand(rest);
-      case 'serve':
-      case 'sandbox':
-        return await delegate(command, rest);
-      case 'connections':
-        return await connectionsCommand(rest, open);
-      case 'connect-link':
-        return await connectLinkCommand(rest, open);
-      case 'tokens':
-        return await tokensCommand(rest, open);
-      case 'jobs':
-        return await jobsCommand(rest, open);
-      case 'rotate-key':
-        return await rotateKeyCommand(rest, open);
-      case 'operators':
-        return await operatorsCommand(rest, open);
-      case 'requests':
-        return await requestsCommand(rest, open);
-      case 'usage':
-        return await usageCommand(rest, open);
-      default:
-        throw new UsageError(`unknown command "${command}"`);
     }
+    const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command]?.run : undefined;
+    if (run === undefined) throw new UsageError(`unknown command "${command}"`);
+    return await run(rest, open);
   } catch (err) {
     return report(err);
   }

@@ -165,13 +165,9 @@ const CREDENTIALS_FILE = 'sandbox-credentials.json';
  * them the same client and refresh token again (with persistence off, the only grant they know).
  */
 export function loadOrCreateBootstrapCredentials(dataDir: string): Record<SandboxCrm, BootstrapCredentials> {
-  const file = join(dataDir, CREDENTIALS_FILE);
-  try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Record<SandboxCrm, BootstrapCredentials>;
-    if (parsed.salesforce?.refreshToken && parsed.hubspot?.refreshToken) return parsed;
-  } catch {
-    // Missing or unreadable: generate below.
-  }
+  const parsed = readBootstrapCredentials(dataDir);
+  if (parsed?.salesforce?.refreshToken && parsed.hubspot?.refreshToken)
+    return parsed as Record<SandboxCrm, BootstrapCredentials>;
   const random = (bytes: number) => randomBytes(bytes).toString('base64url').replace(/[-_]/g, '');
   const created: Record<SandboxCrm, BootstrapCredentials> = {
     salesforce: {
@@ -185,8 +181,19 @@ export function loadOrCreateBootstrapCredentials(dataDir: string): Record<Sandbo
       refreshToken: `na1-${random(24)}`,
     },
   };
-  writePrivateFile(file, `${JSON.stringify(created, null, 2)}\n`);
+  writePrivateFile(join(dataDir, CREDENTIALS_FILE), `${JSON.stringify(created, null, 2)}\n`);
   return created;
+}
+
+/** The bootstrap credentials written for this data directory; null when missing or unreadable. */
+export function readBootstrapCredentials(
+  dataDir: string,
+): Partial<Record<SandboxCrm, Partial<BootstrapCredentials>>> | null {
+  try {
+    return JSON.parse(readFileSync(join(dataDir, CREDENTIALS_FILE), 'utf8'));
+  } catch {
+    return null;
+  }
 }
 
 export interface SandboxFile {

@@ -3,8 +3,7 @@ import { startHubSpotSandbox } from '../../sandbox/hubspot/index.ts';
 import { startSalesforceSandbox } from '../../sandbox/salesforce/index.ts';
 import { ConfigError, loadConfig } from '../config/index.ts';
 import { onShutdownSignal } from '../main.ts';
-import { UsageError } from './io.ts';
-import { cliIo } from './process-io.ts';
+import { cliIo, UsageError } from './io.ts';
 import { loadOrCreateBootstrapCredentials, type SandboxHandle } from './sandbox-bootstrap.ts';
 
 export const SANDBOX_HELP = `./bin/crm-proxy.mjs sandbox salesforce|hubspot|both [--port N] [--host H] [--persist]

@@ -6,8 +6,8 @@ import { type AppContext, createLogger } from '../context.ts';
 import { closeLogDestination } from '../lib/log-destination.ts';
 import { writePrivateFile } from '../lib/private-dir.ts';
 import { onShutdownSignal, startService } from '../main.ts';
+import { cliIo } from './io.ts';
 import { locateStore } from './location.ts';
-import { cliIo } from './process-io.ts';
 import type { ServeSandboxes } from './sandbox-bootstrap.ts';
 
 /** The log file's name in the data directory when `serve` runs in a terminal and LOG_FILE is unset. */

@@ -32,14 +32,6 @@ export const REDACTED = '[redacted]';
 /** A token carried in a path (`/oauth/v1/access-tokens/{token}`, `/oauth/v1/refresh-tokens/{token}`). */
 const TOKEN_IN_PATH = /(\/(?:access|refresh)-tokens\/)[^/]+/i;
 
-export function redactHeaders(headers: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : value;
-  }
-  return out;
-}
-
 /** A URL with secret query parameters replaced, for logs. Unparseable input is dropped entirely. */
 export function redactUrl(url: string): string {
   try {

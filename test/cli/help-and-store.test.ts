@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
+import { withCliIo } from '../../src/cli/io.ts';
 import { main } from '../../src/cli/main.ts';
-import { withCliIo } from '../../src/cli/process-io.ts';
 import { cleanEnv, runCli } from './run-cli.ts';
 
 /**

@@ -3,8 +3,8 @@
 import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { withCliIo } from '../../src/cli/io.ts';
 import { main } from '../../src/cli/main.ts';
-import { withCliIo } from '../../src/cli/process-io.ts';
 import type { ProviderModule } from '../../src/providers/adapter.ts';
 
 /** The installed launcher (`crm-proxy` on PATH after npm install -g / npx). */

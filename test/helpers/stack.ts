@@ -9,8 +9,7 @@ import {
   startSandboxes,
 } from '../../src/cli/sandbox-bootstrap.ts';
 import { loadConfig } from '../../src/config/index.ts';
-import type { AppContext } from '../../src/context.ts';
-import type { ContextOverrides } from '../../src/context-wiring.ts';
+import type { AppContext, ContextOverrides } from '../../src/context.ts';
 import { startService } from '../../src/main.ts';
 import type { Store } from '../../src/store/types.ts';
 import { StackClock } from './stack-clock.ts';

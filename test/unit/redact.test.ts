@@ -2,13 +2,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import {
-  LOG_REDACTION,
-  redactHeaders,
-  redactRequestUrl,
-  redactText,
-  redactUrl,
-} from '../../src/lib/redact.ts';
+import { LOG_REDACTION, redactRequestUrl, redactText, redactUrl } from '../../src/lib/redact.ts';
 
 test('URLs lose secret query parameters and user-info', () => {
   const out = redactUrl(
@@ -28,12 +22,7 @@ test('tokens in token-information paths and connect-link secrets never reach a l
   assert.equal(redactRequestUrl('/oauth/callback?code=abc&state=def'), '/oauth/callback?[redacted]');
 });
 
-test('headers and text lose tokens', () => {
-  assert.deepEqual(redactHeaders({ Authorization: 'Bearer x', cookie: 'a=b', accept: 'json' }), {
-    Authorization: '[redacted]',
-    cookie: '[redacted]',
-    accept: 'json',
-  });
+test('text loses tokens', () => {
   const text = redactText(
     '{"access_token":"00D!abc","refresh_token":"5Aep","ok":1} grant_type=refresh_token&refresh_token=zz Bearer qwe.rty',
   );

@@ -1,9 +1,7 @@
-import { parseArgs } from 'node:util';
 import { isApiError } from '../../errors/index.ts';
 import type { Core } from '../core.ts';
-import { CommandError, note, parseDuration, printJson, printListing, UsageError } from '../io.ts';
-import { cliIo } from '../process-io.ts';
-import { jsonFlag, subcommands } from './subcommands.ts';
+import { CommandError, cliIo, note, parseDuration, printJson, UsageError } from '../io.ts';
+import { leaf, listing, subcommands } from './subcommands.ts';
 
 export const CONNECT_LINK_HELP = `./bin/crm-proxy.mjs connect-link create --provider salesforce|hubspot [--label L] [--login-host H] [--expires-in 24h] [--json]
     prints a one-time link on stdout: whoever opens it connects their account through the CRM's
@@ -15,81 +13,69 @@ export const CONNECT_LINK_HELP = `./bin/crm-proxy.mjs connect-link create --prov
 ./bin/crm-proxy.mjs connect-link list [--json]
 ./bin/crm-proxy.mjs connect-link revoke ID       an unused link (cl_…) stops working`;
 
-export const connectLinkCommand = subcommands('connect-link', {
-  create,
-  list,
-  revoke,
+const create = leaf({
+  options: {
+    provider: { type: 'string' },
+    label: { type: 'string' },
+    'login-host': { type: 'string' },
+    'expires-in': { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
+  async run(core, values) {
+    if (!values.provider) {
+      const ids = core.registry.list().map((a) => a.profile.id);
+      throw new UsageError(`--provider is required (${ids.join(' or ')})`);
+    }
+    const ttlMs =
+      values['expires-in'] === undefined ? undefined : parseDuration(values['expires-in'], '--expires-in');
+    let created: Awaited<ReturnType<Core['connect']['createLink']>>;
+    try {
+      created = await core.connect.createLink({
+        provider: values.provider,
+        label: values.label ?? null,
+        loginHost: values['login-host'],
+        ttlMs,
+      });
+    } catch (err) {
+      if (isApiError(err)) throw new CommandError(err.message);
+      throw err;
+    }
+    if (values.json) {
+      printJson({ id: created.id, url: created.url, expiresAt: created.expiresAt });
+      return 0;
+    }
+    // Only the URL goes to stdout, so `LINK=$(crm-proxy connect-link create …)` captures exactly it.
+    cliIo().stdout.write(`${created.url}\n`);
+    const base = core.config.publicUrls[core.config.region];
+    note(
+      `Created connect link ${created.id} for ${values.provider}, works once until ${created.expiresAt}. ` +
+        'Send it to the account owner; the connection appears in `./bin/crm-proxy.mjs connections list` once they allow access. ' +
+        `The link uses ${core.address.baseUrl} (from ${core.address.source})` +
+        (base === undefined
+          ? `; for people on other machines set CRM_PROXY_PUBLIC_URL_${core.config.region.toUpperCase()} to the address they reach the service at.`
+          : '.'),
+    );
+    return 0;
+  },
 });
 
-async function create(core: Core, args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: {
-      provider: { type: 'string' },
-      label: { type: 'string' },
-      'login-host': { type: 'string' },
-      'expires-in': { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-  });
-  if (!values.provider) {
-    const ids = core.registry.list().map((a) => a.profile.id);
-    throw new UsageError(`--provider is required (${ids.join(' or ')})`);
-  }
-  const ttlMs =
-    values['expires-in'] === undefined ? undefined : parseDuration(values['expires-in'], '--expires-in');
-  let created: Awaited<ReturnType<Core['connect']['createLink']>>;
-  try {
-    created = await core.connect.createLink({
-      provider: values.provider,
-      label: values.label ?? null,
-      loginHost: values['login-host'],
-      ttlMs,
-    });
-  } catch (err) {
-    if (isApiError(err)) throw new CommandError(err.message);
-    throw err;
-  }
-  if (values.json) {
-    printJson({ id: created.id, url: created.url, expiresAt: created.expiresAt });
+const list = listing(
+  (core) => core.connect.listLinks(),
+  'No connect links yet. Create one with: ./bin/crm-proxy.mjs connect-link create --provider …',
+  ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'EXPIRES', 'CONNECTION'],
+  (l) => [l.id, l.provider, l.label ?? '', l.status, l.expiresAt, l.connectionId ?? ''],
+);
+
+const revoke = leaf({
+  operands: { count: 1, usage: 'usage: ./bin/crm-proxy.mjs connect-link revoke ID' },
+  async run(core, _values, [id = '']) {
+    const outcome = await core.connect.revokeLink(id);
+    if (outcome === 'not_found') throw new CommandError(`No connect link ${id}.`);
+    if (outcome === 'used')
+      throw new CommandError(`Connect link ${id} was already used; remove its connection instead.`);
+    note(outcome === 'revoked' ? `Revoked connect link ${id}.` : `Connect link ${id} was already revoked.`);
     return 0;
-  }
-  // Only the URL goes to stdout, so `LINK=$(crm-proxy connect-link create …)` captures exactly it.
-  cliIo().stdout.write(`${created.url}\n`);
-  const base = core.config.publicUrls[core.config.region];
-  note(
-    `Created connect link ${created.id} for ${values.provider}, works once until ${created.expiresAt}. ` +
-      'Send it to the account owner; the connection appears in `./bin/crm-proxy.mjs connections list` once they allow access. ' +
-      `The link uses ${core.address.baseUrl} (from ${core.address.source})` +
-      (base === undefined
-        ? `; for people on other machines set CRM_PROXY_PUBLIC_URL_${core.config.region.toUpperCase()} to the address they reach the service at.`
-        : '.'),
-  );
-  return 0;
-}
+  },
+});
 
-async function list(core: Core, args: string[]): Promise<number> {
-  const json = jsonFlag(args);
-  const links = await core.connect.listLinks();
-  printListing(
-    links,
-    json,
-    'No connect links yet. Create one with: ./bin/crm-proxy.mjs connect-link create --provider …',
-    ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'EXPIRES', 'CONNECTION'],
-    (l) => [l.id, l.provider, l.label ?? '', l.status, l.expiresAt, l.connectionId ?? ''],
-  );
-  return 0;
-}
-
-async function revoke(core: Core, args: string[]): Promise<number> {
-  const { positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: {} });
-  const [id, extra] = positionals;
-  if (!id || extra) throw new UsageError('usage: ./bin/crm-proxy.mjs connect-link revoke ID');
-  const outcome = await core.connect.revokeLink(id);
-  if (outcome === 'not_found') throw new CommandError(`No connect link ${id}.`);
-  if (outcome === 'used')
-    throw new CommandError(`Connect link ${id} was already used; remove its connection instead.`);
-  note(outcome === 'revoked' ? `Revoked connect link ${id}.` : `Connect link ${id} was already revoked.`);
-  return 0;
-}
+export const connectLinkCommand = subcommands('connect-link', { create, list, revoke });

@@ -1,11 +1,8 @@
-import { parseArgs } from 'node:util';
 import type { CreateConnectionInput, Credentials } from '../../connections/types.ts';
 import type { Connection } from '../../domain/connection.ts';
 import type { ProviderProfile } from '../../providers/adapter.ts';
-import type { Core } from '../core.ts';
-import { CommandError, note, printJson, printListing, readSecret, UsageError } from '../io.ts';
-import { cliIo } from '../process-io.ts';
-import { jsonFlag, subcommands } from './subcommands.ts';
+import { CommandError, cliIo, note, printJson, readSecret, UsageError } from '../io.ts';
+import { leaf, listing, subcommands } from './subcommands.ts';
 
 export const CONNECTIONS_HELP = `./bin/crm-proxy.mjs connections add --provider salesforce --instance-url URL --refresh-token T [--label L]
 ./bin/crm-proxy.mjs connections add --provider hubspot (--refresh-token T | --private-app-token T) [--label L]
@@ -22,65 +19,57 @@ export const CONNECTIONS_HELP = `./bin/crm-proxy.mjs connections add --provider 
 ./bin/crm-proxy.mjs connections list [--json]
 ./bin/crm-proxy.mjs connections remove ID        removes the connection and all of its API tokens`;
 
-export const connectionsCommand = subcommands('connections', {
-  add,
-  list,
-  remove,
-  reauth,
+const add = leaf({
+  options: {
+    provider: { type: 'string' },
+    'instance-url': { type: 'string' },
+    'api-base-url': { type: 'string' },
+    'refresh-token': { type: 'string' },
+    'private-app-token': { type: 'string' },
+    label: { type: 'string' },
+    sandbox: { type: 'boolean', default: false },
+    'skip-check': { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  },
+  async run(core, values) {
+    const profiles = core.registry.list().map((a) => a.profile);
+    const profile = profiles.find((p) => p.id === values.provider);
+    if (profile === undefined) {
+      throw new UsageError(`--provider must be ${profiles.map((p) => p.id).join(' or ')}`);
+    }
+    const provider = profile.id;
+    refuseUnacceptedKind(profiles, profile, values['private-app-token']);
+    const credentials = await readCredentials(profile, values['refresh-token'], values['private-app-token']);
+    if (profile.connection.instanceUrl === 'required' && !values['instance-url']) {
+      const example = profile.connection.instanceUrlExample;
+      throw new UsageError(
+        `--instance-url is required for ${profile.displayName}${example === undefined ? '' : ` (e.g. ${example})`}`,
+      );
+    }
+    const input: CreateConnectionInput = {
+      provider,
+      label: values.label ?? null,
+      instanceUrl: values['instance-url'] ?? null,
+      apiBaseUrl: values['api-base-url'] ?? null,
+      sandbox: values.sandbox,
+      credentials,
+    };
+    const result = await core.connect.createChecked(input, { check: !values['skip-check'] });
+    if (!result.ok) throw new CommandError(result.message);
+    if (values.json) printJson(result.connection);
+    else {
+      cliIo().stdout.write(`${result.connection.id}\n`);
+      const checked = result.checked
+        ? ` Checked: it reaches account ${result.connection.accountId ?? '(id not given)'}${result.user === null ? '' : ` as ${result.user}`}.`
+        : ' Not checked: its first API call will tell whether the credentials work.';
+      note(
+        `Created ${provider} connection ${result.connection.id} in region ${result.connection.region}.${checked} ` +
+          `Next: ./bin/crm-proxy.mjs tokens create --connection ${result.connection.id}`,
+      );
+    }
+    return 0;
+  },
 });
-async function add(core: Core, args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: {
-      provider: { type: 'string' },
-      'instance-url': { type: 'string' },
-      'api-base-url': { type: 'string' },
-      'refresh-token': { type: 'string' },
-      'private-app-token': { type: 'string' },
-      label: { type: 'string' },
-      sandbox: { type: 'boolean', default: false },
-      'skip-check': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-    },
-  });
-  const profiles = core.registry.list().map((a) => a.profile);
-  const profile = profiles.find((p) => p.id === values.provider);
-  if (profile === undefined) {
-    throw new UsageError(`--provider must be ${profiles.map((p) => p.id).join(' or ')}`);
-  }
-  const provider = profile.id;
-  refuseUnacceptedKind(profiles, profile, values['private-app-token']);
-  const credentials = await readCredentials(profile, values['refresh-token'], values['private-app-token']);
-  if (profile.connection.instanceUrl === 'required' && !values['instance-url']) {
-    const example = profile.connection.instanceUrlExample;
-    throw new UsageError(
-      `--instance-url is required for ${profile.displayName}${example === undefined ? '' : ` (e.g. ${example})`}`,
-    );
-  }
-  const input: CreateConnectionInput = {
-    provider,
-    label: values.label ?? null,
-    instanceUrl: values['instance-url'] ?? null,
-    apiBaseUrl: values['api-base-url'] ?? null,
-    sandbox: values.sandbox,
-    credentials,
-  };
-  const result = await core.connect.createChecked(input, { check: !values['skip-check'] });
-  if (!result.ok) throw new CommandError(result.message);
-  if (values.json) printJson(result.connection);
-  else {
-    cliIo().stdout.write(`${result.connection.id}\n`);
-    const checked = result.checked
-      ? ` Checked: it reaches account ${result.connection.accountId ?? '(id not given)'}${result.user === null ? '' : ` as ${result.user}`}.`
-      : ' Not checked: its first API call will tell whether the credentials work.';
-    note(
-      `Created ${provider} connection ${result.connection.id} in region ${result.connection.region}.${checked} ` +
-        `Next: ./bin/crm-proxy.mjs tokens create --connection ${result.connection.id}`,
-    );
-  }
-  return 0;
-}
 
 /** A private app token for a CRM that takes none is a usage error naming the CRMs that do. */
 function refuseUnacceptedKind(
@@ -126,18 +115,12 @@ async function readCredentials(
   );
 }
 
-async function list(core: Core, args: string[]): Promise<number> {
-  const json = jsonFlag(args);
-  const connections = await core.connections.list();
-  printListing(
-    connections,
-    json,
-    'No connections yet. Add one with: ./bin/crm-proxy.mjs connections add --provider …',
-    ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'HOST', 'CREATED'],
-    (c) => [c.id, c.provider, c.label ?? '', statusText(c), host(c), c.createdAt],
-  );
-  return 0;
-}
+const list = listing(
+  (core) => core.connections.list(),
+  'No connections yet. Add one with: ./bin/crm-proxy.mjs connections add --provider …',
+  ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'HOST', 'CREATED'],
+  (c) => [c.id, c.provider, c.label ?? '', statusText(c), host(c), c.createdAt],
+);
 
 function statusText(c: Connection): string {
   return c.status === 'active' ? 'active' : `needs_reauth${c.statusReason ? ` (${c.statusReason})` : ''}`;
@@ -147,42 +130,40 @@ function host(c: Connection): string {
   return `${c.apiBaseUrl ?? c.instanceUrl ?? ''}${c.sandbox ? ' [sandbox]' : ''}`;
 }
 
-async function reauth(core: Core, args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    strict: true,
-    allowPositionals: true,
-    options: {
-      'refresh-token': { type: 'string' },
-      'private-app-token': { type: 'string' },
-      'skip-check': { type: 'boolean', default: false },
-    },
-  });
-  const [id, extra] = positionals;
-  if (!id || extra)
-    throw new UsageError(
-      'usage: ./bin/crm-proxy.mjs connections reauth ID (--refresh-token T | --private-app-token T)',
+const reauth = leaf({
+  options: {
+    'refresh-token': { type: 'string' },
+    'private-app-token': { type: 'string' },
+    'skip-check': { type: 'boolean', default: false },
+  },
+  operands: {
+    count: 1,
+    usage: 'usage: ./bin/crm-proxy.mjs connections reauth ID (--refresh-token T | --private-app-token T)',
+  },
+  async run(core, values, [id = '']) {
+    const existing = (await core.connections.list()).find((c) => c.id === id);
+    if (!existing) throw new CommandError(`No connection ${id}.`);
+    const profiles = core.registry.list().map((a) => a.profile);
+    const profile = core.registry.adapterFor(existing).profile;
+    refuseUnacceptedKind(profiles, profile, values['private-app-token']);
+    const credentials = await readCredentials(profile, values['refresh-token'], values['private-app-token']);
+    const result = await core.connect.reauthorizeChecked(id, credentials, { check: !values['skip-check'] });
+    if (!result.ok) throw new CommandError(result.message);
+    note(
+      `Updated the credentials of ${id}; it is active again.${result.checked ? ' Checked: the credentials work.' : ''}`,
     );
-  const existing = (await core.connections.list()).find((c) => c.id === id);
-  if (!existing) throw new CommandError(`No connection ${id}.`);
-  const profiles = core.registry.list().map((a) => a.profile);
-  const profile = core.registry.adapterFor(existing).profile;
-  refuseUnacceptedKind(profiles, profile, values['private-app-token']);
-  const credentials = await readCredentials(profile, values['refresh-token'], values['private-app-token']);
-  const result = await core.connect.reauthorizeChecked(id, credentials, { check: !values['skip-check'] });
-  if (!result.ok) throw new CommandError(result.message);
-  note(
-    `Updated the credentials of ${id}; it is active again.${result.checked ? ' Checked: the credentials work.' : ''}`,
-  );
-  return 0;
-}
+    return 0;
+  },
+});
 
-async function remove(core: Core, args: string[]): Promise<number> {
-  const { positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: {} });
-  const [id, extra] = positionals;
-  if (!id || extra) throw new UsageError('usage: ./bin/crm-proxy.mjs connections remove ID');
-  const tokens = await core.auth.list(id);
-  if (!(await core.connections.remove(id))) throw new CommandError(`No connection ${id}.`);
-  note(`Removed connection ${id} and its ${tokens.length} API token(s).`);
-  return 0;
-}
+const remove = leaf({
+  operands: { count: 1, usage: 'usage: ./bin/crm-proxy.mjs connections remove ID' },
+  async run(core, _values, [id = '']) {
+    const tokens = await core.auth.list(id);
+    if (!(await core.connections.remove(id))) throw new CommandError(`No connection ${id}.`);
+    note(`Removed connection ${id} and its ${tokens.length} API token(s).`);
+    return 0;
+  },
+});
+
+export const connectionsCommand = subcommands('connections', { add, list, remove, reauth });

@@ -1,10 +1,7 @@
-import { parseArgs } from 'node:util';
 import type { JobRow } from '../../store/types.ts';
 import { FINISHED_JOB_STATES } from '../../store/types.ts';
-import type { Core } from '../core.ts';
-import { CommandError, note, printListing, UsageError } from '../io.ts';
-import { cliIo } from '../process-io.ts';
-import { subcommands } from './subcommands.ts';
+import { CommandError, cliIo, note, printListing, UsageError } from '../io.ts';
+import { leaf, subcommands } from './subcommands.ts';
 
 export const JOBS_HELP = `./bin/crm-proxy.mjs jobs list [--token ID] [--limit N] [--json]   write jobs, newest first
 ./bin/crm-proxy.mjs jobs watch ID [--interval-ms N]     a live progress bar until the job ends, then its counts`;
@@ -12,10 +9,6 @@ export const JOBS_HELP = `./bin/crm-proxy.mjs jobs list [--token ID] [--limit N]
 // The CLI reads the store directly, like the other commands: it needs no API token and works with
 // the service stopped (a job interrupted by a crash shows as running until an instance resumes it).
 
-export const jobsCommand = subcommands('jobs', {
-  list,
-  watch,
-});
 function whole(value: string | undefined, flag: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
@@ -24,88 +17,85 @@ function whole(value: string | undefined, flag: string, fallback: number, max: n
   return n;
 }
 
-async function list(core: Core, args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: {
-      token: { type: 'string' },
-      limit: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-  });
-  const jobs = await core.store.jobs.list({
-    limit: whole(values.limit, '--limit', 50, 1000),
-    ...(values.token === undefined ? {} : { tokenId: values.token }),
-  });
-  printListing(
-    jobs,
-    values.json,
-    'No jobs.',
-    ['ID', 'STATE', 'OPERATION', 'OBJECT', 'INTERFACE', 'PROCESSED', 'SUCCEEDED', 'FAILED', 'CREATED'],
-    (j) => [
-      j.id,
-      j.state,
-      j.operation,
-      j.objectName ?? '',
-      j.interface ?? '',
-      `${j.processed}/${j.total}`,
-      String(j.succeeded),
-      String(j.failed),
-      j.createdAt,
-    ],
-  );
-  return 0;
-}
+const list = leaf({
+  options: {
+    token: { type: 'string' },
+    limit: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
+  async run(core, values) {
+    const jobs = await core.store.jobs.list({
+      limit: whole(values.limit, '--limit', 50, 1000),
+      ...(values.token === undefined ? {} : { tokenId: values.token }),
+    });
+    printListing(
+      jobs,
+      values.json,
+      'No jobs.',
+      ['ID', 'STATE', 'OPERATION', 'OBJECT', 'INTERFACE', 'PROCESSED', 'SUCCEEDED', 'FAILED', 'CREATED'],
+      (j) => [
+        j.id,
+        j.state,
+        j.operation,
+        j.objectName ?? '',
+        j.interface ?? '',
+        `${j.processed}/${j.total}`,
+        String(j.succeeded),
+        String(j.failed),
+        j.createdAt,
+      ],
+    );
+    return 0;
+  },
+});
 
 const finished = (job: JobRow) => FINISHED_JOB_STATES.includes(job.state);
 
-async function watch(core: Core, args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    strict: true,
-    allowPositionals: true,
-    options: { 'interval-ms': { type: 'string' } },
-  });
-  const id = positionals[0];
-  if (id === undefined)
-    throw new UsageError('jobs watch needs a job id (./bin/crm-proxy.mjs jobs list shows them)');
-  const interval = whole(values['interval-ms'], '--interval-ms', 500, 60_000);
-  let job = await core.store.jobs.find(id);
-  if (job === null)
-    throw new CommandError(`There is no job ${id} (finished jobs are pruned after the retention period).`);
-  // The bar goes to stderr, so stdout carries only the final counts. Loaded here: `serve` loads
-  // this file's command table too, and never draws a bar.
-  const { default: cliProgress } = await import('cli-progress');
-  const bar = new cliProgress.SingleBar(
-    {
-      stream: cliIo().stderr as NodeJS.WritableStream,
-      format: '{bar} {percentage}% | {value}/{total} records | {succeeded} ok, {failed} failed | {state}',
-      noTTYOutput: true,
-      notTTYSchedule: interval,
-      hideCursor: true,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  const payload = (j: JobRow) => ({ succeeded: j.succeeded, failed: j.failed, state: j.state });
-  bar.start(job.total, job.processed, payload(job));
-  while (!finished(job)) {
-    await new Promise((resolve) => setTimeout(resolve, interval));
-    job = (await core.store.jobs.find(id)) ?? job;
+const watch = leaf({
+  options: { 'interval-ms': { type: 'string' } },
+  operands: 'any',
+  async run(core, values, [id]) {
+    if (id === undefined)
+      throw new UsageError('jobs watch needs a job id (./bin/crm-proxy.mjs jobs list shows them)');
+    const interval = whole(values['interval-ms'], '--interval-ms', 500, 60_000);
+    let job = await core.store.jobs.find(id);
+    if (job === null)
+      throw new CommandError(`There is no job ${id} (finished jobs are pruned after the retention period).`);
+    // The bar goes to stderr, so stdout carries only the final counts. Loaded here: `serve` loads
+    // this file's command table too, and never draws a bar.
+    const { default: cliProgress } = await import('cli-progress');
+    const bar = new cliProgress.SingleBar(
+      {
+        stream: cliIo().stderr as NodeJS.WritableStream,
+        format: '{bar} {percentage}% | {value}/{total} records | {succeeded} ok, {failed} failed | {state}',
+        noTTYOutput: true,
+        notTTYSchedule: interval,
+        hideCursor: true,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    const payload = (j: JobRow) => ({ succeeded: j.succeeded, failed: j.failed, state: j.state });
+    bar.start(job.total, job.processed, payload(job));
+    while (!finished(job)) {
+      await new Promise((resolve) => setTimeout(resolve, interval));
+      job = (await core.store.jobs.find(id)) ?? job;
+      bar.update(job.processed, payload(job));
+    }
     bar.update(job.processed, payload(job));
-  }
-  bar.update(job.processed, payload(job));
-  bar.stop();
-  const seconds =
-    job.startedAt !== null && job.finishedAt !== null
-      ? ` in ${((Date.parse(job.finishedAt) - Date.parse(job.startedAt)) / 1000).toFixed(1)} s`
-      : '';
-  cliIo().stdout.write(
-    `${job.id} ${job.state}${seconds}: ${job.processed}/${job.total} processed, ${job.succeeded} succeeded, ${job.failed} failed${job.interface ? ` (${job.interface})` : ''}\n`,
-  );
-  if (job.state === 'failed' && job.error !== null) {
-    const { body } = JSON.parse(job.error) as { body: { error: { code: string; message: string } } };
-    note(`${body.error.code}: ${body.error.message}`);
-  }
-  return job.state === 'failed' ? 1 : 0;
-}
+    bar.stop();
+    const seconds =
+      job.startedAt !== null && job.finishedAt !== null
+        ? ` in ${((Date.parse(job.finishedAt) - Date.parse(job.startedAt)) / 1000).toFixed(1)} s`
+        : '';
+    cliIo().stdout.write(
+      `${job.id} ${job.state}${seconds}: ${job.processed}/${job.total} processed, ${job.succeeded} succeeded, ${job.failed} failed${job.interface ? ` (${job.interface})` : ''}\n`,
+    );
+    if (job.state === 'failed' && job.error !== null) {
+      const { body } = JSON.parse(job.error) as { body: { error: { code: string; message: string } } };
+      note(`${body.error.code}: ${body.error.message}`);
+    }
+    return job.state === 'failed' ? 1 : 0;
+  },
+});
+
+export const jobsCommand = subcommands('jobs', { list, watch });

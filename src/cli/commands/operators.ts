@@ -1,13 +1,11 @@
 import { userInfo } from 'node:os';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import { type Actor, actorName, OperatorError } from '../../admin/operators.ts';
 import type { NewRequestLogEntry } from '../../admin/request-log.ts';
 import { randomBase62 } from '../../crypto/random.ts';
 import type { Core } from '../core.ts';
-import { CommandError, note, printJson, printListing, UsageError } from '../io.ts';
-import { cliIo } from '../process-io.ts';
-import { jsonFlag, subcommands } from './subcommands.ts';
+import { CommandError, cliIo, note, printJson, printListing, UsageError } from '../io.ts';
+import { leaf, listing, subcommands } from './subcommands.ts';
 
 export const OPERATORS_HELP = `./bin/crm-proxy.mjs operators create --email EMAIL [--manager]   the password is read from stdin (or asked for on a terminal); --manager: may manage the other operators (the first one always does)
 ./bin/crm-proxy.mjs operators list [--json]
@@ -18,21 +16,6 @@ export const OPERATORS_HELP = `./bin/crm-proxy.mjs operators create --email EMAI
 ./bin/crm-proxy.mjs operators key create --email EMAIL [--label L] [--json]   an operator API key for /v1/admin, printed once
 ./bin/crm-proxy.mjs operators key list [--json]
 ./bin/crm-proxy.mjs operators key revoke ID`;
-
-export const operatorsCommand = subcommands(
-  'operators',
-  {
-    create,
-    list,
-    disable: (core, args) => lifecycle(core, 'disable', args),
-    enable: (core, args) => lifecycle(core, 'enable', args),
-    remove: (core, args) => lifecycle(core, 'remove', args),
-    password,
-    sessions,
-  },
-  // `key` has subcommands of its own.
-  { key: (args, open) => keyCommand(args, open) },
-);
 
 /** Passwords: one line of stdin each, or asked for without echo on a terminal. */
 async function readPasswords(prompts: string[]): Promise<string[]> {
@@ -119,133 +102,116 @@ async function act<T>(core: Core, what: string, run: (actor: Actor) => Promise<T
   }
 }
 
-async function lifecycle(core: Core, sub: 'disable' | 'enable' | 'remove', args: string[]): Promise<number> {
-  const { positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: {} });
-  const [target, extra] = positionals;
-  if (!target || extra) throw new UsageError(`usage: crm-proxy operators ${sub} EMAIL|ID`);
-  const op = await act(core, `${sub} ${target}`, (actor) => core.operators[sub](actor, target));
-  const done = { disable: 'Disabled', enable: 'Enabled', remove: 'Removed' }[sub];
-  note(
-    `${done} operator ${op.email} (${op.id}).${sub === 'enable' ? '' : ' Their sessions ended and their keys were revoked.'}`,
-  );
-  return 0;
-}
-
-async function password(core: Core, args: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args,
-    strict: true,
-    allowPositionals: true,
-    options: { current: { type: 'boolean', default: false } },
-  });
-  const [target, extra] = positionals;
-  if (!target || extra) throw new UsageError('usage: crm-proxy operators password EMAIL|ID [--current]');
-  if (values.current) {
-    const [current = '', next = ''] = await readPasswords(['Current password', 'New password']);
-    await act(core, `password ${target} --current`, async () => {
-      const op = await core.operators.find(target);
-      if (op === null) throw new OperatorError('operator', `no operator ${target}`, 404);
-      await core.operators.changeOwnPassword(op, current, next);
-    });
-  } else {
-    const [next = ''] = await readPasswords(['New password']);
-    await act(core, `password ${target}`, (actor) => core.operators.resetPassword(actor, target, next));
-  }
-  note(`Password of ${target} changed. Its sessions ended and its operator keys were revoked.`);
-  return 0;
-}
-
-async function sessions(core: Core, args: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args,
-    strict: true,
-    allowPositionals: true,
-    options: { json: { type: 'boolean', default: false } },
-  });
-  const [first, second, extra] = positionals;
-  if (first === 'end') {
-    if (!second || extra) throw new UsageError('usage: crm-proxy operators sessions end EMAIL|ID|SESSION');
-    if (/^[0-9a-f]{64}$/.test(second)) {
-      await act(core, `sessions end ${second}`, (actor) => core.operators.endSessionById(actor, second));
-      note(`Ended session ${second.slice(0, 12)}….`);
-    } else {
-      const n = await act(core, `sessions end ${second}`, (actor) =>
-        core.operators.endSessions(actor, second),
+/** disable, enable, remove: one operator named by EMAIL|ID. */
+const lifecycle = (sub: 'disable' | 'enable' | 'remove') =>
+  leaf({
+    operands: { count: 1, usage: `usage: crm-proxy operators ${sub} EMAIL|ID` },
+    async run(core, _values, [target = '']) {
+      const op = await act(core, `${sub} ${target}`, (actor) => core.operators[sub](actor, target));
+      const done = { disable: 'Disabled', enable: 'Enabled', remove: 'Removed' }[sub];
+      note(
+        `${done} operator ${op.email} (${op.id}).${sub === 'enable' ? '' : ' Their sessions ended and their keys were revoked.'}`,
       );
-      note(`Ended ${n} session(s) of ${second}.`);
-    }
-    return 0;
-  }
-  if (!first || second) throw new UsageError('usage: crm-proxy operators sessions EMAIL|ID [--json]');
-  const op = await core.operators.find(first);
-  if (op === null) throw new CommandError(`No operator ${first}.`);
-  const list = await core.operators.listSessions(cliActor(), op.id);
-  printListing(
-    list.map(({ csrfToken: _c, ...rest }) => rest),
-    values.json,
-    `No sessions of ${op.email}.`,
-    ['SESSION', 'SIGNED IN', 'LAST SEEN', 'ENDS', 'ADDRESS', 'BROWSER'],
-    (x) => [
-      x.idHash,
-      x.createdAt,
-      x.lastSeenAt,
-      x.expiresAt,
-      x.address ?? '',
-      (x.userAgent ?? '').slice(0, 40),
-    ],
-  );
-  return 0;
-}
-
-async function create(core: Core, args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: { email: { type: 'string' }, manager: { type: 'boolean', default: false } },
+      return 0;
+    },
   });
-  const email = values.email;
-  if (!email) throw new UsageError('--email EMAIL is required');
-  const [pw = ''] = await readPasswords(['Password']);
-  const operator = await act(core, `create ${email}`, (actor) =>
-    core.operators.add(actor, email, pw, values.manager),
-  );
-  note(
-    `Created operator ${operator.email} (${operator.id})${operator.canManage ? ', who manages the other operators' : ''}. Sign in at ${core.address.baseUrl}/console/sign-in`,
-  );
-  return 0;
-}
 
-async function list(core: Core, args: string[]): Promise<number> {
-  const json = jsonFlag(args);
-  const operators = await core.operators.list();
-  printListing(
-    operators,
-    json,
-    'No operators. Create one with: ./bin/crm-proxy.mjs operators create --email you@example.com',
-    ['ID', 'EMAIL', 'STATE', 'MANAGES', 'CREATED', 'LAST SIGN-IN'],
-    (o) => [
-      o.id,
-      o.email,
-      o.disabledAt === null ? 'enabled' : `disabled ${o.disabledAt}`,
-      o.canManage ? 'yes' : 'no',
-      o.createdAt,
-      o.lastSignInAt ?? 'never',
-    ],
-  );
-  return 0;
-}
+const password = leaf({
+  options: { current: { type: 'boolean', default: false } },
+  operands: { count: 1, usage: 'usage: crm-proxy operators password EMAIL|ID [--current]' },
+  async run(core, values, [target = '']) {
+    if (values.current) {
+      const [current = '', next = ''] = await readPasswords(['Current password', 'New password']);
+      await act(core, `password ${target} --current`, async () => {
+        const op = await core.operators.find(target);
+        if (op === null) throw new OperatorError('operator', `no operator ${target}`, 404);
+        await core.operators.changeOwnPassword(op, current, next);
+      });
+    } else {
+      const [next = ''] = await readPasswords(['New password']);
+      await act(core, `password ${target}`, (actor) => core.operators.resetPassword(actor, target, next));
+    }
+    note(`Password of ${target} changed. Its sessions ended and its operator keys were revoked.`);
+    return 0;
+  },
+});
 
-const keyCommand = subcommands('operators key', {
-  async create(core, rest) {
-    const { values } = parseArgs({
-      args: rest,
-      strict: true,
-      options: {
-        email: { type: 'string' },
-        label: { type: 'string' },
-        json: { type: 'boolean', default: false },
-      },
-    });
+const sessions = leaf({
+  options: { json: { type: 'boolean', default: false } },
+  operands: 'any',
+  async run(core, values, [first, second, extra]) {
+    if (first === 'end') {
+      if (!second || extra) throw new UsageError('usage: crm-proxy operators sessions end EMAIL|ID|SESSION');
+      if (/^[0-9a-f]{64}$/.test(second)) {
+        await act(core, `sessions end ${second}`, (actor) => core.operators.endSessionById(actor, second));
+        note(`Ended session ${second.slice(0, 12)}….`);
+      } else {
+        const n = await act(core, `sessions end ${second}`, (actor) =>
+          core.operators.endSessions(actor, second),
+        );
+        note(`Ended ${n} session(s) of ${second}.`);
+      }
+      return 0;
+    }
+    if (!first || second) throw new UsageError('usage: crm-proxy operators sessions EMAIL|ID [--json]');
+    const op = await core.operators.find(first);
+    if (op === null) throw new CommandError(`No operator ${first}.`);
+    const list = await core.operators.listSessions(cliActor(), op.id);
+    printListing(
+      list.map(({ csrfToken: _c, ...rest }) => rest),
+      values.json,
+      `No sessions of ${op.email}.`,
+      ['SESSION', 'SIGNED IN', 'LAST SEEN', 'ENDS', 'ADDRESS', 'BROWSER'],
+      (x) => [
+        x.idHash,
+        x.createdAt,
+        x.lastSeenAt,
+        x.expiresAt,
+        x.address ?? '',
+        (x.userAgent ?? '').slice(0, 40),
+      ],
+    );
+    return 0;
+  },
+});
+
+const create = leaf({
+  options: { email: { type: 'string' }, manager: { type: 'boolean', default: false } },
+  async run(core, values) {
+    const email = values.email;
+    if (!email) throw new UsageError('--email EMAIL is required');
+    const [pw = ''] = await readPasswords(['Password']);
+    const operator = await act(core, `create ${email}`, (actor) =>
+      core.operators.add(actor, email, pw, values.manager),
+    );
+    note(
+      `Created operator ${operator.email} (${operator.id})${operator.canManage ? ', who manages the other operators' : ''}. Sign in at ${core.address.baseUrl}/console/sign-in`,
+    );
+    return 0;
+  },
+});
+
+const list = listing(
+  (core) => core.operators.list(),
+  'No operators. Create one with: ./bin/crm-proxy.mjs operators create --email you@example.com',
+  ['ID', 'EMAIL', 'STATE', 'MANAGES', 'CREATED', 'LAST SIGN-IN'],
+  (o) => [
+    o.id,
+    o.email,
+    o.disabledAt === null ? 'enabled' : `disabled ${o.disabledAt}`,
+    o.canManage ? 'yes' : 'no',
+    o.createdAt,
+    o.lastSignInAt ?? 'never',
+  ],
+);
+
+const keyCreate = leaf({
+  options: {
+    email: { type: 'string' },
+    label: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
+  async run(core, values) {
     if (!values.email) throw new UsageError('--email EMAIL is required (the operator the key acts for)');
     const operator = await core.operators.find(values.email);
     if (!operator)
@@ -265,32 +231,41 @@ const keyCommand = subcommands('operators key', {
     );
     return 0;
   },
-  async list(core, rest) {
-    const json = jsonFlag(rest);
-    const keys = await core.operators.listKeys();
-    printListing(
-      keys,
-      json,
-      'No operator keys.',
-      ['ID', 'PREFIX', 'OPERATOR', 'LABEL', 'CREATED', 'LAST USED', 'REVOKED'],
-      (k) => [
-        k.id,
-        `${k.prefix}…`,
-        k.operatorId,
-        k.label ?? '',
-        k.createdAt,
-        k.lastUsedAt ?? 'never',
-        k.revokedAt ?? '',
-      ],
-    );
-    return 0;
-  },
-  async revoke(core, rest) {
-    const { positionals } = parseArgs({ args: rest, strict: true, allowPositionals: true, options: {} });
-    const [id, extra] = positionals;
-    if (!id || extra) throw new UsageError('usage: ./bin/crm-proxy.mjs operators key revoke ID');
-    if (!(await core.operators.revokeKey(id))) throw new CommandError(`No active operator key ${id}.`);
-    note(`Revoked operator key ${id}.`);
-    return 0;
-  },
+});
+
+const keyCommand = subcommands('operators key', {
+  create: keyCreate,
+  list: listing(
+    (core) => core.operators.listKeys(),
+    'No operator keys.',
+    ['ID', 'PREFIX', 'OPERATOR', 'LABEL', 'CREATED', 'LAST USED', 'REVOKED'],
+    (k) => [
+      k.id,
+      `${k.prefix}…`,
+      k.operatorId,
+      k.label ?? '',
+      k.createdAt,
+      k.lastUsedAt ?? 'never',
+      k.revokedAt ?? '',
+    ],
+  ),
+  revoke: leaf({
+    operands: { count: 1, usage: 'usage: ./bin/crm-proxy.mjs operators key revoke ID' },
+    async run(core, _values, [id = '']) {
+      if (!(await core.operators.revokeKey(id))) throw new CommandError(`No active operator key ${id}.`);
+      note(`Revoked operator key ${id}.`);
+      return 0;
+    },
+  }),
+});
+
+export const operatorsCommand = subcommands('operators', {
+  create,
+  list,
+  disable: lifecycle('disable'),
+  enable: lifecycle('enable'),
+  remove: lifecycle('remove'),
+  password,
+  sessions,
+  key: keyCommand,
 });

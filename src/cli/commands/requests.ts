@@ -1,19 +1,16 @@
 import { parseArgs } from 'node:util';
 import type { Core } from '../core.ts';
 import { note, printJson, printListing, printTable, UsageError } from '../io.ts';
-import { withCore } from './subcommands.ts';
+import { subcommands, withCore } from './subcommands.ts';
 
 export const REQUESTS_HELP = `./bin/crm-proxy.mjs requests list [--connection ID] [--token ID] [--status 2xx|3xx|4xx|5xx] [--request-id ID] [--limit N] [--json]
     the request log, newest first (the same entries as the console and GET /v1/admin/requests)
 ./bin/crm-proxy.mjs usage [--connection ID] [--hours N] [--json]   requests and errors per hour (default: 168 hours)`;
 
-export async function requestsCommand(args: string[], open: () => Promise<Core>): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub !== 'list' && sub !== 'ls') {
-    throw new UsageError(sub ? `unknown subcommand "requests ${sub}"` : 'requests needs a subcommand: list');
-  }
+/** Options are checked before the store is opened. */
+async function list(args: string[], open: () => Promise<Core>): Promise<number> {
   const { values } = parseArgs({
-    args: rest,
+    args,
     strict: true,
     options: {
       connection: { type: 'string' },
@@ -70,6 +67,8 @@ export async function requestsCommand(args: string[], open: () => Promise<Core>)
     return 0;
   });
 }
+
+export const requestsCommand = subcommands('requests', { list });
 
 export async function usageCommand(args: string[], open: () => Promise<Core>): Promise<number> {
   const { values } = parseArgs({

@@ -1,22 +1,23 @@
-import type { Core } from '../core.ts';
 import { note, printJson } from '../io.ts';
-import { jsonFlag, withCore } from './subcommands.ts';
+import { leaf, single } from './subcommands.ts';
 
 export const ROTATE_KEY_HELP = `./bin/crm-proxy.mjs rotate-key [--json]
     re-encrypts every connection's credentials under CRM_PROXY_ENCRYPTION_KEY_ID; keep the old key in
     CRM_PROXY_ENCRYPTION_KEYS until it reports nothing left to do. Safe to re-run.`;
 
-export async function rotateKeyCommand(args: string[], open: () => Promise<Core>): Promise<number> {
-  const json = jsonFlag(args);
-  return withCore(open, async (core) => {
-    const report = await core.connections.resealAll();
-    if (json) printJson({ activeKeyId: core.keyring.activeKeyId, ...report });
-    else {
-      note(
-        `Active key "${core.keyring.activeKeyId}": re-encrypted ${report.resealed}, already current ${report.current}, failed ${report.failed.length}.`,
-      );
-      for (const f of report.failed) note(`  ${f.id}: ${f.message}`);
-    }
-    return report.failed.length === 0 ? 0 : 1;
-  });
-}
+export const rotateKeyCommand = single(
+  leaf({
+    options: { json: { type: 'boolean', default: false } },
+    async run(core, { json }) {
+      const report = await core.connections.resealAll();
+      if (json) printJson({ activeKeyId: core.keyring.activeKeyId, ...report });
+      else {
+        note(
+          `Active key "${core.keyring.activeKeyId}": re-encrypted ${report.resealed}, already current ${report.current}, failed ${report.failed.length}.`,
+        );
+        for (const f of report.failed) note(`  ${f.id}: ${f.message}`);
+      }
+      return report.failed.length === 0 ? 0 : 1;
+    },
+  }),
+);

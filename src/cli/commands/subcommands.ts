@@ -1,11 +1,64 @@
 // The shape every command with subcommands shares: `crm-proxy <command> <subcommand> [options]`,
-// each subcommand run on the opened store and services (Core), closed whatever happens.
-import { parseArgs } from 'node:util';
+// each subcommand declared as data (its options, its operands) and run on the opened store and
+// services (Core), closed whatever happens.
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import type { Core } from '../core.ts';
-import { UsageError } from '../io.ts';
+import { printListing, UsageError } from '../io.ts';
 
-export type Subcommand = (core: Core, args: string[]) => Promise<number>;
 export type Command = (args: string[], open: () => Promise<Core>) => Promise<number>;
+
+type Values<O extends ParseArgsOptionsConfig> = ReturnType<
+  typeof parseArgs<{ options: O; strict: true; allowPositionals: true }>
+>['values'];
+
+/** A subcommand: what node's parseArgs is told, and what runs with the parsed result. */
+export interface Leaf<O extends ParseArgsOptionsConfig = ParseArgsOptionsConfig> {
+  options?: O;
+  /**
+   * Operands: none when absent; `n` exactly (none empty) with `usage` as the error otherwise;
+   * 'any' leaves them to `run`.
+   */
+  operands?: { count: number; usage: string } | 'any';
+  run(core: Core, values: Values<O>, operands: string[]): Promise<number>;
+}
+
+/** Declares a subcommand, with its option values typed from its options. */
+export function leaf<const O extends ParseArgsOptionsConfig = Record<never, never>>(spec: Leaf<O>): Leaf {
+  return spec as unknown as Leaf;
+}
+
+/** A subcommand that lists: the items as JSON with --json, `empty` when there are none, else a table. */
+export function listing<T>(
+  load: (core: Core) => Promise<readonly T[]>,
+  empty: string,
+  headers: string[],
+  row: (item: T) => string[],
+): Leaf {
+  return leaf({
+    options: { json: { type: 'boolean', default: false } },
+    async run(core, values) {
+      printListing(await load(core), values.json, empty, headers, row);
+      return 0;
+    },
+  });
+}
+
+/** Parses `args` as `spec` declares; a wrong number of operands is a usage error. */
+export function parse(
+  spec: Leaf,
+  args: string[],
+): { values: Values<ParseArgsOptionsConfig>; operands: string[] } {
+  const { values, positionals } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: spec.operands !== undefined,
+    options: spec.options ?? {},
+  });
+  const want = spec.operands;
+  if (typeof want === 'object' && (positionals.length !== want.count || positionals.some((p) => p === '')))
+    throw new UsageError(want.usage);
+  return { values, operands: positionals };
+}
 
 /** Runs `fn` on a Core opened for it, and closes it. */
 export async function withCore(
@@ -20,30 +73,36 @@ export async function withCore(
   }
 }
 
+/** A command without subcommands: its arguments are parsed before the store is opened. */
+export function single(spec: Leaf): Command {
+  return (args, open) => {
+    const { values, operands } = parse(spec, args);
+    return withCore(open, (core) => spec.run(core, values, operands));
+  };
+}
+
 /**
  * The command `command`: its first argument names the subcommand (`ls` and `rm` also answer for
- * `list` and `remove`); an unknown or missing one is a usage error that lists them.
+ * `list` and `remove`); an unknown or missing one is a usage error that lists them. A subcommand
+ * given as a Command has subcommands of its own.
  */
-export function subcommands(
-  command: string,
-  table: Record<string, Subcommand>,
-  /** Subcommands with subcommands of their own: they open the Core themselves. */
-  nested: Record<string, Command> = {},
-): Command {
+export function subcommands(command: string, table: Record<string, Leaf | Command>): Command {
   const aliases: Record<string, string> = { ls: 'list', rm: 'remove', keys: 'key' };
   return (args, open) => {
     const [given, ...rest] = args;
     const name = given === undefined ? '' : (aliases[given] ?? given);
-    const inner = Object.hasOwn(nested, name) ? nested[name] : undefined;
-    if (inner !== undefined) return inner(rest, open);
-    const run = Object.hasOwn(table, name) ? table[name] : undefined;
-    if (run === undefined)
+    const sub = Object.hasOwn(table, name) ? table[name] : undefined;
+    if (sub === undefined)
       throw new UsageError(
         given
           ? `unknown subcommand "${command} ${given}"`
-          : `${command} needs a subcommand: ${[...Object.keys(table), ...Object.keys(nested)].join(', ')}`,
+          : `${command} needs a subcommand: ${Object.keys(table).join(', ')}`,
       );
-    return withCore(open, (core) => run(core, rest));
+    if (typeof sub === 'function') return sub(rest, open);
+    return withCore(open, (core) => {
+      const { values, operands } = parse(sub, rest);
+      return sub.run(core, values, operands);
+    });
   };
 }
 

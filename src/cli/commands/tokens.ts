@@ -1,56 +1,45 @@
-import { parseArgs } from 'node:util';
 import type { TokenRecord } from '../../domain/connection.ts';
-import type { Core } from '../core.ts';
-import { CommandError, note, parseDuration, printJson, printListing, UsageError } from '../io.ts';
-import { cliIo } from '../process-io.ts';
-import { subcommands } from './subcommands.ts';
+import { CommandError, cliIo, note, parseDuration, printJson, printListing, UsageError } from '../io.ts';
+import { leaf, subcommands } from './subcommands.ts';
 
 export const TOKENS_HELP = `./bin/crm-proxy.mjs tokens create --connection ID [--name N] [--expires-in 30d] [--json]
     prints the token once on stdout (s, m, h, d, w, y units for --expires-in)
 ./bin/crm-proxy.mjs tokens list [--connection ID] [--json]
 ./bin/crm-proxy.mjs tokens revoke ID|PREFIX      a token id (tok_…), its display prefix (crmp_eu_AbCd1234) or the token itself`;
 
-export const tokensCommand = subcommands('tokens', {
-  create,
-  list,
-  revoke,
-});
-
-async function create(core: Core, args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: {
-      connection: { type: 'string' },
-      name: { type: 'string' },
-      'expires-in': { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-  });
-  if (!values.connection) throw new UsageError('--connection ID is required');
-  const expiresAt =
-    values['expires-in'] !== undefined
-      ? new Date(Date.now() + parseDuration(values['expires-in'], '--expires-in'))
-      : null;
-  const result = await core.auth.createToken({
-    connectionId: values.connection,
-    name: values.name ?? null,
-    expiresAt,
-  });
-  if (!result.ok) throw new CommandError(result.message);
-  if (values.json) {
-    printJson({ token: result.token, record: result.record });
+const create = leaf({
+  options: {
+    connection: { type: 'string' },
+    name: { type: 'string' },
+    'expires-in': { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
+  async run(core, values) {
+    if (!values.connection) throw new UsageError('--connection ID is required');
+    const expiresAt =
+      values['expires-in'] !== undefined
+        ? new Date(Date.now() + parseDuration(values['expires-in'], '--expires-in'))
+        : null;
+    const result = await core.auth.createToken({
+      connectionId: values.connection,
+      name: values.name ?? null,
+      expiresAt,
+    });
+    if (!result.ok) throw new CommandError(result.message);
+    if (values.json) {
+      printJson({ token: result.token, record: result.record });
+      return 0;
+    }
+    // Only the token goes to stdout, so `TOKEN=$(crm-proxy tokens create …)` captures exactly it.
+    cliIo().stdout.write(`${result.token}\n`);
+    note(
+      `Created token ${result.record.id} (${result.record.prefix}…) for ${result.record.connectionId}` +
+        `${result.record.expiresAt ? `, expires ${result.record.expiresAt}` : ', no expiry'}. ` +
+        'It is shown only this once: store it now.',
+    );
     return 0;
-  }
-  // Only the token goes to stdout, so `TOKEN=$(crm-proxy tokens create …)` captures exactly it.
-  cliIo().stdout.write(`${result.token}\n`);
-  note(
-    `Created token ${result.record.id} (${result.record.prefix}…) for ${result.record.connectionId}` +
-      `${result.record.expiresAt ? `, expires ${result.record.expiresAt}` : ', no expiry'}. ` +
-      'It is shown only this once: store it now.',
-  );
-  return 0;
-}
+  },
+});
 
 function state(t: TokenRecord, now: string): string {
   if (t.revokedAt) return 'revoked';
@@ -58,46 +47,46 @@ function state(t: TokenRecord, now: string): string {
   return 'active';
 }
 
-async function list(core: Core, args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: { connection: { type: 'string' }, json: { type: 'boolean', default: false } },
-  });
-  const tokens = await core.auth.list(values.connection);
-  const now = new Date().toISOString();
-  printListing(
-    tokens,
-    values.json,
-    'No tokens. Create one with: ./bin/crm-proxy.mjs tokens create --connection ID',
-    ['ID', 'PREFIX', 'CONNECTION', 'NAME', 'STATE', 'CREATED', 'LAST USED', 'EXPIRES'],
-    (t) => [
-      t.id,
-      `${t.prefix}…`,
-      t.connectionId,
-      t.name ?? '',
-      state(t, now),
-      t.createdAt,
-      t.lastUsedAt ?? 'never',
-      t.expiresAt ?? 'never',
-    ],
-  );
-  return 0;
-}
+const list = leaf({
+  options: { connection: { type: 'string' }, json: { type: 'boolean', default: false } },
+  async run(core, values) {
+    const tokens = await core.auth.list(values.connection);
+    const now = new Date().toISOString();
+    printListing(
+      tokens,
+      values.json,
+      'No tokens. Create one with: ./bin/crm-proxy.mjs tokens create --connection ID',
+      ['ID', 'PREFIX', 'CONNECTION', 'NAME', 'STATE', 'CREATED', 'LAST USED', 'EXPIRES'],
+      (t) => [
+        t.id,
+        `${t.prefix}…`,
+        t.connectionId,
+        t.name ?? '',
+        state(t, now),
+        t.createdAt,
+        t.lastUsedAt ?? 'never',
+        t.expiresAt ?? 'never',
+      ],
+    );
+    return 0;
+  },
+});
 
-async function revoke(core: Core, args: string[]): Promise<number> {
-  const { positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: {} });
-  const [ref, extra] = positionals;
-  if (!ref || extra) throw new UsageError('usage: ./bin/crm-proxy.mjs tokens revoke ID|PREFIX');
-  const result = await core.auth.revoke(ref);
-  if (result.ok) {
-    note(`Revoked token ${result.record.id} (${result.record.prefix}…).`);
-    return 0;
-  }
-  if (result.code === 'already_revoked') {
-    // Re-running a revocation is not a failure: the token is revoked either way.
-    note(result.message);
-    return 0;
-  }
-  throw new CommandError(result.message);
-}
+const revoke = leaf({
+  operands: { count: 1, usage: 'usage: ./bin/crm-proxy.mjs tokens revoke ID|PREFIX' },
+  async run(core, _values, [ref = '']) {
+    const result = await core.auth.revoke(ref);
+    if (result.ok) {
+      note(`Revoked token ${result.record.id} (${result.record.prefix}…).`);
+      return 0;
+    }
+    if (result.code === 'already_revoked') {
+      // Re-running a revocation is not a failure: the token is revoked either way.
+      note(result.message);
+      return 0;
+    }
+    throw new CommandError(result.message);
+  },
+});
+
+export const tokensCommand = subcommands('tokens', { create, list, revoke });

@@ -34,17 +34,7 @@ function toConnection(r: Selectable<ConnectionsTable>): Connection {
 
 export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub): ConnectionsRepository {
   return {
-    ...connectionRows(db, changes),
-    ...connectionUpdates(db, changes),
-  };
-}
-
-/** Connections: added, found, listed, removed. */
-function connectionRows(
-  db: Kysely<Database>,
-  changes: ChangeHub,
-): Pick<ConnectionsRepository, 'insert' | 'find' | 'list' | 'remove'> {
-  return {
+    // Connections: added, found, listed, removed.
     async insert(row: NewConnectionRow) {
       const inserted = await db
         .insertInto('connections')
@@ -96,15 +86,7 @@ function connectionRows(
       if (deleted) await changes.publish();
       return deleted;
     },
-  };
-}
-
-/** A connection's credentials, status and account, changed in place. */
-function connectionUpdates(
-  db: Kysely<Database>,
-  changes: ChangeHub,
-): Pick<ConnectionsRepository, 'compareAndSetCredentials' | 'replaceSealed' | 'setStatus' | 'setAccount'> {
-  return {
+    // A connection's credentials, status and account, changed in place.
     async compareAndSetCredentials(id: string, expectedVersion: number, sealed: SealedSecret, now: string) {
       // One conditional UPDATE: of two concurrent writers holding the same version, exactly one matches.
       const r = await db

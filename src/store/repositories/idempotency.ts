@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { IdempotencyRepository, IdempotencyRow } from '../durable-types.ts';
 import type { Database, IdempotencyKeysTable } from '../schema.ts';
+import type { IdempotencyRepository, IdempotencyRow } from '../types.ts';
 
 function toKey(r: Selectable<IdempotencyKeysTable>): IdempotencyRow {
   return {

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { JobRow, JobState, JobsRepository } from '../durable-types.ts';
 import type { Database, JobsTable } from '../schema.ts';
+import type { JobRow, JobState, JobsRepository } from '../types.ts';
 
 const UNFINISHED: JobState[] = ['queued', 'running'];
 
@@ -60,19 +60,7 @@ function toJob(r: Omit<Selectable<JobsTable>, 'input'>): JobRow {
 
 export function jobsRepository(db: Kysely<Database>): JobsRepository {
   return {
-    ...jobRecords(db),
-    ...jobHousekeeping(db),
-    ...jobLeases(db),
-    ...jobRuns(db),
-    ...jobOutputs(db),
-  };
-}
-
-/** A job's row: submitted, read, listed. */
-function jobRecords(
-  db: Kysely<Database>,
-): Pick<JobsRepository, 'insert' | 'input' | 'inputPage' | 'find' | 'list'> {
-  return {
+    // A job's row: submitted, read, listed.
     async insert(row) {
       const values = {
         id: row.id,
@@ -139,12 +127,7 @@ function jobRecords(
       const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
       return rows.map(toJob);
     },
-  };
-}
-
-/** Jobs counted by state, and finished ones pruned. */
-function jobHousekeeping(db: Kysely<Database>): Pick<JobsRepository, 'countByState' | 'prune'> {
-  return {
+    // Jobs counted by state, and finished ones pruned.
     async countByState() {
       const rows = await db
         .selectFrom('jobs')
@@ -169,12 +152,7 @@ function jobHousekeeping(db: Kysely<Database>): Pick<JobsRepository, 'countBySta
         .executeTakeFirst();
       return Number(r.numDeletedRows);
     },
-  };
-}
-
-/** A job's lease: taken, renewed, and the jobs whose lease can be taken. */
-function jobLeases(db: Kysely<Database>): Pick<JobsRepository, 'claim' | 'renew' | 'claimable'> {
-  return {
+    // A job's lease: taken, renewed, and the jobs whose lease can be taken.
     async claim(id, owner, now, leaseUntil) {
       const r = await db
         .updateTable('jobs')
@@ -220,14 +198,7 @@ function jobLeases(db: Kysely<Database>): Pick<JobsRepository, 'claim' | 'renew'
         .execute();
       return rows.map((r) => r.id);
     },
-  };
-}
-
-/** A job's run: its progress, CRM job ids, outcome and cancellation. */
-function jobRuns(
-  db: Kysely<Database>,
-): Pick<JobsRepository, 'progress' | 'addCrmJobId' | 'finish' | 'requestCancel'> {
-  return {
+    // A job's run: its progress, CRM job ids, outcome and cancellation.
     async progress(id, owner, counts, iface, now) {
       await db
         .updateTable('jobs')
@@ -282,14 +253,7 @@ function jobRuns(
         .where('lease_owner', 'is', null)
         .execute();
     },
-  };
-}
-
-/** What a job keeps as it runs: its result pieces and its journal. */
-function jobOutputs(
-  db: Kysely<Database>,
-): Pick<JobsRepository, 'putResults' | 'resultPieces' | 'journalGet' | 'journalSet'> {
-  return {
+    // What a job keeps as it runs: its result pieces and its journal.
     async putResults(id, pieces) {
       if (pieces.length === 0) return;
       await db.transaction().execute(async (tx) => {

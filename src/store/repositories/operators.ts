@@ -51,28 +51,7 @@ function toKey(r: Selectable<OperatorKeysTable>): OperatorKey {
 
 export function operatorsRepository(db: Kysely<Database>): OperatorsRepository {
   return {
-    ...operatorAccounts(db),
-    ...operatorSessions(db),
-    ...operatorKeys(db),
-  };
-}
-
-/** Operators: created, found, listed, their passwords and sign-ins. */
-function operatorAccounts(
-  db: Kysely<Database>,
-): Pick<
-  OperatorsRepository,
-  | 'insert'
-  | 'findByEmail'
-  | 'findById'
-  | 'findByIdWithHash'
-  | 'list'
-  | 'setPassword'
-  | 'setDisabled'
-  | 'remove'
-  | 'signedIn'
-> {
-  return {
+    // Operators: created, found, listed, their passwords and sign-ins.
     async insert(row) {
       const r = await db
         .insertInto('operators')
@@ -139,23 +118,7 @@ function operatorAccounts(
     async signedIn(id, now) {
       await db.updateTable('operators').set({ last_sign_in_at: now }).where('id', '=', id).execute();
     },
-  };
-}
-
-/** Console sessions of operators. */
-function operatorSessions(
-  db: Kysely<Database>,
-): Pick<
-  OperatorsRepository,
-  | 'insertSession'
-  | 'findSession'
-  | 'listSessions'
-  | 'touchSession'
-  | 'deleteSession'
-  | 'deleteSessions'
-  | 'pruneSessions'
-> {
-  return {
+    // Console sessions of operators.
     async insertSession(s: OperatorSession) {
       await db
         .insertInto('operator_sessions')
@@ -209,14 +172,7 @@ function operatorSessions(
         .executeTakeFirst();
       return Number(r.numDeletedRows);
     },
-  };
-}
-
-/** Operator API keys. */
-function operatorKeys(
-  db: Kysely<Database>,
-): Pick<OperatorsRepository, 'insertKey' | 'findKeyByHash' | 'listKeys' | 'revokeKey' | 'touchKey'> {
-  return {
+    // Operator API keys.
     async insertKey(row) {
       const r = await db
         .insertInto('operator_keys')

@@ -94,19 +94,9 @@ export function requestLogRepository(
   db: Kysely<Database>,
   sqlite?: BetterSqlite3.Database,
 ): RequestLogRepository {
-  return {
-    ...requestLogEntries(db, sqlite),
-    ...requestLogUsage(db),
-  };
-}
-
-/** Request log entries: written in batches, queried, pruned. */
-function requestLogEntries(
-  db: Kysely<Database>,
-  sqlite?: BetterSqlite3.Database,
-): Pick<RequestLogRepository, 'insertMany' | 'query' | 'prune'> {
   const insertSqlite = sqlite === undefined ? undefined : sqliteInserter(db, sqlite);
   return {
+    // Request log entries: written in batches, queried, pruned.
     async insertMany(entries) {
       if (insertSqlite !== undefined) {
         await insertSqlite(entries);
@@ -137,14 +127,7 @@ function requestLogEntries(
       const r = await db.deleteFrom('request_log').where('at', '<', before).executeTakeFirst();
       return Number(r.numDeletedRows);
     },
-  };
-}
-
-/** Usage figures and per-token statistics. */
-function requestLogUsage(
-  db: Kysely<Database>,
-): Pick<RequestLogRepository, 'usage' | 'updateStats' | 'stats'> {
-  return {
+    // Usage figures and per-token statistics.
     async usage(since, connectionId) {
       // The hour is the first 13 characters of the fixed-width ISO instant, on both dialects.
       const hour = sql<string>`substr(at, 1, 13)`;
