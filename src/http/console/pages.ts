@@ -152,8 +152,13 @@ ${form.ttl ? html`<label>Valid for hours <input name="ttl_hours" inputmode="nume
 
 export function connectForm(frame: PageFrame, providers: ProviderChoice[], available: boolean): Html {
   if (!available) return NOT_AVAILABLE;
-  const form = { action: '/console/connections/connect', example: 'Acme production', ttl: false };
-  return providerForm(frame, providers, { ...form, test: 'connect', button: 'Connect' });
+  return providerForm(frame, providers, {
+    action: '/console/connections/connect',
+    example: 'Acme production',
+    ttl: false,
+    test: 'connect',
+    button: 'Connect',
+  });
 }
 
 function twinNote(twin: string | undefined, names: Map<string, string>): Html | string {
@@ -209,23 +214,12 @@ function tokenTable(frame: PageFrame, tokens: TokenView[], names: Map<string, st
 <tbody>${tokenRows(frame, tokens, names)}</tbody></table></div>`;
 }
 
-/** The token form; on the tokens page it names the connection, on a connection's page that one. */
-function tokenForm(frame: PageFrame, action: string, connection: Html | string = ''): Html {
+/** The token form: on the tokens page it names the connection, on a connection's page it is that one. */
+function tokenForm(frame: PageFrame, action: string, connections?: ConnectionView[]): Html {
   return html`<form class="row" method="post" action="${action}">${csrfField(frame.csrf)}
-${connection}<label>Label <input name="name" maxlength="100" placeholder="nightly sync"></label>
+${connections === undefined ? '' : html`<label>Connection <select name="connection_id" required>${connections.map((c) => html`<option value="${c.id}">${c.label ?? c.id} (${c.providerName})</option>`)}</select></label>\n`}<label>Label <input name="name" maxlength="100" placeholder="nightly sync"></label>
 <label>Expires in days <input name="expires_in_days" inputmode="numeric" pattern="[0-9]*" placeholder="never"></label>
 <button type="submit" data-test="create-token">Create token</button></form>`;
-}
-
-function createTokenForm(frame: PageFrame, connections: ConnectionView[]): Html {
-  const options = connections.map(
-    (c) => html`<option value="${c.id}">${c.label ?? c.id} (${c.providerName})</option>`,
-  );
-  return tokenForm(
-    frame,
-    '/console/tokens',
-    html`<label>Connection <select name="connection_id" required>${options}</select></label>\n`,
-  );
 }
 
 /** A new token, shown once, with a curl command and an SDK snippet that use it. */
@@ -276,7 +270,7 @@ export function tokensPage(
     'API tokens',
     html`<h1>API tokens</h1>${created === null ? '' : createdTokenBlock(created)}
 ${notices(error)}
-<div class="card">${connections.length === 0 ? html`<p class="muted">Connect an account first.</p>` : createTokenForm(frame, connections)}</div>
+<div class="card">${connections.length === 0 ? html`<p class="muted">Connect an account first.</p>` : tokenForm(frame, '/console/tokens', connections)}</div>
 ${tokenTable(frame, tokens, names)}`,
   );
 }
