@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Actor, OperatorError } from '../../admin/operators.ts';
 import type { NewRequestLogEntry } from '../../admin/request-log.ts';
 import { isoTime } from '../../lib/clock.ts';
-import { privateCookie } from '../plugins/cookies.ts';
+import { privateCookie } from '../plugins/csrf.ts';
 import { type ConsoleKit, SESSION_COOKIE, typed } from './kit.ts';
 import { accountPage, operatorPage, operatorsPage } from './operator-pages.ts';
 import {
