@@ -5,28 +5,15 @@ import { authenticate } from '../plugins/auth.ts';
 import { register as connectFlow } from './connect-flow.ts';
 import type { ApiApp, RegisterRoute } from './types.ts';
 import { register as auditLogs } from './v1.audit_logs.ts';
-import { register as describe } from './v1.describe.ts';
 import { register as jobs } from './v1.jobs.ts';
-import { register as addCustomField } from './v1.object.add_custom_field.ts';
+import { register as metadata } from './v1.metadata.ts';
 import { register as associations } from './v1.object.associate.ts';
 import { register as get } from './v1.object.get.ts';
 import { register as query } from './v1.object.query.ts';
-import { register as upsert } from './v1.object.upsert.ts';
-import { register as batchWrites } from './v1.object.writes.ts';
+import { register as writes } from './v1.object.writes.ts';
 import { register as proxy } from './v1.proxy.ts';
 
-const ROUTES: RegisterRoute[] = [
-  batchWrites,
-  upsert,
-  get,
-  query,
-  describe,
-  addCustomField,
-  associations,
-  auditLogs,
-  proxy,
-  jobs,
-];
+const ROUTES: RegisterRoute[] = [writes, get, query, metadata, associations, auditLogs, proxy, jobs];
 
 export const v1Routes = fp(
   async (instance: FastifyInstance) => {
