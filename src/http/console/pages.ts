@@ -136,29 +136,17 @@ function appsMissing(providers: ProviderChoice[]): Html {
 
 const NOT_AVAILABLE = html`<p class="muted">The OAuth connect flow is not available in this build.</p>`;
 
-/** Which CRM, a label and a login host: the connect form, and the connect link form (`ttl`). */
-function providerForm(
-  frame: PageFrame,
-  providers: ProviderChoice[],
-  form: { action: string; example: string; ttl: boolean; test: string; button: string },
-): Html {
+/** Which CRM, a label and a login host: the connect form, or with `link` the connect link form. */
+function providerForm(frame: PageFrame, providers: ProviderChoice[], link: boolean): Html {
   const off = providers.every((p) => missingOf(p).length > 0) ? html` disabled` : '';
-  return html`${appsMissing(providers)}<form class="row" method="post" action="${form.action}">${csrfField(frame.csrf)}
+  const [action, example, test, button] = link
+    ? ['/console/links', 'Globex', 'create-link', 'Create link']
+    : ['/console/connections/connect', 'Acme production', 'connect', 'Connect'];
+  return html`${appsMissing(providers)}<form class="row" method="post" action="${action}">${csrfField(frame.csrf)}
 <label>CRM <select name="provider"${off}>${providerOptions(providers)}</select></label>
-<label>Label <input name="label" maxlength="100" placeholder="${form.example}"></label>
+<label>Label <input name="label" maxlength="100" placeholder="${example}"></label>
 <label>Login host (if the CRM has several) <input name="login_host" maxlength="200" placeholder="default"></label>
-${form.ttl ? html`<label>Valid for hours <input name="ttl_hours" inputmode="numeric" pattern="[0-9]*" placeholder="24"></label>\n` : ''}<button type="submit" data-test="${form.test}"${off}>${form.button}</button></form>`;
-}
-
-export function connectForm(frame: PageFrame, providers: ProviderChoice[], available: boolean): Html {
-  if (!available) return NOT_AVAILABLE;
-  return providerForm(frame, providers, {
-    action: '/console/connections/connect',
-    example: 'Acme production',
-    ttl: false,
-    test: 'connect',
-    button: 'Connect',
-  });
+${link ? html`<label>Valid for hours <input name="ttl_hours" inputmode="numeric" pattern="[0-9]*" placeholder="24"></label>\n` : ''}<button type="submit" data-test="${test}"${off}>${button}</button></form>`;
 }
 
 function twinNote(twin: string | undefined, names: Map<string, string>): Html | string {
@@ -190,7 +178,7 @@ export function connectionsPage(
     html`<h1>Connections</h1>${notices(null, notice)}
 <div class="table-wrap"><table><thead><tr><th>Connection</th><th>CRM</th><th>Region</th><th>Status</th><th>Created</th><th>Last used</th><th>Daily API allowance</th><th></th></tr></thead>
 <tbody>${rows.length === 0 ? html`<tr><td colspan="8" class="muted">No connections yet.</td></tr>` : rows}</tbody></table></div>
-<h2>Connect an account</h2><div class="card">${connectForm(frame, providers, connectAvailable)}
+<h2>Connect an account</h2><div class="card">${connectAvailable ? providerForm(frame, providers, false) : NOT_AVAILABLE}
 <p class="muted">Redirect URL to register in the ${providers.map((p) => p.name).join(' and ')} app settings: <code>${redirectUrl}</code></p></div>`,
   );
 }
@@ -437,7 +425,7 @@ ${
 }
 ${
   available
-    ? html`<div class="card">${providerForm(frame, providers, { action: '/console/links', example: 'Globex', ttl: true, test: 'create-link', button: 'Create link' })}</div>
+    ? html`<div class="card">${providerForm(frame, providers, true)}</div>
 <div class="table-wrap"><table><thead><tr><th>Link</th><th>CRM</th><th>Label</th><th>State</th><th>Created</th><th>Expires</th><th>Connection</th><th></th></tr></thead><tbody>${
         links.length === 0
           ? html`<tr><td colspan="8" class="muted">No connect links.</td></tr>`
