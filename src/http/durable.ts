@@ -43,34 +43,48 @@ function fingerprint(request: FastifyRequest): string {
 /** Key of the stored body of a pass-through answer: its bytes, base64. */
 const B64 = '__crm_proxy_body_base64';
 
-/** A stored answer given again: its status, headers and body (a pass-through's as its bytes). */
-function replay(reply: FastifyReply, answer: StoredAnswer): unknown {
+/** A stored answer: its status, headers and body (a pass-through's as its bytes); a replay says so. */
+function answered(reply: FastifyReply, answer: StoredAnswer, replayed = false): unknown {
   reply.code(answer.status);
   for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
-  reply.header('idempotent-replayed', 'true');
+  if (replayed) reply.header('idempotent-replayed', 'true');
   const stored = answer.body as Record<string, string> | null;
   const bytes = stored !== null && typeof stored === 'object' && B64 in stored ? stored[B64] : undefined;
   return bytes === undefined ? answer.body : Buffer.from(bytes, 'base64');
 }
 
 /**
- * A keyed write failed: its key is released when nothing was applied (a retry runs it again),
- * otherwise the failure is stored as its answer.
+ * A keyed write that does not run as a job. A retry gets the stored answer again. Otherwise the key
+ * is kept alive while `run` runs, so a retry meanwhile gets 409 in progress, and one after a crash
+ * `idempotency_key_outcome_unknown`; the answer is stored when it finishes, whatever happened to
+ * the client's socket. A failure releases the key when nothing was applied (a retry runs it
+ * again), otherwise it is stored as the answer.
  */
-async function settleFailure(
+async function keyedRun(
   ctx: RouteServices,
-  tokenId: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
   key: string,
-  error: unknown,
-  requestId: string,
-): Promise<void> {
-  const { status, body } = toErrorBody(error, requestId);
-  if (nothingApplied(status)) {
-    await ctx.idempotency.release(tokenId, key).catch(() => {});
-    return;
+  hash: string,
+  run: () => Promise<StoredAnswer>,
+): Promise<unknown> {
+  const { token } = principalOf(request);
+  const claim = await ctx.idempotency.claim(token.id, key, hash, null);
+  if (claim.kind === 'replay') return answered(reply, claim.answer, true);
+  let answer: StoredAnswer;
+  try {
+    answer = await ctx.idempotency.holding(token.id, key, run);
+  } catch (error) {
+    const { status, body } = toErrorBody(error, request.id);
+    if (nothingApplied(status)) await ctx.idempotency.release(token.id, key).catch(() => {});
+    else {
+      const headers = error instanceof ApiError ? error.headers : {};
+      await ctx.idempotency.complete(token.id, key, { status, headers, body }).catch(() => {});
+    }
+    throw error;
   }
-  const headers = error instanceof ApiError ? error.headers : {};
-  await ctx.idempotency.complete(tokenId, key, { status, headers, body }).catch(() => {});
+  await ctx.idempotency.complete(token.id, key, answer);
+  return answered(reply, answer);
 }
 
 /**
@@ -99,7 +113,7 @@ export async function batchWrite(
   const jobId = newJobId();
   if (key !== undefined) {
     const claim = await ctx.idempotency.claim(token.id, key, fingerprint(request), jobId);
-    if (claim.kind === 'replay') return replay(reply, claim.answer);
+    if (claim.kind === 'replay') return answered(reply, claim.answer, true);
   }
   let submitted: Awaited<ReturnType<RouteServices['jobs']['submit']>>;
   try {
@@ -163,12 +177,7 @@ export interface DirectAnswer {
   body: unknown;
 }
 
-/**
- * A write that does not run as a job (upsert, add custom field). With an Idempotency-Key, its
- * answer is stored when it finishes, whatever happened to the client's socket; the key is kept
- * alive while it runs, so a retry meanwhile gets 409 in progress, and one after a crash
- * `idempotency_key_outcome_unknown`.
- */
+/** A write that does not run as a job (upsert, add custom field); with an Idempotency-Key, see `keyedRun`. */
 export async function directWrite(
   ctx: RouteServices,
   request: FastifyRequest,
@@ -176,23 +185,9 @@ export async function directWrite(
   run: () => Promise<DirectAnswer>,
 ): Promise<unknown> {
   const key = parseIdempotencyKey(request.headers[IDEMPOTENCY_HEADER]);
-  const send = (answer: DirectAnswer) => {
-    for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
-    return answer.body;
-  };
-  if (key === undefined) return send(await run());
-  const { token } = principalOf(request);
-  const claim = await ctx.idempotency.claim(token.id, key, fingerprint(request), null);
-  if (claim.kind === 'replay') return replay(reply, claim.answer);
-  let answer: DirectAnswer;
-  try {
-    answer = await ctx.idempotency.holding(token.id, key, run);
-  } catch (error) {
-    await settleFailure(ctx, token.id, key, error, request.id);
-    throw error;
-  }
-  await ctx.idempotency.complete(token.id, key, { status: 200, headers: answer.headers, body: answer.body });
-  return send(answer);
+  const direct = async (): Promise<StoredAnswer> => ({ status: 200, ...(await run()) });
+  if (key === undefined) return answered(reply, await direct());
+  return keyedRun(ctx, request, reply, key, fingerprint(request), direct);
 }
 
 /** Reads a stream whole, refusing past `limit` bytes. */
@@ -230,7 +225,6 @@ export async function keyedPassthrough(
     body: Readable | undefined,
   ) => Promise<{ status: number; headers: Record<string, string | string[]>; body: Readable | Buffer }>,
 ): Promise<unknown> {
-  const { token } = principalOf(request);
   const sent = body === undefined ? Buffer.alloc(0) : await readAll(body, ctx.bodyLimit, 'The request body');
   const contentType = request.headers['content-type'];
   const hash = requestHash({
@@ -239,36 +233,19 @@ export async function keyedPassthrough(
     body: createHash('sha256').update(sent).digest('hex'),
     headers: { 'content-type': Array.isArray(contentType) ? contentType.join(',') : contentType },
   });
-  const claim = await ctx.idempotency.claim(token.id, key, hash, null);
-  if (claim.kind === 'replay') return reply.send(replay(reply, claim.answer));
-  let status: number;
-  let headers: Record<string, string | string[]>;
-  let answer: Buffer;
-  try {
-    ({ status, headers, answer } = await ctx.idempotency.holding(token.id, key, async () => {
-      const result = await send(sent.length === 0 ? undefined : Readable.from([sent]));
-      const bytes = Buffer.isBuffer(result.body)
-        ? result.body
-        : await readAll(result.body, ctx.bodyLimit, "The CRM's answer");
-      return { status: result.status, headers: result.headers, answer: bytes };
-    }));
-  } catch (error) {
-    await settleFailure(ctx, token.id, key, error, request.id);
-    throw error;
-  }
-  const kept: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    // The length is the stored body's own; framing headers are the server's to set.
-    if (['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name.toLowerCase()))
-      continue;
-    kept[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  await ctx.idempotency.complete(token.id, key, {
-    status,
-    headers: kept,
-    body: { [B64]: answer.toString('base64') },
+  const answer = await keyedRun(ctx, request, reply, key, hash, async () => {
+    const result = await send(sent.length === 0 ? undefined : Readable.from([sent]));
+    const bytes = Buffer.isBuffer(result.body)
+      ? result.body
+      : await readAll(result.body, ctx.bodyLimit, "The CRM's answer");
+    const kept: Record<string, string> = {};
+    for (const [name, value] of Object.entries(result.headers)) {
+      // The length is the stored body's own; framing headers are the server's to set.
+      if (['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name.toLowerCase()))
+        continue;
+      kept[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    return { status: result.status, headers: kept, body: { [B64]: bytes.toString('base64') } };
   });
-  reply.code(status);
-  for (const [name, value] of Object.entries(kept)) reply.header(name, value);
   return reply.send(answer);
 }

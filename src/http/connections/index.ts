@@ -1,36 +1,263 @@
+import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { ServerLimits } from '../../config/index.ts';
-import { clientTimeouts, serverTimeoutOptions } from './client-timeouts.ts';
-import { enforceConnectionCaps } from './connection-cap.ts';
+import { ApiError, toErrorBody } from '../../errors/index.ts';
+import { freshRequestId } from '../plugins/request-id.ts';
+
+// Every bound on inbound connections: the Fastify options to build the app with, and `attach` for
+// what needs the built app (hooks, the idle timer, the connection caps).
+
+interface InFlight {
+  id: string;
+  req: IncomingMessage;
+  res: ServerResponse;
+}
 
 /**
- * Every bound on inbound connections: the Fastify options to build the app with, and `attach`
- * for what needs the built app (hooks, the idle timer, the connection caps).
+ * Node's own deadlines are Fastify/`http.createServer` options: headers, whole request and
+ * keep-alive. Node checks the first two every `connectionsCheckingInterval`, so that interval is
+ * a fraction of the shortest one (at most 1 s): a bound is then exceeded by at most a second.
+ *
+ * The idle deadline is a socket timer armed for every request, which counts only while the service
+ * waits on the client: while the body is still arriving (408) and while an answer the client does
+ * not read is queued (closed: a status can no longer be sent). While a handler waits on the CRM
+ * the timer may fire and is ignored; CRM calls have their own bounds.
  */
 export function connectionLimits(limits: ServerLimits, logger: Logger) {
-  const timeouts = clientTimeouts(limits, logger);
+  const inFlight = new WeakMap<Socket, InFlight>();
   const log = logger.child({ component: 'connections' });
-  let lastWarning = Number.NEGATIVE_INFINITY;
-  let refusedSinceWarning = 0;
+  const shortest = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
+
+  /** Node answers the header and whole-request deadlines (and unreadable requests) through this. */
+  function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const entry = inFlight.get(socket);
+    const id = entry?.id ?? freshRequestId();
+    const answer = clientErrorAnswer(error, entry !== undefined, limits);
+    log.debug({ reqId: id, code: answer.code }, 'client error; connection closed');
+    answerAndClose(socket, answer, id);
+  }
+
   return {
-    options: { ...serverTimeoutOptions(limits), clientErrorHandler: timeouts.clientErrorHandler },
+    options: {
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      http: {
+        headersTimeout: limits.headersTimeoutMs,
+        requestTimeout: limits.requestTimeoutMs,
+        keepAliveTimeout: limits.keepAliveTimeoutMs,
+        connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(shortest / 4))),
+      },
+      clientErrorHandler,
+    },
     attach(app: FastifyInstance): void {
-      timeouts.register(app);
-      enforceConnectionCaps(app.server, limits, {
-        refused(address, open) {
-          // At most one line a minute: a client hammering the cap must not flood the log.
-          refusedSinceWarning++;
-          const now = performance.now();
-          if (now - lastWarning < 60_000) return;
-          log.warn(
-            { address, open, refused: refusedSinceWarning, cap: limits.maxConnectionsPerClient },
-            'connections refused: client address holds CRM_PROXY_MAX_CONNECTIONS_PER_CLIENT',
-          );
-          lastWarning = now;
-          refusedSinceWarning = 0;
-        },
+      // Callback hooks: no promise per request.
+      app.addHook('onRequest', (request, reply, done) => {
+        const socket = request.raw.socket;
+        const entry: InFlight = { id: request.id, req: request.raw, res: reply.raw };
+        inFlight.set(socket, entry);
+        reply.raw.once('close', () => {
+          if (inFlight.get(socket) === entry) inFlight.delete(socket);
+        });
+        socket.setTimeout(limits.bodyIdleTimeoutMs);
+        done();
       });
+
+      // An answer sent before the body has arrived (a 401, a 413, a CRM that answered early) closes
+      // the connection: otherwise Node would keep reading a body nobody wants, for as long as the
+      // client cares to send it.
+      app.addHook('onSend', (request, reply, payload, done) => {
+        if (!request.raw.complete) reply.header('connection', 'close');
+        watchUnread(request.raw.socket, reply.raw, limits.bodyIdleTimeoutMs, log, request.id);
+        done(null, payload);
+      });
+
+      // Listening here means Node no longer destroys a timed-out socket itself: every branch decides.
+      app.server.on('timeout', (socket: Socket) =>
+        onSocketTimeout(socket, inFlight.get(socket), limits, log),
+      );
+      capConnections(app.server, limits, log);
     },
   };
+}
+
+/** A socket's idle timer fired: between requests, during a stalled body, or behind an unread answer. */
+function onSocketTimeout(
+  socket: Socket,
+  entry: InFlight | undefined,
+  limits: ServerLimits,
+  log: Logger,
+): void {
+  if (entry === undefined) {
+    // Idle between requests: the keep-alive timeout.
+    socket.destroy();
+    return;
+  }
+  if (!entry.req.complete) {
+    log.debug({ reqId: entry.id, code: 'request_timeout' }, 'request body stalled; connection closed');
+    answerAndClose(
+      socket,
+      requestTimeoutError(
+        `The rest of the request body (nothing for ${limits.bodyIdleTimeoutMs} ms)`,
+        limits.bodyIdleTimeoutMs,
+        'CRM_PROXY_BODY_IDLE_TIMEOUT_MS',
+      ),
+      entry.id,
+    );
+    return;
+  }
+  // Bytes waiting to go out: the client stopped reading. None: the answer waits on the CRM
+  // (a streamed pass-through answer), whose silence the forwarder bounds.
+  const unsent = socket.writableLength > 0 || entry.res.writableNeedDrain;
+  if (entry.res.headersSent && !entry.res.writableFinished && unsent) {
+    log.debug({ reqId: entry.id }, 'client stopped reading the answer; connection closed');
+    socket.destroy();
+  }
+}
+
+/** The answer to a client error Node reports: a deadline, headers too large, or unreadable HTTP. */
+function clientErrorAnswer(
+  error: Error & { code?: string },
+  inRequest: boolean,
+  limits: ServerLimits,
+): ApiError {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    // No request yet on this socket: its headers never finished arriving.
+    return inRequest
+      ? requestTimeoutError('The whole request', limits.requestTimeoutMs, 'CRM_PROXY_REQUEST_TIMEOUT_MS')
+      : requestTimeoutError('The request headers', limits.headersTimeoutMs, 'CRM_PROXY_HEADERS_TIMEOUT_MS');
+  }
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    return new ApiError(
+      'headers_too_large',
+      'The request headers are too large. Send fewer or shorter headers.',
+    );
+  }
+  return new ApiError('malformed_request', 'The request is not valid HTTP/1.1 and could not be read.');
+}
+
+/**
+ * Closes the connection once an answer has waited `idleMs` on a client that takes none of it.
+ * Node's socket timeout cannot do this alone: it skips a firing whenever the write queue changed
+ * since the last one, so a client that stopped reading was released after about twice the bound.
+ * Progress is the bytes whose writes completed (`bytesWritten` counts the queued ones too); it is
+ * checked at least every second while an answer is still going out, so the client is released
+ * within a second of the bound.
+ */
+function watchUnread(socket: Socket, res: ServerResponse, idleMs: number, log: Logger, reqId: string): void {
+  setImmediate(() => {
+    if (res.writableFinished || socket.destroyed) return;
+    const taken = () => socket.bytesWritten - socket.writableLength;
+    let last = taken();
+    let lastMoved = performance.now();
+    const timer = setInterval(
+      () => {
+        const now = taken();
+        if (now !== last || socket.writableLength === 0) {
+          last = now;
+          lastMoved = performance.now();
+          return;
+        }
+        if (performance.now() - lastMoved < idleMs) return;
+        clearInterval(timer);
+        log.debug({ reqId }, 'client stopped reading the answer; connection closed');
+        socket.destroy();
+      },
+      Math.min(1000, Math.max(50, Math.floor(idleMs / 4))),
+    );
+    timer.unref();
+    res.once('close', () => clearInterval(timer));
+  });
+}
+
+/** The response Node is writing on a socket, if any (an internal field Node itself relies on). */
+function responseOn(socket: Socket): { headersSent: boolean } | undefined {
+  return (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage ?? undefined;
+}
+
+/**
+ * Answers an API error straight on the socket and closes it. Used where Fastify cannot answer any
+ * more (the request never finished arriving); nothing is written once an answer has begun.
+ */
+export function answerAndClose(socket: Socket, error: ApiError, requestId: string): void {
+  if (socket.destroyed) return;
+  if (socket.writable && responseOn(socket)?.headersSent !== true) {
+    const { status, body } = toErrorBody(error, requestId);
+    const json = JSON.stringify(body);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(json)}\r\n` +
+        `X-Request-Id: ${requestId}\r\n` +
+        'Connection: close\r\n\r\n' +
+        json,
+    );
+  }
+  socket.destroy();
+}
+
+export function requestTimeoutError(what: string, limitMs: number, variable: string): ApiError {
+  return new ApiError(
+    'request_timeout',
+    `${what} did not arrive within ${limitMs} ms, so the connection was closed. Send the whole request without pauses (the limit is ${variable}).`,
+    { details: [{ limit_ms: limitMs, setting: variable }] },
+  );
+}
+
+/** `::ffff:10.0.0.1` and `10.0.0.1` are the same client. */
+function clientAddress(socket: Socket): string {
+  const raw = (socket.remoteAddress ?? '').toLowerCase();
+  return raw.startsWith('::ffff:') && raw.includes('.') ? raw.slice(7) : raw;
+}
+
+function isLoopbackAddress(address: string): boolean {
+  return address === '::1' || address.startsWith('127.');
+}
+
+/**
+ * At most `maxConnectionsPerClient` open sockets per client address; one more is destroyed before
+ * a byte is read, so a client cannot hold every slot of `maxConnections` by itself. Behind a
+ * reverse proxy every connection comes from the proxy's address: exempt it (or set the cap to 0).
+ * Loopback is exempt by default (local tools, tests, a proxy on the same host).
+ */
+function capConnections(
+  server: Server,
+  limits: Pick<ServerLimits, 'maxConnections' | 'maxConnectionsPerClient' | 'connectionCapExempt'>,
+  log: Logger,
+): void {
+  server.maxConnections = limits.maxConnections;
+  const cap = limits.maxConnectionsPerClient;
+  if (cap <= 0) return;
+  const open = new Map<string, number>();
+  const exempt = new Set(limits.connectionCapExempt.addresses);
+  let lastWarning = Number.NEGATIVE_INFINITY;
+  let refusedSinceWarning = 0;
+  // Before Node's own listener, so a refused socket never reaches the HTTP parser's work.
+  server.prependListener('connection', (socket: Socket) => {
+    const address = clientAddress(socket);
+    if (exempt.has(address) || (limits.connectionCapExempt.loopback && isLoopbackAddress(address))) return;
+    const count = open.get(address) ?? 0;
+    if (count >= cap) {
+      socket.destroy();
+      // At most one line a minute: a client hammering the cap must not flood the log.
+      refusedSinceWarning++;
+      const now = performance.now();
+      if (now - lastWarning < 60_000) return;
+      log.warn(
+        { address, open: count, refused: refusedSinceWarning, cap },
+        'connections refused: client address holds CRM_PROXY_MAX_CONNECTIONS_PER_CLIENT',
+      );
+      lastWarning = now;
+      refusedSinceWarning = 0;
+      return;
+    }
+    open.set(address, count + 1);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left <= 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
 }

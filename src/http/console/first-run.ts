@@ -6,12 +6,11 @@ import { OperatorError } from '../../admin/operators.ts';
 import { SetupCodeError } from '../../admin/setup-code.ts';
 import { RateLimiter } from '../../auth/rate-limit.ts';
 import { ApiError } from '../../errors/index.ts';
-import { privateCookie } from '../plugins/cookies.ts';
-import { isCsrfRefusal, registerCsrf } from '../plugins/csrf.ts';
+import { isCsrfRefusal, privateCookie, registerCsrf } from '../plugins/csrf.ts';
 import { consoleErrorHandler } from './errors.ts';
 import { html } from './html.ts';
 import { type ConsoleKit, PRE_SESSION_COOKIE, SESSION_COOKIE, typed } from './kit.ts';
-import { CLI, csrfField, layout } from './pages.ts';
+import { CLI, csrfField, layout, notices } from './pages.ts';
 import { SetupForm } from './schemas.ts';
 
 /** Where the start-up put the code, as the page tells it (never the data directory's path). */
@@ -40,7 +39,7 @@ export function setupPage(
     'Create the first operator',
     html`<div class="signin card" data-test="setup"><h1>Create the first operator</h1>
 <p>No operator exists yet. The setup code is ${codeWhere(sandbox)}; it works once.</p>
-${error === null ? '' : html`<p class="error" role="alert">${error}</p>`}
+${notices(error)}
 <form method="post" action="/console/setup">${csrfField(csrf)}
 <label>Setup code <input name="setup_code" autocomplete="off" spellcheck="false" required placeholder="crmps-…" class="mono"></label>
 <label>Email <input type="email" name="email" autocomplete="username" required value="${email}"></label>

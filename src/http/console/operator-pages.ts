@@ -2,16 +2,10 @@
 // others, the list of operators with their actions and each one's sessions.
 import type { Operator, OperatorSession } from '../../admin/service.ts';
 import { type Html, html } from './html.ts';
-import { csrfField, layout, type PageFrame, when } from './pages.ts';
+import { csrfField, layout, notices, type PageFrame, when } from './pages.ts';
 
 const PASSWORD_RULES =
   'At least 12 characters, not whitespace only, not one character repeated, not a common password.';
-
-function notice(error: string | null, done: string | null): Html {
-  return html`${error === null ? '' : html`<p class="error" role="alert">${error}</p>`}${
-    done === null ? '' : html`<p class="notice" role="status">${done}</p>`
-  }`;
-}
 
 function sessionTable(
   frame: PageFrame & { sessionId?: string },
@@ -38,7 +32,7 @@ export function accountPage(
   return layout(
     frame,
     'Account',
-    html`<h1>Account</h1>${notice(error, done)}
+    html`<h1>Account</h1>${notices(error, done)}
 <div class="card"><dl class="facts"><dt>Email</dt><dd>${me?.email ?? ''}</dd><dt>Id</dt><dd class="mono id">${me?.id ?? ''}</dd><dt>Manages operators</dt><dd>${me?.canManage ? 'yes' : 'no'}</dd></dl></div>
 <h2>Change password</h2><div class="card"><form class="row" method="post" action="/console/account/password">${csrfField(frame.csrf)}
 <input type="email" name="username" autocomplete="username" value="${me?.email ?? ''}" hidden>
@@ -82,7 +76,7 @@ export function operatorsPage(
   return layout(
     frame,
     'Operators',
-    html`<h1>Operators</h1>${notice(error, done)}
+    html`<h1>Operators</h1>${notices(error, done)}
 <div class="card"><form class="row" method="post" action="/console/operators">${csrfField(frame.csrf)}
 <label>Email <input type="email" name="email" maxlength="200" required autocomplete="off"></label>
 <label>Password <input type="password" name="password" autocomplete="new-password" minlength="12" required></label>
@@ -103,7 +97,7 @@ export function operatorPage(
   return layout(
     frame,
     o.email,
-    html`<h1>${o.email}</h1>${notice(error, done)}
+    html`<h1>${o.email}</h1>${notices(error, done)}
 <div class="card"><dl class="facts"><dt>Id</dt><dd class="mono id">${o.id}</dd><dt>State</dt><dd>${o.disabledAt === null ? 'enabled' : `disabled ${when(o.disabledAt)}`}</dd>
 <dt>Manages operators</dt><dd>${o.canManage ? 'yes' : 'no'}</dd><dt>Last sign-in</dt><dd>${when(o.lastSignInAt)}</dd></dl>${operatorActions(frame, o)}</div>
 <h2>Reset password</h2><div class="card"><form class="row" method="post" action="/console/operators/${o.id}/password">${csrfField(frame.csrf)}

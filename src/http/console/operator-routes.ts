@@ -2,10 +2,11 @@
 // enabling and removing operators, resetting their passwords and ending their sessions for those
 // who manage the others. Every form posted here is recorded in the request log with who sent it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
 import { type Actor, OperatorError } from '../../admin/operators.ts';
 import type { NewRequestLogEntry } from '../../admin/request-log.ts';
 import { isoTime } from '../../lib/clock.ts';
-import { privateCookie } from '../plugins/cookies.ts';
+import { privateCookie } from '../plugins/csrf.ts';
 import { type ConsoleKit, SESSION_COOKIE, typed } from './kit.ts';
 import { accountPage, operatorPage, operatorsPage } from './operator-pages.ts';
 import {
@@ -155,20 +156,22 @@ export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): P
     one(request, reply, request.params.id, ok()),
   );
 
+  /** A form on an operator: its message, on the list or on the operator's page (`pageOf`). */
   const action = (
     name: string,
-    run: (a: Actor, id: string) => Promise<string>,
-    answer: 'list' | 'one' = 'list',
+    run: (a: Actor, id: string, form: { new_password?: string }) => Promise<string>,
+    pageOf: (done: boolean) => 'list' | 'one' = () => 'list',
+    body: TSchema = TokenOnlyForm,
   ) =>
     api.post(
       `/console/operators/:id/${name}`,
-      { schema: { params: IdParams, body: TokenOnlyForm } },
+      { schema: { params: IdParams, body } },
       async (request, reply) => {
-        const r = await attempt(() => run(actor(request), request.params.id));
+        const r = await attempt(() => run(actor(request), request.params.id, request.body as object));
         // An operator who ended their own access is sent to sign in.
         if (r.error === null && (await operators.session(request.cookies[SESSION_COOKIE])) === null)
           return reply.redirect('/console/sign-in', 303);
-        return answer === 'one' && r.error === null
+        return pageOf(r.error === null) === 'one'
           ? one(request, reply, request.params.id, r)
           : list(request, reply, r);
       },
@@ -183,24 +186,17 @@ export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): P
     'remove',
     async (a, id) => `Removed ${(await operators.remove(a, id)).email} with their sessions and keys.`,
   );
-  action('sessions/end', async (a, id) => `Ended ${await operators.endSessions(a, id)} session(s).`, 'one');
-
-  api.post(
-    '/console/operators/:id/password',
-    { schema: { params: IdParams, body: ResetPasswordForm } },
-    async (request, reply) => {
-      const r = await attempt(async () => {
-        const target = await operators.resetPassword(
-          actor(request),
-          request.params.id,
-          request.body.new_password,
-        );
-        return `Password of ${target.email} reset: their sessions ended and their keys were revoked.`;
-      });
-      if (r.error === null && (await operators.session(request.cookies[SESSION_COOKIE])) === null)
-        return reply.redirect('/console/sign-in', 303);
-      return one(request, reply, request.params.id, r);
-    },
+  action(
+    'sessions/end',
+    async (a, id) => `Ended ${await operators.endSessions(a, id)} session(s).`,
+    (done) => (done ? 'one' : 'list'),
+  );
+  action(
+    'password',
+    async (a, id, form) =>
+      `Password of ${(await operators.resetPassword(a, id, form.new_password ?? '')).email} reset: their sessions ended and their keys were revoked.`,
+    () => 'one',
+    ResetPasswordForm,
   );
 
   api.post(

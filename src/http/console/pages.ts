@@ -34,6 +34,13 @@ export function csrfField(csrf: string): Html {
   return html`<input type="hidden" name="_csrf" value="${csrf}">`;
 }
 
+/** An error (alert) and a confirmation (status) above a page's content; either may be absent. */
+export function notices(error: string | null | undefined, done: Html | string | null = null): Html {
+  return html`${error === null || error === undefined ? '' : html`<p class="error" role="alert">${error}</p>`}${
+    done === null ? '' : html`<p class="notice" role="status">${done}</p>`
+  }`;
+}
+
 export function layout(frame: PageFrame, title: string, body: Html): Html {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -59,7 +66,7 @@ export function signInPage(csrf: string, error: string | null, email: string): H
     { operator: null, csrf },
     'Sign in',
     html`<div class="signin card"><h1>Operator sign-in</h1>
-${error === null ? '' : html`<p class="error" role="alert">${error}</p>`}
+${notices(error)}
 <form method="post" action="/console/sign-in">${csrfField(csrf)}
 <label>Email <input type="email" name="email" autocomplete="username" required value="${email}"></label>
 <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
@@ -127,14 +134,19 @@ function appsMissing(providers: ProviderChoice[]): Html {
   )}Then restart the service. How to make the CRM app and which redirect URL to register: <a href="${CONNECTING_DOC}">docs/connecting-a-crm.md</a>.</div>`;
 }
 
-export function connectForm(frame: PageFrame, providers: ProviderChoice[], available: boolean): Html {
-  if (!available) return html`<p class="muted">The OAuth connect flow is not available in this build.</p>`;
-  const off = providers.every((p) => missingOf(p).length > 0);
-  return html`${appsMissing(providers)}<form class="row" method="post" action="/console/connections/connect">${csrfField(frame.csrf)}
-<label>CRM <select name="provider"${off ? html` disabled` : ''}>${providerOptions(providers)}</select></label>
-<label>Label <input name="label" maxlength="100" placeholder="Acme production"></label>
+const NOT_AVAILABLE = html`<p class="muted">The OAuth connect flow is not available in this build.</p>`;
+
+/** Which CRM, a label and a login host: the connect form, or with `link` the connect link form. */
+function providerForm(frame: PageFrame, providers: ProviderChoice[], link: boolean): Html {
+  const off = providers.every((p) => missingOf(p).length > 0) ? html` disabled` : '';
+  const [action, example, test, button] = link
+    ? ['/console/links', 'Globex', 'create-link', 'Create link']
+    : ['/console/connections/connect', 'Acme production', 'connect', 'Connect'];
+  return html`${appsMissing(providers)}<form class="row" method="post" action="${action}">${csrfField(frame.csrf)}
+<label>CRM <select name="provider"${off}>${providerOptions(providers)}</select></label>
+<label>Label <input name="label" maxlength="100" placeholder="${example}"></label>
 <label>Login host (if the CRM has several) <input name="login_host" maxlength="200" placeholder="default"></label>
-<button type="submit" data-test="connect"${off ? html` disabled` : ''}>Connect</button></form>`;
+${link ? html`<label>Valid for hours <input name="ttl_hours" inputmode="numeric" pattern="[0-9]*" placeholder="24"></label>\n` : ''}<button type="submit" data-test="${test}"${off}>${button}</button></form>`;
 }
 
 function twinNote(twin: string | undefined, names: Map<string, string>): Html | string {
@@ -163,10 +175,10 @@ export function connectionsPage(
   return layout(
     frame,
     'Connections',
-    html`<h1>Connections</h1>${notice === null ? '' : html`<p class="notice" role="status">${notice}</p>`}
+    html`<h1>Connections</h1>${notices(null, notice)}
 <div class="table-wrap"><table><thead><tr><th>Connection</th><th>CRM</th><th>Region</th><th>Status</th><th>Created</th><th>Last used</th><th>Daily API allowance</th><th></th></tr></thead>
 <tbody>${rows.length === 0 ? html`<tr><td colspan="8" class="muted">No connections yet.</td></tr>` : rows}</tbody></table></div>
-<h2>Connect an account</h2><div class="card">${connectForm(frame, providers, connectAvailable)}
+<h2>Connect an account</h2><div class="card">${connectAvailable ? providerForm(frame, providers, false) : NOT_AVAILABLE}
 <p class="muted">Redirect URL to register in the ${providers.map((p) => p.name).join(' and ')} app settings: <code>${redirectUrl}</code></p></div>`,
   );
 }
@@ -190,13 +202,10 @@ function tokenTable(frame: PageFrame, tokens: TokenView[], names: Map<string, st
 <tbody>${tokenRows(frame, tokens, names)}</tbody></table></div>`;
 }
 
-function createTokenForm(frame: PageFrame, connections: ConnectionView[], selected?: string): Html {
-  return html`<form class="row" method="post" action="/console/tokens">${csrfField(frame.csrf)}
-<label>Connection <select name="connection_id" required>${connections.map(
-    (c) =>
-      html`<option value="${c.id}"${c.id === selected ? html` selected` : ''}>${c.label ?? c.id} (${c.providerName})</option>`,
-  )}</select></label>
-<label>Label <input name="name" maxlength="100" placeholder="nightly sync"></label>
+/** The token form: on the tokens page it names the connection, on a connection's page it is that one. */
+function tokenForm(frame: PageFrame, action: string, connections?: ConnectionView[]): Html {
+  return html`<form class="row" method="post" action="${action}">${csrfField(frame.csrf)}
+${connections === undefined ? '' : html`<label>Connection <select name="connection_id" required>${connections.map((c) => html`<option value="${c.id}">${c.label ?? c.id} (${c.providerName})</option>`)}</select></label>\n`}<label>Label <input name="name" maxlength="100" placeholder="nightly sync"></label>
 <label>Expires in days <input name="expires_in_days" inputmode="numeric" pattern="[0-9]*" placeholder="never"></label>
 <button type="submit" data-test="create-token">Create token</button></form>`;
 }
@@ -248,8 +257,8 @@ export function tokensPage(
     frame,
     'API tokens',
     html`<h1>API tokens</h1>${created === null ? '' : createdTokenBlock(created)}
-${error === null ? '' : html`<p class="error" role="alert">${error}</p>`}
-<div class="card">${connections.length === 0 ? html`<p class="muted">Connect an account first.</p>` : createTokenForm(frame, connections)}</div>
+${notices(error)}
+<div class="card">${connections.length === 0 ? html`<p class="muted">Connect an account first.</p>` : tokenForm(frame, '/console/tokens', connections)}</div>
 ${tokenTable(frame, tokens, names)}`,
   );
 }
@@ -363,10 +372,7 @@ function connectionActions(frame: PageFrame, c: ConnectionView, connectAvailable
 /** A connection's own token form: the token belongs to this connection, and the form says so. */
 function connectionTokenForm(frame: PageFrame, c: ConnectionView): Html {
   return html`<p>Tokens made here belong to <strong>${c.label ?? c.id}</strong> (${c.providerName}).</p>
-<form class="row" method="post" action="/console/connections/${c.id}/tokens">${csrfField(frame.csrf)}
-<label>Label <input name="name" maxlength="100" placeholder="nightly sync"></label>
-<label>Expires in days <input name="expires_in_days" inputmode="numeric" pattern="[0-9]*" placeholder="never"></label>
-<button type="submit" data-test="create-token">Create token</button></form>`;
+${tokenForm(frame, `/console/connections/${c.id}/tokens`)}`;
 }
 
 export function connectionPage(
@@ -384,7 +390,7 @@ export function connectionPage(
     frame,
     name,
     html`<h1>${name}</h1>${created === null ? '' : createdTokenBlock(created)}
-${extra.error === undefined || extra.error === null ? '' : html`<p class="error" role="alert">${extra.error}</p>`}
+${notices(extra.error)}
 <div class="card"><dl class="facts"><dt>Id</dt><dd class="mono id">${c.id}</dd><dt>CRM</dt><dd>${c.providerName}</dd><dt>Region</dt><dd>${c.region}</dd>
 <dt>Status</dt><dd>${statusBadge(c)} ${c.lastError ?? ''}</dd>${
       extra.twin === null
@@ -419,12 +425,7 @@ ${
 }
 ${
   available
-    ? html`<div class="card">${appsMissing(providers)}<form class="row" method="post" action="/console/links">${csrfField(frame.csrf)}
-<label>CRM <select name="provider"${providers.every((p) => missingOf(p).length > 0) ? html` disabled` : ''}>${providerOptions(providers)}</select></label>
-<label>Label <input name="label" maxlength="100" placeholder="Globex"></label>
-<label>Login host (if the CRM has several) <input name="login_host" maxlength="200" placeholder="default"></label>
-<label>Valid for hours <input name="ttl_hours" inputmode="numeric" pattern="[0-9]*" placeholder="24"></label>
-<button type="submit" data-test="create-link"${providers.every((p) => missingOf(p).length > 0) ? html` disabled` : ''}>Create link</button></form></div>
+    ? html`<div class="card">${providerForm(frame, providers, true)}</div>
 <div class="table-wrap"><table><thead><tr><th>Link</th><th>CRM</th><th>Label</th><th>State</th><th>Created</th><th>Expires</th><th>Connection</th><th></th></tr></thead><tbody>${
         links.length === 0
           ? html`<tr><td colspan="8" class="muted">No connect links.</td></tr>`
@@ -436,7 +437,7 @@ ${
 <td data-label="">${state(l) === 'open' ? html`<form class="inline" method="post" action="/console/links/${l.id}/revoke">${csrfField(frame.csrf)}<button class="danger" type="submit">Revoke</button></form>` : ''}</td></tr>`,
             )
       }</tbody></table></div>`
-    : html`<p class="muted">The OAuth connect flow is not available in this build.</p>`
+    : NOT_AVAILABLE
 }`,
   );
 }

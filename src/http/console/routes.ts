@@ -1,18 +1,18 @@
 // The operator console: server-rendered pages under /console, signed in with an operator account.
 // Cookies, CSRF tokens and the page headers come from Fastify's own plugins, registered in the
-// console's scope only (src/http/plugins/cookies.ts, csrf.ts, security-headers.ts): the session
+// console's scope only (@fastify/cookie, @fastify/csrf-protection, @fastify/helmet): the session
 // cookie (HttpOnly, SameSite=Strict, Secure over https), a CSRF token on every form checked on
 // every POST, a CSP that allows only the service's own script and style. Every answer under
 // /console carries the headers, a 404 included; a form posted from another origin is refused.
 import { readFileSync } from 'node:fs';
+import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config/index.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors/index.ts';
-import { registerCookies } from '../plugins/cookies.ts';
-import { registerSecurityHeaders } from '../plugins/security-headers.ts';
 import { connectionRoutes, connectRoutes } from './connection-routes.ts';
 import { consoleErrorHandler } from './errors.ts';
 import { setupRoutes } from './first-run.ts';
@@ -54,8 +54,23 @@ const ASSETS: Record<string, { type: string; body: Buffer }> = {
 export const consoleRoutes = fp(
   async (app: FastifyInstance, { ctx }: { ctx: AppContext }) => {
     const kit = consoleKit(ctx);
-    await registerCookies(app, ctx.operators.cookieKeys);
-    await registerSecurityHeaders(app, { csp: CONSOLE_CSP });
+    // Cookies are unsigned unless set with `signed: true`: those are signed (HMAC-SHA-256) with the
+    // first key and checked against each, so the server tells a value it issued from one a client
+    // (or a sibling site that can plant cookies) made up.
+    await app.register(cookie, { secret: [...ctx.operators.cookieKeys] });
+    // Helmet's defaults, except: the console's own CSP with none of helmet's default directives (its
+    // `upgrade-insecure-requests` would break a console served over plain http), framing refused
+    // outright, and no `Strict-Transport-Security` (a host-wide choice for whoever runs the TLS
+    // proxy). Answers are not cached unless the route says otherwise: pages show tokens and links once.
+    await app.register(helmet, {
+      contentSecurityPolicy: { useDefaults: false, directives: CONSOLE_CSP },
+      frameguard: { action: 'deny' },
+      strictTransportSecurity: false,
+    });
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+      done(null, payload);
+    });
     await app.register(formbody, { bodyLimit: 64 * 1024 });
     app.setErrorHandler(consoleErrorHandler(kit));
     // Before the session and the form token are looked at: a form from another site is refused

@@ -3,8 +3,7 @@
 // once the session cookie is set.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SignInGuard } from '../../admin/sign-in-guard.ts';
-import { privateCookie } from '../plugins/cookies.ts';
-import { isCsrfRefusal, registerCsrf } from '../plugins/csrf.ts';
+import { isCsrfRefusal, privateCookie, registerCsrf } from '../plugins/csrf.ts';
 import { consoleErrorHandler } from './errors.ts';
 import { type ConsoleKit, DEVICE_COOKIE, PRE_SESSION_COOKIE, SESSION_COOKIE, typed } from './kit.ts';
 import { signInPage } from './pages.ts';

@@ -1,6 +1,10 @@
 import csrfProtection from '@fastify/csrf-protection';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { privateCookie } from './cookies.ts';
+
+/** The flags of a cookie only this service reads: never sent cross-site, never read by scripts. */
+export function privateCookie(path: string, secure: boolean) {
+  return { path, httpOnly: true, sameSite: 'strict', secure } as const;
+}
 
 /** The form field every protected form carries its token in. */
 export const CSRF_FIELD = '_csrf';
@@ -18,10 +22,10 @@ function formToken(request: FastifyRequest): string | undefined {
 }
 
 /**
- * CSRF protection for the forms of one scope (needs `registerCookies` on it or a parent). Tokens
+ * CSRF protection for the forms of one scope (needs @fastify/cookie on it or a parent). Tokens
  * are salted hashes of a secret kept in the cookie `secretCookie` (HttpOnly, SameSite=Strict, on
  * `path`): `reply.generateCsrf()` makes one per page and sets the secret when the browser has none.
- * With `signed`, the secret cookie is signed with the scope's cookie secrets (`registerCookies`).
+ * With `signed`, the secret cookie is signed with the scope's cookie secrets.
  * Every POST of the scope must carry a token of that secret in its `_csrf` form field, else it is
  * refused before validation and its handler (a 403 error for the scope's error handler).
  */

@@ -10,43 +10,32 @@ const PATTERN_FORMS: Record<string, string> = {
     'must be an ISO 8601 date or date-time, such as 2026-03-01, 2026-03-01T09:30:00Z or 2026-03-01T09:30:00+01:00 (words such as "yesterday" are not accepted)',
 };
 
+/** A fix hint per JSON-Schema keyword, from the error's params, for a value at the error's path. */
+const HINTS: Record<string, (params: Record<string, unknown>) => string> = {
+  type: (p) => `must be of type ${String(p['type'])}`,
+  minItems: (p) => `must hold at least ${String(p['limit'])} item(s)`,
+  maxItems: (p) => `must hold at most ${String(p['limit'])} item(s)`,
+  minLength: (p) =>
+    Number(p['limit']) <= 1 ? 'must not be empty' : `must be at least ${String(p['limit'])} characters long`,
+  maxLength: (p) => `must be at most ${String(p['limit'])} characters long`,
+  pattern: (p) => PATTERN_FORMS[String(p['pattern'])] ?? `must match ${String(p['pattern'])}`,
+};
+
 /** A fix hint per JSON-Schema keyword, so the message says how to repair the request. */
 export function describe(error: FastifySchemaValidationError): { path: string; message: string } {
-  const base = error.instancePath === '' ? '' : error.instancePath;
+  const base = error.instancePath;
   const params = error.params as Record<string, unknown>;
-  switch (error.keyword) {
-    case 'required':
-      return { path: `${base}/${String(params['missingProperty'])}`, message: 'is required' };
-    case 'additionalProperties':
-      return {
-        // The name is the client's own and may be huge: the path shows its start.
-        path: `${base}/${String(params['additionalProperty']).slice(0, 100)}`,
-        message: 'is not a known property; remove it',
-      };
-    case 'type':
-      return { path: base || '/', message: `must be of type ${String(params['type'])}` };
-    case 'minItems':
-      return { path: base || '/', message: `must hold at least ${String(params['limit'])} item(s)` };
-    case 'maxItems':
-      return { path: base || '/', message: `must hold at most ${String(params['limit'])} item(s)` };
-    case 'minLength':
-      return {
-        path: base || '/',
-        message:
-          Number(params['limit']) <= 1
-            ? 'must not be empty'
-            : `must be at least ${String(params['limit'])} characters long`,
-      };
-    case 'maxLength':
-      return { path: base || '/', message: `must be at most ${String(params['limit'])} characters long` };
-    case 'pattern':
-      return {
-        path: base || '/',
-        message: PATTERN_FORMS[String(params['pattern'])] ?? `must match ${String(params['pattern'])}`,
-      };
-    default:
-      return { path: base || '/', message: error.message ?? 'is invalid' };
+  if (error.keyword === 'required')
+    return { path: `${base}/${String(params['missingProperty'])}`, message: 'is required' };
+  if (error.keyword === 'additionalProperties') {
+    return {
+      // The name is the client's own and may be huge: the path shows its start.
+      path: `${base}/${String(params['additionalProperty']).slice(0, 100)}`,
+      message: 'is not a known property; remove it',
+    };
   }
+  const hint = Object.hasOwn(HINTS, error.keyword) ? HINTS[error.keyword] : undefined;
+  return { path: base || '/', message: hint?.(params) ?? error.message ?? 'is invalid' };
 }
 
 /** Paths whose `maxItems` is a request limit: reported as too_many_records / too_many_ids. */

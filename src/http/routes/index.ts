@@ -5,76 +5,49 @@ import { authenticate } from '../plugins/auth.ts';
 import { register as connectFlow } from './connect-flow.ts';
 import type { ApiApp, RegisterRoute } from './types.ts';
 import { register as auditLogs } from './v1.audit_logs.ts';
-import { register as describe } from './v1.describe.ts';
 import { register as jobs } from './v1.jobs.ts';
-import { register as addCustomField } from './v1.object.add_custom_field.ts';
+import { register as metadata } from './v1.metadata.ts';
 import { register as associations } from './v1.object.associate.ts';
 import { register as get } from './v1.object.get.ts';
 import { register as query } from './v1.object.query.ts';
-import { register as upsert } from './v1.object.upsert.ts';
-import { register as batchWrites } from './v1.object.writes.ts';
+import { register as writes } from './v1.object.writes.ts';
 import { register as proxy } from './v1.proxy.ts';
 
-const ROUTES: RegisterRoute[] = [
-  batchWrites,
-  upsert,
-  get,
-  query,
-  describe,
-  addCustomField,
-  associations,
-  auditLogs,
-  proxy,
-  jobs,
-];
-
-/** POST-only paths; a request with another method gets 405 with `Allow: POST` (not 404). */
-const POST_PATHS = [
-  '/v1/object/insert/:object_name',
-  '/v1/object/upsert/:object_name',
-  '/v1/object/update/:object_name',
-  '/v1/object/delete',
-  '/v1/object/delete/:object_name',
-  '/v1/object/get/:object_name',
-  '/v1/object/soql',
-  '/v1/object/query/:object_name',
-  '/v1/describe',
-  '/v1/describe/:object_name',
-  '/v1/countries',
-  '/v1/object/add_custom_field/:object_name',
-  '/v1/object/associations/:object_name',
-  '/v1/object/associate/:object_name',
-  '/v1/object/dissociate/:object_name',
-  '/v1/audit_logs',
-];
+const ROUTES: RegisterRoute[] = [writes, get, query, metadata, associations, auditLogs, proxy, jobs];
 
 export const v1Routes = fp(
   async (instance: FastifyInstance) => {
     const app = instance as ApiApp;
     const ctx = app.services;
+    // POST-only paths, as the routes register them (the pass-through takes every method).
+    const postOnly: string[] = [];
     // Authenticated routes live in their own scope: the token is checked before the body is read.
     app.register(async (scope) => {
       scope.decorateRequest('principal', null);
       scope.addHook('onRequest', authenticate(ctx.auth, ctx.rateLimiter));
+      scope.addHook('onRoute', (route) => {
+        if (route.method === 'POST' && !route.url.endsWith('*')) postOnly.push(route.url);
+      });
       for (const route of ROUTES) route(scope as ApiApp, ctx);
     });
     // The browser connect flow: public pages, proven by the flow's state and cookie or the link's secret.
     connectFlow(app, ctx);
-    for (const url of POST_PATHS) {
-      app.route({
-        method: ['GET', 'PUT', 'PATCH', 'DELETE'],
-        url,
-        handler: async (request) => {
-          throw new ApiError(
-            'method_not_allowed',
-            `${request.method} is not allowed on ${url.replace(/:(\w+)/g, '{$1}')}. Use POST.`,
-            {
-              headers: { allow: 'POST' },
-            },
-          );
-        },
-      });
-    }
+    // Another method on a POST-only path gets 405 with `Allow: POST` (not 404).
+    app.register(async (scope) => {
+      for (const url of postOnly) {
+        scope.route({
+          method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+          url,
+          handler: async (request) => {
+            throw new ApiError(
+              'method_not_allowed',
+              `${request.method} is not allowed on ${url.replace(/:(\w+)/g, '{$1}')}. Use POST.`,
+              { headers: { allow: 'POST' } },
+            );
+          },
+        });
+      }
+    });
   },
   {
     name: 'v1-routes',

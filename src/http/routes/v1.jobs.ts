@@ -46,22 +46,18 @@ function decode<T>(cursor: string, valid: (v: unknown) => v is T): T {
   throw new ApiError(
     'invalid_cursor',
     'The cursor is not one this service handed out. Pass `next_cursor` of the previous page as it is.',
-    {
-      details: [{ path: 'query:cursor' }],
-    },
+    { details: [{ path: 'query:cursor' }] },
   );
 }
 
-const isListCursor = (v: unknown): v is { c: string; i: string } =>
-  typeof v === 'object' &&
-  v !== null &&
-  typeof (v as { c?: unknown }).c === 'string' &&
-  typeof (v as { i?: unknown }).i === 'string';
-const isOffset = (v: unknown): v is { o: number } =>
-  typeof v === 'object' &&
-  v !== null &&
-  Number.isInteger((v as { o?: unknown }).o) &&
-  (v as { o: number }).o >= 0;
+const isListCursor = (v: unknown): v is { c: string; i: string } => {
+  const cursor = v as { c?: unknown; i?: unknown } | null;
+  return typeof cursor?.c === 'string' && typeof cursor.i === 'string';
+};
+const isOffset = (v: unknown): v is { o: number } => {
+  const offset = (v as { o?: unknown } | null)?.o;
+  return Number.isInteger(offset) && (offset as number) >= 0;
+};
 
 /** The token's own job, or 404 (another token's job is not revealed). */
 async function ownJob(jobs: Pick<JobReads, 'find'>, tokenId: string, id: string) {
@@ -115,12 +111,6 @@ export function register(app: ApiApp, ctx: RouteServices): void {
       };
     },
   );
-  followRoutes(app, ctx);
-  resultsRoute(app, ctx);
-}
-
-/** `GET /v1/jobs/{job_id}` follows a job; `DELETE` cancels it. */
-function followRoutes(app: ApiApp, ctx: RouteServices): void {
   app.get(
     '/v1/jobs/:job_id',
     {
@@ -164,10 +154,6 @@ function followRoutes(app: ApiApp, ctx: RouteServices): void {
       return jobView((await ctx.jobReads.find(job.id)) ?? job);
     },
   );
-}
-
-/** `GET /v1/jobs/{job_id}/results`: a finished job's per-record results, page by page. */
-function resultsRoute(app: ApiApp, ctx: RouteServices): void {
   app.get(
     '/v1/jobs/:job_id/results',
     {
@@ -196,9 +182,7 @@ function resultsRoute(app: ApiApp, ctx: RouteServices): void {
         throw new ApiError(
           'job_not_finished',
           `Job ${job.id} is ${job.state}; its results are readable once it has finished. Follow it at GET /v1/jobs/${job.id}.`,
-          {
-            headers: { 'retry-after': '1' },
-          },
+          { headers: { 'retry-after': '1' } },
         );
       }
       if (job.state === 'failed') {

@@ -1,16 +1,22 @@
 import type { FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
-import { checkBatchWrite } from '../../operations/writes.ts';
-import { batchWrite } from '../durable.ts';
+import { checkBatchWrite, upsertRecord } from '../../operations/writes.ts';
+import { batchWrite, directWrite } from '../durable.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { ASYNC_WRITE_ANSWER, answers, WriteResults } from '../schemas/answers.ts';
-import { DeleteBody, InsertBody, UpdateBody } from '../schemas/bodies.ts';
+import { DeleteBody, InsertBody, UpdateBody, UpsertBody } from '../schemas/bodies.ts';
 import { ObjectNameParams } from '../schemas/common.ts';
-import { DURABLE_WRITE_NOTE, DurableWriteHeaders } from '../schemas/write-headers.ts';
+import {
+  DURABLE_WRITE_NOTE,
+  DurableWriteHeaders,
+  KEYED_WRITE_NOTE,
+  KeyedWriteHeaders,
+} from '../schemas/write-headers.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
-// The batch writes: insert, update and delete (by object or by ids alone). Each checks its records
-// and runs as a durable job or at once (http/durable.ts); they differ only in their body and text.
+// The record writes. The batch writes, insert, update and delete (by object or by ids alone), check
+// their records and run as a durable job or at once (http/durable.ts); they differ only in their
+// body and text. Upsert runs at once, its answer kept under an Idempotency-Key.
 
 interface BatchRoute {
   operation: 'insert' | 'update' | 'delete';
@@ -111,4 +117,36 @@ export function register(app: ApiApp, ctx: RouteServices): void {
       },
     );
   }
+  app.post(
+    '/v1/object/upsert/:object_name',
+    {
+      schema: {
+        operationId: 'upsertRecord',
+        'x-crm-operation': 'upsert',
+        summary: 'Upsert one record',
+        description:
+          'Exactly one record and a `match_key`: no match creates, one match updates, several matches fail the record and write nothing. `Id` updates the record with that id or creates one; a field flagged External ID (Salesforce) or a unique property such as a contact’s `email` (HubSpot, batch upsert with `idProperty`) uses the CRM’s own upsert; any other field is looked up first (SOQL or CRM search, `LIMIT 2`, the value escaped). `X-CRM-Proxy-Upsert-Action` says what happened (`insert`, `update`, `external_id_upsert`, `ambiguous`). A record without a value for its match key is a 400. ' +
+          KEYED_WRITE_NOTE,
+        tags: ['Records'],
+        params: ObjectNameParams,
+        headers: KeyedWriteHeaders,
+        body: UpsertBody,
+        response: answers(
+          { 200: WriteResults('One per-record result.') },
+          [400, 404, 409, 413, 415, 422, 502, 503],
+        ),
+      },
+    },
+    async (request, reply) =>
+      directWrite(ctx, request, reply, async () => {
+        const outcome = await upsertRecord(
+          ctx.operations,
+          principalOf(request).connection,
+          request.params.object_name,
+          request.body.data[0],
+          request.body.match_key,
+        );
+        return { headers: { 'x-crm-proxy-upsert-action': outcome.action }, body: { data: [outcome.result] } };
+      }),
+  );
 }

@@ -14,7 +14,6 @@ export const InsertBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export type InsertBody = Static<typeof InsertBody>;
 
 export const UpdateBody = Type.Object(
   {
@@ -32,7 +31,6 @@ export const UpdateBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export type UpdateBody = Static<typeof UpdateBody>;
 
 export const UpsertBody = Type.Object(
   {
@@ -47,7 +45,6 @@ export const UpsertBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export type UpsertBody = Static<typeof UpsertBody>;
 
 export const DeleteBody = Type.Object(
   {
@@ -65,7 +62,6 @@ export const DeleteBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export type DeleteBody = Static<typeof DeleteBody>;
 
 export const GetBody = Type.Object(
   {
@@ -95,7 +91,6 @@ export const GetBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export type GetBody = Static<typeof GetBody>;
 
 export const SoqlBody = Type.Object(
   {
@@ -113,7 +108,6 @@ export const SoqlBody = Type.Object(
   },
   { additionalProperties: false, description: 'Either `data` (a new query) or `cursor` (the next page).' },
 );
-export type SoqlBody = Static<typeof SoqlBody>;
 
 export const CustomFieldBody = Type.Object(
   {
@@ -140,7 +134,6 @@ export const CustomFieldBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export type CustomFieldBody = Static<typeof CustomFieldBody>;
 
 const Scalar = Type.Union([Type.String({ maxLength: 3000 }), Type.Number(), Type.Boolean()]);
 const PropertyName = Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_.]+$' });
@@ -229,7 +222,6 @@ export const SearchBody = Type.Object(
   },
   { additionalProperties: false, description: 'Either `data` (a new search) or `cursor` (the next page).' },
 );
-export type SearchBody = Static<typeof SearchBody>;
 
 const ObjectName = Type.String({ minLength: 1, maxLength: 100, description: 'An object type name.' });
 
@@ -245,7 +237,6 @@ export const AssociationsBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export type AssociationsBody = Static<typeof AssociationsBody>;
 
 export const AssociateBody = Type.Object(
   {
@@ -270,7 +261,6 @@ export const AssociateBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export type AssociateBody = Static<typeof AssociateBody>;
 
 /** An ISO 8601 date or date-time; a value that is not one is refused naming the accepted forms. */
 export const INSTANT_PATTERN =

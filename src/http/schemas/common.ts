@@ -1,4 +1,4 @@
-import { type Static, Type } from 'typebox';
+import { Type } from 'typebox';
 
 /**
  * Object names reach CRM URLs, so they are constrained here already to what any built-in CRM
@@ -14,7 +14,6 @@ export const ObjectNameParams = Type.Object(
   },
   { additionalProperties: false },
 );
-export type ObjectNameParams = Static<typeof ObjectNameParams>;
 
 /** A record: field name → value; field names are case-insensitive (the CRM's canonical casing on output). */
 export const CrmRecord = Type.Record(Type.String(), Type.Unknown(), {
