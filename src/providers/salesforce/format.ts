@@ -1,11 +1,34 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
-import { type UnknownField, unknownFields } from '../../errors/index.ts';
+import { ApiError, type UnknownField, unknownFields } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
-import type { ObjectDescribe } from './describe-types.ts';
-import type { PreparedRecord } from './facet.ts';
+import type { ObjectDescribe } from './describe.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
-import { type InvalidValue, invalidValues, isFieldValue, isReferenceValue } from './value-shape.ts';
+
+/**
+ * A record ready to send: canonical field names (or `Relationship.ExternalIdField` for a parent
+ * reference) → JSON values (multi-select picklists as arrays or `a;b` strings).
+ */
+export type PreparedRecord = Record<string, unknown>;
+
+/** What a field value may be; said in the 400 so the client knows the fix. */
+const SHAPES =
+  'a string, number, boolean or null; an array of strings for a multi-select picklist; or {"ExternalIdField": value} for a parent reference';
+
+const isScalar = (v: unknown) =>
+  v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/** True for the shapes a Salesforce field value can take (parent references are checked apart). */
+const isFieldValue = (value: unknown): boolean =>
+  isScalar(value) || (Array.isArray(value) && value.every((v) => typeof v === 'string'));
+
+/** A parent reference's external-id value: a scalar (string or number id). */
+const isReferenceValue = (value: unknown): boolean => typeof value === 'string' || typeof value === 'number';
+
+interface InvalidValue {
+  path: string;
+  field: string;
+}
 
 interface FieldInfo {
   name: string;
@@ -95,7 +118,17 @@ function recordPreparer(meta: ObjectDescribe, operation: 'insert' | 'update' | '
         `. POST /v1/describe/${meta.name} lists its fields.`,
       );
     }
-    if (invalid.length > 0) throw invalidValues(invalid);
+    if (invalid.length > 0) {
+      const list = invalid
+        .slice(0, 10)
+        .map((v) => v.path)
+        .join(', ');
+      throw new ApiError(
+        'invalid_value',
+        `Field values must be ${SHAPES}. Not so at ${list}${invalid.length > 10 ? ' and more' : ''}.`,
+        { details: invalid.slice(0, 100).map((v) => ({ ...v, message: `must be ${SHAPES}` })) },
+      );
+    }
   };
   return { prepare, finish };
 }
