@@ -28,14 +28,11 @@ export class JournalSteps<R> {
   }
 
   async state(key: string): Promise<StepState<R>> {
-    if (this.job === undefined) return { kind: 'new' };
-    const entry = (await this.job.journal.get(key)) as LegacyEntry<R> | undefined;
+    const entry = (await this.job?.journal.get(key)) as StepEntry<R> | undefined | null;
     if (entry === undefined || entry === null) return { kind: 'new' };
-    // Entries without `state` were written by earlier versions: `{results}` or `{state: 'sending'}`.
-    if (entry.state === 'done' || (entry.state === undefined && entry.results !== undefined)) {
-      return { kind: 'done', results: entry.results as R };
-    }
-    return { kind: 'interrupted', since: entry.at };
+    return entry.state === 'done'
+      ? { kind: 'done', results: entry.results }
+      : { kind: 'interrupted', since: entry.at };
   }
 
   /** Marks the call as being sent; `since` keeps the first send time of a call sent again. */
@@ -58,5 +55,3 @@ export class JournalSteps<R> {
     return results;
   }
 }
-
-type LegacyEntry<R> = { state?: 'sending' | 'done'; at?: string; results?: R };

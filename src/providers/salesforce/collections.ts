@@ -121,16 +121,36 @@ export async function collectionsWrite(
   const keyOf = (start: number) => `${journal?.scope}:collections:${operation}:${start}`;
 
   const steps = new JournalSteps<SaveResult[]>(journal?.hook, journal && (() => journal.now()));
-  const { known, sentAt } = await earlierRuns(
-    org,
-    steps,
-    starts,
-    keyOf,
-    operation,
-    objectName,
-    items,
-    journal,
-  );
+  // What earlier runs of a job left: answered calls, and the records of interrupted inserts that
+  // reconciliation found the call had created.
+  const known = new Map<number, Array<SaveResult | undefined>>();
+  const sentAt = new Map<number, string>();
+  if (journal !== undefined) {
+    const entries = await Promise.all(starts.map((s) => steps.state(keyOf(s))));
+    const interrupted: number[] = [];
+    const claimed = new Set<string>();
+    entries.forEach((entry, k) => {
+      const start = starts[k] as number;
+      if (entry.kind === 'done') {
+        known.set(start, entry.results);
+        for (const r of entry.results) if (r.id != null) claimed.add(r.id);
+        journal.report(`c${start}`, entry.results.length, failedCount(entry.results));
+      } else if (entry.kind === 'interrupted') {
+        sentAt.set(start, entry.since ?? '');
+        if (operation === 'insert') interrupted.push(start);
+      }
+    });
+    if (interrupted.length > 0 && objectName !== null) {
+      const calls = interrupted.map((start) => ({
+        records: (items as PreparedRecord[]).slice(start, start + size),
+        since: sentAt.get(start) as string,
+      }));
+      const found = await reconcileInserts(org, objectName, journal.fieldTypes, calls, claimed);
+      interrupted.forEach((start, k) => {
+        known.set(start, found[k] ?? []);
+      });
+    }
+  }
 
   const calls = starts.map((start) =>
     org.limiter.run(async () => {
@@ -153,14 +173,7 @@ export async function collectionsWrite(
           // An insert whose answer was lost: what Salesforce holds now says, for records it can find.
           const found =
             operation === 'insert' && lookup !== undefined && objectName !== null && mayHaveApplied(error)
-              ? await reconcileByKey(
-                  org,
-                  objectName,
-                  new Map([[lookup.name, lookup.type]]),
-                  records as PreparedRecord[],
-                  { field: lookup.name, since },
-                  'insert',
-                )
+              ? await reconcileByKey(org, objectName, records as PreparedRecord[], { ...lookup, since })
               : [];
           got = records.map((_, k) => found[k] ?? { success: false, errors: [entry] });
         }
@@ -182,51 +195,6 @@ export async function collectionsWrite(
   );
   await Promise.all(calls);
   return { results, failures };
-}
-
-/**
- * What earlier runs of a job left: answered calls, and the positions of interrupted inserts that
- * reconciliation settled (the records it found the call had created).
- */
-async function earlierRuns(
-  org: Org,
-  steps: JournalSteps<SaveResult[]>,
-  starts: number[],
-  keyOf: (start: number) => string,
-  operation: WriteOperation,
-  objectName: string | null,
-  items: PreparedRecord[] | string[],
-  journal: WriteJournal | undefined,
-): Promise<{ known: Map<number, Array<SaveResult | undefined>>; sentAt: Map<number, string> }> {
-  const size = SALESFORCE_PROFILE.collectionsMaxRecords;
-  const known = new Map<number, Array<SaveResult | undefined>>();
-  const sentAt = new Map<number, string>();
-  if (journal === undefined) return { known, sentAt };
-  const entries = await Promise.all(starts.map((s) => steps.state(keyOf(s))));
-  const interrupted: number[] = [];
-  const claimed = new Set<string>();
-  entries.forEach((entry, k) => {
-    const start = starts[k] as number;
-    if (entry.kind === 'done') {
-      known.set(start, entry.results);
-      for (const r of entry.results) if (r.id != null) claimed.add(r.id);
-      journal.report(`c${start}`, entry.results.length, failedCount(entry.results));
-    } else if (entry.kind === 'interrupted') {
-      sentAt.set(start, entry.since ?? '');
-      if (operation === 'insert') interrupted.push(start);
-    }
-  });
-  if (interrupted.length > 0 && objectName !== null) {
-    const calls = interrupted.map((start) => ({
-      records: (items as PreparedRecord[]).slice(start, start + size),
-      since: sentAt.get(start) as string,
-    }));
-    const found = await reconcileInserts(org, objectName, journal.fieldTypes, calls, claimed);
-    interrupted.forEach((start, k) => {
-      known.set(start, found[k] ?? []);
-    });
-  }
-  return { known, sentAt };
 }
 
 async function oneCall(

@@ -144,7 +144,7 @@ export function soqlString(value: string): string {
   return `'${escaped}'`;
 }
 
-const NUMERIC = new Set(['int', 'double', 'currency', 'percent', 'long']);
+export const NUMBER_TYPES = new Set(['int', 'double', 'currency', 'percent', 'long']);
 const QUOTED_EXCEPTIONS = new Set(['date', 'datetime', 'time', 'boolean']);
 
 /**
@@ -154,7 +154,7 @@ const QUOTED_EXCEPTIONS = new Set(['date', 'datetime', 'time', 'boolean']);
  */
 export function soqlLiteral(value: unknown, fieldType: string): string | null {
   const type = fieldType.toLowerCase();
-  if (NUMERIC.has(type)) {
+  if (NUMBER_TYPES.has(type)) {
     const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
     return /^-?\d+(\.\d+)?$/.test(text) ? text : null;
   }

@@ -3,23 +3,13 @@ import { parseJson } from '../client/types.ts';
 import type { PreparedRecord } from './format.ts';
 import { type Org, send } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
-import { queryAll, soqlLiteral } from './query.ts';
+import { NUMBER_TYPES, queryAll, soqlLiteral } from './query.ts';
 
 /** Field types whose values Salesforce gives back exactly as sent (numbers compared as numbers). */
-const TEXT_TYPES = new Set([
-  'string',
-  'textarea',
-  'email',
-  'phone',
-  'url',
-  'picklist',
-  'combobox',
-  'id',
-  'reference',
-  'boolean',
-  'date',
+const COMPARABLE = new Set([
+  ...'string textarea email phone url picklist combobox id reference boolean date'.split(' '),
+  ...NUMBER_TYPES,
 ]);
-const NUMBER_TYPES = new Set(['int', 'double', 'currency', 'percent', 'long']);
 
 /** How long before the journaled send time a created record still counts (clock skew with the org). */
 const SKEW_MS = 5 * 60 * 1000;
@@ -47,7 +37,7 @@ function contentOf(record: PreparedRecord, types: ReadonlyMap<string, string>): 
   const cells: string[] = [];
   for (const name of names) {
     const type = types.get(name);
-    if (type === undefined || !(TEXT_TYPES.has(type) || NUMBER_TYPES.has(type))) return undefined;
+    if (type === undefined || !COMPARABLE.has(type)) return undefined;
     const v = normalize(type, record[name]);
     if (v === undefined) return undefined;
     cells.push(name, v);
@@ -93,7 +83,7 @@ export async function reconcileInserts(
     const literal = new Date(since).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const selectable = [...fields].filter((f) => {
       const t = fieldTypes.get(f);
-      return t !== undefined && (TEXT_TYPES.has(t) || NUMBER_TYPES.has(t)) && f !== 'Id';
+      return t !== undefined && COMPARABLE.has(t) && f !== 'Id';
     });
     const soql = `SELECT Id${selectable.map((f) => `, ${f}`).join('')} FROM ${objectName} WHERE CreatedById = '${userId}' AND CreatedDate >= ${literal} ORDER BY CreatedDate, Id`;
     candidates = await queryAll(org, soql);
@@ -158,9 +148,10 @@ async function connectionUserId(org: Org): Promise<string> {
   return id;
 }
 
-/** What a write whose answer was lost can be looked up by: a field and the time the write began. */
+/** What a write whose answer was lost can be looked up by: a field, its type, and when the write began. */
 export interface KeyLookup {
-  field: string;
+  name: string;
+  type: string;
   /** Epoch ms, from the service's clock, taken before the write was sent. */
   since: number;
 }
@@ -189,13 +180,14 @@ const notWritten = (field: string, what: string): SaveResult => ({
 export async function reconcileByKey(
   org: Org,
   objectName: string,
-  fieldTypes: ReadonlyMap<string, string>,
   records: PreparedRecord[],
   key: KeyLookup,
-  mode: 'insert' | 'upsert',
+  /** An upsert's: the types of the object's fields, to compare the record with what was sent. */
+  upsert?: ReadonlyMap<string, string>,
 ): Promise<Array<SaveResult | undefined>> {
-  const { field } = key;
-  const type = fieldTypes.get(field) ?? 'string';
+  const { name: field, type } = key;
+  const mode = upsert === undefined ? 'insert' : 'upsert';
+  const fieldTypes = upsert ?? new Map([[field, type]]);
   const fold = (v: unknown) => normalize(type, v)?.toLowerCase();
   const counts = new Map<string, number>();
   for (const r of records) {
@@ -231,13 +223,12 @@ export async function reconcileByKey(
   } catch {
     return records.map(() => undefined);
   }
-  const what = mode === 'insert' ? 'insert' : 'upsert';
   return records.map((r) => {
     const v = fold(r[field]);
     if (v === undefined || counts.get(v) !== 1 || soqlLiteral(r[field], type) === null) return undefined;
     const all = held.get(v) ?? [];
     const found = mode === 'insert' ? all.filter((c) => c.recent) : all;
-    if (found.length === 0) return notWritten(field, what);
+    if (found.length === 0) return notWritten(field, mode);
     const only = found.length === 1 && (mode === 'insert' || found[0]?.same === true) ? found[0] : undefined;
     return only === undefined ? undefined : { id: only.id, success: true, errors: [] };
   });

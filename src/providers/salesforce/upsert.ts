@@ -148,9 +148,10 @@ async function externalIdUpsert(
     });
   } catch (error) {
     // Every attempt lost its answer: the record holding the value says what was written.
-    const fieldTypes = new Map(meta.fields.map((f) => [f.name, String(f['type'] ?? '')]));
+    const types = new Map(meta.fields.map((f) => [f.name, String(f['type'] ?? '')]));
+    const key = { name: matchField, type: types.get(matchField) ?? '', since };
     const [found] = mayHaveApplied(error)
-      ? await reconcileByKey(org, meta.name, fieldTypes, [withoutId], { field: matchField, since }, 'upsert')
+      ? await reconcileByKey(org, meta.name, [withoutId], key, types)
       : [];
     return found ?? { success: false, errors: [failedCallEntry(error, 'upsert')] };
   }
