@@ -122,7 +122,8 @@ export async function bulkDelete(org: Org, ids: string[], journal?: WriteJournal
   ids.forEach((id, i) => {
     const object = SALESFORCE_PROFILE.idPattern.test(id) ? byPrefix.get(id.slice(0, 3)) : undefined;
     if (object === undefined) results[i] = malformedId(id);
-    else groups.set(object, [...(groups.get(object) ?? []), i]);
+    else if (groups.has(object)) groups.get(object)?.push(i);
+    else groups.set(object, [i]);
   });
   const settled = await Promise.allSettled(
     [...groups].map(async ([object, indexes]) => {
@@ -246,10 +247,17 @@ async function readResults(
   rows: string[][],
   results: Array<SaveResult | undefined>,
 ): Promise<void> {
-  const unmatched = RowMatcher.of(rows);
+  // Input positions by row content; each content's positions handed out in input order.
+  const unmatched = new Map<string, number[]>();
+  rows.forEach((row, i) => {
+    const key = JSON.stringify(row);
+    const queue = unmatched.get(key);
+    if (queue === undefined) unmatched.set(key, [i]);
+    else queue.push(i);
+  });
   for (const success of [true, false]) {
     await eachResultRow(org, `${jobUrl}/${success ? 'successful' : 'failed'}Results/`, (row) => {
-      const index = unmatched.take(row.slice(2));
+      const index = unmatched.get(JSON.stringify(row.slice(2)))?.shift();
       if (index === undefined) return;
       const id = row[0] ?? '';
       const errors = success ? [] : [parseBulkError(row[1] ?? '')];
@@ -272,24 +280,6 @@ export function parseBulkError(text: string): RecordError {
     message: trimmed.slice(first + 1, last),
     fields: fields === '' ? [] : fields.split(','),
   };
-}
-
-/** Input positions by row content; each content's positions handed out in input order. */
-class RowMatcher {
-  readonly #queues = new Map<string, number[]>();
-  static of(rows: string[][]): RowMatcher {
-    const matcher = new RowMatcher();
-    rows.forEach((row, i) => {
-      const key = JSON.stringify(row);
-      const q = matcher.#queues.get(key);
-      if (q === undefined) matcher.#queues.set(key, [i]);
-      else q.push(i);
-    });
-    return matcher;
-  }
-  take(cells: string[]): number | undefined {
-    return this.#queues.get(JSON.stringify(cells))?.shift();
-  }
 }
 
 /**

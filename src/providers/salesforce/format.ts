@@ -25,11 +25,6 @@ const isFieldValue = (value: unknown): boolean =>
 /** A parent reference's external-id value: a scalar (string or number id). */
 const isReferenceValue = (value: unknown): boolean => typeof value === 'string' || typeof value === 'number';
 
-interface InvalidValue {
-  path: string;
-  field: string;
-}
-
 interface FieldInfo {
   name: string;
   type?: unknown;
@@ -55,14 +50,6 @@ export function prepareRecords(
   records: unknown[],
   operation: 'insert' | 'update' | 'upsert' = 'insert',
 ): PreparedRecord[] {
-  const preparer = recordPreparer(meta, operation);
-  const out = records.map((record, index) => preparer.prepare(record, index));
-  preparer.finish();
-  return out;
-}
-
-/** Prepares records one by one, collecting the request's unknown fields and invalid values; `finish` throws them. */
-function recordPreparer(meta: ObjectDescribe, operation: 'insert' | 'update' | 'upsert') {
   const fields = meta.fields as FieldInfo[];
   const byName = new Map(fields.map((f) => [f.name.toLowerCase(), f]));
   const byRelationship = new Map(
@@ -73,8 +60,9 @@ function recordPreparer(meta: ObjectDescribe, operation: 'insert' | 'update' | '
   const hintField = hinter(fields.map((f) => f.name));
   const hintRelationship = hinter([...byRelationship.values()].map((f) => String(f.relationshipName)));
   const unknown: UnknownField[] = [];
-  const invalid: InvalidValue[] = [];
-  const prepare = (record: unknown, index: number): PreparedRecord => {
+  const invalid: Array<{ path: string; field: string }> = [];
+  // Every record is prepared before the request's unknown fields and invalid values are thrown.
+  const out = records.map((record, index): PreparedRecord => {
     const prepared: PreparedRecord = {};
     if (!isPlainObject(record)) {
       unknown.push({ path: `/data/${index}`, field: '(not an object)', did_you_mean: null });
@@ -109,28 +97,29 @@ function recordPreparer(meta: ObjectDescribe, operation: 'insert' | 'update' | '
       prepared[field.name] = value;
     }
     return prepared;
-  };
-  const finish = (): void => {
-    if (unknown.length > 0) {
-      throw unknownFields(
-        `${meta.name} has no field`,
-        unknown,
-        `. POST /v1/describe/${meta.name} lists its fields.`,
-      );
-    }
-    if (invalid.length > 0) {
-      const list = invalid
-        .slice(0, 10)
-        .map((v) => v.path)
-        .join(', ');
-      throw new ApiError(
-        'invalid_value',
-        `Field values must be ${SHAPES}. Not so at ${list}${invalid.length > 10 ? ' and more' : ''}.`,
-        { details: invalid.slice(0, 100).map((v) => ({ ...v, message: `must be ${SHAPES}` })) },
-      );
-    }
-  };
-  return { prepare, finish };
+  });
+  if (unknown.length > 0) throw noSuchFields(meta, unknown);
+  if (invalid.length > 0) {
+    const list = invalid
+      .slice(0, 10)
+      .map((v) => v.path)
+      .join(', ');
+    throw new ApiError(
+      'invalid_value',
+      `Field values must be ${SHAPES}. Not so at ${list}${invalid.length > 10 ? ' and more' : ''}.`,
+      { details: invalid.slice(0, 100).map((v) => ({ ...v, message: `must be ${SHAPES}` })) },
+    );
+  }
+  return out;
+}
+
+/** 400 `unknown_field` naming the fields the object lacks, each with its closest real one. */
+export function noSuchFields(meta: ObjectDescribe, unknown: UnknownField[]): ApiError {
+  return unknownFields(
+    `${meta.name} has no field`,
+    unknown,
+    `. POST /v1/describe/${meta.name} lists its fields.`,
+  );
 }
 
 function referenceOf(

@@ -1,9 +1,10 @@
 import type { CrmRecord, GetAnswer, IdError } from '../../domain/operations.ts';
-import { type UnknownField, unknownFields } from '../../errors/index.ts';
+import type { UnknownField } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
 import { knownObject, type ObjectDescribe } from './describe.ts';
+import { noSuchFields } from './format.ts';
 import { type Org, type OrgHandler, send } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
@@ -110,12 +111,6 @@ function resolveFields(meta: ObjectDescribe, requested: string[] | undefined): s
       out.add(canonical);
     }
   });
-  if (unknown.length > 0) {
-    throw unknownFields(
-      `${meta.name} has no field`,
-      unknown,
-      `. POST /v1/describe/${meta.name} lists its fields.`,
-    );
-  }
+  if (unknown.length > 0) throw noSuchFields(meta, unknown);
   return [...out];
 }

@@ -10,7 +10,7 @@ export const SALESFORCE_PROFILE = {
   defaultApiVersion: '62.0',
   defaultLoginUrl: 'https://login.salesforce.com',
   tokenPath: '/services/oauth2/token',
-  /** Who the connection acts as (its user id finds the records an interrupted insert created). */
+  /** Who a token acts for: the check of a new connection, and the user whose records an interrupted insert created. */
   userInfoPath: '/services/oauth2/userinfo',
   dataPath: (version: string) => `/services/data/v${version}`,
   /** sObject Collections retrieve via POST: up to 2,000 ids per call (GET is URL-bound at ~800). */
@@ -54,7 +54,6 @@ export const SALESFORCE_PROFILE = {
     appVariables: ['SALESFORCE_CLIENT_ID', 'SALESFORCE_CLIENT_SECRET'],
     /** The identity URL: `https://{login host}/id/{orgId}/{userId}`. */
     identityPath: /^\/id\/(00D[A-Za-z0-9]{12,15})\/(005[A-Za-z0-9]{12,15})$/,
-    userinfoPath: '/services/oauth2/userinfo',
   },
   passthrough: {
     /** Option headers are all `Sforce-*` (Query-Options, Auto-Assign, Call-Options, Duplicate-Rule-Header, Mru…), plus X-PrettyPrint. */

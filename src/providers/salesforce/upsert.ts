@@ -90,23 +90,17 @@ async function upsertRecord(
     return results[0] ?? { success: false, errors: [] };
   };
   const { Id: _ignoredId, ...withoutId } = record;
-
-  if (matchField === 'Id') {
-    const id = String(value);
-    const found = SALESFORCE_PROFILE.idPattern.test(id)
-      ? await query(org, `SELECT Id FROM ${meta.name} WHERE Id = ${soqlString(id)} LIMIT 1`)
-      : { records: [] };
-    if (found.records.length === 1) {
-      return { action: 'update', result: await save('update', { ...withoutId, Id: id }) };
-    }
-    return { action: 'insert', result: await save('insert', withoutId) };
-  }
-
-  if (field?.['externalId'] === true) {
+  if (matchField !== 'Id' && field?.['externalId'] === true) {
     return { action: 'external_id_upsert', result: await externalIdUpsert(org, meta, matchField, withoutId) };
   }
-
-  const literal = soqlLiteral(value, String(field?.['type'] ?? 'string'));
+  // Something that is not an id matches no record.
+  const id = matchField === 'Id' ? String(value) : undefined;
+  const literal =
+    id === undefined
+      ? soqlLiteral(value, String(field?.['type'] ?? 'string'))
+      : SALESFORCE_PROFILE.idPattern.test(id)
+        ? soqlString(id)
+        : undefined;
   if (literal === null) {
     throw new ApiError(
       'invalid_body',
@@ -114,11 +108,14 @@ async function upsertRecord(
       { details: [{ path: `/data/0/${matchField}`, type: field?.['type'] ?? null }] },
     );
   }
-  const found = await query(org, `SELECT Id FROM ${meta.name} WHERE ${matchField} = ${literal} LIMIT 2`);
-  if (found.records.length === 0) return { action: 'insert', result: await save('insert', withoutId) };
-  if (found.records.length === 1) {
-    const id = String(found.records[0]?.['Id']);
-    return { action: 'update', result: await save('update', { ...withoutId, Id: id }) };
+  const found =
+    literal === undefined
+      ? []
+      : (await query(org, `SELECT Id FROM ${meta.name} WHERE ${matchField} = ${literal} LIMIT 2`)).records;
+  if (found.length === 0) return { action: 'insert', result: await save('insert', withoutId) };
+  if (found.length === 1) {
+    const update = { ...withoutId, Id: id ?? String(found[0]?.['Id']) };
+    return { action: 'update', result: await save('update', update) };
   }
   return {
     action: 'ambiguous',

@@ -4,7 +4,7 @@ import { backoffMs } from '../../lib/backoff.ts';
 import { positionsWhere } from '../../lib/positions.ts';
 import { retrying } from '../../lib/retry.ts';
 import type { OperationInputs } from '../adapter.ts';
-import { leftShare, type OrgAllowance } from './allowance.ts';
+import type { OrgAllowance } from './allowance.ts';
 import { bulkDelete, bulkWrite } from './bulk2.ts';
 import { failedCallEntry, type LookupField, viaCollections, type WriteJournal } from './collections.ts';
 import { knownObject, type ObjectDescribe } from './describe.ts';
@@ -51,7 +51,7 @@ export function planFor(
 ): WritePlan {
   if (count < bulkThreshold) return { via: 'collections', reason: `under-${bulkThreshold}-records` };
   if (allowance === undefined) return { via: 'bulk2', reason: 'allowance-unknown' };
-  const left = leftShare(allowance);
+  const left = Math.max(0, allowance.limit - allowance.used) / allowance.limit;
   const reason = `allowance-${Math.floor(left * 100)}%-left`;
   return { via: left >= frugalBelow ? 'collections' : 'bulk2', reason };
 }
@@ -70,75 +70,6 @@ function roundFailed(error: unknown): SaveResult {
       ? { statusCode: error.code.toUpperCase(), message: error.message, fields: [] }
       : failedCallEntry(error, 'lock-retry');
   return { success: false, errors: [entry] };
-}
-
-/**
- * Records that failed only on a row lock were not written, so sending them again cannot write them
- * twice: they go again (alone, after a backoff on the clock), up to `lockRetry.rounds` times, each
- * round through the interface the plan picks for their number.
- */
-async function withLockRetries<T extends PreparedRecord | string>(
-  org: Org,
-  items: T[],
-  via: WriteInterface,
-  send: (items: T[], via: WriteInterface, round: number) => Promise<SaveResult[]>,
-): Promise<SaveResult[]> {
-  const results = await send(items, via, 1);
-  let pending = lockedPositions(results);
-  await retrying(org.clock, {
-    attempt: async (n) => {
-      if (n === 1) return pending;
-      const resent = pending.map((i) => items[i] as T);
-      // The interface of a round: the same rule on the allowance last seen (no extra call).
-      const allowance = org.allowances.latest(org.session.connectionId);
-      const how = planFor(resent.length, org.bulkThreshold, allowance, org.frugalBelow).via;
-      // Earlier rounds wrote records: a failed retry round fails only its own records.
-      const again = await send(resent, how, n).catch((error: unknown) =>
-        resent.map(() => roundFailed(error)),
-      );
-      pending.forEach((i, k) => {
-        const r = again[k];
-        if (r !== undefined) results[i] = r;
-      });
-      pending = lockedPositions(results);
-      return pending;
-    },
-    next: (locked, n) => lockRetryWait(locked.length, n),
-  });
-  return results;
-}
-
-/**
- * The journal of each lock-retry round of a job's write (none outside a job). Progress counts the
- * first round only: later rounds resend records already counted.
- */
-function journals(
-  org: Org,
-  via: WriteInterface,
-  fieldTypes: ReadonlyMap<string, string>,
-): (round: number) => WriteJournal | undefined {
-  const parts = new Map<string, [number, number]>();
-  const hook = org.job;
-  return (round) =>
-    hook === undefined
-      ? undefined
-      : {
-          hook,
-          scope: `r${round}`,
-          fieldTypes,
-          now: () => new Date(org.clock.now()).toISOString(),
-          report(part, processed, failed) {
-            if (round !== 1) return;
-            parts.set(part, [processed, failed]);
-            let p = 0;
-            let f = 0;
-            for (const [a, b] of parts.values()) {
-              p += a;
-              f += b;
-            }
-            hook.progress({ processed: p, succeeded: p - f, failed: f }, via);
-          },
-        };
 }
 
 /**
@@ -184,7 +115,13 @@ export async function deleteRecords(org: Org, input: OperationInputs['delete']):
   );
 }
 
-/** Runs a planned write, its progress counted from zero, each lock-retry round with its own journal. */
+/**
+ * Runs a planned write. Records that failed only on a row lock were not written, so sending them
+ * again cannot write them twice: they go again (alone, after a backoff on the clock), up to
+ * `lockRetry.rounds` times, each round through the interface the plan picks for their number on
+ * the allowance last seen (no extra call). In a job each round has its own journal, and progress
+ * counts the first round only: later rounds resend records already counted.
+ */
 async function write<T extends PreparedRecord | string>(
   org: Org,
   items: T[],
@@ -192,10 +129,47 @@ async function write<T extends PreparedRecord | string>(
   fieldTypes: ReadonlyMap<string, string>,
   send: (items: T[], via: WriteInterface, journal: WriteJournal | undefined) => Promise<SaveResult[]>,
 ): Promise<WriteAnswer> {
-  const journal = journals(org, plan.via, fieldTypes);
-  org.job?.progress({ processed: 0, succeeded: 0, failed: 0 }, plan.via);
-  const data = await withLockRetries(org, items, plan.via, (some, how, round) =>
-    send(some, how, journal(round)),
-  );
-  return { data, via: plan.via, reason: plan.reason };
+  const { job: hook, clock } = org;
+  const parts = new Map<string, [number, number]>();
+  const journal = (round: number): WriteJournal | undefined =>
+    hook && {
+      hook,
+      scope: `r${round}`,
+      fieldTypes,
+      now: () => new Date(clock.now()).toISOString(),
+      report(part, processed, failed) {
+        if (round !== 1) return;
+        parts.set(part, [processed, failed]);
+        let p = 0;
+        let f = 0;
+        for (const [a, b] of parts.values()) {
+          p += a;
+          f += b;
+        }
+        hook.progress({ processed: p, succeeded: p - f, failed: f }, plan.via);
+      },
+    };
+  hook?.progress({ processed: 0, succeeded: 0, failed: 0 }, plan.via);
+  const results = await send(items, plan.via, journal(1));
+  let pending = lockedPositions(results);
+  await retrying(clock, {
+    attempt: async (n) => {
+      if (n === 1) return pending;
+      const resent = pending.map((i) => items[i] as T);
+      const allowance = org.allowances.latest(org.session.connectionId);
+      const how = planFor(resent.length, org.bulkThreshold, allowance, org.frugalBelow).via;
+      // Earlier rounds wrote records: a failed retry round fails only its own records.
+      const again = await send(resent, how, journal(n)).catch((error: unknown) =>
+        resent.map(() => roundFailed(error)),
+      );
+      pending.forEach((i, k) => {
+        const r = again[k];
+        if (r !== undefined) results[i] = r;
+      });
+      pending = lockedPositions(results);
+      return pending;
+    },
+    next: (locked, n) => lockRetryWait(locked.length, n),
+  });
+  return { data: results, via: plan.via, reason: plan.reason };
 }
