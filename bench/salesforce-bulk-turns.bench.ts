@@ -9,6 +9,7 @@ import { systemClock } from '../src/lib/clock.ts';
 import type { CrmSession } from '../src/providers/adapter.ts';
 import { bulkWrite } from '../src/providers/salesforce/bulk2.ts';
 import { prepareRecords, toCsvRows } from '../src/providers/salesforce/format.ts';
+import type { Org } from '../src/providers/salesforce/org.ts';
 import { longestTurnCpu } from './lib/loop-cpu.ts';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 4);
@@ -51,9 +52,13 @@ for (let run = 0; run < RUNS; run++) {
   const started = performance.now();
   const prepared = prepareRecords(meta, records, 'insert');
   const { header, rows } = toCsvRows(prepared);
-  const results = await bulkWrite(session, systemClock, '62.0', 'insert', 'Account', header, rows, {
-    firstPollMs: 1,
-  });
+  const org = {
+    session,
+    clock: systemClock,
+    api: `${session.baseUrl}/services/data/v62.0`,
+    bulk: { firstPollMs: 1 },
+  };
+  const results = await bulkWrite(org as Org, 'insert', 'Account', header, rows);
   const wallMs = performance.now() - started;
   const cpuMs = turns.stop();
   loop.disable();

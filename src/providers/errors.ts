@@ -47,14 +47,8 @@ export async function unreachableAsCrmError<T>(
     return await fn();
   } catch (error) {
     if (error instanceof OutboundNetworkError) {
-      throw new CrmError(
-        provider,
-        'unreachable',
-        `${what}: ${error.kind.replace('_', ' ')} after ${error.attempts} attempt(s)`,
-        {
-          cause: error,
-        },
-      );
+      const message = `${what}: ${error.kind.replace('_', ' ')} after ${error.attempts} attempt(s)`;
+      throw new CrmError(provider, 'unreachable', message, { cause: error });
     }
     throw error;
   }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MAX_QUERY_URI_BYTES } from '../../src/providers/salesforce/query-length.ts';
+import { MAX_QUERY_URI_BYTES } from '../../src/providers/salesforce/query.ts';
 import { startStack } from '../helpers/stack.ts';
 import type { ErrorBody } from './sf-writes-helpers.ts';
 

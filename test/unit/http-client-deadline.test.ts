@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { test } from 'node:test';
 import { systemClock } from '../../src/lib/clock.ts';
-import { HttpClient, OutboundNetworkError } from '../../src/providers/client/index.ts';
+import { HttpClient } from '../../src/providers/client/http-client.ts';
+import { OutboundNetworkError } from '../../src/providers/client/types.ts';
 
 test('a CRM answer trickled without pause is cut off by the attempt deadline', {
   timeout: 30_000,

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { systemClock } from '../../src/lib/clock.ts';
-import { HttpClient } from '../../src/providers/client/index.ts';
+import { HttpClient } from '../../src/providers/client/http-client.ts';
 
 test('a CRM answer is decoded as it arrives: characters cut between chunks, a leading BOM dropped, invalid bytes as U+FFFD', async (t) => {
   const text = `${'é😀'.repeat(50_000)},tail`;

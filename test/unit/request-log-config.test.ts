@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config/index.ts';
-import { readLimitInfo } from '../../src/providers/salesforce/limit-info.ts';
+import { readLimitInfo } from '../../src/providers/salesforce/allowance.ts';
 
 test('CRM_PROXY_REQUEST_LOG_DAYS: 7 by default, whole days from 1 to 3650, a bad value names the variable', () => {
   assert.equal(loadConfig({}).requestLogDays, 7);

@@ -6,6 +6,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { CrmSession } from '../../src/providers/adapter.ts';
 import type { OutboundResponse } from '../../src/providers/client/types.ts';
 import { bulkWrite } from '../../src/providers/salesforce/bulk2.ts';
+import type { Org } from '../../src/providers/salesforce/org.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
 
 const answer = (status: number, text: string): OutboundResponse => ({
@@ -66,6 +67,15 @@ function fakeBulk(): { session: CrmSession; calls: string[] } {
   return { session, calls };
 }
 
+/** The parts of an org a Bulk job uses, polling every millisecond. */
+const orgOf = (session: CrmSession, clock: ManualClock) =>
+  ({
+    session,
+    clock,
+    api: `${session.baseUrl}/services/data/v62.0`,
+    bulk: { firstPollMs: 1 },
+  }) as unknown as Org;
+
 test('bulk results in any order map back to input positions, identical rows each get one result', async () => {
   const { session, calls } = fakeBulk();
   const rows = [
@@ -79,7 +89,7 @@ test('bulk results in any order map back to input positions, identical rows each
   ];
   const clock = new ManualClock();
   const results = await clock.run(
-    bulkWrite(session, clock, '62.0', 'insert', 'Account', ['Name', 'Amount'], rows, { firstPollMs: 1 }),
+    bulkWrite(orgOf(session, clock), 'insert', 'Account', ['Name', 'Amount'], rows),
   );
   assert.equal(results.length, rows.length);
   // Processing order i → id 001J…i: an identical row may take a twin's id, but never a different row's.
@@ -112,7 +122,7 @@ test('bulk result files with quoted cells, commas and line ends over many pages:
   ]);
   const clock = new ManualClock();
   const results = await clock.run(
-    bulkWrite(session, clock, '62.0', 'insert', 'Account', ['Name', 'Amount'], rows, { firstPollMs: 1 }),
+    bulkWrite(orgOf(session, clock), 'insert', 'Account', ['Name', 'Amount'], rows),
   );
   assert.equal(results.length, rows.length);
   results.forEach((r, i) => {
@@ -131,7 +141,7 @@ test('a large result file of characters outside the BMP is matched row by row', 
   ]);
   const clock = new ManualClock();
   const results = await clock.run(
-    bulkWrite(session, clock, '62.0', 'insert', 'Account', ['Name', 'Amount'], rows, { firstPollMs: 1 }),
+    bulkWrite(orgOf(session, clock), 'insert', 'Account', ['Name', 'Amount'], rows),
   );
   results.forEach((r, i) => {
     assert.equal(r.success, true, `row ${i}`);

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { ApiError } from '../../src/errors/index.ts';
 import { parseBulkError } from '../../src/providers/salesforce/bulk2.ts';
-import type { ObjectDescribe } from '../../src/providers/salesforce/describe-types.ts';
+import type { ObjectDescribe } from '../../src/providers/salesforce/describe.ts';
 import { checkDefinition } from '../../src/providers/salesforce/fields.ts';
 import {
   csvCell,

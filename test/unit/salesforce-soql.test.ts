@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseQuery } from '@jetstreamapp/soql-parser-js';
-import { soqlLiteral, soqlString } from '../../src/providers/salesforce/soql.ts';
+import { soqlLiteral, soqlString } from '../../src/providers/salesforce/query.ts';
 
 test('soqlString escapes backslash first, then quotes and control characters', () => {
   assert.equal(soqlString('plain'), "'plain'");

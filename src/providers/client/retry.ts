@@ -46,52 +46,33 @@ export function decide(
   attempt: number,
   policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 ): RetryDecision {
-  const wait = () =>
-    backoffMs(attempt, { baseMs: policy.baseDelayMs, maxMs: policy.maxDelayMs, random: policy.random });
-  if (attempt >= policy.maxAttempts) {
-    return { retry: false, waitMs: 0, reason: `gave up after ${attempt} attempts` };
+  const retry = (
+    reason: string,
+    waitMs = backoffMs(attempt, {
+      baseMs: policy.baseDelayMs,
+      maxMs: policy.maxDelayMs,
+      random: policy.random,
+    }),
+  ): RetryDecision => ({ retry: true, waitMs, reason });
+  const stop = (reason: string): RetryDecision => ({ retry: false, waitMs: 0, reason });
+  if (attempt >= policy.maxAttempts) return stop(`gave up after ${attempt} attempts`);
+  if (failure.kind === 'connect_failed') return retry('connection could not be opened');
+  if (failure.kind !== 'status') {
+    const what = failure.kind.replace('_', ' ');
+    return failure.idempotent ? retry(`${what} on a read`) : stop(`${what} on a write may have been applied`);
   }
-  switch (failure.kind) {
-    case 'connect_failed':
-      return { retry: true, waitMs: wait(), reason: 'connection could not be opened' };
-    case 'timeout':
-    case 'connection_dropped':
-      return failure.idempotent
-        ? { retry: true, waitMs: wait(), reason: `${failure.kind.replace('_', ' ')} on a read` }
-        : {
-            retry: false,
-            waitMs: 0,
-            reason: `${failure.kind.replace('_', ' ')} on a write may have been applied`,
-          };
-    case 'status': {
-      if (failure.status === 429) {
-        if (failure.retryAfterMs !== undefined) {
-          return failure.retryAfterMs <= policy.maxRetryAfterMs
-            ? { retry: true, waitMs: failure.retryAfterMs, reason: 'rate limited; honouring Retry-After' }
-            : { retry: false, waitMs: 0, reason: 'rate limited; Retry-After is too long to wait' };
-        }
-        return { retry: true, waitMs: wait(), reason: 'rate limited' };
-      }
-      if (!RETRYABLE_READ_STATUS.has(failure.status)) {
-        return { retry: false, waitMs: 0, reason: `status ${failure.status} is not retryable` };
-      }
-      if (!failure.idempotent) {
-        return {
-          retry: false,
-          waitMs: 0,
-          reason: `status ${failure.status} on a write may have been applied`,
-        };
-      }
-      if (failure.retryAfterMs !== undefined && failure.retryAfterMs > policy.maxRetryAfterMs) {
-        return { retry: false, waitMs: 0, reason: 'Retry-After is too long to wait' };
-      }
-      return {
-        retry: true,
-        waitMs: failure.retryAfterMs ?? wait(),
-        reason: `status ${failure.status} on a read`,
-      };
-    }
+  const { status, retryAfterMs } = failure;
+  const tooLong = retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs;
+  if (status === 429) {
+    if (retryAfterMs === undefined) return retry('rate limited');
+    return tooLong
+      ? stop('rate limited; Retry-After is too long to wait')
+      : retry('rate limited; honouring Retry-After', retryAfterMs);
   }
+  if (!RETRYABLE_READ_STATUS.has(status)) return stop(`status ${status} is not retryable`);
+  if (!failure.idempotent) return stop(`status ${status} on a write may have been applied`);
+  if (tooLong) return stop('Retry-After is too long to wait');
+  return retry(`status ${status} on a read`, retryAfterMs);
 }
 
 /** Retry-After as milliseconds: delta-seconds or an HTTP date. Undefined when absent or unreadable. */

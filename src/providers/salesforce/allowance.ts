@@ -1,9 +1,24 @@
 import type { Clock } from '../../lib/clock.ts';
 import { SingleFlight } from '../../lib/single-flight.ts';
-import type { CrmSession } from '../adapter.ts';
+import type { AnswerHead, CrmSession } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
-import { readLimitInfo } from './limit-info.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
+
+const API_USAGE = /(?:^|[,\s])api-usage=(\d+)\/(\d+)/;
+
+/**
+ * The org's daily API allowance from `Sforce-Limit-Info: api-usage=18/15000`, which Salesforce
+ * puts on its REST answers: requests used in the last 24 hours, and the org's limit.
+ */
+export function readLimitInfo(headers: AnswerHead['headers']): { used: number; limit: number } | undefined {
+  const raw = headers['sforce-limit-info'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  const m = value === undefined ? null : API_USAGE.exec(value);
+  if (m === null) return undefined;
+  const used = Number(m[1]);
+  const limit = Number(m[2]);
+  return Number.isSafeInteger(used) && Number.isSafeInteger(limit) && limit > 0 ? { used, limit } : undefined;
+}
 
 /** An org's daily API allowance: requests used in the last 24 hours, its limit, and when it was read. */
 export interface OrgAllowance {
@@ -12,14 +27,12 @@ export interface OrgAllowance {
   at: number;
 }
 
-/** Share of the allowance left, 0–1. */
-export const leftShare = (a: Pick<OrgAllowance, 'used' | 'limit'>): number =>
-  Math.max(0, a.limit - a.used) / a.limit;
+const FRESH_MS = SALESFORCE_PROFILE.allowanceFreshMs;
 
 /**
  * The latest daily API allowance of each connection's org, in memory. Salesforce reports it on
  * every REST answer (`Sforce-Limit-Info: api-usage=N/M`): every answer a handler's session gets
- * updates it, so an org in use never needs an extra call. When none was seen for `freshMs`
+ * updates it, so an org in use never needs an extra call. When none was seen for `allowanceFreshMs`
  * (a quiet connection, or a restart), `current` asks `/limits` once (one call shared by every
  * concurrent caller of the connection).
  */
@@ -27,29 +40,20 @@ export class AllowanceBook {
   readonly #book = new Map<string, OrgAllowance>();
   readonly #loads = new SingleFlight<OrgAllowance | undefined>();
   readonly #clock: Clock;
-  readonly #limitsPath: string;
-  readonly #freshMs: number;
 
-  constructor(clock: Clock, apiVersion: string, freshMs = SALESFORCE_PROFILE.allowanceFreshMs) {
+  constructor(clock: Clock) {
     this.#clock = clock;
-    this.#limitsPath = `${SALESFORCE_PROFILE.dataPath(apiVersion)}/limits`;
-    this.#freshMs = freshMs;
   }
 
-  /** Records what an answer's headers say (nothing when they say nothing). */
-  note(connectionId: string, headers: Parameters<typeof readLimitInfo>[0]): void {
-    const info = readLimitInfo(headers);
-    if (info !== undefined) this.#book.set(connectionId, { ...info, at: this.#clock.now() });
-  }
-
-  /** The same session, with every answer's allowance recorded. */
+  /** The same session, with what every answer's headers say of the allowance recorded. */
   observing(session: CrmSession): CrmSession {
     return {
       connectionId: session.connectionId,
       baseUrl: session.baseUrl,
       send: async (request) => {
         const response = await session.send(request);
-        this.note(session.connectionId, response.headers);
+        const info = readLimitInfo(response.headers);
+        if (info !== undefined) this.#book.set(session.connectionId, { ...info, at: this.#clock.now() });
         return response;
       },
     };
@@ -61,17 +65,17 @@ export class AllowanceBook {
   }
 
   /**
-   * The connection's allowance, read from `/limits` when none was seen in the last `freshMs`;
+   * The connection's allowance, read from `{api}/limits` when none was seen in the last `allowanceFreshMs`;
    * undefined when `/limits` cannot be read either (the caller then chooses without it).
    */
-  async current(session: CrmSession): Promise<OrgAllowance | undefined> {
+  async current(session: CrmSession, api: string): Promise<OrgAllowance | undefined> {
     const seen = this.#book.get(session.connectionId);
-    if (seen !== undefined && this.#clock.now() - seen.at < this.#freshMs) return seen;
+    if (seen !== undefined && this.#clock.now() - seen.at < FRESH_MS) return seen;
     return this.#loads.run(session.connectionId, async () => {
       try {
         const response = await this.observing(session).send({
           method: 'GET',
-          url: `${session.baseUrl}${this.#limitsPath}`,
+          url: `${api}/limits`,
           idempotent: true,
           label: 'salesforce.limits',
         });
@@ -89,7 +93,7 @@ export class AllowanceBook {
       }
       // The header of the `/limits` answer itself, if it carried one.
       const noted = this.#book.get(session.connectionId);
-      return noted !== undefined && this.#clock.now() - noted.at < this.#freshMs ? noted : undefined;
+      return noted !== undefined && this.#clock.now() - noted.at < FRESH_MS ? noted : undefined;
     });
   }
 }

@@ -1,16 +1,21 @@
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
-import type { Clock } from '../../lib/clock.ts';
+import type { RecordError, SaveResult } from '../../domain/operations.ts';
 import { retrying } from '../../lib/retry.ts';
-import type { CrmSession, JobHook } from '../adapter.ts';
+import type { JobHook } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
-import { CrmError, crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
-import type { RecordError, SaveResult } from './facet.ts';
+import { CrmError, crmErrorFromResponse } from '../errors.ts';
+import {
+  cancelledResult,
+  failedCallEntry,
+  malformedId,
+  type WriteJournal,
+  type WriteOperation,
+} from './collections.ts';
+import { describeGlobal } from './describe.ts';
 import { toCsv } from './format.ts';
+import { type BulkOptions, type Org, type OrgRequest, send } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
-import { cancelledResult } from './save-collections.ts';
-
-export type BulkOperation = 'insert' | 'update' | 'delete';
 
 interface JobInfo {
   id: string;
@@ -21,7 +26,7 @@ interface JobInfo {
 }
 
 /** One Bulk job of a durable job: its journal key, progress, cancel. */
-export interface BulkJournal {
+interface BulkJournal {
   hook: JobHook;
   key: string;
   report(processed: number, failed: number): void;
@@ -32,14 +37,6 @@ export interface BulkJournal {
 interface BulkEntry {
   jobId: string;
   at: string;
-}
-
-export interface BulkOptions {
-  /** First wait between polls; grows ×1.5 up to `maxPollMs`. */
-  firstPollMs?: number;
-  maxPollMs?: number;
-  /** Give up waiting (the job is aborted; its rows are answered as not confirmed). */
-  timeoutMs?: number;
 }
 
 const TERMINAL = new Set(['JobComplete', 'Failed', 'Aborted']);
@@ -56,22 +53,27 @@ const json = { 'content-type': 'application/json; charset=utf-8', accept: 'appli
  * interchangeable (same values, same outcome), so handing them out in order is exact.
  */
 export async function bulkWrite(
-  session: CrmSession,
-  clock: Clock,
-  apiVersion: string,
-  operation: BulkOperation,
+  org: Org,
+  operation: WriteOperation,
   objectName: string,
   header: string[],
   rows: string[][],
-  options: BulkOptions = {},
-  journal?: BulkJournal,
+  write?: WriteJournal,
 ): Promise<SaveResult[]> {
-  const base = `${session.baseUrl}${SALESFORCE_PROFILE.dataPath(apiVersion)}/jobs/ingest`;
+  const base = `${org.api}/jobs/ingest`;
+  // The journal key names the object: a delete runs one job per object.
+  const part = `bulk:${objectName}`;
+  const journal: BulkJournal | undefined = write && {
+    hook: write.hook,
+    key: `${write.scope}:${part}`,
+    report: (processed, failed) => write.report(part, processed, failed),
+    now: write.now,
+  };
   if (journal !== undefined) {
-    const earlier = await resumeEarlierJob(session, clock, base, rows, options, journal);
+    const earlier = await resumeEarlierJob(org, base, rows, journal);
     if (earlier !== undefined) return earlier;
   }
-  const created = await call(session, 'createJob', {
+  const created = await call(org, 'createJob', {
     method: 'POST',
     url: base,
     headers: json,
@@ -90,7 +92,7 @@ export async function bulkWrite(
   try {
     // A job runs only once closed: an upload that failed, even in flight, is abandoned by
     // aborting the job, so none of its rows can be written.
-    const uploaded = await call(session, 'upload', {
+    const uploaded = await call(org, 'upload', {
       method: 'PUT',
       url: `${jobUrl}/batches`,
       headers: { 'content-type': 'text/csv', accept: 'application/json' },
@@ -99,16 +101,49 @@ export async function bulkWrite(
     });
     if (uploaded.status >= 300) throw crmErrorFromResponse('salesforce', uploaded, 'bulk upload');
   } catch (error) {
-    await abort(session, jobUrl);
+    await abort(org, jobUrl);
     throw error;
   }
   if (journal?.hook.signal.aborted === true) {
     // Cancelled before the job was closed: it never runs.
-    await abort(session, jobUrl);
+    await abort(org, jobUrl);
     return rows.map(cancelledResult);
   }
-  await closeJob(session, jobUrl);
-  return follow(session, clock, jobUrl, job.id, rows, options, journal);
+  await closeJob(org, jobUrl);
+  return follow(org, jobUrl, job.id, rows, journal);
+}
+
+/** Bulk deletes, one job per object (from the ids' key prefixes); one object's failed job fails only its own ids. */
+export async function bulkDelete(org: Org, ids: string[], journal?: WriteJournal): Promise<SaveResult[]> {
+  const global = await describeGlobal(org);
+  const byPrefix = new Map(global.sobjects.filter((o) => o.keyPrefix).map((o) => [o.keyPrefix, o.name]));
+  const results: SaveResult[] = new Array(ids.length);
+  const groups = new Map<string, number[]>();
+  ids.forEach((id, i) => {
+    const object = SALESFORCE_PROFILE.idPattern.test(id) ? byPrefix.get(id.slice(0, 3)) : undefined;
+    if (object === undefined) results[i] = malformedId(id);
+    else if (groups.has(object)) groups.get(object)?.push(i);
+    else groups.set(object, [i]);
+  });
+  const settled = await Promise.allSettled(
+    [...groups].map(async ([object, indexes]) => {
+      const rows = indexes.map((i) => [ids[i] as string]);
+      const got = await bulkWrite(org, 'delete', object, ['Id'], rows, journal);
+      indexes.forEach((i, k) => {
+        results[i] = got[k] ?? { success: false, errors: [] };
+      });
+    }),
+  );
+  // One object's job failing must not hide what the other objects' jobs deleted.
+  const failed = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+  if (failed.length > 0 && failed.length === settled.length) throw failed[0];
+  [...groups.values()].forEach((indexes, g) => {
+    const outcome = settled[g];
+    if (outcome?.status !== 'rejected') return;
+    const entry = failedCallEntry(outcome.reason, 'bulk delete');
+    for (const i of indexes) results[i] = { success: false, errors: [entry] };
+  });
+  return results;
 }
 
 /**
@@ -116,33 +151,29 @@ export async function bulkWrite(
  * once closed): abort it and start over (undefined). Otherwise it ran or runs: follow it.
  */
 async function resumeEarlierJob(
-  session: CrmSession,
-  clock: Clock,
+  org: Org,
   base: string,
   rows: string[][],
-  options: BulkOptions,
   journal: BulkJournal,
 ): Promise<SaveResult[] | undefined> {
   const entry = (await journal.hook.journal.get(journal.key)) as BulkEntry | undefined;
   if (entry !== undefined) {
     const jobUrl = `${base}/${encodeURIComponent(entry.jobId)}`;
-    const state = await call(session, 'getJob', { method: 'GET', url: jobUrl, idempotent: true })
-      .then((r) => (r.status === 200 ? parseJson<JobInfo>(r) : undefined))
-      .catch(() => undefined);
+    const state = await jobState(org, jobUrl, true);
     if (state === undefined) {
       return rows.map(() => unknownResult(entry.jobId, 'its state could not be read'));
     }
-    if (state.state !== 'Open') return follow(session, clock, jobUrl, entry.jobId, rows, options, journal);
-    await abort(session, jobUrl);
+    if (state.state !== 'Open') return follow(org, jobUrl, entry.jobId, rows, journal);
+    await abort(org, jobUrl);
   }
   return journal.hook.signal.aborted ? rows.map(cancelledResult) : undefined;
 }
 
 /** Closes the job (UploadComplete) so that it runs; a close that cannot be confirmed aborts it. */
-async function closeJob(session: CrmSession, jobUrl: string): Promise<void> {
+async function closeJob(org: Org, jobUrl: string): Promise<void> {
   let closed: Awaited<ReturnType<typeof call>> | undefined;
   try {
-    closed = await call(session, 'close', {
+    closed = await call(org, 'close', {
       method: 'PATCH',
       url: jobUrl,
       headers: json,
@@ -156,11 +187,9 @@ async function closeJob(session: CrmSession, jobUrl: string): Promise<void> {
   if (closed === undefined || closed.status >= 300) {
     // The close may have gone through (a lost answer, or a resend answered InvalidJobState):
     // the job's state says whether it runs. Still Open: abort it, so nothing can be written.
-    const state = await call(session, 'getJob', { method: 'GET', url: jobUrl, idempotent: true })
-      .then((r) => parseJson<JobInfo>(r))
-      .catch(() => undefined);
+    const state = await jobState(org, jobUrl, false);
     if (state === undefined || state.state === 'Open') {
-      await abort(session, jobUrl);
+      await abort(org, jobUrl);
       if (closed !== undefined) throw crmErrorFromResponse('salesforce', closed, 'bulk close');
       throw new CrmError('salesforce', 'unreachable', 'bulk close: no answer; the job was aborted');
     }
@@ -178,12 +207,10 @@ function unknownResult(jobId: string, why: string): SaveResult {
 
 /** Polls a closed job to its end and reads its results back onto the input rows. */
 async function follow(
-  session: CrmSession,
-  clock: Clock,
+  org: Org,
   jobUrl: string,
   jobId: string,
   rows: string[][],
-  options: BulkOptions,
   journal: BulkJournal | undefined,
 ): Promise<SaveResult[]> {
   // From here the job runs whatever happens to this request: a failure to follow it is answered
@@ -193,9 +220,9 @@ async function follow(
   try {
     // While Salesforce processes the job, the write's turn among its connection's jobs goes to the
     // next one: it holds only the rows, to match the results back.
-    const wait = () => waitForJob(session, clock, jobUrl, options, journal);
+    const wait = () => waitForJob(org, jobUrl, journal);
     info = await (journal === undefined ? wait() : journal.hook.away(wait));
-    await readResults(session, jobUrl, rows, results);
+    await readResults(org, jobUrl, rows, results);
   } catch (error) {
     const why = `its results could not be read (${error instanceof Error ? error.message : 'error'})`;
     return rows.map(() => unknownResult(jobId, why));
@@ -213,28 +240,30 @@ async function follow(
   return Array.from(results, (r) => r ?? { success: false, errors: [why] });
 }
 
+/** Each result row (`sf__Id`, `sf__Created` or `sf__Error`, then the row's cells) onto its input row. */
 async function readResults(
-  session: CrmSession,
+  org: Org,
   jobUrl: string,
   rows: string[][],
   results: Array<SaveResult | undefined>,
 ): Promise<void> {
-  const unmatched = RowMatcher.of(rows);
-  await eachResultRow(session, `${jobUrl}/successfulResults/`, (row) => {
-    const index = unmatched.take(row.slice(2));
-    const id = row[0] ?? '';
-    if (index !== undefined) {
-      results[index] = id === '' ? { success: true, errors: [] } : { id, success: true, errors: [] };
-    }
+  // Input positions by row content; each content's positions handed out in input order.
+  const unmatched = new Map<string, number[]>();
+  rows.forEach((row, i) => {
+    const key = JSON.stringify(row);
+    const queue = unmatched.get(key);
+    if (queue === undefined) unmatched.set(key, [i]);
+    else queue.push(i);
   });
-  await eachResultRow(session, `${jobUrl}/failedResults/`, (row) => {
-    const index = unmatched.take(row.slice(2));
-    const id = row[0] ?? '';
-    if (index !== undefined) {
-      const errors = [parseBulkError(row[1] ?? '')];
-      results[index] = id === '' ? { success: false, errors } : { id, success: false, errors };
-    }
-  });
+  for (const success of [true, false]) {
+    await eachResultRow(org, `${jobUrl}/${success ? 'successful' : 'failed'}Results/`, (row) => {
+      const index = unmatched.get(JSON.stringify(row.slice(2)))?.shift();
+      if (index === undefined) return;
+      const id = row[0] ?? '';
+      const errors = success ? [] : [parseBulkError(row[1] ?? '')];
+      results[index] = id === '' ? { success, errors } : { id, success, errors };
+    });
+  }
 }
 
 /** `STATUS_CODE:message:field1,field2 --` → Salesforce's error entry. */
@@ -253,24 +282,6 @@ export function parseBulkError(text: string): RecordError {
   };
 }
 
-/** Input positions by row content; each content's positions handed out in input order. */
-class RowMatcher {
-  readonly #queues = new Map<string, number[]>();
-  static of(rows: string[][]): RowMatcher {
-    const matcher = new RowMatcher();
-    rows.forEach((row, i) => {
-      const key = JSON.stringify(row);
-      const q = matcher.#queues.get(key);
-      if (q === undefined) matcher.#queues.set(key, [i]);
-      else q.push(i);
-    });
-    return matcher;
-  }
-  take(cells: string[]): number | undefined {
-    return this.#queues.get(JSON.stringify(cells))?.shift();
-  }
-}
-
 /**
  * Wait before the next poll of a job in `state`, or undefined to stop: the job is over, or the
  * deadline has passed. Waits start at `firstPollMs` and grow ×1.5 up to `maxPollMs`.
@@ -287,20 +298,15 @@ export function nextPoll(
   return Math.min((options.firstPollMs ?? p.firstMs) * 1.5 ** poll, options.maxPollMs ?? p.maxMs);
 }
 
-async function waitForJob(
-  session: CrmSession,
-  clock: Clock,
-  jobUrl: string,
-  options: BulkOptions,
-  journal?: BulkJournal,
-): Promise<JobInfo> {
+async function waitForJob(org: Org, jobUrl: string, journal?: BulkJournal): Promise<JobInfo> {
+  const { clock, bulk: options } = org;
   let abortSent = false;
   const startedAt = clock.now();
   // The job has just been closed: it is never done at once, so the first look waits too.
   await clock.sleep(nextPoll('Open', 0, startedAt, startedAt, options) ?? 0);
   const info = await retrying(clock, {
     attempt: async () => {
-      const response = await call(session, 'getJob', { method: 'GET', url: jobUrl, idempotent: true });
+      const response = await call(org, 'getJob', { method: 'GET', url: jobUrl, idempotent: true });
       const found = parseJson<JobInfo>(response);
       if (response.status !== 200 || found === undefined) {
         throw crmErrorFromResponse('salesforce', response, 'bulk job status');
@@ -309,19 +315,26 @@ async function waitForJob(
       if (journal?.hook.signal.aborted === true && !abortSent && !TERMINAL.has(found.state)) {
         // Cancelled while it runs: Salesforce stops it; what it processed keeps its results.
         abortSent = true;
-        await abort(session, jobUrl);
+        await abort(org, jobUrl);
       }
       return found;
     },
     next: (found, n) => nextPoll(found.state, n, startedAt, clock.now(), options),
   });
   if (TERMINAL.has(info.state)) return info;
-  await abort(session, jobUrl);
+  await abort(org, jobUrl);
   return { ...info, state: 'Aborted', errorMessage: 'the service stopped waiting for the job' };
 }
 
-async function abort(session: CrmSession, jobUrl: string): Promise<void> {
-  await call(session, 'abort', {
+/** The job's state; undefined when it cannot be read (or, with `ok`, when not answered 200). */
+function jobState(org: Org, jobUrl: string, ok: boolean): Promise<JobInfo | undefined> {
+  return call(org, 'getJob', { method: 'GET', url: jobUrl, idempotent: true })
+    .then((r) => (ok && r.status !== 200 ? undefined : parseJson<JobInfo>(r)))
+    .catch(() => undefined);
+}
+
+async function abort(org: Org, jobUrl: string): Promise<void> {
+  await call(org, 'abort', {
     method: 'PATCH',
     url: jobUrl,
     headers: { 'content-type': 'application/json' },
@@ -334,9 +347,9 @@ async function abort(session: CrmSession, jobUrl: string): Promise<void> {
  * Hands each data row of a result file (as large as the upload: each row echoes its cells) to
  * `take`. The file is parsed as it arrives, a network chunk at a time, not in one piece.
  */
-async function eachResultRow(session: CrmSession, url: string, take: (row: string[]) => void): Promise<void> {
+async function eachResultRow(org: Org, url: string, take: (row: string[]) => void): Promise<void> {
   let rows: string[][] = [];
-  const response = await call(session, 'results', {
+  const response = await call(org, 'results', {
     method: 'GET',
     url,
     headers: { accept: 'text/csv' },
@@ -353,12 +366,6 @@ async function eachResultRow(session: CrmSession, url: string, take: (row: strin
   for (let i = 1; i < rows.length; i++) take(rows[i] as string[]);
 }
 
-function call(
-  session: CrmSession,
-  step: string,
-  request: Parameters<CrmSession['send']>[0] extends infer R ? Omit<R, 'label'> : never,
-) {
-  return unreachableAsCrmError('salesforce', `bulk ${step}`, () =>
-    session.send({ ...request, label: `salesforce.bulk2.${step}` }),
-  );
+function call(org: Org, step: string, request: OrgRequest) {
+  return send(org, `bulk ${step}`, `bulk2.${step}`, request);
 }

@@ -164,7 +164,7 @@ export function salesforceConnect(
         // No identity URL we trust in the answer: ask the org's own userinfo endpoint instead.
         return check(
           client,
-          `${exchange.instanceUrl ?? target.origin}${C.userinfoPath}`,
+          `${exchange.instanceUrl ?? target.origin}${SALESFORCE_PROFILE.userInfoPath}`,
           accessToken,
           'userinfo',
         );
@@ -180,7 +180,7 @@ export function salesforceConnect(
 
     checkAccess(connection, _kind, accessToken) {
       const base = connection.apiBaseUrl ?? connection.instanceUrl ?? settings.loginUrl;
-      return check(client, `${base}${C.userinfoPath}`, accessToken, 'userinfo');
+      return check(client, `${base}${SALESFORCE_PROFILE.userInfoPath}`, accessToken, 'userinfo');
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Country, CountryList } from '../../domain/operations.ts';
-import type { ObjectDescribe } from './describe-types.ts';
+import type { ObjectDescribe } from './describe.ts';
 import { ISO_COUNTRY_CODES, ISO_STATES } from './standard-countries.ts';
 
 /** The fields State and Country/Territory Picklists add to Account (Shipping* carry the same lists). */

@@ -1,94 +1,76 @@
-import { type ApiError, unknownObject } from '../../errors/index.ts';
+import { type ApiError, unknownObject as unknownObjectError } from '../../errors/index.ts';
 import { closestName } from '../../lib/closest.ts';
-import type { TtlCache } from '../../lib/ttl-cache.ts';
 import { parseJson } from '../client/types.ts';
-import { crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
-import type { CrmSession, DescribeFacet, DescribeGlobalResult, ObjectDescribe } from './describe-types.ts';
-import { SALESFORCE_PROFILE } from './profile.ts';
+import { crmErrorFromResponse } from '../errors.ts';
+import { type DescribeCache, type DescribeGlobalResult, type ObjectDescribe, type Org, send } from './org.ts';
 
-/** Describe Global and sObject Describe, cached per connection; results are Salesforce's, unchanged. */
-/** Describes per connection: `{connectionId}\u0000global` and `{connectionId}\u0000object:{Name}`. */
-export type DescribeCache = TtlCache<DescribeGlobalResult | ObjectDescribe | null>;
+export type { DescribeCache, ObjectDescribe };
 
 /** Drops one connection's cached describes (after a metadata change). */
 export function forgetDescribes(cache: DescribeCache, connectionId: string): void {
   cache.deleteWhere((key) => key.startsWith(`${connectionId}\u0000`));
 }
 
-/** One connection's cached describe; each key always holds the same kind of result. */
-function cached<T extends DescribeGlobalResult | ObjectDescribe | null>(
-  cache: DescribeCache,
-  connectionId: string,
+/** One connection's cached describe, loaded by a GET of `path`; each key always holds the same kind of result. */
+async function cached<T extends DescribeGlobalResult | ObjectDescribe>(
+  org: Org,
   key: string,
-  load: () => Promise<T>,
-): Promise<T> {
-  return cache.getOrLoad(`${connectionId}\u0000${key}`, load) as Promise<T>;
+  path: string,
+  what: string,
+  valid: (body: T) => boolean,
+): Promise<T | null> {
+  return org.describes.getOrLoad(`${org.session.connectionId}\u0000${key}`, async () => {
+    const call = key === 'global' ? 'describe global' : 'describe object';
+    const response = await send(org, call, call.replace(' ', '.'), {
+      method: 'GET',
+      url: `${org.api}${path}`,
+      idempotent: true,
+    });
+    if (response.status === 404 && key !== 'global') return null;
+    const body = parseJson<T>(response);
+    if (response.status !== 200 || body === undefined || !valid(body)) {
+      throw crmErrorFromResponse('salesforce', response, what);
+    }
+    return body;
+  }) as Promise<T | null>;
 }
 
-export function salesforceDescribe(cache: DescribeCache, apiVersion: string): DescribeFacet {
-  const data = SALESFORCE_PROFILE.dataPath(apiVersion);
+/** Describe Global, cached per connection. */
+export async function describeGlobal(org: Org): Promise<DescribeGlobalResult> {
+  const global = await cached<DescribeGlobalResult>(org, 'global', '/sobjects/', 'describe global', (b) =>
+    Array.isArray(b.sobjects),
+  );
+  return global as DescribeGlobalResult;
+}
 
-  async function describeGlobal(session: CrmSession): Promise<DescribeGlobalResult> {
-    return cached(cache, session.connectionId, 'global', async (): Promise<DescribeGlobalResult> => {
-      const response = await unreachableAsCrmError('salesforce', 'describe global', () =>
-        session.send({
-          method: 'GET',
-          url: `${session.baseUrl}${data}/sobjects/`,
-          idempotent: true,
-          label: 'salesforce.describe.global',
-        }),
-      );
-      const body = parseJson<DescribeGlobalResult>(response);
-      if (response.status !== 200 || body === undefined || !Array.isArray(body.sobjects)) {
-        throw crmErrorFromResponse('salesforce', response, 'describe global');
-      }
-      return body;
-    });
-  }
+/** Canonical object name from the (cached) global describe; null when the org has no such object. */
+export async function resolveObjectName(org: Org, objectName: string): Promise<string | null> {
+  const wanted = objectName.toLowerCase();
+  return (await describeGlobal(org)).sobjects.find((o) => o.name.toLowerCase() === wanted)?.name ?? null;
+}
 
-  async function resolveObjectName(session: CrmSession, objectName: string): Promise<string | null> {
-    const global = await describeGlobal(session);
-    const wanted = objectName.toLowerCase();
-    return global.sobjects.find((o) => o.name.toLowerCase() === wanted)?.name ?? null;
-  }
+/** sObject Describe, cached per connection; null when the org has no such object. */
+export async function describeObject(org: Org, objectName: string): Promise<ObjectDescribe | null> {
+  const name = await resolveObjectName(org, objectName);
+  if (name === null) return null;
+  return cached<ObjectDescribe>(
+    org,
+    `object:${name}`,
+    `/sobjects/${encodeURIComponent(name)}/describe/`,
+    `describe ${name}`,
+    (b) => Array.isArray(b.fields),
+  );
+}
 
-  return {
-    describeGlobal,
-    resolveObjectName,
-    async unknownObject(session: CrmSession, objectName: string): Promise<ApiError> {
-      const global = await describeGlobal(session);
-      return unknownObject(
-        objectName,
-        closestName(
-          objectName,
-          global.sobjects.map((o) => o.name),
-        ),
-      );
-    },
-    async describeObject(session: CrmSession, objectName: string): Promise<ObjectDescribe | null> {
-      const name = await resolveObjectName(session, objectName);
-      if (name === null) return null;
-      return cached(
-        cache,
-        session.connectionId,
-        `object:${name}`,
-        async (): Promise<ObjectDescribe | null> => {
-          const response = await unreachableAsCrmError('salesforce', 'describe object', () =>
-            session.send({
-              method: 'GET',
-              url: `${session.baseUrl}${data}/sobjects/${encodeURIComponent(name)}/describe/`,
-              idempotent: true,
-              label: 'salesforce.describe.object',
-            }),
-          );
-          if (response.status === 404) return null;
-          const body = parseJson<ObjectDescribe>(response);
-          if (response.status !== 200 || body === undefined || !Array.isArray(body.fields)) {
-            throw crmErrorFromResponse('salesforce', response, `describe ${name}`);
-          }
-          return body;
-        },
-      );
-    },
-  };
+/** `404 unknown_object` for a name the org lacks, with its closest object name as a hint. */
+export async function unknownObject(org: Org, objectName: string): Promise<ApiError> {
+  const names = (await describeGlobal(org)).sobjects.map((o) => o.name);
+  return unknownObjectError(objectName, closestName(objectName, names));
+}
+
+/** The object's describe, or 404 `unknown_object`. */
+export async function knownObject(org: Org, objectName: string): Promise<ObjectDescribe> {
+  const meta = await describeObject(org, objectName);
+  if (meta === null) throw await unknownObject(org, objectName);
+  return meta;
 }

@@ -1,113 +1,84 @@
 import { ApiError } from '../../errors/index.ts';
 import { parseJson } from '../client/types.ts';
-import { CrmError, crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
-import type { CrmSession, DescribeFacet } from './describe-types.ts';
-import { SALESFORCE_PROFILE } from './profile.ts';
-import { soqlString } from './soql.ts';
+import { CrmError, crmErrorFromResponse } from '../errors.ts';
+import { resolveObjectName, unknownObject } from './describe.ts';
+import { type Org, type OrgHandler, send } from './org.ts';
+import { query, soqlString } from './query.ts';
 
 /** The profiles a new field is opened to (read and edit); every other profile is left as is. */
 const FLS_PROFILES = ['System Administrator', 'Standard User'] as const;
-
-type Query = (session: CrmSession, soql: string) => Promise<{ records: Array<Record<string, unknown>> }>;
-
-/** Custom fields: the definition is checked (400 `ApiError`), then created; answers the creation result. */
-export interface SalesforceFields {
-  addCustomField(
-    session: CrmSession,
-    objectName: string,
-    definition: Record<string, unknown>,
-  ): Promise<{ data: Record<string, unknown>; message: string }>;
-}
 
 const PICKLISTS = new Set(['picklist', 'multiselectpicklist']);
 
 /**
  * Custom fields through the Tooling API (`POST /tooling/sobjects/CustomField`): JSON like the
  * rest of the service's Salesforce calls and one call per field, where the Metadata API would
- * need SOAP/XML. Field-level security is then granted with FieldPermissions rows on the two
- * profiles' own permission sets, and the describe cache is dropped so the next request sees the field.
+ * need SOAP/XML. The definition is checked first (400). Field-level security is then granted with
+ * FieldPermissions rows on the two profiles' own permission sets, and the describe cache is
+ * dropped so the next request sees the field. Salesforce's answer names its message `msg`.
  */
-export function salesforceFields(
-  apiVersion: string,
-  describe: DescribeFacet,
-  query: Query,
-  forgetDescribes: (connectionId: string) => Promise<void>,
-): SalesforceFields {
-  const data = SALESFORCE_PROFILE.dataPath(apiVersion);
+export const addCustomField: OrgHandler<'add_custom_field'> = async (org, input) => {
+  const { name, type, metadata } = checkDefinition(input.definition);
+  const objectApiName = await resolveObjectName(org, input.objectName);
+  if (objectApiName === null) throw await unknownObject(org, input.objectName);
+  const fullName = `${objectApiName}.${name}`;
+  const created = await createField(org, fullName, { ...metadata, type });
+  await org.forgetDescribes();
+  await grantFieldAccess(org, objectApiName, fullName);
+  await org.forgetDescribes();
   return {
-    async addCustomField(session, objectName, definition) {
-      const { name, type, metadata } = checkDefinition(definition);
-      const objectApiName = await describe.resolveObjectName(session, objectName);
-      if (objectApiName === null) throw await describe.unknownObject(session, objectName);
-      const fullName = `${objectApiName}.${name}`;
-      const created = await createField(session, data, fullName, { ...metadata, type });
-      await forgetDescribes(session.connectionId);
-      await grantFieldAccess(session, objectApiName, fullName);
-      await forgetDescribes(session.connectionId);
-      return {
-        data: created ?? {},
-        message: `Custom field ${fullName} created; read and edit access granted to the ${FLS_PROFILES.join(' and ')} profiles.`,
-      };
-    },
+    data: created ?? {},
+    msg: `Custom field ${fullName} created; read and edit access granted to the ${FLS_PROFILES.join(' and ')} profiles.`,
   };
+};
 
-  async function grantFieldAccess(session: CrmSession, objectApiName: string, field: string): Promise<void> {
-    const sets = await query(
-      session,
-      `SELECT Id, Profile.Name FROM PermissionSet WHERE IsOwnedByProfile = true AND Profile.Name IN (${FLS_PROFILES.map(soqlString).join(', ')})`,
+async function grantFieldAccess(org: Org, objectApiName: string, field: string): Promise<void> {
+  const sets = await query(
+    org,
+    `SELECT Id, Profile.Name FROM PermissionSet WHERE IsOwnedByProfile = true AND Profile.Name IN (${FLS_PROFILES.map(soqlString).join(', ')})`,
+  );
+  const records = sets.records.map((s) => ({
+    attributes: { type: 'FieldPermissions' },
+    ParentId: s['Id'],
+    SobjectType: objectApiName,
+    Field: field,
+    PermissionsRead: true,
+    PermissionsEdit: true,
+  }));
+  if (records.length === 0) return;
+  const response = await send(org, 'grant field access', 'collections.insert', {
+    method: 'POST',
+    url: `${org.api}/composite/sobjects`,
+    json: { allOrNone: false, records },
+    idempotent: false,
+  });
+  const results = parseJson<Array<{ success?: boolean; errors?: unknown[] }>>(response);
+  const failed = Array.isArray(results) ? results.filter((r) => r.success !== true) : null;
+  if (response.status !== 200 || failed === null || failed.length > 0) {
+    throw new CrmError(
+      'salesforce',
+      'crm_error',
+      `${field} was created, but granting field-level security failed; grant it in Setup`,
+      {
+        status: response.status,
+        crmBody: failed ?? parseJson<unknown>(response) ?? response.text.slice(0, 500),
+      },
     );
-    const records = sets.records.map((s) => ({
-      attributes: { type: 'FieldPermissions' },
-      ParentId: s['Id'],
-      SobjectType: objectApiName,
-      Field: field,
-      PermissionsRead: true,
-      PermissionsEdit: true,
-    }));
-    if (records.length === 0) return;
-    const response = await unreachableAsCrmError('salesforce', 'grant field access', () =>
-      session.send({
-        method: 'POST',
-        url: `${session.baseUrl}${data}/composite/sobjects`,
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ allOrNone: false, records }),
-        idempotent: false,
-        label: 'salesforce.collections.insert',
-      }),
-    );
-    const results = parseJson<Array<{ success?: boolean; errors?: unknown[] }>>(response);
-    const failed = Array.isArray(results) ? results.filter((r) => r.success !== true) : null;
-    if (response.status !== 200 || failed === null || failed.length > 0) {
-      throw new CrmError(
-        'salesforce',
-        'crm_error',
-        `${field} was created, but granting field-level security failed; grant it in Setup`,
-        {
-          status: response.status,
-          crmBody: failed ?? parseJson<unknown>(response) ?? response.text.slice(0, 500),
-        },
-      );
-    }
   }
 }
 
 /** The field through the Tooling API; Salesforce's refusal of the definition is a 400 naming it. */
 async function createField(
-  session: CrmSession,
-  data: string,
+  org: Org,
   fullName: string,
   metadata: Record<string, unknown>,
 ): Promise<Record<string, unknown> | undefined> {
-  const response = await unreachableAsCrmError('salesforce', 'tooling create field', () =>
-    session.send({
-      method: 'POST',
-      url: `${session.baseUrl}${data}/tooling/sobjects/CustomField`,
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ FullName: fullName, Metadata: metadata }),
-      idempotent: false,
-      label: 'salesforce.tooling.createField',
-    }),
-  );
+  const response = await send(org, 'tooling create field', 'tooling.createField', {
+    method: 'POST',
+    url: `${org.api}/tooling/sobjects/CustomField`,
+    json: { FullName: fullName, Metadata: metadata },
+    idempotent: false,
+  });
   const created = parseJson<Record<string, unknown>>(response);
   if (response.status === 400) {
     const first = Array.isArray(created) ? (created[0] as { message?: string }) : undefined;

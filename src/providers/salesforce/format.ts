@@ -1,11 +1,29 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
-import { type UnknownField, unknownFields } from '../../errors/index.ts';
+import { ApiError, type UnknownField, unknownFields } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
-import type { ObjectDescribe } from './describe-types.ts';
-import type { PreparedRecord } from './facet.ts';
+import type { ObjectDescribe } from './describe.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
-import { type InvalidValue, invalidValues, isFieldValue, isReferenceValue } from './value-shape.ts';
+
+/**
+ * A record ready to send: canonical field names (or `Relationship.ExternalIdField` for a parent
+ * reference) → JSON values (multi-select picklists as arrays or `a;b` strings).
+ */
+export type PreparedRecord = Record<string, unknown>;
+
+/** What a field value may be; said in the 400 so the client knows the fix. */
+const SHAPES =
+  'a string, number, boolean or null; an array of strings for a multi-select picklist; or {"ExternalIdField": value} for a parent reference';
+
+const isScalar = (v: unknown) =>
+  v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/** True for the shapes a Salesforce field value can take (parent references are checked apart). */
+const isFieldValue = (value: unknown): boolean =>
+  isScalar(value) || (Array.isArray(value) && value.every((v) => typeof v === 'string'));
+
+/** A parent reference's external-id value: a scalar (string or number id). */
+const isReferenceValue = (value: unknown): boolean => typeof value === 'string' || typeof value === 'number';
 
 interface FieldInfo {
   name: string;
@@ -32,14 +50,6 @@ export function prepareRecords(
   records: unknown[],
   operation: 'insert' | 'update' | 'upsert' = 'insert',
 ): PreparedRecord[] {
-  const preparer = recordPreparer(meta, operation);
-  const out = records.map((record, index) => preparer.prepare(record, index));
-  preparer.finish();
-  return out;
-}
-
-/** Prepares records one by one, collecting the request's unknown fields and invalid values; `finish` throws them. */
-function recordPreparer(meta: ObjectDescribe, operation: 'insert' | 'update' | 'upsert') {
   const fields = meta.fields as FieldInfo[];
   const byName = new Map(fields.map((f) => [f.name.toLowerCase(), f]));
   const byRelationship = new Map(
@@ -50,8 +60,9 @@ function recordPreparer(meta: ObjectDescribe, operation: 'insert' | 'update' | '
   const hintField = hinter(fields.map((f) => f.name));
   const hintRelationship = hinter([...byRelationship.values()].map((f) => String(f.relationshipName)));
   const unknown: UnknownField[] = [];
-  const invalid: InvalidValue[] = [];
-  const prepare = (record: unknown, index: number): PreparedRecord => {
+  const invalid: Array<{ path: string; field: string }> = [];
+  // Every record is prepared before the request's unknown fields and invalid values are thrown.
+  const out = records.map((record, index): PreparedRecord => {
     const prepared: PreparedRecord = {};
     if (!isPlainObject(record)) {
       unknown.push({ path: `/data/${index}`, field: '(not an object)', did_you_mean: null });
@@ -86,18 +97,29 @@ function recordPreparer(meta: ObjectDescribe, operation: 'insert' | 'update' | '
       prepared[field.name] = value;
     }
     return prepared;
-  };
-  const finish = (): void => {
-    if (unknown.length > 0) {
-      throw unknownFields(
-        `${meta.name} has no field`,
-        unknown,
-        `. POST /v1/describe/${meta.name} lists its fields.`,
-      );
-    }
-    if (invalid.length > 0) throw invalidValues(invalid);
-  };
-  return { prepare, finish };
+  });
+  if (unknown.length > 0) throw noSuchFields(meta, unknown);
+  if (invalid.length > 0) {
+    const list = invalid
+      .slice(0, 10)
+      .map((v) => v.path)
+      .join(', ');
+    throw new ApiError(
+      'invalid_value',
+      `Field values must be ${SHAPES}. Not so at ${list}${invalid.length > 10 ? ' and more' : ''}.`,
+      { details: invalid.slice(0, 100).map((v) => ({ ...v, message: `must be ${SHAPES}` })) },
+    );
+  }
+  return out;
+}
+
+/** 400 `unknown_field` naming the fields the object lacks, each with its closest real one. */
+export function noSuchFields(meta: ObjectDescribe, unknown: UnknownField[]): ApiError {
+  return unknownFields(
+    `${meta.name} has no field`,
+    unknown,
+    `. POST /v1/describe/${meta.name} lists its fields.`,
+  );
 }
 
 function referenceOf(

@@ -1,14 +1,38 @@
 import type { CrmRecord, GetAnswer, IdError } from '../../domain/operations.ts';
-import { type UnknownField, unknownFields } from '../../errors/index.ts';
+import type { UnknownField } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
-import type { Handler } from '../adapter.ts';
-import type { DescribeFacet, ObjectDescribe, RecordsFacet } from './describe-types.ts';
+import { parseJson } from '../client/types.ts';
+import { crmErrorFromResponse } from '../errors.ts';
+import { knownObject, type ObjectDescribe } from './describe.ts';
+import { noSuchFields } from './format.ts';
+import { type Org, type OrgHandler, send } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
 /** `[a,b]` + `[c]` → `[a,b,c]`, on JSON array texts. */
 export function joinJsonArrays(texts: string[]): string {
   const inner = texts.map((t) => t.slice(1, -1).trim()).filter((t) => t !== '');
   return `[${inner.join(',')}]`;
+}
+
+/**
+ * One sObject Collections retrieve: a JSON array, one entry per id, in order, `null` where the id
+ * matches no record (documented; only the array shape is checked here). POST with a
+ * JSON body rather than GET: the ids and field list would otherwise be bound by the URL length
+ * (~800 ids), while POST takes 2,000 ids per call.
+ */
+async function retrieve(org: Org, objectName: string, ids: string[], fields: string[]) {
+  const response = await send(org, 'collections retrieve', 'collections.retrieve', {
+    method: 'POST',
+    url: `${org.api}/composite/sobjects/${encodeURIComponent(objectName)}`,
+    json: { ids, fields },
+    // A retrieve only reads, so it may be resent after a timeout or a dropped connection.
+    idempotent: true,
+  });
+  const text = response.text.trim();
+  if (response.status !== 200 || !text.startsWith('[') || !text.endsWith(']')) {
+    throw crmErrorFromResponse('salesforce', response, `retrieve ${objectName}`);
+  }
+  return response;
 }
 
 /**
@@ -20,55 +44,52 @@ export function joinJsonArrays(texts: string[]): string {
  * answered `null` without being sent — Salesforce itself answers `null` for an invalid id — and the
  * malformed ones are listed in `errors`, so a typo is visible without failing the whole request.
  */
-export function salesforceGet(describe: DescribeFacet, records: RecordsFacet): Handler<'get'> {
-  return async ({ session, limiter }, input): Promise<GetAnswer> => {
-    const meta = await describe.describeObject(session, input.objectName);
-    if (meta === null) throw await describe.unknownObject(session, input.objectName);
-    const fields = resolveFields(meta, input.fields);
+export const salesforceGet: OrgHandler<'get'> = async (org, input): Promise<GetAnswer> => {
+  const meta = await knownObject(org, input.objectName);
+  const fields = resolveFields(meta, input.fields);
 
-    const errors: IdError[] = [];
-    const wanted = new Set<string>();
-    input.ids.forEach((id, index) => {
-      if (!SALESFORCE_PROFILE.idPattern.test(id)) {
-        errors.push({
-          index,
-          id,
-          code: 'malformed_id',
-          message: 'Not a Salesforce id (15 or 18 letters and digits).',
-        });
-      } else if (meta.keyPrefix == null || id.startsWith(meta.keyPrefix)) {
-        wanted.add(id);
-      }
+  const errors: IdError[] = [];
+  const wanted = new Set<string>();
+  input.ids.forEach((id, index) => {
+    if (!SALESFORCE_PROFILE.idPattern.test(id)) {
+      errors.push({
+        index,
+        id,
+        code: 'malformed_id',
+        message: 'Not a Salesforce id (15 or 18 letters and digits).',
+      });
+    } else if (meta.keyPrefix == null || id.startsWith(meta.keyPrefix)) {
+      wanted.add(id);
+    }
+  });
+
+  const unique = [...wanted];
+  const chunks: string[][] = [];
+  for (let i = 0; i < unique.length; i += SALESFORCE_PROFILE.retrieveMaxIds) {
+    chunks.push(unique.slice(i, i + SALESFORCE_PROFILE.retrieveMaxIds));
+  }
+  const answers = await Promise.all(
+    chunks.map((chunk) => org.limiter.run(() => retrieve(org, meta.name, chunk, fields))),
+  );
+  if (errors.length === 0 && unique.length === input.ids.length) {
+    // Every id is distinct and sent, so the CRM's arrays are already the answer, in order:
+    // pass their text on rather than parse and re-serialise every record.
+    return { json: `{"data":${joinJsonArrays(answers.map((a) => a.text.trim()))}}` };
+  }
+  const found = new Map<string, CrmRecord | null>();
+  chunks.forEach((chunk, c) => {
+    const answer = answers[c] as (typeof answers)[number];
+    const got = parseJson<Array<CrmRecord | null>>(answer);
+    if (!Array.isArray(got) || got.length !== chunk.length) {
+      throw crmErrorFromResponse('salesforce', answer, `retrieve ${meta.name}`);
+    }
+    chunk.forEach((id, i) => {
+      found.set(id, got[i] ?? null);
     });
-
-    const unique = [...wanted];
-    const chunks: string[][] = [];
-    for (let i = 0; i < unique.length; i += records.retrieveBatchSize) {
-      chunks.push(unique.slice(i, i + records.retrieveBatchSize));
-    }
-    if (errors.length === 0 && unique.length === input.ids.length) {
-      // Every id is distinct and sent, so the CRM's arrays are already the answer, in order:
-      // pass their text on rather than parse and re-serialise every record.
-      const texts = await Promise.all(
-        chunks.map((chunk) => limiter.run(() => records.retrieveJson(session, meta.name, chunk, fields))),
-      );
-      return { json: `{"data":${joinJsonArrays(texts)}}` };
-    }
-    const found = new Map<string, CrmRecord | null>();
-    await Promise.all(
-      chunks.map((chunk) =>
-        limiter.run(async () => {
-          const got = await records.retrieve(session, meta.name, chunk, fields);
-          chunk.forEach((id, i) => {
-            found.set(id, got[i] ?? null);
-          });
-        }),
-      ),
-    );
-    const data = input.ids.map((id) => found.get(id) ?? null);
-    return errors.length === 0 ? { data } : { data, errors };
-  };
-}
+  });
+  const data = input.ids.map((id) => found.get(id) ?? null);
+  return errors.length === 0 ? { data } : { data, errors };
+};
 
 /**
  * The fields to ask for: every field of the object when none are given (the retrieve call needs
@@ -90,12 +111,6 @@ function resolveFields(meta: ObjectDescribe, requested: string[] | undefined): s
       out.add(canonical);
     }
   });
-  if (unknown.length > 0) {
-    throw unknownFields(
-      `${meta.name} has no field`,
-      unknown,
-      `. POST /v1/describe/${meta.name} lists its fields.`,
-    );
-  }
+  if (unknown.length > 0) throw noSuchFields(meta, unknown);
   return [...out];
 }

@@ -1,7 +1,132 @@
-import type { ProviderModule } from '../adapter.ts';
-import { createSalesforceAdapter } from './adapter.ts';
-import { SALESFORCE } from './profile.ts';
-import { salesforceSettings } from './settings.ts';
+import { TtlCache } from '../../lib/ttl-cache.ts';
+import type {
+  CrmAdapter,
+  Handler,
+  HandlerCall,
+  OperationInputs,
+  ProviderDeps,
+  ProviderModule,
+} from '../adapter.ts';
+import { parseJson } from '../client/types.ts';
+import { bearer, refreshAccessToken } from '../oauth.ts';
+import { AllowanceBook, readLimitInfo } from './allowance.ts';
+import { salesforceConnect } from './connect.ts';
+import { countriesFromDescribe } from './countries.ts';
+import {
+  type DescribeCache,
+  describeGlobal,
+  describeObject,
+  forgetDescribes,
+  knownObject,
+} from './describe.ts';
+import { addCustomField } from './fields.ts';
+import { salesforceGet } from './get.ts';
+import type { Org, OrgHandler } from './org.ts';
+import { SALESFORCE, SALESFORCE_PROFILE } from './profile.ts';
+import { query, queryMore } from './query.ts';
+import { type SalesforceSettings, salesforceSettings } from './settings.ts';
+import { salesforceUpsert } from './upsert.ts';
+import { deleteRecords, saveRecords } from './writes.ts';
+
+const PASS = SALESFORCE_PROFILE.passthrough;
+const DESCRIBES_CHANGED = 'salesforce:describes-changed';
+
+/** Salesforce: every operation of the API, on the org's REST, Tooling and Bulk 2.0 APIs. */
+export function createSalesforceAdapter(deps: ProviderDeps<SalesforceSettings>): CrmAdapter {
+  const { settings, clock } = deps;
+  const dataPath = SALESFORCE_PROFILE.dataPath(settings.apiVersion);
+  // The describe cache, cleared on every instance when a field is added through any of them (null:
+  // notices may have been missed while Redis was away, so all of them).
+  const describes: DescribeCache = new TtlCache({
+    ttlMs: settings.describeTtlMs,
+    max: SALESFORCE_PROFILE.cachedDescribes,
+    clock,
+  });
+  deps.shared?.subscribe(DESCRIBES_CHANGED, (connectionId) => {
+    if (connectionId === null) describes.clear();
+    else forgetDescribes(describes, connectionId);
+  });
+  // Every answer of every handler's session updates the org's allowance the write plans read.
+  const allowances = new AllowanceBook(clock);
+  const orgOf = ({ session: given, limiter, job }: HandlerCall): Org => {
+    const session = allowances.observing(given);
+    return {
+      session,
+      limiter,
+      job,
+      clock,
+      api: `${session.baseUrl}${dataPath}`,
+      describes,
+      async forgetDescribes() {
+        forgetDescribes(describes, session.connectionId);
+        await deps.shared?.publish(DESCRIBES_CHANGED, session.connectionId);
+      },
+      cursorKey: deps.signingKey,
+      allowances,
+      bulkThreshold: settings.bulkThreshold ?? SALESFORCE_PROFILE.defaultBulkThreshold,
+      frugalBelow: settings.frugalBelow ?? SALESFORCE_PROFILE.defaultFrugalBelow,
+    };
+  };
+  const on =
+    <O extends keyof OperationInputs>(handler: OrgHandler<O>): Handler<O> =>
+    (call, input) =>
+      handler(orgOf(call), input);
+  return {
+    profile: SALESFORCE,
+    auth: {
+      // No expires_in: the lifetime is the org's session timeout, so expiry is found by a 401.
+      refresh: (app, refreshToken) =>
+        refreshAccessToken(deps.client, clock, SALESFORCE_PROFILE.provider, app, refreshToken),
+      isExpiredToken(response) {
+        if (response.status !== 401) return false;
+        // The REST 401 body is an array of `{ errorCode, message }`. jsforce skips the refresh for
+        // "not valid for use with the REST API": refreshing cannot fix it.
+        const errors = parseJson<unknown>(response);
+        return !(
+          Array.isArray(errors) &&
+          errors.some((e: { message?: string }) =>
+            e?.message?.includes('not valid for use with the REST API'),
+          )
+        );
+      },
+      authorize: bearer,
+    },
+    connect: salesforceConnect(deps.client, clock, settings),
+    // The REST API lives on the org's instance URL; a sandbox connection may override it.
+    defaultApiBaseUrl: (c) => c.apiBaseUrl ?? c.instanceUrl ?? SALESFORCE_PROFILE.defaultLoginUrl,
+    oauthApp(connection, sandboxClient) {
+      const clientId = sandboxClient?.clientId ?? settings.clientId;
+      const clientSecret = sandboxClient?.clientSecret ?? settings.clientSecret;
+      if (clientId === undefined || clientSecret === undefined) return null;
+      // Refresh works on the login host and on the org's own (My Domain) host alike; a connection made
+      // through the connect flow keeps the login host that issued its token (test.salesforce.com …).
+      const host = connection.apiBaseUrl ?? connection.loginUrl ?? settings.loginUrl;
+      return { clientId, clientSecret, tokenUrl: `${host}${SALESFORCE_PROFILE.tokenPath}` };
+    },
+    readAllowance: readLimitInfo,
+    handlers: {
+      insert: on<'insert'>((org, input) => saveRecords(org, 'insert', input)),
+      update: on<'update'>((org, input) => saveRecords(org, 'update', input)),
+      delete: on(deleteRecords),
+      upsert: on(salesforceUpsert),
+      get: on(salesforceGet),
+      query: on<'query'>((org, input) =>
+        'soql' in input ? query(org, input.soql) : queryMore(org, input.cursor),
+      ),
+      describe: on<'describe'>(async (org, { objectName }) =>
+        objectName === undefined ? describeGlobal(org) : knownObject(org, objectName),
+      ),
+      countries: on<'countries'>(async (org) => countriesFromDescribe(await describeObject(org, 'Account'))),
+      add_custom_field: on(addCustomField),
+      passthrough: {
+        forwardedHeaders: PASS.forwardedHeaders,
+        publicOrigins: (c) => (c.instanceUrl === null ? [] : [c.instanceUrl]),
+        tokenHeaders: (path, token): Record<string, string> | undefined =>
+          path.startsWith(PASS.bulk1PathPrefix) ? { [PASS.bulk1SessionHeader]: token } : undefined,
+      },
+    },
+  };
+}
 
 export const salesforceProvider: ProviderModule<typeof salesforceSettings> = {
   profile: SALESFORCE,

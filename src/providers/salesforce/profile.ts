@@ -1,5 +1,4 @@
-import type { ProviderProfile } from '../adapter.ts';
-import { SALESFORCE_DOC } from './doc.ts';
+import type { ProviderDocNotes, ProviderProfile } from '../adapter.ts';
 
 /**
  * Salesforce facts as data. Sources: REST API developer guide (sObject Collections, describe,
@@ -11,7 +10,7 @@ export const SALESFORCE_PROFILE = {
   defaultApiVersion: '62.0',
   defaultLoginUrl: 'https://login.salesforce.com',
   tokenPath: '/services/oauth2/token',
-  /** Who the connection acts as (its user id finds the records an interrupted insert created). */
+  /** Who a token acts for: the check of a new connection, and the user whose records an interrupted insert created. */
   userInfoPath: '/services/oauth2/userinfo',
   dataPath: (version: string) => `/services/data/v${version}`,
   /** sObject Collections retrieve via POST: up to 2,000 ids per call (GET is URL-bound at ~800). */
@@ -55,7 +54,6 @@ export const SALESFORCE_PROFILE = {
     appVariables: ['SALESFORCE_CLIENT_ID', 'SALESFORCE_CLIENT_SECRET'],
     /** The identity URL: `https://{login host}/id/{orgId}/{userId}`. */
     identityPath: /^\/id\/(00D[A-Za-z0-9]{12,15})\/(005[A-Za-z0-9]{12,15})$/,
-    userinfoPath: '/services/oauth2/userinfo',
   },
   passthrough: {
     /** Option headers are all `Sforce-*` (Query-Options, Auto-Assign, Call-Options, Duplicate-Rule-Header, Mru…), plus X-PrettyPrint. */
@@ -65,6 +63,30 @@ export const SALESFORCE_PROFILE = {
     bulk1SessionHeader: 'x-sfdc-session',
   },
 } as const;
+
+// What the API document says of Salesforce (src/http/plugins/openapi.ts adds each route's note after
+// its description): Markdown fragments, each shown only where Salesforce is registered.
+
+/** How a large write is carried (docs/salesforce-writes.md), the same for insert, update and delete. */
+const WRITE_PLAN =
+  'the service picks sObject Collections or Bulk API 2.0 by size and, from 2 000 records on, by the org’s daily API allowance left (Collections, the fastest, while at least half is left; Bulk, the fewest calls, below), and names it and why in the `X-CRM-Proxy-Interface` response header (`bulk2; reason=allowance-12%-left`); the same request header (`collections` | `bulk2`) forces one.';
+
+const SALESFORCE_DOC: ProviderDocNotes = {
+  routes: {
+    insertRecords: WRITE_PLAN,
+    updateRecords: WRITE_PLAN,
+    deleteRecords: WRITE_PLAN,
+    deleteObjectRecords:
+      'the same as `/v1/object/delete` (its ids name their object; the name is checked for form only).',
+    getRecords:
+      'up to 10 000 ids; each record has `attributes`, `Id` and the requested fields (all fields when `fields` is absent or empty). Unknown fields: 400 `unknown_field` naming the closest real field. Ids that do not exist, or that are not Salesforce ids, answer `null` at their place; duplicates are answered at each place.',
+    addCustomField:
+      '`data` is a field definition (name, type, label; `length` for Text; `valueSet` for Picklist); answers `{data, msg}`.',
+    describeObject:
+      'its sObject Describe result, unchanged (`fields`, `childRelationships`, `recordTypeInfos`, …).',
+    describeInstance: 'its Describe Global result, unchanged (cached per connection for a few minutes).',
+  },
+};
 
 export const SALESFORCE: ProviderProfile = {
   id: SALESFORCE_PROFILE.provider,

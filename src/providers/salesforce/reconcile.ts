@@ -1,25 +1,15 @@
-import type { CrmSession } from '../adapter.ts';
+import type { CrmRecord, RecordError, SaveResult } from '../../domain/operations.ts';
 import { parseJson } from '../client/types.ts';
-import { unreachableAsCrmError } from '../errors.ts';
-import type { PreparedRecord, QueryPage, RecordError, SaveResult } from './facet.ts';
+import type { PreparedRecord } from './format.ts';
+import { type Org, send } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
-import { soqlLiteral } from './soql.ts';
+import { NUMBER_TYPES, queryAll, soqlLiteral } from './query.ts';
 
 /** Field types whose values Salesforce gives back exactly as sent (numbers compared as numbers). */
-const TEXT_TYPES = new Set([
-  'string',
-  'textarea',
-  'email',
-  'phone',
-  'url',
-  'picklist',
-  'combobox',
-  'id',
-  'reference',
-  'boolean',
-  'date',
+const COMPARABLE = new Set([
+  ...'string textarea email phone url picklist combobox id reference boolean date'.split(' '),
+  ...NUMBER_TYPES,
 ]);
-const NUMBER_TYPES = new Set(['int', 'double', 'currency', 'percent', 'long']);
 
 /** How long before the journaled send time a created record still counts (clock skew with the org). */
 const SKEW_MS = 5 * 60 * 1000;
@@ -28,14 +18,6 @@ const SKEW_MS = 5 * 60 * 1000;
 export interface InterruptedInsert {
   records: PreparedRecord[];
   since: string;
-}
-
-export interface ReconcileDeps {
-  session: CrmSession;
-  objectName: string;
-  fieldTypes: ReadonlyMap<string, string>;
-  query(session: CrmSession, soql: string): Promise<QueryPage>;
-  queryMore(session: CrmSession, cursor: string): Promise<QueryPage>;
 }
 
 function normalize(type: string, value: unknown): string | undefined {
@@ -55,7 +37,7 @@ function contentOf(record: PreparedRecord, types: ReadonlyMap<string, string>): 
   const cells: string[] = [];
   for (const name of names) {
     const type = types.get(name);
-    if (type === undefined || !(TEXT_TYPES.has(type) || NUMBER_TYPES.has(type))) return undefined;
+    if (type === undefined || !COMPARABLE.has(type)) return undefined;
     const v = normalize(type, record[name]);
     if (v === undefined) return undefined;
     cells.push(name, v);
@@ -81,11 +63,12 @@ function unknownEntry(objectName: string, why: string): SaveResult {
  * outcome-unknown entry when the content cannot be compared or the query cannot be made.
  */
 export async function reconcileInserts(
-  deps: ReconcileDeps,
+  org: Org,
+  objectName: string,
+  fieldTypes: ReadonlyMap<string, string>,
   calls: InterruptedInsert[],
   claimed: ReadonlySet<string>,
 ): Promise<Array<Array<SaveResult | undefined>>> {
-  const { objectName, fieldTypes } = deps;
   const contents = calls.map((c) => c.records.map((r) => contentOf(r, fieldTypes)));
   const fields = new Set<string>();
   for (const call of calls) for (const r of call.records) for (const f of Object.keys(r)) fields.add(f);
@@ -93,23 +76,17 @@ export async function reconcileInserts(
   const allUnknown = (why: string) => calls.map((c) => c.records.map(() => unknownEntry(objectName, why)));
   if (!comparable) return allUnknown('its fields cannot be compared with what Salesforce holds');
 
-  let candidates: Array<Record<string, unknown>>;
+  let candidates: CrmRecord[];
   try {
-    const userId = await connectionUserId(deps.session);
+    const userId = await connectionUserId(org);
     const since = Math.min(...calls.map((c) => Date.parse(c.since))) - SKEW_MS;
     const literal = new Date(since).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const selectable = [...fields].filter((f) => {
       const t = fieldTypes.get(f);
-      return t !== undefined && (TEXT_TYPES.has(t) || NUMBER_TYPES.has(t)) && f !== 'Id';
+      return t !== undefined && COMPARABLE.has(t) && f !== 'Id';
     });
     const soql = `SELECT Id${selectable.map((f) => `, ${f}`).join('')} FROM ${objectName} WHERE CreatedById = '${userId}' AND CreatedDate >= ${literal} ORDER BY CreatedDate, Id`;
-    candidates = [];
-    let page = await deps.query(deps.session, soql);
-    candidates.push(...page.records);
-    while (page.next_cursor !== null) {
-      page = await deps.queryMore(deps.session, page.next_cursor);
-      candidates.push(...page.records);
-    }
+    candidates = await queryAll(org, soql);
   } catch (error) {
     return allUnknown(
       `the records it may have created could not be queried: ${error instanceof Error ? error.message : 'error'}`,
@@ -156,16 +133,13 @@ export async function reconcileInserts(
 }
 
 /** The id of the user the connection acts as (records it creates carry it as CreatedById). */
-async function connectionUserId(session: CrmSession): Promise<string> {
-  const response = await unreachableAsCrmError('salesforce', 'userinfo', () =>
-    session.send({
-      method: 'GET',
-      url: `${session.baseUrl}${SALESFORCE_PROFILE.userInfoPath}`,
-      headers: { accept: 'application/json' },
-      idempotent: true,
-      label: 'salesforce.userinfo',
-    }),
-  );
+async function connectionUserId(org: Org): Promise<string> {
+  const response = await send(org, 'userinfo', 'userinfo', {
+    method: 'GET',
+    url: `${org.session.baseUrl}${SALESFORCE_PROFILE.userInfoPath}`,
+    headers: { accept: 'application/json' },
+    idempotent: true,
+  });
   const body = parseJson<{ user_id?: unknown }>(response);
   const id = body?.user_id;
   if (response.status !== 200 || typeof id !== 'string' || !SALESFORCE_PROFILE.idPattern.test(id)) {
@@ -174,9 +148,10 @@ async function connectionUserId(session: CrmSession): Promise<string> {
   return id;
 }
 
-/** What a write whose answer was lost can be looked up by: a field and the time the write began. */
+/** What a write whose answer was lost can be looked up by: a field, its type, and when the write began. */
 export interface KeyLookup {
-  field: string;
+  name: string;
+  type: string;
   /** Epoch ms, from the service's clock, taken before the write was sent. */
   since: number;
 }
@@ -203,13 +178,16 @@ const notWritten = (field: string, what: string): SaveResult => ({
  * records of the call, or not expressible in SOQL, and every record when the query fails.
  */
 export async function reconcileByKey(
-  deps: ReconcileDeps,
+  org: Org,
+  objectName: string,
   records: PreparedRecord[],
   key: KeyLookup,
-  mode: 'insert' | 'upsert',
+  /** An upsert's: the types of the object's fields, to compare the record with what was sent. */
+  upsert?: ReadonlyMap<string, string>,
 ): Promise<Array<SaveResult | undefined>> {
-  const { field } = key;
-  const type = deps.fieldTypes.get(field) ?? 'string';
+  const { name: field, type } = key;
+  const mode = upsert === undefined ? 'insert' : 'upsert';
+  const fieldTypes = upsert ?? new Map([[field, type]]);
   const fold = (v: unknown) => normalize(type, v)?.toLowerCase();
   const counts = new Map<string, number>();
   for (const r of records) {
@@ -224,40 +202,33 @@ export async function reconcileByKey(
   }
   if (literals.size === 0) return records.map(() => undefined);
   // An upsert's record is compared with what was sent: its comparable fields are read too.
-  const sent = mode === 'upsert' ? contentOf(records[0] ?? {}, deps.fieldTypes) : undefined;
+  const sent = mode === 'upsert' ? contentOf(records[0] ?? {}, fieldTypes) : undefined;
   const selected = sent === undefined ? [] : Object.keys(records[0] ?? {}).filter((f) => f !== field);
   const held = new Map<string, Array<{ id: string; recent: boolean; same: boolean }>>();
   try {
-    const userId = await connectionUserId(deps.session);
+    const userId = await connectionUserId(org);
     const from = key.since - SKEW_MS;
-    const soql = `SELECT Id, ${[field, ...selected].join(', ')}, CreatedDate, CreatedById FROM ${deps.objectName} WHERE ${field} IN (${[...literals].join(', ')})`;
-    let page = await deps.query(deps.session, soql);
-    for (;;) {
-      for (const c of page.records) {
-        const v = fold(c[field]) ?? '';
-        const recent = c['CreatedById'] === userId && Date.parse(String(c['CreatedDate'])) >= from;
-        const same =
-          sent !== undefined &&
-          selected.every(
-            (f) =>
-              normalize(deps.fieldTypes.get(f) ?? '', c[f]) ===
-              normalize(deps.fieldTypes.get(f) ?? '', records[0]?.[f]),
-          );
-        held.set(v, [...(held.get(v) ?? []), { id: String(c['Id']), recent, same }]);
-      }
-      if (page.next_cursor === null) break;
-      page = await deps.queryMore(deps.session, page.next_cursor);
+    const soql = `SELECT Id, ${[field, ...selected].join(', ')}, CreatedDate, CreatedById FROM ${objectName} WHERE ${field} IN (${[...literals].join(', ')})`;
+    for (const c of await queryAll(org, soql)) {
+      const v = fold(c[field]) ?? '';
+      const recent = c['CreatedById'] === userId && Date.parse(String(c['CreatedDate'])) >= from;
+      const same =
+        sent !== undefined &&
+        selected.every(
+          (f) =>
+            normalize(fieldTypes.get(f) ?? '', c[f]) === normalize(fieldTypes.get(f) ?? '', records[0]?.[f]),
+        );
+      held.set(v, [...(held.get(v) ?? []), { id: String(c['Id']), recent, same }]);
     }
   } catch {
     return records.map(() => undefined);
   }
-  const what = mode === 'insert' ? 'insert' : 'upsert';
   return records.map((r) => {
     const v = fold(r[field]);
     if (v === undefined || counts.get(v) !== 1 || soqlLiteral(r[field], type) === null) return undefined;
     const all = held.get(v) ?? [];
     const found = mode === 'insert' ? all.filter((c) => c.recent) : all;
-    if (found.length === 0) return notWritten(field, what);
+    if (found.length === 0) return notWritten(field, mode);
     const only = found.length === 1 && (mode === 'insert' || found[0]?.same === true) ? found[0] : undefined;
     return only === undefined ? undefined : { id: only.id, success: true, errors: [] };
   });

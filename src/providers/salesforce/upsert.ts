@@ -1,27 +1,69 @@
-import { ApiError } from '../../errors/index.ts';
-import type { ConcurrencyLimiter } from '../../lib/limiter.ts';
+import type { RecordError, SaveResult, UpsertOutcome } from '../../domain/operations.ts';
+import { ApiError, unknownFields } from '../../errors/index.ts';
+import { closestName } from '../../lib/closest.ts';
 import { parseJson } from '../client/types.ts';
-import { unreachableAsCrmError } from '../errors.ts';
-import type { CrmSession, ObjectDescribe } from './describe-types.ts';
-import type {
-  PreparedRecord,
-  RecordError,
-  SaveResult,
-  SalesforceUpsertOutcome as UpsertOutcome,
-} from './facet.ts';
-import { toCollectionsRecord } from './format.ts';
-import { SALESFORCE_PROFILE } from './profile.ts';
-import { type ReconcileDeps, reconcileByKey } from './reconcile.ts';
 import {
   collectionsWrite,
   failedCallEntry,
   mayHaveApplied,
+  normalizeError,
   normalizeResult,
-  type Recovery,
-} from './save-collections.ts';
-import { soqlLiteral, soqlString } from './soql.ts';
+} from './collections.ts';
+import { knownObject, type ObjectDescribe } from './describe.ts';
+import { type PreparedRecord, prepareRecords, toCollectionsRecord } from './format.ts';
+import { type Org, type OrgHandler, send } from './org.ts';
+import { SALESFORCE_PROFILE } from './profile.ts';
+import { query, soqlLiteral, soqlString } from './query.ts';
+import { reconcileByKey } from './reconcile.ts';
 
-type Queries = Pick<ReconcileDeps, 'query' | 'queryMore'>;
+/**
+ * Longest value a match key can hold: Salesforce's Text and External ID fields take 255
+ * characters, ids 18. The value goes into a URL (External ID upsert) or a query, where a longer
+ * one could only fail at the CRM's URL limit.
+ */
+const MAX_MATCH_VALUE_LENGTH = 255;
+
+interface SalesforceUpsertOutcome extends UpsertOutcome {
+  action: 'external_id_upsert' | 'insert' | 'update' | 'ambiguous';
+}
+
+/**
+ * Upsert one record on `match_key`. The match key must be a field of the object and the record
+ * must carry a value for it (400 otherwise, before anything is sent).
+ */
+export const salesforceUpsert: OrgHandler<'upsert'> = async (org, input) => {
+  const meta = await knownObject(org, input.objectName);
+  const { matchKey } = input;
+  const field = meta.fields.find((f) => f.name.toLowerCase() === matchKey.toLowerCase());
+  if (field === undefined) {
+    const hint = closestName(
+      matchKey,
+      meta.fields.map((f) => f.name),
+    );
+    throw unknownFields(
+      `${meta.name} has no field`,
+      [{ path: '/match_key', field: matchKey, did_you_mean: hint }],
+      `; match_key must be Id or a field of ${meta.name}.`,
+    );
+  }
+  const [prepared] = prepareRecords(meta, [input.record], 'upsert');
+  const value = prepared?.[field.name];
+  if (prepared === undefined || value === undefined || value === null || value === '') {
+    throw new ApiError(
+      'missing_match_value',
+      `The record has no value for its match key ${field.name}; upsert needs it to find the record to update.`,
+      { details: [{ path: `/data/0/${field.name}`, match_key: field.name }] },
+    );
+  }
+  if (typeof value === 'string' && value.length > MAX_MATCH_VALUE_LENGTH) {
+    throw new ApiError(
+      'invalid_value',
+      `The match value of ${field.name} is ${value.length} characters long; a match key holds at most ${MAX_MATCH_VALUE_LENGTH} characters, so no record can match it.`,
+      { details: [{ path: `/data/0/${field.name}`, length: value.length, limit: MAX_MATCH_VALUE_LENGTH }] },
+    );
+  }
+  return upsertRecord(org, meta, prepared, field.name);
+};
 
 /**
  * Upsert of one record on `matchField`:
@@ -32,70 +74,33 @@ type Queries = Pick<ReconcileDeps, 'query' | 'queryMore'>;
  *   create, 1 updates that record, 2 fail the record and write nothing. Between the lookup and the
  *   write another client may create a match; only an External ID field closes that window.
  */
-export async function upsertRecord(
-  session: CrmSession,
-  limiter: ConcurrencyLimiter,
-  apiVersion: string,
-  queries: Queries,
-  now: () => number,
+async function upsertRecord(
+  org: Org,
   meta: ObjectDescribe,
   record: PreparedRecord,
   matchField: string,
-): Promise<UpsertOutcome> {
-  const { query } = queries;
+): Promise<SalesforceUpsertOutcome> {
   const field = meta.fields.find((f) => f.name === matchField);
+  const type = String(field?.['type'] ?? '');
   const value = record[matchField];
-  const since = now();
-  // A lost answer is looked up by the match field (its value is in the record that was sent).
-  const lookup = (mode: 'insert' | 'upsert'): Recovery => {
-    const deps = { session, objectName: meta.name, ...queries };
-    const fieldTypes = new Map(meta.fields.map((f) => [f.name, String(f['type'] ?? '')]));
-    return (records) => reconcileByKey({ ...deps, fieldTypes }, records, { field: matchField, since }, mode);
-  };
   const save = async (operation: 'insert' | 'update', r: PreparedRecord): Promise<SaveResult> => {
-    const recover = operation === 'insert' && matchField !== 'Id' ? lookup('insert') : undefined;
-    const { results } = await collectionsWrite(
-      session,
-      limiter,
-      apiVersion,
-      operation,
-      meta.name,
-      [r],
-      undefined,
-      undefined,
-      recover,
-    );
+    // A lost answer is looked up by the match field (its value is in the record that was sent).
+    const lookup = operation === 'insert' && matchField !== 'Id' ? { name: matchField, type } : undefined;
+    const { results } = await collectionsWrite(org, operation, meta.name, [r], { lookup });
     return results[0] ?? { success: false, errors: [] };
   };
   const { Id: _ignoredId, ...withoutId } = record;
-
-  if (matchField === 'Id') {
-    const id = String(value);
-    const found = SALESFORCE_PROFILE.idPattern.test(id)
-      ? await query(session, `SELECT Id FROM ${meta.name} WHERE Id = ${soqlString(id)} LIMIT 1`)
-      : { records: [] };
-    if (found.records.length === 1) {
-      return { action: 'update', result: await save('update', { ...withoutId, Id: id }) };
-    }
-    return { action: 'insert', result: await save('insert', withoutId) };
+  if (matchField !== 'Id' && field?.['externalId'] === true) {
+    return { action: 'external_id_upsert', result: await externalIdUpsert(org, meta, matchField, withoutId) };
   }
-
-  if (field?.['externalId'] === true) {
-    return {
-      action: 'external_id_upsert',
-      result: await externalIdUpsert(
-        session,
-        apiVersion,
-        meta,
-        matchField,
-        value,
-        withoutId,
-        lookup('upsert'),
-      ),
-    };
-  }
-
-  const literal = soqlLiteral(value, String(field?.['type'] ?? 'string'));
+  // Something that is not an id matches no record.
+  const id = matchField === 'Id' ? String(value) : undefined;
+  const literal =
+    id === undefined
+      ? soqlLiteral(value, String(field?.['type'] ?? 'string'))
+      : SALESFORCE_PROFILE.idPattern.test(id)
+        ? soqlString(id)
+        : undefined;
   if (literal === null) {
     throw new ApiError(
       'invalid_body',
@@ -103,11 +108,14 @@ export async function upsertRecord(
       { details: [{ path: `/data/0/${matchField}`, type: field?.['type'] ?? null }] },
     );
   }
-  const found = await query(session, `SELECT Id FROM ${meta.name} WHERE ${matchField} = ${literal} LIMIT 2`);
-  if (found.records.length === 0) return { action: 'insert', result: await save('insert', withoutId) };
-  if (found.records.length === 1) {
-    const id = String(found.records[0]?.['Id']);
-    return { action: 'update', result: await save('update', { ...withoutId, Id: id }) };
+  const found =
+    literal === undefined
+      ? []
+      : (await query(org, `SELECT Id FROM ${meta.name} WHERE ${matchField} = ${literal} LIMIT 2`)).records;
+  if (found.length === 0) return { action: 'insert', result: await save('insert', withoutId) };
+  if (found.length === 1) {
+    const update = { ...withoutId, Id: id ?? String(found[0]?.['Id']) };
+    return { action: 'update', result: await save('update', update) };
   }
   return {
     action: 'ambiguous',
@@ -117,33 +125,31 @@ export async function upsertRecord(
 
 /** Salesforce's own upsert on an External ID field: atomic; 300 when several records match. */
 async function externalIdUpsert(
-  session: CrmSession,
-  apiVersion: string,
+  org: Org,
   meta: ObjectDescribe,
   matchField: string,
-  value: unknown,
   withoutId: PreparedRecord,
-  recover: Recovery,
 ): Promise<SaveResult> {
-  const { [matchField]: _key, ...rest } = withoutId;
+  const since = org.clock.now();
+  const { [matchField]: value, ...rest } = withoutId;
   const { attributes: _a, ...body } = toCollectionsRecord(meta.name, rest);
-  const url = `${session.baseUrl}${SALESFORCE_PROFILE.dataPath(apiVersion)}/sobjects/${encodeURIComponent(meta.name)}/${encodeURIComponent(matchField)}/${encodeURIComponent(String(value))}`;
-  let response: Awaited<ReturnType<CrmSession['send']>>;
+  const url = `${org.api}/sobjects/${encodeURIComponent(meta.name)}/${encodeURIComponent(matchField)}/${encodeURIComponent(String(value))}`;
+  let response: Awaited<ReturnType<typeof send>>;
   try {
-    response = await unreachableAsCrmError('salesforce', 'upsert', () =>
-      session.send({
-        method: 'PATCH',
-        url,
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(body),
-        // Resending an upsert by external id finds the record the first one created: no duplicate.
-        idempotent: true,
-        label: 'salesforce.sobject.upsert',
-      }),
-    );
+    response = await send(org, 'upsert', 'sobject.upsert', {
+      method: 'PATCH',
+      url,
+      json: body,
+      // Resending an upsert by external id finds the record the first one created: no duplicate.
+      idempotent: true,
+    });
   } catch (error) {
     // Every attempt lost its answer: the record holding the value says what was written.
-    const [found] = mayHaveApplied(error) ? await recover([{ ...withoutId, [matchField]: value }]) : [];
+    const types = new Map(meta.fields.map((f) => [f.name, String(f['type'] ?? '')]));
+    const key = { name: matchField, type: types.get(matchField) ?? '', since };
+    const [found] = mayHaveApplied(error)
+      ? await reconcileByKey(org, meta.name, [withoutId], key, types)
+      : [];
     return found ?? { success: false, errors: [failedCallEntry(error, 'upsert')] };
   }
   const answer = parseJson<unknown>(response);
@@ -152,11 +158,7 @@ async function externalIdUpsert(
     return normalizeResult(answer as SaveResult);
   }
   const errors: RecordError[] = Array.isArray(answer)
-    ? (answer as Array<{ errorCode?: string; message?: string; fields?: string[] }>).map((e) => ({
-        statusCode: String(e.errorCode ?? 'UNKNOWN_EXCEPTION'),
-        message: String(e.message ?? ''),
-        fields: Array.isArray(e.fields) ? e.fields : [],
-      }))
+    ? answer.map(normalizeError)
     : [{ statusCode: `HTTP_${response.status}`, message: response.text.slice(0, 500), fields: [] }];
   return { success: false, errors };
 }

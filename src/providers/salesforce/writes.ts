@@ -1,25 +1,18 @@
-import type { SaveResult, UpsertOutcome } from '../../domain/operations.ts';
-import { ApiError, unknownFields } from '../../errors/index.ts';
+import type { SaveResult, WriteAnswer } from '../../domain/operations.ts';
+import { ApiError } from '../../errors/index.ts';
 import { backoffMs } from '../../lib/backoff.ts';
-import type { Clock } from '../../lib/clock.ts';
-import { closestName } from '../../lib/closest.ts';
 import { positionsWhere } from '../../lib/positions.ts';
 import { retrying } from '../../lib/retry.ts';
-import type { CrmSession, Handler, HandlerCall, JobHook } from '../adapter.ts';
-import { type AllowanceBook, leftShare, type OrgAllowance } from './allowance.ts';
-import type { DescribeFacet, ObjectDescribe } from './describe-types.ts';
-import type {
-  LookupField,
-  PreparedRecord,
-  SalesforceDataFacet,
-  SaveOperation,
-  WriteInterface,
-  WriteJournal,
-} from './facet.ts';
-import { prepareRecords } from './format.ts';
-import { checkMatchValue } from './match-value.ts';
+import type { OperationInputs } from '../adapter.ts';
+import type { OrgAllowance } from './allowance.ts';
+import { bulkDelete, bulkWrite } from './bulk2.ts';
+import { failedCallEntry, type LookupField, viaCollections, type WriteJournal } from './collections.ts';
+import { knownObject, type ObjectDescribe } from './describe.ts';
+import { type PreparedRecord, prepareRecords, toCsvRows } from './format.ts';
+import type { Org } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
-import { failedCallEntry } from './save-collections.ts';
+
+export type WriteInterface = 'collections' | 'bulk2';
 
 const LOCK = SALESFORCE_PROFILE.lockRetry;
 
@@ -44,13 +37,6 @@ export interface WritePlan {
   reason: string;
 }
 
-/** What the plan of a large write depends on besides its size. */
-export interface PlanPolicy {
-  allowances: AllowanceBook;
-  /** Below this share of the daily allowance left, the most frugal plan; at or above, the fastest. */
-  frugalBelow: number;
-}
-
 /**
  * The plan for `count` records. Below the bulk threshold sObject Collections are both the fastest
  * and the most frugal plan. From it on, Collections stay the fastest (16 calls in flight) while
@@ -65,36 +51,16 @@ export function planFor(
 ): WritePlan {
   if (count < bulkThreshold) return { via: 'collections', reason: `under-${bulkThreshold}-records` };
   if (allowance === undefined) return { via: 'bulk2', reason: 'allowance-unknown' };
-  const left = leftShare(allowance);
+  const left = Math.max(0, allowance.limit - allowance.used) / allowance.limit;
   const reason = `allowance-${Math.floor(left * 100)}%-left`;
   return { via: left >= frugalBelow ? 'collections' : 'bulk2', reason };
 }
 
-async function choosePlan(
-  data: SalesforceDataFacet,
-  policy: PlanPolicy,
-  session: CrmSession,
-  count: number,
-  requested: string | undefined,
-): Promise<WritePlan> {
-  const via = forced(requested);
-  if (via !== undefined) return { via, reason: 'requested' };
-  const allowance = count < data.bulkThreshold ? undefined : await policy.allowances.current(session);
-  return planFor(count, data.bulkThreshold, allowance, policy.frugalBelow);
-}
-
-/** The interface for a lock-retry round: the same rule on the allowance last seen (no extra call). */
-function retryInterface(
-  data: SalesforceDataFacet,
-  policy: PlanPolicy,
-  connectionId: string,
-  count: number,
-): WriteInterface {
-  return planFor(count, data.bulkThreshold, policy.allowances.latest(connectionId), policy.frugalBelow).via;
-}
-
-function forced(via: string | undefined): WriteInterface | undefined {
-  return via === 'collections' || via === 'bulk2' ? via : undefined;
+async function choosePlan(org: Org, count: number, requested: string | undefined): Promise<WritePlan> {
+  if (requested === 'collections' || requested === 'bulk2') return { via: requested, reason: 'requested' };
+  const allowance =
+    count < org.bulkThreshold ? undefined : await org.allowances.current(org.session, org.api);
+  return planFor(count, org.bulkThreshold, allowance, org.frugalBelow);
 }
 
 /** The entry of each record of a lock-retry round that failed as a whole. */
@@ -104,73 +70,6 @@ function roundFailed(error: unknown): SaveResult {
       ? { statusCode: error.code.toUpperCase(), message: error.message, fields: [] }
       : failedCallEntry(error, 'lock-retry');
   return { success: false, errors: [entry] };
-}
-
-/**
- * Records that failed only on a row lock were not written, so sending them again cannot write them
- * twice: they go again (alone, after a backoff on the clock), up to `lockRetry.rounds` times, each
- * round through the interface the plan picks for their number.
- */
-async function withLockRetries<T extends PreparedRecord | string>(
-  clock: Clock,
-  items: T[],
-  via: WriteInterface,
-  retryVia: (count: number) => WriteInterface,
-  send: (items: T[], via: WriteInterface, round: number) => Promise<SaveResult[]>,
-): Promise<SaveResult[]> {
-  const results = await send(items, via, 1);
-  let pending = lockedPositions(results);
-  await retrying(clock, {
-    attempt: async (n) => {
-      if (n === 1) return pending;
-      const resent = pending.map((i) => items[i] as T);
-      // Earlier rounds wrote records: a failed retry round fails only its own records.
-      const again = await send(resent, retryVia(resent.length), n).catch((error: unknown) =>
-        resent.map(() => roundFailed(error)),
-      );
-      pending.forEach((i, k) => {
-        const r = again[k];
-        if (r !== undefined) results[i] = r;
-      });
-      pending = lockedPositions(results);
-      return pending;
-    },
-    next: (locked, n) => lockRetryWait(locked.length, n),
-  });
-  return results;
-}
-
-/**
- * The journal of each lock-retry round of a job's write (none outside a job). Progress counts the
- * first round only: later rounds resend records already counted.
- */
-function journals(
-  clock: Clock,
-  hook: JobHook | undefined,
-  via: WriteInterface,
-  fieldTypes: ReadonlyMap<string, string>,
-): (round: number) => WriteJournal | undefined {
-  const parts = new Map<string, [number, number]>();
-  return (round) =>
-    hook === undefined
-      ? undefined
-      : {
-          hook,
-          scope: `r${round}`,
-          fieldTypes,
-          now: () => new Date(clock.now()).toISOString(),
-          report(part, processed, failed) {
-            if (round !== 1) return;
-            parts.set(part, [processed, failed]);
-            let p = 0;
-            let f = 0;
-            for (const [a, b] of parts.values()) {
-              p += a;
-              f += b;
-            }
-            hook.progress({ processed: p, succeeded: p - f, failed: f }, via);
-          },
-        };
 }
 
 /**
@@ -185,87 +84,92 @@ function lookupField(meta: ObjectDescribe, records: PreparedRecord[]): LookupFie
   return field === undefined ? undefined : { name: field.name, type: String(field['type'] ?? 'string') };
 }
 
-export function salesforceSave<O extends SaveOperation>(
-  operation: O,
-  clock: Clock,
-  describe: DescribeFacet,
-  data: SalesforceDataFacet,
-  policy: PlanPolicy,
-): Handler<O> {
-  return async ({ session, limiter, job }, input) => {
-    const meta = await describe.describeObject(session, input.objectName);
-    if (meta === null) throw await describe.unknownObject(session, input.objectName);
-    // Every record is checked before any is sent: an unknown field anywhere fails the whole request.
-    const prepared = prepareRecords(meta, input.records, operation);
-    // Records without a single field make a Bulk CSV without columns, which Bulk refuses as a
-    // whole; Collections sends them and Salesforce answers each one (REQUIRED_FIELD_MISSING, …).
-    const { via, reason } = prepared.every(isEmpty)
-      ? { via: 'collections' as const, reason: 'records-without-fields' }
-      : await choosePlan(data, policy, session, prepared.length, input.via);
-    const journal = journals(
-      clock,
-      job,
-      via,
-      new Map(meta.fields.map((f) => [f.name, String(f['type'] ?? '')])),
-    );
-    job?.progress({ processed: 0, succeeded: 0, failed: 0 }, via);
-    const again = (count: number) => retryInterface(data, policy, session.connectionId, count);
-    const lookup = operation === 'insert' ? lookupField(meta, prepared) : undefined;
-    const results = await withLockRetries(clock, prepared, via, again, (items, how, round) =>
-      data.save(session, limiter, operation, meta.name, items, how, journal(round), lookup),
-    );
-    return { data: results, via, reason };
-  };
+/** Insert or update: every record is checked before any is sent (an unknown field anywhere fails the whole request). */
+export async function saveRecords(
+  org: Org,
+  operation: 'insert' | 'update',
+  input: OperationInputs['insert'],
+): Promise<WriteAnswer> {
+  const meta = await knownObject(org, input.objectName);
+  const records = prepareRecords(meta, input.records, operation);
+  // Records without a single field make a Bulk CSV without columns, which Bulk refuses as a
+  // whole; Collections sends them and Salesforce answers each one (REQUIRED_FIELD_MISSING, …).
+  const plan: WritePlan = records.every(isEmpty)
+    ? { via: 'collections', reason: 'records-without-fields' }
+    : await choosePlan(org, records.length, input.via);
+  const fieldTypes = new Map(meta.fields.map((f) => [f.name, String(f['type'] ?? '')]));
+  const lookup = operation === 'insert' ? lookupField(meta, records) : undefined;
+  return write(org, records, plan, fieldTypes, (some, how, journal) => {
+    if (how === 'collections') return viaCollections(org, operation, meta.name, some, journal, lookup);
+    const { header, rows } = toCsvRows(some);
+    // A job's few calls are sequential and mostly waits: it takes no slot of the limiter.
+    return bulkWrite(org, operation, meta.name, header, rows, journal);
+  });
 }
 
-export function salesforceDelete(
-  clock: Clock,
-  data: SalesforceDataFacet,
-  policy: PlanPolicy,
-): Handler<'delete'> {
-  return async ({ session, limiter, job }, input) => {
-    const { via, reason } = await choosePlan(data, policy, session, input.ids.length, input.via);
-    const journal = journals(clock, job, via, new Map<string, string>());
-    job?.progress({ processed: 0, succeeded: 0, failed: 0 }, via);
-    const again = (count: number) => retryInterface(data, policy, session.connectionId, count);
-    const results = await withLockRetries(clock, input.ids, via, again, (items, how, round) =>
-      data.remove(session, limiter, items, how, journal(round)),
-    );
-    return { data: results, via, reason };
-  };
+/** Delete by ids, which name their objects: Bulk runs one job per object. */
+export async function deleteRecords(org: Org, input: OperationInputs['delete']): Promise<WriteAnswer> {
+  const plan = await choosePlan(org, input.ids.length, input.via);
+  return write(org, input.ids, plan, new Map(), (ids, how, journal) =>
+    how === 'collections' ? viaCollections(org, 'delete', null, ids, journal) : bulkDelete(org, ids, journal),
+  );
 }
 
 /**
- * Upsert one record on `match_key`. The match key must be a field of the object and the record
- * must carry a value for it (400 otherwise, before anything is sent).
+ * Runs a planned write. Records that failed only on a row lock were not written, so sending them
+ * again cannot write them twice: they go again (alone, after a backoff on the clock), up to
+ * `lockRetry.rounds` times, each round through the interface the plan picks for their number on
+ * the allowance last seen (no extra call). In a job each round has its own journal, and progress
+ * counts the first round only: later rounds resend records already counted.
  */
-export function salesforceUpsert(describe: DescribeFacet, data: SalesforceDataFacet): Handler<'upsert'> {
-  return async ({ session, limiter }: HandlerCall, input): Promise<UpsertOutcome> => {
-    const meta = await describe.describeObject(session, input.objectName);
-    if (meta === null) throw await describe.unknownObject(session, input.objectName);
-    const { matchKey } = input;
-    const field = meta.fields.find((f) => f.name.toLowerCase() === matchKey.toLowerCase());
-    if (field === undefined) {
-      const hint = closestName(
-        matchKey,
-        meta.fields.map((f) => f.name),
+async function write<T extends PreparedRecord | string>(
+  org: Org,
+  items: T[],
+  plan: WritePlan,
+  fieldTypes: ReadonlyMap<string, string>,
+  send: (items: T[], via: WriteInterface, journal: WriteJournal | undefined) => Promise<SaveResult[]>,
+): Promise<WriteAnswer> {
+  const { job: hook, clock } = org;
+  const parts = new Map<string, [number, number]>();
+  const journal = (round: number): WriteJournal | undefined =>
+    hook && {
+      hook,
+      scope: `r${round}`,
+      fieldTypes,
+      now: () => new Date(clock.now()).toISOString(),
+      report(part, processed, failed) {
+        if (round !== 1) return;
+        parts.set(part, [processed, failed]);
+        let p = 0;
+        let f = 0;
+        for (const [a, b] of parts.values()) {
+          p += a;
+          f += b;
+        }
+        hook.progress({ processed: p, succeeded: p - f, failed: f }, plan.via);
+      },
+    };
+  hook?.progress({ processed: 0, succeeded: 0, failed: 0 }, plan.via);
+  const results = await send(items, plan.via, journal(1));
+  let pending = lockedPositions(results);
+  await retrying(clock, {
+    attempt: async (n) => {
+      if (n === 1) return pending;
+      const resent = pending.map((i) => items[i] as T);
+      const allowance = org.allowances.latest(org.session.connectionId);
+      const how = planFor(resent.length, org.bulkThreshold, allowance, org.frugalBelow).via;
+      // Earlier rounds wrote records: a failed retry round fails only its own records.
+      const again = await send(resent, how, journal(n)).catch((error: unknown) =>
+        resent.map(() => roundFailed(error)),
       );
-      throw unknownFields(
-        `${meta.name} has no field`,
-        [{ path: '/match_key', field: matchKey, did_you_mean: hint }],
-        `; match_key must be Id or a field of ${meta.name}.`,
-      );
-    }
-    const [prepared] = prepareRecords(meta, [input.record], 'upsert');
-    const value = prepared?.[field.name];
-    if (prepared === undefined || value === undefined || value === null || value === '') {
-      throw new ApiError(
-        'missing_match_value',
-        `The record has no value for its match key ${field.name}; upsert needs it to find the record to update.`,
-        { details: [{ path: `/data/0/${field.name}`, match_key: field.name }] },
-      );
-    }
-    checkMatchValue(field.name, value);
-    return data.upsert(session, limiter, meta, prepared, field.name);
-  };
+      pending.forEach((i, k) => {
+        const r = again[k];
+        if (r !== undefined) results[i] = r;
+      });
+      pending = lockedPositions(results);
+      return pending;
+    },
+    next: (locked, n) => lockRetryWait(locked.length, n),
+  });
+  return { data: results, via: plan.via, reason: plan.reason };
 }

@@ -1,26 +1,37 @@
-import type { ConcurrencyLimiter } from '../../lib/limiter.ts';
+import type { RecordError, SaveResult } from '../../domain/operations.ts';
 import { positionsWhere } from '../../lib/positions.ts';
-import type { CrmSession } from '../adapter.ts';
+import type { JobHook } from '../adapter.ts';
 import { OutboundNetworkError, parseJson } from '../client/types.ts';
-import { CrmError, crmErrorFromResponse, unreachableAsCrmError } from '../errors.ts';
+import { CrmError, crmErrorFromResponse } from '../errors.ts';
 import { JournalSteps } from '../journal-steps.ts';
-import type { PreparedRecord, RecordError, SaveOperation, SaveResult, WriteJournal } from './facet.ts';
-import { toCollectionsRecord } from './format.ts';
+import { type PreparedRecord, toCollectionsRecord } from './format.ts';
+import { type Org, send } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
+import { reconcileByKey, reconcileInserts } from './reconcile.ts';
 
-/** One call's records failed as a whole: each gets this entry, and the call's error is kept. */
-export interface ChunkFailure {
-  error: unknown;
+export type WriteOperation = 'insert' | 'update' | 'delete';
+
+/**
+ * One write of a durable job: where its checkpoints go and how its progress is counted. A re-run
+ * after a crash gets the same scope, so it finds what the first run journaled.
+ */
+export interface WriteJournal {
+  hook: JobHook;
+  /** Prefix of this write's journal keys (one per lock-retry round). */
+  scope: string;
+  /** Field types of the object by canonical name (insert reconciliation compares exact types only). */
+  fieldTypes: ReadonlyMap<string, string>;
+  /** Counts of one part (a Collections call or a Bulk job) so far. */
+  report(part: string, processed: number, failed: number): void;
+  /** Now, as ISO text, from the service's clock. */
+  now(): string;
 }
 
-/** Finds what interrupted insert calls created (reconcile.ts); per position a result or undefined (send it). */
-export type Reconciler = (
-  calls: Array<{ records: PreparedRecord[]; since: string }>,
-  claimed: ReadonlySet<string>,
-) => Promise<Array<Array<SaveResult | undefined>>>;
-
-/** Looks up the records of a call whose answer was lost; per position a result, or undefined (unknown). */
-export type Recovery = (records: PreparedRecord[]) => Promise<Array<SaveResult | undefined>>;
+/** The field an insert's records can be found by after a lost answer (an external id), and its type. */
+export interface LookupField {
+  name: string;
+  type: string;
+}
 
 /** The entry of a record a cancelled job never sent. */
 export function cancelledResult(): SaveResult {
@@ -36,14 +47,58 @@ export function cancelledResult(): SaveResult {
   };
 }
 
+/** Salesforce's own answer to a malformed id, given without a call. */
+export function malformedId(id: string): SaveResult {
+  return {
+    success: false,
+    errors: [{ statusCode: 'MALFORMED_ID', message: `malformed id ${id}`, fields: [] }],
+  };
+}
+
 const failedCount = (results: SaveResult[]) => results.filter((r) => !r.success).length;
+
+/**
+ * A write through sObject Collections. Whole-call failures become per-record entries, unless
+ * every call failed and none can have been applied (an error answer, or never sent): then the
+ * request fails as a whole. A delete answers malformed ids here, as on the Bulk path, and never
+ * sends them: Salesforce splits `ids=` on commas, escaped or not, so an id holding one would
+ * shift every result after it.
+ */
+export async function viaCollections(
+  org: Org,
+  operation: WriteOperation,
+  objectName: string | null,
+  items: PreparedRecord[] | string[],
+  journal?: WriteJournal,
+  lookup?: LookupField,
+): Promise<SaveResult[]> {
+  const sent =
+    operation === 'delete'
+      ? positionsWhere(items as string[], (id) => SALESFORCE_PROFILE.idPattern.test(id))
+      : items.map((_, i) => i);
+  const results = operation === 'delete' ? (items as string[]).map(malformedId) : new Array(items.length);
+  if (sent.length === 0) return results;
+  const sending = sent.map((i) => items[i]) as PreparedRecord[] | string[];
+  const { results: got, failures } = await collectionsWrite(org, operation, objectName, sending, {
+    journal,
+    lookup,
+  });
+  const calls = Math.ceil(sending.length / SALESFORCE_PROFILE.collectionsMaxRecords);
+  const first = failures[0];
+  if (failures.length === calls && first !== undefined && !mayHaveApplied(first)) throw first;
+  sent.forEach((i, k) => {
+    results[i] = got[k] ?? { success: false, errors: [] };
+  });
+  return results;
+}
 
 /**
  * sObject Collections create/update/delete, 200 records per call, `allOrNone=false`, calls in
  * parallel under the connection's limiter. Never resent after a timeout, a dropped connection or
  * a 5xx (the client's `decide()`): Salesforce may have applied the call, and a resent create would
  * write the records twice. Those records are answered failed with an entry saying so, unless
- * `recover` finds them (an insert whose answer was lost, looked up by an external id).
+ * `lookup` finds them (an insert whose answer was lost, looked up by an external id). Answers
+ * each call's error besides the per-record entries.
  *
  * In a job, each call is journaled before it is sent (`sending`, with the time) and after
  * (`done`, with its results). A re-run reuses answered calls; a call marked `sending` may have
@@ -51,50 +106,76 @@ const failedCount = (results: SaveResult[]) => results.filter((r) => !r.success)
  * first reconciled (what it created is found and answered; only the rest is sent again).
  */
 export async function collectionsWrite(
-  session: CrmSession,
-  limiter: ConcurrencyLimiter,
-  apiVersion: string,
-  operation: SaveOperation | 'delete',
+  org: Org,
+  operation: WriteOperation,
   objectName: string | null,
   items: PreparedRecord[] | string[],
-  journal?: WriteJournal,
-  reconcile?: Reconciler,
-  recover?: Recovery,
-): Promise<{ results: SaveResult[]; failures: ChunkFailure[] }> {
+  { journal, lookup }: { journal?: WriteJournal | undefined; lookup?: LookupField | undefined },
+): Promise<{ results: SaveResult[]; failures: unknown[] }> {
+  const since = org.clock.now();
   const size = SALESFORCE_PROFILE.collectionsMaxRecords;
   const results: SaveResult[] = new Array(items.length);
-  const failures: ChunkFailure[] = [];
+  const failures: unknown[] = [];
   const starts: number[] = [];
   for (let start = 0; start < items.length; start += size) starts.push(start);
   const keyOf = (start: number) => `${journal?.scope}:collections:${operation}:${start}`;
 
   const steps = new JournalSteps<SaveResult[]>(journal?.hook, journal && (() => journal.now()));
-  const { known, sentAt } = await earlierRuns(steps, starts, keyOf, operation, items, journal, reconcile);
+  // What earlier runs of a job left: answered calls, and the records of interrupted inserts that
+  // reconciliation found the call had created.
+  const known = new Map<number, Array<SaveResult | undefined>>();
+  const sentAt = new Map<number, string>();
+  if (journal !== undefined) {
+    const entries = await Promise.all(starts.map((s) => steps.state(keyOf(s))));
+    const interrupted: number[] = [];
+    const claimed = new Set<string>();
+    entries.forEach((entry, k) => {
+      const start = starts[k] as number;
+      if (entry.kind === 'done') {
+        known.set(start, entry.results);
+        for (const r of entry.results) if (r.id != null) claimed.add(r.id);
+        journal.report(`c${start}`, entry.results.length, failedCount(entry.results));
+      } else if (entry.kind === 'interrupted') {
+        sentAt.set(start, entry.since ?? '');
+        if (operation === 'insert') interrupted.push(start);
+      }
+    });
+    if (interrupted.length > 0 && objectName !== null) {
+      const calls = interrupted.map((start) => ({
+        records: (items as PreparedRecord[]).slice(start, start + size),
+        since: sentAt.get(start) as string,
+      }));
+      const found = await reconcileInserts(org, objectName, journal.fieldTypes, calls, claimed);
+      interrupted.forEach((start, k) => {
+        known.set(start, found[k] ?? []);
+      });
+    }
+  }
 
   const calls = starts.map((start) =>
-    limiter.run(async () => {
+    org.limiter.run(async () => {
       const chunk = items.slice(start, start + size);
       const settled = known.get(start) ?? [];
       const open = positionsWhere<unknown>(chunk, (_, i) => settled[i] === undefined);
       // Records left without an entry (a job cancelled before the call) get the cancelled one below.
       const answered: Array<SaveResult | undefined> = chunk.map((_, i) => settled[i]);
-      const send = open.length > 0 && journal?.hook.signal.aborted !== true;
-      if (send) {
+      const sending = open.length > 0 && journal?.hook.signal.aborted !== true;
+      if (sending) {
         // The earliest send time is kept: a later reconciliation must look back to the first send.
         await steps.sending(keyOf(start), sentAt.get(start));
-        const sending = open.map((i) => chunk[i]) as PreparedRecord[] | string[];
+        const records = open.map((i) => chunk[i]) as PreparedRecord[] | string[];
         let got: SaveResult[];
         try {
-          got = await oneCall(session, apiVersion, operation, objectName, sending);
+          got = await oneCall(org, operation, objectName, records);
         } catch (error) {
-          failures.push({ error });
+          failures.push(error);
           const entry = failedCallEntry(error, operation);
           // An insert whose answer was lost: what Salesforce holds now says, for records it can find.
           const found =
-            operation === 'insert' && recover !== undefined && mayHaveApplied(error)
-              ? await recover(sending as PreparedRecord[])
+            operation === 'insert' && lookup !== undefined && objectName !== null && mayHaveApplied(error)
+              ? await reconcileByKey(org, objectName, records as PreparedRecord[], { ...lookup, since })
               : [];
-          got = sending.map((_, k) => found[k] ?? { success: false, errors: [entry] });
+          got = records.map((_, k) => found[k] ?? { success: false, errors: [entry] });
         }
         open.forEach((i, k) => {
           answered[i] = got[k] ?? { success: false, errors: [] };
@@ -103,7 +184,7 @@ export async function collectionsWrite(
       for (let i = 0; i < answered.length; i++) answered[i] ??= cancelledResult();
       const final = answered as SaveResult[];
       // Done once sent, or once reconciliation settled every record of an interrupted call.
-      if (send || (open.length === 0 && settled.length > 0 && sentAt.has(start))) {
+      if (sending || (open.length === 0 && settled.length > 0 && sentAt.has(start))) {
         await steps.done(keyOf(start), final);
       }
       final.forEach((r, k) => {
@@ -116,82 +197,34 @@ export async function collectionsWrite(
   return { results, failures };
 }
 
-/**
- * What earlier runs of a job left: answered calls, and the positions of interrupted inserts that
- * reconciliation settled (the records it found the call had created).
- */
-async function earlierRuns(
-  steps: JournalSteps<SaveResult[]>,
-  starts: number[],
-  keyOf: (start: number) => string,
-  operation: SaveOperation | 'delete',
-  items: PreparedRecord[] | string[],
-  journal: WriteJournal | undefined,
-  reconcile: Reconciler | undefined,
-): Promise<{ known: Map<number, Array<SaveResult | undefined>>; sentAt: Map<number, string> }> {
-  const size = SALESFORCE_PROFILE.collectionsMaxRecords;
-  const known = new Map<number, Array<SaveResult | undefined>>();
-  const sentAt = new Map<number, string>();
-  if (journal === undefined) return { known, sentAt };
-  const entries = await Promise.all(starts.map((s) => steps.state(keyOf(s))));
-  const interrupted: number[] = [];
-  const claimed = new Set<string>();
-  entries.forEach((entry, k) => {
-    const start = starts[k] as number;
-    if (entry.kind === 'done') {
-      known.set(start, entry.results);
-      for (const r of entry.results) if (r.id != null) claimed.add(r.id);
-      journal.report(`c${start}`, entry.results.length, failedCount(entry.results));
-    } else if (entry.kind === 'interrupted') {
-      sentAt.set(start, entry.since ?? '');
-      if (operation === 'insert') interrupted.push(start);
-    }
-  });
-  if (interrupted.length > 0) {
-    const calls = interrupted.map((start) => ({
-      records: (items as PreparedRecord[]).slice(start, start + size),
-      since: sentAt.get(start) as string,
-    }));
-    const found = reconcile
-      ? await reconcile(calls, claimed)
-      : calls.map((c) => c.records.map(() => undefined));
-    interrupted.forEach((start, k) => {
-      known.set(start, found[k] ?? []);
-    });
-  }
-  return { known, sentAt };
-}
-
 async function oneCall(
-  session: CrmSession,
-  apiVersion: string,
-  operation: SaveOperation | 'delete',
+  org: Org,
+  operation: WriteOperation,
   objectName: string | null,
   chunk: PreparedRecord[] | string[],
 ): Promise<SaveResult[]> {
-  const base = `${session.baseUrl}${SALESFORCE_PROFILE.dataPath(apiVersion)}/composite/sobjects`;
-  const request =
+  const base = `${org.api}/composite/sobjects`;
+  const response = await send(
+    org,
+    `collections ${operation}`,
+    `collections.${operation}`,
     operation === 'delete'
       ? {
-          method: 'DELETE' as const,
+          method: 'DELETE',
           url: `${base}?ids=${(chunk as string[]).map(encodeURIComponent).join(',')}&allOrNone=false`,
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          // A write: resent only when the connection never opened (see decide()).
+          idempotent: false,
         }
       : {
-          method: operation === 'insert' ? ('POST' as const) : ('PATCH' as const),
+          method: operation === 'insert' ? 'POST' : 'PATCH',
           url: base,
-          body: JSON.stringify({
+          json: {
             allOrNone: false,
             records: (chunk as PreparedRecord[]).map((r) => toCollectionsRecord(objectName ?? '', r)),
-          }),
-        };
-  const response = await unreachableAsCrmError('salesforce', `collections ${operation}`, () =>
-    session.send({
-      ...request,
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      // A write: resent only when the connection never opened (see decide()).
-      idempotent: false,
-      label: `salesforce.collections.${operation}`,
-    }),
+          },
+          idempotent: false,
+        },
   );
   const body = parseJson<SaveResult[]>(response);
   if (response.status !== 200 || !Array.isArray(body) || body.length !== chunk.length) {
@@ -208,7 +241,8 @@ export function normalizeResult(r: SaveResult & { id?: string | null }): SaveRes
     : { success: r.success === true, errors };
 }
 
-function normalizeError(e: Partial<RecordError> & { errorCode?: string }): RecordError {
+/** A record error of a save result (`statusCode`) or of a REST error answer (`errorCode`). */
+export function normalizeError(e: Partial<RecordError> & { errorCode?: string }): RecordError {
   return {
     statusCode: String(e.statusCode ?? e.errorCode ?? 'UNKNOWN_EXCEPTION'),
     message: String(e.message ?? ''),
