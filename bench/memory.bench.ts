@@ -6,7 +6,7 @@
 //     them; target under 200 MiB (the bodies stream; only the bounded 401-replay copy is kept).
 // Run: npm run bench -- memory   (BENCH_RUNS, default 3; BENCH_ONLY=inserts|uploads runs one scenario;
 // BENCH_NODE_ARGS adds Node options to the service process, e.g. '--trace-gc'; BENCH_SERVICE_LOG names
-// a file the service's stdout and stderr go to, kept after the run)
+// a file the service's stdout and stderr go to, kept after the run; MALLOC_* variables reach the service)
 import { loadavg } from 'node:os';
 import { spawnSalesforceSandbox } from './lib/harness.ts';
 import {

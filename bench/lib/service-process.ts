@@ -147,6 +147,8 @@ export async function startServiceProcess(options: StartServiceOptions): Promise
       CRM_PROXY_RATE_LIMIT_PER_SECOND: '0',
       ...options.data.env,
       ...options.env,
+      // glibc's allocator settings (MALLOC_MMAP_THRESHOLD_, MALLOC_ARENA_MAX…) reach the service, to compare them.
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('MALLOC_'))),
     },
     stdio: ['ignore', fd, fd],
   });
