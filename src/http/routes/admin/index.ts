@@ -48,6 +48,314 @@ function bounded(raw: string | undefined, name: string, fallback: number, max: n
   return n;
 }
 
+/** Connections and their API tokens. */
+function connectionRoutes(api: ApiApp, admin: AdminService): void {
+  api.get(
+    '/v1/admin/connections',
+    {
+      schema: doc(
+        'adminListConnections',
+        'List connections',
+        'Every connection with its status (active, needs re-auth, failing with its last error), created and last used, and the CRM account’s daily API allowance where the CRM reports it.',
+        { '200': { description: 'The connections.', schema: data(Type.Array(ConnectionView)) } },
+      ),
+    },
+    async () => ({ data: await admin.listConnections() }),
+  );
+  api.get(
+    '/v1/admin/connections/:id',
+    {
+      schema: {
+        ...doc(
+          'adminGetConnection',
+          'Get a connection',
+          'One connection, as listed.',
+          { '200': { description: 'The connection.', schema: data(ConnectionView) } },
+          [400, 404],
+        ),
+        params: IdParams,
+      },
+    },
+    async (request) => ({ data: await admin.getConnection(request.params.id) }),
+  );
+  api.delete(
+    '/v1/admin/connections/:id',
+    {
+      schema: {
+        ...doc(
+          'adminDeleteConnection',
+          'Remove a connection',
+          'Removes the connection and every API token of it; its stored credentials are deleted.',
+          { '204': { description: 'Removed.' } },
+          [400, 404],
+        ),
+        params: IdParams,
+      },
+    },
+    async (request, reply) => {
+      await admin.removeConnection(request.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  api.get(
+    '/v1/admin/connections/:id/tokens',
+    {
+      schema: {
+        ...doc(
+          'adminListTokens',
+          'List a connection’s API tokens',
+          'Prefix, label, created, last used, expiry and state of each token; never the token.',
+          { '200': { description: 'The tokens.', schema: data(Type.Array(TokenView)) } },
+          [400, 404],
+        ),
+        params: IdParams,
+      },
+    },
+    async (request) => ({ data: await admin.listTokens(request.params.id) }),
+  );
+  api.post(
+    '/v1/admin/connections/:id/tokens',
+    {
+      schema: {
+        ...doc(
+          'adminCreateToken',
+          'Create an API token',
+          'Creates an API token for the connection. The token is in this answer only: store it now.',
+          {
+            '201': {
+              description: 'The token (shown once) and its record.',
+              schema: Type.Object({ token: Type.String(), data: TokenView }),
+            },
+          },
+          [400, 404, 415],
+        ),
+        params: IdParams,
+        body: Type.Object(
+          {
+            name: Type.Optional(
+              Type.String({ minLength: 1, maxLength: 100, description: 'A label for the token.' }),
+            ),
+            expires_in_days: Type.Optional(
+              Type.Integer({ minimum: 1, maximum: 3650, description: 'No expiry when absent.' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const body = request.body ?? {};
+      const { token, record } = await admin.createToken({
+        connectionId: request.params.id,
+        name: body.name ?? null,
+        expiresInDays: body.expires_in_days ?? null,
+      });
+      return reply.code(201).send({ token, data: record });
+    },
+  );
+  api.delete(
+    '/v1/admin/tokens/:id',
+    {
+      schema: {
+        ...doc(
+          'adminRevokeToken',
+          'Revoke an API token',
+          'Revokes the token at once, on every instance sharing the store. Revoking a revoked token answers it again.',
+          { '200': { description: 'The revoked token.', schema: data(TokenView) } },
+          [400, 404],
+        ),
+        params: IdParams,
+      },
+    },
+    async (request) => ({ data: await admin.revokeToken(request.params.id) }),
+  );
+}
+
+/** One-time connect links. */
+function connectLinkRoutes(api: ApiApp, admin: AdminService): void {
+  api.get(
+    '/v1/admin/connect-links',
+    {
+      schema: doc(
+        'adminListConnectLinks',
+        'List connect links',
+        'One-time links that let an account owner connect their CRM account (created, expiry, used, revoked).',
+        { '200': { description: 'The links.', schema: data(Type.Array(ConnectLink)) } },
+        [503],
+      ),
+    },
+    async () => ({ data: await admin.listLinks() }),
+  );
+  api.post(
+    '/v1/admin/connect-links',
+    {
+      schema: {
+        ...doc(
+          'adminCreateConnectLink',
+          'Create a connect link',
+          'A one-time link for an account owner: it opens the CRM’s consent page and creates the connection. It works once and expires.',
+          {
+            '201': {
+              description: 'The link.',
+              schema: data(
+                Type.Object(
+                  { id: Type.String(), url: Type.String(), expiresAt: Type.String() },
+                  { additionalProperties: true },
+                ),
+              ),
+            },
+          },
+          [400, 415, 503],
+        ),
+        body: Type.Object(
+          {
+            provider: Type.String({
+              pattern: '^[a-z][a-z0-9_-]{0,39}$',
+              description: 'The id of a registered CRM, as connections show it in `provider`.',
+            }),
+            label: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+            login_host: Type.Optional(
+              Type.String({
+                maxLength: 200,
+                description: 'The login host, for a CRM that takes one (see its connect documentation).',
+              }),
+            ),
+            ttl_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720, description: 'Default 24.' })),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const b = request.body;
+      const link = await admin.createLink({
+        provider: b.provider,
+        ...(b.label === undefined ? {} : { label: b.label }),
+        ...(b.login_host === undefined ? {} : { loginHost: b.login_host }),
+        ...(b.ttl_hours === undefined ? {} : { ttlMs: b.ttl_hours * 3600_000 }),
+      });
+      return reply.code(201).send({ data: link });
+    },
+  );
+  api.delete(
+    '/v1/admin/connect-links/:id',
+    {
+      schema: {
+        ...doc(
+          'adminRevokeConnectLink',
+          'Revoke a connect link',
+          'The link stops working at once.',
+          { '204': { description: 'Revoked.' } },
+          [400, 404, 503],
+        ),
+        params: IdParams,
+      },
+    },
+    async (request, reply) => {
+      await admin.revokeLink(request.params.id);
+      return reply.code(204).send();
+    },
+  );
+}
+
+/** The request log and usage by hour, newest first, filtered as the console filters them. */
+function requestLogRoutes(api: ApiApp, admin: AdminService): void {
+  // The request log, newest first, filtered as the console filters it.
+  api.get(
+    '/v1/admin/requests',
+    {
+      schema: {
+        ...doc(
+          'adminListRequests',
+          'Query the request log',
+          'Answered API requests, newest first: time, method, path, status, latency, CRM calls spent, interface used, request id, token and connection. Bodies are never stored. Entries are kept `CRM_PROXY_REQUEST_LOG_DAYS` days (7).',
+          { '200': { description: 'The entries.', schema: data(Type.Array(RequestEntry)) } },
+          [400],
+        ),
+        querystring: Type.Object(
+          {
+            connection_id: Type.Optional(Id),
+            token_id: Type.Optional(Id),
+            status_class: Type.Optional(
+              Type.Union(
+                STATUS_CLASSES.map((c) => Type.Literal(`${c}xx`)),
+                { description: '`2xx`, `3xx`, `4xx` or `5xx`.' },
+              ),
+            ),
+            request_id: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._:-]{1,128}$' })),
+            before: Type.Optional(
+              Type.String({
+                pattern: '^\\d{4}-\\d{2}-\\d{2}T[0-9:.]+Z$',
+                description: 'Entries before this instant (paging).',
+              }),
+            ),
+            limit: Type.Optional(
+              Type.String({ pattern: '^[0-9]{1,4}$', description: '1–1000, default 100.' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const limit = bounded(q.limit, 'limit', 100, 1000);
+      return {
+        data: await admin.requests({
+          connectionId: q.connection_id,
+          tokenId: q.token_id,
+          statusClass: q.status_class === undefined ? undefined : Number(q.status_class[0]),
+          requestId: q.request_id,
+          before: q.before,
+          limit,
+        }),
+      };
+    },
+  );
+  api.get(
+    '/v1/admin/usage',
+    {
+      schema: {
+        ...doc(
+          'adminUsage',
+          'Requests and errors per hour',
+          'Per connection, one value per hour, oldest first: requests, and errors (answers with status 400 or more).',
+          {
+            '200': {
+              description: 'One series per connection.',
+              schema: data(
+                Type.Array(
+                  Type.Object({
+                    connectionId: Type.Union([Type.String(), Type.Null()]),
+                    hours: Type.Array(Type.String()),
+                    requests: Type.Array(Type.Integer()),
+                    errors: Type.Array(Type.Integer()),
+                  }),
+                ),
+              ),
+            },
+          },
+          [400],
+        ),
+        querystring: Type.Object(
+          {
+            connection_id: Type.Optional(Id),
+            hours: Type.Optional(
+              Type.String({ pattern: '^[0-9]{1,3}$', description: '1–168, default 168 (7 days).' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => {
+      const hours = bounded(request.query.hours, 'hours', 168, 168);
+      return { data: await admin.usage(hours, request.query.connection_id) };
+    },
+  );
+}
+
 /**
  * The admin API: what the operator console shows and does, for scripts. Authenticated by operator
  * API keys (`crmpk_…`), never by a connection's API token; both call the same AdminService.
@@ -68,308 +376,9 @@ export const adminRoutes = fp(
       );
     });
     const api = app as ApiApp;
-    const { admin } = services;
-
-    api.get(
-      '/v1/admin/connections',
-      {
-        schema: doc(
-          'adminListConnections',
-          'List connections',
-          'Every connection with its status (active, needs re-auth, failing with its last error), created and last used, and the CRM account’s daily API allowance where the CRM reports it.',
-          { '200': { description: 'The connections.', schema: data(Type.Array(ConnectionView)) } },
-        ),
-      },
-      async () => ({ data: await admin.listConnections() }),
-    );
-    api.get(
-      '/v1/admin/connections/:id',
-      {
-        schema: {
-          ...doc(
-            'adminGetConnection',
-            'Get a connection',
-            'One connection, as listed.',
-            { '200': { description: 'The connection.', schema: data(ConnectionView) } },
-            [400, 404],
-          ),
-          params: IdParams,
-        },
-      },
-      async (request) => ({ data: await admin.getConnection(request.params.id) }),
-    );
-    api.delete(
-      '/v1/admin/connections/:id',
-      {
-        schema: {
-          ...doc(
-            'adminDeleteConnection',
-            'Remove a connection',
-            'Removes the connection and every API token of it; its stored credentials are deleted.',
-            { '204': { description: 'Removed.' } },
-            [400, 404],
-          ),
-          params: IdParams,
-        },
-      },
-      async (request, reply) => {
-        await admin.removeConnection(request.params.id);
-        return reply.code(204).send();
-      },
-    );
-
-    api.get(
-      '/v1/admin/connections/:id/tokens',
-      {
-        schema: {
-          ...doc(
-            'adminListTokens',
-            'List a connection’s API tokens',
-            'Prefix, label, created, last used, expiry and state of each token; never the token.',
-            { '200': { description: 'The tokens.', schema: data(Type.Array(TokenView)) } },
-            [400, 404],
-          ),
-          params: IdParams,
-        },
-      },
-      async (request) => ({ data: await admin.listTokens(request.params.id) }),
-    );
-    api.post(
-      '/v1/admin/connections/:id/tokens',
-      {
-        schema: {
-          ...doc(
-            'adminCreateToken',
-            'Create an API token',
-            'Creates an API token for the connection. The token is in this answer only: store it now.',
-            {
-              '201': {
-                description: 'The token (shown once) and its record.',
-                schema: Type.Object({ token: Type.String(), data: TokenView }),
-              },
-            },
-            [400, 404, 415],
-          ),
-          params: IdParams,
-          body: Type.Object(
-            {
-              name: Type.Optional(
-                Type.String({ minLength: 1, maxLength: 100, description: 'A label for the token.' }),
-              ),
-              expires_in_days: Type.Optional(
-                Type.Integer({ minimum: 1, maximum: 3650, description: 'No expiry when absent.' }),
-              ),
-            },
-            { additionalProperties: false },
-          ),
-        },
-      },
-      async (request, reply) => {
-        const body = request.body ?? {};
-        const { token, record } = await admin.createToken({
-          connectionId: request.params.id,
-          name: body.name ?? null,
-          expiresInDays: body.expires_in_days ?? null,
-        });
-        return reply.code(201).send({ token, data: record });
-      },
-    );
-    api.delete(
-      '/v1/admin/tokens/:id',
-      {
-        schema: {
-          ...doc(
-            'adminRevokeToken',
-            'Revoke an API token',
-            'Revokes the token at once, on every instance sharing the store. Revoking a revoked token answers it again.',
-            { '200': { description: 'The revoked token.', schema: data(TokenView) } },
-            [400, 404],
-          ),
-          params: IdParams,
-        },
-      },
-      async (request) => ({ data: await admin.revokeToken(request.params.id) }),
-    );
-
-    api.get(
-      '/v1/admin/connect-links',
-      {
-        schema: doc(
-          'adminListConnectLinks',
-          'List connect links',
-          'One-time links that let an account owner connect their CRM account (created, expiry, used, revoked).',
-          { '200': { description: 'The links.', schema: data(Type.Array(ConnectLink)) } },
-          [503],
-        ),
-      },
-      async () => ({ data: await admin.listLinks() }),
-    );
-    api.post(
-      '/v1/admin/connect-links',
-      {
-        schema: {
-          ...doc(
-            'adminCreateConnectLink',
-            'Create a connect link',
-            'A one-time link for an account owner: it opens the CRM’s consent page and creates the connection. It works once and expires.',
-            {
-              '201': {
-                description: 'The link.',
-                schema: data(
-                  Type.Object(
-                    { id: Type.String(), url: Type.String(), expiresAt: Type.String() },
-                    { additionalProperties: true },
-                  ),
-                ),
-              },
-            },
-            [400, 415, 503],
-          ),
-          body: Type.Object(
-            {
-              provider: Type.String({
-                pattern: '^[a-z][a-z0-9_-]{0,39}$',
-                description: 'The id of a registered CRM, as connections show it in `provider`.',
-              }),
-              label: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-              login_host: Type.Optional(
-                Type.String({
-                  maxLength: 200,
-                  description: 'The login host, for a CRM that takes one (see its connect documentation).',
-                }),
-              ),
-              ttl_hours: Type.Optional(
-                Type.Integer({ minimum: 1, maximum: 720, description: 'Default 24.' }),
-              ),
-            },
-            { additionalProperties: false },
-          ),
-        },
-      },
-      async (request, reply) => {
-        const b = request.body;
-        const link = await admin.createLink({
-          provider: b.provider,
-          ...(b.label === undefined ? {} : { label: b.label }),
-          ...(b.login_host === undefined ? {} : { loginHost: b.login_host }),
-          ...(b.ttl_hours === undefined ? {} : { ttlMs: b.ttl_hours * 3600_000 }),
-        });
-        return reply.code(201).send({ data: link });
-      },
-    );
-    api.delete(
-      '/v1/admin/connect-links/:id',
-      {
-        schema: {
-          ...doc(
-            'adminRevokeConnectLink',
-            'Revoke a connect link',
-            'The link stops working at once.',
-            { '204': { description: 'Revoked.' } },
-            [400, 404, 503],
-          ),
-          params: IdParams,
-        },
-      },
-      async (request, reply) => {
-        await admin.revokeLink(request.params.id);
-        return reply.code(204).send();
-      },
-    );
-
-    // The request log, newest first, filtered as the console filters it.
-    api.get(
-      '/v1/admin/requests',
-      {
-        schema: {
-          ...doc(
-            'adminListRequests',
-            'Query the request log',
-            'Answered API requests, newest first: time, method, path, status, latency, CRM calls spent, interface used, request id, token and connection. Bodies are never stored. Entries are kept `CRM_PROXY_REQUEST_LOG_DAYS` days (7).',
-            { '200': { description: 'The entries.', schema: data(Type.Array(RequestEntry)) } },
-            [400],
-          ),
-          querystring: Type.Object(
-            {
-              connection_id: Type.Optional(Id),
-              token_id: Type.Optional(Id),
-              status_class: Type.Optional(
-                Type.Union(
-                  STATUS_CLASSES.map((c) => Type.Literal(`${c}xx`)),
-                  { description: '`2xx`, `3xx`, `4xx` or `5xx`.' },
-                ),
-              ),
-              request_id: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._:-]{1,128}$' })),
-              before: Type.Optional(
-                Type.String({
-                  pattern: '^\\d{4}-\\d{2}-\\d{2}T[0-9:.]+Z$',
-                  description: 'Entries before this instant (paging).',
-                }),
-              ),
-              limit: Type.Optional(
-                Type.String({ pattern: '^[0-9]{1,4}$', description: '1–1000, default 100.' }),
-              ),
-            },
-            { additionalProperties: false },
-          ),
-        },
-      },
-      async (request) => {
-        const q = request.query;
-        const limit = bounded(q.limit, 'limit', 100, 1000);
-        return {
-          data: await admin.requests({
-            connectionId: q.connection_id,
-            tokenId: q.token_id,
-            statusClass: q.status_class === undefined ? undefined : Number(q.status_class[0]),
-            requestId: q.request_id,
-            before: q.before,
-            limit,
-          }),
-        };
-      },
-    );
-    api.get(
-      '/v1/admin/usage',
-      {
-        schema: {
-          ...doc(
-            'adminUsage',
-            'Requests and errors per hour',
-            'Per connection, one value per hour, oldest first: requests, and errors (answers with status 400 or more).',
-            {
-              '200': {
-                description: 'One series per connection.',
-                schema: data(
-                  Type.Array(
-                    Type.Object({
-                      connectionId: Type.Union([Type.String(), Type.Null()]),
-                      hours: Type.Array(Type.String()),
-                      requests: Type.Array(Type.Integer()),
-                      errors: Type.Array(Type.Integer()),
-                    }),
-                  ),
-                ),
-              },
-            },
-            [400],
-          ),
-          querystring: Type.Object(
-            {
-              connection_id: Type.Optional(Id),
-              hours: Type.Optional(
-                Type.String({ pattern: '^[0-9]{1,3}$', description: '1–168, default 168 (7 days).' }),
-              ),
-            },
-            { additionalProperties: false },
-          ),
-        },
-      },
-      async (request) => {
-        const hours = bounded(request.query.hours, 'hours', 168, 168);
-        return { data: await admin.usage(hours, request.query.connection_id) };
-      },
-    );
+    connectionRoutes(api, services.admin);
+    connectLinkRoutes(api, services.admin);
+    requestLogRoutes(api, services.admin);
   },
   { name: 'admin-routes', encapsulate: true, dependencies: ['error-handling', 'json-parser', 'openapi'] },
 );
