@@ -356,18 +356,15 @@ export interface JobRow extends JobCounts {
   updatedAt: string;
 }
 
-export interface NewJobRow {
-  id: string;
-  tokenId: string;
-  connectionId: string;
-  requestId: string | null;
-  operation: string;
-  objectName: string | null;
+export interface NewJobRow
+  extends Pick<
+    JobRow,
+    'id' | 'tokenId' | 'connectionId' | 'requestId' | 'operation' | 'objectName' | 'total'
+  > {
   /** The job row's input text (src/jobs/stored-input.ts: the input without its list). */
   input: string;
   /** The input's list in pages (gzipped JSON arrays), stored with the row in one transaction. */
   inputPages?: readonly Uint8Array[];
-  total: number;
   now: string;
   /**
    * The instance that stored the job holds its lease from the start, until `leaseUntil`: the job
