@@ -1,5 +1,5 @@
 // Summarises a V8 .cpuprofile (node --cpu-prof): self time by function and by package or source
-// folder, as shares of the busy samples. Run: node --import tsx bench/lib/cpu-profile-summary.ts FILE [TOP] [SKIP_S]
+// folder, as shares of the busy samples. Run: node bench/lib/cpu-profile-summary.ts FILE [TOP] [SKIP_S]
 // (SKIP_S: leave out the first seconds, the start-up).
 import { readFileSync } from 'node:fs';
 
