@@ -1,8 +1,9 @@
 import type { Clock } from '../../lib/clock.ts';
 import type { SharedState } from '../../lib/shared-state.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
-import type { CrmSession } from '../adapter.ts';
-import type { OutboundResponse } from '../client/types.ts';
+import type { CrmSession, HandlerCall } from '../adapter.ts';
+import { type OutboundResponse, parseJson } from '../client/types.ts';
+import { crmErrorFromResponse } from '../errors.ts';
 import { type HubSpotCall, hubspotCall } from './calls.ts';
 import { DAILY_SPENT, type DailySpent, HubSpotPacer, type PacerOptions } from './pacing.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
@@ -105,6 +106,28 @@ export class PerConnectionState {
   /** A paced call on the session's connection (429s retried as HubSpot indicates). */
   call(session: CrmSession, call: HubSpotCall): Promise<OutboundResponse> {
     return hubspotCall(session, this.of(session.connectionId).pacer, this.clock, call);
+  }
+
+  /** A paced call under the handler call's concurrency cap. */
+  send(call: HandlerCall, request: HubSpotCall): Promise<OutboundResponse> {
+    return call.limiter.run(() => this.call(call.session, request));
+  }
+
+  /**
+   * A paced GET that must answer 200, as JSON (under the concurrency cap when the call has one);
+   * any other answer is HubSpot's error about `what`.
+   */
+  async get<T>(
+    call: { session: CrmSession; limiter?: HandlerCall['limiter'] },
+    path: string,
+    label: string,
+    what: string,
+  ): Promise<T | undefined> {
+    const request = { method: 'GET', path, idempotent: true, label } as const;
+    const send = () => this.call(call.session, request);
+    const response = await (call.limiter === undefined ? send() : call.limiter.run(send));
+    if (response.status !== 200) throw crmErrorFromResponse('hubspot', response, what);
+    return parseJson<T>(response);
   }
 }
 

@@ -1,17 +1,12 @@
 import { ApiError, type ErrorDetail } from '../../errors/index.ts';
-import type { CrmSession } from '../adapter.ts';
+import type { Handler } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
 import type { PerConnectionState } from './connection-state.ts';
-import { forgetProperties, resolveObject } from './objects.ts';
+import { resolveObject } from './objects.ts';
 import { FIELD_TYPES_BY_TYPE } from './profile.ts';
 
 const REQUIRED = ['name', 'label', 'type', 'fieldType', 'groupName'] as const;
-
-interface HubSpotErrorBody {
-  message?: string;
-  category?: string;
-}
 
 /**
  * Checks before anything reaches HubSpot, so a bad definition is a 400 naming the field: the five
@@ -56,54 +51,43 @@ function checkPropertyDefinition(definition: Record<string, unknown>): void {
 }
 
 /** Creates a property (`POST /crm/v3/properties/{objectType}`) and answers it whole. */
-export interface HubSpotFields {
-  addCustomField(
-    session: CrmSession,
-    objectName: string,
-    definition: Record<string, unknown>,
-  ): Promise<{ data: Record<string, unknown>; message: string }>;
-}
-
-export function hubspotFields(hs: PerConnectionState): HubSpotFields {
-  return {
-    async addCustomField(session: CrmSession, objectName: string, definition: Record<string, unknown>) {
-      checkPropertyDefinition(definition);
-      const object = await resolveObject(hs, session, objectName);
-      const response = await hs.call(session, {
-        method: 'POST',
-        path: `/crm/v3/properties/${encodeURIComponent(object.path)}`,
-        body: definition,
-        idempotent: false,
-        label: 'hubspot.properties.create',
+export function hubspotAddCustomField(hs: PerConnectionState): Handler<'add_custom_field'> {
+  return async ({ session }, { objectName, definition }) => {
+    checkPropertyDefinition(definition);
+    const object = await resolveObject(hs, session, objectName);
+    const response = await hs.call(session, {
+      method: 'POST',
+      path: `/crm/v3/properties/${encodeURIComponent(object.path)}`,
+      body: definition,
+      idempotent: false,
+      label: 'hubspot.properties.create',
+    });
+    if (response.status === 201 || response.status === 200) {
+      await hs.propertiesChanged(session.connectionId);
+      const data = parseJson<Record<string, unknown>>(response) ?? {};
+      return {
+        data,
+        message: `Property "${String(data['name'] ?? definition['name'])}" created on HubSpot ${object.name}.`,
+      };
+    }
+    const crm = parseJson<{ message?: string }>(response);
+    const crmMessage = typeof crm?.message === 'string' ? crm.message : `status ${response.status}`;
+    const details = [
+      { provider: 'hubspot', status: response.status, crm_error: crm ?? response.text.slice(0, 500) },
+    ];
+    if (response.status === 409) {
+      throw new ApiError(
+        'field_already_exists',
+        `HubSpot ${object.name} already have a property named "${String(definition['name'])}" (HubSpot: ${crmMessage}). Choose another name.`,
+        { details },
+      );
+    }
+    if (response.status === 400) {
+      throw new ApiError('invalid_field_definition', `HubSpot refused the property: ${crmMessage}`, {
+        details,
       });
-      if (response.status === 201 || response.status === 200) {
-        forgetProperties(hs, session.connectionId, object);
-        await hs.propertiesChanged(session.connectionId);
-        const data = parseJson<Record<string, unknown>>(response) ?? {};
-        return {
-          data,
-          message: `Property "${String(data['name'] ?? definition['name'])}" created on HubSpot ${object.name}.`,
-        };
-      }
-      const crm = parseJson<HubSpotErrorBody>(response);
-      const crmMessage = typeof crm?.message === 'string' ? crm.message : `status ${response.status}`;
-      const details = [
-        { provider: 'hubspot', status: response.status, crm_error: crm ?? response.text.slice(0, 500) },
-      ];
-      if (response.status === 409) {
-        throw new ApiError(
-          'field_already_exists',
-          `HubSpot ${object.name} already have a property named "${String(definition['name'])}" (HubSpot: ${crmMessage}). Choose another name.`,
-          { details },
-        );
-      }
-      if (response.status === 400) {
-        throw new ApiError('invalid_field_definition', `HubSpot refused the property: ${crmMessage}`, {
-          details,
-        });
-      }
-      throw crmErrorFromResponse('hubspot', response, 'creating the property');
-    },
+    }
+    throw crmErrorFromResponse('hubspot', response, 'creating the property');
   };
 }
 

@@ -161,9 +161,6 @@ export const STANDARD_OBJECTS: readonly StandardObject[] = [
   { path: 'tasks', typeId: '0-27', aliases: ['task'] },
 ];
 
-/** Announced for a later version: answered 422 `object_not_supported`, never sent to HubSpot. */
-export const ANNOUNCED_OBJECTS: readonly string[] = [];
-
 /** Associations have their own routes (`/v1/object/associations/{object}`, associate, dissociate). */
 export const ASSOCIATION_NAMES: readonly string[] = ['associations', 'association'];
 

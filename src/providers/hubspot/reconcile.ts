@@ -1,10 +1,9 @@
 import type { SaveResult } from '../../domain/operations.ts';
 import type { HandlerCall } from '../adapter.ts';
-import { parseJson } from '../client/types.ts';
-import { crmErrorFromResponse } from '../errors.ts';
 import type { PerConnectionState } from './connection-state.ts';
 import { type ObjectRef, propertyInfos } from './objects.ts';
-import { fail, type Outcome, type Prepared } from './write-results.ts';
+import { readRecords } from './records.ts';
+import { fail, type Outcome, type Prepared, written } from './write-results.ts';
 
 // After a create or upsert whose answer was lost: HubSpot is asked what it holds before answering.
 
@@ -23,7 +22,7 @@ const fold = (v: string) => v.trim().toLowerCase();
  * The property the records of a lost create can be found by: a contact's `email`, else the first
  * property with unique values (HubSpot refuses a second record holding one) that a record carries.
  */
-export async function lookupProperty(
+async function lookupProperty(
   hs: PerConnectionState,
   call: HandlerCall,
   object: ObjectRef,
@@ -35,43 +34,6 @@ export async function lookupProperty(
   return infos.find((p) => p.hasUniqueValue && carried(p.name))?.name;
 }
 
-interface ReadResult {
-  id?: unknown;
-  createdAt?: unknown;
-  properties?: Record<string, unknown>;
-}
-
-/**
- * Live records by id, or by the values of a unique property (`idProperty`): one batch/read of at
- * most 100 inputs. Inputs HubSpot does not find are simply absent from the results.
- */
-export async function readRecords(
-  hs: PerConnectionState,
-  call: HandlerCall,
-  object: ObjectRef,
-  ids: string[],
-  options: { idProperty?: string; properties?: string[] } = {},
-): Promise<ReadResult[]> {
-  const response = await call.limiter.run(() =>
-    hs.call(call.session, {
-      method: 'POST',
-      path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/read?archived=false`,
-      body: {
-        properties: options.properties ?? ['hs_object_id'],
-        propertiesWithHistory: [],
-        ...(options.idProperty === undefined ? {} : { idProperty: options.idProperty }),
-        inputs: ids.map((id) => ({ id })),
-      },
-      idempotent: true,
-      label: 'hubspot.objects.batch.read',
-    }),
-  );
-  if (response.status !== 200 && response.status !== 207) {
-    throw crmErrorFromResponse('hubspot', response, `reading ${object.name}`);
-  }
-  return parseJson<{ results?: ReadResult[] }>(response)?.results ?? [];
-}
-
 /** The records holding these values of a unique property: value (folded) → id and creation time. */
 export async function findByUnique(
   hs: PerConnectionState,
@@ -81,7 +43,7 @@ export async function findByUnique(
   values: string[],
 ): Promise<Map<string, { id: string; createdAt: number }>> {
   const found = new Map<string, { id: string; createdAt: number }>();
-  const results = await readRecords(hs, call, object, values, {
+  const { results = [] } = await readRecords(hs, call, object, values, {
     idProperty: property,
     properties: [property],
   });
@@ -145,7 +107,7 @@ export async function reconcileCreates(
     const record = found.get(fold(v));
     if (record !== undefined && Number.isNaN(record.createdAt)) continue;
     if (record === undefined) out.set(p.index, notWritten(property));
-    else if (createdSinceSend(record, sentAt)) out.set(p.index, { id: record.id, success: true, errors: [] });
+    else if (createdSinceSend(record, sentAt)) out.set(p.index, written(record.id));
     else out.set(p.index, notWritten(property, record.id));
   }
   return out;

@@ -1,15 +1,14 @@
 import type { SaveResult, UpsertOutcome } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
-import type { HandlerCall } from '../adapter.ts';
+import type { HandlerCall, OperationInputs } from '../adapter.ts';
 import { type OutboundResponse, parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
 import type { PerConnectionState, PropertyInfo } from './connection-state.ts';
-import { associationsOnUpdate, takeAssociations } from './create-associations.ts';
-import { type ObjectRef, resolveObject } from './objects.ts';
+import { checkedProperties, type ObjectRef, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 import { createdSinceSend, findByUnique } from './reconcile.ts';
 import { formatValue, OptionHints } from './values.ts';
-import { ID_KEYS, prepare, propertiesOf, unknownProperties } from './write-prepare.ts';
+import { associationsOnUpdate, describeHint, ID_KEYS, prepare, takeAssociations } from './write-prepare.ts';
 import {
   type BatchAnswer,
   fail,
@@ -19,6 +18,7 @@ import {
   type Prepared,
   recordErrors,
   UNREPORTED,
+  written,
 } from './write-results.ts';
 import { existing, saveRecords } from './writes.ts';
 
@@ -29,7 +29,7 @@ import { existing, saveRecords } from './writes.ts';
 export async function hubspotUpsert(
   hs: PerConnectionState,
   call: HandlerCall,
-  input: { objectName: string; record: unknown; matchKey: string },
+  input: OperationInputs['upsert'],
 ): Promise<UpsertOutcome> {
   const object = await resolveObject(hs, call.session, input.objectName);
   const taken = takeAssociations(isRecord(input.record) ? input.record : {}, 0);
@@ -48,51 +48,41 @@ export async function hubspotUpsert(
   }
   const rest = Object.fromEntries(Object.entries(record).filter(([k]) => k !== keyName));
 
+  // Matched on id, or through a search on the match key (which an insert then keeps).
+  let matches: string[];
+  let property: PropertyInfo | undefined;
   if (ID_KEYS.has(input.matchKey.toLowerCase())) {
     const id = String(value);
-    const found = HUBSPOT_PROFILE.idPattern.test(id)
-      ? (await existing(hs, call, object, [id])).has(id)
-      : false;
-    if (found && associations !== undefined) return associationsOnUpdate(object.name, id);
-    return found
-      ? { action: 'update', result: await saveOne(hs, call, object, 'update', { ...rest, id }) }
-      : { action: 'insert', result: await saveOne(hs, call, object, 'insert', linked(rest)) };
+    const found = HUBSPOT_PROFILE.idPattern.test(id) && (await existing(hs, call, object, [id])).has(id);
+    matches = found ? [id] : [];
+  } else {
+    const used = Object.keys(record).map((k): [string, string] => [k, `/data/0/${k}`]);
+    const byLower = await checkedProperties(hs, call.session, object, used, describeHint(object));
+    property = byLower.get(input.matchKey.toLowerCase()) as PropertyInfo;
+    const formatted = formatValue(property, value, new OptionHints());
+    if (!formatted.ok) return { action: 'insert', result: { success: false, errors: [formatted.error] } };
+    const unique = property.hasUniqueValue || (object.typeId === '0-1' && property.name === 'email');
+    // HubSpot's own upsert takes no associations: with them, look the record up first.
+    if (unique && associations === undefined)
+      return uniqueUpsert(hs, call, object, property.name, formatted.value, rest);
+    matches = await search(hs, call, object, property.name, formatted.value);
   }
-
-  const byLower = await propertiesOf(hs, call, object, [input.matchKey, ...Object.keys(rest)]);
-  unknownProperties(object, byLower, new Map(Object.keys(record).map((k) => [k, `/data/0/${k}`] as const)));
-  const property = byLower.get(input.matchKey.toLowerCase()) as PropertyInfo;
-  const formatted = formatValue(property, value, new OptionHints());
-  if (!formatted.ok) return { action: 'insert', result: { success: false, errors: [formatted.error] } };
-  const unique = property.hasUniqueValue || (object.typeId === '0-1' && property.name === 'email');
-  // HubSpot's own upsert takes no associations: with them, look the record up first.
-  if (unique && associations === undefined)
-    return uniqueUpsert(hs, call, object, property.name, formatted.value, rest);
-
-  const matches = await search(hs, call, object, property.name, formatted.value);
-  if (matches.length === 0)
-    return { action: 'insert', result: await saveOne(hs, call, object, 'insert', linked(record)) };
-  if (matches.length === 1 && associations !== undefined)
-    return associationsOnUpdate(object.name, matches[0] as string);
+  const [id] = matches;
+  if (id === undefined) {
+    const inserted = linked(property === undefined ? rest : record);
+    return { action: 'insert', result: await saveOne(hs, call, object, 'insert', inserted) };
+  }
   if (matches.length === 1) {
-    return {
-      action: 'update',
-      result: await saveOne(hs, call, object, 'update', { ...rest, id: matches[0] }),
-    };
+    if (associations !== undefined) return associationsOnUpdate(object.name, id);
+    return { action: 'update', result: await saveOne(hs, call, object, 'update', { ...rest, id }) };
   }
-  return {
-    action: 'ambiguous',
-    result: {
-      success: false,
-      errors: [
-        fail(
-          'DUPLICATE_MATCH',
-          `More than one ${object.name} record has ${property.name} = this value; nothing was inserted or updated. Make the value unique or match on id.`,
-          [property.name],
-        ),
-      ],
-    },
-  };
+  const name = property?.name ?? input.matchKey;
+  const duplicate = fail(
+    'DUPLICATE_MATCH',
+    `More than one ${object.name} record has ${name} = this value; nothing was inserted or updated. Make the value unique or match on id.`,
+    [name],
+  );
+  return { action: 'ambiguous', result: { success: false, errors: [duplicate] } };
 }
 
 async function saveOne(
@@ -124,16 +114,14 @@ async function uniqueUpsert(
   const sentAt = hs.clock.now();
   let response: OutboundResponse;
   try {
-    response = await call.limiter.run(() =>
-      hs.call(call.session, {
-        method: 'POST',
-        path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/upsert`,
-        body: { inputs: [{ id: value, idProperty, properties: p.properties, objectWriteTraceId: '0' }] },
-        // Sending the same upsert again finds the record the first one wrote: no duplicate.
-        idempotent: true,
-        label: 'hubspot.objects.batch.upsert',
-      }),
-    );
+    response = await hs.send(call, {
+      method: 'POST',
+      path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/upsert`,
+      body: { inputs: [{ id: value, idProperty, properties: p.properties, objectWriteTraceId: '0' }] },
+      // Sending the same upsert again finds the record the first one wrote: no duplicate.
+      idempotent: true,
+      label: 'hubspot.objects.batch.upsert',
+    });
   } catch (error) {
     const entry = failedCall(error, 'batch upsert');
     const found =
@@ -154,7 +142,7 @@ async function uniqueUpsert(
             (record) => record !== undefined && createdSinceSend(record, sentAt),
             () => false,
           )));
-      return { action: created ? 'insert' : 'update', result: { id: r.id, success: true, errors: [] } };
+      return { action: created ? 'insert' : 'update', result: written(r.id) };
     }
     const errors = (body.errors ?? []).flatMap(recordErrors);
     return {
@@ -205,7 +193,7 @@ async function lostUpsert(
     return { action: 'unique_property_upsert', result: { success: false, errors: [entry] } };
   }
   if (!createdSinceSend(record, sentAt)) return undefined;
-  return { action: 'insert', result: { id: record.id, success: true, errors: [] } };
+  return { action: 'insert', result: written(record.id) };
 }
 
 /**
@@ -219,20 +207,18 @@ async function search(
   property: string,
   value: string,
 ): Promise<string[]> {
-  const response = await call.limiter.run(() =>
-    hs.call(call.session, {
-      method: 'POST',
-      path: `/crm/v3/objects/${encodeURIComponent(object.path)}/search`,
-      body: {
-        filterGroups: [{ filters: [{ propertyName: property, operator: 'EQ', value }] }],
-        properties: ['hs_object_id'],
-        limit: 2,
-      },
-      idempotent: true,
-      kind: 'search',
-      label: 'hubspot.objects.search',
-    }),
-  );
+  const response = await hs.send(call, {
+    method: 'POST',
+    path: `/crm/v3/objects/${encodeURIComponent(object.path)}/search`,
+    body: {
+      filterGroups: [{ filters: [{ propertyName: property, operator: 'EQ', value }] }],
+      properties: ['hs_object_id'],
+      limit: 2,
+    },
+    idempotent: true,
+    kind: 'search',
+    label: 'hubspot.objects.search',
+  });
   if (response.status !== 200) throw crmErrorFromResponse('hubspot', response, `searching ${object.name}`);
   const body = parseJson<{ results?: Array<{ id?: unknown }> }>(response) ?? {};
   return (body.results ?? []).flatMap((r) => (typeof r.id === 'string' ? [r.id] : []));

@@ -8,20 +8,25 @@ import { accountObject, writePipelines } from './account-objects.ts';
 import type { PerConnectionState } from './connection-state.ts';
 import { type ObjectRef, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
-import { readRecords, reconcileCreates } from './reconcile.ts';
+import { reconcileCreates } from './reconcile.ts';
+import { readRecords } from './records.ts';
 import { prepare } from './write-prepare.ts';
 import {
   type BatchAnswer,
+  chunks,
   fail,
+  failed,
   failedCall,
   type HubSpotErrorEntry,
   inOrder,
+  malformedId,
   mapBatchAnswer,
   namesRecordValues,
   type Outcome,
   type Prepared,
   progressOf,
   recordErrors,
+  written,
 } from './write-results.ts';
 
 /** HubSpot's batch endpoints take at most 100 inputs. */
@@ -68,11 +73,7 @@ function rounds(prepared: Prepared[]): Prepared[][][] {
     list.push(p);
     byRound[round] = list;
   }
-  return byRound.map((list) => {
-    const batches: Prepared[][] = [];
-    for (let i = 0; i < list.length; i += BATCH) batches.push(list.slice(i, i + BATCH));
-    return batches;
-  });
+  return byRound.map((list) => chunks(list, BATCH));
 }
 
 /**
@@ -91,22 +92,20 @@ async function writeBatch(
   const sentAt = hs.clock.now();
   let response: OutboundResponse;
   try {
-    response = await call.limiter.run(() =>
-      hs.call(call.session, {
-        method: 'POST',
-        path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/${kind}`,
-        body: {
-          inputs: batch.map((p) => ({
-            ...(p.id === undefined ? {} : { id: p.id }),
-            properties: p.properties,
-            ...(p.associations === undefined ? {} : { associations: p.associations }),
-            objectWriteTraceId: String(p.index),
-          })),
-        },
-        idempotent: false,
-        label: `hubspot.objects.batch.${kind}`,
-      }),
-    );
+    response = await hs.send(call, {
+      method: 'POST',
+      path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/${kind}`,
+      body: {
+        inputs: batch.map((p) => ({
+          ...(p.id === undefined ? {} : { id: p.id }),
+          properties: p.properties,
+          ...(p.associations === undefined ? {} : { associations: p.associations }),
+          objectWriteTraceId: String(p.index),
+        })),
+      },
+      idempotent: false,
+      label: `hubspot.objects.batch.${kind}`,
+    });
     if (response.status !== 200 && response.status !== 201 && response.status !== 207) {
       if (namesRecordValues(response) && batch.length > 1) {
         const half = Math.ceil(batch.length / 2);
@@ -119,12 +118,7 @@ async function writeBatch(
       if (namesRecordValues(response)) {
         const body = parseJson<HubSpotErrorEntry>(response) ?? {};
         const p = batch[0] as Prepared;
-        return new Map([
-          [
-            p.index,
-            { ...(p.id === undefined ? {} : { id: p.id }), success: false, errors: recordErrors(body) },
-          ],
-        ]);
+        return new Map([[p.index, failed(p.id, recordErrors(body))]]);
       }
       throw crmErrorFromResponse('hubspot', response, `${what} of ${object.name}`);
     }
@@ -135,43 +129,38 @@ async function writeBatch(
       kind === 'create' && entry.statusCode === 'CRM_PROXY_OUTCOME_UNKNOWN'
         ? await reconcileCreates(hs, call, object, batch, sentAt)
         : new Map<number, SaveResult>();
-    return new Map(
-      batch.map((p) => [
-        p.index,
-        found.get(p.index) ?? {
-          ...(p.id === undefined ? {} : { id: p.id }),
-          success: false,
-          errors: [entry],
-        },
-      ]),
-    );
+    return new Map(batch.map((p) => [p.index, found.get(p.index) ?? failed(p.id, [entry])]));
   }
   return mapBatchAnswer(batch, parseJson<BatchAnswer>(response) ?? {});
 }
 
-/** Rounds one after the other (a repeated id's later write wins), batches of a round in parallel. */
-async function writeAll(
-  hs: PerConnectionState,
+/**
+ * Batches round after round (a repeated id's later write wins), the batches of a round in
+ * parallel, each journaled; the job's progress is reported as each batch finishes.
+ */
+async function inRounds<T, K extends string | number>(
   call: HandlerCall,
-  object: ObjectRef,
-  kind: 'create' | 'update',
-  prepared: Prepared[],
-): Promise<Outcome> {
-  const out: Outcome = new Map();
+  rounds: T[][][],
+  batch: {
+    keys: (items: T[]) => K[];
+    journalKey: (round: number, index: number, keys: K[]) => string;
+    resendable: boolean;
+    send: (items: T[]) => Promise<Map<K, SaveResult>>;
+  },
+): Promise<Map<K, SaveResult>> {
+  const out = new Map<K, SaveResult>();
   const report = progressOf(call.job);
-  for (const [n, round] of rounds(prepared).entries()) {
+  for (const [n, round] of rounds.entries()) {
     const done = await Promise.all(
-      round.map(async (batch) => {
-        const indexes = batch.map((p) => p.index);
-        const key = `hubspot.${kind}.${n}.${indexes[0]}.${indexes.length}`;
-        const m = await journaled(call.job, key, indexes, kind === 'update', () =>
-          writeBatch(hs, call, object, kind, batch),
-        );
+      round.map(async (items, k) => {
+        const keys = batch.keys(items);
+        const key = batch.journalKey(n, k, keys);
+        const m = await journaled(call.job, key, keys, batch.resendable, () => batch.send(items));
         report(m.values());
         return m;
       }),
     );
-    for (const m of done) for (const [i, r] of m) out.set(i, r);
+    for (const m of done) for (const [key, r] of m) out.set(key, r);
   }
   return out;
 }
@@ -185,8 +174,14 @@ export async function saveRecords(
   mode: 'insert' | 'update',
 ): Promise<SaveResult[]> {
   const { prepared, refused } = await prepare(hs, call, object, records, mode);
-  const written = await writeAll(hs, call, object, mode === 'insert' ? 'create' : 'update', prepared);
-  return inOrder(records.length, new Map([...refused, ...written]), prepared);
+  const kind = mode === 'insert' ? 'create' : 'update';
+  const sent = await inRounds(call, rounds(prepared), {
+    keys: (batch) => batch.map((p) => p.index),
+    journalKey: (n, _, indexes) => `hubspot.${kind}.${n}.${indexes[0]}.${indexes.length}`,
+    resendable: kind === 'update',
+    send: (batch) => writeBatch(hs, call, object, kind, batch),
+  });
+  return inOrder(records.length, new Map([...refused, ...sent]), prepared);
 }
 
 async function save(
@@ -209,20 +204,17 @@ export async function existing(
   object: ObjectRef,
   ids: string[],
 ): Promise<Set<string>> {
-  const results = await readRecords(hs, call, object, ids);
+  const { results = [] } = await readRecords(hs, call, object, ids);
   return new Set(results.flatMap((r) => (typeof r.id === 'string' ? [r.id] : [])));
 }
 
-const notFound = (object: ObjectRef, id: string): SaveResult => ({
-  id,
-  success: false,
-  errors: [
+const notFound = (object: ObjectRef, id: string): SaveResult =>
+  failed(id, [
     fail(
       'OBJECT_NOT_FOUND',
       `HubSpot has no live ${object.name} record with id ${id} (never existed, or already deleted).`,
     ),
-  ],
-});
+  ]);
 
 /**
  * One archive batch. HubSpot's batch archive answers 204 whether or not an id exists, so the
@@ -241,23 +233,21 @@ async function archiveBatch(
     for (const id of ids) if (!live.has(id)) out.set(id, notFound(object, id));
     const send = ids.filter((id) => live.has(id));
     if (send.length === 0) return out;
-    const response = await call.limiter.run(() =>
-      hs.call(call.session, {
-        method: 'POST',
-        path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/archive`,
-        body: { inputs: send.map((id) => ({ id })) },
-        // Archiving twice archives once.
-        idempotent: true,
-        label: 'hubspot.objects.batch.archive',
-      }),
-    );
+    const response = await hs.send(call, {
+      method: 'POST',
+      path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/archive`,
+      body: { inputs: send.map((id) => ({ id })) },
+      // Archiving twice archives once.
+      idempotent: true,
+      label: 'hubspot.objects.batch.archive',
+    });
     if (response.status !== 204 && response.status !== 200) {
       throw crmErrorFromResponse('hubspot', response, `batch archive of ${object.name}`);
     }
-    for (const id of send) out.set(id, { id, success: true, errors: [] });
+    for (const id of send) out.set(id, written(id));
   } catch (error) {
     const entry = failedCall(error, 'batch archive');
-    for (const id of ids) if (!out.has(id)) out.set(id, { id, success: false, errors: [entry] });
+    for (const id of ids) if (!out.has(id)) out.set(id, failed(id, [entry]));
   }
   return out;
 }
@@ -276,24 +266,14 @@ async function deleteRecords(
   }
   const object = await resolveObject(hs, call.session, input.objectName);
   const valid = [...new Set(input.ids.filter((id) => HUBSPOT_PROFILE.idPattern.test(id)))];
-  const batches: string[][] = [];
-  for (let i = 0; i < valid.length; i += BATCH) batches.push(valid.slice(i, i + BATCH));
-  const results = new Map<string, SaveResult>();
-  const report = progressOf(call.job);
-  const archived = batches.map(async (b, k) => {
+  const results = await inRounds(call, [chunks(valid, BATCH)], {
+    keys: (ids) => ids,
+    journalKey: (_, k) => `hubspot.archive.${k}`,
     // Archiving again is harmless; ids an interrupted call archived then answer not found.
-    const m = await journaled(call.job, `hubspot.archive.${k}`, b, true, () =>
-      archiveBatch(hs, call, object, b),
-    );
-    report(m.values());
-    return m;
+    resendable: true,
+    send: (ids) => archiveBatch(hs, call, object, ids),
   });
-  for (const m of await Promise.all(archived)) {
-    for (const [id, r] of m) results.set(id, r);
-  }
-  const malformed = (id: string) =>
-    fail('MALFORMED_ID', `"${id.slice(0, 50)}" is not a HubSpot record id (decimal digits).`);
-  return { data: input.ids.map((id) => results.get(id) ?? { id, success: false, errors: [malformed(id)] }) };
+  return { data: input.ids.map((id) => results.get(id) ?? failed(id, [malformedId(id)])) };
 }
 
 /**
