@@ -14,7 +14,7 @@ import { CrmError, crmErrorFromResponse } from '../errors.ts';
 import type { PerConnectionState } from './connection-state.ts';
 import { type ObjectRef, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
-import { chunks, fail, malformedId } from './write-results.ts';
+import { chunks, fail, failed, malformedId, written } from './write-results.ts';
 
 /** v4 batch read takes 1 000 ids; creates and archives go by 100 so a failed call fails few links. */
 const READ_BATCH = 1_000;
@@ -44,7 +44,7 @@ const kind = (t: V4Type): AssociationKind => ({
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 
 type Link = AssociationLink & { index: number };
-type ReadyLink = Link & { type?: AssociationKind };
+type ReadyLink = Link & { type: AssociationKind | undefined };
 type Results = Array<SaveResult | undefined>;
 
 /** The association types from one object type to another (HubSpot's labels API). */
@@ -148,60 +148,6 @@ function linkType(
   );
 }
 
-/** The links of one target type that can be sent; the others get their refusal in `results`. */
-async function readyLinks(
-  hs: PerConnectionState,
-  call: HandlerCall,
-  group: Link[],
-  from: ObjectRef,
-  to: ObjectRef,
-  mode: 'create' | 'archive',
-  results: Results,
-): Promise<ReadyLink[]> {
-  const kinds = mode === 'create' ? await types(hs, call, from, to) : [];
-  const ready: ReadyLink[] = [];
-  for (const link of group) {
-    const bad = [link.id, link.toId].find((id) => !HUBSPOT_PROFILE.idPattern.test(id));
-    if (bad !== undefined) {
-      results[link.index] = { id: link.id, success: false, errors: [malformedId(bad)] };
-      continue;
-    }
-    if (mode === 'archive') {
-      ready.push(link);
-      continue;
-    }
-    const type = linkType(link, kinds, from, to);
-    if ('statusCode' in type) results[link.index] = { id: link.id, success: false, errors: [type] };
-    else ready.push({ ...link, type });
-  }
-  return ready;
-}
-
-function batchRequest(batch: ReadyLink[], from: ObjectRef, to: ObjectRef, mode: 'create' | 'archive') {
-  return mode === 'create'
-    ? {
-        method: 'POST' as const,
-        path: path(from, to, 'batch/create'),
-        body: {
-          inputs: batch.map((l) => ({
-            from: { id: l.id },
-            to: { id: l.toId },
-            types: [{ associationCategory: l.type?.category, associationTypeId: l.type?.typeId }],
-          })),
-        },
-        // Associating twice leaves one association.
-        idempotent: true,
-        label: 'hubspot.associations.batch.create',
-      }
-    : {
-        method: 'POST' as const,
-        path: path(from, to, 'batch/archive'),
-        body: { inputs: batch.map((l) => ({ from: { id: l.id }, to: [{ id: l.toId }] })) },
-        idempotent: true,
-        label: 'hubspot.associations.batch.archive',
-      };
-}
-
 /** Each link the answer's errors name (by id, or by from and to ids) gets that error. */
 function markErrors(batch: ReadyLink[], errors: V4ErrorEntry[], results: Results): void {
   for (const e of errors) {
@@ -216,11 +162,12 @@ function markErrors(batch: ReadyLink[], errors: V4ErrorEntry[], results: Results
         String(e.category ?? 'ERROR'),
         String(e.message ?? 'HubSpot refused this association.'),
       );
-      results[l.index] = { id: l.id, success: false, errors: [error] };
+      results[l.index] = failed(l.id, [error]);
     }
   }
 }
 
+/** One batch of links of one target type, each link's result set in `results`. */
 async function writeBatch(
   hs: PerConnectionState,
   call: HandlerCall,
@@ -230,21 +177,41 @@ async function writeBatch(
   mode: 'create' | 'archive',
   results: Results,
 ): Promise<void> {
+  const inputs = batch.map((l) =>
+    mode === 'create'
+      ? {
+          from: { id: l.id },
+          to: { id: l.toId },
+          types: [{ associationCategory: l.type?.category, associationTypeId: l.type?.typeId }],
+        }
+      : { from: { id: l.id }, to: [{ id: l.toId }] },
+  );
   let response: OutboundResponse;
   try {
-    response = await hs.send(call, batchRequest(batch, from, to, mode));
+    response = await hs.send(call, {
+      method: 'POST',
+      path: path(from, to, `batch/${mode}`),
+      body: { inputs },
+      // Associating twice leaves one association; removing twice removes it once.
+      idempotent: true,
+      label: `hubspot.associations.batch.${mode}`,
+    });
     if (![200, 201, 204, 207].includes(response.status)) {
       throw crmErrorFromResponse('hubspot', response, `association batch ${mode}`);
     }
   } catch (error) {
     const entry = callFailure(error, `association batch ${mode}`);
-    for (const l of batch) results[l.index] = { id: l.id, success: false, errors: [entry] };
+    for (const l of batch) results[l.index] = failed(l.id, [entry]);
     return;
   }
   markErrors(batch, parseJson<{ errors?: V4ErrorEntry[] }>(response)?.errors ?? [], results);
-  for (const l of batch) results[l.index] ??= { id: l.id, success: true, errors: [] };
+  for (const l of batch) results[l.index] ??= written(l.id);
 }
 
+/**
+ * Links grouped by target type: malformed ids and (creates) labels that name no association type
+ * are refused, the others sent in batches.
+ */
 async function write(
   hs: PerConnectionState,
   call: HandlerCall,
@@ -255,17 +222,21 @@ async function write(
   const results: Results = input.links.map(() => undefined);
   for (const group of byTarget(input.links).values()) {
     const to = await resolveObject(hs, call.session, (group[0] as AssociationLink).to);
-    const ready = await readyLinks(hs, call, group, from, to, mode, results);
+    const kinds = mode === 'create' ? await types(hs, call, from, to) : [];
+    const ready: ReadyLink[] = [];
+    for (const link of group) {
+      const bad = [link.id, link.toId].find((id) => !HUBSPOT_PROFILE.idPattern.test(id));
+      let type = mode === 'create' ? linkType(link, kinds, from, to) : undefined;
+      if (bad !== undefined) type = malformedId(bad);
+      if (type !== undefined && 'statusCode' in type) results[link.index] = failed(link.id, [type]);
+      else ready.push({ ...link, type });
+    }
     await Promise.all(
       chunks(ready, WRITE_BATCH).map((batch) => writeBatch(hs, call, batch, from, to, mode, results)),
     );
   }
   const notProcessed = fail('CRM_PROXY_NO_RESULT', 'Not processed.');
-  return {
-    data: results.map(
-      (r, i) => r ?? { id: input.links[i]?.id ?? '', success: false, errors: [notProcessed] },
-    ),
-  };
+  return { data: results.map((r, i) => r ?? failed(input.links[i]?.id ?? '', [notProcessed])) };
 }
 
 /**

@@ -4,8 +4,14 @@ import { TtlCache } from '../../lib/ttl-cache.ts';
 import type { CrmSession, HandlerCall } from '../adapter.ts';
 import { type OutboundResponse, parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
-import { type HubSpotCall, hubspotCall } from './calls.ts';
-import { DAILY_SPENT, type DailySpent, HubSpotPacer, type PacerOptions } from './pacing.ts';
+import {
+  DAILY_SPENT,
+  type DailySpent,
+  type HubSpotCall,
+  HubSpotPacer,
+  hubspotCall,
+  type PacerOptions,
+} from './pacing.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
 /** A custom object's schema, as the cache keeps it. */

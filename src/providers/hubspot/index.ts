@@ -3,11 +3,11 @@ import type { CrmAdapter, OAuthClient, ProviderDeps, ProviderModule } from '../a
 import { bearer, refreshAccessToken } from '../oauth.ts';
 import { hubspotAssociations } from './associations.ts';
 import { hubspotAuditLogs } from './audit-logs.ts';
-import { paced } from './calls.ts';
 import { hubspotConnect } from './connect.ts';
 import { PerConnectionState } from './connection-state.ts';
 import { hubspotAddCustomField } from './fields.ts';
 import { hubspotDescribe } from './objects.ts';
+import { paced } from './pacing.ts';
 import { HUBSPOT, HUBSPOT_PROFILE } from './profile.ts';
 import { hubspotGet } from './records.ts';
 import { hubspotSearch } from './search.ts';

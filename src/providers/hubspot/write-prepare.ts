@@ -83,32 +83,33 @@ export async function prepare(
   mode: 'insert' | 'update',
 ): Promise<{ prepared: Prepared[]; refused: Outcome }> {
   // Records sent back as get returned them carry read-only values (createdate, …): those are
-  // dropped rather than refused, since the client did not choose to send them.
+  // dropped rather than refused, since the client did not choose to send them. Inserts carry their
+  // `associations` (checked) apart; HubSpot's update body has none.
   const fromGet = new Set<number>();
-  if (mode === 'update') {
-    records = records.map((r, i) => {
+  const links = new Map<number, CreateAssociation[]>();
+  records = records.map((r, i) => {
+    if (mode === 'update') {
       const flat = unwrapRecordShape(r);
       if (flat !== r) fromGet.add(i);
       return flat;
-    });
-  }
-  const split = splitAssociations(records, mode);
-  records = split.records;
+    }
+    if (!isRecord(r)) return r;
+    const { rest, associations } = takeAssociations(r, i);
+    if (associations !== undefined) links.set(i, associations);
+    return rest;
+  });
   const names = propertyNames(records, mode);
   const byLower = await checkedProperties(hs, call.session, object, [...names], describeHint(object));
 
   const hints = new OptionHints();
   const prepared: Prepared[] = [];
   const refused: Outcome = new Map();
-  const one = (r: unknown, index: number) => {
+  records.forEach((r, index) => {
     const outcome = prepareOne(r, index, mode, byLower, hints, fromGet.has(index));
+    const associations = links.get(index);
     if ('success' in outcome) refused.set(index, outcome);
-    else {
-      const associations = split.links.get(index);
-      prepared.push({ ...outcome, ...(associations && { associations }) });
-    }
-  };
-  records.forEach(one);
+    else prepared.push({ ...outcome, ...(associations && { associations }) });
+  });
   return { prepared, refused };
 }
 
@@ -151,9 +152,7 @@ const invalid = (path: string, message: string) =>
   new ApiError(
     'invalid_body',
     `${path}: ${message} Send ${SHAPE}; GET /crm/v4/associations/{from}/{to}/labels (through /v1/proxy) lists the type ids.`,
-    {
-      details: [{ path, message }],
-    },
+    { details: [{ path, message }] },
   );
 
 function entryOf(raw: unknown, path: string): CreateAssociation {
@@ -192,25 +191,6 @@ export function takeAssociations(
   if (!Array.isArray(raw)) throw invalid(path, 'must be a list.');
   const rest = Object.fromEntries(Object.entries(record).filter(([k]) => k !== key));
   return { rest, associations: raw.map((entry, i) => entryOf(entry, `${path}/${i}`)) };
-}
-
-/**
- * Insert records without their `associations` (checked), and those associations by position.
- * Updates keep their records as they are: HubSpot's update body has no associations.
- */
-export function splitAssociations(
-  records: unknown[],
-  mode: 'insert' | 'update',
-): { records: unknown[]; links: Map<number, CreateAssociation[]> } {
-  const links = new Map<number, CreateAssociation[]>();
-  if (mode === 'update') return { records, links };
-  const plain = records.map((r, i) => {
-    if (!isRecord(r)) return r;
-    const taken = takeAssociations(r, i);
-    if (taken.associations !== undefined) links.set(i, taken.associations);
-    return taken.rest;
-  });
-  return { records: plain, links };
 }
 
 /** An upsert that found its record refuses `associations` unwritten: HubSpot sets them on create only. */

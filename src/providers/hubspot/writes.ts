@@ -1,6 +1,6 @@
-import type { SaveResult, WriteAnswer } from '../../domain/operations.ts';
+import type { RecordError, SaveResult, WriteAnswer } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
-import type { HandlerCall, JobHook } from '../adapter.ts';
+import type { HandlerCall } from '../adapter.ts';
 import { type OutboundResponse, parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
 import { JournalSteps } from '../journal-steps.ts';
@@ -32,35 +32,11 @@ import {
 /** HubSpot's batch endpoints take at most 100 inputs. */
 const BATCH = HUBSPOT_PROFILE.batchWriteMaxInputs;
 
-/**
- * A batch of a durable job, journaled: `sending` before the call, its results after. A job resumed
- * after a crash reuses answered batches; a batch that was being sent may have reached HubSpot:
- * updates are sent again (same values), creates are not (HubSpot has no way to find what a lost
- * create made), and their records are answered `CRM_PROXY_OUTCOME_UNKNOWN`.
- */
-async function journaled<K extends string | number>(
-  job: JobHook | undefined,
-  key: string,
-  keys: K[],
-  resendable: boolean,
-  send: () => Promise<Map<K, SaveResult>>,
-): Promise<Map<K, SaveResult>> {
-  const steps = new JournalSteps<[K, SaveResult][]>(job);
-  const state = await steps.state(key);
-  if (state.kind === 'done') return new Map(state.results);
-  if (state.kind === 'interrupted' && !resendable) {
-    const unknown = fail(
-      'CRM_PROXY_OUTCOME_UNKNOWN',
-      'The service stopped while this batch was being sent to HubSpot, so HubSpot may or may not have created the record; it was not sent again. Search HubSpot for it before sending it again.',
-    );
-    return new Map(keys.map((k) => [k, { success: false, errors: [unknown] }]));
-  }
-  if (job?.signal.aborted === true) {
-    const cancelled = fail('CRM_PROXY_CANCELLED', 'The job was cancelled before this record was sent.');
-    return new Map(keys.map((k) => [k, { success: false, errors: [cancelled] }]));
-  }
-  return new Map(await steps.run(key, async () => [...(await send())]));
-}
+const UNKNOWN = fail(
+  'CRM_PROXY_OUTCOME_UNKNOWN',
+  'The service stopped while this batch was being sent to HubSpot, so HubSpot may or may not have created the record; it was not sent again. Search HubSpot for it before sending it again.',
+);
+const CANCELLED = fail('CRM_PROXY_CANCELLED', 'The job was cancelled before this record was sent.');
 
 /** Splits into batches of at most 100 such that no id appears twice in one round (HubSpot refuses that). */
 function rounds(prepared: Prepared[]): Prepared[][][] {
@@ -136,7 +112,11 @@ async function writeBatch(
 
 /**
  * Batches round after round (a repeated id's later write wins), the batches of a round in
- * parallel, each journaled; the job's progress is reported as each batch finishes.
+ * parallel, the job's progress reported as each finishes. In a durable job each batch is journaled:
+ * `sending` before the call, its results after. A job resumed after a crash reuses answered
+ * batches; a batch that was being sent may have reached HubSpot: resendable ones (updates, archives)
+ * are sent again, creates are not (HubSpot has no way to find what a lost create made), and their
+ * records are answered `CRM_PROXY_OUTCOME_UNKNOWN`.
  */
 async function inRounds<T, K extends string | number>(
   call: HandlerCall,
@@ -148,14 +128,23 @@ async function inRounds<T, K extends string | number>(
     send: (items: T[]) => Promise<Map<K, SaveResult>>;
   },
 ): Promise<Map<K, SaveResult>> {
+  const steps = new JournalSteps<[K, SaveResult][]>(call.job);
+  const journaled = async (items: T[], keys: K[], key: string): Promise<Map<K, SaveResult>> => {
+    const state = await steps.state(key);
+    if (state.kind === 'done') return new Map(state.results);
+    let refusal: RecordError | undefined;
+    if (state.kind === 'interrupted' && !batch.resendable) refusal = UNKNOWN;
+    else if (call.job?.signal.aborted === true) refusal = CANCELLED;
+    if (refusal !== undefined) return new Map(keys.map((k) => [k, { success: false, errors: [refusal] }]));
+    return new Map(await steps.run(key, async () => [...(await batch.send(items))]));
+  };
   const out = new Map<K, SaveResult>();
   const report = progressOf(call.job);
   for (const [n, round] of rounds.entries()) {
     const done = await Promise.all(
       round.map(async (items, k) => {
         const keys = batch.keys(items);
-        const key = batch.journalKey(n, k, keys);
-        const m = await journaled(call.job, key, keys, batch.resendable, () => batch.send(items));
+        const m = await journaled(items, keys, batch.journalKey(n, k, keys));
         report(m.values());
         return m;
       }),
