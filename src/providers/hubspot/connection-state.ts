@@ -4,14 +4,7 @@ import { TtlCache } from '../../lib/ttl-cache.ts';
 import type { CrmSession, HandlerCall } from '../adapter.ts';
 import { type OutboundResponse, parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
-import {
-  DAILY_SPENT,
-  type DailySpent,
-  type HubSpotCall,
-  HubSpotPacer,
-  hubspotCall,
-  type PacerOptions,
-} from './pacing.ts';
+import { DAILY_SPENT, type HubSpotCall, HubSpotPacer, hubspotCall, type PacerOptions } from './pacing.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
 /** A custom object's schema, as the cache keeps it. */
@@ -74,9 +67,14 @@ export class PerConnectionState {
     });
     // Another instance found a connection's daily allowance used up.
     options.shared?.subscribe(DAILY_SPENT, (message) => {
-      const spent = parseDailySpent(message);
-      if (spent !== undefined)
-        this.of(spent.connectionId).pacer.spentForTheDay(spent.until, spent.crmError, false);
+      let m: { connectionId?: unknown; until?: unknown; crmError?: unknown } | null;
+      try {
+        m = JSON.parse(message ?? 'null');
+      } catch {
+        return;
+      }
+      if (typeof m?.connectionId === 'string' && typeof m.until === 'number')
+        this.of(m.connectionId).pacer.spentForTheDay(m.until, m.crmError, false);
     });
   }
 
@@ -134,16 +132,5 @@ export class PerConnectionState {
     const response = await (call.limiter === undefined ? send() : call.limiter.run(send));
     if (response.status !== 200) throw crmErrorFromResponse('hubspot', response, what);
     return parseJson<T>(response);
-  }
-}
-
-function parseDailySpent(message: string | null): ({ connectionId: string } & DailySpent) | undefined {
-  if (message === null) return undefined;
-  try {
-    const m = JSON.parse(message) as { connectionId?: unknown; until?: unknown; crmError?: unknown };
-    if (typeof m.connectionId !== 'string' || typeof m.until !== 'number') return undefined;
-    return { connectionId: m.connectionId, until: m.until, crmError: m.crmError };
-  } catch {
-    return undefined;
   }
 }

@@ -111,6 +111,12 @@ async function uniqueUpsert(
   const refusal = refused.get(0);
   if (refusal !== undefined) return { action: 'insert', result: refusal };
   const p = prepared[0] as Prepared;
+  // The record holding the value (undefined: none; null: the lookup failed), after a lost answer.
+  const holder = () =>
+    findByUnique(hs, call, object, idProperty, [value]).then(
+      (found) => [...found.values()][0],
+      () => null,
+    );
   const sentAt = hs.clock.now();
   let response: OutboundResponse;
   try {
@@ -124,24 +130,28 @@ async function uniqueUpsert(
     });
   } catch (error) {
     const entry = failedCall(error, 'batch upsert');
-    const found =
-      entry.statusCode === 'CRM_PROXY_OUTCOME_UNKNOWN'
-        ? await lostUpsert(hs, call, object, idProperty, value, sentAt)
-        : undefined;
-    return found ?? { action: 'unique_property_upsert', result: { success: false, errors: [entry] } };
+    // Every attempt lost its answer: a record created since the send was written (an insert); no
+    // record, nothing was written. One created earlier tells nothing of whether its update was
+    // applied, nor does a failed lookup: the outcome stays unknown.
+    const record = entry.statusCode === 'CRM_PROXY_OUTCOME_UNKNOWN' ? await holder() : null;
+    if (record != null && createdSinceSend(record, sentAt)) {
+      return { action: 'insert', result: written(record.id) };
+    }
+    const notWritten = fail(
+      'CRM_PROXY_NOT_WRITTEN',
+      `The upsert got no answer, and HubSpot then held no record with this ${idProperty}: nothing was written. Send it again.`,
+      [idProperty],
+    );
+    const errors = [record === undefined ? notWritten : entry];
+    return { action: 'unique_property_upsert', result: { success: false, errors } };
   }
   if (response.status === 200 || response.status === 201 || response.status === 207) {
     const body = parseJson<BatchAnswer>(response) ?? {};
     const r = body.results?.[0];
     if (r !== undefined && typeof r.id === 'string') {
       // A resend after a lost answer finds the record the lost attempt created: its creation says.
-      const created =
-        r.new === true ||
-        (response.attempts > 1 &&
-          (await holderOf(hs, call, object, idProperty, value).then(
-            (record) => record !== undefined && createdSinceSend(record, sentAt),
-            () => false,
-          )));
+      const record = r.new === true || response.attempts === 1 ? null : await holder();
+      const created = r.new === true || (record != null && createdSinceSend(record, sentAt));
       return { action: created ? 'insert' : 'update', result: written(r.id) };
     }
     const errors = (body.errors ?? []).flatMap(recordErrors);
@@ -155,45 +165,6 @@ async function uniqueUpsert(
     return { action: 'unique_property_upsert', result: { success: false, errors: recordErrors(body) } };
   }
   throw crmErrorFromResponse('hubspot', response, `batch upsert of ${object.name}`);
-}
-
-/** The record holding this unique value, if any (a failed lookup throws). */
-async function holderOf(
-  hs: PerConnectionState,
-  call: HandlerCall,
-  object: ObjectRef,
-  idProperty: string,
-  value: string,
-): Promise<{ id: string; createdAt: number } | undefined> {
-  return [...(await findByUnique(hs, call, object, idProperty, [value])).values()][0];
-}
-
-/**
- * An upsert every attempt of which lost its answer, looked up by its unique value: created since
- * the send, it was written (an insert); absent, nothing was written. A record created earlier
- * tells nothing of whether its update was applied: undefined, the outcome stays unknown.
- */
-async function lostUpsert(
-  hs: PerConnectionState,
-  call: HandlerCall,
-  object: ObjectRef,
-  idProperty: string,
-  value: string,
-  sentAt: number,
-): Promise<UpsertOutcome | undefined> {
-  // null: the lookup failed, and the outcome stays unknown; undefined: no record holds the value.
-  const record = await holderOf(hs, call, object, idProperty, value).catch(() => null);
-  if (record === null) return undefined;
-  if (record === undefined) {
-    const entry = fail(
-      'CRM_PROXY_NOT_WRITTEN',
-      `The upsert got no answer, and HubSpot then held no record with this ${idProperty}: nothing was written. Send it again.`,
-      [idProperty],
-    );
-    return { action: 'unique_property_upsert', result: { success: false, errors: [entry] } };
-  }
-  if (!createdSinceSend(record, sentAt)) return undefined;
-  return { action: 'insert', result: written(record.id) };
 }
 
 /**
