@@ -6,7 +6,6 @@ import { crmErrorFromResponse } from '../errors.ts';
 import type { PerConnectionState, PropertyInfo } from './connection-state.ts';
 import { checkedProperties, type ObjectRef, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
-import { createdSinceSend, findByUnique } from './reconcile.ts';
 import { formatValue, OptionHints } from './values.ts';
 import { associationsOnUpdate, describeHint, ID_KEYS, prepare, takeAssociations } from './write-prepare.ts';
 import {
@@ -20,7 +19,7 @@ import {
   UNREPORTED,
   written,
 } from './write-results.ts';
-import { existing, saveRecords } from './writes.ts';
+import { createdSinceSend, existing, findByUnique, saveRecords } from './writes.ts';
 
 /**
  * An upsert of one record: HubSpot's own upsert on a unique property, else a lookup (by id, or a
