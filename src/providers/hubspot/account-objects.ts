@@ -69,36 +69,26 @@ async function owners(hs: PerConnectionState, session: CrmSession, archived: boo
   return out;
 }
 
-async function pipelines(hs: PerConnectionState, session: CrmSession, objectType: string): Promise<Row[]> {
-  const path = `/crm/v3/pipelines/${objectType}`;
-  const body = await hs.get<{ results?: Row[] }>(
-    { session },
-    path,
-    'hubspot.pipelines.list',
-    `listing ${objectType} pipelines`,
-  );
-  return body?.results ?? [];
-}
-
-/** Stages of every pipeline, each naming its pipeline. */
-function stagesOf(list: Row[]): Row[] {
-  return list.flatMap((p) =>
-    (Array.isArray(p['stages']) ? (p['stages'] as Row[]) : []).map((s) => ({ ...s, pipelineId: p['id'] })),
-  );
-}
-
+/** Owners (archived ones, or both), pipelines, or the stages of every pipeline, each naming its pipeline. */
 async function rows(
   hs: PerConnectionState,
   session: CrmSession,
   kind: Kind,
   archivedOwners: boolean | 'both',
-) {
+): Promise<Row[]> {
   if (kind.kind === 'owners') {
     if (archivedOwners !== 'both') return owners(hs, session, archivedOwners);
     return [...(await owners(hs, session, false)), ...(await owners(hs, session, true))];
   }
-  const list = await pipelines(hs, session, kind.objectType);
-  return kind.kind === 'pipelines' ? list : stagesOf(list);
+  const { objectType } = kind;
+  const path = `/crm/v3/pipelines/${objectType}`;
+  const what = `listing ${objectType} pipelines`;
+  const list =
+    (await hs.get<{ results?: Row[] }>({ session }, path, 'hubspot.pipelines.list', what))?.results ?? [];
+  if (kind.kind === 'pipelines') return list;
+  return list.flatMap((p) =>
+    (Array.isArray(p['stages']) ? (p['stages'] as Row[]) : []).map((s) => ({ ...s, pipelineId: p['id'] })),
+  );
 }
 
 /** get: one entry per id, in order, `null` where there is none (archived owners are found too). */

@@ -16,7 +16,7 @@ export type CallKind = 'standard' | 'search';
 export const DAILY_SPENT = 'hubspot-daily-spent';
 
 /** Until when (epoch ms) the account's daily allowance is used up, and HubSpot's refusal. */
-export interface DailySpent {
+interface DailySpent {
   until: number;
   crmError: unknown;
 }

@@ -31,12 +31,6 @@ import {
 /** HubSpot's batch endpoints take at most 100 inputs. */
 const BATCH = HUBSPOT_PROFILE.batchWriteMaxInputs;
 
-const UNKNOWN = fail(
-  'CRM_PROXY_OUTCOME_UNKNOWN',
-  'The service stopped while this batch was being sent to HubSpot, so HubSpot may or may not have created the record; it was not sent again. Search HubSpot for it before sending it again.',
-);
-const CANCELLED = fail('CRM_PROXY_CANCELLED', 'The job was cancelled before this record was sent.');
-
 // After a create or upsert whose answer was lost: HubSpot is asked what it holds before answering.
 
 /** How long before the send a record's creation still counts as the call's own (clock skew with HubSpot). */
@@ -107,7 +101,7 @@ const notWritten = (property: string, existing?: string): SaveResult => ({
  * value, or sharing one with another record of the batch, are left out (their outcome stays
  * unknown), as are all records when there is no such property or HubSpot cannot be asked.
  */
-export async function reconcileCreates(
+async function reconcileCreates(
   hs: PerConnectionState,
   call: HandlerCall,
   object: ObjectRef,
@@ -218,6 +212,13 @@ async function writeBatch(
   }
   return mapBatchAnswer(batch, parseJson<BatchAnswer>(response) ?? {});
 }
+
+/** What the records of a batch a job does not send are answered. */
+const UNKNOWN = fail(
+  'CRM_PROXY_OUTCOME_UNKNOWN',
+  'The service stopped while this batch was being sent to HubSpot, so HubSpot may or may not have created the record; it was not sent again. Search HubSpot for it before sending it again.',
+);
+const CANCELLED = fail('CRM_PROXY_CANCELLED', 'The job was cancelled before this record was sent.');
 
 /**
  * Batches round after round (a repeated id's later write wins), the batches of a round in
