@@ -1,9 +1,10 @@
-import type { QueryPage } from '../../domain/operations.ts';
+import type { QueryPage, SaveResult, WriteAnswer } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
-import type { CrmSession, SearchRequest } from '../adapter.ts';
+import type { CrmSession, HandlerCall, SearchRequest } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
 import type { PerConnectionState } from './connection-state.ts';
+import { fail, isRecord } from './write-results.ts';
 
 /**
  * The account's own objects, read through get and query in HubSpot's shapes:
@@ -55,52 +56,39 @@ async function owners(hs: PerConnectionState, session: CrmSession, archived: boo
   for (let page = 0; page < 200; page++) {
     const q = new URLSearchParams({ limit: '500', archived: String(archived) });
     if (after !== undefined) q.set('after', after);
-    const response = await hs.call(session, {
-      method: 'GET',
-      path: `/crm/v3/owners?${q.toString()}`,
-      idempotent: true,
-      label: 'hubspot.owners.list',
-    });
-    if (response.status !== 200) throw crmErrorFromResponse('hubspot', response, 'listing owners');
-    const body = parseJson<{ results?: Row[]; paging?: { next?: { after?: string } } }>(response) ?? {};
-    out.push(...(body.results ?? []));
-    after = body.paging?.next?.after;
+    const body = await hs.get<{ results?: Row[]; paging?: { next?: { after?: string } } }>(
+      { session },
+      `/crm/v3/owners?${q.toString()}`,
+      'hubspot.owners.list',
+      'listing owners',
+    );
+    out.push(...(body?.results ?? []));
+    after = body?.paging?.next?.after;
     if (after === undefined) break;
   }
   return out;
 }
 
-async function pipelines(hs: PerConnectionState, session: CrmSession, objectType: string): Promise<Row[]> {
-  const response = await hs.call(session, {
-    method: 'GET',
-    path: `/crm/v3/pipelines/${objectType}`,
-    idempotent: true,
-    label: 'hubspot.pipelines.list',
-  });
-  if (response.status !== 200)
-    throw crmErrorFromResponse('hubspot', response, `listing ${objectType} pipelines`);
-  return parseJson<{ results?: Row[] }>(response)?.results ?? [];
-}
-
-/** Stages of every pipeline, each naming its pipeline. */
-function stagesOf(list: Row[]): Row[] {
-  return list.flatMap((p) =>
-    (Array.isArray(p['stages']) ? (p['stages'] as Row[]) : []).map((s) => ({ ...s, pipelineId: p['id'] })),
-  );
-}
-
+/** Owners (archived ones, or both), pipelines, or the stages of every pipeline, each naming its pipeline. */
 async function rows(
   hs: PerConnectionState,
   session: CrmSession,
   kind: Kind,
   archivedOwners: boolean | 'both',
-) {
+): Promise<Row[]> {
   if (kind.kind === 'owners') {
     if (archivedOwners !== 'both') return owners(hs, session, archivedOwners);
     return [...(await owners(hs, session, false)), ...(await owners(hs, session, true))];
   }
-  const list = await pipelines(hs, session, kind.objectType);
-  return kind.kind === 'pipelines' ? list : stagesOf(list);
+  const { objectType } = kind;
+  const path = `/crm/v3/pipelines/${objectType}`;
+  const what = `listing ${objectType} pipelines`;
+  const list =
+    (await hs.get<{ results?: Row[] }>({ session }, path, 'hubspot.pipelines.list', what))?.results ?? [];
+  if (kind.kind === 'pipelines') return list;
+  return list.flatMap((p) =>
+    (Array.isArray(p['stages']) ? (p['stages'] as Row[]) : []).map((s) => ({ ...s, pipelineId: p['id'] })),
+  );
 }
 
 /** get: one entry per id, in order, `null` where there is none (archived owners are found too). */
@@ -166,17 +154,11 @@ export async function queryAccountObjects(
  */
 export async function writePipelines(
   hs: PerConnectionState,
-  call: { session: CrmSession; limiter: { run<T>(fn: () => Promise<T>): Promise<T> } },
+  call: HandlerCall,
   kind: Kind,
   records: unknown[],
   mode: 'insert' | 'update',
-): Promise<{
-  data: Array<{
-    id?: string;
-    success: boolean;
-    errors: Array<{ statusCode: string; message: string; fields: string[] }>;
-  }>;
-}> {
+): Promise<WriteAnswer> {
   if (kind.kind === 'owners' || (kind.kind === 'stages' && mode === 'update')) {
     throw new ApiError(
       'object_not_supported',
@@ -186,59 +168,38 @@ export async function writePipelines(
       { details: [{ object_name: kind.kind, operation: mode }] },
     );
   }
+  const base = `/crm/v3/pipelines/${kind.objectType}`;
   const data = await Promise.all(
-    records.map(async (raw, index) => {
-      const record = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Row) : {};
-      const { id, pipelineId, ...body } = record;
-      let path: string;
-      let method: 'POST' | 'PATCH';
-      if (mode === 'update') {
-        path = `/crm/v3/pipelines/${kind.objectType}/${encodeURIComponent(String(id ?? ''))}`;
-        method = 'PATCH';
-      } else if (kind.kind === 'stages') {
+    records.map(async (raw, index): Promise<SaveResult> => {
+      const { id, pipelineId, ...body } = isRecord(raw) ? raw : {};
+      let path = base;
+      if (mode === 'update') path = `${base}/${encodeURIComponent(String(id ?? ''))}`;
+      else if (kind.kind === 'stages') {
         if (typeof pipelineId !== 'string' || pipelineId === '') {
-          return {
-            success: false,
-            errors: [
-              {
-                statusCode: 'REQUIRED_FIELD',
-                message: `record ${index}: a stage needs its pipelineId.`,
-                fields: ['pipelineId'],
-              },
-            ],
-          };
+          const error = fail('REQUIRED_FIELD', `record ${index}: a stage needs its pipelineId.`, [
+            'pipelineId',
+          ]);
+          return { success: false, errors: [error] };
         }
-        path = `/crm/v3/pipelines/${kind.objectType}/${encodeURIComponent(pipelineId)}/stages`;
-        method = 'POST';
-      } else {
-        path = `/crm/v3/pipelines/${kind.objectType}`;
-        method = 'POST';
+        path = `${base}/${encodeURIComponent(pipelineId)}/stages`;
       }
-      const response = await call.limiter.run(() =>
-        hs.call(call.session, {
-          method,
-          path,
-          body,
-          idempotent: method === 'PATCH',
-          label: `hubspot.pipelines.${mode}`,
-        }),
-      );
+      const response = await hs.send(call, {
+        method: mode === 'update' ? 'PATCH' : 'POST',
+        path,
+        body,
+        idempotent: mode === 'update',
+        label: `hubspot.pipelines.${mode}`,
+      });
       const answer = parseJson<Row>(response) ?? {};
       if (response.status === 200 || response.status === 201)
         return { id: String(answer['id']), success: true, errors: [] };
       if (response.status >= 500)
         throw crmErrorFromResponse('hubspot', response, `writing ${kind.objectType} ${kind.kind}`);
-      return {
-        ...(mode === 'update' ? { id: String(id) } : {}),
-        success: false,
-        errors: [
-          {
-            statusCode: String(answer['category'] ?? `HTTP_${response.status}`),
-            message: String(answer['message'] ?? response.text.slice(0, 300)),
-            fields: [],
-          },
-        ],
-      };
+      const error = fail(
+        String(answer['category'] ?? `HTTP_${response.status}`),
+        String(answer['message'] ?? response.text.slice(0, 300)),
+      );
+      return { ...(mode === 'update' ? { id: String(id) } : {}), success: false, errors: [error] };
     }),
   );
   return { data };

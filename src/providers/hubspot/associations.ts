@@ -6,13 +6,15 @@ import type {
   SaveResult,
   WriteAnswer,
 } from '../../domain/operations.ts';
+import { ApiError } from '../../errors/index.ts';
 import { closestName } from '../../lib/closest.ts';
-import type { HandlerCall } from '../adapter.ts';
+import type { HandlerCall, OperationHandlers, OperationInputs } from '../adapter.ts';
 import { type OutboundResponse, parseJson } from '../client/types.ts';
 import { CrmError, crmErrorFromResponse } from '../errors.ts';
 import type { PerConnectionState } from './connection-state.ts';
 import { type ObjectRef, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
+import { chunks, fail, failed, malformedId, written } from './write-results.ts';
 
 /** v4 batch read takes 1 000 ids; creates and archives go by 100 so a failed call fails few links. */
 const READ_BATCH = 1_000;
@@ -39,21 +41,11 @@ const kind = (t: V4Type): AssociationKind => ({
   label: typeof t.label === 'string' ? t.label : null,
 });
 
-const fail = (statusCode: string, message: string): RecordError => ({ statusCode, message, fields: [] });
-
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 
 type Link = AssociationLink & { index: number };
-type ReadyLink = Link & { type?: AssociationKind };
+type ReadyLink = Link & { type: AssociationKind | undefined };
 type Results = Array<SaveResult | undefined>;
-
-function send(
-  hs: PerConnectionState,
-  call: HandlerCall,
-  request: { path: string; body: unknown; label: string; idempotent: boolean },
-): Promise<OutboundResponse> {
-  return call.limiter.run(() => hs.call(call.session, { method: 'POST', ...request }));
-}
 
 /** The association types from one object type to another (HubSpot's labels API). */
 async function types(
@@ -62,16 +54,13 @@ async function types(
   from: ObjectRef,
   to: ObjectRef,
 ): Promise<AssociationKind[]> {
-  const response = await call.limiter.run(() =>
-    hs.call(call.session, {
-      method: 'GET',
-      path: path(from, to, 'labels'),
-      idempotent: true,
-      label: 'hubspot.associations.labels',
-    }),
+  const answer = await hs.get<{ results?: V4Type[] }>(
+    call,
+    path(from, to, 'labels'),
+    'hubspot.associations.labels',
+    'reading association labels',
   );
-  if (response.status !== 200) throw crmErrorFromResponse('hubspot', response, 'reading association labels');
-  return (parseJson<{ results?: V4Type[] }>(response)?.results ?? []).map(kind);
+  return (answer?.results ?? []).map(kind);
 }
 
 interface BatchReadAnswer {
@@ -81,20 +70,15 @@ interface BatchReadAnswer {
   }>;
 }
 
-async function read(
-  hs: PerConnectionState,
-  call: HandlerCall,
-  input: { objectName: string; ids: string[]; to: string },
-) {
+async function read(hs: PerConnectionState, call: HandlerCall, input: OperationInputs['associations']) {
   const from = await resolveObject(hs, call.session, input.objectName);
   const to = await resolveObject(hs, call.session, input.to);
   const valid = [...new Set(input.ids.filter((id) => HUBSPOT_PROFILE.idPattern.test(id)))];
   const found = new Map<string, RecordAssociations['to']>();
-  const chunks: string[][] = [];
-  for (let i = 0; i < valid.length; i += READ_BATCH) chunks.push(valid.slice(i, i + READ_BATCH));
   await Promise.all(
-    chunks.map(async (ids) => {
-      const response = await send(hs, call, {
+    chunks(valid, READ_BATCH).map(async (ids) => {
+      const response = await hs.send(call, {
+        method: 'POST',
         path: path(from, to, 'batch/read'),
         body: { inputs: ids.map((id) => ({ id })) },
         idempotent: true,
@@ -135,14 +119,11 @@ function callFailure(error: unknown, what: string): RecordError {
       `The ${what} call to HubSpot failed (${error.message}); check the association before sending it again.`,
     );
   }
-  if (error instanceof Error && 'code' in error && (error as { code: unknown }).code === 'crm_rate_limited') {
+  if (error instanceof ApiError && error.code === 'crm_rate_limited') {
     return fail('CRM_RATE_LIMITED', `${error.message} Nothing was written for this link.`);
   }
   throw error;
 }
-
-const malformed = (id: string) =>
-  fail('MALFORMED_ID', `"${id.slice(0, 50)}" is not a HubSpot record id (decimal digits).`);
 
 /** The association type a create link names (its label, or HubSpot's default), or why there is none. */
 function linkType(
@@ -167,58 +148,6 @@ function linkType(
   );
 }
 
-/** The links of one target type that can be sent; the others get their refusal in `results`. */
-async function readyLinks(
-  hs: PerConnectionState,
-  call: HandlerCall,
-  group: Link[],
-  from: ObjectRef,
-  to: ObjectRef,
-  mode: 'create' | 'archive',
-  results: Results,
-): Promise<ReadyLink[]> {
-  const kinds = mode === 'create' ? await types(hs, call, from, to) : [];
-  const ready: ReadyLink[] = [];
-  for (const link of group) {
-    const bad = [link.id, link.toId].find((id) => !HUBSPOT_PROFILE.idPattern.test(id));
-    if (bad !== undefined) {
-      results[link.index] = { id: link.id, success: false, errors: [malformed(bad)] };
-      continue;
-    }
-    if (mode === 'archive') {
-      ready.push(link);
-      continue;
-    }
-    const type = linkType(link, kinds, from, to);
-    if ('statusCode' in type) results[link.index] = { id: link.id, success: false, errors: [type] };
-    else ready.push({ ...link, type });
-  }
-  return ready;
-}
-
-function batchRequest(batch: ReadyLink[], from: ObjectRef, to: ObjectRef, mode: 'create' | 'archive') {
-  return mode === 'create'
-    ? {
-        path: path(from, to, 'batch/create'),
-        body: {
-          inputs: batch.map((l) => ({
-            from: { id: l.id },
-            to: { id: l.toId },
-            types: [{ associationCategory: l.type?.category, associationTypeId: l.type?.typeId }],
-          })),
-        },
-        // Associating twice leaves one association.
-        idempotent: true,
-        label: 'hubspot.associations.batch.create',
-      }
-    : {
-        path: path(from, to, 'batch/archive'),
-        body: { inputs: batch.map((l) => ({ from: { id: l.id }, to: [{ id: l.toId }] })) },
-        idempotent: true,
-        label: 'hubspot.associations.batch.archive',
-      };
-}
-
 /** Each link the answer's errors name (by id, or by from and to ids) gets that error. */
 function markErrors(batch: ReadyLink[], errors: V4ErrorEntry[], results: Results): void {
   for (const e of errors) {
@@ -233,11 +162,12 @@ function markErrors(batch: ReadyLink[], errors: V4ErrorEntry[], results: Results
         String(e.category ?? 'ERROR'),
         String(e.message ?? 'HubSpot refused this association.'),
       );
-      results[l.index] = { id: l.id, success: false, errors: [error] };
+      results[l.index] = failed(l.id, [error]);
     }
   }
 }
 
+/** One batch of links of one target type, each link's result set in `results`. */
 async function writeBatch(
   hs: PerConnectionState,
   call: HandlerCall,
@@ -247,42 +177,66 @@ async function writeBatch(
   mode: 'create' | 'archive',
   results: Results,
 ): Promise<void> {
+  const inputs = batch.map((l) =>
+    mode === 'create'
+      ? {
+          from: { id: l.id },
+          to: { id: l.toId },
+          types: [{ associationCategory: l.type?.category, associationTypeId: l.type?.typeId }],
+        }
+      : { from: { id: l.id }, to: [{ id: l.toId }] },
+  );
   let response: OutboundResponse;
   try {
-    response = await send(hs, call, batchRequest(batch, from, to, mode));
+    response = await hs.send(call, {
+      method: 'POST',
+      path: path(from, to, `batch/${mode}`),
+      body: { inputs },
+      // Associating twice leaves one association; removing twice removes it once.
+      idempotent: true,
+      label: `hubspot.associations.batch.${mode}`,
+    });
     if (![200, 201, 204, 207].includes(response.status)) {
       throw crmErrorFromResponse('hubspot', response, `association batch ${mode}`);
     }
   } catch (error) {
     const entry = callFailure(error, `association batch ${mode}`);
-    for (const l of batch) results[l.index] = { id: l.id, success: false, errors: [entry] };
+    for (const l of batch) results[l.index] = failed(l.id, [entry]);
     return;
   }
   markErrors(batch, parseJson<{ errors?: V4ErrorEntry[] }>(response)?.errors ?? [], results);
-  for (const l of batch) results[l.index] ??= { id: l.id, success: true, errors: [] };
+  for (const l of batch) results[l.index] ??= written(l.id);
 }
 
+/**
+ * Links grouped by target type: malformed ids and (creates) labels that name no association type
+ * are refused, the others sent in batches.
+ */
 async function write(
   hs: PerConnectionState,
   call: HandlerCall,
-  input: { objectName: string; links: AssociationLink[] },
+  input: OperationInputs['associate'],
   mode: 'create' | 'archive',
 ): Promise<WriteAnswer> {
   const from = await resolveObject(hs, call.session, input.objectName);
   const results: Results = input.links.map(() => undefined);
   for (const group of byTarget(input.links).values()) {
     const to = await resolveObject(hs, call.session, (group[0] as AssociationLink).to);
-    const ready = await readyLinks(hs, call, group, from, to, mode, results);
-    const batches: ReadyLink[][] = [];
-    for (let i = 0; i < ready.length; i += WRITE_BATCH) batches.push(ready.slice(i, i + WRITE_BATCH));
-    await Promise.all(batches.map((batch) => writeBatch(hs, call, batch, from, to, mode, results)));
+    const kinds = mode === 'create' ? await types(hs, call, from, to) : [];
+    const ready: ReadyLink[] = [];
+    for (const link of group) {
+      const bad = [link.id, link.toId].find((id) => !HUBSPOT_PROFILE.idPattern.test(id));
+      let type = mode === 'create' ? linkType(link, kinds, from, to) : undefined;
+      if (bad !== undefined) type = malformedId(bad);
+      if (type !== undefined && 'statusCode' in type) results[link.index] = failed(link.id, [type]);
+      else ready.push({ ...link, type });
+    }
+    await Promise.all(
+      chunks(ready, WRITE_BATCH).map((batch) => writeBatch(hs, call, batch, from, to, mode, results)),
+    );
   }
   const notProcessed = fail('CRM_PROXY_NO_RESULT', 'Not processed.');
-  return {
-    data: results.map(
-      (r, i) => r ?? { id: input.links[i]?.id ?? '', success: false, errors: [notProcessed] },
-    ),
-  };
+  return { data: results.map((r, i) => r ?? failed(input.links[i]?.id ?? '', [notProcessed])) };
 }
 
 /**
@@ -292,11 +246,8 @@ async function write(
  */
 export function hubspotAssociations(hs: PerConnectionState) {
   return {
-    read: (call: HandlerCall, input: { objectName: string; ids: string[]; to: string }) =>
-      read(hs, call, input),
-    associate: (call: HandlerCall, input: { objectName: string; links: AssociationLink[] }) =>
-      write(hs, call, input, 'create'),
-    dissociate: (call: HandlerCall, input: { objectName: string; links: AssociationLink[] }) =>
-      write(hs, call, input, 'archive'),
-  };
+    associations: (call, input) => read(hs, call, input),
+    associate: (call, input) => write(hs, call, input, 'create'),
+    dissociate: (call, input) => write(hs, call, input, 'archive'),
+  } satisfies OperationHandlers;
 }

@@ -1,6 +1,6 @@
 import type { AuditLogPage } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
-import type { AuditLogFilter, HandlerCall } from '../adapter.ts';
+import type { AuditLogFilter, Handler, HandlerCall } from '../adapter.ts';
 import { type OutboundResponse, parseJson } from '../client/types.ts';
 import { signCursor, verifyCursor } from '../cursor.ts';
 import { crmErrorFromResponse } from '../errors.ts';
@@ -58,18 +58,16 @@ function failure(response: OutboundResponse): Error {
  * per answer; `next_cursor` (HubSpot's position and the filter, bound to the connection and signed)
  * continues.
  */
-export function hubspotAuditLogs(hs: PerConnectionState, key: Buffer) {
+export function hubspotAuditLogs(hs: PerConnectionState, key: Buffer): Handler<'audit_logs'> {
   async function page(call: HandlerCall, query: Array<[string, string]>, after: string, limit: number) {
     const params = new URLSearchParams([...query, ['limit', String(limit)]]);
     if (after !== '') params.set('after', after);
-    const response = await call.limiter.run(() =>
-      hs.call(call.session, {
-        method: 'GET',
-        path: `${AUDIT.path}?${params.toString()}`,
-        idempotent: true,
-        label: 'hubspot.account_info.audit_logs',
-      }),
-    );
+    const response = await hs.send(call, {
+      method: 'GET',
+      path: `${AUDIT.path}?${params.toString()}`,
+      idempotent: true,
+      label: 'hubspot.account_info.audit_logs',
+    });
     if (response.status !== 200) throw failure(response);
     return parseJson<AuditAnswer>(response) ?? {};
   }
@@ -89,7 +87,7 @@ export function hubspotAuditLogs(hs: PerConnectionState, key: Buffer) {
     return { records, done: !more, next_cursor: more ? signCursor(key, { ...payload, a: after }) : null };
   }
 
-  return async (call: HandlerCall, input: { filter: AuditLogFilter } | { cursor: string }) => {
+  return async (call, input) => {
     if ('cursor' in input)
       return run(call, verifyCursor<CursorPayload>(key, input.cursor, call.session.connectionId));
     return run(call, {

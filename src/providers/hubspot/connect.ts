@@ -1,7 +1,7 @@
 import type { Clock } from '../../lib/clock.ts';
 import type { AccessCheckOutcome, ConnectFacet, ConnectTarget } from '../adapter.ts';
 import type { HttpClient } from '../client/http-client.ts';
-import { OutboundNetworkError, parseJson } from '../client/types.ts';
+import { OutboundNetworkError, type OutboundResponse, parseJson } from '../client/types.ts';
 import { authorizationUrl, exchangeAuthorizationCode } from '../oauth.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 import type { HubSpotSettings } from './settings.ts';
@@ -17,36 +17,32 @@ interface TokenInfo {
   user?: string;
 }
 
-/** A GET to HubSpot; a network failure is returned, not thrown. */
-async function send(client: HttpClient, url: string, headers: Record<string, string>, what: string) {
+/** A GET to HubSpot by the `call` named; a network failure is the check's failure, not thrown. */
+async function send(
+  client: HttpClient,
+  url: string,
+  headers: Record<string, string>,
+  label: string,
+  call: string,
+): Promise<OutboundResponse | AccessCheckOutcome> {
   try {
-    return await client.send({
-      method: 'GET',
-      url,
-      headers: { accept: 'application/json', ...headers },
-      idempotent: true,
-      label: `hubspot.${what}`,
-    });
+    const request = { method: 'GET', url, headers: { accept: 'application/json', ...headers } } as const;
+    return await client.send({ ...request, idempotent: true, label: `hubspot.${label}` });
   } catch (error) {
-    if (error instanceof OutboundNetworkError) return error;
-    throw error;
+    if (!(error instanceof OutboundNetworkError)) throw error;
+    return {
+      ok: false,
+      description: `the ${call} call could not reach HubSpot (${error.kind.replace('_', ' ')})`,
+    };
   }
 }
 
 /** HubSpot's token information: the account (hub id) and user an OAuth access token belongs to. */
 async function tokenInfo(client: HttpClient, base: string, accessToken: string): Promise<AccessCheckOutcome> {
   // The token is the path's last segment; the outbound log masks it (lib/redact.ts).
-  const answer = await send(
-    client,
-    `${base}${C.tokenInfoPath}${encodeURIComponent(accessToken)}`,
-    {},
-    'oauth.token_info',
-  );
-  if (answer instanceof OutboundNetworkError)
-    return {
-      ok: false,
-      description: `the token information call could not reach HubSpot (${answer.kind.replace('_', ' ')})`,
-    };
+  const url = `${base}${C.tokenInfoPath}${encodeURIComponent(accessToken)}`;
+  const answer = await send(client, url, {}, 'oauth.token_info', 'token information');
+  if ('ok' in answer) return answer;
   const body = parseJson<TokenInfo>(answer);
   const hubId = body?.hub_id;
   if (answer.status !== 200 || (typeof hubId !== 'number' && typeof hubId !== 'string')) {
@@ -65,17 +61,9 @@ async function privateAppCheck(
   base: string,
   accessToken: string,
 ): Promise<AccessCheckOutcome> {
-  const answer = await send(
-    client,
-    `${base}${C.privateAppCheckPath}`,
-    { authorization: `Bearer ${accessToken}` },
-    'check',
-  );
-  if (answer instanceof OutboundNetworkError)
-    return {
-      ok: false,
-      description: `the check call could not reach HubSpot (${answer.kind.replace('_', ' ')})`,
-    };
+  const headers = { authorization: `Bearer ${accessToken}` };
+  const answer = await send(client, `${base}${C.privateAppCheckPath}`, headers, 'check', 'check');
+  if ('ok' in answer) return answer;
   if (answer.status !== 200) {
     return {
       ok: false,

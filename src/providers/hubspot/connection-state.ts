@@ -1,10 +1,10 @@
 import type { Clock } from '../../lib/clock.ts';
 import type { SharedState } from '../../lib/shared-state.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
-import type { CrmSession } from '../adapter.ts';
-import type { OutboundResponse } from '../client/types.ts';
-import { type HubSpotCall, hubspotCall } from './calls.ts';
-import { DAILY_SPENT, type DailySpent, HubSpotPacer, type PacerOptions } from './pacing.ts';
+import type { CrmSession, HandlerCall } from '../adapter.ts';
+import { type OutboundResponse, parseJson } from '../client/types.ts';
+import { crmErrorFromResponse } from '../errors.ts';
+import { DAILY_SPENT, type HubSpotCall, HubSpotPacer, hubspotCall, type PacerOptions } from './pacing.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
 /** A custom object's schema, as the cache keeps it. */
@@ -67,9 +67,14 @@ export class PerConnectionState {
     });
     // Another instance found a connection's daily allowance used up.
     options.shared?.subscribe(DAILY_SPENT, (message) => {
-      const spent = parseDailySpent(message);
-      if (spent !== undefined)
-        this.of(spent.connectionId).pacer.spentForTheDay(spent.until, spent.crmError, false);
+      let m: { connectionId?: unknown; until?: unknown; crmError?: unknown } | null;
+      try {
+        m = JSON.parse(message ?? 'null');
+      } catch {
+        return;
+      }
+      if (typeof m?.connectionId === 'string' && typeof m.until === 'number')
+        this.of(m.connectionId).pacer.spentForTheDay(m.until, m.crmError, false);
     });
   }
 
@@ -106,15 +111,26 @@ export class PerConnectionState {
   call(session: CrmSession, call: HubSpotCall): Promise<OutboundResponse> {
     return hubspotCall(session, this.of(session.connectionId).pacer, this.clock, call);
   }
-}
 
-function parseDailySpent(message: string | null): ({ connectionId: string } & DailySpent) | undefined {
-  if (message === null) return undefined;
-  try {
-    const m = JSON.parse(message) as { connectionId?: unknown; until?: unknown; crmError?: unknown };
-    if (typeof m.connectionId !== 'string' || typeof m.until !== 'number') return undefined;
-    return { connectionId: m.connectionId, until: m.until, crmError: m.crmError };
-  } catch {
-    return undefined;
+  /** A paced call under the handler call's concurrency cap. */
+  send(call: HandlerCall, request: HubSpotCall): Promise<OutboundResponse> {
+    return call.limiter.run(() => this.call(call.session, request));
+  }
+
+  /**
+   * A paced GET that must answer 200, as JSON (under the concurrency cap when the call has one);
+   * any other answer is HubSpot's error about `what`.
+   */
+  async get<T>(
+    call: { session: CrmSession; limiter?: HandlerCall['limiter'] },
+    path: string,
+    label: string,
+    what: string,
+  ): Promise<T | undefined> {
+    const request = { method: 'GET', path, idempotent: true, label } as const;
+    const send = () => this.call(call.session, request);
+    const response = await (call.limiter === undefined ? send() : call.limiter.run(send));
+    if (response.status !== 200) throw crmErrorFromResponse('hubspot', response, what);
+    return parseJson<T>(response);
   }
 }

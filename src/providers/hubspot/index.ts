@@ -1,7 +1,81 @@
-import type { ProviderModule } from '../adapter.ts';
-import { createHubSpotAdapter } from './adapter.ts';
-import { HUBSPOT } from './profile.ts';
-import { hubspotSettings } from './settings.ts';
+import type { Connection } from '../../domain/connection.ts';
+import type { CrmAdapter, OAuthClient, ProviderDeps, ProviderModule } from '../adapter.ts';
+import { bearer, refreshAccessToken } from '../oauth.ts';
+import { hubspotAssociations } from './associations.ts';
+import { hubspotAuditLogs } from './audit-logs.ts';
+import { hubspotConnect } from './connect.ts';
+import { PerConnectionState } from './connection-state.ts';
+import { hubspotAddCustomField, hubspotDescribe } from './objects.ts';
+import { paced } from './pacing.ts';
+import { HUBSPOT, HUBSPOT_PROFILE } from './profile.ts';
+import { hubspotGet } from './records.ts';
+import { hubspotSearch } from './search.ts';
+import { type HubSpotSettings, hubspotSettings } from './settings.ts';
+import { hubspotUpsert } from './upsert.ts';
+import { hubspotWrites } from './writes.ts';
+
+/**
+ * HubSpot: writes (batch APIs), search, get (batch read), describe, associations (read, associate,
+ * dissociate), add custom field, audit logs and pass-through; every CRM call paced per connection.
+ */
+function createHubSpotAdapter(deps: ProviderDeps<HubSpotSettings>): CrmAdapter {
+  const { clock, settings } = deps;
+  const hs = new PerConnectionState({
+    clock,
+    shared: deps.shared,
+    pacer: { onWait: (kind, ms) => deps.onPacerWait?.(HUBSPOT_PROFILE.provider, kind, ms) },
+  });
+  const writes = hubspotWrites(hs);
+  const apiBaseUrl = (c: Pick<Connection, 'apiBaseUrl'>) => c.apiBaseUrl ?? HUBSPOT_PROFILE.defaultApiBaseUrl;
+  return {
+    profile: HUBSPOT,
+    auth: {
+      // HubSpot does not document rotation, but says to keep whatever refresh token comes back.
+      refresh: (app, refreshToken) =>
+        refreshAccessToken(deps.client, clock, HUBSPOT_PROFILE.provider, app, refreshToken),
+      // HubSpot warns that a 401 alone is not proof of expiry, but a refresh is the only remedy we have;
+      // the token manager refreshes at most once per rejected token, so this cannot loop.
+      isExpiredToken: (response) => response.status === 401,
+      authorize: bearer,
+    },
+    connect: hubspotConnect(deps.client, clock, settings),
+    defaultApiBaseUrl: apiBaseUrl,
+    oauthApp(connection: Connection, sandboxClient: OAuthClient | undefined) {
+      const clientId = sandboxClient?.clientId ?? settings.clientId;
+      const clientSecret = sandboxClient?.clientSecret ?? settings.clientSecret;
+      if (clientId === undefined || clientSecret === undefined) return null;
+      return { clientId, clientSecret, tokenUrl: `${apiBaseUrl(connection)}${HUBSPOT_PROFILE.tokenPath}` };
+    },
+    handlers: {
+      // Batches of 100 in parallel under the connection's pacer; results in input order.
+      insert: writes.insert,
+      update: writes.update,
+      delete: writes.delete,
+      upsert: (call, input) => hubspotUpsert(hs, call, input),
+      // CRM search with HubSpot's paging behind a signed cursor, paced at search's 5 per second.
+      search: hubspotSearch(hs, deps.signingKey),
+      // At most 100 ids, so one paced batch/read call.
+      get: hubspotGet(hs),
+      // Object types (standard and custom) or one type's properties, as HubSpot answers them.
+      describe: hubspotDescribe(hs),
+      // Associations v4: read with types and labels, create and remove as writes.
+      ...hubspotAssociations(hs),
+      // The account activity API's audit log, HubSpot's pages behind a signed cursor.
+      audit_logs: hubspotAuditLogs(hs, deps.signingKey),
+      // HubSpot's answer names its message `message`.
+      add_custom_field: hubspotAddCustomField(hs),
+      passthrough: {
+        forwardedHeaders: { names: [], prefixes: [] },
+        // Sandbox connections also accept HubSpot's real host, so client code runs unchanged on both.
+        publicOrigins: (c) => (c.sandbox ? [HUBSPOT_PROFILE.defaultApiBaseUrl] : []),
+        // Pass-through calls share the connection's pacer with the service's own calls (HubSpot's rate
+        // limits are per account); a 429 comes back as it is and holds the connection's other calls back.
+        pace: (connectionId, path, send, headOf) =>
+          paced(hs.of(connectionId).pacer, clock, path, send, headOf),
+      },
+    },
+  };
+}
 
 export const hubspotProvider: ProviderModule<typeof hubspotSettings> = {
   profile: HUBSPOT,

@@ -1,14 +1,14 @@
-import { ApiError } from '../../errors/index.ts';
-import { closestName } from '../../lib/closest.ts';
-import type { CrmSession } from '../adapter.ts';
+import { ApiError, type ErrorDetail, unknownFields } from '../../errors/index.ts';
+import { closestName, hinter } from '../../lib/closest.ts';
+import type { CrmSession, Handler } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
 import { ACCOUNT_OBJECT_NAMES, accountObject } from './account-objects.ts';
 import type { PerConnectionState, PropertyInfo, SchemaSummary } from './connection-state.ts';
 import {
-  ANNOUNCED_OBJECTS,
   ASSOCIATION_NAMES,
   AUDIT_NAMES,
+  FIELD_TYPES_BY_TYPE,
   HUBSPOT_PROFILE,
   STANDARD_OBJECTS,
   type StandardObject,
@@ -31,15 +31,10 @@ const STANDARD_BY_KEY = new Map<string, StandardObject>();
 for (const o of STANDARD_OBJECTS) {
   for (const n of [o.path, o.typeId, ...o.aliases]) STANDARD_BY_KEY.set(key(n), o);
 }
-const ANNOUNCED = new Set(ANNOUNCED_OBJECTS.map(key));
 const AUDIT = new Set(AUDIT_NAMES.map(key));
 const ASSOCIATIONS = new Set(ASSOCIATION_NAMES.map(key));
 
 const SUPPORTED_NAMES = STANDARD_OBJECTS.map((o) => (o.path === 'goal_targets' ? 'goals' : o.path));
-
-function standardObject(name: string): StandardObject | undefined {
-  return STANDARD_BY_KEY.get(key(name));
-}
 
 /**
  * Resolves a user's object name: standard types by plural, singular, type id or the API's own
@@ -52,7 +47,7 @@ export async function resolveObject(
   session: CrmSession,
   name: string,
 ): Promise<ObjectRef> {
-  const standard = standardObject(name);
+  const standard = STANDARD_BY_KEY.get(key(name));
   if (standard !== undefined) {
     return { path: standard.path, typeId: standard.typeId, name: standard.path, custom: false };
   }
@@ -83,13 +78,6 @@ export async function resolveObject(
       'object_not_supported',
       `HubSpot's audit log of the account (who created, updated or deleted what, and when) is read with POST /v1/audit_logs {"data": {"occurred_after": "2026-01-01T00:00:00Z"}}; one record's history of its properties with get and "propertiesWithHistory": ["property", …] (at most 50 ids), for example POST /v1/object/get/contacts {"data": {"ids": [...], "propertiesWithHistory": ["lifecyclestage"]}}.`,
       { details: [{ object_name: name, use: ['/v1/audit_logs', 'propertiesWithHistory on get'] }] },
-    );
-  }
-  if (ANNOUNCED.has(key(name))) {
-    throw new ApiError(
-      'object_not_supported',
-      `HubSpot ${name} are not supported by this version of the service (announced for a later one). Supported objects: ${SUPPORTED_NAMES.join(', ')} and custom objects. The pass-through (/v1/proxy/…) reaches every HubSpot API meanwhile.`,
-      { details: [{ object_name: name, supported_objects: SUPPORTED_NAMES }] },
     );
   }
   const state = hs.of(session.connectionId);
@@ -134,15 +122,12 @@ function matchSchema(schemas: SchemaSummary[], name: string): SchemaSummary | un
 }
 
 async function loadSchemas(hs: PerConnectionState, session: CrmSession): Promise<SchemaSummary[]> {
-  const response = await hs.call(session, {
-    method: 'GET',
-    path: `${HUBSPOT_PROFILE.schemasPath}?archived=false&includePropertyDefinitions=false&includeAssociationDefinitions=false`,
-    idempotent: true,
-    label: 'hubspot.schemas.list',
-  });
-  if (response.status !== 200)
-    throw crmErrorFromResponse('hubspot', response, 'reading custom object schemas');
-  const body = parseJson<{ results?: Array<Partial<SchemaSummary>> }>(response);
+  const body = await hs.get<{ results?: Array<Partial<SchemaSummary>> }>(
+    { session },
+    `${HUBSPOT_PROFILE.schemasPath}?archived=false&includePropertyDefinitions=false&includeAssociationDefinitions=false`,
+    'hubspot.schemas.list',
+    'reading custom object schemas',
+  );
   return (body?.results ?? []).flatMap((s) =>
     typeof s.objectTypeId === 'string' && typeof s.name === 'string'
       ? [{ objectTypeId: s.objectTypeId, name: s.name, fullyQualifiedName: s.fullyQualifiedName ?? '' }]
@@ -176,14 +161,12 @@ export async function propertyInfos(
 ): Promise<PropertyInfo[]> {
   const state = hs.of(session.connectionId);
   const load = async (): Promise<PropertyInfo[]> => {
-    const response = await hs.call(session, {
-      method: 'GET',
-      path: `/crm/v3/properties/${encodeURIComponent(object.path)}?archived=false`,
-      idempotent: true,
-      label: 'hubspot.properties.list',
-    });
-    if (response.status !== 200) throw crmErrorFromResponse('hubspot', response, 'reading the property list');
-    const body = parseJson<{ results?: Array<Record<string, unknown>> }>(response);
+    const body = await hs.get<{ results?: Array<Record<string, unknown>> }>(
+      { session },
+      `/crm/v3/properties/${encodeURIComponent(object.path)}?archived=false`,
+      'hubspot.properties.list',
+      'reading the property list',
+    );
     return (body?.results ?? []).flatMap((p) => toInfo(p) ?? []);
   };
   return options.refresh === true
@@ -191,17 +174,155 @@ export async function propertyInfos(
     : state.properties.getOrLoad(object.typeId, load);
 }
 
-/** Names of the object type's properties (archived ones left out), cached per connection. */
-export async function propertyNames(
+/**
+ * The type's properties by lower-case name, once every name used (with the path of its use) is
+ * one of them, looked up in a fresh list when one is not: else a 400 names each unknown one with
+ * the closest real one, followed by `fix`.
+ */
+export async function checkedProperties(
   hs: PerConnectionState,
   session: CrmSession,
   object: ObjectRef,
-  options: { refresh?: boolean } = {},
-): Promise<string[]> {
-  return (await propertyInfos(hs, session, object, options)).map((p) => p.name);
+  used: Array<[name: string, path: string]>,
+  fix: string,
+): Promise<Map<string, PropertyInfo>> {
+  const index = (list: PropertyInfo[]) => new Map(list.map((p) => [p.name.toLowerCase(), p]));
+  let byLower = index(await propertyInfos(hs, session, object));
+  const unknown = () => used.filter(([name]) => !byLower.has(name.toLowerCase()));
+  if (unknown().length > 0) byLower = index(await propertyInfos(hs, session, object, { refresh: true }));
+  if (unknown().length > 0) {
+    const hint = hinter([...byLower.values()].map((p) => p.name));
+    const fields = unknown().map(([field, path]) => ({ path, field, did_you_mean: hint(field) }));
+    throw unknownFields(`HubSpot ${object.name} have no property`, fields, fix);
+  }
+  return byLower;
 }
 
-/** Forget the property list of one object type (after a property was created). */
-export function forgetProperties(hs: PerConnectionState, connectionId: string, object: ObjectRef): void {
-  hs.of(connectionId).properties.delete(object.typeId);
+interface SchemaAnswer {
+  results?: Array<Record<string, unknown>>;
+}
+
+/**
+ * Describe for HubSpot, from HubSpot's own answers: the account's object types (the standard ones
+ * and its custom objects from the schemas API), or one type with its properties as the properties
+ * API gives them (`name`, `label`, `type`, `fieldType`, `options`, …).
+ */
+export function hubspotDescribe(hs: PerConnectionState): Handler<'describe'> {
+  return async (call, input) => {
+    if (input.objectName === undefined) {
+      const path = `${HUBSPOT_PROFILE.schemasPath}?archived=false`;
+      const answer = await hs.get<SchemaAnswer>(call, path, 'hubspot.schemas.list', 'reading object schemas');
+      return {
+        objects: [
+          ...STANDARD_OBJECTS.map((o) => ({ name: o.path, objectTypeId: o.typeId, custom: false })),
+          ...(answer?.results ?? []).map((s) => ({
+            name: s['name'],
+            objectTypeId: s['objectTypeId'],
+            fullyQualifiedName: s['fullyQualifiedName'],
+            labels: s['labels'],
+            custom: true,
+          })),
+        ],
+      };
+    }
+    // Unknown names answer 404 with the supported and custom ones listed (resolveObject).
+    const object = await resolveObject(hs, call.session, input.objectName);
+    const answer = await hs.get<SchemaAnswer>(
+      call,
+      `/crm/v3/properties/${encodeURIComponent(object.path)}?archived=false`,
+      'hubspot.properties.list',
+      `reading the properties of ${object.name}`,
+    );
+    const properties = answer?.results ?? [];
+    return { name: object.name, objectTypeId: object.typeId, custom: object.custom, properties };
+  };
+}
+
+const REQUIRED = ['name', 'label', 'type', 'fieldType', 'groupName'] as const;
+
+/**
+ * Checks before anything reaches HubSpot, so a bad definition is a 400 naming the field: the five
+ * required attributes, a `type` HubSpot knows, a `fieldType` that type allows (the list of allowed
+ * ones in the answer), options for enumerations and a formula for calculations.
+ */
+function checkPropertyDefinition(definition: Record<string, unknown>): void {
+  const missing = REQUIRED.filter((k) => typeof definition[k] !== 'string' || definition[k] === '');
+  if (missing.length > 0) {
+    throw invalid(
+      `A HubSpot property needs ${REQUIRED.join(', ')}; missing or not a non-empty string: ${missing.join(', ')}.`,
+      missing.map((k) => ({ path: `/data/${k}`, message: 'required (non-empty string)' })),
+    );
+  }
+  const type = String(definition['type']);
+  const fieldType = String(definition['fieldType']);
+  const allowed = Object.hasOwn(FIELD_TYPES_BY_TYPE, type) ? FIELD_TYPES_BY_TYPE[type] : undefined;
+  if (allowed === undefined) {
+    const types = Object.keys(FIELD_TYPES_BY_TYPE);
+    throw invalid(`"${type.slice(0, 50)}" is not a HubSpot property type. Use one of: ${types.join(', ')}.`, [
+      { path: '/data/type', value: type.slice(0, 50), allowed_types: types },
+    ]);
+  }
+  if (!allowed.includes(fieldType)) {
+    throw invalid(
+      `HubSpot refuses fieldType "${fieldType.slice(0, 50)}" for type "${type}". Allowed fieldTypes for ${type}: ${allowed.join(', ')}.`,
+      [{ path: '/data/fieldType', type, value: fieldType.slice(0, 50), allowed_field_types: [...allowed] }],
+    );
+  }
+  const options = definition['options'];
+  if (type === 'enumeration' && (!Array.isArray(options) || options.length === 0)) {
+    throw invalid('An enumeration property needs `options`: a non-empty array of {label, value}.', [
+      { path: '/data/options', message: 'required for type enumeration' },
+    ]);
+  }
+  const formula = definition['calculationFormula'];
+  if (fieldType === 'calculation_equation' && (typeof formula !== 'string' || formula === '')) {
+    throw invalid('fieldType calculation_equation needs a `calculationFormula`.', [
+      { path: '/data/calculationFormula', message: 'required for fieldType calculation_equation' },
+    ]);
+  }
+}
+
+/** Creates a property (`POST /crm/v3/properties/{objectType}`) and answers it whole. */
+export function hubspotAddCustomField(hs: PerConnectionState): Handler<'add_custom_field'> {
+  return async ({ session }, { objectName, definition }) => {
+    checkPropertyDefinition(definition);
+    const object = await resolveObject(hs, session, objectName);
+    const response = await hs.call(session, {
+      method: 'POST',
+      path: `/crm/v3/properties/${encodeURIComponent(object.path)}`,
+      body: definition,
+      idempotent: false,
+      label: 'hubspot.properties.create',
+    });
+    if (response.status === 201 || response.status === 200) {
+      await hs.propertiesChanged(session.connectionId);
+      const data = parseJson<Record<string, unknown>>(response) ?? {};
+      return {
+        data,
+        message: `Property "${String(data['name'] ?? definition['name'])}" created on HubSpot ${object.name}.`,
+      };
+    }
+    const crm = parseJson<{ message?: string }>(response);
+    const crmMessage = typeof crm?.message === 'string' ? crm.message : `status ${response.status}`;
+    const details = [
+      { provider: 'hubspot', status: response.status, crm_error: crm ?? response.text.slice(0, 500) },
+    ];
+    if (response.status === 409) {
+      throw new ApiError(
+        'field_already_exists',
+        `HubSpot ${object.name} already have a property named "${String(definition['name'])}" (HubSpot: ${crmMessage}). Choose another name.`,
+        { details },
+      );
+    }
+    if (response.status === 400) {
+      throw new ApiError('invalid_field_definition', `HubSpot refused the property: ${crmMessage}`, {
+        details,
+      });
+    }
+    throw crmErrorFromResponse('hubspot', response, 'creating the property');
+  };
+}
+
+function invalid(message: string, details: ErrorDetail[]): ApiError {
+  return new ApiError('invalid_field_definition', message, { details });
 }

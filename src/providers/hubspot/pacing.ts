@@ -1,7 +1,14 @@
+import { ApiError } from '../../errors/index.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { retrying } from '../../lib/retry.ts';
 import type { SharedState } from '../../lib/shared-state.ts';
-import { headerValue, type OutboundResponse } from '../client/types.ts';
+import type { AnswerHead, CrmSession } from '../adapter.ts';
+import { parseRetryAfter } from '../client/retry.ts';
+import { type HttpMethod, headerValue, type OutboundResponse, parseJson } from '../client/types.ts';
+import { unreachableAsCrmError } from '../errors.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
+
+// HubSpot's rate limits: the pacer of one connection's calls, and the calls made through it.
 
 export type CallKind = 'standard' | 'search';
 
@@ -9,7 +16,7 @@ export type CallKind = 'standard' | 'search';
 export const DAILY_SPENT = 'hubspot-daily-spent';
 
 /** Until when (epoch ms) the account's daily allowance is used up, and HubSpot's refusal. */
-export interface DailySpent {
+interface DailySpent {
   until: number;
   crmError: unknown;
 }
@@ -42,6 +49,10 @@ class Window {
   probing: boolean;
   /** Calls of every instance in the shared window at our last reservation (0 when nothing is shared). */
   sharedCount = 0;
+  /** Calls waiting for a slot, in arrival order. */
+  readonly queue: Array<() => void> = [];
+  /** The pending wake-up of the queue; replaced (aborted) when the window changes sooner. */
+  wakeUp: AbortController | undefined;
 
   constructor(o: WindowOptions) {
     this.max = o.max;
@@ -115,12 +126,6 @@ export class HubSpotPacer {
   #daily: DailySpent | undefined;
   readonly #onWait: PacerOptions['onWait'];
   readonly #windows: Record<CallKind, Window>;
-  readonly #queues: Record<CallKind, Array<() => void>> = { standard: [], search: [] };
-  /** The pending wake-up of each queue; replaced (aborted) when the window changes sooner. */
-  readonly #wakeUps: Record<CallKind, AbortController | undefined> = {
-    standard: undefined,
-    search: undefined,
-  };
 
   constructor(options: PacerOptions) {
     const r = HUBSPOT_PROFILE.rateLimits;
@@ -148,15 +153,14 @@ export class HubSpotPacer {
   /** Waits for a slot; the caller must call `done` with the slot once the answer (or the failure) is in. */
   async acquire(kind: CallKind): Promise<PacerSlot> {
     const w = this.#windows[kind];
-    const queue = this.#queues[kind];
     const asked = this.#clock.now();
     let held = false;
-    if (queue.length === 0 && w.canSend(asked)) {
+    if (w.queue.length === 0 && w.canSend(asked)) {
       w.inFlight += 1;
     } else {
       held = true;
       await new Promise<void>((resolve) => {
-        queue.push(resolve);
+        w.queue.push(resolve);
         this.#pump(kind);
       });
     }
@@ -269,23 +273,205 @@ export class HubSpotPacer {
   /** Lets waiting calls go while there is room, then sleeps on the clock until the window changes. */
   #pump(kind: CallKind): void {
     const w = this.#windows[kind];
-    const queue = this.#queues[kind];
     let now = this.#clock.now();
-    while (queue.length > 0 && w.canSend(now)) {
+    while (w.queue.length > 0 && w.canSend(now)) {
       w.inFlight += 1;
-      queue.shift()?.();
+      w.queue.shift()?.();
       now = this.#clock.now();
     }
-    if (queue.length === 0) return;
+    if (w.queue.length === 0) return;
     const at = w.nextChange(now);
     if (at === null) return; // a call in flight will pump on `done`
-    this.#wakeUps[kind]?.abort();
+    w.wakeUp?.abort();
     const wakeUp = new AbortController();
-    this.#wakeUps[kind] = wakeUp;
+    w.wakeUp = wakeUp;
     void this.#clock.sleep(Math.max(1, at - now), wakeUp.signal).then(() => {
       if (wakeUp.signal.aborted) return;
-      this.#wakeUps[kind] = undefined;
+      w.wakeUp = undefined;
       this.#pump(kind);
     });
+  }
+}
+
+export interface HubSpotCall {
+  method: HttpMethod;
+  /** Path and query under the connection's API base URL. */
+  path: string;
+  body?: unknown;
+  /** True for calls that only read (batch/read is a POST that only reads). */
+  idempotent: boolean;
+  label: string;
+  kind?: CallKind;
+}
+
+export interface RetryBudget {
+  maxAttempts: number;
+  maxRetryWaitMs: number;
+  fallbackWaitMs: number;
+}
+
+interface RateLimitBody {
+  policyName?: string;
+  message?: string;
+}
+
+const DAY_MS = 86_400_000;
+
+/** What to do after one answer: hand it back, wait and send again, or answer our own 429. */
+export type RateLimitStep =
+  | { kind: 'answer' }
+  | { kind: 'retry'; waitMs: number }
+  /** `daily`: the account's daily allowance is used up until then (epoch ms), as HubSpot said in `crmError`. */
+  | { kind: 'refuse'; error: ApiError; daily?: { until: number; crmError: unknown } };
+
+/**
+ * The pure decision after one paced HubSpot answer. A 429 is retried after the wait HubSpot
+ * indicates (`Retry-After` when present; a second for search's per-second limit; otherwise the
+ * fallback wait) while the attempts and the waits stay within the budget; the daily allowance is
+ * never waited for.
+ */
+export function afterAnswer(
+  response: OutboundResponse,
+  kind: CallKind,
+  attempt: number,
+  waitedMs: number,
+  now: number,
+  budget: RetryBudget,
+  waitHint: () => number | null,
+): RateLimitStep {
+  if (response.status !== 429) return { kind: 'answer' };
+  const body = parseJson<RateLimitBody>(response);
+  if (body?.policyName === 'DAILY') {
+    const untilMidnight = Math.ceil(DAY_MS - (now % DAY_MS));
+    return {
+      kind: 'refuse',
+      error: dailySpent(body, untilMidnight),
+      daily: { until: now + untilMidnight, crmError: body },
+    };
+  }
+  const wait = retryWait(response, kind, now, budget.fallbackWaitMs);
+  if (attempt >= budget.maxAttempts || waitedMs + wait > budget.maxRetryWaitMs) {
+    const error = rateLimitError(
+      response.status,
+      body ?? response.text.slice(0, 500),
+      Math.max(wait, waitHint() ?? 0),
+      'it kept refusing after the service paced and retried its calls',
+    );
+    return { kind: 'refuse', error };
+  }
+  return { kind: 'retry', waitMs: wait };
+}
+
+/** The wait HubSpot indicates after a 429: `Retry-After`, else a second for search's per-second limit. */
+function retryWait(answer: AnswerHead, kind: CallKind, now: number, fallbackMs: number): number {
+  return (
+    parseRetryAfter(headerValue(answer.headers, 'retry-after'), now) ??
+    (kind === 'search' ? HUBSPOT_PROFILE.rateLimits.searchWindowMs : fallbackMs)
+  );
+}
+
+/**
+ * One HubSpot call, paced by the connection's pacer, through the shared retry loop on the clock.
+ * While a 429 is waited out, the connection's other calls are held back too. When the budget is
+ * spent, or the daily allowance is gone, the client gets our own 429 with `Retry-After`.
+ */
+export async function hubspotCall(
+  session: CrmSession,
+  pacer: HubSpotPacer,
+  clock: Clock,
+  call: HubSpotCall,
+  budget: RetryBudget = HUBSPOT_PROFILE.rateLimits,
+): Promise<OutboundResponse> {
+  const kind = call.kind ?? 'standard';
+  let waited = 0;
+  let refusal: ApiError | undefined;
+  const response = await retrying(clock, {
+    attempt: async () => {
+      // Known to be spent (here or, with shared state, on another instance): HubSpot would refuse.
+      const daily = pacer.dailySpent();
+      if (daily !== undefined) throw dailySpent(daily.crmError, daily.until - clock.now());
+      const slot = await pacer.acquire(kind);
+      let answer: OutboundResponse | undefined;
+      try {
+        answer = await unreachableAsCrmError(HUBSPOT_PROFILE.provider, call.label, () =>
+          session.send({
+            method: call.method,
+            url: `${session.baseUrl}${call.path}`,
+            headers: {
+              accept: 'application/json',
+              ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+            },
+            ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+            idempotent: call.idempotent,
+            label: call.label,
+            ownRateLimit: true,
+          }),
+        );
+      } finally {
+        pacer.done(kind, answer, slot);
+      }
+      return answer;
+    },
+    next: (answer, attempt) => {
+      const step = afterAnswer(answer, kind, attempt, waited, clock.now(), budget, () =>
+        pacer.waitHint(kind),
+      );
+      if (step.kind === 'answer') return undefined;
+      if (step.kind === 'refuse') {
+        refusal = step.error;
+        if (step.daily !== undefined) pacer.spentForTheDay(step.daily.until, step.daily.crmError);
+        return undefined;
+      }
+      pacer.block(kind, step.waitMs);
+      waited += step.waitMs;
+      return step.waitMs;
+    },
+  });
+  if (refusal !== undefined) throw refusal;
+  return response;
+}
+
+/** Our 429 while the account's daily allowance is used up (HubSpot's own refusal in `crmError`). */
+function dailySpent(crmError: unknown, retryAfterMs: number): ApiError {
+  return rateLimitError(429, crmError, retryAfterMs, 'its daily API allowance is used up');
+}
+
+function rateLimitError(status: number, crmError: unknown, retryAfterMs: number, why: string): ApiError {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new ApiError(
+    'crm_rate_limited',
+    `HubSpot rate-limited this connection: ${why}. Retry after ${seconds} s.`,
+    {
+      headers: { 'retry-after': String(seconds) },
+      details: [{ provider: 'hubspot', status, crm_error: crmError, retry_after_seconds: seconds }],
+    },
+  );
+}
+
+/**
+ * Runs one call the caller sends itself (the pass-through streams its own) in the connection's
+ * pacing: it waits for a slot, its answer's rate-limit headers adjust the window, and a 429 holds
+ * the connection's other calls back as HubSpot indicates. The answer is returned as it is.
+ */
+export async function paced<T>(
+  pacer: HubSpotPacer,
+  clock: Clock,
+  path: string,
+  send: () => Promise<T>,
+  headOf: (answer: T) => AnswerHead,
+): Promise<T> {
+  const kind: CallKind = /\/search\/?(?:\?|$)/.test(path) ? 'search' : 'standard';
+  const slot = await pacer.acquire(kind);
+  let head: AnswerHead | undefined;
+  try {
+    const answer = await send();
+    head = headOf(answer);
+    return answer;
+  } finally {
+    const response = head === undefined ? undefined : { ...head, text: '', attempts: 1 };
+    pacer.done(kind, response, slot);
+    if (head?.status === 429) {
+      pacer.block(kind, retryWait(head, kind, clock.now(), HUBSPOT_PROFILE.rateLimits.fallbackWaitMs));
+    }
   }
 }

@@ -1,10 +1,9 @@
-import { type UnknownField, unknownFields } from '../../errors/index.ts';
-import { hinter } from '../../lib/closest.ts';
-import type { CrmSession } from '../adapter.ts';
+import type { Handler, HandlerCall } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
+import { accountObject, getAccountObjects } from './account-objects.ts';
 import type { PerConnectionState } from './connection-state.ts';
-import { type ObjectRef, propertyNames, resolveObject } from './objects.ts';
+import { checkedProperties, type ObjectRef, propertyInfos, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
 /** A record as the API answers it: HubSpot's own shape. */
@@ -23,121 +22,114 @@ interface BatchReadAnswer {
   errors?: unknown[];
 }
 
-/** The answer of a get: one entry per id, in order, and HubSpot's own error entries when there are any. */
-export interface HubSpotGetResult {
-  data: Array<HubSpotRecord | null>;
-  errors?: unknown[];
-}
-
-/** Run under the connection's concurrency cap. */
-export type Limiter = { run<T>(fn: () => Promise<T>): Promise<T> };
-
 const SYSTEM = new Set<string>(HUBSPOT_PROFILE.systemProperties);
 
 /**
- * Get records by id with one batch/read call: one entry per id passed, in
- * order, `null` where HubSpot has no record. HubSpot's own error entries (its `OBJECT_NOT_FOUND`
- * listing the missing ids) are passed on in `errors`; ids that cannot be HubSpot ids (not digits)
- * are not sent and are listed there too, with code `malformed_id`.
+ * Live records by id, or by the values of a unique property (`idProperty`): one batch/read of at
+ * most 100 inputs. Inputs HubSpot does not find are absent from the results (its `errors` say so).
  */
-export async function getHubSpotRecords(
+export async function readRecords(
   hs: PerConnectionState,
-  session: CrmSession,
-  limiter: Limiter,
-  objectName: string,
+  call: HandlerCall,
+  object: ObjectRef,
   ids: string[],
-  fields: string[] | undefined,
-  history: string[] = [],
-): Promise<HubSpotGetResult> {
-  const object = await resolveObject(hs, session, objectName);
-  const wanted = await propertiesToRead(hs, session, object, fields);
-  const withHistory =
-    history.length === 0
-      ? []
-      : [...((await propertiesToRead(hs, session, object, history, 'propertiesWithHistory')).only ?? [])];
-
-  const errors: unknown[] = [];
-  const send: string[] = [];
-  ids.forEach((id, index) => {
-    if (!HUBSPOT_PROFILE.idPattern.test(id)) {
-      errors.push({ index, id, code: 'malformed_id', message: 'Not a HubSpot record id (decimal digits).' });
-    } else if (!send.includes(id)) {
-      send.push(id);
-    }
+  options: { idProperty?: string; properties?: string[]; propertiesWithHistory?: string[] } = {},
+): Promise<BatchReadAnswer> {
+  const response = await hs.send(call, {
+    method: 'POST',
+    path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/read?archived=false`,
+    body: {
+      properties: options.properties ?? ['hs_object_id'],
+      propertiesWithHistory: options.propertiesWithHistory ?? [],
+      ...(options.idProperty === undefined ? {} : { idProperty: options.idProperty }),
+      inputs: ids.map((id) => ({ id })),
+    },
+    idempotent: true,
+    label: 'hubspot.objects.batch.read',
   });
-
-  const found = new Map<string, HubSpotRecord>();
-  if (send.length > 0) {
-    const response = await limiter.run(() =>
-      hs.call(session, {
-        method: 'POST',
-        path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/read?archived=false`,
-        body: {
-          properties: wanted.names,
-          propertiesWithHistory: withHistory,
-          inputs: send.map((id) => ({ id })),
-        },
-        idempotent: true,
-        label: 'hubspot.objects.batch.read',
-      }),
-    );
-    if (response.status !== 200 && response.status !== 207) {
-      throw crmErrorFromResponse('hubspot', response, `reading ${object.name}`);
-    }
-    const body = parseJson<BatchReadAnswer>(response) ?? {};
-    for (const r of body.results ?? []) {
-      if (typeof r.id === 'string') found.set(r.id, shape(r, wanted.only));
-    }
-    errors.push(...(body.errors ?? []));
+  if (response.status !== 200 && response.status !== 207) {
+    throw crmErrorFromResponse('hubspot', response, `reading ${object.name}`);
   }
-  const data = ids.map((id) => found.get(id) ?? null);
-  return errors.length === 0 ? { data } : { data, errors };
+  return parseJson<BatchReadAnswer>(response) ?? {};
 }
 
 /**
- * The property names to ask for: every property of the type when `fields` is absent or empty,
- * else the given ones in HubSpot's spelling (names are case-insensitive here). Unknown names fail
- * with the closest real one as a hint, after one look at a fresh property list.
+ * Get records by id with one batch/read call: one entry per id passed, in order, `null` where
+ * HubSpot has no record. HubSpot's own error entries (its `OBJECT_NOT_FOUND` listing the missing
+ * ids) are passed on in `errors`; ids that cannot be HubSpot ids (not digits) are not sent and are
+ * listed there too, with code `malformed_id`. The account's own objects come from their APIs.
+ */
+export function hubspotGet(hs: PerConnectionState): Handler<'get'> {
+  return async (call, input) => {
+    const account = accountObject(input.objectName);
+    if (account !== undefined) return getAccountObjects(hs, call.session, account, input.ids);
+    const object = await resolveObject(hs, call.session, input.objectName);
+    const only = await propertiesToRead(hs, call, object, input.fields ?? [], 'fields');
+    const properties = only ?? (await propertyInfos(hs, call.session, object)).map((p) => p.name);
+    const history = await propertiesToRead(
+      hs,
+      call,
+      object,
+      input.propertiesWithHistory ?? [],
+      'propertiesWithHistory',
+    );
+
+    const errors: unknown[] = [];
+    const send: string[] = [];
+    input.ids.forEach((id, index) => {
+      if (!HUBSPOT_PROFILE.idPattern.test(id)) {
+        errors.push({
+          index,
+          id,
+          code: 'malformed_id',
+          message: 'Not a HubSpot record id (decimal digits).',
+        });
+      } else if (!send.includes(id)) {
+        send.push(id);
+      }
+    });
+
+    const found = new Map<string, HubSpotRecord>();
+    if (send.length > 0) {
+      const body = await readRecords(hs, call, object, send, {
+        properties: [...properties],
+        propertiesWithHistory: [...(history ?? [])],
+      });
+      for (const r of body.results ?? []) {
+        if (typeof r.id === 'string') found.set(r.id, shape(r, only));
+      }
+      errors.push(...(body.errors ?? []));
+    }
+    const data = input.ids.map((id) => found.get(id) ?? null);
+    return errors.length === 0 ? { data } : { data, errors };
+  };
+}
+
+/**
+ * The properties named (in HubSpot's spelling: names are case-insensitive here), null when none
+ * are. Unknown names fail with the closest real one as a hint, after one look at a fresh list.
  */
 async function propertiesToRead(
   hs: PerConnectionState,
-  session: CrmSession,
+  call: HandlerCall,
   object: ObjectRef,
-  fields: string[] | undefined,
-  key = 'fields',
-): Promise<{ names: string[]; only: Set<string> | null }> {
-  let all = await propertyNames(hs, session, object);
-  if (fields === undefined || fields.length === 0) return { names: all, only: null };
-  const lookup = (names: string[]) => new Map(names.map((n) => [n.toLowerCase(), n]));
-  let byLower = lookup(all);
-  if (fields.some((f) => !byLower.has(f.toLowerCase()))) {
-    all = await propertyNames(hs, session, object, { refresh: true });
-    byLower = lookup(all);
-  }
-  const unknown: UnknownField[] = [];
-  const names = new Set<string>();
-  const hint = hinter(all);
-  fields.forEach((field, index) => {
-    const canonical = byLower.get(field.toLowerCase());
-    if (canonical === undefined) {
-      unknown.push({ path: `/data/${key}/${index}`, field, did_you_mean: hint(field) });
-    } else {
-      names.add(canonical);
-    }
-  });
-  if (unknown.length > 0) {
-    throw unknownFields(
-      `HubSpot ${object.name} have no property`,
-      unknown,
-      `. GET /crm/v3/properties/${object.path} (through /v1/proxy) lists them.`,
-    );
-  }
-  return { names: [...names], only: names };
+  fields: string[],
+  key: string,
+): Promise<Set<string> | null> {
+  if (fields.length === 0) return null;
+  const byLower = await checkedProperties(
+    hs,
+    call.session,
+    object,
+    fields.map((field, index) => [field, `/data/${key}/${index}`]),
+    `. GET /crm/v3/properties/${object.path} (through /v1/proxy) lists them.`,
+  );
+  return new Set(fields.map((field) => byLower.get(field.toLowerCase())?.name ?? field));
 }
 
 /**
- * HubSpot's own record shape. With `fields` given, `properties` holds exactly those (`null` when unset) and
- * the type's system properties (creation date, modification date, `hs_object_id`).
+ * HubSpot's own record shape. With `fields` given, `properties` holds exactly those (`null` when
+ * unset) and the type's system properties (creation date, modification date, `hs_object_id`).
  */
 function shape(r: Partial<HubSpotRecord>, only: Set<string> | null): HubSpotRecord {
   const source = r.properties ?? {};

@@ -1,12 +1,12 @@
 import type { QueryPage } from '../../domain/operations.ts';
-import { ApiError, type UnknownField, unknownFields } from '../../errors/index.ts';
-import { hinter } from '../../lib/closest.ts';
-import type { HandlerCall, SearchRequest } from '../adapter.ts';
+import { ApiError } from '../../errors/index.ts';
+import type { Handler, HandlerCall, SearchRequest } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { signCursor, verifyCursor } from '../cursor.ts';
 import { crmErrorFromResponse } from '../errors.ts';
+import { accountObject, queryAccountObjects } from './account-objects.ts';
 import type { PerConnectionState } from './connection-state.ts';
-import { type ObjectRef, propertyInfos, resolveObject } from './objects.ts';
+import { checkedProperties, type ObjectRef, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
 const LIMITS = HUBSPOT_PROFILE.search;
@@ -47,21 +47,8 @@ async function checkNames(
     used.push([typeof sort === 'string' ? sort.replace(/^-/, '') : sort.propertyName, `/data/sorts/${i}`]);
   }
   for (const [i, p] of (request.properties ?? []).entries()) used.push([p, `/data/properties/${i}`]);
-  if (used.length === 0) return;
-  const known = (list: string[]) => new Set(list.map((n) => n.toLowerCase()));
-  let names = (await propertyInfos(hs, call.session, object)).map((p) => p.name);
-  const missing = () => used.filter(([n]) => n !== 'id' && !known(names).has(n.toLowerCase()));
-  if (missing().length > 0)
-    names = (await propertyInfos(hs, call.session, object, { refresh: true })).map((p) => p.name);
-  const hint = hinter(names);
-  const unknown: UnknownField[] = missing().map(([field, path]) => ({
-    path,
-    field,
-    did_you_mean: hint(field),
-  }));
-  if (unknown.length > 0) {
-    throw unknownFields(`HubSpot ${object.name} have no property`, unknown, '.');
-  }
+  const named = used.filter(([name]) => name !== 'id');
+  if (named.length > 0) await checkedProperties(hs, call.session, object, named, '.');
 }
 
 /** One page of HubSpot's search, under the search pacer. A 400 is the client's query: 400 invalid_query. */
@@ -73,16 +60,14 @@ async function page(
   after: string,
   limit: number,
 ) {
-  const response = await call.limiter.run(() =>
-    hs.call(call.session, {
-      method: 'POST',
-      path: `/crm/v3/objects/${encodeURIComponent(path)}/search`,
-      body: { ...query, limit, ...(after === '' ? {} : { after }) },
-      idempotent: true,
-      kind: 'search',
-      label: 'hubspot.objects.search',
-    }),
-  );
+  const response = await hs.send(call, {
+    method: 'POST',
+    path: `/crm/v3/objects/${encodeURIComponent(path)}/search`,
+    body: { ...query, limit, ...(after === '' ? {} : { after }) },
+    idempotent: true,
+    kind: 'search',
+    label: 'hubspot.objects.search',
+  });
   if (response.status === 400) {
     const body = parseJson<{ message?: string }>(response);
     throw new ApiError(
@@ -138,16 +123,16 @@ async function run(
  * query as HubSpot takes them. The service follows HubSpot's pages of 200, each paced under
  * search's own 5-per-second limit, up to `limit` records per answer (default 2 000); `next_cursor`
  * (HubSpot's paging position, bound to the connection and signed with HMAC-SHA256) continues, up to
- * the 10 000 results HubSpot lets one search reach.
+ * the 10 000 results HubSpot lets one search reach. The account's own objects (owners, pipelines,
+ * stages) are listed and filtered here.
  */
-export function hubspotSearch(hs: PerConnectionState, key: Buffer) {
-  return async (
-    call: HandlerCall,
-    input: { objectName: string; request: SearchRequest } | { cursor: string },
-  ) => {
+export function hubspotSearch(hs: PerConnectionState, key: Buffer): Handler<'search'> {
+  return async (call, input) => {
     if ('cursor' in input) {
       return run(hs, key, call, verifyCursor<CursorPayload>(key, input.cursor, call.session.connectionId));
     }
+    const account = accountObject(input.objectName);
+    if (account !== undefined) return queryAccountObjects(hs, call.session, account, input.request);
     const object = await resolveObject(hs, call.session, input.objectName);
     const { limit, ...request } = input.request;
     await checkNames(hs, call, object, request);

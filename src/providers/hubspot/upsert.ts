@@ -1,15 +1,13 @@
 import type { SaveResult, UpsertOutcome } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
-import type { HandlerCall } from '../adapter.ts';
+import type { HandlerCall, OperationInputs } from '../adapter.ts';
 import { type OutboundResponse, parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
 import type { PerConnectionState, PropertyInfo } from './connection-state.ts';
-import { associationsOnUpdate, takeAssociations } from './create-associations.ts';
-import { type ObjectRef, resolveObject } from './objects.ts';
+import { checkedProperties, type ObjectRef, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
-import { createdSinceSend, findByUnique } from './reconcile.ts';
 import { formatValue, OptionHints } from './values.ts';
-import { ID_KEYS, prepare, propertiesOf, unknownProperties } from './write-prepare.ts';
+import { associationsOnUpdate, describeHint, ID_KEYS, prepare, takeAssociations } from './write-prepare.ts';
 import {
   type BatchAnswer,
   fail,
@@ -19,8 +17,9 @@ import {
   type Prepared,
   recordErrors,
   UNREPORTED,
+  written,
 } from './write-results.ts';
-import { existing, saveRecords } from './writes.ts';
+import { createdSinceSend, existing, findByUnique, saveRecords } from './writes.ts';
 
 /**
  * An upsert of one record: HubSpot's own upsert on a unique property, else a lookup (by id, or a
@@ -29,7 +28,7 @@ import { existing, saveRecords } from './writes.ts';
 export async function hubspotUpsert(
   hs: PerConnectionState,
   call: HandlerCall,
-  input: { objectName: string; record: unknown; matchKey: string },
+  input: OperationInputs['upsert'],
 ): Promise<UpsertOutcome> {
   const object = await resolveObject(hs, call.session, input.objectName);
   const taken = takeAssociations(isRecord(input.record) ? input.record : {}, 0);
@@ -48,51 +47,41 @@ export async function hubspotUpsert(
   }
   const rest = Object.fromEntries(Object.entries(record).filter(([k]) => k !== keyName));
 
+  // Matched on id, or through a search on the match key (which an insert then keeps).
+  let matches: string[];
+  let property: PropertyInfo | undefined;
   if (ID_KEYS.has(input.matchKey.toLowerCase())) {
     const id = String(value);
-    const found = HUBSPOT_PROFILE.idPattern.test(id)
-      ? (await existing(hs, call, object, [id])).has(id)
-      : false;
-    if (found && associations !== undefined) return associationsOnUpdate(object.name, id);
-    return found
-      ? { action: 'update', result: await saveOne(hs, call, object, 'update', { ...rest, id }) }
-      : { action: 'insert', result: await saveOne(hs, call, object, 'insert', linked(rest)) };
+    const found = HUBSPOT_PROFILE.idPattern.test(id) && (await existing(hs, call, object, [id])).has(id);
+    matches = found ? [id] : [];
+  } else {
+    const used = Object.keys(record).map((k): [string, string] => [k, `/data/0/${k}`]);
+    const byLower = await checkedProperties(hs, call.session, object, used, describeHint(object));
+    property = byLower.get(input.matchKey.toLowerCase()) as PropertyInfo;
+    const formatted = formatValue(property, value, new OptionHints());
+    if (!formatted.ok) return { action: 'insert', result: { success: false, errors: [formatted.error] } };
+    const unique = property.hasUniqueValue || (object.typeId === '0-1' && property.name === 'email');
+    // HubSpot's own upsert takes no associations: with them, look the record up first.
+    if (unique && associations === undefined)
+      return uniqueUpsert(hs, call, object, property.name, formatted.value, rest);
+    matches = await search(hs, call, object, property.name, formatted.value);
   }
-
-  const byLower = await propertiesOf(hs, call, object, [input.matchKey, ...Object.keys(rest)]);
-  unknownProperties(object, byLower, new Map(Object.keys(record).map((k) => [k, `/data/0/${k}`] as const)));
-  const property = byLower.get(input.matchKey.toLowerCase()) as PropertyInfo;
-  const formatted = formatValue(property, value, new OptionHints());
-  if (!formatted.ok) return { action: 'insert', result: { success: false, errors: [formatted.error] } };
-  const unique = property.hasUniqueValue || (object.typeId === '0-1' && property.name === 'email');
-  // HubSpot's own upsert takes no associations: with them, look the record up first.
-  if (unique && associations === undefined)
-    return uniqueUpsert(hs, call, object, property.name, formatted.value, rest);
-
-  const matches = await search(hs, call, object, property.name, formatted.value);
-  if (matches.length === 0)
-    return { action: 'insert', result: await saveOne(hs, call, object, 'insert', linked(record)) };
-  if (matches.length === 1 && associations !== undefined)
-    return associationsOnUpdate(object.name, matches[0] as string);
+  const [id] = matches;
+  if (id === undefined) {
+    const inserted = linked(property === undefined ? rest : record);
+    return { action: 'insert', result: await saveOne(hs, call, object, 'insert', inserted) };
+  }
   if (matches.length === 1) {
-    return {
-      action: 'update',
-      result: await saveOne(hs, call, object, 'update', { ...rest, id: matches[0] }),
-    };
+    if (associations !== undefined) return associationsOnUpdate(object.name, id);
+    return { action: 'update', result: await saveOne(hs, call, object, 'update', { ...rest, id }) };
   }
-  return {
-    action: 'ambiguous',
-    result: {
-      success: false,
-      errors: [
-        fail(
-          'DUPLICATE_MATCH',
-          `More than one ${object.name} record has ${property.name} = this value; nothing was inserted or updated. Make the value unique or match on id.`,
-          [property.name],
-        ),
-      ],
-    },
-  };
+  const name = property?.name ?? input.matchKey;
+  const duplicate = fail(
+    'DUPLICATE_MATCH',
+    `More than one ${object.name} record has ${name} = this value; nothing was inserted or updated. Make the value unique or match on id.`,
+    [name],
+  );
+  return { action: 'ambiguous', result: { success: false, errors: [duplicate] } };
 }
 
 async function saveOne(
@@ -121,40 +110,48 @@ async function uniqueUpsert(
   const refusal = refused.get(0);
   if (refusal !== undefined) return { action: 'insert', result: refusal };
   const p = prepared[0] as Prepared;
+  // The record holding the value (undefined: none; null: the lookup failed), after a lost answer.
+  const holder = () =>
+    findByUnique(hs, call, object, idProperty, [value]).then(
+      (found) => [...found.values()][0],
+      () => null,
+    );
   const sentAt = hs.clock.now();
   let response: OutboundResponse;
   try {
-    response = await call.limiter.run(() =>
-      hs.call(call.session, {
-        method: 'POST',
-        path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/upsert`,
-        body: { inputs: [{ id: value, idProperty, properties: p.properties, objectWriteTraceId: '0' }] },
-        // Sending the same upsert again finds the record the first one wrote: no duplicate.
-        idempotent: true,
-        label: 'hubspot.objects.batch.upsert',
-      }),
-    );
+    response = await hs.send(call, {
+      method: 'POST',
+      path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/upsert`,
+      body: { inputs: [{ id: value, idProperty, properties: p.properties, objectWriteTraceId: '0' }] },
+      // Sending the same upsert again finds the record the first one wrote: no duplicate.
+      idempotent: true,
+      label: 'hubspot.objects.batch.upsert',
+    });
   } catch (error) {
     const entry = failedCall(error, 'batch upsert');
-    const found =
-      entry.statusCode === 'CRM_PROXY_OUTCOME_UNKNOWN'
-        ? await lostUpsert(hs, call, object, idProperty, value, sentAt)
-        : undefined;
-    return found ?? { action: 'unique_property_upsert', result: { success: false, errors: [entry] } };
+    // Every attempt lost its answer: a record created since the send was written (an insert); no
+    // record, nothing was written. One created earlier tells nothing of whether its update was
+    // applied, nor does a failed lookup: the outcome stays unknown.
+    const record = entry.statusCode === 'CRM_PROXY_OUTCOME_UNKNOWN' ? await holder() : null;
+    if (record != null && createdSinceSend(record, sentAt)) {
+      return { action: 'insert', result: written(record.id) };
+    }
+    const notWritten = fail(
+      'CRM_PROXY_NOT_WRITTEN',
+      `The upsert got no answer, and HubSpot then held no record with this ${idProperty}: nothing was written. Send it again.`,
+      [idProperty],
+    );
+    const errors = [record === undefined ? notWritten : entry];
+    return { action: 'unique_property_upsert', result: { success: false, errors } };
   }
   if (response.status === 200 || response.status === 201 || response.status === 207) {
     const body = parseJson<BatchAnswer>(response) ?? {};
     const r = body.results?.[0];
     if (r !== undefined && typeof r.id === 'string') {
       // A resend after a lost answer finds the record the lost attempt created: its creation says.
-      const created =
-        r.new === true ||
-        (response.attempts > 1 &&
-          (await holderOf(hs, call, object, idProperty, value).then(
-            (record) => record !== undefined && createdSinceSend(record, sentAt),
-            () => false,
-          )));
-      return { action: created ? 'insert' : 'update', result: { id: r.id, success: true, errors: [] } };
+      const record = r.new === true || response.attempts === 1 ? null : await holder();
+      const created = r.new === true || (record != null && createdSinceSend(record, sentAt));
+      return { action: created ? 'insert' : 'update', result: written(r.id) };
     }
     const errors = (body.errors ?? []).flatMap(recordErrors);
     return {
@@ -169,45 +166,6 @@ async function uniqueUpsert(
   throw crmErrorFromResponse('hubspot', response, `batch upsert of ${object.name}`);
 }
 
-/** The record holding this unique value, if any (a failed lookup throws). */
-async function holderOf(
-  hs: PerConnectionState,
-  call: HandlerCall,
-  object: ObjectRef,
-  idProperty: string,
-  value: string,
-): Promise<{ id: string; createdAt: number } | undefined> {
-  return [...(await findByUnique(hs, call, object, idProperty, [value])).values()][0];
-}
-
-/**
- * An upsert every attempt of which lost its answer, looked up by its unique value: created since
- * the send, it was written (an insert); absent, nothing was written. A record created earlier
- * tells nothing of whether its update was applied: undefined, the outcome stays unknown.
- */
-async function lostUpsert(
-  hs: PerConnectionState,
-  call: HandlerCall,
-  object: ObjectRef,
-  idProperty: string,
-  value: string,
-  sentAt: number,
-): Promise<UpsertOutcome | undefined> {
-  // null: the lookup failed, and the outcome stays unknown; undefined: no record holds the value.
-  const record = await holderOf(hs, call, object, idProperty, value).catch(() => null);
-  if (record === null) return undefined;
-  if (record === undefined) {
-    const entry = fail(
-      'CRM_PROXY_NOT_WRITTEN',
-      `The upsert got no answer, and HubSpot then held no record with this ${idProperty}: nothing was written. Send it again.`,
-      [idProperty],
-    );
-    return { action: 'unique_property_upsert', result: { success: false, errors: [entry] } };
-  }
-  if (!createdSinceSend(record, sentAt)) return undefined;
-  return { action: 'insert', result: { id: record.id, success: true, errors: [] } };
-}
-
 /**
  * Ids of at most two records whose property equals the value, through CRM search (its own
  * 5-per-second pacing). The value travels as a JSON string in the filter, never spliced into text.
@@ -219,20 +177,18 @@ async function search(
   property: string,
   value: string,
 ): Promise<string[]> {
-  const response = await call.limiter.run(() =>
-    hs.call(call.session, {
-      method: 'POST',
-      path: `/crm/v3/objects/${encodeURIComponent(object.path)}/search`,
-      body: {
-        filterGroups: [{ filters: [{ propertyName: property, operator: 'EQ', value }] }],
-        properties: ['hs_object_id'],
-        limit: 2,
-      },
-      idempotent: true,
-      kind: 'search',
-      label: 'hubspot.objects.search',
-    }),
-  );
+  const response = await hs.send(call, {
+    method: 'POST',
+    path: `/crm/v3/objects/${encodeURIComponent(object.path)}/search`,
+    body: {
+      filterGroups: [{ filters: [{ propertyName: property, operator: 'EQ', value }] }],
+      properties: ['hs_object_id'],
+      limit: 2,
+    },
+    idempotent: true,
+    kind: 'search',
+    label: 'hubspot.objects.search',
+  });
   if (response.status !== 200) throw crmErrorFromResponse('hubspot', response, `searching ${object.name}`);
   const body = parseJson<{ results?: Array<{ id?: unknown }> }>(response) ?? {};
   return (body.results ?? []).flatMap((r) => (typeof r.id === 'string' ? [r.id] : []));

@@ -33,17 +33,10 @@ export class OptionHints {
     const key = `${property.name}\u0000${value}`;
     let hint = this.#memo.get(key);
     if (hint === undefined) {
-      const byLabel = closestName(
-        value,
-        property.options.map((o) => o.label),
-      );
-      hint =
-        closestName(
-          value,
-          property.options.map((o) => o.value),
-        ) ??
-        property.options.find((o) => o.label === byLabel)?.value ??
-        null;
+      const labels = property.options.map((o) => o.label);
+      const values = property.options.map((o) => o.value);
+      const byLabel = closestName(value, labels);
+      hint = closestName(value, values) ?? property.options.find((o) => o.label === byLabel)?.value ?? null;
       this.#memo.set(key, hint);
     }
     return hint;
@@ -112,34 +105,31 @@ export function formatValue(property: PropertyInfo, raw: unknown, hints: OptionH
       }
       return { ok: true, value: v };
     }
-    case 'date': {
+    case 'date':
+    case 'datetime': {
       const d = typeof raw === 'boolean' ? undefined : instant(typeof raw === 'number' ? raw : text.trim());
+      const shown = text.slice(0, 100);
       if (d === undefined) {
+        const expected =
+          property.type === 'date'
+            ? 'YYYY-MM-DD (or epoch milliseconds at midnight UTC)'
+            : 'ISO 8601 (2025-01-31T09:30:00Z) or epoch milliseconds';
         return refuse(
           name,
           'INVALID_DATE',
-          `${name} is a date property; send YYYY-MM-DD (or epoch milliseconds at midnight UTC), not "${text.slice(0, 100)}".`,
+          `${name} is a ${property.type} property; send ${expected}, not "${shown}".`,
         );
       }
+      if (property.type === 'datetime') return { ok: true, value: d.toISOString() };
+      const day = d.toISOString().slice(0, 10);
       if (d.getTime() % DAY_MS !== 0) {
         return refuse(
           name,
           'INVALID_DATE',
-          `${name} is a date property and "${text.slice(0, 100)}" is not at midnight UTC; send the date alone (${d.toISOString().slice(0, 10)}).`,
+          `${name} is a date property and "${shown}" is not at midnight UTC; send the date alone (${day}).`,
         );
       }
-      return { ok: true, value: d.toISOString().slice(0, 10) };
-    }
-    case 'datetime': {
-      const d = typeof raw === 'boolean' ? undefined : instant(typeof raw === 'number' ? raw : text.trim());
-      if (d === undefined) {
-        return refuse(
-          name,
-          'INVALID_DATE',
-          `${name} is a datetime property; send ISO 8601 (2025-01-31T09:30:00Z) or epoch milliseconds, not "${text.slice(0, 100)}".`,
-        );
-      }
-      return { ok: true, value: d.toISOString() };
+      return { ok: true, value: day };
     }
     case 'enumeration':
       return formatEnumeration(property, multi ? text.split(';').filter((p) => p !== '') : [text], hints);

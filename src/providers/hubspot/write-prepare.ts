@@ -1,51 +1,23 @@
-import type { RecordError, SaveResult } from '../../domain/operations.ts';
-import { ApiError, type UnknownField, unknownFields } from '../../errors/index.ts';
-import { hinter } from '../../lib/closest.ts';
+import type { RecordError, SaveResult, UpsertOutcome } from '../../domain/operations.ts';
+import { ApiError } from '../../errors/index.ts';
 import type { HandlerCall } from '../adapter.ts';
 import type { PerConnectionState, PropertyInfo } from './connection-state.ts';
-import { splitAssociations } from './create-associations.ts';
-import { type ObjectRef, propertyInfos } from './objects.ts';
+import { checkedProperties, type ObjectRef } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 import { formatValue, OptionHints } from './values.ts';
-import { fail, isRecord, type Outcome, type Prepared } from './write-results.ts';
+import {
+  type CreateAssociation,
+  failed,
+  isRecord,
+  malformedId,
+  type Outcome,
+  type Prepared,
+} from './write-results.ts';
 
 // Records of an insert or update checked against the type's properties and formatted for HubSpot.
 
-/** Property lookup by name, case-insensitive, refreshed once when a name is unknown. */
-export async function propertiesOf(
-  hs: PerConnectionState,
-  call: HandlerCall,
-  object: ObjectRef,
-  names: Iterable<string>,
-): Promise<Map<string, PropertyInfo>> {
-  const index = (list: PropertyInfo[]) => new Map(list.map((p) => [p.name.toLowerCase(), p]));
-  let byLower = index(await propertyInfos(hs, call.session, object));
-  const wanted = [...names];
-  if (wanted.some((n) => !byLower.has(n.toLowerCase()))) {
-    byLower = index(await propertyInfos(hs, call.session, object, { refresh: true }));
-  }
-  return byLower;
-}
-
-/** 400 naming every property the type lacks, each with the closest real one. */
-export function unknownProperties(
-  object: ObjectRef,
-  byLower: Map<string, PropertyInfo>,
-  names: Map<string, string>,
-): void {
-  const unknown: UnknownField[] = [];
-  const hint = hinter([...byLower.values()].map((p) => p.name));
-  for (const [name, path] of names) {
-    if (!byLower.has(name.toLowerCase())) unknown.push({ path, field: name, did_you_mean: hint(name) });
-  }
-  if (unknown.length > 0) {
-    throw unknownFields(
-      `HubSpot ${object.name} have no property`,
-      unknown,
-      `. POST /v1/describe/${object.name} lists its properties.`,
-    );
-  }
-}
+/** Where a write's unknown property names send the client. */
+export const describeHint = (object: ObjectRef) => `. POST /v1/describe/${object.name} lists its properties.`;
 
 export const ID_KEYS = new Set(['id', 'hs_object_id']);
 
@@ -111,33 +83,33 @@ export async function prepare(
   mode: 'insert' | 'update',
 ): Promise<{ prepared: Prepared[]; refused: Outcome }> {
   // Records sent back as get returned them carry read-only values (createdate, …): those are
-  // dropped rather than refused, since the client did not choose to send them.
+  // dropped rather than refused, since the client did not choose to send them. Inserts carry their
+  // `associations` (checked) apart; HubSpot's update body has none.
   const fromGet = new Set<number>();
-  if (mode === 'update') {
-    records = records.map((r, i) => {
+  const links = new Map<number, CreateAssociation[]>();
+  records = records.map((r, i) => {
+    if (mode === 'update') {
       const flat = unwrapRecordShape(r);
       if (flat !== r) fromGet.add(i);
       return flat;
-    });
-  }
-  const split = splitAssociations(records, mode);
-  records = split.records;
+    }
+    if (!isRecord(r)) return r;
+    const { rest, associations } = takeAssociations(r, i);
+    if (associations !== undefined) links.set(i, associations);
+    return rest;
+  });
   const names = propertyNames(records, mode);
-  const byLower = await propertiesOf(hs, call, object, names.keys());
-  unknownProperties(object, byLower, names);
+  const byLower = await checkedProperties(hs, call.session, object, [...names], describeHint(object));
 
   const hints = new OptionHints();
   const prepared: Prepared[] = [];
   const refused: Outcome = new Map();
-  const one = (r: unknown, index: number) => {
+  records.forEach((r, index) => {
     const outcome = prepareOne(r, index, mode, byLower, hints, fromGet.has(index));
+    const associations = links.get(index);
     if ('success' in outcome) refused.set(index, outcome);
-    else {
-      const associations = split.links.get(index);
-      prepared.push({ ...outcome, ...(associations && { associations }) });
-    }
-  };
-  records.forEach(one);
+    else prepared.push({ ...outcome, ...(associations && { associations }) });
+  });
   return { prepared, refused };
 }
 
@@ -166,14 +138,64 @@ function prepareOne(
     else errors.push(formatted.error);
   }
   if (mode === 'update' && (id === undefined || !HUBSPOT_PROFILE.idPattern.test(id))) {
-    errors.unshift(
-      fail('MALFORMED_ID', `"${String(id).slice(0, 50)}" is not a HubSpot record id (decimal digits).`, [
-        'id',
-      ]),
-    );
+    errors.unshift(malformedId(String(id), ['id']));
   }
-  if (errors.length > 0) {
-    return { ...(mode === 'update' && id !== undefined ? { id } : {}), success: false, errors };
-  }
+  // An insert's records have no id (propertyNames refuses them).
+  if (errors.length > 0) return failed(id, errors);
   return { index, ...(mode === 'update' ? { id: id as string } : {}), properties };
+}
+
+const SHAPE =
+  'a list of {"to": {"id": "<record id>"}, "types": [{"associationCategory": "HUBSPOT_DEFINED", "associationTypeId": <id>}]}';
+
+const invalid = (path: string, message: string) =>
+  new ApiError(
+    'invalid_body',
+    `${path}: ${message} Send ${SHAPE}; GET /crm/v4/associations/{from}/{to}/labels (through /v1/proxy) lists the type ids.`,
+    { details: [{ path, message }] },
+  );
+
+function entryOf(raw: unknown, path: string): CreateAssociation {
+  const to = isRecord(raw) && isRecord(raw['to']) ? raw['to']['id'] : undefined;
+  if (typeof to !== 'string' && typeof to !== 'number')
+    throw invalid(`${path}/to/id`, 'needs the id of the record to associate.');
+  const types = isRecord(raw) ? raw['types'] : undefined;
+  if (!Array.isArray(types) || types.length === 0)
+    throw invalid(`${path}/types`, 'needs at least one association type.');
+  return {
+    to: { id: String(to) },
+    types: types.map((t, j) => {
+      const id = isRecord(t) ? t['associationTypeId'] : undefined;
+      const category = isRecord(t) ? t['associationCategory'] : undefined;
+      if (typeof id !== 'number' || !Number.isInteger(id))
+        throw invalid(`${path}/types/${j}/associationTypeId`, 'must be an integer association type id.');
+      if (category !== undefined && typeof category !== 'string')
+        throw invalid(
+          `${path}/types/${j}/associationCategory`,
+          'must be HUBSPOT_DEFINED, USER_DEFINED or INTEGRATOR_DEFINED.',
+        );
+      return { ...(category === undefined ? {} : { associationCategory: category }), associationTypeId: id };
+    }),
+  };
+}
+
+/** The record without its `associations` key, and the associations checked (undefined when absent). */
+export function takeAssociations(
+  record: Record<string, unknown>,
+  index: number,
+): { rest: Record<string, unknown>; associations: CreateAssociation[] | undefined } {
+  const key = Object.keys(record).find((k) => k.toLowerCase() === 'associations');
+  if (key === undefined) return { rest: record, associations: undefined };
+  const raw = record[key];
+  const path = `/data/${index}/${key}`;
+  if (!Array.isArray(raw)) throw invalid(path, 'must be a list.');
+  const rest = Object.fromEntries(Object.entries(record).filter(([k]) => k !== key));
+  return { rest, associations: raw.map((entry, i) => entryOf(entry, `${path}/${i}`)) };
+}
+
+/** An upsert that found its record refuses `associations` unwritten: HubSpot sets them on create only. */
+export function associationsOnUpdate(objectName: string, id: string): UpsertOutcome {
+  const message = `The ${objectName} record ${id} exists and HubSpot sets associations only when it creates a record: nothing was written. Send the update without "associations" and link the records with POST /v1/object/associate/${objectName}.`;
+  const error = { statusCode: 'ASSOCIATIONS_ON_UPDATE', message, fields: ['associations'] };
+  return { action: 'update', result: { id, success: false, errors: [error] } };
 }

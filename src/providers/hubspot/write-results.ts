@@ -3,9 +3,20 @@ import { ApiError } from '../../errors/index.ts';
 import type { JobHook } from '../adapter.ts';
 import { OutboundNetworkError, type OutboundResponse, parseJson } from '../client/types.ts';
 import { CrmError } from '../errors.ts';
-import type { CreateAssociation } from './create-associations.ts';
 
 // What HubSpot's batch writes answer, mapped back to the records of the request.
+
+/**
+ * `associations` in an insert or upsert record, in HubSpot's own create-body shape
+ * (`PublicAssociationsForObject[]`: `[{"to": {"id"}, "types": [{"associationCategory",
+ * "associationTypeId"}]}]`), sent with the create as HubSpot takes it. HubSpot sets associations
+ * only on create (its update and upsert bodies have none).
+ * https://developers.hubspot.com/docs/api-reference/latest/crm/using-object-apis
+ */
+export interface CreateAssociation {
+  to: { id: string };
+  types: Array<{ associationCategory?: string; associationTypeId: number }>;
+}
 
 /** A record ready for HubSpot: its position in the request, its id (updates) and formatted values. */
 export interface Prepared {
@@ -38,6 +49,26 @@ export const fail = (statusCode: string, message: string, fields: string[] = [])
   message,
   fields,
 });
+
+/** A record HubSpot wrote. */
+export const written = (id: string): SaveResult => ({ id, success: true, errors: [] });
+
+/** A record that failed, with its id when it has one. */
+export const failed = (id: string | undefined, errors: RecordError[]): SaveResult => ({
+  ...(id === undefined ? {} : { id }),
+  success: false,
+  errors,
+});
+
+export const malformedId = (id: string, fields: string[] = []): RecordError =>
+  fail('MALFORMED_ID', `"${id.slice(0, 50)}" is not a HubSpot record id (decimal digits).`, fields);
+
+/** The list in slices of at most `size` (HubSpot's batch endpoints take 100 inputs). */
+export function chunks<T>(list: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
 
 /** A record's result when HubSpot's answer named it nowhere. */
 export const UNREPORTED = fail(
@@ -81,7 +112,7 @@ export function mapBatchAnswer(batch: Prepared[], body: BatchAnswer): Outcome {
       (typeof r.objectWriteTraceId === 'string' ? byTrace.get(r.objectWriteTraceId) : undefined) ??
       byId.get(String(r.id));
     if (input === undefined || typeof r.id !== 'string') continue;
-    out.set(input.index, { id: r.id, success: true, errors: [] });
+    out.set(input.index, written(r.id));
   }
   for (const entry of body.errors ?? []) {
     const named = [
@@ -91,11 +122,7 @@ export function mapBatchAnswer(batch: Prepared[], body: BatchAnswer): Outcome {
     for (const input of named) {
       if (input === undefined || out.get(input.index)?.success === true) continue;
       const previous = out.get(input.index)?.errors ?? [];
-      out.set(input.index, {
-        ...(input.id === undefined ? {} : { id: input.id }),
-        success: false,
-        errors: [...previous, ...recordErrors(entry)],
-      });
+      out.set(input.index, failed(input.id, [...previous, ...recordErrors(entry)]));
     }
   }
   return out;
@@ -144,12 +171,7 @@ export function failedCall(error: unknown, what: string): RecordError {
 /** Results in request order; a record HubSpot's answers never named is answered UNREPORTED. */
 export function inOrder(count: number, outcome: Outcome, prepared: Prepared[]): SaveResult[] {
   const ids = new Map(prepared.map((p) => [p.index, p.id]));
-  return Array.from({ length: count }, (_, i) => {
-    const r = outcome.get(i);
-    if (r !== undefined) return r;
-    const id = ids.get(i);
-    return { ...(id === undefined ? {} : { id }), success: false, errors: [UNREPORTED] };
-  });
+  return Array.from({ length: count }, (_, i) => outcome.get(i) ?? failed(ids.get(i), [UNREPORTED]));
 }
 
 /** Counts of a job's records as batches finish, reported to the job when there is one. */

@@ -1,61 +1,145 @@
-import type { SaveResult, WriteAnswer } from '../../domain/operations.ts';
+import type { RecordError, SaveResult, WriteAnswer } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
-import type { HandlerCall, JobHook } from '../adapter.ts';
+import type { HandlerCall } from '../adapter.ts';
 import { type OutboundResponse, parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
 import { JournalSteps } from '../journal-steps.ts';
 import { accountObject, writePipelines } from './account-objects.ts';
 import type { PerConnectionState } from './connection-state.ts';
-import { type ObjectRef, resolveObject } from './objects.ts';
+import { type ObjectRef, propertyInfos, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
-import { readRecords, reconcileCreates } from './reconcile.ts';
+import { readRecords } from './records.ts';
 import { prepare } from './write-prepare.ts';
 import {
   type BatchAnswer,
+  chunks,
   fail,
+  failed,
   failedCall,
   type HubSpotErrorEntry,
   inOrder,
+  malformedId,
   mapBatchAnswer,
   namesRecordValues,
   type Outcome,
   type Prepared,
   progressOf,
   recordErrors,
+  written,
 } from './write-results.ts';
 
 /** HubSpot's batch endpoints take at most 100 inputs. */
 const BATCH = HUBSPOT_PROFILE.batchWriteMaxInputs;
 
-/**
- * A batch of a durable job, journaled: `sending` before the call, its results after. A job resumed
- * after a crash reuses answered batches; a batch that was being sent may have reached HubSpot:
- * updates are sent again (same values), creates are not (HubSpot has no way to find what a lost
- * create made), and their records are answered `CRM_PROXY_OUTCOME_UNKNOWN`.
- */
-async function journaled<K extends string | number>(
-  job: JobHook | undefined,
-  key: string,
-  keys: K[],
-  resendable: boolean,
-  send: () => Promise<Map<K, SaveResult>>,
-): Promise<Map<K, SaveResult>> {
-  const steps = new JournalSteps<[K, SaveResult][]>(job);
-  const state = await steps.state(key);
-  if (state.kind === 'done') return new Map(state.results);
-  if (state.kind === 'interrupted' && !resendable) {
-    const unknown = fail(
-      'CRM_PROXY_OUTCOME_UNKNOWN',
-      'The service stopped while this batch was being sent to HubSpot, so HubSpot may or may not have created the record; it was not sent again. Search HubSpot for it before sending it again.',
-    );
-    return new Map(keys.map((k) => [k, { success: false, errors: [unknown] }]));
-  }
-  if (job?.signal.aborted === true) {
-    const cancelled = fail('CRM_PROXY_CANCELLED', 'The job was cancelled before this record was sent.');
-    return new Map(keys.map((k) => [k, { success: false, errors: [cancelled] }]));
-  }
-  return new Map(await steps.run(key, async () => [...(await send())]));
+// After a create or upsert whose answer was lost: HubSpot is asked what it holds before answering.
+
+/** How long before the send a record's creation still counts as the call's own (clock skew with HubSpot). */
+const SKEW_MS = 5 * 60 * 1000;
+
+/** Whether a record found after a lost answer was created by the call sent at `sentAt` (less the skew). */
+export function createdSinceSend(record: { createdAt: number }, sentAt: number): boolean {
+  return record.createdAt >= sentAt - SKEW_MS;
 }
+
+/** Case-folded: HubSpot stores emails in lower case, and a unique value matches regardless of case. */
+const fold = (v: string) => v.trim().toLowerCase();
+
+/**
+ * The property the records of a lost create can be found by: a contact's `email`, else the first
+ * property with unique values (HubSpot refuses a second record holding one) that a record carries.
+ */
+async function lookupProperty(
+  hs: PerConnectionState,
+  call: HandlerCall,
+  object: ObjectRef,
+  batch: Prepared[],
+): Promise<string | undefined> {
+  const carried = (name: string) => batch.some((p) => (p.properties[name] ?? '') !== '');
+  if (object.typeId === '0-1' && carried('email')) return 'email';
+  const infos = await propertyInfos(hs, call.session, object);
+  return infos.find((p) => p.hasUniqueValue && carried(p.name))?.name;
+}
+
+/** The records holding these values of a unique property: value (folded) → id and creation time. */
+export async function findByUnique(
+  hs: PerConnectionState,
+  call: HandlerCall,
+  object: ObjectRef,
+  property: string,
+  values: string[],
+): Promise<Map<string, { id: string; createdAt: number }>> {
+  const found = new Map<string, { id: string; createdAt: number }>();
+  const { results = [] } = await readRecords(hs, call, object, values, {
+    idProperty: property,
+    properties: [property],
+  });
+  for (const r of results) {
+    const value = r.properties?.[property];
+    if (typeof r.id !== 'string' || typeof value !== 'string') continue;
+    found.set(fold(value), { id: r.id, createdAt: Date.parse(String(r.createdAt ?? '')) });
+  }
+  return found;
+}
+
+const notWritten = (property: string, existing?: string): SaveResult => ({
+  success: false,
+  errors: [
+    fail(
+      'CRM_PROXY_NOT_WRITTEN',
+      existing === undefined
+        ? `The create call got no answer, and HubSpot then held no record with this ${property}: it was not written. Send it again.`
+        : `The create call got no answer, and the record with this ${property} (${existing}) existed before the call: HubSpot refuses a second one, so this record was not written.`,
+      [property],
+    ),
+  ],
+});
+
+/**
+ * The records of a create batch whose answer was lost, looked up by a unique property. A record
+ * found and created since the send (less the skew) was written; a record not found, or found
+ * created earlier (HubSpot refuses a second record with the value), was not. Records without a
+ * value, or sharing one with another record of the batch, are left out (their outcome stays
+ * unknown), as are all records when there is no such property or HubSpot cannot be asked.
+ */
+async function reconcileCreates(
+  hs: PerConnectionState,
+  call: HandlerCall,
+  object: ObjectRef,
+  batch: Prepared[],
+  sentAt: number,
+): Promise<Outcome> {
+  const out: Outcome = new Map();
+  const property = await lookupProperty(hs, call, object, batch).catch(() => undefined);
+  if (property === undefined) return out;
+  const counts = new Map<string, number>();
+  for (const p of batch) {
+    const v = p.properties[property];
+    if (v !== undefined && v !== '') counts.set(fold(v), (counts.get(fold(v)) ?? 0) + 1);
+  }
+  const values = batch.flatMap((p) => {
+    const v = p.properties[property];
+    return v !== undefined && counts.get(fold(v)) === 1 ? [v] : [];
+  });
+  if (values.length === 0) return out;
+  let found: Map<string, { id: string; createdAt: number }>;
+  try {
+    found = await findByUnique(hs, call, object, property, values);
+  } catch {
+    return out;
+  }
+  for (const p of batch) {
+    const v = p.properties[property];
+    if (v === undefined || counts.get(fold(v)) !== 1) continue;
+    const record = found.get(fold(v));
+    if (record !== undefined && Number.isNaN(record.createdAt)) continue;
+    if (record === undefined) out.set(p.index, notWritten(property));
+    else if (createdSinceSend(record, sentAt)) out.set(p.index, written(record.id));
+    else out.set(p.index, notWritten(property, record.id));
+  }
+  return out;
+}
+
+// The batch loop of inserts, updates and deletes.
 
 /** Splits into batches of at most 100 such that no id appears twice in one round (HubSpot refuses that). */
 function rounds(prepared: Prepared[]): Prepared[][][] {
@@ -68,11 +152,7 @@ function rounds(prepared: Prepared[]): Prepared[][][] {
     list.push(p);
     byRound[round] = list;
   }
-  return byRound.map((list) => {
-    const batches: Prepared[][] = [];
-    for (let i = 0; i < list.length; i += BATCH) batches.push(list.slice(i, i + BATCH));
-    return batches;
-  });
+  return byRound.map((list) => chunks(list, BATCH));
 }
 
 /**
@@ -91,22 +171,20 @@ async function writeBatch(
   const sentAt = hs.clock.now();
   let response: OutboundResponse;
   try {
-    response = await call.limiter.run(() =>
-      hs.call(call.session, {
-        method: 'POST',
-        path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/${kind}`,
-        body: {
-          inputs: batch.map((p) => ({
-            ...(p.id === undefined ? {} : { id: p.id }),
-            properties: p.properties,
-            ...(p.associations === undefined ? {} : { associations: p.associations }),
-            objectWriteTraceId: String(p.index),
-          })),
-        },
-        idempotent: false,
-        label: `hubspot.objects.batch.${kind}`,
-      }),
-    );
+    response = await hs.send(call, {
+      method: 'POST',
+      path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/${kind}`,
+      body: {
+        inputs: batch.map((p) => ({
+          ...(p.id === undefined ? {} : { id: p.id }),
+          properties: p.properties,
+          ...(p.associations === undefined ? {} : { associations: p.associations }),
+          objectWriteTraceId: String(p.index),
+        })),
+      },
+      idempotent: false,
+      label: `hubspot.objects.batch.${kind}`,
+    });
     if (response.status !== 200 && response.status !== 201 && response.status !== 207) {
       if (namesRecordValues(response) && batch.length > 1) {
         const half = Math.ceil(batch.length / 2);
@@ -119,12 +197,7 @@ async function writeBatch(
       if (namesRecordValues(response)) {
         const body = parseJson<HubSpotErrorEntry>(response) ?? {};
         const p = batch[0] as Prepared;
-        return new Map([
-          [
-            p.index,
-            { ...(p.id === undefined ? {} : { id: p.id }), success: false, errors: recordErrors(body) },
-          ],
-        ]);
+        return new Map([[p.index, failed(p.id, recordErrors(body))]]);
       }
       throw crmErrorFromResponse('hubspot', response, `${what} of ${object.name}`);
     }
@@ -135,43 +208,58 @@ async function writeBatch(
       kind === 'create' && entry.statusCode === 'CRM_PROXY_OUTCOME_UNKNOWN'
         ? await reconcileCreates(hs, call, object, batch, sentAt)
         : new Map<number, SaveResult>();
-    return new Map(
-      batch.map((p) => [
-        p.index,
-        found.get(p.index) ?? {
-          ...(p.id === undefined ? {} : { id: p.id }),
-          success: false,
-          errors: [entry],
-        },
-      ]),
-    );
+    return new Map(batch.map((p) => [p.index, found.get(p.index) ?? failed(p.id, [entry])]));
   }
   return mapBatchAnswer(batch, parseJson<BatchAnswer>(response) ?? {});
 }
 
-/** Rounds one after the other (a repeated id's later write wins), batches of a round in parallel. */
-async function writeAll(
-  hs: PerConnectionState,
+/** What the records of a batch a job does not send are answered. */
+const UNKNOWN = fail(
+  'CRM_PROXY_OUTCOME_UNKNOWN',
+  'The service stopped while this batch was being sent to HubSpot, so HubSpot may or may not have created the record; it was not sent again. Search HubSpot for it before sending it again.',
+);
+const CANCELLED = fail('CRM_PROXY_CANCELLED', 'The job was cancelled before this record was sent.');
+
+/**
+ * Batches round after round (a repeated id's later write wins), the batches of a round in
+ * parallel, the job's progress reported as each finishes. In a durable job each batch is journaled:
+ * `sending` before the call, its results after. A job resumed after a crash reuses answered
+ * batches; a batch that was being sent may have reached HubSpot: resendable ones (updates, archives)
+ * are sent again, creates are not (HubSpot has no way to find what a lost create made), and their
+ * records are answered `CRM_PROXY_OUTCOME_UNKNOWN`.
+ */
+async function inRounds<T, K extends string | number>(
   call: HandlerCall,
-  object: ObjectRef,
-  kind: 'create' | 'update',
-  prepared: Prepared[],
-): Promise<Outcome> {
-  const out: Outcome = new Map();
+  rounds: T[][][],
+  batch: {
+    keys: (items: T[]) => K[];
+    journalKey: (round: number, index: number, keys: K[]) => string;
+    resendable: boolean;
+    send: (items: T[]) => Promise<Map<K, SaveResult>>;
+  },
+): Promise<Map<K, SaveResult>> {
+  const steps = new JournalSteps<[K, SaveResult][]>(call.job);
+  const journaled = async (items: T[], keys: K[], key: string): Promise<Map<K, SaveResult>> => {
+    const state = await steps.state(key);
+    if (state.kind === 'done') return new Map(state.results);
+    let refusal: RecordError | undefined;
+    if (state.kind === 'interrupted' && !batch.resendable) refusal = UNKNOWN;
+    else if (call.job?.signal.aborted === true) refusal = CANCELLED;
+    if (refusal !== undefined) return new Map(keys.map((k) => [k, { success: false, errors: [refusal] }]));
+    return new Map(await steps.run(key, async () => [...(await batch.send(items))]));
+  };
+  const out = new Map<K, SaveResult>();
   const report = progressOf(call.job);
-  for (const [n, round] of rounds(prepared).entries()) {
+  for (const [n, round] of rounds.entries()) {
     const done = await Promise.all(
-      round.map(async (batch) => {
-        const indexes = batch.map((p) => p.index);
-        const key = `hubspot.${kind}.${n}.${indexes[0]}.${indexes.length}`;
-        const m = await journaled(call.job, key, indexes, kind === 'update', () =>
-          writeBatch(hs, call, object, kind, batch),
-        );
+      round.map(async (items, k) => {
+        const keys = batch.keys(items);
+        const m = await journaled(items, keys, batch.journalKey(n, k, keys));
         report(m.values());
         return m;
       }),
     );
-    for (const m of done) for (const [i, r] of m) out.set(i, r);
+    for (const m of done) for (const [key, r] of m) out.set(key, r);
   }
   return out;
 }
@@ -185,8 +273,14 @@ export async function saveRecords(
   mode: 'insert' | 'update',
 ): Promise<SaveResult[]> {
   const { prepared, refused } = await prepare(hs, call, object, records, mode);
-  const written = await writeAll(hs, call, object, mode === 'insert' ? 'create' : 'update', prepared);
-  return inOrder(records.length, new Map([...refused, ...written]), prepared);
+  const kind = mode === 'insert' ? 'create' : 'update';
+  const sent = await inRounds(call, rounds(prepared), {
+    keys: (batch) => batch.map((p) => p.index),
+    journalKey: (n, _, indexes) => `hubspot.${kind}.${n}.${indexes[0]}.${indexes.length}`,
+    resendable: kind === 'update',
+    send: (batch) => writeBatch(hs, call, object, kind, batch),
+  });
+  return inOrder(records.length, new Map([...refused, ...sent]), prepared);
 }
 
 async function save(
@@ -209,20 +303,17 @@ export async function existing(
   object: ObjectRef,
   ids: string[],
 ): Promise<Set<string>> {
-  const results = await readRecords(hs, call, object, ids);
+  const { results = [] } = await readRecords(hs, call, object, ids);
   return new Set(results.flatMap((r) => (typeof r.id === 'string' ? [r.id] : [])));
 }
 
-const notFound = (object: ObjectRef, id: string): SaveResult => ({
-  id,
-  success: false,
-  errors: [
+const notFound = (object: ObjectRef, id: string): SaveResult =>
+  failed(id, [
     fail(
       'OBJECT_NOT_FOUND',
       `HubSpot has no live ${object.name} record with id ${id} (never existed, or already deleted).`,
     ),
-  ],
-});
+  ]);
 
 /**
  * One archive batch. HubSpot's batch archive answers 204 whether or not an id exists, so the
@@ -241,23 +332,21 @@ async function archiveBatch(
     for (const id of ids) if (!live.has(id)) out.set(id, notFound(object, id));
     const send = ids.filter((id) => live.has(id));
     if (send.length === 0) return out;
-    const response = await call.limiter.run(() =>
-      hs.call(call.session, {
-        method: 'POST',
-        path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/archive`,
-        body: { inputs: send.map((id) => ({ id })) },
-        // Archiving twice archives once.
-        idempotent: true,
-        label: 'hubspot.objects.batch.archive',
-      }),
-    );
+    const response = await hs.send(call, {
+      method: 'POST',
+      path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/archive`,
+      body: { inputs: send.map((id) => ({ id })) },
+      // Archiving twice archives once.
+      idempotent: true,
+      label: 'hubspot.objects.batch.archive',
+    });
     if (response.status !== 204 && response.status !== 200) {
       throw crmErrorFromResponse('hubspot', response, `batch archive of ${object.name}`);
     }
-    for (const id of send) out.set(id, { id, success: true, errors: [] });
+    for (const id of send) out.set(id, written(id));
   } catch (error) {
     const entry = failedCall(error, 'batch archive');
-    for (const id of ids) if (!out.has(id)) out.set(id, { id, success: false, errors: [entry] });
+    for (const id of ids) if (!out.has(id)) out.set(id, failed(id, [entry]));
   }
   return out;
 }
@@ -276,24 +365,14 @@ async function deleteRecords(
   }
   const object = await resolveObject(hs, call.session, input.objectName);
   const valid = [...new Set(input.ids.filter((id) => HUBSPOT_PROFILE.idPattern.test(id)))];
-  const batches: string[][] = [];
-  for (let i = 0; i < valid.length; i += BATCH) batches.push(valid.slice(i, i + BATCH));
-  const results = new Map<string, SaveResult>();
-  const report = progressOf(call.job);
-  const archived = batches.map(async (b, k) => {
+  const results = await inRounds(call, [chunks(valid, BATCH)], {
+    keys: (ids) => ids,
+    journalKey: (_, k) => `hubspot.archive.${k}`,
     // Archiving again is harmless; ids an interrupted call archived then answer not found.
-    const m = await journaled(call.job, `hubspot.archive.${k}`, b, true, () =>
-      archiveBatch(hs, call, object, b),
-    );
-    report(m.values());
-    return m;
+    resendable: true,
+    send: (ids) => archiveBatch(hs, call, object, ids),
   });
-  for (const m of await Promise.all(archived)) {
-    for (const [id, r] of m) results.set(id, r);
-  }
-  const malformed = (id: string) =>
-    fail('MALFORMED_ID', `"${id.slice(0, 50)}" is not a HubSpot record id (decimal digits).`);
-  return { data: input.ids.map((id) => results.get(id) ?? { id, success: false, errors: [malformed(id)] }) };
+  return { data: input.ids.map((id) => results.get(id) ?? failed(id, [malformedId(id)])) };
 }
 
 /**
