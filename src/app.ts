@@ -21,7 +21,6 @@ import { adminRoutes } from './http/routes/admin/index.ts';
 import { v1Routes } from './http/routes/index.ts';
 import type { ApiApp, RouteServices } from './http/routes/types.ts';
 import { SHARED_SCHEMAS } from './http/schemas/answers.ts';
-import { JobReads } from './jobs/reads.ts';
 
 export interface BuildAppOptions {
   /** Base URLs shown in the OpenAPI document's `servers`. */
@@ -103,7 +102,7 @@ function routeServices(ctx: AppContext): RouteServices {
     rateLimiter: ctx.rateLimiter,
     operations: ctx.operations,
     jobs: ctx.jobs,
-    jobReads: new JobReads(ctx.store.jobs),
+    jobReads: ctx.store.jobs,
     idempotency: ctx.idempotency,
     connectFlow: ctx.connect,
     bodyLimit: ctx.bodyLimit,

@@ -1,6 +1,9 @@
 // A job's results: counted and stored in pieces when it finishes, read back page by page.
 import type { SaveResult } from '../domain/operations.ts';
-import type { JobCounts, JobRow, JobsRepository } from '../store/types.ts';
+import type { JobCounts, JobsRepository } from '../store/types.ts';
+
+/** What the API reads of jobs: one job, a token's jobs page by page, a finished job's results. */
+export type JobReads = Pick<JobsRepository, 'find' | 'list' | 'resultPieces'>;
 
 /** The job's record-level counts from a finished answer. */
 export function countsOf(results: readonly SaveResult[]): JobCounts {
@@ -22,8 +25,6 @@ export async function storeResults(
   await jobs.putResults(id, pieces);
 }
 
-type JobReadsRepository = Pick<JobsRepository, 'find' | 'list' | 'resultPieces'>;
-
 /** Results at positions [from, from + limit) of a finished job, in input order. */
 export async function readResults(
   jobs: Pick<JobsRepository, 'resultPieces'>,
@@ -41,27 +42,4 @@ export async function readResults(
     });
   }
   return out;
-}
-
-/** What the API reads of jobs: one job, a token's jobs page by page, a finished job's results. */
-export class JobReads {
-  readonly #jobs: JobReadsRepository;
-
-  constructor(jobs: JobReadsRepository) {
-    this.#jobs = jobs;
-  }
-
-  /** The job without its input. */
-  find(id: string): Promise<JobRow | null> {
-    return this.#jobs.find(id);
-  }
-
-  /** A token's jobs, newest first, after the (createdAt, id) of the previous page's last. */
-  list(filter: Parameters<JobsRepository['list']>[0]): Promise<JobRow[]> {
-    return this.#jobs.list(filter);
-  }
-
-  results(id: string, from: number, limit: number): Promise<SaveResult[]> {
-    return readResults(this.#jobs, id, from, limit);
-  }
 }

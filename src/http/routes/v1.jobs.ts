@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { ApiError } from '../../errors/index.ts';
-import type { JobReads } from '../../jobs/reads.ts';
+import { type JobReads, readResults } from '../../jobs/reads.ts';
 import { jobView } from '../../jobs/view.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { answers, JobRef, jobAnswer, RecordResultRef } from '../schemas/answers.ts';
@@ -60,7 +60,7 @@ const isOffset = (v: unknown): v is { o: number } => {
 };
 
 /** The token's own job, or 404 (another token's job is not revealed). */
-async function ownJob(jobs: Pick<JobReads, 'find'>, tokenId: string, id: string) {
+async function ownJob(jobs: JobReads, tokenId: string, id: string) {
   const job = await jobs.find(id);
   if (job === null || job.tokenId !== tokenId) {
     throw new ApiError(
@@ -193,7 +193,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
       }
       const limit = limitOf(request.query.limit, 1000, 10_000);
       const from = request.query.cursor === undefined ? 0 : decode(request.query.cursor, isOffset).o;
-      const data = await ctx.jobReads.results(job.id, from, limit);
+      const data = await readResults(ctx.jobReads, job.id, from, limit);
       const next = from + data.length;
       return { data, next_cursor: data.length > 0 && next < job.total ? encode({ o: next }) : null };
     },
