@@ -19,20 +19,16 @@ export function openSession(deps: SessionDeps, adapter: CrmAdapter, connection: 
     connectionId: connection.id,
     baseUrl: adapter.defaultApiBaseUrl(connection),
     async send(request) {
+      const sendWith = (token: string) =>
+        deps.client.send({ ...request, headers: adapter.auth.authorize(request.headers ?? {}, token) });
       const token = await deps.tokens.accessToken(connection);
-      const first = await deps.client.send({
-        ...request,
-        headers: adapter.auth.authorize(request.headers ?? {}, token),
-      });
+      const first = await sendWith(token);
       if (!adapter.auth.isExpiredToken(first)) {
         if (first.status !== 401) deps.tokens.accepted(connection.id, token);
         return first;
       }
       const fresh = await deps.tokens.refreshAfterRejected(connection, token);
-      const second = await deps.client.send({
-        ...request,
-        headers: adapter.auth.authorize(request.headers ?? {}, fresh),
-      });
+      const second = await sendWith(fresh);
       if (adapter.auth.isExpiredToken(second)) {
         throw new CrmError(
           connection.provider,
