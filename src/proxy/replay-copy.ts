@@ -1,9 +1,7 @@
 /**
  * Where pass-through bodies are copied while they stream, so that a CRM 401 can be answered by a
- * replay. A copy, not the socket's own chunks: held chunks outlive young-generation collections and
- * each pins the socket buffer it was cut from. Copying costs CPU on every request, so no copy is
- * made at all while the CRM has just accepted the connection's token (passthrough.ts), which leaves
- * copies to a connection's first request after a quiet minute.
+ * replay. A copy, not the socket's own chunks: each held chunk would pin the socket buffer it was
+ * cut from. No copy is made while the CRM has just accepted the connection's token (passthrough.ts).
  */
 export const SEGMENT_BYTES = 64 * 1024;
 
@@ -36,10 +34,7 @@ export class ReplayBudget {
   }
 }
 
-/**
- * One body's copy, in 64 KiB segments of its own (freed with the request: copies are rare enough
- * now that a pool is not worth keeping). Every allocated byte is reserved from the budget first.
- */
+/** One body's copy, in 64 KiB segments of its own; every allocated byte is reserved from the budget first. */
 export class ReplayCopy {
   readonly #budget: ReplayBudget;
   #segments: Buffer[] = [];
