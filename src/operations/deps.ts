@@ -2,18 +2,12 @@ import type { TokenManager } from '../connections/token-manager.ts';
 import type { Connection } from '../domain/connection.ts';
 import { ConcurrencyLimiter } from '../lib/limiter.ts';
 import { PLACES_FREED, type SharedState } from '../lib/shared-state.ts';
-import type {
-  CrmAdapter,
-  Handler,
-  JobHook,
-  OperationAnswers,
-  OperationInputs,
-} from '../providers/adapter.ts';
+import type { CrmAdapter, JobHook, OperationAnswers, OperationInputs } from '../providers/adapter.ts';
 import type { HttpClient } from '../providers/client/http-client.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { ProxyForwarder } from '../proxy/forwarder.ts';
 import type { ReplayBudget } from '../proxy/replay-copy.ts';
-import { translatingCrmErrors } from './checks.ts';
+import { handlerFor, translatingCrmErrors } from './checks.ts';
 import { openSession } from './session.ts';
 
 /** What operations need, wired once by createContext. */
@@ -81,18 +75,28 @@ interface SharedLimits {
 
 const placeKey = (connectionId: string) => `connection:${connectionId}`;
 
-/** Runs a handler on the connection: an authorised session, the connection's cap, CRM errors translated. */
-export function runHandler<O extends keyof OperationInputs>(
+/**
+ * Runs `operation` on the connection's CRM: 422 when the CRM does not offer it (`all`: every
+ * adapter, so the answer names the CRMs that do), then `check` of the input against the CRM's
+ * profile, then the handler in an authorised session under the connection's cap, CRM errors translated.
+ */
+export async function runOperation<O extends keyof OperationInputs>(
   deps: OperationDeps,
-  adapter: CrmAdapter,
   connection: Connection,
-  handler: Handler<O>,
+  operation: O,
   input: OperationInputs[O],
-  job?: JobHook,
+  options: { check?: (adapter: CrmAdapter) => void; job?: JobHook | undefined; all?: boolean } = {},
 ): Promise<OperationAnswers[O]> {
+  const adapter = deps.registry.adapterFor(connection);
+  const handler = handlerFor(adapter, operation, options.all === true ? deps.registry.list() : undefined);
+  options.check?.(adapter);
   return translatingCrmErrors(adapter, () =>
     handler(
-      { session: openSession(deps, adapter, connection), limiter: deps.limiters.for(connection.id), job },
+      {
+        session: openSession(deps, adapter, connection),
+        limiter: deps.limiters.for(connection.id),
+        job: options.job,
+      },
       input,
     ),
   );

@@ -3,7 +3,7 @@ import type { UpsertOutcome, WriteAnswer } from '../domain/operations.ts';
 import { ApiError } from '../errors/index.ts';
 import type { CrmAdapter, JobHook, OperationInputs } from '../providers/adapter.ts';
 import { ensureObjectName, ensureWithin, handlerFor } from './checks.ts';
-import { type OperationDeps, runHandler } from './deps.ts';
+import { type OperationDeps, runOperation } from './deps.ts';
 import { checkFieldNames } from './field-bounds.ts';
 
 /**
@@ -126,7 +126,7 @@ export async function runBatchWrite(
   write: BatchWrite,
   job?: JobHook,
 ): Promise<WriteAnswer> {
-  const answer = await runWrite(deps, connection, write, job);
+  const answer = await runOperation(deps, connection, write.operation, write.input, { job });
   return {
     ...answer,
     data: answer.data.map((r, i) => ({
@@ -145,34 +145,17 @@ function askedId(write: BatchWrite, index: number): string | null {
   return 'id' in found ? found.id : null;
 }
 
-function runWrite(
-  deps: OperationDeps,
-  connection: Connection,
-  write: BatchWrite,
-  job?: JobHook,
-): Promise<WriteAnswer> {
-  const adapter = deps.registry.adapterFor(connection);
-  switch (write.operation) {
-    case 'insert':
-      return runHandler(deps, adapter, connection, handlerFor(adapter, 'insert'), write.input, job);
-    case 'update':
-      return runHandler(deps, adapter, connection, handlerFor(adapter, 'update'), write.input, job);
-    case 'delete':
-      return runHandler(deps, adapter, connection, handlerFor(adapter, 'delete'), write.input, job);
-  }
-}
-
 /** Upsert one record on `match_key`. */
-export async function upsertRecord(
+export function upsertRecord(
   deps: OperationDeps,
   connection: Connection,
   objectName: string,
   record: unknown,
   matchKey: string,
 ): Promise<UpsertOutcome> {
-  const adapter = deps.registry.adapterFor(connection);
-  const handler = handlerFor(adapter, 'upsert');
-  ensureObjectName(adapter, objectName);
-  checkFieldNames([record]);
-  return runHandler(deps, adapter, connection, handler, { objectName, record, matchKey });
+  const check = (adapter: CrmAdapter) => {
+    ensureObjectName(adapter, objectName);
+    checkFieldNames([record]);
+  };
+  return runOperation(deps, connection, 'upsert', { objectName, record, matchKey }, { check });
 }

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { ApiError } from '../../errors/index.ts';
-import { readAuditLogs } from '../../operations/audit-logs.ts';
+import { runOperation } from '../../operations/deps.ts';
 import type { AuditLogFilter } from '../../providers/adapter.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { answers } from '../schemas/answers.ts';
@@ -89,9 +89,10 @@ export function register(app: ApiApp, ctx: RouteServices): void {
           { details: [{ path: '/cursor', message: 'data and cursor exclude each other' }] },
         );
       }
-      const page = await readAuditLogs(
+      const page = await runOperation(
         ctx.operations,
         principalOf(request).connection,
+        'audit_logs',
         cursor === undefined ? { filter: filterOf(data ?? {}) } : { cursor },
       );
       return { data: page };

@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
 import { ApiError } from '../../errors/index.ts';
-import { addCustomField } from '../../operations/add-custom-field.ts';
-import { listCountries } from '../../operations/countries.ts';
-import { describeGlobal, describeObject } from '../../operations/describe.ts';
+import { addCustomField, describeGlobal, describeObject } from '../../operations/account.ts';
+import { runOperation } from '../../operations/deps.ts';
 import { directWrite } from '../durable.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { answers } from '../schemas/answers.ts';
@@ -128,7 +127,15 @@ export function register(app: ApiApp, ctx: RouteServices): void {
     },
     async (request) => {
       ensureNoBody(request.body, 'The country list');
-      return { data: await listCountries(ctx.operations, principalOf(request).connection) };
+      return {
+        data: await runOperation(
+          ctx.operations,
+          principalOf(request).connection,
+          'countries',
+          {},
+          { all: true },
+        ),
+      };
     },
   );
   app.post(

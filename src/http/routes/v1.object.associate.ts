@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { readAssociations, writeAssociations } from '../../operations/associations.ts';
+import { readAssociations, writeAssociations } from '../../operations/records.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { answers, WriteResults } from '../schemas/answers.ts';
 import { AssociateBody, AssociationsBody } from '../schemas/bodies.ts';

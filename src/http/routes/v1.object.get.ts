@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { getRecords } from '../../operations/get.ts';
+import { getRecords } from '../../operations/records.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { answers } from '../schemas/answers.ts';
 import { GetBody } from '../schemas/bodies.ts';

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { ApiError } from '../../errors/index.ts';
-import { runQuery } from '../../operations/query.ts';
-import { runSearch } from '../../operations/search.ts';
+import { runOperation } from '../../operations/deps.ts';
+import { runSearch } from '../../operations/records.ts';
 import type { SearchRequest } from '../../providers/adapter.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { answers } from '../schemas/answers.ts';
@@ -54,7 +54,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
       dataOrCursor(request.body, 'a SOQL query', 'to continue a query');
       const connection = principalOf(request).connection;
       const read = data === undefined ? { cursor: cursor as string } : { soql: data };
-      return { data: await runQuery(ctx.operations, connection, read) };
+      return { data: await runOperation(ctx.operations, connection, 'query', read) };
     },
   );
   app.post(
