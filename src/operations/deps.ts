@@ -2,13 +2,19 @@ import type { TokenManager } from '../connections/token-manager.ts';
 import type { Connection } from '../domain/connection.ts';
 import { ConcurrencyLimiter } from '../lib/limiter.ts';
 import { PLACES_FREED, type SharedState } from '../lib/shared-state.ts';
-import type { CrmAdapter, JobHook, OperationAnswers, OperationInputs } from '../providers/adapter.ts';
+import type {
+  CrmAdapter,
+  CrmSession,
+  JobHook,
+  OperationAnswers,
+  OperationInputs,
+} from '../providers/adapter.ts';
 import type { HttpClient } from '../providers/client/http-client.ts';
+import { CrmError } from '../providers/errors.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { ProxyForwarder } from '../proxy/forwarder.ts';
 import type { ReplayBudget } from '../proxy/replay-copy.ts';
 import { handlerFor, translatingCrmErrors } from './checks.ts';
-import { openSession } from './session.ts';
 
 /** What operations need, wired once by createContext. */
 export interface OperationDeps {
@@ -100,4 +106,44 @@ export async function runOperation<O extends keyof OperationInputs>(
       input,
     ),
   );
+}
+
+/**
+ * A session on one connection: every call carries the current access token; a CRM 401 triggers
+ * one refresh (shared with every concurrent caller) and one resend.
+ */
+function openSession(
+  deps: Pick<OperationDeps, 'tokens' | 'client'>,
+  adapter: CrmAdapter,
+  connection: Connection,
+): CrmSession {
+  return {
+    connectionId: connection.id,
+    baseUrl: adapter.defaultApiBaseUrl(connection),
+    async send(request) {
+      const sendWith = (token: string) =>
+        deps.client.send({ ...request, headers: adapter.auth.authorize(request.headers ?? {}, token) });
+      const token = await deps.tokens.accessToken(connection);
+      const first = await sendWith(token);
+      if (!adapter.auth.isExpiredToken(first)) {
+        if (first.status !== 401) deps.tokens.accepted(connection.id, token);
+        return first;
+      }
+      const fresh = await deps.tokens.refreshAfterRejected(connection, token);
+      const second = await sendWith(fresh);
+      if (adapter.auth.isExpiredToken(second)) {
+        throw new CrmError(
+          connection.provider,
+          'auth_rejected',
+          'the CRM rejected a freshly refreshed access token',
+          {
+            status: second.status,
+            crmBody: second.text.slice(0, 500),
+          },
+        );
+      }
+      if (second.status !== 401) deps.tokens.accepted(connection.id, fresh);
+      return second;
+    },
+  };
 }
