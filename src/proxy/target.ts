@@ -1,7 +1,6 @@
 import type { Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { CrmAdapter } from '../providers/adapter.ts';
-import { namesSandboxControl } from './control-paths.ts';
 
 interface Origin {
   scheme: 'http' | 'https';
@@ -153,4 +152,32 @@ export function resolveTarget(targets: ProxyTargets, rawTarget: string, query: s
   const queries = [innerQuery, query.replace(/^\?/, '')].filter((q) => q !== '');
   const search = queries.length === 0 ? '' : `?${queries.join('&')}`;
   return { url: `${targets.destination}${path}${search}`, path };
+}
+
+/**
+ * The sandboxes' control API (`/__sandbox/…`: call counts, fault injection, realism, reset) is
+ * for the operator and the tests, never for token holders: through pass-through one token could
+ * inject faults into, or reset, the sandbox every other token uses. No real CRM path has such a
+ * segment, so it is refused on every connection, however it is spelled.
+ */
+const CONTROL_SEGMENT = '__sandbox';
+
+/**
+ * True when `path` names the control API in any spelling a server might route the same way: any
+ * case, percent-encoded characters, doubled slashes, or a matrix parameter (`;x`) after the name.
+ * Undecodable percent-encoding counts as a match (nothing sane needs it).
+ */
+function namesSandboxControl(path: string): boolean {
+  // Checked on every pass-through: a path that names it nowhere, in no spelling, needs no split.
+  if (!path.includes('%') && !path.toLowerCase().includes(CONTROL_SEGMENT)) return false;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return true;
+  }
+  return decoded
+    .toLowerCase()
+    .split('/')
+    .some((segment) => segment.startsWith(CONTROL_SEGMENT));
 }
