@@ -5,7 +5,6 @@ import type { Connection, Region } from '../domain/connection.ts';
 import type { ProviderProfile } from '../providers/adapter.ts';
 import { BUILT_IN_PROVIDERS } from '../providers/index.ts';
 import type { ConnectionAccount, SealedSecret, Store } from '../store/types.ts';
-import { credentialsProblem, normaliseCredentials } from './credentials.ts';
 import { PLAIN_HTTP_FIX } from './plain-http.ts';
 import type {
   ConnectionWithCredentials,
@@ -65,13 +64,13 @@ export class ConnectionService {
       provider: input.provider,
       region: this.#region,
       label: input.label ?? null,
-      instanceUrl: input.instanceUrl ? trimSlash(input.instanceUrl) : null,
-      apiBaseUrl: input.apiBaseUrl ? trimSlash(input.apiBaseUrl) : null,
+      instanceUrl: trimSlash(input.instanceUrl),
+      apiBaseUrl: trimSlash(input.apiBaseUrl),
       sandbox: input.sandbox ?? false,
       credentials: this.#seal(id, input.credentials),
       now: this.#now(),
       accountId: input.accountId ?? null,
-      loginUrl: input.loginUrl ? trimSlash(input.loginUrl) : null,
+      loginUrl: trimSlash(input.loginUrl),
     });
     return { ok: true, connection };
   }
@@ -201,8 +200,8 @@ export class ConnectionService {
   }
 }
 
-function trimSlash(u: string): string {
-  return u.replace(/\/+$/, '');
+function trimSlash(u: string | null | undefined): string | null {
+  return u ? u.replace(/\/+$/, '') : null;
 }
 
 function urlProblem(field: string, value: string, allowHttp: boolean, plainHttp: boolean): string | null {
@@ -243,16 +242,49 @@ function validateCreate(
   if (!profile.connection.credentials.includes(input.credentials.kind)) {
     return `a ${crm} connection needs ${profile.connection.credentials.map((k) => (k === 'oauth' ? 'an OAuth refresh token' : 'a private app token')).join(' or ')}`;
   }
-  if (input.apiBaseUrl) {
-    const p = urlProblem('apiBaseUrl', input.apiBaseUrl, sandbox, plainHttp);
-    if (p) return p;
-  }
-  if (input.loginUrl) {
-    const p = urlProblem('loginUrl', input.loginUrl, sandbox, plainHttp);
+  for (const [field, url] of [
+    ['apiBaseUrl', input.apiBaseUrl],
+    ['loginUrl', input.loginUrl],
+  ] as const) {
+    const p = url ? urlProblem(field, url, sandbox, plainHttp) : null;
     if (p) return p;
   }
   if (input.label !== undefined && input.label !== null && input.label.length > 200) {
     return 'label must be at most 200 characters';
   }
   return null;
+}
+
+/** Checks a decrypted or user-supplied value; returns an error message naming the bad field, or null. */
+function credentialsProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null) return 'credentials must be an object';
+  const c = value as Record<string, unknown>;
+  const optionalString = (k: string) => c[k] === undefined || typeof c[k] === 'string';
+  if (c['kind'] === 'oauth') {
+    if (typeof c['refreshToken'] !== 'string' || c['refreshToken'] === '')
+      return 'credentials.refreshToken is required';
+    if (!optionalString('accessToken') || !optionalString('scope'))
+      return 'credentials.accessToken/scope must be strings';
+    const exp = c['accessTokenExpiresAt'];
+    if (exp !== undefined && (typeof exp !== 'string' || Number.isNaN(Date.parse(exp)))) {
+      return 'credentials.accessTokenExpiresAt must be an ISO-8601 timestamp';
+    }
+    return null;
+  }
+  if (c['kind'] === 'private_app') {
+    return typeof c['token'] === 'string' && c['token'] !== '' ? null : 'credentials.token is required';
+  }
+  return 'credentials.kind must be "oauth" or "private_app"';
+}
+
+/** Keeps only the known fields, so nothing unexpected is ever sealed or returned. */
+function normaliseCredentials(c: Credentials): Credentials {
+  if (c.kind === 'private_app') return { kind: 'private_app', token: c.token };
+  return {
+    kind: 'oauth',
+    refreshToken: c.refreshToken,
+    ...(c.accessToken !== undefined ? { accessToken: c.accessToken } : {}),
+    ...(c.accessTokenExpiresAt !== undefined ? { accessTokenExpiresAt: c.accessTokenExpiresAt } : {}),
+    ...(c.scope !== undefined ? { scope: c.scope } : {}),
+  };
 }

@@ -175,10 +175,7 @@ export class TokenManager {
     }
     const token = credentials.accessToken;
     if (token === undefined || token === rejected) return null;
-    const expiresAt =
-      credentials.accessTokenExpiresAt === undefined
-        ? undefined
-        : Date.parse(credentials.accessTokenExpiresAt);
+    const expiresAt = expiryOf(credentials);
     if (this.#expiringSoon(expiresAt)) return null;
     this.#cache.set(found.connection.id, { accessToken: token, expiresAt });
     return token;
@@ -217,9 +214,7 @@ export class TokenManager {
     }
     const next = merge(credentials, outcome.grant);
     await this.#store(found, next);
-    const expiresAt =
-      next.accessTokenExpiresAt === undefined ? undefined : Date.parse(next.accessTokenExpiresAt);
-    this.#cache.set(connection.id, { accessToken: outcome.grant.accessToken, expiresAt });
+    this.#cache.set(connection.id, { accessToken: outcome.grant.accessToken, expiresAt: expiryOf(next) });
     this.#o.log?.info(
       {
         connectionId: connection.id,
@@ -253,6 +248,12 @@ export class TokenManager {
   #expiringSoon(expiresAt: number | undefined): boolean {
     return expiresAt !== undefined && expiresAt - this.#o.refreshAheadMs <= this.#o.clock.now();
   }
+}
+
+/** When the stored access token expires (ms), if the CRM said. */
+function expiryOf(credentials: Extract<Credentials, { kind: 'oauth' }>): number | undefined {
+  const at = credentials.accessTokenExpiresAt;
+  return at === undefined ? undefined : Date.parse(at);
 }
 
 function merge(
