@@ -6,26 +6,8 @@ export function newJobId(): string {
   return `job_${randomUUID().replaceAll('-', '')}`;
 }
 
-/** A job as the API shows it (`GET /v1/jobs/{id}`). */
-export interface JobView {
-  id: string;
-  state: string;
-  operation: string;
-  object: string | null;
-  interface: string | null;
-  counts: { total: number; processed: number; succeeded: number; failed: number };
-  crm_job_ids: string[];
-  cancel_requested: boolean;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  updated_at: string;
-  /** The error answer when the job failed as a whole (nothing per record). */
-  error: Record<string, unknown> | null;
-  results_url: string;
-}
-
-export function jobView(job: JobRow): JobView {
+/** A job as the API shows it (`GET /v1/jobs/{id}`); `error` is the error answer of a job that failed as a whole. */
+export function jobView(job: JobRow) {
   const error =
     job.error === null ? null : (JSON.parse(job.error) as { body: { error: Record<string, unknown> } });
   return {
