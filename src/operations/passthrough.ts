@@ -22,8 +22,6 @@ export interface PassthroughRequest {
   headers: IncomingHttpHeaders;
   /** The request body as a stream, or undefined when there is none. */
   body: Readable | undefined;
-  /** Bodies up to this size are kept for a replay after a CRM 401. */
-  replayLimit?: number;
 }
 
 export interface PassthroughAnswer {
@@ -53,7 +51,7 @@ export async function passthrough(
   const body = new ProxyBody(
     req.body,
     declared === undefined ? undefined : Number(declared),
-    keepsCopy(deps, connection, token) ? { budget: deps.replay.budget, limit: req.replayLimit } : null,
+    keepsCopy(deps, connection, token) ? { budget: deps.replay.budget } : null,
   );
   if (declared !== undefined && req.body !== undefined) headers['content-length'] = declared;
   const call: ProxyCall = { deps, adapter, rules, connection, method: req.method, target, body };
