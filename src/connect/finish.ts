@@ -70,7 +70,8 @@ export class FlowFinish {
     const facts = accountFacts(crm, check);
 
     if (state.reconnectId !== null) {
-      return this.reconnected(state, state.reconnectId, credentials, exchange, check, loginUrl, clear);
+      const account = { accountId: check.accountId, instanceUrl: exchange.instanceUrl, loginUrl };
+      return this.reconnected(state, state.reconnectId, credentials, account, crm, facts, clear);
     }
 
     const input: CreateConnectionInput = {
@@ -117,24 +118,26 @@ export class FlowFinish {
     state: ConnectState,
     reconnectId: string,
     credentials: Credentials,
-    exchange: { instanceUrl: string | null },
-    check: { accountId: string | null } & Parameters<typeof accountFacts>[1],
-    loginUrl: string | null,
+    account: { accountId: string | null; instanceUrl: string | null; loginUrl: string | null },
+    crm: string,
+    facts: Array<[string, string]>,
     clear: string[],
   ): Promise<FlowAnswer> {
-    const crm = this.deps.facet(state.provider).adapter.profile.displayName;
-    const facts = accountFacts(crm, check);
     const existing = (await this.deps.connections.list()).find((c) => c.id === reconnectId);
     if (existing === undefined) return page(400, FAILURES.reconnect_gone(reconnectId), clear);
-    if (existing.accountId !== null && check.accountId !== null && existing.accountId !== check.accountId) {
-      return page(400, FAILURES.other_account(crm, existing, check.accountId), clear);
+    if (
+      existing.accountId !== null &&
+      account.accountId !== null &&
+      existing.accountId !== account.accountId
+    ) {
+      return page(400, FAILURES.other_account(crm, existing, account.accountId), clear);
     }
     const outcome = await this.deps.connections.reauthorize(existing.id, credentials);
     if (outcome !== 'updated') return page(400, FAILURES.reconnect_gone(existing.id), clear);
     await this.deps.connections.setAccount(existing.id, {
-      accountId: check.accountId ?? existing.accountId,
-      loginUrl: loginUrl ?? existing.loginUrl,
-      instanceUrl: exchange.instanceUrl ?? existing.instanceUrl,
+      accountId: account.accountId ?? existing.accountId,
+      loginUrl: account.loginUrl ?? existing.loginUrl,
+      instanceUrl: account.instanceUrl ?? existing.instanceUrl,
     });
     this.deps.onReplaced(existing.id);
     this.deps.log?.info({ connectionId: existing.id, provider: state.provider }, 'connection re-connected');

@@ -7,10 +7,10 @@ import { ApiError } from '../errors/index.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { ConnectFacet, ConnectTarget, CrmAdapter } from '../providers/adapter.ts';
 import type { ConnectLink, Store } from '../store/types.ts';
-import { FAILURES, type FlowAnswer, invalid, page, redirect } from './answers.ts';
+import { checkedLabel, FAILURES, type FlowAnswer, invalid, page, redirect } from './answers.ts';
 import { backCookie, landingPage } from './landing.ts';
 import { hashSecret, newSecret } from './secrets.ts';
-import { type BeginInput, type BeginResult, LABEL_MAX, LINK_PATH } from './types.ts';
+import { type BeginInput, type BeginResult, LINK_PATH } from './types.ts';
 
 export interface LinkInput {
   provider: Provider;
@@ -57,10 +57,7 @@ export class ConnectLinks {
     input: LinkInput,
   ): Promise<{ id: string; url: string; expiresAt: string; link: ConnectLinkView }> {
     const { adapter, facet } = this.deps.facet(input.provider);
-    const label = input.label ?? null;
-    if (label !== null && (typeof label !== 'string' || label.length > LABEL_MAX)) {
-      throw invalid('label', `label must be text of at most ${LABEL_MAX} characters`);
-    }
+    const label = checkedLabel(input.label);
     const ttlMs = input.ttlMs ?? this.deps.config.connect.linkTtlMs;
     if (!Number.isFinite(ttlMs) || ttlMs < 60_000 || ttlMs > 30 * 86_400_000) {
       throw invalid('ttl', 'a link must live between 1 minute and 30 days');
@@ -114,9 +111,7 @@ export class ConnectLinks {
         : null;
     if (link === null) return page(404, FAILURES.link_unknown, []);
     const status = this.view(link).status;
-    if (status === 'used') return page(410, FAILURES.link_used, []);
-    if (status === 'revoked') return page(410, FAILURES.link_revoked, []);
-    if (status === 'expired') return page(410, FAILURES.link_expired, []);
+    if (status !== 'active') return page(410, FAILURES[`link_${status}`], []);
     if (!proceed) {
       const { adapter } = this.deps.facet(link.provider);
       const landing = landingPage({

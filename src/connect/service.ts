@@ -9,7 +9,15 @@ import { ApiError } from '../errors/index.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { ConnectFacet, ConnectTarget, CrmAdapter, OAuthClient } from '../providers/adapter.ts';
 import type { Store } from '../store/types.ts';
-import { appMissing, FAILURES, type FlowAnswer, invalid, isLocalPath, page } from './answers.ts';
+import {
+  appMissing,
+  checkedLabel,
+  FAILURES,
+  type FlowAnswer,
+  invalid,
+  isLocalPath,
+  page,
+} from './answers.ts';
 import { BACK_COOKIE, wayBack } from './landing.ts';
 
 export type { FlowAnswer } from './answers.ts';
@@ -33,7 +41,6 @@ import {
   type BeginResult,
   CALLBACK_PATH,
   type ConnectServiceOptions,
-  LABEL_MAX,
   type SandboxCrm,
   STATE_TTL_MS,
 } from './types.ts';
@@ -85,7 +92,7 @@ export class ConnectService {
         this.#app(adapter, facet, target);
         return target;
       },
-      begin: (input, linkId) => this.#begin(input, linkId),
+      begin: (input, linkId) => this.begin(input, linkId),
       bindingCookie: (binding, secure) => this.bindingCookie(binding, secure),
     });
     const host = opts.config.host;
@@ -106,11 +113,6 @@ export class ConnectService {
   /** The redirect URL to register in the CRM's app settings. */
   redirectUri(): string {
     return `${this.publicBaseUrl()}${CALLBACK_PATH}`;
-  }
-
-  /** Starts a flow: stores its single-use state and answers the CRM's consent URL. */
-  begin(input: BeginInput): Promise<BeginResult> {
-    return this.#begin(input, null);
   }
 
   /**
@@ -146,12 +148,13 @@ export class ConnectService {
     });
   }
 
-  async #begin(input: BeginInput, linkId: string | null): Promise<BeginResult> {
+  /**
+   * Starts a flow (a connect link's, with `linkId`): stores its single-use state and answers the
+   * CRM's consent URL.
+   */
+  async begin(input: BeginInput, linkId: string | null = null): Promise<BeginResult> {
     const { facet, adapter } = this.#facet(input.provider);
-    const label = input.label ?? null;
-    if (label !== null && (typeof label !== 'string' || label.length > LABEL_MAX)) {
-      throw invalid('label', `label must be text of at most ${LABEL_MAX} characters`);
-    }
+    const label = checkedLabel(input.label);
     const returnTo = input.returnTo ?? null;
     if (returnTo !== null && !isLocalPath(returnTo)) {
       throw invalid('returnTo', 'returnTo must be a path on this service, such as /console/connections');
@@ -318,7 +321,7 @@ export class ConnectService {
     const binding = parseCookies(request.cookieHeader).get(cookieName);
     if (binding === undefined) return page(400, FAILURES.binding_missing, clear);
     if (!sameHash(hashSecret(binding), state.bindingHash)) return page(400, FAILURES.binding_mismatch, clear);
-    if (!(await this.#store.connectStates.consume(stateId, this.#nowIso()))) {
+    if (!(await this.#store.connectStates.consume(stateId, new Date(this.#clock.now()).toISOString()))) {
       return page(400, FAILURES.state_replayed, clear);
     }
     if (crmError !== undefined) {
@@ -371,9 +374,5 @@ export class ConnectService {
     options: { check: boolean },
   ): Promise<CheckedCreateResult> {
     return this.#checked.reauthorize(id, credentials, options);
-  }
-
-  #nowIso(): string {
-    return new Date(this.#clock.now()).toISOString();
   }
 }
