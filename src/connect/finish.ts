@@ -1,31 +1,17 @@
 // The end of a browser flow: the code exchanged and checked, then a connection created, or an
 // existing one's credentials replaced (a re-connect), and the browser's answer.
-import type { Logger } from 'pino';
-import type { ConnectionService } from '../connections/service.ts';
 import type { CreateConnectionInput, Credentials } from '../connections/types.ts';
-import { accountKey, type Connection, type Provider } from '../domain/connection.ts';
-import type { Clock } from '../lib/clock.ts';
-import type { ConnectFacet, ConnectTarget, CrmAdapter, OAuthClient } from '../providers/adapter.ts';
-import type { ConnectState, Store } from '../store/types.ts';
+import { accountKey, type Connection } from '../domain/connection.ts';
+import type { ConnectTarget } from '../providers/adapter.ts';
+import type { ConnectState } from '../store/types.ts';
 import { accountFacts, CONNECTED, FAILURES, type FlowAnswer, page, redirect, withParam } from './answers.ts';
+import type { ConnectCore } from './core.ts';
 import { pkceVerifier } from './secrets.ts';
 
-/** What finishing a flow needs of the connect service. */
-export interface FinishDeps {
-  store: Store;
-  connections: ConnectionService;
-  clock: Pick<Clock, 'now'>;
-  log: Logger | undefined;
-  onReplaced(connectionId: string): void;
-  facet(provider: Provider): { adapter: CrmAdapter; facet: ConnectFacet };
-  app(adapter: CrmAdapter, facet: ConnectFacet, target: ConnectTarget): OAuthClient;
-  redirectUri(): string;
-}
-
 export class FlowFinish {
-  private readonly deps: FinishDeps;
-  constructor(deps: FinishDeps) {
-    this.deps = deps;
+  private readonly core: ConnectCore;
+  constructor(core: ConnectCore) {
+    this.core = core;
   }
 
   async finish(
@@ -39,13 +25,13 @@ export class FlowFinish {
     // revoked while its owner was on the consent page.
     const linkRefusal = await this.linkRefusal(state, clear);
     if (linkRefusal !== null) return linkRefusal;
-    const { adapter, facet } = this.deps.facet(state.provider);
+    const { adapter, facet } = this.core.facet(state.provider);
     const target: ConnectTarget = { origin: state.loginUrl, sandbox: state.sandbox };
-    const app = this.deps.app(adapter, facet, target);
+    const app = this.core.app(adapter, facet, target);
     const crm = adapter.profile.displayName;
     const exchange = await facet.exchangeCode(target, app, {
       code,
-      redirectUri: this.deps.redirectUri(),
+      redirectUri: this.core.redirectUri(),
       codeVerifier: facet.pkce ? pkceVerifier(binding, stateValue) : null,
     });
     if (!exchange.ok) {
@@ -84,20 +70,20 @@ export class FlowFinish {
       accountId: check.accountId,
       loginUrl,
     };
-    const created = await this.deps.connections.create(input);
+    const created = await this.core.connections.create(input);
     if (!created.ok) return page(502, FAILURES.not_stored(crm, created.message), clear);
     const connection = created.connection;
     if (
       state.linkId !== null &&
-      !(await this.deps.store.connectLinks.consume(
+      !(await this.core.store.connectLinks.consume(
         state.linkId,
-        new Date(this.deps.clock.now()).toISOString(),
+        new Date(this.core.clock.now()).toISOString(),
         connection.id,
       ))
     ) {
       // Another browser finished the same link first, or it expired or was revoked meanwhile:
       // keep nothing.
-      await this.deps.connections.remove(connection.id);
+      await this.core.connections.remove(connection.id);
       return (await this.linkRefusal(state, clear)) ?? page(410, FAILURES.link_spent, clear);
     }
     return this.connected(state, connection, crm, facts, clear);
@@ -106,10 +92,10 @@ export class FlowFinish {
   /** The answer when the flow's link can no longer be used (expired, revoked, used); null when it can. */
   private async linkRefusal(state: ConnectState, clear: string[]): Promise<FlowAnswer | null> {
     if (state.linkId === null) return null;
-    const link = await this.deps.store.connectLinks.find(state.linkId);
+    const link = await this.core.store.connectLinks.find(state.linkId);
     if (link === null || link.usedAt !== null) return page(410, FAILURES.link_spent, clear);
     if (link.revokedAt !== null) return page(410, FAILURES.link_revoked, clear);
-    if (Date.parse(link.expiresAt) <= this.deps.clock.now()) return page(410, FAILURES.link_expired, clear);
+    if (Date.parse(link.expiresAt) <= this.core.clock.now()) return page(410, FAILURES.link_expired, clear);
     return null;
   }
 
@@ -123,7 +109,7 @@ export class FlowFinish {
     facts: Array<[string, string]>,
     clear: string[],
   ): Promise<FlowAnswer> {
-    const existing = (await this.deps.connections.list()).find((c) => c.id === reconnectId);
+    const existing = (await this.core.connections.list()).find((c) => c.id === reconnectId);
     if (existing === undefined) return page(400, FAILURES.reconnect_gone(reconnectId), clear);
     if (
       existing.accountId !== null &&
@@ -132,15 +118,15 @@ export class FlowFinish {
     ) {
       return page(400, FAILURES.other_account(crm, existing, account.accountId), clear);
     }
-    const outcome = await this.deps.connections.reauthorize(existing.id, credentials);
+    const outcome = await this.core.connections.reauthorize(existing.id, credentials);
     if (outcome !== 'updated') return page(400, FAILURES.reconnect_gone(existing.id), clear);
-    await this.deps.connections.setAccount(existing.id, {
+    await this.core.connections.setAccount(existing.id, {
       accountId: account.accountId ?? existing.accountId,
       loginUrl: account.loginUrl ?? existing.loginUrl,
       instanceUrl: account.instanceUrl ?? existing.instanceUrl,
     });
-    this.deps.onReplaced(existing.id);
-    this.deps.log?.info({ connectionId: existing.id, provider: state.provider }, 'connection re-connected');
+    this.core.onReplaced(existing.id);
+    this.core.log?.info({ connectionId: existing.id, provider: state.provider }, 'connection re-connected');
     if (state.returnTo !== null)
       return redirect(withParam(state.returnTo, 'reconnected', existing.id), clear);
     return withConnection(page(200, CONNECTED(crm, existing.label, facts, true), clear), existing.id);
@@ -154,13 +140,13 @@ export class FlowFinish {
     facts: Array<[string, string]>,
     clear: string[],
   ): Promise<FlowAnswer> {
-    this.deps.log?.info(
+    this.core.log?.info(
       { connectionId: connection.id, provider: state.provider, link: state.linkId !== null },
       'connection connected',
     );
     // The same account connected before: flagged, with the earlier connection, not refused.
     const key = accountKey(connection);
-    const twin = (await this.deps.connections.list())
+    const twin = (await this.core.connections.list())
       .filter((c) => c.id !== connection.id && key !== null && accountKey(c) === key)
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
     if (state.returnTo !== null) {

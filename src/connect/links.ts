@@ -1,16 +1,14 @@
 // One-time connect links: an operator creates one and hands it to the account owner, whose browser
 // opens it, sees who asks for what, and goes on to the CRM's consent page.
-import type { Config } from '../config/index.ts';
 import { randomBase62 } from '../crypto/random.ts';
 import type { Provider } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
-import type { Clock } from '../lib/clock.ts';
-import type { ConnectFacet, ConnectTarget, CrmAdapter } from '../providers/adapter.ts';
-import type { ConnectLink, Store } from '../store/types.ts';
+import type { ConnectLink } from '../store/types.ts';
 import { checkedLabel, FAILURES, type FlowAnswer, invalid, page, redirect } from './answers.ts';
+import type { ConnectCore } from './core.ts';
 import { backCookie, landingPage } from './landing.ts';
 import { hashSecret, newSecret } from './secrets.ts';
-import { type BeginInput, type BeginResult, LINK_PATH } from './types.ts';
+import { LINK_PATH } from './types.ts';
 
 export interface LinkInput {
   provider: Provider;
@@ -29,48 +27,31 @@ export interface ConnectLinkView extends ConnectLink {
 
 export type { CheckedCreateResult } from './checked.ts';
 
-/** What links need of the connect flow. */
-export interface LinkDeps {
-  store: Store;
-  config: Config;
-  clock: Pick<Clock, 'now'>;
-  publicBaseUrl(): string;
-  facet(provider: Provider): { adapter: CrmAdapter; facet: ConnectFacet };
-  /** The flow's target for these choices, refused now if it could not start (login host, app). */
-  checkStart(
-    adapter: CrmAdapter,
-    facet: ConnectFacet,
-    input: { provider: Provider; loginHost?: string | undefined; sandbox?: boolean | undefined },
-  ): ConnectTarget;
-  begin(input: BeginInput, linkId: string): Promise<BeginResult>;
-  bindingCookie(binding: string, secure: boolean): string;
-}
-
 export class ConnectLinks {
-  private readonly deps: LinkDeps;
-  constructor(deps: LinkDeps) {
-    this.deps = deps;
+  private readonly core: ConnectCore;
+  constructor(core: ConnectCore) {
+    this.core = core;
   }
 
   /** Creates a one-time connect link; only a hash of its secret is stored. */
   async create(
     input: LinkInput,
   ): Promise<{ id: string; url: string; expiresAt: string; link: ConnectLinkView }> {
-    const { adapter, facet } = this.deps.facet(input.provider);
+    const { adapter, facet } = this.core.facet(input.provider);
     const label = checkedLabel(input.label);
-    const ttlMs = input.ttlMs ?? this.deps.config.connect.linkTtlMs;
+    const ttlMs = input.ttlMs ?? this.core.config.connect.linkTtlMs;
     if (!Number.isFinite(ttlMs) || ttlMs < 60_000 || ttlMs > 30 * 86_400_000) {
       throw invalid('ttl', 'a link must live between 1 minute and 30 days');
     }
     // Refuse now what would fail when the link is opened: an unknown login host, a missing app.
-    const target = this.deps.checkStart(adapter, facet, {
+    const target = this.core.checkStart(adapter, facet, {
       provider: input.provider,
       loginHost: input.loginHost,
       sandbox: input.sandbox,
     });
     const secret = newSecret();
-    const now = this.deps.clock.now();
-    const link = await this.deps.store.connectLinks.insert({
+    const now = this.core.clock.now();
+    const link = await this.core.store.connectLinks.insert({
       id: `cl_${randomBase62(16)}`,
       secretHash: hashSecret(secret),
       provider: input.provider,
@@ -81,21 +62,21 @@ export class ConnectLinks {
     });
     return {
       id: link.id,
-      url: `${this.deps.publicBaseUrl()}${LINK_PATH}${secret}`,
+      url: `${this.core.publicBaseUrl()}${LINK_PATH}${secret}`,
       expiresAt: link.expiresAt,
       link: this.view(link),
     };
   }
 
   async list(): Promise<ConnectLinkView[]> {
-    return (await this.deps.store.connectLinks.list()).map((l) => this.view(l));
+    return (await this.core.store.connectLinks.list()).map((l) => this.view(l));
   }
 
   /** 'revoked', or why not: 'not_found', or 'used' / 'revoked' when it already was. */
   async revoke(id: string): Promise<'revoked' | 'not_found' | 'used' | 'already_revoked'> {
-    if (await this.deps.store.connectLinks.revoke(id, new Date(this.deps.clock.now()).toISOString()))
+    if (await this.core.store.connectLinks.revoke(id, new Date(this.core.clock.now()).toISOString()))
       return 'revoked';
-    const link = await this.deps.store.connectLinks.find(id);
+    const link = await this.core.store.connectLinks.find(id);
     if (link === null) return 'not_found';
     return link.usedAt !== null ? 'used' : 'already_revoked';
   }
@@ -107,16 +88,16 @@ export class ConnectLinks {
   async open(secret: string, secure: boolean, proceed = false): Promise<FlowAnswer> {
     const link =
       secret.length > 0 && secret.length <= 100
-        ? await this.deps.store.connectLinks.findBySecretHash(hashSecret(secret))
+        ? await this.core.store.connectLinks.findBySecretHash(hashSecret(secret))
         : null;
     if (link === null) return page(404, FAILURES.link_unknown, []);
     const status = this.view(link).status;
     if (status !== 'active') return page(410, FAILURES[`link_${status}`], []);
     if (!proceed) {
-      const { adapter } = this.deps.facet(link.provider);
+      const { adapter } = this.core.facet(link.provider);
       const landing = landingPage({
         crm: adapter.profile.displayName,
-        service: this.deps.config.connect.serviceName ?? new URL(this.deps.publicBaseUrl()).host,
+        service: this.core.config.connect.serviceName ?? new URL(this.core.publicBaseUrl()).host,
         label: link.label,
         expiresAt: link.expiresAt,
         continueHref: `${LINK_PATH}${secret}?continue=1`,
@@ -124,7 +105,7 @@ export class ConnectLinks {
       return page(200, landing, []);
     }
     try {
-      const started = await this.deps.begin(
+      const started = await this.core.begin(
         {
           provider: link.provider,
           label: link.label,
@@ -133,7 +114,7 @@ export class ConnectLinks {
         link.id,
       );
       return redirect(started.authorizeUrl, [
-        this.deps.bindingCookie(started.binding, secure),
+        this.core.bindingCookie(started.binding, secure),
         backCookie(`${LINK_PATH}${secret}`, secure),
       ]);
     } catch (err) {
@@ -148,7 +129,7 @@ export class ConnectLinks {
         ? 'used'
         : link.revokedAt !== null
           ? 'revoked'
-          : Date.parse(link.expiresAt) <= this.deps.clock.now()
+          : Date.parse(link.expiresAt) <= this.core.clock.now()
             ? 'expired'
             : 'active';
     return { ...link, status };
