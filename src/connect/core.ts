@@ -8,9 +8,16 @@ import { ApiError } from '../errors/index.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { ConnectFacet, ConnectTarget, CrmAdapter, OAuthClient } from '../providers/adapter.ts';
 import type { Store } from '../store/types.ts';
-import { appMissing, checkedLabel, invalid, isLocalPath } from './answers.ts';
-import type { Brand } from './pages.ts';
-import { bindingCookieName, hashSecret, newSecret, pkceChallenge, pkceVerifier } from './secrets.ts';
+import { appMissing, checkedLabel, type FlowAnswer, invalid, isLocalPath } from './answers.ts';
+import { type Brand, brandedHeaders, renderPage } from './pages.ts';
+import {
+  bindingCookieName,
+  hashSecret,
+  newSecret,
+  oauthCookie,
+  pkceChallenge,
+  pkceVerifier,
+} from './secrets.ts';
 import {
   type BeginInput,
   type BeginResult,
@@ -61,12 +68,9 @@ export class ConnectCore {
     return `${this.publicBaseUrl()}${CALLBACK_PATH}`;
   }
 
-  /**
-   * Set-Cookie value tying the flow to the browser that started it. SameSite=Lax: the callback is
-   * a top-level navigation coming from the CRM's site, which a Strict cookie would not follow.
-   */
+  /** Set-Cookie value tying the flow to the browser that started it (one cookie per flow). */
   bindingCookie(binding: string, secure: boolean): string {
-    return `${bindingCookieName(hashSecret(binding))}=${binding}; Path=/oauth; Max-Age=${STATE_TTL_MS / 1000}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+    return oauthCookie(bindingCookieName(hashSecret(binding)), binding, STATE_TTL_MS / 1000, secure);
   }
 
   /** Which CRMs can be connected in a browser right now, and the variables each one still lacks. */
@@ -224,5 +228,16 @@ export class ConnectCore {
     const target = this.target(adapter, facet, input, null);
     this.app(adapter, facet, target);
     return target;
+  }
+
+  /** A page with the service's name and logo on top (and the logo's origin allowed by its CSP). */
+  protected branded(answer: FlowAnswer): FlowAnswer {
+    if (answer.kind !== 'page') return answer;
+    const brand = this.brand();
+    return {
+      ...answer,
+      html: renderPage(answer.content, brand),
+      headers: { ...answer.headers, ...brandedHeaders(brand) },
+    };
   }
 }

@@ -5,7 +5,7 @@ import type { Provider } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { ConnectLink } from '../store/types.ts';
 import { checkedLabel, FAILURES, type FlowAnswer, invalid, page, redirect } from './answers.ts';
-import type { ConnectCore } from './core.ts';
+import { ConnectCore } from './core.ts';
 import { backCookie, landingPage } from './landing.ts';
 import { hashSecret, newSecret } from './secrets.ts';
 import { LINK_PATH } from './types.ts';
@@ -25,33 +25,27 @@ export interface ConnectLinkView extends ConnectLink {
   status: LinkStatus;
 }
 
-export type { CheckedCreateResult } from './checked.ts';
-
-export class ConnectLinks {
-  private readonly core: ConnectCore;
-  constructor(core: ConnectCore) {
-    this.core = core;
-  }
-
+/** The connect flow with one-time links: created by an operator, opened by the account owner. */
+export class ConnectLinks extends ConnectCore {
   /** Creates a one-time connect link; only a hash of its secret is stored. */
-  async create(
+  async createLink(
     input: LinkInput,
   ): Promise<{ id: string; url: string; expiresAt: string; link: ConnectLinkView }> {
-    const { adapter, facet } = this.core.facet(input.provider);
+    const { adapter, facet } = this.facet(input.provider);
     const label = checkedLabel(input.label);
-    const ttlMs = input.ttlMs ?? this.core.config.connect.linkTtlMs;
+    const ttlMs = input.ttlMs ?? this.config.connect.linkTtlMs;
     if (!Number.isFinite(ttlMs) || ttlMs < 60_000 || ttlMs > 30 * 86_400_000) {
       throw invalid('ttl', 'a link must live between 1 minute and 30 days');
     }
     // Refuse now what would fail when the link is opened: an unknown login host, a missing app.
-    const target = this.core.checkStart(adapter, facet, {
+    const target = this.checkStart(adapter, facet, {
       provider: input.provider,
       loginHost: input.loginHost,
       sandbox: input.sandbox,
     });
     const secret = newSecret();
-    const now = this.core.clock.now();
-    const link = await this.core.store.connectLinks.insert({
+    const now = this.clock.now();
+    const link = await this.store.connectLinks.insert({
       id: `cl_${randomBase62(16)}`,
       secretHash: hashSecret(secret),
       provider: input.provider,
@@ -62,21 +56,20 @@ export class ConnectLinks {
     });
     return {
       id: link.id,
-      url: `${this.core.publicBaseUrl()}${LINK_PATH}${secret}`,
+      url: `${this.publicBaseUrl()}${LINK_PATH}${secret}`,
       expiresAt: link.expiresAt,
-      link: this.view(link),
+      link: this.#view(link),
     };
   }
 
-  async list(): Promise<ConnectLinkView[]> {
-    return (await this.core.store.connectLinks.list()).map((l) => this.view(l));
+  async listLinks(): Promise<ConnectLinkView[]> {
+    return (await this.store.connectLinks.list()).map((l) => this.#view(l));
   }
 
   /** 'revoked', or why not: 'not_found', or 'used' / 'revoked' when it already was. */
-  async revoke(id: string): Promise<'revoked' | 'not_found' | 'used' | 'already_revoked'> {
-    if (await this.core.store.connectLinks.revoke(id, new Date(this.core.clock.now()).toISOString()))
-      return 'revoked';
-    const link = await this.core.store.connectLinks.find(id);
+  async revokeLink(id: string): Promise<'revoked' | 'not_found' | 'used' | 'already_revoked'> {
+    if (await this.store.connectLinks.revoke(id, new Date(this.clock.now()).toISOString())) return 'revoked';
+    const link = await this.store.connectLinks.find(id);
     if (link === null) return 'not_found';
     return link.usedAt !== null ? 'used' : 'already_revoked';
   }
@@ -85,19 +78,23 @@ export class ConnectLinks {
    * `GET /connect/:secret`: checks the link, then answers our landing page (who asks, for which CRM,
    * what will be shared); with `proceed` (its Continue button) sends the browser to the consent page.
    */
-  async open(secret: string, secure: boolean, proceed = false): Promise<FlowAnswer> {
+  async openLink(secret: string, secure: boolean, proceed = false): Promise<FlowAnswer> {
+    return this.branded(await this.#open(secret, secure, proceed));
+  }
+
+  async #open(secret: string, secure: boolean, proceed: boolean): Promise<FlowAnswer> {
     const link =
       secret.length > 0 && secret.length <= 100
-        ? await this.core.store.connectLinks.findBySecretHash(hashSecret(secret))
+        ? await this.store.connectLinks.findBySecretHash(hashSecret(secret))
         : null;
     if (link === null) return page(404, FAILURES.link_unknown, []);
-    const status = this.view(link).status;
+    const status = this.#view(link).status;
     if (status !== 'active') return page(410, FAILURES[`link_${status}`], []);
     if (!proceed) {
-      const { adapter } = this.core.facet(link.provider);
+      const { adapter } = this.facet(link.provider);
       const landing = landingPage({
         crm: adapter.profile.displayName,
-        service: this.core.config.connect.serviceName ?? new URL(this.core.publicBaseUrl()).host,
+        service: this.config.connect.serviceName ?? new URL(this.publicBaseUrl()).host,
         label: link.label,
         expiresAt: link.expiresAt,
         continueHref: `${LINK_PATH}${secret}?continue=1`,
@@ -105,7 +102,7 @@ export class ConnectLinks {
       return page(200, landing, []);
     }
     try {
-      const started = await this.core.begin(
+      const started = await this.begin(
         {
           provider: link.provider,
           label: link.label,
@@ -114,7 +111,7 @@ export class ConnectLinks {
         link.id,
       );
       return redirect(started.authorizeUrl, [
-        this.core.bindingCookie(started.binding, secure),
+        this.bindingCookie(started.binding, secure),
         backCookie(`${LINK_PATH}${secret}`, secure),
       ]);
     } catch (err) {
@@ -123,13 +120,13 @@ export class ConnectLinks {
     }
   }
 
-  view(link: ConnectLink): ConnectLinkView {
+  #view(link: ConnectLink): ConnectLinkView {
     const status: LinkStatus =
       link.usedAt !== null
         ? 'used'
         : link.revokedAt !== null
           ? 'revoked'
-          : Date.parse(link.expiresAt) <= this.core.clock.now()
+          : Date.parse(link.expiresAt) <= this.clock.now()
             ? 'expired'
             : 'active';
     return { ...link, status };

@@ -4,27 +4,24 @@ import type { CreateConnectionInput, Credentials } from '../connections/types.ts
 import { ApiError } from '../errors/index.ts';
 import { FAILURES, type FlowAnswer, page } from './answers.ts';
 import { CheckedConnections, type CheckedCreateResult } from './checked.ts';
-import { ConnectCore } from './core.ts';
 import { FlowFinish } from './finish.ts';
 import { BACK_COOKIE, wayBack } from './landing.ts';
-import { ConnectLinks, type ConnectLinkView, type LinkInput } from './links.ts';
-import { brandedHeaders, renderPage } from './pages.ts';
-import { bindingCookieName, hashSecret, parseCookies, sameHash } from './secrets.ts';
+import { ConnectLinks } from './links.ts';
+import { bindingCookieName, hashSecret, oauthCookie, parseCookies, sameHash } from './secrets.ts';
 import type { ConnectServiceOptions } from './types.ts';
 
 export type { FlowAnswer } from './answers.ts';
 export * from './types.ts';
 
-export class ConnectService extends ConnectCore {
+/** The whole flow: its start and links (core.ts, links.ts), the callback, and pasted credentials. */
+export class ConnectService extends ConnectLinks {
   readonly #checked: CheckedConnections;
-  readonly #links: ConnectLinks;
   readonly #finisher: FlowFinish;
 
   constructor(opts: ConnectServiceOptions) {
     super(opts);
     this.#checked = new CheckedConnections(opts);
     this.#finisher = new FlowFinish(this);
-    this.#links = new ConnectLinks(this);
   }
 
   /**
@@ -36,22 +33,11 @@ export class ConnectService extends ConnectCore {
     cookieHeader: string | undefined;
   }): Promise<FlowAnswer> {
     const answer = await this.#complete(request);
-    const cleared = [...answer.setCookies, `${BACK_COOKIE}=; Path=/oauth; Max-Age=0; HttpOnly; SameSite=Lax`];
+    const cleared = [...answer.setCookies, oauthCookie(BACK_COOKIE, '', 0)];
     if (answer.kind !== 'page' || answer.content.tone !== 'fail')
-      return this.#branded({ ...answer, setCookies: cleared });
+      return this.branded({ ...answer, setCookies: cleared });
     const content = { ...answer.content, actions: wayBack(parseCookies(request.cookieHeader)) };
-    return this.#branded({ ...answer, content, setCookies: cleared });
-  }
-
-  /** A page with the service's name and logo on top (and the logo's origin allowed by its CSP). */
-  #branded(answer: FlowAnswer): FlowAnswer {
-    if (answer.kind !== 'page') return answer;
-    const brand = this.brand();
-    return {
-      ...answer,
-      html: renderPage(answer.content, brand),
-      headers: { ...answer.headers, ...brandedHeaders(brand) },
-    };
+    return this.branded({ ...answer, content, setCookies: cleared });
   }
 
   async #complete(request: {
@@ -73,7 +59,7 @@ export class ConnectService extends ConnectCore {
     if (state === null) return page(400, FAILURES.state_unknown, []);
     const cookieName = bindingCookieName(state.bindingHash);
     // Whatever happens next, the browser's binding for this flow is spent.
-    const clear = [`${cookieName}=; Path=/oauth; Max-Age=0; HttpOnly; SameSite=Lax`];
+    const clear = [oauthCookie(cookieName, '', 0)];
     if (state.usedAt !== null) return page(400, FAILURES.state_replayed, clear);
     if (Date.parse(state.expiresAt) <= this.clock.now()) return page(400, FAILURES.state_expired, clear);
     const binding = parseCookies(request.cookieHeader).get(cookieName);
@@ -98,26 +84,6 @@ export class ConnectService extends ConnectCore {
       const message = err instanceof ApiError && err.status < 500 ? err.message : null;
       return page(500, FAILURES.internal(message), clear);
     }
-  }
-
-  /** Creates a one-time connect link; only a hash of its secret is stored (links.ts). */
-  createLink(
-    input: LinkInput,
-  ): Promise<{ id: string; url: string; expiresAt: string; link: ConnectLinkView }> {
-    return this.#links.create(input);
-  }
-
-  listLinks(): Promise<ConnectLinkView[]> {
-    return this.#links.list();
-  }
-
-  revokeLink(id: string): Promise<'revoked' | 'not_found' | 'used' | 'already_revoked'> {
-    return this.#links.revoke(id);
-  }
-
-  /** `GET /connect/:secret`: the link's landing page, or with `proceed` the CRM's consent page (links.ts). */
-  async openLink(secret: string, secure: boolean, proceed = false): Promise<FlowAnswer> {
-    return this.#branded(await this.#links.open(secret, secure, proceed));
   }
 
   /** Adds a connection from pasted credentials (the CLI), after a check call (checked.ts). */
