@@ -1,13 +1,22 @@
 // The browser connect flow (OAuth 2.0 authorization-code grant) and one-time connect links. Generic:
 // each CRM's consent URL, code exchange and check call come from its adapter's `connect` facet.
 import type { CreateConnectionInput, Credentials } from '../connections/types.ts';
+import { accountKey, type Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
-import { FAILURES, type FlowAnswer, page } from './answers.ts';
+import type { ConnectTarget } from '../providers/adapter.ts';
+import type { ConnectState } from '../store/types.ts';
+import { accountFacts, CONNECTED, FAILURES, type FlowAnswer, page, redirect, withParam } from './answers.ts';
 import { CheckedConnections, type CheckedCreateResult } from './checked.ts';
-import { FlowFinish } from './finish.ts';
 import { BACK_COOKIE, wayBack } from './landing.ts';
 import { ConnectLinks } from './links.ts';
-import { bindingCookieName, hashSecret, oauthCookie, parseCookies, sameHash } from './secrets.ts';
+import {
+  bindingCookieName,
+  hashSecret,
+  oauthCookie,
+  parseCookies,
+  pkceVerifier,
+  sameHash,
+} from './secrets.ts';
 import type { ConnectServiceOptions } from './types.ts';
 
 export type { FlowAnswer } from './answers.ts';
@@ -16,12 +25,10 @@ export * from './types.ts';
 /** The whole flow: its start and links (core.ts, links.ts), the callback, and pasted credentials. */
 export class ConnectService extends ConnectLinks {
   readonly #checked: CheckedConnections;
-  readonly #finisher: FlowFinish;
 
   constructor(opts: ConnectServiceOptions) {
     super(opts);
     this.#checked = new CheckedConnections(opts);
-    this.#finisher = new FlowFinish(this);
   }
 
   /**
@@ -78,12 +85,159 @@ export class ConnectService extends ConnectLinks {
     if (code === undefined || code === '' || code.length > 2048)
       return page(400, FAILURES.code_missing, clear);
     try {
-      return await this.#finisher.finish(state, stateValue, binding, code, clear);
+      return await this.#finish(state, stateValue, binding, code, clear);
     } catch (err) {
       this.log?.error({ err, provider: state.provider }, 'connect flow failed');
       const message = err instanceof ApiError && err.status < 500 ? err.message : null;
       return page(500, FAILURES.internal(message), clear);
     }
+  }
+
+  // The end of a browser flow: the code exchanged and checked, then a connection created, or an
+  // existing one's credentials replaced (a re-connect), and the browser's answer.
+
+  async #finish(
+    state: ConnectState,
+    stateValue: string,
+    binding: string,
+    code: string,
+    clear: string[],
+  ): Promise<FlowAnswer> {
+    // A link flow checks its link again before spending the code: it may have expired or been
+    // revoked while its owner was on the consent page.
+    const linkRefusal = await this.#linkRefusal(state, clear);
+    if (linkRefusal !== null) return linkRefusal;
+    const { adapter, facet } = this.facet(state.provider);
+    const target: ConnectTarget = { origin: state.loginUrl, sandbox: state.sandbox };
+    const app = this.app(adapter, facet, target);
+    const crm = adapter.profile.displayName;
+    const exchange = await facet.exchangeCode(target, app, {
+      code,
+      redirectUri: this.redirectUri(),
+      codeVerifier: facet.pkce ? pkceVerifier(binding, stateValue) : null,
+    });
+    if (!exchange.ok) {
+      return exchange.kind === 'invalid_grant'
+        ? page(400, FAILURES.code_refused(crm, exchange.description), clear)
+        : page(502, FAILURES.exchange_failed(crm, exchange.description, exchange.status), clear);
+    }
+    const check = await facet.checkGrant(target, exchange);
+    if (!check.ok) return page(502, FAILURES.check_failed(crm, check.description), clear);
+
+    const credentials: Credentials = {
+      kind: 'oauth',
+      refreshToken: exchange.grant.refreshToken,
+      accessToken: exchange.grant.accessToken,
+      ...(exchange.grant.accessTokenExpiresAt === undefined
+        ? {}
+        : { accessTokenExpiresAt: exchange.grant.accessTokenExpiresAt }),
+      ...(exchange.grant.scope === undefined ? {} : { scope: exchange.grant.scope }),
+    };
+    // CRMs with a host per account refresh at the login host that issued the token (test.salesforce.com …).
+    const loginUrl = !target.sandbox && exchange.instanceUrl !== null ? target.origin : null;
+    const facts = accountFacts(crm, check);
+
+    if (state.reconnectId !== null) {
+      const account = { accountId: check.accountId, instanceUrl: exchange.instanceUrl, loginUrl };
+      return this.#reconnected(state, state.reconnectId, credentials, account, crm, facts, clear);
+    }
+
+    const input: CreateConnectionInput = {
+      provider: state.provider,
+      label: state.label,
+      instanceUrl: exchange.instanceUrl,
+      apiBaseUrl: target.sandbox ? target.origin : null,
+      sandbox: target.sandbox,
+      credentials,
+      accountId: check.accountId,
+      loginUrl,
+    };
+    const created = await this.connections.create(input);
+    if (!created.ok) return page(502, FAILURES.not_stored(crm, created.message), clear);
+    const connection = created.connection;
+    if (
+      state.linkId !== null &&
+      !(await this.store.connectLinks.consume(
+        state.linkId,
+        new Date(this.clock.now()).toISOString(),
+        connection.id,
+      ))
+    ) {
+      // Another browser finished the same link first, or it expired or was revoked meanwhile:
+      // keep nothing.
+      await this.connections.remove(connection.id);
+      return (await this.#linkRefusal(state, clear)) ?? page(410, FAILURES.link_spent, clear);
+    }
+    return this.#connected(state, connection, crm, facts, clear);
+  }
+
+  /** The answer when the flow's link can no longer be used (expired, revoked, used); null when it can. */
+  async #linkRefusal(state: ConnectState, clear: string[]): Promise<FlowAnswer | null> {
+    if (state.linkId === null) return null;
+    const link = await this.store.connectLinks.find(state.linkId);
+    if (link === null || link.usedAt !== null) return page(410, FAILURES.link_spent, clear);
+    if (link.revokedAt !== null) return page(410, FAILURES.link_revoked, clear);
+    if (Date.parse(link.expiresAt) <= this.clock.now()) return page(410, FAILURES.link_expired, clear);
+    return null;
+  }
+
+  /** The flow re-connected an existing connection: its credentials replaced, if the account is the same. */
+  async #reconnected(
+    state: ConnectState,
+    reconnectId: string,
+    credentials: Credentials,
+    account: { accountId: string | null; instanceUrl: string | null; loginUrl: string | null },
+    crm: string,
+    facts: Array<[string, string]>,
+    clear: string[],
+  ): Promise<FlowAnswer> {
+    const existing = (await this.connections.list()).find((c) => c.id === reconnectId);
+    if (existing === undefined) return page(400, FAILURES.reconnect_gone(reconnectId), clear);
+    if (
+      existing.accountId !== null &&
+      account.accountId !== null &&
+      existing.accountId !== account.accountId
+    ) {
+      return page(400, FAILURES.other_account(crm, existing, account.accountId), clear);
+    }
+    const outcome = await this.connections.reauthorize(existing.id, credentials);
+    if (outcome !== 'updated') return page(400, FAILURES.reconnect_gone(existing.id), clear);
+    await this.connections.setAccount(existing.id, {
+      accountId: account.accountId ?? existing.accountId,
+      loginUrl: account.loginUrl ?? existing.loginUrl,
+      instanceUrl: account.instanceUrl ?? existing.instanceUrl,
+    });
+    this.onReplaced(existing.id);
+    this.log?.info({ connectionId: existing.id, provider: state.provider }, 'connection re-connected');
+    if (state.returnTo !== null)
+      return redirect(withParam(state.returnTo, 'reconnected', existing.id), clear);
+    return withConnection(page(200, CONNECTED(crm, existing.label, facts, true), clear), existing.id);
+  }
+
+  /** The answer for a new connection; one to an account already connected is flagged with the first. */
+  async #connected(
+    state: ConnectState,
+    connection: Connection,
+    crm: string,
+    facts: Array<[string, string]>,
+    clear: string[],
+  ): Promise<FlowAnswer> {
+    this.log?.info(
+      { connectionId: connection.id, provider: state.provider, link: state.linkId !== null },
+      'connection connected',
+    );
+    // The same account connected before: flagged, with the earlier connection, not refused.
+    const key = accountKey(connection);
+    const twin = (await this.connections.list())
+      .filter((c) => c.id !== connection.id && key !== null && accountKey(c) === key)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
+    if (state.returnTo !== null) {
+      const to = withParam(state.returnTo, 'connected', connection.id);
+      return redirect(twin === undefined ? to : withParam(to, 'same_account_as', twin.id), clear);
+    }
+    // The account owner sees no internal ids: a second connection of the same account is the
+    // operator's to see (the console flags it).
+    return withConnection(page(200, CONNECTED(crm, connection.label, facts, false), clear), connection.id);
   }
 
   /** Adds a connection from pasted credentials (the CLI), after a check call (checked.ts). */
@@ -99,4 +253,9 @@ export class ConnectService extends ConnectLinks {
   ): Promise<CheckedCreateResult> {
     return this.#checked.reauthorize(id, credentials, options);
   }
+}
+
+/** The connection a page ended with, for tests and support: a header, never the page's text. */
+function withConnection(answer: FlowAnswer, id: string): FlowAnswer {
+  return { ...answer, headers: { ...answer.headers, 'x-connect-connection': id } };
 }
