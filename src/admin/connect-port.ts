@@ -1,5 +1,6 @@
 // What the console and the admin API need of the OAuth connect flow (src/connect/, wired as
 // `ctx.connect`). Declared here so that the admin layer does not depend on how the flow is built.
+import type { ConnectLink } from '../store/types.ts';
 
 export interface BeginConnectInput {
   provider: string;
@@ -18,15 +19,8 @@ export interface ConnectLinkInput {
   ttlMs?: number;
 }
 
-export interface ConnectLinkSummary {
-  id: string;
-  provider: string;
-  label: string | null;
-  createdAt: string;
-  expiresAt: string;
-  usedAt: string | null;
-  revokedAt: string | null;
-  connectionId: string | null;
+/** A connect link as the console and the admin API list it. */
+export interface ConnectLinkSummary extends ConnectLink {
   status: 'active' | 'used' | 'expired' | 'revoked';
 }
 

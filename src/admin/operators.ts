@@ -243,7 +243,7 @@ export class OperatorService {
       if (op.disabledAt !== null) return op;
       await this.#keepOneManager(op, 'disable');
       await this.#store.operators.setDisabled(op.id, this.#iso());
-      this.#forget(op.id);
+      this.#forget();
       return (await this.#store.operators.findById(op.id)) ?? op;
     });
   }
@@ -263,7 +263,7 @@ export class OperatorService {
       const op = await this.#target(target);
       await this.#keepOneManager(op, 'remove');
       await this.#store.operators.remove(op.id);
-      this.#forget(op.id);
+      this.#forget();
       return op;
     });
   }
@@ -292,7 +292,7 @@ export class OperatorService {
 
   /** Sessions of one operator (or of all, for a manager), newest first; never their cookie. */
   async listSessions(actor: Actor, operatorId?: string): Promise<OperatorSession[]> {
-    if (operatorId === undefined || !this.#isSelf(actor, operatorId)) this.#mustManage(actor);
+    this.#mustManage(actor, operatorId);
     return this.#store.operators.listSessions(operatorId);
   }
 
@@ -300,7 +300,7 @@ export class OperatorService {
   async endSessionById(actor: Actor, sessionId: string): Promise<OperatorSession> {
     const session = SESSION_ID.test(sessionId) ? await this.#store.operators.findSession(sessionId) : null;
     if (session === null) throw new OperatorError('session', `no session ${sessionId.slice(0, 80)}`, 404);
-    if (!this.#isSelf(actor, session.operatorId)) this.#mustManage(actor);
+    this.#mustManage(actor, session.operatorId);
     this.#touched.delete(session.idHash);
     await this.#store.operators.deleteSession(session.idHash);
     return session;
@@ -309,8 +309,8 @@ export class OperatorService {
   /** Ends every session of an operator; returns how many there were. */
   async endSessions(actor: Actor, target: string): Promise<number> {
     const op = await this.#target(target);
-    if (!this.#isSelf(actor, op.id)) this.#mustManage(actor);
-    this.#forget(op.id);
+    this.#mustManage(actor, op.id);
+    this.#forget();
     return this.#store.operators.deleteSessions(op.id);
   }
 
@@ -319,15 +319,12 @@ export class OperatorService {
     if (problem !== null) throw new OperatorError('new_password', problem);
     if (!(await this.#store.operators.setPassword(id, await hashPassword(password), this.#iso())))
       throw notFound(id);
-    this.#forget(id);
+    this.#forget();
   }
 
-  #isSelf(actor: Actor, operatorId: string): boolean {
-    return 'operator' in actor && actor.operator.id === operatorId;
-  }
-
-  #mustManage(actor: Actor): void {
-    if ('cli' in actor) return;
+  /** An action on `operatorId`'s own account needs no right to manage the others. */
+  #mustManage(actor: Actor, operatorId?: string): void {
+    if ('cli' in actor || actor.operator.id === operatorId) return;
     if (!actor.operator.canManage || actor.operator.disabledAt !== null)
       throw new OperatorError('operator', 'only operators who manage others may do this', 403);
   }
@@ -352,9 +349,11 @@ export class OperatorService {
       );
   }
 
-  /** Drops this instance's memory of an operator's sessions (the store has ended them already). */
-  #forget(_operatorId: string): void {
-    // The touch map holds only write times; clearing it all is cheap and always correct.
+  /**
+   * Drops this instance's memory of session writes after the store ended some sessions: the map
+   * holds only write times, so clearing it all is cheap and always correct.
+   */
+  #forget(): void {
     this.#touched.clear();
   }
 }

@@ -247,27 +247,20 @@ export class AdminService {
     const { hours: labels, buckets } = await this.#d.requestLog.usage(hours, connectionId);
     const index = new Map(labels.map((h, i) => [h, i]));
     const series = new Map<string | null, UsageSeries>();
-    if (connectionId !== undefined) {
-      series.set(connectionId, {
-        connectionId,
-        hours: labels,
-        requests: labels.map(() => 0),
-        errors: labels.map(() => 0),
-      });
-    }
+    const of = (id: string | null): UsageSeries => {
+      let s = series.get(id);
+      if (s === undefined) {
+        s = { connectionId: id, hours: labels, requests: labels.map(() => 0), errors: labels.map(() => 0) };
+        series.set(id, s);
+      }
+      return s;
+    };
+    // One connection asked for: its series even when it made no request.
+    if (connectionId !== undefined) of(connectionId);
     for (const b of buckets) {
       const i = index.get(b.hour);
       if (i === undefined) continue;
-      let s = series.get(b.connectionId);
-      if (!s) {
-        s = {
-          connectionId: b.connectionId,
-          hours: labels,
-          requests: labels.map(() => 0),
-          errors: labels.map(() => 0),
-        };
-        series.set(b.connectionId, s);
-      }
+      const s = of(b.connectionId);
       s.requests[i] = b.requests;
       s.errors[i] = b.errors;
     }

@@ -3,6 +3,7 @@ import type { Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { AccessCheckOutcome } from '../providers/adapter.ts';
 import { PAGE_HEADERS, type PageContent, renderPage } from './pages.ts';
+import { LABEL_MAX } from './types.ts';
 
 /** Longest `return_to` path accepted. */
 export const RETURN_TO_MAX = 500;
@@ -24,6 +25,15 @@ export type FlowAnswer =
 
 export function invalid(field: string, message: string): ApiError {
   return new ApiError('invalid_value', message, { details: [{ field, message }] });
+}
+
+/** A connection's label as given: absent (null) or text of at most LABEL_MAX characters. */
+export function checkedLabel(label: unknown): string | null {
+  if (label === undefined || label === null) return null;
+  if (typeof label !== 'string' || label.length > LABEL_MAX) {
+    throw invalid('label', `label must be text of at most ${LABEL_MAX} characters`);
+  }
+  return label;
 }
 
 export function appMissing(crm: string, variables: readonly string[], sandboxRuns = false): ApiError {

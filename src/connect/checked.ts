@@ -16,16 +16,8 @@ type Checked =
   | { ok: false; message: string };
 
 export class CheckedConnections {
-  private readonly opts: Pick<
-    ConnectServiceOptions,
-    'connections' | 'adapters' | 'config' | 'clock' | 'sandboxes' | 'onCredentialsReplaced'
-  >;
-  constructor(
-    opts: Pick<
-      ConnectServiceOptions,
-      'connections' | 'adapters' | 'config' | 'clock' | 'sandboxes' | 'onCredentialsReplaced'
-    >,
-  ) {
+  private readonly opts: ConnectServiceOptions;
+  constructor(opts: ConnectServiceOptions) {
     this.opts = opts;
   }
 
@@ -36,6 +28,7 @@ export class CheckedConnections {
   async create(input: CreateConnectionInput, options: { check: boolean }): Promise<CheckedCreateResult> {
     const problem = this.opts.connections.validate(input);
     if (problem !== null) return { ok: false, message: problem };
+    const now = new Date(this.opts.clock.now()).toISOString();
     const probe: Connection = {
       id: 'conn_check',
       provider: input.provider,
@@ -47,8 +40,8 @@ export class CheckedConnections {
       status: 'active',
       statusReason: null,
       credentialsVersion: 1,
-      createdAt: new Date(this.opts.clock.now()).toISOString(),
-      updatedAt: new Date(this.opts.clock.now()).toISOString(),
+      createdAt: now,
+      updatedAt: now,
       accountId: null,
       loginUrl: input.loginUrl ?? null,
     };

@@ -2,6 +2,7 @@
 // for what before the browser leaves for the CRM's consent page, and the way back from a page that
 // ends a flow without a connection (a declined consent, an expired sign-in).
 import type { PageAction, PageContent } from './pages.ts';
+import { oauthCookie } from './secrets.ts';
 
 /** Carries the link's own path to the callback, so a failed flow can offer to start again. */
 export const BACK_COOKIE = 'crmp_connect_back';
@@ -37,7 +38,7 @@ export function landingPage(input: {
 
 /** The Set-Cookie that remembers, for the callback, which link the flow started from (15 minutes). */
 export function backCookie(linkPath: string, secure: boolean): string {
-  return `${BACK_COOKIE}=${encodeURIComponent(linkPath)}; Path=/oauth; Max-Age=900; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+  return oauthCookie(BACK_COOKIE, encodeURIComponent(linkPath), 900, secure);
 }
 
 /** A way back from a failed flow: to the link's landing page when it started there, else the console. */

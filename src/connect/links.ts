@@ -1,16 +1,14 @@
 // One-time connect links: an operator creates one and hands it to the account owner, whose browser
 // opens it, sees who asks for what, and goes on to the CRM's consent page.
-import type { Config } from '../config/index.ts';
 import { randomBase62 } from '../crypto/random.ts';
 import type { Provider } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
-import type { Clock } from '../lib/clock.ts';
-import type { ConnectFacet, ConnectTarget, CrmAdapter } from '../providers/adapter.ts';
-import type { ConnectLink, Store } from '../store/types.ts';
-import { FAILURES, type FlowAnswer, invalid, page, redirect } from './answers.ts';
+import type { ConnectLink } from '../store/types.ts';
+import { checkedLabel, FAILURES, type FlowAnswer, invalid, page, redirect } from './answers.ts';
+import { ConnectCore } from './core.ts';
 import { backCookie, landingPage } from './landing.ts';
 import { hashSecret, newSecret } from './secrets.ts';
-import { type BeginInput, type BeginResult, LABEL_MAX, LINK_PATH } from './types.ts';
+import { LINK_PATH } from './types.ts';
 
 export interface LinkInput {
   provider: Provider;
@@ -27,53 +25,27 @@ export interface ConnectLinkView extends ConnectLink {
   status: LinkStatus;
 }
 
-export type { CheckedCreateResult } from './checked.ts';
-
-/** What links need of the connect flow. */
-export interface LinkDeps {
-  store: Store;
-  config: Config;
-  clock: Pick<Clock, 'now'>;
-  publicBaseUrl(): string;
-  facet(provider: Provider): { adapter: CrmAdapter; facet: ConnectFacet };
-  /** The flow's target for these choices, refused now if it could not start (login host, app). */
-  checkStart(
-    adapter: CrmAdapter,
-    facet: ConnectFacet,
-    input: { provider: Provider; loginHost?: string | undefined; sandbox?: boolean | undefined },
-  ): ConnectTarget;
-  begin(input: BeginInput, linkId: string): Promise<BeginResult>;
-  bindingCookie(binding: string, secure: boolean): string;
-}
-
-export class ConnectLinks {
-  private readonly deps: LinkDeps;
-  constructor(deps: LinkDeps) {
-    this.deps = deps;
-  }
-
+/** The connect flow with one-time links: created by an operator, opened by the account owner. */
+export class ConnectLinks extends ConnectCore {
   /** Creates a one-time connect link; only a hash of its secret is stored. */
-  async create(
+  async createLink(
     input: LinkInput,
   ): Promise<{ id: string; url: string; expiresAt: string; link: ConnectLinkView }> {
-    const { adapter, facet } = this.deps.facet(input.provider);
-    const label = input.label ?? null;
-    if (label !== null && (typeof label !== 'string' || label.length > LABEL_MAX)) {
-      throw invalid('label', `label must be text of at most ${LABEL_MAX} characters`);
-    }
-    const ttlMs = input.ttlMs ?? this.deps.config.connect.linkTtlMs;
+    const { adapter, facet } = this.facet(input.provider);
+    const label = checkedLabel(input.label);
+    const ttlMs = input.ttlMs ?? this.config.connect.linkTtlMs;
     if (!Number.isFinite(ttlMs) || ttlMs < 60_000 || ttlMs > 30 * 86_400_000) {
       throw invalid('ttl', 'a link must live between 1 minute and 30 days');
     }
     // Refuse now what would fail when the link is opened: an unknown login host, a missing app.
-    const target = this.deps.checkStart(adapter, facet, {
+    const target = this.checkStart(adapter, facet, {
       provider: input.provider,
       loginHost: input.loginHost,
       sandbox: input.sandbox,
     });
     const secret = newSecret();
-    const now = this.deps.clock.now();
-    const link = await this.deps.store.connectLinks.insert({
+    const now = this.clock.now();
+    const link = await this.store.connectLinks.insert({
       id: `cl_${randomBase62(16)}`,
       secretHash: hashSecret(secret),
       provider: input.provider,
@@ -84,21 +56,20 @@ export class ConnectLinks {
     });
     return {
       id: link.id,
-      url: `${this.deps.publicBaseUrl()}${LINK_PATH}${secret}`,
+      url: `${this.publicBaseUrl()}${LINK_PATH}${secret}`,
       expiresAt: link.expiresAt,
-      link: this.view(link),
+      link: this.#view(link),
     };
   }
 
-  async list(): Promise<ConnectLinkView[]> {
-    return (await this.deps.store.connectLinks.list()).map((l) => this.view(l));
+  async listLinks(): Promise<ConnectLinkView[]> {
+    return (await this.store.connectLinks.list()).map((l) => this.#view(l));
   }
 
   /** 'revoked', or why not: 'not_found', or 'used' / 'revoked' when it already was. */
-  async revoke(id: string): Promise<'revoked' | 'not_found' | 'used' | 'already_revoked'> {
-    if (await this.deps.store.connectLinks.revoke(id, new Date(this.deps.clock.now()).toISOString()))
-      return 'revoked';
-    const link = await this.deps.store.connectLinks.find(id);
+  async revokeLink(id: string): Promise<'revoked' | 'not_found' | 'used' | 'already_revoked'> {
+    if (await this.store.connectLinks.revoke(id, new Date(this.clock.now()).toISOString())) return 'revoked';
+    const link = await this.store.connectLinks.find(id);
     if (link === null) return 'not_found';
     return link.usedAt !== null ? 'used' : 'already_revoked';
   }
@@ -107,21 +78,23 @@ export class ConnectLinks {
    * `GET /connect/:secret`: checks the link, then answers our landing page (who asks, for which CRM,
    * what will be shared); with `proceed` (its Continue button) sends the browser to the consent page.
    */
-  async open(secret: string, secure: boolean, proceed = false): Promise<FlowAnswer> {
+  async openLink(secret: string, secure: boolean, proceed = false): Promise<FlowAnswer> {
+    return this.branded(await this.#open(secret, secure, proceed));
+  }
+
+  async #open(secret: string, secure: boolean, proceed: boolean): Promise<FlowAnswer> {
     const link =
       secret.length > 0 && secret.length <= 100
-        ? await this.deps.store.connectLinks.findBySecretHash(hashSecret(secret))
+        ? await this.store.connectLinks.findBySecretHash(hashSecret(secret))
         : null;
     if (link === null) return page(404, FAILURES.link_unknown, []);
-    const status = this.view(link).status;
-    if (status === 'used') return page(410, FAILURES.link_used, []);
-    if (status === 'revoked') return page(410, FAILURES.link_revoked, []);
-    if (status === 'expired') return page(410, FAILURES.link_expired, []);
+    const status = this.#view(link).status;
+    if (status !== 'active') return page(410, FAILURES[`link_${status}`], []);
     if (!proceed) {
-      const { adapter } = this.deps.facet(link.provider);
+      const { adapter } = this.facet(link.provider);
       const landing = landingPage({
         crm: adapter.profile.displayName,
-        service: this.deps.config.connect.serviceName ?? new URL(this.deps.publicBaseUrl()).host,
+        service: this.config.connect.serviceName ?? new URL(this.publicBaseUrl()).host,
         label: link.label,
         expiresAt: link.expiresAt,
         continueHref: `${LINK_PATH}${secret}?continue=1`,
@@ -129,7 +102,7 @@ export class ConnectLinks {
       return page(200, landing, []);
     }
     try {
-      const started = await this.deps.begin(
+      const started = await this.begin(
         {
           provider: link.provider,
           label: link.label,
@@ -138,7 +111,7 @@ export class ConnectLinks {
         link.id,
       );
       return redirect(started.authorizeUrl, [
-        this.deps.bindingCookie(started.binding, secure),
+        this.bindingCookie(started.binding, secure),
         backCookie(`${LINK_PATH}${secret}`, secure),
       ]);
     } catch (err) {
@@ -147,13 +120,13 @@ export class ConnectLinks {
     }
   }
 
-  view(link: ConnectLink): ConnectLinkView {
+  #view(link: ConnectLink): ConnectLinkView {
     const status: LinkStatus =
       link.usedAt !== null
         ? 'used'
         : link.revokedAt !== null
           ? 'revoked'
-          : Date.parse(link.expiresAt) <= this.deps.clock.now()
+          : Date.parse(link.expiresAt) <= this.clock.now()
             ? 'expired'
             : 'active';
     return { ...link, status };

@@ -25,6 +25,13 @@ export const pkceChallenge = (verifier: string): string =>
 /** The binding cookie's name: one per flow, so two flows in two tabs of one browser do not collide. */
 export const bindingCookieName = (bindingHash: string): string => `crmp_oauth_${bindingHash.slice(0, 16)}`;
 
+/**
+ * A Set-Cookie value for the callback's path. SameSite=Lax: the callback is a top-level navigation
+ * coming from the CRM's site, which a Strict cookie would not follow. Max-Age 0 clears it.
+ */
+export const oauthCookie = (name: string, value: string, maxAgeSeconds: number, secure = false): string =>
+  `${name}=${value}; Path=/oauth; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+
 /** `name=value` pairs of a Cookie header; a malformed pair is skipped. */
 export function parseCookies(header: string | undefined): Map<string, string> {
   const out = new Map<string, string>();

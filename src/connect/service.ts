@@ -1,263 +1,34 @@
 // The browser connect flow (OAuth 2.0 authorization-code grant) and one-time connect links. Generic:
 // each CRM's consent URL, code exchange and check call come from its adapter's `connect` facet.
-import type { Logger } from 'pino';
-import type { Config } from '../config/index.ts';
-import type { ConnectionService } from '../connections/service.ts';
 import type { CreateConnectionInput, Credentials } from '../connections/types.ts';
-import type { Connection, Provider } from '../domain/connection.ts';
+import { accountKey, type Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
-import type { Clock } from '../lib/clock.ts';
-import type { ConnectFacet, ConnectTarget, CrmAdapter, OAuthClient } from '../providers/adapter.ts';
-import type { Store } from '../store/types.ts';
-import { appMissing, FAILURES, type FlowAnswer, invalid, isLocalPath, page } from './answers.ts';
-import { BACK_COOKIE, wayBack } from './landing.ts';
-
-export type { FlowAnswer } from './answers.ts';
-
+import type { ConnectTarget } from '../providers/adapter.ts';
+import type { ConnectState } from '../store/types.ts';
+import { accountFacts, CONNECTED, FAILURES, type FlowAnswer, page, redirect, withParam } from './answers.ts';
 import { CheckedConnections, type CheckedCreateResult } from './checked.ts';
-import { FlowFinish } from './finish.ts';
-import { ConnectLinks, type ConnectLinkView, type LinkInput } from './links.ts';
-import { type Brand, brandedHeaders, renderPage } from './pages.ts';
+import { BACK_COOKIE, wayBack } from './landing.ts';
+import { ConnectLinks } from './links.ts';
 import {
   bindingCookieName,
   hashSecret,
-  newSecret,
+  oauthCookie,
   parseCookies,
-  pkceChallenge,
   pkceVerifier,
   sameHash,
 } from './secrets.ts';
+import type { ConnectServiceOptions } from './types.ts';
 
-import {
-  type BeginInput,
-  type BeginResult,
-  CALLBACK_PATH,
-  type ConnectServiceOptions,
-  LABEL_MAX,
-  type SandboxCrm,
-  STATE_TTL_MS,
-} from './types.ts';
-
+export type { FlowAnswer } from './answers.ts';
 export * from './types.ts';
 
-export class ConnectService {
-  readonly #store: Store;
-  readonly #connections: ConnectionService;
-  readonly #adapters: () => readonly CrmAdapter[];
-  readonly #config: Config;
-  readonly #clock: Pick<Clock, 'now'>;
-  readonly #sandboxes: Readonly<Record<Provider, SandboxCrm>> | undefined;
-  readonly #onReplaced: (connectionId: string) => void;
-  readonly #log: Logger | undefined;
+/** The whole flow: its start and links (core.ts, links.ts), the callback, and pasted credentials. */
+export class ConnectService extends ConnectLinks {
   readonly #checked: CheckedConnections;
-  readonly #links: ConnectLinks;
-  readonly #finisher: FlowFinish;
-  #listenBaseUrl: string;
 
   constructor(opts: ConnectServiceOptions) {
-    this.#store = opts.store;
-    this.#connections = opts.connections;
-    this.#adapters = opts.adapters;
-    this.#config = opts.config;
-    this.#clock = opts.clock;
-    this.#sandboxes = opts.sandboxes;
-    this.#onReplaced = opts.onCredentialsReplaced ?? (() => {});
-    this.#log = opts.logger;
+    super(opts);
     this.#checked = new CheckedConnections(opts);
-    this.#finisher = new FlowFinish({
-      store: opts.store,
-      connections: opts.connections,
-      clock: opts.clock,
-      log: opts.logger,
-      onReplaced: (id) => this.#onReplaced(id),
-      facet: (provider) => this.#facet(provider),
-      app: (adapter, facet, target) => this.#app(adapter, facet, target),
-      redirectUri: () => this.redirectUri(),
-    });
-    this.#links = new ConnectLinks({
-      store: opts.store,
-      config: opts.config,
-      clock: opts.clock,
-      publicBaseUrl: () => this.publicBaseUrl(),
-      facet: (provider) => this.#facet(provider),
-      checkStart: (adapter, facet, input) => {
-        const target = this.#target(adapter, facet, input, null);
-        this.#app(adapter, facet, target);
-        return target;
-      },
-      begin: (input, linkId) => this.#begin(input, linkId),
-      bindingCookie: (binding, secure) => this.bindingCookie(binding, secure),
-    });
-    const host = opts.config.host;
-    const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-    this.#listenBaseUrl = `http://${shown}:${opts.config.port}`;
-  }
-
-  /** The address the service really listens on (port 0 resolved); used when no public URL is set. */
-  useListenAddress(baseUrl: string): void {
-    this.#listenBaseUrl = baseUrl.replace(/\/+$/, '');
-  }
-
-  /** `<public base URL of the region>`, else the address the service listens on. */
-  publicBaseUrl(): string {
-    return this.#config.publicUrls[this.#config.region] ?? this.#listenBaseUrl;
-  }
-
-  /** The redirect URL to register in the CRM's app settings. */
-  redirectUri(): string {
-    return `${this.publicBaseUrl()}${CALLBACK_PATH}`;
-  }
-
-  /** Starts a flow: stores its single-use state and answers the CRM's consent URL. */
-  begin(input: BeginInput): Promise<BeginResult> {
-    return this.#begin(input, null);
-  }
-
-  /**
-   * Set-Cookie value tying the flow to the browser that started it. SameSite=Lax: the callback is
-   * a top-level navigation coming from the CRM's site, which a Strict cookie would not follow.
-   */
-  bindingCookie(binding: string, secure: boolean): string {
-    return `${bindingCookieName(hashSecret(binding))}=${binding}; Path=/oauth; Max-Age=${STATE_TTL_MS / 1000}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
-  }
-
-  /** Which CRMs can be connected in a browser right now, and the variables each one still lacks. */
-  providers(): Array<{
-    provider: Provider;
-    displayName: string;
-    ready: boolean;
-    missing: string[];
-    sandbox: boolean;
-  }> {
-    return this.#adapters().flatMap((adapter) => {
-      const facet = adapter.connect;
-      if (facet === undefined) return [];
-      const sandbox = this.#sandboxes?.[adapter.profile.id] !== undefined;
-      const configured = facet.configuredApp() !== null;
-      return [
-        {
-          provider: adapter.profile.id,
-          displayName: adapter.profile.displayName,
-          ready: configured || sandbox,
-          missing: configured ? [] : [...facet.appVariables],
-          sandbox,
-        },
-      ];
-    });
-  }
-
-  async #begin(input: BeginInput, linkId: string | null): Promise<BeginResult> {
-    const { facet, adapter } = this.#facet(input.provider);
-    const label = input.label ?? null;
-    if (label !== null && (typeof label !== 'string' || label.length > LABEL_MAX)) {
-      throw invalid('label', `label must be text of at most ${LABEL_MAX} characters`);
-    }
-    const returnTo = input.returnTo ?? null;
-    if (returnTo !== null && !isLocalPath(returnTo)) {
-      throw invalid('returnTo', 'returnTo must be a path on this service, such as /console/connections');
-    }
-    let existing: Connection | null = null;
-    if (input.reconnect !== undefined) {
-      existing = (await this.#connections.list()).find((c) => c.id === input.reconnect) ?? null;
-      if (existing === null) {
-        throw new ApiError(
-          'not_found',
-          `There is no connection ${String(input.reconnect).slice(0, 60)} to reconnect.`,
-        );
-      }
-      if (existing.provider !== input.provider) {
-        throw invalid(
-          'provider',
-          `connection ${existing.id} is a ${existing.provider} connection; reconnect it with provider "${existing.provider}"`,
-        );
-      }
-    }
-    const target = this.#target(adapter, facet, input, existing);
-    const app = this.#app(adapter, facet, target);
-    const state = newSecret();
-    const binding = newSecret();
-    const verifier = facet.pkce ? pkceVerifier(binding, state) : null;
-    const now = this.#clock.now();
-    // Flows abandoned at the consent page leave their states behind: drop the long-expired ones.
-    await this.#store.connectStates.prune(new Date(now - 24 * 3_600_000).toISOString());
-    await this.#store.connectStates.insert({
-      id: hashSecret(state),
-      provider: input.provider,
-      loginUrl: target.origin,
-      sandbox: target.sandbox,
-      label,
-      reconnectId: existing?.id ?? null,
-      linkId,
-      returnTo,
-      bindingHash: hashSecret(binding),
-      createdAt: new Date(now).toISOString(),
-      expiresAt: new Date(now + STATE_TTL_MS).toISOString(),
-    });
-    const authorizeUrl = facet.authorizeUrl(target, {
-      clientId: app.clientId,
-      redirectUri: this.redirectUri(),
-      state,
-      codeChallenge: verifier === null ? null : pkceChallenge(verifier),
-    });
-    return { authorizeUrl, binding };
-  }
-
-  #facet(provider: Provider): { adapter: CrmAdapter; facet: ConnectFacet } {
-    const adapters = this.#adapters();
-    const adapter = adapters.find((a) => a.profile.id === provider);
-    if (adapter === undefined) {
-      throw invalid('provider', `provider must be ${adapters.map((a) => `"${a.profile.id}"`).join(' or ')}`);
-    }
-    if (adapter.connect === undefined) {
-      throw invalid(
-        'provider',
-        `${adapter.profile.displayName} has no browser connect flow; add its connections with the CLI`,
-      );
-    }
-    return { adapter, facet: adapter.connect };
-  }
-
-  #target(
-    adapter: CrmAdapter,
-    facet: ConnectFacet,
-    input: BeginInput,
-    existing: Connection | null,
-  ): ConnectTarget {
-    const sandbox = this.#sandboxes?.[adapter.profile.id];
-    const wantsSandbox =
-      existing !== null
-        ? existing.sandbox
-        : (input.sandbox ?? (input.loginHost === undefined && sandbox !== undefined));
-    if (wantsSandbox) {
-      if (input.loginHost !== undefined)
-        throw invalid('loginHost', 'loginHost does not apply to a sandbox connection');
-      const url = existing?.apiBaseUrl ?? sandbox?.url;
-      if (sandbox === undefined || url === undefined || url !== sandbox.url) {
-        throw new ApiError(
-          'service_unavailable',
-          `No ${adapter.profile.displayName} sandbox runs with this service${existing === null ? '' : " at this connection's address"}; start the service in sandbox mode (npm start) to connect it.`,
-        );
-      }
-      return { origin: sandbox.url, sandbox: true };
-    }
-    const origin = facet.loginOrigin(input.loginHost ?? existing?.loginUrl ?? undefined);
-    if (!origin.ok) throw invalid('loginHost', origin.message);
-    return { origin: origin.origin, sandbox: false };
-  }
-
-  #app(adapter: CrmAdapter, facet: ConnectFacet, target: ConnectTarget): OAuthClient {
-    if (target.sandbox) {
-      const sandbox = this.#sandboxes?.[adapter.profile.id];
-      if (sandbox !== undefined) return sandbox;
-    }
-    const app = facet.configuredApp();
-    if (app === null)
-      throw appMissing(
-        adapter.profile.displayName,
-        facet.appVariables,
-        this.#sandboxes?.[adapter.profile.id] !== undefined,
-      );
-    return app;
   }
 
   /**
@@ -269,28 +40,11 @@ export class ConnectService {
     cookieHeader: string | undefined;
   }): Promise<FlowAnswer> {
     const answer = await this.#complete(request);
-    const cleared = [...answer.setCookies, `${BACK_COOKIE}=; Path=/oauth; Max-Age=0; HttpOnly; SameSite=Lax`];
+    const cleared = [...answer.setCookies, oauthCookie(BACK_COOKIE, '', 0)];
     if (answer.kind !== 'page' || answer.content.tone !== 'fail')
-      return this.#branded({ ...answer, setCookies: cleared });
+      return this.branded({ ...answer, setCookies: cleared });
     const content = { ...answer.content, actions: wayBack(parseCookies(request.cookieHeader)) };
-    return this.#branded({ ...answer, content, setCookies: cleared });
-  }
-
-  /** Who the account owner's pages name: the configured service name, else the public URL's host. */
-  brand(): Brand {
-    const { serviceName, logoUrl } = this.#config.connect;
-    return { name: serviceName ?? new URL(this.publicBaseUrl()).host, logoUrl: logoUrl ?? null };
-  }
-
-  /** A page with the service's name and logo on top (and the logo's origin allowed by its CSP). */
-  #branded(answer: FlowAnswer): FlowAnswer {
-    if (answer.kind !== 'page') return answer;
-    const brand = this.brand();
-    return {
-      ...answer,
-      html: renderPage(answer.content, brand),
-      headers: { ...answer.headers, ...brandedHeaders(brand) },
-    };
+    return this.branded({ ...answer, content, setCookies: cleared });
   }
 
   async #complete(request: {
@@ -308,17 +62,17 @@ export class ConnectService {
       return page(400, FAILURES.state_missing, []);
     }
     const stateId = hashSecret(stateValue);
-    const state = await this.#store.connectStates.find(stateId);
+    const state = await this.store.connectStates.find(stateId);
     if (state === null) return page(400, FAILURES.state_unknown, []);
     const cookieName = bindingCookieName(state.bindingHash);
     // Whatever happens next, the browser's binding for this flow is spent.
-    const clear = [`${cookieName}=; Path=/oauth; Max-Age=0; HttpOnly; SameSite=Lax`];
+    const clear = [oauthCookie(cookieName, '', 0)];
     if (state.usedAt !== null) return page(400, FAILURES.state_replayed, clear);
-    if (Date.parse(state.expiresAt) <= this.#clock.now()) return page(400, FAILURES.state_expired, clear);
+    if (Date.parse(state.expiresAt) <= this.clock.now()) return page(400, FAILURES.state_expired, clear);
     const binding = parseCookies(request.cookieHeader).get(cookieName);
     if (binding === undefined) return page(400, FAILURES.binding_missing, clear);
     if (!sameHash(hashSecret(binding), state.bindingHash)) return page(400, FAILURES.binding_mismatch, clear);
-    if (!(await this.#store.connectStates.consume(stateId, this.#nowIso()))) {
+    if (!(await this.store.connectStates.consume(stateId, new Date(this.clock.now()).toISOString()))) {
       return page(400, FAILURES.state_replayed, clear);
     }
     if (crmError !== undefined) {
@@ -331,32 +85,159 @@ export class ConnectService {
     if (code === undefined || code === '' || code.length > 2048)
       return page(400, FAILURES.code_missing, clear);
     try {
-      return await this.#finisher.finish(state, stateValue, binding, code, clear);
+      return await this.#finish(state, stateValue, binding, code, clear);
     } catch (err) {
-      this.#log?.error({ err, provider: state.provider }, 'connect flow failed');
+      this.log?.error({ err, provider: state.provider }, 'connect flow failed');
       const message = err instanceof ApiError && err.status < 500 ? err.message : null;
       return page(500, FAILURES.internal(message), clear);
     }
   }
 
-  /** Creates a one-time connect link; only a hash of its secret is stored (links.ts). */
-  createLink(
-    input: LinkInput,
-  ): Promise<{ id: string; url: string; expiresAt: string; link: ConnectLinkView }> {
-    return this.#links.create(input);
+  // The end of a browser flow: the code exchanged and checked, then a connection created, or an
+  // existing one's credentials replaced (a re-connect), and the browser's answer.
+
+  async #finish(
+    state: ConnectState,
+    stateValue: string,
+    binding: string,
+    code: string,
+    clear: string[],
+  ): Promise<FlowAnswer> {
+    // A link flow checks its link again before spending the code: it may have expired or been
+    // revoked while its owner was on the consent page.
+    const linkRefusal = await this.#linkRefusal(state, clear);
+    if (linkRefusal !== null) return linkRefusal;
+    const { adapter, facet } = this.facet(state.provider);
+    const target: ConnectTarget = { origin: state.loginUrl, sandbox: state.sandbox };
+    const app = this.app(adapter, facet, target);
+    const crm = adapter.profile.displayName;
+    const exchange = await facet.exchangeCode(target, app, {
+      code,
+      redirectUri: this.redirectUri(),
+      codeVerifier: facet.pkce ? pkceVerifier(binding, stateValue) : null,
+    });
+    if (!exchange.ok) {
+      return exchange.kind === 'invalid_grant'
+        ? page(400, FAILURES.code_refused(crm, exchange.description), clear)
+        : page(502, FAILURES.exchange_failed(crm, exchange.description, exchange.status), clear);
+    }
+    const check = await facet.checkGrant(target, exchange);
+    if (!check.ok) return page(502, FAILURES.check_failed(crm, check.description), clear);
+
+    const credentials: Credentials = {
+      kind: 'oauth',
+      refreshToken: exchange.grant.refreshToken,
+      accessToken: exchange.grant.accessToken,
+      ...(exchange.grant.accessTokenExpiresAt === undefined
+        ? {}
+        : { accessTokenExpiresAt: exchange.grant.accessTokenExpiresAt }),
+      ...(exchange.grant.scope === undefined ? {} : { scope: exchange.grant.scope }),
+    };
+    // CRMs with a host per account refresh at the login host that issued the token (test.salesforce.com …).
+    const loginUrl = !target.sandbox && exchange.instanceUrl !== null ? target.origin : null;
+    const facts = accountFacts(crm, check);
+
+    if (state.reconnectId !== null) {
+      const account = { accountId: check.accountId, instanceUrl: exchange.instanceUrl, loginUrl };
+      return this.#reconnected(state, state.reconnectId, credentials, account, crm, facts, clear);
+    }
+
+    const input: CreateConnectionInput = {
+      provider: state.provider,
+      label: state.label,
+      instanceUrl: exchange.instanceUrl,
+      apiBaseUrl: target.sandbox ? target.origin : null,
+      sandbox: target.sandbox,
+      credentials,
+      accountId: check.accountId,
+      loginUrl,
+    };
+    const created = await this.connections.create(input);
+    if (!created.ok) return page(502, FAILURES.not_stored(crm, created.message), clear);
+    const connection = created.connection;
+    if (
+      state.linkId !== null &&
+      !(await this.store.connectLinks.consume(
+        state.linkId,
+        new Date(this.clock.now()).toISOString(),
+        connection.id,
+      ))
+    ) {
+      // Another browser finished the same link first, or it expired or was revoked meanwhile:
+      // keep nothing.
+      await this.connections.remove(connection.id);
+      return (await this.#linkRefusal(state, clear)) ?? page(410, FAILURES.link_spent, clear);
+    }
+    return this.#connected(state, connection, crm, facts, clear);
   }
 
-  listLinks(): Promise<ConnectLinkView[]> {
-    return this.#links.list();
+  /** The answer when the flow's link can no longer be used (expired, revoked, used); null when it can. */
+  async #linkRefusal(state: ConnectState, clear: string[]): Promise<FlowAnswer | null> {
+    if (state.linkId === null) return null;
+    const link = await this.store.connectLinks.find(state.linkId);
+    if (link === null || link.usedAt !== null) return page(410, FAILURES.link_spent, clear);
+    if (link.revokedAt !== null) return page(410, FAILURES.link_revoked, clear);
+    if (Date.parse(link.expiresAt) <= this.clock.now()) return page(410, FAILURES.link_expired, clear);
+    return null;
   }
 
-  revokeLink(id: string): Promise<'revoked' | 'not_found' | 'used' | 'already_revoked'> {
-    return this.#links.revoke(id);
+  /** The flow re-connected an existing connection: its credentials replaced, if the account is the same. */
+  async #reconnected(
+    state: ConnectState,
+    reconnectId: string,
+    credentials: Credentials,
+    account: { accountId: string | null; instanceUrl: string | null; loginUrl: string | null },
+    crm: string,
+    facts: Array<[string, string]>,
+    clear: string[],
+  ): Promise<FlowAnswer> {
+    const existing = (await this.connections.list()).find((c) => c.id === reconnectId);
+    if (existing === undefined) return page(400, FAILURES.reconnect_gone(reconnectId), clear);
+    if (
+      existing.accountId !== null &&
+      account.accountId !== null &&
+      existing.accountId !== account.accountId
+    ) {
+      return page(400, FAILURES.other_account(crm, existing, account.accountId), clear);
+    }
+    const outcome = await this.connections.reauthorize(existing.id, credentials);
+    if (outcome !== 'updated') return page(400, FAILURES.reconnect_gone(existing.id), clear);
+    await this.connections.setAccount(existing.id, {
+      accountId: account.accountId ?? existing.accountId,
+      loginUrl: account.loginUrl ?? existing.loginUrl,
+      instanceUrl: account.instanceUrl ?? existing.instanceUrl,
+    });
+    this.onReplaced(existing.id);
+    this.log?.info({ connectionId: existing.id, provider: state.provider }, 'connection re-connected');
+    if (state.returnTo !== null)
+      return redirect(withParam(state.returnTo, 'reconnected', existing.id), clear);
+    return withConnection(page(200, CONNECTED(crm, existing.label, facts, true), clear), existing.id);
   }
 
-  /** `GET /connect/:secret`: the link's landing page, or with `proceed` the CRM's consent page (links.ts). */
-  async openLink(secret: string, secure: boolean, proceed = false): Promise<FlowAnswer> {
-    return this.#branded(await this.#links.open(secret, secure, proceed));
+  /** The answer for a new connection; one to an account already connected is flagged with the first. */
+  async #connected(
+    state: ConnectState,
+    connection: Connection,
+    crm: string,
+    facts: Array<[string, string]>,
+    clear: string[],
+  ): Promise<FlowAnswer> {
+    this.log?.info(
+      { connectionId: connection.id, provider: state.provider, link: state.linkId !== null },
+      'connection connected',
+    );
+    // The same account connected before: flagged, with the earlier connection, not refused.
+    const key = accountKey(connection);
+    const twin = (await this.connections.list())
+      .filter((c) => c.id !== connection.id && key !== null && accountKey(c) === key)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
+    if (state.returnTo !== null) {
+      const to = withParam(state.returnTo, 'connected', connection.id);
+      return redirect(twin === undefined ? to : withParam(to, 'same_account_as', twin.id), clear);
+    }
+    // The account owner sees no internal ids: a second connection of the same account is the
+    // operator's to see (the console flags it).
+    return withConnection(page(200, CONNECTED(crm, connection.label, facts, false), clear), connection.id);
   }
 
   /** Adds a connection from pasted credentials (the CLI), after a check call (checked.ts). */
@@ -372,8 +253,9 @@ export class ConnectService {
   ): Promise<CheckedCreateResult> {
     return this.#checked.reauthorize(id, credentials, options);
   }
+}
 
-  #nowIso(): string {
-    return new Date(this.#clock.now()).toISOString();
-  }
+/** The connection a page ended with, for tests and support: a header, never the page's text. */
+function withConnection(answer: FlowAnswer, id: string): FlowAnswer {
+  return { ...answer, headers: { ...answer.headers, 'x-connect-connection': id } };
 }

@@ -1,0 +1,243 @@
+// What every part of the connect flow shares: its settings, the address the CRM's consent page
+// sends the browser back to, the CRM and OAuth app a flow uses, and the start of a flow.
+import type { Logger } from 'pino';
+import type { Config } from '../config/index.ts';
+import type { ConnectionService } from '../connections/service.ts';
+import type { Connection, Provider } from '../domain/connection.ts';
+import { ApiError } from '../errors/index.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { ConnectFacet, ConnectTarget, CrmAdapter, OAuthClient } from '../providers/adapter.ts';
+import type { Store } from '../store/types.ts';
+import { appMissing, checkedLabel, type FlowAnswer, invalid, isLocalPath } from './answers.ts';
+import { type Brand, brandedHeaders, renderPage } from './pages.ts';
+import {
+  bindingCookieName,
+  hashSecret,
+  newSecret,
+  oauthCookie,
+  pkceChallenge,
+  pkceVerifier,
+} from './secrets.ts';
+import {
+  type BeginInput,
+  type BeginResult,
+  CALLBACK_PATH,
+  type ConnectServiceOptions,
+  type SandboxCrm,
+  STATE_TTL_MS,
+} from './types.ts';
+
+export class ConnectCore {
+  readonly store: Store;
+  readonly connections: ConnectionService;
+  readonly config: Config;
+  readonly clock: Pick<Clock, 'now'>;
+  readonly log: Logger | undefined;
+  /** Called after a re-connect replaced a connection's credentials. */
+  readonly onReplaced: (connectionId: string) => void;
+  readonly #adapters: () => readonly CrmAdapter[];
+  readonly #sandboxes: Readonly<Record<Provider, SandboxCrm>> | undefined;
+  #listenBaseUrl: string;
+
+  constructor(opts: ConnectServiceOptions) {
+    this.store = opts.store;
+    this.connections = opts.connections;
+    this.config = opts.config;
+    this.clock = opts.clock;
+    this.log = opts.logger;
+    this.onReplaced = opts.onCredentialsReplaced ?? (() => {});
+    this.#adapters = opts.adapters;
+    this.#sandboxes = opts.sandboxes;
+    const host = opts.config.host;
+    const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+    this.#listenBaseUrl = `http://${shown}:${opts.config.port}`;
+  }
+
+  /** The address the service really listens on (port 0 resolved); used when no public URL is set. */
+  useListenAddress(baseUrl: string): void {
+    this.#listenBaseUrl = baseUrl.replace(/\/+$/, '');
+  }
+
+  /** `<public base URL of the region>`, else the address the service listens on. */
+  publicBaseUrl(): string {
+    return this.config.publicUrls[this.config.region] ?? this.#listenBaseUrl;
+  }
+
+  /** The redirect URL to register in the CRM's app settings. */
+  redirectUri(): string {
+    return `${this.publicBaseUrl()}${CALLBACK_PATH}`;
+  }
+
+  /** Set-Cookie value tying the flow to the browser that started it (one cookie per flow). */
+  bindingCookie(binding: string, secure: boolean): string {
+    return oauthCookie(bindingCookieName(hashSecret(binding)), binding, STATE_TTL_MS / 1000, secure);
+  }
+
+  /** Which CRMs can be connected in a browser right now, and the variables each one still lacks. */
+  providers(): Array<{
+    provider: Provider;
+    displayName: string;
+    ready: boolean;
+    missing: string[];
+    sandbox: boolean;
+  }> {
+    return this.#adapters().flatMap((adapter) => {
+      const facet = adapter.connect;
+      if (facet === undefined) return [];
+      const sandbox = this.#sandboxes?.[adapter.profile.id] !== undefined;
+      const configured = facet.configuredApp() !== null;
+      return [
+        {
+          provider: adapter.profile.id,
+          displayName: adapter.profile.displayName,
+          ready: configured || sandbox,
+          missing: configured ? [] : [...facet.appVariables],
+          sandbox,
+        },
+      ];
+    });
+  }
+
+  /**
+   * Starts a flow (a connect link's, with `linkId`): stores its single-use state and answers the
+   * CRM's consent URL.
+   */
+  async begin(input: BeginInput, linkId: string | null = null): Promise<BeginResult> {
+    const { facet, adapter } = this.facet(input.provider);
+    const label = checkedLabel(input.label);
+    const returnTo = input.returnTo ?? null;
+    if (returnTo !== null && !isLocalPath(returnTo)) {
+      throw invalid('returnTo', 'returnTo must be a path on this service, such as /console/connections');
+    }
+    let existing: Connection | null = null;
+    if (input.reconnect !== undefined) {
+      existing = (await this.connections.list()).find((c) => c.id === input.reconnect) ?? null;
+      if (existing === null) {
+        throw new ApiError(
+          'not_found',
+          `There is no connection ${String(input.reconnect).slice(0, 60)} to reconnect.`,
+        );
+      }
+      if (existing.provider !== input.provider) {
+        throw invalid(
+          'provider',
+          `connection ${existing.id} is a ${existing.provider} connection; reconnect it with provider "${existing.provider}"`,
+        );
+      }
+    }
+    const target = this.target(adapter, facet, input, existing);
+    const app = this.app(adapter, facet, target);
+    const state = newSecret();
+    const binding = newSecret();
+    const verifier = facet.pkce ? pkceVerifier(binding, state) : null;
+    const now = this.clock.now();
+    // Flows abandoned at the consent page leave their states behind: drop the long-expired ones.
+    await this.store.connectStates.prune(new Date(now - 24 * 3_600_000).toISOString());
+    await this.store.connectStates.insert({
+      id: hashSecret(state),
+      provider: input.provider,
+      loginUrl: target.origin,
+      sandbox: target.sandbox,
+      label,
+      reconnectId: existing?.id ?? null,
+      linkId,
+      returnTo,
+      bindingHash: hashSecret(binding),
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + STATE_TTL_MS).toISOString(),
+    });
+    const authorizeUrl = facet.authorizeUrl(target, {
+      clientId: app.clientId,
+      redirectUri: this.redirectUri(),
+      state,
+      codeChallenge: verifier === null ? null : pkceChallenge(verifier),
+    });
+    return { authorizeUrl, binding };
+  }
+
+  facet(provider: Provider): { adapter: CrmAdapter; facet: ConnectFacet } {
+    const adapters = this.#adapters();
+    const adapter = adapters.find((a) => a.profile.id === provider);
+    if (adapter === undefined) {
+      throw invalid('provider', `provider must be ${adapters.map((a) => `"${a.profile.id}"`).join(' or ')}`);
+    }
+    if (adapter.connect === undefined) {
+      throw invalid(
+        'provider',
+        `${adapter.profile.displayName} has no browser connect flow; add its connections with the CLI`,
+      );
+    }
+    return { adapter, facet: adapter.connect };
+  }
+
+  target(
+    adapter: CrmAdapter,
+    facet: ConnectFacet,
+    input: BeginInput,
+    existing: Connection | null,
+  ): ConnectTarget {
+    const sandbox = this.#sandboxes?.[adapter.profile.id];
+    const wantsSandbox =
+      existing !== null
+        ? existing.sandbox
+        : (input.sandbox ?? (input.loginHost === undefined && sandbox !== undefined));
+    if (wantsSandbox) {
+      if (input.loginHost !== undefined)
+        throw invalid('loginHost', 'loginHost does not apply to a sandbox connection');
+      const url = existing?.apiBaseUrl ?? sandbox?.url;
+      if (sandbox === undefined || url === undefined || url !== sandbox.url) {
+        throw new ApiError(
+          'service_unavailable',
+          `No ${adapter.profile.displayName} sandbox runs with this service${existing === null ? '' : " at this connection's address"}; start the service in sandbox mode (npm start) to connect it.`,
+        );
+      }
+      return { origin: sandbox.url, sandbox: true };
+    }
+    const origin = facet.loginOrigin(input.loginHost ?? existing?.loginUrl ?? undefined);
+    if (!origin.ok) throw invalid('loginHost', origin.message);
+    return { origin: origin.origin, sandbox: false };
+  }
+
+  app(adapter: CrmAdapter, facet: ConnectFacet, target: ConnectTarget): OAuthClient {
+    if (target.sandbox) {
+      const sandbox = this.#sandboxes?.[adapter.profile.id];
+      if (sandbox !== undefined) return sandbox;
+    }
+    const app = facet.configuredApp();
+    if (app === null)
+      throw appMissing(
+        adapter.profile.displayName,
+        facet.appVariables,
+        this.#sandboxes?.[adapter.profile.id] !== undefined,
+      );
+    return app;
+  }
+
+  /** Who the account owner's pages name: the configured service name, else the public URL's host. */
+  brand(): Brand {
+    const { serviceName, logoUrl } = this.config.connect;
+    return { name: serviceName ?? new URL(this.publicBaseUrl()).host, logoUrl: logoUrl ?? null };
+  }
+
+  /** The flow's target for these choices, refused now if it could not start (login host, app). */
+  checkStart(
+    adapter: CrmAdapter,
+    facet: ConnectFacet,
+    input: { provider: Provider; loginHost?: string | undefined; sandbox?: boolean | undefined },
+  ): ConnectTarget {
+    const target = this.target(adapter, facet, input, null);
+    this.app(adapter, facet, target);
+    return target;
+  }
+
+  /** A page with the service's name and logo on top (and the logo's origin allowed by its CSP). */
+  protected branded(answer: FlowAnswer): FlowAnswer {
+    if (answer.kind !== 'page') return answer;
+    const brand = this.brand();
+    return {
+      ...answer,
+      html: renderPage(answer.content, brand),
+      headers: { ...answer.headers, ...brandedHeaders(brand) },
+    };
+  }
+}
