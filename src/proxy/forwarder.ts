@@ -90,6 +90,11 @@ export class TargetUnreachableError extends Error {
   }
 }
 
+// An origin and a path made only of characters the WHATWG URL parser keeps as they are: such a URL
+// goes to undici as origin and path, without a parse per request (the target was checked already).
+const PLAIN_URL =
+  /^(https?:\/\/[a-z0-9.-]+(?::\d+)?)(\/(?:[A-Za-z0-9\-._~!$&()*+,;=:@/%?]*[A-Za-z0-9\-._~!$&()*+,;=:@/%])?)?$/;
+
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
   // undici wraps socket and TLS errors; the code may sit on a cause.
@@ -99,6 +104,12 @@ function errorCode(error: unknown): string | undefined {
     current = current.cause;
   }
   return undefined;
+}
+
+/** Origin and path as undici's own `request(url)` takes them from a URL. */
+function urlParts(url: string): { origin: string; path: string } {
+  const parsed = new URL(url);
+  return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
 }
 
 /**
@@ -125,11 +136,13 @@ export class ProxyForwarder {
     // The span ends with the answer's headers: the body streams on to the client afterwards.
     const span = traceOutbound(req.method, req.url);
     try {
-      const url = new URL(req.url);
+      const plain = PLAIN_URL.exec(req.url);
+      const { origin, path } =
+        plain === null ? urlParts(req.url) : { origin: plain[1] ?? '', path: plain[2] ?? '/' };
       const arrival = new Arrival();
       const res = await this.#agent.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
+        origin,
+        path,
         method: req.method,
         headers: span === undefined ? req.headers : { ...req.headers, ...span.headers },
         body: req.body ?? null,

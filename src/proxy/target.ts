@@ -49,6 +49,21 @@ export function proxyTargets(
   adapter: Pick<CrmAdapter, 'defaultApiBaseUrl' | 'handlers'>,
   connection: Connection,
 ): ProxyTargets {
+  // Worked out once per connection object: the token cache hands out the same object until the
+  // connection (or anything in the store) changes, and then a new one.
+  const known = targetsOf.get(connection);
+  if (known !== undefined) return known;
+  const targets = computeTargets(adapter, connection);
+  targetsOf.set(connection, targets);
+  return targets;
+}
+
+const targetsOf = new WeakMap<Connection, ProxyTargets>();
+
+function computeTargets(
+  adapter: Pick<CrmAdapter, 'defaultApiBaseUrl' | 'handlers'>,
+  connection: Connection,
+): ProxyTargets {
   const destination = adapter.defaultApiBaseUrl(connection).replace(/\/+$/, '');
   const extra = adapter.handlers.passthrough?.publicOrigins(connection) ?? [];
   const allowed = [originOf(destination), ...extra.map(originOf)];
