@@ -3,13 +3,15 @@
 // setting does, and why its default, is in docs/configuration.md.
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import { REGIONS } from '../domain/connection.ts';
-import { flag, httpUrl, oneOf, port, text, whole } from './settings.ts';
+import { decoded, flag, httpUrl, oneOf, port, text, whole } from './settings.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const MIB = 1024 * 1024;
+/** A number of hours or days, kept in milliseconds. */
+const inMs = (schema: TSchema, unitMs: number) => decoded(schema, (n: number) => n * unitMs);
 const ms = (env: string, fallback: number | undefined, min: number, max: number) =>
   whole(env, fallback, min, max, 'milliseconds');
 
@@ -19,6 +21,7 @@ const OTLP = 'must be the http:// or https:// base URL of an OTLP collector (e.g
 const REDIS = {
   problem: 'must be a redis:// or rediss:// URL (redis://host:6379/0)',
   pattern: '^rediss?://\\S+$',
+  check: (url: string) => URL.canParse(url),
 };
 const LINK_TTL = {
   env: 'CRM_PROXY_CONNECT_LINK_TTL_HOURS',
@@ -43,10 +46,9 @@ function capExempt(env: string) {
       .split(',')
       .map((p) => p.trim().toLowerCase())
       .filter((p) => p !== '');
-  const list = Type.Refine(Type.String({ env, problem, default: 'loopback' }), (v) =>
-    parts(v).every((p) => p === 'loopback' || isIP(p) !== 0 || v.toLowerCase() === 'none'),
-  );
-  return Type.Decode(list, (v) => ({
+  const check = (v: string) =>
+    parts(v).every((p) => p === 'loopback' || isIP(p) !== 0 || v.toLowerCase() === 'none');
+  return decoded(Type.String({ env, problem, default: 'loopback', check }), (v: string) => ({
     loopback: parts(v).includes('loopback'),
     addresses: parts(v).filter((p) => p !== 'loopback' && p !== 'none'),
   }));
@@ -56,7 +58,7 @@ export const SERVICE_SETTINGS = Type.Object({
   nodeEnv: text('NODE_ENV', 'development'),
   port: port('PORT', 8080),
   host: text('HOST', '127.0.0.1'),
-  dataDir: Type.Decode(text('CRM_PROXY_DATA_DIR', './data'), (dir) => resolve(dir)),
+  dataDir: text('CRM_PROXY_DATA_DIR', './data', { decode: (dir: string) => resolve(dir) }),
   region: oneOf('CRM_PROXY_REGION', REGIONS, 'eu'),
   publicUrls: Type.Object({
     eu: Type.Optional(httpUrl({ env: 'CRM_PROXY_PUBLIC_URL_EU' })),
@@ -94,11 +96,8 @@ export const SERVICE_SETTINGS = Type.Object({
   }),
   /** Idempotency keys and jobs: how long they are kept, and the job lease. */
   durable: Type.Object({
-    idempotencyTtlMs: Type.Decode(
-      whole('CRM_PROXY_IDEMPOTENCY_TTL_HOURS', 24, 1, 720, 'hours'),
-      (hours) => hours * HOUR_MS,
-    ),
-    jobRetentionMs: Type.Decode(whole('CRM_PROXY_JOB_RETENTION_DAYS', 7, 1, 365, 'days'), (d) => d * DAY_MS),
+    idempotencyTtlMs: inMs(whole('CRM_PROXY_IDEMPOTENCY_TTL_HOURS', 24, 1, 720, 'hours'), HOUR_MS),
+    jobRetentionMs: inMs(whole('CRM_PROXY_JOB_RETENTION_DAYS', 7, 1, 365, 'days'), DAY_MS),
     jobLeaseMs: ms('CRM_PROXY_JOB_LEASE_MS', 30_000, 500, 600_000),
     /** Unset: 5000, or a third of the lease when that is less. */
     jobSweepMs: Type.Optional(ms('CRM_PROXY_JOB_SWEEP_MS', undefined, 50, 300_000)),
@@ -115,7 +114,7 @@ export const SERVICE_SETTINGS = Type.Object({
     serviceName: text('OTEL_SERVICE_NAME', 'crm-proxy'),
   }),
   databaseUrl: Type.Optional(text('DATABASE_URL')),
-  redisUrl: Type.Optional(Type.Refine(text('REDIS_URL', undefined, REDIS), (url) => URL.canParse(url))),
+  redisUrl: Type.Optional(text('REDIS_URL', undefined, REDIS)),
   redisTimeoutMs: ms('CRM_PROXY_REDIS_TIMEOUT_MS', 500, 10, 10_000),
   authCacheTtlMs: ms('CRM_PROXY_AUTH_CACHE_TTL_MS', 60_000, 0, 3_600_000),
   encryptionKeys: Type.Optional(text('CRM_PROXY_ENCRYPTION_KEYS')),
@@ -127,7 +126,7 @@ export const SERVICE_SETTINGS = Type.Object({
   }),
   sandboxPersist: flag('CRM_PROXY_SANDBOX_PERSIST', true),
   connect: Type.Object({
-    linkTtlMs: Type.Decode(Type.Number(LINK_TTL), (hours) => hours * HOUR_MS),
+    linkTtlMs: inMs(Type.Number(LINK_TTL), HOUR_MS),
     serviceName: Type.Optional(text('CRM_PROXY_SERVICE_NAME', undefined, NAME)),
     /** https in production. */
     logoUrl: Type.Optional(httpUrl({ env: 'CRM_PROXY_SERVICE_LOGO_URL' })),

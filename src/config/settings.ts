@@ -1,9 +1,9 @@
 // Settings as data: each a TypeBox schema naming its environment variable (`env`), its default, its
 // bounds and, after the variable's name, what a wrong value is (`problem`). The service declares its
-// own (service.ts), each CRM its own (`providers/<crm>/settings.ts`); one reader turns an environment
-// into a declaration's typed value, every problem at once.
+// own (service.ts), each CRM its own (`providers/<crm>/settings.ts`); env-schema (Ajv) checks a whole
+// declaration at once and one reader turns the result into the declaration's typed value.
+import envSchema from 'env-schema';
 import { type StaticDecode, type TObject, type TSchema, type TSchemaOptions, Type } from 'typebox';
-import Value from 'typebox/value';
 
 /** The process environment, or a test's. */
 export type Env = Record<string, string | undefined>;
@@ -27,7 +27,7 @@ export class ConfigError extends Error {
   }
 }
 
-/** What each setting carries besides its JSON Schema (its checks, and its `default` as text would give it). */
+/** What each setting carries besides its JSON Schema. */
 export interface VariableOptions extends TSchemaOptions {
   /** The environment variable it is read from. */
   env: string;
@@ -35,6 +35,10 @@ export interface VariableOptions extends TSchemaOptions {
   problem: string;
   /** A CRM URL: with NODE_ENV=production it must be https unless CRM_PROXY_ALLOW_PLAIN_HTTP_CRM is set. */
   crmUrl?: boolean;
+  /** A check JSON Schema cannot word (a parsable URL, a list of IP addresses). */
+  check?: (value: never) => boolean;
+  /** Turns the checked value into the setting's own (hours into ms, a list into an array). */
+  decode?: (value: never) => unknown;
 }
 type Extra = Partial<VariableOptions>;
 
@@ -74,61 +78,99 @@ export const oneOf = <T extends string>(env: string, values: readonly T[], fallb
   );
 export const text = (env: string, fallback?: string, extra?: Extra) =>
   Type.String({ env, default: fallback, problem: 'must be text', ...extra });
+/** A setting whose checked value `decode` turns into a `T`. */
+export const decoded = <T>(schema: TSchema, decode: (value: never) => T) =>
+  Type.Unsafe<T>({ ...schema, decode });
 
 /** An absolute http(s) URL, trailing slashes dropped (`https://login.salesforce.com/` → `…com`). */
-export function httpUrl(options: Extra & { env: string }) {
-  const url = Type.Refine(Type.String({ problem: 'must be an absolute http(s) URL', ...options }), (v) => {
-    if (!URL.canParse(v)) return false;
-    const { protocol } = new URL(v);
-    return protocol === 'http:' || protocol === 'https:';
+export const httpUrl = (options: Extra & { env: string }) =>
+  Type.String({
+    problem: 'must be an absolute http(s) URL',
+    pattern: '^https?://',
+    check: (v: string) => URL.canParse(v),
+    decode: (v: string) => v.replace(/\/+$/, ''),
+    ...options,
   });
-  return Type.Decode(url, (value: string) => value.replace(/\/+$/, ''));
+
+type Leaf = { path: string[]; schema: VariableOptions };
+type Flat = { leaves: Leaf[]; schema: { type: 'object'; properties: object; required: string[] } };
+const flatSchemas = new WeakMap<TObject, Flat>();
+
+/** The declaration as env-schema checks it, one property per variable; built once (Ajv compiles it once). */
+function flatSchemaOf(declaration: TObject): Flat {
+  const cached = flatSchemas.get(declaration);
+  if (cached !== undefined) return cached;
+  const flat: Flat = { leaves: [], schema: { type: 'object', properties: {}, required: [] } };
+  const walk = (group: TObject, path: string[]) => {
+    for (const [key, property] of Object.entries(group.properties) as [string, TSchema & Extra][]) {
+      if (!('env' in property) && property.type === 'object')
+        walk(property as unknown as TObject, [...path, key]);
+      else if (typeof property.env !== 'string' || typeof property.problem !== 'string')
+        throw new Error(`setting ${key} must name its variable (env) and what a wrong value is (problem)`);
+      else {
+        const { env, problem, crmUrl, check, decode, ...json } = property as VariableOptions;
+        flat.leaves.push({ path: [...path, key], schema: property as VariableOptions });
+        Object.assign(flat.schema.properties, { [env]: json });
+        if (group.required?.includes(key)) flat.schema.required.push(env);
+      }
+    }
+  };
+  walk(declaration, []);
+  flatSchemas.set(declaration, flat);
+  return flat;
 }
 
-const isGroup = (schema: TSchema): schema is TObject =>
-  !('env' in schema) && (schema as { type?: unknown }).type === 'object';
-
-/** The text of a variable as its schema expects it: a number, a boolean, a lower-case choice, or text. */
-function candidate(schema: TSchema, text: string): unknown {
-  const { type, enum: choices } = schema as { type?: unknown; enum?: unknown };
-  if (type === 'number' || type === 'integer') return Number(text);
-  if (type === 'boolean') {
+/** The text of a variable as its schema expects it: a boolean, a lower-case choice, a number, or text. */
+function candidate(schema: VariableOptions, text: string): unknown {
+  if (schema.type === 'number' || schema.type === 'integer') return Number(text);
+  if (schema.type === 'boolean') {
     const word = text.toLowerCase();
     if (['1', 'true', 'yes', 'on'].includes(word)) return true;
     return ['0', 'false', 'no', 'off'].includes(word) ? false : text;
   }
-  return Array.isArray(choices) ? text.toLowerCase() : text;
+  return Array.isArray(schema.enum) ? text.toLowerCase() : text;
 }
 
 /** What reading finds besides the value: every problem, and the CRM URLs set (for the production check). */
 export type Findings = { problems: string[]; crmUrls: Record<string, string> };
 
 /**
- * A declaration's value from the environment. Each setting is checked on its own, so every bad
- * variable is recorded in `findings`; unset ones take their default, or stay absent when optional.
+ * A declaration's value from the environment, checked whole so that every bad variable is recorded
+ * in `findings`; unset ones take their default, or stay absent when optional.
  */
 export function readSettings<T extends SettingsDeclaration>(
   declaration: T,
   env: Env,
   findings: Findings,
 ): StaticDecode<T> {
+  const { leaves, schema } = flatSchemaOf(declaration);
+  const data: Record<string, unknown> = {};
+  for (const { schema: s } of leaves) {
+    const text = env[s.env]?.trim();
+    data[s.env] = text ? candidate(s, text) : s.default;
+  }
+  const bad = new Set<string>();
+  try {
+    envSchema({ schema, data, env: false });
+  } catch (err) {
+    for (const { params, instancePath } of (
+      err as { errors: { instancePath: string; params: Record<string, string> }[] }
+    ).errors)
+      bad.add(params['missingProperty'] ?? instancePath.slice(1));
+  }
   const value: Record<string, unknown> = {};
-  const required = new Set(declaration.required ?? []);
-  for (const [key, property] of Object.entries(declaration.properties)) {
-    if (isGroup(property)) value[key] = readSettings(property, env, findings);
-    if (isGroup(property)) continue;
-    const schema = property as TSchema & VariableOptions;
-    if (typeof schema.env !== 'string' || typeof schema.problem !== 'string')
-      throw new Error(`setting ${key} must name its variable (env) and what a wrong value is (problem)`);
-    const text = env[schema.env]?.trim() || undefined;
-    const raw = text === undefined ? schema.default : candidate(schema, text);
-    if (raw === undefined) {
-      if (required.has(key)) findings.problems.push(`${schema.env} is not set; it ${schema.problem}`);
-    } else if (!Value.Check(schema, raw)) {
-      findings.problems.push(`${schema.env} ${schema.problem}`);
-    } else {
-      value[key] = Value.Decode(schema, raw);
-      if (schema.crmUrl === true && text !== undefined) findings.crmUrls[schema.env] = value[key] as string;
+  for (const { path, schema: s } of leaves) {
+    const group = path.slice(0, -1).reduce<Record<string, unknown>>((o, k) => {
+      o[k] ??= {};
+      return o[k] as Record<string, unknown>;
+    }, value);
+    const raw = data[s.env];
+    const given = Boolean(env[s.env]?.trim());
+    if (bad.has(s.env) || (raw !== undefined && s.check?.(raw as never) === false))
+      findings.problems.push(given ? `${s.env} ${s.problem}` : `${s.env} is not set; it ${s.problem}`);
+    else if (raw !== undefined) {
+      group[path.at(-1) as string] = s.decode === undefined ? raw : s.decode(raw as never);
+      if (s.crmUrl === true && given) findings.crmUrls[s.env] = group[path.at(-1) as string] as string;
     }
   }
   return value as StaticDecode<T>;

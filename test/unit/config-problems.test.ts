@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Type } from 'typebox';
 import { ConfigError, loadConfig } from '../../src/config/index.ts';
-import { type Findings, readSettings } from '../../src/config/settings.ts';
+import { decoded, type Findings, readSettings } from '../../src/config/settings.ts';
 
 function problemsOf(env: Record<string, string>): ConfigError {
   try {
@@ -149,7 +149,7 @@ test('a provider declaration: each variable checked on its own, an unset require
   const declaration = Type.Object({
     token: Type.String({ env: 'X_TOKEN', problem: 'must be 8 letters', pattern: '^[a-z]{8}$' }),
     limit: Type.Optional(Type.Integer({ env: 'X_LIMIT', problem: 'must be 1 to 9', minimum: 1, maximum: 9 })),
-    scopes: Type.Decode(
+    scopes: decoded(
       Type.String({
         env: 'X_SCOPES',
         problem: 'must be scope names',

@@ -1,16 +1,14 @@
 // HubSpot's settings: the variables this provider reads, their defaults and their checks. loadConfig
 // reads them into `config.providers.hubspot`; the adapter gets them as `deps.settings`.
 import { type StaticDecode, Type } from 'typebox';
-import type { VariableOptions } from '../../config/settings.ts';
+import { decoded, type VariableOptions } from '../../config/settings.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
 /** OAuth scope names separated by spaces or commas, as a list. */
 function scopeList(options: VariableOptions) {
   const scope = '[A-Za-z0-9._-]{1,100}';
   const list = Type.String({ ...options, pattern: `^[\\s,]*(${scope}([\\s,]+${scope})*)?[\\s,]*$` });
-  return Type.Decode(list, (value: string): readonly string[] =>
-    value.split(/[\s,]+/).filter((x) => x !== ''),
-  );
+  return decoded(list, (value: string): readonly string[] => value.split(/[\s,]+/).filter((x) => x !== ''));
 }
 
 const SCOPES_PROBLEM = 'must be scope names separated by spaces (e.g. "oauth crm.objects.contacts.read")';
