@@ -287,13 +287,16 @@ export function hubspotAddCustomField(hs: PerConnectionState): Handler<'add_cust
   return async ({ session }, { objectName, definition }) => {
     checkPropertyDefinition(definition);
     const object = await resolveObject(hs, session, objectName);
-    const response = await hs.call(session, {
-      method: 'POST',
-      path: `/crm/v3/properties/${encodeURIComponent(object.path)}`,
-      body: definition,
-      idempotent: false,
-      label: 'hubspot.properties.create',
-    });
+    const response = await hs.send(
+      { session },
+      {
+        method: 'POST',
+        path: `/crm/v3/properties/${encodeURIComponent(object.path)}`,
+        body: definition,
+        idempotent: false,
+        label: 'hubspot.properties.create',
+      },
+    );
     if (response.status === 201 || response.status === 200) {
       await hs.propertiesChanged(session.connectionId);
       const data = parseJson<Record<string, unknown>>(response) ?? {};
