@@ -157,7 +157,7 @@ export async function propertyInfos(
   hs: PerConnectionState,
   session: CrmSession,
   object: ObjectRef,
-  options: { refresh?: boolean } = {},
+  refresh = false,
 ): Promise<PropertyInfo[]> {
   const state = hs.of(session.connectionId);
   const load = async (): Promise<PropertyInfo[]> => {
@@ -169,7 +169,7 @@ export async function propertyInfos(
     );
     return (body?.results ?? []).flatMap((p) => toInfo(p) ?? []);
   };
-  return options.refresh === true
+  return refresh
     ? state.properties.refresh(object.typeId, HUBSPOT_PROFILE.refreshOnMissMinMs, load)
     : state.properties.getOrLoad(object.typeId, load);
 }
@@ -189,7 +189,7 @@ export async function checkedProperties(
   const index = (list: PropertyInfo[]) => new Map(list.map((p) => [p.name.toLowerCase(), p]));
   let byLower = index(await propertyInfos(hs, session, object));
   const unknown = () => used.filter(([name]) => !byLower.has(name.toLowerCase()));
-  if (unknown().length > 0) byLower = index(await propertyInfos(hs, session, object, { refresh: true }));
+  if (unknown().length > 0) byLower = index(await propertyInfos(hs, session, object, true));
   if (unknown().length > 0) {
     const hint = hinter([...byLower.values()].map((p) => p.name));
     const fields = unknown().map(([field, path]) => ({ path, field, did_you_mean: hint(field) }));

@@ -86,36 +86,6 @@ async function checkNames(
   if (named.length > 0) await checkedProperties(hs, call.session, object, named, '.');
 }
 
-/** One page of HubSpot's search, under the search pacer. A 400 is the client's query: 400 invalid_query. */
-async function page(
-  hs: PerConnectionState,
-  call: HandlerCall,
-  cursor: SearchCursor,
-  after: string,
-  limit: number,
-) {
-  const response = await hs.send(call, {
-    method: 'POST',
-    path: `/crm/v3/objects/${encodeURIComponent(cursor.o)}/search`,
-    body: { ...cursor.q, limit, ...(after === '' ? {} : { after }) },
-    idempotent: true,
-    kind: 'search',
-    label: 'hubspot.objects.search',
-  });
-  if (response.status === 400) {
-    const body = parseJson<{ message?: string }>(response);
-    throw new ApiError(
-      'invalid_query',
-      `HubSpot refused the search: ${String(body?.message ?? response.text.slice(0, 300))}`,
-      {
-        details: [{ provider: 'hubspot', status: 400, crm_error: body ?? response.text.slice(0, 500) }],
-      },
-    );
-  }
-  if (response.status !== 200) throw crmErrorFromResponse('hubspot', response, 'searching');
-  return parseJson<PageAnswer>(response) ?? {};
-}
-
 /**
  * CRM search (`POST /crm/v3/objects/{type}/search`): filter groups, sorts, properties and a text
  * query as HubSpot takes them. The service follows HubSpot's pages of 200, each paced under
@@ -125,8 +95,28 @@ async function page(
  * stages) are listed and filtered here.
  */
 export function hubspotSearch(hs: PerConnectionState, key: Buffer): Handler<'search'> {
+  // Each page under the search pacer; a 400 is the client's query: 400 invalid_query.
   const run = (call: HandlerCall, cursor: SearchCursor) =>
-    readPages(key, cursor, LIMITS, (after, limit) => page(hs, call, cursor, after, limit));
+    readPages(key, cursor, LIMITS, async (after, limit) => {
+      const response = await hs.send(call, {
+        method: 'POST',
+        path: `/crm/v3/objects/${encodeURIComponent(cursor.o)}/search`,
+        body: { ...cursor.q, limit, ...(after === '' ? {} : { after }) },
+        idempotent: true,
+        kind: 'search',
+        label: 'hubspot.objects.search',
+      });
+      if (response.status === 400) {
+        const body = parseJson<{ message?: string }>(response);
+        throw new ApiError(
+          'invalid_query',
+          `HubSpot refused the search: ${String(body?.message ?? response.text.slice(0, 300))}`,
+          { details: [{ provider: 'hubspot', status: 400, crm_error: body ?? response.text.slice(0, 500) }] },
+        );
+      }
+      if (response.status !== 200) throw crmErrorFromResponse('hubspot', response, 'searching');
+      return parseJson(response) ?? {};
+    });
   return async (call, input) => {
     if ('cursor' in input) return run(call, verifyCursor(key, input.cursor, call.session.connectionId));
     const account = accountObject(input.objectName);
