@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApiError } from '../../src/errors/index.ts';
 import { retrying } from '../../src/lib/retry.ts';
-import { afterAnswer } from '../../src/providers/hubspot/pacing.ts';
+import { afterAnswer } from '../../src/providers/hubspot/connection-state.ts';
 import { nextPoll } from '../../src/providers/salesforce/bulk2.ts';
 import { lockedPositions, lockRetryWait } from '../../src/providers/salesforce/writes.ts';
 import { busyRetryWait } from '../../src/store/db.ts';

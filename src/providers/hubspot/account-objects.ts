@@ -98,9 +98,8 @@ export async function getAccountObjects(
   kind: Kind,
   ids: string[],
 ): Promise<{ data: Array<Row | null> }> {
-  const all = await rows(hs, session, kind, 'both');
-  const byId = new Map<string, Row>();
-  for (const r of all) if (!byId.has(String(r['id']))) byId.set(String(r['id']), r);
+  // The first row of an id wins (a live owner before an archived one).
+  const byId = new Map((await rows(hs, session, kind, 'both')).toReversed().map((r) => [String(r['id']), r]));
   return { data: ids.map((id) => byId.get(id) ?? null) };
 }
 

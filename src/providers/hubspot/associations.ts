@@ -14,7 +14,7 @@ import { CrmError, crmErrorFromResponse } from '../errors.ts';
 import type { PerConnectionState } from './connection-state.ts';
 import { type ObjectRef, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
-import { chunks, fail, failed, malformedId, written } from './write-results.ts';
+import { chunks, fail, failed, type HubSpotErrorEntry, malformedId, written } from './write-results.ts';
 
 /** v4 batch read takes 1 000 ids; creates and archives go by 100 so a failed call fails few links. */
 const READ_BATCH = 1_000;
@@ -24,12 +24,6 @@ interface V4Type {
   category?: string;
   typeId?: number;
   label?: string | null;
-}
-
-interface V4ErrorEntry {
-  category?: string;
-  message?: string;
-  context?: Record<string, unknown>;
 }
 
 const path = (from: ObjectRef, to: ObjectRef, rest: string) =>
@@ -46,22 +40,6 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []
 type Link = AssociationLink & { index: number };
 type ReadyLink = Link & { type: AssociationKind | undefined };
 type Results = Array<SaveResult | undefined>;
-
-/** The association types from one object type to another (HubSpot's labels API). */
-async function types(
-  hs: PerConnectionState,
-  call: HandlerCall,
-  from: ObjectRef,
-  to: ObjectRef,
-): Promise<AssociationKind[]> {
-  const answer = await hs.get<{ results?: V4Type[] }>(
-    call,
-    path(from, to, 'labels'),
-    'hubspot.associations.labels',
-    'reading association labels',
-  );
-  return (answer?.results ?? []).map(kind);
-}
 
 interface BatchReadAnswer {
   results?: Array<{
@@ -149,7 +127,7 @@ function linkType(
 }
 
 /** Each link the answer's errors name (by id, or by from and to ids) gets that error. */
-function markErrors(batch: ReadyLink[], errors: V4ErrorEntry[], results: Results): void {
+function markErrors(batch: ReadyLink[], errors: HubSpotErrorEntry[], results: Results): void {
   for (const e of errors) {
     const ids = new Set(strings(e.context?.['ids']));
     const fromIds = new Set(strings(e.context?.['fromObjectId']));
@@ -204,7 +182,7 @@ async function writeBatch(
     for (const l of batch) results[l.index] = failed(l.id, [entry]);
     return;
   }
-  markErrors(batch, parseJson<{ errors?: V4ErrorEntry[] }>(response)?.errors ?? [], results);
+  markErrors(batch, parseJson<{ errors?: HubSpotErrorEntry[] }>(response)?.errors ?? [], results);
   for (const l of batch) results[l.index] ??= written(l.id);
 }
 
@@ -222,7 +200,17 @@ async function write(
   const results: Results = input.links.map(() => undefined);
   for (const group of byTarget(input.links).values()) {
     const to = await resolveObject(hs, call.session, (group[0] as AssociationLink).to);
-    const kinds = mode === 'create' ? await types(hs, call, from, to) : [];
+    // The association types from `from` to `to` (HubSpot's labels API), which creates name.
+    const labels =
+      mode === 'create'
+        ? await hs.get<{ results?: V4Type[] }>(
+            call,
+            path(from, to, 'labels'),
+            'hubspot.associations.labels',
+            'reading association labels',
+          )
+        : undefined;
+    const kinds = (labels?.results ?? []).map(kind);
     const ready: ReadyLink[] = [];
     for (const link of group) {
       const bad = [link.id, link.toId].find((id) => !HUBSPOT_PROFILE.idPattern.test(id));

@@ -2,28 +2,16 @@ import type { AuditLogPage } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
 import type { AuditLogFilter, Handler, HandlerCall } from '../adapter.ts';
 import { type OutboundResponse, parseJson } from '../client/types.ts';
-import { signCursor, verifyCursor } from '../cursor.ts';
+import { verifyCursor } from '../cursor.ts';
 import { crmErrorFromResponse } from '../errors.ts';
 import type { PerConnectionState } from './connection-state.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
+import { type PageCursor, readPages } from './search.ts';
 
 const AUDIT = HUBSPOT_PROFILE.auditLogs;
 
-interface CursorPayload {
-  /** Connection the cursor belongs to. */
-  c: string;
-  /** Query parameters of the read (without paging). */
-  q: Array<[string, string]>;
-  /** HubSpot's `after` of the next page. */
-  a: string;
-  /** Entries per answer. */
-  n: number;
-}
-
-interface AuditAnswer {
-  results?: Array<Record<string, unknown>>;
-  paging?: { next?: { after?: string } };
-}
+/** The cursor also carries the query parameters of the read (without paging). */
+type AuditCursor = PageCursor & { q: Array<[string, string]> };
 
 /** HubSpot's query parameters for a filter (`actingUserId` repeated, one per user). */
 function queryOf(filter: AuditLogFilter): Array<[string, string]> {
@@ -59,37 +47,24 @@ function failure(response: OutboundResponse): Error {
  * continues.
  */
 export function hubspotAuditLogs(hs: PerConnectionState, key: Buffer): Handler<'audit_logs'> {
-  async function page(call: HandlerCall, query: Array<[string, string]>, after: string, limit: number) {
-    const params = new URLSearchParams([...query, ['limit', String(limit)]]);
-    if (after !== '') params.set('after', after);
-    const response = await hs.send(call, {
-      method: 'GET',
-      path: `${AUDIT.path}?${params.toString()}`,
-      idempotent: true,
-      label: 'hubspot.account_info.audit_logs',
+  async function run(call: HandlerCall, cursor: AuditCursor): Promise<AuditLogPage> {
+    const { records, done, next_cursor } = await readPages(key, cursor, AUDIT, async (after, limit) => {
+      const params = new URLSearchParams([...cursor.q, ['limit', String(limit)]]);
+      if (after !== '') params.set('after', after);
+      const response = await hs.send(call, {
+        method: 'GET',
+        path: `${AUDIT.path}?${params.toString()}`,
+        idempotent: true,
+        label: 'hubspot.account_info.audit_logs',
+      });
+      if (response.status !== 200) throw failure(response);
+      return parseJson(response) ?? {};
     });
-    if (response.status !== 200) throw failure(response);
-    return parseJson<AuditAnswer>(response) ?? {};
-  }
-
-  async function run(call: HandlerCall, payload: CursorPayload): Promise<AuditLogPage> {
-    const records: Array<Record<string, unknown>> = [];
-    let after = payload.a;
-    let more = true;
-    while (more && records.length < payload.n) {
-      const answer = await page(call, payload.q, after, Math.min(AUDIT.pageSize, payload.n - records.length));
-      const results = answer.results ?? [];
-      records.push(...results);
-      const next = answer.paging?.next?.after;
-      more = next !== undefined && results.length > 0;
-      if (next !== undefined) after = next;
-    }
-    return { records, done: !more, next_cursor: more ? signCursor(key, { ...payload, a: after }) : null };
+    return { records, done, next_cursor };
   }
 
   return async (call, input) => {
-    if ('cursor' in input)
-      return run(call, verifyCursor<CursorPayload>(key, input.cursor, call.session.connectionId));
+    if ('cursor' in input) return run(call, verifyCursor(key, input.cursor, call.session.connectionId));
     return run(call, {
       c: call.session.connectionId,
       q: queryOf(input.filter),

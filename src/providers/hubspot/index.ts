@@ -4,9 +4,8 @@ import { bearer, refreshAccessToken } from '../oauth.ts';
 import { hubspotAssociations } from './associations.ts';
 import { hubspotAuditLogs } from './audit-logs.ts';
 import { hubspotConnect } from './connect.ts';
-import { PerConnectionState } from './connection-state.ts';
+import { PerConnectionState, paced } from './connection-state.ts';
 import { hubspotAddCustomField, hubspotDescribe } from './objects.ts';
-import { paced } from './pacing.ts';
 import { HUBSPOT, HUBSPOT_PROFILE } from './profile.ts';
 import { hubspotGet } from './records.ts';
 import { hubspotSearch } from './search.ts';
@@ -25,7 +24,6 @@ function createHubSpotAdapter(deps: ProviderDeps<HubSpotSettings>): CrmAdapter {
     shared: deps.shared,
     pacer: { onWait: (kind, ms) => deps.onPacerWait?.(HUBSPOT_PROFILE.provider, kind, ms) },
   });
-  const writes = hubspotWrites(hs);
   const apiBaseUrl = (c: Pick<Connection, 'apiBaseUrl'>) => c.apiBaseUrl ?? HUBSPOT_PROFILE.defaultApiBaseUrl;
   return {
     profile: HUBSPOT,
@@ -47,22 +45,13 @@ function createHubSpotAdapter(deps: ProviderDeps<HubSpotSettings>): CrmAdapter {
       return { clientId, clientSecret, tokenUrl: `${apiBaseUrl(connection)}${HUBSPOT_PROFILE.tokenPath}` };
     },
     handlers: {
-      // Batches of 100 in parallel under the connection's pacer; results in input order.
-      insert: writes.insert,
-      update: writes.update,
-      delete: writes.delete,
+      ...hubspotWrites(hs),
       upsert: (call, input) => hubspotUpsert(hs, call, input),
-      // CRM search with HubSpot's paging behind a signed cursor, paced at search's 5 per second.
       search: hubspotSearch(hs, deps.signingKey),
-      // At most 100 ids, so one paced batch/read call.
       get: hubspotGet(hs),
-      // Object types (standard and custom) or one type's properties, as HubSpot answers them.
       describe: hubspotDescribe(hs),
-      // Associations v4: read with types and labels, create and remove as writes.
       ...hubspotAssociations(hs),
-      // The account activity API's audit log, HubSpot's pages behind a signed cursor.
       audit_logs: hubspotAuditLogs(hs, deps.signingKey),
-      // HubSpot's answer names its message `message`.
       add_custom_field: hubspotAddCustomField(hs),
       passthrough: {
         forwardedHeaders: { names: [], prefixes: [] },

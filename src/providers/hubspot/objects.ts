@@ -157,7 +157,7 @@ export async function propertyInfos(
   hs: PerConnectionState,
   session: CrmSession,
   object: ObjectRef,
-  options: { refresh?: boolean } = {},
+  refresh = false,
 ): Promise<PropertyInfo[]> {
   const state = hs.of(session.connectionId);
   const load = async (): Promise<PropertyInfo[]> => {
@@ -169,7 +169,7 @@ export async function propertyInfos(
     );
     return (body?.results ?? []).flatMap((p) => toInfo(p) ?? []);
   };
-  return options.refresh === true
+  return refresh
     ? state.properties.refresh(object.typeId, HUBSPOT_PROFILE.refreshOnMissMinMs, load)
     : state.properties.getOrLoad(object.typeId, load);
 }
@@ -189,7 +189,7 @@ export async function checkedProperties(
   const index = (list: PropertyInfo[]) => new Map(list.map((p) => [p.name.toLowerCase(), p]));
   let byLower = index(await propertyInfos(hs, session, object));
   const unknown = () => used.filter(([name]) => !byLower.has(name.toLowerCase()));
-  if (unknown().length > 0) byLower = index(await propertyInfos(hs, session, object, { refresh: true }));
+  if (unknown().length > 0) byLower = index(await propertyInfos(hs, session, object, true));
   if (unknown().length > 0) {
     const hint = hinter([...byLower.values()].map((p) => p.name));
     const fields = unknown().map(([field, path]) => ({ path, field, did_you_mean: hint(field) }));
@@ -287,13 +287,16 @@ export function hubspotAddCustomField(hs: PerConnectionState): Handler<'add_cust
   return async ({ session }, { objectName, definition }) => {
     checkPropertyDefinition(definition);
     const object = await resolveObject(hs, session, objectName);
-    const response = await hs.call(session, {
-      method: 'POST',
-      path: `/crm/v3/properties/${encodeURIComponent(object.path)}`,
-      body: definition,
-      idempotent: false,
-      label: 'hubspot.properties.create',
-    });
+    const response = await hs.send(
+      { session },
+      {
+        method: 'POST',
+        path: `/crm/v3/properties/${encodeURIComponent(object.path)}`,
+        body: definition,
+        idempotent: false,
+        label: 'hubspot.properties.create',
+      },
+    );
     if (response.status === 201 || response.status === 200) {
       await hs.propertiesChanged(session.connectionId);
       const data = parseJson<Record<string, unknown>>(response) ?? {};

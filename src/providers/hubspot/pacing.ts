@@ -1,14 +1,9 @@
-import { ApiError } from '../../errors/index.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { retrying } from '../../lib/retry.ts';
 import type { SharedState } from '../../lib/shared-state.ts';
-import type { AnswerHead, CrmSession } from '../adapter.ts';
-import { parseRetryAfter } from '../client/retry.ts';
-import { type HttpMethod, headerValue, type OutboundResponse, parseJson } from '../client/types.ts';
-import { unreachableAsCrmError } from '../errors.ts';
+import { headerValue, type OutboundResponse } from '../client/types.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
-// HubSpot's rate limits: the pacer of one connection's calls, and the calls made through it.
+// HubSpot's rate limits: the pacer of one connection's calls (connection-state.ts sends them through it).
 
 export type CallKind = 'standard' | 'search';
 
@@ -16,16 +11,9 @@ export type CallKind = 'standard' | 'search';
 export const DAILY_SPENT = 'hubspot-daily-spent';
 
 /** Until when (epoch ms) the account's daily allowance is used up, and HubSpot's refusal. */
-interface DailySpent {
+export interface DailySpent {
   until: number;
   crmError: unknown;
-}
-
-interface WindowOptions {
-  max: number;
-  windowMs: number;
-  headroom: number;
-  probe: boolean;
 }
 
 /**
@@ -54,11 +42,11 @@ class Window {
   /** The pending wake-up of the queue; replaced (aborted) when the window changes sooner. */
   wakeUp: AbortController | undefined;
 
-  constructor(o: WindowOptions) {
-    this.max = o.max;
-    this.windowMs = o.windowMs;
-    this.headroom = o.headroom;
-    this.probing = o.probe;
+  constructor(max: number, windowMs: number, headroom: number, probing: boolean) {
+    this.max = max;
+    this.windowMs = windowMs;
+    this.headroom = headroom;
+    this.probing = probing;
   }
 
   prune(now: number): void {
@@ -94,9 +82,6 @@ export interface PacerOptions {
   clock: Clock;
   max?: number;
   windowMs?: number;
-  headroom?: number;
-  searchMax?: number;
-  searchWindowMs?: number;
   /** Send one call alone first, to learn the limit from its headers before any burst (default true). */
   probe?: boolean;
   /**
@@ -108,9 +93,6 @@ export interface PacerOptions {
   /** A call was held back `waitMs` before it could leave (metrics). */
   onWait?: ((kind: CallKind, waitMs: number) => void) | undefined;
 }
-
-/** A call's hold on the windows, returned by `acquire` and handed back to `done`. */
-export type PacerSlot = string | undefined;
 
 /**
  * Paces one connection's calls to HubSpot under its limits (the rolling 10-second window per app;
@@ -135,23 +117,21 @@ export class HubSpotPacer {
     this.#sharedKey = `hubspot:${this.#connectionId}`;
     this.#onWait = options.onWait;
     this.#windows = {
-      standard: new Window({
-        max: options.max ?? r.initialMax,
-        windowMs: options.windowMs ?? r.windowMs,
-        headroom: options.headroom ?? r.headroom,
-        probe: options.probe ?? true,
-      }),
-      search: new Window({
-        max: options.searchMax ?? r.searchMax,
-        windowMs: options.searchWindowMs ?? r.searchWindowMs,
-        headroom: 0,
-        probe: false,
-      }),
+      standard: new Window(
+        options.max ?? r.initialMax,
+        options.windowMs ?? r.windowMs,
+        r.headroom,
+        options.probe ?? true,
+      ),
+      search: new Window(r.searchMax, r.searchWindowMs, 0, false),
     };
   }
 
-  /** Waits for a slot; the caller must call `done` with the slot once the answer (or the failure) is in. */
-  async acquire(kind: CallKind): Promise<PacerSlot> {
+  /**
+   * Waits for a slot; the caller must call `done` with what this returns (the hold on the shared
+   * window, if any) once the answer (or the failure) is in.
+   */
+  async acquire(kind: CallKind): Promise<string | undefined> {
     const w = this.#windows[kind];
     const asked = this.#clock.now();
     let held = false;
@@ -164,7 +144,7 @@ export class HubSpotPacer {
         this.#pump(kind);
       });
     }
-    let slot: PacerSlot;
+    let slot: string | undefined;
     if (this.#shared !== undefined) {
       const shared = await this.#reserveShared(this.#shared, kind, w);
       held ||= shared.waited;
@@ -182,7 +162,7 @@ export class HubSpotPacer {
     shared: SharedState,
     kind: CallKind,
     w: Window,
-  ): Promise<{ slot: PacerSlot; waited: boolean }> {
+  ): Promise<{ slot: string | undefined; waited: boolean }> {
     const key = `${this.#sharedKey}:${kind}`;
     for (let waited = false; ; waited = true) {
       const answer = await shared.reserveSlot(key, w.capacity(), w.windowMs);
@@ -193,7 +173,7 @@ export class HubSpotPacer {
   }
 
   /** The call is over: its slot starts its window now; the answer's rate-limit headers adjust the window. */
-  done(kind: CallKind, response: OutboundResponse | undefined, slot?: PacerSlot): void {
+  done(kind: CallKind, response: OutboundResponse | undefined, slot?: string): void {
     const w = this.#windows[kind];
     const now = this.#clock.now();
     if (slot !== undefined) void this.#shared?.finishSlot(`${this.#sharedKey}:${kind}`, slot, w.windowMs);
@@ -290,188 +270,5 @@ export class HubSpotPacer {
       w.wakeUp = undefined;
       this.#pump(kind);
     });
-  }
-}
-
-export interface HubSpotCall {
-  method: HttpMethod;
-  /** Path and query under the connection's API base URL. */
-  path: string;
-  body?: unknown;
-  /** True for calls that only read (batch/read is a POST that only reads). */
-  idempotent: boolean;
-  label: string;
-  kind?: CallKind;
-}
-
-export interface RetryBudget {
-  maxAttempts: number;
-  maxRetryWaitMs: number;
-  fallbackWaitMs: number;
-}
-
-interface RateLimitBody {
-  policyName?: string;
-  message?: string;
-}
-
-const DAY_MS = 86_400_000;
-
-/** What to do after one answer: hand it back, wait and send again, or answer our own 429. */
-export type RateLimitStep =
-  | { kind: 'answer' }
-  | { kind: 'retry'; waitMs: number }
-  /** `daily`: the account's daily allowance is used up until then (epoch ms), as HubSpot said in `crmError`. */
-  | { kind: 'refuse'; error: ApiError; daily?: { until: number; crmError: unknown } };
-
-/**
- * The pure decision after one paced HubSpot answer. A 429 is retried after the wait HubSpot
- * indicates (`Retry-After` when present; a second for search's per-second limit; otherwise the
- * fallback wait) while the attempts and the waits stay within the budget; the daily allowance is
- * never waited for.
- */
-export function afterAnswer(
-  response: OutboundResponse,
-  kind: CallKind,
-  attempt: number,
-  waitedMs: number,
-  now: number,
-  budget: RetryBudget,
-  waitHint: () => number | null,
-): RateLimitStep {
-  if (response.status !== 429) return { kind: 'answer' };
-  const body = parseJson<RateLimitBody>(response);
-  if (body?.policyName === 'DAILY') {
-    const untilMidnight = Math.ceil(DAY_MS - (now % DAY_MS));
-    return {
-      kind: 'refuse',
-      error: dailySpent(body, untilMidnight),
-      daily: { until: now + untilMidnight, crmError: body },
-    };
-  }
-  const wait = retryWait(response, kind, now, budget.fallbackWaitMs);
-  if (attempt >= budget.maxAttempts || waitedMs + wait > budget.maxRetryWaitMs) {
-    const error = rateLimitError(
-      response.status,
-      body ?? response.text.slice(0, 500),
-      Math.max(wait, waitHint() ?? 0),
-      'it kept refusing after the service paced and retried its calls',
-    );
-    return { kind: 'refuse', error };
-  }
-  return { kind: 'retry', waitMs: wait };
-}
-
-/** The wait HubSpot indicates after a 429: `Retry-After`, else a second for search's per-second limit. */
-function retryWait(answer: AnswerHead, kind: CallKind, now: number, fallbackMs: number): number {
-  return (
-    parseRetryAfter(headerValue(answer.headers, 'retry-after'), now) ??
-    (kind === 'search' ? HUBSPOT_PROFILE.rateLimits.searchWindowMs : fallbackMs)
-  );
-}
-
-/**
- * One HubSpot call, paced by the connection's pacer, through the shared retry loop on the clock.
- * While a 429 is waited out, the connection's other calls are held back too. When the budget is
- * spent, or the daily allowance is gone, the client gets our own 429 with `Retry-After`.
- */
-export async function hubspotCall(
-  session: CrmSession,
-  pacer: HubSpotPacer,
-  clock: Clock,
-  call: HubSpotCall,
-  budget: RetryBudget = HUBSPOT_PROFILE.rateLimits,
-): Promise<OutboundResponse> {
-  const kind = call.kind ?? 'standard';
-  let waited = 0;
-  let refusal: ApiError | undefined;
-  const response = await retrying(clock, {
-    attempt: async () => {
-      // Known to be spent (here or, with shared state, on another instance): HubSpot would refuse.
-      const daily = pacer.dailySpent();
-      if (daily !== undefined) throw dailySpent(daily.crmError, daily.until - clock.now());
-      const slot = await pacer.acquire(kind);
-      let answer: OutboundResponse | undefined;
-      try {
-        answer = await unreachableAsCrmError(HUBSPOT_PROFILE.provider, call.label, () =>
-          session.send({
-            method: call.method,
-            url: `${session.baseUrl}${call.path}`,
-            headers: {
-              accept: 'application/json',
-              ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
-            },
-            ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
-            idempotent: call.idempotent,
-            label: call.label,
-            ownRateLimit: true,
-          }),
-        );
-      } finally {
-        pacer.done(kind, answer, slot);
-      }
-      return answer;
-    },
-    next: (answer, attempt) => {
-      const step = afterAnswer(answer, kind, attempt, waited, clock.now(), budget, () =>
-        pacer.waitHint(kind),
-      );
-      if (step.kind === 'answer') return undefined;
-      if (step.kind === 'refuse') {
-        refusal = step.error;
-        if (step.daily !== undefined) pacer.spentForTheDay(step.daily.until, step.daily.crmError);
-        return undefined;
-      }
-      pacer.block(kind, step.waitMs);
-      waited += step.waitMs;
-      return step.waitMs;
-    },
-  });
-  if (refusal !== undefined) throw refusal;
-  return response;
-}
-
-/** Our 429 while the account's daily allowance is used up (HubSpot's own refusal in `crmError`). */
-function dailySpent(crmError: unknown, retryAfterMs: number): ApiError {
-  return rateLimitError(429, crmError, retryAfterMs, 'its daily API allowance is used up');
-}
-
-function rateLimitError(status: number, crmError: unknown, retryAfterMs: number, why: string): ApiError {
-  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return new ApiError(
-    'crm_rate_limited',
-    `HubSpot rate-limited this connection: ${why}. Retry after ${seconds} s.`,
-    {
-      headers: { 'retry-after': String(seconds) },
-      details: [{ provider: 'hubspot', status, crm_error: crmError, retry_after_seconds: seconds }],
-    },
-  );
-}
-
-/**
- * Runs one call the caller sends itself (the pass-through streams its own) in the connection's
- * pacing: it waits for a slot, its answer's rate-limit headers adjust the window, and a 429 holds
- * the connection's other calls back as HubSpot indicates. The answer is returned as it is.
- */
-export async function paced<T>(
-  pacer: HubSpotPacer,
-  clock: Clock,
-  path: string,
-  send: () => Promise<T>,
-  headOf: (answer: T) => AnswerHead,
-): Promise<T> {
-  const kind: CallKind = /\/search\/?(?:\?|$)/.test(path) ? 'search' : 'standard';
-  const slot = await pacer.acquire(kind);
-  let head: AnswerHead | undefined;
-  try {
-    const answer = await send();
-    head = headOf(answer);
-    return answer;
-  } finally {
-    const response = head === undefined ? undefined : { ...head, text: '', attempts: 1 };
-    pacer.done(kind, response, slot);
-    if (head?.status === 429) {
-      pacer.block(kind, retryWait(head, kind, clock.now(), HUBSPOT_PROFILE.rateLimits.fallbackWaitMs));
-    }
   }
 }

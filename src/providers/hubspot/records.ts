@@ -66,34 +66,21 @@ export function hubspotGet(hs: PerConnectionState): Handler<'get'> {
     const object = await resolveObject(hs, call.session, input.objectName);
     const only = await propertiesToRead(hs, call, object, input.fields ?? [], 'fields');
     const properties = only ?? (await propertyInfos(hs, call.session, object)).map((p) => p.name);
-    const history = await propertiesToRead(
-      hs,
-      call,
-      object,
-      input.propertiesWithHistory ?? [],
-      'propertiesWithHistory',
+    const history = input.propertiesWithHistory ?? [];
+    const withHistory = await propertiesToRead(hs, call, object, history, 'propertiesWithHistory');
+
+    const valid = (id: string) => HUBSPOT_PROFILE.idPattern.test(id);
+    const send = [...new Set(input.ids.filter(valid))];
+    const errors: unknown[] = input.ids.flatMap((id, index) =>
+      valid(id)
+        ? []
+        : [{ index, id, code: 'malformed_id', message: 'Not a HubSpot record id (decimal digits).' }],
     );
-
-    const errors: unknown[] = [];
-    const send: string[] = [];
-    input.ids.forEach((id, index) => {
-      if (!HUBSPOT_PROFILE.idPattern.test(id)) {
-        errors.push({
-          index,
-          id,
-          code: 'malformed_id',
-          message: 'Not a HubSpot record id (decimal digits).',
-        });
-      } else if (!send.includes(id)) {
-        send.push(id);
-      }
-    });
-
     const found = new Map<string, HubSpotRecord>();
     if (send.length > 0) {
       const body = await readRecords(hs, call, object, send, {
         properties: [...properties],
-        propertiesWithHistory: [...(history ?? [])],
+        propertiesWithHistory: [...(withHistory ?? [])],
       });
       for (const r of body.results ?? []) {
         if (typeof r.id === 'string') found.set(r.id, shape(r, only));

@@ -11,23 +11,58 @@ import { HUBSPOT_PROFILE } from './profile.ts';
 
 const LIMITS = HUBSPOT_PROFILE.search;
 
-interface CursorPayload {
-  /** Connection the cursor belongs to. */
+/** What a signed cursor carries: its connection, HubSpot's `after` of the next page, records per answer. */
+export interface PageCursor {
   c: string;
-  /** Object type path. */
-  o: string;
-  /** The search as sent (without paging). */
-  q: Record<string, unknown>;
-  /** HubSpot's `after` of the next page. */
   a: string;
-  /** Records per answer. */
   n: number;
 }
 
-interface SearchAnswer {
+/** The search's cursor also carries the object type path and the search as sent (without paging). */
+type SearchCursor = PageCursor & { o: string; q: Record<string, unknown> };
+
+interface PageAnswer {
   total?: number;
   results?: Array<Record<string, unknown>>;
   paging?: { next?: { after?: string } };
+}
+
+/**
+ * Follows HubSpot's `after` pages up to `n` records per answer, and no further than the position
+ * `maxResults` when HubSpot stops there (its `after` is then the position); `next_cursor` continues
+ * from HubSpot's position, bound to the connection and signed. Search and the audit log read so.
+ */
+export async function readPages<C extends PageCursor>(
+  key: Buffer,
+  cursor: C,
+  limits: { pageSize: number; maxResults?: number },
+  page: (after: string, limit: number) => Promise<PageAnswer>,
+): Promise<QueryPage> {
+  const { maxResults } = limits;
+  const room = (after: string) =>
+    maxResults === undefined ? Number.POSITIVE_INFINITY : maxResults - (after === '' ? 0 : Number(after));
+  const records: Array<Record<string, unknown>> = [];
+  let after = cursor.a;
+  let total = 0;
+  let more = true;
+  while (more && records.length < cursor.n) {
+    const size = Math.min(limits.pageSize, cursor.n - records.length, room(after));
+    if (size <= 0) break;
+    const answer = await page(after, size);
+    total = answer.total ?? total;
+    const results = answer.results ?? [];
+    records.push(...results);
+    const next = answer.paging?.next?.after;
+    more = next !== undefined && results.length > 0;
+    if (next !== undefined) after = next;
+  }
+  more &&= room(after) > 0;
+  return {
+    totalSize: total,
+    done: !more,
+    records,
+    next_cursor: more ? signCursor(key, { ...cursor, a: after }) : null,
+  };
 }
 
 /** Every property name the search uses exists (400 with hints otherwise), so HubSpot is not asked in vain. */
@@ -51,73 +86,6 @@ async function checkNames(
   if (named.length > 0) await checkedProperties(hs, call.session, object, named, '.');
 }
 
-/** One page of HubSpot's search, under the search pacer. A 400 is the client's query: 400 invalid_query. */
-async function page(
-  hs: PerConnectionState,
-  call: HandlerCall,
-  path: string,
-  query: Record<string, unknown>,
-  after: string,
-  limit: number,
-) {
-  const response = await hs.send(call, {
-    method: 'POST',
-    path: `/crm/v3/objects/${encodeURIComponent(path)}/search`,
-    body: { ...query, limit, ...(after === '' ? {} : { after }) },
-    idempotent: true,
-    kind: 'search',
-    label: 'hubspot.objects.search',
-  });
-  if (response.status === 400) {
-    const body = parseJson<{ message?: string }>(response);
-    throw new ApiError(
-      'invalid_query',
-      `HubSpot refused the search: ${String(body?.message ?? response.text.slice(0, 300))}`,
-      {
-        details: [{ provider: 'hubspot', status: 400, crm_error: body ?? response.text.slice(0, 500) }],
-      },
-    );
-  }
-  if (response.status !== 200) throw crmErrorFromResponse('hubspot', response, 'searching');
-  return parseJson<SearchAnswer>(response) ?? {};
-}
-
-async function run(
-  hs: PerConnectionState,
-  key: Buffer,
-  call: HandlerCall,
-  payload: CursorPayload,
-): Promise<QueryPage> {
-  const records: Array<Record<string, unknown>> = [];
-  let after = payload.a;
-  let total = 0;
-  let more = true;
-  while (records.length < payload.n) {
-    const position = after === '' ? 0 : Number(after);
-    const size = Math.min(LIMITS.pageSize, payload.n - records.length, LIMITS.maxResults - position);
-    if (size <= 0) {
-      more = false;
-      break;
-    }
-    const answer = await page(hs, call, payload.o, payload.q, after, size);
-    total = answer.total ?? total;
-    records.push(...(answer.results ?? []));
-    const next = answer.paging?.next?.after;
-    if (next === undefined || (answer.results ?? []).length === 0) {
-      more = false;
-      break;
-    }
-    after = next;
-  }
-  const reachable = more && Number(after) < LIMITS.maxResults;
-  return {
-    totalSize: total,
-    done: !reachable,
-    records,
-    next_cursor: reachable ? signCursor(key, { ...payload, a: after }) : null,
-  };
-}
-
 /**
  * CRM search (`POST /crm/v3/objects/{type}/search`): filter groups, sorts, properties and a text
  * query as HubSpot takes them. The service follows HubSpot's pages of 200, each paced under
@@ -127,16 +95,36 @@ async function run(
  * stages) are listed and filtered here.
  */
 export function hubspotSearch(hs: PerConnectionState, key: Buffer): Handler<'search'> {
+  // Each page under the search pacer; a 400 is the client's query: 400 invalid_query.
+  const run = (call: HandlerCall, cursor: SearchCursor) =>
+    readPages(key, cursor, LIMITS, async (after, limit) => {
+      const response = await hs.send(call, {
+        method: 'POST',
+        path: `/crm/v3/objects/${encodeURIComponent(cursor.o)}/search`,
+        body: { ...cursor.q, limit, ...(after === '' ? {} : { after }) },
+        idempotent: true,
+        kind: 'search',
+        label: 'hubspot.objects.search',
+      });
+      if (response.status === 400) {
+        const body = parseJson<{ message?: string }>(response);
+        throw new ApiError(
+          'invalid_query',
+          `HubSpot refused the search: ${String(body?.message ?? response.text.slice(0, 300))}`,
+          { details: [{ provider: 'hubspot', status: 400, crm_error: body ?? response.text.slice(0, 500) }] },
+        );
+      }
+      if (response.status !== 200) throw crmErrorFromResponse('hubspot', response, 'searching');
+      return parseJson(response) ?? {};
+    });
   return async (call, input) => {
-    if ('cursor' in input) {
-      return run(hs, key, call, verifyCursor<CursorPayload>(key, input.cursor, call.session.connectionId));
-    }
+    if ('cursor' in input) return run(call, verifyCursor(key, input.cursor, call.session.connectionId));
     const account = accountObject(input.objectName);
     if (account !== undefined) return queryAccountObjects(hs, call.session, account, input.request);
     const object = await resolveObject(hs, call.session, input.objectName);
     const { limit, ...request } = input.request;
     await checkNames(hs, call, object, request);
-    return run(hs, key, call, {
+    return run(call, {
       c: call.session.connectionId,
       o: object.path,
       q: request as Record<string, unknown>,

@@ -7,7 +7,7 @@ import type { PerConnectionState, PropertyInfo } from './connection-state.ts';
 import { checkedProperties, type ObjectRef, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 import { formatValue, OptionHints } from './values.ts';
-import { associationsOnUpdate, describeHint, ID_KEYS, prepare, takeAssociations } from './write-prepare.ts';
+import { describeHint, ID_KEYS, prepare, takeAssociations } from './write-prepare.ts';
 import {
   type BatchAnswer,
   fail,
@@ -31,10 +31,7 @@ export async function hubspotUpsert(
   input: OperationInputs['upsert'],
 ): Promise<UpsertOutcome> {
   const object = await resolveObject(hs, call.session, input.objectName);
-  const taken = takeAssociations(isRecord(input.record) ? input.record : {}, 0);
-  const { associations } = taken;
-  const record = taken.rest;
-  // HubSpot sets associations on create only: an upsert that would update refuses them unwritten.
+  const { rest: record, associations } = takeAssociations(isRecord(input.record) ? input.record : {}, 0);
   const linked = (r: Record<string, unknown>) => (associations === undefined ? r : { ...r, associations });
   const keyName = Object.keys(record).find((k) => k.toLowerCase() === input.matchKey.toLowerCase());
   const value = keyName === undefined ? undefined : record[keyName];
@@ -72,7 +69,12 @@ export async function hubspotUpsert(
     return { action: 'insert', result: await saveOne(hs, call, object, 'insert', inserted) };
   }
   if (matches.length === 1) {
-    if (associations !== undefined) return associationsOnUpdate(object.name, id);
+    // HubSpot sets associations on create only: an upsert that would update refuses them unwritten.
+    if (associations !== undefined) {
+      const message = `The ${object.name} record ${id} exists and HubSpot sets associations only when it creates a record: nothing was written. Send the update without "associations" and link the records with POST /v1/object/associate/${object.name}.`;
+      const error = fail('ASSOCIATIONS_ON_UPDATE', message, ['associations']);
+      return { action: 'update', result: { id, success: false, errors: [error] } };
+    }
     return { action: 'update', result: await saveOne(hs, call, object, 'update', { ...rest, id }) };
   }
   const name = property?.name ?? input.matchKey;

@@ -1,4 +1,4 @@
-import type { RecordError, SaveResult, UpsertOutcome } from '../../domain/operations.ts';
+import type { RecordError, SaveResult } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
 import type { HandlerCall } from '../adapter.ts';
 import type { PerConnectionState, PropertyInfo } from './connection-state.ts';
@@ -39,8 +39,7 @@ function unwrapRecordShape(record: unknown): unknown {
   if (!isRecord(record) || !isRecord(record['properties'])) return record;
   const flat: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
-    if (ID_KEYS.has(key.toLowerCase())) flat[key] = value;
-    else if (key !== 'properties' && !RECORD_SHAPE_KEYS.has(key.toLowerCase())) flat[key] = value;
+    if (key !== 'properties' && !RECORD_SHAPE_KEYS.has(key.toLowerCase())) flat[key] = value;
   }
   for (const [key, value] of Object.entries(record['properties'])) {
     if (!ID_KEYS.has(key.toLowerCase())) flat[key] = value;
@@ -191,11 +190,4 @@ export function takeAssociations(
   if (!Array.isArray(raw)) throw invalid(path, 'must be a list.');
   const rest = Object.fromEntries(Object.entries(record).filter(([k]) => k !== key));
   return { rest, associations: raw.map((entry, i) => entryOf(entry, `${path}/${i}`)) };
-}
-
-/** An upsert that found its record refuses `associations` unwritten: HubSpot sets them on create only. */
-export function associationsOnUpdate(objectName: string, id: string): UpsertOutcome {
-  const message = `The ${objectName} record ${id} exists and HubSpot sets associations only when it creates a record: nothing was written. Send the update without "associations" and link the records with POST /v1/object/associate/${objectName}.`;
-  const error = { statusCode: 'ASSOCIATIONS_ON_UPDATE', message, fields: ['associations'] };
-  return { action: 'update', result: { id, success: false, errors: [error] } };
 }

@@ -111,26 +111,16 @@ async function reconcileCreates(
   const out: Outcome = new Map();
   const property = await lookupProperty(hs, call, object, batch).catch(() => undefined);
   if (property === undefined) return out;
+  const value = (p: Prepared) => fold(p.properties[property] ?? '');
   const counts = new Map<string, number>();
-  for (const p of batch) {
-    const v = p.properties[property];
-    if (v !== undefined && v !== '') counts.set(fold(v), (counts.get(fold(v)) ?? 0) + 1);
-  }
-  const values = batch.flatMap((p) => {
-    const v = p.properties[property];
-    return v !== undefined && counts.get(fold(v)) === 1 ? [v] : [];
-  });
-  if (values.length === 0) return out;
-  let found: Map<string, { id: string; createdAt: number }>;
-  try {
-    found = await findByUnique(hs, call, object, property, values);
-  } catch {
-    return out;
-  }
-  for (const p of batch) {
-    const v = p.properties[property];
-    if (v === undefined || counts.get(fold(v)) !== 1) continue;
-    const record = found.get(fold(v));
+  for (const p of batch) if (p.properties[property]) counts.set(value(p), (counts.get(value(p)) ?? 0) + 1);
+  const alone = batch.filter((p) => p.properties[property] && counts.get(value(p)) === 1);
+  if (alone.length === 0) return out;
+  const values = alone.map((p) => p.properties[property] as string);
+  const found = await findByUnique(hs, call, object, property, values).catch(() => undefined);
+  if (found === undefined) return out;
+  for (const p of alone) {
+    const record = found.get(value(p));
     if (record !== undefined && Number.isNaN(record.createdAt)) continue;
     if (record === undefined) out.set(p.index, notWritten(property));
     else if (createdSinceSend(record, sentAt)) out.set(p.index, written(record.id));
