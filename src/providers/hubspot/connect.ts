@@ -2,7 +2,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { AccessCheckOutcome, ConnectFacet, ConnectTarget } from '../adapter.ts';
 import type { HttpClient } from '../client/http-client.ts';
 import { OutboundNetworkError, type OutboundResponse, parseJson } from '../client/types.ts';
-import { authorizationUrl, exchangeAuthorizationCode } from '../oauth.ts';
+import { authorizationUrl, configuredApp, exchangeAuthorizationCode } from '../oauth.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 import type { HubSpotSettings } from './settings.ts';
 
@@ -80,11 +80,7 @@ export function hubspotConnect(client: HttpClient, clock: Clock, settings: HubSp
     appVariables: C.appVariables,
     // HubSpot's token endpoint (v1 and v3) takes `code_verifier`; its clients without PKCE still work.
     pkce: true,
-    configuredApp() {
-      return settings.clientId === undefined || settings.clientSecret === undefined
-        ? null
-        : { clientId: settings.clientId, clientSecret: settings.clientSecret };
-    },
+    configuredApp: () => configuredApp(settings),
     // One consent page for every account: nothing to choose.
     loginOrigin(choice) {
       const origin = new URL(C.authorizeUrl).origin;

@@ -2,7 +2,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { AccessCheckOutcome, ConnectFacet, ConnectTarget } from '../adapter.ts';
 import type { HttpClient } from '../client/http-client.ts';
 import { OutboundNetworkError, parseJson } from '../client/types.ts';
-import { authorizationUrl, exchangeAuthorizationCode } from '../oauth.ts';
+import { authorizationUrl, configuredApp, exchangeAuthorizationCode } from '../oauth.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import type { SalesforceSettings } from './settings.ts';
 
@@ -124,11 +124,7 @@ export function salesforceConnect(
   return {
     appVariables: C.appVariables,
     pkce: true,
-    configuredApp() {
-      return settings.clientId === undefined || settings.clientSecret === undefined
-        ? null
-        : { clientId: settings.clientId, clientSecret: settings.clientSecret };
-    },
+    configuredApp: () => configuredApp(settings),
 
     loginOrigin: (choice) => loginOrigin(settings.loginUrl, choice),
 
