@@ -2,19 +2,21 @@ import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import type { RecordError, SaveResult } from '../../domain/operations.ts';
 import { retrying } from '../../lib/retry.ts';
-import type { JobHook } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { CrmError, crmErrorFromResponse } from '../errors.ts';
-import {
-  cancelledResult,
-  failedCallEntry,
-  malformedId,
-  type WriteJournal,
-  type WriteOperation,
-} from './collections.ts';
+import type { WriteJournal, WriteOperation } from './collections.ts';
 import { describeGlobal } from './describe.ts';
 import { toCsv } from './format.ts';
-import { type BulkOptions, type Org, type OrgRequest, send } from './org.ts';
+import {
+  type BulkOptions,
+  cancelledResult,
+  failedCallEntry,
+  failure,
+  malformedId,
+  type Org,
+  type OrgRequest,
+  send,
+} from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
 interface JobInfo {
@@ -25,19 +27,14 @@ interface JobInfo {
   numberRecordsFailed?: number;
 }
 
-/** One Bulk job of a durable job: its journal key, progress, cancel. */
-interface BulkJournal {
-  hook: JobHook;
-  key: string;
-  report(processed: number, failed: number): void;
-  now(): string;
-}
-
 /** The journal entry: the CRM job id, written right after the job was created (before the upload). */
 interface BulkEntry {
   jobId: string;
   at: string;
 }
+
+/** One Bulk job of a durable job: its part of the write and its journal key. */
+type BulkJournal = WriteJournal & { part: string; key: string };
 
 const TERMINAL = new Set(['JobComplete', 'Failed', 'Aborted']);
 
@@ -63,12 +60,7 @@ export async function bulkWrite(
   const base = `${org.api}/jobs/ingest`;
   // The journal key names the object: a delete runs one job per object.
   const part = `bulk:${objectName}`;
-  const journal: BulkJournal | undefined = write && {
-    hook: write.hook,
-    key: `${write.scope}:${part}`,
-    report: (processed, failed) => write.report(part, processed, failed),
-    now: write.now,
-  };
+  const journal: BulkJournal | undefined = write && { ...write, part, key: `${write.scope}:${part}` };
   if (journal !== undefined) {
     const earlier = await resumeEarlierJob(org, base, rows, journal);
     if (earlier !== undefined) return earlier;
@@ -196,14 +188,11 @@ async function closeJob(org: Org, jobUrl: string): Promise<void> {
   }
 }
 
-function unknownResult(jobId: string, why: string): SaveResult {
-  const entry: RecordError = {
-    statusCode: 'CRM_PROXY_OUTCOME_UNKNOWN',
-    message: `Bulk API job ${jobId} was submitted, but ${why}. Check the job in Salesforce before sending these records again.`,
-    fields: [],
-  };
-  return { success: false, errors: [entry] };
-}
+const unknownResult = (jobId: string, why: string): SaveResult =>
+  failure(
+    'CRM_PROXY_OUTCOME_UNKNOWN',
+    `Bulk API job ${jobId} was submitted, but ${why}. Check the job in Salesforce before sending these records again.`,
+  );
 
 /** Polls a closed job to its end and reads its results back onto the input rows. */
 async function follow(
@@ -311,7 +300,7 @@ async function waitForJob(org: Org, jobUrl: string, journal?: BulkJournal): Prom
       if (response.status !== 200 || found === undefined) {
         throw crmErrorFromResponse('salesforce', response, 'bulk job status');
       }
-      journal?.report(found.numberRecordsProcessed ?? 0, found.numberRecordsFailed ?? 0);
+      journal?.report(journal.part, found.numberRecordsProcessed ?? 0, found.numberRecordsFailed ?? 0);
       if (journal?.hook.signal.aborted === true && !abortSent && !TERMINAL.has(found.state)) {
         // Cancelled while it runs: Salesforce stops it; what it processed keeps its results.
         abortSent = true;

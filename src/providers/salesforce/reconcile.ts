@@ -1,7 +1,7 @@
-import type { CrmRecord, RecordError, SaveResult } from '../../domain/operations.ts';
+import type { CrmRecord, SaveResult } from '../../domain/operations.ts';
 import { parseJson } from '../client/types.ts';
 import type { PreparedRecord } from './format.ts';
-import { type Org, send } from './org.ts';
+import { failure, type Org, send } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import { NUMBER_TYPES, queryAll, soqlLiteral } from './query.ts';
 
@@ -45,14 +45,11 @@ function contentOf(record: PreparedRecord, types: ReadonlyMap<string, string>): 
   return cells;
 }
 
-function unknownEntry(objectName: string, why: string): SaveResult {
-  const error: RecordError = {
-    statusCode: 'CRM_PROXY_OUTCOME_UNKNOWN',
-    message: `This record was being inserted when the service stopped, and whether Salesforce created it cannot be told (${why}). It was not sent again. Look for it in ${objectName} (created by the connection's user around the job's start) before inserting it again.`,
-    fields: [],
-  };
-  return { success: false, errors: [error] };
-}
+const unknownEntry = (objectName: string, why: string): SaveResult =>
+  failure(
+    'CRM_PROXY_OUTCOME_UNKNOWN',
+    `This record was being inserted when the service stopped, and whether Salesforce created it cannot be told (${why}). It was not sent again. Look for it in ${objectName} (created by the connection's user around the job's start) before inserting it again.`,
+  );
 
 /**
  * For insert calls that may have reached Salesforce before a crash: finds what they created.
@@ -156,16 +153,12 @@ export interface KeyLookup {
   since: number;
 }
 
-const notWritten = (field: string, what: string): SaveResult => ({
-  success: false,
-  errors: [
-    {
-      statusCode: 'CRM_PROXY_NOT_WRITTEN',
-      message: `The ${what} call got no answer, and Salesforce then held no record it could have written with this ${field}: it was not written. Send it again.`,
-      fields: [field],
-    },
-  ],
-});
+const notWritten = (field: string, what: string): SaveResult =>
+  failure(
+    'CRM_PROXY_NOT_WRITTEN',
+    `The ${what} call got no answer, and Salesforce then held no record it could have written with this ${field}: it was not written. Send it again.`,
+    [field],
+  );
 
 /**
  * The records of a write whose answer was lost, looked up by a key field (an external id, or an

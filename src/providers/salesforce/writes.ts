@@ -6,10 +6,10 @@ import { retrying } from '../../lib/retry.ts';
 import type { OperationInputs } from '../adapter.ts';
 import type { OrgAllowance } from './allowance.ts';
 import { bulkDelete, bulkWrite } from './bulk2.ts';
-import { failedCallEntry, type LookupField, viaCollections, type WriteJournal } from './collections.ts';
+import { type LookupField, viaCollections, type WriteJournal } from './collections.ts';
 import { knownObject, type ObjectDescribe } from './describe.ts';
 import { type PreparedRecord, prepareRecords, toCsvRows } from './format.ts';
-import type { Org } from './org.ts';
+import { failedCallEntry, type Org } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
 export type WriteInterface = 'collections' | 'bulk2';
