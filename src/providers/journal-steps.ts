@@ -6,7 +6,7 @@ import type { JobHook } from './adapter.ts';
  * reuses answered calls; a call found `sending` may have reached the CRM, and each writer decides
  * what that means for its records (sent again, reconciled, or answered as unknown).
  */
-export type StepEntry<R> = { state: 'sending'; at?: string } | { state: 'done'; results: R };
+type StepEntry<R> = { state: 'sending'; at?: string } | { state: 'done'; results: R };
 
 /** What the journal says of a call: answered (with its results), interrupted while sending, or new. */
 export type StepState<R> =
@@ -29,13 +29,11 @@ export class JournalSteps<R> {
 
   async state(key: string): Promise<StepState<R>> {
     if (this.job === undefined) return { kind: 'new' };
-    const entry = (await this.job.journal.get(key)) as LegacyEntry<R> | undefined;
+    const entry = (await this.job.journal.get(key)) as StepEntry<R> | undefined;
     if (entry === undefined || entry === null) return { kind: 'new' };
-    // Entries without `state` were written by earlier versions: `{results}` or `{state: 'sending'}`.
-    if (entry.state === 'done' || (entry.state === undefined && entry.results !== undefined)) {
-      return { kind: 'done', results: entry.results as R };
-    }
-    return { kind: 'interrupted', since: entry.at };
+    return entry.state === 'done'
+      ? { kind: 'done', results: entry.results }
+      : { kind: 'interrupted', since: entry.at };
   }
 
   /** Marks the call as being sent; `since` keeps the first send time of a call sent again. */
@@ -58,5 +56,3 @@ export class JournalSteps<R> {
     return results;
   }
 }
-
-type LegacyEntry<R> = { state?: 'sending' | 'done'; at?: string; results?: R };

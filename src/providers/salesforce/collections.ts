@@ -15,7 +15,7 @@ import {
   send,
 } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
-import { reconcileByKey, reconcileInserts } from './reconcile.ts';
+import { type KeyField, reconcileByKey, reconcileInserts } from './reconcile.ts';
 
 export type WriteOperation = 'insert' | 'update' | 'delete';
 
@@ -35,12 +35,6 @@ export interface WriteJournal {
   now(): string;
 }
 
-/** The field an insert's records can be found by after a lost answer (an external id), and its type. */
-export interface LookupField {
-  name: string;
-  type: string;
-}
-
 const failedCount = (results: SaveResult[]) => results.filter((r) => !r.success).length;
 
 /**
@@ -56,7 +50,7 @@ export async function viaCollections(
   objectName: string | null,
   items: PreparedRecord[] | string[],
   journal?: WriteJournal,
-  lookup?: LookupField,
+  lookup?: KeyField,
 ): Promise<SaveResult[]> {
   const sent =
     operation === 'delete'
@@ -96,7 +90,7 @@ export async function collectionsWrite(
   operation: WriteOperation,
   objectName: string | null,
   items: PreparedRecord[] | string[],
-  { journal, lookup }: { journal?: WriteJournal | undefined; lookup?: LookupField | undefined },
+  { journal, lookup }: { journal?: WriteJournal | undefined; lookup?: KeyField | undefined },
 ): Promise<{ results: SaveResult[]; failures: unknown[] }> {
   const since = org.clock.now();
   const size = SALESFORCE_PROFILE.collectionsMaxRecords;

@@ -145,12 +145,10 @@ async function connectionUserId(org: Org): Promise<string> {
   return id;
 }
 
-/** What a write whose answer was lost can be looked up by: a field, its type, and when the write began. */
-export interface KeyLookup {
+/** The field a record can be found by after a lost answer (an external id, an upsert's match field). */
+export interface KeyField {
   name: string;
   type: string;
-  /** Epoch ms, from the service's clock, taken before the write was sent. */
-  since: number;
 }
 
 const notWritten = (field: string, what: string): SaveResult =>
@@ -174,7 +172,8 @@ export async function reconcileByKey(
   org: Org,
   objectName: string,
   records: PreparedRecord[],
-  key: KeyLookup,
+  /** `since`: epoch ms, from the service's clock, taken before the write was sent. */
+  key: KeyField & { since: number },
   /** An upsert's: the types of the object's fields, to compare the record with what was sent. */
   upsert?: ReadonlyMap<string, string>,
 ): Promise<Array<SaveResult | undefined>> {

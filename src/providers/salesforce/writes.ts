@@ -6,11 +6,12 @@ import { retrying } from '../../lib/retry.ts';
 import type { OperationInputs } from '../adapter.ts';
 import type { OrgAllowance } from './allowance.ts';
 import { bulkDelete, bulkWrite } from './bulk2.ts';
-import { type LookupField, viaCollections, type WriteJournal } from './collections.ts';
+import { viaCollections, type WriteJournal } from './collections.ts';
 import { knownObject, type ObjectDescribe } from './describe.ts';
 import { type PreparedRecord, prepareRecords, toCsvRows } from './format.ts';
 import { failedCallEntry, type Org } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
+import type { KeyField } from './reconcile.ts';
 
 export type WriteInterface = 'collections' | 'bulk2';
 
@@ -76,7 +77,7 @@ function roundFailed(error: unknown): SaveResult {
  * The external id field an insert's records can be found by after a lost answer: one the records
  * carry, a unique one first (Salesforce then refuses a second record holding a value).
  */
-function lookupField(meta: ObjectDescribe, records: PreparedRecord[]): LookupField | undefined {
+function lookupField(meta: ObjectDescribe, records: PreparedRecord[]): KeyField | undefined {
   const carried = meta.fields.filter(
     (f) => f['externalId'] === true && records.some((r) => (r[f.name] ?? '') !== ''),
   );
