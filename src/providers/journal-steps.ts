@@ -9,7 +9,7 @@ import type { JobHook } from './adapter.ts';
 type StepEntry<R> = { state: 'sending'; at?: string } | { state: 'done'; results: R };
 
 /** What the journal says of a call: answered (with its results), interrupted while sending, or new. */
-export type StepState<R> =
+type StepState<R> =
   | { kind: 'done'; results: R }
   | { kind: 'interrupted'; since: string | undefined }
   | { kind: 'new' };

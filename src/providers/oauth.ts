@@ -114,9 +114,6 @@ export function bearer(headers: Record<string, string>, accessToken: string): Re
   return { ...headers, authorization: `Bearer ${accessToken}` };
 }
 
-/** What one connect flow puts on the consent page URL. */
-export type AuthorizeInput = Parameters<ConnectFacet['authorizeUrl']>[1];
-
 /**
  * The consent page URL of the authorization-code grant (RFC 6749 §4.1.1): `response_type=code`
  * unless the CRM does without it, the flow's client and redirect, the CRM's own parameters
@@ -126,7 +123,7 @@ export type AuthorizeInput = Parameters<ConnectFacet['authorizeUrl']>[1];
  */
 export function authorizationUrl(
   endpoint: string,
-  input: AuthorizeInput,
+  input: Parameters<ConnectFacet['authorizeUrl']>[1],
   own: { responseType?: boolean; params?: Record<string, string | undefined> } = {},
 ): string {
   const url = new URL(endpoint);
@@ -144,7 +141,7 @@ export function authorizationUrl(
 }
 
 /** A token answer of the authorization-code grant, with what the caller reads from it. */
-export interface CodeTokenAnswer extends TokenAnswer {
+interface CodeTokenAnswer extends TokenAnswer {
   instance_url?: string;
   id?: string;
 }

@@ -8,7 +8,6 @@ import type { WriteJournal, WriteOperation } from './collections.ts';
 import { describeGlobal } from './describe.ts';
 import { toCsv } from './format.ts';
 import {
-  type BulkOptions,
   cancelledResult,
   failedCallEntry,
   failure,
@@ -280,7 +279,7 @@ export function nextPoll(
   poll: number,
   startedAt: number,
   now: number,
-  options: BulkOptions = {},
+  options: Org['bulk'] = {},
 ): number | undefined {
   const p = SALESFORCE_PROFILE.bulkPoll;
   if (TERMINAL.has(state) || now - startedAt > (options.timeoutMs ?? p.timeoutMs)) return undefined;

@@ -32,7 +32,7 @@ const PASS = SALESFORCE_PROFILE.passthrough;
 const DESCRIBES_CHANGED = 'salesforce:describes-changed';
 
 /** Salesforce: every operation of the API, on the org's REST, Tooling and Bulk 2.0 APIs. */
-export function createSalesforceAdapter(deps: ProviderDeps<SalesforceSettings>): CrmAdapter {
+function createSalesforceAdapter(deps: ProviderDeps<SalesforceSettings>): CrmAdapter {
   const { settings, clock } = deps;
   const dataPath = SALESFORCE_PROFILE.dataPath(settings.apiVersion);
   // The describe cache, cleared on every instance when a field is added through any of them (null:

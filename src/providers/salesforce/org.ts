@@ -24,14 +24,6 @@ export interface ObjectDescribe {
 /** Describes per connection: `{connectionId}\u0000global` and `{connectionId}\u0000object:{Name}`. */
 export type DescribeCache = TtlCache<DescribeGlobalResult | ObjectDescribe | null>;
 
-export interface BulkOptions {
-  /** First wait between polls; grows ×1.5 up to `maxPollMs`. */
-  firstPollMs?: number;
-  maxPollMs?: number;
-  /** Give up waiting (the job is aborted; its rows are answered as not confirmed). */
-  timeoutMs?: number;
-}
-
 /**
  * One handler call on one org, with the adapter's settings and caches: what every Salesforce
  * function takes. Built per call by the adapter (index.ts).
@@ -54,8 +46,8 @@ export interface Org {
   readonly bulkThreshold: number;
   /** Below this share of the daily allowance left, the most frugal plan; at or above, the fastest. */
   readonly frugalBelow: number;
-  /** Bulk job polling, when not the profile's. */
-  readonly bulk?: BulkOptions;
+  /** Bulk job polling when not the profile's (`bulkPoll`): first and longest wait, and when to give up. */
+  readonly bulk?: { firstPollMs?: number; maxPollMs?: number; timeoutMs?: number };
 }
 
 /** An operation as the Salesforce functions take it: on an org. */

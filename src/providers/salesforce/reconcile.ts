@@ -14,12 +14,6 @@ const COMPARABLE = new Set([
 /** How long before the journaled send time a created record still counts (clock skew with the org). */
 const SKEW_MS = 5 * 60 * 1000;
 
-/** An interrupted insert call: its records, and when it was about to be sent. */
-export interface InterruptedInsert {
-  records: PreparedRecord[];
-  since: string;
-}
-
 function normalize(type: string, value: unknown): string | undefined {
   if (value === null || value === undefined || value === '') return '';
   if (NUMBER_TYPES.has(type)) {
@@ -63,7 +57,8 @@ export async function reconcileInserts(
   org: Org,
   objectName: string,
   fieldTypes: ReadonlyMap<string, string>,
-  calls: InterruptedInsert[],
+  /** Each interrupted insert call: its records, and when it was about to be sent. */
+  calls: Array<{ records: PreparedRecord[]; since: string }>,
   claimed: ReadonlySet<string>,
 ): Promise<Array<Array<SaveResult | undefined>>> {
   const contents = calls.map((c) => c.records.map((r) => contentOf(r, fieldTypes)));

@@ -13,7 +13,7 @@ import { failedCallEntry, type Org } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import type { KeyField } from './reconcile.ts';
 
-export type WriteInterface = 'collections' | 'bulk2';
+type WriteInterface = 'collections' | 'bulk2';
 
 const LOCK = SALESFORCE_PROFILE.lockRetry;
 
@@ -33,7 +33,7 @@ export function lockRetryWait(locked: number, round: number, random?: () => numb
 const isEmpty = (record: PreparedRecord) => Object.keys(record).length === 0;
 
 /** The interface of a write and why it was chosen (`X-CRM-Proxy-Interface: bulk2; reason=…`). */
-export interface WritePlan {
+interface WritePlan {
   via: WriteInterface;
   reason: string;
 }
@@ -44,7 +44,7 @@ export interface WritePlan {
  * Bulk API 2.0 spends the fewest calls (a fixed ~7–11 against one per 200 records): the org's
  * allowance decides. Unknown allowance: the frugal plan, which cannot exhaust an org.
  */
-export function planFor(
+function planFor(
   count: number,
   bulkThreshold: number,
   allowance: Pick<OrgAllowance, 'used' | 'limit'> | undefined,
@@ -141,12 +141,7 @@ async function write<T extends PreparedRecord | string>(
       report(part, processed, failed) {
         if (round !== 1) return;
         parts.set(part, [processed, failed]);
-        let p = 0;
-        let f = 0;
-        for (const [a, b] of parts.values()) {
-          p += a;
-          f += b;
-        }
+        const [p, f] = [...parts.values()].reduce(([p, f], [a, b]) => [p + a, f + b], [0, 0]);
         hook.progress({ processed: p, succeeded: p - f, failed: f }, plan.via);
       },
     };
