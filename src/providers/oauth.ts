@@ -1,6 +1,7 @@
 import type { Clock } from '../lib/clock.ts';
 import { redactText } from '../lib/redact.ts';
 import type {
+  AccessCheckOutcome,
   CodeExchangeOutcome,
   ConnectFacet,
   OAuthApp,
@@ -107,6 +108,28 @@ export async function refreshAccessToken(
     };
   }
   return { ok: false, kind: 'failed', status: response.status, body: body ?? response.text.slice(0, 500) };
+}
+
+/**
+ * The GET of a connect check (identity, token information) by the `call` named; a network failure
+ * is the check's failure, not thrown.
+ */
+export async function checkCall(
+  client: HttpClient,
+  crm: string,
+  call: string,
+  request: { url: string; headers: Record<string, string>; label: string },
+): Promise<OutboundResponse | AccessCheckOutcome> {
+  try {
+    const headers = { accept: 'application/json', ...request.headers };
+    return await client.send({ ...request, method: 'GET', headers, idempotent: true });
+  } catch (error) {
+    if (!(error instanceof OutboundNetworkError)) throw error;
+    return {
+      ok: false,
+      description: `the ${call} call could not reach ${crm} (${error.kind.replace('_', ' ')})`,
+    };
+  }
 }
 
 /** The usual way an access token goes on a request. */

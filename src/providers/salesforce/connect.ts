@@ -1,8 +1,8 @@
 import type { Clock } from '../../lib/clock.ts';
 import type { AccessCheckOutcome, ConnectFacet, ConnectTarget } from '../adapter.ts';
 import type { HttpClient } from '../client/http-client.ts';
-import { OutboundNetworkError, parseJson } from '../client/types.ts';
-import { authorizationUrl, configuredApp, exchangeAuthorizationCode } from '../oauth.ts';
+import { parseJson } from '../client/types.ts';
+import { authorizationUrl, checkCall, configuredApp, exchangeAuthorizationCode } from '../oauth.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import type { SalesforceSettings } from './settings.ts';
 
@@ -44,45 +44,36 @@ async function check(
   accessToken: string,
   what: string,
 ): Promise<AccessCheckOutcome> {
-  try {
-    const response = await client.send({
-      method: 'GET',
-      url,
-      headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
-      idempotent: true,
-      label: `salesforce.oauth.${what}`,
-    });
-    const body = parseJson<Identity>(response);
-    // A 403 `Bad_OAuth_Token` is a rejected token (unknown, expired or revoked), like a 401; any
-    // other 403 means the connected app lacks the "id" scope.
-    if (response.status === 403 && /Bad_OAuth_Token/.test(response.text)) {
-      return {
-        ok: false,
-        status: 401,
-        description: `the ${what} call answered 403 Bad_OAuth_Token: Salesforce does not accept the access token`,
-      };
-    }
-    if (response.status !== 200 || typeof body?.organization_id !== 'string') {
-      return {
-        ok: false,
-        status: response.status,
-        description: `the ${what} call answered ${response.status}${response.status === 403 ? ' (the connected app needs the "id" scope: "Access the identity URL service")' : ''}`,
-      };
-    }
-    if (body.active === false) return { ok: false, description: 'the Salesforce user is inactive' };
+  const headers = { authorization: `Bearer ${accessToken}` };
+  const response = await checkCall(client, 'Salesforce', what, {
+    url,
+    headers,
+    label: `salesforce.oauth.${what}`,
+  });
+  if ('ok' in response) return response;
+  const body = parseJson<Identity>(response);
+  // A 403 `Bad_OAuth_Token` is a rejected token (unknown, expired or revoked), like a 401; any
+  // other 403 means the connected app lacks the "id" scope.
+  if (response.status === 403 && /Bad_OAuth_Token/.test(response.text)) {
     return {
-      ok: true,
-      accountId: body.organization_id,
-      user: body.username ?? body.preferred_username ?? null,
+      ok: false,
+      status: 401,
+      description: `the ${what} call answered 403 Bad_OAuth_Token: Salesforce does not accept the access token`,
     };
-  } catch (error) {
-    if (error instanceof OutboundNetworkError)
-      return {
-        ok: false,
-        description: `the ${what} call could not reach Salesforce (${error.kind.replace('_', ' ')})`,
-      };
-    throw error;
   }
+  if (response.status !== 200 || typeof body?.organization_id !== 'string') {
+    return {
+      ok: false,
+      status: response.status,
+      description: `the ${what} call answered ${response.status}${response.status === 403 ? ' (the connected app needs the "id" scope: "Access the identity URL service")' : ''}`,
+    };
+  }
+  if (body.active === false) return { ok: false, description: 'the Salesforce user is inactive' };
+  return {
+    ok: true,
+    accountId: body.organization_id,
+    user: body.username ?? body.preferred_username ?? null,
+  };
 }
 
 /** The login origin a sign-in uses: the configured one, or a Salesforce login or My Domain host. */
