@@ -176,18 +176,15 @@ export async function reconcileByKey(
   const mode = upsert === undefined ? 'insert' : 'upsert';
   const fieldTypes = upsert ?? new Map([[field, type]]);
   const fold = (v: unknown) => normalize(type, v)?.toLowerCase();
+  const values = records.map((r) => fold(r[field]));
   const counts = new Map<string, number>();
-  for (const r of records) {
-    const v = fold(r[field]);
-    if (v !== undefined && v !== '') counts.set(v, (counts.get(v) ?? 0) + 1);
-  }
-  const literals = new Set<string>();
-  for (const r of records) {
-    const v = fold(r[field]);
-    const literal = soqlLiteral(r[field], type);
-    if (v !== undefined && counts.get(v) === 1 && literal !== null) literals.add(literal);
-  }
-  if (literals.size === 0) return records.map(() => undefined);
+  for (const v of values) if (v !== undefined && v !== '') counts.set(v, (counts.get(v) ?? 0) + 1);
+  // Each record's literal, where its value is its own alone in the call and expressible in SOQL.
+  const literals = records.map((r, i) => {
+    const v = values[i];
+    return v !== undefined && counts.get(v) === 1 ? soqlLiteral(r[field], type) : null;
+  });
+  if (literals.every((l) => l === null)) return records.map(() => undefined);
   // An upsert's record is compared with what was sent: its comparable fields are read too.
   const sent = mode === 'upsert' ? contentOf(records[0] ?? {}, fieldTypes) : undefined;
   const selected = sent === undefined ? [] : Object.keys(records[0] ?? {}).filter((f) => f !== field);
@@ -195,7 +192,7 @@ export async function reconcileByKey(
   try {
     const userId = await connectionUserId(org);
     const from = key.since - SKEW_MS;
-    const soql = `SELECT Id, ${[field, ...selected].join(', ')}, CreatedDate, CreatedById FROM ${objectName} WHERE ${field} IN (${[...literals].join(', ')})`;
+    const soql = `SELECT Id, ${[field, ...selected].join(', ')}, CreatedDate, CreatedById FROM ${objectName} WHERE ${field} IN (${[...new Set(literals.filter((l) => l !== null))].join(', ')})`;
     for (const c of await queryAll(org, soql)) {
       const v = fold(c[field]) ?? '';
       const recent = c['CreatedById'] === userId && Date.parse(String(c['CreatedDate'])) >= from;
@@ -210,9 +207,9 @@ export async function reconcileByKey(
   } catch {
     return records.map(() => undefined);
   }
-  return records.map((r) => {
-    const v = fold(r[field]);
-    if (v === undefined || counts.get(v) !== 1 || soqlLiteral(r[field], type) === null) return undefined;
+  return records.map((_, i) => {
+    const v = values[i];
+    if (v === undefined || literals[i] === null) return undefined;
     const all = held.get(v) ?? [];
     const found = mode === 'insert' ? all.filter((c) => c.recent) : all;
     if (found.length === 0) return notWritten(field, mode);

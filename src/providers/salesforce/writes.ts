@@ -17,12 +17,9 @@ type WriteInterface = 'collections' | 'bulk2';
 
 const LOCK = SALESFORCE_PROFILE.lockRetry;
 
-const isLocked = (r: SaveResult) => !r.success && r.errors.some((e) => e.statusCode === LOCK.statusCode);
-
 /** Positions of the records that failed only because another transaction held a row lock. */
-export function lockedPositions(results: SaveResult[]): number[] {
-  return positionsWhere(results, isLocked);
-}
+export const lockedPositions = (results: SaveResult[]): number[] =>
+  positionsWhere(results, (r) => !r.success && r.errors.some((e) => e.statusCode === LOCK.statusCode));
 
 /** Wait before lock-retry round `round` (1-based), or undefined when no round is left or needed. */
 export function lockRetryWait(locked: number, round: number, random?: () => number): number | undefined {
