@@ -37,8 +37,6 @@ type BulkJournal = WriteJournal & { part: string; key: string };
 
 const TERMINAL = new Set(['JobComplete', 'Failed', 'Aborted']);
 
-const json = { 'content-type': 'application/json; charset=utf-8', accept: 'application/json' };
-
 /**
  * One Bulk API 2.0 ingest job: create, upload the CSV, close, poll, read the three result files.
  *
@@ -67,8 +65,7 @@ export async function bulkWrite(
   const created = await call(org, 'createJob', {
     method: 'POST',
     url: base,
-    headers: json,
-    body: JSON.stringify({ object: objectName, operation, contentType: 'CSV', lineEnding: 'LF' }),
+    json: { object: objectName, operation, contentType: 'CSV', lineEnding: 'LF' },
     idempotent: false,
   });
   const job = parseJson<JobInfo>(created);
@@ -162,19 +159,13 @@ async function resumeEarlierJob(
 
 /** Closes the job (UploadComplete) so that it runs; a close that cannot be confirmed aborts it. */
 async function closeJob(org: Org, jobUrl: string): Promise<void> {
-  let closed: Awaited<ReturnType<typeof call>> | undefined;
-  try {
-    closed = await call(org, 'close', {
-      method: 'PATCH',
-      url: jobUrl,
-      headers: json,
-      body: JSON.stringify({ state: 'UploadComplete' }),
-      // Closing twice cannot run the job twice (the second answers InvalidJobState), so it is resent.
-      idempotent: true,
-    });
-  } catch {
-    closed = undefined;
-  }
+  const closed = await call(org, 'close', {
+    method: 'PATCH',
+    url: jobUrl,
+    json: { state: 'UploadComplete' },
+    // Closing twice cannot run the job twice (the second answers InvalidJobState), so it is resent.
+    idempotent: true,
+  }).catch(() => undefined);
   if (closed === undefined || closed.status >= 300) {
     // The close may have gone through (a lost answer, or a resend answered InvalidJobState):
     // the job's state says whether it runs. Still Open: abort it, so nothing can be written.
@@ -325,8 +316,7 @@ async function abort(org: Org, jobUrl: string): Promise<void> {
   await call(org, 'abort', {
     method: 'PATCH',
     url: jobUrl,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ state: 'Aborted' }),
+    json: { state: 'Aborted' },
     idempotent: true,
   }).catch(() => undefined);
 }
