@@ -14,13 +14,8 @@ const endsWithAny = (host: string, suffixes: readonly string[]) =>
 /** An https origin on one of Salesforce's hosts, or the login origin the flow used (a sandbox). */
 function trustedAnswerUrl(value: unknown, target: ConnectTarget): URL | null {
   if (typeof value !== 'string') return null;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return null;
-  }
-  if (url.username !== '' || url.password !== '') return null;
+  const url = URL.parse(value);
+  if (url === null || url.username !== '' || url.password !== '') return null;
   if (url.origin === target.origin) return url;
   if (target.sandbox) return null;
   return url.protocol === 'https:' && url.port === '' && endsWithAny(url.hostname, C.answerHostSuffixes)
@@ -81,12 +76,9 @@ function loginOrigin(loginUrl: string, choice: string | undefined): ReturnType<C
   if (choice === undefined || choice.trim() === '') return { ok: true, origin: loginUrl };
   const text = choice.trim();
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
-  let url: URL;
-  try {
-    url = new URL(withScheme);
-  } catch {
+  const url = URL.parse(withScheme);
+  if (url === null)
     return { ok: false, message: loginHostHelp(`"${text.slice(0, 100)}" is not a host or URL`) };
-  }
   if (url.origin === new URL(loginUrl).origin) return { ok: true, origin: url.origin };
   const host = url.hostname.toLowerCase();
   const pathless = url.pathname === '/' && url.search === '' && url.hash === '';
