@@ -29,11 +29,13 @@ export class JournalSteps<R> {
 
   async state(key: string): Promise<StepState<R>> {
     if (this.job === undefined) return { kind: 'new' };
-    const entry = (await this.job.journal.get(key)) as StepEntry<R> | undefined;
+    const entry = (await this.job.journal.get(key)) as LegacyEntry<R> | undefined;
     if (entry === undefined || entry === null) return { kind: 'new' };
-    return entry.state === 'done'
-      ? { kind: 'done', results: entry.results }
-      : { kind: 'interrupted', since: entry.at };
+    // Entries without `state` were written by earlier versions: `{results}` or `{state: 'sending'}`.
+    if (entry.state === 'done' || (entry.state === undefined && entry.results !== undefined)) {
+      return { kind: 'done', results: entry.results as R };
+    }
+    return { kind: 'interrupted', since: entry.at };
   }
 
   /** Marks the call as being sent; `since` keeps the first send time of a call sent again. */
@@ -56,3 +58,5 @@ export class JournalSteps<R> {
     return results;
   }
 }
+
+type LegacyEntry<R> = { state?: 'sending' | 'done'; at?: string; results?: R };
