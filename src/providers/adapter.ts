@@ -23,11 +23,9 @@ import type { OutboundRequest, OutboundResponse } from './client/types.ts';
  * its `profile.ts`; the operations, the HTTP layer and the connection service read it from here.
  */
 export interface ProviderProfile {
-  /** The id stored in a connection's `provider` column. */
   id: Provider;
-  /** How messages name the CRM. */
   displayName: string;
-  /** Request limits, checked before any CRM call. */
+  /** Checked before any CRM call. */
   limits: {
     getIds: number;
     writeRecords: number;
@@ -39,7 +37,6 @@ export interface ProviderProfile {
   objectName: { pattern: RegExp; example: string };
   /** Write interfaces a client may force with `X-CRM-Proxy-Interface`; empty when the CRM has one. */
   writeInterfaces: readonly string[];
-  /** What a connection of this CRM needs. */
   connection: {
     /** Whether a connection names its account's own host (`instanceUrl`). */
     instanceUrl: 'required' | 'forbidden';
@@ -48,33 +45,24 @@ export interface ProviderProfile {
     /** An account host, for messages asking for `instanceUrl`. */
     instanceUrlExample?: string;
   };
-  /** What the API document says of this CRM where it names each registered one. */
   doc: ProviderDocNotes;
 }
 
-/**
- * Short Markdown fragments the OpenAPI document shows for each registered CRM (src/http/plugins/openapi.ts).
- */
+/** Markdown fragments the OpenAPI document shows for each registered CRM (src/http/plugins/openapi.ts). */
 export interface ProviderDocNotes {
-  /**
-   * The CRM's part of a route's description, by the route's operationId (`insertRecords`): how it
-   * carries the operation, its shapes and limits. Shown as "<display name>: <note>" after the
-   * route's description, for CRMs that offer the route's operation.
-   */
+  /** By operationId (`insertRecords`): shown as "<display name>: <note>" after the route's description. */
   routes?: Readonly<Record<string, string>>;
 }
 
-/** The OAuth app the service registered with the CRM (client id/secret and token endpoint). */
-export interface OAuthApp {
-  clientId: string;
-  clientSecret: string;
-  tokenUrl: string;
-}
-
-/** An OAuth client id and secret, without its endpoint. */
+/** The OAuth client the service registered with the CRM. */
 export interface OAuthClient {
   clientId: string;
   clientSecret: string;
+}
+
+/** An OAuth client with the token endpoint that refreshes a connection's tokens. */
+export interface OAuthApp extends OAuthClient {
+  tokenUrl: string;
 }
 
 export interface TokenGrant {
@@ -127,11 +115,10 @@ export interface JobProgress {
  */
 export interface JobHook {
   readonly jobId: string;
-  /** Counts so far (absolute, not increments). */
+  /** Counts so far, absolute. */
   progress(counts: JobProgress, via?: string): void;
   /** Aborted when the job is cancelled: parts not yet sent are answered per record, open CRM jobs aborted. */
   readonly signal: AbortSignal;
-  /** The CRM's own job id, shown on the job. */
   crmJob(id: string): Promise<void>;
   /**
    * Runs `wait`, a wait on the CRM during which the job holds little (a Bulk job Salesforce is
@@ -139,18 +126,16 @@ export interface JobHook {
    * is taken back, in order, before it returns.
    */
   away<T>(wait: () => Promise<T>): Promise<T>;
-  /** Durable key/value checkpoints of this job, kept in the store. */
   readonly journal: {
     get(key: string): Promise<unknown>;
     set(key: string, value: unknown): Promise<void>;
   };
 }
 
-/** What every handler gets: the authorised session and the connection's concurrency cap. */
+/** What every handler gets: the authorised session, the connection's concurrency cap, and its job if any. */
 export interface HandlerCall {
   session: CrmSession;
   limiter: ConcurrencyLimiter;
-  /** Set when the write runs as a durable job. */
   job?: JobHook | undefined;
 }
 
@@ -173,15 +158,12 @@ export interface SearchRequest {
   limit?: number;
 }
 
-/** Which entries of the account's audit log to read (every bound optional). */
+/** Which entries of the account's audit log to read: ISO bounds (exclusive), acting users, order, page size. */
 export interface AuditLogFilter {
-  /** ISO instants; entries strictly after / before them. */
   occurredAfter?: string | undefined;
   occurredBefore?: string | undefined;
-  /** Entries made by any of these users. */
   actingUserIds?: number[] | undefined;
   newestFirst?: boolean | undefined;
-  /** Entries per answer; the rest through `next_cursor`. */
   limit?: number | undefined;
 }
 
@@ -199,17 +181,14 @@ export interface OperationInputs {
     propertiesWithHistory?: string[] | undefined;
   };
   query: { soql: string } | { cursor: string };
-  /** A structured search of one object type, or the continuation of one (`next_cursor`). */
   search: { objectName: string; request: SearchRequest } | { cursor: string };
   /** Without an object name: the whole instance. */
   describe: { objectName: string | undefined };
-  /** The account's address countries and states; takes nothing. */
   countries: Record<string, never>;
   add_custom_field: { objectName: string; definition: Record<string, unknown> };
   associations: { objectName: string; ids: string[]; to: string };
   associate: { objectName: string; links: AssociationLink[] };
   dissociate: { objectName: string; links: AssociationLink[] };
-  /** The account's audit log of user actions, or the continuation of a read (`next_cursor`). */
   audit_logs: { filter: AuditLogFilter } | { cursor: string };
 }
 
@@ -273,7 +252,6 @@ export interface ConnectTarget {
   sandbox: boolean;
 }
 
-/** What a completed authorization-code exchange gave. */
 export type CodeExchangeOutcome =
   | {
       ok: true;
@@ -286,19 +264,19 @@ export type CodeExchangeOutcome =
   /** invalid_grant: the code is unknown, used or expired; failed: anything else (status when answered). */
   | { ok: false; kind: 'invalid_grant' | 'failed'; description: string; status?: number };
 
-/** The account a check call reached. */
+/** The account a check call reached, or why not. */
 export type AccessCheckOutcome =
   | { ok: true; accountId: string | null; user: string | null }
   | { ok: false; description: string; status?: number };
 
 /**
- * The CRM's side of the OAuth authorization-code flow (the connect flow of `src/connect/`): only its
- * facts and wire calls. The generic flow (state, binding, PKCE verifier, pages) lives in src/connect.
+ * The CRM's side of the OAuth authorization-code flow: only its facts and wire calls. The generic
+ * flow (state, binding, PKCE verifier, pages) lives in src/connect.
  */
 export interface ConnectFacet {
   /** The environment variables that configure the service's OAuth app with this CRM (for messages). */
   readonly appVariables: readonly string[];
-  /** The OAuth app configured for real accounts; null when its variables are not set. */
+  /** Null when the app's variables are not set. */
   configuredApp(): OAuthClient | null;
   /** Whether the code exchange takes a PKCE verifier (S256). */
   readonly pkce: boolean;
@@ -307,12 +285,10 @@ export interface ConnectFacet {
    * configured default. Only the CRM's own hosts pass: the client secret is sent there.
    */
   loginOrigin(choice: string | undefined): { ok: true; origin: string } | { ok: false; message: string };
-  /** The consent page URL the browser is sent to. */
   authorizeUrl(
     target: ConnectTarget,
     input: { clientId: string; redirectUri: string; state: string; codeChallenge: string | null },
   ): string;
-  /** The authorization-code grant at the token endpoint. */
   exchangeCode(
     target: ConnectTarget,
     app: OAuthClient,
@@ -335,21 +311,17 @@ export interface ConnectFacet {
 export interface CrmAdapter {
   readonly profile: ProviderProfile;
   readonly auth: AuthFacet;
-  /** Host of the CRM's API for this connection. */
   defaultApiBaseUrl(connection: Pick<Connection, 'instanceUrl' | 'apiBaseUrl'>): string;
   /** The OAuth app that refreshes this connection's tokens; null when none is configured. */
   oauthApp(connection: Connection, sandboxClient: OAuthClient | undefined): OAuthApp | null;
   readonly handlers: OperationHandlers;
   /** The browser connect flow; absent when the CRM has none (connections are then added by the CLI). */
   readonly connect?: ConnectFacet;
-  /**
-   * The account's daily API allowance as an answer's headers report it, when the CRM reports one
-   * on its answers (shown to operators); undefined when the answer says nothing of it.
-   */
+  /** The account's daily API allowance as an answer's headers report it (shown to operators). */
   readAllowance?(headers: AnswerHead['headers']): { used: number; limit: number } | undefined;
 }
 
-/** The operations an adapter offers, in the API's order: the keys of its handler table. */
+/** The operations an adapter offers, in the API's order. */
 export function offeredOperations(adapter: CrmAdapter, all: readonly OperationName[]): OperationName[] {
   return all.filter((operation) => adapter.handlers[operation] !== undefined);
 }
@@ -358,7 +330,7 @@ export function offeredOperations(adapter: CrmAdapter, all: readonly OperationNa
 export interface ProviderDeps<Settings = unknown> {
   client: HttpClient;
   clock: Clock;
-  /** This provider's settings, as its declaration read them from the environment (`config.providers[id]`). */
+  /** This provider's settings (`config.providers[id]`). */
   settings: Settings;
   /**
    * What instances share (Redis): the CRM's pacing windows, concurrency places and cache notices.
@@ -373,8 +345,7 @@ export interface ProviderDeps<Settings = unknown> {
 
 /**
  * One provider as the registry lists it: its profile, the settings it reads from the environment
- * (a TypeBox object whose properties name their variables; src/config/settings.ts) and how to build
- * its adapter from them.
+ * (src/config/settings.ts) and how to build its adapter from them.
  */
 export interface ProviderModule<Declaration extends SettingsDeclaration = SettingsDeclaration> {
   readonly profile: ProviderProfile;

@@ -6,10 +6,10 @@ import type { JobHook } from './adapter.ts';
  * reuses answered calls; a call found `sending` may have reached the CRM, and each writer decides
  * what that means for its records (sent again, reconciled, or answered as unknown).
  */
-export type StepEntry<R> = { state: 'sending'; at?: string } | { state: 'done'; results: R };
+type StepEntry<R> = { state: 'sending'; at?: string } | { state: 'done'; results: R };
 
 /** What the journal says of a call: answered (with its results), interrupted while sending, or new. */
-export type StepState<R> =
+type StepState<R> =
   | { kind: 'done'; results: R }
   | { kind: 'interrupted'; since: string | undefined }
   | { kind: 'new' };

@@ -1,6 +1,14 @@
 import type { Clock } from '../lib/clock.ts';
 import { redactText } from '../lib/redact.ts';
-import type { CodeExchangeOutcome, ConnectFacet, OAuthApp, RefreshOutcome } from './adapter.ts';
+import type {
+  AccessCheckOutcome,
+  CodeExchangeOutcome,
+  ConnectFacet,
+  OAuthApp,
+  OAuthClient,
+  RefreshOutcome,
+  TokenGrant,
+} from './adapter.ts';
 import type { HttpClient } from './client/http-client.ts';
 import { OutboundNetworkError, type OutboundResponse, parseJson } from './client/types.ts';
 import { unreachableAsCrmError } from './errors.ts';
@@ -24,9 +32,51 @@ interface TokenAnswer {
 const DEAD_REFRESH_TOKEN = new Set(['invalid_grant', 'BAD_REFRESH_TOKEN']);
 
 /**
- * The OAuth 2.0 refresh-token grant (RFC 6749 §6), shared by every CRM: a form POST to the app's
- * token endpoint. A refresh token that comes back different is a rotation and is kept; an
- * `expires_in` becomes an absolute expiry on the clock (without one, expiry is found by a 401).
+ * A form POST of a grant to a token endpoint, with the app's credentials. Never resent once sent:
+ * a code is single-use, and a rotated refresh token cannot be recovered by resending either.
+ */
+function postToken(
+  client: HttpClient,
+  provider: string,
+  url: string,
+  app: OAuthClient,
+  grant: Record<string, string>,
+): Promise<OutboundResponse> {
+  const form = { ...grant, client_id: app.clientId, client_secret: app.clientSecret };
+  return client.send({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: new URLSearchParams(form).toString(),
+    idempotent: false,
+    label: `${provider}.oauth.${grant['grant_type'] === 'refresh_token' ? 'refresh' : 'code'}`,
+  });
+}
+
+/** The access token of a token answer; `expires_in` becomes an absolute expiry on the clock. */
+function grantOf(body: TokenAnswer, accessToken: string, clock: Pick<Clock, 'now'>): TokenGrant {
+  const scope = typeof body.scope === 'string' ? body.scope : body.scopes?.join(' ');
+  return {
+    accessToken,
+    ...(typeof body.expires_in === 'number'
+      ? { accessTokenExpiresAt: new Date(clock.now() + body.expires_in * 1000).toISOString() }
+      : {}),
+    ...(scope === undefined ? {} : { scope }),
+  };
+}
+
+/** The OAuth app a CRM's settings configure; null when either half is unset. */
+export function configuredApp(settings: {
+  clientId?: string | undefined;
+  clientSecret?: string | undefined;
+}): OAuthClient | null {
+  const { clientId, clientSecret } = settings;
+  return clientId === undefined || clientSecret === undefined ? null : { clientId, clientSecret };
+}
+
+/**
+ * The OAuth 2.0 refresh-token grant (RFC 6749 §6), shared by every CRM. A refresh token that comes
+ * back different is a rotation and is kept; without `expires_in`, expiry is found by a 401.
  */
 export async function refreshAccessToken(
   client: HttpClient,
@@ -35,38 +85,18 @@ export async function refreshAccessToken(
   app: OAuthApp,
   refreshToken: string,
 ): Promise<RefreshOutcome> {
-  const form = new URLSearchParams({
-    grant_type: 'refresh_token',
-    refresh_token: refreshToken,
-    client_id: app.clientId,
-    client_secret: app.clientSecret,
-  });
+  const grant = { grant_type: 'refresh_token', refresh_token: refreshToken };
   const response = await unreachableAsCrmError(provider, 'token refresh', () =>
-    client.send({
-      method: 'POST',
-      url: app.tokenUrl,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: form.toString(),
-      // Without rotation a resend is harmless; with rotation a lost answer cannot be recovered
-      // by resending either, so only connection failures (nothing sent) are retried.
-      idempotent: false,
-      label: `${provider}.oauth.refresh`,
-    }),
+    postToken(client, provider, app.tokenUrl, app, grant),
   );
   const body = parseJson<TokenAnswer>(response);
   if (response.status === 200 && typeof body?.access_token === 'string') {
-    const scope = typeof body.scope === 'string' ? body.scope : body.scopes?.join(' ');
+    const rotated = typeof body.refresh_token === 'string' && body.refresh_token !== refreshToken;
     return {
       ok: true,
       grant: {
-        accessToken: body.access_token,
-        ...(typeof body.refresh_token === 'string' && body.refresh_token !== refreshToken
-          ? { refreshToken: body.refresh_token }
-          : {}),
-        ...(typeof body.expires_in === 'number'
-          ? { accessTokenExpiresAt: new Date(clock.now() + body.expires_in * 1000).toISOString() }
-          : {}),
-        ...(scope === undefined ? {} : { scope }),
+        ...grantOf(body, body.access_token, clock),
+        ...(rotated ? { refreshToken: body.refresh_token } : {}),
       },
     };
   }
@@ -80,13 +110,32 @@ export async function refreshAccessToken(
   return { ok: false, kind: 'failed', status: response.status, body: body ?? response.text.slice(0, 500) };
 }
 
+/**
+ * The GET of a connect check (identity, token information) by the `call` named; a network failure
+ * is the check's failure, not thrown.
+ */
+export async function checkCall(
+  client: HttpClient,
+  crm: string,
+  call: string,
+  request: { url: string; headers: Record<string, string>; label: string },
+): Promise<OutboundResponse | AccessCheckOutcome> {
+  try {
+    const headers = { accept: 'application/json', ...request.headers };
+    return await client.send({ ...request, method: 'GET', headers, idempotent: true });
+  } catch (error) {
+    if (!(error instanceof OutboundNetworkError)) throw error;
+    return {
+      ok: false,
+      description: `the ${call} call could not reach ${crm} (${error.kind.replace('_', ' ')})`,
+    };
+  }
+}
+
 /** The usual way an access token goes on a request. */
 export function bearer(headers: Record<string, string>, accessToken: string): Record<string, string> {
   return { ...headers, authorization: `Bearer ${accessToken}` };
 }
-
-/** What one connect flow puts on the consent page URL. */
-export type AuthorizeInput = Parameters<ConnectFacet['authorizeUrl']>[1];
 
 /**
  * The consent page URL of the authorization-code grant (RFC 6749 §4.1.1): `response_type=code`
@@ -97,7 +146,7 @@ export type AuthorizeInput = Parameters<ConnectFacet['authorizeUrl']>[1];
  */
 export function authorizationUrl(
   endpoint: string,
-  input: AuthorizeInput,
+  input: Parameters<ConnectFacet['authorizeUrl']>[1],
   own: { responseType?: boolean; params?: Record<string, string | undefined> } = {},
 ): string {
   const url = new URL(endpoint);
@@ -115,41 +164,32 @@ export function authorizationUrl(
 }
 
 /** A token answer of the authorization-code grant, with what the caller reads from it. */
-export interface CodeTokenAnswer extends TokenAnswer {
+interface CodeTokenAnswer extends TokenAnswer {
   instance_url?: string;
   id?: string;
 }
 
 /**
  * The OAuth 2.0 authorization-code grant (RFC 6749 §4.1.3, with RFC 7636's verifier when given).
- * Sent once: a code is single-use, so a resend could only fail. Unreachable → `failed`.
+ * Unreachable → `failed`.
  */
 export async function exchangeAuthorizationCode(
   client: HttpClient,
   clock: Pick<Clock, 'now'>,
   provider: string,
   tokenUrl: string,
-  app: { clientId: string; clientSecret: string },
+  app: OAuthClient,
   input: { code: string; redirectUri: string; codeVerifier: string | null },
 ): Promise<CodeExchangeOutcome & { answer?: CodeTokenAnswer }> {
-  const form = new URLSearchParams({
+  const grant = {
     grant_type: 'authorization_code',
     code: input.code,
     redirect_uri: input.redirectUri,
-    client_id: app.clientId,
-    client_secret: app.clientSecret,
-  });
-  if (input.codeVerifier !== null) form.set('code_verifier', input.codeVerifier);
+    ...(input.codeVerifier === null ? {} : { code_verifier: input.codeVerifier }),
+  };
   let response: OutboundResponse;
   try {
-    response = await client.send({
-      method: 'POST',
-      url: tokenUrl,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: form.toString(),
-      idempotent: false,
-      label: `${provider}.oauth.code`,
-    });
+    response = await postToken(client, provider, tokenUrl, app, grant);
   } catch (error) {
     if (error instanceof OutboundNetworkError)
       return {
@@ -166,17 +206,9 @@ export async function exchangeAuthorizationCode(
     typeof body.refresh_token === 'string' &&
     body.refresh_token !== ''
   ) {
-    const scope = typeof body.scope === 'string' ? body.scope : body.scopes?.join(' ');
     return {
       ok: true,
-      grant: {
-        accessToken: body.access_token,
-        refreshToken: body.refresh_token,
-        ...(typeof body.expires_in === 'number'
-          ? { accessTokenExpiresAt: new Date(clock.now() + body.expires_in * 1000).toISOString() }
-          : {}),
-        ...(scope === undefined ? {} : { scope }),
-      },
+      grant: { ...grantOf(body, body.access_token, clock), refreshToken: body.refresh_token },
       instanceUrl: null,
       identityUrl: null,
       answer: body,

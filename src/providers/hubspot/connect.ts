@@ -1,8 +1,8 @@
 import type { Clock } from '../../lib/clock.ts';
 import type { AccessCheckOutcome, ConnectFacet, ConnectTarget } from '../adapter.ts';
 import type { HttpClient } from '../client/http-client.ts';
-import { OutboundNetworkError, type OutboundResponse, parseJson } from '../client/types.ts';
-import { authorizationUrl, exchangeAuthorizationCode } from '../oauth.ts';
+import { parseJson } from '../client/types.ts';
+import { authorizationUrl, checkCall, configuredApp, exchangeAuthorizationCode } from '../oauth.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 import type { HubSpotSettings } from './settings.ts';
 
@@ -17,31 +17,15 @@ interface TokenInfo {
   user?: string;
 }
 
-/** A GET to HubSpot by the `call` named; a network failure is the check's failure, not thrown. */
-async function send(
-  client: HttpClient,
-  url: string,
-  headers: Record<string, string>,
-  label: string,
-  call: string,
-): Promise<OutboundResponse | AccessCheckOutcome> {
-  try {
-    const request = { method: 'GET', url, headers: { accept: 'application/json', ...headers } } as const;
-    return await client.send({ ...request, idempotent: true, label: `hubspot.${label}` });
-  } catch (error) {
-    if (!(error instanceof OutboundNetworkError)) throw error;
-    return {
-      ok: false,
-      description: `the ${call} call could not reach HubSpot (${error.kind.replace('_', ' ')})`,
-    };
-  }
-}
-
 /** HubSpot's token information: the account (hub id) and user an OAuth access token belongs to. */
 async function tokenInfo(client: HttpClient, base: string, accessToken: string): Promise<AccessCheckOutcome> {
   // The token is the path's last segment; the outbound log masks it (lib/redact.ts).
   const url = `${base}${C.tokenInfoPath}${encodeURIComponent(accessToken)}`;
-  const answer = await send(client, url, {}, 'oauth.token_info', 'token information');
+  const answer = await checkCall(client, 'HubSpot', 'token information', {
+    url,
+    headers: {},
+    label: 'hubspot.oauth.token_info',
+  });
   if ('ok' in answer) return answer;
   const body = parseJson<TokenInfo>(answer);
   const hubId = body?.hub_id;
@@ -62,7 +46,8 @@ async function privateAppCheck(
   accessToken: string,
 ): Promise<AccessCheckOutcome> {
   const headers = { authorization: `Bearer ${accessToken}` };
-  const answer = await send(client, `${base}${C.privateAppCheckPath}`, headers, 'check', 'check');
+  const url = `${base}${C.privateAppCheckPath}`;
+  const answer = await checkCall(client, 'HubSpot', 'check', { url, headers, label: 'hubspot.check' });
   if ('ok' in answer) return answer;
   if (answer.status !== 200) {
     return {
@@ -80,11 +65,7 @@ export function hubspotConnect(client: HttpClient, clock: Clock, settings: HubSp
     appVariables: C.appVariables,
     // HubSpot's token endpoint (v1 and v3) takes `code_verifier`; its clients without PKCE still work.
     pkce: true,
-    configuredApp() {
-      return settings.clientId === undefined || settings.clientSecret === undefined
-        ? null
-        : { clientId: settings.clientId, clientSecret: settings.clientSecret };
-    },
+    configuredApp: () => configuredApp(settings),
     // One consent page for every account: nothing to choose.
     loginOrigin(choice) {
       const origin = new URL(C.authorizeUrl).origin;

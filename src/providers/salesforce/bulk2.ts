@@ -2,19 +2,20 @@ import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import type { RecordError, SaveResult } from '../../domain/operations.ts';
 import { retrying } from '../../lib/retry.ts';
-import type { JobHook } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { CrmError, crmErrorFromResponse } from '../errors.ts';
+import type { WriteJournal, WriteOperation } from './collections.ts';
+import { describeGlobal } from './describe.ts';
+import { toCsv } from './format.ts';
 import {
   cancelledResult,
   failedCallEntry,
+  failure,
   malformedId,
-  type WriteJournal,
-  type WriteOperation,
-} from './collections.ts';
-import { describeGlobal } from './describe.ts';
-import { toCsv } from './format.ts';
-import { type BulkOptions, type Org, type OrgRequest, send } from './org.ts';
+  type Org,
+  type OrgRequest,
+  send,
+} from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
 interface JobInfo {
@@ -25,23 +26,16 @@ interface JobInfo {
   numberRecordsFailed?: number;
 }
 
-/** One Bulk job of a durable job: its journal key, progress, cancel. */
-interface BulkJournal {
-  hook: JobHook;
-  key: string;
-  report(processed: number, failed: number): void;
-  now(): string;
-}
-
 /** The journal entry: the CRM job id, written right after the job was created (before the upload). */
 interface BulkEntry {
   jobId: string;
   at: string;
 }
 
-const TERMINAL = new Set(['JobComplete', 'Failed', 'Aborted']);
+/** One Bulk job of a durable job: its part of the write and its journal key. */
+type BulkJournal = WriteJournal & { part: string; key: string };
 
-const json = { 'content-type': 'application/json; charset=utf-8', accept: 'application/json' };
+const TERMINAL = new Set(['JobComplete', 'Failed', 'Aborted']);
 
 /**
  * One Bulk API 2.0 ingest job: create, upload the CSV, close, poll, read the three result files.
@@ -63,12 +57,7 @@ export async function bulkWrite(
   const base = `${org.api}/jobs/ingest`;
   // The journal key names the object: a delete runs one job per object.
   const part = `bulk:${objectName}`;
-  const journal: BulkJournal | undefined = write && {
-    hook: write.hook,
-    key: `${write.scope}:${part}`,
-    report: (processed, failed) => write.report(part, processed, failed),
-    now: write.now,
-  };
+  const journal: BulkJournal | undefined = write && { ...write, part, key: `${write.scope}:${part}` };
   if (journal !== undefined) {
     const earlier = await resumeEarlierJob(org, base, rows, journal);
     if (earlier !== undefined) return earlier;
@@ -76,8 +65,7 @@ export async function bulkWrite(
   const created = await call(org, 'createJob', {
     method: 'POST',
     url: base,
-    headers: json,
-    body: JSON.stringify({ object: objectName, operation, contentType: 'CSV', lineEnding: 'LF' }),
+    json: { object: objectName, operation, contentType: 'CSV', lineEnding: 'LF' },
     idempotent: false,
   });
   const job = parseJson<JobInfo>(created);
@@ -171,19 +159,13 @@ async function resumeEarlierJob(
 
 /** Closes the job (UploadComplete) so that it runs; a close that cannot be confirmed aborts it. */
 async function closeJob(org: Org, jobUrl: string): Promise<void> {
-  let closed: Awaited<ReturnType<typeof call>> | undefined;
-  try {
-    closed = await call(org, 'close', {
-      method: 'PATCH',
-      url: jobUrl,
-      headers: json,
-      body: JSON.stringify({ state: 'UploadComplete' }),
-      // Closing twice cannot run the job twice (the second answers InvalidJobState), so it is resent.
-      idempotent: true,
-    });
-  } catch {
-    closed = undefined;
-  }
+  const closed = await call(org, 'close', {
+    method: 'PATCH',
+    url: jobUrl,
+    json: { state: 'UploadComplete' },
+    // Closing twice cannot run the job twice (the second answers InvalidJobState), so it is resent.
+    idempotent: true,
+  }).catch(() => undefined);
   if (closed === undefined || closed.status >= 300) {
     // The close may have gone through (a lost answer, or a resend answered InvalidJobState):
     // the job's state says whether it runs. Still Open: abort it, so nothing can be written.
@@ -196,14 +178,11 @@ async function closeJob(org: Org, jobUrl: string): Promise<void> {
   }
 }
 
-function unknownResult(jobId: string, why: string): SaveResult {
-  const entry: RecordError = {
-    statusCode: 'CRM_PROXY_OUTCOME_UNKNOWN',
-    message: `Bulk API job ${jobId} was submitted, but ${why}. Check the job in Salesforce before sending these records again.`,
-    fields: [],
-  };
-  return { success: false, errors: [entry] };
-}
+const unknownResult = (jobId: string, why: string): SaveResult =>
+  failure(
+    'CRM_PROXY_OUTCOME_UNKNOWN',
+    `Bulk API job ${jobId} was submitted, but ${why}. Check the job in Salesforce before sending these records again.`,
+  );
 
 /** Polls a closed job to its end and reads its results back onto the input rows. */
 async function follow(
@@ -291,7 +270,7 @@ export function nextPoll(
   poll: number,
   startedAt: number,
   now: number,
-  options: BulkOptions = {},
+  options: Org['bulk'] = {},
 ): number | undefined {
   const p = SALESFORCE_PROFILE.bulkPoll;
   if (TERMINAL.has(state) || now - startedAt > (options.timeoutMs ?? p.timeoutMs)) return undefined;
@@ -311,7 +290,7 @@ async function waitForJob(org: Org, jobUrl: string, journal?: BulkJournal): Prom
       if (response.status !== 200 || found === undefined) {
         throw crmErrorFromResponse('salesforce', response, 'bulk job status');
       }
-      journal?.report(found.numberRecordsProcessed ?? 0, found.numberRecordsFailed ?? 0);
+      journal?.report(journal.part, found.numberRecordsProcessed ?? 0, found.numberRecordsFailed ?? 0);
       if (journal?.hook.signal.aborted === true && !abortSent && !TERMINAL.has(found.state)) {
         // Cancelled while it runs: Salesforce stops it; what it processed keeps its results.
         abortSent = true;
@@ -337,8 +316,7 @@ async function abort(org: Org, jobUrl: string): Promise<void> {
   await call(org, 'abort', {
     method: 'PATCH',
     url: jobUrl,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ state: 'Aborted' }),
+    json: { state: 'Aborted' },
     idempotent: true,
   }).catch(() => undefined);
 }

@@ -1,13 +1,21 @@
-import type { RecordError, SaveResult } from '../../domain/operations.ts';
+import type { SaveResult } from '../../domain/operations.ts';
 import { positionsWhere } from '../../lib/positions.ts';
 import type { JobHook } from '../adapter.ts';
-import { OutboundNetworkError, parseJson } from '../client/types.ts';
-import { CrmError, crmErrorFromResponse } from '../errors.ts';
+import { parseJson } from '../client/types.ts';
+import { crmErrorFromResponse } from '../errors.ts';
 import { JournalSteps } from '../journal-steps.ts';
 import { type PreparedRecord, toCollectionsRecord } from './format.ts';
-import { type Org, send } from './org.ts';
+import {
+  cancelledResult,
+  failedCallEntry,
+  malformedId,
+  mayHaveApplied,
+  normalizeResult,
+  type Org,
+  send,
+} from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
-import { reconcileByKey, reconcileInserts } from './reconcile.ts';
+import { type KeyField, reconcileByKey, reconcileInserts } from './reconcile.ts';
 
 export type WriteOperation = 'insert' | 'update' | 'delete';
 
@@ -27,34 +35,6 @@ export interface WriteJournal {
   now(): string;
 }
 
-/** The field an insert's records can be found by after a lost answer (an external id), and its type. */
-export interface LookupField {
-  name: string;
-  type: string;
-}
-
-/** The entry of a record a cancelled job never sent. */
-export function cancelledResult(): SaveResult {
-  return {
-    success: false,
-    errors: [
-      {
-        statusCode: 'CRM_PROXY_CANCELLED',
-        message: 'The job was cancelled before this record was sent; nothing was written for it.',
-        fields: [],
-      },
-    ],
-  };
-}
-
-/** Salesforce's own answer to a malformed id, given without a call. */
-export function malformedId(id: string): SaveResult {
-  return {
-    success: false,
-    errors: [{ statusCode: 'MALFORMED_ID', message: `malformed id ${id}`, fields: [] }],
-  };
-}
-
 const failedCount = (results: SaveResult[]) => results.filter((r) => !r.success).length;
 
 /**
@@ -70,7 +50,7 @@ export async function viaCollections(
   objectName: string | null,
   items: PreparedRecord[] | string[],
   journal?: WriteJournal,
-  lookup?: LookupField,
+  lookup?: KeyField,
 ): Promise<SaveResult[]> {
   const sent =
     operation === 'delete'
@@ -110,7 +90,7 @@ export async function collectionsWrite(
   operation: WriteOperation,
   objectName: string | null,
   items: PreparedRecord[] | string[],
-  { journal, lookup }: { journal?: WriteJournal | undefined; lookup?: LookupField | undefined },
+  { journal, lookup }: { journal?: WriteJournal | undefined; lookup?: KeyField | undefined },
 ): Promise<{ results: SaveResult[]; failures: unknown[] }> {
   const since = org.clock.now();
   const size = SALESFORCE_PROFILE.collectionsMaxRecords;
@@ -231,54 +211,4 @@ async function oneCall(
     throw crmErrorFromResponse('salesforce', response, `collections ${operation}`);
   }
   return body.map(normalizeResult);
-}
-
-/** Salesforce's entry as is, with `id` omitted rather than null on failures. */
-export function normalizeResult(r: SaveResult & { id?: string | null }): SaveResult {
-  const errors = Array.isArray(r.errors) ? r.errors.map(normalizeError) : [];
-  return typeof r.id === 'string' && r.id !== ''
-    ? { id: r.id, success: r.success === true, errors }
-    : { success: r.success === true, errors };
-}
-
-/** A record error of a save result (`statusCode`) or of a REST error answer (`errorCode`). */
-export function normalizeError(e: Partial<RecordError> & { errorCode?: string }): RecordError {
-  return {
-    statusCode: String(e.statusCode ?? e.errorCode ?? 'UNKNOWN_EXCEPTION'),
-    message: String(e.message ?? ''),
-    fields: Array.isArray(e.fields) ? e.fields.map(String) : [],
-  };
-}
-
-/** True when a failed call got no answer after it was sent (timeout, dropped connection). */
-export function mayHaveApplied(error: unknown): boolean {
-  if (!(error instanceof CrmError) || error.kind !== 'unreachable') return false;
-  return !(error.cause instanceof OutboundNetworkError && error.cause.kind === 'connect_failed');
-}
-
-/** The entry given to each record of a call that failed as a whole. */
-export function failedCallEntry(error: unknown, operation: string): RecordError {
-  if (error instanceof CrmError && error.kind === 'unreachable' && !mayHaveApplied(error)) {
-    return {
-      statusCode: 'CRM_PROXY_NOT_SENT',
-      message: `The ${operation} call could not reach Salesforce (${error.message}); nothing was written. Send these records again.`,
-      fields: [],
-    };
-  }
-  if (error instanceof CrmError && error.kind === 'unreachable') {
-    return {
-      statusCode: 'CRM_PROXY_OUTCOME_UNKNOWN',
-      message: `The ${operation} call to Salesforce got no answer (${error.message}); it was not resent, because Salesforce may have applied it. Check the records before sending them again.`,
-      fields: [],
-    };
-  }
-  if (error instanceof CrmError) {
-    const first = Array.isArray(error.crmBody) ? (error.crmBody[0] as Record<string, unknown>) : undefined;
-    return {
-      statusCode: String(first?.['errorCode'] ?? `HTTP_${error.status ?? 'ERROR'}`),
-      message: `The ${operation} call failed with status ${error.status ?? '?'}: ${String(first?.['message'] ?? error.message)}. Nothing was resent.`,
-      fields: [],
-    };
-  }
-  return { statusCode: 'CRM_PROXY_ERROR', message: `The ${operation} call failed.`, fields: [] };
 }

@@ -1,8 +1,8 @@
 import type { Clock } from '../../lib/clock.ts';
 import type { AccessCheckOutcome, ConnectFacet, ConnectTarget } from '../adapter.ts';
 import type { HttpClient } from '../client/http-client.ts';
-import { OutboundNetworkError, parseJson } from '../client/types.ts';
-import { authorizationUrl, exchangeAuthorizationCode } from '../oauth.ts';
+import { parseJson } from '../client/types.ts';
+import { authorizationUrl, checkCall, configuredApp, exchangeAuthorizationCode } from '../oauth.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import type { SalesforceSettings } from './settings.ts';
 
@@ -14,13 +14,8 @@ const endsWithAny = (host: string, suffixes: readonly string[]) =>
 /** An https origin on one of Salesforce's hosts, or the login origin the flow used (a sandbox). */
 function trustedAnswerUrl(value: unknown, target: ConnectTarget): URL | null {
   if (typeof value !== 'string') return null;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return null;
-  }
-  if (url.username !== '' || url.password !== '') return null;
+  const url = URL.parse(value);
+  if (url === null || url.username !== '' || url.password !== '') return null;
   if (url.origin === target.origin) return url;
   if (target.sandbox) return null;
   return url.protocol === 'https:' && url.port === '' && endsWithAny(url.hostname, C.answerHostSuffixes)
@@ -44,45 +39,36 @@ async function check(
   accessToken: string,
   what: string,
 ): Promise<AccessCheckOutcome> {
-  try {
-    const response = await client.send({
-      method: 'GET',
-      url,
-      headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
-      idempotent: true,
-      label: `salesforce.oauth.${what}`,
-    });
-    const body = parseJson<Identity>(response);
-    // A 403 `Bad_OAuth_Token` is a rejected token (unknown, expired or revoked), like a 401; any
-    // other 403 means the connected app lacks the "id" scope.
-    if (response.status === 403 && /Bad_OAuth_Token/.test(response.text)) {
-      return {
-        ok: false,
-        status: 401,
-        description: `the ${what} call answered 403 Bad_OAuth_Token: Salesforce does not accept the access token`,
-      };
-    }
-    if (response.status !== 200 || typeof body?.organization_id !== 'string') {
-      return {
-        ok: false,
-        status: response.status,
-        description: `the ${what} call answered ${response.status}${response.status === 403 ? ' (the connected app needs the "id" scope: "Access the identity URL service")' : ''}`,
-      };
-    }
-    if (body.active === false) return { ok: false, description: 'the Salesforce user is inactive' };
+  const headers = { authorization: `Bearer ${accessToken}` };
+  const response = await checkCall(client, 'Salesforce', what, {
+    url,
+    headers,
+    label: `salesforce.oauth.${what}`,
+  });
+  if ('ok' in response) return response;
+  const body = parseJson<Identity>(response);
+  // A 403 `Bad_OAuth_Token` is a rejected token (unknown, expired or revoked), like a 401; any
+  // other 403 means the connected app lacks the "id" scope.
+  if (response.status === 403 && /Bad_OAuth_Token/.test(response.text)) {
     return {
-      ok: true,
-      accountId: body.organization_id,
-      user: body.username ?? body.preferred_username ?? null,
+      ok: false,
+      status: 401,
+      description: `the ${what} call answered 403 Bad_OAuth_Token: Salesforce does not accept the access token`,
     };
-  } catch (error) {
-    if (error instanceof OutboundNetworkError)
-      return {
-        ok: false,
-        description: `the ${what} call could not reach Salesforce (${error.kind.replace('_', ' ')})`,
-      };
-    throw error;
   }
+  if (response.status !== 200 || typeof body?.organization_id !== 'string') {
+    return {
+      ok: false,
+      status: response.status,
+      description: `the ${what} call answered ${response.status}${response.status === 403 ? ' (the connected app needs the "id" scope: "Access the identity URL service")' : ''}`,
+    };
+  }
+  if (body.active === false) return { ok: false, description: 'the Salesforce user is inactive' };
+  return {
+    ok: true,
+    accountId: body.organization_id,
+    user: body.username ?? body.preferred_username ?? null,
+  };
 }
 
 /** The login origin a sign-in uses: the configured one, or a Salesforce login or My Domain host. */
@@ -90,12 +76,9 @@ function loginOrigin(loginUrl: string, choice: string | undefined): ReturnType<C
   if (choice === undefined || choice.trim() === '') return { ok: true, origin: loginUrl };
   const text = choice.trim();
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
-  let url: URL;
-  try {
-    url = new URL(withScheme);
-  } catch {
+  const url = URL.parse(withScheme);
+  if (url === null)
     return { ok: false, message: loginHostHelp(`"${text.slice(0, 100)}" is not a host or URL`) };
-  }
   if (url.origin === new URL(loginUrl).origin) return { ok: true, origin: url.origin };
   const host = url.hostname.toLowerCase();
   const pathless = url.pathname === '/' && url.search === '' && url.hash === '';
@@ -124,11 +107,7 @@ export function salesforceConnect(
   return {
     appVariables: C.appVariables,
     pkce: true,
-    configuredApp() {
-      return settings.clientId === undefined || settings.clientSecret === undefined
-        ? null
-        : { clientId: settings.clientId, clientSecret: settings.clientSecret };
-    },
+    configuredApp: () => configuredApp(settings),
 
     loginOrigin: (choice) => loginOrigin(settings.loginUrl, choice),
 

@@ -49,17 +49,15 @@ export function validForIndexes(validFor: string | null, controllingCount: numbe
  * `visible` too, behind a Metadata call), so `visible` repeats `active`.
  */
 function fromPicklists(countries: PicklistEntry[], states: PicklistEntry[]): Country[] {
-  const list: Country[] = countries.map((c) => ({
-    code: c.value,
-    label: c.label,
-    active: c.active !== false,
-    visible: c.active !== false,
-    states: [],
-  }));
-  for (const s of states) {
-    const state = { code: s.value, label: s.label, active: s.active !== false, visible: s.active !== false };
-    for (const i of validForIndexes(s.validFor, list.length)) list[i]?.states.push({ ...state });
-  }
+  const entry = (e: PicklistEntry) => ({
+    code: e.value,
+    label: e.label,
+    active: e.active !== false,
+    visible: e.active !== false,
+  });
+  const list: Country[] = countries.map((c) => ({ ...entry(c), states: [] }));
+  for (const s of states)
+    for (const i of validForIndexes(s.validFor, list.length)) list[i]?.states.push(entry(s));
   return list;
 }
 

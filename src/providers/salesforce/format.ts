@@ -25,13 +25,6 @@ const isFieldValue = (value: unknown): boolean =>
 /** A parent reference's external-id value: a scalar (string or number id). */
 const isReferenceValue = (value: unknown): boolean => typeof value === 'string' || typeof value === 'number';
 
-interface FieldInfo {
-  name: string;
-  type?: unknown;
-  relationshipName?: unknown;
-  updateable?: unknown;
-}
-
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -50,15 +43,16 @@ export function prepareRecords(
   records: unknown[],
   operation: 'insert' | 'update' | 'upsert' = 'insert',
 ): PreparedRecord[] {
-  const fields = meta.fields as FieldInfo[];
+  const fields = meta.fields;
   const byName = new Map(fields.map((f) => [f.name.toLowerCase(), f]));
   const byRelationship = new Map(
-    fields
-      .filter((f) => typeof f.relationshipName === 'string')
-      .map((f) => [String(f.relationshipName).toLowerCase(), f]),
+    fields.flatMap((f) => {
+      const name = f['relationshipName'];
+      return typeof name === 'string' ? [[name.toLowerCase(), name] as const] : [];
+    }),
   );
   const hintField = hinter(fields.map((f) => f.name));
-  const hintRelationship = hinter([...byRelationship.values()].map((f) => String(f.relationshipName)));
+  const hintRelationship = hinter([...byRelationship.values()]);
   const unknown: UnknownField[] = [];
   const invalid: Array<{ path: string; field: string }> = [];
   // Every record is prepared before the request's unknown fields and invalid values are thrown.
@@ -84,7 +78,7 @@ export function prepareRecords(
           continue;
         }
         if (!isReferenceValue(reference.value)) invalid.push({ path: `/data/${index}/${key}`, field: key });
-        prepared[`${String(parent.relationshipName)}.${reference.field}`] = reference.value;
+        prepared[`${parent}.${reference.field}`] = reference.value;
         continue;
       }
       const field = byName.get(key.toLowerCase());
@@ -92,7 +86,7 @@ export function prepareRecords(
         unknown.push({ path: `/data/${index}/${key}`, field: key, did_you_mean: hintField(key) });
         continue;
       }
-      if (asGot && field.updateable === false && field.name !== 'Id') continue;
+      if (asGot && field['updateable'] === false && field.name !== 'Id') continue;
       if (!isFieldValue(value)) invalid.push({ path: `/data/${index}/${key}`, field: field.name });
       prepared[field.name] = value;
     }

@@ -8,7 +8,7 @@ import type {
   ProviderModule,
 } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
-import { bearer, refreshAccessToken } from '../oauth.ts';
+import { bearer, configuredApp, refreshAccessToken } from '../oauth.ts';
 import { AllowanceBook, readLimitInfo } from './allowance.ts';
 import { salesforceConnect } from './connect.ts';
 import { countriesFromDescribe } from './countries.ts';
@@ -32,7 +32,7 @@ const PASS = SALESFORCE_PROFILE.passthrough;
 const DESCRIBES_CHANGED = 'salesforce:describes-changed';
 
 /** Salesforce: every operation of the API, on the org's REST, Tooling and Bulk 2.0 APIs. */
-export function createSalesforceAdapter(deps: ProviderDeps<SalesforceSettings>): CrmAdapter {
+function createSalesforceAdapter(deps: ProviderDeps<SalesforceSettings>): CrmAdapter {
   const { settings, clock } = deps;
   const dataPath = SALESFORCE_PROFILE.dataPath(settings.apiVersion);
   // The describe cache, cleared on every instance when a field is added through any of them (null:
@@ -95,13 +95,12 @@ export function createSalesforceAdapter(deps: ProviderDeps<SalesforceSettings>):
     // The REST API lives on the org's instance URL; a sandbox connection may override it.
     defaultApiBaseUrl: (c) => c.apiBaseUrl ?? c.instanceUrl ?? SALESFORCE_PROFILE.defaultLoginUrl,
     oauthApp(connection, sandboxClient) {
-      const clientId = sandboxClient?.clientId ?? settings.clientId;
-      const clientSecret = sandboxClient?.clientSecret ?? settings.clientSecret;
-      if (clientId === undefined || clientSecret === undefined) return null;
+      const app = sandboxClient ?? configuredApp(settings);
+      if (app === null) return null;
       // Refresh works on the login host and on the org's own (My Domain) host alike; a connection made
       // through the connect flow keeps the login host that issued its token (test.salesforce.com …).
       const host = connection.apiBaseUrl ?? connection.loginUrl ?? settings.loginUrl;
-      return { clientId, clientSecret, tokenUrl: `${host}${SALESFORCE_PROFILE.tokenPath}` };
+      return { ...app, tokenUrl: `${host}${SALESFORCE_PROFILE.tokenPath}` };
     },
     readAllowance: readLimitInfo,
     handlers: {

@@ -1,9 +1,10 @@
+import type { RecordError, SaveResult } from '../../domain/operations.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { ConcurrencyLimiter } from '../../lib/limiter.ts';
 import type { TtlCache } from '../../lib/ttl-cache.ts';
 import type { CrmSession, JobHook, OperationAnswers, OperationInputs } from '../adapter.ts';
-import type { OutboundRequest, OutboundResponse } from '../client/types.ts';
-import { unreachableAsCrmError } from '../errors.ts';
+import { OutboundNetworkError, type OutboundRequest, type OutboundResponse } from '../client/types.ts';
+import { CrmError, unreachableAsCrmError } from '../errors.ts';
 import type { AllowanceBook } from './allowance.ts';
 
 /** Salesforce's Describe Global result, passed through unchanged. */
@@ -22,14 +23,6 @@ export interface ObjectDescribe {
 
 /** Describes per connection: `{connectionId}\u0000global` and `{connectionId}\u0000object:{Name}`. */
 export type DescribeCache = TtlCache<DescribeGlobalResult | ObjectDescribe | null>;
-
-export interface BulkOptions {
-  /** First wait between polls; grows ×1.5 up to `maxPollMs`. */
-  firstPollMs?: number;
-  maxPollMs?: number;
-  /** Give up waiting (the job is aborted; its rows are answered as not confirmed). */
-  timeoutMs?: number;
-}
 
 /**
  * One handler call on one org, with the adapter's settings and caches: what every Salesforce
@@ -53,8 +46,8 @@ export interface Org {
   readonly bulkThreshold: number;
   /** Below this share of the daily allowance left, the most frugal plan; at or above, the fastest. */
   readonly frugalBelow: number;
-  /** Bulk job polling, when not the profile's. */
-  readonly bulk?: BulkOptions;
+  /** Bulk job polling when not the profile's (`bulkPoll`): first and longest wait, and when to give up. */
+  readonly bulk?: { firstPollMs?: number; maxPollMs?: number; timeoutMs?: number };
 }
 
 /** An operation as the Salesforce functions take it: on an org. */
@@ -88,4 +81,70 @@ export function send(
   return unreachableAsCrmError('salesforce', what, () =>
     org.session.send({ ...withBody, label: `salesforce.${label}` }),
   );
+}
+
+/** A record's failure with one error entry. */
+export const failure = (statusCode: string, message: string, fields: string[] = []): SaveResult => ({
+  success: false,
+  errors: [{ statusCode, message, fields }],
+});
+
+/** The entry of a record a cancelled job never sent. */
+export const cancelledResult = (): SaveResult =>
+  failure(
+    'CRM_PROXY_CANCELLED',
+    'The job was cancelled before this record was sent; nothing was written for it.',
+  );
+
+/** Salesforce's own answer to a malformed id, given without a call. */
+export const malformedId = (id: string): SaveResult => failure('MALFORMED_ID', `malformed id ${id}`);
+
+/** Salesforce's entry as is, with `id` omitted rather than null on failures. */
+export function normalizeResult(r: SaveResult & { id?: string | null }): SaveResult {
+  const errors = Array.isArray(r.errors) ? r.errors.map(normalizeError) : [];
+  return typeof r.id === 'string' && r.id !== ''
+    ? { id: r.id, success: r.success === true, errors }
+    : { success: r.success === true, errors };
+}
+
+/** A record error of a save result (`statusCode`) or of a REST error answer (`errorCode`). */
+export function normalizeError(e: Partial<RecordError> & { errorCode?: string }): RecordError {
+  return {
+    statusCode: String(e.statusCode ?? e.errorCode ?? 'UNKNOWN_EXCEPTION'),
+    message: String(e.message ?? ''),
+    fields: Array.isArray(e.fields) ? e.fields.map(String) : [],
+  };
+}
+
+/** True when a failed call got no answer after it was sent (timeout, dropped connection). */
+export function mayHaveApplied(error: unknown): boolean {
+  if (!(error instanceof CrmError) || error.kind !== 'unreachable') return false;
+  return !(error.cause instanceof OutboundNetworkError && error.cause.kind === 'connect_failed');
+}
+
+/** The entry given to each record of a call that failed as a whole. */
+export function failedCallEntry(error: unknown, operation: string): RecordError {
+  if (error instanceof CrmError && error.kind === 'unreachable' && !mayHaveApplied(error)) {
+    return {
+      statusCode: 'CRM_PROXY_NOT_SENT',
+      message: `The ${operation} call could not reach Salesforce (${error.message}); nothing was written. Send these records again.`,
+      fields: [],
+    };
+  }
+  if (error instanceof CrmError && error.kind === 'unreachable') {
+    return {
+      statusCode: 'CRM_PROXY_OUTCOME_UNKNOWN',
+      message: `The ${operation} call to Salesforce got no answer (${error.message}); it was not resent, because Salesforce may have applied it. Check the records before sending them again.`,
+      fields: [],
+    };
+  }
+  if (error instanceof CrmError) {
+    const first = Array.isArray(error.crmBody) ? (error.crmBody[0] as Record<string, unknown>) : undefined;
+    return {
+      statusCode: String(first?.['errorCode'] ?? `HTTP_${error.status ?? 'ERROR'}`),
+      message: `The ${operation} call failed with status ${error.status ?? '?'}: ${String(first?.['message'] ?? error.message)}. Nothing was resent.`,
+      fields: [],
+    };
+  }
+  return { statusCode: 'CRM_PROXY_ERROR', message: `The ${operation} call failed.`, fields: [] };
 }

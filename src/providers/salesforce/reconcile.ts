@@ -1,7 +1,7 @@
-import type { CrmRecord, RecordError, SaveResult } from '../../domain/operations.ts';
+import type { CrmRecord, SaveResult } from '../../domain/operations.ts';
 import { parseJson } from '../client/types.ts';
 import type { PreparedRecord } from './format.ts';
-import { type Org, send } from './org.ts';
+import { failure, type Org, send } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import { NUMBER_TYPES, queryAll, soqlLiteral } from './query.ts';
 
@@ -13,12 +13,6 @@ const COMPARABLE = new Set([
 
 /** How long before the journaled send time a created record still counts (clock skew with the org). */
 const SKEW_MS = 5 * 60 * 1000;
-
-/** An interrupted insert call: its records, and when it was about to be sent. */
-export interface InterruptedInsert {
-  records: PreparedRecord[];
-  since: string;
-}
 
 function normalize(type: string, value: unknown): string | undefined {
   if (value === null || value === undefined || value === '') return '';
@@ -45,14 +39,11 @@ function contentOf(record: PreparedRecord, types: ReadonlyMap<string, string>): 
   return cells;
 }
 
-function unknownEntry(objectName: string, why: string): SaveResult {
-  const error: RecordError = {
-    statusCode: 'CRM_PROXY_OUTCOME_UNKNOWN',
-    message: `This record was being inserted when the service stopped, and whether Salesforce created it cannot be told (${why}). It was not sent again. Look for it in ${objectName} (created by the connection's user around the job's start) before inserting it again.`,
-    fields: [],
-  };
-  return { success: false, errors: [error] };
-}
+const unknownEntry = (objectName: string, why: string): SaveResult =>
+  failure(
+    'CRM_PROXY_OUTCOME_UNKNOWN',
+    `This record was being inserted when the service stopped, and whether Salesforce created it cannot be told (${why}). It was not sent again. Look for it in ${objectName} (created by the connection's user around the job's start) before inserting it again.`,
+  );
 
 /**
  * For insert calls that may have reached Salesforce before a crash: finds what they created.
@@ -66,7 +57,8 @@ export async function reconcileInserts(
   org: Org,
   objectName: string,
   fieldTypes: ReadonlyMap<string, string>,
-  calls: InterruptedInsert[],
+  /** Each interrupted insert call: its records, and when it was about to be sent. */
+  calls: Array<{ records: PreparedRecord[]; since: string }>,
   claimed: ReadonlySet<string>,
 ): Promise<Array<Array<SaveResult | undefined>>> {
   const contents = calls.map((c) => c.records.map((r) => contentOf(r, fieldTypes)));
@@ -148,24 +140,18 @@ async function connectionUserId(org: Org): Promise<string> {
   return id;
 }
 
-/** What a write whose answer was lost can be looked up by: a field, its type, and when the write began. */
-export interface KeyLookup {
+/** The field a record can be found by after a lost answer (an external id, an upsert's match field). */
+export interface KeyField {
   name: string;
   type: string;
-  /** Epoch ms, from the service's clock, taken before the write was sent. */
-  since: number;
 }
 
-const notWritten = (field: string, what: string): SaveResult => ({
-  success: false,
-  errors: [
-    {
-      statusCode: 'CRM_PROXY_NOT_WRITTEN',
-      message: `The ${what} call got no answer, and Salesforce then held no record it could have written with this ${field}: it was not written. Send it again.`,
-      fields: [field],
-    },
-  ],
-});
+const notWritten = (field: string, what: string): SaveResult =>
+  failure(
+    'CRM_PROXY_NOT_WRITTEN',
+    `The ${what} call got no answer, and Salesforce then held no record it could have written with this ${field}: it was not written. Send it again.`,
+    [field],
+  );
 
 /**
  * The records of a write whose answer was lost, looked up by a key field (an external id, or an
@@ -181,7 +167,8 @@ export async function reconcileByKey(
   org: Org,
   objectName: string,
   records: PreparedRecord[],
-  key: KeyLookup,
+  /** `since`: epoch ms, from the service's clock, taken before the write was sent. */
+  key: KeyField & { since: number },
   /** An upsert's: the types of the object's fields, to compare the record with what was sent. */
   upsert?: ReadonlyMap<string, string>,
 ): Promise<Array<SaveResult | undefined>> {
@@ -189,18 +176,15 @@ export async function reconcileByKey(
   const mode = upsert === undefined ? 'insert' : 'upsert';
   const fieldTypes = upsert ?? new Map([[field, type]]);
   const fold = (v: unknown) => normalize(type, v)?.toLowerCase();
+  const values = records.map((r) => fold(r[field]));
   const counts = new Map<string, number>();
-  for (const r of records) {
-    const v = fold(r[field]);
-    if (v !== undefined && v !== '') counts.set(v, (counts.get(v) ?? 0) + 1);
-  }
-  const literals = new Set<string>();
-  for (const r of records) {
-    const v = fold(r[field]);
-    const literal = soqlLiteral(r[field], type);
-    if (v !== undefined && counts.get(v) === 1 && literal !== null) literals.add(literal);
-  }
-  if (literals.size === 0) return records.map(() => undefined);
+  for (const v of values) if (v !== undefined && v !== '') counts.set(v, (counts.get(v) ?? 0) + 1);
+  // Each record's literal, where its value is its own alone in the call and expressible in SOQL.
+  const literals = records.map((r, i) => {
+    const v = values[i];
+    return v !== undefined && counts.get(v) === 1 ? soqlLiteral(r[field], type) : null;
+  });
+  if (literals.every((l) => l === null)) return records.map(() => undefined);
   // An upsert's record is compared with what was sent: its comparable fields are read too.
   const sent = mode === 'upsert' ? contentOf(records[0] ?? {}, fieldTypes) : undefined;
   const selected = sent === undefined ? [] : Object.keys(records[0] ?? {}).filter((f) => f !== field);
@@ -208,7 +192,7 @@ export async function reconcileByKey(
   try {
     const userId = await connectionUserId(org);
     const from = key.since - SKEW_MS;
-    const soql = `SELECT Id, ${[field, ...selected].join(', ')}, CreatedDate, CreatedById FROM ${objectName} WHERE ${field} IN (${[...literals].join(', ')})`;
+    const soql = `SELECT Id, ${[field, ...selected].join(', ')}, CreatedDate, CreatedById FROM ${objectName} WHERE ${field} IN (${[...new Set(literals.filter((l) => l !== null))].join(', ')})`;
     for (const c of await queryAll(org, soql)) {
       const v = fold(c[field]) ?? '';
       const recent = c['CreatedById'] === userId && Date.parse(String(c['CreatedDate'])) >= from;
@@ -223,9 +207,9 @@ export async function reconcileByKey(
   } catch {
     return records.map(() => undefined);
   }
-  return records.map((r) => {
-    const v = fold(r[field]);
-    if (v === undefined || counts.get(v) !== 1 || soqlLiteral(r[field], type) === null) return undefined;
+  return records.map((_, i) => {
+    const v = values[i];
+    if (v === undefined || literals[i] === null) return undefined;
     const all = held.get(v) ?? [];
     const found = mode === 'insert' ? all.filter((c) => c.recent) : all;
     if (found.length === 0) return notWritten(field, mode);

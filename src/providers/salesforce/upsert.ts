@@ -1,17 +1,20 @@
-import type { RecordError, SaveResult, UpsertOutcome } from '../../domain/operations.ts';
+import type { RecordError, SaveResult } from '../../domain/operations.ts';
 import { ApiError, unknownFields } from '../../errors/index.ts';
 import { closestName } from '../../lib/closest.ts';
 import { parseJson } from '../client/types.ts';
+import { collectionsWrite } from './collections.ts';
+import { knownObject, type ObjectDescribe } from './describe.ts';
+import { type PreparedRecord, prepareRecords, toCollectionsRecord } from './format.ts';
 import {
-  collectionsWrite,
   failedCallEntry,
+  failure,
   mayHaveApplied,
   normalizeError,
   normalizeResult,
-} from './collections.ts';
-import { knownObject, type ObjectDescribe } from './describe.ts';
-import { type PreparedRecord, prepareRecords, toCollectionsRecord } from './format.ts';
-import { type Org, type OrgHandler, send } from './org.ts';
+  type Org,
+  type OrgHandler,
+  send,
+} from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import { query, soqlLiteral, soqlString } from './query.ts';
 import { reconcileByKey } from './reconcile.ts';
@@ -23,13 +26,15 @@ import { reconcileByKey } from './reconcile.ts';
  */
 const MAX_MATCH_VALUE_LENGTH = 255;
 
-interface SalesforceUpsertOutcome extends UpsertOutcome {
-  action: 'external_id_upsert' | 'insert' | 'update' | 'ambiguous';
-}
-
 /**
- * Upsert one record on `match_key`. The match key must be a field of the object and the record
- * must carry a value for it (400 otherwise, before anything is sent).
+ * Upsert one record on `match_key`, which must be a field of the object the record holds a value
+ * for (400 otherwise, before anything is sent):
+ * - `Id`: update when a record has that id, else create (without the id);
+ * - a field flagged External ID: Salesforce's own upsert (`PATCH /sobjects/X/Field/value`), which
+ *   is atomic and answers 300 (nothing written) when several records match;
+ * - any other field: a lookup (`LIMIT 2`, the value escaped as a SOQL literal), then 0 matches
+ *   create, 1 updates that record, 2 fail the record and write nothing. Between the lookup and the
+ *   write another client may create a match; only an External ID field closes that window.
  */
 export const salesforceUpsert: OrgHandler<'upsert'> = async (org, input) => {
   const meta = await knownObject(org, input.objectName);
@@ -46,66 +51,47 @@ export const salesforceUpsert: OrgHandler<'upsert'> = async (org, input) => {
       `; match_key must be Id or a field of ${meta.name}.`,
     );
   }
-  const [prepared] = prepareRecords(meta, [input.record], 'upsert');
-  const value = prepared?.[field.name];
-  if (prepared === undefined || value === undefined || value === null || value === '') {
+  const matchField = field.name;
+  const [record] = prepareRecords(meta, [input.record], 'upsert');
+  const value = record?.[matchField];
+  if (record === undefined || value === undefined || value === null || value === '') {
     throw new ApiError(
       'missing_match_value',
-      `The record has no value for its match key ${field.name}; upsert needs it to find the record to update.`,
-      { details: [{ path: `/data/0/${field.name}`, match_key: field.name }] },
+      `The record has no value for its match key ${matchField}; upsert needs it to find the record to update.`,
+      { details: [{ path: `/data/0/${matchField}`, match_key: matchField }] },
     );
   }
   if (typeof value === 'string' && value.length > MAX_MATCH_VALUE_LENGTH) {
     throw new ApiError(
       'invalid_value',
-      `The match value of ${field.name} is ${value.length} characters long; a match key holds at most ${MAX_MATCH_VALUE_LENGTH} characters, so no record can match it.`,
-      { details: [{ path: `/data/0/${field.name}`, length: value.length, limit: MAX_MATCH_VALUE_LENGTH }] },
+      `The match value of ${matchField} is ${value.length} characters long; a match key holds at most ${MAX_MATCH_VALUE_LENGTH} characters, so no record can match it.`,
+      { details: [{ path: `/data/0/${matchField}`, length: value.length, limit: MAX_MATCH_VALUE_LENGTH }] },
     );
   }
-  return upsertRecord(org, meta, prepared, field.name);
-};
-
-/**
- * Upsert of one record on `matchField`:
- * - `Id`: update when a record has that id, else create (without the id);
- * - a field flagged External ID: Salesforce's own upsert (`PATCH /sobjects/X/Field/value`), which
- *   is atomic and answers 300 (nothing written) when several records match;
- * - any other field: a lookup (`LIMIT 2`, the value escaped as a SOQL literal), then 0 matches
- *   create, 1 updates that record, 2 fail the record and write nothing. Between the lookup and the
- *   write another client may create a match; only an External ID field closes that window.
- */
-async function upsertRecord(
-  org: Org,
-  meta: ObjectDescribe,
-  record: PreparedRecord,
-  matchField: string,
-): Promise<SalesforceUpsertOutcome> {
-  const field = meta.fields.find((f) => f.name === matchField);
-  const type = String(field?.['type'] ?? '');
-  const value = record[matchField];
+  const type = String(field['type'] ?? '');
+  const { Id: _ignoredId, ...withoutId } = record;
+  if (matchField !== 'Id' && field['externalId'] === true) {
+    return { action: 'external_id_upsert', result: await externalIdUpsert(org, meta, matchField, withoutId) };
+  }
   const save = async (operation: 'insert' | 'update', r: PreparedRecord): Promise<SaveResult> => {
     // A lost answer is looked up by the match field (its value is in the record that was sent).
     const lookup = operation === 'insert' && matchField !== 'Id' ? { name: matchField, type } : undefined;
     const { results } = await collectionsWrite(org, operation, meta.name, [r], { lookup });
     return results[0] ?? { success: false, errors: [] };
   };
-  const { Id: _ignoredId, ...withoutId } = record;
-  if (matchField !== 'Id' && field?.['externalId'] === true) {
-    return { action: 'external_id_upsert', result: await externalIdUpsert(org, meta, matchField, withoutId) };
-  }
   // Something that is not an id matches no record.
   const id = matchField === 'Id' ? String(value) : undefined;
   const literal =
     id === undefined
-      ? soqlLiteral(value, String(field?.['type'] ?? 'string'))
+      ? soqlLiteral(value, type || 'string')
       : SALESFORCE_PROFILE.idPattern.test(id)
         ? soqlString(id)
         : undefined;
   if (literal === null) {
     throw new ApiError(
       'invalid_body',
-      `The value of ${matchField} cannot be matched as a ${String(field?.['type'])} value.`,
-      { details: [{ path: `/data/0/${matchField}`, type: field?.['type'] ?? null }] },
+      `The value of ${matchField} cannot be matched as a ${String(field['type'])} value.`,
+      { details: [{ path: `/data/0/${matchField}`, type: field['type'] ?? null }] },
     );
   }
   const found =
@@ -117,11 +103,8 @@ async function upsertRecord(
     const update = { ...withoutId, Id: id ?? String(found[0]?.['Id']) };
     return { action: 'update', result: await save('update', update) };
   }
-  return {
-    action: 'ambiguous',
-    result: { success: false, errors: [ambiguous(meta.name, matchField)] },
-  };
-}
+  return { action: 'ambiguous', result: ambiguous(meta.name, matchField) };
+};
 
 /** Salesforce's own upsert on an External ID field: atomic; 300 when several records match. */
 async function externalIdUpsert(
@@ -153,7 +136,7 @@ async function externalIdUpsert(
     return found ?? { success: false, errors: [failedCallEntry(error, 'upsert')] };
   }
   const answer = parseJson<unknown>(response);
-  if (response.status === 300) return { success: false, errors: [ambiguous(meta.name, matchField)] };
+  if (response.status === 300) return ambiguous(meta.name, matchField);
   if (response.status === 200 || response.status === 201) {
     return normalizeResult(answer as SaveResult);
   }
@@ -163,10 +146,9 @@ async function externalIdUpsert(
   return { success: false, errors };
 }
 
-function ambiguous(objectName: string, field: string): RecordError {
-  return {
-    statusCode: 'DUPLICATE_EXTERNAL_ID',
-    message: `More than one ${objectName} record matches on ${field}; nothing was inserted or updated. Make the value unique or match on Id.`,
-    fields: [field],
-  };
-}
+const ambiguous = (objectName: string, field: string): SaveResult =>
+  failure(
+    'DUPLICATE_EXTERNAL_ID',
+    `More than one ${objectName} record matches on ${field}; nothing was inserted or updated. Make the value unique or match on Id.`,
+    [field],
+  );

@@ -6,22 +6,20 @@ import { retrying } from '../../lib/retry.ts';
 import type { OperationInputs } from '../adapter.ts';
 import type { OrgAllowance } from './allowance.ts';
 import { bulkDelete, bulkWrite } from './bulk2.ts';
-import { failedCallEntry, type LookupField, viaCollections, type WriteJournal } from './collections.ts';
+import { viaCollections, type WriteJournal } from './collections.ts';
 import { knownObject, type ObjectDescribe } from './describe.ts';
 import { type PreparedRecord, prepareRecords, toCsvRows } from './format.ts';
-import type { Org } from './org.ts';
+import { failedCallEntry, type Org } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
+import type { KeyField } from './reconcile.ts';
 
-export type WriteInterface = 'collections' | 'bulk2';
+type WriteInterface = 'collections' | 'bulk2';
 
 const LOCK = SALESFORCE_PROFILE.lockRetry;
 
-const isLocked = (r: SaveResult) => !r.success && r.errors.some((e) => e.statusCode === LOCK.statusCode);
-
 /** Positions of the records that failed only because another transaction held a row lock. */
-export function lockedPositions(results: SaveResult[]): number[] {
-  return positionsWhere(results, isLocked);
-}
+export const lockedPositions = (results: SaveResult[]): number[] =>
+  positionsWhere(results, (r) => !r.success && r.errors.some((e) => e.statusCode === LOCK.statusCode));
 
 /** Wait before lock-retry round `round` (1-based), or undefined when no round is left or needed. */
 export function lockRetryWait(locked: number, round: number, random?: () => number): number | undefined {
@@ -32,7 +30,7 @@ export function lockRetryWait(locked: number, round: number, random?: () => numb
 const isEmpty = (record: PreparedRecord) => Object.keys(record).length === 0;
 
 /** The interface of a write and why it was chosen (`X-CRM-Proxy-Interface: bulk2; reason=…`). */
-export interface WritePlan {
+interface WritePlan {
   via: WriteInterface;
   reason: string;
 }
@@ -43,7 +41,7 @@ export interface WritePlan {
  * Bulk API 2.0 spends the fewest calls (a fixed ~7–11 against one per 200 records): the org's
  * allowance decides. Unknown allowance: the frugal plan, which cannot exhaust an org.
  */
-export function planFor(
+function planFor(
   count: number,
   bulkThreshold: number,
   allowance: Pick<OrgAllowance, 'used' | 'limit'> | undefined,
@@ -76,7 +74,7 @@ function roundFailed(error: unknown): SaveResult {
  * The external id field an insert's records can be found by after a lost answer: one the records
  * carry, a unique one first (Salesforce then refuses a second record holding a value).
  */
-function lookupField(meta: ObjectDescribe, records: PreparedRecord[]): LookupField | undefined {
+function lookupField(meta: ObjectDescribe, records: PreparedRecord[]): KeyField | undefined {
   const carried = meta.fields.filter(
     (f) => f['externalId'] === true && records.some((r) => (r[f.name] ?? '') !== ''),
   );
@@ -140,12 +138,7 @@ async function write<T extends PreparedRecord | string>(
       report(part, processed, failed) {
         if (round !== 1) return;
         parts.set(part, [processed, failed]);
-        let p = 0;
-        let f = 0;
-        for (const [a, b] of parts.values()) {
-          p += a;
-          f += b;
-        }
+        const [p, f] = [...parts.values()].reduce(([p, f], [a, b]) => [p + a, f + b], [0, 0]);
         hook.progress({ processed: p, succeeded: p - f, failed: f }, plan.via);
       },
     };
