@@ -10,7 +10,8 @@ import type { Config } from './config/index.ts';
 import { ConnectService, type SandboxCrm } from './connect/service.ts';
 import { ConnectionService } from './connections/service.ts';
 import { TokenManager } from './connections/token-manager.ts';
-import { loadKeyring } from './crypto/keyring.ts';
+import type { Keyring } from './crypto/envelope.ts';
+import { type KeyringLog, loadKeyring } from './crypto/keyring.ts';
 import { signingKeys } from './crypto/signing.ts';
 import type { Provider } from './domain/connection.ts';
 import { IdempotencyService } from './jobs/idempotency.ts';
@@ -35,6 +36,8 @@ import type { Store } from './store/types.ts';
 export interface AppContext {
   config: Config;
   logger: Logger;
+  /** The encryption keys credentials are sealed with. */
+  keyring: Keyring;
   store: Store;
   connections: ConnectionService;
   auth: AuthService;
@@ -132,6 +135,8 @@ export function createLogger(
  */
 export interface ContextOverrides {
   logger?: Logger;
+  /** Where the key loading says what it did (default: the logger). */
+  keyringLog?: KeyringLog;
   /** Time source of every service object; a clock without `sleep` waits in real time. */
   clock?: Pick<Clock, 'now'> & Partial<Pick<Clock, 'sleep'>>;
   /** The CRMs to speak (default: the built-in ones); tests add their own. */
@@ -152,7 +157,10 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const logger = overrides.logger ?? createLogger(config);
   const clock = withSystemSleep(overrides.clock ?? systemClock);
   const now = () => clock.now();
-  const keyring = loadKeyring(config, { info: (msg) => logger.info(msg), warn: (msg) => logger.warn(msg) });
+  const keyring = loadKeyring(
+    config,
+    overrides.keyringLog ?? { info: (msg) => logger.info(msg), warn: (msg) => logger.warn(msg) },
+  );
   const shared = await openShared(config, clock, logger);
   let store: Store;
   try {
@@ -292,6 +300,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     config,
     tracing,
     logger,
+    keyring,
     store,
     connections,
     auth,
