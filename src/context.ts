@@ -18,7 +18,13 @@ import { IdempotencyService } from './jobs/idempotency.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { currentCallIds } from './lib/call-context.ts';
 import { type Clock, systemClock, withSystemSleep } from './lib/clock.ts';
-import { attachDestination, droppedLines, pipeLogDestination } from './lib/log-destination.ts';
+import {
+  attachDestination,
+  droppedLines,
+  LOG_BATCH_BYTES,
+  LOG_FLUSH_MS,
+  pipeLogDestination,
+} from './lib/log-destination.ts';
 import type { Metrics } from './lib/metrics.ts';
 import { LOG_REDACTION } from './lib/redact.ts';
 import { LocalSharedState, type SharedState } from './lib/shared-state.ts';
@@ -77,11 +83,6 @@ export interface AppContext {
   close(): Promise<void>;
 }
 
-/** Log lines wait in memory until this many bytes are pending (or the flush timer fires). */
-const LOG_BUFFER_BYTES = 4096;
-/** Longest a line waits in the buffer when traffic is low. */
-const LOG_FLUSH_MS = 250;
-
 /**
  * The service's logger: JSON lines on stdout (or in `config.logFile`), written asynchronously in
  * batches of about 4 KiB rather than one write per line (two request lines per request would
@@ -103,9 +104,7 @@ export function createLogger(
   const toFile = config.logFile !== undefined && config.logFile !== '-';
   // A pipe (`npm start | …`) or a socket is written without ever blocking, up to a bound past which
   // lines are dropped and counted (src/lib/log-destination.ts); a file or a terminal as before.
-  const piped = toFile
-    ? undefined
-    : pipeLogDestination({ batchBytes: LOG_BUFFER_BYTES, flushMs: LOG_FLUSH_MS });
+  const piped = toFile ? undefined : pipeLogDestination();
   if (piped !== undefined) {
     const logger = pino(options, piped);
     attachDestination(logger, piped);
@@ -115,7 +114,7 @@ export function createLogger(
     dest: toFile ? config.logFile : 1,
     sync: false,
     mkdir: toFile,
-    minLength: LOG_BUFFER_BYTES,
+    minLength: LOG_BATCH_BYTES,
   });
   const timer = setInterval(() => {
     try {

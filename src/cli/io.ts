@@ -48,18 +48,12 @@ export function withCliIo<T>(io: CliIo, fn: () => Promise<T>): Promise<T> {
 
 /** Bad invocation: exit code 2, with a pointer to help. */
 export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
+  override name = 'UsageError';
 }
 
 /** The command ran but could not do what was asked (unknown id, invalid input): exit code 1. */
 export class CommandError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CommandError';
-  }
+  override name = 'CommandError';
 }
 
 const UNIT_MS: Record<string, number> = {
