@@ -4,7 +4,7 @@ import type { OperatorService } from './admin/operators.ts';
 import type { RequestLog } from './admin/request-log.ts';
 import { type AdminService, createOperatorServices } from './admin/service.ts';
 import { FirstOperatorSetup } from './admin/setup-code.ts';
-import { RateLimiter, type RateLimitOptions } from './auth/rate-limit.ts';
+import { RateLimiter } from './auth/rate-limit.ts';
 import { AuthService } from './auth/service.ts';
 import type { Config } from './config/index.ts';
 import { ConnectService, type SandboxCrm } from './connect/service.ts';
@@ -57,8 +57,7 @@ export interface AppContext {
   jobs: JobRunner;
   idempotency: IdempotencyService;
   bodyLimit: number;
-  rateLimit: RateLimitOptions | null;
-  /** The per-token rate limiter built from `rateLimit`; null when it is off. */
+  /** The per-token rate limiter (CRM_PROXY_RATE_LIMIT_*); null when it is off. */
   rateLimiter: RateLimiter | null;
   /** The time source every service object uses. */
   clock: Clock;
@@ -311,7 +310,6 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     jobs,
     idempotency,
     bodyLimit: config.capacity.bodyLimitBytes,
-    rateLimit,
     // In-process buckets stay synchronous; only a shared (Redis) limit costs an await per request.
     rateLimiter: rateLimit && new RateLimiter(rateLimit, clock, shared.mode() === 'local' ? null : shared),
     clock,
