@@ -73,8 +73,6 @@ export interface AppContext {
   metrics: Metrics | null;
   /** OpenTelemetry tracing; null unless a collector is configured. */
   tracing: Tracing | null;
-  /** What instances share: Redis when `REDIS_URL` is set, else this process alone. */
-  shared: SharedState;
   /** The store answers (readiness). */
   isReady(): Promise<boolean>;
   /** Readiness details beyond the store: Redis's state when it is configured (it never makes the instance unready). */
@@ -318,7 +316,6 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     requestLog,
     admin,
     metrics,
-    shared,
     readinessDetails: () => redisDetails(shared),
     isReady: () => storeAnswers(store),
     async close() {
