@@ -75,6 +75,15 @@ export function parseDuration(value: string, flag: string): number {
   return n;
 }
 
+/** `--flag N`: a whole number from 1 to `max`, `fallback` when the flag is absent. */
+export function whole(value: string | undefined, flag: string, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^[0-9]+$/.test(value) || n < 1 || n > max)
+    throw new UsageError(`${flag} takes a whole number from 1 to ${max}`);
+  return n;
+}
+
 async function readStdinLine(): Promise<string> {
   const rl = createInterface({ input: cliIo().stdin, terminal: false });
   try {
