@@ -171,15 +171,18 @@ export function loadOrCreateBootstrapCredentials(dataDir: string): Record<Sandbo
   return created;
 }
 
-/** The bootstrap credentials written for this data directory; null when missing or unreadable. */
-export function readBootstrapCredentials(
-  dataDir: string,
-): Partial<Record<SandboxCrm, Partial<BootstrapCredentials>>> | null {
+/** A JSON file of the data directory; null when missing or unreadable. */
+function readDataFile<T>(dataDir: string, name: string): T | null {
   try {
-    return JSON.parse(readFileSync(join(dataDir, CREDENTIALS_FILE), 'utf8'));
+    return JSON.parse(readFileSync(join(dataDir, name), 'utf8')) as T;
   } catch {
     return null;
   }
+}
+
+/** The bootstrap credentials written for this data directory; null when missing or unreadable. */
+export function readBootstrapCredentials(dataDir: string) {
+  return readDataFile<Partial<Record<SandboxCrm, Partial<BootstrapCredentials>>>>(dataDir, CREDENTIALS_FILE);
 }
 
 export interface SandboxFile {
@@ -189,11 +192,7 @@ export interface SandboxFile {
 }
 
 export function readSandboxFile(dataDir: string): SandboxFile | null {
-  try {
-    return JSON.parse(readFileSync(join(dataDir, 'sandbox.json'), 'utf8')) as SandboxFile;
-  } catch {
-    return null;
-  }
+  return readDataFile<SandboxFile>(dataDir, 'sandbox.json');
 }
 
 export function writeSandboxFile(dataDir: string, content: SandboxFile): string {
