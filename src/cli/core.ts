@@ -21,7 +21,7 @@ export async function openCore(config: Config, keyringLog: KeyringLog): Promise<
     {
       logger: pino({ level: 'silent' }),
       keyringLog,
-      ...(cliIo().providers === undefined ? {} : { providers: cliIo().providers }),
+      providers: cliIo().providers,
       // The sandbox CRMs `serve` starts with this data directory (their OAuth clients are in
       // sandbox-credentials.json), so `connections add --sandbox` can be checked.
       ...(config.sandbox
