@@ -22,11 +22,6 @@ import { v1Routes } from './http/routes/index.ts';
 import type { ApiApp, RouteServices } from './http/routes/types.ts';
 import { SHARED_SCHEMAS } from './http/schemas/answers.ts';
 
-export interface BuildAppOptions {
-  /** Base URLs shown in the OpenAPI document's `servers`. */
-  servers?: string[];
-}
-
 /**
  * Builds the Fastify app from a context; never listens.
  *
@@ -34,7 +29,7 @@ export interface BuildAppOptions {
  * insert/update of 10,000 records, and a typical CRM record is a few hundred bytes of JSON, so the
  * default 8 MiB holds 10,000 records of ~800 bytes. Bigger loads go as several requests.
  */
-export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp {
+export function buildApp(ctx: AppContext): ApiApp {
   const connections = connectionLimits(ctx.config.limits, ctx.logger);
   const app = Fastify({
     // Header, whole-request and keep-alive deadlines, and the 408 written when one passes.
@@ -66,12 +61,10 @@ export function buildApp(ctx: AppContext, options: BuildAppOptions = {}): ApiApp
   app.register(jsonParser, { bodyLimit: ctx.bodyLimit });
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   app.register(openApi, {
-    servers:
-      options.servers?.map((url) => ({ url, description: 'Configured server' })) ??
-      Object.entries(ctx.config.publicUrls).map(([region, url]) => ({
-        url,
-        description: `Public URL of the ${region} region`,
-      })),
+    servers: Object.entries(ctx.config.publicUrls).map(([region, url]) => ({
+      url,
+      description: `Public URL of the ${region} region`,
+    })),
     behindTls: ctx.config.behindTls,
     providers: ctx.registry.list().map((adapter) => adapter.profile),
     offeredBy: (operation: OperationName) =>

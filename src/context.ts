@@ -4,20 +4,27 @@ import type { OperatorService } from './admin/operators.ts';
 import type { RequestLog } from './admin/request-log.ts';
 import { type AdminService, createOperatorServices } from './admin/service.ts';
 import { FirstOperatorSetup } from './admin/setup-code.ts';
-import { RateLimiter, type RateLimitOptions } from './auth/rate-limit.ts';
+import { RateLimiter } from './auth/rate-limit.ts';
 import { AuthService } from './auth/service.ts';
 import type { Config } from './config/index.ts';
 import { ConnectService, type SandboxCrm } from './connect/service.ts';
 import { ConnectionService } from './connections/service.ts';
 import { TokenManager } from './connections/token-manager.ts';
-import { loadKeyring } from './crypto/keyring.ts';
+import type { Keyring } from './crypto/envelope.ts';
+import { type KeyringLog, loadKeyring } from './crypto/keyring.ts';
 import { signingKeys } from './crypto/signing.ts';
 import type { Provider } from './domain/connection.ts';
 import { IdempotencyService } from './jobs/idempotency.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { currentCallIds } from './lib/call-context.ts';
 import { type Clock, systemClock, withSystemSleep } from './lib/clock.ts';
-import { attachDestination, droppedLines, pipeLogDestination } from './lib/log-destination.ts';
+import {
+  attachDestination,
+  droppedLines,
+  LOG_BATCH_BYTES,
+  LOG_FLUSH_MS,
+  pipeLogDestination,
+} from './lib/log-destination.ts';
 import type { Metrics } from './lib/metrics.ts';
 import { LOG_REDACTION } from './lib/redact.ts';
 import { LocalSharedState, type SharedState } from './lib/shared-state.ts';
@@ -35,6 +42,8 @@ import type { Store } from './store/types.ts';
 export interface AppContext {
   config: Config;
   logger: Logger;
+  /** The encryption keys credentials are sealed with. */
+  keyring: Keyring;
   store: Store;
   connections: ConnectionService;
   auth: AuthService;
@@ -48,8 +57,7 @@ export interface AppContext {
   jobs: JobRunner;
   idempotency: IdempotencyService;
   bodyLimit: number;
-  rateLimit: RateLimitOptions | null;
-  /** The per-token rate limiter built from `rateLimit`; null when it is off. */
+  /** The per-token rate limiter (CRM_PROXY_RATE_LIMIT_*); null when it is off. */
   rateLimiter: RateLimiter | null;
   /** The time source every service object uses. */
   clock: Clock;
@@ -65,19 +73,12 @@ export interface AppContext {
   metrics: Metrics | null;
   /** OpenTelemetry tracing; null unless a collector is configured. */
   tracing: Tracing | null;
-  /** What instances share: Redis when `REDIS_URL` is set, else this process alone. */
-  shared: SharedState;
   /** The store answers (readiness). */
   isReady(): Promise<boolean>;
   /** Readiness details beyond the store: Redis's state when it is configured (it never makes the instance unready). */
   readinessDetails(): Record<string, string>;
   close(): Promise<void>;
 }
-
-/** Log lines wait in memory until this many bytes are pending (or the flush timer fires). */
-const LOG_BUFFER_BYTES = 4096;
-/** Longest a line waits in the buffer when traffic is low. */
-const LOG_FLUSH_MS = 250;
 
 /**
  * The service's logger: JSON lines on stdout (or in `config.logFile`), written asynchronously in
@@ -100,9 +101,7 @@ export function createLogger(
   const toFile = config.logFile !== undefined && config.logFile !== '-';
   // A pipe (`npm start | …`) or a socket is written without ever blocking, up to a bound past which
   // lines are dropped and counted (src/lib/log-destination.ts); a file or a terminal as before.
-  const piped = toFile
-    ? undefined
-    : pipeLogDestination({ batchBytes: LOG_BUFFER_BYTES, flushMs: LOG_FLUSH_MS });
+  const piped = toFile ? undefined : pipeLogDestination();
   if (piped !== undefined) {
     const logger = pino(options, piped);
     attachDestination(logger, piped);
@@ -112,7 +111,7 @@ export function createLogger(
     dest: toFile ? config.logFile : 1,
     sync: false,
     mkdir: toFile,
-    minLength: LOG_BUFFER_BYTES,
+    minLength: LOG_BATCH_BYTES,
   });
   const timer = setInterval(() => {
     try {
@@ -132,6 +131,8 @@ export function createLogger(
  */
 export interface ContextOverrides {
   logger?: Logger;
+  /** Where the key loading says what it did (default: the logger). */
+  keyringLog?: KeyringLog;
   /** Time source of every service object; a clock without `sleep` waits in real time. */
   clock?: Pick<Clock, 'now'> & Partial<Pick<Clock, 'sleep'>>;
   /** The CRMs to speak (default: the built-in ones); tests add their own. */
@@ -152,7 +153,10 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const logger = overrides.logger ?? createLogger(config);
   const clock = withSystemSleep(overrides.clock ?? systemClock);
   const now = () => clock.now();
-  const keyring = loadKeyring(config, { info: (msg) => logger.info(msg), warn: (msg) => logger.warn(msg) });
+  const keyring = loadKeyring(
+    config,
+    overrides.keyringLog ?? { info: (msg) => logger.info(msg), warn: (msg) => logger.warn(msg) },
+  );
   const shared = await openShared(config, clock, logger);
   let store: Store;
   try {
@@ -292,6 +296,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     config,
     tracing,
     logger,
+    keyring,
     store,
     connections,
     auth,
@@ -303,7 +308,6 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     jobs,
     idempotency,
     bodyLimit: config.capacity.bodyLimitBytes,
-    rateLimit,
     // In-process buckets stay synchronous; only a shared (Redis) limit costs an await per request.
     rateLimiter: rateLimit && new RateLimiter(rateLimit, clock, shared.mode() === 'local' ? null : shared),
     clock,
@@ -312,7 +316,6 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     requestLog,
     admin,
     metrics,
-    shared,
     readinessDetails: () => redisDetails(shared),
     isReady: () => storeAnswers(store),
     async close() {

@@ -21,14 +21,13 @@ export interface RunningService {
 export async function startService(
   config: Config,
   overrides: ContextOverrides = {},
-  listen: { port?: number; host?: string } = {},
 ): Promise<RunningService> {
   // loadConfig checks this already; a Config built by hand, or sandbox clients passed in, must not bypass it.
   checkProductionSafety(config, config.sandbox || overrides.sandboxOAuthClients !== undefined);
   const ctx = await createContext(config, overrides);
   const app = buildApp(ctx);
   try {
-    await app.listen({ port: listen.port ?? config.port, host: listen.host ?? config.host });
+    await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     await ctx.close();
     throw err;
@@ -48,7 +47,7 @@ export async function startService(
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  const host = listen.host ?? config.host;
+  const { host } = config;
   const shownHost =
     host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | undefined;

@@ -48,18 +48,12 @@ export function withCliIo<T>(io: CliIo, fn: () => Promise<T>): Promise<T> {
 
 /** Bad invocation: exit code 2, with a pointer to help. */
 export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
+  override name = 'UsageError';
 }
 
 /** The command ran but could not do what was asked (unknown id, invalid input): exit code 1. */
 export class CommandError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CommandError';
-  }
+  override name = 'CommandError';
 }
 
 const UNIT_MS: Record<string, number> = {
@@ -78,6 +72,15 @@ export function parseDuration(value: string, flag: string): number {
   if (!Number.isSafeInteger(n) || n <= 0) {
     throw new UsageError(`${flag} must be a positive duration such as 30d, 12h, 90m, 2w or 1y`);
   }
+  return n;
+}
+
+/** `--flag N`: a whole number from 1 to `max`, `fallback` when the flag is absent. */
+export function whole(value: string | undefined, flag: string, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^[0-9]+$/.test(value) || n < 1 || n > max)
+    throw new UsageError(`${flag} takes a whole number from 1 to ${max}`);
   return n;
 }
 

@@ -24,12 +24,8 @@ export interface StoreLocation {
   exists: boolean;
 }
 
-export function workingDirectory(): string {
-  return cliIo().cwd ?? process.cwd();
-}
-
 export function locateStore(overrides: Record<string, string> = {}): StoreLocation {
-  const resolved = resolveEnvironment({ ...cliIo().env, ...overrides }, workingDirectory());
+  const resolved = resolveEnvironment({ ...cliIo().env, ...overrides }, cliIo().cwd ?? process.cwd());
   // The CRMs this CLI speaks (a build or a test may add one) each read their own settings.
   const config = loadConfig(resolved.env, cliIo().providers);
   if (config.databaseUrl !== undefined) {

@@ -2,8 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { HubSpotSandbox } from '../../sandbox/hubspot/index.ts';
-import type { SalesforceSandbox } from '../../sandbox/salesforce/index.ts';
+import type { HubSpotSandbox, HubSpotSandboxOptions } from '../../sandbox/hubspot/index.ts';
+import type { SalesforceSandbox, StartSalesforceSandboxOptions } from '../../sandbox/salesforce/index.ts';
 import type { CallAccounting, Realism, RealismConfig } from '../../sandbox/shared/index.ts';
 import type { Config } from '../config/index.ts';
 import type { AppContext } from '../context.ts';
@@ -41,46 +41,32 @@ export interface StartSandboxesOptions {
   realism?: Partial<RealismConfig>;
   /** Milliseconds since the epoch for both sandboxes (default `Date.now`): tests pass the service's clock. */
   clock?: () => number;
-  salesforce?: {
-    rotateRefreshTokens?: boolean;
-    accessTokenTtlSeconds?: number;
-    dailyApiRequests?: number;
-    apiRequestsUsed?: number;
-    bulkResultOrder?: 'input' | 'shuffled';
-    /** State and Country/Territory Picklists on Account (default true). */
-    addressPicklists?: boolean;
-    /** Keep the org's records and schema in this directory across restarts. */
-    persistDir?: string;
-  };
-  hubspot?: {
-    accessTokenTtlSeconds?: number;
-    batchResultOrder?: 'input' | 'shuffled';
-    /** Keep the portal and OAuth grants in this directory across restarts. */
-    persistDir?: string;
-  };
+  /** Each emulator's own options (e.g. `persistDir`: keep its state in that directory across restarts). */
+  salesforce?: StartSalesforceSandboxOptions;
+  hubspot?: HubSpotSandboxOptions;
 }
 
 export async function startSandboxes(options: StartSandboxesOptions): Promise<SandboxPair> {
   // Loaded here, not with this module: `serve` runs the emulators on their own thread (~25 MiB there).
   const { startSalesforceSandbox } = await import('../../sandbox/salesforce/index.ts');
   const { startHubSpotSandbox } = await import('../../sandbox/hubspot/index.ts');
-  const host = options.host ?? '127.0.0.1';
-  const salesforce = await startSalesforceSandbox({
-    port: options.ports.salesforce,
-    host,
-    ...(options.credentials?.salesforce === undefined ? {} : { credentials: options.credentials.salesforce }),
+  const common = {
+    host: options.host ?? '127.0.0.1',
     ...(options.realism === undefined ? {} : { realism: options.realism }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
+  };
+  const salesforce = await startSalesforceSandbox({
+    port: options.ports.salesforce,
+    ...common,
+    ...(options.credentials?.salesforce === undefined ? {} : { credentials: options.credentials.salesforce }),
     ...options.salesforce,
   });
   let hubspot: HubSpotSandbox;
   try {
     hubspot = await startHubSpotSandbox({
       port: options.ports.hubspot,
-      host,
+      ...common,
       ...(options.credentials?.hubspot === undefined ? {} : { credentials: options.credentials.hubspot }),
-      ...(options.realism === undefined ? {} : { realism: options.realism }),
-      ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...options.hubspot,
     });
   } catch (err) {
@@ -185,15 +171,18 @@ export function loadOrCreateBootstrapCredentials(dataDir: string): Record<Sandbo
   return created;
 }
 
-/** The bootstrap credentials written for this data directory; null when missing or unreadable. */
-export function readBootstrapCredentials(
-  dataDir: string,
-): Partial<Record<SandboxCrm, Partial<BootstrapCredentials>>> | null {
+/** A JSON file of the data directory; null when missing or unreadable. */
+function readDataFile<T>(dataDir: string, name: string): T | null {
   try {
-    return JSON.parse(readFileSync(join(dataDir, CREDENTIALS_FILE), 'utf8'));
+    return JSON.parse(readFileSync(join(dataDir, name), 'utf8')) as T;
   } catch {
     return null;
   }
+}
+
+/** The bootstrap credentials written for this data directory; null when missing or unreadable. */
+export function readBootstrapCredentials(dataDir: string) {
+  return readDataFile<Partial<Record<SandboxCrm, Partial<BootstrapCredentials>>>>(dataDir, CREDENTIALS_FILE);
 }
 
 export interface SandboxFile {
@@ -203,11 +192,7 @@ export interface SandboxFile {
 }
 
 export function readSandboxFile(dataDir: string): SandboxFile | null {
-  try {
-    return JSON.parse(readFileSync(join(dataDir, 'sandbox.json'), 'utf8')) as SandboxFile;
-  } catch {
-    return null;
-  }
+  return readDataFile<SandboxFile>(dataDir, 'sandbox.json');
 }
 
 export function writeSandboxFile(dataDir: string, content: SandboxFile): string {

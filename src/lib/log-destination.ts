@@ -34,16 +34,12 @@ export interface LogDestination {
   close(graceMs: number): Promise<void>;
 }
 
-export interface LogDestinationOptions {
-  /** Lines wait until this many bytes are pending (one write for many lines). */
-  batchBytes: number;
-  /** Longest a line waits when traffic is low; also how often a refused write is tried again. */
-  flushMs: number;
-  /** Bytes the reader may fall behind before lines are dropped. */
-  maxQueuedBytes: number;
-}
-
-const DEFAULTS: LogDestinationOptions = { batchBytes: 4096, flushMs: 250, maxQueuedBytes: 1 << 20 };
+/** Lines wait until this many bytes are pending (one write for many lines). */
+export const LOG_BATCH_BYTES = 4096;
+/** Longest a line waits when traffic is low; also how often a refused write is tried again. */
+export const LOG_FLUSH_MS = 250;
+/** Bytes the reader may fall behind before lines are dropped. */
+const MAX_QUEUED_BYTES = 1 << 20;
 
 const lineCount = (text: string) => {
   let n = 0;
@@ -55,7 +51,7 @@ const lineCount = (text: string) => {
  * A non-blocking destination for stdout when it is a pipe or a socket; undefined otherwise (a
  * file or a terminal: their writes do not stall, and the caller keeps its usual destination).
  */
-export function pipeLogDestination(options: Partial<LogDestinationOptions> = {}): LogDestination | undefined {
+export function pipeLogDestination(): LogDestination | undefined {
   let stat: ReturnType<typeof fstatSync>;
   try {
     stat = fstatSync(1);
@@ -65,7 +61,7 @@ export function pipeLogDestination(options: Partial<LogDestinationOptions> = {})
   if (!stat.isFIFO() && !stat.isSocket()) return undefined;
   // Opens stdout as a libuv stream, which makes the descriptor non-blocking (see the top).
   if (!(process.stdout instanceof Socket)) return undefined;
-  return new StdoutDestination({ ...DEFAULTS, ...options });
+  return new StdoutDestination();
 }
 
 /** A batch handed to sonic-boom and not yet written in full. */
@@ -76,7 +72,6 @@ interface Handed {
 
 class StdoutDestination implements LogDestination {
   readonly #sonic: SonicBoom;
-  readonly #o: LogDestinationOptions;
   /** Lines not yet handed to sonic-boom. */
   #batch = '';
   readonly #handed: Handed[] = [];
@@ -93,13 +88,12 @@ class StdoutDestination implements LogDestination {
   #refused = false;
   #drained: (() => void) | undefined;
 
-  constructor(options: LogDestinationOptions) {
-    this.#o = options;
+  constructor() {
     this.#sonic = new SonicBoom({
       fd: 1,
       sync: false,
       minLength: 0,
-      maxLength: options.maxQueuedBytes,
+      maxLength: MAX_QUEUED_BYTES,
       retryEAGAIN: () => false,
     });
     this.#sonic.on('drop', () => {
@@ -110,7 +104,7 @@ class StdoutDestination implements LogDestination {
       if (error.code === 'EAGAIN' || error.code === 'EBUSY') this.#stalled = true;
       else this.#giveUp();
     });
-    const timer = setInterval(() => this.#send(), options.flushMs);
+    const timer = setInterval(() => this.#send(), LOG_FLUSH_MS);
     timer.unref();
     process.once('exit', () => {
       clearInterval(timer);
@@ -124,7 +118,7 @@ class StdoutDestination implements LogDestination {
       return true;
     }
     this.#batch += line;
-    if (this.#batch.length >= this.#o.batchBytes) this.#send();
+    if (this.#batch.length >= LOG_BATCH_BYTES) this.#send();
     return true;
   }
 

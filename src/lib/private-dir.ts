@@ -14,10 +14,7 @@ const OTHERS = 0o077;
 const CHECKS_MODES = process.platform !== 'win32';
 
 export class PrivateDirError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'PrivateDirError';
-  }
+  override name = 'PrivateDirError';
 }
 
 function fix(path: string, mode: number, what: string): void {

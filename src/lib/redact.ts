@@ -119,7 +119,7 @@ function masked(value: object, fields: Iterable<string>): Record<string, unknown
 /**
  * The logged object with `SECRET_FIELDS` masked in each of its values, and `SECRET_HEADERS` in a
  * plain `req.headers` or `res.headers`, copied only where one is found. It replaces pino's
- * redaction paths (`*.accessToken`, `req.headers.authorization`, …), which cost about 9 µs on
+ * redaction paths (`*.accessToken`, `req.headers.authorization`, …), whose wildcard walk ran on
  * every log line, the request line included. A Fastify request or reply under `req`/`res` is left
  * to its serializer, which writes no header. Errors go through the `err` serializer, which keeps
  * no such field. Child-logger bindings are not looked at: they carry ids and names only

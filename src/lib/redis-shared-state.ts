@@ -5,7 +5,6 @@
 // says so in `mode()` and logs once per change; it reconnects by itself.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { HeldLeases } from './held-leases.ts';
 import {
   LocalSharedState,
   type NoticeHandler,
@@ -96,7 +95,15 @@ for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', now + lease, ARGV[i]) end
 if redis.call('PTTL', KEYS[1]) < lease then redis.call('PEXPIRE', KEYS[1], lease) end
 return 1`;
 
-type Script = (...args: Array<string | number>) => Promise<unknown>;
+const SCRIPTS = {
+  take: TAKE_TOKEN,
+  reserve: RESERVE_SLOT,
+  finish: FINISH_SLOT,
+  block: BLOCK,
+  acquire: ACQUIRE_PLACE,
+  release: RELEASE_PLACE,
+  renew: RENEW,
+};
 
 export interface RedisSharedStateOptions {
   url: string;
@@ -122,10 +129,6 @@ export class RedisSharedState implements SharedState {
   readonly #local: LocalSharedState;
   readonly #log: RedisSharedStateOptions['log'];
   readonly #now: () => number;
-  readonly #scripts: Record<
-    'take' | 'reserve' | 'finish' | 'block' | 'acquire' | 'release' | 'renew',
-    Script
-  >;
   readonly #leases: HeldLeases;
   readonly #instance = randomBytes(6).toString('hex');
   readonly #timeoutMs: number;
@@ -161,38 +164,10 @@ export class RedisSharedState implements SharedState {
       autoResubscribe: false,
       commandTimeout: undefined,
     });
-    for (const [name, lua] of Object.entries({
-      take: TAKE_TOKEN,
-      reserve: RESERVE_SLOT,
-      finish: FINISH_SLOT,
-      block: BLOCK,
-      acquire: ACQUIRE_PLACE,
-      release: RELEASE_PLACE,
-      renew: RENEW,
-    })) {
+    for (const [name, lua] of Object.entries(SCRIPTS))
       this.#client.defineCommand(`crmp_${name}`, { lua, numberOfKeys: name === 'reserve' ? 2 : 1 });
-    }
-    const commands = this.#client as unknown as Record<string, Script>;
-    const bind = (name: string): Script => {
-      const fn = commands[`crmp_${name}`] as Script;
-      return (...args) => fn.apply(this.#client, args);
-    };
-    this.#scripts = {
-      take: bind('take'),
-      reserve: bind('reserve'),
-      finish: bind('finish'),
-      block: bind('block'),
-      acquire: bind('acquire'),
-      release: bind('release'),
-      renew: bind('renew'),
-    };
     this.#leases = new HeldLeases((key, leaseMs, ids) =>
-      this.#attempt(
-        async () => {
-          await this.#scripts.renew(key, leaseMs, ...ids);
-        },
-        () => undefined,
-      ),
+      this.#try(() => this.#script('renew', key, leaseMs, ...ids)),
     );
     this.#client.on('ready', () => this.#up());
     this.#client.on('error', () => {}); // state changes are logged by #down/#up
@@ -215,7 +190,7 @@ export class RedisSharedState implements SharedState {
 
   takeToken(key: string, perSecond: number, burst: number): Promise<number> {
     return this.#attempt(
-      async () => Number(await this.#scripts.take(`rl:${key}`, perSecond, burst)),
+      async () => Number(await this.#script('take', `rl:${key}`, perSecond, burst)),
       () => this.#local.takeToken(key, perSecond, burst),
     );
   }
@@ -224,7 +199,8 @@ export class RedisSharedState implements SharedState {
     const id = `${this.#instance}:${++this.#ids}`;
     return this.#attempt(
       async (): Promise<SlotAnswer> => {
-        const answer = (await this.#scripts.reserve(
+        const answer = (await this.#script(
+          'reserve',
           `win:${key}`,
           `block:${key}`,
           max,
@@ -242,28 +218,18 @@ export class RedisSharedState implements SharedState {
 
   async finishSlot(key: string, id: string, windowMs: number): Promise<void> {
     this.#leases.drop(`win:${key}`, id);
-    await this.#attempt(
-      async () => {
-        await this.#scripts.finish(`win:${key}`, id, windowMs);
-      },
-      () => undefined,
-    );
+    await this.#try(() => this.#script('finish', `win:${key}`, id, windowMs));
   }
 
   async block(key: string, ms: number): Promise<void> {
-    await this.#attempt(
-      async () => {
-        await this.#scripts.block(`block:${key}`, Math.max(1, Math.ceil(ms)));
-      },
-      () => undefined,
-    );
+    await this.#try(() => this.#script('block', `block:${key}`, Math.max(1, Math.ceil(ms))));
   }
 
   acquirePlace(key: string, max: number, leaseMs: number): Promise<string | null> {
     const id = `${this.#instance}:${++this.#ids}`;
     return this.#attempt(
       async () => {
-        if ((await this.#scripts.acquire(`place:${key}`, max, leaseMs, id)) !== 1) return null;
+        if ((await this.#script('acquire', `place:${key}`, max, leaseMs, id)) !== 1) return null;
         this.#leases.hold(`place:${key}`, id, leaseMs);
         return id;
       },
@@ -273,21 +239,11 @@ export class RedisSharedState implements SharedState {
 
   async releasePlace(key: string, id: string): Promise<void> {
     this.#leases.drop(`place:${key}`, id);
-    await this.#attempt(
-      async () => {
-        await this.#scripts.release(`place:${key}`, id, this.#prefix + PLACES_FREED, key);
-      },
-      () => undefined,
-    );
+    await this.#try(() => this.#script('release', `place:${key}`, id, this.#prefix + PLACES_FREED, key));
   }
 
   async bump(key: string): Promise<void> {
-    await this.#attempt(
-      async () => {
-        await this.#client.incr(`counter:${key}`);
-      },
-      () => undefined,
-    );
+    await this.#try(() => this.#client.incr(`counter:${key}`));
   }
 
   counter(key: string): Promise<string> {
@@ -301,12 +257,7 @@ export class RedisSharedState implements SharedState {
     // This instance acts at once; the others hear it through Redis (or not at all while it is down:
     // their caches then expire on their own).
     this.#local.deliver(channel, message);
-    await this.#attempt(
-      async () => {
-        await this.#client.publish(this.#prefix + channel, message);
-      },
-      () => undefined,
-    );
+    await this.#try(() => this.#client.publish(this.#prefix + channel, message));
   }
 
   subscribe(channel: string, handler: NoticeHandler): void {
@@ -322,6 +273,17 @@ export class RedisSharedState implements SharedState {
     this.#leases.stop();
     this.#client.disconnect();
     this.#subscriber.disconnect();
+  }
+
+  /** Runs script `name` (SCRIPTS), defined on the client as `crmp_<name>`. */
+  #script(name: keyof typeof SCRIPTS, ...args: Array<string | number>): Promise<unknown> {
+    const commands = this.#client as unknown as Record<string, (...a: typeof args) => Promise<unknown>>;
+    return commands[`crmp_${name}`]!.apply(this.#client, args);
+  }
+
+  /** Runs `work` on Redis; while Redis is down (or fails) nothing happens. */
+  #try(work: () => Promise<unknown>): Promise<unknown> {
+    return this.#attempt(work, () => undefined);
   }
 
   /** Runs `shared` on Redis, or `fallback` while Redis is down or when it fails or does not answer in time. */
@@ -377,5 +339,57 @@ export class RedisSharedState implements SharedState {
     if (this.#healthy === false || this.#closed) return;
     this.#healthy = false;
     this.#log.warn('redis: degraded, using per-instance limits until it answers again');
+  }
+}
+
+/**
+ * What this instance holds in shared state (pacing slots, concurrency places), renewed every third
+ * of its lease for as long as it is held. Leases stay short: when the instance dies the renewals
+ * stop, and its share is free again within one lease instead of after the longest call it might
+ * have made.
+ */
+class HeldLeases {
+  /** lease → key → ids held there with that lease; one timer per lease length while any is held. */
+  readonly #held = new Map<number, Map<string, Set<string>>>();
+  readonly #timers = new Map<number, NodeJS.Timeout>();
+  readonly #renew: (key: string, leaseMs: number, ids: string[]) => Promise<unknown>;
+
+  constructor(renew: (key: string, leaseMs: number, ids: string[]) => Promise<unknown>) {
+    this.#renew = renew;
+  }
+
+  hold(key: string, id: string, leaseMs: number): void {
+    const byKey = this.#held.get(leaseMs) ?? new Map<string, Set<string>>();
+    this.#held.set(leaseMs, byKey);
+    byKey.set(key, (byKey.get(key) ?? new Set()).add(id));
+    if (this.#timers.has(leaseMs)) return;
+    // It never keeps the process up.
+    const timer = setInterval(() => void this.#renewAll(leaseMs), Math.max(100, Math.floor(leaseMs / 3)));
+    timer.unref();
+    this.#timers.set(leaseMs, timer);
+  }
+
+  drop(key: string, id: string): void {
+    for (const byKey of this.#held.values()) {
+      const ids = byKey.get(key);
+      if (ids?.delete(id) && ids.size === 0) byKey.delete(key);
+    }
+  }
+
+  stop(): void {
+    for (const timer of this.#timers.values()) clearInterval(timer);
+    this.#timers.clear();
+    this.#held.clear();
+  }
+
+  async #renewAll(leaseMs: number): Promise<void> {
+    const byKey = this.#held.get(leaseMs);
+    if (byKey === undefined || byKey.size === 0) {
+      clearInterval(this.#timers.get(leaseMs));
+      this.#timers.delete(leaseMs);
+      this.#held.delete(leaseMs);
+      return;
+    }
+    await Promise.all([...byKey].map(([key, ids]) => this.#renew(key, leaseMs, [...ids])));
   }
 }

@@ -122,10 +122,6 @@ export class LocalSharedState implements SharedState {
     for (const handlers of lists) for (const handler of handlers) handler(message);
   }
 
-  channels(): string[] {
-    return [...this.#handlers.keys()];
-  }
-
   async close(): Promise<void> {}
 
   /** Drops full buckets (idle tokens) so memory stays bounded. */

@@ -3,7 +3,16 @@
 // W3C `traceparent`; each CRM call made for it becomes a client span, and its `traceparent` goes to
 // the CRM with the call. Spans leave in batches over OTLP/HTTP (JSON); nothing of a request's body,
 // query string or credentials is recorded.
-import { type Context, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  type Context,
+  defaultTextMapGetter,
+  defaultTextMapSetter,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -33,15 +42,6 @@ export interface Tracing {
 }
 
 const propagator = new W3CTraceContextPropagator();
-const headerGetter = {
-  keys: (carrier: Record<string, string | string[] | undefined>) => Object.keys(carrier),
-  get: (carrier: Record<string, string | string[] | undefined>, key: string) => carrier[key],
-};
-const headerSetter = {
-  set: (carrier: Record<string, string>, key: string, value: string) => {
-    carrier[key] = value;
-  },
-};
 
 export function createTracing(options: TracingOptions): Tracing {
   const exporter = new OTLPTraceExporter({ url: `${options.endpoint.replace(/\/+$/, '')}/v1/traces` });
@@ -53,22 +53,20 @@ export function createTracing(options: TracingOptions): Tracing {
 
   const scopeOf = (parent: Context): TraceScope => ({
     outbound(method, url) {
-      const target = safeUrl(url);
+      const target = URL.parse(url);
       const span: Span = tracer.startSpan(
         `${method} ${target?.host ?? 'CRM'}`,
         {
           kind: SpanKind.CLIENT,
           attributes: {
             'http.request.method': method,
-            ...(target === undefined
-              ? {}
-              : { 'server.address': target.hostname, 'url.path': target.pathname }),
+            ...(target === null ? {} : { 'server.address': target.hostname, 'url.path': target.pathname }),
           },
         },
         parent,
       );
       const headers: Record<string, string> = {};
-      propagator.inject(trace.setSpan(parent, span), headers, headerSetter);
+      propagator.inject(trace.setSpan(parent, span), headers, defaultTextMapSetter);
       return {
         headers,
         end(status, error) {
@@ -83,7 +81,7 @@ export function createTracing(options: TracingOptions): Tracing {
 
   return {
     startRequest(method, path, headers) {
-      const incoming = propagator.extract(ROOT_CONTEXT, headers, headerGetter);
+      const incoming = propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
       const span = tracer.startSpan(
         `${method} ${path}`,
         { kind: SpanKind.SERVER, attributes: { 'http.request.method': method } },
@@ -104,12 +102,4 @@ export function createTracing(options: TracingOptions): Tracing {
     },
     shutdown: () => provider.shutdown(),
   };
-}
-
-function safeUrl(url: string): URL | undefined {
-  try {
-    return new URL(url);
-  } catch {
-    return undefined;
-  }
 }

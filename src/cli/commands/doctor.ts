@@ -271,12 +271,6 @@ async function checkConnection(core: Core, connection: Connection, add: (f: Find
   }
 }
 
-/** Where each in-process sandbox keeps its state (sandbox/*: `persistDir`). */
-const STATE_FILES: Record<string, string> = {
-  salesforce: 'salesforce-sandbox.state',
-  hubspot: 'hubspot-sandbox.state',
-};
-
 /**
  * Why a sandbox connection's tokens are refused, in the words a user can act on: the sandbox runs
  * at another address, or it did not keep its OAuth grants across a restart. Null for a real CRM.
@@ -292,7 +286,8 @@ export function sandboxCause(core: Core, connection: Connection): string | null 
   if (core.config.sandboxPersist !== true) {
     return `CRM_PROXY_SANDBOX_PERSIST=false: the ${crm} sandbox forgets the OAuth grants it issued when it restarts, so only its bootstrap connection survives; unset it to keep them`;
   }
-  const file = join(core.config.dataDir, STATE_FILES[crm] ?? `${crm}-sandbox.state`);
+  // Where the in-process sandbox keeps its state (sandbox/*: `persistDir`).
+  const file = join(core.config.dataDir, `${crm}-sandbox.state`);
   if (!existsSync(file)) {
     return `${file} does not exist: the ${crm} sandbox's grants were not kept (the file was removed, or the service ran with another data directory)`;
   }

@@ -1,6 +1,6 @@
 import type { JobRow } from '../../store/types.ts';
 import { FINISHED_JOB_STATES } from '../../store/types.ts';
-import { CommandError, cliIo, note, printListing, UsageError } from '../io.ts';
+import { CommandError, cliIo, note, printListing, UsageError, whole } from '../io.ts';
 import { leaf, subcommands } from './subcommands.ts';
 
 export const JOBS_HELP = `./bin/crm-proxy.mjs jobs list [--token ID] [--limit N] [--json]   write jobs, newest first
@@ -8,14 +8,6 @@ export const JOBS_HELP = `./bin/crm-proxy.mjs jobs list [--token ID] [--limit N]
 
 // The CLI reads the store directly, like the other commands: it needs no API token and works with
 // the service stopped (a job interrupted by a crash shows as running until an instance resumes it).
-
-function whole(value: string | undefined, flag: string, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!/^[0-9]+$/.test(value) || n < 1 || n > max)
-    throw new UsageError(`${flag} takes a whole number from 1 to ${max}`);
-  return n;
-}
 
 const list = leaf({
   options: {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Core } from '../core.ts';
-import { note, printJson, printListing, printTable, UsageError } from '../io.ts';
+import { note, printJson, printListing, printTable, UsageError, whole } from '../io.ts';
 import { subcommands, withCore } from './subcommands.ts';
 
 export const REQUESTS_HELP = `./bin/crm-proxy.mjs requests list [--connection ID] [--token ID] [--status 2xx|3xx|4xx|5xx] [--request-id ID] [--limit N] [--json]
@@ -24,9 +24,7 @@ async function list(args: string[], open: () => Promise<Core>): Promise<number> 
   if (values.status !== undefined && !/^[2-5]xx$/.test(values.status)) {
     throw new UsageError('--status must be 2xx, 3xx, 4xx or 5xx');
   }
-  const limit = values.limit === undefined ? 50 : Number(values.limit);
-  if (!(Number.isInteger(limit) && limit >= 1 && limit <= 1000))
-    throw new UsageError('--limit must be from 1 to 1000');
+  const limit = whole(values.limit, '--limit', 50, 1000);
   return withCore(open, async (core) => {
     const entries = await core.admin.requests({
       connectionId: values.connection,
@@ -80,9 +78,7 @@ export async function usageCommand(args: string[], open: () => Promise<Core>): P
       json: { type: 'boolean', default: false },
     },
   });
-  const hours = values.hours === undefined ? 168 : Number(values.hours);
-  if (!(Number.isInteger(hours) && hours >= 1 && hours <= 168))
-    throw new UsageError('--hours must be from 1 to 168');
+  const hours = whole(values.hours, '--hours', 168, 168);
   return withCore(open, async (core) => {
     const series = await core.admin.usage(hours, values.connection);
     if (values.json) {

@@ -73,7 +73,7 @@ export async function withCore(
   }
 }
 
-/** A command without subcommands: its arguments are parsed before the store is opened. */
+/** A command or subcommand without subcommands of its own: its arguments are parsed before the store is opened. */
 export function single(spec: Leaf): Command {
   return (args, open) => {
     const { values, operands } = parse(spec, args);
@@ -98,11 +98,7 @@ export function subcommands(command: string, table: Record<string, Leaf | Comman
           ? `unknown subcommand "${command} ${given}"`
           : `${command} needs a subcommand: ${Object.keys(table).join(', ')}`,
       );
-    if (typeof sub === 'function') return sub(rest, open);
-    return withCore(open, (core) => {
-      const { values, operands } = parse(sub, rest);
-      return sub.run(core, values, operands);
-    });
+    return (typeof sub === 'function' ? sub : single(sub))(rest, open);
   };
 }
 
