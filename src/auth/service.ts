@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { randomBase62 } from '../crypto/random.ts';
 import type { Connection, Region, TokenRecord } from '../domain/connection.ts';
+import { TtlCache } from '../lib/ttl-cache.ts';
 import type { Store, TokenRecordWithHash } from '../store/types.ts';
-import { type CachedToken, TokenCache } from './cache.ts';
 import { generateToken, hashToken, isDisplayPrefix, parseToken } from './token-format.ts';
 import type { CreateTokenInput, CreateTokenResult, RevokeResult, VerifyResult } from './types.ts';
 
@@ -22,12 +22,23 @@ export interface AuthServiceOptions {
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 
+// Verified tokens are cached, each tagged with the store's change-feed version read *before* the
+// lookup that filled it, and used only while the version has not moved: a revocation or connection
+// removal anywhere (this process, the CLI on the same SQLite file, another instance on the same
+// PostgreSQL via NOTIFY) therefore takes effect on the next request, not after a TTL. The TTL only
+// bounds how stale the non-security fields (e.g. connection status) may get.
+interface CachedToken {
+  token: TokenRecord;
+  connection: Connection;
+  version: string;
+}
+
 export class AuthService {
   readonly #store: Store;
   readonly #region: Region;
   readonly #publicUrls: Partial<Record<Region, string>>;
   readonly #clock: () => Date;
-  readonly #cache: TokenCache;
+  readonly #cache: TtlCache<CachedToken>;
   readonly #lastUsedIntervalMs: number;
   readonly #onBackgroundError: (err: unknown) => void;
   readonly #lastWritten = new Map<string, number>();
@@ -38,9 +49,9 @@ export class AuthService {
     this.#region = opts.region;
     this.#publicUrls = opts.publicUrls;
     this.#clock = opts.clock ?? (() => new Date());
-    this.#cache = new TokenCache({
+    this.#cache = new TtlCache({
       ttlMs: opts.cacheTtlMs ?? 60_000,
-      maxEntries: opts.cacheMaxEntries ?? 10_000,
+      max: opts.cacheMaxEntries ?? 10_000,
       clock: { now: () => this.#clock().getTime() },
     });
     this.#lastUsedIntervalMs = opts.lastUsedIntervalMs ?? 60_000;
@@ -59,8 +70,8 @@ export class AuthService {
     const version = await this.#store.changes.version();
     // A token found in the cache was parsed, checksummed and region-checked when it was stored.
     const hash = raw === undefined ? undefined : hashToken(raw);
-    const cached = hash === undefined ? undefined : this.#cache.get(hash, version);
-    if (cached !== undefined) return this.#accept(cached, now);
+    const cached = hash === undefined ? undefined : this.#cache.get(hash);
+    if (cached !== undefined && cached.version === version) return this.#accept(cached, now);
     const parsed = raw === undefined ? null : parseToken(raw);
     if (raw === undefined || hash === undefined || parsed === null) {
       return fail(
@@ -82,7 +93,7 @@ export class AuthService {
         'unknown_token',
         'This API token is not known here; create one with `./bin/crm-proxy.mjs tokens create`.',
       );
-    const hit = { ...found, version, storedAt: now.getTime() };
+    const hit = { ...found, version };
     this.#cache.set(hash, hit);
     return this.#accept(hit, now);
   }
@@ -180,7 +191,7 @@ export class AuthService {
     if (!(await this.#store.tokens.revoke(record.id, now))) {
       return { ok: false, code: 'already_revoked', message: `Token ${record.id} was already revoked.` };
     }
-    this.#cache.evictToken(record.id);
+    this.#cache.deleteWhere((_hash, e) => e.token.id === record.id);
     return { ok: true, record: { ...record, revokedAt: now } };
   }
 
