@@ -3,10 +3,10 @@ import type { Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { AccessCheckOutcome } from '../providers/adapter.ts';
 import { PAGE_HEADERS, type PageContent, renderPage } from './pages.ts';
-import { LABEL_MAX } from './types.ts';
 
+const LABEL_MAX = 200;
 /** Longest `return_to` path accepted. */
-export const RETURN_TO_MAX = 500;
+const RETURN_TO_MAX = 500;
 
 /** How a browser request of the flow is answered: a page, or a redirect. Both carry PAGE_HEADERS. */
 export type FlowAnswer =
@@ -92,7 +92,7 @@ export function redirect(location: string, setCookies: string[]): FlowAnswer {
   return { kind: 'redirect', location, setCookies, headers: PAGE_HEADERS };
 }
 
-export const START_AGAIN =
+const START_AGAIN =
   'Start again from the crm-proxy console (Connect), or ask the operator for a new connect link. Nothing was created.';
 
 /** The page that ends a flow with a connection: the CRM, the account, what is shared; no internal id. */

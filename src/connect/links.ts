@@ -5,10 +5,9 @@ import type { Provider } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { ConnectLink } from '../store/types.ts';
 import { checkedLabel, FAILURES, type FlowAnswer, invalid, page, redirect } from './answers.ts';
-import { ConnectCore } from './core.ts';
+import { ConnectCore, LINK_PATH } from './core.ts';
 import { backCookie, landingPage } from './landing.ts';
 import { hashSecret, newSecret } from './secrets.ts';
-import { LINK_PATH } from './types.ts';
 
 export interface LinkInput {
   provider: Provider;

@@ -2,11 +2,16 @@ import type { Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { Clock } from '../lib/clock.ts';
 import { SingleFlight } from '../lib/single-flight.ts';
-import type { AuthFacet, OAuthApp, TokenGrant } from '../providers/adapter.ts';
+import type { AuthFacet, OAuthApp } from '../providers/adapter.ts';
 import { CrmError } from '../providers/errors.ts';
 import { type LocksRepository, LockTimeoutError } from '../store/types.ts';
 import { plainHttpRefusal } from './plain-http.ts';
-import type { ConnectionWithCredentials, Credentials } from './types.ts';
+import {
+  type ConnectionWithCredentials,
+  type Credentials,
+  grantCredentials,
+  type OAuthCredentials,
+} from './types.ts';
 
 /** What the token manager needs from the connection service (structural, so tests can pass a fake). */
 export interface CredentialsStore {
@@ -212,7 +217,7 @@ export class TokenManager {
         crmBody: outcome.body,
       });
     }
-    const next = merge(credentials, outcome.grant);
+    const next = grantCredentials(outcome.grant, credentials);
     await this.#store(found, next);
     this.#cache.set(connection.id, { accessToken: outcome.grant.accessToken, expiresAt: expiryOf(next) });
     this.#o.log?.info(
@@ -251,24 +256,9 @@ export class TokenManager {
 }
 
 /** When the stored access token expires (ms), if the CRM said. */
-function expiryOf(credentials: Extract<Credentials, { kind: 'oauth' }>): number | undefined {
+function expiryOf(credentials: OAuthCredentials): number | undefined {
   const at = credentials.accessTokenExpiresAt;
   return at === undefined ? undefined : Date.parse(at);
-}
-
-function merge(
-  credentials: Extract<Credentials, { kind: 'oauth' }>,
-  grant: TokenGrant,
-): Extract<Credentials, { kind: 'oauth' }> {
-  const next: Extract<Credentials, { kind: 'oauth' }> = {
-    kind: 'oauth',
-    refreshToken: grant.refreshToken ?? credentials.refreshToken,
-    accessToken: grant.accessToken,
-  };
-  if (grant.accessTokenExpiresAt !== undefined) next.accessTokenExpiresAt = grant.accessTokenExpiresAt;
-  const scope = grant.scope ?? credentials.scope;
-  if (scope !== undefined) next.scope = scope;
-  return next;
 }
 
 function needsReauth(connection: Connection): ApiError {
