@@ -9,7 +9,7 @@ import type { ConnectionStats, RequestLogEntry, Store } from '../store/types.ts'
 
 export type { Operator, OperatorSession, RequestLogEntry } from '../store/types.ts';
 
-import type { ConnectLinkInput, ConnectLinkSummary, ConnectPort } from './connect-port.ts';
+import type { ConnectPort } from './connect-port.ts';
 import { OperatorService } from './operators.ts';
 import { RequestLog } from './request-log.ts';
 
@@ -50,8 +50,8 @@ export interface AdminDeps {
   requestLog: RequestLog;
   now: () => number;
   displayName: (provider: string) => string;
-  /** The OAuth connect flow; absent in builds without it. */
-  connect?: ConnectPort | undefined;
+  /** The OAuth connect flow: the console and the admin API start flows and handle links with it. */
+  connect: ConnectPort;
 }
 
 /**
@@ -102,20 +102,11 @@ function health(
 
 export class AdminService {
   readonly #d: AdminDeps;
+  readonly connect: ConnectPort;
 
   constructor(deps: AdminDeps) {
     this.#d = deps;
-  }
-
-  get connectAvailable(): boolean {
-    return this.#d.connect !== undefined;
-  }
-
-  get connect(): ConnectPort {
-    if (this.#d.connect === undefined) {
-      throw new ApiError('service_unavailable', 'The OAuth connect flow is not part of this build.');
-    }
-    return this.#d.connect;
+    this.connect = deps.connect;
   }
 
   /** The connections as stored (account ids included), for the console's same-account badge. */
@@ -207,14 +198,6 @@ export class AdminService {
       if (record) return record;
     }
     throw notFound('token', id);
-  }
-
-  listLinks(): Promise<ConnectLinkSummary[]> {
-    return this.connect.listLinks();
-  }
-
-  createLink(input: ConnectLinkInput): Promise<{ id: string; url: string; expiresAt: string }> {
-    return this.connect.createLink(input);
   }
 
   async revokeLink(id: string): Promise<void> {
