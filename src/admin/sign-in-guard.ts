@@ -4,6 +4,7 @@
 // "device cookie", after OWASP's device cookies): failures from elsewhere never use up its own
 // allowance. The counters are in this instance's memory.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { TokenBuckets } from '../auth/rate-limit.ts';
 
 export interface FailureLimit {
   /** Failures allowed at once. */
@@ -28,34 +29,6 @@ export const SIGN_IN_LIMITS: SignInLimits = {
   deviceMaxAgeMs: 180 * 86_400_000,
 };
 
-/** Failure counters as token buckets: `burst` failures, then one every `refillMs`. */
-class FailureCounter {
-  readonly #limit: FailureLimit;
-  readonly #buckets = new Map<string, { tokens: number; at: number }>();
-  constructor(limit: FailureLimit) {
-    this.#limit = limit;
-  }
-
-  #level(key: string, now: number): number {
-    const b = this.#buckets.get(key);
-    if (b === undefined) return this.#limit.burst;
-    return Math.min(this.#limit.burst, b.tokens + (now - b.at) / this.#limit.refillMs);
-  }
-
-  /** Seconds to wait before another attempt; 0 when one may be made now. */
-  waitSeconds(key: string, now: number): number {
-    const level = this.#level(key, now);
-    return level >= 1 ? 0 : Math.max(1, Math.ceil(((1 - level) * this.#limit.refillMs) / 1000));
-  }
-
-  fail(key: string, now: number): void {
-    this.#buckets.set(key, { tokens: Math.max(0, this.#level(key, now) - 1), at: now });
-    if (this.#buckets.size > 100_000) {
-      for (const [k] of this.#buckets) if (this.#level(k, now) >= this.#limit.burst) this.#buckets.delete(k);
-    }
-  }
-}
-
 export type SignInCheck =
   | { allowed: true; knownBrowser: string | null }
   | { allowed: false; retryAfterSeconds: number };
@@ -64,17 +37,18 @@ export class SignInGuard {
   readonly #limits: SignInLimits;
   readonly #keys: readonly Buffer[];
   readonly #now: () => number;
-  readonly #address: FailureCounter;
-  readonly #account: FailureCounter;
-  readonly #browser: FailureCounter;
+  // Failures only are counted: each one takes a token.
+  readonly #address: TokenBuckets;
+  readonly #account: TokenBuckets;
+  readonly #browser: TokenBuckets;
 
   constructor(opts: { keys: readonly Buffer[]; now: () => number; limits?: SignInLimits }) {
     this.#limits = opts.limits ?? SIGN_IN_LIMITS;
     this.#keys = opts.keys;
     this.#now = opts.now;
-    this.#address = new FailureCounter(this.#limits.perAddress);
-    this.#account = new FailureCounter(this.#limits.perAccount);
-    this.#browser = new FailureCounter(this.#limits.perKnownBrowser);
+    this.#address = new TokenBuckets(this.#limits.perAddress);
+    this.#account = new TokenBuckets(this.#limits.perAccount);
+    this.#browser = new TokenBuckets(this.#limits.perKnownBrowser);
   }
 
   get limits(): SignInLimits {
@@ -100,11 +74,11 @@ export class SignInGuard {
     if (!check.allowed) return;
     const now = this.#now();
     if (check.knownBrowser !== null) {
-      this.#browser.fail(check.knownBrowser, now);
+      this.#browser.take(check.knownBrowser, now);
       return;
     }
-    this.#address.fail(address, now);
-    this.#account.fail(email, now);
+    this.#address.take(address, now);
+    this.#account.take(email, now);
   }
 
   /** A device cookie for this browser and account, issued on a successful sign-in. */
