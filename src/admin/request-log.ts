@@ -36,24 +36,15 @@ export class RequestLog {
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> = Promise.resolve();
   #lastPrune = 0;
-  #dropped = 0;
   #seq = 0;
 
   constructor(opts: RequestLogOptions) {
     this.#opts = { flushIntervalMs: 1000, maxBuffered: 500, maxPending: 50_000, ...opts };
   }
 
-  /** Entries dropped because the store could not keep up (a failing store). */
-  get dropped(): number {
-    return this.#dropped;
-  }
-
   /** Records one answered request (the entry is kept as it is, not copied); never waits on the store. */
   record(entry: NewRequestLogEntry, allowance?: { used: number; limit: number }, error?: string): void {
-    if (this.#buffer.length >= this.#opts.maxPending) {
-      this.#buffer.shift();
-      this.#dropped++;
-    }
+    if (this.#buffer.length >= this.#opts.maxPending) this.#buffer.shift();
     // Ids sort in arrival order (entries of the same instant stay in order), then random.
     const seq = (this.#seq++ % 1e9).toString(36).padStart(6, '0');
     // The entry is handed over: it gets its id in place instead of being copied (once per request).

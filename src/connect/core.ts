@@ -281,17 +281,6 @@ export class ConnectCore {
     return { name: serviceName ?? new URL(this.publicBaseUrl()).host, logoUrl: logoUrl ?? null };
   }
 
-  /** The flow's target for these choices, refused now if it could not start (login host, app). */
-  checkStart(
-    adapter: CrmAdapter,
-    facet: ConnectFacet,
-    input: { provider: Provider; loginHost?: string | undefined; sandbox?: boolean | undefined },
-  ): ConnectTarget {
-    const target = this.target(adapter, facet, input, null);
-    this.app(adapter, facet, target);
-    return target;
-  }
-
   /** A page with the service's name and logo on top (and the logo's origin allowed by its CSP). */
   protected branded(answer: FlowAnswer): FlowAnswer {
     if (answer.kind !== 'page') return answer;
