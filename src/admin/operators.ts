@@ -53,7 +53,11 @@ export class OperatorService {
   readonly #store: Store;
   readonly #now: () => number;
   readonly #policy: SessionPolicy;
-  /** Writes of last_seen_at are spaced out: one a minute per session is enough for the idle timeout. */
+  /**
+   * Writes of last_seen_at are spaced out: one a minute per session is enough for the idle timeout.
+   * When the store ends sessions, it is cleared whole: it holds only write times, so that is cheap
+   * and always correct.
+   */
   readonly #touched = new Map<string, number>();
   /**
    * Keys the console signs its own cookies with (the first signs, all check): the same on every
@@ -243,7 +247,7 @@ export class OperatorService {
       if (op.disabledAt !== null) return op;
       await this.#keepOneManager(op, 'disable');
       await this.#store.operators.setDisabled(op.id, this.#iso());
-      this.#forget();
+      this.#touched.clear();
       return (await this.#store.operators.findById(op.id)) ?? op;
     });
   }
@@ -263,7 +267,7 @@ export class OperatorService {
       const op = await this.#target(target);
       await this.#keepOneManager(op, 'remove');
       await this.#store.operators.remove(op.id);
-      this.#forget();
+      this.#touched.clear();
       return op;
     });
   }
@@ -310,7 +314,7 @@ export class OperatorService {
   async endSessions(actor: Actor, target: string): Promise<number> {
     const op = await this.#target(target);
     this.#mustManage(actor, op.id);
-    this.#forget();
+    this.#touched.clear();
     return this.#store.operators.deleteSessions(op.id);
   }
 
@@ -319,7 +323,7 @@ export class OperatorService {
     if (problem !== null) throw new OperatorError('new_password', problem);
     if (!(await this.#store.operators.setPassword(id, await hashPassword(password), this.#iso())))
       throw notFound(id);
-    this.#forget();
+    this.#touched.clear();
   }
 
   /** An action on `operatorId`'s own account needs no right to manage the others. */
@@ -347,14 +351,6 @@ export class OperatorService {
         `${op.email} is the last enabled operator who can manage the others, so it cannot be ${what === 'remove' ? 'removed' : 'disabled'}; add or enable another first`,
         409,
       );
-  }
-
-  /**
-   * Drops this instance's memory of session writes after the store ended some sessions: the map
-   * holds only write times, so clearing it all is cheap and always correct.
-   */
-  #forget(): void {
-    this.#touched.clear();
   }
 }
 

@@ -113,13 +113,7 @@ export class ConnectCore {
   }
 
   /** Which CRMs can be connected in a browser right now, and the variables each one still lacks. */
-  providers(): Array<{
-    provider: Provider;
-    displayName: string;
-    ready: boolean;
-    missing: string[];
-    sandbox: boolean;
-  }> {
+  providers() {
     return this.adapters().flatMap((adapter) => {
       const facet = adapter.connect;
       if (facet === undefined) return [];

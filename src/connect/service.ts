@@ -1,6 +1,6 @@
 // The browser connect flow (OAuth 2.0 authorization-code grant) and one-time connect links. Generic:
 // each CRM's consent URL, code exchange and check call come from its adapter's `connect` facet.
-import { type CreateConnectionInput, type Credentials, grantCredentials } from '../connections/types.ts';
+import { type Credentials, grantCredentials } from '../connections/types.ts';
 import { accountKey, type Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { ConnectTarget } from '../providers/adapter.ts';
@@ -19,6 +19,8 @@ import {
 
 export type { SandboxCrm } from './core.ts';
 
+type CallbackRequest = { query: Record<string, unknown>; cookieHeader: string | undefined };
+
 /**
  * The whole flow: its start and links (core.ts, links.ts) and the callback. Connections from
  * pasted credentials (the CLI) are checked with the same parts (checked.ts).
@@ -28,10 +30,7 @@ export class ConnectService extends ConnectLinks {
    * `GET /oauth/callback`: checks the state and the browser, exchanges the code, checks the grant,
    * stores. A page that ends the flow without a connection offers a way back.
    */
-  async complete(request: {
-    query: Record<string, unknown>;
-    cookieHeader: string | undefined;
-  }): Promise<FlowAnswer> {
+  async complete(request: CallbackRequest): Promise<FlowAnswer> {
     const answer = await this.#complete(request);
     const cleared = [...answer.setCookies, oauthCookie(BACK_COOKIE, '', 0)];
     if (answer.kind !== 'page' || answer.content.tone !== 'fail')
@@ -40,10 +39,7 @@ export class ConnectService extends ConnectLinks {
     return this.branded({ ...answer, content, setCookies: cleared });
   }
 
-  async #complete(request: {
-    query: Record<string, unknown>;
-    cookieHeader: string | undefined;
-  }): Promise<FlowAnswer> {
+  async #complete(request: CallbackRequest): Promise<FlowAnswer> {
     const q = (name: string): string | undefined => {
       const v = request.query[name];
       const first = Array.isArray(v) ? v[0] : v;
@@ -127,7 +123,7 @@ export class ConnectService extends ConnectLinks {
       return this.#reconnected(state, state.reconnectId, credentials, account, crm, facts, clear);
     }
 
-    const input: CreateConnectionInput = {
+    const created = await this.connections.create({
       provider: state.provider,
       label: state.label,
       instanceUrl: exchange.instanceUrl,
@@ -136,8 +132,7 @@ export class ConnectService extends ConnectLinks {
       credentials,
       accountId: check.accountId,
       loginUrl,
-    };
-    const created = await this.connections.create(input);
+    });
     if (!created.ok) return page(502, FAILURES.not_stored(crm, created.message), clear);
     const connection = created.connection;
     if (
