@@ -5,7 +5,7 @@ import type { AuthService } from '../auth/service.ts';
 import type { ConnectionService } from '../connections/service.ts';
 import type { Connection, TokenRecord } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
-import type { ConnectionStats, RequestLogEntry, Store } from '../store/types.ts';
+import type { ConnectionStats, RequestLogEntry, RequestLogFilter, Store } from '../store/types.ts';
 
 export type { Operator, OperatorSession, RequestLogEntry } from '../store/types.ts';
 
@@ -15,18 +15,13 @@ import { RequestLog } from './request-log.ts';
 
 export type ConnectionHealth = 'active' | 'needs_reauth' | 'failing';
 
-export interface ConnectionView {
-  id: string;
-  provider: string;
+export interface ConnectionView
+  extends Pick<Connection, 'id' | 'provider' | 'label' | 'region' | 'sandbox' | 'createdAt'> {
   providerName: string;
-  label: string | null;
-  region: string;
-  sandbox: boolean;
   status: ConnectionHealth;
   /** Why it needs re-authorisation, or the last CRM failure when failing. */
   lastError: string | null;
   lastErrorAt: string | null;
-  createdAt: string;
   lastUsedAt: string | null;
   /** The CRM account's daily API allowance as its last answers said (only CRMs that report one). */
   allowance: { used: number; limit: number; left: number; at: string } | null;
@@ -214,14 +209,8 @@ export class AdminService {
     }
   }
 
-  requests(filter: {
-    connectionId?: string | undefined;
-    tokenId?: string | undefined;
-    statusClass?: number | undefined;
-    requestId?: string | undefined;
-    before?: string | undefined;
-    limit?: number | undefined;
-  }): Promise<RequestLogEntry[]> {
+  /** The newest entries that match, 100 unless `limit` says (at most 1,000). */
+  requests(filter: Partial<RequestLogFilter>): Promise<RequestLogEntry[]> {
     return this.#d.requestLog.query({ ...filter, limit: Math.min(filter.limit ?? 100, 1000) });
   }
 
