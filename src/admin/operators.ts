@@ -4,14 +4,10 @@ import { randomBase62 } from '../crypto/random.ts';
 import type { Operator, OperatorKey, OperatorSession, Store } from '../store/types.ts';
 import { decoyHash, hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
 
-export interface SessionPolicy {
-  /** A session ends this long after sign-in, however active. */
-  absoluteMs: number;
-  /** A session unused this long ends. */
-  idleMs: number;
-}
-
-export const DEFAULT_SESSION_POLICY: SessionPolicy = { absoluteMs: 12 * 3600_000, idleMs: 60 * 60_000 };
+/** A session ends this long after sign-in, however active. */
+const SESSION_ABSOLUTE_MS = 12 * 3600_000;
+/** A session unused this long ends. */
+const SESSION_IDLE_MS = 60 * 60_000;
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const KEY = /^crmpk_[0-9A-Za-z]{43}$/;
@@ -52,7 +48,6 @@ const LIFECYCLE_LOCK = 'operators:lifecycle';
 export class OperatorService {
   readonly #store: Store;
   readonly #now: () => number;
-  readonly #policy: SessionPolicy;
   /**
    * Writes of last_seen_at are spaced out: one a minute per session is enough for the idle timeout.
    * When the store ends sessions, it is cleared whole: it holds only write times, so that is cheap
@@ -69,12 +64,10 @@ export class OperatorService {
   constructor(opts: {
     store: Store;
     now: () => number;
-    policy?: SessionPolicy;
     cookieKeys?: readonly Buffer[];
   }) {
     this.#store = opts.store;
     this.#now = opts.now;
-    this.#policy = opts.policy ?? DEFAULT_SESSION_POLICY;
     this.cookieKeys = opts.cookieKeys?.length ? opts.cookieKeys : [randomBytes(32)];
   }
 
@@ -141,13 +134,13 @@ export class OperatorService {
       csrfToken: randomBytes(32).toString('base64url'),
       createdAt: this.#iso(),
       lastSeenAt: this.#iso(),
-      expiresAt: this.#iso(this.#policy.absoluteMs),
+      expiresAt: this.#iso(SESSION_ABSOLUTE_MS),
       address: client.address?.slice(0, 100) ?? null,
       userAgent: client.userAgent?.slice(0, 300) ?? null,
     };
     await this.#store.operators.insertSession(session);
     await this.#store.operators.signedIn(operator.id, session.createdAt);
-    await this.#store.operators.pruneSessions(this.#iso(), this.#iso(-this.#policy.idleMs));
+    await this.#store.operators.pruneSessions(this.#iso(), this.#iso(-SESSION_IDLE_MS));
     return { cookieValue, session };
   }
 
@@ -162,7 +155,7 @@ export class OperatorService {
     const session = await this.#store.operators.findSession(idHash);
     if (!session) return null;
     const now = this.#now();
-    if (Date.parse(session.expiresAt) <= now || Date.parse(session.lastSeenAt) + this.#policy.idleMs <= now) {
+    if (Date.parse(session.expiresAt) <= now || Date.parse(session.lastSeenAt) + SESSION_IDLE_MS <= now) {
       await this.#store.operators.deleteSession(idHash);
       return null;
     }

@@ -6,23 +6,11 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { TokenBuckets } from '../auth/rate-limit.ts';
 
-export interface FailureLimit {
-  /** Failures allowed at once. */
-  burst: number;
-  /** Then one more each this many milliseconds. */
-  refillMs: number;
-}
-
-export interface SignInLimits {
-  perAddress: FailureLimit;
-  perAccount: FailureLimit;
-  perKnownBrowser: FailureLimit;
-  /** How long a device cookie is honoured after the sign-in that issued it. */
-  deviceMaxAgeMs: number;
-}
-
-/** The documented numbers (docs/console.md). */
-export const SIGN_IN_LIMITS: SignInLimits = {
+/**
+ * The documented numbers (docs/console.md): `burst` failures at once, then one more each
+ * `refillMs`; a device cookie is honoured `deviceMaxAgeMs` after the sign-in that issued it.
+ */
+export const SIGN_IN_LIMITS = {
   perAddress: { burst: 10, refillMs: 6_000 },
   perAccount: { burst: 5, refillMs: 180_000 },
   perKnownBrowser: { burst: 10, refillMs: 180_000 },
@@ -34,7 +22,6 @@ export type SignInCheck =
   | { allowed: false; retryAfterSeconds: number };
 
 export class SignInGuard {
-  readonly #limits: SignInLimits;
   readonly #keys: readonly Buffer[];
   readonly #now: () => number;
   // Failures only are counted: each one takes a token.
@@ -42,17 +29,16 @@ export class SignInGuard {
   readonly #account: TokenBuckets;
   readonly #browser: TokenBuckets;
 
-  constructor(opts: { keys: readonly Buffer[]; now: () => number; limits?: SignInLimits }) {
-    this.#limits = opts.limits ?? SIGN_IN_LIMITS;
+  constructor(opts: { keys: readonly Buffer[]; now: () => number }) {
     this.#keys = opts.keys;
     this.#now = opts.now;
-    this.#address = new TokenBuckets(this.#limits.perAddress);
-    this.#account = new TokenBuckets(this.#limits.perAccount);
-    this.#browser = new TokenBuckets(this.#limits.perKnownBrowser);
+    this.#address = new TokenBuckets(SIGN_IN_LIMITS.perAddress);
+    this.#account = new TokenBuckets(SIGN_IN_LIMITS.perAccount);
+    this.#browser = new TokenBuckets(SIGN_IN_LIMITS.perKnownBrowser);
   }
 
-  get limits(): SignInLimits {
-    return this.#limits;
+  get limits(): typeof SIGN_IN_LIMITS {
+    return SIGN_IN_LIMITS;
   }
 
   /**
@@ -102,7 +88,7 @@ export class SignInGuard {
     if (!signed) return null;
     if (Buffer.from(who, 'base64url').toString() !== email) return null;
     const at = Number.parseInt(issued, 36);
-    if (!Number.isFinite(at) || now - at > this.#limits.deviceMaxAgeMs) return null;
+    if (!Number.isFinite(at) || now - at > SIGN_IN_LIMITS.deviceMaxAgeMs) return null;
     return nonce;
   }
 

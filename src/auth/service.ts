@@ -13,7 +13,6 @@ export interface AuthServiceOptions {
   publicUrls: Partial<Record<Region, string>>;
   clock?: () => Date;
   cacheTtlMs?: number;
-  cacheMaxEntries?: number;
   /** last_used_at is written at most once per token per interval, not once per request. */
   lastUsedIntervalMs?: number;
   /** Receives failures of background last-used writes (they never fail a request). */
@@ -51,7 +50,7 @@ export class AuthService {
     this.#clock = opts.clock ?? (() => new Date());
     this.#cache = new TtlCache({
       ttlMs: opts.cacheTtlMs ?? 60_000,
-      max: opts.cacheMaxEntries ?? 10_000,
+      max: 10_000,
       clock: { now: () => this.#clock().getTime() },
     });
     this.#lastUsedIntervalMs = opts.lastUsedIntervalMs ?? 60_000;

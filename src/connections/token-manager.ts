@@ -31,10 +31,6 @@ export interface TokenManagerOptions {
   };
   oauthAppFor: (connection: Connection) => OAuthApp | null;
   clock: Pick<Clock, 'now'>;
-  /** Refresh this long before a known expiry, so a token does not die in flight. */
-  refreshAheadMs?: number;
-  /** Lease of the cross-instance refresh lock: longer than a slow token call, short enough to recover from a crash. */
-  lockTtlMs?: number;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   /**
    * Whether a connection may reach its CRM over plain http (default true; false in production
@@ -54,6 +50,10 @@ interface CachedToken {
 }
 
 const CAS_ATTEMPTS = 3;
+/** Refresh this long before a known expiry, so a token does not die in flight. */
+const REFRESH_AHEAD_MS = 60_000;
+/** Lease of the cross-instance refresh lock: longer than a slow token call, short enough to recover from a crash. */
+const LOCK_TTL_MS = 30_000;
 
 /**
  * Access tokens of every connection: served from memory, refreshed ahead of a known expiry and
@@ -68,7 +68,7 @@ export class TokenManager {
   readonly #flight = new SingleFlight<string>();
 
   constructor(options: TokenManagerOptions) {
-    this.#o = { refreshAheadMs: 60_000, lockTtlMs: 30_000, plainHttpAllowed: true, ...options };
+    this.#o = { plainHttpAllowed: true, ...options };
   }
 
   /**
@@ -132,7 +132,7 @@ export class TokenManager {
     const usable = this.#usableStored(current, rejected);
     if (usable !== null) return usable;
     try {
-      return await this.#o.locks.withLock(`token-refresh:${connection.id}`, this.#o.lockTtlMs, async () => {
+      return await this.#o.locks.withLock(`token-refresh:${connection.id}`, LOCK_TTL_MS, async () => {
         // Re-read under the lock: another instance may have refreshed while we waited.
         const fresh = await this.#read(connection);
         const stored = this.#usableStored(fresh, rejected);
@@ -251,7 +251,7 @@ export class TokenManager {
   }
 
   #expiringSoon(expiresAt: number | undefined): boolean {
-    return expiresAt !== undefined && expiresAt - this.#o.refreshAheadMs <= this.#o.clock.now();
+    return expiresAt !== undefined && expiresAt - REFRESH_AHEAD_MS <= this.#o.clock.now();
   }
 }
 
