@@ -206,31 +206,23 @@ export class AuthService {
       const record = await this.#store.tokens.findById(ref);
       return record ? { ok: true, record } : notFound;
     }
+    // A whole token is matched by its hash; a display prefix must name one token.
     const parsed = parseToken(ref);
-    if (parsed) {
-      const hash = hashToken(ref);
-      const match = (await this.#store.tokens.findByPrefix(parsed.displayPrefix)).find(
-        (c) => c.hash === hash,
-      );
-      if (!match) return notFound;
-      const { hash: _h, ...record } = match;
-      return { ok: true, record };
+    const prefix = parsed?.displayPrefix ?? (isDisplayPrefix(ref) ? ref : null);
+    if (prefix === null) return notFound;
+    const hash = parsed === null ? null : hashToken(ref);
+    const matches = await this.#store.tokens.findByPrefix(prefix);
+    const [first, second] = hash === null ? matches : matches.filter((c) => c.hash === hash);
+    if (!first) return notFound;
+    if (second) {
+      return {
+        ok: false,
+        code: 'ambiguous',
+        message: `Several tokens start with ${ref}; revoke by id (tok_…).`,
+      };
     }
-    if (isDisplayPrefix(ref)) {
-      const matches = await this.#store.tokens.findByPrefix(ref);
-      const [first, second] = matches;
-      if (!first) return notFound;
-      if (second) {
-        return {
-          ok: false,
-          code: 'ambiguous',
-          message: `Several tokens start with ${ref}; revoke by id (tok_…).`,
-        };
-      }
-      const { hash: _h, ...record } = first;
-      return { ok: true, record };
-    }
-    return notFound;
+    const { hash: _h, ...record } = first;
+    return { ok: true, record };
   }
 
   /** Waits for background last-used writes; call before closing the store. */

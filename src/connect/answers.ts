@@ -198,14 +198,13 @@ export const FAILURES = {
       `The sign-in worked, but the check call with the new credentials failed: ${said}.`,
       `Check that the ${crm} user may use the API and that the app has the scopes the README lists, then start again. Nothing was created.`,
     ),
-  other_account: (crm: string, existing: Connection, got: string) => ({
-    ...fail(
+  other_account: (crm: string, existing: Connection, got: string) =>
+    fail(
       'other_account',
       `That is another ${crm} account`,
       `Connection ${existing.id} belongs to account ${existing.accountId ?? '?'}, but the sign-in was for account ${got}. Its credentials were not changed.`,
       `Reconnect while signed in to the same ${crm} account, or connect the other account as a new connection.`,
     ),
-  }),
   reconnect_gone: (id: string) =>
     fail('reconnect_gone', 'The connection is gone', `Connection ${id} was removed while the flow ran.`),
   not_stored: (crm: string, said: string) =>
