@@ -4,14 +4,10 @@ import { randomBase62 } from '../crypto/random.ts';
 import type { Operator, OperatorKey, OperatorSession, Store } from '../store/types.ts';
 import { decoyHash, hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
 
-export interface SessionPolicy {
-  /** A session ends this long after sign-in, however active. */
-  absoluteMs: number;
-  /** A session unused this long ends. */
-  idleMs: number;
-}
-
-export const DEFAULT_SESSION_POLICY: SessionPolicy = { absoluteMs: 12 * 3600_000, idleMs: 60 * 60_000 };
+/** A session ends this long after sign-in, however active. */
+const SESSION_ABSOLUTE_MS = 12 * 3600_000;
+/** A session unused this long ends. */
+const SESSION_IDLE_MS = 60 * 60_000;
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const KEY = /^crmpk_[0-9A-Za-z]{43}$/;
@@ -52,8 +48,11 @@ const LIFECYCLE_LOCK = 'operators:lifecycle';
 export class OperatorService {
   readonly #store: Store;
   readonly #now: () => number;
-  readonly #policy: SessionPolicy;
-  /** Writes of last_seen_at are spaced out: one a minute per session is enough for the idle timeout. */
+  /**
+   * Writes of last_seen_at are spaced out: one a minute per session is enough for the idle timeout.
+   * When the store ends sessions, it is cleared whole: it holds only write times, so that is cheap
+   * and always correct.
+   */
   readonly #touched = new Map<string, number>();
   /**
    * Keys the console signs its own cookies with (the first signs, all check): the same on every
@@ -65,12 +64,10 @@ export class OperatorService {
   constructor(opts: {
     store: Store;
     now: () => number;
-    policy?: SessionPolicy;
     cookieKeys?: readonly Buffer[];
   }) {
     this.#store = opts.store;
     this.#now = opts.now;
-    this.#policy = opts.policy ?? DEFAULT_SESSION_POLICY;
     this.cookieKeys = opts.cookieKeys?.length ? opts.cookieKeys : [randomBytes(32)];
   }
 
@@ -137,13 +134,13 @@ export class OperatorService {
       csrfToken: randomBytes(32).toString('base64url'),
       createdAt: this.#iso(),
       lastSeenAt: this.#iso(),
-      expiresAt: this.#iso(this.#policy.absoluteMs),
+      expiresAt: this.#iso(SESSION_ABSOLUTE_MS),
       address: client.address?.slice(0, 100) ?? null,
       userAgent: client.userAgent?.slice(0, 300) ?? null,
     };
     await this.#store.operators.insertSession(session);
     await this.#store.operators.signedIn(operator.id, session.createdAt);
-    await this.#store.operators.pruneSessions(this.#iso(), this.#iso(-this.#policy.idleMs));
+    await this.#store.operators.pruneSessions(this.#iso(), this.#iso(-SESSION_IDLE_MS));
     return { cookieValue, session };
   }
 
@@ -158,7 +155,7 @@ export class OperatorService {
     const session = await this.#store.operators.findSession(idHash);
     if (!session) return null;
     const now = this.#now();
-    if (Date.parse(session.expiresAt) <= now || Date.parse(session.lastSeenAt) + this.#policy.idleMs <= now) {
+    if (Date.parse(session.expiresAt) <= now || Date.parse(session.lastSeenAt) + SESSION_IDLE_MS <= now) {
       await this.#store.operators.deleteSession(idHash);
       return null;
     }
@@ -243,7 +240,7 @@ export class OperatorService {
       if (op.disabledAt !== null) return op;
       await this.#keepOneManager(op, 'disable');
       await this.#store.operators.setDisabled(op.id, this.#iso());
-      this.#forget();
+      this.#touched.clear();
       return (await this.#store.operators.findById(op.id)) ?? op;
     });
   }
@@ -263,7 +260,7 @@ export class OperatorService {
       const op = await this.#target(target);
       await this.#keepOneManager(op, 'remove');
       await this.#store.operators.remove(op.id);
-      this.#forget();
+      this.#touched.clear();
       return op;
     });
   }
@@ -310,7 +307,7 @@ export class OperatorService {
   async endSessions(actor: Actor, target: string): Promise<number> {
     const op = await this.#target(target);
     this.#mustManage(actor, op.id);
-    this.#forget();
+    this.#touched.clear();
     return this.#store.operators.deleteSessions(op.id);
   }
 
@@ -319,7 +316,7 @@ export class OperatorService {
     if (problem !== null) throw new OperatorError('new_password', problem);
     if (!(await this.#store.operators.setPassword(id, await hashPassword(password), this.#iso())))
       throw notFound(id);
-    this.#forget();
+    this.#touched.clear();
   }
 
   /** An action on `operatorId`'s own account needs no right to manage the others. */
@@ -347,14 +344,6 @@ export class OperatorService {
         `${op.email} is the last enabled operator who can manage the others, so it cannot be ${what === 'remove' ? 'removed' : 'disabled'}; add or enable another first`,
         409,
       );
-  }
-
-  /**
-   * Drops this instance's memory of session writes after the store ended some sessions: the map
-   * holds only write times, so clearing it all is cheap and always correct.
-   */
-  #forget(): void {
-    this.#touched.clear();
   }
 }
 

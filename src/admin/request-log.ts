@@ -18,16 +18,16 @@ export interface RequestLogOptions {
   retentionMs: number;
   /** How often the buffer is written (default 1 s). */
   flushIntervalMs?: number;
-  /** A buffer this full is written at once (default 500). */
-  maxBuffered?: number;
-  /** Entries kept in memory at most while the store fails; older ones are dropped (default 50,000). */
-  maxPending?: number;
   onError?: (err: unknown) => void;
 }
 
 export type NewRequestLogEntry = Omit<RequestLogEntry, 'id'>;
 
 const PRUNE_EVERY_MS = 3600_000;
+/** A buffer this full is written at once. */
+const MAX_BUFFERED = 500;
+/** Entries kept in memory at most while the store fails; older ones are dropped. */
+const MAX_PENDING = 50_000;
 
 export class RequestLog {
   readonly #opts: Required<Omit<RequestLogOptions, 'onError'>> & Pick<RequestLogOptions, 'onError'>;
@@ -36,24 +36,15 @@ export class RequestLog {
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> = Promise.resolve();
   #lastPrune = 0;
-  #dropped = 0;
   #seq = 0;
 
   constructor(opts: RequestLogOptions) {
-    this.#opts = { flushIntervalMs: 1000, maxBuffered: 500, maxPending: 50_000, ...opts };
-  }
-
-  /** Entries dropped because the store could not keep up (a failing store). */
-  get dropped(): number {
-    return this.#dropped;
+    this.#opts = { flushIntervalMs: 1000, ...opts };
   }
 
   /** Records one answered request (the entry is kept as it is, not copied); never waits on the store. */
   record(entry: NewRequestLogEntry, allowance?: { used: number; limit: number }, error?: string): void {
-    if (this.#buffer.length >= this.#opts.maxPending) {
-      this.#buffer.shift();
-      this.#dropped++;
-    }
+    if (this.#buffer.length >= MAX_PENDING) this.#buffer.shift();
     // Ids sort in arrival order (entries of the same instant stay in order), then random.
     const seq = (this.#seq++ % 1e9).toString(36).padStart(6, '0');
     // The entry is handed over: it gets its id in place instead of being copied (once per request).
@@ -73,7 +64,7 @@ export class RequestLog {
       if (allowance !== undefined)
         stats.allowance = { used: allowance.used, limit: allowance.limit, at: entry.at };
     }
-    if (this.#buffer.length >= this.#opts.maxBuffered) void this.flush();
+    if (this.#buffer.length >= MAX_BUFFERED) void this.flush();
     else this.#schedule();
   }
 
@@ -107,7 +98,7 @@ export class RequestLog {
       }
     } catch (err) {
       // Put them back (newest kept if over the bound): the next flush tries again.
-      this.#buffer = [...entries, ...this.#buffer].slice(-this.#opts.maxPending);
+      this.#buffer = [...entries, ...this.#buffer].slice(-MAX_PENDING);
       for (const s of stats) if (!this.#stats.has(s.connectionId)) this.#stats.set(s.connectionId, s);
       this.#opts.onError?.(err);
       this.#schedule();

@@ -5,28 +5,23 @@ import type { AuthService } from '../auth/service.ts';
 import type { ConnectionService } from '../connections/service.ts';
 import type { Connection, TokenRecord } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
-import type { ConnectionStats, RequestLogEntry, Store } from '../store/types.ts';
+import type { ConnectionStats, RequestLogEntry, RequestLogFilter, Store } from '../store/types.ts';
 
 export type { Operator, OperatorSession, RequestLogEntry } from '../store/types.ts';
 
-import type { ConnectLinkInput, ConnectLinkSummary, ConnectPort } from './connect-port.ts';
+import type { ConnectPort } from './connect-port.ts';
 import { OperatorService } from './operators.ts';
 import { RequestLog } from './request-log.ts';
 
 export type ConnectionHealth = 'active' | 'needs_reauth' | 'failing';
 
-export interface ConnectionView {
-  id: string;
-  provider: string;
+export interface ConnectionView
+  extends Pick<Connection, 'id' | 'provider' | 'label' | 'region' | 'sandbox' | 'createdAt'> {
   providerName: string;
-  label: string | null;
-  region: string;
-  sandbox: boolean;
   status: ConnectionHealth;
   /** Why it needs re-authorisation, or the last CRM failure when failing. */
   lastError: string | null;
   lastErrorAt: string | null;
-  createdAt: string;
   lastUsedAt: string | null;
   /** The CRM account's daily API allowance as its last answers said (only CRMs that report one). */
   allowance: { used: number; limit: number; left: number; at: string } | null;
@@ -50,8 +45,8 @@ export interface AdminDeps {
   requestLog: RequestLog;
   now: () => number;
   displayName: (provider: string) => string;
-  /** The OAuth connect flow; absent in builds without it. */
-  connect?: ConnectPort | undefined;
+  /** The OAuth connect flow: the console and the admin API start flows and handle links with it. */
+  connect: ConnectPort;
 }
 
 /**
@@ -102,20 +97,11 @@ function health(
 
 export class AdminService {
   readonly #d: AdminDeps;
+  readonly connect: ConnectPort;
 
   constructor(deps: AdminDeps) {
     this.#d = deps;
-  }
-
-  get connectAvailable(): boolean {
-    return this.#d.connect !== undefined;
-  }
-
-  get connect(): ConnectPort {
-    if (this.#d.connect === undefined) {
-      throw new ApiError('service_unavailable', 'The OAuth connect flow is not part of this build.');
-    }
-    return this.#d.connect;
+    this.connect = deps.connect;
   }
 
   /** The connections as stored (account ids included), for the console's same-account badge. */
@@ -209,14 +195,6 @@ export class AdminService {
     throw notFound('token', id);
   }
 
-  listLinks(): Promise<ConnectLinkSummary[]> {
-    return this.connect.listLinks();
-  }
-
-  createLink(input: ConnectLinkInput): Promise<{ id: string; url: string; expiresAt: string }> {
-    return this.connect.createLink(input);
-  }
-
   async revokeLink(id: string): Promise<void> {
     const outcome = await this.connect.revokeLink(id);
     if (outcome === 'not_found') throw notFound('connect link', id);
@@ -231,14 +209,8 @@ export class AdminService {
     }
   }
 
-  requests(filter: {
-    connectionId?: string | undefined;
-    tokenId?: string | undefined;
-    statusClass?: number | undefined;
-    requestId?: string | undefined;
-    before?: string | undefined;
-    limit?: number | undefined;
-  }): Promise<RequestLogEntry[]> {
+  /** The newest entries that match, 100 unless `limit` says (at most 1,000). */
+  requests(filter: Partial<RequestLogFilter>): Promise<RequestLogEntry[]> {
     return this.#d.requestLog.query({ ...filter, limit: Math.min(filter.limit ?? 100, 1000) });
   }
 

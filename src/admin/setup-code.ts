@@ -9,7 +9,7 @@ import type { Operator } from '../store/types.ts';
 import { OperatorError, type OperatorService } from './operators.ts';
 
 /** How long an issued code stays good. */
-export const SETUP_CODE_TTL_MS = 24 * 3600_000;
+const SETUP_CODE_TTL_MS = 24 * 3600_000;
 
 /** 28 base62 characters in groups of four (≈ 167 bits): `crmps-xxxx-xxxx-…`. */
 const CODE = /^crmps(-[0-9A-Za-z]{4}){7}$/;
@@ -30,15 +30,13 @@ export class SetupCodeError extends Error {
 export class FirstOperatorSetup {
   readonly #operators: OperatorService;
   readonly #now: () => number;
-  readonly #ttlMs: number;
   #hash: Buffer | null = null;
   #expiresAt = 0;
   #used = false;
 
-  constructor(opts: { operators: OperatorService; now: () => number; ttlMs?: number }) {
+  constructor(opts: { operators: OperatorService; now: () => number }) {
     this.#operators = opts.operators;
     this.#now = opts.now;
-    this.#ttlMs = opts.ttlMs ?? SETUP_CODE_TTL_MS;
   }
 
   /** True while no operator exists: the console then offers to create the first one. */
@@ -55,7 +53,7 @@ export class FirstOperatorSetup {
     const raw = randomBase62(28);
     const code = `crmps-${raw.match(/.{4}/g)?.join('-')}`;
     this.#hash = sha256(code);
-    this.#expiresAt = this.#now() + this.#ttlMs;
+    this.#expiresAt = this.#now() + SETUP_CODE_TTL_MS;
     this.#used = false;
     return { code, expiresAt: new Date(this.#expiresAt).toISOString() };
   }

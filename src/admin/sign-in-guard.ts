@@ -4,81 +4,41 @@
 // "device cookie", after OWASP's device cookies): failures from elsewhere never use up its own
 // allowance. The counters are in this instance's memory.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { TokenBuckets } from '../auth/rate-limit.ts';
 
-export interface FailureLimit {
-  /** Failures allowed at once. */
-  burst: number;
-  /** Then one more each this many milliseconds. */
-  refillMs: number;
-}
-
-export interface SignInLimits {
-  perAddress: FailureLimit;
-  perAccount: FailureLimit;
-  perKnownBrowser: FailureLimit;
-  /** How long a device cookie is honoured after the sign-in that issued it. */
-  deviceMaxAgeMs: number;
-}
-
-/** The documented numbers (docs/console.md). */
-export const SIGN_IN_LIMITS: SignInLimits = {
+/**
+ * The documented numbers (docs/console.md): `burst` failures at once, then one more each
+ * `refillMs`; a device cookie is honoured `deviceMaxAgeMs` after the sign-in that issued it.
+ */
+export const SIGN_IN_LIMITS = {
   perAddress: { burst: 10, refillMs: 6_000 },
   perAccount: { burst: 5, refillMs: 180_000 },
   perKnownBrowser: { burst: 10, refillMs: 180_000 },
   deviceMaxAgeMs: 180 * 86_400_000,
 };
 
-/** Failure counters as token buckets: `burst` failures, then one every `refillMs`. */
-class FailureCounter {
-  readonly #limit: FailureLimit;
-  readonly #buckets = new Map<string, { tokens: number; at: number }>();
-  constructor(limit: FailureLimit) {
-    this.#limit = limit;
-  }
-
-  #level(key: string, now: number): number {
-    const b = this.#buckets.get(key);
-    if (b === undefined) return this.#limit.burst;
-    return Math.min(this.#limit.burst, b.tokens + (now - b.at) / this.#limit.refillMs);
-  }
-
-  /** Seconds to wait before another attempt; 0 when one may be made now. */
-  waitSeconds(key: string, now: number): number {
-    const level = this.#level(key, now);
-    return level >= 1 ? 0 : Math.max(1, Math.ceil(((1 - level) * this.#limit.refillMs) / 1000));
-  }
-
-  fail(key: string, now: number): void {
-    this.#buckets.set(key, { tokens: Math.max(0, this.#level(key, now) - 1), at: now });
-    if (this.#buckets.size > 100_000) {
-      for (const [k] of this.#buckets) if (this.#level(k, now) >= this.#limit.burst) this.#buckets.delete(k);
-    }
-  }
-}
-
 export type SignInCheck =
   | { allowed: true; knownBrowser: string | null }
   | { allowed: false; retryAfterSeconds: number };
 
 export class SignInGuard {
-  readonly #limits: SignInLimits;
   readonly #keys: readonly Buffer[];
   readonly #now: () => number;
-  readonly #address: FailureCounter;
-  readonly #account: FailureCounter;
-  readonly #browser: FailureCounter;
+  // Failures only are counted: each one takes a token.
+  readonly #address: TokenBuckets;
+  readonly #account: TokenBuckets;
+  readonly #browser: TokenBuckets;
 
-  constructor(opts: { keys: readonly Buffer[]; now: () => number; limits?: SignInLimits }) {
-    this.#limits = opts.limits ?? SIGN_IN_LIMITS;
+  constructor(opts: { keys: readonly Buffer[]; now: () => number }) {
     this.#keys = opts.keys;
     this.#now = opts.now;
-    this.#address = new FailureCounter(this.#limits.perAddress);
-    this.#account = new FailureCounter(this.#limits.perAccount);
-    this.#browser = new FailureCounter(this.#limits.perKnownBrowser);
+    this.#address = new TokenBuckets(SIGN_IN_LIMITS.perAddress);
+    this.#account = new TokenBuckets(SIGN_IN_LIMITS.perAccount);
+    this.#browser = new TokenBuckets(SIGN_IN_LIMITS.perKnownBrowser);
   }
 
-  get limits(): SignInLimits {
-    return this.#limits;
+  get limits(): typeof SIGN_IN_LIMITS {
+    return SIGN_IN_LIMITS;
   }
 
   /**
@@ -100,11 +60,11 @@ export class SignInGuard {
     if (!check.allowed) return;
     const now = this.#now();
     if (check.knownBrowser !== null) {
-      this.#browser.fail(check.knownBrowser, now);
+      this.#browser.take(check.knownBrowser, now);
       return;
     }
-    this.#address.fail(address, now);
-    this.#account.fail(email, now);
+    this.#address.take(address, now);
+    this.#account.take(email, now);
   }
 
   /** A device cookie for this browser and account, issued on a successful sign-in. */
@@ -128,7 +88,7 @@ export class SignInGuard {
     if (!signed) return null;
     if (Buffer.from(who, 'base64url').toString() !== email) return null;
     const at = Number.parseInt(issued, 36);
-    if (!Number.isFinite(at) || now - at > this.#limits.deviceMaxAgeMs) return null;
+    if (!Number.isFinite(at) || now - at > SIGN_IN_LIMITS.deviceMaxAgeMs) return null;
     return nonce;
   }
 

@@ -9,9 +9,38 @@ export interface RateLimitOptions {
   burst: number;
 }
 
-interface Bucket {
-  tokens: number;
-  updatedAt: number;
+/**
+ * Token buckets by key: `burst` tokens at once, then one more each `refillMs`. Full buckets (idle
+ * keys) are dropped past 100,000 keys, so memory stays bounded.
+ */
+export class TokenBuckets {
+  readonly #burst: number;
+  readonly #refillMs: number;
+  readonly #buckets = new Map<string, { tokens: number; at: number }>();
+  constructor(limit: { burst: number; refillMs: number }) {
+    this.#burst = limit.burst;
+    this.#refillMs = limit.refillMs;
+  }
+
+  #level(key: string, now: number): number {
+    const b = this.#buckets.get(key);
+    if (b === undefined) return this.#burst;
+    return Math.min(this.#burst, b.tokens + (now - b.at) / this.#refillMs);
+  }
+
+  /** Seconds to wait for a token; 0 when there is one now. */
+  waitSeconds(key: string, now: number): number {
+    const level = this.#level(key, now);
+    return level >= 1 ? 0 : Math.max(1, Math.ceil(((1 - level) * this.#refillMs) / 1000));
+  }
+
+  /** Takes a token (an empty bucket stays empty). */
+  take(key: string, now: number): void {
+    this.#buckets.set(key, { tokens: Math.max(0, this.#level(key, now) - 1), at: now });
+    if (this.#buckets.size > 100_000) {
+      for (const [k] of this.#buckets) if (this.#level(k, now) >= this.#burst) this.#buckets.delete(k);
+    }
+  }
 }
 
 /**
@@ -22,12 +51,13 @@ interface Bucket {
 export class RateLimiter {
   readonly #options: RateLimitOptions;
   readonly #clock: Clock;
-  readonly #buckets = new Map<string, Bucket>();
+  readonly #buckets: TokenBuckets;
   readonly #shared: SharedState | null;
 
   constructor(options: RateLimitOptions, clock: Clock, shared: SharedState | null = null) {
     this.#options = options;
     this.#clock = clock;
+    this.#buckets = new TokenBuckets({ burst: options.burst, refillMs: 1000 / options.perSecond });
     this.#shared = shared;
   }
 
@@ -35,17 +65,9 @@ export class RateLimiter {
   take(key: string): void | Promise<void> {
     if (this.#shared !== null) return this.#takeShared(this.#shared, key);
     const now = this.#clock.now();
-    const bucket = this.#buckets.get(key) ?? { tokens: this.#options.burst, updatedAt: now };
-    const refill = ((now - bucket.updatedAt) / 1000) * this.#options.perSecond;
-    bucket.tokens = Math.min(this.#options.burst, bucket.tokens + refill);
-    bucket.updatedAt = now;
-    if (bucket.tokens < 1) {
-      this.#buckets.set(key, bucket);
-      throw this.#refusal(Math.max(1, Math.ceil((1 - bucket.tokens) / this.#options.perSecond)));
-    }
-    bucket.tokens -= 1;
-    this.#buckets.set(key, bucket);
-    if (this.#buckets.size > 100_000) this.#sweep(now);
+    const wait = this.#buckets.waitSeconds(key, now);
+    if (wait > 0) throw this.#refusal(wait);
+    this.#buckets.take(key, now);
   }
 
   async #takeShared(shared: SharedState, key: string): Promise<void> {
@@ -62,14 +84,5 @@ export class RateLimiter {
         details: [{ limit_per_second: this.#options.perSecond, burst: this.#options.burst }],
       },
     );
-  }
-
-  /** Drops full buckets (idle tokens) so memory stays bounded. */
-  #sweep(now: number): void {
-    for (const [key, bucket] of this.#buckets) {
-      const full =
-        bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.#options.perSecond >= this.#options.burst;
-      if (full) this.#buckets.delete(key);
-    }
   }
 }

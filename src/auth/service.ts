@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { randomBase62 } from '../crypto/random.ts';
 import type { Connection, Region, TokenRecord } from '../domain/connection.ts';
+import { TtlCache } from '../lib/ttl-cache.ts';
 import type { Store, TokenRecordWithHash } from '../store/types.ts';
-import { type CachedToken, TokenCache } from './cache.ts';
 import { generateToken, hashToken, isDisplayPrefix, parseToken } from './token-format.ts';
 import type { CreateTokenInput, CreateTokenResult, RevokeResult, VerifyResult } from './types.ts';
 
@@ -13,7 +13,6 @@ export interface AuthServiceOptions {
   publicUrls: Partial<Record<Region, string>>;
   clock?: () => Date;
   cacheTtlMs?: number;
-  cacheMaxEntries?: number;
   /** last_used_at is written at most once per token per interval, not once per request. */
   lastUsedIntervalMs?: number;
   /** Receives failures of background last-used writes (they never fail a request). */
@@ -22,12 +21,23 @@ export interface AuthServiceOptions {
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 
+// Verified tokens are cached, each tagged with the store's change-feed version read *before* the
+// lookup that filled it, and used only while the version has not moved: a revocation or connection
+// removal anywhere (this process, the CLI on the same SQLite file, another instance on the same
+// PostgreSQL via NOTIFY) therefore takes effect on the next request, not after a TTL. The TTL only
+// bounds how stale the non-security fields (e.g. connection status) may get.
+interface CachedToken {
+  token: TokenRecord;
+  connection: Connection;
+  version: string;
+}
+
 export class AuthService {
   readonly #store: Store;
   readonly #region: Region;
   readonly #publicUrls: Partial<Record<Region, string>>;
   readonly #clock: () => Date;
-  readonly #cache: TokenCache;
+  readonly #cache: TtlCache<CachedToken>;
   readonly #lastUsedIntervalMs: number;
   readonly #onBackgroundError: (err: unknown) => void;
   readonly #lastWritten = new Map<string, number>();
@@ -38,9 +48,9 @@ export class AuthService {
     this.#region = opts.region;
     this.#publicUrls = opts.publicUrls;
     this.#clock = opts.clock ?? (() => new Date());
-    this.#cache = new TokenCache({
+    this.#cache = new TtlCache({
       ttlMs: opts.cacheTtlMs ?? 60_000,
-      maxEntries: opts.cacheMaxEntries ?? 10_000,
+      max: 10_000,
       clock: { now: () => this.#clock().getTime() },
     });
     this.#lastUsedIntervalMs = opts.lastUsedIntervalMs ?? 60_000;
@@ -59,8 +69,8 @@ export class AuthService {
     const version = await this.#store.changes.version();
     // A token found in the cache was parsed, checksummed and region-checked when it was stored.
     const hash = raw === undefined ? undefined : hashToken(raw);
-    const cached = hash === undefined ? undefined : this.#cache.get(hash, version);
-    if (cached !== undefined) return this.#accept(cached, now);
+    const cached = hash === undefined ? undefined : this.#cache.get(hash);
+    if (cached !== undefined && cached.version === version) return this.#accept(cached, now);
     const parsed = raw === undefined ? null : parseToken(raw);
     if (raw === undefined || hash === undefined || parsed === null) {
       return fail(
@@ -82,7 +92,7 @@ export class AuthService {
         'unknown_token',
         'This API token is not known here; create one with `./bin/crm-proxy.mjs tokens create`.',
       );
-    const hit = { ...found, version, storedAt: now.getTime() };
+    const hit = { ...found, version };
     this.#cache.set(hash, hit);
     return this.#accept(hit, now);
   }
@@ -180,7 +190,7 @@ export class AuthService {
     if (!(await this.#store.tokens.revoke(record.id, now))) {
       return { ok: false, code: 'already_revoked', message: `Token ${record.id} was already revoked.` };
     }
-    this.#cache.evictToken(record.id);
+    this.#cache.deleteWhere((_hash, e) => e.token.id === record.id);
     return { ok: true, record: { ...record, revokedAt: now } };
   }
 
@@ -196,31 +206,23 @@ export class AuthService {
       const record = await this.#store.tokens.findById(ref);
       return record ? { ok: true, record } : notFound;
     }
+    // A whole token is matched by its hash; a display prefix must name one token.
     const parsed = parseToken(ref);
-    if (parsed) {
-      const hash = hashToken(ref);
-      const match = (await this.#store.tokens.findByPrefix(parsed.displayPrefix)).find(
-        (c) => c.hash === hash,
-      );
-      if (!match) return notFound;
-      const { hash: _h, ...record } = match;
-      return { ok: true, record };
+    const prefix = parsed?.displayPrefix ?? (isDisplayPrefix(ref) ? ref : null);
+    if (prefix === null) return notFound;
+    const hash = parsed === null ? null : hashToken(ref);
+    const matches = await this.#store.tokens.findByPrefix(prefix);
+    const [first, second] = hash === null ? matches : matches.filter((c) => c.hash === hash);
+    if (!first) return notFound;
+    if (second) {
+      return {
+        ok: false,
+        code: 'ambiguous',
+        message: `Several tokens start with ${ref}; revoke by id (tok_…).`,
+      };
     }
-    if (isDisplayPrefix(ref)) {
-      const matches = await this.#store.tokens.findByPrefix(ref);
-      const [first, second] = matches;
-      if (!first) return notFound;
-      if (second) {
-        return {
-          ok: false,
-          code: 'ambiguous',
-          message: `Several tokens start with ${ref}; revoke by id (tok_…).`,
-        };
-      }
-      const { hash: _h, ...record } = first;
-      return { ok: true, record };
-    }
-    return notFound;
+    const { hash: _h, ...record } = first;
+    return { ok: true, record };
   }
 
   /** Waits for background last-used writes; call before closing the store. */

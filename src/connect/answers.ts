@@ -3,10 +3,10 @@ import type { Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { AccessCheckOutcome } from '../providers/adapter.ts';
 import { PAGE_HEADERS, type PageContent, renderPage } from './pages.ts';
-import { LABEL_MAX } from './types.ts';
 
+const LABEL_MAX = 200;
 /** Longest `return_to` path accepted. */
-export const RETURN_TO_MAX = 500;
+const RETURN_TO_MAX = 500;
 
 /** How a browser request of the flow is answered: a page, or a redirect. Both carry PAGE_HEADERS. */
 export type FlowAnswer =
@@ -92,7 +92,7 @@ export function redirect(location: string, setCookies: string[]): FlowAnswer {
   return { kind: 'redirect', location, setCookies, headers: PAGE_HEADERS };
 }
 
-export const START_AGAIN =
+const START_AGAIN =
   'Start again from the crm-proxy console (Connect), or ask the operator for a new connect link. Nothing was created.';
 
 /** The page that ends a flow with a connection: the CRM, the account, what is shared; no internal id. */
@@ -198,14 +198,13 @@ export const FAILURES = {
       `The sign-in worked, but the check call with the new credentials failed: ${said}.`,
       `Check that the ${crm} user may use the API and that the app has the scopes the README lists, then start again. Nothing was created.`,
     ),
-  other_account: (crm: string, existing: Connection, got: string) => ({
-    ...fail(
+  other_account: (crm: string, existing: Connection, got: string) =>
+    fail(
       'other_account',
       `That is another ${crm} account`,
       `Connection ${existing.id} belongs to account ${existing.accountId ?? '?'}, but the sign-in was for account ${got}. Its credentials were not changed.`,
       `Reconnect while signed in to the same ${crm} account, or connect the other account as a new connection.`,
     ),
-  }),
   reconnect_gone: (id: string) =>
     fail('reconnect_gone', 'The connection is gone', `Connection ${id} was removed while the flow ran.`),
   not_stored: (crm: string, said: string) =>

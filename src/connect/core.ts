@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.ts';
 import type { ConnectionService } from '../connections/service.ts';
+import type { Credentials } from '../connections/types.ts';
 import type { Connection, Provider } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -18,14 +19,53 @@ import {
   pkceChallenge,
   pkceVerifier,
 } from './secrets.ts';
-import {
-  type BeginInput,
-  type BeginResult,
-  CALLBACK_PATH,
-  type ConnectServiceOptions,
-  type SandboxCrm,
-  STATE_TTL_MS,
-} from './types.ts';
+
+/** How long a started flow may take, consent included. */
+export const STATE_TTL_MS = 10 * 60_000;
+export const CALLBACK_PATH = '/oauth/callback';
+export const LINK_PATH = '/connect/';
+
+/** A sandbox CRM running beside the service: where it listens and the OAuth client it registered. */
+export interface SandboxCrm extends OAuthClient {
+  url: string;
+}
+
+export interface ConnectServiceOptions {
+  store: Store;
+  connections: ConnectionService;
+  /** The CRMs' adapters (their `connect` facets). */
+  adapters: () => readonly CrmAdapter[];
+  config: Config;
+  clock: Pick<Clock, 'now'>;
+  /** Sandbox CRMs started with the service: flows go to them unless a login host is chosen. */
+  sandboxes?: Readonly<Record<Provider, SandboxCrm>> | undefined;
+  /** Called after a re-connect replaced a connection's credentials (drop cached access tokens). */
+  onCredentialsReplaced?: (connectionId: string) => void;
+  logger?: Logger;
+}
+
+export interface BeginInput {
+  provider: Provider;
+  /** The login host an operator chose, for a CRM that offers a choice (its `loginOrigin` checks it). */
+  loginHost?: string | undefined;
+  label?: string | null | undefined;
+  /** Id of a connection whose credentials the flow replaces in place. */
+  reconnect?: string | undefined;
+  /** A path on this service to redirect to after success (`?connected=<id>` or `?reconnected=<id>`). */
+  returnTo?: string | undefined;
+  /**
+   * True: connect the sandbox CRM running beside the service. Default: the sandbox when one runs
+   * and no login host is given (a re-connect follows its connection).
+   */
+  sandbox?: boolean | undefined;
+}
+
+export interface BeginResult {
+  /** Where to send the browser: the CRM's consent page. */
+  authorizeUrl: string;
+  /** The browser binding: give it to the browser only through `bindingCookie`. */
+  binding: string;
+}
 
 export class ConnectCore {
   readonly store: Store;
@@ -33,10 +73,9 @@ export class ConnectCore {
   readonly config: Config;
   readonly clock: Pick<Clock, 'now'>;
   readonly log: Logger | undefined;
-  /** Called after a re-connect replaced a connection's credentials. */
-  readonly onReplaced: (connectionId: string) => void;
-  readonly #adapters: () => readonly CrmAdapter[];
-  readonly #sandboxes: Readonly<Record<Provider, SandboxCrm>> | undefined;
+  readonly adapters: () => readonly CrmAdapter[];
+  readonly sandboxes: Readonly<Record<Provider, SandboxCrm>> | undefined;
+  readonly #onReplaced: (connectionId: string) => void;
   #listenBaseUrl: string;
 
   constructor(opts: ConnectServiceOptions) {
@@ -45,9 +84,9 @@ export class ConnectCore {
     this.config = opts.config;
     this.clock = opts.clock;
     this.log = opts.logger;
-    this.onReplaced = opts.onCredentialsReplaced ?? (() => {});
-    this.#adapters = opts.adapters;
-    this.#sandboxes = opts.sandboxes;
+    this.#onReplaced = opts.onCredentialsReplaced ?? (() => {});
+    this.adapters = opts.adapters;
+    this.sandboxes = opts.sandboxes;
     const host = opts.config.host;
     const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
     this.#listenBaseUrl = `http://${shown}:${opts.config.port}`;
@@ -74,17 +113,11 @@ export class ConnectCore {
   }
 
   /** Which CRMs can be connected in a browser right now, and the variables each one still lacks. */
-  providers(): Array<{
-    provider: Provider;
-    displayName: string;
-    ready: boolean;
-    missing: string[];
-    sandbox: boolean;
-  }> {
-    return this.#adapters().flatMap((adapter) => {
+  providers() {
+    return this.adapters().flatMap((adapter) => {
       const facet = adapter.connect;
       if (facet === undefined) return [];
-      const sandbox = this.#sandboxes?.[adapter.profile.id] !== undefined;
+      const sandbox = this.sandboxes?.[adapter.profile.id] !== undefined;
       const configured = facet.configuredApp() !== null;
       return [
         {
@@ -156,7 +189,7 @@ export class ConnectCore {
   }
 
   facet(provider: Provider): { adapter: CrmAdapter; facet: ConnectFacet } {
-    const adapters = this.#adapters();
+    const adapters = this.adapters();
     const adapter = adapters.find((a) => a.profile.id === provider);
     if (adapter === undefined) {
       throw invalid('provider', `provider must be ${adapters.map((a) => `"${a.profile.id}"`).join(' or ')}`);
@@ -176,7 +209,7 @@ export class ConnectCore {
     input: BeginInput,
     existing: Connection | null,
   ): ConnectTarget {
-    const sandbox = this.#sandboxes?.[adapter.profile.id];
+    const sandbox = this.sandboxes?.[adapter.profile.id];
     const wantsSandbox =
       existing !== null
         ? existing.sandbox
@@ -200,7 +233,7 @@ export class ConnectCore {
 
   app(adapter: CrmAdapter, facet: ConnectFacet, target: ConnectTarget): OAuthClient {
     if (target.sandbox) {
-      const sandbox = this.#sandboxes?.[adapter.profile.id];
+      const sandbox = this.sandboxes?.[adapter.profile.id];
       if (sandbox !== undefined) return sandbox;
     }
     const app = facet.configuredApp();
@@ -208,26 +241,38 @@ export class ConnectCore {
       throw appMissing(
         adapter.profile.displayName,
         facet.appVariables,
-        this.#sandboxes?.[adapter.profile.id] !== undefined,
+        this.sandboxes?.[adapter.profile.id] !== undefined,
       );
     return app;
+  }
+
+  /**
+   * Replaces a connection's credentials (a re-connect, or pasted ones) unless they reach another
+   * account than its own, and records the account, login host and instance URL they reached.
+   */
+  async replaceCredentials(
+    existing: Connection,
+    credentials: Credentials,
+    reached: { accountId: string | null; loginUrl?: string | null; instanceUrl?: string | null },
+  ): Promise<'updated' | 'other_account' | 'not_found' | 'invalid'> {
+    const { accountId } = reached;
+    if (existing.accountId !== null && accountId !== null && existing.accountId !== accountId)
+      return 'other_account';
+    const outcome = await this.connections.reauthorize(existing.id, credentials);
+    if (outcome !== 'updated') return outcome;
+    await this.connections.setAccount(existing.id, {
+      accountId: accountId ?? existing.accountId,
+      loginUrl: reached.loginUrl ?? existing.loginUrl,
+      instanceUrl: reached.instanceUrl ?? existing.instanceUrl,
+    });
+    this.#onReplaced(existing.id);
+    return 'updated';
   }
 
   /** Who the account owner's pages name: the configured service name, else the public URL's host. */
   brand(): Brand {
     const { serviceName, logoUrl } = this.config.connect;
     return { name: serviceName ?? new URL(this.publicBaseUrl()).host, logoUrl: logoUrl ?? null };
-  }
-
-  /** The flow's target for these choices, refused now if it could not start (login host, app). */
-  checkStart(
-    adapter: CrmAdapter,
-    facet: ConnectFacet,
-    input: { provider: Provider; loginHost?: string | undefined; sandbox?: boolean | undefined },
-  ): ConnectTarget {
-    const target = this.target(adapter, facet, input, null);
-    this.app(adapter, facet, target);
-    return target;
   }
 
   /** A page with the service's name and logo on top (and the logo's origin allowed by its CSP). */

@@ -43,18 +43,14 @@ export function backCookie(linkPath: string, secure: boolean): string {
 
 /** A way back from a failed flow: to the link's landing page when it started there, else the console. */
 export function wayBack(cookies: Map<string, string>): PageAction[] {
-  const raw = cookies.get(BACK_COOKIE);
-  const path = raw === undefined ? '' : safeDecode(raw);
+  let path = '';
+  try {
+    path = decodeURIComponent(cookies.get(BACK_COOKIE) ?? '');
+  } catch {
+    // A malformed cookie: the way back to the console.
+  }
   if (/^\/connect\/[A-Za-z0-9_-]{1,100}$/.test(path)) {
     return [{ href: path, label: 'Start again', primary: true }];
   }
   return [{ href: '/console/connections', label: 'Back to the console (operators)', primary: false }];
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return '';
-  }
 }

@@ -1,24 +1,17 @@
 // One-time connect links: an operator creates one and hands it to the account owner, whose browser
 // opens it, sees who asks for what, and goes on to the CRM's consent page.
 import { randomBase62 } from '../crypto/random.ts';
-import type { Provider } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { ConnectLink } from '../store/types.ts';
 import { checkedLabel, FAILURES, type FlowAnswer, invalid, page, redirect } from './answers.ts';
-import { ConnectCore } from './core.ts';
+import { type BeginInput, ConnectCore, LINK_PATH } from './core.ts';
 import { backCookie, landingPage } from './landing.ts';
 import { hashSecret, newSecret } from './secrets.ts';
-import { LINK_PATH } from './types.ts';
 
-export interface LinkInput {
-  provider: Provider;
-  label?: string | null | undefined;
-  loginHost?: string | undefined;
-  /** Lifetime; default `CRM_PROXY_CONNECT_LINK_TTL_HOURS` (24 h). */
+/** What a link's flow will start, as in `begin`; `ttlMs` defaults to `CRM_PROXY_CONNECT_LINK_TTL_HOURS` (24 h). */
+export type LinkInput = Pick<BeginInput, 'provider' | 'label' | 'loginHost' | 'sandbox'> & {
   ttlMs?: number | undefined;
-  /** As in `begin`: the sandbox CRM (default when one runs and no login host is given) or the real one. */
-  sandbox?: boolean | undefined;
-}
+};
 
 export type LinkStatus = 'active' | 'used' | 'expired' | 'revoked';
 export interface ConnectLinkView extends ConnectLink {
@@ -38,11 +31,8 @@ export class ConnectLinks extends ConnectCore {
       throw invalid('ttl', 'a link must live between 1 minute and 30 days');
     }
     // Refuse now what would fail when the link is opened: an unknown login host, a missing app.
-    const target = this.checkStart(adapter, facet, {
-      provider: input.provider,
-      loginHost: input.loginHost,
-      sandbox: input.sandbox,
-    });
+    const target = this.target(adapter, facet, input, null);
+    this.app(adapter, facet, target);
     const secret = newSecret();
     const now = this.clock.now();
     const link = await this.store.connectLinks.insert({
@@ -94,7 +84,7 @@ export class ConnectLinks extends ConnectCore {
       const { adapter } = this.facet(link.provider);
       const landing = landingPage({
         crm: adapter.profile.displayName,
-        service: this.config.connect.serviceName ?? new URL(this.publicBaseUrl()).host,
+        service: this.brand().name,
         label: link.label,
         expiresAt: link.expiresAt,
         continueHref: `${LINK_PATH}${secret}?continue=1`,

@@ -1,12 +1,11 @@
 // The browser connect flow (OAuth 2.0 authorization-code grant) and one-time connect links. Generic:
 // each CRM's consent URL, code exchange and check call come from its adapter's `connect` facet.
-import type { CreateConnectionInput, Credentials } from '../connections/types.ts';
+import { type Credentials, grantCredentials } from '../connections/types.ts';
 import { accountKey, type Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { ConnectTarget } from '../providers/adapter.ts';
 import type { ConnectState } from '../store/types.ts';
 import { accountFacts, CONNECTED, FAILURES, type FlowAnswer, page, redirect, withParam } from './answers.ts';
-import { CheckedConnections, type CheckedCreateResult } from './checked.ts';
 import { BACK_COOKIE, wayBack } from './landing.ts';
 import { ConnectLinks } from './links.ts';
 import {
@@ -17,28 +16,21 @@ import {
   pkceVerifier,
   sameHash,
 } from './secrets.ts';
-import type { ConnectServiceOptions } from './types.ts';
 
-export type { FlowAnswer } from './answers.ts';
-export * from './types.ts';
+export type { SandboxCrm } from './core.ts';
 
-/** The whole flow: its start and links (core.ts, links.ts), the callback, and pasted credentials. */
+type CallbackRequest = { query: Record<string, unknown>; cookieHeader: string | undefined };
+
+/**
+ * The whole flow: its start and links (core.ts, links.ts) and the callback. Connections from
+ * pasted credentials (the CLI) are checked with the same parts (checked.ts).
+ */
 export class ConnectService extends ConnectLinks {
-  readonly #checked: CheckedConnections;
-
-  constructor(opts: ConnectServiceOptions) {
-    super(opts);
-    this.#checked = new CheckedConnections(opts);
-  }
-
   /**
    * `GET /oauth/callback`: checks the state and the browser, exchanges the code, checks the grant,
    * stores. A page that ends the flow without a connection offers a way back.
    */
-  async complete(request: {
-    query: Record<string, unknown>;
-    cookieHeader: string | undefined;
-  }): Promise<FlowAnswer> {
+  async complete(request: CallbackRequest): Promise<FlowAnswer> {
     const answer = await this.#complete(request);
     const cleared = [...answer.setCookies, oauthCookie(BACK_COOKIE, '', 0)];
     if (answer.kind !== 'page' || answer.content.tone !== 'fail')
@@ -47,10 +39,7 @@ export class ConnectService extends ConnectLinks {
     return this.branded({ ...answer, content, setCookies: cleared });
   }
 
-  async #complete(request: {
-    query: Record<string, unknown>;
-    cookieHeader: string | undefined;
-  }): Promise<FlowAnswer> {
+  async #complete(request: CallbackRequest): Promise<FlowAnswer> {
     const q = (name: string): string | undefined => {
       const v = request.query[name];
       const first = Array.isArray(v) ? v[0] : v;
@@ -124,15 +113,7 @@ export class ConnectService extends ConnectLinks {
     const check = await facet.checkGrant(target, exchange);
     if (!check.ok) return page(502, FAILURES.check_failed(crm, check.description), clear);
 
-    const credentials: Credentials = {
-      kind: 'oauth',
-      refreshToken: exchange.grant.refreshToken,
-      accessToken: exchange.grant.accessToken,
-      ...(exchange.grant.accessTokenExpiresAt === undefined
-        ? {}
-        : { accessTokenExpiresAt: exchange.grant.accessTokenExpiresAt }),
-      ...(exchange.grant.scope === undefined ? {} : { scope: exchange.grant.scope }),
-    };
+    const credentials = grantCredentials(exchange.grant, exchange.grant);
     // CRMs with a host per account refresh at the login host that issued the token (test.salesforce.com …).
     const loginUrl = !target.sandbox && exchange.instanceUrl !== null ? target.origin : null;
     const facts = accountFacts(crm, check);
@@ -142,7 +123,7 @@ export class ConnectService extends ConnectLinks {
       return this.#reconnected(state, state.reconnectId, credentials, account, crm, facts, clear);
     }
 
-    const input: CreateConnectionInput = {
+    const created = await this.connections.create({
       provider: state.provider,
       label: state.label,
       instanceUrl: exchange.instanceUrl,
@@ -151,8 +132,7 @@ export class ConnectService extends ConnectLinks {
       credentials,
       accountId: check.accountId,
       loginUrl,
-    };
-    const created = await this.connections.create(input);
+    });
     if (!created.ok) return page(502, FAILURES.not_stored(crm, created.message), clear);
     const connection = created.connection;
     if (
@@ -193,21 +173,10 @@ export class ConnectService extends ConnectLinks {
   ): Promise<FlowAnswer> {
     const existing = (await this.connections.list()).find((c) => c.id === reconnectId);
     if (existing === undefined) return page(400, FAILURES.reconnect_gone(reconnectId), clear);
-    if (
-      existing.accountId !== null &&
-      account.accountId !== null &&
-      existing.accountId !== account.accountId
-    ) {
-      return page(400, FAILURES.other_account(crm, existing, account.accountId), clear);
-    }
-    const outcome = await this.connections.reauthorize(existing.id, credentials);
+    const outcome = await this.replaceCredentials(existing, credentials, account);
+    if (outcome === 'other_account')
+      return page(400, FAILURES.other_account(crm, existing, account.accountId ?? '?'), clear);
     if (outcome !== 'updated') return page(400, FAILURES.reconnect_gone(existing.id), clear);
-    await this.connections.setAccount(existing.id, {
-      accountId: account.accountId ?? existing.accountId,
-      loginUrl: account.loginUrl ?? existing.loginUrl,
-      instanceUrl: account.instanceUrl ?? existing.instanceUrl,
-    });
-    this.onReplaced(existing.id);
     this.log?.info({ connectionId: existing.id, provider: state.provider }, 'connection re-connected');
     if (state.returnTo !== null)
       return redirect(withParam(state.returnTo, 'reconnected', existing.id), clear);
@@ -238,20 +207,6 @@ export class ConnectService extends ConnectLinks {
     // The account owner sees no internal ids: a second connection of the same account is the
     // operator's to see (the console flags it).
     return withConnection(page(200, CONNECTED(crm, connection.label, facts, false), clear), connection.id);
-  }
-
-  /** Adds a connection from pasted credentials (the CLI), after a check call (checked.ts). */
-  createChecked(input: CreateConnectionInput, options: { check: boolean }): Promise<CheckedCreateResult> {
-    return this.#checked.create(input, options);
-  }
-
-  /** Replaces a connection's credentials with pasted ones, after the same check (checked.ts). */
-  reauthorizeChecked(
-    id: string,
-    credentials: Credentials,
-    options: { check: boolean },
-  ): Promise<CheckedCreateResult> {
-    return this.#checked.reauthorize(id, credentials, options);
   }
 }
 

@@ -52,11 +52,42 @@ export class ConnectionService {
 
   /** What is wrong with a connection to be created (a message naming the field), or null. */
   validate(input: CreateConnectionInput): string | null {
-    return validateCreate(this.#profiles, input, this.#plainHttp);
+    const sandbox = input.sandbox ?? false;
+    const profile = this.#profiles.find((p) => p.id === input.provider);
+    if (profile === undefined) {
+      return `provider must be ${this.#profiles.map((p) => `"${p.id}"`).join(' or ')}`;
+    }
+    const credProblem = credentialsProblem(input.credentials);
+    if (credProblem) return credProblem;
+    const crm = profile.displayName;
+    if (profile.connection.instanceUrl === 'required') {
+      if (!input.instanceUrl) return `instanceUrl is required for a ${crm} connection`;
+      const p = urlProblem('instanceUrl', input.instanceUrl, sandbox, this.#plainHttp);
+      if (p) return p;
+    } else if (input.instanceUrl) {
+      const withHosts = this.#profiles
+        .filter((p) => p.connection.instanceUrl === 'required')
+        .map((p) => p.displayName);
+      return `instanceUrl applies to ${withHosts.join(' and ')} connections only`;
+    }
+    if (!profile.connection.credentials.includes(input.credentials.kind)) {
+      return `a ${crm} connection needs ${profile.connection.credentials.map((k) => (k === 'oauth' ? 'an OAuth refresh token' : 'a private app token')).join(' or ')}`;
+    }
+    for (const [field, url] of [
+      ['apiBaseUrl', input.apiBaseUrl],
+      ['loginUrl', input.loginUrl],
+    ] as const) {
+      const p = url ? urlProblem(field, url, sandbox, this.#plainHttp) : null;
+      if (p) return p;
+    }
+    if (input.label !== undefined && input.label !== null && input.label.length > 200) {
+      return 'label must be at most 200 characters';
+    }
+    return null;
   }
 
   async create(input: CreateConnectionInput): Promise<CreateConnectionResult> {
-    const problem = validateCreate(this.#profiles, input, this.#plainHttp);
+    const problem = this.validate(input);
     if (problem) return { ok: false, code: 'invalid_connection', message: problem };
     const id = `conn_${randomBase62(20)}`;
     const connection = await this.#store.connections.insert({
@@ -214,45 +245,6 @@ function urlProblem(field: string, value: string, allowHttp: boolean, plainHttp:
   if (u.protocol === 'https:' || (allowHttp && plainHttp && u.protocol === 'http:')) return null;
   if (allowHttp && u.protocol === 'http:') return `${field} must use https. ${PLAIN_HTTP_FIX}`;
   return `${field} must use https${allowHttp ? ' or http' : ''}`;
-}
-
-function validateCreate(
-  profiles: readonly ProviderProfile[],
-  input: CreateConnectionInput,
-  plainHttp: boolean,
-): string | null {
-  const sandbox = input.sandbox ?? false;
-  const profile = profiles.find((p) => p.id === input.provider);
-  if (profile === undefined) {
-    return `provider must be ${profiles.map((p) => `"${p.id}"`).join(' or ')}`;
-  }
-  const credProblem = credentialsProblem(input.credentials);
-  if (credProblem) return credProblem;
-  const crm = profile.displayName;
-  if (profile.connection.instanceUrl === 'required') {
-    if (!input.instanceUrl) return `instanceUrl is required for a ${crm} connection`;
-    const p = urlProblem('instanceUrl', input.instanceUrl, sandbox, plainHttp);
-    if (p) return p;
-  } else if (input.instanceUrl) {
-    const withHosts = profiles
-      .filter((p) => p.connection.instanceUrl === 'required')
-      .map((p) => p.displayName);
-    return `instanceUrl applies to ${withHosts.join(' and ')} connections only`;
-  }
-  if (!profile.connection.credentials.includes(input.credentials.kind)) {
-    return `a ${crm} connection needs ${profile.connection.credentials.map((k) => (k === 'oauth' ? 'an OAuth refresh token' : 'a private app token')).join(' or ')}`;
-  }
-  for (const [field, url] of [
-    ['apiBaseUrl', input.apiBaseUrl],
-    ['loginUrl', input.loginUrl],
-  ] as const) {
-    const p = url ? urlProblem(field, url, sandbox, plainHttp) : null;
-    if (p) return p;
-  }
-  if (input.label !== undefined && input.label !== null && input.label.length > 200) {
-    return 'label must be at most 200 characters';
-  }
-  return null;
 }
 
 /** Checks a decrypted or user-supplied value; returns an error message naming the bad field, or null. */

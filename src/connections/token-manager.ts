@@ -2,11 +2,16 @@ import type { Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { Clock } from '../lib/clock.ts';
 import { SingleFlight } from '../lib/single-flight.ts';
-import type { AuthFacet, OAuthApp, TokenGrant } from '../providers/adapter.ts';
+import type { AuthFacet, OAuthApp } from '../providers/adapter.ts';
 import { CrmError } from '../providers/errors.ts';
 import { type LocksRepository, LockTimeoutError } from '../store/types.ts';
 import { plainHttpRefusal } from './plain-http.ts';
-import type { ConnectionWithCredentials, Credentials } from './types.ts';
+import {
+  type ConnectionWithCredentials,
+  type Credentials,
+  grantCredentials,
+  type OAuthCredentials,
+} from './types.ts';
 
 /** What the token manager needs from the connection service (structural, so tests can pass a fake). */
 export interface CredentialsStore {
@@ -26,10 +31,6 @@ export interface TokenManagerOptions {
   };
   oauthAppFor: (connection: Connection) => OAuthApp | null;
   clock: Pick<Clock, 'now'>;
-  /** Refresh this long before a known expiry, so a token does not die in flight. */
-  refreshAheadMs?: number;
-  /** Lease of the cross-instance refresh lock: longer than a slow token call, short enough to recover from a crash. */
-  lockTtlMs?: number;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   /**
    * Whether a connection may reach its CRM over plain http (default true; false in production
@@ -49,6 +50,10 @@ interface CachedToken {
 }
 
 const CAS_ATTEMPTS = 3;
+/** Refresh this long before a known expiry, so a token does not die in flight. */
+const REFRESH_AHEAD_MS = 60_000;
+/** Lease of the cross-instance refresh lock: longer than a slow token call, short enough to recover from a crash. */
+const LOCK_TTL_MS = 30_000;
 
 /**
  * Access tokens of every connection: served from memory, refreshed ahead of a known expiry and
@@ -63,7 +68,7 @@ export class TokenManager {
   readonly #flight = new SingleFlight<string>();
 
   constructor(options: TokenManagerOptions) {
-    this.#o = { refreshAheadMs: 60_000, lockTtlMs: 30_000, plainHttpAllowed: true, ...options };
+    this.#o = { plainHttpAllowed: true, ...options };
   }
 
   /**
@@ -127,7 +132,7 @@ export class TokenManager {
     const usable = this.#usableStored(current, rejected);
     if (usable !== null) return usable;
     try {
-      return await this.#o.locks.withLock(`token-refresh:${connection.id}`, this.#o.lockTtlMs, async () => {
+      return await this.#o.locks.withLock(`token-refresh:${connection.id}`, LOCK_TTL_MS, async () => {
         // Re-read under the lock: another instance may have refreshed while we waited.
         const fresh = await this.#read(connection);
         const stored = this.#usableStored(fresh, rejected);
@@ -212,7 +217,7 @@ export class TokenManager {
         crmBody: outcome.body,
       });
     }
-    const next = merge(credentials, outcome.grant);
+    const next = grantCredentials(outcome.grant, credentials);
     await this.#store(found, next);
     this.#cache.set(connection.id, { accessToken: outcome.grant.accessToken, expiresAt: expiryOf(next) });
     this.#o.log?.info(
@@ -246,29 +251,14 @@ export class TokenManager {
   }
 
   #expiringSoon(expiresAt: number | undefined): boolean {
-    return expiresAt !== undefined && expiresAt - this.#o.refreshAheadMs <= this.#o.clock.now();
+    return expiresAt !== undefined && expiresAt - REFRESH_AHEAD_MS <= this.#o.clock.now();
   }
 }
 
 /** When the stored access token expires (ms), if the CRM said. */
-function expiryOf(credentials: Extract<Credentials, { kind: 'oauth' }>): number | undefined {
+function expiryOf(credentials: OAuthCredentials): number | undefined {
   const at = credentials.accessTokenExpiresAt;
   return at === undefined ? undefined : Date.parse(at);
-}
-
-function merge(
-  credentials: Extract<Credentials, { kind: 'oauth' }>,
-  grant: TokenGrant,
-): Extract<Credentials, { kind: 'oauth' }> {
-  const next: Extract<Credentials, { kind: 'oauth' }> = {
-    kind: 'oauth',
-    refreshToken: grant.refreshToken ?? credentials.refreshToken,
-    accessToken: grant.accessToken,
-  };
-  if (grant.accessTokenExpiresAt !== undefined) next.accessTokenExpiresAt = grant.accessTokenExpiresAt;
-  const scope = grant.scope ?? credentials.scope;
-  if (scope !== undefined) next.scope = scope;
-  return next;
 }
 
 function needsReauth(connection: Connection): ApiError {

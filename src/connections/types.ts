@@ -1,16 +1,32 @@
 import type { Connection, Provider } from '../domain/connection.ts';
+import type { TokenGrant } from '../providers/adapter.ts';
+
+export interface OAuthCredentials {
+  kind: 'oauth';
+  refreshToken: string;
+  accessToken?: string;
+  /** ISO-8601 instant after which the access token is no longer accepted. */
+  accessTokenExpiresAt?: string;
+  scope?: string;
+}
 
 /** Decrypted CRM credentials of one connection. */
-export type Credentials =
-  | {
-      kind: 'oauth';
-      refreshToken: string;
-      accessToken?: string;
-      /** ISO-8601 instant after which the access token is no longer accepted. */
-      accessTokenExpiresAt?: string;
-      scope?: string;
-    }
-  | { kind: 'private_app'; token: string };
+export type Credentials = OAuthCredentials | { kind: 'private_app'; token: string };
+
+/** The credentials a grant gives: its tokens, with the earlier refresh token and scope where it names none. */
+export function grantCredentials(
+  grant: TokenGrant,
+  earlier: { refreshToken: string; scope?: string | undefined },
+): OAuthCredentials {
+  const scope = grant.scope ?? earlier.scope;
+  return {
+    kind: 'oauth',
+    refreshToken: grant.refreshToken ?? earlier.refreshToken,
+    accessToken: grant.accessToken,
+    ...(grant.accessTokenExpiresAt === undefined ? {} : { accessTokenExpiresAt: grant.accessTokenExpiresAt }),
+    ...(scope === undefined ? {} : { scope }),
+  };
+}
 
 export interface CreateConnectionInput {
   provider: Provider;

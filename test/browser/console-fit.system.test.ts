@@ -78,7 +78,7 @@ test('every console page fits 1280 px and 390 px without sideways scrolling', {
   const s = await startStack(t, { env: { CRM_PROXY_PUBLIC_URL_EU: '', CRM_PROXY_PUBLIC_URL_US: '' } });
   await s.ctx.operators.create(EMAIL, PASSWORD);
   const { sfId } = await seed(s);
-  const link = await s.ctx.admin.createLink({ provider: 'hubspot', label: LONG_LABEL });
+  const link = await s.ctx.admin.connect.createLink({ provider: 'hubspot', label: LONG_LABEL });
 
   const { context, close } = await openBrowser(s.baseUrl);
   t.after(close);

@@ -1,3 +1,4 @@
+import { createChecked, reauthorizeChecked } from '../../connect/checked.ts';
 import type { CreateConnectionInput, Credentials } from '../../connections/types.ts';
 import type { Connection } from '../../domain/connection.ts';
 import type { ProviderProfile } from '../../providers/adapter.ts';
@@ -54,7 +55,7 @@ const add = leaf({
       sandbox: values.sandbox,
       credentials,
     };
-    const result = await core.connect.createChecked(input, { check: !values['skip-check'] });
+    const result = await createChecked(core.connect, input, { check: !values['skip-check'] });
     if (!result.ok) throw new CommandError(result.message);
     if (values.json) printJson(result.connection);
     else {
@@ -147,7 +148,7 @@ const reauth = leaf({
     const profile = core.registry.adapterFor(existing).profile;
     refuseUnacceptedKind(profiles, profile, values['private-app-token']);
     const credentials = await readCredentials(profile, values['refresh-token'], values['private-app-token']);
-    const result = await core.connect.reauthorizeChecked(id, credentials, { check: !values['skip-check'] });
+    const result = await reauthorizeChecked(core.connect, id, credentials, { check: !values['skip-check'] });
     if (!result.ok) throw new CommandError(result.message);
     note(
       `Updated the credentials of ${id}; it is active again.${result.checked ? ' Checked: the credentials work.' : ''}`,

@@ -42,23 +42,16 @@ export async function createFormToken(
   return { token, prefix: record.prefix, connection: c.label ?? c.id, baseUrl: apiBaseUrl(kit, request) };
 }
 
-/** The CRMs one can connect: from the connect service when it runs, else the registered adapters. */
+/** The CRMs one can connect, and the variables each one still lacks. */
 export function providerChoices(kit: ConsoleKit) {
-  const { admin, registry } = kit.ctx;
-  return admin.connectAvailable
-    ? admin.connect
-        .providers()
-        .map((p) => ({ id: p.provider, name: p.displayName, missing: p.ready ? [] : p.missing }))
-    : registry.list().map((a) => ({ id: a.profile.id, name: a.profile.displayName }));
+  return kit.ctx.admin.connect
+    .providers()
+    .map((p) => ({ id: p.provider, name: p.displayName, missing: p.ready ? [] : p.missing }));
 }
 
 export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   const { ctx } = kit;
   const api = typed(scope);
-  const redirectUrl = (request: FastifyRequest) =>
-    ctx.admin.connectAvailable
-      ? ctx.admin.connect.redirectUri()
-      : `${ctx.config.publicUrls[ctx.config.region] ?? `${request.protocol}://${request.host}`}/oauth/callback`;
 
   api.get('/console/connections', { schema: { querystring: ConnectionsQuery } }, async (request, reply) =>
     kit.send(
@@ -67,8 +60,7 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
         kit.frame(request, reply, '/console/connections'),
         await ctx.admin.listConnections(),
         providerChoices(kit),
-        ctx.admin.connectAvailable,
-        redirectUrl(request),
+        ctx.admin.connect.redirectUri(),
         flowNotice(request.query),
         sameAccount(await ctx.admin.connectionRecords()),
       ),
@@ -105,7 +97,7 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
     const twinView = twinId === undefined ? undefined : all.find((x) => x.id === twinId);
     const twin = twinId === undefined ? null : { id: twinId, name: twinView?.label ?? twinId };
     const frame = kit.frame(request, reply, '/console/connections');
-    const extra = { twin, connectAvailable: ctx.admin.connectAvailable, error };
+    const extra = { twin, error };
     return kit.send(reply, connectionPage(frame, c, tokens, entries, series, created, extra), status);
   };
 

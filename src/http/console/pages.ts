@@ -134,8 +134,6 @@ function appsMissing(providers: ProviderChoice[]): Html {
   )}Then restart the service. How to make the CRM app and which redirect URL to register: <a href="${CONNECTING_DOC}">docs/connecting-a-crm.md</a>.</div>`;
 }
 
-const NOT_AVAILABLE = html`<p class="muted">The OAuth connect flow is not available in this build.</p>`;
-
 /** Which CRM, a label and a login host: the connect form, or with `link` the connect link form. */
 function providerForm(frame: PageFrame, providers: ProviderChoice[], link: boolean): Html {
   const off = providers.every((p) => missingOf(p).length > 0) ? html` disabled` : '';
@@ -158,7 +156,6 @@ export function connectionsPage(
   frame: PageFrame,
   connections: ConnectionView[],
   providers: ProviderChoice[],
-  connectAvailable: boolean,
   redirectUrl: string,
   notice: Html | null,
   twins: Map<string, string> = new Map(),
@@ -170,7 +167,7 @@ export function connectionsPage(
 <td data-label="CRM">${c.providerName}${c.sandbox ? html` <span class="muted">(sandbox)</span>` : ''}</td><td data-label="Region">${c.region}</td>
 <td data-label="Status" class="status">${statusBadge(c)}${c.lastError === null ? '' : html`<span class="muted last-error">${c.lastError}</span>`}</td>
 <td data-label="Created">${when(c.createdAt)}</td><td data-label="Last used">${when(c.lastUsedAt)}</td><td data-label="Daily API allowance">${allowance(c)}</td>
-<td data-label="" class="actions">${connectionActions(frame, c, connectAvailable)}</td></tr>`,
+<td data-label="" class="actions">${connectionActions(frame, c)}</td></tr>`,
   );
   return layout(
     frame,
@@ -178,7 +175,7 @@ export function connectionsPage(
     html`<h1>Connections</h1>${notices(null, notice)}
 <div class="table-wrap"><table><thead><tr><th>Connection</th><th>CRM</th><th>Region</th><th>Status</th><th>Created</th><th>Last used</th><th>Daily API allowance</th><th></th></tr></thead>
 <tbody>${rows.length === 0 ? html`<tr><td colspan="8" class="muted">No connections yet.</td></tr>` : rows}</tbody></table></div>
-<h2>Connect an account</h2><div class="card">${connectAvailable ? providerForm(frame, providers, false) : NOT_AVAILABLE}
+<h2>Connect an account</h2><div class="card">${providerForm(frame, providers, false)}
 <p class="muted">Redirect URL to register in the ${providers.map((p) => p.name).join(' and ')} app settings: <code>${redirectUrl}</code></p></div>`,
   );
 }
@@ -360,13 +357,9 @@ export function usagePage(
   );
 }
 
-/** Reconnect (when the connect flow runs) and Remove, on the list and on a connection's page. */
-function connectionActions(frame: PageFrame, c: ConnectionView, connectAvailable: boolean): Html {
-  return html`${
-    connectAvailable
-      ? html`<form class="inline" method="post" action="/console/connections/${c.id}/reconnect">${csrfField(frame.csrf)}<button class="secondary" type="submit" data-test="reconnect">Reconnect</button></form> `
-      : ''
-  }<form class="inline" method="post" action="/console/connections/${c.id}/remove" data-confirm="Remove this connection and all its API tokens?">${csrfField(frame.csrf)}<button class="danger" type="submit" data-test="remove">Remove</button></form>`;
+/** Reconnect and Remove, on the list and on a connection's page. */
+function connectionActions(frame: PageFrame, c: ConnectionView): Html {
+  return html`<form class="inline" method="post" action="/console/connections/${c.id}/reconnect">${csrfField(frame.csrf)}<button class="secondary" type="submit" data-test="reconnect">Reconnect</button></form> <form class="inline" method="post" action="/console/connections/${c.id}/remove" data-confirm="Remove this connection and all its API tokens?">${csrfField(frame.csrf)}<button class="danger" type="submit" data-test="remove">Remove</button></form>`;
 }
 
 /** A connection's own token form: the token belongs to this connection, and the form says so. */
@@ -382,7 +375,7 @@ export function connectionPage(
   entries: RequestLogEntry[],
   usage: UsageSeries,
   created: CreatedToken | null,
-  extra: { twin: { id: string; name: string } | null; connectAvailable: boolean; error?: string | null },
+  extra: { twin: { id: string; name: string } | null; error?: string | null },
 ): Html {
   const names = new Map([[c.id, c.label ?? c.id]]);
   const name = c.label ?? c.id;
@@ -398,7 +391,7 @@ ${notices(extra.error)}
         : html`<dt>Same account as</dt><dd><span class="badge needs_reauth" data-same-account="${extra.twin.id}">same account as <a href="/console/connections/${extra.twin.id}">${extra.twin.name}</a></span> <span class="muted">Both reach the same CRM account: remove one unless both are wanted.</span></dd>`
     }<dt>Created</dt><dd>${when(c.createdAt)}</dd><dt>Last used</dt><dd>${when(c.lastUsedAt)}</dd>
 <dt>Daily API allowance</dt><dd>${allowance(c)}</dd></dl>
-<p class="actions">${connectionActions(frame, c, extra.connectAvailable)}</p></div>
+<p class="actions">${connectionActions(frame, c)}</p></div>
 ${usageChart(usage, 'Requests per hour')}
 <h2>API tokens</h2><div class="card">${connectionTokenForm(frame, c)}</div>${tokenTable(frame, tokens, names)}
 <h2>Recent requests</h2>${requestTable(entries, names, tokenNames(tokens))}`,
@@ -409,7 +402,6 @@ export function linksPage(
   frame: PageFrame,
   links: ConnectLinkSummary[],
   providers: ProviderChoice[],
-  available: boolean,
   created: { url: string; expiresAt: string } | null,
 ): Html {
   const state = (l: ConnectLinkSummary) => (l.status === 'active' ? 'open' : l.status);
@@ -423,21 +415,17 @@ ${
     : html`<div class="card" data-test="new-link"><h2>New connect link</h2><p>Send it to the account owner. It works once and expires ${when(created.expiresAt)}.</p>
 <div class="secret"><code id="new-link">${created.url}</code><button type="button" class="secondary" data-copy="new-link">Copy</button></div></div>`
 }
-${
-  available
-    ? html`<div class="card">${providerForm(frame, providers, true)}</div>
+<div class="card">${providerForm(frame, providers, true)}</div>
 <div class="table-wrap"><table><thead><tr><th>Link</th><th>CRM</th><th>Label</th><th>State</th><th>Created</th><th>Expires</th><th>Connection</th><th></th></tr></thead><tbody>${
-        links.length === 0
-          ? html`<tr><td colspan="8" class="muted">No connect links.</td></tr>`
-          : links.map(
-              (
-                l,
-              ) => html`<tr data-link="${l.id}"><td data-label="Link" class="mono">${l.id}</td><td data-label="CRM">${l.provider}</td><td data-label="Label">${l.label ?? ''}</td><td data-label="State">${state(l)}</td><td data-label="Created">${when(l.createdAt)}</td><td data-label="Expires">${when(l.expiresAt)}</td>
+      links.length === 0
+        ? html`<tr><td colspan="8" class="muted">No connect links.</td></tr>`
+        : links.map(
+            (
+              l,
+            ) => html`<tr data-link="${l.id}"><td data-label="Link" class="mono">${l.id}</td><td data-label="CRM">${l.provider}</td><td data-label="Label">${l.label ?? ''}</td><td data-label="State">${state(l)}</td><td data-label="Created">${when(l.createdAt)}</td><td data-label="Expires">${when(l.expiresAt)}</td>
 <td data-label="Connection">${l.connectionId === null ? '—' : html`<a href="/console/connections/${l.connectionId}">${l.connectionId}</a>`}</td>
 <td data-label="">${state(l) === 'open' ? html`<form class="inline" method="post" action="/console/links/${l.id}/revoke">${csrfField(frame.csrf)}<button class="danger" type="submit">Revoke</button></form>` : ''}</td></tr>`,
-            )
-      }</tbody></table></div>`
-    : NOT_AVAILABLE
-}`,
+          )
+    }</tbody></table></div>`,
   );
 }

@@ -48,9 +48,9 @@ export function linkRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
     created: { url: string; expiresAt: string } | null,
     status = 200,
   ) => {
-    const links = admin.connectAvailable ? await admin.listLinks() : [];
+    const links = await admin.connect.listLinks();
     const frame = kit.frame(request, reply, '/console/links');
-    const page = linksPage(frame, links, providerChoices(kit), admin.connectAvailable, created);
+    const page = linksPage(frame, links, providerChoices(kit), created);
     return kit.send(reply, page, status);
   };
 
@@ -67,7 +67,7 @@ export function linkRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
     }
     const label = (request.body.label ?? '').trim();
     const loginHost = (request.body.login_host ?? '').trim();
-    const link = await admin.createLink({
+    const link = await admin.connect.createLink({
       provider: request.body.provider.trim(),
       ...(label === '' ? {} : { label }),
       ...(loginHost === '' ? {} : { loginHost }),

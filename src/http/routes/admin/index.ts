@@ -185,7 +185,7 @@ function connectLinkRoutes(api: ApiApp, admin: AdminService): void {
         [503],
       ),
     },
-    async () => ({ data: await admin.listLinks() }),
+    async () => ({ data: await admin.connect.listLinks() }),
   );
   api.post(
     '/v1/admin/connect-links',
@@ -229,7 +229,7 @@ function connectLinkRoutes(api: ApiApp, admin: AdminService): void {
     },
     async (request, reply) => {
       const b = request.body;
-      const link = await admin.createLink({
+      const link = await admin.connect.createLink({
         provider: b.provider,
         ...(b.label === undefined ? {} : { label: b.label }),
         ...(b.login_host === undefined ? {} : { loginHost: b.login_host }),
