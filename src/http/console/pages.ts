@@ -100,7 +100,7 @@ function allowance(c: ConnectionView): Html {
 <span class="mono">${c.allowance.used.toLocaleString('en')} used / ${c.allowance.left.toLocaleString('en')} left</span>`;
 }
 
-export interface ProviderChoice {
+interface ProviderChoice {
   id: string;
   name: string;
   /** Variables still to set before this CRM can be connected in a browser (empty: ready). */
@@ -119,7 +119,7 @@ function providerOptions(providers: ProviderChoice[]): Html {
 }
 
 /** Where the console links for setting up a CRM app (the repository's docs/connecting-a-crm.md). */
-export const CONNECTING_DOC = '/console/help/connecting-a-crm.md';
+const CONNECTING_DOC = '/console/help/connecting-a-crm.md';
 
 /** What each CRM still needs before it can be connected in a browser; empty when all are ready. */
 function appsMissing(providers: ProviderChoice[]): Html {
@@ -149,10 +149,13 @@ function providerForm(frame: PageFrame, providers: ProviderChoice[], link: boole
 ${link ? html`<label>Valid for hours <input name="ttl_hours" inputmode="numeric" pattern="[0-9]*" placeholder="24"></label>\n` : ''}<button type="submit" data-test="${test}"${off}>${button}</button></form>`;
 }
 
-function twinNote(twin: string | undefined, names: Map<string, string>): Html | string {
-  if (twin === undefined) return '';
-  return html`<br><span class="badge needs_reauth" data-same-account="${twin}">same account as <a href="/console/connections/${twin}">${names.get(twin) ?? twin}</a></span>`;
-}
+/** The connection that reaches the same CRM account as this one. */
+const sameAccountBadge = (id: string, name: string) =>
+  html`<span class="badge needs_reauth" data-same-account="${id}">same account as <a href="/console/connections/${id}">${name}</a></span>`;
+
+/** Connection id → its name on the pages (its label, else its id). */
+const connectionNames = (connections: ConnectionView[]): Map<string, string> =>
+  new Map(connections.map((c) => [c.id, c.label ?? c.id]));
 
 export function connectionsPage(
   frame: PageFrame,
@@ -163,10 +166,12 @@ export function connectionsPage(
   notice: Html | null,
   twins: Map<string, string> = new Map(),
 ): Html {
-  const names = new Map(connections.map((c) => [c.id, c.label ?? c.id]));
+  const names = connectionNames(connections);
+  const twinNote = (id?: string) =>
+    id === undefined ? '' : html`<br>${sameAccountBadge(id, names.get(id) ?? id)}`;
   const rows = connections.map(
     (c) => html`<tr data-connection="${c.id}">
-<td data-label="Connection"><a href="/console/connections/${c.id}">${c.label ?? c.id}</a><br><span class="muted mono id">${c.id}</span>${twinNote(twins.get(c.id), names)}</td>
+<td data-label="Connection"><a href="/console/connections/${c.id}">${c.label ?? c.id}</a><br><span class="muted mono id">${c.id}</span>${twinNote(twins.get(c.id))}</td>
 <td data-label="CRM">${c.providerName}${c.sandbox ? html` <span class="muted">(sandbox)</span>` : ''}</td><td data-label="Region">${c.region}</td>
 <td data-label="Status" class="status">${statusBadge(c)}${c.lastError === null ? '' : html`<span class="muted last-error">${c.lastError}</span>`}</td>
 <td data-label="Created">${when(c.createdAt)}</td><td data-label="Last used">${when(c.lastUsedAt)}</td><td data-label="Daily API allowance">${allowance(c)}</td>
@@ -183,9 +188,8 @@ export function connectionsPage(
   );
 }
 
-function tokenRows(frame: PageFrame, tokens: TokenView[], names: Map<string, string>): Html {
-  if (tokens.length === 0) return html`<tr><td colspan="7" class="muted">No API tokens.</td></tr>`;
-  return html`${tokens.map(
+function tokenTable(frame: PageFrame, tokens: TokenView[], names: Map<string, string>): Html {
+  const rows = tokens.map(
     (t) => html`<tr data-token="${t.id}"><td data-label="Token" class="mono">${tokenName(t)}</td>
 <td data-label="Connection"><a href="/console/connections/${t.connectionId}">${names.get(t.connectionId) ?? t.connectionId}</a></td>
 <td data-label="State"><span class="badge ${t.state}">${t.state}</span></td><td data-label="Created">${when(t.createdAt)}</td><td data-label="Last used">${when(t.lastUsedAt)}</td><td data-label="Expires">${t.expiresAt === null ? 'never' : when(t.expiresAt)}</td>
@@ -194,12 +198,9 @@ function tokenRows(frame: PageFrame, tokens: TokenView[], names: Map<string, str
         ? html`<form class="inline" method="post" action="/console/tokens/${t.id}/revoke" data-confirm="Revoke this token? Clients using it stop working at once.">${csrfField(frame.csrf)}<button class="danger" type="submit">Revoke</button></form>`
         : ''
     }</td></tr>`,
-  )}`;
-}
-
-function tokenTable(frame: PageFrame, tokens: TokenView[], names: Map<string, string>): Html {
+  );
   return html`<div class="table-wrap"><table><thead><tr><th>Token</th><th>Connection</th><th>State</th><th>Created</th><th>Last used</th><th>Expires</th><th></th></tr></thead>
-<tbody>${tokenRows(frame, tokens, names)}</tbody></table></div>`;
+<tbody>${rows.length === 0 ? html`<tr><td colspan="7" class="muted">No API tokens.</td></tr>` : rows}</tbody></table></div>`;
 }
 
 /** The token form: on the tokens page it names the connection, on a connection's page it is that one. */
@@ -220,21 +221,13 @@ export interface CreatedToken {
   baseUrl: string;
 }
 
-export function tokenSnippets(created: Pick<CreatedToken, 'token' | 'baseUrl'>): {
-  curl: string;
-  sdk: string;
-} {
+function createdTokenBlock(created: CreatedToken): Html {
   const curl = `curl -s -X POST "${created.baseUrl}/v1/describe" -H "Authorization: Bearer ${created.token}"`;
   const sdk = `// npm install --install-links /path/to/crm-proxy/packages/client
 const { createCrmProxyClient } = require('@crm-proxy/client');
 
 const crm = createCrmProxyClient({ baseUrl: '${created.baseUrl}', token: '${created.token}' });
 crm.describe().then((objects) => console.log(objects));`;
-  return { curl, sdk };
-}
-
-export function createdTokenBlock(created: CreatedToken): Html {
-  const { curl, sdk } = tokenSnippets(created);
   return html`<div class="card" data-test="new-token"><h2>New API token ${created.prefix}… for ${created.connection}</h2>
 <p>Copy it now: it is shown only this once. It belongs to <strong>${created.connection}</strong>: every call made with it goes to that connection’s CRM account.</p>
 <div class="secret"><code id="new-token">${created.token}</code><button type="button" class="secondary" data-copy="new-token">Copy</button></div>
@@ -252,23 +245,22 @@ export function tokensPage(
   created: CreatedToken | null,
   error: string | null,
 ): Html {
-  const names = new Map(connections.map((c) => [c.id, c.label ?? c.id]));
   return layout(
     frame,
     'API tokens',
     html`<h1>API tokens</h1>${created === null ? '' : createdTokenBlock(created)}
 ${notices(error)}
 <div class="card">${connections.length === 0 ? html`<p class="muted">Connect an account first.</p>` : tokenForm(frame, '/console/tokens', connections)}</div>
-${tokenTable(frame, tokens, names)}`,
+${tokenTable(frame, tokens, connectionNames(connections))}`,
   );
 }
 
 /** How a token is named on every page: its prefix, then its label. */
-export const tokenName = (t: Pick<TokenView, 'prefix' | 'name'>): string =>
+const tokenName = (t: Pick<TokenView, 'prefix' | 'name'>): string =>
   `${t.prefix}…${t.name ? ` ${t.name}` : ''}`;
 
 /** Token id → its name, for pages that list requests. */
-export const tokenNames = (tokens: TokenView[]): Map<string, string> =>
+const tokenNames = (tokens: TokenView[]): Map<string, string> =>
   new Map(tokens.map((t) => [t.id, tokenName(t)]));
 
 function requestRow(e: RequestLogEntry, names: Map<string, string>, tokens: Map<string, string>): Html {
@@ -280,7 +272,7 @@ function requestRow(e: RequestLogEntry, names: Map<string, string>, tokens: Map<
 <td data-label="Connection">${e.connectionId === null ? '—' : html`<a href="/console/requests?connection_id=${e.connectionId}">${names.get(e.connectionId) ?? e.connectionId}</a>`}</td></tr>`;
 }
 
-export function requestTable(
+function requestTable(
   entries: RequestLogEntry[],
   names: Map<string, string> = new Map(),
   tokens: Map<string, string> = new Map(),
@@ -292,7 +284,7 @@ export function requestTable(
   }</tbody></table></div>`;
 }
 
-export interface RequestFilterView {
+interface RequestFilterView {
   statusClass: string;
   requestId: string;
   connectionId: string;
@@ -322,7 +314,7 @@ export function requestsPage(
 ${filter.tokenId === '' ? '' : html`<input type="hidden" name="token_id" value="${filter.tokenId}">`}
 <button type="submit">Filter</button> <a href="/console/requests">Clear</a></form>
 ${filter.tokenId === '' ? '' : html`<p class="muted">Token ${tokenLabels.get(filter.tokenId) ?? filter.tokenId} only.</p>`}
-${requestTable(entries, new Map(connections.map((c) => [c.id, c.label ?? c.id])), tokenLabels)}
+${requestTable(entries, connectionNames(connections), tokenLabels)}
 ${
   entries.length === REQUEST_PAGE
     ? html`<p><a data-test="older" href="/console/requests?${new URLSearchParams({
@@ -369,12 +361,6 @@ function connectionActions(frame: PageFrame, c: ConnectionView, connectAvailable
   }<form class="inline" method="post" action="/console/connections/${c.id}/remove" data-confirm="Remove this connection and all its API tokens?">${csrfField(frame.csrf)}<button class="danger" type="submit" data-test="remove">Remove</button></form>`;
 }
 
-/** A connection's own token form: the token belongs to this connection, and the form says so. */
-function connectionTokenForm(frame: PageFrame, c: ConnectionView): Html {
-  return html`<p>Tokens made here belong to <strong>${c.label ?? c.id}</strong> (${c.providerName}).</p>
-${tokenForm(frame, `/console/connections/${c.id}/tokens`)}`;
-}
-
 export function connectionPage(
   frame: PageFrame,
   c: ConnectionView,
@@ -384,7 +370,7 @@ export function connectionPage(
   created: CreatedToken | null,
   extra: { twin: { id: string; name: string } | null; connectAvailable: boolean; error?: string | null },
 ): Html {
-  const names = new Map([[c.id, c.label ?? c.id]]);
+  const names = connectionNames([c]);
   const name = c.label ?? c.id;
   return layout(
     frame,
@@ -395,12 +381,13 @@ ${notices(extra.error)}
 <dt>Status</dt><dd>${statusBadge(c)} ${c.lastError ?? ''}</dd>${
       extra.twin === null
         ? ''
-        : html`<dt>Same account as</dt><dd><span class="badge needs_reauth" data-same-account="${extra.twin.id}">same account as <a href="/console/connections/${extra.twin.id}">${extra.twin.name}</a></span> <span class="muted">Both reach the same CRM account: remove one unless both are wanted.</span></dd>`
+        : html`<dt>Same account as</dt><dd>${sameAccountBadge(extra.twin.id, extra.twin.name)} <span class="muted">Both reach the same CRM account: remove one unless both are wanted.</span></dd>`
     }<dt>Created</dt><dd>${when(c.createdAt)}</dd><dt>Last used</dt><dd>${when(c.lastUsedAt)}</dd>
 <dt>Daily API allowance</dt><dd>${allowance(c)}</dd></dl>
 <p class="actions">${connectionActions(frame, c, extra.connectAvailable)}</p></div>
 ${usageChart(usage, 'Requests per hour')}
-<h2>API tokens</h2><div class="card">${connectionTokenForm(frame, c)}</div>${tokenTable(frame, tokens, names)}
+<h2>API tokens</h2><div class="card"><p>Tokens made here belong to <strong>${name}</strong> (${c.providerName}).</p>
+${tokenForm(frame, `/console/connections/${c.id}/tokens`)}</div>${tokenTable(frame, tokens, names)}
 <h2>Recent requests</h2>${requestTable(entries, names, tokenNames(tokens))}`,
   );
 }
