@@ -1,5 +1,6 @@
 // Connections: the list, one connection's page, and the forms that connect, re-connect and remove.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
 import { type ConsoleKit, typed } from './kit.ts';
 import { flowNotice, sameAccount } from './notices.ts';
 import { type CreatedToken, connectionPage, connectionsPage } from './pages.ts';
@@ -42,6 +43,17 @@ export async function createFormToken(
   return { token, prefix: record.prefix, connection: c.label ?? c.id, baseUrl: apiBaseUrl(kit, request) };
 }
 
+/** Which CRM, and the label and login host when the form has them: the connect and connect link forms. */
+export function connectFields(form: Static<typeof ConnectForm>) {
+  const label = (form.label ?? '').trim();
+  const loginHost = (form.login_host ?? '').trim();
+  return {
+    provider: form.provider.trim(),
+    ...(label === '' ? {} : { label }),
+    ...(loginHost === '' ? {} : { loginHost }),
+  };
+}
+
 /** The CRMs one can connect: from the connect service when it runs, else the registered adapters. */
 export function providerChoices(kit: ConsoleKit) {
   const { admin, registry } = kit.ctx;
@@ -58,7 +70,7 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
   const redirectUrl = (request: FastifyRequest) =>
     ctx.admin.connectAvailable
       ? ctx.admin.connect.redirectUri()
-      : `${ctx.config.publicUrls[ctx.config.region] ?? `${request.protocol}://${request.host}`}/oauth/callback`;
+      : `${apiBaseUrl(kit, request)}/oauth/callback`;
 
   api.get('/console/connections', { schema: { querystring: ConnectionsQuery } }, async (request, reply) =>
     kit.send(
@@ -141,12 +153,8 @@ export function connectRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   };
 
   api.post('/console/connections/connect', { schema: { body: ConnectForm } }, async (request, reply) => {
-    const label = (request.body.label ?? '').trim();
-    const loginHost = (request.body.login_host ?? '').trim();
     const started = await ctx.admin.connect.begin({
-      provider: request.body.provider.trim(),
-      ...(label === '' ? {} : { label }),
-      ...(loginHost === '' ? {} : { loginHost }),
+      ...connectFields(request.body),
       returnTo: '/console/connections',
     });
     return toConsent(request, reply, started);
