@@ -61,7 +61,7 @@ export function providerChoices(kit: ConsoleKit) {
     ? admin.connect
         .providers()
         .map((p) => ({ id: p.provider, name: p.displayName, missing: p.ready ? [] : p.missing }))
-    : registry.list().map((a) => ({ id: a.profile.id, name: a.profile.displayName }));
+    : registry.list().map((a) => ({ id: a.profile.id, name: a.profile.displayName, missing: [] }));
 }
 
 export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void {

@@ -61,20 +61,6 @@ export function layout(frame: PageFrame, title: string, body: Html): Html {
   }</header><main>${body}</main></body></html>`;
 }
 
-export function signInPage(csrf: string, error: string | null, email: string): Html {
-  return layout(
-    { operator: null, csrf },
-    'Sign in',
-    html`<div class="signin card"><h1>Operator sign-in</h1>
-${notices(error)}
-<form method="post" action="/console/sign-in">${csrfField(csrf)}
-<label>Email <input type="email" name="email" autocomplete="username" required value="${email}"></label>
-<label>Password <input type="password" name="password" autocomplete="current-password" required></label>
-<button type="submit">Sign in</button></form>
-<p class="muted">No operator yet? <a href="/console/setup">Create the first one</a> with the setup code from the start-up output, or on the server: <code>${CLI} operators create --email you@example.com</code>.</p></div>`,
-  );
-}
-
 export function messagePage(
   frame: PageFrame,
   title: string,
@@ -88,10 +74,8 @@ export function messagePage(
   );
 }
 
-function statusBadge(c: ConnectionView): Html {
-  const label = c.status === 'needs_reauth' ? 'needs re-auth' : c.status;
-  return html`<span class="badge ${c.status}">${label}</span>`;
-}
+const statusBadge = (c: ConnectionView): Html =>
+  html`<span class="badge ${c.status}">${c.status === 'needs_reauth' ? 'needs re-auth' : c.status}</span>`;
 
 function allowance(c: ConnectionView): Html {
   if (c.allowance === null) return html`<span class="muted">—</span>`;
@@ -104,17 +88,15 @@ interface ProviderChoice {
   id: string;
   name: string;
   /** Variables still to set before this CRM can be connected in a browser (empty: ready). */
-  missing?: string[];
+  missing: string[];
 }
-
-const missingOf = (p: ProviderChoice): string[] => p.missing ?? [];
 
 /** The CRMs as options: the first ready one selected, the others disabled with what they lack. */
 function providerOptions(providers: ProviderChoice[]): Html {
-  const first = providers.find((p) => missingOf(p).length === 0)?.id;
+  const first = providers.find((p) => p.missing.length === 0)?.id;
   return html`${providers.map(
     (p) =>
-      html`<option value="${p.id}"${missingOf(p).length > 0 ? html` disabled` : ''}${p.id === first ? html` selected` : ''}>${p.name}${missingOf(p).length > 0 ? ` (set ${missingOf(p).join(', ')})` : ''}</option>`,
+      html`<option value="${p.id}"${p.missing.length > 0 ? html` disabled` : ''}${p.id === first ? html` selected` : ''}>${p.name}${p.missing.length > 0 ? ` (set ${p.missing.join(', ')})` : ''}</option>`,
   )}`;
 }
 
@@ -123,14 +105,14 @@ const CONNECTING_DOC = '/console/help/connecting-a-crm.md';
 
 /** What each CRM still needs before it can be connected in a browser; empty when all are ready. */
 function appsMissing(providers: ProviderChoice[]): Html {
-  const lacking = providers.filter((p) => missingOf(p).length > 0);
+  const lacking = providers.filter((p) => p.missing.length > 0);
   if (lacking.length === 0) return html``;
   const none = lacking.length === providers.length;
   return html`<div class="${none ? 'error' : 'muted'}" role="${none ? 'alert' : 'note'}" data-test="connect-needs">${
     none ? html`<strong>Connect is off: no CRM app is configured.</strong> ` : ''
   }${lacking.map(
     (p) =>
-      html`To connect ${p.name} accounts, set ${missingOf(p).map((v, i) => html`${i === 0 ? '' : ' and '}<code>${v}</code>`)}. `,
+      html`To connect ${p.name} accounts, set ${p.missing.map((v, i) => html`${i === 0 ? '' : ' and '}<code>${v}</code>`)}. `,
   )}Then restart the service. How to make the CRM app and which redirect URL to register: <a href="${CONNECTING_DOC}">docs/connecting-a-crm.md</a>.</div>`;
 }
 
@@ -138,7 +120,7 @@ const NOT_AVAILABLE = html`<p class="muted">The OAuth connect flow is not availa
 
 /** Which CRM, a label and a login host: the connect form, or with `link` the connect link form. */
 function providerForm(frame: PageFrame, providers: ProviderChoice[], link: boolean): Html {
-  const off = providers.every((p) => missingOf(p).length > 0) ? html` disabled` : '';
+  const off = providers.every((p) => p.missing.length > 0) ? html` disabled` : '';
   const [action, example, test, button] = link
     ? ['/console/links', 'Globex', 'create-link', 'Create link']
     : ['/console/connections/connect', 'Acme production', 'connect', 'Connect'];
@@ -153,8 +135,11 @@ ${link ? html`<label>Valid for hours <input name="ttl_hours" inputmode="numeric"
 const sameAccountBadge = (id: string, name: string) =>
   html`<span class="badge needs_reauth" data-same-account="${id}">same account as <a href="/console/connections/${id}">${name}</a></span>`;
 
+/** Id → name, as the pages show a connection or a token. */
+type Names = Map<string, string>;
+
 /** Connection id → its name on the pages (its label, else its id). */
-const connectionNames = (connections: ConnectionView[]): Map<string, string> =>
+const connectionNames = (connections: ConnectionView[]): Names =>
   new Map(connections.map((c) => [c.id, c.label ?? c.id]));
 
 export function connectionsPage(
@@ -188,7 +173,7 @@ export function connectionsPage(
   );
 }
 
-function tokenTable(frame: PageFrame, tokens: TokenView[], names: Map<string, string>): Html {
+function tokenTable(frame: PageFrame, tokens: TokenView[], names: Names): Html {
   const rows = tokens.map(
     (t) => html`<tr data-token="${t.id}"><td data-label="Token" class="mono">${tokenName(t)}</td>
 <td data-label="Connection"><a href="/console/connections/${t.connectionId}">${names.get(t.connectionId) ?? t.connectionId}</a></td>
@@ -256,40 +241,28 @@ ${tokenTable(frame, tokens, connectionNames(connections))}`,
 }
 
 /** How a token is named on every page: its prefix, then its label. */
-const tokenName = (t: Pick<TokenView, 'prefix' | 'name'>): string =>
-  `${t.prefix}…${t.name ? ` ${t.name}` : ''}`;
+const tokenName = (t: TokenView): string => `${t.prefix}…${t.name ? ` ${t.name}` : ''}`;
 
 /** Token id → its name, for pages that list requests. */
-const tokenNames = (tokens: TokenView[]): Map<string, string> =>
-  new Map(tokens.map((t) => [t.id, tokenName(t)]));
+const tokenNames = (tokens: TokenView[]): Names => new Map(tokens.map((t) => [t.id, tokenName(t)]));
 
-function requestRow(e: RequestLogEntry, names: Map<string, string>, tokens: Map<string, string>): Html {
-  const took = [`${e.latencyMs} ms`, `${e.crmCalls} CRM call${e.crmCalls === 1 ? '' : 's'}`, e.interface];
-  return html`<tr data-request-id="${e.requestId}"><td data-label="Time">${e.at.slice(0, 19).replace('T', ' ')}</td><td data-label="Request" class="wrap mono">${e.method} ${e.path}</td>
+/** Request log entries, each with links to its token's and its connection's requests. */
+function requestTable(entries: RequestLogEntry[], names: Names, tokens: Names): Html {
+  const rows = entries.map((e) => {
+    const took = [`${e.latencyMs} ms`, `${e.crmCalls} CRM call${e.crmCalls === 1 ? '' : 's'}`, e.interface];
+    return html`<tr data-request-id="${e.requestId}"><td data-label="Time">${e.at.slice(0, 19).replace('T', ' ')}</td><td data-label="Request" class="wrap mono">${e.method} ${e.path}</td>
 <td data-label="Status"><span class="badge s${Math.floor(e.status / 100)}">${e.status}</span>${e.errorCode === null ? '' : html` <span class="muted">${e.errorCode}</span>`}</td>
 <td data-label="Took">${took.filter((x) => x !== null).join(' · ')}</td><td data-label="Request id" class="mono id">${e.requestId}</td>
 <td data-label="Token">${e.actor != null ? html`<span class="mono" data-actor="${e.actor}">by ${e.actor}</span>` : e.tokenId === null ? '—' : html`<a class="mono" href="/console/requests?token_id=${e.tokenId}">${tokens.get(e.tokenId) ?? `${e.tokenId} (revoked or removed)`}</a>`}</td>
 <td data-label="Connection">${e.connectionId === null ? '—' : html`<a href="/console/requests?connection_id=${e.connectionId}">${names.get(e.connectionId) ?? e.connectionId}</a>`}</td></tr>`;
-}
-
-function requestTable(
-  entries: RequestLogEntry[],
-  names: Map<string, string> = new Map(),
-  tokens: Map<string, string> = new Map(),
-): Html {
+  });
   return html`<div class="table-wrap"><table data-test="request-log" class="requests"><thead><tr><th>Time</th><th>Request</th><th>Status</th><th>Took</th><th>Request id</th><th>Token</th><th>Connection</th></tr></thead><tbody>${
-    entries.length === 0
-      ? html`<tr><td colspan="7" class="muted">No requests.</td></tr>`
-      : entries.map((e) => requestRow(e, names, tokens))
+    rows.length === 0 ? html`<tr><td colspan="7" class="muted">No requests.</td></tr>` : rows
   }</tbody></table></div>`;
 }
 
-interface RequestFilterView {
-  statusClass: string;
-  requestId: string;
-  connectionId: string;
-  tokenId: string;
-}
+/** The request log's filter, by its query parameters; '' is "any". */
+type RequestFilter = Record<'status' | 'connection_id' | 'token_id' | 'request_id', string>;
 
 /** Entries per page of the request log. */
 export const REQUEST_PAGE = 50;
@@ -297,7 +270,7 @@ export const REQUEST_PAGE = 50;
 export function requestsPage(
   frame: PageFrame,
   entries: RequestLogEntry[],
-  filter: RequestFilterView,
+  filter: RequestFilter,
   connections: ConnectionView[],
   retentionDays: number,
   tokens: TokenView[] = [],
@@ -308,20 +281,17 @@ export function requestsPage(
     'Request log',
     html`<h1>Request log</h1>
 <form class="row card" method="get" action="/console/requests">
-<label>Status <select name="status">${['', '2xx', '3xx', '4xx', '5xx'].map((s) => html`<option value="${s}"${s === filter.statusClass ? html` selected` : ''}>${s === '' ? 'any' : s}</option>`)}</select></label>
-<label>Connection <select name="connection_id"><option value="">any</option>${connections.map((c) => html`<option value="${c.id}"${c.id === filter.connectionId ? html` selected` : ''}>${c.label ?? c.id}</option>`)}</select></label>
-<label>Request id <input name="request_id" value="${filter.requestId}" maxlength="128" placeholder="req_…"></label>
-${filter.tokenId === '' ? '' : html`<input type="hidden" name="token_id" value="${filter.tokenId}">`}
+<label>Status <select name="status">${['', '2xx', '3xx', '4xx', '5xx'].map((s) => html`<option value="${s}"${s === filter.status ? html` selected` : ''}>${s === '' ? 'any' : s}</option>`)}</select></label>
+<label>Connection <select name="connection_id"><option value="">any</option>${connections.map((c) => html`<option value="${c.id}"${c.id === filter.connection_id ? html` selected` : ''}>${c.label ?? c.id}</option>`)}</select></label>
+<label>Request id <input name="request_id" value="${filter.request_id}" maxlength="128" placeholder="req_…"></label>
+${filter.token_id === '' ? '' : html`<input type="hidden" name="token_id" value="${filter.token_id}">`}
 <button type="submit">Filter</button> <a href="/console/requests">Clear</a></form>
-${filter.tokenId === '' ? '' : html`<p class="muted">Token ${tokenLabels.get(filter.tokenId) ?? filter.tokenId} only.</p>`}
+${filter.token_id === '' ? '' : html`<p class="muted">Token ${tokenLabels.get(filter.token_id) ?? filter.token_id} only.</p>`}
 ${requestTable(entries, connectionNames(connections), tokenLabels)}
 ${
   entries.length === REQUEST_PAGE
     ? html`<p><a data-test="older" href="/console/requests?${new URLSearchParams({
-        ...(filter.statusClass === '' ? {} : { status: filter.statusClass }),
-        ...(filter.connectionId === '' ? {} : { connection_id: filter.connectionId }),
-        ...(filter.tokenId === '' ? {} : { token_id: filter.tokenId }),
-        ...(filter.requestId === '' ? {} : { request_id: filter.requestId }),
+        ...Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== '')),
         before: entries[entries.length - 1]?.at ?? '',
       }).toString()}">Older requests →</a></p>`
     : ''

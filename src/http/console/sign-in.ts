@@ -5,9 +5,24 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SignInGuard } from '../../admin/sign-in-guard.ts';
 import { privateCookie, registerCsrf } from '../plugins/csrf.ts';
 import { consoleErrorHandler, TOKEN_REFUSED } from './errors.ts';
+import { type Html, html } from './html.ts';
 import { type ConsoleKit, DEVICE_COOKIE, PRE_SESSION_COOKIE, SESSION_COOKIE, typed } from './kit.ts';
-import { signInPage } from './pages.ts';
+import { CLI, csrfField, layout, notices } from './pages.ts';
 import { SignInForm, TokenOnlyForm } from './schemas.ts';
+
+export function signInPage(csrf: string, error: string | null, email: string): Html {
+  return layout(
+    { operator: null, csrf },
+    'Sign in',
+    html`<div class="signin card"><h1>Operator sign-in</h1>
+${notices(error)}
+<form method="post" action="/console/sign-in">${csrfField(csrf)}
+<label>Email <input type="email" name="email" autocomplete="username" required value="${email}"></label>
+<label>Password <input type="password" name="password" autocomplete="current-password" required></label>
+<button type="submit">Sign in</button></form>
+<p class="muted">No operator yet? <a href="/console/setup">Create the first one</a> with the setup code from the start-up output, or on the server: <code>${CLI} operators create --email you@example.com</code>.</p></div>`,
+  );
+}
 
 export async function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
   const { ctx } = kit;
