@@ -65,14 +65,34 @@ const isOffset = (v: unknown): v is { o: number } => {
   return Number.isInteger(offset) && (offset as number) >= 0;
 };
 
-/** The request's job of its own token, or 404 (another token's job is not revealed). */
-async function ownJob(jobs: JobReads, request: FastifyRequest & { params: { job_id: string } }) {
+/**
+ * The request's job of its own token, or 404 (another token's job is not revealed); with
+ * `finished`, a job that has per-record results, or 409.
+ */
+async function ownJob(
+  jobs: JobReads,
+  request: FastifyRequest & { params: { job_id: string } },
+  finished = false,
+) {
   const id = request.params.job_id;
   const job = await jobs.find(id);
   if (job === null || job.tokenId !== principalOf(request).token.id) {
     throw new ApiError(
       'job_not_found',
       `This API token has no job ${id.slice(0, 100)}. GET /v1/jobs lists its jobs (finished jobs are kept 7 days by default).`,
+    );
+  }
+  if (finished && (job.state === 'queued' || job.state === 'running')) {
+    throw new ApiError(
+      'job_not_finished',
+      `Job ${job.id} is ${job.state}; its results are readable once it has finished. Follow it at GET /v1/jobs/${job.id}.`,
+      { headers: { 'retry-after': '1' } },
+    );
+  }
+  if (finished && job.state === 'failed') {
+    throw new ApiError(
+      'job_not_finished',
+      `Job ${job.id} failed as a whole and has no per-record results; its error is on GET /v1/jobs/${job.id}.`,
     );
   }
   return job;
@@ -167,20 +187,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
       },
     },
     async (request) => {
-      const job = await ownJob(ctx.jobReads, request);
-      if (job.state === 'queued' || job.state === 'running') {
-        throw new ApiError(
-          'job_not_finished',
-          `Job ${job.id} is ${job.state}; its results are readable once it has finished. Follow it at GET /v1/jobs/${job.id}.`,
-          { headers: { 'retry-after': '1' } },
-        );
-      }
-      if (job.state === 'failed') {
-        throw new ApiError(
-          'job_not_finished',
-          `Job ${job.id} failed as a whole and has no per-record results; its error is on GET /v1/jobs/${job.id}.`,
-        );
-      }
+      const job = await ownJob(ctx.jobReads, request, true);
       const limit = limitOf(request.query.limit, 1000, 10_000);
       const from = request.query.cursor === undefined ? 0 : decode(request.query.cursor, isOffset).o;
       const data = await readResults(ctx.jobReads, job.id, from, limit);
