@@ -1,9 +1,11 @@
-import { Type } from 'typebox';
+import { type TSchemaOptions, Type } from 'typebox';
 import { STATUS_CLASSES } from '../../../admin/service.ts';
 
 // The admin views are open objects: what the admin service adds to a view passes as it is.
 const OPEN = { additionalProperties: true };
 const CLOSED = { additionalProperties: false };
+/** A string, or null where there is none. */
+const orNull = (options?: TSchemaOptions) => Type.Union([Type.String(), Type.Null()], options);
 const Id = Type.String({ pattern: '^[A-Za-z0-9_-]{1,80}$' });
 
 export const IdParams = Type.Object(
@@ -16,17 +18,17 @@ export const ConnectionView = Type.Object(
     id: Type.String(),
     provider: Type.String(),
     providerName: Type.String(),
-    label: Type.Union([Type.String(), Type.Null()]),
+    label: orNull(),
     region: Type.String(),
     sandbox: Type.Boolean(),
     status: Type.Union([Type.Literal('active'), Type.Literal('needs_reauth'), Type.Literal('failing')], {
       description:
         '`needs_reauth`: the CRM refused the credentials; `failing`: the latest CRM call failed (see `lastError`).',
     }),
-    lastError: Type.Union([Type.String(), Type.Null()]),
-    lastErrorAt: Type.Union([Type.String(), Type.Null()]),
+    lastError: orNull(),
+    lastErrorAt: orNull(),
     createdAt: Type.String(),
-    lastUsedAt: Type.Union([Type.String(), Type.Null()]),
+    lastUsedAt: orNull(),
     allowance: Type.Union(
       [
         Type.Object({ used: Type.Integer(), limit: Type.Integer(), at: Type.String(), left: Type.Integer() }),
@@ -45,13 +47,13 @@ export const TokenView = Type.Object(
   {
     id: Type.String(),
     connectionId: Type.String(),
-    name: Type.Union([Type.String(), Type.Null()]),
+    name: orNull(),
     prefix: Type.String({ description: 'Display prefix; the token itself is never shown again.' }),
     region: Type.String(),
     createdAt: Type.String(),
-    lastUsedAt: Type.Union([Type.String(), Type.Null()]),
-    expiresAt: Type.Union([Type.String(), Type.Null()]),
-    revokedAt: Type.Union([Type.String(), Type.Null()]),
+    lastUsedAt: orNull(),
+    expiresAt: orNull(),
+    revokedAt: orNull(),
     state: Type.Optional(
       Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired')]),
     ),
@@ -70,15 +72,13 @@ export const RequestEntry = Type.Object(
     crmCalls: Type.Integer({
       description: 'CRM calls the request spent, retries and token refreshes included.',
     }),
-    interface: Type.Union([Type.String(), Type.Null()], {
-      description: 'The `X-CRM-Proxy-Interface` answered.',
-    }),
+    interface: orNull({ description: 'The `X-CRM-Proxy-Interface` answered.' }),
     requestId: Type.String(),
-    tokenId: Type.Union([Type.String(), Type.Null()]),
-    connectionId: Type.Union([Type.String(), Type.Null()]),
-    errorCode: Type.Union([Type.String(), Type.Null()]),
+    tokenId: orNull(),
+    connectionId: orNull(),
+    errorCode: orNull(),
     actor: Type.Optional(
-      Type.Union([Type.String(), Type.Null()], {
+      orNull({
         description:
           'Who did an operator action (`op_…` in the console, `cli:<user>` for the CLI; method `CLI`); null for API requests.',
       }),
@@ -91,13 +91,13 @@ export const ConnectLink = Type.Object(
   {
     id: Type.String(),
     provider: Type.String(),
-    label: Type.Union([Type.String(), Type.Null()]),
-    loginUrl: Type.Union([Type.String(), Type.Null()]),
+    label: orNull(),
+    loginUrl: orNull(),
     createdAt: Type.String(),
     expiresAt: Type.String(),
-    usedAt: Type.Union([Type.String(), Type.Null()]),
-    revokedAt: Type.Union([Type.String(), Type.Null()]),
-    connectionId: Type.Union([Type.String(), Type.Null()]),
+    usedAt: orNull(),
+    revokedAt: orNull(),
+    connectionId: orNull(),
   },
   OPEN,
 );
@@ -108,7 +108,7 @@ export const CreatedLink = Type.Object(
 );
 
 export const UsageSeries = Type.Object({
-  connectionId: Type.Union([Type.String(), Type.Null()]),
+  connectionId: orNull(),
   hours: Type.Array(Type.String()),
   requests: Type.Array(Type.Integer()),
   errors: Type.Array(Type.Integer()),
