@@ -100,9 +100,6 @@ function providerOptions(providers: ProviderChoice[]): Html {
   )}`;
 }
 
-/** Where the console links for setting up a CRM app (the repository's docs/connecting-a-crm.md). */
-const CONNECTING_DOC = '/console/help/connecting-a-crm.md';
-
 /** What each CRM still needs before it can be connected in a browser; empty when all are ready. */
 function appsMissing(providers: ProviderChoice[]): Html {
   const lacking = providers.filter((p) => p.missing.length > 0);
@@ -113,7 +110,7 @@ function appsMissing(providers: ProviderChoice[]): Html {
   }${lacking.map(
     (p) =>
       html`To connect ${p.name} accounts, set ${p.missing.map((v, i) => html`${i === 0 ? '' : ' and '}<code>${v}</code>`)}. `,
-  )}Then restart the service. How to make the CRM app and which redirect URL to register: <a href="${CONNECTING_DOC}">docs/connecting-a-crm.md</a>.</div>`;
+  )}Then restart the service. How to make the CRM app and which redirect URL to register: <a href="/console/help/connecting-a-crm.md">docs/connecting-a-crm.md</a>.</div>`;
 }
 
 const NOT_AVAILABLE = html`<p class="muted">The OAuth connect flow is not available in this build.</p>`;
