@@ -106,9 +106,7 @@ export async function batchWrite(
     // Not a job: the parsed body stays with the write, but its place among the large bodies being
     // parsed goes to the next request rather than waiting out the CRM call.
     releaseBody(request);
-    const answer = await runBatchWrite(ctx.operations, connection, write);
-    nameInterface(reply, answer);
-    return { data: answer.data };
+    return writeAnswer(reply, await runBatchWrite(ctx.operations, connection, write));
   }
   const jobId = newJobId();
   if (key !== undefined) {
@@ -155,20 +153,20 @@ export async function batchWrite(
 async function answerOf(reply: FastifyReply, done: Promise<JobOutcome>): Promise<unknown> {
   const outcome = await done;
   if (!outcome.ok) throw outcome.error;
-  nameInterface(reply, outcome.answer);
-  return { data: outcome.answer.data };
+  return writeAnswer(reply, outcome.answer);
 }
 
 /**
- * `X-CRM-Proxy-Interface: bulk2; reason=allowance-12%-left`: the interface that carried the write
- * and why it was chosen, also on the request's "request completed" log line (log-redaction.ts).
+ * The body of a write's answer, its headers set: `X-CRM-Proxy-Interface: bulk2; reason=allowance-12%-left`
+ * names the interface that carried the write and why it was chosen, also on the request's "request
+ * completed" log line (log-redaction.ts).
  */
-function nameInterface(reply: FastifyReply, answer: WriteAnswer): void {
-  if (answer.via === undefined) return;
-  reply.header(
-    'x-crm-proxy-interface',
-    answer.reason === undefined ? answer.via : `${answer.via}; reason=${answer.reason}`,
-  );
+function writeAnswer(reply: FastifyReply, answer: WriteAnswer): { data: unknown } {
+  if (answer.via !== undefined) {
+    const reason = answer.reason === undefined ? '' : `; reason=${answer.reason}`;
+    reply.header('x-crm-proxy-interface', `${answer.via}${reason}`);
+  }
+  return { data: answer.data };
 }
 
 /** An answer of a write that does not run as a job: its headers and body (status 200). */

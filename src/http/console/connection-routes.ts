@@ -1,5 +1,6 @@
 // Connections: the list, one connection's page, and the forms that connect, re-connect and remove.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
 import { type ConsoleKit, typed } from './kit.ts';
 import { flowNotice, sameAccount } from './notices.ts';
 import { type CreatedToken, connectionPage, connectionsPage } from './pages.ts';
@@ -40,6 +41,17 @@ export async function createFormToken(
     expiresInDays: days,
   });
   return { token, prefix: record.prefix, connection: c.label ?? c.id, baseUrl: apiBaseUrl(kit, request) };
+}
+
+/** Which CRM, and the label and login host when the form has them: the connect and connect link forms. */
+export function connectFields(form: Static<typeof ConnectForm>) {
+  const label = (form.label ?? '').trim();
+  const loginHost = (form.login_host ?? '').trim();
+  return {
+    provider: form.provider.trim(),
+    ...(label === '' ? {} : { label }),
+    ...(loginHost === '' ? {} : { loginHost }),
+  };
 }
 
 /** The CRMs one can connect, and the variables each one still lacks. */
@@ -133,12 +145,8 @@ export function connectRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   };
 
   api.post('/console/connections/connect', { schema: { body: ConnectForm } }, async (request, reply) => {
-    const label = (request.body.label ?? '').trim();
-    const loginHost = (request.body.login_host ?? '').trim();
     const started = await ctx.admin.connect.begin({
-      provider: request.body.provider.trim(),
-      ...(label === '' ? {} : { label }),
-      ...(loginHost === '' ? {} : { loginHost }),
+      ...connectFields(request.body),
       returnTo: '/console/connections',
     });
     return toConsent(request, reply, started);

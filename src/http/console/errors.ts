@@ -1,6 +1,7 @@
 // How a failed console request is answered: a page, never JSON, with a text that says what to do.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors/index.ts';
+import { isCsrfRefusal } from '../plugins/csrf.ts';
 import { describe } from '../plugins/validation.ts';
 import type { ConsoleKit } from './kit.ts';
 import { messagePage } from './pages.ts';
@@ -16,8 +17,16 @@ function invalidFields(error: FastifyError): string | null {
   return `The ${where} is invalid: ${fields.join('; ')}. Correct it and try again.`;
 }
 
-export function consoleErrorHandler(kit: ConsoleKit) {
+/** What a form before a session answers when its security token is refused. */
+export const TOKEN_REFUSED = 'The form’s security token is missing or wrong. Try again.';
+
+/** The error page of a console scope; a scope with forms says how it answers a refused form token. */
+export function consoleErrorHandler(
+  kit: ConsoleKit,
+  tokenRefused?: (request: FastifyRequest, reply: FastifyReply) => unknown,
+) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (tokenRefused !== undefined && isCsrfRefusal(error)) return tokenRefused(request, reply);
     const apiError = error instanceof ApiError ? error : null;
     // A path id that cannot exist is the same as one that does not.
     const notFound = error.validationContext === 'params';

@@ -1,13 +1,13 @@
 // First run in the browser: while no operator exists, /console/setup creates the first one with the
 // one-time setup code the service issued at start-up (src/admin/setup-code.ts), then signs it in.
 // The form has no session yet: like sign-in, its CSRF secret is the pre-session cookie.
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OperatorError } from '../../admin/operators.ts';
 import { SetupCodeError } from '../../admin/setup-code.ts';
 import { RateLimiter } from '../../auth/rate-limit.ts';
 import { ApiError } from '../../errors/index.ts';
-import { isCsrfRefusal, privateCookie, registerCsrf } from '../plugins/csrf.ts';
-import { consoleErrorHandler } from './errors.ts';
+import { privateCookie, registerCsrf } from '../plugins/csrf.ts';
+import { consoleErrorHandler, TOKEN_REFUSED } from './errors.ts';
 import { html } from './html.ts';
 import { type ConsoleKit, PRE_SESSION_COOKIE, SESSION_COOKIE, typed } from './kit.ts';
 import { CLI, csrfField, layout, notices } from './pages.ts';
@@ -71,11 +71,8 @@ export async function setupRoutes(scope: FastifyInstance, kit: ConsoleKit): Prom
   };
 
   await registerCsrf(scope, { secretCookie: PRE_SESSION_COOKIE, path: '/console' });
-  const fallback = consoleErrorHandler(kit);
-  scope.setErrorHandler((error: FastifyError, request, reply) =>
-    isCsrfRefusal(error)
-      ? page(request, reply, 'The form’s security token is missing or wrong. Try again.', '', 403)
-      : fallback(error, request, reply),
+  scope.setErrorHandler(
+    consoleErrorHandler(kit, (request, reply) => page(request, reply, TOKEN_REFUSED, '', 403)),
   );
   const api = typed(scope);
 

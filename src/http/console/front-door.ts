@@ -49,12 +49,7 @@ export function frontDoorRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   });
   api.get('/', {}, async (request, reply) => {
     const noOperator = await ctx.setup.open();
-    const links = {
-      console: '/console',
-      docs: '/docs',
-      openapi: '/openapi.json',
-      readyz: '/readyz',
-    };
+    const links = { console: '/console', docs: '/docs', openapi: '/openapi.json', readyz: '/readyz' };
     if (!wantsHtml(request)) {
       return reply.type('application/json; charset=utf-8').send({
         name: 'crm-proxy',

@@ -12,16 +12,16 @@ export function logRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
     const q = request.query;
     // The schema lets '' through (an empty filter field): it means "any".
     const filter = {
-      statusClass: q.status ?? '',
-      requestId: q.request_id ?? '',
-      connectionId: q.connection_id ?? '',
-      tokenId: q.token_id ?? '',
+      status: q.status ?? '',
+      connection_id: q.connection_id ?? '',
+      token_id: q.token_id ?? '',
+      request_id: q.request_id ?? '',
     };
     const entries = await admin.requests({
-      statusClass: filter.statusClass === '' ? undefined : Number(filter.statusClass[0]),
-      requestId: filter.requestId || undefined,
-      connectionId: filter.connectionId || undefined,
-      tokenId: filter.tokenId || undefined,
+      statusClass: filter.status === '' ? undefined : Number(filter.status[0]),
+      requestId: filter.request_id || undefined,
+      connectionId: filter.connection_id || undefined,
+      tokenId: filter.token_id || undefined,
       before: q.before || undefined,
       limit: REQUEST_PAGE,
     });

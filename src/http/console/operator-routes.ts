@@ -4,7 +4,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { type Actor, OperatorError } from '../../admin/operators.ts';
-import type { NewRequestLogEntry } from '../../admin/request-log.ts';
 import { isoTime } from '../../lib/clock.ts';
 import { privateCookie } from '../plugins/csrf.ts';
 import { type ConsoleKit, SESSION_COOKIE, typed } from './kit.ts';
@@ -22,30 +21,26 @@ import { pathOnly } from './session-gate.ts';
 
 type Done = { error: string | null; done: string | null; status: number };
 const ok = (done: string | null = null): Done => ({ error: null, done, status: 200 });
+const refused = (error: string, status: number): Done => ({ error, done: null, status });
 
 /** Runs an action; an OperatorError becomes the page's error with its status. */
 async function attempt(action: () => Promise<string | null>): Promise<Done> {
   try {
     return ok(await action());
   } catch (err) {
-    if (err instanceof OperatorError)
-      return { error: capitalize(err.message), done: null, status: err.status };
+    if (err instanceof OperatorError) return refused(capitalize(err.message), err.status);
     throw err;
   }
 }
 
 const capitalize = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 
-export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
-  const { operators, requestLog, clock } = kit.ctx;
-  const api = typed(scope);
-  const actor = (request: FastifyRequest): Actor => ({ operator: kit.signedIn(request).operator });
-
-  // Who did what: every form of these pages, refused ones too, goes to the request log.
+/** Who did what: every form of these pages, refused ones too, goes to the request log. */
+function recordActions(scope: FastifyInstance, kit: ConsoleKit): void {
+  const { requestLog, clock } = kit.ctx;
   scope.addHook('onResponse', (request, reply, done) => {
     if (request.method !== 'POST') return done();
-    const who = kit.signedIn(request).operator.id;
-    const entry: NewRequestLogEntry = {
+    requestLog.record({
       at: isoTime(clock.now() - Math.round(reply.elapsedTime)),
       method: request.method,
       path: (pathOnly(request.url).split('?')[0] ?? '').slice(0, 500),
@@ -57,11 +52,17 @@ export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): P
       tokenId: null,
       connectionId: null,
       errorCode: reply.statusCode >= 400 ? 'operator_action_refused' : null,
-      actor: who,
-    };
-    requestLog.record(entry);
+      actor: kit.signedIn(request).operator.id,
+    });
     done();
   });
+}
+
+export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
+  const { operators } = kit.ctx;
+  const api = typed(scope);
+  const actor = (request: FastifyRequest): Actor => ({ operator: kit.signedIn(request).operator });
+  recordActions(scope, kit);
 
   const frameOf = (request: FastifyRequest, reply: FastifyReply, current: string) => ({
     ...kit.frame(request, reply, current),
@@ -77,14 +78,8 @@ export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): P
 
   const list = async (request: FastifyRequest, reply: FastifyReply, r: Done) => {
     const frame = frameOf(request, reply, '/console/operators');
-    if (!frame.operator?.canManage) {
-      const refused = {
-        error: 'Only operators who manage others may see this page.',
-        done: null,
-        status: 403,
-      };
-      return account(request, reply, refused);
-    }
+    if (!frame.operator?.canManage)
+      return account(request, reply, refused('Only operators who manage others may see this page.', 403));
     return kit.send(reply, operatorsPage(frame, await operators.list(), r.error, r.done), r.status);
   };
 
@@ -92,22 +87,21 @@ export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): P
     const frame = frameOf(request, reply, '/console/operators');
     const target = await operators.find(id);
     if (target === null || !frame.operator?.canManage)
-      return list(request, reply, { error: `No operator ${id} here.`, done: null, status: 404 });
+      return list(request, reply, refused(`No operator ${id} here.`, 404));
     const sessions = await operators.listSessions(actor(request), target.id);
     return kit.send(reply, operatorPage(frame, target, sessions, r.error, r.done), r.status);
   };
 
+  const endSession = (request: FastifyRequest, sid: string) =>
+    attempt(async () => {
+      await operators.endSessionById(actor(request), sid);
+      return 'Session ended.';
+    });
+
   api.get('/console/account', {}, async (request, reply) => {
     const changed = (request.query as Record<string, unknown>)['changed'] === '1';
-    return account(
-      request,
-      reply,
-      ok(
-        changed
-          ? 'Password changed. Every other session ended and the operator API keys were revoked.'
-          : null,
-      ),
-    );
+    const done = 'Password changed. Every other session ended and the operator API keys were revoked.';
+    return account(request, reply, ok(changed ? done : null));
   });
 
   api.post('/console/account/password', { schema: { body: ChangePasswordForm } }, async (request, reply) => {
@@ -131,10 +125,7 @@ export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): P
     { schema: { params: SessionParams, body: TokenOnlyForm } },
     async (request, reply) => {
       // One's own sessions only for those who do not manage others (the service checks).
-      const r = await attempt(async () => {
-        await operators.endSessionById(actor(request), request.params.sid);
-        return 'Session ended.';
-      });
+      const r = await endSession(request, request.params.sid);
       if (request.params.sid === kit.signedIn(request).session.idHash && r.error === null)
         return reply.redirect('/console/sign-in', 303);
       return account(request, reply, r);
@@ -203,10 +194,7 @@ export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): P
     '/console/operators/:id/sessions/:sid/end',
     { schema: { params: OperatorSessionParams, body: TokenOnlyForm } },
     async (request, reply) => {
-      const r = await attempt(async () => {
-        await operators.endSessionById(actor(request), request.params.sid);
-        return 'Session ended.';
-      });
+      const r = await endSession(request, request.params.sid);
       return one(request, reply, request.params.id, r);
     },
   );

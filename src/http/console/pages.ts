@@ -61,20 +61,6 @@ export function layout(frame: PageFrame, title: string, body: Html): Html {
   }</header><main>${body}</main></body></html>`;
 }
 
-export function signInPage(csrf: string, error: string | null, email: string): Html {
-  return layout(
-    { operator: null, csrf },
-    'Sign in',
-    html`<div class="signin card"><h1>Operator sign-in</h1>
-${notices(error)}
-<form method="post" action="/console/sign-in">${csrfField(csrf)}
-<label>Email <input type="email" name="email" autocomplete="username" required value="${email}"></label>
-<label>Password <input type="password" name="password" autocomplete="current-password" required></label>
-<button type="submit">Sign in</button></form>
-<p class="muted">No operator yet? <a href="/console/setup">Create the first one</a> with the setup code from the start-up output, or on the server: <code>${CLI} operators create --email you@example.com</code>.</p></div>`,
-  );
-}
-
 export function messagePage(
   frame: PageFrame,
   title: string,
@@ -88,10 +74,8 @@ export function messagePage(
   );
 }
 
-function statusBadge(c: ConnectionView): Html {
-  const label = c.status === 'needs_reauth' ? 'needs re-auth' : c.status;
-  return html`<span class="badge ${c.status}">${label}</span>`;
-}
+const statusBadge = (c: ConnectionView): Html =>
+  html`<span class="badge ${c.status}">${c.status === 'needs_reauth' ? 'needs re-auth' : c.status}</span>`;
 
 function allowance(c: ConnectionView): Html {
   if (c.allowance === null) return html`<span class="muted">—</span>`;
@@ -100,43 +84,38 @@ function allowance(c: ConnectionView): Html {
 <span class="mono">${c.allowance.used.toLocaleString('en')} used / ${c.allowance.left.toLocaleString('en')} left</span>`;
 }
 
-export interface ProviderChoice {
+interface ProviderChoice {
   id: string;
   name: string;
   /** Variables still to set before this CRM can be connected in a browser (empty: ready). */
-  missing?: string[];
+  missing: string[];
 }
-
-const missingOf = (p: ProviderChoice): string[] => p.missing ?? [];
 
 /** The CRMs as options: the first ready one selected, the others disabled with what they lack. */
 function providerOptions(providers: ProviderChoice[]): Html {
-  const first = providers.find((p) => missingOf(p).length === 0)?.id;
+  const first = providers.find((p) => p.missing.length === 0)?.id;
   return html`${providers.map(
     (p) =>
-      html`<option value="${p.id}"${missingOf(p).length > 0 ? html` disabled` : ''}${p.id === first ? html` selected` : ''}>${p.name}${missingOf(p).length > 0 ? ` (set ${missingOf(p).join(', ')})` : ''}</option>`,
+      html`<option value="${p.id}"${p.missing.length > 0 ? html` disabled` : ''}${p.id === first ? html` selected` : ''}>${p.name}${p.missing.length > 0 ? ` (set ${p.missing.join(', ')})` : ''}</option>`,
   )}`;
 }
 
-/** Where the console links for setting up a CRM app (the repository's docs/connecting-a-crm.md). */
-export const CONNECTING_DOC = '/console/help/connecting-a-crm.md';
-
 /** What each CRM still needs before it can be connected in a browser; empty when all are ready. */
 function appsMissing(providers: ProviderChoice[]): Html {
-  const lacking = providers.filter((p) => missingOf(p).length > 0);
+  const lacking = providers.filter((p) => p.missing.length > 0);
   if (lacking.length === 0) return html``;
   const none = lacking.length === providers.length;
   return html`<div class="${none ? 'error' : 'muted'}" role="${none ? 'alert' : 'note'}" data-test="connect-needs">${
     none ? html`<strong>Connect is off: no CRM app is configured.</strong> ` : ''
   }${lacking.map(
     (p) =>
-      html`To connect ${p.name} accounts, set ${missingOf(p).map((v, i) => html`${i === 0 ? '' : ' and '}<code>${v}</code>`)}. `,
-  )}Then restart the service. How to make the CRM app and which redirect URL to register: <a href="${CONNECTING_DOC}">docs/connecting-a-crm.md</a>.</div>`;
+      html`To connect ${p.name} accounts, set ${p.missing.map((v, i) => html`${i === 0 ? '' : ' and '}<code>${v}</code>`)}. `,
+  )}Then restart the service. How to make the CRM app and which redirect URL to register: <a href="/console/help/connecting-a-crm.md">docs/connecting-a-crm.md</a>.</div>`;
 }
 
 /** Which CRM, a label and a login host: the connect form, or with `link` the connect link form. */
 function providerForm(frame: PageFrame, providers: ProviderChoice[], link: boolean): Html {
-  const off = providers.every((p) => missingOf(p).length > 0) ? html` disabled` : '';
+  const off = providers.every((p) => p.missing.length > 0) ? html` disabled` : '';
   const [action, example, test, button] = link
     ? ['/console/links', 'Globex', 'create-link', 'Create link']
     : ['/console/connections/connect', 'Acme production', 'connect', 'Connect'];
@@ -147,10 +126,16 @@ function providerForm(frame: PageFrame, providers: ProviderChoice[], link: boole
 ${link ? html`<label>Valid for hours <input name="ttl_hours" inputmode="numeric" pattern="[0-9]*" placeholder="24"></label>\n` : ''}<button type="submit" data-test="${test}"${off}>${button}</button></form>`;
 }
 
-function twinNote(twin: string | undefined, names: Map<string, string>): Html | string {
-  if (twin === undefined) return '';
-  return html`<br><span class="badge needs_reauth" data-same-account="${twin}">same account as <a href="/console/connections/${twin}">${names.get(twin) ?? twin}</a></span>`;
-}
+/** The connection that reaches the same CRM account as this one. */
+const sameAccountBadge = (id: string, name: string) =>
+  html`<span class="badge needs_reauth" data-same-account="${id}">same account as <a href="/console/connections/${id}">${name}</a></span>`;
+
+/** Id → name, as the pages show a connection or a token. */
+type Names = Map<string, string>;
+
+/** Connection id → its name on the pages (its label, else its id). */
+const connectionNames = (connections: ConnectionView[]): Names =>
+  new Map(connections.map((c) => [c.id, c.label ?? c.id]));
 
 export function connectionsPage(
   frame: PageFrame,
@@ -160,10 +145,12 @@ export function connectionsPage(
   notice: Html | null,
   twins: Map<string, string> = new Map(),
 ): Html {
-  const names = new Map(connections.map((c) => [c.id, c.label ?? c.id]));
+  const names = connectionNames(connections);
+  const twinNote = (id?: string) =>
+    id === undefined ? '' : html`<br>${sameAccountBadge(id, names.get(id) ?? id)}`;
   const rows = connections.map(
     (c) => html`<tr data-connection="${c.id}">
-<td data-label="Connection"><a href="/console/connections/${c.id}">${c.label ?? c.id}</a><br><span class="muted mono id">${c.id}</span>${twinNote(twins.get(c.id), names)}</td>
+<td data-label="Connection"><a href="/console/connections/${c.id}">${c.label ?? c.id}</a><br><span class="muted mono id">${c.id}</span>${twinNote(twins.get(c.id))}</td>
 <td data-label="CRM">${c.providerName}${c.sandbox ? html` <span class="muted">(sandbox)</span>` : ''}</td><td data-label="Region">${c.region}</td>
 <td data-label="Status" class="status">${statusBadge(c)}${c.lastError === null ? '' : html`<span class="muted last-error">${c.lastError}</span>`}</td>
 <td data-label="Created">${when(c.createdAt)}</td><td data-label="Last used">${when(c.lastUsedAt)}</td><td data-label="Daily API allowance">${allowance(c)}</td>
@@ -180,9 +167,8 @@ export function connectionsPage(
   );
 }
 
-function tokenRows(frame: PageFrame, tokens: TokenView[], names: Map<string, string>): Html {
-  if (tokens.length === 0) return html`<tr><td colspan="7" class="muted">No API tokens.</td></tr>`;
-  return html`${tokens.map(
+function tokenTable(frame: PageFrame, tokens: TokenView[], names: Names): Html {
+  const rows = tokens.map(
     (t) => html`<tr data-token="${t.id}"><td data-label="Token" class="mono">${tokenName(t)}</td>
 <td data-label="Connection"><a href="/console/connections/${t.connectionId}">${names.get(t.connectionId) ?? t.connectionId}</a></td>
 <td data-label="State"><span class="badge ${t.state}">${t.state}</span></td><td data-label="Created">${when(t.createdAt)}</td><td data-label="Last used">${when(t.lastUsedAt)}</td><td data-label="Expires">${t.expiresAt === null ? 'never' : when(t.expiresAt)}</td>
@@ -191,12 +177,9 @@ function tokenRows(frame: PageFrame, tokens: TokenView[], names: Map<string, str
         ? html`<form class="inline" method="post" action="/console/tokens/${t.id}/revoke" data-confirm="Revoke this token? Clients using it stop working at once.">${csrfField(frame.csrf)}<button class="danger" type="submit">Revoke</button></form>`
         : ''
     }</td></tr>`,
-  )}`;
-}
-
-function tokenTable(frame: PageFrame, tokens: TokenView[], names: Map<string, string>): Html {
+  );
   return html`<div class="table-wrap"><table><thead><tr><th>Token</th><th>Connection</th><th>State</th><th>Created</th><th>Last used</th><th>Expires</th><th></th></tr></thead>
-<tbody>${tokenRows(frame, tokens, names)}</tbody></table></div>`;
+<tbody>${rows.length === 0 ? html`<tr><td colspan="7" class="muted">No API tokens.</td></tr>` : rows}</tbody></table></div>`;
 }
 
 /** The token form: on the tokens page it names the connection, on a connection's page it is that one. */
@@ -217,21 +200,13 @@ export interface CreatedToken {
   baseUrl: string;
 }
 
-export function tokenSnippets(created: Pick<CreatedToken, 'token' | 'baseUrl'>): {
-  curl: string;
-  sdk: string;
-} {
+function createdTokenBlock(created: CreatedToken): Html {
   const curl = `curl -s -X POST "${created.baseUrl}/v1/describe" -H "Authorization: Bearer ${created.token}"`;
   const sdk = `// npm install --install-links /path/to/crm-proxy/packages/client
 const { createCrmProxyClient } = require('@crm-proxy/client');
 
 const crm = createCrmProxyClient({ baseUrl: '${created.baseUrl}', token: '${created.token}' });
 crm.describe().then((objects) => console.log(objects));`;
-  return { curl, sdk };
-}
-
-export function createdTokenBlock(created: CreatedToken): Html {
-  const { curl, sdk } = tokenSnippets(created);
   return html`<div class="card" data-test="new-token"><h2>New API token ${created.prefix}… for ${created.connection}</h2>
 <p>Copy it now: it is shown only this once. It belongs to <strong>${created.connection}</strong>: every call made with it goes to that connection’s CRM account.</p>
 <div class="secret"><code id="new-token">${created.token}</code><button type="button" class="secondary" data-copy="new-token">Copy</button></div>
@@ -249,52 +224,39 @@ export function tokensPage(
   created: CreatedToken | null,
   error: string | null,
 ): Html {
-  const names = new Map(connections.map((c) => [c.id, c.label ?? c.id]));
   return layout(
     frame,
     'API tokens',
     html`<h1>API tokens</h1>${created === null ? '' : createdTokenBlock(created)}
 ${notices(error)}
 <div class="card">${connections.length === 0 ? html`<p class="muted">Connect an account first.</p>` : tokenForm(frame, '/console/tokens', connections)}</div>
-${tokenTable(frame, tokens, names)}`,
+${tokenTable(frame, tokens, connectionNames(connections))}`,
   );
 }
 
 /** How a token is named on every page: its prefix, then its label. */
-export const tokenName = (t: Pick<TokenView, 'prefix' | 'name'>): string =>
-  `${t.prefix}…${t.name ? ` ${t.name}` : ''}`;
+const tokenName = (t: TokenView): string => `${t.prefix}…${t.name ? ` ${t.name}` : ''}`;
 
 /** Token id → its name, for pages that list requests. */
-export const tokenNames = (tokens: TokenView[]): Map<string, string> =>
-  new Map(tokens.map((t) => [t.id, tokenName(t)]));
+const tokenNames = (tokens: TokenView[]): Names => new Map(tokens.map((t) => [t.id, tokenName(t)]));
 
-function requestRow(e: RequestLogEntry, names: Map<string, string>, tokens: Map<string, string>): Html {
-  const took = [`${e.latencyMs} ms`, `${e.crmCalls} CRM call${e.crmCalls === 1 ? '' : 's'}`, e.interface];
-  return html`<tr data-request-id="${e.requestId}"><td data-label="Time">${e.at.slice(0, 19).replace('T', ' ')}</td><td data-label="Request" class="wrap mono">${e.method} ${e.path}</td>
+/** Request log entries, each with links to its token's and its connection's requests. */
+function requestTable(entries: RequestLogEntry[], names: Names, tokens: Names): Html {
+  const rows = entries.map((e) => {
+    const took = [`${e.latencyMs} ms`, `${e.crmCalls} CRM call${e.crmCalls === 1 ? '' : 's'}`, e.interface];
+    return html`<tr data-request-id="${e.requestId}"><td data-label="Time">${e.at.slice(0, 19).replace('T', ' ')}</td><td data-label="Request" class="wrap mono">${e.method} ${e.path}</td>
 <td data-label="Status"><span class="badge s${Math.floor(e.status / 100)}">${e.status}</span>${e.errorCode === null ? '' : html` <span class="muted">${e.errorCode}</span>`}</td>
 <td data-label="Took">${took.filter((x) => x !== null).join(' · ')}</td><td data-label="Request id" class="mono id">${e.requestId}</td>
 <td data-label="Token">${e.actor != null ? html`<span class="mono" data-actor="${e.actor}">by ${e.actor}</span>` : e.tokenId === null ? '—' : html`<a class="mono" href="/console/requests?token_id=${e.tokenId}">${tokens.get(e.tokenId) ?? `${e.tokenId} (revoked or removed)`}</a>`}</td>
 <td data-label="Connection">${e.connectionId === null ? '—' : html`<a href="/console/requests?connection_id=${e.connectionId}">${names.get(e.connectionId) ?? e.connectionId}</a>`}</td></tr>`;
-}
-
-export function requestTable(
-  entries: RequestLogEntry[],
-  names: Map<string, string> = new Map(),
-  tokens: Map<string, string> = new Map(),
-): Html {
+  });
   return html`<div class="table-wrap"><table data-test="request-log" class="requests"><thead><tr><th>Time</th><th>Request</th><th>Status</th><th>Took</th><th>Request id</th><th>Token</th><th>Connection</th></tr></thead><tbody>${
-    entries.length === 0
-      ? html`<tr><td colspan="7" class="muted">No requests.</td></tr>`
-      : entries.map((e) => requestRow(e, names, tokens))
+    rows.length === 0 ? html`<tr><td colspan="7" class="muted">No requests.</td></tr>` : rows
   }</tbody></table></div>`;
 }
 
-export interface RequestFilterView {
-  statusClass: string;
-  requestId: string;
-  connectionId: string;
-  tokenId: string;
-}
+/** The request log's filter, by its query parameters; '' is "any". */
+type RequestFilter = Record<'status' | 'connection_id' | 'token_id' | 'request_id', string>;
 
 /** Entries per page of the request log. */
 export const REQUEST_PAGE = 50;
@@ -302,7 +264,7 @@ export const REQUEST_PAGE = 50;
 export function requestsPage(
   frame: PageFrame,
   entries: RequestLogEntry[],
-  filter: RequestFilterView,
+  filter: RequestFilter,
   connections: ConnectionView[],
   retentionDays: number,
   tokens: TokenView[] = [],
@@ -313,20 +275,17 @@ export function requestsPage(
     'Request log',
     html`<h1>Request log</h1>
 <form class="row card" method="get" action="/console/requests">
-<label>Status <select name="status">${['', '2xx', '3xx', '4xx', '5xx'].map((s) => html`<option value="${s}"${s === filter.statusClass ? html` selected` : ''}>${s === '' ? 'any' : s}</option>`)}</select></label>
-<label>Connection <select name="connection_id"><option value="">any</option>${connections.map((c) => html`<option value="${c.id}"${c.id === filter.connectionId ? html` selected` : ''}>${c.label ?? c.id}</option>`)}</select></label>
-<label>Request id <input name="request_id" value="${filter.requestId}" maxlength="128" placeholder="req_…"></label>
-${filter.tokenId === '' ? '' : html`<input type="hidden" name="token_id" value="${filter.tokenId}">`}
+<label>Status <select name="status">${['', '2xx', '3xx', '4xx', '5xx'].map((s) => html`<option value="${s}"${s === filter.status ? html` selected` : ''}>${s === '' ? 'any' : s}</option>`)}</select></label>
+<label>Connection <select name="connection_id"><option value="">any</option>${connections.map((c) => html`<option value="${c.id}"${c.id === filter.connection_id ? html` selected` : ''}>${c.label ?? c.id}</option>`)}</select></label>
+<label>Request id <input name="request_id" value="${filter.request_id}" maxlength="128" placeholder="req_…"></label>
+${filter.token_id === '' ? '' : html`<input type="hidden" name="token_id" value="${filter.token_id}">`}
 <button type="submit">Filter</button> <a href="/console/requests">Clear</a></form>
-${filter.tokenId === '' ? '' : html`<p class="muted">Token ${tokenLabels.get(filter.tokenId) ?? filter.tokenId} only.</p>`}
-${requestTable(entries, new Map(connections.map((c) => [c.id, c.label ?? c.id])), tokenLabels)}
+${filter.token_id === '' ? '' : html`<p class="muted">Token ${tokenLabels.get(filter.token_id) ?? filter.token_id} only.</p>`}
+${requestTable(entries, connectionNames(connections), tokenLabels)}
 ${
   entries.length === REQUEST_PAGE
     ? html`<p><a data-test="older" href="/console/requests?${new URLSearchParams({
-        ...(filter.statusClass === '' ? {} : { status: filter.statusClass }),
-        ...(filter.connectionId === '' ? {} : { connection_id: filter.connectionId }),
-        ...(filter.tokenId === '' ? {} : { token_id: filter.tokenId }),
-        ...(filter.requestId === '' ? {} : { request_id: filter.requestId }),
+        ...Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== '')),
         before: entries[entries.length - 1]?.at ?? '',
       }).toString()}">Older requests →</a></p>`
     : ''
@@ -362,12 +321,6 @@ function connectionActions(frame: PageFrame, c: ConnectionView): Html {
   return html`<form class="inline" method="post" action="/console/connections/${c.id}/reconnect">${csrfField(frame.csrf)}<button class="secondary" type="submit" data-test="reconnect">Reconnect</button></form> <form class="inline" method="post" action="/console/connections/${c.id}/remove" data-confirm="Remove this connection and all its API tokens?">${csrfField(frame.csrf)}<button class="danger" type="submit" data-test="remove">Remove</button></form>`;
 }
 
-/** A connection's own token form: the token belongs to this connection, and the form says so. */
-function connectionTokenForm(frame: PageFrame, c: ConnectionView): Html {
-  return html`<p>Tokens made here belong to <strong>${c.label ?? c.id}</strong> (${c.providerName}).</p>
-${tokenForm(frame, `/console/connections/${c.id}/tokens`)}`;
-}
-
 export function connectionPage(
   frame: PageFrame,
   c: ConnectionView,
@@ -377,7 +330,7 @@ export function connectionPage(
   created: CreatedToken | null,
   extra: { twin: { id: string; name: string } | null; error?: string | null },
 ): Html {
-  const names = new Map([[c.id, c.label ?? c.id]]);
+  const names = connectionNames([c]);
   const name = c.label ?? c.id;
   return layout(
     frame,
@@ -388,12 +341,13 @@ ${notices(extra.error)}
 <dt>Status</dt><dd>${statusBadge(c)} ${c.lastError ?? ''}</dd>${
       extra.twin === null
         ? ''
-        : html`<dt>Same account as</dt><dd><span class="badge needs_reauth" data-same-account="${extra.twin.id}">same account as <a href="/console/connections/${extra.twin.id}">${extra.twin.name}</a></span> <span class="muted">Both reach the same CRM account: remove one unless both are wanted.</span></dd>`
+        : html`<dt>Same account as</dt><dd>${sameAccountBadge(extra.twin.id, extra.twin.name)} <span class="muted">Both reach the same CRM account: remove one unless both are wanted.</span></dd>`
     }<dt>Created</dt><dd>${when(c.createdAt)}</dd><dt>Last used</dt><dd>${when(c.lastUsedAt)}</dd>
 <dt>Daily API allowance</dt><dd>${allowance(c)}</dd></dl>
 <p class="actions">${connectionActions(frame, c)}</p></div>
 ${usageChart(usage, 'Requests per hour')}
-<h2>API tokens</h2><div class="card">${connectionTokenForm(frame, c)}</div>${tokenTable(frame, tokens, names)}
+<h2>API tokens</h2><div class="card"><p>Tokens made here belong to <strong>${name}</strong> (${c.providerName}).</p>
+${tokenForm(frame, `/console/connections/${c.id}/tokens`)}</div>${tokenTable(frame, tokens, names)}
 <h2>Recent requests</h2>${requestTable(entries, names, tokenNames(tokens))}`,
   );
 }

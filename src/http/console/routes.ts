@@ -40,15 +40,13 @@ export const CONSOLE_CSP: Record<string, string[]> = {
   'frame-ancestors': ["'none'"],
 };
 
+const asset = (name: string, type: string) => ({
+  type,
+  body: readFileSync(new URL(`./assets/${name}`, import.meta.url)),
+});
 const ASSETS: Record<string, { type: string; body: Buffer }> = {
-  'console.css': {
-    type: 'text/css; charset=utf-8',
-    body: readFileSync(new URL('./assets/console.css', import.meta.url)),
-  },
-  'console.js': {
-    type: 'text/javascript; charset=utf-8',
-    body: readFileSync(new URL('./assets/console.js', import.meta.url)),
-  },
+  'console.css': asset('console.css', 'text/css; charset=utf-8'),
+  'console.js': asset('console.js', 'text/javascript; charset=utf-8'),
 };
 
 export const consoleRoutes = fp(

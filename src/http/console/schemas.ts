@@ -1,7 +1,7 @@
 // What each console route reads from its query, path and form. Forms send every field, empty ones
 // as '', so a filter's pattern takes '' as "not set". Unknown fields are let through: a page may
 // be reached with parameters of its own (`reloaded`, the connect flow's `tab`).
-import { Type } from 'typebox';
+import { type TProperties, Type } from 'typebox';
 import { CSRF_FIELD } from '../plugins/csrf.ts';
 
 const ID = '[A-Za-z0-9_-]{1,80}';
@@ -10,51 +10,36 @@ const text = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
 export const IdParams = Type.Object({ id: Type.String({ pattern: `^${ID}$` }) });
 export const AssetParams = Type.Object({ name: Type.String({ maxLength: 100 }) });
 
-/** A form with no field besides its token: sign-out, re-connect, remove, revoke. */
-export const TokenOnlyForm = Type.Object({ [CSRF_FIELD]: Type.String() });
+/** A posted form: its CSRF token and its own fields. */
+const form = <T extends TProperties>(fields: T) => Type.Object({ [CSRF_FIELD]: Type.String(), ...fields });
 
-export const SignInForm = Type.Object({
-  [CSRF_FIELD]: Type.String(),
+/** A form with no field besides its token: sign-out, re-connect, remove, revoke. */
+export const TokenOnlyForm = form({});
+
+export const SignInForm = form({
   email: text(1000),
   // No length of its own: operators choose it, and the form's 64 KiB limit bounds it.
   password: Type.Optional(Type.String()),
 });
 
-export const SetupForm = Type.Object({
-  [CSRF_FIELD]: Type.String(),
+export const SetupForm = form({
   setup_code: text(200),
   email: text(1000),
   password: Type.Optional(Type.String()),
 });
 
-export const ConnectForm = Type.Object({
-  [CSRF_FIELD]: Type.String(),
+const connectFields = {
   provider: Type.String({ maxLength: 100 }),
   label: text(200),
   login_host: text(300),
-});
+};
+export const ConnectForm = form(connectFields);
+export const LinkForm = form({ ...connectFields, ttl_hours: text(100) });
 
-export const TokenForm = Type.Object({
-  [CSRF_FIELD]: Type.String(),
-  connection_id: Type.String({ maxLength: 100 }),
-  name: text(1000),
-  expires_in_days: text(100),
-});
-
+const tokenFields = { name: text(1000), expires_in_days: text(100) };
 /** A connection's own token form: the connection is the page's, not a field. */
-export const ConnectionTokenForm = Type.Object({
-  [CSRF_FIELD]: Type.String(),
-  name: text(1000),
-  expires_in_days: text(100),
-});
-
-export const LinkForm = Type.Object({
-  [CSRF_FIELD]: Type.String(),
-  provider: Type.String({ maxLength: 100 }),
-  label: text(200),
-  login_host: text(300),
-  ttl_hours: text(100),
-});
+export const ConnectionTokenForm = form(tokenFields);
+export const TokenForm = form({ connection_id: Type.String({ maxLength: 100 }), ...tokenFields });
 
 /** The notice after a connect flow; ids that do not look like connection ids show no notice. */
 export const ConnectionsQuery = Type.Object({
@@ -73,29 +58,22 @@ export const RequestsQuery = Type.Object({
 });
 
 /** An operator and one of their sessions (the 64 hex characters the store keys it by). */
-export const SessionParams = Type.Object({ sid: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
-export const OperatorSessionParams = Type.Object({
-  id: Type.String({ pattern: `^${ID}$` }),
-  sid: Type.String({ pattern: '^[0-9a-f]{64}$' }),
-});
+const sid = Type.String({ pattern: '^[0-9a-f]{64}$' });
+export const SessionParams = Type.Object({ sid });
+export const OperatorSessionParams = Type.Object({ id: IdParams.properties.id, sid });
 
 // Passwords have no length of their own: the rules are checked by the operator service, and the
 // form's 64 KiB limit bounds them.
-export const AddOperatorForm = Type.Object({
-  [CSRF_FIELD]: Type.String(),
+export const AddOperatorForm = form({
   email: Type.String({ maxLength: 1000 }),
   password: Type.String(),
   can_manage: text(10),
 });
 
-export const ChangePasswordForm = Type.Object({
-  [CSRF_FIELD]: Type.String(),
+export const ChangePasswordForm = form({
   current_password: Type.String(),
   new_password: Type.String(),
   username: text(1000),
 });
 
-export const ResetPasswordForm = Type.Object({
-  [CSRF_FIELD]: Type.String(),
-  new_password: Type.String(),
-});
+export const ResetPasswordForm = form({ new_password: Type.String() });

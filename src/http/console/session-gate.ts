@@ -1,7 +1,7 @@
 // The signed-in part of the console: its pages answer only with a live session, and its forms
 // carry a token made from the session's secret.
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { isCsrfRefusal, registerCsrf } from '../plugins/csrf.ts';
+import type { FastifyInstance } from 'fastify';
+import { registerCsrf } from '../plugins/csrf.ts';
 import { consoleErrorHandler } from './errors.ts';
 import { html } from './html.ts';
 import { type ConsoleKit, SESSION_COOKIE } from './kit.ts';
@@ -42,10 +42,10 @@ export async function registerSessionGate(scope: FastifyInstance, kit: ConsoleKi
   });
   // The session cookie is the secret: a token is worth nothing without the session it came from.
   await registerCsrf(scope, { secretCookie: SESSION_COOKIE, path: '/' });
-  const fallback = consoleErrorHandler(kit);
-  scope.setErrorHandler((error: FastifyError, request, reply) => {
-    if (!isCsrfRefusal(error)) return fallback(error, request, reply);
-    const text = 'The form’s security token is missing or wrong. Reload the page and submit it again.';
-    return kit.send(reply, messagePage(kit.frame(request, reply), 'Form expired', text), 403);
-  });
+  scope.setErrorHandler(
+    consoleErrorHandler(kit, (request, reply) => {
+      const text = 'The form’s security token is missing or wrong. Reload the page and submit it again.';
+      return kit.send(reply, messagePage(kit.frame(request, reply), 'Form expired', text), 403);
+    }),
+  );
 }

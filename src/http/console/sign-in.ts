@@ -1,15 +1,28 @@
 // Signing in and out. The sign-in form has no session yet: its CSRF secret is the pre-session
 // cookie, issued and signed by the server (one a client made up is replaced, never used), dropped
 // once the session cookie is set.
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SignInGuard } from '../../admin/sign-in-guard.ts';
-import { isCsrfRefusal, privateCookie, registerCsrf } from '../plugins/csrf.ts';
-import { consoleErrorHandler } from './errors.ts';
+import { privateCookie, registerCsrf } from '../plugins/csrf.ts';
+import { consoleErrorHandler, TOKEN_REFUSED } from './errors.ts';
+import { type Html, html } from './html.ts';
 import { type ConsoleKit, DEVICE_COOKIE, PRE_SESSION_COOKIE, SESSION_COOKIE, typed } from './kit.ts';
-import { signInPage } from './pages.ts';
+import { CLI, csrfField, layout, notices } from './pages.ts';
 import { SignInForm, TokenOnlyForm } from './schemas.ts';
 
-const TOKEN_REFUSED = 'The form’s security token is missing or wrong. Try again.';
+export function signInPage(csrf: string, error: string | null, email: string): Html {
+  return layout(
+    { operator: null, csrf },
+    'Sign in',
+    html`<div class="signin card"><h1>Operator sign-in</h1>
+${notices(error)}
+<form method="post" action="/console/sign-in">${csrfField(csrf)}
+<label>Email <input type="email" name="email" autocomplete="username" required value="${email}"></label>
+<label>Password <input type="password" name="password" autocomplete="current-password" required></label>
+<button type="submit">Sign in</button></form>
+<p class="muted">No operator yet? <a href="/console/setup">Create the first one</a> with the setup code from the start-up output, or on the server: <code>${CLI} operators create --email you@example.com</code>.</p></div>`,
+  );
+}
 
 export async function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
   const { ctx } = kit;
@@ -28,9 +41,8 @@ export async function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): Pro
   };
 
   await registerCsrf(scope, { secretCookie: PRE_SESSION_COOKIE, path: '/console', signed: true });
-  const fallback = consoleErrorHandler(kit);
-  scope.setErrorHandler((error: FastifyError, request, reply) =>
-    isCsrfRefusal(error) ? form(request, reply, TOKEN_REFUSED, '', 403) : fallback(error, request, reply),
+  scope.setErrorHandler(
+    consoleErrorHandler(kit, (request, reply) => form(request, reply, TOKEN_REFUSED, '', 403)),
   );
   const api = typed(scope);
 

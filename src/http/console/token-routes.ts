@@ -1,7 +1,7 @@
 // API tokens and connect links: each list with its create form, and their revoke forms.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors/index.ts';
-import { createFormToken, EXPIRY_HELP, providerChoices } from './connection-routes.ts';
+import { connectFields, createFormToken, EXPIRY_HELP, providerChoices } from './connection-routes.ts';
 import { type ConsoleKit, typed } from './kit.ts';
 import { type CreatedToken, linksPage, tokensPage } from './pages.ts';
 import { IdParams, LinkForm, TokenForm, TokenOnlyForm } from './schemas.ts';
@@ -65,12 +65,8 @@ export function linkRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
         'Valid for hours must be a whole number from 1 to 720 (or empty for 24).',
       );
     }
-    const label = (request.body.label ?? '').trim();
-    const loginHost = (request.body.login_host ?? '').trim();
     const link = await admin.connect.createLink({
-      provider: request.body.provider.trim(),
-      ...(label === '' ? {} : { label }),
-      ...(loginHost === '' ? {} : { loginHost }),
+      ...connectFields(request.body),
       ...(hours === undefined ? {} : { ttlMs: hours * 3600_000 }),
     });
     return view(request, reply, { url: link.url, expiresAt: link.expiresAt }, 201);

@@ -44,6 +44,27 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
+/**
+ * Router failures Fastify answers before any route or hook runs (a URL that does not decode, an
+ * object name over the router's length limit) get the API's error shape instead of Fastify's own
+ * `{"error", "message", "statusCode"}`.
+ */
+export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id);
+  const apiError =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? // The router's only parameter is the object name: answer as its schema would.
+        new ApiError(
+          'invalid_object_name',
+          'The object name in the path is longer than any API name (at most 80 characters). Use a name such as Account, Invoice__c, contacts or 0-1.',
+        )
+      : new ApiError(
+          'invalid_path',
+          'The URL path is not valid: it has a malformed %-escape. Percent-encode each byte as %XX.',
+        );
+  return sendError(request, reply, apiError);
+}
+
 /** The one error handler: every failure leaves through `sendError`, 5xx without internal text. */
 export const errorHandling = fp(
   async (app: FastifyInstance, options: { bodyLimit: number }) => {

@@ -32,9 +32,7 @@ function filterOf(data: NonNullable<AuditLogsBody['data']>): AuditLogFilter {
       throw new ApiError(
         'invalid_body',
         `${value} is not a valid date. Use ISO 8601, e.g. 2026-03-01T00:00:00Z.`,
-        {
-          details: [{ path, message: 'not a valid date' }],
-        },
+        { details: [{ path, message: 'not a valid date' }] },
       );
   }
   if (after !== undefined && before !== undefined && Date.parse(after) >= Date.parse(before))

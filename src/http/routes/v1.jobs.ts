@@ -1,4 +1,5 @@
-import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
+import { type TSchema, Type } from 'typebox';
 import { ApiError } from '../../errors/index.ts';
 import { type JobReads, readResults } from '../../jobs/reads.ts';
 import { jobView } from '../../jobs/view.ts';
@@ -20,7 +21,12 @@ const pageQuery = (what: string, range: string) =>
     ),
   });
 
-const NextCursor = Type.Union([Type.String(), Type.Null()]);
+/** A page of `item`s, and the cursor of the next one (null on the last page). */
+const page = (item: TSchema, description: string) =>
+  Type.Object(
+    { data: Type.Array(item), next_cursor: Type.Union([Type.String(), Type.Null()]) },
+    { description },
+  );
 
 /** `limit` of a page: a whole number from 1 to `max`, else a 400 naming the parameter. */
 function limitOf(raw: string | undefined, fallback: number, max: number): number {
@@ -59,13 +65,34 @@ const isOffset = (v: unknown): v is { o: number } => {
   return Number.isInteger(offset) && (offset as number) >= 0;
 };
 
-/** The token's own job, or 404 (another token's job is not revealed). */
-async function ownJob(jobs: JobReads, tokenId: string, id: string) {
+/**
+ * The request's job of its own token, or 404 (another token's job is not revealed); with
+ * `finished`, a job that has per-record results, or 409.
+ */
+async function ownJob(
+  jobs: JobReads,
+  request: FastifyRequest & { params: { job_id: string } },
+  finished = false,
+) {
+  const id = request.params.job_id;
   const job = await jobs.find(id);
-  if (job === null || job.tokenId !== tokenId) {
+  if (job === null || job.tokenId !== principalOf(request).token.id) {
     throw new ApiError(
       'job_not_found',
       `This API token has no job ${id.slice(0, 100)}. GET /v1/jobs lists its jobs (finished jobs are kept 7 days by default).`,
+    );
+  }
+  if (finished && (job.state === 'queued' || job.state === 'running')) {
+    throw new ApiError(
+      'job_not_finished',
+      `Job ${job.id} is ${job.state}; its results are readable once it has finished. Follow it at GET /v1/jobs/${job.id}.`,
+      { headers: { 'retry-after': '1' } },
+    );
+  }
+  if (finished && job.state === 'failed') {
+    throw new ApiError(
+      'job_not_finished',
+      `Job ${job.id} failed as a whole and has no per-record results; its error is on GET /v1/jobs/${job.id}.`,
     );
   }
   return job;
@@ -82,15 +109,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
           "The API token's own write jobs, newest first, `limit` per page (default 50); `next_cursor` gives the next page.",
         tags: ['Jobs'],
         querystring: pageQuery('Jobs', '1 to 200 (default 50)'),
-        response: answers(
-          {
-            200: Type.Object(
-              { data: Type.Array(JobRef), next_cursor: NextCursor },
-              { description: 'A page of jobs.' },
-            ),
-          },
-          [400],
-        ),
+        response: answers({ 200: page(JobRef, 'A page of jobs.') }, [400]),
       },
     },
     async (request) => {
@@ -102,10 +121,10 @@ export function register(app: ApiApp, ctx: RouteServices): void {
         limit: limit + 1,
         ...(after === undefined ? {} : { after: { createdAt: after.c, id: after.i } }),
       });
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
+      const jobs = rows.slice(0, limit);
+      const last = jobs.at(-1);
       return {
-        data: page.map(jobView),
+        data: jobs.map(jobView),
         next_cursor:
           rows.length > limit && last !== undefined ? encode({ c: last.createdAt, i: last.id }) : null,
       };
@@ -124,8 +143,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
         response: answers({ 200: jobAnswer('The job.') }, [404]),
       },
     },
-    async (request) =>
-      jobView(await ownJob(ctx.jobReads, principalOf(request).token.id, request.params.job_id)),
+    async (request) => jobView(await ownJob(ctx.jobReads, request)),
   );
   app.delete(
     '/v1/jobs/:job_id',
@@ -147,7 +165,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
       },
     },
     async (request, reply) => {
-      const job = await ownJob(ctx.jobReads, principalOf(request).token.id, request.params.job_id);
+      const job = await ownJob(ctx.jobReads, request);
       if (job.state !== 'queued' && job.state !== 'running') return jobView(job);
       await ctx.jobs.cancel(job.id);
       reply.code(202);
@@ -165,32 +183,11 @@ export function register(app: ApiApp, ctx: RouteServices): void {
         tags: ['Jobs'],
         params: JobParams,
         querystring: pageQuery('Results', '1 to 10 000 (default 1000)'),
-        response: answers(
-          {
-            200: Type.Object(
-              { data: Type.Array(RecordResultRef), next_cursor: NextCursor },
-              { description: 'A page of per-record results.' },
-            ),
-          },
-          [400, 404, 409],
-        ),
+        response: answers({ 200: page(RecordResultRef, 'A page of per-record results.') }, [400, 404, 409]),
       },
     },
     async (request) => {
-      const job = await ownJob(ctx.jobReads, principalOf(request).token.id, request.params.job_id);
-      if (job.state === 'queued' || job.state === 'running') {
-        throw new ApiError(
-          'job_not_finished',
-          `Job ${job.id} is ${job.state}; its results are readable once it has finished. Follow it at GET /v1/jobs/${job.id}.`,
-          { headers: { 'retry-after': '1' } },
-        );
-      }
-      if (job.state === 'failed') {
-        throw new ApiError(
-          'job_not_finished',
-          `Job ${job.id} failed as a whole and has no per-record results; its error is on GET /v1/jobs/${job.id}.`,
-        );
-      }
+      const job = await ownJob(ctx.jobReads, request, true);
       const limit = limitOf(request.query.limit, 1000, 10_000);
       const from = request.query.cursor === undefined ? 0 : decode(request.query.cursor, isOffset).o;
       const data = await readResults(ctx.jobReads, job.id, from, limit);

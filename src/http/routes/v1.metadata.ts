@@ -127,15 +127,8 @@ export function register(app: ApiApp, ctx: RouteServices): void {
     },
     async (request) => {
       ensureNoBody(request.body, 'The country list');
-      return {
-        data: await runOperation(
-          ctx.operations,
-          principalOf(request).connection,
-          'countries',
-          {},
-          { all: true },
-        ),
-      };
+      const { connection } = principalOf(request);
+      return { data: await runOperation(ctx.operations, connection, 'countries', {}, { all: true }) };
     },
   );
   app.post(

@@ -1,98 +1,84 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TProperties, Type } from 'typebox';
 import { CrmRecord, MAX_IDS, MAX_RECORDS } from './common.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 255, description: 'Record id.' });
 const FieldName = Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_.]+$' });
+const Closed = { additionalProperties: false };
 
-export const InsertBody = Type.Object(
-  {
-    data: Type.Array(CrmRecord, {
+/** A closed object: the request bodies and their `data` take no field they do not name. */
+const closed = <T extends TProperties>(fields: T, description?: string) =>
+  Type.Object(fields, description === undefined ? Closed : { ...Closed, description });
+const cursor = (maxLength: number) =>
+  Type.Optional(Type.String({ minLength: 1, maxLength, description: '`next_cursor` of a previous answer.' }));
+
+export const InsertBody = closed({
+  data: Type.Array(CrmRecord, {
+    minItems: 1,
+    maxItems: MAX_RECORDS,
+    description: `Records to create: 1 to ${MAX_RECORDS}.`,
+  }),
+});
+
+export const UpdateBody = closed({
+  data: Type.Array(
+    Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        'A record with its id under `id` in any case (`Id`, `ID`), e.g. as get returned it (`attributes` and, for HubSpot, the `properties` wrapper and the read-only values are taken apart); the fields sent overwrite the stored values.',
+    }),
+    {
       minItems: 1,
       maxItems: MAX_RECORDS,
-      description: `Records to create: 1 to ${MAX_RECORDS}.`,
-    }),
-  },
-  { additionalProperties: false },
-);
+      description: `Records to change: 1 to ${MAX_RECORDS}, each with its id.`,
+    },
+  ),
+});
 
-export const UpdateBody = Type.Object(
-  {
-    data: Type.Array(
-      Type.Record(Type.String(), Type.Unknown(), {
+export const UpsertBody = closed({
+  data: Type.Array(CrmRecord, { minItems: 1, maxItems: 1, description: 'Exactly one record.' }),
+  match_key: Type.String({
+    minLength: 1,
+    maxLength: 255,
+    pattern: '^[A-Za-z][A-Za-z0-9_]*$',
+    description:
+      'Field to match on: `Id`, the CRM’s own upsert key (an external-id field, a unique property), or any other field (looked up first).',
+  }),
+});
+
+export const DeleteBody = closed({
+  data: Type.Union([
+    closed({ ids: Type.Array(Id, { minItems: 1, maxItems: MAX_IDS, description: `1 to ${MAX_IDS} ids.` }) }),
+    Type.Array(CrmRecord, {
+      minItems: 1,
+      maxItems: MAX_IDS,
+      description: `Or 1 to ${MAX_IDS} records, each with its id under \`id\` in any case (as get returned them).`,
+    }),
+  ]),
+});
+
+export const GetBody = closed({
+  data: closed({
+    ids: Type.Array(Id, {
+      minItems: 1,
+      maxItems: MAX_IDS,
+      description: 'Ids to read, up to the CRM’s own limit per request (see its note above).',
+    }),
+    fields: Type.Optional(
+      Type.Array(FieldName, {
+        maxItems: 1000,
+        description: 'Fields to return; absent or empty: all fields.',
+      }),
+    ),
+    propertiesWithHistory: Type.Optional(
+      Type.Array(FieldName, {
+        maxItems: 1000,
         description:
-          'A record with its id under `id` in any case (`Id`, `ID`), e.g. as get returned it (`attributes` and, for HubSpot, the `properties` wrapper and the read-only values are taken apart); the fields sent overwrite the stored values.',
+          'Properties whose history (every value with its timestamp and source) each record also carries, on CRMs that keep property history (see their note above).',
       }),
-      {
-        minItems: 1,
-        maxItems: MAX_RECORDS,
-        description: `Records to change: 1 to ${MAX_RECORDS}, each with its id.`,
-      },
     ),
-  },
-  { additionalProperties: false },
-);
+  }),
+});
 
-export const UpsertBody = Type.Object(
-  {
-    data: Type.Array(CrmRecord, { minItems: 1, maxItems: 1, description: 'Exactly one record.' }),
-    match_key: Type.String({
-      minLength: 1,
-      maxLength: 255,
-      pattern: '^[A-Za-z][A-Za-z0-9_]*$',
-      description:
-        'Field to match on: `Id`, the CRM’s own upsert key (an external-id field, a unique property), or any other field (looked up first).',
-    }),
-  },
-  { additionalProperties: false },
-);
-
-export const DeleteBody = Type.Object(
-  {
-    data: Type.Union([
-      Type.Object(
-        { ids: Type.Array(Id, { minItems: 1, maxItems: MAX_IDS, description: `1 to ${MAX_IDS} ids.` }) },
-        { additionalProperties: false },
-      ),
-      Type.Array(CrmRecord, {
-        minItems: 1,
-        maxItems: MAX_IDS,
-        description: `Or 1 to ${MAX_IDS} records, each with its id under \`id\` in any case (as get returned them).`,
-      }),
-    ]),
-  },
-  { additionalProperties: false },
-);
-
-export const GetBody = Type.Object(
-  {
-    data: Type.Object(
-      {
-        ids: Type.Array(Id, {
-          minItems: 1,
-          maxItems: MAX_IDS,
-          description: 'Ids to read, up to the CRM’s own limit per request (see its note above).',
-        }),
-        fields: Type.Optional(
-          Type.Array(FieldName, {
-            maxItems: 1000,
-            description: 'Fields to return; absent or empty: all fields.',
-          }),
-        ),
-        propertiesWithHistory: Type.Optional(
-          Type.Array(FieldName, {
-            maxItems: 1000,
-            description:
-              'Properties whose history (every value with its timestamp and source) each record also carries, on CRMs that keep property history (see their note above).',
-          }),
-        ),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false },
-);
-
-export const SoqlBody = Type.Object(
+export const SoqlBody = closed(
   {
     data: Type.Optional(
       Type.String({
@@ -102,165 +88,116 @@ export const SoqlBody = Type.Object(
           'A SOQL query. It is sent in the URL of Salesforce’s query resource, so once URL-encoded it may take at most 14 336 bytes (`query_too_long` otherwise).',
       }),
     ),
-    cursor: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 2000, description: '`next_cursor` of a previous answer.' }),
-    ),
+    cursor: cursor(2000),
   },
-  { additionalProperties: false, description: 'Either `data` (a new query) or `cursor` (the next page).' },
+  'Either `data` (a new query) or `cursor` (the next page).',
 );
 
-export const CustomFieldBody = Type.Object(
-  {
-    data: Type.Object(
-      {
-        name: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z][A-Za-z0-9_]*$' }),
-        label: Type.String({ minLength: 1, maxLength: 255 }),
-        type: Type.String({ minLength: 1, maxLength: 100 }),
-        length: Type.Optional(
-          Type.Integer({ minimum: 1, maximum: 131_072, description: 'Salesforce Text: required.' }),
-        ),
-        valueSet: Type.Optional(
-          Type.Record(Type.String(), Type.Unknown(), { description: 'Salesforce Picklist values.' }),
-        ),
-        fieldType: Type.Optional(Type.String({ description: 'HubSpot: required.' })),
-        groupName: Type.Optional(Type.String({ description: 'HubSpot: required.' })),
-      },
-      {
-        additionalProperties: true,
-        description:
-          'Salesforce: name, type, label, `length` for Text, `valueSet` for Picklist. HubSpot: name, label, type, fieldType, groupName.',
-      },
-    ),
-  },
-  { additionalProperties: false },
-);
+export const CustomFieldBody = closed({
+  data: Type.Object(
+    {
+      name: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z][A-Za-z0-9_]*$' }),
+      label: Type.String({ minLength: 1, maxLength: 255 }),
+      type: Type.String({ minLength: 1, maxLength: 100 }),
+      length: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: 131_072, description: 'Salesforce Text: required.' }),
+      ),
+      valueSet: Type.Optional(
+        Type.Record(Type.String(), Type.Unknown(), { description: 'Salesforce Picklist values.' }),
+      ),
+      fieldType: Type.Optional(Type.String({ description: 'HubSpot: required.' })),
+      groupName: Type.Optional(Type.String({ description: 'HubSpot: required.' })),
+    },
+    {
+      additionalProperties: true,
+      description:
+        'Salesforce: name, type, label, `length` for Text, `valueSet` for Picklist. HubSpot: name, label, type, fieldType, groupName.',
+    },
+  ),
+});
 
 const Scalar = Type.Union([Type.String({ maxLength: 3000 }), Type.Number(), Type.Boolean()]);
 const PropertyName = Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_.]+$' });
+const OPERATORS =
+  'EQ NEQ LT LTE GT GTE BETWEEN IN NOT_IN HAS_PROPERTY NOT_HAS_PROPERTY CONTAINS_TOKEN NOT_CONTAINS_TOKEN';
 
-export const SearchBody = Type.Object(
+const Filter = closed({
+  propertyName: PropertyName,
+  operator: Type.Union(OPERATORS.split(' ').map((op) => Type.Literal(op))),
+  value: Type.Optional(Scalar),
+  highValue: Type.Optional(Scalar),
+  values: Type.Optional(Type.Array(Scalar, { maxItems: 100 })),
+});
+
+const Sort = Type.Union([
+  Type.String({ minLength: 1, maxLength: 256, pattern: '^-?[A-Za-z0-9_.]+$' }),
+  closed({
+    propertyName: PropertyName,
+    direction: Type.Union([Type.Literal('ASCENDING'), Type.Literal('DESCENDING')]),
+  }),
+]);
+
+export const SearchBody = closed(
   {
     data: Type.Optional(
-      Type.Object(
-        {
-          filterGroups: Type.Optional(
-            Type.Array(
-              Type.Object(
-                {
-                  filters: Type.Array(
-                    Type.Object(
-                      {
-                        propertyName: PropertyName,
-                        operator: Type.Union(
-                          [
-                            'EQ',
-                            'NEQ',
-                            'LT',
-                            'LTE',
-                            'GT',
-                            'GTE',
-                            'BETWEEN',
-                            'IN',
-                            'NOT_IN',
-                            'HAS_PROPERTY',
-                            'NOT_HAS_PROPERTY',
-                            'CONTAINS_TOKEN',
-                            'NOT_CONTAINS_TOKEN',
-                          ].map((op) => Type.Literal(op)),
-                        ),
-                        value: Type.Optional(Scalar),
-                        highValue: Type.Optional(Scalar),
-                        values: Type.Optional(Type.Array(Scalar, { maxItems: 100 })),
-                      },
-                      { additionalProperties: false },
-                    ),
-                    { minItems: 1, maxItems: 6 },
-                  ),
-                },
-                { additionalProperties: false },
-              ),
-              {
-                maxItems: 5,
-                description: 'Filter groups: any group matches (OR); within a group every filter (AND).',
-              },
-            ),
-          ),
-          sorts: Type.Optional(
-            Type.Array(
-              Type.Union([
-                Type.String({ minLength: 1, maxLength: 256, pattern: '^-?[A-Za-z0-9_.]+$' }),
-                Type.Object(
-                  {
-                    propertyName: PropertyName,
-                    direction: Type.Union([Type.Literal('ASCENDING'), Type.Literal('DESCENDING')]),
-                  },
-                  { additionalProperties: false },
-                ),
-              ]),
-              { maxItems: 1, description: 'One sort: `"name"`, `"-name"` or `{propertyName, direction}`.' },
-            ),
-          ),
-          properties: Type.Optional(
-            Type.Array(PropertyName, { maxItems: 1000, description: 'Properties to return.' }),
-          ),
-          query: Type.Optional(
-            Type.String({
-              maxLength: 3000,
-              description: 'Text searched in the default searchable properties.',
-            }),
-          ),
-          limit: Type.Optional(
-            Type.Integer({ minimum: 1, maximum: 10_000, description: 'Records per answer (default 2 000).' }),
-          ),
-        },
-        { additionalProperties: false },
-      ),
+      closed({
+        filterGroups: Type.Optional(
+          Type.Array(closed({ filters: Type.Array(Filter, { minItems: 1, maxItems: 6 }) }), {
+            maxItems: 5,
+            description: 'Filter groups: any group matches (OR); within a group every filter (AND).',
+          }),
+        ),
+        sorts: Type.Optional(
+          Type.Array(Sort, {
+            maxItems: 1,
+            description: 'One sort: `"name"`, `"-name"` or `{propertyName, direction}`.',
+          }),
+        ),
+        properties: Type.Optional(
+          Type.Array(PropertyName, { maxItems: 1000, description: 'Properties to return.' }),
+        ),
+        query: Type.Optional(
+          Type.String({
+            maxLength: 3000,
+            description: 'Text searched in the default searchable properties.',
+          }),
+        ),
+        limit: Type.Optional(
+          Type.Integer({ minimum: 1, maximum: 10_000, description: 'Records per answer (default 2 000).' }),
+        ),
+      }),
     ),
-    cursor: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 65_536, description: '`next_cursor` of a previous answer.' }),
-    ),
+    cursor: cursor(65_536),
   },
-  { additionalProperties: false, description: 'Either `data` (a new search) or `cursor` (the next page).' },
+  'Either `data` (a new search) or `cursor` (the next page).',
 );
 
 const ObjectName = Type.String({ minLength: 1, maxLength: 100, description: 'An object type name.' });
 
-export const AssociationsBody = Type.Object(
-  {
-    data: Type.Object(
-      {
-        ids: Type.Array(Id, { minItems: 1, maxItems: MAX_IDS, description: `1 to ${MAX_IDS} record ids.` }),
-        to: ObjectName,
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false },
-);
+export const AssociationsBody = closed({
+  data: closed({
+    ids: Type.Array(Id, { minItems: 1, maxItems: MAX_IDS, description: `1 to ${MAX_IDS} record ids.` }),
+    to: ObjectName,
+  }),
+});
 
-export const AssociateBody = Type.Object(
-  {
-    data: Type.Array(
-      Type.Object(
-        {
-          id: Id,
-          to: ObjectName,
-          to_id: Id,
-          label: Type.Optional(
-            Type.String({
-              minLength: 1,
-              maxLength: 255,
-              description: 'The association label; absent: the default type.',
-            }),
-          ),
-        },
-        { additionalProperties: false },
+export const AssociateBody = closed({
+  data: Type.Array(
+    closed({
+      id: Id,
+      to: ObjectName,
+      to_id: Id,
+      label: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 255,
+          description: 'The association label; absent: the default type.',
+        }),
       ),
-      { minItems: 1, maxItems: MAX_RECORDS, description: `1 to ${MAX_RECORDS} links.` },
-    ),
-  },
-  { additionalProperties: false },
-);
+    }),
+    { minItems: 1, maxItems: MAX_RECORDS, description: `1 to ${MAX_RECORDS} links.` },
+  ),
+});
 
 /** An ISO 8601 date or date-time; a value that is not one is refused naming the accepted forms. */
 export const INSTANT_PATTERN =
@@ -273,39 +210,31 @@ const Instant = (what: string) =>
     description: `ISO 8601 date or date-time: entries ${what} it.`,
   });
 
-export const AuditLogsBody = Type.Object(
+export const AuditLogsBody = closed(
   {
     data: Type.Optional(
-      Type.Object(
-        {
-          occurred_after: Type.Optional(Instant('strictly after')),
-          occurred_before: Type.Optional(Instant('strictly before')),
-          acting_user_ids: Type.Optional(
-            Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), {
-              minItems: 1,
-              maxItems: 100,
-              description: 'Entries made by any of these CRM users (HubSpot user ids).',
-            }),
-          ),
-          order: Type.Optional(
-            Type.Union([Type.Literal('oldest_first'), Type.Literal('newest_first')], {
-              description: 'By the time of the action; default `oldest_first`.',
-            }),
-          ),
-          limit: Type.Optional(
-            Type.Integer({ minimum: 1, maximum: 10_000, description: 'Entries per answer (default 1 000).' }),
-          ),
-        },
-        { additionalProperties: false },
-      ),
+      closed({
+        occurred_after: Type.Optional(Instant('strictly after')),
+        occurred_before: Type.Optional(Instant('strictly before')),
+        acting_user_ids: Type.Optional(
+          Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), {
+            minItems: 1,
+            maxItems: 100,
+            description: 'Entries made by any of these CRM users (HubSpot user ids).',
+          }),
+        ),
+        order: Type.Optional(
+          Type.Union([Type.Literal('oldest_first'), Type.Literal('newest_first')], {
+            description: 'By the time of the action; default `oldest_first`.',
+          }),
+        ),
+        limit: Type.Optional(
+          Type.Integer({ minimum: 1, maximum: 10_000, description: 'Entries per answer (default 1 000).' }),
+        ),
+      }),
     ),
-    cursor: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 65_536, description: '`next_cursor` of a previous answer.' }),
-    ),
+    cursor: cursor(65_536),
   },
-  {
-    additionalProperties: false,
-    description: 'Either `data` (filters of a new read; absent: every entry) or `cursor` (the next page).',
-  },
+  'Either `data` (filters of a new read; absent: every entry) or `cursor` (the next page).',
 );
 export type AuditLogsBody = Static<typeof AuditLogsBody>;

@@ -2,43 +2,47 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type TSchema, Type } from 'typebox';
 import type { OperatorService } from '../../../admin/operators.ts';
-import { type AdminService, STATUS_CLASSES } from '../../../admin/service.ts';
+import type { AdminService } from '../../../admin/service.ts';
 import { ApiError } from '../../../errors/index.ts';
 import { answers, noBody } from '../../schemas/answers.ts';
 import type { ApiApp } from '../types.ts';
-import { ConnectionView, ConnectLink, IdParams, RequestEntry, TokenView } from './schemas.ts';
+import {
+  ConnectionView,
+  ConnectLink,
+  CreatedLink,
+  CreateLinkBody,
+  CreateTokenBody,
+  IdParams,
+  RequestEntry,
+  RequestsQuery,
+  TokenView,
+  UsageQuery,
+  UsageSeries,
+} from './schemas.ts';
 
 /** The answer `{ data: … }` of an admin route. */
-const data = <T extends TSchema>(schema: T) => Type.Object({ data: schema });
+const data = (schema: TSchema, description: string) => Type.Object({ data: schema }, { description });
 
 /**
  * The schema facts of an admin route: its OpenAPI operation under the Admin tag, operator-key
- * authentication, and its answers by status (a success without a schema has no JSON body).
+ * authentication, its answers by status, and what it reads from the request.
  */
-const doc = (
+const doc = <I extends { params?: TSchema; querystring?: TSchema; body?: TSchema }>(
   operationId: string,
   summary: string,
   description: string,
-  success: Record<string, { description: string; schema?: TSchema }>,
+  success: Record<number, TSchema>,
   errors: number[] = [],
+  input: I = {} as I,
 ) => ({
   operationId,
   summary,
   description,
   tags: ['Admin'],
   security: [{ operatorKey: [] }],
-  response: answers(
-    Object.fromEntries(
-      Object.entries(success).map(([status, r]) => [
-        status,
-        r.schema === undefined ? noBody(r.description) : { ...r.schema, description: r.description },
-      ]),
-    ),
-    errors,
-  ),
+  response: answers(success, errors),
+  ...input,
 });
-
-const Id = Type.String({ pattern: '^[A-Za-z0-9_-]{1,80}$' });
 
 /** A whole-number query parameter from 1 to `max`, else a 400 naming it. */
 function bounded(raw: string | undefined, name: string, fallback: number, max: number): number {
@@ -57,7 +61,7 @@ function connectionRoutes(api: ApiApp, admin: AdminService): void {
         'adminListConnections',
         'List connections',
         'Every connection with its status (active, needs re-auth, failing with its last error), created and last used, and the CRM account’s daily API allowance where the CRM reports it.',
-        { '200': { description: 'The connections.', schema: data(Type.Array(ConnectionView)) } },
+        { 200: data(Type.Array(ConnectionView), 'The connections.') },
       ),
     },
     async () => ({ data: await admin.listConnections() }),
@@ -65,32 +69,28 @@ function connectionRoutes(api: ApiApp, admin: AdminService): void {
   api.get(
     '/v1/admin/connections/:id',
     {
-      schema: {
-        ...doc(
-          'adminGetConnection',
-          'Get a connection',
-          'One connection, as listed.',
-          { '200': { description: 'The connection.', schema: data(ConnectionView) } },
-          [400, 404],
-        ),
-        params: IdParams,
-      },
+      schema: doc(
+        'adminGetConnection',
+        'Get a connection',
+        'One connection, as listed.',
+        { 200: data(ConnectionView, 'The connection.') },
+        [400, 404],
+        { params: IdParams },
+      ),
     },
     async (request) => ({ data: await admin.getConnection(request.params.id) }),
   );
   api.delete(
     '/v1/admin/connections/:id',
     {
-      schema: {
-        ...doc(
-          'adminDeleteConnection',
-          'Remove a connection',
-          'Removes the connection and every API token of it; its stored credentials are deleted.',
-          { '204': { description: 'Removed.' } },
-          [400, 404],
-        ),
-        params: IdParams,
-      },
+      schema: doc(
+        'adminDeleteConnection',
+        'Remove a connection',
+        'Removes the connection and every API token of it; its stored credentials are deleted.',
+        { 204: noBody('Removed.') },
+        [400, 404],
+        { params: IdParams },
+      ),
     },
     async (request, reply) => {
       await admin.removeConnection(request.params.id);
@@ -101,48 +101,33 @@ function connectionRoutes(api: ApiApp, admin: AdminService): void {
   api.get(
     '/v1/admin/connections/:id/tokens',
     {
-      schema: {
-        ...doc(
-          'adminListTokens',
-          'List a connection’s API tokens',
-          'Prefix, label, created, last used, expiry and state of each token; never the token.',
-          { '200': { description: 'The tokens.', schema: data(Type.Array(TokenView)) } },
-          [400, 404],
-        ),
-        params: IdParams,
-      },
+      schema: doc(
+        'adminListTokens',
+        'List a connection’s API tokens',
+        'Prefix, label, created, last used, expiry and state of each token; never the token.',
+        { 200: data(Type.Array(TokenView), 'The tokens.') },
+        [400, 404],
+        { params: IdParams },
+      ),
     },
     async (request) => ({ data: await admin.listTokens(request.params.id) }),
   );
   api.post(
     '/v1/admin/connections/:id/tokens',
     {
-      schema: {
-        ...doc(
-          'adminCreateToken',
-          'Create an API token',
-          'Creates an API token for the connection. The token is in this answer only: store it now.',
-          {
-            '201': {
-              description: 'The token (shown once) and its record.',
-              schema: Type.Object({ token: Type.String(), data: TokenView }),
-            },
-          },
-          [400, 404, 415],
-        ),
-        params: IdParams,
-        body: Type.Object(
-          {
-            name: Type.Optional(
-              Type.String({ minLength: 1, maxLength: 100, description: 'A label for the token.' }),
-            ),
-            expires_in_days: Type.Optional(
-              Type.Integer({ minimum: 1, maximum: 3650, description: 'No expiry when absent.' }),
-            ),
-          },
-          { additionalProperties: false },
-        ),
-      },
+      schema: doc(
+        'adminCreateToken',
+        'Create an API token',
+        'Creates an API token for the connection. The token is in this answer only: store it now.',
+        {
+          201: Type.Object(
+            { token: Type.String(), data: TokenView },
+            { description: 'The token (shown once) and its record.' },
+          ),
+        },
+        [400, 404, 415],
+        { params: IdParams, body: CreateTokenBody },
+      ),
     },
     async (request, reply) => {
       const body = request.body ?? {};
@@ -157,16 +142,14 @@ function connectionRoutes(api: ApiApp, admin: AdminService): void {
   api.delete(
     '/v1/admin/tokens/:id',
     {
-      schema: {
-        ...doc(
-          'adminRevokeToken',
-          'Revoke an API token',
-          'Revokes the token at once, on every instance sharing the store. Revoking a revoked token answers it again.',
-          { '200': { description: 'The revoked token.', schema: data(TokenView) } },
-          [400, 404],
-        ),
-        params: IdParams,
-      },
+      schema: doc(
+        'adminRevokeToken',
+        'Revoke an API token',
+        'Revokes the token at once, on every instance sharing the store. Revoking a revoked token answers it again.',
+        { 200: data(TokenView, 'The revoked token.') },
+        [400, 404],
+        { params: IdParams },
+      ),
     },
     async (request) => ({ data: await admin.revokeToken(request.params.id) }),
   );
@@ -181,7 +164,7 @@ function connectLinkRoutes(api: ApiApp, admin: AdminService): void {
         'adminListConnectLinks',
         'List connect links',
         'One-time links that let an account owner connect their CRM account (created, expiry, used, revoked).',
-        { '200': { description: 'The links.', schema: data(Type.Array(ConnectLink)) } },
+        { 200: data(Type.Array(ConnectLink), 'The links.') },
         [503],
       ),
     },
@@ -190,42 +173,14 @@ function connectLinkRoutes(api: ApiApp, admin: AdminService): void {
   api.post(
     '/v1/admin/connect-links',
     {
-      schema: {
-        ...doc(
-          'adminCreateConnectLink',
-          'Create a connect link',
-          'A one-time link for an account owner: it opens the CRM’s consent page and creates the connection. It works once and expires.',
-          {
-            '201': {
-              description: 'The link.',
-              schema: data(
-                Type.Object(
-                  { id: Type.String(), url: Type.String(), expiresAt: Type.String() },
-                  { additionalProperties: true },
-                ),
-              ),
-            },
-          },
-          [400, 415, 503],
-        ),
-        body: Type.Object(
-          {
-            provider: Type.String({
-              pattern: '^[a-z][a-z0-9_-]{0,39}$',
-              description: 'The id of a registered CRM, as connections show it in `provider`.',
-            }),
-            label: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-            login_host: Type.Optional(
-              Type.String({
-                maxLength: 200,
-                description: 'The login host, for a CRM that takes one (see its connect documentation).',
-              }),
-            ),
-            ttl_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720, description: 'Default 24.' })),
-          },
-          { additionalProperties: false },
-        ),
-      },
+      schema: doc(
+        'adminCreateConnectLink',
+        'Create a connect link',
+        'A one-time link for an account owner: it opens the CRM’s consent page and creates the connection. It works once and expires.',
+        { 201: data(CreatedLink, 'The link.') },
+        [400, 415, 503],
+        { body: CreateLinkBody },
+      ),
     },
     async (request, reply) => {
       const b = request.body;
@@ -241,16 +196,14 @@ function connectLinkRoutes(api: ApiApp, admin: AdminService): void {
   api.delete(
     '/v1/admin/connect-links/:id',
     {
-      schema: {
-        ...doc(
-          'adminRevokeConnectLink',
-          'Revoke a connect link',
-          'The link stops working at once.',
-          { '204': { description: 'Revoked.' } },
-          [400, 404, 503],
-        ),
-        params: IdParams,
-      },
+      schema: doc(
+        'adminRevokeConnectLink',
+        'Revoke a connect link',
+        'The link stops working at once.',
+        { 204: noBody('Revoked.') },
+        [400, 404, 503],
+        { params: IdParams },
+      ),
     },
     async (request, reply) => {
       await admin.revokeLink(request.params.id);
@@ -261,42 +214,17 @@ function connectLinkRoutes(api: ApiApp, admin: AdminService): void {
 
 /** The request log and usage by hour, newest first, filtered as the console filters them. */
 function requestLogRoutes(api: ApiApp, admin: AdminService): void {
-  // The request log, newest first, filtered as the console filters it.
   api.get(
     '/v1/admin/requests',
     {
-      schema: {
-        ...doc(
-          'adminListRequests',
-          'Query the request log',
-          'Answered API requests, newest first: time, method, path, status, latency, CRM calls spent, interface used, request id, token and connection. Bodies are never stored. Entries are kept `CRM_PROXY_REQUEST_LOG_DAYS` days (7).',
-          { '200': { description: 'The entries.', schema: data(Type.Array(RequestEntry)) } },
-          [400],
-        ),
-        querystring: Type.Object(
-          {
-            connection_id: Type.Optional(Id),
-            token_id: Type.Optional(Id),
-            status_class: Type.Optional(
-              Type.Union(
-                STATUS_CLASSES.map((c) => Type.Literal(`${c}xx`)),
-                { description: '`2xx`, `3xx`, `4xx` or `5xx`.' },
-              ),
-            ),
-            request_id: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._:-]{1,128}$' })),
-            before: Type.Optional(
-              Type.String({
-                pattern: '^\\d{4}-\\d{2}-\\d{2}T[0-9:.]+Z$',
-                description: 'Entries before this instant (paging).',
-              }),
-            ),
-            limit: Type.Optional(
-              Type.String({ pattern: '^[0-9]{1,4}$', description: '1–1000, default 100.' }),
-            ),
-          },
-          { additionalProperties: false },
-        ),
-      },
+      schema: doc(
+        'adminListRequests',
+        'Query the request log',
+        'Answered API requests, newest first: time, method, path, status, latency, CRM calls spent, interface used, request id, token and connection. Bodies are never stored. Entries are kept `CRM_PROXY_REQUEST_LOG_DAYS` days (7).',
+        { 200: data(Type.Array(RequestEntry), 'The entries.') },
+        [400],
+        { querystring: RequestsQuery },
+      ),
     },
     async (request) => {
       const q = request.query;
@@ -316,38 +244,14 @@ function requestLogRoutes(api: ApiApp, admin: AdminService): void {
   api.get(
     '/v1/admin/usage',
     {
-      schema: {
-        ...doc(
-          'adminUsage',
-          'Requests and errors per hour',
-          'Per connection, one value per hour, oldest first: requests, and errors (answers with status 400 or more).',
-          {
-            '200': {
-              description: 'One series per connection.',
-              schema: data(
-                Type.Array(
-                  Type.Object({
-                    connectionId: Type.Union([Type.String(), Type.Null()]),
-                    hours: Type.Array(Type.String()),
-                    requests: Type.Array(Type.Integer()),
-                    errors: Type.Array(Type.Integer()),
-                  }),
-                ),
-              ),
-            },
-          },
-          [400],
-        ),
-        querystring: Type.Object(
-          {
-            connection_id: Type.Optional(Id),
-            hours: Type.Optional(
-              Type.String({ pattern: '^[0-9]{1,3}$', description: '1–168, default 168 (7 days).' }),
-            ),
-          },
-          { additionalProperties: false },
-        ),
-      },
+      schema: doc(
+        'adminUsage',
+        'Requests and errors per hour',
+        'Per connection, one value per hour, oldest first: requests, and errors (answers with status 400 or more).',
+        { 200: data(Type.Array(UsageSeries), 'One series per connection.') },
+        [400],
+        { querystring: UsageQuery },
+      ),
     },
     async (request) => {
       const hours = bounded(request.query.hours, 'hours', 168, 168);
