@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import {
+  CamelCasePlugin,
   type DatabaseIntrospector,
   type DatabaseMetadata,
   Kysely,
@@ -45,6 +46,10 @@ export type DbHandle =
   | { dialect: 'sqlite'; db: Kysely<Database>; sqlite: BetterSqlite3.Database }
   | { dialect: 'postgres'; db: Kysely<Database>; databaseUrl: string; pgSchema: string | undefined };
 
+// Rows are camelCase in TypeScript and snake_case in SQL; the migrations name columns in
+// snake_case, which the plugin leaves as they are.
+const plugins = [new CamelCasePlugin()];
+
 export async function openDb(opts: DbOptions): Promise<DbHandle> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.pgSchema);
   // Owner-only: the file holds sealed credentials and token hashes (its -wal/-shm files too).
@@ -62,7 +67,7 @@ export async function openDb(opts: DbOptions): Promise<DbHandle> {
   sqlite.pragma('foreign_keys = ON');
   return {
     dialect: 'sqlite',
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins }),
     sqlite,
   };
 }
@@ -93,7 +98,7 @@ async function openPostgres(databaseUrl: string, pgSchema: string | undefined): 
   pool.on('error', () => {});
   return {
     dialect: 'postgres',
-    db: new Kysely<Database>({ dialect: new StoreSchemaDialect({ pool }) }),
+    db: new Kysely<Database>({ dialect: new StoreSchemaDialect({ pool }), plugins }),
     databaseUrl,
     pgSchema,
   };

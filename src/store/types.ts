@@ -17,19 +17,11 @@ export interface ConnectionWithSecret extends Connection {
   credentials: SealedSecret;
 }
 
-export interface NewConnectionRow {
-  id: string;
-  provider: Provider;
-  region: Region;
-  label: string | null;
-  instanceUrl: string | null;
-  apiBaseUrl: string | null;
-  sandbox: boolean;
-  credentials: SealedSecret;
-  now: string;
-  accountId?: string | null;
-  loginUrl?: string | null;
-}
+export type NewConnectionRow = Pick<
+  Connection,
+  'id' | 'provider' | 'region' | 'label' | 'instanceUrl' | 'apiBaseUrl' | 'sandbox'
+> &
+  Partial<Pick<Connection, 'accountId' | 'loginUrl'>> & { credentials: SealedSecret; now: string };
 
 /** What a connection was (re)connected to, written when its credentials come from the connect flow. */
 export interface ConnectionAccount {
@@ -115,16 +107,9 @@ export interface TokenRecordWithHash extends TokenRecord {
   hash: string;
 }
 
-export interface NewTokenRow {
-  id: string;
-  connectionId: string;
-  name: string | null;
-  prefix: string;
-  hash: string;
-  region: Region;
-  expiresAt: string | null;
+export type NewTokenRow = Omit<TokenRecordWithHash, 'createdAt' | 'lastUsedAt' | 'revokedAt'> & {
   now: string;
-}
+};
 
 export interface TokensRepository {
   insert(row: NewTokenRow): Promise<TokenRecord>;

@@ -25,12 +25,12 @@ export function locksRepository(db: Kysely<Database>, clock: Clock): LocksReposi
     const now = clock.now();
     const row = await db
       .insertInto('locks')
-      .values({ key, owner, expires_at: iso(now + ttlMs) })
+      .values({ key, owner, expiresAt: iso(now + ttlMs) })
       .onConflict((oc) =>
         oc
           .column('key')
-          .doUpdateSet({ owner, expires_at: iso(now + ttlMs) })
-          .where('locks.expires_at', '<=', iso(now)),
+          .doUpdateSet({ owner, expiresAt: iso(now + ttlMs) })
+          .where('locks.expiresAt', '<=', iso(now)),
       )
       .returning('owner')
       .executeTakeFirst();
@@ -40,7 +40,7 @@ export function locksRepository(db: Kysely<Database>, clock: Clock): LocksReposi
   async function renew(key: string, owner: string, ttlMs: number): Promise<void> {
     await db
       .updateTable('locks')
-      .set({ expires_at: iso(clock.now() + ttlMs) })
+      .set({ expiresAt: iso(clock.now() + ttlMs) })
       .where('key', '=', key)
       .where('owner', '=', owner)
       .execute();
