@@ -1,7 +1,7 @@
 // Row shapes and repository contracts shared by both dialects (SQLite and PostgreSQL).
 // Timestamps are ISO-8601 UTC strings in fixed width, so they compare correctly as text on both.
 
-import type { Connection, ConnectionStatus, Provider, Region, TokenRecord } from '../domain/connection.ts';
+import type { Connection, ConnectionStatus, Provider, TokenRecord } from '../domain/connection.ts';
 
 // The shared nouns live in the domain module; re-exported for the store's callers.
 export type { Connection, ConnectionStatus, Provider, Region, TokenRecord } from '../domain/connection.ts';
