@@ -206,14 +206,10 @@ export interface OperatorKey {
   revokedAt: string | null;
 }
 
-export interface OperatorsRepository {
-  insert(row: {
-    id: string;
-    email: string;
-    passwordHash: string;
-    now: string;
-    canManage: boolean;
-  }): Promise<Operator>;
+export interface OperatorsRepository extends OperatorSessionsRepository, OperatorKeysRepository {
+  insert(
+    row: Pick<OperatorWithHash, 'id' | 'email' | 'passwordHash' | 'canManage'> & { now: string },
+  ): Promise<Operator>;
   findByEmail(email: string): Promise<OperatorWithHash | null>;
   findById(id: string): Promise<Operator | null>;
   findByIdWithHash(id: string): Promise<OperatorWithHash | null>;
@@ -225,6 +221,9 @@ export interface OperatorsRepository {
   /** Removes an account with its sessions and keys; false when unknown. */
   remove(id: string): Promise<boolean>;
   signedIn(id: string, now: string): Promise<void>;
+}
+
+export interface OperatorSessionsRepository {
   insertSession(session: OperatorSession): Promise<void>;
   findSession(idHash: string): Promise<OperatorSession | null>;
   /** Sessions of one operator (or all), newest first. */
@@ -235,6 +234,9 @@ export interface OperatorsRepository {
   deleteSessions(operatorId: string): Promise<number>;
   /** Deletes sessions that expired before `now`; returns how many. */
   pruneSessions(now: string, idleBefore: string): Promise<number>;
+}
+
+export interface OperatorKeysRepository {
   insertKey(row: OperatorKey & { hash: string }): Promise<OperatorKey>;
   findKeyByHash(hash: string): Promise<OperatorKey | null>;
   listKeys(): Promise<OperatorKey[]>;

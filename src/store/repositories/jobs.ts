@@ -36,8 +36,14 @@ function toJob(r: Omit<Selectable<JobsTable>, 'input'>): JobRow {
 }
 
 export function jobsRepository(db: Kysely<Database>): JobsRepository {
+  return { ...rows(db), ...leases(db), ...kept(db) };
+}
+
+/** A job's row: submitted, read, listed, counted by state, pruned when finished long ago. */
+function rows(
+  db: Kysely<Database>,
+): Pick<JobsRepository, 'insert' | 'input' | 'inputPage' | 'find' | 'list' | 'countByState' | 'prune'> {
   return {
-    // A job's row: submitted, read, listed.
     async insert(row) {
       const { inputPages, now, lease, ...given } = row;
       const values = {
@@ -98,7 +104,6 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
       const rows = await q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).execute();
       return rows.map(toJob);
     },
-    // Jobs counted by state, and finished ones pruned.
     async countByState() {
       const rows = await db
         .selectFrom('jobs')
@@ -113,17 +118,22 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
         .select('id')
         .where('state', 'not in', UNFINISHED)
         .where('finishedAt', '<', before);
-      await db.deleteFrom('job_input_pages').where('jobId', 'in', old).execute();
-      await db.deleteFrom('job_results').where('jobId', 'in', old).execute();
-      await db.deleteFrom('job_journal').where('jobId', 'in', old).execute();
-      const r = await db
-        .deleteFrom('jobs')
-        .where('state', 'not in', UNFINISHED)
-        .where('finishedAt', '<', before)
-        .executeTakeFirst();
+      for (const table of ['job_input_pages', 'job_results', 'job_journal'] as const)
+        await db.deleteFrom(table).where('jobId', 'in', old).execute();
+      const r = await db.deleteFrom('jobs').where('id', 'in', old).executeTakeFirst();
       return Number(r.numDeletedRows);
     },
-    // A job's lease: taken, renewed, and the jobs whose lease can be taken.
+  };
+}
+
+/** A job's lease (taken, renewed, the jobs whose lease can be taken) and its run: progress, CRM job ids, outcome, cancellation. */
+function leases(
+  db: Kysely<Database>,
+): Pick<
+  JobsRepository,
+  'claim' | 'renew' | 'claimable' | 'progress' | 'addCrmJobId' | 'finish' | 'requestCancel'
+> {
+  return {
     async claim(id, owner, now, leaseUntil) {
       const r = await db
         .updateTable('jobs')
@@ -169,7 +179,6 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
         .execute();
       return rows.map((r) => r.id);
     },
-    // A job's run: its progress, CRM job ids, outcome and cancellation.
     async progress(id, owner, counts, iface, now) {
       await db
         .updateTable('jobs')
@@ -224,7 +233,14 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
         .where('leaseOwner', 'is', null)
         .execute();
     },
-    // What a job keeps as it runs: its result pieces and its journal.
+  };
+}
+
+/** What a job keeps as it runs: its result pieces and its journal. */
+function kept(
+  db: Kysely<Database>,
+): Pick<JobsRepository, 'putResults' | 'resultPieces' | 'journalGet' | 'journalSet'> {
+  return {
     async putResults(id, pieces) {
       if (pieces.length === 0) return;
       await db.transaction().execute(async (tx) => {

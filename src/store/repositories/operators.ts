@@ -1,6 +1,13 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, UpdateObject } from 'kysely';
 import type { Database, OperatorKeysTable, OperatorsTable } from '../schema.ts';
-import type { Operator, OperatorKey, OperatorSession, OperatorsRepository } from '../types.ts';
+import type {
+  Operator,
+  OperatorKey,
+  OperatorKeysRepository,
+  OperatorSession,
+  OperatorSessionsRepository,
+  OperatorsRepository,
+} from '../types.ts';
 
 /** An operator as the service sees it, without its password hash. */
 function toOperator({ passwordHash: _hash, ...r }: Selectable<OperatorsTable>): Operator {
@@ -25,19 +32,27 @@ function toKey({ hash: _hash, ...key }: Selectable<OperatorKeysTable>): Operator
 }
 
 export function operatorsRepository(db: Kysely<Database>): OperatorsRepository {
+  const byId = (id: string) => db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst();
+  /** Changes an account, then (at `cutOffAt`) ends its sessions and revokes its keys, in one transaction. */
+  const change = (id: string, set: UpdateObject<Database, 'operators'>, cutOffAt: string | null) =>
+    db.transaction().execute(async (tx) => {
+      const r = await tx.updateTable('operators').set(set).where('id', '=', id).executeTakeFirst();
+      if (cutOffAt !== null) await cutOff(tx, id, cutOffAt);
+      return Number(r.numUpdatedRows) === 1;
+    });
   return {
+    ...sessionsRepository(db),
+    ...keysRepository(db),
     // Operators: created, found, listed, their passwords and sign-ins.
-    async insert(row) {
+    async insert({ now, canManage, ...row }) {
       const r = await db
         .insertInto('operators')
         .values({
-          id: row.id,
-          email: row.email,
-          passwordHash: row.passwordHash,
-          createdAt: row.now,
+          ...row,
+          createdAt: now,
           lastSignInAt: null,
           disabledAt: null,
-          canManage: row.canManage ? 1 : 0,
+          canManage: canManage ? 1 : 0,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -48,40 +63,20 @@ export function operatorsRepository(db: Kysely<Database>): OperatorsRepository {
       return r ? withHash(r) : null;
     },
     async findById(id) {
-      const r = await db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst();
+      const r = await byId(id);
       return r ? toOperator(r) : null;
     },
     async findByIdWithHash(id) {
-      const r = await db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst();
+      const r = await byId(id);
       return r ? withHash(r) : null;
     },
     async list() {
       const rows = await db.selectFrom('operators').selectAll().orderBy('createdAt').orderBy('id').execute();
       return rows.map(toOperator);
     },
-    async setPassword(id, passwordHash, now) {
-      return db.transaction().execute(async (tx) => {
-        const r = await tx
-          .updateTable('operators')
-          .set({ passwordHash: passwordHash })
-          .where('id', '=', id)
-          .executeTakeFirst();
-        // A new password ends every session of the account and its keys.
-        await cutOff(tx, id, now);
-        return Number(r.numUpdatedRows) === 1;
-      });
-    },
-    async setDisabled(id, disabledAt) {
-      return db.transaction().execute(async (tx) => {
-        const r = await tx
-          .updateTable('operators')
-          .set({ disabledAt: disabledAt })
-          .where('id', '=', id)
-          .executeTakeFirst();
-        if (disabledAt !== null) await cutOff(tx, id, disabledAt);
-        return Number(r.numUpdatedRows) === 1;
-      });
-    },
+    // A new password ends every session of the account and its keys.
+    setPassword: (id, passwordHash, now) => change(id, { passwordHash }, now),
+    setDisabled: (id, disabledAt) => change(id, { disabledAt }, disabledAt),
     async remove(id) {
       return db.transaction().execute(async (tx) => {
         await tx.deleteFrom('operator_sessions').where('operatorId', '=', id).execute();
@@ -93,7 +88,12 @@ export function operatorsRepository(db: Kysely<Database>): OperatorsRepository {
     async signedIn(id, now) {
       await db.updateTable('operators').set({ lastSignInAt: now }).where('id', '=', id).execute();
     },
-    // Console sessions of operators.
+  };
+}
+
+/** Console sessions of operators. */
+function sessionsRepository(db: Kysely<Database>): OperatorSessionsRepository {
+  return {
     async insertSession(s: OperatorSession) {
       await db.insertInto('operator_sessions').values(s).execute();
     },
@@ -134,7 +134,12 @@ export function operatorsRepository(db: Kysely<Database>): OperatorsRepository {
         .executeTakeFirst();
       return Number(r.numDeletedRows);
     },
-    // Operator API keys.
+  };
+}
+
+/** Operators' API keys. */
+function keysRepository(db: Kysely<Database>): OperatorKeysRepository {
+  return {
     async insertKey(row) {
       const r = await db.insertInto('operator_keys').values(row).returningAll().executeTakeFirstOrThrow();
       return toKey(r);
