@@ -24,11 +24,7 @@ export type NewConnectionRow = Pick<
   Partial<Pick<Connection, 'accountId' | 'loginUrl'>> & { credentials: SealedSecret; now: string };
 
 /** What a connection was (re)connected to, written when its credentials come from the connect flow. */
-export interface ConnectionAccount {
-  accountId: string | null;
-  loginUrl: string | null;
-  instanceUrl: string | null;
-}
+export type ConnectionAccount = Pick<Connection, 'accountId' | 'loginUrl' | 'instanceUrl'>;
 
 export interface ConnectionsRepository {
   insert(row: NewConnectionRow): Promise<Connection>;
@@ -121,17 +117,18 @@ export interface TokensRepository {
   touch(id: string, now: string): Promise<void>;
 }
 
-export interface LockOptions {
-  /** How long to wait for the lock before giving up with LockTimeoutError (default: ttlMs). */
-  waitMs?: number;
-}
-
 export interface LocksRepository {
   /**
    * Runs `fn` while holding `key` in the store, so instances sharing one store serialise on it.
    * The lease lasts `ttlMs` and is renewed while `fn` runs; a crashed holder frees it after `ttlMs`.
    */
-  withLock<T>(key: string, ttlMs: number, fn: () => Promise<T>, options?: LockOptions): Promise<T>;
+  withLock<T>(
+    key: string,
+    ttlMs: number,
+    fn: () => Promise<T>,
+    /** `waitMs`: how long to wait for the lock before giving up with LockTimeoutError (default: ttlMs). */
+    options?: { waitMs?: number },
+  ): Promise<T>;
 }
 
 /**
@@ -414,6 +411,7 @@ export interface IdempotencyRow {
   /** JSON text of the answer's headers that matter. */
   headers: string | null;
   body: string | null;
+  /** Set when the request runs as a job: the id it has (or will have). */
   jobId: string | null;
   leaseExpiresAt: string;
   createdAt: string;
@@ -421,15 +419,12 @@ export interface IdempotencyRow {
 
 export interface IdempotencyRepository {
   /** Inserts the key in progress; when it exists, the existing row (the insert is the lock). */
-  claim(row: {
-    tokenId: string;
-    key: string;
-    requestHash: string;
-    /** Set when the request runs as a job: the id it will have. */
-    jobId: string | null;
-    leaseUntil: string;
-    now: string;
-  }): Promise<{ created: true } | { created: false; row: IdempotencyRow }>;
+  claim(
+    row: Pick<IdempotencyRow, 'tokenId' | 'key' | 'requestHash' | 'jobId'> & {
+      leaseUntil: string;
+      now: string;
+    },
+  ): Promise<{ created: true } | { created: false; row: IdempotencyRow }>;
   complete(
     tokenId: string,
     key: string,

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../lib/clock.ts';
 import { retrying } from '../../lib/retry.ts';
 import type { Database } from '../schema.ts';
-import { type LockOptions, type LocksRepository, LockTimeoutError } from '../types.ts';
+import { type LocksRepository, LockTimeoutError } from '../types.ts';
 
 // A lease table rather than PostgreSQL advisory locks: the same code works on SQLite (several
 // processes on one file) and PostgreSQL (several instances), and a lease survives no crash — a dead
@@ -51,12 +51,7 @@ export function locksRepository(db: Kysely<Database>, clock: Clock): LocksReposi
   }
 
   return {
-    async withLock<T>(
-      key: string,
-      ttlMs: number,
-      fn: () => Promise<T>,
-      options: LockOptions = {},
-    ): Promise<T> {
+    async withLock(key, ttlMs, fn, options = {}) {
       const owner = randomUUID();
       const deadline = clock.now() + (options.waitMs ?? ttlMs);
       const acquired = await retrying(clock, {
