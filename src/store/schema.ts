@@ -14,7 +14,7 @@ import type {
   OperatorSession,
   RequestLogEntry,
   TokenRecord,
-} from './types.ts';
+} from './rows.ts';
 
 export interface ConnectionsTable extends Omit<Connection, 'sandbox'> {
   sandbox: number;

@@ -1,25 +1,28 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { ConnectLink, ConnectState } from '../rows.ts';
 import type { ConnectLinksTable, Database } from '../schema.ts';
-import type { ConnectLink, ConnectLinksRepository, ConnectStatesRepository } from '../types.ts';
 
 /** A link as listed: never its secret's hash. */
 const toLink = ({ secretHash: _hash, ...link }: Selectable<ConnectLinksTable>): ConnectLink => link;
 
 const updated = (r: { numUpdatedRows: bigint }) => Number(r.numUpdatedRows) === 1;
 
-export function connectStatesRepository(db: Kysely<Database>): ConnectStatesRepository {
+export type ConnectStatesRepository = ReturnType<typeof connectStatesRepository>;
+
+export function connectStatesRepository(db: Kysely<Database>) {
   return {
-    async insert(row) {
+    async insert(row: Omit<ConnectState, 'usedAt'>): Promise<void> {
       await db
         .insertInto('connect_states')
         .values({ ...row, sandbox: row.sandbox ? 1 : 0, usedAt: null })
         .execute();
     },
-    async find(id) {
+    async find(id: string): Promise<ConnectState | null> {
       const r = await db.selectFrom('connect_states').selectAll().where('id', '=', id).executeTakeFirst();
       return r === undefined ? null : { ...r, sandbox: r.sandbox === 1 };
     },
-    async consume(id, now) {
+    /** Marks the state used; false when it was used already (of two concurrent callbacks, one wins). */
+    async consume(id: string, now: string): Promise<boolean> {
       // One conditional UPDATE: of two callbacks carrying the same state, exactly one matches.
       const r = await db
         .updateTable('connect_states')
@@ -29,14 +32,17 @@ export function connectStatesRepository(db: Kysely<Database>): ConnectStatesRepo
         .executeTakeFirst();
       return updated(r);
     },
-    async prune(before) {
+    /** Deletes states that expired before `before`; returns how many. */
+    async prune(before: string): Promise<number> {
       const r = await db.deleteFrom('connect_states').where('expiresAt', '<', before).executeTakeFirst();
       return Number(r.numDeletedRows);
     },
   };
 }
 
-export function connectLinksRepository(db: Kysely<Database>): ConnectLinksRepository {
+export type ConnectLinksRepository = ReturnType<typeof connectLinksRepository>;
+
+export function connectLinksRepository(db: Kysely<Database>) {
   const links = () => db.selectFrom('connect_links').selectAll();
   /** Sets the link's fields if it is neither used nor revoked (and, with `now`, not expired). */
   const unused = async (
@@ -54,26 +60,30 @@ export function connectLinksRepository(db: Kysely<Database>): ConnectLinksReposi
     return updated(await q.executeTakeFirst());
   };
   return {
-    async insert(row) {
+    async insert(
+      row: Omit<ConnectLink, 'usedAt' | 'revokedAt' | 'connectionId'> & { secretHash: string },
+    ): Promise<ConnectLink> {
       const link = { ...row, usedAt: null, revokedAt: null, connectionId: null };
       await db.insertInto('connect_links').values(link).execute();
       return toLink(link);
     },
-    async findBySecretHash(secretHash) {
+    async findBySecretHash(secretHash: string): Promise<ConnectLink | null> {
       const r = await links().where('secretHash', '=', secretHash).executeTakeFirst();
       return r === undefined ? null : toLink(r);
     },
-    async find(id) {
+    async find(id: string): Promise<ConnectLink | null> {
       const r = await links().where('id', '=', id).executeTakeFirst();
       return r === undefined ? null : toLink(r);
     },
-    async list() {
+    async list(): Promise<ConnectLink[]> {
       return (await links().orderBy('createdAt', 'desc').orderBy('id').execute()).map(toLink);
     },
-    revoke(id, now) {
+    /** Sets revoked_at if the link is neither used nor revoked; false otherwise. */
+    revoke(id: string, now: string): Promise<boolean> {
       return unused(id, { revokedAt: now });
     },
-    consume(id, now, connectionId) {
+    /** Marks an unused, unrevoked, unexpired link used by `connectionId`; false when someone else used or revoked it first, or it expired. */
+    consume(id: string, now: string, connectionId: string): Promise<boolean> {
       // Still within its time when the flow completes, not only when it was opened.
       return unused(id, { usedAt: now, connectionId }, now);
     },

@@ -1,14 +1,23 @@
 import { expressionBuilder, type Kysely, type Selectable, type UpdateObject } from 'kysely';
 import type { ChangeHub } from '../changes.ts';
+import type {
+  Connection,
+  ConnectionAccount,
+  ConnectionStatus,
+  ConnectionWithSecret,
+  NewConnectionRow,
+  SealedSecret,
+} from '../rows.ts';
 import type { ConnectionsTable, Database } from '../schema.ts';
-import type { Connection, ConnectionsRepository } from '../types.ts';
 
 function toConnection(r: Selectable<ConnectionsTable>): Connection {
   const { credentialsCiphertext: _c, credentialsKeyId: _k, ...connection } = r;
   return { ...connection, sandbox: r.sandbox === 1 };
 }
 
-export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub): ConnectionsRepository {
+export type ConnectionsRepository = ReturnType<typeof connectionsRepository>;
+
+export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub) {
   /** Runs a one-row UPDATE; true when it matched, after announcing the change when `announce`. */
   const update = async (
     id: string,
@@ -23,7 +32,7 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub):
   };
   return {
     // Connections: added, found, listed, removed.
-    async insert({ credentials, now, sandbox, ...row }) {
+    async insert({ credentials, now, sandbox, ...row }: NewConnectionRow): Promise<Connection> {
       const inserted = await db
         .insertInto('connections')
         .values({
@@ -43,7 +52,7 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub):
         .executeTakeFirstOrThrow();
       return toConnection(inserted);
     },
-    async find(id) {
+    async find(id: string): Promise<ConnectionWithSecret | null> {
       const r = await db.selectFrom('connections').selectAll().where('id', '=', id).executeTakeFirst();
       if (!r) return null;
       return {
@@ -51,7 +60,7 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub):
         credentials: { keyId: r.credentialsKeyId, ciphertext: r.credentialsCiphertext },
       };
     },
-    async list() {
+    async list(): Promise<Connection[]> {
       const rows = await db
         .selectFrom('connections')
         .selectAll()
@@ -60,7 +69,8 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub):
         .execute();
       return rows.map(toConnection);
     },
-    async remove(id) {
+    /** Deletes the connection and its API tokens; false when it did not exist. */
+    async remove(id: string): Promise<boolean> {
       const deleted = await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('tokens').where('connectionId', '=', id).execute();
         const r = await trx.deleteFrom('connections').where('id', '=', id).executeTakeFirst();
@@ -70,7 +80,8 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub):
       return deleted;
     },
     // A connection's credentials, status and account, changed in place.
-    compareAndSetCredentials(id, expectedVersion, sealed, now) {
+    /** Writes new credentials only if the stored version is still `expectedVersion`; bumps the version. */
+    compareAndSetCredentials(id: string, expectedVersion: number, sealed: SealedSecret, now: string) {
       // One conditional UPDATE: of two concurrent writers holding the same version, exactly one matches.
       const set = {
         credentialsCiphertext: sealed.ciphertext,
@@ -80,7 +91,8 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub):
       };
       return update(id, set, { version: expectedVersion });
     },
-    replaceSealed(id, expectedVersion, sealed, now) {
+    /** Re-seals the same plaintext under another key; the version is left alone (the secret did not change). */
+    replaceSealed(id: string, expectedVersion: number, sealed: SealedSecret, now: string) {
       const set = {
         credentialsCiphertext: sealed.ciphertext,
         credentialsKeyId: sealed.keyId,
@@ -88,10 +100,11 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub):
       };
       return update(id, set, { version: expectedVersion });
     },
-    setStatus(id, status, reason, now) {
+    setStatus(id: string, status: ConnectionStatus, reason: string | null, now: string) {
       return update(id, { status, statusReason: reason, updatedAt: now }, { announce: true });
     },
-    setAccount(id, account, now) {
+    /** Records the account, login host and instance URL a re-connect reached; false when the connection is gone. */
+    setAccount(id: string, account: ConnectionAccount, now: string) {
       const { accountId, loginUrl, instanceUrl } = account;
       return update(id, { accountId, loginUrl, instanceUrl, updatedAt: now }, { announce: true });
     },

@@ -1,10 +1,18 @@
 import type { Kysely } from 'kysely';
+import type { IdempotencyRow } from '../rows.ts';
 import type { Database } from '../schema.ts';
-import type { IdempotencyRepository } from '../types.ts';
 
-export function idempotencyRepository(db: Kysely<Database>): IdempotencyRepository {
+export type IdempotencyRepository = ReturnType<typeof idempotencyRepository>;
+
+export function idempotencyRepository(db: Kysely<Database>) {
   return {
-    async claim(row) {
+    /** Inserts the key in progress; when it exists, the existing row (the insert is the lock). */
+    async claim(
+      row: Pick<IdempotencyRow, 'tokenId' | 'key' | 'requestHash' | 'jobId'> & {
+        leaseUntil: string;
+        now: string;
+      },
+    ): Promise<{ created: true } | { created: false; row: IdempotencyRow }> {
       const inserted = await db
         .insertInto('idempotency_keys')
         .values({
@@ -34,7 +42,11 @@ export function idempotencyRepository(db: Kysely<Database>): IdempotencyReposito
       return { created: false, row: existing };
     },
 
-    async complete(tokenId, key, answer) {
+    async complete(
+      tokenId: string,
+      key: string,
+      answer: { status: number; headers: string; body: string },
+    ): Promise<void> {
       await db
         .updateTable('idempotency_keys')
         .set({ state: 'done', status: answer.status, headers: answer.headers, body: answer.body })
@@ -43,7 +55,7 @@ export function idempotencyRepository(db: Kysely<Database>): IdempotencyReposito
         .execute();
     },
 
-    async renew(tokenId, key, leaseUntil) {
+    async renew(tokenId: string, key: string, leaseUntil: string): Promise<void> {
       await db
         .updateTable('idempotency_keys')
         .set({ leaseExpiresAt: leaseUntil })
@@ -53,7 +65,8 @@ export function idempotencyRepository(db: Kysely<Database>): IdempotencyReposito
         .execute();
     },
 
-    async release(tokenId, key) {
+    /** Forgets a key whose request never started (refused input): the client may fix it and use it again. */
+    async release(tokenId: string, key: string): Promise<void> {
       await db
         .deleteFrom('idempotency_keys')
         .where('tokenId', '=', tokenId)
@@ -62,7 +75,7 @@ export function idempotencyRepository(db: Kysely<Database>): IdempotencyReposito
         .execute();
     },
 
-    async prune(before) {
+    async prune(before: string): Promise<number> {
       const r = await db.deleteFrom('idempotency_keys').where('createdAt', '<', before).executeTakeFirst();
       return Number(r.numDeletedRows);
     },

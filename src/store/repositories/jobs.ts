@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { JobCounts, JobRow, JobState, NewJobRow } from '../rows.ts';
 import type { Database, JobsTable } from '../schema.ts';
-import type { JobRow, JobState, JobsRepository } from '../types.ts';
 
 const UNFINISHED: JobState[] = ['queued', 'running'];
 
@@ -35,16 +35,16 @@ function toJob(r: Omit<Selectable<JobsTable>, 'input'>): JobRow {
   return { ...r, crmJobIds: JSON.parse(r.crmJobIds) as string[], cancelRequested: r.cancelRequested === 1 };
 }
 
-export function jobsRepository(db: Kysely<Database>): JobsRepository {
-  return { ...rows(db), ...leases(db), ...kept(db) };
+export type JobsRepository = ReturnType<typeof jobsRepository>;
+
+export function jobsRepository(db: Kysely<Database>) {
+  return { ...rows(db), ...leases(db), ...runs(db), ...kept(db) };
 }
 
 /** A job's row: submitted, read, listed, counted by state, pruned when finished long ago. */
-function rows(
-  db: Kysely<Database>,
-): Pick<JobsRepository, 'insert' | 'input' | 'inputPage' | 'find' | 'list' | 'countByState' | 'prune'> {
+function rows(db: Kysely<Database>) {
   return {
-    async insert(row) {
+    async insert(row: NewJobRow): Promise<JobRow> {
       const { inputPages, now, lease, ...given } = row;
       const values = {
         ...given,
@@ -73,11 +73,13 @@ function rows(
       const { input: _input, ...rest } = values;
       return toJob(rest);
     },
-    async input(id) {
+    /** The job row's input text, as stored; null when there is no such job. */
+    async input(id: string): Promise<string | null> {
       const r = await db.selectFrom('jobs').select('input').where('id', '=', id).executeTakeFirst();
       return r?.input ?? null;
     },
-    async inputPage(id, page) {
+    /** One page of the job's input list (numbered from 0), as stored; undefined when there is none. */
+    async inputPage(id: string, page: number): Promise<Uint8Array | undefined> {
       const r = await db
         .selectFrom('job_input_pages')
         .select('body')
@@ -86,11 +88,18 @@ function rows(
         .executeTakeFirst();
       return r?.body;
     },
-    async find(id) {
+    /** The job without its input (which may be megabytes). */
+    async find(id: string): Promise<JobRow | null> {
       const r = await db.selectFrom('jobs').select(JOB_COLUMNS).where('id', '=', id).executeTakeFirst();
       return r ? toJob(r) : null;
     },
-    async list({ tokenId, limit, after }) {
+    /** A token's jobs, newest first, after the (createdAt, id) of the previous page's last. */
+    async list(filter: {
+      tokenId?: string;
+      limit: number;
+      after?: { createdAt: string; id: string };
+    }): Promise<JobRow[]> {
+      const { tokenId, limit, after } = filter;
       let q = db.selectFrom('jobs').select(JOB_COLUMNS);
       if (tokenId !== undefined) q = q.where('tokenId', '=', tokenId);
       if (after !== undefined) {
@@ -104,7 +113,8 @@ function rows(
       const rows = await q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).execute();
       return rows.map(toJob);
     },
-    async countByState() {
+    /** How many jobs the store holds in each state (metrics). */
+    async countByState(): Promise<Record<string, number>> {
       const rows = await db
         .selectFrom('jobs')
         .select(['state', (eb) => eb.fn.countAll<string | number>().as('n')])
@@ -112,7 +122,8 @@ function rows(
         .execute();
       return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
     },
-    async prune(before) {
+    /** Deletes jobs finished before `before` (their input pages, results and journal with them); the count. */
+    async prune(before: string): Promise<number> {
       const old = db
         .selectFrom('jobs')
         .select('id')
@@ -126,15 +137,14 @@ function rows(
   };
 }
 
-/** A job's lease (taken, renewed, the jobs whose lease can be taken) and its run: progress, CRM job ids, outcome, cancellation. */
-function leases(
-  db: Kysely<Database>,
-): Pick<
-  JobsRepository,
-  'claim' | 'renew' | 'claimable' | 'progress' | 'addCrmJobId' | 'finish' | 'requestCancel'
-> {
+/** A job's lease: taken, renewed, and the jobs whose lease can be taken. */
+function leases(db: Kysely<Database>) {
   return {
-    async claim(id, owner, now, leaseUntil) {
+    /**
+     * Starts the job (`running`) under `owner`'s lease when the lease is unowned, expired or already
+     * `owner`'s, and the job is not finished; true when taken.
+     */
+    async claim(id: string, owner: string, now: string, leaseUntil: string): Promise<boolean> {
       const r = await db
         .updateTable('jobs')
         .set((eb) => ({
@@ -157,7 +167,8 @@ function leases(
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
-    async renew(id, owner, leaseUntil) {
+    /** Extends a lease still held on an unfinished job (queued or running); null when it is no longer held. */
+    async renew(id: string, owner: string, leaseUntil: string): Promise<{ cancelRequested: boolean } | null> {
       const r = await db
         .updateTable('jobs')
         .set({ leaseExpiresAt: leaseUntil })
@@ -168,7 +179,8 @@ function leases(
         .executeTakeFirst();
       return r === undefined ? null : { cancelRequested: r.cancelRequested === 1 };
     },
-    async claimable(now, limit) {
+    /** Unfinished jobs whose lease is free or expired, oldest first. */
+    async claimable(now: string, limit: number): Promise<string[]> {
       const rows = await db
         .selectFrom('jobs')
         .select('id')
@@ -179,7 +191,19 @@ function leases(
         .execute();
       return rows.map((r) => r.id);
     },
-    async progress(id, owner, counts, iface, now) {
+  };
+}
+
+/** A job's run: its progress, CRM job ids, outcome and cancellation. */
+function runs(db: Kysely<Database>) {
+  return {
+    async progress(
+      id: string,
+      owner: string,
+      counts: JobCounts,
+      iface: string | null,
+      now: string,
+    ): Promise<void> {
       await db
         .updateTable('jobs')
         .set({ ...counts, ...(iface === null ? {} : { interface: iface }), updatedAt: now })
@@ -187,7 +211,7 @@ function leases(
         .where('leaseOwner', '=', owner)
         .execute();
     },
-    async addCrmJobId(id, crmJobId, now) {
+    async addCrmJobId(id: string, crmJobId: string, now: string): Promise<void> {
       const r = await db.selectFrom('jobs').select('crmJobIds').where('id', '=', id).executeTakeFirst();
       if (r === undefined) return;
       const ids = JSON.parse(r.crmJobIds) as string[];
@@ -199,7 +223,12 @@ function leases(
         .where('id', '=', id)
         .execute();
     },
-    async finish(id, owner, outcome, now) {
+    async finish(
+      id: string,
+      owner: string,
+      outcome: { state: JobState; counts: JobCounts; iface: string | null; error: string | null },
+      now: string,
+    ): Promise<boolean> {
       const r = await db
         .updateTable('jobs')
         .set({
@@ -217,7 +246,8 @@ function leases(
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
-    async requestCancel(id, now) {
+    /** Marks a cancel; a queued job nobody runs is cancelled at once. */
+    async requestCancel(id: string, now: string): Promise<void> {
       await db
         .updateTable('jobs')
         .set({ cancelRequested: 1, updatedAt: now })
@@ -237,11 +267,10 @@ function leases(
 }
 
 /** What a job keeps as it runs: its result pieces and its journal. */
-function kept(
-  db: Kysely<Database>,
-): Pick<JobsRepository, 'putResults' | 'resultPieces' | 'journalGet' | 'journalSet'> {
+function kept(db: Kysely<Database>) {
   return {
-    async putResults(id, pieces) {
+    /** Results in pieces: `first` is the input position of each piece's first result. */
+    async putResults(id: string, pieces: Array<{ piece: number; first: number; results: string }>) {
       if (pieces.length === 0) return;
       await db.transaction().execute(async (tx) => {
         await tx.deleteFrom('job_results').where('jobId', '=', id).execute();
@@ -251,7 +280,12 @@ function kept(
           .execute();
       });
     },
-    async resultPieces(id, from, to) {
+    /** Pieces overlapping positions [from, to). */
+    async resultPieces(
+      id: string,
+      from: number,
+      to: number,
+    ): Promise<Array<{ first: number; results: string }>> {
       // The piece that holds `from` starts at or before it: take the last such, then the rest up to `to`.
       const start = await db
         .selectFrom('job_results')
@@ -271,7 +305,7 @@ function kept(
         .execute();
       return rows.map((r) => ({ first: r.firstIndex, results: r.results }));
     },
-    async journalGet(id, key) {
+    async journalGet(id: string, key: string): Promise<string | undefined> {
       const r = await db
         .selectFrom('job_journal')
         .select('value')
@@ -280,7 +314,7 @@ function kept(
         .executeTakeFirst();
       return r?.value;
     },
-    async journalSet(id, key, value, now) {
+    async journalSet(id: string, key: string, value: string, now: string): Promise<void> {
       await db
         .insertInto('job_journal')
         .values({ jobId: id, key, value, updatedAt: now })

@@ -1,13 +1,6 @@
 import type { Kysely, Selectable, UpdateObject } from 'kysely';
+import type { Operator, OperatorKey, OperatorSession, OperatorWithHash } from '../rows.ts';
 import type { Database, OperatorKeysTable, OperatorsTable } from '../schema.ts';
-import type {
-  Operator,
-  OperatorKey,
-  OperatorKeysRepository,
-  OperatorSession,
-  OperatorSessionsRepository,
-  OperatorsRepository,
-} from '../types.ts';
 
 /** An operator as the service sees it, without its password hash. */
 function toOperator({ passwordHash: _hash, ...r }: Selectable<OperatorsTable>): Operator {
@@ -31,7 +24,9 @@ function toKey({ hash: _hash, ...key }: Selectable<OperatorKeysTable>): Operator
   return key;
 }
 
-export function operatorsRepository(db: Kysely<Database>): OperatorsRepository {
+export type OperatorsRepository = ReturnType<typeof operatorsRepository>;
+
+export function operatorsRepository(db: Kysely<Database>) {
   const byId = (id: string) => db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst();
   /** Changes an account, then (at `cutOffAt`) ends its sessions and revokes its keys, in one transaction. */
   const change = (id: string, set: UpdateObject<Database, 'operators'>, cutOffAt: string | null) =>
@@ -44,7 +39,13 @@ export function operatorsRepository(db: Kysely<Database>): OperatorsRepository {
     ...sessionsRepository(db),
     ...keysRepository(db),
     // Operators: created, found, listed, their passwords and sign-ins.
-    async insert({ now, canManage, ...row }) {
+    async insert({
+      now,
+      canManage,
+      ...row
+    }: Pick<OperatorWithHash, 'id' | 'email' | 'passwordHash' | 'canManage'> & {
+      now: string;
+    }): Promise<Operator> {
       const r = await db
         .insertInto('operators')
         .values({
@@ -58,26 +59,28 @@ export function operatorsRepository(db: Kysely<Database>): OperatorsRepository {
         .executeTakeFirstOrThrow();
       return toOperator(r);
     },
-    async findByEmail(email) {
+    async findByEmail(email: string): Promise<OperatorWithHash | null> {
       const r = await db.selectFrom('operators').selectAll().where('email', '=', email).executeTakeFirst();
       return r ? withHash(r) : null;
     },
-    async findById(id) {
+    async findById(id: string): Promise<Operator | null> {
       const r = await byId(id);
       return r ? toOperator(r) : null;
     },
-    async findByIdWithHash(id) {
+    async findByIdWithHash(id: string): Promise<OperatorWithHash | null> {
       const r = await byId(id);
       return r ? withHash(r) : null;
     },
-    async list() {
+    async list(): Promise<Operator[]> {
       const rows = await db.selectFrom('operators').selectAll().orderBy('createdAt').orderBy('id').execute();
       return rows.map(toOperator);
     },
-    // A new password ends every session of the account and its keys.
-    setPassword: (id, passwordHash, now) => change(id, { passwordHash }, now),
-    setDisabled: (id, disabledAt) => change(id, { disabledAt }, disabledAt),
-    async remove(id) {
+    /** Sets the password, ends every session of the account and revokes its keys; false when unknown. */
+    setPassword: (id: string, passwordHash: string, now: string) => change(id, { passwordHash }, now),
+    /** Disables (ending its sessions and revoking its keys) or enables an account; false when unknown. */
+    setDisabled: (id: string, disabledAt: string | null) => change(id, { disabledAt }, disabledAt),
+    /** Removes an account with its sessions and keys; false when unknown. */
+    async remove(id: string): Promise<boolean> {
       return db.transaction().execute(async (tx) => {
         await tx.deleteFrom('operator_sessions').where('operatorId', '=', id).execute();
         await tx.deleteFrom('operator_keys').where('operatorId', '=', id).execute();
@@ -85,19 +88,19 @@ export function operatorsRepository(db: Kysely<Database>): OperatorsRepository {
         return Number(r.numDeletedRows) === 1;
       });
     },
-    async signedIn(id, now) {
+    async signedIn(id: string, now: string): Promise<void> {
       await db.updateTable('operators').set({ lastSignInAt: now }).where('id', '=', id).execute();
     },
   };
 }
 
 /** Console sessions of operators. */
-function sessionsRepository(db: Kysely<Database>): OperatorSessionsRepository {
+function sessionsRepository(db: Kysely<Database>) {
   return {
-    async insertSession(s: OperatorSession) {
+    async insertSession(s: OperatorSession): Promise<void> {
       await db.insertInto('operator_sessions').values(s).execute();
     },
-    async findSession(idHash) {
+    async findSession(idHash: string): Promise<OperatorSession | null> {
       const r = await db
         .selectFrom('operator_sessions')
         .selectAll()
@@ -105,29 +108,32 @@ function sessionsRepository(db: Kysely<Database>): OperatorSessionsRepository {
         .executeTakeFirst();
       return r ?? null;
     },
-    listSessions(operatorId) {
+    /** Sessions of one operator (or all), newest first. */
+    listSessions(operatorId?: string): Promise<OperatorSession[]> {
       let q = db.selectFrom('operator_sessions').selectAll();
       if (operatorId !== undefined) q = q.where('operatorId', '=', operatorId);
       return q.orderBy('createdAt', 'desc').orderBy('idHash').execute();
     },
-    async touchSession(idHash, now) {
+    async touchSession(idHash: string, now: string): Promise<void> {
       await db
         .updateTable('operator_sessions')
         .set({ lastSeenAt: now })
         .where('idHash', '=', idHash)
         .execute();
     },
-    async deleteSession(idHash) {
+    async deleteSession(idHash: string): Promise<void> {
       await db.deleteFrom('operator_sessions').where('idHash', '=', idHash).execute();
     },
-    async deleteSessions(operatorId) {
+    /** Ends every session of an operator; returns how many. */
+    async deleteSessions(operatorId: string): Promise<number> {
       const r = await db
         .deleteFrom('operator_sessions')
         .where('operatorId', '=', operatorId)
         .executeTakeFirst();
       return Number(r.numDeletedRows);
     },
-    async pruneSessions(now, idleBefore) {
+    /** Deletes sessions that expired before `now` or were idle since before `idleBefore`; returns how many. */
+    async pruneSessions(now: string, idleBefore: string): Promise<number> {
       const r = await db
         .deleteFrom('operator_sessions')
         .where((eb) => eb.or([eb('expiresAt', '<=', now), eb('lastSeenAt', '<', idleBefore)]))
@@ -138,17 +144,17 @@ function sessionsRepository(db: Kysely<Database>): OperatorSessionsRepository {
 }
 
 /** Operators' API keys. */
-function keysRepository(db: Kysely<Database>): OperatorKeysRepository {
+function keysRepository(db: Kysely<Database>) {
   return {
-    async insertKey(row) {
+    async insertKey(row: OperatorKey & { hash: string }): Promise<OperatorKey> {
       const r = await db.insertInto('operator_keys').values(row).returningAll().executeTakeFirstOrThrow();
       return toKey(r);
     },
-    async findKeyByHash(hash) {
+    async findKeyByHash(hash: string): Promise<OperatorKey | null> {
       const r = await db.selectFrom('operator_keys').selectAll().where('hash', '=', hash).executeTakeFirst();
       return r ? toKey(r) : null;
     },
-    async listKeys() {
+    async listKeys(): Promise<OperatorKey[]> {
       const rows = await db
         .selectFrom('operator_keys')
         .selectAll()
@@ -157,7 +163,7 @@ function keysRepository(db: Kysely<Database>): OperatorKeysRepository {
         .execute();
       return rows.map(toKey);
     },
-    async revokeKey(id, now) {
+    async revokeKey(id: string, now: string): Promise<boolean> {
       const r = await db
         .updateTable('operator_keys')
         .set({ revokedAt: now })
@@ -166,7 +172,7 @@ function keysRepository(db: Kysely<Database>): OperatorKeysRepository {
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
-    async touchKey(id, now) {
+    async touchKey(id: string, now: string): Promise<void> {
       await db.updateTable('operator_keys').set({ lastUsedAt: now }).where('id', '=', id).execute();
     },
   };

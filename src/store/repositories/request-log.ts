@@ -1,7 +1,13 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { type Insertable, type Kysely, sql } from 'kysely';
+import type {
+  ConnectionStats,
+  ConnectionStatsUpdate,
+  RequestLogEntry,
+  RequestLogFilter,
+  UsageBucket,
+} from '../rows.ts';
 import type { Database, RequestLogTable } from '../schema.ts';
-import type { ConnectionStats, RequestLogEntry, RequestLogRepository, UsageBucket } from '../types.ts';
 
 /** Rows per INSERT: well under SQLite's 32,766 bound variables at 13 columns a row. */
 const INSERT_CHUNK = 500;
@@ -43,14 +49,13 @@ function sqliteInserter(db: Kysely<Database>, sqlite: BetterSqlite3.Database) {
   return (entries: readonly RequestLogEntry[]) => db.connection().execute(async () => insertAll(entries));
 }
 
-export function requestLogRepository(
-  db: Kysely<Database>,
-  sqlite?: BetterSqlite3.Database,
-): RequestLogRepository {
+export type RequestLogRepository = ReturnType<typeof requestLogRepository>;
+
+export function requestLogRepository(db: Kysely<Database>, sqlite?: BetterSqlite3.Database) {
   const insertSqlite = sqlite === undefined ? undefined : sqliteInserter(db, sqlite);
   return {
     // Request log entries: written in batches, queried, pruned.
-    async insertMany(entries) {
+    async insertMany(entries: RequestLogEntry[]): Promise<void> {
       if (insertSqlite !== undefined) {
         await insertSqlite(entries);
         return;
@@ -62,7 +67,7 @@ export function requestLogRepository(
           .execute();
       }
     },
-    async query(filter) {
+    async query(filter: RequestLogFilter): Promise<RequestLogEntry[]> {
       let q = db.selectFrom('request_log').selectAll();
       if (filter.connectionId !== undefined) q = q.where('connectionId', '=', filter.connectionId);
       if (filter.tokenId !== undefined) q = q.where('tokenId', '=', filter.tokenId);
@@ -75,12 +80,14 @@ export function requestLogRepository(
       }
       return q.orderBy('at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
     },
-    async prune(before) {
+    /** Deletes entries older than `before`; returns how many. */
+    async prune(before: string): Promise<number> {
       const r = await db.deleteFrom('request_log').where('at', '<', before).executeTakeFirst();
       return Number(r.numDeletedRows);
     },
     // Usage figures and per-token statistics.
-    async usage(since, connectionId) {
+    /** Requests and errors (status 400 or more) per hour from `since`, per connection. */
+    async usage(since: string, connectionId?: string): Promise<UsageBucket[]> {
       // The hour is the first 13 characters of the fixed-width ISO instant, on both dialects.
       const hour = sql<string>`substr(at, 1, 13)`;
       let q = db
@@ -103,7 +110,7 @@ export function requestLogRepository(
         }),
       );
     },
-    async updateStats(updates) {
+    async updateStats(updates: ConnectionStatsUpdate[]): Promise<void> {
       for (const u of updates) {
         const set = {
           ...(u.lastUsedAt === undefined ? {} : { lastUsedAt: u.lastUsedAt }),
@@ -127,7 +134,7 @@ export function requestLogRepository(
           .execute();
       }
     },
-    async stats() {
+    async stats(): Promise<ConnectionStats[]> {
       const rows = await db.selectFrom('connection_stats').selectAll().execute();
       return rows.map(
         (r): ConnectionStats => ({

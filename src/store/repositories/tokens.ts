@@ -1,15 +1,17 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ChangeHub } from '../changes.ts';
+import type { NewTokenRow, TokenRecord, TokenRecordWithHash } from '../rows.ts';
 import type { Database, TokensTable } from '../schema.ts';
-import type { TokenRecord, TokensRepository } from '../types.ts';
 
 function toRecord({ hash: _hash, ...record }: Selectable<TokensTable>): TokenRecord {
   return record;
 }
 
-export function tokensRepository(db: Kysely<Database>, changes: ChangeHub): TokensRepository {
+export type TokensRepository = ReturnType<typeof tokensRepository>;
+
+export function tokensRepository(db: Kysely<Database>, changes: ChangeHub) {
   return {
-    async insert({ now, ...row }) {
+    async insert({ now, ...row }: NewTokenRow): Promise<TokenRecord> {
       const r = await db
         .insertInto('tokens')
         .values({ ...row, createdAt: now, lastUsedAt: null, revokedAt: null })
@@ -18,23 +20,24 @@ export function tokensRepository(db: Kysely<Database>, changes: ChangeHub): Toke
       return toRecord(r);
     },
 
-    findByPrefix(prefix) {
+    findByPrefix(prefix: string): Promise<TokenRecordWithHash[]> {
       return db.selectFrom('tokens').selectAll().where('prefix', '=', prefix).execute();
     },
 
-    async findById(id) {
+    async findById(id: string): Promise<TokenRecord | null> {
       const r = await db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst();
       return r ? toRecord(r) : null;
     },
 
-    async list(connectionId) {
+    async list(connectionId?: string): Promise<TokenRecord[]> {
       let q = db.selectFrom('tokens').selectAll();
       if (connectionId !== undefined) q = q.where('connectionId', '=', connectionId);
       const rows = await q.orderBy('createdAt').orderBy('id').execute();
       return rows.map(toRecord);
     },
 
-    async revoke(id, now) {
+    /** Sets revoked_at if not set yet; false when the token does not exist or was already revoked. */
+    async revoke(id: string, now: string): Promise<boolean> {
       const r = await db
         .updateTable('tokens')
         .set({ revokedAt: now })
@@ -46,7 +49,7 @@ export function tokensRepository(db: Kysely<Database>, changes: ChangeHub): Toke
       return changed;
     },
 
-    async touch(id, now) {
+    async touch(id: string, now: string): Promise<void> {
       await db.updateTable('tokens').set({ lastUsedAt: now }).where('id', '=', id).execute();
     },
   };
