@@ -5,11 +5,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import {
   CamelCasePlugin,
   type DatabaseIntrospector,
-  type DatabaseMetadata,
   Kysely,
   PostgresDialect,
   PostgresIntrospector,
-  type SchemaMetadata,
   SqliteDialect,
   sql,
   type TableMetadata,
@@ -111,18 +109,15 @@ async function openPostgres(databaseUrl: string, pgSchema: string | undefined): 
  * only looks for its own tables, so its introspector lists those of its own schema (the search
  * path's first: the store's `pgSchema`, else `public`).
  */
-class StoreSchemaIntrospector implements DatabaseIntrospector {
+class StoreSchemaIntrospector extends PostgresIntrospector {
   readonly #db: Kysely<unknown>;
 
   constructor(db: Kysely<unknown>) {
+    super(db);
     this.#db = db;
   }
 
-  getSchemas(): Promise<SchemaMetadata[]> {
-    return new PostgresIntrospector(this.#db).getSchemas();
-  }
-
-  async getTables(): Promise<TableMetadata[]> {
+  override async getTables(): Promise<TableMetadata[]> {
     const { rows } = await sql<{ name: string; schema: string; kind: string }>`
       select c.relname as name, n.nspname as schema, c.relkind as kind
       from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
@@ -133,10 +128,6 @@ class StoreSchemaIntrospector implements DatabaseIntrospector {
       isView: r.kind === 'v' || r.kind === 'm',
       columns: [],
     }));
-  }
-
-  async getMetadata(): Promise<DatabaseMetadata> {
-    return { tables: await this.getTables() };
   }
 }
 
