@@ -112,21 +112,17 @@ export function requestLogRepository(db: Kysely<Database>, sqlite?: BetterSqlite
     },
     async updateStats(updates: ConnectionStatsUpdate[]): Promise<void> {
       for (const u of updates) {
+        // Kysely leaves out the fields that are undefined: only what was seen is written.
         const set = {
-          ...(u.lastUsedAt === undefined ? {} : { lastUsedAt: u.lastUsedAt }),
-          ...(u.lastSuccessAt === undefined ? {} : { lastSuccessAt: u.lastSuccessAt }),
-          ...(u.lastError === undefined
-            ? {}
-            : { lastError: u.lastError.message, lastErrorAt: u.lastError.at }),
-          ...(u.allowance === undefined
-            ? {}
-            : {
-                allowanceUsed: u.allowance.used,
-                allowanceLimit: u.allowance.limit,
-                allowanceAt: u.allowance.at,
-              }),
+          lastUsedAt: u.lastUsedAt,
+          lastSuccessAt: u.lastSuccessAt,
+          lastError: u.lastError?.message,
+          lastErrorAt: u.lastError?.at,
+          allowanceUsed: u.allowance?.used,
+          allowanceLimit: u.allowance?.limit,
+          allowanceAt: u.allowance?.at,
         };
-        if (Object.keys(set).length === 0) continue;
+        if (Object.values(set).every((v) => v === undefined)) continue;
         await db
           .insertInto('connection_stats')
           .values({ connectionId: u.connectionId, ...set })
