@@ -190,13 +190,12 @@ export class JobRunner {
    * connection at any time, or the room would count twice.
    */
   #admission(connectionId: string): { queue: AdmissionQueue; done: () => void } {
-    let entry = this.#admissions.get(connectionId);
-    if (entry === undefined) {
-      entry = { queue: new AdmissionQueue(this.#o.recordsInFlight), jobs: 0 };
-      this.#admissions.set(connectionId, entry);
-    }
-    entry.jobs += 1;
-    const held = entry;
+    const held = this.#admissions.get(connectionId) ?? {
+      queue: new AdmissionQueue(this.#o.recordsInFlight),
+      jobs: 0,
+    };
+    this.#admissions.set(connectionId, held);
+    held.jobs += 1;
     return {
       queue: held.queue,
       done: () => {
