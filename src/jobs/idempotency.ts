@@ -10,6 +10,7 @@ const MAX_KEY_LENGTH = 255;
 // Control characters (C0, DEL, C1): a key is an opaque printable string.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: this pattern exists to find them
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const ON_THE_KEY = [{ path: 'header:idempotency-key' }];
 
 /** A stored answer: what the first request answered, sent again on a replay. */
 export interface StoredAnswer {
@@ -38,7 +39,7 @@ export function parseIdempotencyKey(raw: string | string[] | undefined): string 
     throw new ApiError(
       'invalid_idempotency_key',
       `The Idempotency-Key request header ${reason}. Send one key of 1 to ${MAX_KEY_LENGTH} printable characters, e.g. a UUID, unique per write.`,
-      { details: [{ path: 'header:idempotency-key' }] },
+      { details: ON_THE_KEY },
     );
   }
   return value;
@@ -96,17 +97,21 @@ export class IdempotencyService {
     });
     if (got.created) return { kind: 'new' };
     const row = got.row;
+    /** Forgets the stored key (its request left nothing to replay) and claims it again. */
+    const again = async () => {
+      await this.#o.keys.release(tokenId, key);
+      return this.claim(tokenId, key, hash, jobId);
+    };
     if (Date.parse(row.createdAt) < now - this.#o.ttlMs) {
       // Expired but not pruned yet: it no longer exists.
-      await this.#o.keys.release(tokenId, key);
       await this.#o.keys.prune(this.#iso(now - this.#o.ttlMs));
-      return this.claim(tokenId, key, hash, jobId);
+      return again();
     }
     if (row.requestHash !== hash) {
       throw new ApiError(
         'idempotency_key_reused',
         'This Idempotency-Key was already used with a different request (method, path, body or X-CRM-Proxy-Interface/Prefer headers). Use a new key for a new request.',
-        { details: [{ path: 'header:idempotency-key' }] },
+        { details: ON_THE_KEY },
       );
     }
     if (row.state === 'done' && row.status !== null) {
@@ -127,8 +132,7 @@ export class IdempotencyService {
       if (job === null) {
         if (Date.parse(row.leaseExpiresAt) <= now) {
           // The first request died before its job was stored: nothing was sent, so it starts over.
-          await this.#o.keys.release(tokenId, key);
-          return this.claim(tokenId, key, hash, jobId);
+          return again();
         }
         throw inProgress(null);
       }
@@ -136,8 +140,7 @@ export class IdempotencyService {
       const answer = await this.answerOfJob(job.id);
       if (nothingApplied(answer.status)) {
         // Refused before anything was written (bad input, rate limit, re-authorisation): not kept.
-        await this.#o.keys.release(tokenId, key);
-        return this.claim(tokenId, key, hash, jobId);
+        return again();
       }
       return { kind: 'replay', answer };
     }
@@ -145,7 +148,7 @@ export class IdempotencyService {
       throw new ApiError(
         'idempotency_key_outcome_unknown',
         'The first request with this Idempotency-Key was interrupted (the service stopped) before its answer was stored. The CRM may or may not have applied it: check the records in the CRM, then send the request again with a new key if it is still needed.',
-        { details: [{ path: 'header:idempotency-key' }] },
+        { details: ON_THE_KEY },
       );
     }
     throw inProgress(null);
@@ -223,7 +226,7 @@ function inProgress(jobId: string | null): ApiError {
       headers: { 'retry-after': '1' },
       details:
         jobId === null
-          ? [{ path: 'header:idempotency-key' }]
+          ? ON_THE_KEY
           : [{ path: 'header:idempotency-key', job_id: jobId, job_url: `/v1/jobs/${jobId}` }],
     },
   );

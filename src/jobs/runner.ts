@@ -190,13 +190,12 @@ export class JobRunner {
    * connection at any time, or the room would count twice.
    */
   #admission(connectionId: string): { queue: AdmissionQueue; done: () => void } {
-    let entry = this.#admissions.get(connectionId);
-    if (entry === undefined) {
-      entry = { queue: new AdmissionQueue(this.#o.recordsInFlight), jobs: 0 };
-      this.#admissions.set(connectionId, entry);
-    }
-    entry.jobs += 1;
-    const held = entry;
+    const held = this.#admissions.get(connectionId) ?? {
+      queue: new AdmissionQueue(this.#o.recordsInFlight),
+      jobs: 0,
+    };
+    this.#admissions.set(connectionId, held);
+    held.jobs += 1;
     return {
       queue: held.queue,
       done: () => {
@@ -209,12 +208,14 @@ export class JobRunner {
 
   async #run(id: string, known?: Known): Promise<JobOutcome> {
     const { jobs, clock } = this.#o;
-    const leaseUntil = () => this.#iso(clock.now() + this.#holdMs);
     // A swept job is claimed (and shows running) before it waits its turn; a submitted one waits
     // queued under the lease it was stored with, and is claimed when its turn comes.
-    if (known?.leased !== true && !(await jobs.claim(id, this.owner, this.#iso(), leaseUntil()))) {
+    const claim = async (): Promise<JobOutcome | undefined> => {
+      if (await jobs.claim(id, this.owner, this.#iso(), this.#iso(clock.now() + this.#holdMs))) return;
       return { ok: false, job: await jobs.find(id), error: new Error('job runs elsewhere') };
-    }
+    };
+    const elsewhere = known?.leased === true ? undefined : await claim();
+    if (elsewhere !== undefined) return elsewhere;
     let job = await jobs.find(id);
     if (job === null) return { ok: false, job: null, error: new Error('job vanished') };
 
@@ -251,9 +252,8 @@ export class JobRunner {
         return { ok: false, job, error: new Error('instance stopping') };
       }
       if (known?.leased === true) {
-        if (!(await jobs.claim(id, this.owner, this.#iso(), leaseUntil()))) {
-          return { ok: false, job: await jobs.find(id), error: new Error('job runs elsewhere') };
-        }
+        const taken = await claim();
+        if (taken !== undefined) return taken;
         job = (await jobs.find(id)) ?? job;
       }
       return await this.#execute(job, log, known?.connection, knownWrite, cancel, lost, away);
@@ -301,7 +301,7 @@ export class JobRunner {
     const { id } = job;
     log.info({ operation: job.operation, total: job.total, attempt: job.attempts }, 'job started');
     const progress = progressWriter(this.#o.clock, (counts, via) =>
-      this.#o.jobs.progress(id, this.owner, counts, via, this.#iso()),
+      jobs.progress(id, this.owner, counts, via, this.#iso()),
     );
     const hook = this.#hook(id, progress.update, cancel, away);
     try {
@@ -309,13 +309,14 @@ export class JobRunner {
       if (connection === null) {
         throw new ApiError('not_found', `The job's connection ${job.connectionId} no longer exists.`);
       }
-      const write = knownWrite ?? (await this.#storedWrite(job));
+      const write =
+        knownWrite ?? ({ operation: job.operation, input: await readInput(jobs, job) } as BatchWrite);
       const answer = await withCallContext({ jobId: id, requestId: job.requestId ?? undefined }, () =>
         runBatchWrite(this.#o.operations, connection, write, hook),
       );
       await progress.stop();
       if (lost.signal.aborted) throw new Error('lease lost');
-      await storeResults(this.#o.jobs, id, answer.data, this.#o.pieceSize ?? 500);
+      await storeResults(jobs, id, answer.data, this.#o.pieceSize ?? 500);
       const state: JobState = cancel.signal.aborted ? 'cancelled' : 'completed';
       const counts = countsOf(answer.data);
       await jobs.finish(
@@ -367,24 +368,14 @@ export class JobRunner {
     const { status, body } = toErrorBody(error, job.requestId ?? id);
     if (status >= 500 && !(error instanceof ApiError)) log.error({ err: error }, 'job failed');
     else log.warn({ code: body.error.code }, 'job failed');
-    await this.#o.jobs
-      .finish(
-        id,
-        this.owner,
-        {
-          state: 'failed',
-          counts: { processed: 0, succeeded: 0, failed: 0 },
-          iface: null,
-          error: JSON.stringify({ status, body }),
-        },
-        this.#iso(),
-      )
-      .catch(() => {});
-  }
-
-  /** The input of a job resumed from the store. */
-  async #storedWrite(job: JobRow): Promise<BatchWrite> {
-    return { operation: job.operation, input: await readInput(this.#o.jobs, job) } as BatchWrite;
+    const counts = { processed: 0, succeeded: 0, failed: 0 };
+    const outcome = {
+      state: 'failed' as const,
+      counts,
+      iface: null,
+      error: JSON.stringify({ status, body }),
+    };
+    await this.#o.jobs.finish(id, this.owner, outcome, this.#iso()).catch(() => {});
   }
 
   /** Renews the lease every third of it; notices a cancel asked for on any instance. */

@@ -9,23 +9,13 @@ import {
 } from '../providers/adapter.ts';
 import { CrmError } from '../providers/errors.ts';
 
-const LABEL: Record<OperationName, string> = {
-  insert: 'insert',
-  upsert: 'upsert',
-  update: 'update',
-  delete: 'delete',
-  get: 'get',
+/** How an error message names an operation, where that is not its own name. */
+const LABELS: Partial<Record<OperationName, string>> = {
   query: 'query (soql)',
   search: 'query (search)',
-  describe: 'describe',
-  countries: 'countries',
-  add_custom_field: 'add_custom_field',
-  associations: 'associations',
-  associate: 'associate',
-  dissociate: 'dissociate',
-  audit_logs: 'audit_logs',
   passthrough: 'pass-through (proxy)',
 };
+const label = (operation: OperationName) => LABELS[operation] ?? operation;
 
 /**
  * 422 `operation_not_available`, naming what the connection's CRM does offer (its handler table's
@@ -41,7 +31,7 @@ function notOffered(adapter: CrmAdapter, operation: OperationName, all?: readonl
       : '';
   return new ApiError(
     'operation_not_available',
-    `${LABEL[operation]} is not available for ${crm} connections.${only} ${crm} offers: ${offered.map((o) => LABEL[o]).join(', ')}.`,
+    `${label(operation)} is not available for ${crm} connections.${only} ${crm} offers: ${offered.map(label).join(', ')}.`,
     {
       details: [
         {

@@ -8,7 +8,15 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import type pg from 'pg';
 import type { Database } from './schema.ts';
-import type { ChangeFeed } from './types.ts';
+
+/**
+ * Tells caches that tokens or connections may have changed elsewhere (another process on the same
+ * SQLite file, another instance on the same PostgreSQL database). In-process writes move it too.
+ */
+export interface ChangeFeed {
+  /** Cheap; a different value than last time means cached auth state must be dropped. */
+  version(): Promise<string>;
+}
 
 export interface ChangeHub extends ChangeFeed {
   /** Called by repositories after a write that can invalidate cached auth state. */

@@ -3,12 +3,11 @@
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import {
+  CamelCasePlugin,
   type DatabaseIntrospector,
-  type DatabaseMetadata,
   Kysely,
   PostgresDialect,
   PostgresIntrospector,
-  type SchemaMetadata,
   SqliteDialect,
   sql,
   type TableMetadata,
@@ -45,6 +44,10 @@ export type DbHandle =
   | { dialect: 'sqlite'; db: Kysely<Database>; sqlite: BetterSqlite3.Database }
   | { dialect: 'postgres'; db: Kysely<Database>; databaseUrl: string; pgSchema: string | undefined };
 
+// Rows are camelCase in TypeScript and snake_case in SQL; the migrations name columns in
+// snake_case, which the plugin leaves as they are.
+const plugins = [new CamelCasePlugin()];
+
 export async function openDb(opts: DbOptions): Promise<DbHandle> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.pgSchema);
   // Owner-only: the file holds sealed credentials and token hashes (its -wal/-shm files too).
@@ -62,7 +65,7 @@ export async function openDb(opts: DbOptions): Promise<DbHandle> {
   sqlite.pragma('foreign_keys = ON');
   return {
     dialect: 'sqlite',
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins }),
     sqlite,
   };
 }
@@ -93,7 +96,7 @@ async function openPostgres(databaseUrl: string, pgSchema: string | undefined): 
   pool.on('error', () => {});
   return {
     dialect: 'postgres',
-    db: new Kysely<Database>({ dialect: new StoreSchemaDialect({ pool }) }),
+    db: new Kysely<Database>({ dialect: new StoreSchemaDialect({ pool }), plugins }),
     databaseUrl,
     pgSchema,
   };
@@ -106,18 +109,15 @@ async function openPostgres(databaseUrl: string, pgSchema: string | undefined): 
  * only looks for its own tables, so its introspector lists those of its own schema (the search
  * path's first: the store's `pgSchema`, else `public`).
  */
-class StoreSchemaIntrospector implements DatabaseIntrospector {
+class StoreSchemaIntrospector extends PostgresIntrospector {
   readonly #db: Kysely<unknown>;
 
   constructor(db: Kysely<unknown>) {
+    super(db);
     this.#db = db;
   }
 
-  getSchemas(): Promise<SchemaMetadata[]> {
-    return new PostgresIntrospector(this.#db).getSchemas();
-  }
-
-  async getTables(): Promise<TableMetadata[]> {
+  override async getTables(): Promise<TableMetadata[]> {
     const { rows } = await sql<{ name: string; schema: string; kind: string }>`
       select c.relname as name, n.nspname as schema, c.relkind as kind
       from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
@@ -128,10 +128,6 @@ class StoreSchemaIntrospector implements DatabaseIntrospector {
       isView: r.kind === 'v' || r.kind === 'm',
       columns: [],
     }));
-  }
-
-  async getMetadata(): Promise<DatabaseMetadata> {
-    return { tables: await this.getTables() };
   }
 }
 

@@ -1,149 +1,91 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ConnectLinksTable, ConnectStatesTable, Database } from '../schema.ts';
-import type {
-  ConnectLink,
-  ConnectLinksRepository,
-  ConnectState,
-  ConnectStatesRepository,
-  Provider,
-} from '../types.ts';
+import type { ConnectLink, ConnectState } from '../rows.ts';
+import type { ConnectLinksTable, Database } from '../schema.ts';
 
-function toState(r: Selectable<ConnectStatesTable>): ConnectState {
-  return {
-    id: r.id,
-    provider: r.provider as Provider,
-    loginUrl: r.login_url,
-    sandbox: Number(r.sandbox) === 1,
-    label: r.label,
-    reconnectId: r.reconnect_id,
-    linkId: r.link_id,
-    returnTo: r.return_to,
-    bindingHash: r.binding_hash,
-    createdAt: r.created_at,
-    expiresAt: r.expires_at,
-    usedAt: r.used_at,
-  };
-}
+/** A link as listed: never its secret's hash. */
+const toLink = ({ secretHash: _hash, ...link }: Selectable<ConnectLinksTable>): ConnectLink => link;
 
-export function connectStatesRepository(db: Kysely<Database>): ConnectStatesRepository {
+const updated = (r: { numUpdatedRows: bigint }) => Number(r.numUpdatedRows) === 1;
+
+export type ConnectStatesRepository = ReturnType<typeof connectStatesRepository>;
+
+export function connectStatesRepository(db: Kysely<Database>) {
   return {
-    async insert(row) {
+    async insert(row: Omit<ConnectState, 'usedAt'>): Promise<void> {
       await db
         .insertInto('connect_states')
-        .values({
-          id: row.id,
-          provider: row.provider,
-          login_url: row.loginUrl,
-          sandbox: row.sandbox ? 1 : 0,
-          label: row.label,
-          reconnect_id: row.reconnectId,
-          link_id: row.linkId,
-          return_to: row.returnTo,
-          binding_hash: row.bindingHash,
-          created_at: row.createdAt,
-          expires_at: row.expiresAt,
-          used_at: null,
-        })
+        .values({ ...row, sandbox: row.sandbox ? 1 : 0, usedAt: null })
         .execute();
     },
-    async find(id) {
+    async find(id: string): Promise<ConnectState | null> {
       const r = await db.selectFrom('connect_states').selectAll().where('id', '=', id).executeTakeFirst();
-      return r === undefined ? null : toState(r);
+      return r === undefined ? null : { ...r, sandbox: r.sandbox === 1 };
     },
-    async consume(id, now) {
+    /** Marks the state used; false when it was used already (of two concurrent callbacks, one wins). */
+    async consume(id: string, now: string): Promise<boolean> {
       // One conditional UPDATE: of two callbacks carrying the same state, exactly one matches.
       const r = await db
         .updateTable('connect_states')
-        .set({ used_at: now })
+        .set({ usedAt: now })
         .where('id', '=', id)
-        .where('used_at', 'is', null)
+        .where('usedAt', 'is', null)
         .executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
+      return updated(r);
     },
-    async prune(before) {
-      const r = await db.deleteFrom('connect_states').where('expires_at', '<', before).executeTakeFirst();
+    /** Deletes states that expired before `before`; returns how many. */
+    async prune(before: string): Promise<number> {
+      const r = await db.deleteFrom('connect_states').where('expiresAt', '<', before).executeTakeFirst();
       return Number(r.numDeletedRows);
     },
   };
 }
 
-function toLink(r: Selectable<ConnectLinksTable>): ConnectLink {
-  return {
-    id: r.id,
-    provider: r.provider as Provider,
-    label: r.label,
-    loginUrl: r.login_url,
-    createdAt: r.created_at,
-    expiresAt: r.expires_at,
-    usedAt: r.used_at,
-    revokedAt: r.revoked_at,
-    connectionId: r.connection_id,
-  };
-}
+export type ConnectLinksRepository = ReturnType<typeof connectLinksRepository>;
 
-export function connectLinksRepository(db: Kysely<Database>): ConnectLinksRepository {
+export function connectLinksRepository(db: Kysely<Database>) {
+  const links = () => db.selectFrom('connect_links').selectAll();
+  /** Sets the link's fields if it is neither used nor revoked (and, with `now`, not expired). */
+  const unused = async (
+    id: string,
+    set: { usedAt?: string; revokedAt?: string; connectionId?: string },
+    now?: string,
+  ) => {
+    let q = db
+      .updateTable('connect_links')
+      .set(set)
+      .where('id', '=', id)
+      .where('usedAt', 'is', null)
+      .where('revokedAt', 'is', null);
+    if (now !== undefined) q = q.where('expiresAt', '>', now);
+    return updated(await q.executeTakeFirst());
+  };
   return {
-    async insert(row) {
-      const r = await db
-        .insertInto('connect_links')
-        .values({
-          id: row.id,
-          secret_hash: row.secretHash,
-          provider: row.provider,
-          label: row.label,
-          login_url: row.loginUrl,
-          created_at: row.createdAt,
-          expires_at: row.expiresAt,
-          used_at: null,
-          revoked_at: null,
-          connection_id: null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return toLink(r);
+    async insert(
+      row: Omit<ConnectLink, 'usedAt' | 'revokedAt' | 'connectionId'> & { secretHash: string },
+    ): Promise<ConnectLink> {
+      const link = { ...row, usedAt: null, revokedAt: null, connectionId: null };
+      await db.insertInto('connect_links').values(link).execute();
+      return toLink(link);
     },
-    async findBySecretHash(secretHash) {
-      const r = await db
-        .selectFrom('connect_links')
-        .selectAll()
-        .where('secret_hash', '=', secretHash)
-        .executeTakeFirst();
+    async findBySecretHash(secretHash: string): Promise<ConnectLink | null> {
+      const r = await links().where('secretHash', '=', secretHash).executeTakeFirst();
       return r === undefined ? null : toLink(r);
     },
-    async find(id) {
-      const r = await db.selectFrom('connect_links').selectAll().where('id', '=', id).executeTakeFirst();
+    async find(id: string): Promise<ConnectLink | null> {
+      const r = await links().where('id', '=', id).executeTakeFirst();
       return r === undefined ? null : toLink(r);
     },
-    async list() {
-      const rows = await db
-        .selectFrom('connect_links')
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id')
-        .execute();
-      return rows.map(toLink);
+    async list(): Promise<ConnectLink[]> {
+      return (await links().orderBy('createdAt', 'desc').orderBy('id').execute()).map(toLink);
     },
-    async revoke(id, now) {
-      const r = await db
-        .updateTable('connect_links')
-        .set({ revoked_at: now })
-        .where('id', '=', id)
-        .where('used_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
+    /** Sets revoked_at if the link is neither used nor revoked; false otherwise. */
+    revoke(id: string, now: string): Promise<boolean> {
+      return unused(id, { revokedAt: now });
     },
-    async consume(id, now, connectionId) {
-      const r = await db
-        .updateTable('connect_links')
-        .set({ used_at: now, connection_id: connectionId })
-        .where('id', '=', id)
-        .where('used_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        // Still within its time when the flow completes, not only when it was opened.
-        .where('expires_at', '>', now)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
+    /** Marks an unused, unrevoked, unexpired link used by `connectionId`; false when someone else used or revoked it first, or it expired. */
+    consume(id: string, now: string, connectionId: string): Promise<boolean> {
+      // Still within its time when the flow completes, not only when it was opened.
+      return unused(id, { usedAt: now, connectionId }, now);
     },
   };
 }

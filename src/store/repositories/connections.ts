@@ -1,60 +1,52 @@
-import type { Kysely, Selectable } from 'kysely';
+import { expressionBuilder, type Kysely, type Selectable, type UpdateObject } from 'kysely';
 import type { ChangeHub } from '../changes.ts';
-import type { ConnectionsTable, Database } from '../schema.ts';
 import type {
   Connection,
   ConnectionAccount,
   ConnectionStatus,
-  ConnectionsRepository,
   ConnectionWithSecret,
   NewConnectionRow,
-  Provider,
-  Region,
   SealedSecret,
-} from '../types.ts';
+} from '../rows.ts';
+import type { ConnectionsTable, Database } from '../schema.ts';
 
 function toConnection(r: Selectable<ConnectionsTable>): Connection {
-  return {
-    id: r.id,
-    provider: r.provider as Provider,
-    region: r.region as Region,
-    label: r.label,
-    instanceUrl: r.instance_url,
-    apiBaseUrl: r.api_base_url,
-    sandbox: Number(r.sandbox) === 1,
-    status: r.status as ConnectionStatus,
-    statusReason: r.status_reason,
-    credentialsVersion: Number(r.credentials_version),
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    accountId: r.account_id ?? null,
-    loginUrl: r.login_url ?? null,
-  };
+  const { credentialsCiphertext: _c, credentialsKeyId: _k, ...connection } = r;
+  return { ...connection, sandbox: r.sandbox === 1 };
 }
 
-export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub): ConnectionsRepository {
+export type ConnectionsRepository = ReturnType<typeof connectionsRepository>;
+
+export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub) {
+  /** Runs a one-row UPDATE; true when it matched, after announcing the change when `announce`. */
+  const update = async (
+    id: string,
+    set: UpdateObject<Database, 'connections'>,
+    options: { version?: number; announce?: boolean } = {},
+  ) => {
+    let q = db.updateTable('connections').set(set).where('id', '=', id);
+    if (options.version !== undefined) q = q.where('credentialsVersion', '=', options.version);
+    const changed = Number((await q.executeTakeFirst()).numUpdatedRows) === 1;
+    if (changed && options.announce) await changes.publish();
+    return changed;
+  };
   return {
     // Connections: added, found, listed, removed.
-    async insert(row: NewConnectionRow) {
+    async insert({ credentials, now, sandbox, ...row }: NewConnectionRow): Promise<Connection> {
       const inserted = await db
         .insertInto('connections')
         .values({
-          id: row.id,
-          provider: row.provider,
-          region: row.region,
-          label: row.label,
-          instance_url: row.instanceUrl,
-          api_base_url: row.apiBaseUrl,
-          sandbox: row.sandbox ? 1 : 0,
+          ...row,
+          sandbox: sandbox ? 1 : 0,
           status: 'active',
-          status_reason: null,
-          credentials_ciphertext: row.credentials.ciphertext,
-          credentials_key_id: row.credentials.keyId,
-          credentials_version: 1,
-          created_at: row.now,
-          updated_at: row.now,
-          account_id: row.accountId ?? null,
-          login_url: row.loginUrl ?? null,
+          statusReason: null,
+          credentialsCiphertext: credentials.ciphertext,
+          credentialsKeyId: credentials.keyId,
+          credentialsVersion: 1,
+          createdAt: now,
+          updatedAt: now,
+          accountId: row.accountId ?? null,
+          loginUrl: row.loginUrl ?? null,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -65,21 +57,22 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub):
       if (!r) return null;
       return {
         ...toConnection(r),
-        credentials: { keyId: r.credentials_key_id, ciphertext: r.credentials_ciphertext },
+        credentials: { keyId: r.credentialsKeyId, ciphertext: r.credentialsCiphertext },
       };
     },
-    async list() {
+    async list(): Promise<Connection[]> {
       const rows = await db
         .selectFrom('connections')
         .selectAll()
-        .orderBy('created_at')
+        .orderBy('createdAt')
         .orderBy('id')
         .execute();
       return rows.map(toConnection);
     },
-    async remove(id: string) {
+    /** Deletes the connection and its API tokens; false when it did not exist. */
+    async remove(id: string): Promise<boolean> {
       const deleted = await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('tokens').where('connection_id', '=', id).execute();
+        await trx.deleteFrom('tokens').where('connectionId', '=', id).execute();
         const r = await trx.deleteFrom('connections').where('id', '=', id).executeTakeFirst();
         return Number(r.numDeletedRows) > 0;
       });
@@ -87,54 +80,33 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub):
       return deleted;
     },
     // A connection's credentials, status and account, changed in place.
-    async compareAndSetCredentials(id: string, expectedVersion: number, sealed: SealedSecret, now: string) {
+    /** Writes new credentials only if the stored version is still `expectedVersion`; bumps the version. */
+    compareAndSetCredentials(id: string, expectedVersion: number, sealed: SealedSecret, now: string) {
       // One conditional UPDATE: of two concurrent writers holding the same version, exactly one matches.
-      const r = await db
-        .updateTable('connections')
-        .set((eb) => ({
-          credentials_ciphertext: sealed.ciphertext,
-          credentials_key_id: sealed.keyId,
-          credentials_version: eb('credentials_version', '+', 1),
-          updated_at: now,
-        }))
-        .where('id', '=', id)
-        .where('credentials_version', '=', expectedVersion)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
+      const set = {
+        credentialsCiphertext: sealed.ciphertext,
+        credentialsKeyId: sealed.keyId,
+        credentialsVersion: expressionBuilder<Database, 'connections'>()('credentialsVersion', '+', 1),
+        updatedAt: now,
+      };
+      return update(id, set, { version: expectedVersion });
     },
-    async replaceSealed(id: string, expectedVersion: number, sealed: SealedSecret, now: string) {
-      const r = await db
-        .updateTable('connections')
-        .set({ credentials_ciphertext: sealed.ciphertext, credentials_key_id: sealed.keyId, updated_at: now })
-        .where('id', '=', id)
-        .where('credentials_version', '=', expectedVersion)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
+    /** Re-seals the same plaintext under another key; the version is left alone (the secret did not change). */
+    replaceSealed(id: string, expectedVersion: number, sealed: SealedSecret, now: string) {
+      const set = {
+        credentialsCiphertext: sealed.ciphertext,
+        credentialsKeyId: sealed.keyId,
+        updatedAt: now,
+      };
+      return update(id, set, { version: expectedVersion });
     },
-    async setStatus(id: string, status: ConnectionStatus, reason: string | null, now: string) {
-      const r = await db
-        .updateTable('connections')
-        .set({ status, status_reason: reason, updated_at: now })
-        .where('id', '=', id)
-        .executeTakeFirst();
-      const changed = Number(r.numUpdatedRows) === 1;
-      if (changed) await changes.publish();
-      return changed;
+    setStatus(id: string, status: ConnectionStatus, reason: string | null, now: string) {
+      return update(id, { status, statusReason: reason, updatedAt: now }, { announce: true });
     },
-    async setAccount(id: string, account: ConnectionAccount, now: string) {
-      const r = await db
-        .updateTable('connections')
-        .set({
-          account_id: account.accountId,
-          login_url: account.loginUrl,
-          instance_url: account.instanceUrl,
-          updated_at: now,
-        })
-        .where('id', '=', id)
-        .executeTakeFirst();
-      const changed = Number(r.numUpdatedRows) === 1;
-      if (changed) await changes.publish();
-      return changed;
+    /** Records the account, login host and instance URL a re-connect reached; false when the connection is gone. */
+    setAccount(id: string, account: ConnectionAccount, now: string) {
+      const { accountId, loginUrl, instanceUrl } = account;
+      return update(id, { accountId, loginUrl, instanceUrl, updatedAt: now }, { announce: true });
     },
   };
 }

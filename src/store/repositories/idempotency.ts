@@ -1,84 +1,82 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Database, IdempotencyKeysTable } from '../schema.ts';
-import type { IdempotencyRepository, IdempotencyRow } from '../types.ts';
+import type { Kysely } from 'kysely';
+import type { IdempotencyRow } from '../rows.ts';
+import type { Database } from '../schema.ts';
 
-function toKey(r: Selectable<IdempotencyKeysTable>): IdempotencyRow {
-  return {
-    tokenId: r.token_id,
-    key: r.key,
-    requestHash: r.request_hash,
-    state: r.state as IdempotencyRow['state'],
-    status: r.status === null ? null : Number(r.status),
-    headers: r.headers,
-    body: r.body,
-    jobId: r.job_id,
-    leaseExpiresAt: r.lease_expires_at,
-    createdAt: r.created_at,
-  };
-}
+export type IdempotencyRepository = ReturnType<typeof idempotencyRepository>;
 
-export function idempotencyRepository(db: Kysely<Database>): IdempotencyRepository {
+export function idempotencyRepository(db: Kysely<Database>) {
   return {
-    async claim(row) {
+    /** Inserts the key in progress; when it exists, the existing row (the insert is the lock). */
+    async claim(
+      row: Pick<IdempotencyRow, 'tokenId' | 'key' | 'requestHash' | 'jobId'> & {
+        leaseUntil: string;
+        now: string;
+      },
+    ): Promise<{ created: true } | { created: false; row: IdempotencyRow }> {
       const inserted = await db
         .insertInto('idempotency_keys')
         .values({
-          token_id: row.tokenId,
+          tokenId: row.tokenId,
           key: row.key,
-          request_hash: row.requestHash,
+          requestHash: row.requestHash,
           state: 'in_progress',
           status: null,
           headers: null,
           body: null,
-          job_id: row.jobId,
-          lease_expires_at: row.leaseUntil,
-          created_at: row.now,
+          jobId: row.jobId,
+          leaseExpiresAt: row.leaseUntil,
+          createdAt: row.now,
         })
-        .onConflict((oc) => oc.columns(['token_id', 'key']).doNothing())
+        .onConflict((oc) => oc.columns(['tokenId', 'key']).doNothing())
         .returning('key')
         .executeTakeFirst();
       if (inserted !== undefined) return { created: true };
       const existing = await db
         .selectFrom('idempotency_keys')
         .selectAll()
-        .where('token_id', '=', row.tokenId)
+        .where('tokenId', '=', row.tokenId)
         .where('key', '=', row.key)
         .executeTakeFirst();
       // Pruned between the two statements: the key is free again.
       if (existing === undefined) return this.claim(row);
-      return { created: false, row: toKey(existing) };
+      return { created: false, row: existing };
     },
 
-    async complete(tokenId, key, answer) {
+    async complete(
+      tokenId: string,
+      key: string,
+      answer: { status: number; headers: string; body: string },
+    ): Promise<void> {
       await db
         .updateTable('idempotency_keys')
         .set({ state: 'done', status: answer.status, headers: answer.headers, body: answer.body })
-        .where('token_id', '=', tokenId)
+        .where('tokenId', '=', tokenId)
         .where('key', '=', key)
         .execute();
     },
 
-    async renew(tokenId, key, leaseUntil) {
+    async renew(tokenId: string, key: string, leaseUntil: string): Promise<void> {
       await db
         .updateTable('idempotency_keys')
-        .set({ lease_expires_at: leaseUntil })
-        .where('token_id', '=', tokenId)
+        .set({ leaseExpiresAt: leaseUntil })
+        .where('tokenId', '=', tokenId)
         .where('key', '=', key)
         .where('state', '=', 'in_progress')
         .execute();
     },
 
-    async release(tokenId, key) {
+    /** Forgets a key whose request never started (refused input): the client may fix it and use it again. */
+    async release(tokenId: string, key: string): Promise<void> {
       await db
         .deleteFrom('idempotency_keys')
-        .where('token_id', '=', tokenId)
+        .where('tokenId', '=', tokenId)
         .where('key', '=', key)
         .where('state', '=', 'in_progress')
         .execute();
     },
 
-    async prune(before) {
-      const r = await db.deleteFrom('idempotency_keys').where('created_at', '<', before).executeTakeFirst();
+    async prune(before: string): Promise<number> {
+      const r = await db.deleteFrom('idempotency_keys').where('createdAt', '<', before).executeTakeFirst();
       return Number(r.numDeletedRows);
     },
   };

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { JobCounts, JobRow, JobState, NewJobRow } from '../rows.ts';
 import type { Database, JobsTable } from '../schema.ts';
-import type { JobRow, JobState, JobsRepository } from '../types.ts';
 
 const UNFINISHED: JobState[] = ['queued', 'running'];
 
@@ -8,127 +8,113 @@ const UNFINISHED: JobState[] = ['queued', 'running'];
 // versions hold their whole input there (megabytes).
 const JOB_COLUMNS = [
   'id',
-  'token_id',
-  'connection_id',
-  'request_id',
+  'tokenId',
+  'connectionId',
+  'requestId',
   'operation',
-  'object_name',
+  'objectName',
   'state',
   'interface',
   'total',
   'processed',
   'succeeded',
   'failed',
-  'crm_job_ids',
-  'cancel_requested',
-  'lease_owner',
-  'lease_expires_at',
+  'crmJobIds',
+  'cancelRequested',
+  'leaseOwner',
+  'leaseExpiresAt',
   'attempts',
   'error',
-  'created_at',
-  'started_at',
-  'finished_at',
-  'updated_at',
+  'createdAt',
+  'startedAt',
+  'finishedAt',
+  'updatedAt',
 ] as const;
 
 function toJob(r: Omit<Selectable<JobsTable>, 'input'>): JobRow {
-  return {
-    id: r.id,
-    tokenId: r.token_id,
-    connectionId: r.connection_id,
-    requestId: r.request_id,
-    operation: r.operation,
-    objectName: r.object_name,
-    state: r.state as JobState,
-    interface: r.interface,
-    total: Number(r.total),
-    processed: Number(r.processed),
-    succeeded: Number(r.succeeded),
-    failed: Number(r.failed),
-    crmJobIds: JSON.parse(r.crm_job_ids) as string[],
-    cancelRequested: Number(r.cancel_requested) === 1,
-    leaseOwner: r.lease_owner,
-    leaseExpiresAt: r.lease_expires_at,
-    attempts: Number(r.attempts),
-    error: r.error,
-    createdAt: r.created_at,
-    startedAt: r.started_at,
-    finishedAt: r.finished_at,
-    updatedAt: r.updated_at,
-  };
+  return { ...r, crmJobIds: JSON.parse(r.crmJobIds) as string[], cancelRequested: r.cancelRequested === 1 };
 }
 
-export function jobsRepository(db: Kysely<Database>): JobsRepository {
+export type JobsRepository = ReturnType<typeof jobsRepository>;
+
+export function jobsRepository(db: Kysely<Database>) {
+  return { ...rows(db), ...leases(db), ...runs(db), ...kept(db) };
+}
+
+/** A job's row: submitted, read, listed, counted by state, pruned when finished long ago. */
+function rows(db: Kysely<Database>) {
   return {
-    // A job's row: submitted, read, listed.
-    async insert(row) {
+    async insert(row: NewJobRow): Promise<JobRow> {
+      const { inputPages, now, lease, ...given } = row;
       const values = {
-        id: row.id,
-        token_id: row.tokenId,
-        connection_id: row.connectionId,
-        request_id: row.requestId,
-        operation: row.operation,
-        object_name: row.objectName,
-        input: row.input,
-        state: 'queued',
+        ...given,
+        state: 'queued' as const,
         interface: null,
-        total: row.total,
         processed: 0,
         succeeded: 0,
         failed: 0,
-        crm_job_ids: '[]',
-        cancel_requested: 0,
-        lease_owner: row.lease?.owner ?? null,
-        lease_expires_at: row.lease?.until ?? null,
+        crmJobIds: '[]',
+        cancelRequested: 0,
+        leaseOwner: lease?.owner ?? null,
+        leaseExpiresAt: lease?.until ?? null,
         attempts: 0,
         error: null,
-        created_at: row.now,
-        started_at: null,
-        finished_at: null,
-        updated_at: row.now,
+        createdAt: now,
+        startedAt: null,
+        finishedAt: null,
+        updatedAt: now,
       };
       // One transaction: a job is never seen (claimed, resumed, replayed) without all its input.
       await db.transaction().execute(async (tx) => {
         await tx.insertInto('jobs').values(values).execute();
-        const pages = (row.inputPages ?? []).map((body, page) => ({ job_id: row.id, page, body }));
+        const pages = (inputPages ?? []).map((body, page) => ({ jobId: row.id, page, body }));
         if (pages.length > 0) await tx.insertInto('job_input_pages').values(pages).execute();
       });
       const { input: _input, ...rest } = values;
       return toJob(rest);
     },
-    async input(id) {
+    /** The job row's input text, as stored; null when there is no such job. */
+    async input(id: string): Promise<string | null> {
       const r = await db.selectFrom('jobs').select('input').where('id', '=', id).executeTakeFirst();
       return r?.input ?? null;
     },
-    async inputPage(id, page) {
+    /** One page of the job's input list (numbered from 0), as stored; undefined when there is none. */
+    async inputPage(id: string, page: number): Promise<Uint8Array | undefined> {
       const r = await db
         .selectFrom('job_input_pages')
         .select('body')
-        .where('job_id', '=', id)
+        .where('jobId', '=', id)
         .where('page', '=', page)
         .executeTakeFirst();
       return r?.body;
     },
-    async find(id) {
+    /** The job without its input (which may be megabytes). */
+    async find(id: string): Promise<JobRow | null> {
       const r = await db.selectFrom('jobs').select(JOB_COLUMNS).where('id', '=', id).executeTakeFirst();
       return r ? toJob(r) : null;
     },
-    async list({ tokenId, limit, after }) {
+    /** A token's jobs, newest first, after the (createdAt, id) of the previous page's last. */
+    async list(filter: {
+      tokenId?: string;
+      limit: number;
+      after?: { createdAt: string; id: string };
+    }): Promise<JobRow[]> {
+      const { tokenId, limit, after } = filter;
       let q = db.selectFrom('jobs').select(JOB_COLUMNS);
-      if (tokenId !== undefined) q = q.where('token_id', '=', tokenId);
+      if (tokenId !== undefined) q = q.where('tokenId', '=', tokenId);
       if (after !== undefined) {
         q = q.where((eb) =>
           eb.or([
-            eb('created_at', '<', after.createdAt),
-            eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
+            eb('createdAt', '<', after.createdAt),
+            eb.and([eb('createdAt', '=', after.createdAt), eb('id', '<', after.id)]),
           ]),
         );
       }
-      const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+      const rows = await q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).execute();
       return rows.map(toJob);
     },
-    // Jobs counted by state, and finished ones pruned.
-    async countByState() {
+    /** How many jobs the store holds in each state (metrics). */
+    async countByState(): Promise<Record<string, number>> {
       const rows = await db
         .selectFrom('jobs')
         .select(['state', (eb) => eb.fn.countAll<string | number>().as('n')])
@@ -136,90 +122,113 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
         .execute();
       return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
     },
-    async prune(before) {
+    /** Deletes jobs finished before `before` (their input pages, results and journal with them); the count. */
+    async prune(before: string): Promise<number> {
       const old = db
         .selectFrom('jobs')
         .select('id')
         .where('state', 'not in', UNFINISHED)
-        .where('finished_at', '<', before);
-      await db.deleteFrom('job_input_pages').where('job_id', 'in', old).execute();
-      await db.deleteFrom('job_results').where('job_id', 'in', old).execute();
-      await db.deleteFrom('job_journal').where('job_id', 'in', old).execute();
-      const r = await db
-        .deleteFrom('jobs')
-        .where('state', 'not in', UNFINISHED)
-        .where('finished_at', '<', before)
-        .executeTakeFirst();
+        .where('finishedAt', '<', before);
+      for (const table of ['job_input_pages', 'job_results', 'job_journal'] as const)
+        await db.deleteFrom(table).where('jobId', 'in', old).execute();
+      const r = await db.deleteFrom('jobs').where('id', 'in', old).executeTakeFirst();
       return Number(r.numDeletedRows);
     },
-    // A job's lease: taken, renewed, and the jobs whose lease can be taken.
-    async claim(id, owner, now, leaseUntil) {
+  };
+}
+
+/** A job's lease: taken, renewed, and the jobs whose lease can be taken. */
+function leases(db: Kysely<Database>) {
+  return {
+    /**
+     * Starts the job (`running`) under `owner`'s lease when the lease is unowned, expired or already
+     * `owner`'s, and the job is not finished; true when taken.
+     */
+    async claim(id: string, owner: string, now: string, leaseUntil: string): Promise<boolean> {
       const r = await db
         .updateTable('jobs')
         .set((eb) => ({
-          lease_owner: owner,
-          lease_expires_at: leaseUntil,
+          leaseOwner: owner,
+          leaseExpiresAt: leaseUntil,
           state: 'running',
-          started_at: eb.fn.coalesce('started_at', eb.val(now)),
+          startedAt: eb.fn.coalesce('startedAt', eb.val(now)),
           attempts: eb('attempts', '+', 1),
-          updated_at: now,
+          updatedAt: now,
         }))
         .where('id', '=', id)
         .where('state', 'in', UNFINISHED)
         .where((eb) =>
           eb.or([
-            eb('lease_owner', 'is', null),
-            eb('lease_expires_at', '<=', now),
-            eb('lease_owner', '=', owner),
+            eb('leaseOwner', 'is', null),
+            eb('leaseExpiresAt', '<=', now),
+            eb('leaseOwner', '=', owner),
           ]),
         )
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
-    async renew(id, owner, leaseUntil) {
+    /** Extends a lease still held on an unfinished job (queued or running); null when it is no longer held. */
+    async renew(id: string, owner: string, leaseUntil: string): Promise<{ cancelRequested: boolean } | null> {
       const r = await db
         .updateTable('jobs')
-        .set({ lease_expires_at: leaseUntil })
+        .set({ leaseExpiresAt: leaseUntil })
         .where('id', '=', id)
-        .where('lease_owner', '=', owner)
+        .where('leaseOwner', '=', owner)
         .where('state', 'in', UNFINISHED)
-        .returning('cancel_requested')
+        .returning('cancelRequested')
         .executeTakeFirst();
-      return r === undefined ? null : { cancelRequested: Number(r.cancel_requested) === 1 };
+      return r === undefined ? null : { cancelRequested: r.cancelRequested === 1 };
     },
-    async claimable(now, limit) {
+    /** Unfinished jobs whose lease is free or expired, oldest first. */
+    async claimable(now: string, limit: number): Promise<string[]> {
       const rows = await db
         .selectFrom('jobs')
         .select('id')
         .where('state', 'in', UNFINISHED)
-        .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<=', now)]))
-        .orderBy('created_at')
+        .where((eb) => eb.or([eb('leaseOwner', 'is', null), eb('leaseExpiresAt', '<=', now)]))
+        .orderBy('createdAt')
         .limit(limit)
         .execute();
       return rows.map((r) => r.id);
     },
-    // A job's run: its progress, CRM job ids, outcome and cancellation.
-    async progress(id, owner, counts, iface, now) {
+  };
+}
+
+/** A job's run: its progress, CRM job ids, outcome and cancellation. */
+function runs(db: Kysely<Database>) {
+  return {
+    async progress(
+      id: string,
+      owner: string,
+      counts: JobCounts,
+      iface: string | null,
+      now: string,
+    ): Promise<void> {
       await db
         .updateTable('jobs')
-        .set({ ...counts, ...(iface === null ? {} : { interface: iface }), updated_at: now })
+        .set({ ...counts, ...(iface === null ? {} : { interface: iface }), updatedAt: now })
         .where('id', '=', id)
-        .where('lease_owner', '=', owner)
+        .where('leaseOwner', '=', owner)
         .execute();
     },
-    async addCrmJobId(id, crmJobId, now) {
-      const r = await db.selectFrom('jobs').select('crm_job_ids').where('id', '=', id).executeTakeFirst();
+    async addCrmJobId(id: string, crmJobId: string, now: string): Promise<void> {
+      const r = await db.selectFrom('jobs').select('crmJobIds').where('id', '=', id).executeTakeFirst();
       if (r === undefined) return;
-      const ids = JSON.parse(r.crm_job_ids) as string[];
+      const ids = JSON.parse(r.crmJobIds) as string[];
       if (ids.includes(crmJobId)) return;
       ids.push(crmJobId);
       await db
         .updateTable('jobs')
-        .set({ crm_job_ids: JSON.stringify(ids), updated_at: now })
+        .set({ crmJobIds: JSON.stringify(ids), updatedAt: now })
         .where('id', '=', id)
         .execute();
     },
-    async finish(id, owner, outcome, now) {
+    async finish(
+      id: string,
+      owner: string,
+      outcome: { state: JobState; counts: JobCounts; iface: string | null; error: string | null },
+      now: string,
+    ): Promise<boolean> {
       const r = await db
         .updateTable('jobs')
         .set({
@@ -227,79 +236,89 @@ export function jobsRepository(db: Kysely<Database>): JobsRepository {
           ...outcome.counts,
           ...(outcome.iface === null ? {} : { interface: outcome.iface }),
           error: outcome.error,
-          finished_at: now,
-          updated_at: now,
-          lease_owner: null,
-          lease_expires_at: null,
+          finishedAt: now,
+          updatedAt: now,
+          leaseOwner: null,
+          leaseExpiresAt: null,
         })
         .where('id', '=', id)
-        .where('lease_owner', '=', owner)
+        .where('leaseOwner', '=', owner)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
-    async requestCancel(id, now) {
+    /** Marks a cancel; a queued job nobody runs is cancelled at once. */
+    async requestCancel(id: string, now: string): Promise<void> {
       await db
         .updateTable('jobs')
-        .set({ cancel_requested: 1, updated_at: now })
+        .set({ cancelRequested: 1, updatedAt: now })
         .where('id', '=', id)
         .where('state', 'in', UNFINISHED)
         .execute();
       // Nobody runs a queued job without a lease: it ends here, before anything was sent.
       await db
         .updateTable('jobs')
-        .set({ state: 'cancelled', finished_at: now, updated_at: now })
+        .set({ state: 'cancelled', finishedAt: now, updatedAt: now })
         .where('id', '=', id)
         .where('state', '=', 'queued')
-        .where('lease_owner', 'is', null)
+        .where('leaseOwner', 'is', null)
         .execute();
     },
-    // What a job keeps as it runs: its result pieces and its journal.
-    async putResults(id, pieces) {
+  };
+}
+
+/** What a job keeps as it runs: its result pieces and its journal. */
+function kept(db: Kysely<Database>) {
+  return {
+    /** Results in pieces: `first` is the input position of each piece's first result. */
+    async putResults(id: string, pieces: Array<{ piece: number; first: number; results: string }>) {
       if (pieces.length === 0) return;
       await db.transaction().execute(async (tx) => {
-        await tx.deleteFrom('job_results').where('job_id', '=', id).execute();
+        await tx.deleteFrom('job_results').where('jobId', '=', id).execute();
         await tx
           .insertInto('job_results')
-          .values(
-            pieces.map((p) => ({ job_id: id, piece: p.piece, first_index: p.first, results: p.results })),
-          )
+          .values(pieces.map((p) => ({ jobId: id, piece: p.piece, firstIndex: p.first, results: p.results })))
           .execute();
       });
     },
-    async resultPieces(id, from, to) {
+    /** Pieces overlapping positions [from, to). */
+    async resultPieces(
+      id: string,
+      from: number,
+      to: number,
+    ): Promise<Array<{ first: number; results: string }>> {
       // The piece that holds `from` starts at or before it: take the last such, then the rest up to `to`.
       const start = await db
         .selectFrom('job_results')
-        .select('first_index')
-        .where('job_id', '=', id)
-        .where('first_index', '<=', from)
-        .orderBy('first_index', 'desc')
+        .select('firstIndex')
+        .where('jobId', '=', id)
+        .where('firstIndex', '<=', from)
+        .orderBy('firstIndex', 'desc')
         .limit(1)
         .executeTakeFirst();
       const rows = await db
         .selectFrom('job_results')
-        .select(['first_index', 'results'])
-        .where('job_id', '=', id)
-        .where('first_index', '>=', Number(start?.first_index ?? 0))
-        .where('first_index', '<', to)
-        .orderBy('first_index')
+        .select(['firstIndex', 'results'])
+        .where('jobId', '=', id)
+        .where('firstIndex', '>=', start?.firstIndex ?? 0)
+        .where('firstIndex', '<', to)
+        .orderBy('firstIndex')
         .execute();
-      return rows.map((r) => ({ first: Number(r.first_index), results: r.results }));
+      return rows.map((r) => ({ first: r.firstIndex, results: r.results }));
     },
-    async journalGet(id, key) {
+    async journalGet(id: string, key: string): Promise<string | undefined> {
       const r = await db
         .selectFrom('job_journal')
         .select('value')
-        .where('job_id', '=', id)
+        .where('jobId', '=', id)
         .where('key', '=', key)
         .executeTakeFirst();
       return r?.value;
     },
-    async journalSet(id, key, value, now) {
+    async journalSet(id: string, key: string, value: string, now: string): Promise<void> {
       await db
         .insertInto('job_journal')
-        .values({ job_id: id, key, value, updated_at: now })
-        .onConflict((oc) => oc.columns(['job_id', 'key']).doUpdateSet({ value, updated_at: now }))
+        .values({ jobId: id, key, value, updatedAt: now })
+        .onConflict((oc) => oc.columns(['jobId', 'key']).doUpdateSet({ value, updatedAt: now }))
         .execute();
     },
   };

@@ -3,7 +3,6 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../lib/clock.ts';
 import { retrying } from '../../lib/retry.ts';
 import type { Database } from '../schema.ts';
-import { type LockOptions, type LocksRepository, LockTimeoutError } from '../types.ts';
 
 // A lease table rather than PostgreSQL advisory locks: the same code works on SQLite (several
 // processes on one file) and PostgreSQL (several instances), and a lease survives no crash — a dead
@@ -18,19 +17,30 @@ export function nextLockAttempt(attempt: number, now: number, deadline: number):
   return Math.min(5 * 2 ** (attempt - 1), 200, left);
 }
 
-export function locksRepository(db: Kysely<Database>, clock: Clock): LocksRepository {
+export class LockTimeoutError extends Error {
+  readonly key: string;
+  constructor(key: string) {
+    super(`timed out waiting for lock ${key}`);
+    this.key = key;
+    this.name = 'LockTimeoutError';
+  }
+}
+
+export type LocksRepository = ReturnType<typeof locksRepository>;
+
+export function locksRepository(db: Kysely<Database>, clock: Clock) {
   const iso = (ms: number) => new Date(ms).toISOString();
 
   async function tryAcquire(key: string, owner: string, ttlMs: number): Promise<boolean> {
     const now = clock.now();
     const row = await db
       .insertInto('locks')
-      .values({ key, owner, expires_at: iso(now + ttlMs) })
+      .values({ key, owner, expiresAt: iso(now + ttlMs) })
       .onConflict((oc) =>
         oc
           .column('key')
-          .doUpdateSet({ owner, expires_at: iso(now + ttlMs) })
-          .where('locks.expires_at', '<=', iso(now)),
+          .doUpdateSet({ owner, expiresAt: iso(now + ttlMs) })
+          .where('locks.expiresAt', '<=', iso(now)),
       )
       .returning('owner')
       .executeTakeFirst();
@@ -40,7 +50,7 @@ export function locksRepository(db: Kysely<Database>, clock: Clock): LocksReposi
   async function renew(key: string, owner: string, ttlMs: number): Promise<void> {
     await db
       .updateTable('locks')
-      .set({ expires_at: iso(clock.now() + ttlMs) })
+      .set({ expiresAt: iso(clock.now() + ttlMs) })
       .where('key', '=', key)
       .where('owner', '=', owner)
       .execute();
@@ -51,11 +61,16 @@ export function locksRepository(db: Kysely<Database>, clock: Clock): LocksReposi
   }
 
   return {
+    /**
+     * Runs `fn` while holding `key` in the store, so instances sharing one store serialise on it.
+     * The lease lasts `ttlMs` and is renewed while `fn` runs; a crashed holder frees it after `ttlMs`.
+     * `waitMs`: how long to wait for the lock before giving up with LockTimeoutError (default: ttlMs).
+     */
     async withLock<T>(
       key: string,
       ttlMs: number,
       fn: () => Promise<T>,
-      options: LockOptions = {},
+      options: { waitMs?: number } = {},
     ): Promise<T> {
       const owner = randomUUID();
       const deadline = clock.now() + (options.waitMs ?? ttlMs);

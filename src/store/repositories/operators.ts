@@ -1,219 +1,179 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Database, OperatorKeysTable, OperatorSessionsTable, OperatorsTable } from '../schema.ts';
-import type { Operator, OperatorKey, OperatorSession, OperatorsRepository } from '../types.ts';
+import type { Kysely, Selectable, UpdateObject } from 'kysely';
+import type { Operator, OperatorKey, OperatorSession, OperatorWithHash } from '../rows.ts';
+import type { Database, OperatorKeysTable, OperatorsTable } from '../schema.ts';
 
-function toOperator(r: Selectable<OperatorsTable>): Operator {
-  return {
-    id: r.id,
-    email: r.email,
-    createdAt: r.created_at,
-    lastSignInAt: r.last_sign_in_at,
-    disabledAt: r.disabled_at,
-    canManage: Number(r.can_manage) === 1,
-  };
+/** An operator as the service sees it, without its password hash. */
+function toOperator({ passwordHash: _hash, ...r }: Selectable<OperatorsTable>): Operator {
+  return { ...r, canManage: r.canManage === 1 };
 }
 
-function toSession(r: Selectable<OperatorSessionsTable>): OperatorSession {
-  return {
-    idHash: r.id_hash,
-    operatorId: r.operator_id,
-    csrfToken: r.csrf_token,
-    createdAt: r.created_at,
-    lastSeenAt: r.last_seen_at,
-    expiresAt: r.expires_at,
-    address: r.address,
-    userAgent: r.user_agent,
-  };
-}
+const withHash = (r: Selectable<OperatorsTable>) => ({ ...toOperator(r), passwordHash: r.passwordHash });
 
 /** Ends an operator's sessions and revokes its keys, inside the caller's transaction. */
 async function cutOff(db: Kysely<Database>, id: string, now: string): Promise<void> {
-  await db.deleteFrom('operator_sessions').where('operator_id', '=', id).execute();
+  await db.deleteFrom('operator_sessions').where('operatorId', '=', id).execute();
   await db
     .updateTable('operator_keys')
-    .set({ revoked_at: now })
-    .where('operator_id', '=', id)
-    .where('revoked_at', 'is', null)
+    .set({ revokedAt: now })
+    .where('operatorId', '=', id)
+    .where('revokedAt', 'is', null)
     .execute();
 }
 
-function toKey(r: Selectable<OperatorKeysTable>): OperatorKey {
-  return {
-    id: r.id,
-    operatorId: r.operator_id,
-    label: r.label,
-    prefix: r.prefix,
-    createdAt: r.created_at,
-    lastUsedAt: r.last_used_at,
-    revokedAt: r.revoked_at,
-  };
+function toKey({ hash: _hash, ...key }: Selectable<OperatorKeysTable>): OperatorKey {
+  return key;
 }
 
-export function operatorsRepository(db: Kysely<Database>): OperatorsRepository {
+export type OperatorsRepository = ReturnType<typeof operatorsRepository>;
+
+export function operatorsRepository(db: Kysely<Database>) {
+  const byId = (id: string) => db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst();
+  /** Changes an account, then (at `cutOffAt`) ends its sessions and revokes its keys, in one transaction. */
+  const change = (id: string, set: UpdateObject<Database, 'operators'>, cutOffAt: string | null) =>
+    db.transaction().execute(async (tx) => {
+      const r = await tx.updateTable('operators').set(set).where('id', '=', id).executeTakeFirst();
+      if (cutOffAt !== null) await cutOff(tx, id, cutOffAt);
+      return Number(r.numUpdatedRows) === 1;
+    });
   return {
+    ...sessionsRepository(db),
+    ...keysRepository(db),
     // Operators: created, found, listed, their passwords and sign-ins.
-    async insert(row) {
+    async insert({
+      now,
+      canManage,
+      ...row
+    }: Pick<OperatorWithHash, 'id' | 'email' | 'passwordHash' | 'canManage'> & {
+      now: string;
+    }): Promise<Operator> {
       const r = await db
         .insertInto('operators')
         .values({
-          id: row.id,
-          email: row.email,
-          password_hash: row.passwordHash,
-          created_at: row.now,
-          last_sign_in_at: null,
-          disabled_at: null,
-          can_manage: row.canManage ? 1 : 0,
+          ...row,
+          createdAt: now,
+          lastSignInAt: null,
+          disabledAt: null,
+          canManage: canManage ? 1 : 0,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
       return toOperator(r);
     },
-    async findByEmail(email) {
+    async findByEmail(email: string): Promise<OperatorWithHash | null> {
       const r = await db.selectFrom('operators').selectAll().where('email', '=', email).executeTakeFirst();
-      return r ? { ...toOperator(r), passwordHash: r.password_hash } : null;
+      return r ? withHash(r) : null;
     },
-    async findById(id) {
-      const r = await db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst();
+    async findById(id: string): Promise<Operator | null> {
+      const r = await byId(id);
       return r ? toOperator(r) : null;
     },
-    async findByIdWithHash(id) {
-      const r = await db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst();
-      return r ? { ...toOperator(r), passwordHash: r.password_hash } : null;
+    async findByIdWithHash(id: string): Promise<OperatorWithHash | null> {
+      const r = await byId(id);
+      return r ? withHash(r) : null;
     },
-    async list() {
-      const rows = await db.selectFrom('operators').selectAll().orderBy('created_at').orderBy('id').execute();
+    async list(): Promise<Operator[]> {
+      const rows = await db.selectFrom('operators').selectAll().orderBy('createdAt').orderBy('id').execute();
       return rows.map(toOperator);
     },
-    async setPassword(id, passwordHash, now) {
+    /** Sets the password, ends every session of the account and revokes its keys; false when unknown. */
+    setPassword: (id: string, passwordHash: string, now: string) => change(id, { passwordHash }, now),
+    /** Disables (ending its sessions and revoking its keys) or enables an account; false when unknown. */
+    setDisabled: (id: string, disabledAt: string | null) => change(id, { disabledAt }, disabledAt),
+    /** Removes an account with its sessions and keys; false when unknown. */
+    async remove(id: string): Promise<boolean> {
       return db.transaction().execute(async (tx) => {
-        const r = await tx
-          .updateTable('operators')
-          .set({ password_hash: passwordHash })
-          .where('id', '=', id)
-          .executeTakeFirst();
-        // A new password ends every session of the account and its keys.
-        await cutOff(tx, id, now);
-        return Number(r.numUpdatedRows) === 1;
-      });
-    },
-    async setDisabled(id, disabledAt) {
-      return db.transaction().execute(async (tx) => {
-        const r = await tx
-          .updateTable('operators')
-          .set({ disabled_at: disabledAt })
-          .where('id', '=', id)
-          .executeTakeFirst();
-        if (disabledAt !== null) await cutOff(tx, id, disabledAt);
-        return Number(r.numUpdatedRows) === 1;
-      });
-    },
-    async remove(id) {
-      return db.transaction().execute(async (tx) => {
-        await tx.deleteFrom('operator_sessions').where('operator_id', '=', id).execute();
-        await tx.deleteFrom('operator_keys').where('operator_id', '=', id).execute();
+        await tx.deleteFrom('operator_sessions').where('operatorId', '=', id).execute();
+        await tx.deleteFrom('operator_keys').where('operatorId', '=', id).execute();
         const r = await tx.deleteFrom('operators').where('id', '=', id).executeTakeFirst();
         return Number(r.numDeletedRows) === 1;
       });
     },
-    async signedIn(id, now) {
-      await db.updateTable('operators').set({ last_sign_in_at: now }).where('id', '=', id).execute();
+    async signedIn(id: string, now: string): Promise<void> {
+      await db.updateTable('operators').set({ lastSignInAt: now }).where('id', '=', id).execute();
     },
-    // Console sessions of operators.
-    async insertSession(s: OperatorSession) {
-      await db
-        .insertInto('operator_sessions')
-        .values({
-          id_hash: s.idHash,
-          operator_id: s.operatorId,
-          csrf_token: s.csrfToken,
-          created_at: s.createdAt,
-          last_seen_at: s.lastSeenAt,
-          expires_at: s.expiresAt,
-          address: s.address,
-          user_agent: s.userAgent,
-        })
-        .execute();
+  };
+}
+
+/** Console sessions of operators. */
+function sessionsRepository(db: Kysely<Database>) {
+  return {
+    async insertSession(s: OperatorSession): Promise<void> {
+      await db.insertInto('operator_sessions').values(s).execute();
     },
-    async findSession(idHash) {
+    async findSession(idHash: string): Promise<OperatorSession | null> {
       const r = await db
         .selectFrom('operator_sessions')
         .selectAll()
-        .where('id_hash', '=', idHash)
+        .where('idHash', '=', idHash)
         .executeTakeFirst();
-      return r ? toSession(r) : null;
+      return r ?? null;
     },
-    async listSessions(operatorId) {
+    /** Sessions of one operator (or all), newest first. */
+    listSessions(operatorId?: string): Promise<OperatorSession[]> {
       let q = db.selectFrom('operator_sessions').selectAll();
-      if (operatorId !== undefined) q = q.where('operator_id', '=', operatorId);
-      const rows = await q.orderBy('created_at', 'desc').orderBy('id_hash').execute();
-      return rows.map(toSession);
+      if (operatorId !== undefined) q = q.where('operatorId', '=', operatorId);
+      return q.orderBy('createdAt', 'desc').orderBy('idHash').execute();
     },
-    async touchSession(idHash, now) {
+    async touchSession(idHash: string, now: string): Promise<void> {
       await db
         .updateTable('operator_sessions')
-        .set({ last_seen_at: now })
-        .where('id_hash', '=', idHash)
+        .set({ lastSeenAt: now })
+        .where('idHash', '=', idHash)
         .execute();
     },
-    async deleteSession(idHash) {
-      await db.deleteFrom('operator_sessions').where('id_hash', '=', idHash).execute();
+    async deleteSession(idHash: string): Promise<void> {
+      await db.deleteFrom('operator_sessions').where('idHash', '=', idHash).execute();
     },
-    async deleteSessions(operatorId) {
+    /** Ends every session of an operator; returns how many. */
+    async deleteSessions(operatorId: string): Promise<number> {
       const r = await db
         .deleteFrom('operator_sessions')
-        .where('operator_id', '=', operatorId)
+        .where('operatorId', '=', operatorId)
         .executeTakeFirst();
       return Number(r.numDeletedRows);
     },
-    async pruneSessions(now, idleBefore) {
+    /** Deletes sessions that expired before `now` or were idle since before `idleBefore`; returns how many. */
+    async pruneSessions(now: string, idleBefore: string): Promise<number> {
       const r = await db
         .deleteFrom('operator_sessions')
-        .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<', idleBefore)]))
+        .where((eb) => eb.or([eb('expiresAt', '<=', now), eb('lastSeenAt', '<', idleBefore)]))
         .executeTakeFirst();
       return Number(r.numDeletedRows);
     },
-    // Operator API keys.
-    async insertKey(row) {
-      const r = await db
-        .insertInto('operator_keys')
-        .values({
-          id: row.id,
-          operator_id: row.operatorId,
-          label: row.label,
-          prefix: row.prefix,
-          hash: row.hash,
-          created_at: row.createdAt,
-          last_used_at: null,
-          revoked_at: null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+  };
+}
+
+/** Operators' API keys. */
+function keysRepository(db: Kysely<Database>) {
+  return {
+    async insertKey(row: OperatorKey & { hash: string }): Promise<OperatorKey> {
+      const r = await db.insertInto('operator_keys').values(row).returningAll().executeTakeFirstOrThrow();
       return toKey(r);
     },
-    async findKeyByHash(hash) {
+    async findKeyByHash(hash: string): Promise<OperatorKey | null> {
       const r = await db.selectFrom('operator_keys').selectAll().where('hash', '=', hash).executeTakeFirst();
       return r ? toKey(r) : null;
     },
-    async listKeys() {
+    async listKeys(): Promise<OperatorKey[]> {
       const rows = await db
         .selectFrom('operator_keys')
         .selectAll()
-        .orderBy('created_at')
+        .orderBy('createdAt')
         .orderBy('id')
         .execute();
       return rows.map(toKey);
     },
-    async revokeKey(id, now) {
+    async revokeKey(id: string, now: string): Promise<boolean> {
       const r = await db
         .updateTable('operator_keys')
-        .set({ revoked_at: now })
+        .set({ revokedAt: now })
         .where('id', '=', id)
-        .where('revoked_at', 'is', null)
+        .where('revokedAt', 'is', null)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
-    async touchKey(id, now) {
-      await db.updateTable('operator_keys').set({ last_used_at: now }).where('id', '=', id).execute();
+    async touchKey(id: string, now: string): Promise<void> {
+      await db.updateTable('operator_keys').set({ lastUsedAt: now }).where('id', '=', id).execute();
     },
   };
 }

@@ -1,25 +1,13 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
+import type {
+  ConnectionStats,
+  ConnectionStatsUpdate,
+  RequestLogEntry,
+  RequestLogFilter,
+  UsageBucket,
+} from '../rows.ts';
 import type { Database, RequestLogTable } from '../schema.ts';
-import type { ConnectionStats, RequestLogEntry, RequestLogRepository, UsageBucket } from '../types.ts';
-
-function toEntry(r: Selectable<RequestLogTable>): RequestLogEntry {
-  return {
-    id: r.id,
-    at: r.at,
-    method: r.method,
-    path: r.path,
-    status: Number(r.status),
-    latencyMs: Number(r.latency_ms),
-    crmCalls: Number(r.crm_calls),
-    interface: r.interface,
-    requestId: r.request_id,
-    tokenId: r.token_id,
-    connectionId: r.connection_id,
-    errorCode: r.error_code,
-    actor: r.actor,
-  };
-}
 
 /** Rows per INSERT: well under SQLite's 32,766 bound variables at 13 columns a row. */
 const INSERT_CHUNK = 500;
@@ -30,33 +18,20 @@ const COLUMNS = [
   'method',
   'path',
   'status',
-  'latency_ms',
-  'crm_calls',
+  'latencyMs',
+  'crmCalls',
   'interface',
-  'request_id',
-  'token_id',
-  'connection_id',
-  'error_code',
+  'requestId',
+  'tokenId',
+  'connectionId',
+  'errorCode',
   'actor',
 ] as const;
 
-function row(e: RequestLogEntry) {
-  return {
-    id: e.id,
-    at: e.at,
-    method: e.method,
-    path: e.path,
-    status: e.status,
-    latency_ms: e.latencyMs,
-    crm_calls: e.crmCalls,
-    interface: e.interface,
-    request_id: e.requestId,
-    token_id: e.tokenId,
-    connection_id: e.connectionId,
-    error_code: e.errorCode,
-    actor: e.actor ?? null,
-  };
-}
+/** What an entry stores, in COLUMNS order (an entry may carry more fields than that). */
+const valuesOf = (e: Partial<RequestLogEntry>) => COLUMNS.map((c) => e[c] ?? null);
+const rowOf = (e: Partial<RequestLogEntry>) =>
+  Object.fromEntries(COLUMNS.map((c) => [c, e[c] ?? null])) as unknown as Insertable<RequestLogTable>;
 
 /**
  * SQLite: one prepared single-row INSERT run for every entry in one transaction. Building and
@@ -65,39 +40,22 @@ function row(e: RequestLogEntry) {
  * inside a transaction Kysely has open.
  */
 function sqliteInserter(db: Kysely<Database>, sqlite: BetterSqlite3.Database) {
-  const insert = sqlite.prepare(
-    `INSERT INTO request_log (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,
-  );
+  const insert = sqlite.prepare(db.insertInto('request_log').values(rowOf({})).compile().sql);
   const insertAll = sqlite.transaction((entries: readonly RequestLogEntry[]) => {
     for (const e of entries) {
-      insert.run(
-        e.id,
-        e.at,
-        e.method,
-        e.path,
-        e.status,
-        e.latencyMs,
-        e.crmCalls,
-        e.interface,
-        e.requestId,
-        e.tokenId,
-        e.connectionId,
-        e.errorCode,
-        e.actor ?? null,
-      );
+      insert.run(valuesOf(e));
     }
   });
   return (entries: readonly RequestLogEntry[]) => db.connection().execute(async () => insertAll(entries));
 }
 
-export function requestLogRepository(
-  db: Kysely<Database>,
-  sqlite?: BetterSqlite3.Database,
-): RequestLogRepository {
+export type RequestLogRepository = ReturnType<typeof requestLogRepository>;
+
+export function requestLogRepository(db: Kysely<Database>, sqlite?: BetterSqlite3.Database) {
   const insertSqlite = sqlite === undefined ? undefined : sqliteInserter(db, sqlite);
   return {
     // Request log entries: written in batches, queried, pruned.
-    async insertMany(entries) {
+    async insertMany(entries: RequestLogEntry[]): Promise<void> {
       if (insertSqlite !== undefined) {
         await insertSqlite(entries);
         return;
@@ -105,89 +63,86 @@ export function requestLogRepository(
       for (let i = 0; i < entries.length; i += INSERT_CHUNK) {
         await db
           .insertInto('request_log')
-          .values(entries.slice(i, i + INSERT_CHUNK).map(row))
+          .values(entries.slice(i, i + INSERT_CHUNK).map(rowOf))
           .execute();
       }
     },
-    async query(filter) {
+    async query(filter: RequestLogFilter): Promise<RequestLogEntry[]> {
       let q = db.selectFrom('request_log').selectAll();
-      if (filter.connectionId !== undefined) q = q.where('connection_id', '=', filter.connectionId);
-      if (filter.tokenId !== undefined) q = q.where('token_id', '=', filter.tokenId);
-      if (filter.requestId !== undefined) q = q.where('request_id', '=', filter.requestId);
+      if (filter.connectionId !== undefined) q = q.where('connectionId', '=', filter.connectionId);
+      if (filter.tokenId !== undefined) q = q.where('tokenId', '=', filter.tokenId);
+      if (filter.requestId !== undefined) q = q.where('requestId', '=', filter.requestId);
       if (filter.before !== undefined) q = q.where('at', '<', filter.before);
       if (filter.statusClass !== undefined) {
         q = q
           .where('status', '>=', filter.statusClass * 100)
           .where('status', '<', filter.statusClass * 100 + 100);
       }
-      const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
-      return rows.map(toEntry);
+      return q.orderBy('at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
     },
-    async prune(before) {
+    /** Deletes entries older than `before`; returns how many. */
+    async prune(before: string): Promise<number> {
       const r = await db.deleteFrom('request_log').where('at', '<', before).executeTakeFirst();
       return Number(r.numDeletedRows);
     },
     // Usage figures and per-token statistics.
-    async usage(since, connectionId) {
+    /** Requests and errors (status 400 or more) per hour from `since`, per connection. */
+    async usage(since: string, connectionId?: string): Promise<UsageBucket[]> {
       // The hour is the first 13 characters of the fixed-width ISO instant, on both dialects.
       const hour = sql<string>`substr(at, 1, 13)`;
       let q = db
         .selectFrom('request_log')
         .select([
           hour.as('hour'),
-          'connection_id',
+          'connectionId',
           (eb) => eb.fn.countAll<number>().as('requests'),
           sql<number>`sum(case when status >= 400 then 1 else 0 end)`.as('errors'),
         ])
         .where('at', '>=', since);
-      if (connectionId !== undefined) q = q.where('connection_id', '=', connectionId);
-      const rows = await q.groupBy([hour, 'connection_id']).orderBy(hour).execute();
+      if (connectionId !== undefined) q = q.where('connectionId', '=', connectionId);
+      const rows = await q.groupBy([hour, 'connectionId']).orderBy(hour).execute();
       return rows.map(
         (r): UsageBucket => ({
           hour: String(r.hour),
-          connectionId: r.connection_id,
+          connectionId: r.connectionId,
           requests: Number(r.requests),
           errors: Number(r.errors),
         }),
       );
     },
-    async updateStats(updates) {
+    async updateStats(updates: ConnectionStatsUpdate[]): Promise<void> {
       for (const u of updates) {
+        // Kysely leaves out the fields that are undefined: only what was seen is written.
         const set = {
-          ...(u.lastUsedAt === undefined ? {} : { last_used_at: u.lastUsedAt }),
-          ...(u.lastSuccessAt === undefined ? {} : { last_success_at: u.lastSuccessAt }),
-          ...(u.lastError === undefined
-            ? {}
-            : { last_error: u.lastError.message, last_error_at: u.lastError.at }),
-          ...(u.allowance === undefined
-            ? {}
-            : {
-                allowance_used: u.allowance.used,
-                allowance_limit: u.allowance.limit,
-                allowance_at: u.allowance.at,
-              }),
+          lastUsedAt: u.lastUsedAt,
+          lastSuccessAt: u.lastSuccessAt,
+          lastError: u.lastError?.message,
+          lastErrorAt: u.lastError?.at,
+          allowanceUsed: u.allowance?.used,
+          allowanceLimit: u.allowance?.limit,
+          allowanceAt: u.allowance?.at,
         };
-        if (Object.keys(set).length === 0) continue;
+        if (Object.values(set).every((v) => v === undefined)) continue;
         await db
           .insertInto('connection_stats')
-          .values({ connection_id: u.connectionId, ...set })
-          .onConflict((oc) => oc.column('connection_id').doUpdateSet(set))
+          .values({ connectionId: u.connectionId, ...set })
+          .onConflict((oc) => oc.column('connectionId').doUpdateSet(set))
           .execute();
       }
     },
-    async stats() {
+    async stats(): Promise<ConnectionStats[]> {
       const rows = await db.selectFrom('connection_stats').selectAll().execute();
       return rows.map(
         (r): ConnectionStats => ({
-          connectionId: r.connection_id,
-          lastUsedAt: r.last_used_at,
-          lastError: r.last_error,
-          lastErrorAt: r.last_error_at,
-          lastSuccessAt: r.last_success_at,
+          connectionId: r.connectionId,
+          lastUsedAt: r.lastUsedAt,
+          lastError: r.lastError,
+          lastErrorAt: r.lastErrorAt,
+          lastSuccessAt: r.lastSuccessAt,
           allowance:
-            r.allowance_used === null || r.allowance_limit === null || r.allowance_at === null
+            r.allowanceUsed === null || r.allowanceLimit === null || r.allowanceAt === null
               ? null
-              : { used: Number(r.allowance_used), limit: Number(r.allowance_limit), at: r.allowance_at },
+              : { used: r.allowanceUsed, limit: r.allowanceLimit, at: r.allowanceAt },
         }),
       );
     },
