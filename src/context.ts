@@ -7,7 +7,7 @@ import { FirstOperatorSetup } from './admin/setup-code.ts';
 import { RateLimiter } from './auth/rate-limit.ts';
 import { AuthService } from './auth/service.ts';
 import type { Config } from './config/index.ts';
-import { ConnectService, type SandboxCrm } from './connect/service.ts';
+import { ConnectService } from './connect/service.ts';
 import { ConnectionService } from './connections/service.ts';
 import { TokenManager } from './connections/token-manager.ts';
 import type { Keyring } from './crypto/envelope.ts';
@@ -139,112 +139,28 @@ export interface ContextOverrides {
   providers?: readonly ProviderModule[];
   /** PostgreSQL only: keep the tables in this schema (test isolation). */
   pgSchema?: string;
-  /** OAuth clients for sandbox connections (the sandboxes' own client ids), by provider. */
-  sandboxOAuthClients?: Readonly<Record<Provider, OAuthClient>>;
-  /** Where the sandbox CRMs listen, by provider: the connect flow sends browsers there. */
-  sandboxUrls?: Readonly<Record<Provider, string>>;
+  /**
+   * Sandbox CRMs, by provider: the OAuth client sandbox connections use, and where the sandbox
+   * listens when the connect flow may send browsers there.
+   */
+  sandboxes?: Record<Provider, OAuthClient & { url?: string }>;
 }
 
+type Base = Awaited<ReturnType<typeof openBase>>;
+
 /**
- * Wires the services together. Constructors take one options object; nothing is global. Redis,
- * prom-client and OpenTelemetry are loaded only when configured, so an unused library is never resident.
+ * Wires the services together in three steps: the process-wide pieces (`openBase`), the CRM side
+ * (`crmServices`), then the operations and durable jobs built on it (`workServices`). Constructors
+ * take one options object; nothing is global.
  */
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
-  const logger = overrides.logger ?? createLogger(config);
-  const clock = withSystemSleep(overrides.clock ?? systemClock);
-  const now = () => clock.now();
-  const keyring = loadKeyring(
-    config,
-    overrides.keyringLog ?? { info: (msg) => logger.info(msg), warn: (msg) => logger.warn(msg) },
-  );
-  const shared = await openShared(config, clock, logger);
-  let store: Store;
-  try {
-    store = await openStore({
-      databaseUrl: config.databaseUrl,
-      dataDir: config.dataDir,
-      pgSchema: overrides.pgSchema,
-      clock,
-      // With Redis, token and connection changes are also counted there, so every instance sees
-      // them on its next request (PostgreSQL's NOTIFY alone arrives a moment later).
-      relay:
-        shared.mode() === 'local'
-          ? undefined
-          : { announce: () => shared.bump('store-changes'), version: () => shared.counter('store-changes') },
-    });
-  } catch (err) {
-    await shared.close();
-    throw err;
-  }
   const modules = overrides.providers ?? BUILT_IN_PROVIDERS;
-  const connections = new ConnectionService({
-    store,
-    keyring,
-    region: config.region,
-    clock: () => new Date(now()),
-    profiles: modules.map((m) => m.profile),
-    plainHttpForSandbox: config.plainHttpCrm,
-  });
-  const auth = new AuthService({
-    store,
-    clock: () => new Date(now()),
-    region: config.region,
-    publicUrls: config.publicUrls,
-    cacheTtlMs: config.authCacheTtlMs,
-    onBackgroundError: (err) => logger.warn({ err }, 'token last-used update failed'),
-  });
-  const metrics =
-    config.metrics.port === undefined
-      ? null
-      : new (await import('./lib/metrics.ts')).Metrics(
-          modules.map((m) => m.profile.id),
-          { jobCounts: () => store.jobs.countByState(), logLinesDropped: () => droppedLines(logger) },
-        );
-  const tracing =
-    config.tracing === undefined ? null : (await import('./lib/tracing.ts')).createTracing(config.tracing);
-  const client = outboundClient(config, clock, logger, metrics);
-  const registry = new ProviderRegistry(
-    modules,
-    {
-      client,
-      clock,
-      shared,
-      ...(metrics === null
-        ? {}
-        : { onPacerWait: (crm: string, kind: string, ms: number) => metrics.recordPacerWait(crm, kind, ms) }),
-      // Query cursors are signed with a key derived from the active encryption key (never the key itself).
-      signingKey: createHmac('sha256', keyring.keys.get(keyring.activeKeyId) ?? Buffer.alloc(32))
-        .update('crm-proxy soql cursor v1')
-        .digest(),
-    },
-    config.providers,
-  );
-  const tokens = new TokenManager({
-    connections,
-    locks: store.locks,
-    adapterFor: (connection) => registry.adapterFor(connection),
-    oauthAppFor: (connection) =>
-      registry
-        .adapterFor(connection)
-        .oauthApp(
-          connection,
-          connection.sandbox ? overrides.sandboxOAuthClients?.[connection.provider] : undefined,
-        ),
-    clock,
-    log: logger.child({ component: 'tokens' }),
-    plainHttpAllowed: config.plainHttpCrm,
-  });
-  const connect = new ConnectService({
-    store,
-    connections,
-    adapters: () => registry.list(),
-    config,
-    clock,
-    sandboxes: sandboxCrms(overrides),
-    onCredentialsReplaced: (id) => tokens.forget(id),
-    logger: logger.child({ component: 'connect' }),
-  });
-  const forwarder = new ProxyForwarder();
+  const base = await openBase(config, overrides, modules);
+  const { logger, clock, keyring, shared, store } = base;
+  const crm = crmServices(base, modules, overrides);
+  const { connections, auth, client, registry, connect } = crm;
+  const work = workServices(base, crm);
+  const now = () => clock.now();
   const { requestLog, operators, admin } = createOperatorServices({
     cookieKeys: signingKeys(keyring, 'console cookies v1'),
     store,
@@ -257,15 +173,167 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     requestLogDays: config.requestLogDays,
     onLogError: (err) => logger.warn({ err }, 'request log write failed'),
   });
-  const limiters = new ConnectionLimiters(config.capacity.connectionConcurrency, {
-    state: shared,
-    sleep: (ms, signal) => clock.sleep(ms, signal),
-    leaseMs: config.capacity.placeLeaseMs,
+  const { rateLimit } = config.capacity;
+  // In this order: jobs and the request log still write to the store while they wind down.
+  const { jobs, operations } = work;
+  const closing = [jobs, requestLog, auth, client, operations.forwarder, shared, base.tracing, store];
+  const { shared: _, ...parts } = base;
+  return {
+    ...parts,
+    ...crm,
+    ...work,
+    bodyLimit: config.capacity.bodyLimitBytes,
+    // In-process buckets stay synchronous; only a shared (Redis) limit costs an await per request.
+    rateLimiter: rateLimit && new RateLimiter(rateLimit, clock, shared.mode() === 'local' ? null : shared),
+    operators,
+    setup: new FirstOperatorSetup({ operators, now }),
+    requestLog,
+    admin,
+    readinessDetails: (): Record<string, string> => {
+      const mode = shared.mode();
+      if (mode === 'local') return {};
+      return {
+        redis:
+          mode === 'shared' ? 'ok, limits shared across instances' : 'degraded, using per-instance limits',
+      };
+    },
+    isReady: () => storeAnswers(store),
+    async close() {
+      for (const part of closing) await part?.close();
+    },
+  };
+}
+
+/**
+ * The logger, the clock, the keys, the shared state (Redis when `REDIS_URL` is set, else this
+ * process alone), the store, the metrics and the tracing. Redis, prom-client and OpenTelemetry are
+ * loaded only when configured, so an unused library is never resident.
+ */
+async function openBase(config: Config, overrides: ContextOverrides, modules: readonly ProviderModule[]) {
+  const logger = overrides.logger ?? createLogger(config);
+  const clock = withSystemSleep(overrides.clock ?? systemClock);
+  const keyring = loadKeyring(config, overrides.keyringLog ?? logger);
+  const shared: SharedState =
+    config.redisUrl === undefined
+      ? new LocalSharedState(() => clock.now())
+      : new (await import('./lib/redis-shared-state.ts')).RedisSharedState({
+          url: config.redisUrl,
+          commandTimeoutMs: config.redisTimeoutMs,
+          now: () => clock.now(),
+          log: logger.child({ component: 'shared-state' }),
+        });
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    pgSchema: overrides.pgSchema,
+    clock,
+    // With Redis, token and connection changes are also counted there, so every instance sees
+    // them on its next request (PostgreSQL's NOTIFY alone arrives a moment later).
+    relay:
+      shared.mode() === 'local'
+        ? undefined
+        : { announce: () => shared.bump('store-changes'), version: () => shared.counter('store-changes') },
+  }).catch(async (err: unknown) => {
+    await shared.close();
+    throw err;
   });
-  const budget = new ReplayBudget(config.capacity.replayBudgetBytes);
-  const replay = { budget, skipWindowMs: config.capacity.replaySkipWindowMs };
-  const operations: OperationDeps = { registry, tokens, client, limiters, forwarder, replay };
-  const { durable } = config;
+  const metrics =
+    config.metrics.port === undefined
+      ? null
+      : new (await import('./lib/metrics.ts')).Metrics(
+          modules.map((m) => m.profile.id),
+          { jobCounts: () => store.jobs.countByState(), logLinesDropped: () => droppedLines(logger) },
+        );
+  const tracing =
+    config.tracing === undefined ? null : (await import('./lib/tracing.ts')).createTracing(config.tracing);
+  return { config, logger, clock, keyring, shared, store, metrics, tracing };
+}
+
+/** Connections and their tokens, API tokens, the CRM adapters, their one outbound client, and the connect flow. */
+function crmServices(base: Base, modules: readonly ProviderModule[], overrides: ContextOverrides) {
+  const { config, logger, clock, keyring, shared, store, metrics } = base;
+  const date = () => new Date(clock.now());
+  const connections = new ConnectionService({
+    store,
+    keyring,
+    region: config.region,
+    clock: date,
+    profiles: modules.map((m) => m.profile),
+    plainHttpForSandbox: config.plainHttpCrm,
+  });
+  const auth = new AuthService({
+    store,
+    clock: date,
+    region: config.region,
+    publicUrls: config.publicUrls,
+    cacheTtlMs: config.authCacheTtlMs,
+    onBackgroundError: (err) => logger.warn({ err }, 'token last-used update failed'),
+  });
+  const client = outboundClient(base);
+  const registry = new ProviderRegistry(
+    modules,
+    {
+      client,
+      clock,
+      shared,
+      onPacerWait: metrics === null ? undefined : (crm, kind, ms) => metrics.recordPacerWait(crm, kind, ms),
+      // Query cursors are signed with a key derived from the active encryption key (never the key itself).
+      signingKey: createHmac('sha256', keyring.keys.get(keyring.activeKeyId) ?? Buffer.alloc(32))
+        .update('crm-proxy soql cursor v1')
+        .digest(),
+    },
+    config.providers,
+  );
+  const sandboxes = overrides.sandboxes ?? {};
+  const tokens = new TokenManager({
+    connections,
+    locks: store.locks,
+    adapterFor: (connection) => registry.adapterFor(connection),
+    oauthAppFor: (connection) =>
+      registry
+        .adapterFor(connection)
+        .oauthApp(connection, connection.sandbox ? sandboxes[connection.provider] : undefined),
+    clock,
+    log: logger.child({ component: 'tokens' }),
+    plainHttpAllowed: config.plainHttpCrm,
+  });
+  const connect = new ConnectService({
+    store,
+    connections,
+    adapters: () => registry.list(),
+    config,
+    clock,
+    // The connect flow sends browsers only to the sandboxes whose address it knows.
+    sandboxes: Object.fromEntries(
+      Object.entries(sandboxes).flatMap(([provider, { url, clientId, clientSecret }]) =>
+        url === undefined ? [] : [[provider, { url, clientId, clientSecret }]],
+      ),
+    ),
+    onCredentialsReplaced: (id) => tokens.forget(id),
+    logger: logger.child({ component: 'connect' }),
+  });
+  return { connections, auth, client, registry, tokens, connect };
+}
+
+/** What runs the CRM operations (limits, replay budget, forwarder), the durable jobs, and their idempotency keys. */
+function workServices(base: Base, crm: ReturnType<typeof crmServices>) {
+  const { store, clock, logger, config, shared } = base;
+  const { capacity, durable } = config;
+  const operations: OperationDeps = {
+    registry: crm.registry,
+    tokens: crm.tokens,
+    client: crm.client,
+    forwarder: new ProxyForwarder(),
+    limiters: new ConnectionLimiters(capacity.connectionConcurrency, {
+      state: shared,
+      sleep: (ms, signal) => clock.sleep(ms, signal),
+      leaseMs: capacity.placeLeaseMs,
+    }),
+    replay: {
+      budget: new ReplayBudget(capacity.replayBudgetBytes),
+      skipWindowMs: capacity.replaySkipWindowMs,
+    },
+  };
   const idempotency = new IdempotencyService({
     keys: store.idempotency,
     jobs: store.jobs,
@@ -276,7 +344,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const jobs = new JobRunner({
     jobs: store.jobs,
     operations,
-    loadConnection: async (id) => (await connections.get(id))?.connection ?? null,
+    loadConnection: async (id) => (await crm.connections.get(id))?.connection ?? null,
     clock,
     logger: logger.child({ component: 'jobs' }),
     leaseMs: durable.jobLeaseMs,
@@ -288,57 +356,11 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       await idempotency.prune();
     },
   });
-  const { rateLimit } = config.capacity;
-  const tracingPart = { close: async () => tracing?.shutdown() };
-  // In this order: jobs and the request log still write to the store while they wind down.
-  const closing = [jobs, requestLog, auth, client, forwarder, shared, tracingPart, store];
-  return {
-    config,
-    tracing,
-    logger,
-    keyring,
-    store,
-    connections,
-    auth,
-    tokens,
-    registry,
-    connect,
-    client,
-    operations,
-    jobs,
-    idempotency,
-    bodyLimit: config.capacity.bodyLimitBytes,
-    // In-process buckets stay synchronous; only a shared (Redis) limit costs an await per request.
-    rateLimiter: rateLimit && new RateLimiter(rateLimit, clock, shared.mode() === 'local' ? null : shared),
-    clock,
-    operators,
-    setup: new FirstOperatorSetup({ operators, now }),
-    requestLog,
-    admin,
-    metrics,
-    readinessDetails: () => redisDetails(shared),
-    isReady: () => storeAnswers(store),
-    async close() {
-      for (const part of closing) await part.close();
-    },
-  };
-}
-
-/** What instances share: Redis when `REDIS_URL` is set, else this process alone. */
-async function openShared(config: Config, clock: Clock, logger: Logger): Promise<SharedState> {
-  if (config.redisUrl === undefined) return new LocalSharedState(() => clock.now());
-  const log = logger.child({ component: 'shared-state' });
-  const { RedisSharedState } = await import('./lib/redis-shared-state.ts');
-  return new RedisSharedState({
-    url: config.redisUrl,
-    commandTimeoutMs: config.redisTimeoutMs,
-    now: () => clock.now(),
-    log: { info: (msg) => log.info(msg), warn: (msg) => log.warn(msg) },
-  });
+  return { operations, idempotency, jobs };
 }
 
 /** The one outbound client, its calls counted (metrics) and logged with the request or job they serve. */
-function outboundClient(config: Config, clock: Clock, logger: Logger, metrics: Metrics | null): HttpClient {
+function outboundClient({ config, clock, logger, metrics }: Base): HttpClient {
   const client = new HttpClient({
     timeoutMs: config.capacity.crmTimeoutMs,
     connectTimeoutMs: config.capacity.crmConnectTimeoutMs,
@@ -359,15 +381,6 @@ function outboundClient(config: Config, clock: Clock, logger: Logger, metrics: M
   return client;
 }
 
-/** Readiness details beyond the store: Redis's state when it is configured. */
-function redisDetails(shared: SharedState): Record<string, string> {
-  const mode = shared.mode();
-  if (mode === 'local') return {};
-  return {
-    redis: mode === 'shared' ? 'ok, limits shared across instances' : 'degraded, using per-instance limits',
-  };
-}
-
 async function storeAnswers(store: Store): Promise<boolean> {
   try {
     // A primary-key lookup that finds nothing: cheap, and proves the store answers.
@@ -376,18 +389,4 @@ async function storeAnswers(store: Store): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/** The sandbox CRMs the connect flow may send browsers to: those with both a URL and an OAuth client. */
-function sandboxCrms(overrides: ContextOverrides): Record<Provider, SandboxCrm> | undefined {
-  const urls = overrides.sandboxUrls;
-  const clients = overrides.sandboxOAuthClients;
-  if (urls === undefined || clients === undefined) return undefined;
-  const out: Record<Provider, SandboxCrm> = {};
-  for (const [provider, url] of Object.entries(urls)) {
-    const client = clients[provider];
-    if (client !== undefined)
-      out[provider] = { url, clientId: client.clientId, clientSecret: client.clientSecret };
-  }
-  return out;
 }

@@ -23,7 +23,7 @@ export async function startService(
   overrides: ContextOverrides = {},
 ): Promise<RunningService> {
   // loadConfig checks this already; a Config built by hand, or sandbox clients passed in, must not bypass it.
-  checkProductionSafety(config, config.sandbox || overrides.sandboxOAuthClients !== undefined);
+  checkProductionSafety(config, config.sandbox || overrides.sandboxes !== undefined);
   const ctx = await createContext(config, overrides);
   const app = buildApp(ctx);
   try {

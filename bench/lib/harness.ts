@@ -98,7 +98,7 @@ export async function startBenchService(clients: {
     LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'silent',
     CRM_PROXY_RATE_LIMIT_PER_SECOND: '0',
   });
-  const service = await startService(config, { sandboxOAuthClients: clients });
+  const service = await startService(config, { sandboxes: clients });
   return {
     service,
     async connect(provider, sandbox) {

@@ -2,9 +2,8 @@
 // running instance has (Redis, metrics, tracing), and where the running service is.
 import { pino } from 'pino';
 import type { Config } from '../config/index.ts';
-import { type AppContext, createContext } from '../context.ts';
+import { type AppContext, type ContextOverrides, createContext } from '../context.ts';
 import type { KeyringLog } from '../crypto/keyring.ts';
-import type { OAuthClient } from '../providers/adapter.ts';
 import { cliIo } from './io.ts';
 import { findService, type ServiceAddress } from './location.ts';
 import { readBootstrapCredentials } from './sandbox-bootstrap.ts';
@@ -24,19 +23,17 @@ export async function openCore(config: Config, keyringLog: KeyringLog): Promise<
       providers: cliIo().providers,
       // The sandbox CRMs `serve` starts with this data directory (their OAuth clients are in
       // sandbox-credentials.json), so `connections add --sandbox` can be checked.
-      ...(config.sandbox
-        ? { sandboxUrls: address.sandboxUrls, sandboxOAuthClients: bootstrapClients(config.dataDir) }
-        : {}),
+      ...(config.sandbox ? { sandboxes: bootstrapSandboxes(config.dataDir, address.sandboxUrls) } : {}),
     },
   );
   ctx.connect.useListenAddress(address.baseUrl);
   return { ...ctx, address };
 }
 
-function bootstrapClients(dataDir: string): Record<string, OAuthClient> {
-  const out: Record<string, OAuthClient> = {};
+function bootstrapSandboxes(dataDir: string, urls: Record<string, string>): ContextOverrides['sandboxes'] {
+  const out: NonNullable<ContextOverrides['sandboxes']> = {};
   for (const [provider, c] of Object.entries(readBootstrapCredentials(dataDir) ?? {}))
     if (typeof c?.clientId === 'string' && typeof c.clientSecret === 'string')
-      out[provider] = { clientId: c.clientId, clientSecret: c.clientSecret };
+      out[provider] = { clientId: c.clientId, clientSecret: c.clientSecret, url: urls[provider] };
   return out;
 }

@@ -68,11 +68,10 @@ export async function run(argv: string[]): Promise<number | undefined> {
     ...(sandboxes === undefined
       ? {}
       : {
-          sandboxOAuthClients: {
-            salesforce: sandboxes.salesforce.credentials,
-            hubspot: sandboxes.hubspot.credentials,
+          sandboxes: {
+            salesforce: { ...sandboxes.salesforce.credentials, url: sandboxes.salesforce.url },
+            hubspot: { ...sandboxes.hubspot.credentials, url: sandboxes.hubspot.url },
           },
-          sandboxUrls: { salesforce: sandboxes.salesforce.url, hubspot: sandboxes.hubspot.url },
         }),
   }).catch(async (err: unknown) => {
     release(false);

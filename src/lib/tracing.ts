@@ -38,7 +38,7 @@ export interface Tracing {
     headers: Record<string, string | string[] | undefined>,
   ): RequestTrace;
   /** Sends what is pending and stops. */
-  shutdown(): Promise<void>;
+  close(): Promise<void>;
 }
 
 const propagator = new W3CTraceContextPropagator();
@@ -100,6 +100,6 @@ export function createTracing(options: TracingOptions): Tracing {
         },
       };
     },
-    shutdown: () => provider.shutdown(),
+    close: () => provider.shutdown(),
   };
 }

@@ -39,7 +39,7 @@ test('a dead instance’s job is resumed by another within the job lease of the 
   const b = await createContext(s.ctx.config, {
     clock: clockB,
     pgSchema: s.pgSchema,
-    sandboxOAuthClients: { salesforce: s.sf.credentials, hubspot: s.hs.credentials },
+    sandboxes: { salesforce: s.sf.credentials, hubspot: s.hs.credentials },
   });
   const appB = buildApp(b);
   await appB.listen({ port: 0, host: '127.0.0.1' });

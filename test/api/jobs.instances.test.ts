@@ -13,7 +13,7 @@ test('two instances on one PostgreSQL store: a dead instance’s job is resumed 
   const s = await startStack(t, { postgres: true, env: { CRM_PROXY_RATE_LIMIT_PER_SECOND: '0' } });
   const second = await createContext(s.ctx.config, {
     pgSchema: s.pgSchema,
-    sandboxOAuthClients: { salesforce: s.sf.credentials, hubspot: s.hs.credentials },
+    sandboxes: { salesforce: s.sf.credentials, hubspot: s.hs.credentials },
   });
   const app = buildApp(second);
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -52,11 +52,10 @@ test('a connection made in the console still works after a restart', {
   const start = async () => {
     const sandboxes: ServeSandboxes = await startServeSandboxes(config);
     const service = await startService(config, {
-      sandboxOAuthClients: {
-        salesforce: sandboxes.salesforce.credentials,
-        hubspot: sandboxes.hubspot.credentials,
+      sandboxes: {
+        salesforce: { ...sandboxes.salesforce.credentials, url: sandboxes.salesforce.url },
+        hubspot: { ...sandboxes.hubspot.credentials, url: sandboxes.hubspot.url },
       },
-      sandboxUrls: { salesforce: sandboxes.salesforce.url, hubspot: sandboxes.hubspot.url },
     });
     await ensureSandboxConnections(service.ctx, sandboxes, null);
     const stop = async () => {

@@ -63,7 +63,7 @@ describe('production start-up', () => {
     );
     await assert.rejects(
       startService(config, {
-        sandboxOAuthClients: { salesforce: { clientId: 'sandbox', clientSecret: 'sandbox-secret' } },
+        sandboxes: { salesforce: { clientId: 'sandbox', clientSecret: 'sandbox-secret' } },
       }),
       ConfigError,
     );

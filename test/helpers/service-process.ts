@@ -31,7 +31,7 @@ const client = {
   clientSecret: args.sandbox.credentials.clientSecret,
 };
 const service = await startService(config, {
-  sandboxOAuthClients: { salesforce: client, hubspot: client },
+  sandboxes: { salesforce: client, hubspot: client },
 });
 const saved = join(args.dataDir, 'crash-stack.json');
 let token: string;

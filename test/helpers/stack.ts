@@ -134,11 +134,10 @@ async function openStack(options: StackOptions): Promise<Stack> {
     ...options.overrides,
     clock,
     ...(pgSchema === undefined ? {} : { pgSchema }),
-    sandboxOAuthClients: {
-      salesforce: sandboxes.salesforce.credentials,
-      hubspot: sandboxes.hubspot.credentials,
+    sandboxes: {
+      salesforce: { ...sandboxes.salesforce.credentials, url: sandboxes.salesforce.url },
+      hubspot: { ...sandboxes.hubspot.credentials, url: sandboxes.hubspot.url },
     },
-    sandboxUrls: { salesforce: sandboxes.salesforce.url, hubspot: sandboxes.hubspot.url },
   });
   const unwatch = clock.watchCalls([sandboxes.salesforce.url, sandboxes.hubspot.url]);
   let closing: Promise<void> | undefined;

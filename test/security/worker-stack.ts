@@ -35,10 +35,7 @@ export async function startWorkerStack(t: TestContext): Promise<WorkerStack> {
     LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
   });
   const service = await startService(config, {
-    sandboxOAuthClients: {
-      salesforce: sandboxes.salesforce.credentials,
-      hubspot: sandboxes.hubspot.credentials,
-    },
+    sandboxes: { salesforce: sandboxes.salesforce.credentials, hubspot: sandboxes.hubspot.credentials },
   });
   t.after(async () => {
     await service.close();
