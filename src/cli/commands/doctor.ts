@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../../config/index.ts';
 import { PLAIN_HTTP_FIX, plainHttpUrls } from '../../connections/plain-http.ts';
+import type { ConnectionWithCredentials } from '../../connections/types.ts';
 import type { Connection } from '../../domain/connection.ts';
 import { ApiError } from '../../errors/index.ts';
 import type { Core } from '../core.ts';
@@ -22,6 +23,9 @@ interface Finding {
   detail: string;
   fix?: string;
 }
+
+/** A connection's credentials as the key opened them (null: removed meanwhile). */
+type Opened = ConnectionWithCredentials | null | 'unreadable';
 
 const MARK: Record<Level, string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' };
 
@@ -120,34 +124,31 @@ async function diagnose(add: (f: Finding) => void): Promise<void> {
       level: 'ok',
       detail: `${location.where}: ${connections.length} connection(s), ${(await core.auth.list(undefined)).length} API token(s)`,
     });
-    await checkKey(core, connections, generatedKey ? keyFile : null, add);
+    // Each connection's credentials, opened once: 'unreadable' when the keys cannot open them.
+    const opened = new Map<Connection, Opened>();
+    for (const c of connections)
+      opened.set(c, await core.connections.get(c.id).catch(() => 'unreadable' as const));
+    checkKey(core, opened, generatedKey ? keyFile : null, add);
     checkApps(core, connections, add);
-    for (const connection of connections) await checkConnection(core, connection, add);
+    for (const [connection, stored] of opened) await checkConnection(core, connection, stored, add);
   } finally {
     await core.close();
   }
 }
 
-async function checkKey(
+function checkKey(
   core: Core,
-  connections: Connection[],
+  opened: Map<Connection, Opened>,
   keyFile: string | null,
   add: (f: Finding) => void,
-): Promise<void> {
-  const unreadable: string[] = [];
-  for (const c of connections) {
-    try {
-      await core.connections.get(c.id);
-    } catch {
-      unreadable.push(c.id);
-    }
-  }
+): void {
+  const unreadable = [...opened].filter(([, stored]) => stored === 'unreadable').map(([c]) => c.id);
   const source = keyFile === null ? 'CRM_PROXY_ENCRYPTION_KEYS' : keyFile;
   if (unreadable.length === 0) {
     add({
       check: 'encryption key',
       level: 'ok',
-      detail: `key "${core.keyring.activeKeyId}" from ${source} opens the credentials of all ${connections.length} connection(s)`,
+      detail: `key "${core.keyring.activeKeyId}" from ${source} opens the credentials of all ${opened.size} connection(s)`,
     });
     return;
   }
@@ -198,7 +199,12 @@ function checkPlainHttp(
   return allowed ? 'go' : 'refused';
 }
 
-async function checkConnection(core: Core, connection: Connection, add: (f: Finding) => void): Promise<void> {
+async function checkConnection(
+  core: Core,
+  connection: Connection,
+  stored: Opened,
+  add: (f: Finding) => void,
+): Promise<void> {
   const name = `connection ${connection.id}${connection.label ? ` (${connection.label})` : ''}`;
   const reauth = `reconnect it in the console (Reconnect), or: ./bin/crm-proxy.mjs connections reauth ${connection.id} --refresh-token -`;
   const cause = sandboxCause(core, connection);
@@ -215,13 +221,8 @@ async function checkConnection(core: Core, connection: Connection, add: (f: Find
   if (checkPlainHttp(core, connection, name, add) === 'refused') return;
   const adapter = core.registry.adapterFor(connection);
   const facet = adapter.connect;
-  let stored: Awaited<ReturnType<Core['connections']['get']>>;
-  try {
-    stored = await core.connections.get(connection.id);
-  } catch {
-    return; // Reported by the key check.
-  }
-  if (stored === null || facet === undefined) return;
+  // Unreadable credentials are reported by the key check.
+  if (stored === null || stored === 'unreadable' || facet === undefined) return;
   const where = connection.sandbox ? ` at ${connection.apiBaseUrl ?? connection.instanceUrl ?? ''}` : '';
   try {
     let token = await core.tokens.accessToken(connection);

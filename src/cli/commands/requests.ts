@@ -1,37 +1,29 @@
-import { parseArgs } from 'node:util';
-import type { Core } from '../core.ts';
 import { note, printJson, printListing, printTable, UsageError, whole } from '../io.ts';
-import { subcommands, withCore } from './subcommands.ts';
+import { leaf, single, subcommands } from './subcommands.ts';
 
 export const REQUESTS_HELP = `./bin/crm-proxy.mjs requests list [--connection ID] [--token ID] [--status 2xx|3xx|4xx|5xx] [--request-id ID] [--limit N] [--json]
     the request log, newest first (the same entries as the console and GET /v1/admin/requests)
 ./bin/crm-proxy.mjs usage [--connection ID] [--hours N] [--json]   requests and errors per hour (default: 168 hours)`;
 
-/** Options are checked before the store is opened. */
-async function list(args: string[], open: () => Promise<Core>): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: {
-      connection: { type: 'string' },
-      token: { type: 'string' },
-      status: { type: 'string' },
-      'request-id': { type: 'string' },
-      limit: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-  });
-  if (values.status !== undefined && !/^[2-5]xx$/.test(values.status)) {
-    throw new UsageError('--status must be 2xx, 3xx, 4xx or 5xx');
-  }
-  const limit = whole(values.limit, '--limit', 50, 1000);
-  return withCore(open, async (core) => {
+const list = leaf({
+  options: {
+    connection: { type: 'string' },
+    token: { type: 'string' },
+    status: { type: 'string' },
+    'request-id': { type: 'string' },
+    limit: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
+  async run(core, values) {
+    if (values.status !== undefined && !/^[2-5]xx$/.test(values.status)) {
+      throw new UsageError('--status must be 2xx, 3xx, 4xx or 5xx');
+    }
     const entries = await core.admin.requests({
       connectionId: values.connection,
       tokenId: values.token,
       statusClass: values.status === undefined ? undefined : Number(values.status[0]),
       requestId: values['request-id'],
-      limit,
+      limit: whole(values.limit, '--limit', 50, 1000),
     });
     printListing(
       entries,
@@ -63,40 +55,38 @@ async function list(args: string[], open: () => Promise<Core>): Promise<number> 
       ],
     );
     return 0;
-  });
-}
+  },
+});
 
 export const requestsCommand = subcommands('requests', { list });
 
-export async function usageCommand(args: string[], open: () => Promise<Core>): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
+export const usageCommand = single(
+  leaf({
     options: {
       connection: { type: 'string' },
       hours: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
-  });
-  const hours = whole(values.hours, '--hours', 168, 168);
-  return withCore(open, async (core) => {
-    const series = await core.admin.usage(hours, values.connection);
-    if (values.json) {
-      printJson(series);
+    async run(core, values) {
+      const hours = whole(values.hours, '--hours', 168, 168);
+      const series = await core.admin.usage(hours, values.connection);
+      if (values.json) {
+        printJson(series);
+        return 0;
+      }
+      const rows = series.flatMap((s) =>
+        s.hours.flatMap((h, i) =>
+          (s.requests[i] ?? 0) > 0
+            ? [[s.connectionId ?? '(none)', `${h}:00Z`, String(s.requests[i]), String(s.errors[i])]]
+            : [],
+        ),
+      );
+      if (rows.length === 0) {
+        note(`No requests in the last ${hours} hours.`);
+        return 0;
+      }
+      printTable(['CONNECTION', 'HOUR', 'REQUESTS', 'ERRORS'], rows);
       return 0;
-    }
-    const rows = series.flatMap((s) =>
-      s.hours.flatMap((h, i) =>
-        (s.requests[i] ?? 0) > 0
-          ? [[s.connectionId ?? '(none)', `${h}:00Z`, String(s.requests[i]), String(s.errors[i])]]
-          : [],
-      ),
-    );
-    if (rows.length === 0) {
-      note(`No requests in the last ${hours} hours.`);
-      return 0;
-    }
-    printTable(['CONNECTION', 'HOUR', 'REQUESTS', 'ERRORS'], rows);
-    return 0;
-  });
-}
+    },
+  }),
+);

@@ -43,41 +43,27 @@ export function listing<T>(
   });
 }
 
-/** Parses `args` as `spec` declares; a wrong number of operands is a usage error. */
-export function parse(
-  spec: Leaf,
-  args: string[],
-): { values: Values<ParseArgsOptionsConfig>; operands: string[] } {
-  const { values, positionals } = parseArgs({
-    args,
-    strict: true,
-    allowPositionals: spec.operands !== undefined,
-    options: spec.options ?? {},
-  });
-  const want = spec.operands;
-  if (typeof want === 'object' && (positionals.length !== want.count || positionals.some((p) => p === '')))
-    throw new UsageError(want.usage);
-  return { values, operands: positionals };
-}
-
-/** Runs `fn` on a Core opened for it, and closes it. */
-export async function withCore(
-  open: () => Promise<Core>,
-  fn: (core: Core) => Promise<number>,
-): Promise<number> {
-  const core = await open();
-  try {
-    return await fn(core);
-  } finally {
-    await core.close();
-  }
-}
-
-/** A command or subcommand without subcommands of its own: its arguments are parsed before the store is opened. */
+/**
+ * A command or subcommand without subcommands of its own: its arguments are parsed (a wrong number
+ * of operands is a usage error) before the store is opened, and the Core is closed whatever happens.
+ */
 export function single(spec: Leaf): Command {
-  return (args, open) => {
-    const { values, operands } = parse(spec, args);
-    return withCore(open, (core) => spec.run(core, values, operands));
+  return async (args, open) => {
+    const { values, positionals } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: spec.operands !== undefined,
+      options: spec.options ?? {},
+    });
+    const want = spec.operands;
+    if (typeof want === 'object' && (positionals.length !== want.count || positionals.some((p) => p === '')))
+      throw new UsageError(want.usage);
+    const core = await open();
+    try {
+      return await spec.run(core, values, positionals);
+    } finally {
+      await core.close();
+    }
   };
 }
 
