@@ -28,20 +28,13 @@ export function locateStore(overrides: Record<string, string> = {}): StoreLocati
   const resolved = resolveEnvironment({ ...cliIo().env, ...overrides }, cliIo().cwd ?? process.cwd());
   // The CRMs this CLI speaks (a build or a test may add one) each read their own settings.
   const config = loadConfig(resolved.env, cliIo().providers);
-  if (config.databaseUrl !== undefined) {
-    return {
-      config,
-      resolved,
-      where: `PostgreSQL ${displayDatabaseUrl(config.databaseUrl)} (from ${resolved.dataDirSource})`,
-      exists: true,
-    };
-  }
+  const { databaseUrl } = config;
   const file = join(config.dataDir, SQLITE_FILE);
   return {
     config,
     resolved,
-    where: `SQLite ${file} (from ${resolved.dataDirSource})`,
-    exists: existsSync(file),
+    where: `${databaseUrl === undefined ? `SQLite ${file}` : `PostgreSQL ${displayDatabaseUrl(databaseUrl)}`} (from ${resolved.dataDirSource})`,
+    exists: databaseUrl !== undefined || existsSync(file),
   };
 }
 
@@ -108,6 +101,8 @@ function readEnvFile(file: string): Env {
 }
 
 const set = (env: Env, name: string): boolean => (env[name] ?? '').trim() !== '';
+const where = (source: { file: string | null }) =>
+  source.file === null ? 'in the environment' : `in ${source.file}`;
 
 export function resolveEnvironment(env: Env, cwd: string): ResolvedEnvironment {
   const sources: Array<{ vars: Env; file: string | null }> = [{ vars: env, file: null }];
@@ -139,11 +134,9 @@ export function resolveEnvironment(env: Env, cwd: string): ResolvedEnvironment {
     // A relative path in a file means relative to that file, wherever the command runs.
     const base = dataDirFrom.file === null ? cwd : dirname(dataDirFrom.file);
     merged['CRM_PROXY_DATA_DIR'] = isAbsolute(raw) ? raw : resolve(base, raw);
-    dataDirSource = `CRM_PROXY_DATA_DIR ${dataDirFrom.file === null ? 'in the environment' : `in ${dataDirFrom.file}`}`;
+    dataDirSource = `CRM_PROXY_DATA_DIR ${where(dataDirFrom)}`;
   }
-  if (databaseFrom !== undefined) {
-    dataDirSource = `DATABASE_URL ${databaseFrom.file === null ? 'in the environment' : `in ${databaseFrom.file}`}`;
-  }
+  if (databaseFrom !== undefined) dataDirSource = `DATABASE_URL ${where(databaseFrom)}`;
   return {
     env: merged,
     files: sources.flatMap((s) => (s.file === null ? [] : [s.file])),

@@ -91,6 +91,14 @@ export interface ServeSandboxes {
   close(): Promise<void>;
 }
 
+/** The sandboxes as `createContext` takes them: each one's OAuth client and address. */
+export function contextSandboxes({ salesforce, hubspot }: ServeSandboxes) {
+  return {
+    salesforce: { ...salesforce.credentials, url: salesforce.url },
+    hubspot: { ...hubspot.credentials, url: hubspot.url },
+  };
+}
+
 /**
  * The sandboxes `serve` runs: on the configured ports, with this data directory's bootstrap
  * credentials, keeping their state there unless CRM_PROXY_SANDBOX_PERSIST=false. They run on a

@@ -65,14 +65,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
   const sandboxes = await bootstrap?.startServeSandboxes(config, (msg) => logger.error(msg));
   const service = await startService(config, {
     logger,
-    ...(sandboxes === undefined
-      ? {}
-      : {
-          sandboxes: {
-            salesforce: { ...sandboxes.salesforce.credentials, url: sandboxes.salesforce.url },
-            hubspot: { ...sandboxes.hubspot.credentials, url: sandboxes.hubspot.url },
-          },
-        }),
+    sandboxes: sandboxes && bootstrap?.contextSandboxes(sandboxes),
   }).catch(async (err: unknown) => {
     release(false);
     await sandboxes?.close();

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import {
+  contextSandboxes,
   ensureSandboxConnections,
   type ServeSandboxes,
   startServeSandboxes,
@@ -52,10 +53,7 @@ test('a connection made in the console still works after a restart', {
   const start = async () => {
     const sandboxes: ServeSandboxes = await startServeSandboxes(config);
     const service = await startService(config, {
-      sandboxes: {
-        salesforce: { ...sandboxes.salesforce.credentials, url: sandboxes.salesforce.url },
-        hubspot: { ...sandboxes.hubspot.credentials, url: sandboxes.hubspot.url },
-      },
+      sandboxes: contextSandboxes(sandboxes),
     });
     await ensureSandboxConnections(service.ctx, sandboxes, null);
     const stop = async () => {
