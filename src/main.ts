@@ -48,16 +48,16 @@ export async function startService(
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const { host } = config;
-  const shownHost =
-    host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const bracketed = host.includes(':') ? `[${host}]` : host;
+  const baseUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : bracketed}:${port}`;
   let closing: Promise<void> | undefined;
   // Without a public URL, connect links and the OAuth redirect URL use the address really listened on.
-  ctx.connect.useListenAddress(`http://${shownHost}:${port}`);
+  ctx.connect.useListenAddress(baseUrl);
   return {
     app,
     ctx,
-    baseUrl: `http://${shownHost}:${port}`,
-    listening: `${host.includes(':') ? `[${host}]` : host}:${port}`,
+    baseUrl,
+    listening: `${bracketed}:${port}`,
     metricsUrl: metricsListener?.url,
     close() {
       closing ??= (async () => {

@@ -27,11 +27,7 @@ export interface SandboxPair {
   close(): Promise<void>;
 }
 
-export interface BootstrapCredentials {
-  clientId: string;
-  clientSecret: string;
-  refreshToken: string;
-}
+export type BootstrapCredentials = Omit<SandboxHandle['credentials'], 'accessToken'>;
 
 export interface StartSandboxesOptions {
   ports: { salesforce: number; hubspot: number };
