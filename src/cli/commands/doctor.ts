@@ -124,11 +124,7 @@ async function diagnose(add: (f: Finding) => void): Promise<void> {
       level: 'ok',
       detail: `${location.where}: ${connections.length} connection(s), ${(await core.auth.list(undefined)).length} API token(s)`,
     });
-    // Each connection's credentials, opened once: 'unreadable' when the keys cannot open them.
-    const opened = new Map<Connection, Opened>();
-    for (const c of connections)
-      opened.set(c, await core.connections.get(c.id).catch(() => 'unreadable' as const));
-    checkKey(core, opened, generatedKey ? keyFile : null, add);
+    const opened = await checkKey(core, connections, generatedKey ? keyFile : null, add);
     checkApps(core, connections, add);
     for (const [connection, stored] of opened) await checkConnection(core, connection, stored, add);
   } finally {
@@ -136,21 +132,25 @@ async function diagnose(add: (f: Finding) => void): Promise<void> {
   }
 }
 
-function checkKey(
+/** Opens each connection's credentials, once (the connection checks use them): do the keys open them all? */
+async function checkKey(
   core: Core,
-  opened: Map<Connection, Opened>,
+  connections: Connection[],
   keyFile: string | null,
   add: (f: Finding) => void,
-): void {
-  const unreadable = [...opened].filter(([, stored]) => stored === 'unreadable').map(([c]) => c.id);
+): Promise<Map<Connection, Opened>> {
+  const opened = new Map<Connection, Opened>();
+  for (const c of connections)
+    opened.set(c, await core.connections.get(c.id).catch(() => 'unreadable' as const));
+  const unreadable = connections.filter((c) => opened.get(c) === 'unreadable').map((c) => c.id);
   const source = keyFile === null ? 'CRM_PROXY_ENCRYPTION_KEYS' : keyFile;
   if (unreadable.length === 0) {
     add({
       check: 'encryption key',
       level: 'ok',
-      detail: `key "${core.keyring.activeKeyId}" from ${source} opens the credentials of all ${opened.size} connection(s)`,
+      detail: `key "${core.keyring.activeKeyId}" from ${source} opens the credentials of all ${connections.length} connection(s)`,
     });
-    return;
+    return opened;
   }
   add({
     check: 'encryption key',
@@ -158,6 +158,7 @@ function checkKey(
     detail: `the keys from ${source} cannot open the credentials of ${unreadable.join(', ')}`,
     fix: 'add the key they were sealed with to CRM_PROXY_ENCRYPTION_KEYS (keep the new one as CRM_PROXY_ENCRYPTION_KEY_ID), then run ./bin/crm-proxy.mjs rotate-key',
   });
+  return opened;
 }
 
 function checkApps(core: Core, connections: Connection[], add: (f: Finding) => void): void {
