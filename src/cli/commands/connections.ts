@@ -39,8 +39,7 @@ const add = leaf({
       throw new UsageError(`--provider must be ${profiles.map((p) => p.id).join(' or ')}`);
     }
     const provider = profile.id;
-    refuseUnacceptedKind(profiles, profile, values['private-app-token']);
-    const credentials = await readCredentials(profile, values['refresh-token'], values['private-app-token']);
+    const credentials = await readCredentials(profiles, profile, values);
     if (profile.connection.instanceUrl === 'required' && !values['instance-url']) {
       const example = profile.connection.instanceUrlExample;
       throw new UsageError(
@@ -72,28 +71,25 @@ const add = leaf({
   },
 });
 
-/** A private app token for a CRM that takes none is a usage error naming the CRMs that do. */
-function refuseUnacceptedKind(
+/**
+ * The credentials the flags (or the environment) give for `profile`'s CRM. A private app token for
+ * a CRM that takes none is a usage error naming the CRMs that do.
+ */
+async function readCredentials(
   profiles: readonly ProviderProfile[],
   profile: ProviderProfile,
-  privateAppFlag: string | undefined,
-): void {
-  if (privateAppFlag === undefined || profile.connection.credentials.includes('private_app')) return;
-  const takers = profiles.filter((p) => p.connection.credentials.includes('private_app'));
-  throw new UsageError(
-    `--private-app-token applies to ${takers.map((p) => p.displayName).join(' and ')} only`,
-  );
-}
-
-async function readCredentials(
-  profile: ProviderProfile,
-  refreshFlag: string | undefined,
-  privateAppFlag: string | undefined,
+  flags: { 'refresh-token'?: string | undefined; 'private-app-token'?: string | undefined },
 ): Promise<Credentials> {
+  const { 'refresh-token': refreshFlag, 'private-app-token': privateAppFlag } = flags;
+  const takes = (p: ProviderProfile) => p.connection.credentials.includes('private_app');
+  if (privateAppFlag !== undefined && !takes(profile)) {
+    const takers = profiles.filter(takes).map((p) => p.displayName);
+    throw new UsageError(`--private-app-token applies to ${takers.join(' and ')} only`);
+  }
   if (refreshFlag !== undefined && privateAppFlag !== undefined) {
     throw new UsageError('give either --refresh-token or --private-app-token, not both');
   }
-  const takesPrivateApp = profile.connection.credentials.includes('private_app');
+  const takesPrivateApp = takes(profile);
   // A flag wins over the environment; without flags, exactly one of the variables may be set.
   const useRefresh = refreshFlag !== undefined || (privateAppFlag === undefined && !takesPrivateApp);
   const refreshToken =
@@ -145,9 +141,7 @@ const reauth = leaf({
     const existing = (await core.connections.list()).find((c) => c.id === id);
     if (!existing) throw new CommandError(`No connection ${id}.`);
     const profiles = core.registry.list().map((a) => a.profile);
-    const profile = core.registry.adapterFor(existing).profile;
-    refuseUnacceptedKind(profiles, profile, values['private-app-token']);
-    const credentials = await readCredentials(profile, values['refresh-token'], values['private-app-token']);
+    const credentials = await readCredentials(profiles, core.registry.adapterFor(existing).profile, values);
     const result = await reauthorizeChecked(core.connect, id, credentials, { check: !values['skip-check'] });
     if (!result.ok) throw new CommandError(result.message);
     note(
