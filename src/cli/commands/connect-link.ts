@@ -1,5 +1,3 @@
-import { isApiError } from '../../errors/index.ts';
-import type { Core } from '../core.ts';
 import { CommandError, cliIo, note, parseDuration, printJson, UsageError } from '../io.ts';
 import { leaf, listing, subcommands } from './subcommands.ts';
 
@@ -28,18 +26,13 @@ const create = leaf({
     }
     const ttlMs =
       values['expires-in'] === undefined ? undefined : parseDuration(values['expires-in'], '--expires-in');
-    let created: Awaited<ReturnType<Core['connect']['createLink']>>;
-    try {
-      created = await core.connect.createLink({
-        provider: values.provider,
-        label: values.label ?? null,
-        loginHost: values['login-host'],
-        ttlMs,
-      });
-    } catch (err) {
-      if (isApiError(err)) throw new CommandError(err.message);
-      throw err;
-    }
+    // A refusal (an ApiError) is reported as its message, with exit code 1, like any command error.
+    const created = await core.connect.createLink({
+      provider: values.provider,
+      label: values.label ?? null,
+      loginHost: values['login-host'],
+      ttlMs,
+    });
     if (values.json) {
       printJson({ id: created.id, url: created.url, expiresAt: created.expiresAt });
       return 0;

@@ -218,9 +218,8 @@ const keyCreate = leaf({
       throw new CommandError(
         `No operator ${values.email}. Create one with: ./bin/crm-proxy.mjs operators create --email …`,
       );
-    const { key, record } = await core.operators.createKey(operator, values.label ?? null).catch((err) => {
-      throw err instanceof OperatorError ? new CommandError(err.message) : err;
-    });
+    // A refusal (an OperatorError) is reported as its message, with exit code 1.
+    const { key, record } = await core.operators.createKey(operator, values.label ?? null);
     if (values.json) {
       printJson({ key, record });
       return 0;
