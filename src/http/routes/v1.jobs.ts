@@ -172,6 +172,11 @@ export function register(app: ApiApp, ctx: RouteServices): void {
       return jobView((await ctx.jobReads.find(job.id)) ?? job);
     },
   );
+  resultsRoute(app, ctx);
+}
+
+/** A finished job's per-record results, page by page. */
+function resultsRoute(app: ApiApp, ctx: RouteServices): void {
   app.get(
     '/v1/jobs/:job_id/results',
     {
