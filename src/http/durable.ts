@@ -18,10 +18,10 @@ import { releaseBody } from './plugins/body-parser.ts';
 import type { RouteServices } from './routes/types.ts';
 
 /** Writes of more records than one CRM call carries run as jobs, so a lost answer can be looked up. */
-export const JOB_THRESHOLD = 200;
+const JOB_THRESHOLD = 200;
 
 /** RFC 7240: `Prefer: respond-async` (among other preferences, any case). */
-export function prefersAsync(request: FastifyRequest): boolean {
+function prefersAsync(request: FastifyRequest): boolean {
   const raw = request.headers.prefer;
   const text = Array.isArray(raw) ? raw.join(',') : (raw ?? '');
   return text.split(',').some((p) => p.split(';')[0]?.trim().toLowerCase() === 'respond-async');

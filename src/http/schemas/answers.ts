@@ -48,7 +48,7 @@ export const RecordResult = Type.Object(
   },
 );
 
-export const JobSchema = Type.Object(
+const JobSchema = Type.Object(
   {
     id: Type.String(),
     state: Type.Union([
