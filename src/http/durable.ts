@@ -169,18 +169,15 @@ function writeAnswer(reply: FastifyReply, answer: WriteAnswer): { data: unknown 
   return { data: answer.data };
 }
 
-/** An answer of a write that does not run as a job: its headers and body (status 200). */
-export interface DirectAnswer {
-  headers: Record<string, string>;
-  body: unknown;
-}
-
-/** A write that does not run as a job (upsert, add custom field); with an Idempotency-Key, see `keyedRun`. */
+/**
+ * A write that does not run as a job (upsert, add custom field), answered 200 with the headers and
+ * body `run` gives; with an Idempotency-Key, see `keyedRun`.
+ */
 export async function directWrite(
   ctx: RouteServices,
   request: FastifyRequest,
   reply: FastifyReply,
-  run: () => Promise<DirectAnswer>,
+  run: () => Promise<Omit<StoredAnswer, 'status'>>,
 ): Promise<unknown> {
   const key = parseIdempotencyKey(request.headers[IDEMPOTENCY_HEADER]);
   const direct = async (): Promise<StoredAnswer> => ({ status: 200, ...(await run()) });
