@@ -18,10 +18,10 @@ import { releaseBody } from './plugins/body-parser.ts';
 import type { RouteServices } from './routes/types.ts';
 
 /** Writes of more records than one CRM call carries run as jobs, so a lost answer can be looked up. */
-export const JOB_THRESHOLD = 200;
+const JOB_THRESHOLD = 200;
 
 /** RFC 7240: `Prefer: respond-async` (among other preferences, any case). */
-export function prefersAsync(request: FastifyRequest): boolean {
+function prefersAsync(request: FastifyRequest): boolean {
   const raw = request.headers.prefer;
   const text = Array.isArray(raw) ? raw.join(',') : (raw ?? '');
   return text.split(',').some((p) => p.split(';')[0]?.trim().toLowerCase() === 'respond-async');
@@ -169,18 +169,15 @@ function writeAnswer(reply: FastifyReply, answer: WriteAnswer): { data: unknown 
   return { data: answer.data };
 }
 
-/** An answer of a write that does not run as a job: its headers and body (status 200). */
-export interface DirectAnswer {
-  headers: Record<string, string>;
-  body: unknown;
-}
-
-/** A write that does not run as a job (upsert, add custom field); with an Idempotency-Key, see `keyedRun`. */
+/**
+ * A write that does not run as a job (upsert, add custom field), answered 200 with the headers and
+ * body `run` gives; with an Idempotency-Key, see `keyedRun`.
+ */
 export async function directWrite(
   ctx: RouteServices,
   request: FastifyRequest,
   reply: FastifyReply,
-  run: () => Promise<DirectAnswer>,
+  run: () => Promise<Omit<StoredAnswer, 'status'>>,
 ): Promise<unknown> {
   const key = parseIdempotencyKey(request.headers[IDEMPOTENCY_HEADER]);
   const direct = async (): Promise<StoredAnswer> => ({ status: 200, ...(await run()) });

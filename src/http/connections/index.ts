@@ -181,7 +181,7 @@ function responseOn(socket: Socket): { headersSent: boolean } | undefined {
  * Answers an API error straight on the socket and closes it. Used where Fastify cannot answer any
  * more (the request never finished arriving); nothing is written once an answer has begun.
  */
-export function answerAndClose(socket: Socket, error: ApiError, requestId: string): void {
+function answerAndClose(socket: Socket, error: ApiError, requestId: string): void {
   if (socket.destroyed) return;
   if (socket.writable && responseOn(socket)?.headersSent !== true) {
     const { status, body } = toErrorBody(error, requestId);
@@ -198,7 +198,7 @@ export function answerAndClose(socket: Socket, error: ApiError, requestId: strin
   socket.destroy();
 }
 
-export function requestTimeoutError(what: string, limitMs: number, variable: string): ApiError {
+function requestTimeoutError(what: string, limitMs: number, variable: string): ApiError {
   return new ApiError(
     'request_timeout',
     `${what} did not arrive within ${limitMs} ms, so the connection was closed. Send the whole request without pauses (the limit is ${variable}).`,

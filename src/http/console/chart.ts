@@ -2,7 +2,7 @@
 // prints as it shows. Bars are requests per hour; the darker part of a bar is its errors.
 import { type Html, html } from './html.ts';
 
-export interface ChartSeries {
+interface ChartSeries {
   hours: string[];
   requests: number[];
   errors: number[];

@@ -13,7 +13,7 @@ export function apiBaseUrl(kit: ConsoleKit, request: FastifyRequest): string {
 }
 
 /** "Expires in days" of a token form: null for never, undefined when it is not a number of days. */
-export function expiryDays(text: string | undefined): number | null | undefined {
+function expiryDays(text: string | undefined): number | null | undefined {
   const days = (text ?? '').trim();
   if (days === '') return null;
   return /^[0-9]{1,4}$/.test(days) ? Number(days) : undefined;

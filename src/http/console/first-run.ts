@@ -20,7 +20,7 @@ export function codeWhere(sandbox: boolean) {
     : html`in the file <code>setup-code</code> in the service’s data directory (its start-up output names the file; only the service’s user can read it)`;
 }
 
-export function setupPage(
+function setupPage(
   csrf: string,
   sandbox: boolean,
   error: string | null,

@@ -8,7 +8,7 @@ import { type ConsoleKit, typed } from './kit.ts';
 import { CLI, layout } from './pages.ts';
 
 /** A browser asks for HTML before JSON; curl (any type) and API clients get JSON. */
-export function wantsHtml(request: FastifyRequest): boolean {
+function wantsHtml(request: FastifyRequest): boolean {
   const accept = String(request.headers.accept ?? '');
   const htmlAt = accept.indexOf('text/html');
   if (htmlAt === -1) return false;
@@ -16,7 +16,7 @@ export function wantsHtml(request: FastifyRequest): boolean {
   return jsonAt === -1 || htmlAt < jsonAt;
 }
 
-export const FAVICON = Buffer.from(
+const FAVICON = Buffer.from(
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#17202b"/>' +
     '<path d="M9 11h14M9 16h14M9 21h9" stroke="#cfe0ff" stroke-width="3" stroke-linecap="round"/></svg>',
 );

@@ -6,6 +6,7 @@ import type { TSchema } from 'typebox';
 import { type Actor, OperatorError } from '../../admin/operators.ts';
 import { isoTime } from '../../lib/clock.ts';
 import { privateCookie } from '../plugins/csrf.ts';
+import type { ApiApp } from '../routes/types.ts';
 import { type ConsoleKit, SESSION_COOKIE, typed } from './kit.ts';
 import { accountPage, operatorPage, operatorsPage } from './operator-pages.ts';
 import {
@@ -58,11 +59,10 @@ function recordActions(scope: FastifyInstance, kit: ConsoleKit): void {
   });
 }
 
-export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
+/** The pages a form answers with, showing its outcome: one's account, the operators, one operator. */
+function views(kit: ConsoleKit) {
   const { operators } = kit.ctx;
-  const api = typed(scope);
   const actor = (request: FastifyRequest): Actor => ({ operator: kit.signedIn(request).operator });
-  recordActions(scope, kit);
 
   const frameOf = (request: FastifyRequest, reply: FastifyReply, current: string) => ({
     ...kit.frame(request, reply, current),
@@ -97,7 +97,20 @@ export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): P
       await operators.endSessionById(actor(request), sid);
       return 'Session ended.';
     });
+  return { actor, account, list, one, endSession };
+}
+type Views = ReturnType<typeof views>;
 
+export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
+  recordActions(scope, kit);
+  const pages = views(kit);
+  accountRoutes(typed(scope), kit, pages);
+  managementRoutes(typed(scope), kit, pages);
+}
+
+/** One's own password and sessions, for every operator. */
+function accountRoutes(api: ApiApp, kit: ConsoleKit, { account, endSession }: Views): void {
+  const { operators } = kit.ctx;
   api.get('/console/account', {}, async (request, reply) => {
     const changed = (request.query as Record<string, unknown>)['changed'] === '1';
     const done = 'Password changed. Every other session ended and the operator API keys were revoked.';
@@ -131,7 +144,11 @@ export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): P
       return account(request, reply, r);
     },
   );
+}
 
+/** Adding, disabling, enabling and removing operators, their passwords and sessions. */
+function managementRoutes(api: ApiApp, kit: ConsoleKit, { actor, list, one, endSession }: Views): void {
+  const { operators } = kit.ctx;
   api.get('/console/operators', {}, async (request, reply) => list(request, reply, ok()));
 
   api.post('/console/operators', { schema: { body: AddOperatorForm } }, async (request, reply) => {

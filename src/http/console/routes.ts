@@ -29,7 +29,7 @@ import { linkRoutes, tokenRoutes } from './token-routes.ts';
 export { SESSION_COOKIE } from './kit.ts';
 
 /** Only the service's own script, style, images and fonts; no framing, no plugins, no base. */
-export const CONSOLE_CSP: Record<string, string[]> = {
+const CONSOLE_CSP: Record<string, string[]> = {
   'default-src': ["'none'"],
   'script-src': ["'self'"],
   'style-src': ["'self'"],
@@ -114,7 +114,7 @@ function publicRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
  * whose pages have `Referrer-Policy: no-referrer`. Clients that send neither header (older
  * browsers, scripts) are left to the form token.
  */
-export function crossSite(request: FastifyRequest, config: Pick<Config, 'publicUrls'>): boolean {
+function crossSite(request: FastifyRequest, config: Pick<Config, 'publicUrls'>): boolean {
   const site = request.headers['sec-fetch-site'];
   if (site === 'cross-site' || site === 'same-site') return true;
   const origin = request.headers.origin;

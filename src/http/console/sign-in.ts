@@ -10,7 +10,7 @@ import { type ConsoleKit, DEVICE_COOKIE, PRE_SESSION_COOKIE, SESSION_COOKIE, typ
 import { CLI, csrfField, layout, notices } from './pages.ts';
 import { SignInForm, TokenOnlyForm } from './schemas.ts';
 
-export function signInPage(csrf: string, error: string | null, email: string): Html {
+function signInPage(csrf: string, error: string | null, email: string): Html {
   return layout(
     { operator: null, csrf },
     'Sign in',

@@ -10,10 +10,10 @@ import { MAX_DISTINCT_FIELDS } from '../../operations/field-bounds.ts';
  * that later walks it recursively (JSON.stringify, loggers) overflows the stack at a few thousand
  * levels, so deeper bodies are refused.
  */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 /** Keys in one JSON object: a record names at most MAX_DISTINCT_FIELDS fields, no other body more. */
-export const MAX_OBJECT_KEYS = MAX_DISTINCT_FIELDS;
+const MAX_OBJECT_KEYS = MAX_DISTINCT_FIELDS;
 
 /** Bodies from this many bytes (or of unknown length) wait for a place among the large bodies. */
 const LARGE_BODY_BYTES = 256 * 1024;

@@ -13,7 +13,7 @@ import { withInstance } from './openapi.ts';
  * Swagger UI's own script and stylesheets, its icons as data: URIs, and calls to this origin only
  * (the document and "try it"): no other host, no inline script or style.
  */
-export const DOCS_CSP = [
+const DOCS_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

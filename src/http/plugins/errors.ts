@@ -38,7 +38,7 @@ function fromFastify(error: FastifyError, bodyLimit: number): ApiError | null {
   return null;
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   const { status, body } = toErrorBody(error, request.id);
   if (error instanceof ApiError) reply.headers(error.headers);
   return reply.code(status).type('application/json; charset=utf-8').send(body);

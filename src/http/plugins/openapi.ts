@@ -14,7 +14,7 @@ declare module 'fastify' {
   }
 }
 
-export interface OpenApiOptions {
+interface OpenApiOptions {
   /** Configured public base URLs, listed after the instance that serves the document. */
   servers: Array<{ url: string; description: string }>;
   /** A proxy in front terminates TLS: the instance's own URL is `https://`. */

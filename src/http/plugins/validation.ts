@@ -21,7 +21,7 @@ const HINTS: Record<string, (params: Record<string, unknown>) => string> = {
   pattern: (p) => PATTERN_FORMS[String(p['pattern'])] ?? `must match ${String(p['pattern'])}`,
 };
 
-/** A fix hint per JSON-Schema keyword, so the message says how to repair the request. */
+/** The path and fix hint of one validation error, so the message says how to repair the request. */
 export function describe(error: FastifySchemaValidationError): { path: string; message: string } {
   const base = error.instancePath;
   const params = error.params as Record<string, unknown>;
@@ -66,7 +66,7 @@ export function validationError(errors: FastifySchemaValidationError[], context:
   let limit: number | undefined;
   // Past the shown details only limits are looked for: a body of 100,000 unknown keys gives as
   // many errors, and describing each would block the event loop for hundreds of ms.
-  let undescribed = 0;
+  let more = 0;
   for (const error of errors) {
     // `anyOf`/`allOf` wrappers repeat what their branches already said.
     if (error.keyword === 'anyOf' || error.keyword === 'allOf' || error.keyword === 'if') continue;
@@ -76,7 +76,7 @@ export function validationError(errors: FastifySchemaValidationError[], context:
       continue;
     }
     if (details.length >= MAX_DETAILS) {
-      undescribed += 1;
+      more += 1;
       continue;
     }
     const d = describe(error);
@@ -85,8 +85,6 @@ export function validationError(errors: FastifySchemaValidationError[], context:
     seen.add(key);
     details.push(d);
   }
-  const shown = details.slice(0, MAX_DETAILS);
-  const more = details.length - shown.length + undescribed;
   if (limitCode !== undefined && limit !== undefined) {
     const noun = limitCode === 'too_many_ids' ? 'ids' : 'records';
     return new ApiError(
@@ -94,13 +92,13 @@ export function validationError(errors: FastifySchemaValidationError[], context:
       limit === 1
         ? `This operation takes exactly one record per request. Send one record in data.`
         : `At most ${limit} ${noun} per request. Split the request into batches of ${limit} or fewer.`,
-      { details: [{ path: limitCode === 'too_many_ids' ? '/data/ids' : '/data', limit }, ...shown] },
+      { details: [{ path: limitCode === 'too_many_ids' ? '/data/ids' : '/data', limit }, ...details] },
     );
   }
-  const summary = shown.map((d) => `${d.path} ${d.message}`).join('; ');
+  const summary = details.map((d) => `${d.path} ${d.message}`).join('; ');
   return new ApiError(
     'invalid_body',
     `The request body is invalid: ${summary}${more > 0 ? `; and ${more} more` : ''}.`,
-    { details: more > 0 ? [...shown, { path: '', message: `${more} more error(s) not shown` }] : shown },
+    { details: more > 0 ? [...details, { path: '', message: `${more} more error(s) not shown` }] : details },
   );
 }

@@ -29,7 +29,7 @@ export type FlowAnswer = { setCookies: string[]; headers: Readonly<Record<string
 );
 
 /** The two steps of the browser connect flow the public routes run. */
-export interface ConnectFlow {
+interface ConnectFlow {
   complete(request: {
     query: Record<string, unknown>;
     cookieHeader: string | undefined;

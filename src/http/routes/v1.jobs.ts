@@ -5,6 +5,7 @@ import { type JobReads, readResults } from '../../jobs/reads.ts';
 import { jobView } from '../../jobs/view.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { answers, JobRef, jobAnswer, RecordResultRef } from '../schemas/answers.ts';
+import { countParam } from '../schemas/common.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
 // The token's durable write jobs: list them, follow one, cancel it, read its results page by page.
@@ -30,11 +31,10 @@ const page = (item: TSchema, description: string) =>
 
 /** `limit` of a page: a whole number from 1 to `max`, else a 400 naming the parameter. */
 function limitOf(raw: string | undefined, fallback: number, max: number): number {
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!/^[0-9]+$/.test(raw) || n < 1 || n > max) {
+  const n = countParam(raw, fallback, max);
+  if (n === null) {
     throw new ApiError('invalid_body', `The limit query parameter must be a whole number from 1 to ${max}.`, {
-      details: [{ path: 'query:limit', value: raw.slice(0, 10) }],
+      details: [{ path: 'query:limit', value: String(raw).slice(0, 10) }],
     });
   }
   return n;
@@ -172,6 +172,11 @@ export function register(app: ApiApp, ctx: RouteServices): void {
       return jobView((await ctx.jobReads.find(job.id)) ?? job);
     },
   );
+  resultsRoute(app, ctx);
+}
+
+/** A finished job's per-record results, page by page. */
+function resultsRoute(app: ApiApp, ctx: RouteServices): void {
   app.get(
     '/v1/jobs/:job_id/results',
     {

@@ -14,7 +14,7 @@ import type { ApiApp, RouteServices } from './types.ts';
 // that take no input but the path), and adding a custom field.
 
 /** Reads without input take no body; `{}` is tolerated, anything else is a mistake worth reporting. */
-export function ensureNoBody(body: unknown, operation = 'Describe'): void {
+function ensureNoBody(body: unknown, operation = 'Describe'): void {
   if (body === undefined || body === null) return;
   if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return;
   throw new ApiError('invalid_body', `${operation} takes no request body. Send no body, or {}.`, {
@@ -131,6 +131,11 @@ export function register(app: ApiApp, ctx: RouteServices): void {
       return { data: await runOperation(ctx.operations, connection, 'countries', {}, { all: true }) };
     },
   );
+  customFieldRoute(app, ctx);
+}
+
+/** The one metadata write: a custom field, its answer kept under an Idempotency-Key. */
+function customFieldRoute(app: ApiApp, ctx: RouteServices): void {
   app.post(
     '/v1/object/add_custom_field/:object_name',
     {

@@ -48,16 +48,10 @@ export const RecordResult = Type.Object(
   },
 );
 
-export const JobSchema = Type.Object(
+const JobSchema = Type.Object(
   {
     id: Type.String(),
-    state: Type.Union([
-      Type.Literal('queued'),
-      Type.Literal('running'),
-      Type.Literal('completed'),
-      Type.Literal('failed'),
-      Type.Literal('cancelled'),
-    ]),
+    state: Type.Union(['queued', 'running', 'completed', 'failed', 'cancelled'].map((s) => Type.Literal(s))),
     operation: Type.String({ description: '`insert`, `update` or `delete`.' }),
     object: Type.Union([Type.String(), Type.Null()]),
     interface: Type.Union([Type.String(), Type.Null()], {

@@ -117,12 +117,11 @@ export const CustomFieldBody = closed({
 });
 
 const Scalar = Type.Union([Type.String({ maxLength: 3000 }), Type.Number(), Type.Boolean()]);
-const PropertyName = Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_.]+$' });
 const OPERATORS =
   'EQ NEQ LT LTE GT GTE BETWEEN IN NOT_IN HAS_PROPERTY NOT_HAS_PROPERTY CONTAINS_TOKEN NOT_CONTAINS_TOKEN';
 
 const Filter = closed({
-  propertyName: PropertyName,
+  propertyName: FieldName,
   operator: Type.Union(OPERATORS.split(' ').map((op) => Type.Literal(op))),
   value: Type.Optional(Scalar),
   highValue: Type.Optional(Scalar),
@@ -132,7 +131,7 @@ const Filter = closed({
 const Sort = Type.Union([
   Type.String({ minLength: 1, maxLength: 256, pattern: '^-?[A-Za-z0-9_.]+$' }),
   closed({
-    propertyName: PropertyName,
+    propertyName: FieldName,
     direction: Type.Union([Type.Literal('ASCENDING'), Type.Literal('DESCENDING')]),
   }),
 ]);
@@ -154,7 +153,7 @@ export const SearchBody = closed(
           }),
         ),
         properties: Type.Optional(
-          Type.Array(PropertyName, { maxItems: 1000, description: 'Properties to return.' }),
+          Type.Array(FieldName, { maxItems: 1000, description: 'Properties to return.' }),
         ),
         query: Type.Optional(
           Type.String({

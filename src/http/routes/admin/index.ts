@@ -5,6 +5,7 @@ import type { OperatorService } from '../../../admin/operators.ts';
 import type { AdminService } from '../../../admin/service.ts';
 import { ApiError } from '../../../errors/index.ts';
 import { answers, noBody } from '../../schemas/answers.ts';
+import { countParam } from '../../schemas/common.ts';
 import type { ApiApp } from '../types.ts';
 import {
   ConnectionView,
@@ -24,7 +25,7 @@ import {
 const data = (schema: TSchema, description: string) => Type.Object({ data: schema }, { description });
 
 /**
- * The schema facts of an admin route: its OpenAPI operation under the Admin tag, operator-key
+ * The options of an admin route: its OpenAPI operation under the Admin tag, operator-key
  * authentication, its answers by status, and what it reads from the request.
  */
 const doc = <I extends { params?: TSchema; querystring?: TSchema; body?: TSchema }>(
@@ -35,19 +36,21 @@ const doc = <I extends { params?: TSchema; querystring?: TSchema; body?: TSchema
   errors: number[] = [],
   input: I = {} as I,
 ) => ({
-  operationId,
-  summary,
-  description,
-  tags: ['Admin'],
-  security: [{ operatorKey: [] }],
-  response: answers(success, errors),
-  ...input,
+  schema: {
+    operationId,
+    summary,
+    description,
+    tags: ['Admin'],
+    security: [{ operatorKey: [] }],
+    response: answers(success, errors),
+    ...input,
+  },
 });
 
 /** A whole-number query parameter from 1 to `max`, else a 400 naming it. */
 function bounded(raw: string | undefined, name: string, fallback: number, max: number): number {
-  const n = raw === undefined ? fallback : Number(raw);
-  if (n < 1 || n > max)
+  const n = countParam(raw, fallback, max);
+  if (n === null)
     throw new ApiError('invalid_value', `${name} must be from 1 to ${max}.`, { details: [{ field: name }] });
   return n;
 }
@@ -56,42 +59,36 @@ function bounded(raw: string | undefined, name: string, fallback: number, max: n
 function connectionRoutes(api: ApiApp, admin: AdminService): void {
   api.get(
     '/v1/admin/connections',
-    {
-      schema: doc(
-        'adminListConnections',
-        'List connections',
-        'Every connection with its status (active, needs re-auth, failing with its last error), created and last used, and the CRM account’s daily API allowance where the CRM reports it.',
-        { 200: data(Type.Array(ConnectionView), 'The connections.') },
-      ),
-    },
+    doc(
+      'adminListConnections',
+      'List connections',
+      'Every connection with its status (active, needs re-auth, failing with its last error), created and last used, and the CRM account’s daily API allowance where the CRM reports it.',
+      { 200: data(Type.Array(ConnectionView), 'The connections.') },
+    ),
     async () => ({ data: await admin.listConnections() }),
   );
   api.get(
     '/v1/admin/connections/:id',
-    {
-      schema: doc(
-        'adminGetConnection',
-        'Get a connection',
-        'One connection, as listed.',
-        { 200: data(ConnectionView, 'The connection.') },
-        [400, 404],
-        { params: IdParams },
-      ),
-    },
+    doc(
+      'adminGetConnection',
+      'Get a connection',
+      'One connection, as listed.',
+      { 200: data(ConnectionView, 'The connection.') },
+      [400, 404],
+      { params: IdParams },
+    ),
     async (request) => ({ data: await admin.getConnection(request.params.id) }),
   );
   api.delete(
     '/v1/admin/connections/:id',
-    {
-      schema: doc(
-        'adminDeleteConnection',
-        'Remove a connection',
-        'Removes the connection and every API token of it; its stored credentials are deleted.',
-        { 204: noBody('Removed.') },
-        [400, 404],
-        { params: IdParams },
-      ),
-    },
+    doc(
+      'adminDeleteConnection',
+      'Remove a connection',
+      'Removes the connection and every API token of it; its stored credentials are deleted.',
+      { 204: noBody('Removed.') },
+      [400, 404],
+      { params: IdParams },
+    ),
     async (request, reply) => {
       await admin.removeConnection(request.params.id);
       return reply.code(204).send();
@@ -100,35 +97,31 @@ function connectionRoutes(api: ApiApp, admin: AdminService): void {
 
   api.get(
     '/v1/admin/connections/:id/tokens',
-    {
-      schema: doc(
-        'adminListTokens',
-        'List a connection’s API tokens',
-        'Prefix, label, created, last used, expiry and state of each token; never the token.',
-        { 200: data(Type.Array(TokenView), 'The tokens.') },
-        [400, 404],
-        { params: IdParams },
-      ),
-    },
+    doc(
+      'adminListTokens',
+      'List a connection’s API tokens',
+      'Prefix, label, created, last used, expiry and state of each token; never the token.',
+      { 200: data(Type.Array(TokenView), 'The tokens.') },
+      [400, 404],
+      { params: IdParams },
+    ),
     async (request) => ({ data: await admin.listTokens(request.params.id) }),
   );
   api.post(
     '/v1/admin/connections/:id/tokens',
-    {
-      schema: doc(
-        'adminCreateToken',
-        'Create an API token',
-        'Creates an API token for the connection. The token is in this answer only: store it now.',
-        {
-          201: Type.Object(
-            { token: Type.String(), data: TokenView },
-            { description: 'The token (shown once) and its record.' },
-          ),
-        },
-        [400, 404, 415],
-        { params: IdParams, body: CreateTokenBody },
-      ),
-    },
+    doc(
+      'adminCreateToken',
+      'Create an API token',
+      'Creates an API token for the connection. The token is in this answer only: store it now.',
+      {
+        201: Type.Object(
+          { token: Type.String(), data: TokenView },
+          { description: 'The token (shown once) and its record.' },
+        ),
+      },
+      [400, 404, 415],
+      { params: IdParams, body: CreateTokenBody },
+    ),
     async (request, reply) => {
       const body = request.body ?? {};
       const { token, record } = await admin.createToken({
@@ -141,16 +134,14 @@ function connectionRoutes(api: ApiApp, admin: AdminService): void {
   );
   api.delete(
     '/v1/admin/tokens/:id',
-    {
-      schema: doc(
-        'adminRevokeToken',
-        'Revoke an API token',
-        'Revokes the token at once, on every instance sharing the store. Revoking a revoked token answers it again.',
-        { 200: data(TokenView, 'The revoked token.') },
-        [400, 404],
-        { params: IdParams },
-      ),
-    },
+    doc(
+      'adminRevokeToken',
+      'Revoke an API token',
+      'Revokes the token at once, on every instance sharing the store. Revoking a revoked token answers it again.',
+      { 200: data(TokenView, 'The revoked token.') },
+      [400, 404],
+      { params: IdParams },
+    ),
     async (request) => ({ data: await admin.revokeToken(request.params.id) }),
   );
 }
@@ -159,29 +150,25 @@ function connectionRoutes(api: ApiApp, admin: AdminService): void {
 function connectLinkRoutes(api: ApiApp, admin: AdminService): void {
   api.get(
     '/v1/admin/connect-links',
-    {
-      schema: doc(
-        'adminListConnectLinks',
-        'List connect links',
-        'One-time links that let an account owner connect their CRM account (created, expiry, used, revoked).',
-        { 200: data(Type.Array(ConnectLink), 'The links.') },
-        [503],
-      ),
-    },
+    doc(
+      'adminListConnectLinks',
+      'List connect links',
+      'One-time links that let an account owner connect their CRM account (created, expiry, used, revoked).',
+      { 200: data(Type.Array(ConnectLink), 'The links.') },
+      [503],
+    ),
     async () => ({ data: await admin.connect.listLinks() }),
   );
   api.post(
     '/v1/admin/connect-links',
-    {
-      schema: doc(
-        'adminCreateConnectLink',
-        'Create a connect link',
-        'A one-time link for an account owner: it opens the CRM’s consent page and creates the connection. It works once and expires.',
-        { 201: data(CreatedLink, 'The link.') },
-        [400, 415, 503],
-        { body: CreateLinkBody },
-      ),
-    },
+    doc(
+      'adminCreateConnectLink',
+      'Create a connect link',
+      'A one-time link for an account owner: it opens the CRM’s consent page and creates the connection. It works once and expires.',
+      { 201: data(CreatedLink, 'The link.') },
+      [400, 415, 503],
+      { body: CreateLinkBody },
+    ),
     async (request, reply) => {
       const b = request.body;
       const link = await admin.connect.createLink({
@@ -195,16 +182,14 @@ function connectLinkRoutes(api: ApiApp, admin: AdminService): void {
   );
   api.delete(
     '/v1/admin/connect-links/:id',
-    {
-      schema: doc(
-        'adminRevokeConnectLink',
-        'Revoke a connect link',
-        'The link stops working at once.',
-        { 204: noBody('Revoked.') },
-        [400, 404, 503],
-        { params: IdParams },
-      ),
-    },
+    doc(
+      'adminRevokeConnectLink',
+      'Revoke a connect link',
+      'The link stops working at once.',
+      { 204: noBody('Revoked.') },
+      [400, 404, 503],
+      { params: IdParams },
+    ),
     async (request, reply) => {
       await admin.revokeLink(request.params.id);
       return reply.code(204).send();
@@ -216,16 +201,14 @@ function connectLinkRoutes(api: ApiApp, admin: AdminService): void {
 function requestLogRoutes(api: ApiApp, admin: AdminService): void {
   api.get(
     '/v1/admin/requests',
-    {
-      schema: doc(
-        'adminListRequests',
-        'Query the request log',
-        'Answered API requests, newest first: time, method, path, status, latency, CRM calls spent, interface used, request id, token and connection. Bodies are never stored. Entries are kept `CRM_PROXY_REQUEST_LOG_DAYS` days (7).',
-        { 200: data(Type.Array(RequestEntry), 'The entries.') },
-        [400],
-        { querystring: RequestsQuery },
-      ),
-    },
+    doc(
+      'adminListRequests',
+      'Query the request log',
+      'Answered API requests, newest first: time, method, path, status, latency, CRM calls spent, interface used, request id, token and connection. Bodies are never stored. Entries are kept `CRM_PROXY_REQUEST_LOG_DAYS` days (7).',
+      { 200: data(Type.Array(RequestEntry), 'The entries.') },
+      [400],
+      { querystring: RequestsQuery },
+    ),
     async (request) => {
       const q = request.query;
       const limit = bounded(q.limit, 'limit', 100, 1000);
@@ -243,16 +226,14 @@ function requestLogRoutes(api: ApiApp, admin: AdminService): void {
   );
   api.get(
     '/v1/admin/usage',
-    {
-      schema: doc(
-        'adminUsage',
-        'Requests and errors per hour',
-        'Per connection, one value per hour, oldest first: requests, and errors (answers with status 400 or more).',
-        { 200: data(Type.Array(UsageSeries), 'One series per connection.') },
-        [400],
-        { querystring: UsageQuery },
-      ),
-    },
+    doc(
+      'adminUsage',
+      'Requests and errors per hour',
+      'Per connection, one value per hour, oldest first: requests, and errors (answers with status 400 or more).',
+      { 200: data(Type.Array(UsageSeries), 'One series per connection.') },
+      [400],
+      { querystring: UsageQuery },
+    ),
     async (request) => {
       const hours = bounded(request.query.hours, 'hours', 168, 168);
       return { data: await admin.usage(hours, request.query.connection_id) };
