@@ -46,8 +46,6 @@ export interface Org {
   readonly bulkThreshold: number;
   /** Below this share of the daily allowance left, the most frugal plan; at or above, the fastest. */
   readonly frugalBelow: number;
-  /** Bulk job polling when not the profile's (`bulkPoll`): first and longest wait, and when to give up. */
-  readonly bulk?: { firstPollMs?: number; maxPollMs?: number; timeoutMs?: number };
 }
 
 /** An operation as the Salesforce functions take it: on an org. */
