@@ -141,12 +141,25 @@ export function namesRecordValues(response: OutboundResponse): boolean {
   );
 }
 
-/** The entry each record of a call that failed as a whole gets. */
-export function failedCall(error: unknown, what: string): RecordError {
+/**
+ * The entry each record (or association link) of a call that failed as a whole gets. Association
+ * calls are resent like reads, so a link's entry only says the call failed.
+ */
+export function failedCall(error: unknown, what: string, subject: 'record' | 'link' = 'record'): RecordError {
   if (error instanceof ApiError && error.code === 'crm_rate_limited') {
-    return fail('CRM_RATE_LIMITED', `${error.message} Nothing was written for this record; send it again.`);
+    return fail(
+      'CRM_RATE_LIMITED',
+      `${error.message} Nothing was written for this ${subject}; send it again.`,
+    );
   }
-  if (error instanceof CrmError && error.kind === 'unreachable') {
+  if (!(error instanceof CrmError)) throw error;
+  if (subject === 'link') {
+    return fail(
+      `HTTP_${error.status ?? 'ERROR'}`,
+      `The ${what} call to HubSpot failed (${error.message}); check the association before sending it again.`,
+    );
+  }
+  if (error.kind === 'unreachable') {
     const notSent = error.cause instanceof OutboundNetworkError && error.cause.kind === 'connect_failed';
     return notSent
       ? fail(
@@ -158,14 +171,11 @@ export function failedCall(error: unknown, what: string): RecordError {
           `The ${what} call to HubSpot got no answer (${error.message}); it was not resent, because HubSpot may have applied it. Check the record before sending it again.`,
         );
   }
-  if (error instanceof CrmError) {
-    const body = isRecord(error.crmBody) ? (error.crmBody as HubSpotErrorEntry) : undefined;
-    return fail(
-      String(body?.category ?? `HTTP_${error.status ?? 'ERROR'}`),
-      `The ${what} call failed with status ${error.status ?? '?'}: ${String(body?.message ?? error.message)}. Nothing was resent.`,
-    );
-  }
-  throw error;
+  const body = isRecord(error.crmBody) ? (error.crmBody as HubSpotErrorEntry) : undefined;
+  return fail(
+    String(body?.category ?? `HTTP_${error.status ?? 'ERROR'}`),
+    `The ${what} call failed with status ${error.status ?? '?'}: ${String(body?.message ?? error.message)}. Nothing was resent.`,
+  );
 }
 
 /** Results in request order; a record HubSpot's answers never named is answered UNREPORTED. */
