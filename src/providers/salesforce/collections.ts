@@ -2,18 +2,10 @@ import type { SaveResult } from '../../domain/operations.ts';
 import { positionsWhere } from '../../lib/positions.ts';
 import type { JobHook } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
-import { crmErrorFromResponse } from '../errors.ts';
+import { crmErrorFromResponse, mayHaveApplied } from '../errors.ts';
 import { JournalSteps } from '../journal-steps.ts';
 import { type PreparedRecord, toCollectionsRecord } from './format.ts';
-import {
-  cancelledResult,
-  failedCallEntry,
-  malformedId,
-  mayHaveApplied,
-  normalizeResult,
-  type Org,
-  send,
-} from './org.ts';
+import { cancelledResult, failedCallEntry, malformedId, normalizeResult, type Org, send } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import { type KeyField, reconcileByKey, reconcileInserts } from './reconcile.ts';
 

@@ -2,13 +2,13 @@ import type { RecordError, SaveResult } from '../../domain/operations.ts';
 import { ApiError, unknownFields } from '../../errors/index.ts';
 import { closestName } from '../../lib/closest.ts';
 import { parseJson } from '../client/types.ts';
+import { mayHaveApplied } from '../errors.ts';
 import { viaCollections } from './collections.ts';
 import { knownObject, type ObjectDescribe } from './describe.ts';
 import { type PreparedRecord, prepareRecords, toCollectionsRecord } from './format.ts';
 import {
   failedCallEntry,
   failure,
-  mayHaveApplied,
   normalizeError,
   normalizeResult,
   type Org,
