@@ -70,36 +70,9 @@ export async function viaCollections(
   const keyOf = (start: number) => `${journal?.scope}:collections:${operation}:${start}`;
 
   const steps = new JournalSteps<SaveResult[]>(journal?.hook, journal && (() => journal.now()));
-  // What earlier runs of a job left: answered calls, and the records of interrupted inserts that
-  // reconciliation found the call had created.
-  const known = new Map<number, Array<SaveResult | undefined>>();
-  const sentAt = new Map<number, string>();
-  if (journal !== undefined) {
-    const entries = await Promise.all(starts.map((s) => steps.state(keyOf(s))));
-    const interrupted: number[] = [];
-    const claimed = new Set<string>();
-    entries.forEach((entry, k) => {
-      const start = starts[k] as number;
-      if (entry.kind === 'done') {
-        known.set(start, entry.results);
-        for (const r of entry.results) if (r.id != null) claimed.add(r.id);
-        journal.report(`c${start}`, entry.results.length, failedCount(entry.results));
-      } else if (entry.kind === 'interrupted') {
-        sentAt.set(start, entry.since ?? '');
-        if (operation === 'insert') interrupted.push(start);
-      }
-    });
-    if (interrupted.length > 0 && objectName !== null) {
-      const calls = interrupted.map((start) => ({
-        records: (items as PreparedRecord[]).slice(start, start + size),
-        since: sentAt.get(start) as string,
-      }));
-      const found = await reconcileInserts(org, objectName, journal.fieldTypes, calls, claimed);
-      interrupted.forEach((start, k) => {
-        known.set(start, found[k] ?? []);
-      });
-    }
-  }
+  const { known, sentAt } = await resumed(org, operation, objectName, items, journal, starts, (start) =>
+    steps.state(keyOf(start)),
+  );
 
   const calls = starts.map((start) =>
     org.limiter.run(async () => {
@@ -149,6 +122,50 @@ export async function viaCollections(
     answers[i] = results[k] ?? { success: false, errors: [] };
   });
   return answers;
+}
+
+/**
+ * What earlier runs of a job left: answered calls, and the records of interrupted inserts that
+ * reconciliation found the call had created; `sentAt`, when each interrupted call was first sent.
+ */
+async function resumed(
+  org: Org,
+  operation: WriteOperation,
+  objectName: string | null,
+  items: PreparedRecord[] | string[],
+  journal: WriteJournal | undefined,
+  starts: number[],
+  state: (start: number) => ReturnType<JournalSteps<SaveResult[]>['state']>,
+) {
+  const size = SALESFORCE_PROFILE.collectionsMaxRecords;
+  const known = new Map<number, Array<SaveResult | undefined>>();
+  const sentAt = new Map<number, string>();
+  if (journal === undefined) return { known, sentAt };
+  const entries = await Promise.all(starts.map(state));
+  const interrupted: number[] = [];
+  const claimed = new Set<string>();
+  entries.forEach((entry, k) => {
+    const start = starts[k] as number;
+    if (entry.kind === 'done') {
+      known.set(start, entry.results);
+      for (const r of entry.results) if (r.id != null) claimed.add(r.id);
+      journal.report(`c${start}`, entry.results.length, failedCount(entry.results));
+    } else if (entry.kind === 'interrupted') {
+      sentAt.set(start, entry.since ?? '');
+      if (operation === 'insert') interrupted.push(start);
+    }
+  });
+  if (interrupted.length > 0 && objectName !== null) {
+    const reconciling = interrupted.map((start) => ({
+      records: (items as PreparedRecord[]).slice(start, start + size),
+      since: sentAt.get(start) as string,
+    }));
+    const found = await reconcileInserts(org, objectName, journal.fieldTypes, reconciling, claimed);
+    interrupted.forEach((start, k) => {
+      known.set(start, found[k] ?? []);
+    });
+  }
+  return { known, sentAt };
 }
 
 async function oneCall(
