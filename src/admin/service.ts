@@ -9,7 +9,7 @@ import type { ConnectionStats, RequestLogEntry, RequestLogFilter, Store } from '
 
 export type { Operator, OperatorSession, RequestLogEntry } from '../store/types.ts';
 
-import type { ConnectPort } from './connect-port.ts';
+import type { ConnectPort } from '../domain/connect.ts';
 import { OperatorService } from './operators.ts';
 import { RequestLog } from './request-log.ts';
 

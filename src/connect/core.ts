@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/index.ts';
 import type { ConnectionService } from '../connections/service.ts';
 import type { Credentials } from '../connections/types.ts';
+import type { BeginConnectInput, BeginConnectResult } from '../domain/connect.ts';
 import type { Connection, Provider } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -42,29 +43,6 @@ export interface ConnectServiceOptions {
   /** Called after a re-connect replaced a connection's credentials (drop cached access tokens). */
   onCredentialsReplaced?: (connectionId: string) => void;
   logger?: Logger;
-}
-
-export interface BeginInput {
-  provider: Provider;
-  /** The login host an operator chose, for a CRM that offers a choice (its `loginOrigin` checks it). */
-  loginHost?: string | undefined;
-  label?: string | null | undefined;
-  /** Id of a connection whose credentials the flow replaces in place. */
-  reconnect?: string | undefined;
-  /** A path on this service to redirect to after success (`?connected=<id>` or `?reconnected=<id>`). */
-  returnTo?: string | undefined;
-  /**
-   * True: connect the sandbox CRM running beside the service. Default: the sandbox when one runs
-   * and no login host is given (a re-connect follows its connection).
-   */
-  sandbox?: boolean | undefined;
-}
-
-export interface BeginResult {
-  /** Where to send the browser: the CRM's consent page. */
-  authorizeUrl: string;
-  /** The browser binding: give it to the browser only through `bindingCookie`. */
-  binding: string;
 }
 
 export class ConnectCore {
@@ -135,7 +113,7 @@ export class ConnectCore {
    * Starts a flow (a connect link's, with `linkId`): stores its single-use state and answers the
    * CRM's consent URL.
    */
-  async begin(input: BeginInput, linkId: string | null = null): Promise<BeginResult> {
+  async begin(input: BeginConnectInput, linkId: string | null = null): Promise<BeginConnectResult> {
     const { facet, adapter } = this.facet(input.provider);
     const label = checkedLabel(input.label);
     const returnTo = input.returnTo ?? null;
@@ -206,7 +184,7 @@ export class ConnectCore {
   target(
     adapter: CrmAdapter,
     facet: ConnectFacet,
-    input: BeginInput,
+    input: BeginConnectInput,
     existing: Connection | null,
   ): ConnectTarget {
     const sandbox = this.sandboxes?.[adapter.profile.id];

@@ -1,28 +1,18 @@
 // One-time connect links: an operator creates one and hands it to the account owner, whose browser
 // opens it, sees who asks for what, and goes on to the CRM's consent page.
 import { randomBase62 } from '../crypto/random.ts';
+import type { ConnectLink, ConnectLinkInput, ConnectLinkView } from '../domain/connect.ts';
 import { ApiError } from '../errors/index.ts';
-import type { ConnectLink } from '../store/types.ts';
 import { checkedLabel, FAILURES, type FlowAnswer, invalid, page, redirect } from './answers.ts';
-import { type BeginInput, ConnectCore, LINK_PATH } from './core.ts';
+import { ConnectCore, LINK_PATH } from './core.ts';
 import { backCookie, landingPage } from './landing.ts';
 import { hashSecret, newSecret } from './secrets.ts';
-
-/** What a link's flow will start, as in `begin`; `ttlMs` defaults to `CRM_PROXY_CONNECT_LINK_TTL_HOURS` (24 h). */
-export type LinkInput = Pick<BeginInput, 'provider' | 'label' | 'loginHost' | 'sandbox'> & {
-  ttlMs?: number | undefined;
-};
-
-export type LinkStatus = 'active' | 'used' | 'expired' | 'revoked';
-export interface ConnectLinkView extends ConnectLink {
-  status: LinkStatus;
-}
 
 /** The connect flow with one-time links: created by an operator, opened by the account owner. */
 export class ConnectLinks extends ConnectCore {
   /** Creates a one-time connect link; only a hash of its secret is stored. */
   async createLink(
-    input: LinkInput,
+    input: ConnectLinkInput,
   ): Promise<{ id: string; url: string; expiresAt: string; link: ConnectLinkView }> {
     const { adapter, facet } = this.facet(input.provider);
     const label = checkedLabel(input.label);
@@ -111,7 +101,7 @@ export class ConnectLinks extends ConnectCore {
   }
 
   #view(link: ConnectLink): ConnectLinkView {
-    const status: LinkStatus =
+    const status: ConnectLinkView['status'] =
       link.usedAt !== null
         ? 'used'
         : link.revokedAt !== null

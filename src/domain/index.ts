@@ -1,2 +1,3 @@
+export * from './connect.ts';
 export * from './connection.ts';
 export * from './operations.ts';

@@ -1,3 +1,4 @@
+import type { RecordError } from '../domain/operations.ts';
 import { redactValue } from '../lib/redact.ts';
 import { OutboundNetworkError, type OutboundResponse, parseJson } from './client/types.ts';
 
@@ -52,4 +53,40 @@ export async function unreachableAsCrmError<T>(
     }
     throw error;
   }
+}
+
+/** True when a failed call got no answer after it was sent (timeout, dropped connection). */
+export function mayHaveApplied(error: unknown): boolean {
+  if (!(error instanceof CrmError) || error.kind !== 'unreachable') return false;
+  return !(error.cause instanceof OutboundNetworkError && error.cause.kind === 'connect_failed');
+}
+
+/**
+ * The entry each record of a write call that failed as a whole gets; undefined when `error` is no
+ * CrmError. `own` reads the CRM's code and message from its error body.
+ */
+export function callFailure(
+  crm: string,
+  error: unknown,
+  what: string,
+  own: (body: unknown) => { code?: unknown; message?: unknown } | undefined,
+): RecordError | undefined {
+  if (!(error instanceof CrmError)) return undefined;
+  const entry = (statusCode: string, message: string): RecordError => ({ statusCode, message, fields: [] });
+  if (error.kind === 'unreachable') {
+    return mayHaveApplied(error)
+      ? entry(
+          'CRM_PROXY_OUTCOME_UNKNOWN',
+          `The ${what} call to ${crm} got no answer (${error.message}); it was not resent, because ${crm} may have applied it. Check the records before sending them again.`,
+        )
+      : entry(
+          'CRM_PROXY_NOT_SENT',
+          `The ${what} call could not reach ${crm} (${error.message}); nothing was written. Send the records again.`,
+        );
+  }
+  const body = own(error.crmBody);
+  return entry(
+    String(body?.code ?? `HTTP_${error.status ?? 'ERROR'}`),
+    `The ${what} call failed with status ${error.status ?? '?'}: ${String(body?.message ?? error.message)}. Nothing was resent.`,
+  );
 }

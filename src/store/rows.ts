@@ -3,6 +3,7 @@
 
 import type { Connection, Provider, TokenRecord } from '../domain/connection.ts';
 
+export type { ConnectLink } from '../domain/connect.ts';
 // The shared nouns live in the domain module; re-exported for the store's callers.
 export type { Connection, ConnectionStatus, Provider, Region, TokenRecord } from '../domain/connection.ts';
 export { REGIONS } from '../domain/connection.ts';
@@ -41,20 +42,6 @@ export interface ConnectState {
   createdAt: string;
   expiresAt: string;
   usedAt: string | null;
-}
-
-/** A one-time connect link, as listed: never its secret. */
-export interface ConnectLink {
-  id: string;
-  provider: Provider;
-  label: string | null;
-  loginUrl: string | null;
-  createdAt: string;
-  expiresAt: string;
-  usedAt: string | null;
-  revokedAt: string | null;
-  /** The connection the link created, once used. */
-  connectionId: string | null;
 }
 
 export interface TokenRecordWithHash extends TokenRecord {

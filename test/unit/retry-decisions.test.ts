@@ -99,7 +99,7 @@ test('Salesforce row locks: only locked records go again, two rounds with growin
 });
 
 test('Bulk job polling: growing waits up to the longest, then stop when done or past the deadline', () => {
-  const options = { firstPollMs: 100, maxPollMs: 300, timeoutMs: 10_000 };
+  const options = { firstMs: 100, maxMs: 300, timeoutMs: 10_000 };
   assert.equal(nextPoll('Open', 0, 0, 0, options), 100);
   assert.equal(nextPoll('InProgress', 1, 0, 100, options), 150);
   assert.equal(nextPoll('InProgress', 5, 0, 1_000, options), 300);

@@ -67,13 +67,12 @@ function fakeBulk(): { session: CrmSession; calls: string[] } {
   return { session, calls };
 }
 
-/** The parts of an org a Bulk job uses, polling every millisecond. */
+/** The parts of an org a Bulk job uses. */
 const orgOf = (session: CrmSession, clock: ManualClock) =>
   ({
     session,
     clock,
     api: `${session.baseUrl}/services/data/v62.0`,
-    bulk: { firstPollMs: 1 },
   }) as unknown as Org;
 
 test('bulk results in any order map back to input positions, identical rows each get one result', async () => {

@@ -1,5 +1,4 @@
 // The console's pages. Every value goes through `html`, which escapes it.
-import type { ConnectLinkSummary } from '../../admin/connect-port.ts';
 import type {
   ConnectionView,
   Operator,
@@ -7,6 +6,7 @@ import type {
   TokenView,
   UsageSeries,
 } from '../../admin/service.ts';
+import type { ConnectLinkView } from '../../domain/connect.ts';
 import { usageChart } from './chart.ts';
 import { type Html, html } from './html.ts';
 
@@ -354,11 +354,11 @@ ${tokenForm(frame, `/console/connections/${c.id}/tokens`)}</div>${tokenTable(fra
 
 export function linksPage(
   frame: PageFrame,
-  links: ConnectLinkSummary[],
+  links: ConnectLinkView[],
   providers: ProviderChoice[],
   created: { url: string; expiresAt: string } | null,
 ): Html {
-  const state = (l: ConnectLinkSummary) => (l.status === 'active' ? 'open' : l.status);
+  const state = (l: ConnectLinkView) => (l.status === 'active' ? 'open' : l.status);
   return layout(
     frame,
     'Connect links',

@@ -6,15 +6,22 @@ import type {
   SaveResult,
   WriteAnswer,
 } from '../../domain/operations.ts';
-import { ApiError } from '../../errors/index.ts';
 import { closestName } from '../../lib/closest.ts';
 import type { HandlerCall, OperationHandlers, OperationInputs } from '../adapter.ts';
 import { type OutboundResponse, parseJson } from '../client/types.ts';
-import { CrmError, crmErrorFromResponse } from '../errors.ts';
+import { crmErrorFromResponse } from '../errors.ts';
 import type { PerConnectionState } from './connection-state.ts';
 import { type ObjectRef, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
-import { chunks, fail, failed, type HubSpotErrorEntry, malformedId, written } from './write-results.ts';
+import {
+  chunks,
+  fail,
+  failed,
+  failedCall,
+  type HubSpotErrorEntry,
+  malformedId,
+  written,
+} from './write-results.ts';
 
 /** v4 batch read takes 1 000 ids; creates and archives go by 100 so a failed call fails few links. */
 const READ_BATCH = 1_000;
@@ -88,19 +95,6 @@ function byTarget(links: AssociationLink[]): Map<string, Link[]> {
     groups.set(key, group);
   });
   return groups;
-}
-
-function callFailure(error: unknown, what: string): RecordError {
-  if (error instanceof CrmError) {
-    return fail(
-      `HTTP_${error.status ?? 'ERROR'}`,
-      `The ${what} call to HubSpot failed (${error.message}); check the association before sending it again.`,
-    );
-  }
-  if (error instanceof ApiError && error.code === 'crm_rate_limited') {
-    return fail('CRM_RATE_LIMITED', `${error.message} Nothing was written for this link.`);
-  }
-  throw error;
 }
 
 /** The association type a create link names (its label, or HubSpot's default), or why there is none. */
@@ -178,7 +172,7 @@ async function writeBatch(
       throw crmErrorFromResponse('hubspot', response, `association batch ${mode}`);
     }
   } catch (error) {
-    const entry = callFailure(error, `association batch ${mode}`);
+    const entry = failedCall(error, `association batch ${mode}`, 'link');
     for (const l of batch) results[l.index] = failed(l.id, [entry]);
     return;
   }

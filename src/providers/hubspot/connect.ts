@@ -85,18 +85,15 @@ export function hubspotConnect(client: HttpClient, clock: Clock, settings: HubSp
           optional_scope: settings.optionalScopes.length > 0 ? settings.optionalScopes.join(' ') : undefined,
         },
       }),
-    async exchangeCode(target, app, input) {
-      const outcome = await exchangeAuthorizationCode(
+    exchangeCode: (target, app, input) =>
+      exchangeAuthorizationCode(
         client,
         clock,
         HUBSPOT_PROFILE.provider,
         `${apiBase(target)}${HUBSPOT_PROFILE.tokenPath}`,
         app,
         input,
-      );
-      if (!outcome.ok) return outcome;
-      return { ok: true, grant: outcome.grant, instanceUrl: null, identityUrl: null };
-    },
+      ),
     checkGrant(target, exchange) {
       return tokenInfo(client, apiBase(target), exchange.grant.accessToken);
     },

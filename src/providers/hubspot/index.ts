@@ -1,6 +1,6 @@
 import type { Connection } from '../../domain/connection.ts';
-import type { CrmAdapter, OAuthClient, ProviderDeps, ProviderModule } from '../adapter.ts';
-import { bearer, refreshAccessToken } from '../oauth.ts';
+import type { CrmAdapter, ProviderDeps, ProviderModule } from '../adapter.ts';
+import { bearer, configuredApp, refreshAccessToken } from '../oauth.ts';
 import { hubspotAssociations } from './associations.ts';
 import { hubspotAuditLogs } from './audit-logs.ts';
 import { hubspotConnect } from './connect.ts';
@@ -38,11 +38,9 @@ function createHubSpotAdapter(deps: ProviderDeps<HubSpotSettings>): CrmAdapter {
     },
     connect: hubspotConnect(deps.client, clock, settings),
     defaultApiBaseUrl: apiBaseUrl,
-    oauthApp(connection: Connection, sandboxClient: OAuthClient | undefined) {
-      const clientId = sandboxClient?.clientId ?? settings.clientId;
-      const clientSecret = sandboxClient?.clientSecret ?? settings.clientSecret;
-      if (clientId === undefined || clientSecret === undefined) return null;
-      return { clientId, clientSecret, tokenUrl: `${apiBaseUrl(connection)}${HUBSPOT_PROFILE.tokenPath}` };
+    oauthApp(connection, sandboxClient) {
+      const app = sandboxClient ?? configuredApp(settings);
+      return app && { ...app, tokenUrl: `${apiBaseUrl(connection)}${HUBSPOT_PROFILE.tokenPath}` };
     },
     handlers: {
       ...hubspotWrites(hs),

@@ -43,6 +43,8 @@ export async function hubspotUpsert(
     );
   }
   const rest = Object.fromEntries(Object.entries(record).filter(([k]) => k !== keyName));
+  const save = async (mode: 'insert' | 'update', r: Record<string, unknown>) =>
+    (await saveRecords(hs, call, object, [r], mode))[0] as SaveResult;
 
   // Matched on id, or through a search on the match key (which an insert then keeps).
   let matches: string[];
@@ -66,7 +68,7 @@ export async function hubspotUpsert(
   const [id] = matches;
   if (id === undefined) {
     const inserted = linked(property === undefined ? rest : record);
-    return { action: 'insert', result: await saveOne(hs, call, object, 'insert', inserted) };
+    return { action: 'insert', result: await save('insert', inserted) };
   }
   if (matches.length === 1) {
     // HubSpot sets associations on create only: an upsert that would update refuses them unwritten.
@@ -75,7 +77,7 @@ export async function hubspotUpsert(
       const error = fail('ASSOCIATIONS_ON_UPDATE', message, ['associations']);
       return { action: 'update', result: { id, success: false, errors: [error] } };
     }
-    return { action: 'update', result: await saveOne(hs, call, object, 'update', { ...rest, id }) };
+    return { action: 'update', result: await save('update', { ...rest, id }) };
   }
   const name = property?.name ?? input.matchKey;
   const duplicate = fail(
@@ -84,16 +86,6 @@ export async function hubspotUpsert(
     [name],
   );
   return { action: 'ambiguous', result: { success: false, errors: [duplicate] } };
-}
-
-async function saveOne(
-  hs: PerConnectionState,
-  call: HandlerCall,
-  object: ObjectRef,
-  mode: 'insert' | 'update',
-  record: Record<string, unknown>,
-): Promise<SaveResult> {
-  return (await saveRecords(hs, call, object, [record], mode))[0] as SaveResult;
 }
 
 /**

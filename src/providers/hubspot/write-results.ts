@@ -1,8 +1,8 @@
 import type { RecordError, SaveResult } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
 import type { JobHook } from '../adapter.ts';
-import { OutboundNetworkError, type OutboundResponse, parseJson } from '../client/types.ts';
-import { CrmError } from '../errors.ts';
+import { type OutboundResponse, parseJson } from '../client/types.ts';
+import { CrmError, callFailure } from '../errors.ts';
 
 // What HubSpot's batch writes answer, mapped back to the records of the request.
 
@@ -141,31 +141,28 @@ export function namesRecordValues(response: OutboundResponse): boolean {
   );
 }
 
-/** The entry each record of a call that failed as a whole gets. */
-export function failedCall(error: unknown, what: string): RecordError {
+/**
+ * The entry each record (or association link) of a call that failed as a whole gets. Association
+ * calls are resent like reads, so a link's entry only says the call failed.
+ */
+export function failedCall(error: unknown, what: string, subject: 'record' | 'link' = 'record'): RecordError {
   if (error instanceof ApiError && error.code === 'crm_rate_limited') {
-    return fail('CRM_RATE_LIMITED', `${error.message} Nothing was written for this record; send it again.`);
-  }
-  if (error instanceof CrmError && error.kind === 'unreachable') {
-    const notSent = error.cause instanceof OutboundNetworkError && error.cause.kind === 'connect_failed';
-    return notSent
-      ? fail(
-          'CRM_PROXY_NOT_SENT',
-          `The ${what} call could not reach HubSpot (${error.message}); nothing was written. Send this record again.`,
-        )
-      : fail(
-          'CRM_PROXY_OUTCOME_UNKNOWN',
-          `The ${what} call to HubSpot got no answer (${error.message}); it was not resent, because HubSpot may have applied it. Check the record before sending it again.`,
-        );
-  }
-  if (error instanceof CrmError) {
-    const body = isRecord(error.crmBody) ? (error.crmBody as HubSpotErrorEntry) : undefined;
     return fail(
-      String(body?.category ?? `HTTP_${error.status ?? 'ERROR'}`),
-      `The ${what} call failed with status ${error.status ?? '?'}: ${String(body?.message ?? error.message)}. Nothing was resent.`,
+      'CRM_RATE_LIMITED',
+      `${error.message} Nothing was written for this ${subject}; send it again.`,
     );
   }
-  throw error;
+  if (subject === 'link' && error instanceof CrmError) {
+    return fail(
+      `HTTP_${error.status ?? 'ERROR'}`,
+      `The ${what} call to HubSpot failed (${error.message}); check the association before sending it again.`,
+    );
+  }
+  const own = (body: unknown) =>
+    isRecord(body) ? { code: body['category'], message: body['message'] } : undefined;
+  const entry = callFailure('HubSpot', error, what, own);
+  if (entry === undefined) throw error;
+  return entry;
 }
 
 /** Results in request order; a record HubSpot's answers never named is answered UNREPORTED. */

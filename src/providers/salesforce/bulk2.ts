@@ -263,26 +263,25 @@ export function parseBulkError(text: string): RecordError {
 
 /**
  * Wait before the next poll of a job in `state`, or undefined to stop: the job is over, or the
- * deadline has passed. Waits start at `firstPollMs` and grow ×1.5 up to `maxPollMs`.
+ * deadline has passed. Waits start at `firstMs` and grow ×1.5 up to `maxMs`.
  */
 export function nextPoll(
   state: string,
   poll: number,
   startedAt: number,
   now: number,
-  options: Org['bulk'] = {},
+  p: { firstMs: number; maxMs: number; timeoutMs: number } = SALESFORCE_PROFILE.bulkPoll,
 ): number | undefined {
-  const p = SALESFORCE_PROFILE.bulkPoll;
-  if (TERMINAL.has(state) || now - startedAt > (options.timeoutMs ?? p.timeoutMs)) return undefined;
-  return Math.min((options.firstPollMs ?? p.firstMs) * 1.5 ** poll, options.maxPollMs ?? p.maxMs);
+  if (TERMINAL.has(state) || now - startedAt > p.timeoutMs) return undefined;
+  return Math.min(p.firstMs * 1.5 ** poll, p.maxMs);
 }
 
 async function waitForJob(org: Org, jobUrl: string, journal?: BulkJournal): Promise<JobInfo> {
-  const { clock, bulk: options } = org;
+  const { clock } = org;
   let abortSent = false;
   const startedAt = clock.now();
   // The job has just been closed: it is never done at once, so the first look waits too.
-  await clock.sleep(nextPoll('Open', 0, startedAt, startedAt, options) ?? 0);
+  await clock.sleep(nextPoll('Open', 0, startedAt, startedAt) ?? 0);
   const info = await retrying(clock, {
     attempt: async () => {
       const response = await call(org, 'getJob', { method: 'GET', url: jobUrl, idempotent: true });
@@ -298,7 +297,7 @@ async function waitForJob(org: Org, jobUrl: string, journal?: BulkJournal): Prom
       }
       return found;
     },
-    next: (found, n) => nextPoll(found.state, n, startedAt, clock.now(), options),
+    next: (found, n) => nextPoll(found.state, n, startedAt, clock.now()),
   });
   if (TERMINAL.has(info.state)) return info;
   await abort(org, jobUrl);

@@ -2,18 +2,10 @@ import type { SaveResult } from '../../domain/operations.ts';
 import { positionsWhere } from '../../lib/positions.ts';
 import type { JobHook } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
-import { crmErrorFromResponse } from '../errors.ts';
+import { crmErrorFromResponse, mayHaveApplied } from '../errors.ts';
 import { JournalSteps } from '../journal-steps.ts';
 import { type PreparedRecord, toCollectionsRecord } from './format.ts';
-import {
-  cancelledResult,
-  failedCallEntry,
-  malformedId,
-  mayHaveApplied,
-  normalizeResult,
-  type Org,
-  send,
-} from './org.ts';
+import { cancelledResult, failedCallEntry, malformedId, normalizeResult, type Org, send } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import { type KeyField, reconcileByKey, reconcileInserts } from './reconcile.ts';
 
@@ -38,60 +30,37 @@ export interface WriteJournal {
 const failedCount = (results: SaveResult[]) => results.filter((r) => !r.success).length;
 
 /**
- * A write through sObject Collections. Whole-call failures become per-record entries, unless
- * every call failed and none can have been applied (an error answer, or never sent): then the
- * request fails as a whole. A delete answers malformed ids here, as on the Bulk path, and never
- * sends them: Salesforce splits `ids=` on commas, escaped or not, so an id holding one would
- * shift every result after it.
- */
-export async function viaCollections(
-  org: Org,
-  operation: WriteOperation,
-  objectName: string | null,
-  items: PreparedRecord[] | string[],
-  journal?: WriteJournal,
-  lookup?: KeyField,
-): Promise<SaveResult[]> {
-  const sent =
-    operation === 'delete'
-      ? positionsWhere(items as string[], (id) => SALESFORCE_PROFILE.idPattern.test(id))
-      : items.map((_, i) => i);
-  const results = operation === 'delete' ? (items as string[]).map(malformedId) : new Array(items.length);
-  if (sent.length === 0) return results;
-  const sending = sent.map((i) => items[i]) as PreparedRecord[] | string[];
-  const { results: got, failures } = await collectionsWrite(org, operation, objectName, sending, {
-    journal,
-    lookup,
-  });
-  const calls = Math.ceil(sending.length / SALESFORCE_PROFILE.collectionsMaxRecords);
-  const first = failures[0];
-  if (failures.length === calls && first !== undefined && !mayHaveApplied(first)) throw first;
-  sent.forEach((i, k) => {
-    results[i] = got[k] ?? { success: false, errors: [] };
-  });
-  return results;
-}
-
-/**
  * sObject Collections create/update/delete, 200 records per call, `allOrNone=false`, calls in
  * parallel under the connection's limiter. Never resent after a timeout, a dropped connection or
  * a 5xx (the client's `decide()`): Salesforce may have applied the call, and a resent create would
  * write the records twice. Those records are answered failed with an entry saying so, unless
- * `lookup` finds them (an insert whose answer was lost, looked up by an external id). Answers
- * each call's error besides the per-record entries.
+ * `lookup` finds them (an insert whose answer was lost, looked up by an external id). When every
+ * call failed and none can have been applied (an error answer, or never sent), the request fails
+ * as a whole. A delete answers malformed ids here, as on the Bulk path, and never sends them:
+ * Salesforce splits `ids=` on commas, escaped or not, so an id holding one would shift every
+ * result after it.
  *
  * In a job, each call is journaled before it is sent (`sending`, with the time) and after
  * (`done`, with its results). A re-run reuses answered calls; a call marked `sending` may have
  * reached Salesforce: an update or delete is sent again (same values, same outcome), an insert is
  * first reconciled (what it created is found and answered; only the rest is sent again).
  */
-export async function collectionsWrite(
+export async function viaCollections(
   org: Org,
   operation: WriteOperation,
   objectName: string | null,
-  items: PreparedRecord[] | string[],
-  { journal, lookup }: { journal?: WriteJournal | undefined; lookup?: KeyField | undefined },
-): Promise<{ results: SaveResult[]; failures: unknown[] }> {
+  all: PreparedRecord[] | string[],
+  journal?: WriteJournal,
+  lookup?: KeyField,
+): Promise<SaveResult[]> {
+  const sent =
+    operation === 'delete'
+      ? positionsWhere(all as string[], (id) => SALESFORCE_PROFILE.idPattern.test(id))
+      : all.map((_, i) => i);
+  const answers: SaveResult[] =
+    operation === 'delete' ? (all as string[]).map(malformedId) : new Array(all.length);
+  if (sent.length === 0) return answers;
+  const items = sent.map((i) => all[i]) as PreparedRecord[] | string[];
   const since = org.clock.now();
   const size = SALESFORCE_PROFILE.collectionsMaxRecords;
   const results: SaveResult[] = new Array(items.length);
@@ -101,36 +70,9 @@ export async function collectionsWrite(
   const keyOf = (start: number) => `${journal?.scope}:collections:${operation}:${start}`;
 
   const steps = new JournalSteps<SaveResult[]>(journal?.hook, journal && (() => journal.now()));
-  // What earlier runs of a job left: answered calls, and the records of interrupted inserts that
-  // reconciliation found the call had created.
-  const known = new Map<number, Array<SaveResult | undefined>>();
-  const sentAt = new Map<number, string>();
-  if (journal !== undefined) {
-    const entries = await Promise.all(starts.map((s) => steps.state(keyOf(s))));
-    const interrupted: number[] = [];
-    const claimed = new Set<string>();
-    entries.forEach((entry, k) => {
-      const start = starts[k] as number;
-      if (entry.kind === 'done') {
-        known.set(start, entry.results);
-        for (const r of entry.results) if (r.id != null) claimed.add(r.id);
-        journal.report(`c${start}`, entry.results.length, failedCount(entry.results));
-      } else if (entry.kind === 'interrupted') {
-        sentAt.set(start, entry.since ?? '');
-        if (operation === 'insert') interrupted.push(start);
-      }
-    });
-    if (interrupted.length > 0 && objectName !== null) {
-      const calls = interrupted.map((start) => ({
-        records: (items as PreparedRecord[]).slice(start, start + size),
-        since: sentAt.get(start) as string,
-      }));
-      const found = await reconcileInserts(org, objectName, journal.fieldTypes, calls, claimed);
-      interrupted.forEach((start, k) => {
-        known.set(start, found[k] ?? []);
-      });
-    }
-  }
+  const { known, sentAt } = await resumed(org, operation, objectName, items, journal, starts, (start) =>
+    steps.state(keyOf(start)),
+  );
 
   const calls = starts.map((start) =>
     org.limiter.run(async () => {
@@ -174,7 +116,56 @@ export async function collectionsWrite(
     }),
   );
   await Promise.all(calls);
-  return { results, failures };
+  const first = failures[0];
+  if (failures.length === starts.length && first !== undefined && !mayHaveApplied(first)) throw first;
+  sent.forEach((i, k) => {
+    answers[i] = results[k] ?? { success: false, errors: [] };
+  });
+  return answers;
+}
+
+/**
+ * What earlier runs of a job left: answered calls, and the records of interrupted inserts that
+ * reconciliation found the call had created; `sentAt`, when each interrupted call was first sent.
+ */
+async function resumed(
+  org: Org,
+  operation: WriteOperation,
+  objectName: string | null,
+  items: PreparedRecord[] | string[],
+  journal: WriteJournal | undefined,
+  starts: number[],
+  state: (start: number) => ReturnType<JournalSteps<SaveResult[]>['state']>,
+) {
+  const size = SALESFORCE_PROFILE.collectionsMaxRecords;
+  const known = new Map<number, Array<SaveResult | undefined>>();
+  const sentAt = new Map<number, string>();
+  if (journal === undefined) return { known, sentAt };
+  const entries = await Promise.all(starts.map(state));
+  const interrupted: number[] = [];
+  const claimed = new Set<string>();
+  entries.forEach((entry, k) => {
+    const start = starts[k] as number;
+    if (entry.kind === 'done') {
+      known.set(start, entry.results);
+      for (const r of entry.results) if (r.id != null) claimed.add(r.id);
+      journal.report(`c${start}`, entry.results.length, failedCount(entry.results));
+    } else if (entry.kind === 'interrupted') {
+      sentAt.set(start, entry.since ?? '');
+      if (operation === 'insert') interrupted.push(start);
+    }
+  });
+  if (interrupted.length > 0 && objectName !== null) {
+    const reconciling = interrupted.map((start) => ({
+      records: (items as PreparedRecord[]).slice(start, start + size),
+      since: sentAt.get(start) as string,
+    }));
+    const found = await reconcileInserts(org, objectName, journal.fieldTypes, reconciling, claimed);
+    interrupted.forEach((start, k) => {
+      known.set(start, found[k] ?? []);
+    });
+  }
+  return { known, sentAt };
 }
 
 async function oneCall(

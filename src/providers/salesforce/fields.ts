@@ -1,6 +1,7 @@
 import { ApiError } from '../../errors/index.ts';
 import { parseJson } from '../client/types.ts';
 import { CrmError, crmErrorFromResponse } from '../errors.ts';
+import { viaCollections } from './collections.ts';
 import { resolveObjectName, unknownObject } from './describe.ts';
 import { type Org, type OrgHandler, send } from './org.ts';
 import { query, soqlString } from './query.ts';
@@ -38,7 +39,6 @@ async function grantFieldAccess(org: Org, objectApiName: string, field: string):
     `SELECT Id, Profile.Name FROM PermissionSet WHERE IsOwnedByProfile = true AND Profile.Name IN (${FLS_PROFILES.map(soqlString).join(', ')})`,
   );
   const records = sets.records.map((s) => ({
-    attributes: { type: 'FieldPermissions' },
     ParentId: s['Id'],
     SobjectType: objectApiName,
     Field: field,
@@ -46,25 +46,16 @@ async function grantFieldAccess(org: Org, objectApiName: string, field: string):
     PermissionsEdit: true,
   }));
   if (records.length === 0) return;
-  const response = await send(org, 'grant field access', 'collections.insert', {
-    method: 'POST',
-    url: `${org.api}/composite/sobjects`,
-    json: { allOrNone: false, records },
-    idempotent: false,
+  const message = `${field} was created, but granting field-level security failed; grant it in Setup`;
+  const grantFailed = (crmBody: unknown, status?: number) =>
+    new CrmError('salesforce', 'crm_error', message, { status, crmBody });
+  const results = await viaCollections(org, 'insert', 'FieldPermissions', records).catch((error: unknown) => {
+    throw error instanceof CrmError && error.kind === 'crm_error'
+      ? grantFailed(error.crmBody, error.status)
+      : error;
   });
-  const results = parseJson<Array<{ success?: boolean; errors?: unknown[] }>>(response);
-  const failed = Array.isArray(results) ? results.filter((r) => r.success !== true) : null;
-  if (response.status !== 200 || failed === null || failed.length > 0) {
-    throw new CrmError(
-      'salesforce',
-      'crm_error',
-      `${field} was created, but granting field-level security failed; grant it in Setup`,
-      {
-        status: response.status,
-        crmBody: failed ?? parseJson<unknown>(response) ?? response.text.slice(0, 500),
-      },
-    );
-  }
+  const failed = results.filter((r) => !r.success);
+  if (failed.length > 0) throw grantFailed(failed, 200);
 }
 
 /** The field through the Tooling API; Salesforce's refusal of the definition is a 400 naming it. */

@@ -3,8 +3,8 @@ import type { Clock } from '../../lib/clock.ts';
 import type { ConcurrencyLimiter } from '../../lib/limiter.ts';
 import type { TtlCache } from '../../lib/ttl-cache.ts';
 import type { CrmSession, JobHook, OperationAnswers, OperationInputs } from '../adapter.ts';
-import { OutboundNetworkError, type OutboundRequest, type OutboundResponse } from '../client/types.ts';
-import { CrmError, unreachableAsCrmError } from '../errors.ts';
+import type { OutboundRequest, OutboundResponse } from '../client/types.ts';
+import { callFailure, unreachableAsCrmError } from '../errors.ts';
 import type { AllowanceBook } from './allowance.ts';
 
 /** Salesforce's Describe Global result, passed through unchanged. */
@@ -46,8 +46,6 @@ export interface Org {
   readonly bulkThreshold: number;
   /** Below this share of the daily allowance left, the most frugal plan; at or above, the fastest. */
   readonly frugalBelow: number;
-  /** Bulk job polling when not the profile's (`bulkPoll`): first and longest wait, and when to give up. */
-  readonly bulk?: { firstPollMs?: number; maxPollMs?: number; timeoutMs?: number };
 }
 
 /** An operation as the Salesforce functions take it: on an org. */
@@ -116,35 +114,17 @@ export function normalizeError(e: Partial<RecordError> & { errorCode?: string })
   };
 }
 
-/** True when a failed call got no answer after it was sent (timeout, dropped connection). */
-export function mayHaveApplied(error: unknown): boolean {
-  if (!(error instanceof CrmError) || error.kind !== 'unreachable') return false;
-  return !(error.cause instanceof OutboundNetworkError && error.cause.kind === 'connect_failed');
-}
-
 /** The entry given to each record of a call that failed as a whole. */
 export function failedCallEntry(error: unknown, operation: string): RecordError {
-  if (error instanceof CrmError && error.kind === 'unreachable' && !mayHaveApplied(error)) {
-    return {
-      statusCode: 'CRM_PROXY_NOT_SENT',
-      message: `The ${operation} call could not reach Salesforce (${error.message}); nothing was written. Send these records again.`,
+  const first = (body: unknown) => {
+    const entry = Array.isArray(body) ? (body[0] as Record<string, unknown> | undefined) : undefined;
+    return { code: entry?.['errorCode'], message: entry?.['message'] };
+  };
+  return (
+    callFailure('Salesforce', error, operation, first) ?? {
+      statusCode: 'CRM_PROXY_ERROR',
+      message: `The ${operation} call failed.`,
       fields: [],
-    };
-  }
-  if (error instanceof CrmError && error.kind === 'unreachable') {
-    return {
-      statusCode: 'CRM_PROXY_OUTCOME_UNKNOWN',
-      message: `The ${operation} call to Salesforce got no answer (${error.message}); it was not resent, because Salesforce may have applied it. Check the records before sending them again.`,
-      fields: [],
-    };
-  }
-  if (error instanceof CrmError) {
-    const first = Array.isArray(error.crmBody) ? (error.crmBody[0] as Record<string, unknown>) : undefined;
-    return {
-      statusCode: String(first?.['errorCode'] ?? `HTTP_${error.status ?? 'ERROR'}`),
-      message: `The ${operation} call failed with status ${error.status ?? '?'}: ${String(first?.['message'] ?? error.message)}. Nothing was resent.`,
-      fields: [],
-    };
-  }
-  return { statusCode: 'CRM_PROXY_ERROR', message: `The ${operation} call failed.`, fields: [] };
+    }
+  );
 }

@@ -2,13 +2,13 @@ import type { RecordError, SaveResult } from '../../domain/operations.ts';
 import { ApiError, unknownFields } from '../../errors/index.ts';
 import { closestName } from '../../lib/closest.ts';
 import { parseJson } from '../client/types.ts';
-import { collectionsWrite } from './collections.ts';
+import { mayHaveApplied } from '../errors.ts';
+import { viaCollections } from './collections.ts';
 import { knownObject, type ObjectDescribe } from './describe.ts';
 import { type PreparedRecord, prepareRecords, toCollectionsRecord } from './format.ts';
 import {
   failedCallEntry,
   failure,
-  mayHaveApplied,
   normalizeError,
   normalizeResult,
   type Org,
@@ -76,8 +76,10 @@ export const salesforceUpsert: OrgHandler<'upsert'> = async (org, input) => {
   const save = async (operation: 'insert' | 'update', r: PreparedRecord): Promise<SaveResult> => {
     // A lost answer is looked up by the match field (its value is in the record that was sent).
     const lookup = operation === 'insert' && matchField !== 'Id' ? { name: matchField, type } : undefined;
-    const { results } = await collectionsWrite(org, operation, meta.name, [r], { lookup });
-    return results[0] ?? { success: false, errors: [] };
+    const [result] = await viaCollections(org, operation, meta.name, [r], undefined, lookup).catch(
+      (error: unknown) => [{ success: false, errors: [failedCallEntry(error, operation)] }],
+    );
+    return result ?? { success: false, errors: [] };
   };
   // Something that is not an id matches no record.
   const id = matchField === 'Id' ? String(value) : undefined;
