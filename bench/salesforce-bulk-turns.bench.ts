@@ -4,6 +4,8 @@
 // (wall, and CPU time, which a loaded machine does not inflate) and the p99 turn, per run.
 // Run: npm run bench -- salesforce-bulk-turns   (BENCH_RUNS, default 4)
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Readable } from 'node:stream';
+import { setImmediate } from 'node:timers/promises';
 import { stringify } from 'csv-stringify/sync';
 import { systemClock } from '../src/lib/clock.ts';
 import type { CrmSession } from '../src/providers/adapter.ts';
@@ -28,19 +30,37 @@ const success = stringify([
   ]).reverse(),
 ]);
 const answer = (status: number, text: string) => ({ status, headers: {}, text, attempts: 1 });
+/** A result file, handed to the caller's reader in 64 KiB reads, one a turn, as from a socket. */
+const file = async (r: { read?: (body: Readable) => Promise<void> }, text: string) => {
+  if (r.read === undefined) return answer(200, text);
+  const bytes = Buffer.from(text);
+  await r.read(
+    Readable.from(
+      (async function* () {
+        for (let at = 0; at < bytes.length; at += 65_536) {
+          await setImmediate();
+          yield bytes.subarray(at, at + 65_536);
+        }
+      })(),
+    ),
+  );
+  return answer(200, '');
+};
 const session: CrmSession = {
   connectionId: 'c',
   baseUrl: 'https://sf.test',
   async send(r) {
+    // An answer comes back in a later turn of the event loop, as from a socket.
+    await setImmediate();
     if (r.method === 'POST') return answer(200, JSON.stringify({ id: '750J', state: 'Open' }));
     if (r.method === 'PUT') {
       // The upload pulls the CSV stream as a socket would.
-      if (typeof r.body === 'function') for await (const _ of r.body());
+      if (typeof r.body === 'function') for await (const _ of r.body()) await setImmediate();
       return answer(201, '');
     }
     if (r.method === 'PATCH') return answer(200, JSON.stringify({ id: '750J', state: 'UploadComplete' }));
-    if (r.url.endsWith('/successfulResults/')) return answer(200, success);
-    if (r.url.endsWith('/failedResults/')) return answer(200, 'sf__Id,sf__Error,Name,Description\n');
+    if (r.url.endsWith('/successfulResults/')) return file(r, success);
+    if (r.url.endsWith('/failedResults/')) return file(r, 'sf__Id,sf__Error,Name,Description\n');
     return answer(200, JSON.stringify({ id: '750J', state: 'JobComplete' }));
   },
 };
