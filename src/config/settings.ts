@@ -145,8 +145,10 @@ export function readSettings<T extends SettingsDeclaration>(
 ): StaticDecode<T> {
   const { leaves, schema } = flatSchemaOf(declaration);
   const data: Record<string, unknown> = {};
+  const given = new Set<string>();
   for (const { schema: s } of leaves) {
     const text = env[s.env]?.trim();
+    if (text) given.add(s.env);
     data[s.env] = text ? candidate(s, text) : s.default;
   }
   const bad = new Set<string>();
@@ -165,12 +167,14 @@ export function readSettings<T extends SettingsDeclaration>(
       return o[k] as Record<string, unknown>;
     }, value);
     const raw = data[s.env];
-    const given = Boolean(env[s.env]?.trim());
     if (bad.has(s.env) || (raw !== undefined && s.check?.(raw as never) === false))
-      findings.problems.push(given ? `${s.env} ${s.problem}` : `${s.env} is not set; it ${s.problem}`);
+      findings.problems.push(
+        given.has(s.env) ? `${s.env} ${s.problem}` : `${s.env} is not set; it ${s.problem}`,
+      );
     else if (raw !== undefined) {
-      group[path.at(-1) as string] = s.decode === undefined ? raw : s.decode(raw as never);
-      if (s.crmUrl === true && given) findings.crmUrls[s.env] = group[path.at(-1) as string] as string;
+      const setting = s.decode === undefined ? raw : s.decode(raw as never);
+      group[path.at(-1) as string] = setting;
+      if (s.crmUrl === true && given.has(s.env)) findings.crmUrls[s.env] = setting as string;
     }
   }
   return value as StaticDecode<T>;
