@@ -1,6 +1,6 @@
 # crm-proxy: the image runs the TypeScript sources with Node's own type stripping, as `npm start`
 # does: no build step. The first stage installs the production dependencies only (better-sqlite3
-# ships its binary, so no compiler); the final image runs `node src/cli/index.ts serve` as a
+# ships its binary, so no compiler); the final image runs `node bin/crm-proxy.mjs serve` as a
 # non-root user and works on a read-only root file system (only /data is written). Build with the
 # classic builder (DOCKER_BUILDKIT=0) where Docker Hub is out of reach: it needs no frontend image;
 # `npm run image:check` builds and checks it. CI type-checks and lints before it builds the image.
@@ -44,4 +44,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
 STOPSIGNAL SIGTERM
 # V8's young generation capped at 4 MiB per semi-space and the old generation let grow by half of
 # what survived a full collection before the next one, as `npm start` does (docs/production.md).
-CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=50", "src/cli/index.ts", "serve"]
+CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=50", "bin/crm-proxy.mjs", "serve"]

@@ -1,3 +1,11 @@
 #!/usr/bin/env node
-// Launcher: runs the TypeScript sources with Node's own type stripping (Node 22.18+ or 24).
+// Launcher of `npm start`, `npm run cli` and the `crm-proxy` bin. It runs the TypeScript sources
+// with Node's own type stripping (Node 22.18+ or 24). V8's code cache on disk (in the OS temp
+// directory, or NODE_COMPILE_CACHE) keeps each module's stripped and compiled code, so a later start
+// neither compiles nor strips again: the stripper (a WebAssembly module) is not even loaded then,
+// which is why the cache is enabled here, before the first TypeScript file. Where the cache cannot
+// be written (a read-only file system), start-up simply compiles as before.
+import { enableCompileCache } from 'node:module';
+
+enableCompileCache();
 await import('../src/cli/index.ts');

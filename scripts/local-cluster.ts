@@ -260,7 +260,7 @@ async function startInstance(
   await mkdir(dataDir, { recursive: true });
   const logFile = join(dir, `instance-${index}.log`);
   const log = createWriteStream(logFile);
-  const child = spawn(process.execPath, ['src/cli/index.ts', 'serve'], {
+  const child = spawn(process.execPath, ['bin/crm-proxy.mjs', 'serve'], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -30,7 +30,7 @@ async function serve(t: { after(fn: () => void): void }, reader?: string) {
   }
   const port = await freePort();
   const metricsPort = await freePort();
-  const child = spawn(process.execPath, ['src/cli/index.ts', 'serve'], {
+  const child = spawn(process.execPath, ['bin/crm-proxy.mjs', 'serve'], {
     cwd: ROOT,
     env: {
       PATH: process.env['PATH'] ?? '',
