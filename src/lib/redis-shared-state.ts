@@ -105,18 +105,19 @@ const SCRIPTS = {
   renew: RENEW,
 };
 
+/** Prefix of every key and channel. */
+const PREFIX = 'crm-proxy:';
+/**
+ * How long a pacing slot of a call in flight is kept without renewal. This instance renews what it
+ * holds (slots and places) every third of their lease, so a killed instance's share is free again
+ * within one lease.
+ */
+const SLOT_LEASE_MS = 10_000;
+
 export interface RedisSharedStateOptions {
   url: string;
-  /** Prefix of every key and channel (several deployments may share one Redis). */
-  prefix?: string;
   /** Bound of every Redis command (default 500 ms: short, yet above a busy event loop's lag). */
   commandTimeoutMs?: number;
-  /**
-   * How long a pacing slot of a call in flight is kept without renewal (default 10 s). This instance
-   * renews what it holds (slots and places) every third of their lease, so a killed instance's share
-   * is free again within one lease.
-   */
-  slotLeaseMs?: number;
   now: () => number;
   log: { info(msg: string): void; warn(msg: string): void };
 }
@@ -124,8 +125,6 @@ export interface RedisSharedStateOptions {
 export class RedisSharedState implements SharedState {
   readonly #client: Redis;
   readonly #subscriber: Redis;
-  readonly #prefix: string;
-  readonly #slotLeaseMs: number;
   readonly #local: LocalSharedState;
   readonly #log: RedisSharedStateOptions['log'];
   readonly #now: () => number;
@@ -141,8 +140,6 @@ export class RedisSharedState implements SharedState {
   #closed = false;
 
   constructor(options: RedisSharedStateOptions) {
-    this.#prefix = options.prefix ?? 'crm-proxy:';
-    this.#slotLeaseMs = options.slotLeaseMs ?? 10_000;
     this.#local = new LocalSharedState(options.now);
     this.#log = options.log;
     this.#now = options.now;
@@ -158,7 +155,7 @@ export class RedisSharedState implements SharedState {
       // Reconnect forever, at most every 2 s.
       retryStrategy: (times: number) => Math.min(100 * times, 2000),
     };
-    this.#client = new Redis(options.url, { ...common, keyPrefix: this.#prefix });
+    this.#client = new Redis(options.url, { ...common, keyPrefix: PREFIX });
     this.#subscriber = new Redis(options.url, {
       ...common,
       autoResubscribe: false,
@@ -176,11 +173,11 @@ export class RedisSharedState implements SharedState {
     this.#subscriber.on('ready', () => {
       // Notices sent while this instance was not listening are lost: tell every handler so.
       this.#local.deliver(null, null);
-      const channels = [...this.#subscribed].map((c) => this.#prefix + c);
+      const channels = [...this.#subscribed].map((c) => PREFIX + c);
       if (channels.length > 0) this.#subscriber.subscribe(...channels).catch(() => {});
     });
     this.#subscriber.on('message', (channel: string, message: string) => {
-      if (channel.startsWith(this.#prefix)) this.#local.deliver(channel.slice(this.#prefix.length), message);
+      if (channel.startsWith(PREFIX)) this.#local.deliver(channel.slice(PREFIX.length), message);
     });
   }
 
@@ -206,10 +203,10 @@ export class RedisSharedState implements SharedState {
           max,
           windowMs,
           id,
-          this.#slotLeaseMs,
+          SLOT_LEASE_MS,
         )) as number[];
         if (answer[0] !== 1) return { ok: false, waitMs: Number(answer[1]), count: Number(answer[2]) };
-        this.#leases.hold(`win:${key}`, id, this.#slotLeaseMs);
+        this.#leases.hold(`win:${key}`, id, SLOT_LEASE_MS);
         return { ok: true, id, count: Number(answer[1]) };
       },
       () => ({ ok: true, id, count: 0 }),
@@ -239,7 +236,7 @@ export class RedisSharedState implements SharedState {
 
   async releasePlace(key: string, id: string): Promise<void> {
     this.#leases.drop(`place:${key}`, id);
-    await this.#try(() => this.#script('release', `place:${key}`, id, this.#prefix + PLACES_FREED, key));
+    await this.#try(() => this.#script('release', `place:${key}`, id, PREFIX + PLACES_FREED, key));
   }
 
   async bump(key: string): Promise<void> {
@@ -257,15 +254,14 @@ export class RedisSharedState implements SharedState {
     // This instance acts at once; the others hear it through Redis (or not at all while it is down:
     // their caches then expire on their own).
     this.#local.deliver(channel, message);
-    await this.#try(() => this.#client.publish(this.#prefix + channel, message));
+    await this.#try(() => this.#client.publish(PREFIX + channel, message));
   }
 
   subscribe(channel: string, handler: NoticeHandler): void {
     this.#local.subscribe(channel, handler);
     if (this.#subscribed.has(channel)) return;
     this.#subscribed.add(channel);
-    if (this.#subscriber.status === 'ready')
-      this.#subscriber.subscribe(this.#prefix + channel).catch(() => {});
+    if (this.#subscriber.status === 'ready') this.#subscriber.subscribe(PREFIX + channel).catch(() => {});
   }
 
   async close(): Promise<void> {
@@ -306,26 +302,14 @@ export class RedisSharedState implements SharedState {
    * the deadline, an answer already waiting in Redis's socket still counts (no false "Redis is down").
    */
   #bounded<T>(work: Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      let settled = false;
-      const timer = setTimeout(() => {
-        setImmediate(() => {
-          if (!settled) reject(new Error('redis command timed out'));
-        });
-      }, this.#timeoutMs);
-      work.then(
-        (value) => {
-          settled = true;
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (err: unknown) => {
-          settled = true;
-          clearTimeout(timer);
-          reject(err);
-        },
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => setImmediate(() => reject(new Error('redis command timed out'))),
+        this.#timeoutMs,
       );
     });
+    return Promise.race([work, late]).finally(() => clearTimeout(timer));
   }
 
   #up(): void {
