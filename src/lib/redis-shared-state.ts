@@ -327,53 +327,50 @@ export class RedisSharedState implements SharedState {
 }
 
 /**
- * What this instance holds in shared state (pacing slots, concurrency places), renewed every third
- * of its lease for as long as it is held. Leases stay short: when the instance dies the renewals
+ * What this instance holds in shared state (pacing slots, concurrency places), renewed at least
+ * every third of its lease for as long as it is held. Leases stay short: when the instance dies the renewals
  * stop, and its share is free again within one lease instead of after the longest call it might
  * have made.
  */
 class HeldLeases {
-  /** lease → key → ids held there with that lease; one timer per lease length while any is held. */
-  readonly #held = new Map<number, Map<string, Set<string>>>();
-  readonly #timers = new Map<number, NodeJS.Timeout>();
+  /** key → the lease of what is held there, and the ids held. */
+  readonly #held = new Map<string, { leaseMs: number; ids: Set<string> }>();
   readonly #renew: (key: string, leaseMs: number, ids: string[]) => Promise<unknown>;
+  /** One timer, at a third of the shortest lease held, while anything is held. */
+  #timer: NodeJS.Timeout | undefined;
+  #periodMs = Number.POSITIVE_INFINITY;
 
   constructor(renew: (key: string, leaseMs: number, ids: string[]) => Promise<unknown>) {
     this.#renew = renew;
   }
 
   hold(key: string, id: string, leaseMs: number): void {
-    const byKey = this.#held.get(leaseMs) ?? new Map<string, Set<string>>();
-    this.#held.set(leaseMs, byKey);
-    byKey.set(key, (byKey.get(key) ?? new Set()).add(id));
-    if (this.#timers.has(leaseMs)) return;
+    const held = this.#held.get(key) ?? { leaseMs, ids: new Set<string>() };
+    this.#held.set(key, held);
+    held.ids.add(id);
+    const periodMs = Math.max(100, Math.floor(leaseMs / 3));
+    if (periodMs >= this.#periodMs) return;
+    clearInterval(this.#timer);
+    this.#periodMs = periodMs;
+    this.#timer = setInterval(() => void this.#renewAll(), periodMs);
     // It never keeps the process up.
-    const timer = setInterval(() => void this.#renewAll(leaseMs), Math.max(100, Math.floor(leaseMs / 3)));
-    timer.unref();
-    this.#timers.set(leaseMs, timer);
+    this.#timer.unref();
   }
 
   drop(key: string, id: string): void {
-    for (const byKey of this.#held.values()) {
-      const ids = byKey.get(key);
-      if (ids?.delete(id) && ids.size === 0) byKey.delete(key);
-    }
+    const held = this.#held.get(key);
+    if (held?.ids.delete(id) && held.ids.size === 0) this.#held.delete(key);
   }
 
   stop(): void {
-    for (const timer of this.#timers.values()) clearInterval(timer);
-    this.#timers.clear();
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#periodMs = Number.POSITIVE_INFINITY;
     this.#held.clear();
   }
 
-  async #renewAll(leaseMs: number): Promise<void> {
-    const byKey = this.#held.get(leaseMs);
-    if (byKey === undefined || byKey.size === 0) {
-      clearInterval(this.#timers.get(leaseMs));
-      this.#timers.delete(leaseMs);
-      this.#held.delete(leaseMs);
-      return;
-    }
-    await Promise.all([...byKey].map(([key, ids]) => this.#renew(key, leaseMs, [...ids])));
+  async #renewAll(): Promise<void> {
+    if (this.#held.size === 0) return this.stop();
+    await Promise.all([...this.#held].map(([key, { leaseMs, ids }]) => this.#renew(key, leaseMs, [...ids])));
   }
 }
