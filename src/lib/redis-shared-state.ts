@@ -58,14 +58,6 @@ local wait = tonumber(first[2]) - now
 if wait > windowMs then wait = 50 end
 return {0, math.max(1, wait), count}`;
 
-/** KEYS[1] window; ARGV id, windowMs: the call is over, its slot leaves one window from now. */
-const FINISH_SLOT = `${NOW_MS}
-local windowMs = tonumber(ARGV[2])
-redis.call('ZADD', KEYS[1], 'XX', now + windowMs, ARGV[1])
--- Renewals keep the key one lease ahead only: the finished slot must stay for its whole window.
-if redis.call('PTTL', KEYS[1]) < windowMs then redis.call('PEXPIRE', KEYS[1], windowMs) end
-return 1`;
-
 /** KEYS[1] blocked-until; ARGV ms. */
 const BLOCK = `${NOW_MS}
 local untilMs = now + tonumber(ARGV[1])
@@ -86,8 +78,9 @@ const RELEASE_PLACE = `if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then redis.c
 return 1`;
 
 /**
- * KEYS[1] a window or a place set; ARGV leaseMs, then the ids this instance still holds there: each
- * is kept one lease from now (only if still there: XX), and the key lives at least that long.
+ * KEYS[1] a window or a place set; ARGV leaseMs, then the ids this instance still holds there (or a
+ * finished call's slot, with the window as its lease): each is kept one lease from now (only if
+ * still there: XX), and the key lives at least that long.
  */
 const RENEW = `${NOW_MS}
 local lease = tonumber(ARGV[1])
@@ -98,7 +91,6 @@ return 1`;
 const SCRIPTS = {
   take: TAKE_TOKEN,
   reserve: RESERVE_SLOT,
-  finish: FINISH_SLOT,
   block: BLOCK,
   acquire: ACQUIRE_PLACE,
   release: RELEASE_PLACE,
@@ -215,7 +207,9 @@ export class RedisSharedState implements SharedState {
 
   async finishSlot(key: string, id: string, windowMs: number): Promise<void> {
     this.#leases.drop(`win:${key}`, id);
-    await this.#try(() => this.#script('finish', `win:${key}`, id, windowMs));
+    // The slot leaves one window from now, and the key lives at least that long (renewals keep it
+    // one lease ahead only).
+    await this.#try(() => this.#script('renew', `win:${key}`, windowMs, id));
   }
 
   async block(key: string, ms: number): Promise<void> {
