@@ -4,7 +4,7 @@
 // "device cookie", after OWASP's device cookies): failures from elsewhere never use up its own
 // allowance. The counters are in this instance's memory.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { TokenBuckets } from '../auth/rate-limit.ts';
+import { TokenBuckets } from '../lib/shared-state.ts';
 
 /**
  * The documented numbers (docs/console.md): `burst` failures at once, then one more each
@@ -48,10 +48,11 @@ export class SignInGuard {
   check(address: string, email: string, deviceCookie: string | undefined): SignInCheck {
     const now = this.#now();
     const device = this.#knownBrowser(email, deviceCookie, now);
-    const wait =
+    const waitMs =
       device !== null
-        ? this.#browser.waitSeconds(device, now)
-        : Math.max(this.#address.waitSeconds(address, now), this.#account.waitSeconds(email, now));
+        ? this.#browser.waitMs(device, now)
+        : Math.max(this.#address.waitMs(address, now), this.#account.waitMs(email, now));
+    const wait = Math.ceil(waitMs / 1000);
     return wait > 0 ? { allowed: false, retryAfterSeconds: wait } : { allowed: true, knownBrowser: device };
   }
 

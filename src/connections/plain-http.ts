@@ -5,14 +5,10 @@ import { ApiError } from '../errors/index.ts';
 export function plainHttpUrls(
   connection: Pick<Connection, 'instanceUrl' | 'apiBaseUrl' | 'loginUrl'>,
 ): Array<{ field: string; url: string }> {
-  const fields = {
-    instanceUrl: connection.instanceUrl,
-    apiBaseUrl: connection.apiBaseUrl,
-    loginUrl: connection.loginUrl,
-  };
-  return Object.entries(fields).flatMap(([field, url]) =>
-    typeof url === 'string' && url.toLowerCase().startsWith('http:') ? [{ field, url }] : [],
-  );
+  return (['instanceUrl', 'apiBaseUrl', 'loginUrl'] as const).flatMap((field) => {
+    const url = connection[field];
+    return typeof url === 'string' && url.toLowerCase().startsWith('http:') ? [{ field, url }] : [];
+  });
 }
 
 /** Why plain http is refused, and the way out, for messages in the CLI, the API and doctor. */
@@ -30,6 +26,6 @@ export function plainHttpRefusal(connection: Connection): ApiError | null {
   return new ApiError(
     'connection_plain_http',
     `Connection ${connection.id} (${connection.provider}) reaches its CRM over plain http (${urls}), so nothing was sent. ${PLAIN_HTTP_FIX} To use https, remove the connection and add it again with an https:// ${plain[0]?.field}.`,
-    { details: plain.map((u) => ({ field: u.field, url: u.url })) },
+    { details: plain },
   );
 }

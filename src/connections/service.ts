@@ -1,5 +1,4 @@
-import type { Keyring } from '../crypto/envelope.ts';
-import { open, seal } from '../crypto/envelope.ts';
+import { type Keyring, needsReseal, open, seal } from '../crypto/envelope.ts';
 import { randomBase62 } from '../crypto/random.ts';
 import type { Connection, Region } from '../domain/connection.ts';
 import type { ProviderProfile } from '../providers/adapter.ts';
@@ -60,11 +59,10 @@ export class ConnectionService {
     const credProblem = credentialsProblem(input.credentials);
     if (credProblem) return credProblem;
     const crm = profile.displayName;
-    if (profile.connection.instanceUrl === 'required') {
-      if (!input.instanceUrl) return `instanceUrl is required for a ${crm} connection`;
-      const p = urlProblem('instanceUrl', input.instanceUrl, sandbox, this.#plainHttp);
-      if (p) return p;
-    } else if (input.instanceUrl) {
+    if (profile.connection.instanceUrl === 'required' && !input.instanceUrl) {
+      return `instanceUrl is required for a ${crm} connection`;
+    }
+    if (profile.connection.instanceUrl !== 'required' && input.instanceUrl) {
       const withHosts = this.#profiles
         .filter((p) => p.connection.instanceUrl === 'required')
         .map((p) => p.displayName);
@@ -74,6 +72,7 @@ export class ConnectionService {
       return `a ${crm} connection needs ${profile.connection.credentials.map((k) => (k === 'oauth' ? 'an OAuth refresh token' : 'a private app token')).join(' or ')}`;
     }
     for (const [field, url] of [
+      ['instanceUrl', input.instanceUrl],
       ['apiBaseUrl', input.apiBaseUrl],
       ['loginUrl', input.loginUrl],
     ] as const) {
@@ -154,16 +153,8 @@ export class ConnectionService {
       const profile = this.#profiles.find((p) => p.id === row.provider);
       if (profile !== undefined && !profile.connection.credentials.includes(credentials.kind))
         return 'invalid';
-      const sealed = this.#seal(id, credentials);
-      if (
-        await this.#store.connections.compareAndSetCredentials(
-          id,
-          row.credentialsVersion,
-          sealed,
-          this.#now(),
-        )
-      ) {
-        await this.#store.connections.setStatus(id, 'active', null, this.#now());
+      if (await this.compareAndSetCredentials(id, row.credentialsVersion, credentials)) {
+        await this.markActive(id);
         return 'updated';
       }
     }
@@ -175,11 +166,11 @@ export class ConnectionService {
   }
 
   /** `reason` is shown to API clients and operators: never put a secret or a raw CRM response in it. */
-  async markNeedsReauth(id: string, reason: string): Promise<boolean> {
+  markNeedsReauth(id: string, reason: string): Promise<boolean> {
     return this.#store.connections.setStatus(id, 'needs_reauth', reason, this.#now());
   }
 
-  async markActive(id: string): Promise<boolean> {
+  markActive(id: string): Promise<boolean> {
     return this.#store.connections.setStatus(id, 'active', null, this.#now());
   }
 
@@ -205,7 +196,7 @@ export class ConnectionService {
     for (let attempt = 0; attempt < 5; attempt++) {
       const row = await this.#store.connections.find(id);
       if (!row) return 'gone';
-      if (row.credentials.keyId === this.#keyring.activeKeyId) return 'current';
+      if (!needsReseal(this.#keyring, row.credentials)) return 'current';
       const plaintext = open(this.#keyring, row.credentials, aad(id));
       const sealed = seal(this.#keyring, plaintext, aad(id));
       if (await this.#store.connections.replaceSealed(id, row.credentialsVersion, sealed, this.#now())) {

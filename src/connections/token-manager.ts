@@ -6,6 +6,7 @@ import type { AuthFacet, OAuthApp } from '../providers/adapter.ts';
 import { CrmError } from '../providers/errors.ts';
 import { type LocksRepository, LockTimeoutError } from '../store/types.ts';
 import { plainHttpRefusal } from './plain-http.ts';
+import type { ConnectionService } from './service.ts';
 import {
   type ConnectionWithCredentials,
   type Credentials,
@@ -14,11 +15,10 @@ import {
 } from './types.ts';
 
 /** What the token manager needs from the connection service (structural, so tests can pass a fake). */
-export interface CredentialsStore {
-  get(id: string): Promise<ConnectionWithCredentials | null>;
-  compareAndSetCredentials(id: string, expectedVersion: number, credentials: Credentials): Promise<boolean>;
-  markNeedsReauth(id: string, reason: string): Promise<unknown>;
-}
+export type CredentialsStore = Pick<
+  ConnectionService,
+  'get' | 'compareAndSetCredentials' | 'markNeedsReauth'
+>;
 
 export interface TokenManagerOptions {
   connections: CredentialsStore;

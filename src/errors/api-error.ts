@@ -1,4 +1,4 @@
-import { type ErrorCode, statusOf } from './codes.ts';
+import { ERROR_STATUS, type ErrorCode } from './codes.ts';
 
 /** One entry of `error.details`: a failing field, a limit, or the CRM's own error. */
 export type ErrorDetail = Record<string, unknown>;
@@ -24,12 +24,8 @@ export class ApiError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
     this.code = code;
-    this.status = statusOf(code);
+    this.status = ERROR_STATUS[code];
     this.details = options.details ?? [];
     this.headers = options.headers ?? {};
   }
-}
-
-export function isApiError(value: unknown): value is ApiError {
-  return value instanceof ApiError;
 }

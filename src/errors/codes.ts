@@ -56,7 +56,3 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
-
-export function statusOf(code: ErrorCode): number {
-  return ERROR_STATUS[code];
-}

@@ -1,4 +1,4 @@
-export { ApiError, type ApiErrorOptions, type ErrorDetail, isApiError } from './api-error.ts';
+export { ApiError, type ApiErrorOptions, type ErrorDetail } from './api-error.ts';
 export { type ErrorBody, toErrorBody } from './body.ts';
 export { type UnknownField, unknownFields, unknownObject } from './builders.ts';
-export { ERROR_CODES, ERROR_STATUS, type ErrorCode, statusOf } from './codes.ts';
+export { ERROR_CODES, ERROR_STATUS, type ErrorCode } from './codes.ts';

@@ -38,14 +38,10 @@ export function withCallContext<T>(context: CallContext, fn: () => T): T {
   return storage.run({ ...storage.getStore(), ...context }, fn);
 }
 
-/** The request id and job id of the work in progress (empty outside any), for logs. */
-export function currentCallIds(): { requestId?: string; jobId?: string } {
+/** The request id and job id of the work in progress (undefined outside any: a log line leaves them out). */
+export function currentCallIds(): Pick<CallContext, 'requestId' | 'jobId'> {
   const store = storage.getStore();
-  if (store === undefined) return {};
-  return {
-    ...(store.requestId === undefined ? {} : { requestId: store.requestId }),
-    ...(store.jobId === undefined ? {} : { jobId: store.jobId }),
-  };
+  return { requestId: store?.requestId, jobId: store?.jobId };
 }
 
 /** One CRM call attempt; `headers` when it was answered. */

@@ -1,3 +1,5 @@
+import { setTimeout as delay } from 'node:timers/promises';
+
 /**
  * Time source: reading the time and waiting. Injected everywhere, so expiry, pacing, polling and
  * retries are testable without real waits (tests pass a clock they move on themselves).
@@ -10,20 +12,11 @@ export interface Clock {
 
 export const systemClock: Clock = {
   now: () => Date.now(),
+  // An abort rejects the timer's promise; a sleep ends early instead.
   sleep: (ms, signal) =>
-    new Promise((resolve) => {
-      if (ms <= 0 || signal?.aborted === true) {
-        resolve();
-        return;
-      }
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      }
-      signal?.addEventListener('abort', done, { once: true });
-    }),
+    ms <= 0 || signal?.aborted === true
+      ? Promise.resolve()
+      : delay(ms, undefined, { signal }).catch(() => {}),
 };
 
 /** A clock that only tells the time (tests that shift `now`) waits in real time. */

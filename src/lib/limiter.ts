@@ -1,3 +1,4 @@
+import { AdmissionQueue } from './admission.ts';
 import type { SharedState } from './shared-state.ts';
 
 /** Places shared with other instances: the cap then holds for all of them together. */
@@ -18,32 +19,27 @@ export interface SharedPlaces {
 export class ConcurrencyLimiter {
   readonly #concurrency: number;
   readonly #shared: SharedPlaces | undefined;
-  #active = 0;
-  readonly #queue: Array<() => void> = [];
+  /** Each task weighs one: at most `concurrency` inside, the others wait in arrival order. */
+  readonly #local: AdmissionQueue;
   /** Tasks here waiting for a shared place; aborted when another instance frees one. */
   readonly #waiting = new Set<AbortController>();
 
   constructor(concurrency: number, shared?: SharedPlaces) {
     this.#concurrency = Math.max(1, concurrency);
+    this.#local = new AdmissionQueue(this.#concurrency);
     this.#shared = shared?.state.mode() === 'local' ? undefined : shared;
   }
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.#active >= this.#concurrency) {
-      await new Promise<void>((resolve) => this.#queue.push(resolve));
-    } else {
-      this.#active += 1;
-    }
+    // Without an abort signal, entry always comes.
+    const leave = (await this.#local.enter(1)) as () => void;
     let place: string | null = null;
     try {
       if (this.#shared !== undefined) place = await this.#sharedPlace(this.#shared);
       return await fn();
     } finally {
       if (place !== null) void this.#shared?.state.releasePlace(this.#shared.key, place);
-      const next = this.#queue.shift();
-      // The slot passes straight to the next waiter, so `#active` only drops when nobody waits.
-      if (next === undefined) this.#active -= 1;
-      else next();
+      leave();
     }
   }
 

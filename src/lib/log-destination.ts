@@ -41,11 +41,7 @@ export const LOG_FLUSH_MS = 250;
 /** Bytes the reader may fall behind before lines are dropped. */
 const MAX_QUEUED_BYTES = 1 << 20;
 
-const lineCount = (text: string) => {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
-  return n;
-};
+const lineCount = (text: string) => text.match(/\n/g)?.length ?? 0;
 
 /**
  * A non-blocking destination for stdout when it is a pipe or a socket; undefined otherwise (a

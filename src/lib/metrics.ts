@@ -17,8 +17,8 @@ const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 
 /** Where the gauges read from at scrape time. */
 export interface MetricsSources {
-  jobCounts?: () => Promise<Record<string, number>>;
-  logLinesDropped?: () => number;
+  jobCounts: () => Promise<Record<string, number>>;
+  logLinesDropped: () => number;
 }
 
 export class Metrics {
@@ -101,35 +101,31 @@ export class Metrics {
   });
 
   /** `crms`: the provider profile ids; any other label prefix is counted as `other`. */
-  constructor(crms: readonly string[], options: MetricsSources = {}) {
+  constructor(crms: readonly string[], sources: MetricsSources) {
     this.#crms = new Set(crms);
-    const dropped = options.logLinesDropped;
     new Counter({
       name: 'crm_proxy_log_lines_dropped_total',
       help: 'Log lines dropped because the reader of stdout was full, slow or gone (requests are never held for a log line).',
       registers: [this.registry],
       collect() {
         this.reset();
-        this.inc(dropped?.() ?? 0);
+        this.inc(sources.logLinesDropped());
       },
     });
-    const jobCounts = options.jobCounts;
-    if (jobCounts !== undefined) {
-      // Read from the store at each scrape: the jobs of every instance sharing it.
-      new Gauge({
-        name: 'crm_proxy_jobs',
-        help: 'Durable jobs in the store, by state.',
-        labelNames: ['state'] as const,
-        registers: [this.registry],
-        async collect() {
-          const counts = await jobCounts();
-          this.reset();
-          for (const state of ['queued', 'running', 'completed', 'failed', 'cancelled']) {
-            this.set({ state }, counts[state] ?? 0);
-          }
-        },
-      });
-    }
+    // Read from the store at each scrape: the jobs of every instance sharing it.
+    new Gauge({
+      name: 'crm_proxy_jobs',
+      help: 'Durable jobs in the store, by state.',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      async collect() {
+        const counts = await sources.jobCounts();
+        this.reset();
+        for (const state of ['queued', 'running', 'completed', 'failed', 'cancelled']) {
+          this.set({ state }, counts[state] ?? 0);
+        }
+      },
+    });
     // Process CPU, memory, GC, and event-loop lag (nodejs_eventloop_lag_*), prefixed.
     collectDefaultMetrics({
       register: this.registry,

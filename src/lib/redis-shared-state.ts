@@ -58,14 +58,6 @@ local wait = tonumber(first[2]) - now
 if wait > windowMs then wait = 50 end
 return {0, math.max(1, wait), count}`;
 
-/** KEYS[1] window; ARGV id, windowMs: the call is over, its slot leaves one window from now. */
-const FINISH_SLOT = `${NOW_MS}
-local windowMs = tonumber(ARGV[2])
-redis.call('ZADD', KEYS[1], 'XX', now + windowMs, ARGV[1])
--- Renewals keep the key one lease ahead only: the finished slot must stay for its whole window.
-if redis.call('PTTL', KEYS[1]) < windowMs then redis.call('PEXPIRE', KEYS[1], windowMs) end
-return 1`;
-
 /** KEYS[1] blocked-until; ARGV ms. */
 const BLOCK = `${NOW_MS}
 local untilMs = now + tonumber(ARGV[1])
@@ -86,8 +78,9 @@ const RELEASE_PLACE = `if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then redis.c
 return 1`;
 
 /**
- * KEYS[1] a window or a place set; ARGV leaseMs, then the ids this instance still holds there: each
- * is kept one lease from now (only if still there: XX), and the key lives at least that long.
+ * KEYS[1] a window or a place set; ARGV leaseMs, then the ids this instance still holds there (or a
+ * finished call's slot, with the window as its lease): each is kept one lease from now (only if
+ * still there: XX), and the key lives at least that long.
  */
 const RENEW = `${NOW_MS}
 local lease = tonumber(ARGV[1])
@@ -98,25 +91,25 @@ return 1`;
 const SCRIPTS = {
   take: TAKE_TOKEN,
   reserve: RESERVE_SLOT,
-  finish: FINISH_SLOT,
   block: BLOCK,
   acquire: ACQUIRE_PLACE,
   release: RELEASE_PLACE,
   renew: RENEW,
 };
 
+/** Prefix of every key and channel. */
+const PREFIX = 'crm-proxy:';
+/**
+ * How long a pacing slot of a call in flight is kept without renewal. This instance renews what it
+ * holds (slots and places) every third of their lease, so a killed instance's share is free again
+ * within one lease.
+ */
+const SLOT_LEASE_MS = 10_000;
+
 export interface RedisSharedStateOptions {
   url: string;
-  /** Prefix of every key and channel (several deployments may share one Redis). */
-  prefix?: string;
   /** Bound of every Redis command (default 500 ms: short, yet above a busy event loop's lag). */
   commandTimeoutMs?: number;
-  /**
-   * How long a pacing slot of a call in flight is kept without renewal (default 10 s). This instance
-   * renews what it holds (slots and places) every third of their lease, so a killed instance's share
-   * is free again within one lease.
-   */
-  slotLeaseMs?: number;
   now: () => number;
   log: { info(msg: string): void; warn(msg: string): void };
 }
@@ -124,8 +117,6 @@ export interface RedisSharedStateOptions {
 export class RedisSharedState implements SharedState {
   readonly #client: Redis;
   readonly #subscriber: Redis;
-  readonly #prefix: string;
-  readonly #slotLeaseMs: number;
   readonly #local: LocalSharedState;
   readonly #log: RedisSharedStateOptions['log'];
   readonly #now: () => number;
@@ -141,8 +132,6 @@ export class RedisSharedState implements SharedState {
   #closed = false;
 
   constructor(options: RedisSharedStateOptions) {
-    this.#prefix = options.prefix ?? 'crm-proxy:';
-    this.#slotLeaseMs = options.slotLeaseMs ?? 10_000;
     this.#local = new LocalSharedState(options.now);
     this.#log = options.log;
     this.#now = options.now;
@@ -158,7 +147,7 @@ export class RedisSharedState implements SharedState {
       // Reconnect forever, at most every 2 s.
       retryStrategy: (times: number) => Math.min(100 * times, 2000),
     };
-    this.#client = new Redis(options.url, { ...common, keyPrefix: this.#prefix });
+    this.#client = new Redis(options.url, { ...common, keyPrefix: PREFIX });
     this.#subscriber = new Redis(options.url, {
       ...common,
       autoResubscribe: false,
@@ -176,11 +165,11 @@ export class RedisSharedState implements SharedState {
     this.#subscriber.on('ready', () => {
       // Notices sent while this instance was not listening are lost: tell every handler so.
       this.#local.deliver(null, null);
-      const channels = [...this.#subscribed].map((c) => this.#prefix + c);
+      const channels = [...this.#subscribed].map((c) => PREFIX + c);
       if (channels.length > 0) this.#subscriber.subscribe(...channels).catch(() => {});
     });
     this.#subscriber.on('message', (channel: string, message: string) => {
-      if (channel.startsWith(this.#prefix)) this.#local.deliver(channel.slice(this.#prefix.length), message);
+      if (channel.startsWith(PREFIX)) this.#local.deliver(channel.slice(PREFIX.length), message);
     });
   }
 
@@ -206,10 +195,10 @@ export class RedisSharedState implements SharedState {
           max,
           windowMs,
           id,
-          this.#slotLeaseMs,
+          SLOT_LEASE_MS,
         )) as number[];
         if (answer[0] !== 1) return { ok: false, waitMs: Number(answer[1]), count: Number(answer[2]) };
-        this.#leases.hold(`win:${key}`, id, this.#slotLeaseMs);
+        this.#leases.hold(`win:${key}`, id, SLOT_LEASE_MS);
         return { ok: true, id, count: Number(answer[1]) };
       },
       () => ({ ok: true, id, count: 0 }),
@@ -218,7 +207,9 @@ export class RedisSharedState implements SharedState {
 
   async finishSlot(key: string, id: string, windowMs: number): Promise<void> {
     this.#leases.drop(`win:${key}`, id);
-    await this.#try(() => this.#script('finish', `win:${key}`, id, windowMs));
+    // The slot leaves one window from now, and the key lives at least that long (renewals keep it
+    // one lease ahead only).
+    await this.#try(() => this.#script('renew', `win:${key}`, windowMs, id));
   }
 
   async block(key: string, ms: number): Promise<void> {
@@ -239,7 +230,7 @@ export class RedisSharedState implements SharedState {
 
   async releasePlace(key: string, id: string): Promise<void> {
     this.#leases.drop(`place:${key}`, id);
-    await this.#try(() => this.#script('release', `place:${key}`, id, this.#prefix + PLACES_FREED, key));
+    await this.#try(() => this.#script('release', `place:${key}`, id, PREFIX + PLACES_FREED, key));
   }
 
   async bump(key: string): Promise<void> {
@@ -257,15 +248,14 @@ export class RedisSharedState implements SharedState {
     // This instance acts at once; the others hear it through Redis (or not at all while it is down:
     // their caches then expire on their own).
     this.#local.deliver(channel, message);
-    await this.#try(() => this.#client.publish(this.#prefix + channel, message));
+    await this.#try(() => this.#client.publish(PREFIX + channel, message));
   }
 
   subscribe(channel: string, handler: NoticeHandler): void {
     this.#local.subscribe(channel, handler);
     if (this.#subscribed.has(channel)) return;
     this.#subscribed.add(channel);
-    if (this.#subscriber.status === 'ready')
-      this.#subscriber.subscribe(this.#prefix + channel).catch(() => {});
+    if (this.#subscriber.status === 'ready') this.#subscriber.subscribe(PREFIX + channel).catch(() => {});
   }
 
   async close(): Promise<void> {
@@ -306,26 +296,14 @@ export class RedisSharedState implements SharedState {
    * the deadline, an answer already waiting in Redis's socket still counts (no false "Redis is down").
    */
   #bounded<T>(work: Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      let settled = false;
-      const timer = setTimeout(() => {
-        setImmediate(() => {
-          if (!settled) reject(new Error('redis command timed out'));
-        });
-      }, this.#timeoutMs);
-      work.then(
-        (value) => {
-          settled = true;
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (err: unknown) => {
-          settled = true;
-          clearTimeout(timer);
-          reject(err);
-        },
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => setImmediate(() => reject(new Error('redis command timed out'))),
+        this.#timeoutMs,
       );
     });
+    return Promise.race([work, late]).finally(() => clearTimeout(timer));
   }
 
   #up(): void {
@@ -343,53 +321,50 @@ export class RedisSharedState implements SharedState {
 }
 
 /**
- * What this instance holds in shared state (pacing slots, concurrency places), renewed every third
- * of its lease for as long as it is held. Leases stay short: when the instance dies the renewals
+ * What this instance holds in shared state (pacing slots, concurrency places), renewed at least
+ * every third of its lease for as long as it is held. Leases stay short: when the instance dies the renewals
  * stop, and its share is free again within one lease instead of after the longest call it might
  * have made.
  */
 class HeldLeases {
-  /** lease → key → ids held there with that lease; one timer per lease length while any is held. */
-  readonly #held = new Map<number, Map<string, Set<string>>>();
-  readonly #timers = new Map<number, NodeJS.Timeout>();
+  /** key → the lease of what is held there, and the ids held. */
+  readonly #held = new Map<string, { leaseMs: number; ids: Set<string> }>();
   readonly #renew: (key: string, leaseMs: number, ids: string[]) => Promise<unknown>;
+  /** One timer, at a third of the shortest lease held, while anything is held. */
+  #timer: NodeJS.Timeout | undefined;
+  #periodMs = Number.POSITIVE_INFINITY;
 
   constructor(renew: (key: string, leaseMs: number, ids: string[]) => Promise<unknown>) {
     this.#renew = renew;
   }
 
   hold(key: string, id: string, leaseMs: number): void {
-    const byKey = this.#held.get(leaseMs) ?? new Map<string, Set<string>>();
-    this.#held.set(leaseMs, byKey);
-    byKey.set(key, (byKey.get(key) ?? new Set()).add(id));
-    if (this.#timers.has(leaseMs)) return;
+    const held = this.#held.get(key) ?? { leaseMs, ids: new Set<string>() };
+    this.#held.set(key, held);
+    held.ids.add(id);
+    const periodMs = Math.max(100, Math.floor(leaseMs / 3));
+    if (periodMs >= this.#periodMs) return;
+    clearInterval(this.#timer);
+    this.#periodMs = periodMs;
+    this.#timer = setInterval(() => void this.#renewAll(), periodMs);
     // It never keeps the process up.
-    const timer = setInterval(() => void this.#renewAll(leaseMs), Math.max(100, Math.floor(leaseMs / 3)));
-    timer.unref();
-    this.#timers.set(leaseMs, timer);
+    this.#timer.unref();
   }
 
   drop(key: string, id: string): void {
-    for (const byKey of this.#held.values()) {
-      const ids = byKey.get(key);
-      if (ids?.delete(id) && ids.size === 0) byKey.delete(key);
-    }
+    const held = this.#held.get(key);
+    if (held?.ids.delete(id) && held.ids.size === 0) this.#held.delete(key);
   }
 
   stop(): void {
-    for (const timer of this.#timers.values()) clearInterval(timer);
-    this.#timers.clear();
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#periodMs = Number.POSITIVE_INFINITY;
     this.#held.clear();
   }
 
-  async #renewAll(leaseMs: number): Promise<void> {
-    const byKey = this.#held.get(leaseMs);
-    if (byKey === undefined || byKey.size === 0) {
-      clearInterval(this.#timers.get(leaseMs));
-      this.#timers.delete(leaseMs);
-      this.#held.delete(leaseMs);
-      return;
-    }
-    await Promise.all([...byKey].map(([key, ids]) => this.#renew(key, leaseMs, [...ids])));
+  async #renewAll(): Promise<void> {
+    if (this.#held.size === 0) return this.stop();
+    await Promise.all([...this.#held].map(([key, { leaseMs, ids }]) => this.#renew(key, leaseMs, [...ids])));
   }
 }

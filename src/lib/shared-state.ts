@@ -50,15 +50,46 @@ export interface SharedState {
 /** The channel on which a freed place of a concurrency cap is announced (message: the cap's key). */
 export const PLACES_FREED = 'places-freed';
 
-interface Bucket {
-  tokens: number;
-  updatedAt: number;
+/**
+ * Token buckets by key: `burst` tokens at once, then one more each `refillMs`. Full buckets (idle
+ * keys) are dropped past 100,000 keys, so memory stays bounded.
+ */
+export class TokenBuckets {
+  readonly #burst: number;
+  readonly #refillMs: number;
+  readonly #buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(limit: { burst: number; refillMs: number }) {
+    this.#burst = limit.burst;
+    this.#refillMs = limit.refillMs;
+  }
+
+  #level(key: string, now: number): number {
+    const b = this.#buckets.get(key);
+    if (b === undefined) return this.#burst;
+    return Math.min(this.#burst, b.tokens + (now - b.at) / this.#refillMs);
+  }
+
+  /** Milliseconds to wait for a token; 0 when there is one now. */
+  waitMs(key: string, now: number): number {
+    const level = this.#level(key, now);
+    return level >= 1 ? 0 : Math.max(1, Math.ceil((1 - level) * this.#refillMs));
+  }
+
+  /** Takes a token (an empty bucket stays empty). */
+  take(key: string, now: number): void {
+    this.#buckets.set(key, { tokens: Math.max(0, this.#level(key, now) - 1), at: now });
+    if (this.#buckets.size > 100_000) {
+      for (const [k] of this.#buckets) if (this.#level(k, now) >= this.#burst) this.#buckets.delete(k);
+    }
+  }
 }
 
 /** Everything in this process: the limits are per instance, notices reach only this instance. */
 export class LocalSharedState implements SharedState {
   readonly #now: () => number;
-  readonly #buckets = new Map<string, Bucket>();
+  /** One set of buckets per limit (`perSecond/burst`). */
+  readonly #buckets = new Map<string, TokenBuckets>();
   readonly #handlers = new Map<string, NoticeHandler[]>();
   #slots = 0;
 
@@ -71,15 +102,16 @@ export class LocalSharedState implements SharedState {
   }
 
   takeToken(key: string, perSecond: number, burst: number): number {
+    const limit = `${perSecond}/${burst}`;
+    let buckets = this.#buckets.get(limit);
+    if (buckets === undefined) {
+      buckets = new TokenBuckets({ burst, refillMs: 1000 / perSecond });
+      this.#buckets.set(limit, buckets);
+    }
     const now = this.#now();
-    const bucket = this.#buckets.get(key) ?? { tokens: burst, updatedAt: now };
-    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.updatedAt) / 1000) * perSecond);
-    bucket.updatedAt = now;
-    this.#buckets.set(key, bucket);
-    if (bucket.tokens < 1) return Math.max(1, Math.ceil(((1 - bucket.tokens) * 1000) / perSecond));
-    bucket.tokens -= 1;
-    if (this.#buckets.size > 100_000) this.#sweep(now, perSecond, burst);
-    return 0;
+    const wait = buckets.waitMs(key, now);
+    if (wait === 0) buckets.take(key, now);
+    return wait;
   }
 
   async reserveSlot(): Promise<SlotAnswer> {
@@ -123,11 +155,4 @@ export class LocalSharedState implements SharedState {
   }
 
   async close(): Promise<void> {}
-
-  /** Drops full buckets (idle tokens) so memory stays bounded. */
-  #sweep(now: number, perSecond: number, burst: number): void {
-    for (const [key, b] of this.#buckets) {
-      if (b.tokens + ((now - b.updatedAt) / 1000) * perSecond >= burst) this.#buckets.delete(key);
-    }
-  }
 }

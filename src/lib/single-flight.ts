@@ -18,8 +18,4 @@ export class SingleFlight<T> {
     this.#inFlight.set(key, promise);
     return promise;
   }
-
-  has(key: string): boolean {
-    return this.#inFlight.has(key);
-  }
 }

@@ -43,8 +43,15 @@ export class ProxyBody {
     const forward = new PassThrough();
     this.#forward = forward;
     this.#ended = new Promise<void>((resolve, reject) => {
-      source.on('end', resolve);
-      source.on('error', reject);
+      source.on('end', () => {
+        if (this.#forwarding) forward.end();
+        resolve();
+      });
+      source.on('error', (error) => {
+        this.#sourceError = error;
+        forward.destroy(error);
+        reject(error);
+      });
       source.on('close', () => {
         if (!source.readableEnded) reject(new Error('request body aborted'));
       });
@@ -59,13 +66,6 @@ export class ProxyBody {
       if (this.#forwarding && !forward.write(chunk)) source.pause();
     });
     forward.on('drain', () => source.resume());
-    source.on('end', () => {
-      if (this.#forwarding) forward.end();
-    });
-    source.on('error', (error) => {
-      this.#sourceError = error;
-      forward.destroy(error);
-    });
   }
 
   /** What the first attempt sends. */

@@ -6,11 +6,11 @@ import type { HttpMethod } from '../providers/client/types.ts';
 export interface ForwarderOptions {
   /** Longest wait for the CRM's response headers; beyond it the target counts as unreachable. */
   headersTimeoutMs?: number;
-  /** Longest silence while a response body streams. */
-  bodyTimeoutMs?: number;
   connectTimeoutMs?: number;
-  connectionsPerOrigin?: number;
 }
+
+/** Longest silence while a response body streams. */
+const BODY_TIMEOUT_MS = 300_000;
 
 export interface ForwardRequest {
   method: HttpMethod;
@@ -120,13 +120,11 @@ function urlParts(url: string): { origin: string; path: string } {
 export class ProxyForwarder {
   readonly #agent: Dispatcher;
   readonly #headersTimeoutMs: number;
-  readonly #bodyTimeoutMs: number;
 
   constructor(options: ForwarderOptions = {}) {
     this.#headersTimeoutMs = options.headersTimeoutMs ?? 120_000;
-    this.#bodyTimeoutMs = options.bodyTimeoutMs ?? 300_000;
     this.#agent = new Agent({
-      connections: options.connectionsPerOrigin ?? 64,
+      connections: 64,
       connect: { timeout: options.connectTimeoutMs ?? 10_000 },
       keepAliveTimeout: 10_000,
     }).compose(markingArrival);
@@ -147,7 +145,7 @@ export class ProxyForwarder {
         headers: span === undefined ? req.headers : { ...req.headers, ...span.headers },
         body: req.body ?? null,
         headersTimeout: this.#headersTimeoutMs,
-        bodyTimeout: this.#bodyTimeoutMs,
+        bodyTimeout: BODY_TIMEOUT_MS,
         opaque: arrival,
       });
       span?.end(res.statusCode);

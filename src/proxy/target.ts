@@ -53,25 +53,18 @@ export function proxyTargets(
   // connection (or anything in the store) changes, and then a new one.
   const known = targetsOf.get(connection);
   if (known !== undefined) return known;
-  const targets = computeTargets(adapter, connection);
-  targetsOf.set(connection, targets);
-  return targets;
-}
-
-const targetsOf = new WeakMap<Connection, ProxyTargets>();
-
-function computeTargets(
-  adapter: Pick<CrmAdapter, 'defaultApiBaseUrl' | 'handlers'>,
-  connection: Connection,
-): ProxyTargets {
   const destination = adapter.defaultApiBaseUrl(connection).replace(/\/+$/, '');
   const extra = adapter.handlers.passthrough?.publicOrigins(connection) ?? [];
   const allowed = [originOf(destination), ...extra.map(originOf)];
   // Plain http only ever reaches a sandbox connection's own local URL.
   const usable = allowed.filter((o) => o.scheme === 'https' || connection.sandbox);
   const unique = usable.filter((o, i) => usable.findIndex((p) => show(p) === show(o)) === i);
-  return { allowed: unique, destination };
+  const targets = { allowed: unique, destination };
+  targetsOf.set(connection, targets);
+  return targets;
 }
+
+const targetsOf = new WeakMap<Connection, ProxyTargets>();
 
 // Anything a URL parser could read two ways is refused outright rather than interpreted.
 const FORBIDDEN_CHARS = /[^\x21-\x7e]|[\\#]/;
