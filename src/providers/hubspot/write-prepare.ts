@@ -1,7 +1,6 @@
 import type { RecordError, SaveResult } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
-import type { HandlerCall } from '../adapter.ts';
-import type { PerConnectionState, PropertyInfo } from './connection-state.ts';
+import type { HubSpotApi, PropertyInfo } from './connection-state.ts';
 import { checkedProperties, type ObjectRef } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 import { formatValue, OptionHints } from './values.ts';
@@ -75,8 +74,7 @@ function propertyNames(records: unknown[], mode: 'insert' | 'update'): Map<strin
  * only. Updates need an `id` of digits.
  */
 export async function prepare(
-  hs: PerConnectionState,
-  call: HandlerCall,
+  api: HubSpotApi,
   object: ObjectRef,
   records: unknown[],
   mode: 'insert' | 'update',
@@ -98,7 +96,7 @@ export async function prepare(
     return rest;
   });
   const names = propertyNames(records, mode);
-  const byLower = await checkedProperties(hs, call.session, object, [...names], describeHint(object));
+  const byLower = await checkedProperties(api, object, [...names], describeHint(object));
 
   const hints = new OptionHints();
   const prepared: Prepared[] = [];
