@@ -82,18 +82,6 @@ async function read(api: HubSpotApi, input: OperationInputs['associations']) {
   return { data: input.ids.map((id) => ({ id, to: found.get(id) ?? [] })) };
 }
 
-/** The links of a request grouped by target type, each with its position. */
-function byTarget(links: AssociationLink[]): Map<string, Link[]> {
-  const groups = new Map<string, Link[]>();
-  links.forEach((link, index) => {
-    const key = link.to.toLowerCase();
-    const group = groups.get(key) ?? [];
-    group.push({ ...link, index });
-    groups.set(key, group);
-  });
-  return groups;
-}
-
 /** The association type a create link names (its label, or HubSpot's default), or why there is none. */
 function linkType(
   link: Link,
@@ -187,7 +175,14 @@ async function write(
 ): Promise<WriteAnswer> {
   const from = await resolveObject(api, input.objectName);
   const results: Results = input.links.map(() => undefined);
-  for (const group of byTarget(input.links).values()) {
+  // The links grouped by target type, each with its position.
+  const groups = new Map<string, Link[]>();
+  for (const [index, link] of input.links.entries()) {
+    const group = groups.get(link.to.toLowerCase());
+    if (group === undefined) groups.set(link.to.toLowerCase(), [{ ...link, index }]);
+    else group.push({ ...link, index });
+  }
+  for (const group of groups.values()) {
     const to = await resolveObject(api, (group[0] as AssociationLink).to);
     // The association types from `from` to `to` (HubSpot's labels API), which creates name.
     const labels =

@@ -154,11 +154,8 @@ export interface HubSpotCall {
   kind?: CallKind;
 }
 
-export interface RetryBudget {
-  maxAttempts: number;
-  maxRetryWaitMs: number;
-  fallbackWaitMs: number;
-}
+/** How far a 429 is retried: the attempts, the waits added up, the wait when HubSpot names none. */
+type RetryBudget = Record<'maxAttempts' | 'maxRetryWaitMs' | 'fallbackWaitMs', number>;
 
 const DAY_MS = 86_400_000;
 

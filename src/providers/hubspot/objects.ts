@@ -11,7 +11,6 @@ import {
   FIELD_TYPES_BY_TYPE,
   HUBSPOT_PROFILE,
   STANDARD_OBJECTS,
-  type StandardObject,
 } from './profile.ts';
 
 /** An object type as HubSpot's paths take it. */
@@ -27,7 +26,7 @@ export interface ObjectRef {
 /** Lower case without underscores: `Line_Items`, `LINE_ITEM` and `lineitems` meet. */
 const key = (name: string): string => name.toLowerCase().replace(/_/g, '');
 
-const STANDARD_BY_KEY = new Map<string, StandardObject>();
+const STANDARD_BY_KEY = new Map<string, (typeof STANDARD_OBJECTS)[number]>();
 for (const o of STANDARD_OBJECTS) {
   for (const n of [o.path, o.typeId, ...o.aliases]) STANDARD_BY_KEY.set(key(n), o);
 }
