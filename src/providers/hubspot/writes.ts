@@ -44,21 +44,6 @@ export function createdSinceSend(record: { createdAt: number }, sentAt: number):
 /** Case-folded: HubSpot stores emails in lower case, and a unique value matches regardless of case. */
 const fold = (v: string) => v.trim().toLowerCase();
 
-/**
- * The property the records of a lost create can be found by: a contact's `email`, else the first
- * property with unique values (HubSpot refuses a second record holding one) that a record carries.
- */
-async function lookupProperty(
-  api: HubSpotApi,
-  object: ObjectRef,
-  batch: Prepared[],
-): Promise<string | undefined> {
-  const carried = (name: string) => batch.some((p) => (p.properties[name] ?? '') !== '');
-  if (object.typeId === '0-1' && carried('email')) return 'email';
-  const infos = await propertyInfos(api, object);
-  return infos.find((p) => p.hasUniqueValue && carried(p.name))?.name;
-}
-
 /** The records holding these values of a unique property: value (folded) → id and creation time. */
 export async function findByUnique(
   api: HubSpotApi,
@@ -93,7 +78,8 @@ const notWritten = (property: string, existing?: string): SaveResult => ({
 });
 
 /**
- * The records of a create batch whose answer was lost, looked up by a unique property. A record
+ * The records of a create batch whose answer was lost, looked up by a unique property: a contact's
+ * `email`, else the first property with unique values that a record carries. A record
  * found and created since the send (less the skew) was written; a record not found, or found
  * created earlier (HubSpot refuses a second record with the value), was not. Records without a
  * value, or sharing one with another record of the batch, are left out (their outcome stays
@@ -106,7 +92,11 @@ async function reconcileCreates(
   sentAt: number,
 ): Promise<Outcome> {
   const out: Outcome = new Map();
-  const property = await lookupProperty(api, object, batch).catch(() => undefined);
+  const carried = (name: string) => batch.some((p) => (p.properties[name] ?? '') !== '');
+  const unique = async () =>
+    (await propertyInfos(api, object)).find((p) => p.hasUniqueValue && carried(p.name))?.name;
+  const property =
+    object.typeId === '0-1' && carried('email') ? 'email' : await unique().catch(() => undefined);
   if (property === undefined) return out;
   const value = (p: Prepared) => fold(p.properties[property] ?? '');
   const counts = new Map<string, number>();
