@@ -13,6 +13,7 @@ import { type ObjectRef, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 import {
   chunks,
+  contextList,
   fail,
   failed,
   failedCall,
@@ -39,8 +40,6 @@ const kind = (t: V4Type): AssociationKind => ({
   typeId: Number(t.typeId),
   label: typeof t.label === 'string' ? t.label : null,
 });
-
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 
 type Link = AssociationLink & { index: number };
 type ReadyLink = Link & { type: AssociationKind | undefined };
@@ -108,9 +107,9 @@ function linkType(
 /** Each link the answer's errors name (by id, or by from and to ids) gets that error. */
 function markErrors(batch: ReadyLink[], errors: HubSpotErrorEntry[], results: Results): void {
   for (const e of errors) {
-    const ids = new Set(strings(e.context?.['ids']));
-    const fromIds = new Set(strings(e.context?.['fromObjectId']));
-    const toIds = new Set(strings(e.context?.['toObjectId']));
+    const ids = new Set(contextList(e, 'ids'));
+    const fromIds = new Set(contextList(e, 'fromObjectId'));
+    const toIds = new Set(contextList(e, 'toObjectId'));
     for (const l of batch) {
       const named =
         ids.has(l.id) || ids.has(l.toId) || (fromIds.has(l.id) && (toIds.size === 0 || toIds.has(l.toId)));
