@@ -1,9 +1,9 @@
 import type { QueryPage, SaveResult, WriteAnswer } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
-import type { CrmSession, HandlerCall, SearchRequest } from '../adapter.ts';
+import type { SearchRequest } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
-import type { PerConnectionState } from './connection-state.ts';
+import type { HubSpotApi } from './connection-state.ts';
 import { fail, isRecord } from './write-results.ts';
 
 /**
@@ -50,14 +50,13 @@ export function accountObject(name: string): Kind | undefined {
 type Row = Record<string, unknown>;
 
 /** Every owner, live or archived, through the list's pages (500 each). */
-async function owners(hs: PerConnectionState, session: CrmSession, archived: boolean): Promise<Row[]> {
+async function owners(api: HubSpotApi, archived: boolean): Promise<Row[]> {
   const out: Row[] = [];
   let after: string | undefined;
   for (let page = 0; page < 200; page++) {
     const q = new URLSearchParams({ limit: '500', archived: String(archived) });
     if (after !== undefined) q.set('after', after);
-    const body = await hs.get<{ results?: Row[]; paging?: { next?: { after?: string } } }>(
-      { session },
+    const body = await api.get<{ results?: Row[]; paging?: { next?: { after?: string } } }>(
       `/crm/v3/owners?${q.toString()}`,
       'hubspot.owners.list',
       'listing owners',
@@ -70,21 +69,15 @@ async function owners(hs: PerConnectionState, session: CrmSession, archived: boo
 }
 
 /** Owners (archived ones, or both), pipelines, or the stages of every pipeline, each naming its pipeline. */
-async function rows(
-  hs: PerConnectionState,
-  session: CrmSession,
-  kind: Kind,
-  archivedOwners: boolean | 'both',
-): Promise<Row[]> {
+async function rows(api: HubSpotApi, kind: Kind, archivedOwners: boolean | 'both'): Promise<Row[]> {
   if (kind.kind === 'owners') {
-    if (archivedOwners !== 'both') return owners(hs, session, archivedOwners);
-    return [...(await owners(hs, session, false)), ...(await owners(hs, session, true))];
+    if (archivedOwners !== 'both') return owners(api, archivedOwners);
+    return [...(await owners(api, false)), ...(await owners(api, true))];
   }
   const { objectType } = kind;
   const path = `/crm/v3/pipelines/${objectType}`;
   const what = `listing ${objectType} pipelines`;
-  const list =
-    (await hs.get<{ results?: Row[] }>({ session }, path, 'hubspot.pipelines.list', what))?.results ?? [];
+  const list = (await api.get<{ results?: Row[] }>(path, 'hubspot.pipelines.list', what))?.results ?? [];
   if (kind.kind === 'pipelines') return list;
   return list.flatMap((p) =>
     (Array.isArray(p['stages']) ? (p['stages'] as Row[]) : []).map((s) => ({ ...s, pipelineId: p['id'] })),
@@ -93,13 +86,12 @@ async function rows(
 
 /** get: one entry per id, in order, `null` where there is none (archived owners are found too). */
 export async function getAccountObjects(
-  hs: PerConnectionState,
-  session: CrmSession,
+  api: HubSpotApi,
   kind: Kind,
   ids: string[],
 ): Promise<{ data: Array<Row | null> }> {
   // The first row of an id wins (a live owner before an archived one).
-  const byId = new Map((await rows(hs, session, kind, 'both')).toReversed().map((r) => [String(r['id']), r]));
+  const byId = new Map((await rows(api, kind, 'both')).toReversed().map((r) => [String(r['id']), r]));
   return { data: ids.map((id) => byId.get(id) ?? null) };
 }
 
@@ -109,8 +101,7 @@ export async function getAccountObjects(
  * `pipelineId` (EQ).
  */
 export async function queryAccountObjects(
-  hs: PerConnectionState,
-  session: CrmSession,
+  api: HubSpotApi,
   kind: Kind,
   request: SearchRequest,
 ): Promise<QueryPage> {
@@ -132,7 +123,7 @@ export async function queryAccountObjects(
   }
   const wanted = new Map(filters.map((f) => [f.propertyName, String(f.value ?? '')]));
   const archived = wanted.get('archived')?.toLowerCase() === 'true';
-  let list = await rows(hs, session, kind, kind.kind === 'owners' ? archived : false);
+  let list = await rows(api, kind, kind.kind === 'owners' ? archived : false);
   list = list.filter((r) =>
     [...wanted].every(([name, value]) =>
       name === 'email'
@@ -152,8 +143,7 @@ export async function queryAccountObjects(
  * refusal lands on the record.
  */
 export async function writePipelines(
-  hs: PerConnectionState,
-  call: HandlerCall,
+  api: HubSpotApi,
   kind: Kind,
   records: unknown[],
   mode: 'insert' | 'update',
@@ -182,7 +172,7 @@ export async function writePipelines(
         }
         path = `${base}/${encodeURIComponent(pipelineId)}/stages`;
       }
-      const response = await hs.send(call, {
+      const response = await api.send({
         method: mode === 'update' ? 'PATCH' : 'POST',
         path,
         body,

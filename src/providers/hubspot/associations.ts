@@ -7,14 +7,13 @@ import type {
   WriteAnswer,
 } from '../../domain/operations.ts';
 import { closestName } from '../../lib/closest.ts';
-import type { HandlerCall, OperationHandlers, OperationInputs } from '../adapter.ts';
-import { type OutboundResponse, parseJson } from '../client/types.ts';
-import { crmErrorFromResponse } from '../errors.ts';
-import type { PerConnectionState } from './connection-state.ts';
+import type { OperationHandlers, OperationInputs } from '../adapter.ts';
+import type { HubSpotApi, PerConnectionState } from './connection-state.ts';
 import { type ObjectRef, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 import {
   chunks,
+  contextList,
   fail,
   failed,
   failedCall,
@@ -42,8 +41,6 @@ const kind = (t: V4Type): AssociationKind => ({
   label: typeof t.label === 'string' ? t.label : null,
 });
 
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
-
 type Link = AssociationLink & { index: number };
 type ReadyLink = Link & { type: AssociationKind | undefined };
 type Results = Array<SaveResult | undefined>;
@@ -55,25 +52,24 @@ interface BatchReadAnswer {
   }>;
 }
 
-async function read(hs: PerConnectionState, call: HandlerCall, input: OperationInputs['associations']) {
-  const from = await resolveObject(hs, call.session, input.objectName);
-  const to = await resolveObject(hs, call.session, input.to);
+async function read(api: HubSpotApi, input: OperationInputs['associations']) {
+  const from = await resolveObject(api, input.objectName);
+  const to = await resolveObject(api, input.to);
   const valid = [...new Set(input.ids.filter((id) => HUBSPOT_PROFILE.idPattern.test(id)))];
   const found = new Map<string, RecordAssociations['to']>();
   await Promise.all(
     chunks(valid, READ_BATCH).map(async (ids) => {
-      const response = await hs.send(call, {
+      const answer = await api.json<BatchReadAnswer>({
         method: 'POST',
         path: path(from, to, 'batch/read'),
         body: { inputs: ids.map((id) => ({ id })) },
         idempotent: true,
         label: 'hubspot.associations.batch.read',
+        // 207: ids without associations are listed in `errors` (NO_ASSOCIATIONS_FOUND); they have none.
+        ok: [200, 207],
+        what: `reading ${from.name} → ${to.name} associations`,
       });
-      // 207: ids without associations are listed in `errors` (NO_ASSOCIATIONS_FOUND); they have none.
-      if (response.status !== 200 && response.status !== 207) {
-        throw crmErrorFromResponse('hubspot', response, `reading ${from.name} → ${to.name} associations`);
-      }
-      for (const r of parseJson<BatchReadAnswer>(response)?.results ?? []) {
+      for (const r of answer?.results ?? []) {
         const targets = (r.to ?? []).map((t) => ({
           id: String(t.toObjectId),
           types: (t.associationTypes ?? []).map(kind),
@@ -83,18 +79,6 @@ async function read(hs: PerConnectionState, call: HandlerCall, input: OperationI
     }),
   );
   return { data: input.ids.map((id) => ({ id, to: found.get(id) ?? [] })) };
-}
-
-/** The links of a request grouped by target type, each with its position. */
-function byTarget(links: AssociationLink[]): Map<string, Link[]> {
-  const groups = new Map<string, Link[]>();
-  links.forEach((link, index) => {
-    const key = link.to.toLowerCase();
-    const group = groups.get(key) ?? [];
-    group.push({ ...link, index });
-    groups.set(key, group);
-  });
-  return groups;
 }
 
 /** The association type a create link names (its label, or HubSpot's default), or why there is none. */
@@ -123,9 +107,9 @@ function linkType(
 /** Each link the answer's errors name (by id, or by from and to ids) gets that error. */
 function markErrors(batch: ReadyLink[], errors: HubSpotErrorEntry[], results: Results): void {
   for (const e of errors) {
-    const ids = new Set(strings(e.context?.['ids']));
-    const fromIds = new Set(strings(e.context?.['fromObjectId']));
-    const toIds = new Set(strings(e.context?.['toObjectId']));
+    const ids = new Set(contextList(e, 'ids'));
+    const fromIds = new Set(contextList(e, 'fromObjectId'));
+    const toIds = new Set(contextList(e, 'toObjectId'));
     for (const l of batch) {
       const named =
         ids.has(l.id) || ids.has(l.toId) || (fromIds.has(l.id) && (toIds.size === 0 || toIds.has(l.toId)));
@@ -141,8 +125,7 @@ function markErrors(batch: ReadyLink[], errors: HubSpotErrorEntry[], results: Re
 
 /** One batch of links of one target type, each link's result set in `results`. */
 async function writeBatch(
-  hs: PerConnectionState,
-  call: HandlerCall,
+  api: HubSpotApi,
   batch: ReadyLink[],
   from: ObjectRef,
   to: ObjectRef,
@@ -158,25 +141,25 @@ async function writeBatch(
         }
       : { from: { id: l.id }, to: [{ id: l.toId }] },
   );
-  let response: OutboundResponse;
+  const what = `association batch ${mode}`;
+  let answer: { errors?: HubSpotErrorEntry[] } | undefined;
   try {
-    response = await hs.send(call, {
+    answer = await api.json({
       method: 'POST',
       path: path(from, to, `batch/${mode}`),
       body: { inputs },
       // Associating twice leaves one association; removing twice removes it once.
       idempotent: true,
       label: `hubspot.associations.batch.${mode}`,
+      ok: [200, 201, 204, 207],
+      what,
     });
-    if (![200, 201, 204, 207].includes(response.status)) {
-      throw crmErrorFromResponse('hubspot', response, `association batch ${mode}`);
-    }
   } catch (error) {
-    const entry = failedCall(error, `association batch ${mode}`, 'link');
+    const entry = failedCall(error, what, 'link');
     for (const l of batch) results[l.index] = failed(l.id, [entry]);
     return;
   }
-  markErrors(batch, parseJson<{ errors?: HubSpotErrorEntry[] }>(response)?.errors ?? [], results);
+  markErrors(batch, answer?.errors ?? [], results);
   for (const l of batch) results[l.index] ??= written(l.id);
 }
 
@@ -185,20 +168,25 @@ async function writeBatch(
  * are refused, the others sent in batches.
  */
 async function write(
-  hs: PerConnectionState,
-  call: HandlerCall,
+  api: HubSpotApi,
   input: OperationInputs['associate'],
   mode: 'create' | 'archive',
 ): Promise<WriteAnswer> {
-  const from = await resolveObject(hs, call.session, input.objectName);
+  const from = await resolveObject(api, input.objectName);
   const results: Results = input.links.map(() => undefined);
-  for (const group of byTarget(input.links).values()) {
-    const to = await resolveObject(hs, call.session, (group[0] as AssociationLink).to);
+  // The links grouped by target type, each with its position.
+  const groups = new Map<string, Link[]>();
+  for (const [index, link] of input.links.entries()) {
+    const group = groups.get(link.to.toLowerCase());
+    if (group === undefined) groups.set(link.to.toLowerCase(), [{ ...link, index }]);
+    else group.push({ ...link, index });
+  }
+  for (const group of groups.values()) {
+    const to = await resolveObject(api, (group[0] as AssociationLink).to);
     // The association types from `from` to `to` (HubSpot's labels API), which creates name.
     const labels =
       mode === 'create'
-        ? await hs.get<{ results?: V4Type[] }>(
-            call,
+        ? await api.get<{ results?: V4Type[] }>(
             path(from, to, 'labels'),
             'hubspot.associations.labels',
             'reading association labels',
@@ -214,7 +202,7 @@ async function write(
       else ready.push({ ...link, type });
     }
     await Promise.all(
-      chunks(ready, WRITE_BATCH).map((batch) => writeBatch(hs, call, batch, from, to, mode, results)),
+      chunks(ready, WRITE_BATCH).map((batch) => writeBatch(api, batch, from, to, mode, results)),
     );
   }
   const notProcessed = fail('CRM_PROXY_NO_RESULT', 'Not processed.');
@@ -228,8 +216,8 @@ async function write(
  */
 export function hubspotAssociations(hs: PerConnectionState) {
   return {
-    associations: (call, input) => read(hs, call, input),
-    associate: (call, input) => write(hs, call, input, 'create'),
-    dissociate: (call, input) => write(hs, call, input, 'archive'),
+    associations: (call, input) => read(hs.at(call), input),
+    associate: (call, input) => write(hs.at(call), input, 'create'),
+    dissociate: (call, input) => write(hs.at(call), input, 'archive'),
   } satisfies OperationHandlers;
 }

@@ -1,10 +1,10 @@
 import type { AuditLogPage } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
-import type { AuditLogFilter, Handler, HandlerCall } from '../adapter.ts';
+import type { AuditLogFilter, Handler } from '../adapter.ts';
 import { type OutboundResponse, parseJson } from '../client/types.ts';
 import { verifyCursor } from '../cursor.ts';
 import { crmErrorFromResponse } from '../errors.ts';
-import type { PerConnectionState } from './connection-state.ts';
+import type { HubSpotApi, PerConnectionState } from './connection-state.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 import { type PageCursor, readPages } from './search.ts';
 
@@ -47,11 +47,11 @@ function failure(response: OutboundResponse): Error {
  * continues.
  */
 export function hubspotAuditLogs(hs: PerConnectionState, key: Buffer): Handler<'audit_logs'> {
-  async function run(call: HandlerCall, cursor: AuditCursor): Promise<AuditLogPage> {
+  async function run(api: HubSpotApi, cursor: AuditCursor): Promise<AuditLogPage> {
     const { records, done, next_cursor } = await readPages(key, cursor, AUDIT, async (after, limit) => {
       const params = new URLSearchParams([...cursor.q, ['limit', String(limit)]]);
       if (after !== '') params.set('after', after);
-      const response = await hs.send(call, {
+      const response = await api.send({
         method: 'GET',
         path: `${AUDIT.path}?${params.toString()}`,
         idempotent: true,
@@ -64,8 +64,9 @@ export function hubspotAuditLogs(hs: PerConnectionState, key: Buffer): Handler<'
   }
 
   return async (call, input) => {
-    if ('cursor' in input) return run(call, verifyCursor(key, input.cursor, call.session.connectionId));
-    return run(call, {
+    const api = hs.at(call);
+    if ('cursor' in input) return run(api, verifyCursor(key, input.cursor, call.session.connectionId));
+    return run(api, {
       c: call.session.connectionId,
       q: queryOf(input.filter),
       a: '',

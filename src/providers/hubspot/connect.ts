@@ -12,11 +12,6 @@ const C = HUBSPOT_PROFILE.connect;
 const apiBase = (target: ConnectTarget) =>
   target.sandbox ? target.origin : HUBSPOT_PROFILE.defaultApiBaseUrl;
 
-interface TokenInfo {
-  hub_id?: number | string;
-  user?: string;
-}
-
 /** HubSpot's token information: the account (hub id) and user an OAuth access token belongs to. */
 async function tokenInfo(client: HttpClient, base: string, accessToken: string): Promise<AccessCheckOutcome> {
   // The token is the path's last segment; the outbound log masks it (lib/redact.ts).
@@ -27,7 +22,7 @@ async function tokenInfo(client: HttpClient, base: string, accessToken: string):
     label: 'hubspot.oauth.token_info',
   });
   if ('ok' in answer) return answer;
-  const body = parseJson<TokenInfo>(answer);
+  const body = parseJson<{ hub_id?: number | string; user?: string }>(answer);
   const hubId = body?.hub_id;
   if (answer.status !== 200 || (typeof hubId !== 'number' && typeof hubId !== 'string')) {
     return {

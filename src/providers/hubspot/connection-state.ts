@@ -110,26 +110,36 @@ export class PerConnectionState {
     return state;
   }
 
-  /**
-   * A paced call on the session's connection (429s retried as HubSpot indicates), under the
-   * concurrency cap when the call has one.
-   */
-  send(call: Caller, request: HubSpotCall): Promise<OutboundResponse> {
-    const send = () =>
-      hubspotCall(call.session, this.of(call.session.connectionId).pacer, this.clock, request);
-    return call.limiter === undefined ? send() : call.limiter.run(send);
-  }
-
-  /** A paced GET that must answer 200, as JSON; any other answer is HubSpot's error about `what`. */
-  async get<T>(call: Caller, path: string, label: string, what: string): Promise<T | undefined> {
-    const response = await this.send(call, { method: 'GET', path, idempotent: true, label });
-    if (response.status !== 200) throw crmErrorFromResponse('hubspot', response, what);
-    return parseJson<T>(response);
+  /** HubSpot as one handler call reaches it: its connection's caches, and calls paced under its cap. */
+  at(call: HandlerCall) {
+    const state = this.of(call.session.connectionId);
+    // A paced call (429s retried as HubSpot indicates) under the call's concurrency cap.
+    const send = (request: HubSpotCall) =>
+      call.limiter.run(() => hubspotCall(call.session, state.pacer, this.clock, request));
+    // A call that must answer one of the `ok` statuses (default 200), as JSON; any other answer is
+    // HubSpot's error about `what`.
+    const json = async <T>(request: HubSpotCall & { what: string; ok?: number[] }) => {
+      const response = await send(request);
+      if (!(request.ok ?? [200]).includes(response.status)) {
+        throw crmErrorFromResponse('hubspot', response, request.what);
+      }
+      return parseJson<T>(response);
+    };
+    return {
+      call,
+      clock: this.clock,
+      state,
+      send,
+      json,
+      get: <T>(path: string, label: string, what: string) =>
+        json<T>({ method: 'GET', path, idempotent: true, label, what }),
+      propertiesChanged: () => this.propertiesChanged(call.session.connectionId),
+    };
   }
 }
 
-/** Who sends: a handler call (under its concurrency cap), or a session alone. */
-type Caller = { session: CrmSession; limiter?: HandlerCall['limiter'] };
+/** HubSpot as one handler call reaches it (`PerConnectionState.at`). */
+export type HubSpotApi = ReturnType<PerConnectionState['at']>;
 
 // One call to HubSpot, paced, and the decision after each of its answers.
 
@@ -144,11 +154,8 @@ export interface HubSpotCall {
   kind?: CallKind;
 }
 
-export interface RetryBudget {
-  maxAttempts: number;
-  maxRetryWaitMs: number;
-  fallbackWaitMs: number;
-}
+/** How far a 429 is retried: the attempts, the waits added up, the wait when HubSpot names none. */
+type RetryBudget = Record<'maxAttempts' | 'maxRetryWaitMs' | 'fallbackWaitMs', number>;
 
 const DAY_MS = 86_400_000;
 

@@ -44,7 +44,7 @@ function createHubSpotAdapter(deps: ProviderDeps<HubSpotSettings>): CrmAdapter {
     },
     handlers: {
       ...hubspotWrites(hs),
-      upsert: (call, input) => hubspotUpsert(hs, call, input),
+      upsert: (call, input) => hubspotUpsert(hs.at(call), input),
       search: hubspotSearch(hs, deps.signingKey),
       get: hubspotGet(hs),
       describe: hubspotDescribe(hs),

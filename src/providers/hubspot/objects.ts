@@ -1,17 +1,16 @@
 import { ApiError, type ErrorDetail, unknownFields } from '../../errors/index.ts';
 import { closestName, hinter } from '../../lib/closest.ts';
-import type { CrmSession, Handler } from '../adapter.ts';
+import type { Handler } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
 import { ACCOUNT_OBJECT_NAMES, accountObject } from './account-objects.ts';
-import type { PerConnectionState, PropertyInfo, SchemaSummary } from './connection-state.ts';
+import type { HubSpotApi, PerConnectionState, PropertyInfo, SchemaSummary } from './connection-state.ts';
 import {
   ASSOCIATION_NAMES,
   AUDIT_NAMES,
   FIELD_TYPES_BY_TYPE,
   HUBSPOT_PROFILE,
   STANDARD_OBJECTS,
-  type StandardObject,
 } from './profile.ts';
 
 /** An object type as HubSpot's paths take it. */
@@ -27,7 +26,7 @@ export interface ObjectRef {
 /** Lower case without underscores: `Line_Items`, `LINE_ITEM` and `lineitems` meet. */
 const key = (name: string): string => name.toLowerCase().replace(/_/g, '');
 
-const STANDARD_BY_KEY = new Map<string, StandardObject>();
+const STANDARD_BY_KEY = new Map<string, (typeof STANDARD_OBJECTS)[number]>();
 for (const o of STANDARD_OBJECTS) {
   for (const n of [o.path, o.typeId, ...o.aliases]) STANDARD_BY_KEY.set(key(n), o);
 }
@@ -42,11 +41,7 @@ const SUPPORTED_NAMES = STANDARD_OBJECTS.map((o) => (o.path === 'goal_targets' ?
  * `p_cars`, or plain name (`cars`) through the schemas API, cached per connection. Owners,
  * associations, audit logs (their own operations), pipelines and stages answer 422; anything else 404.
  */
-export async function resolveObject(
-  hs: PerConnectionState,
-  session: CrmSession,
-  name: string,
-): Promise<ObjectRef> {
+export async function resolveObject(api: HubSpotApi, name: string): Promise<ObjectRef> {
   const standard = STANDARD_BY_KEY.get(key(name));
   if (standard !== undefined) {
     return { path: standard.path, typeId: standard.typeId, name: standard.path, custom: false };
@@ -80,13 +75,12 @@ export async function resolveObject(
       { details: [{ object_name: name, use: ['/v1/audit_logs', 'propertiesWithHistory on get'] }] },
     );
   }
-  const state = hs.of(session.connectionId);
-  const load = () => loadSchemas(hs, session);
-  let schemas = await state.schemas.getOrLoad('schemas', load);
+  const load = () => loadSchemas(api);
+  let schemas = await api.state.schemas.getOrLoad('schemas', load);
   let found = matchSchema(schemas, name);
   if (found === undefined) {
     // Created a moment ago? Look again, but not more than once every few seconds.
-    schemas = await state.schemas.refresh('schemas', HUBSPOT_PROFILE.refreshOnMissMinMs, load);
+    schemas = await api.state.schemas.refresh('schemas', HUBSPOT_PROFILE.refreshOnMissMinMs, load);
     found = matchSchema(schemas, name);
   }
   if (found === undefined) {
@@ -121,9 +115,8 @@ function matchSchema(schemas: SchemaSummary[], name: string): SchemaSummary | un
   );
 }
 
-async function loadSchemas(hs: PerConnectionState, session: CrmSession): Promise<SchemaSummary[]> {
-  const body = await hs.get<{ results?: Array<Partial<SchemaSummary>> }>(
-    { session },
+async function loadSchemas(api: HubSpotApi): Promise<SchemaSummary[]> {
+  const body = await api.get<{ results?: Array<Partial<SchemaSummary>> }>(
     `${HUBSPOT_PROFILE.schemasPath}?archived=false&includePropertyDefinitions=false&includeAssociationDefinitions=false`,
     'hubspot.schemas.list',
     'reading custom object schemas',
@@ -154,15 +147,12 @@ function toInfo(p: Record<string, unknown>): PropertyInfo | undefined {
 
 /** The object type's properties (archived ones left out), cached per connection. */
 export async function propertyInfos(
-  hs: PerConnectionState,
-  session: CrmSession,
+  api: HubSpotApi,
   object: ObjectRef,
   refresh = false,
 ): Promise<PropertyInfo[]> {
-  const state = hs.of(session.connectionId);
   const load = async (): Promise<PropertyInfo[]> => {
-    const body = await hs.get<{ results?: Array<Record<string, unknown>> }>(
-      { session },
+    const body = await api.get<{ results?: Array<Record<string, unknown>> }>(
       `/crm/v3/properties/${encodeURIComponent(object.path)}?archived=false`,
       'hubspot.properties.list',
       'reading the property list',
@@ -170,8 +160,8 @@ export async function propertyInfos(
     return (body?.results ?? []).flatMap((p) => toInfo(p) ?? []);
   };
   return refresh
-    ? state.properties.refresh(object.typeId, HUBSPOT_PROFILE.refreshOnMissMinMs, load)
-    : state.properties.getOrLoad(object.typeId, load);
+    ? api.state.properties.refresh(object.typeId, HUBSPOT_PROFILE.refreshOnMissMinMs, load)
+    : api.state.properties.getOrLoad(object.typeId, load);
 }
 
 /**
@@ -180,26 +170,21 @@ export async function propertyInfos(
  * the closest real one, followed by `fix`.
  */
 export async function checkedProperties(
-  hs: PerConnectionState,
-  session: CrmSession,
+  api: HubSpotApi,
   object: ObjectRef,
   used: Array<[name: string, path: string]>,
   fix: string,
 ): Promise<Map<string, PropertyInfo>> {
   const index = (list: PropertyInfo[]) => new Map(list.map((p) => [p.name.toLowerCase(), p]));
-  let byLower = index(await propertyInfos(hs, session, object));
+  let byLower = index(await propertyInfos(api, object));
   const unknown = () => used.filter(([name]) => !byLower.has(name.toLowerCase()));
-  if (unknown().length > 0) byLower = index(await propertyInfos(hs, session, object, true));
+  if (unknown().length > 0) byLower = index(await propertyInfos(api, object, true));
   if (unknown().length > 0) {
     const hint = hinter([...byLower.values()].map((p) => p.name));
     const fields = unknown().map(([field, path]) => ({ path, field, did_you_mean: hint(field) }));
     throw unknownFields(`HubSpot ${object.name} have no property`, fields, fix);
   }
   return byLower;
-}
-
-interface SchemaAnswer {
-  results?: Array<Record<string, unknown>>;
 }
 
 /**
@@ -209,9 +194,14 @@ interface SchemaAnswer {
  */
 export function hubspotDescribe(hs: PerConnectionState): Handler<'describe'> {
   return async (call, input) => {
+    const api = hs.at(call);
     if (input.objectName === undefined) {
       const path = `${HUBSPOT_PROFILE.schemasPath}?archived=false`;
-      const answer = await hs.get<SchemaAnswer>(call, path, 'hubspot.schemas.list', 'reading object schemas');
+      const answer = await api.get<{ results?: Array<Record<string, unknown>> }>(
+        path,
+        'hubspot.schemas.list',
+        'reading object schemas',
+      );
       return {
         objects: [
           ...STANDARD_OBJECTS.map((o) => ({ name: o.path, objectTypeId: o.typeId, custom: false })),
@@ -226,9 +216,8 @@ export function hubspotDescribe(hs: PerConnectionState): Handler<'describe'> {
       };
     }
     // Unknown names answer 404 with the supported and custom ones listed (resolveObject).
-    const object = await resolveObject(hs, call.session, input.objectName);
-    const answer = await hs.get<SchemaAnswer>(
-      call,
+    const object = await resolveObject(api, input.objectName);
+    const answer = await api.get<{ results?: Array<Record<string, unknown>> }>(
       `/crm/v3/properties/${encodeURIComponent(object.path)}?archived=false`,
       'hubspot.properties.list',
       `reading the properties of ${object.name}`,
@@ -284,21 +273,19 @@ function checkPropertyDefinition(definition: Record<string, unknown>): void {
 
 /** Creates a property (`POST /crm/v3/properties/{objectType}`) and answers it whole. */
 export function hubspotAddCustomField(hs: PerConnectionState): Handler<'add_custom_field'> {
-  return async ({ session }, { objectName, definition }) => {
+  return async (call, { objectName, definition }) => {
     checkPropertyDefinition(definition);
-    const object = await resolveObject(hs, session, objectName);
-    const response = await hs.send(
-      { session },
-      {
-        method: 'POST',
-        path: `/crm/v3/properties/${encodeURIComponent(object.path)}`,
-        body: definition,
-        idempotent: false,
-        label: 'hubspot.properties.create',
-      },
-    );
+    const api = hs.at(call);
+    const object = await resolveObject(api, objectName);
+    const response = await api.send({
+      method: 'POST',
+      path: `/crm/v3/properties/${encodeURIComponent(object.path)}`,
+      body: definition,
+      idempotent: false,
+      label: 'hubspot.properties.create',
+    });
     if (response.status === 201 || response.status === 200) {
-      await hs.propertiesChanged(session.connectionId);
+      await api.propertiesChanged();
       const data = parseJson<Record<string, unknown>>(response) ?? {};
       return {
         data,

@@ -24,7 +24,6 @@ export interface DailySpent {
 class Window {
   max: number;
   windowMs: number;
-  readonly headroom: number;
   inFlight = 0;
   /** Answer times of finished calls still in the window, oldest first. */
   readonly finished: number[] = [];
@@ -42,10 +41,9 @@ class Window {
   /** The pending wake-up of the queue; replaced (aborted) when the window changes sooner. */
   wakeUp: AbortController | undefined;
 
-  constructor(max: number, windowMs: number, headroom: number, probing: boolean) {
+  constructor(max: number, windowMs: number, probing: boolean) {
     this.max = max;
     this.windowMs = windowMs;
-    this.headroom = headroom;
     this.probing = probing;
   }
 
@@ -57,7 +55,7 @@ class Window {
   }
 
   capacity(): number {
-    return Math.max(1, this.max - this.headroom - this.foreign);
+    return Math.max(1, this.max - this.foreign);
   }
 
   /** When a slot may be free again (null: only a finishing call can free one). */
@@ -120,10 +118,9 @@ export class HubSpotPacer {
       standard: new Window(
         options.max ?? r.initialMax,
         options.windowMs ?? r.windowMs,
-        r.headroom,
         options.probe ?? true,
       ),
-      search: new Window(r.searchMax, r.searchWindowMs, 0, false),
+      search: new Window(r.searchMax, r.searchWindowMs, false),
     };
   }
 

@@ -1,14 +1,5 @@
 import type { ProviderDocNotes, ProviderProfile } from '../adapter.ts';
 
-/** A standard HubSpot object type the service reads, with the names users write for it. */
-export interface StandardObject {
-  /** Path name in `/crm/v3/objects/{name}`. */
-  path: string;
-  typeId: string;
-  /** Other spellings accepted (matched case-insensitively, underscores ignored). */
-  aliases: readonly string[];
-}
-
 /**
  * HubSpot facts as data (CRM v3, OAuth v3).
  * Object types: https://developers.hubspot.com/docs/api-reference/latest/crm/using-object-apis
@@ -117,8 +108,6 @@ export const HUBSPOT_PROFILE = {
      */
     windowMs: 10_000,
     initialMax: 100,
-    /** Slots kept free for other clients of the same app (0: our own calls are counted exactly). */
-    headroom: 0,
     /** CRM search: 5 calls per second per account, outside the 10-second window. */
     searchWindowMs: 1_000,
     searchMax: 5,
@@ -135,8 +124,12 @@ export const HUBSPOT_PROFILE = {
   },
 } as const;
 
-/** The object types the service reads, with their HubSpot type ids. `goals` are HubSpot's goal targets. */
-export const STANDARD_OBJECTS: readonly StandardObject[] = [
+/**
+ * The object types the service reads: the path name in `/crm/v3/objects/{name}`, the type id, and
+ * the other spellings accepted (matched case-insensitively, underscores ignored). `goals` are
+ * HubSpot's goal targets.
+ */
+export const STANDARD_OBJECTS = [
   { path: 'companies', typeId: '0-2', aliases: ['company'] },
   { path: 'contacts', typeId: '0-1', aliases: ['contact'] },
   { path: 'deals', typeId: '0-3', aliases: ['deal'] },

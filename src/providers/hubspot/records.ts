@@ -1,8 +1,6 @@
-import type { Handler, HandlerCall } from '../adapter.ts';
-import { parseJson } from '../client/types.ts';
-import { crmErrorFromResponse } from '../errors.ts';
+import type { Handler } from '../adapter.ts';
 import { accountObject, getAccountObjects } from './account-objects.ts';
-import type { PerConnectionState } from './connection-state.ts';
+import type { HubSpotApi, PerConnectionState } from './connection-state.ts';
 import { checkedProperties, type ObjectRef, propertyInfos, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
@@ -29,13 +27,12 @@ const SYSTEM = new Set<string>(HUBSPOT_PROFILE.systemProperties);
  * most 100 inputs. Inputs HubSpot does not find are absent from the results (its `errors` say so).
  */
 export async function readRecords(
-  hs: PerConnectionState,
-  call: HandlerCall,
+  api: HubSpotApi,
   object: ObjectRef,
   ids: string[],
   options: { idProperty?: string; properties?: string[]; propertiesWithHistory?: string[] } = {},
 ): Promise<BatchReadAnswer> {
-  const response = await hs.send(call, {
+  const answer = await api.json<BatchReadAnswer>({
     method: 'POST',
     path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/read?archived=false`,
     body: {
@@ -46,11 +43,10 @@ export async function readRecords(
     },
     idempotent: true,
     label: 'hubspot.objects.batch.read',
+    ok: [200, 207],
+    what: `reading ${object.name}`,
   });
-  if (response.status !== 200 && response.status !== 207) {
-    throw crmErrorFromResponse('hubspot', response, `reading ${object.name}`);
-  }
-  return parseJson<BatchReadAnswer>(response) ?? {};
+  return answer ?? {};
 }
 
 /**
@@ -61,13 +57,14 @@ export async function readRecords(
  */
 export function hubspotGet(hs: PerConnectionState): Handler<'get'> {
   return async (call, input) => {
+    const api = hs.at(call);
     const account = accountObject(input.objectName);
-    if (account !== undefined) return getAccountObjects(hs, call.session, account, input.ids);
-    const object = await resolveObject(hs, call.session, input.objectName);
-    const only = await propertiesToRead(hs, call, object, input.fields ?? [], 'fields');
-    const properties = only ?? (await propertyInfos(hs, call.session, object)).map((p) => p.name);
+    if (account !== undefined) return getAccountObjects(api, account, input.ids);
+    const object = await resolveObject(api, input.objectName);
+    const only = await propertiesToRead(api, object, input.fields ?? [], 'fields');
+    const properties = only ?? (await propertyInfos(api, object)).map((p) => p.name);
     const history = input.propertiesWithHistory ?? [];
-    const withHistory = await propertiesToRead(hs, call, object, history, 'propertiesWithHistory');
+    const withHistory = await propertiesToRead(api, object, history, 'propertiesWithHistory');
 
     const valid = (id: string) => HUBSPOT_PROFILE.idPattern.test(id);
     const send = [...new Set(input.ids.filter(valid))];
@@ -78,7 +75,7 @@ export function hubspotGet(hs: PerConnectionState): Handler<'get'> {
     );
     const found = new Map<string, HubSpotRecord>();
     if (send.length > 0) {
-      const body = await readRecords(hs, call, object, send, {
+      const body = await readRecords(api, object, send, {
         properties: [...properties],
         propertiesWithHistory: [...(withHistory ?? [])],
       });
@@ -97,16 +94,14 @@ export function hubspotGet(hs: PerConnectionState): Handler<'get'> {
  * are. Unknown names fail with the closest real one as a hint, after one look at a fresh list.
  */
 async function propertiesToRead(
-  hs: PerConnectionState,
-  call: HandlerCall,
+  api: HubSpotApi,
   object: ObjectRef,
   fields: string[],
   key: string,
 ): Promise<Set<string> | null> {
   if (fields.length === 0) return null;
   const byLower = await checkedProperties(
-    hs,
-    call.session,
+    api,
     object,
     fields.map((field, index) => [field, `/data/${key}/${index}`]),
     `. GET /crm/v3/properties/${object.path} (through /v1/proxy) lists them.`,

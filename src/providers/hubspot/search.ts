@@ -1,11 +1,11 @@
 import type { QueryPage } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
-import type { Handler, HandlerCall, SearchRequest } from '../adapter.ts';
+import type { Handler, SearchRequest } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { signCursor, verifyCursor } from '../cursor.ts';
 import { crmErrorFromResponse } from '../errors.ts';
 import { accountObject, queryAccountObjects } from './account-objects.ts';
-import type { PerConnectionState } from './connection-state.ts';
+import type { HubSpotApi, PerConnectionState } from './connection-state.ts';
 import { checkedProperties, type ObjectRef, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
@@ -66,12 +66,7 @@ export async function readPages<C extends PageCursor>(
 }
 
 /** Every property name the search uses exists (400 with hints otherwise), so HubSpot is not asked in vain. */
-async function checkNames(
-  hs: PerConnectionState,
-  call: HandlerCall,
-  object: ObjectRef,
-  request: SearchRequest,
-): Promise<void> {
+async function checkNames(api: HubSpotApi, object: ObjectRef, request: SearchRequest): Promise<void> {
   const used: Array<[string, string]> = [];
   for (const [i, g] of (request.filterGroups ?? []).entries()) {
     for (const [j, f] of g.filters.entries()) {
@@ -83,7 +78,7 @@ async function checkNames(
   }
   for (const [i, p] of (request.properties ?? []).entries()) used.push([p, `/data/properties/${i}`]);
   const named = used.filter(([name]) => name !== 'id');
-  if (named.length > 0) await checkedProperties(hs, call.session, object, named, '.');
+  if (named.length > 0) await checkedProperties(api, object, named, '.');
 }
 
 /**
@@ -96,9 +91,9 @@ async function checkNames(
  */
 export function hubspotSearch(hs: PerConnectionState, key: Buffer): Handler<'search'> {
   // Each page under the search pacer; a 400 is the client's query: 400 invalid_query.
-  const run = (call: HandlerCall, cursor: SearchCursor) =>
+  const run = (api: HubSpotApi, cursor: SearchCursor) =>
     readPages(key, cursor, LIMITS, async (after, limit) => {
-      const response = await hs.send(call, {
+      const response = await api.send({
         method: 'POST',
         path: `/crm/v3/objects/${encodeURIComponent(cursor.o)}/search`,
         body: { ...cursor.q, limit, ...(after === '' ? {} : { after }) },
@@ -118,13 +113,14 @@ export function hubspotSearch(hs: PerConnectionState, key: Buffer): Handler<'sea
       return parseJson(response) ?? {};
     });
   return async (call, input) => {
-    if ('cursor' in input) return run(call, verifyCursor(key, input.cursor, call.session.connectionId));
+    const api = hs.at(call);
+    if ('cursor' in input) return run(api, verifyCursor(key, input.cursor, call.session.connectionId));
     const account = accountObject(input.objectName);
-    if (account !== undefined) return queryAccountObjects(hs, call.session, account, input.request);
-    const object = await resolveObject(hs, call.session, input.objectName);
+    if (account !== undefined) return queryAccountObjects(api, account, input.request);
+    const object = await resolveObject(api, input.objectName);
     const { limit, ...request } = input.request;
-    await checkNames(hs, call, object, request);
-    return run(call, {
+    await checkNames(api, object, request);
+    return run(api, {
       c: call.session.connectionId,
       o: object.path,
       q: request as Record<string, unknown>,

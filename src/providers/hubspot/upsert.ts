@@ -1,9 +1,9 @@
 import type { SaveResult, UpsertOutcome } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
-import type { HandlerCall, OperationInputs } from '../adapter.ts';
+import type { OperationInputs } from '../adapter.ts';
 import { type OutboundResponse, parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
-import type { PerConnectionState, PropertyInfo } from './connection-state.ts';
+import type { HubSpotApi, PropertyInfo } from './connection-state.ts';
 import { checkedProperties, type ObjectRef, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 import { formatValue, OptionHints } from './values.ts';
@@ -26,11 +26,10 @@ import { createdSinceSend, existing, findByUnique, saveRecords } from './writes.
  * search on the match key) followed by an insert or an update.
  */
 export async function hubspotUpsert(
-  hs: PerConnectionState,
-  call: HandlerCall,
+  api: HubSpotApi,
   input: OperationInputs['upsert'],
 ): Promise<UpsertOutcome> {
-  const object = await resolveObject(hs, call.session, input.objectName);
+  const object = await resolveObject(api, input.objectName);
   const { rest: record, associations } = takeAssociations(isRecord(input.record) ? input.record : {}, 0);
   const linked = (r: Record<string, unknown>) => (associations === undefined ? r : { ...r, associations });
   const keyName = Object.keys(record).find((k) => k.toLowerCase() === input.matchKey.toLowerCase());
@@ -44,26 +43,26 @@ export async function hubspotUpsert(
   }
   const rest = Object.fromEntries(Object.entries(record).filter(([k]) => k !== keyName));
   const save = async (mode: 'insert' | 'update', r: Record<string, unknown>) =>
-    (await saveRecords(hs, call, object, [r], mode))[0] as SaveResult;
+    (await saveRecords(api, object, [r], mode))[0] as SaveResult;
 
   // Matched on id, or through a search on the match key (which an insert then keeps).
   let matches: string[];
   let property: PropertyInfo | undefined;
   if (ID_KEYS.has(input.matchKey.toLowerCase())) {
     const id = String(value);
-    const found = HUBSPOT_PROFILE.idPattern.test(id) && (await existing(hs, call, object, [id])).has(id);
+    const found = HUBSPOT_PROFILE.idPattern.test(id) && (await existing(api, object, [id])).has(id);
     matches = found ? [id] : [];
   } else {
     const used = Object.keys(record).map((k): [string, string] => [k, `/data/0/${k}`]);
-    const byLower = await checkedProperties(hs, call.session, object, used, describeHint(object));
+    const byLower = await checkedProperties(api, object, used, describeHint(object));
     property = byLower.get(input.matchKey.toLowerCase()) as PropertyInfo;
     const formatted = formatValue(property, value, new OptionHints());
     if (!formatted.ok) return { action: 'insert', result: { success: false, errors: [formatted.error] } };
     const unique = property.hasUniqueValue || (object.typeId === '0-1' && property.name === 'email');
     // HubSpot's own upsert takes no associations: with them, look the record up first.
     if (unique && associations === undefined)
-      return uniqueUpsert(hs, call, object, property.name, formatted.value, rest);
-    matches = await search(hs, call, object, property.name, formatted.value);
+      return uniqueUpsert(api, object, property.name, formatted.value, rest);
+    matches = await search(api, object, property.name, formatted.value);
   }
   const [id] = matches;
   if (id === undefined) {
@@ -93,27 +92,26 @@ export async function hubspotUpsert(
  * whether it created or updated.
  */
 async function uniqueUpsert(
-  hs: PerConnectionState,
-  call: HandlerCall,
+  api: HubSpotApi,
   object: ObjectRef,
   idProperty: string,
   value: string,
   rest: Record<string, unknown>,
 ): Promise<UpsertOutcome> {
-  const { prepared, refused } = await prepare(hs, call, object, [rest], 'insert');
+  const { prepared, refused } = await prepare(api, object, [rest], 'insert');
   const refusal = refused.get(0);
   if (refusal !== undefined) return { action: 'insert', result: refusal };
   const p = prepared[0] as Prepared;
   // The record holding the value (undefined: none; null: the lookup failed), after a lost answer.
   const holder = () =>
-    findByUnique(hs, call, object, idProperty, [value]).then(
+    findByUnique(api, object, idProperty, [value]).then(
       (found) => [...found.values()][0],
       () => null,
     );
-  const sentAt = hs.clock.now();
+  const sentAt = api.clock.now();
   let response: OutboundResponse;
   try {
-    response = await hs.send(call, {
+    response = await api.send({
       method: 'POST',
       path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/upsert`,
       body: { inputs: [{ id: value, idProperty, properties: p.properties, objectWriteTraceId: '0' }] },
@@ -138,26 +136,24 @@ async function uniqueUpsert(
     const errors = [record === undefined ? notWritten : entry];
     return { action: 'unique_property_upsert', result: { success: false, errors } };
   }
-  if (response.status === 200 || response.status === 201 || response.status === 207) {
-    const body = parseJson<BatchAnswer>(response) ?? {};
-    const r = body.results?.[0];
-    if (r !== undefined && typeof r.id === 'string') {
-      // A resend after a lost answer finds the record the lost attempt created: its creation says.
-      const record = r.new === true || response.attempts === 1 ? null : await holder();
-      const created = r.new === true || (record != null && createdSinceSend(record, sentAt));
-      return { action: created ? 'insert' : 'update', result: written(r.id) };
-    }
-    const errors = (body.errors ?? []).flatMap(recordErrors);
-    return {
-      action: 'unique_property_upsert',
-      result: { success: false, errors: errors.length > 0 ? errors : [UNREPORTED] },
-    };
+  const answered = response.status === 200 || response.status === 201 || response.status === 207;
+  if (!answered && response.status !== 400 && response.status !== 409) {
+    throw crmErrorFromResponse('hubspot', response, `batch upsert of ${object.name}`);
   }
-  if (response.status === 400 || response.status === 409) {
-    const body = parseJson<HubSpotErrorEntry>(response) ?? {};
-    return { action: 'unique_property_upsert', result: { success: false, errors: recordErrors(body) } };
+  // 2xx: the record's result, else the errors listed; 400 or 409: the refusal is the record's.
+  const body = parseJson<BatchAnswer & HubSpotErrorEntry>(response) ?? {};
+  const r = answered ? body.results?.[0] : undefined;
+  if (r !== undefined && typeof r.id === 'string') {
+    // A resend after a lost answer finds the record the lost attempt created: its creation says.
+    const record = r.new === true || response.attempts === 1 ? null : await holder();
+    const created = r.new === true || (record != null && createdSinceSend(record, sentAt));
+    return { action: created ? 'insert' : 'update', result: written(r.id) };
   }
-  throw crmErrorFromResponse('hubspot', response, `batch upsert of ${object.name}`);
+  const errors = answered ? (body.errors ?? []).flatMap(recordErrors) : recordErrors(body);
+  return {
+    action: 'unique_property_upsert',
+    result: { success: false, errors: errors.length > 0 ? errors : [UNREPORTED] },
+  };
 }
 
 /**
@@ -165,13 +161,12 @@ async function uniqueUpsert(
  * 5-per-second pacing). The value travels as a JSON string in the filter, never spliced into text.
  */
 async function search(
-  hs: PerConnectionState,
-  call: HandlerCall,
+  api: HubSpotApi,
   object: ObjectRef,
   property: string,
   value: string,
 ): Promise<string[]> {
-  const response = await hs.send(call, {
+  const body = await api.json<{ results?: Array<{ id?: unknown }> }>({
     method: 'POST',
     path: `/crm/v3/objects/${encodeURIComponent(object.path)}/search`,
     body: {
@@ -182,8 +177,7 @@ async function search(
     idempotent: true,
     kind: 'search',
     label: 'hubspot.objects.search',
+    what: `searching ${object.name}`,
   });
-  if (response.status !== 200) throw crmErrorFromResponse('hubspot', response, `searching ${object.name}`);
-  const body = parseJson<{ results?: Array<{ id?: unknown }> }>(response) ?? {};
-  return (body.results ?? []).flatMap((r) => (typeof r.id === 'string' ? [r.id] : []));
+  return (body?.results ?? []).flatMap((r) => (typeof r.id === 'string' ? [r.id] : []));
 }

@@ -1,7 +1,6 @@
-import type { RecordError, SaveResult } from '../../domain/operations.ts';
+import type { RecordError } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
-import type { HandlerCall } from '../adapter.ts';
-import type { PerConnectionState, PropertyInfo } from './connection-state.ts';
+import type { HubSpotApi, PropertyInfo } from './connection-state.ts';
 import { checkedProperties, type ObjectRef } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 import { formatValue, OptionHints } from './values.ts';
@@ -75,8 +74,7 @@ function propertyNames(records: unknown[], mode: 'insert' | 'update'): Map<strin
  * only. Updates need an `id` of digits.
  */
 export async function prepare(
-  hs: PerConnectionState,
-  call: HandlerCall,
+  api: HubSpotApi,
   object: ObjectRef,
   records: unknown[],
   mode: 'insert' | 'update',
@@ -98,50 +96,42 @@ export async function prepare(
     return rest;
   });
   const names = propertyNames(records, mode);
-  const byLower = await checkedProperties(hs, call.session, object, [...names], describeHint(object));
+  const byLower = await checkedProperties(api, object, [...names], describeHint(object));
 
+  // Each record formatted for HubSpot, or refused (a value HubSpot would refuse, a malformed id).
   const hints = new OptionHints();
   const prepared: Prepared[] = [];
   const refused: Outcome = new Map();
-  records.forEach((r, index) => {
-    const outcome = prepareOne(r, index, mode, byLower, hints, fromGet.has(index));
-    const associations = links.get(index);
-    if ('success' in outcome) refused.set(index, outcome);
-    else prepared.push({ ...outcome, ...(associations && { associations }) });
-  });
-  return { prepared, refused };
-}
-
-/** One record formatted for HubSpot, or its refusal (a value HubSpot would refuse, a malformed id). */
-function prepareOne(
-  r: unknown,
-  index: number,
-  mode: 'insert' | 'update',
-  byLower: Map<string, PropertyInfo>,
-  hints: OptionHints,
-  fromGet: boolean,
-): Omit<Prepared, 'associations'> | SaveResult {
-  const record = isRecord(r) ? r : {};
-  let id: string | undefined;
-  const errors: RecordError[] = [];
-  const properties: Record<string, string> = {};
-  for (const [key, raw] of Object.entries(record)) {
-    if (ID_KEYS.has(key.toLowerCase())) {
-      id = String(raw);
-      continue;
+  for (const [index, r] of records.entries()) {
+    let id: string | undefined;
+    const errors: RecordError[] = [];
+    const properties: Record<string, string> = {};
+    for (const [key, raw] of Object.entries(isRecord(r) ? r : {})) {
+      if (ID_KEYS.has(key.toLowerCase())) {
+        id = String(raw);
+        continue;
+      }
+      const property = byLower.get(key.toLowerCase()) as PropertyInfo;
+      if (property.readOnlyValue && fromGet.has(index)) continue;
+      const formatted = formatValue(property, raw, hints);
+      if (formatted.ok) properties[property.name] = formatted.value;
+      else errors.push(formatted.error);
     }
-    const property = byLower.get(key.toLowerCase()) as PropertyInfo;
-    if (property.readOnlyValue && fromGet) continue;
-    const formatted = formatValue(property, raw, hints);
-    if (formatted.ok) properties[property.name] = formatted.value;
-    else errors.push(formatted.error);
+    if (mode === 'update' && (id === undefined || !HUBSPOT_PROFILE.idPattern.test(id))) {
+      errors.unshift(malformedId(String(id), ['id']));
+    }
+    // An insert's records have no id (propertyNames refuses them).
+    const associations = links.get(index);
+    if (errors.length > 0) refused.set(index, failed(id, errors));
+    else
+      prepared.push({
+        index,
+        ...(id === undefined ? {} : { id }),
+        properties,
+        ...(associations && { associations }),
+      });
   }
-  if (mode === 'update' && (id === undefined || !HUBSPOT_PROFILE.idPattern.test(id))) {
-    errors.unshift(malformedId(String(id), ['id']));
-  }
-  // An insert's records have no id (propertyNames refuses them).
-  if (errors.length > 0) return failed(id, errors);
-  return { index, ...(mode === 'update' ? { id: id as string } : {}), properties };
+  return { prepared, refused };
 }
 
 const SHAPE =

@@ -92,8 +92,8 @@ export function recordErrors(entry: HubSpotErrorEntry): RecordError[] {
   return [fail(String(entry.category ?? 'ERROR'), String(entry.message ?? 'HubSpot refused this record.'))];
 }
 
-/** Strings of a `context` key (`objectWriteTraceId`, `ids`). */
-function contextList(entry: HubSpotErrorEntry, key: string): string[] {
+/** Strings of a `context` key (`objectWriteTraceId`, `ids`, `fromObjectId`, …). */
+export function contextList(entry: HubSpotErrorEntry, key: string): string[] {
   const v = entry.context?.[key];
   return Array.isArray(v) ? v.map(String) : [];
 }

@@ -1,11 +1,11 @@
 import type { RecordError, SaveResult, WriteAnswer } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
-import type { HandlerCall } from '../adapter.ts';
+import type { HandlerCall, JobHook } from '../adapter.ts';
 import { type OutboundResponse, parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
 import { JournalSteps } from '../journal-steps.ts';
 import { accountObject, writePipelines } from './account-objects.ts';
-import type { PerConnectionState } from './connection-state.ts';
+import type { HubSpotApi, PerConnectionState } from './connection-state.ts';
 import { type ObjectRef, propertyInfos, resolveObject } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 import { readRecords } from './records.ts';
@@ -44,32 +44,15 @@ export function createdSinceSend(record: { createdAt: number }, sentAt: number):
 /** Case-folded: HubSpot stores emails in lower case, and a unique value matches regardless of case. */
 const fold = (v: string) => v.trim().toLowerCase();
 
-/**
- * The property the records of a lost create can be found by: a contact's `email`, else the first
- * property with unique values (HubSpot refuses a second record holding one) that a record carries.
- */
-async function lookupProperty(
-  hs: PerConnectionState,
-  call: HandlerCall,
-  object: ObjectRef,
-  batch: Prepared[],
-): Promise<string | undefined> {
-  const carried = (name: string) => batch.some((p) => (p.properties[name] ?? '') !== '');
-  if (object.typeId === '0-1' && carried('email')) return 'email';
-  const infos = await propertyInfos(hs, call.session, object);
-  return infos.find((p) => p.hasUniqueValue && carried(p.name))?.name;
-}
-
 /** The records holding these values of a unique property: value (folded) → id and creation time. */
 export async function findByUnique(
-  hs: PerConnectionState,
-  call: HandlerCall,
+  api: HubSpotApi,
   object: ObjectRef,
   property: string,
   values: string[],
 ): Promise<Map<string, { id: string; createdAt: number }>> {
   const found = new Map<string, { id: string; createdAt: number }>();
-  const { results = [] } = await readRecords(hs, call, object, values, {
+  const { results = [] } = await readRecords(api, object, values, {
     idProperty: property,
     properties: [property],
   });
@@ -95,21 +78,25 @@ const notWritten = (property: string, existing?: string): SaveResult => ({
 });
 
 /**
- * The records of a create batch whose answer was lost, looked up by a unique property. A record
+ * The records of a create batch whose answer was lost, looked up by a unique property: a contact's
+ * `email`, else the first property with unique values that a record carries. A record
  * found and created since the send (less the skew) was written; a record not found, or found
  * created earlier (HubSpot refuses a second record with the value), was not. Records without a
  * value, or sharing one with another record of the batch, are left out (their outcome stays
  * unknown), as are all records when there is no such property or HubSpot cannot be asked.
  */
 async function reconcileCreates(
-  hs: PerConnectionState,
-  call: HandlerCall,
+  api: HubSpotApi,
   object: ObjectRef,
   batch: Prepared[],
   sentAt: number,
 ): Promise<Outcome> {
   const out: Outcome = new Map();
-  const property = await lookupProperty(hs, call, object, batch).catch(() => undefined);
+  const carried = (name: string) => batch.some((p) => (p.properties[name] ?? '') !== '');
+  const unique = async () =>
+    (await propertyInfos(api, object)).find((p) => p.hasUniqueValue && carried(p.name))?.name;
+  const property =
+    object.typeId === '0-1' && carried('email') ? 'email' : await unique().catch(() => undefined);
   if (property === undefined) return out;
   const value = (p: Prepared) => fold(p.properties[property] ?? '');
   const counts = new Map<string, number>();
@@ -117,7 +104,7 @@ async function reconcileCreates(
   const alone = batch.filter((p) => p.properties[property] && counts.get(value(p)) === 1);
   if (alone.length === 0) return out;
   const values = alone.map((p) => p.properties[property] as string);
-  const found = await findByUnique(hs, call, object, property, values).catch(() => undefined);
+  const found = await findByUnique(api, object, property, values).catch(() => undefined);
   if (found === undefined) return out;
   for (const p of alone) {
     const record = found.get(value(p));
@@ -151,17 +138,16 @@ function rounds(prepared: Prepared[]): Prepared[][][] {
  * the refused records stand alone; any other failure fails the batch's records.
  */
 async function writeBatch(
-  hs: PerConnectionState,
-  call: HandlerCall,
+  api: HubSpotApi,
   object: ObjectRef,
   kind: 'create' | 'update',
   batch: Prepared[],
 ): Promise<Outcome> {
   const what = `batch ${kind}`;
-  const sentAt = hs.clock.now();
+  const sentAt = api.clock.now();
   let response: OutboundResponse;
   try {
-    response = await hs.send(call, {
+    response = await api.send({
       method: 'POST',
       path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/${kind}`,
       body: {
@@ -179,8 +165,8 @@ async function writeBatch(
       if (namesRecordValues(response) && batch.length > 1) {
         const half = Math.ceil(batch.length / 2);
         const [a, b] = await Promise.all([
-          writeBatch(hs, call, object, kind, batch.slice(0, half)),
-          writeBatch(hs, call, object, kind, batch.slice(half)),
+          writeBatch(api, object, kind, batch.slice(0, half)),
+          writeBatch(api, object, kind, batch.slice(half)),
         ]);
         return new Map([...a, ...b]);
       }
@@ -196,7 +182,7 @@ async function writeBatch(
     // A create whose answer was lost: what HubSpot holds now says, for records it can find.
     const found =
       kind === 'create' && entry.statusCode === 'CRM_PROXY_OUTCOME_UNKNOWN'
-        ? await reconcileCreates(hs, call, object, batch, sentAt)
+        ? await reconcileCreates(api, object, batch, sentAt)
         : new Map<number, SaveResult>();
     return new Map(batch.map((p) => [p.index, found.get(p.index) ?? failed(p.id, [entry])]));
   }
@@ -219,7 +205,7 @@ const CANCELLED = fail('CRM_PROXY_CANCELLED', 'The job was cancelled before this
  * records are answered `CRM_PROXY_OUTCOME_UNKNOWN`.
  */
 async function inRounds<T, K extends string | number>(
-  call: HandlerCall,
+  job: JobHook | undefined,
   rounds: T[][][],
   batch: {
     keys: (items: T[]) => K[];
@@ -228,18 +214,18 @@ async function inRounds<T, K extends string | number>(
     send: (items: T[]) => Promise<Map<K, SaveResult>>;
   },
 ): Promise<Map<K, SaveResult>> {
-  const steps = new JournalSteps<[K, SaveResult][]>(call.job);
+  const steps = new JournalSteps<[K, SaveResult][]>(job);
   const journaled = async (items: T[], keys: K[], key: string): Promise<Map<K, SaveResult>> => {
     const state = await steps.state(key);
     if (state.kind === 'done') return new Map(state.results);
     let refusal: RecordError | undefined;
     if (state.kind === 'interrupted' && !batch.resendable) refusal = UNKNOWN;
-    else if (call.job?.signal.aborted === true) refusal = CANCELLED;
+    else if (job?.signal.aborted === true) refusal = CANCELLED;
     if (refusal !== undefined) return new Map(keys.map((k) => [k, { success: false, errors: [refusal] }]));
     return new Map(await steps.run(key, async () => [...(await batch.send(items))]));
   };
   const out = new Map<K, SaveResult>();
-  const report = progressOf(call.job);
+  const report = progressOf(job);
   for (const [n, round] of rounds.entries()) {
     const done = await Promise.all(
       round.map(async (items, k) => {
@@ -256,44 +242,37 @@ async function inRounds<T, K extends string | number>(
 
 /** Checks, formats and writes records of one known object type; results in request order. */
 export async function saveRecords(
-  hs: PerConnectionState,
-  call: HandlerCall,
+  api: HubSpotApi,
   object: ObjectRef,
   records: unknown[],
   mode: 'insert' | 'update',
 ): Promise<SaveResult[]> {
-  const { prepared, refused } = await prepare(hs, call, object, records, mode);
+  const { prepared, refused } = await prepare(api, object, records, mode);
   const kind = mode === 'insert' ? 'create' : 'update';
-  const sent = await inRounds(call, rounds(prepared), {
+  const sent = await inRounds(api.call.job, rounds(prepared), {
     keys: (batch) => batch.map((p) => p.index),
     journalKey: (n, _, indexes) => `hubspot.${kind}.${n}.${indexes[0]}.${indexes.length}`,
     resendable: kind === 'update',
-    send: (batch) => writeBatch(hs, call, object, kind, batch),
+    send: (batch) => writeBatch(api, object, kind, batch),
   });
   return inOrder(records.length, new Map([...refused, ...sent]), prepared);
 }
 
 async function save(
-  hs: PerConnectionState,
-  call: HandlerCall,
+  api: HubSpotApi,
   objectName: string,
   records: unknown[],
   mode: 'insert' | 'update',
 ): Promise<WriteAnswer> {
   const account = accountObject(objectName);
-  if (account !== undefined) return writePipelines(hs, call, account, records, mode);
-  const object = await resolveObject(hs, call.session, objectName);
-  return { data: await saveRecords(hs, call, object, records, mode) };
+  if (account !== undefined) return writePipelines(api, account, records, mode);
+  const object = await resolveObject(api, objectName);
+  return { data: await saveRecords(api, object, records, mode) };
 }
 
 /** Which of these ids (at most 100) are live records: one batch/read. */
-export async function existing(
-  hs: PerConnectionState,
-  call: HandlerCall,
-  object: ObjectRef,
-  ids: string[],
-): Promise<Set<string>> {
-  const { results = [] } = await readRecords(hs, call, object, ids);
+export async function existing(api: HubSpotApi, object: ObjectRef, ids: string[]): Promise<Set<string>> {
+  const { results = [] } = await readRecords(api, object, ids);
   return new Set(results.flatMap((r) => (typeof r.id === 'string' ? [r.id] : [])));
 }
 
@@ -311,28 +290,26 @@ const notFound = (object: ObjectRef, id: string): SaveResult =>
  * passing for deleted.
  */
 async function archiveBatch(
-  hs: PerConnectionState,
-  call: HandlerCall,
+  api: HubSpotApi,
   object: ObjectRef,
   ids: string[],
 ): Promise<Map<string, SaveResult>> {
   const out = new Map<string, SaveResult>();
   try {
-    const live = await existing(hs, call, object, ids);
+    const live = await existing(api, object, ids);
     for (const id of ids) if (!live.has(id)) out.set(id, notFound(object, id));
     const send = ids.filter((id) => live.has(id));
     if (send.length === 0) return out;
-    const response = await hs.send(call, {
+    await api.json({
       method: 'POST',
       path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/archive`,
       body: { inputs: send.map((id) => ({ id })) },
       // Archiving twice archives once.
       idempotent: true,
       label: 'hubspot.objects.batch.archive',
+      ok: [204, 200],
+      what: `batch archive of ${object.name}`,
     });
-    if (response.status !== 204 && response.status !== 200) {
-      throw crmErrorFromResponse('hubspot', response, `batch archive of ${object.name}`);
-    }
     for (const id of send) out.set(id, written(id));
   } catch (error) {
     const entry = failedCall(error, 'batch archive');
@@ -342,8 +319,7 @@ async function archiveBatch(
 }
 
 async function deleteRecords(
-  hs: PerConnectionState,
-  call: HandlerCall,
+  api: HubSpotApi,
   input: { objectName: string | undefined; ids: string[] },
 ): Promise<WriteAnswer> {
   if (input.objectName === undefined) {
@@ -353,14 +329,14 @@ async function deleteRecords(
       { details: [{ path: '/object_name', message: 'required for HubSpot' }] },
     );
   }
-  const object = await resolveObject(hs, call.session, input.objectName);
+  const object = await resolveObject(api, input.objectName);
   const valid = [...new Set(input.ids.filter((id) => HUBSPOT_PROFILE.idPattern.test(id)))];
-  const results = await inRounds(call, [chunks(valid, BATCH)], {
+  const results = await inRounds(api.call.job, [chunks(valid, BATCH)], {
     keys: (ids) => ids,
     journalKey: (_, k) => `hubspot.archive.${k}`,
     // Archiving again is harmless; ids an interrupted call archived then answer not found.
     resendable: true,
-    send: (ids) => archiveBatch(hs, call, object, ids),
+    send: (ids) => archiveBatch(api, object, ids),
   });
   return { data: input.ids.map((id) => results.get(id) ?? failed(id, [malformedId(id)])) };
 }
@@ -372,10 +348,10 @@ async function deleteRecords(
 export function hubspotWrites(hs: PerConnectionState) {
   return {
     insert: (call: HandlerCall, input: { objectName: string; records: unknown[] }) =>
-      save(hs, call, input.objectName, input.records, 'insert'),
+      save(hs.at(call), input.objectName, input.records, 'insert'),
     update: (call: HandlerCall, input: { objectName: string; records: unknown[] }) =>
-      save(hs, call, input.objectName, input.records, 'update'),
+      save(hs.at(call), input.objectName, input.records, 'update'),
     delete: (call: HandlerCall, input: { objectName: string | undefined; ids: string[] }) =>
-      deleteRecords(hs, call, input),
+      deleteRecords(hs.at(call), input),
   };
 }
