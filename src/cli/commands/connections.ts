@@ -3,9 +3,10 @@ import type { CreateConnectionInput, Credentials } from '../../connections/types
 import type { Connection } from '../../domain/connection.ts';
 import type { ProviderProfile } from '../../providers/adapter.ts';
 import { CommandError, cliIo, note, printJson, readSecret, UsageError } from '../io.ts';
-import { leaf, listing, subcommands } from './subcommands.ts';
+import { type Group, leaf, listing } from './subcommands.ts';
 
-export const CONNECTIONS_HELP = `./bin/crm-proxy.mjs connections add --provider salesforce --instance-url URL --refresh-token T [--label L]
+const add = leaf({
+  help: `./bin/crm-proxy.mjs connections add --provider salesforce --instance-url URL --refresh-token T [--label L]
 ./bin/crm-proxy.mjs connections add --provider hubspot (--refresh-token T | --private-app-token T) [--label L]
     Secrets: pass "-" to read the value from stdin (keeps it out of shell history and ps), or leave
     the flag out and set CRM_PROXY_REFRESH_TOKEN / CRM_PROXY_PRIVATE_APP_TOKEN.
@@ -13,14 +14,7 @@ export const CONNECTIONS_HELP = `./bin/crm-proxy.mjs connections add --provider 
     The connection is stored only after one authenticated call with it works (Salesforce userinfo,
     HubSpot token information); an OAuth refresh token needs the CRM's OAuth app variables
     (SALESFORCE_CLIENT_ID/_SECRET, HUBSPOT_CLIENT_ID/_SECRET). --skip-check stores it unchecked.
-    In a browser instead: ./bin/crm-proxy.mjs connect-link create --provider salesforce|hubspot
-./bin/crm-proxy.mjs connections reauth ID (--refresh-token T | --private-app-token T) [--skip-check]
-    replaces the credentials (same "-" and environment options, same check) and marks the connection
-    active again; its API tokens keep working (in a browser: Reconnect in the console)
-./bin/crm-proxy.mjs connections list [--json]
-./bin/crm-proxy.mjs connections remove ID        removes the connection and all of its API tokens`;
-
-const add = leaf({
+    In a browser instead: ./bin/crm-proxy.mjs connect-link create --provider salesforce|hubspot`,
   options: {
     provider: { type: 'string' },
     'instance-url': { type: 'string' },
@@ -82,28 +76,28 @@ async function readCredentials(
 ): Promise<Credentials> {
   const { 'refresh-token': refreshFlag, 'private-app-token': privateAppFlag } = flags;
   const takes = (p: ProviderProfile) => p.connection.credentials.includes('private_app');
-  if (privateAppFlag !== undefined && !takes(profile)) {
+  const takesPrivateApp = takes(profile);
+  if (privateAppFlag !== undefined && !takesPrivateApp) {
     const takers = profiles.filter(takes).map((p) => p.displayName);
     throw new UsageError(`--private-app-token applies to ${takers.join(' and ')} only`);
   }
   if (refreshFlag !== undefined && privateAppFlag !== undefined) {
     throw new UsageError('give either --refresh-token or --private-app-token, not both');
   }
-  const takesPrivateApp = takes(profile);
-  // A flag wins over the environment; without flags, exactly one of the variables may be set.
-  const useRefresh = refreshFlag !== undefined || (privateAppFlag === undefined && !takesPrivateApp);
+  // A flag wins over the environment (the other variable is not read); without flags, exactly one
+  // of the variables may be set.
   const refreshToken =
     privateAppFlag === undefined ? await readSecret(refreshFlag, 'CRM_PROXY_REFRESH_TOKEN') : undefined;
   const privateAppToken =
     takesPrivateApp && refreshFlag === undefined
       ? await readSecret(privateAppFlag, 'CRM_PROXY_PRIVATE_APP_TOKEN')
       : undefined;
-  if (!useRefresh && refreshToken !== undefined && privateAppToken !== undefined) {
+  if (refreshToken !== undefined && privateAppToken !== undefined) {
     throw new UsageError(
       'both CRM_PROXY_REFRESH_TOKEN and CRM_PROXY_PRIVATE_APP_TOKEN are set; pass a flag to choose',
     );
   }
-  if (privateAppToken !== undefined && !useRefresh) return { kind: 'private_app', token: privateAppToken };
+  if (privateAppToken !== undefined) return { kind: 'private_app', token: privateAppToken };
   if (refreshToken !== undefined) return { kind: 'oauth', refreshToken };
   throw new UsageError(
     takesPrivateApp
@@ -113,6 +107,7 @@ async function readCredentials(
 }
 
 const list = listing(
+  './bin/crm-proxy.mjs connections list [--json]',
   (core) => core.connections.list(),
   'No connections yet. Add one with: ./bin/crm-proxy.mjs connections add --provider …',
   ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'HOST', 'CREATED'],
@@ -128,15 +123,15 @@ function host(c: Connection): string {
 }
 
 const reauth = leaf({
+  help: `./bin/crm-proxy.mjs connections reauth ID (--refresh-token T | --private-app-token T) [--skip-check]
+    replaces the credentials (same "-" and environment options, same check) and marks the connection
+    active again; its API tokens keep working (in a browser: Reconnect in the console)`,
   options: {
     'refresh-token': { type: 'string' },
     'private-app-token': { type: 'string' },
     'skip-check': { type: 'boolean', default: false },
   },
-  operands: {
-    count: 1,
-    usage: 'usage: ./bin/crm-proxy.mjs connections reauth ID (--refresh-token T | --private-app-token T)',
-  },
+  operands: 1,
   async run(core, values, [id = '']) {
     const existing = (await core.connections.list()).find((c) => c.id === id);
     if (!existing) throw new CommandError(`No connection ${id}.`);
@@ -152,7 +147,8 @@ const reauth = leaf({
 });
 
 const remove = leaf({
-  operands: { count: 1, usage: 'usage: ./bin/crm-proxy.mjs connections remove ID' },
+  help: './bin/crm-proxy.mjs connections remove ID        removes the connection and all of its API tokens',
+  operands: 1,
   async run(core, _values, [id = '']) {
     const tokens = await core.auth.list(id);
     if (!(await core.connections.remove(id))) throw new CommandError(`No connection ${id}.`);
@@ -161,4 +157,4 @@ const remove = leaf({
   },
 });
 
-export const connectionsCommand = subcommands('connections', { add, list, remove, reauth });
+export const connections: Group = { subcommands: { add, reauth, list, remove } };

@@ -1,15 +1,13 @@
 import type { JobRow } from '../../store/types.ts';
 import { FINISHED_JOB_STATES } from '../../store/types.ts';
 import { CommandError, cliIo, note, printListing, UsageError, whole } from '../io.ts';
-import { leaf, subcommands } from './subcommands.ts';
-
-export const JOBS_HELP = `./bin/crm-proxy.mjs jobs list [--token ID] [--limit N] [--json]   write jobs, newest first
-./bin/crm-proxy.mjs jobs watch ID [--interval-ms N]     a live progress bar until the job ends, then its counts`;
+import { type Group, leaf } from './subcommands.ts';
 
 // The CLI reads the store directly, like the other commands: it needs no API token and works with
 // the service stopped (a job interrupted by a crash shows as running until an instance resumes it).
 
 const list = leaf({
+  help: './bin/crm-proxy.mjs jobs list [--token ID] [--limit N] [--json]   write jobs, newest first',
   options: {
     token: { type: 'string' },
     limit: { type: 'string' },
@@ -44,6 +42,7 @@ const list = leaf({
 const finished = (job: JobRow) => FINISHED_JOB_STATES.includes(job.state);
 
 const watch = leaf({
+  help: './bin/crm-proxy.mjs jobs watch ID [--interval-ms N]     a live progress bar until the job ends, then its counts',
   options: { 'interval-ms': { type: 'string' } },
   operands: 'any',
   async run(core, values, [id]) {
@@ -90,4 +89,4 @@ const watch = leaf({
   },
 });
 
-export const jobsCommand = subcommands('jobs', { list, watch });
+export const jobs: Group = { subcommands: { list, watch } };

@@ -5,17 +5,7 @@ import type { NewRequestLogEntry } from '../../admin/request-log.ts';
 import { randomBase62 } from '../../crypto/random.ts';
 import type { Core } from '../core.ts';
 import { CommandError, cliIo, note, printJson, printListing, UsageError } from '../io.ts';
-import { leaf, listing, subcommands } from './subcommands.ts';
-
-export const OPERATORS_HELP = `./bin/crm-proxy.mjs operators create --email EMAIL [--manager]   the password is read from stdin (or asked for on a terminal); --manager: may manage the other operators (the first one always does)
-./bin/crm-proxy.mjs operators list [--json]
-./bin/crm-proxy.mjs operators disable|enable|remove EMAIL|ID   disable, remove: their sessions end and their keys are revoked at once; the last operator who manages the others stays
-./bin/crm-proxy.mjs operators password EMAIL|ID [--current]   sets a new password (read from stdin); --current: the current one first, then the new one
-./bin/crm-proxy.mjs operators sessions EMAIL|ID [--json]   the operator's console sessions
-./bin/crm-proxy.mjs operators sessions end EMAIL|ID|SESSION   ends every session of an operator, or one session
-./bin/crm-proxy.mjs operators key create --email EMAIL [--label L] [--json]   an operator API key for /v1/admin, printed once
-./bin/crm-proxy.mjs operators key list [--json]
-./bin/crm-proxy.mjs operators key revoke ID`;
+import { type Group, leaf, listing } from './subcommands.ts';
 
 /** Passwords: one line of stdin each, or asked for without echo on a terminal. */
 async function readPasswords(prompts: string[]): Promise<string[]> {
@@ -105,7 +95,8 @@ async function act<T>(core: Core, what: string, run: (actor: Actor) => Promise<T
 /** disable, enable, remove: one operator named by EMAIL|ID. */
 const lifecycle = (sub: 'disable' | 'enable' | 'remove') =>
   leaf({
-    operands: { count: 1, usage: `usage: crm-proxy operators ${sub} EMAIL|ID` },
+    help: './bin/crm-proxy.mjs operators disable|enable|remove EMAIL|ID   disable, remove: their sessions end and their keys are revoked at once; the last operator who manages the others stays',
+    operands: 1,
     async run(core, _values, [target = '']) {
       const op = await act(core, `${sub} ${target}`, (actor) => core.operators[sub](actor, target));
       const done = { disable: 'Disabled', enable: 'Enabled', remove: 'Removed' }[sub];
@@ -117,8 +108,9 @@ const lifecycle = (sub: 'disable' | 'enable' | 'remove') =>
   });
 
 const password = leaf({
+  help: './bin/crm-proxy.mjs operators password EMAIL|ID [--current]   sets a new password (read from stdin); --current: the current one first, then the new one',
   options: { current: { type: 'boolean', default: false } },
-  operands: { count: 1, usage: 'usage: crm-proxy operators password EMAIL|ID [--current]' },
+  operands: 1,
   async run(core, values, [target = '']) {
     if (values.current) {
       const [current = '', next = ''] = await readPasswords(['Current password', 'New password']);
@@ -137,11 +129,14 @@ const password = leaf({
 });
 
 const sessions = leaf({
+  help: `./bin/crm-proxy.mjs operators sessions EMAIL|ID [--json]   the operator's console sessions
+./bin/crm-proxy.mjs operators sessions end EMAIL|ID|SESSION   ends every session of an operator, or one session`,
   options: { json: { type: 'boolean', default: false } },
   operands: 'any',
   async run(core, values, [first, second, extra]) {
     if (first === 'end') {
-      if (!second || extra) throw new UsageError('usage: crm-proxy operators sessions end EMAIL|ID|SESSION');
+      if (!second || extra)
+        throw new UsageError('usage: ./bin/crm-proxy.mjs operators sessions end EMAIL|ID|SESSION');
       if (/^[0-9a-f]{64}$/.test(second)) {
         await act(core, `sessions end ${second}`, (actor) => core.operators.endSessionById(actor, second));
         note(`Ended session ${second.slice(0, 12)}….`);
@@ -153,7 +148,8 @@ const sessions = leaf({
       }
       return 0;
     }
-    if (!first || second) throw new UsageError('usage: crm-proxy operators sessions EMAIL|ID [--json]');
+    if (!first || second)
+      throw new UsageError('usage: ./bin/crm-proxy.mjs operators sessions EMAIL|ID [--json]');
     const op = await core.operators.find(first);
     if (op === null) throw new CommandError(`No operator ${first}.`);
     const list = await core.operators.listSessions(cliActor(), op.id);
@@ -176,6 +172,7 @@ const sessions = leaf({
 });
 
 const create = leaf({
+  help: './bin/crm-proxy.mjs operators create --email EMAIL [--manager]   the password is read from stdin (or asked for on a terminal); --manager: may manage the other operators (the first one always does)',
   options: { email: { type: 'string' }, manager: { type: 'boolean', default: false } },
   async run(core, values) {
     const email = values.email;
@@ -192,6 +189,7 @@ const create = leaf({
 });
 
 const list = listing(
+  './bin/crm-proxy.mjs operators list [--json]',
   (core) => core.operators.list(),
   'No operators. Create one with: ./bin/crm-proxy.mjs operators create --email you@example.com',
   ['ID', 'EMAIL', 'STATE', 'MANAGES', 'CREATED', 'LAST SIGN-IN'],
@@ -206,6 +204,7 @@ const list = listing(
 );
 
 const keyCreate = leaf({
+  help: './bin/crm-proxy.mjs operators key create --email EMAIL [--label L] [--json]   an operator API key for /v1/admin, printed once',
   options: {
     email: { type: 'string' },
     label: { type: 'string' },
@@ -232,39 +231,45 @@ const keyCreate = leaf({
   },
 });
 
-const keyCommand = subcommands('operators key', {
-  create: keyCreate,
-  list: listing(
-    (core) => core.operators.listKeys(),
-    'No operator keys.',
-    ['ID', 'PREFIX', 'OPERATOR', 'LABEL', 'CREATED', 'LAST USED', 'REVOKED'],
-    (k) => [
-      k.id,
-      `${k.prefix}…`,
-      k.operatorId,
-      k.label ?? '',
-      k.createdAt,
-      k.lastUsedAt ?? 'never',
-      k.revokedAt ?? '',
-    ],
-  ),
-  revoke: leaf({
-    operands: { count: 1, usage: 'usage: ./bin/crm-proxy.mjs operators key revoke ID' },
-    async run(core, _values, [id = '']) {
-      if (!(await core.operators.revokeKey(id))) throw new CommandError(`No active operator key ${id}.`);
-      note(`Revoked operator key ${id}.`);
-      return 0;
-    },
-  }),
-});
+const key: Group = {
+  subcommands: {
+    create: keyCreate,
+    list: listing(
+      './bin/crm-proxy.mjs operators key list [--json]',
+      (core) => core.operators.listKeys(),
+      'No operator keys.',
+      ['ID', 'PREFIX', 'OPERATOR', 'LABEL', 'CREATED', 'LAST USED', 'REVOKED'],
+      (k) => [
+        k.id,
+        `${k.prefix}…`,
+        k.operatorId,
+        k.label ?? '',
+        k.createdAt,
+        k.lastUsedAt ?? 'never',
+        k.revokedAt ?? '',
+      ],
+    ),
+    revoke: leaf({
+      help: './bin/crm-proxy.mjs operators key revoke ID',
+      operands: 1,
+      async run(core, _values, [id = '']) {
+        if (!(await core.operators.revokeKey(id))) throw new CommandError(`No active operator key ${id}.`);
+        note(`Revoked operator key ${id}.`);
+        return 0;
+      },
+    }),
+  },
+};
 
-export const operatorsCommand = subcommands('operators', {
-  create,
-  list,
-  disable: lifecycle('disable'),
-  enable: lifecycle('enable'),
-  remove: lifecycle('remove'),
-  password,
-  sessions,
-  key: keyCommand,
-});
+export const operators: Group = {
+  subcommands: {
+    create,
+    list,
+    disable: lifecycle('disable'),
+    enable: lifecycle('enable'),
+    remove: lifecycle('remove'),
+    password,
+    sessions,
+    key,
+  },
+};

@@ -1,11 +1,9 @@
 import { note, printJson, printListing, printTable, UsageError, whole } from '../io.ts';
-import { leaf, single, subcommands } from './subcommands.ts';
-
-export const REQUESTS_HELP = `./bin/crm-proxy.mjs requests list [--connection ID] [--token ID] [--status 2xx|3xx|4xx|5xx] [--request-id ID] [--limit N] [--json]
-    the request log, newest first (the same entries as the console and GET /v1/admin/requests)
-./bin/crm-proxy.mjs usage [--connection ID] [--hours N] [--json]   requests and errors per hour (default: 168 hours)`;
+import { type Group, leaf } from './subcommands.ts';
 
 const list = leaf({
+  help: `./bin/crm-proxy.mjs requests list [--connection ID] [--token ID] [--status 2xx|3xx|4xx|5xx] [--request-id ID] [--limit N] [--json]
+    the request log, newest first (the same entries as the console and GET /v1/admin/requests)`,
   options: {
     connection: { type: 'string' },
     token: { type: 'string' },
@@ -58,35 +56,34 @@ const list = leaf({
   },
 });
 
-export const requestsCommand = subcommands('requests', { list });
+export const requests: Group = { subcommands: { list } };
 
-export const usageCommand = single(
-  leaf({
-    options: {
-      connection: { type: 'string' },
-      hours: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-    async run(core, values) {
-      const hours = whole(values.hours, '--hours', 168, 168);
-      const series = await core.admin.usage(hours, values.connection);
-      if (values.json) {
-        printJson(series);
-        return 0;
-      }
-      const rows = series.flatMap((s) =>
-        s.hours.flatMap((h, i) =>
-          (s.requests[i] ?? 0) > 0
-            ? [[s.connectionId ?? '(none)', `${h}:00Z`, String(s.requests[i]), String(s.errors[i])]]
-            : [],
-        ),
-      );
-      if (rows.length === 0) {
-        note(`No requests in the last ${hours} hours.`);
-        return 0;
-      }
-      printTable(['CONNECTION', 'HOUR', 'REQUESTS', 'ERRORS'], rows);
+export const usage = leaf({
+  help: './bin/crm-proxy.mjs usage [--connection ID] [--hours N] [--json]   requests and errors per hour (default: 168 hours)',
+  options: {
+    connection: { type: 'string' },
+    hours: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
+  async run(core, values) {
+    const hours = whole(values.hours, '--hours', 168, 168);
+    const series = await core.admin.usage(hours, values.connection);
+    if (values.json) {
+      printJson(series);
       return 0;
-    },
-  }),
-);
+    }
+    const rows = series.flatMap((s) =>
+      s.hours.flatMap((h, i) =>
+        (s.requests[i] ?? 0) > 0
+          ? [[s.connectionId ?? '(none)', `${h}:00Z`, String(s.requests[i]), String(s.errors[i])]]
+          : [],
+      ),
+    );
+    if (rows.length === 0) {
+      note(`No requests in the last ${hours} hours.`);
+      return 0;
+    }
+    printTable(['CONNECTION', 'HOUR', 'REQUESTS', 'ERRORS'], rows);
+    return 0;
+  },
+});

@@ -1,13 +1,10 @@
 import type { TokenRecord } from '../../domain/connection.ts';
 import { CommandError, cliIo, note, parseDuration, printJson, printListing, UsageError } from '../io.ts';
-import { leaf, subcommands } from './subcommands.ts';
-
-export const TOKENS_HELP = `./bin/crm-proxy.mjs tokens create --connection ID [--name N] [--expires-in 30d] [--json]
-    prints the token once on stdout (s, m, h, d, w, y units for --expires-in)
-./bin/crm-proxy.mjs tokens list [--connection ID] [--json]
-./bin/crm-proxy.mjs tokens revoke ID|PREFIX      a token id (tok_…), its display prefix (crmp_eu_AbCd1234) or the token itself`;
+import { type Group, leaf } from './subcommands.ts';
 
 const create = leaf({
+  help: `./bin/crm-proxy.mjs tokens create --connection ID [--name N] [--expires-in 30d] [--json]
+    prints the token once on stdout (s, m, h, d, w, y units for --expires-in)`,
   options: {
     connection: { type: 'string' },
     name: { type: 'string' },
@@ -48,6 +45,7 @@ function state(t: TokenRecord, now: string): string {
 }
 
 const list = leaf({
+  help: './bin/crm-proxy.mjs tokens list [--connection ID] [--json]',
   options: { connection: { type: 'string' }, json: { type: 'boolean', default: false } },
   async run(core, values) {
     const tokens = await core.auth.list(values.connection);
@@ -73,7 +71,8 @@ const list = leaf({
 });
 
 const revoke = leaf({
-  operands: { count: 1, usage: 'usage: ./bin/crm-proxy.mjs tokens revoke ID|PREFIX' },
+  help: './bin/crm-proxy.mjs tokens revoke ID|PREFIX      a token id (tok_…), its display prefix (crmp_eu_AbCd1234) or the token itself',
+  operands: 1,
   async run(core, _values, [ref = '']) {
     const result = await core.auth.revoke(ref);
     if (result.ok) {
@@ -89,4 +88,4 @@ const revoke = leaf({
   },
 });
 
-export const tokensCommand = subcommands('tokens', { create, list, revoke });
+export const tokens: Group = { subcommands: { create, list, revoke } };
