@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import { startHubSpotSandbox } from '../../sandbox/hubspot/index.ts';
-import { startSalesforceSandbox } from '../../sandbox/salesforce/index.ts';
+import { type HubSpotSandbox, startHubSpotSandbox } from '../../sandbox/hubspot/index.ts';
+import { type SalesforceSandbox, startSalesforceSandbox } from '../../sandbox/salesforce/index.ts';
 import { ConfigError, loadConfig } from '../config/index.ts';
 import { onShutdownSignal } from '../main.ts';
 import { cliIo, UsageError } from './io.ts';
-import { loadOrCreateBootstrapCredentials, type SandboxHandle } from './sandbox-bootstrap.ts';
+import { loadOrCreateBootstrapCredentials } from './sandbox-bootstrap.ts';
 
 export const SANDBOX_HELP = `./bin/crm-proxy.mjs sandbox salesforce|hubspot|both [--port N] [--host H] [--persist]
     [--address-picklists on|off]
@@ -53,7 +53,7 @@ export async function run(argv: string[]): Promise<number | undefined> {
   const credentials = loadOrCreateBootstrapCredentials(config.dataDir);
   // Alone, a sandbox persists only when asked: the default (on) is for `serve`.
   const persist = values.persist === true || cliIo().env['CRM_PROXY_SANDBOX_PERSIST'] === 'true';
-  const started: Array<{ name: string; sandbox: SandboxHandle }> = [];
+  const started: Array<{ name: string; sandbox: SalesforceSandbox | HubSpotSandbox }> = [];
   if (which === 'salesforce' || which === 'both') {
     const sandbox = await startSalesforceSandbox({
       port: port ?? config.sandboxPorts.salesforce,

@@ -1,50 +1,10 @@
 import { userInfo } from 'node:os';
-import { createInterface } from 'node:readline';
 import { type Actor, actorName, OperatorError } from '../../admin/operators.ts';
 import type { NewRequestLogEntry } from '../../admin/request-log.ts';
 import { randomBase62 } from '../../crypto/random.ts';
 import type { Core } from '../core.ts';
-import { CommandError, cliIo, note, printJson, printListing, UsageError } from '../io.ts';
+import { CommandError, cliIo, note, printJson, printListing, readLines, UsageError } from '../io.ts';
 import { type Group, leaf, listing } from './subcommands.ts';
-
-/** Passwords: one line of stdin each, or asked for without echo on a terminal. */
-async function readPasswords(prompts: string[]): Promise<string[]> {
-  const io = cliIo();
-  const stdin = io.stdin as NodeJS.ReadableStream & { isTTY?: boolean };
-  const muted = { muted: false };
-  const output = {
-    write(chunk: string) {
-      if (!muted.muted) io.stderr.write(chunk);
-      return true;
-    },
-  } as unknown as NodeJS.WritableStream;
-  const rl = createInterface({
-    input: stdin,
-    output: stdin.isTTY === true ? output : undefined,
-    terminal: stdin.isTTY === true,
-  });
-  const lines: string[] = [];
-  const ask = (i: number) => {
-    if (stdin.isTTY !== true || i >= prompts.length) return;
-    muted.muted = false;
-    io.stderr.write(`${prompts[i]}: `);
-    muted.muted = true;
-  };
-  try {
-    ask(0);
-    for await (const line of rl) {
-      lines.push(line.replace(/\r$/, ''));
-      if (stdin.isTTY === true) io.stderr.write('\n');
-      if (lines.length >= prompts.length) break;
-      ask(lines.length);
-    }
-    while (lines.length < prompts.length) lines.push('');
-    return lines;
-  } finally {
-    muted.muted = false;
-    rl.close();
-  }
-}
 
 /** Who runs the CLI, as the request log names them. */
 function cliActor(): Actor {
@@ -113,14 +73,14 @@ const password = leaf({
   operands: 1,
   async run(core, values, [target = '']) {
     if (values.current) {
-      const [current = '', next = ''] = await readPasswords(['Current password', 'New password']);
+      const [current = '', next = ''] = await readLines(['Current password', 'New password']);
       await act(core, `password ${target} --current`, async () => {
         const op = await core.operators.find(target);
         if (op === null) throw new OperatorError('operator', `no operator ${target}`, 404);
         await core.operators.changeOwnPassword(op, current, next);
       });
     } else {
-      const [next = ''] = await readPasswords(['New password']);
+      const [next = ''] = await readLines(['New password']);
       await act(core, `password ${target}`, (actor) => core.operators.resetPassword(actor, target, next));
     }
     note(`Password of ${target} changed. Its sessions ended and its operator keys were revoked.`);
@@ -177,7 +137,7 @@ const create = leaf({
   async run(core, values) {
     const email = values.email;
     if (!email) throw new UsageError('--email EMAIL is required');
-    const [pw = ''] = await readPasswords(['Password']);
+    const [pw = ''] = await readLines(['Password']);
     const operator = await act(core, `create ${email}`, (actor) =>
       core.operators.add(actor, email, pw, values.manager),
     );
