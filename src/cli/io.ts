@@ -32,9 +32,6 @@ const processIo: CliIo = {
   get stderr() {
     return process.stderr;
   },
-  get cwd() {
-    return process.cwd();
-  },
 };
 
 export function cliIo(): CliIo {

@@ -49,30 +49,24 @@ export async function run(argv: string[]): Promise<number | undefined> {
   if (picklists !== undefined && picklists !== 'on' && picklists !== 'off') {
     throw new UsageError('--address-picklists takes on or off');
   }
-  const host = values.host ?? config.host;
   const credentials = loadOrCreateBootstrapCredentials(config.dataDir);
   // Alone, a sandbox persists only when asked: the default (on) is for `serve`.
   const persist = values.persist === true || cliIo().env['CRM_PROXY_SANDBOX_PERSIST'] === 'true';
+  const common = { host: values.host ?? config.host, ...(persist ? { persistDir: config.dataDir } : {}) };
   const started: Array<{ name: string; sandbox: SalesforceSandbox | HubSpotSandbox }> = [];
-  if (which === 'salesforce' || which === 'both') {
+  if (which !== 'hubspot') {
     const sandbox = await startSalesforceSandbox({
+      ...common,
       port: port ?? config.sandboxPorts.salesforce,
-      host,
       credentials: credentials.salesforce,
-      ...(persist ? { persistDir: config.dataDir } : {}),
       ...(picklists === undefined ? {} : { addressPicklists: picklists === 'on' }),
     });
     started.push({ name: 'Salesforce', sandbox });
   }
-  if (which === 'hubspot' || which === 'both') {
+  if (which !== 'salesforce') {
     const hsPort =
       port === undefined ? config.sandboxPorts.hubspot : which === 'both' && port !== 0 ? port + 1 : port;
-    const sandbox = await startHubSpotSandbox({
-      port: hsPort,
-      host,
-      credentials: credentials.hubspot,
-      ...(persist ? { persistDir: config.dataDir } : {}),
-    });
+    const sandbox = await startHubSpotSandbox({ ...common, port: hsPort, credentials: credentials.hubspot });
     started.push({ name: 'HubSpot', sandbox });
   }
   for (const { name, sandbox } of started) {
