@@ -42,23 +42,19 @@ export async function startSandboxes(options: StartSandboxesOptions) {
   // Loaded here, not with this module: `serve` runs the emulators on their own thread (~25 MiB there).
   const { startSalesforceSandbox } = await import('../../sandbox/salesforce/index.ts');
   const { startHubSpotSandbox } = await import('../../sandbox/hubspot/index.ts');
-  const common = {
-    host: options.host ?? '127.0.0.1',
-    ...(options.realism === undefined ? {} : { realism: options.realism }),
-    ...(options.clock === undefined ? {} : { clock: options.clock }),
-  };
+  const common = { host: options.host ?? '127.0.0.1', realism: options.realism, clock: options.clock };
   const salesforce = await startSalesforceSandbox({
-    port: options.ports.salesforce,
     ...common,
-    ...(options.credentials?.salesforce === undefined ? {} : { credentials: options.credentials.salesforce }),
+    port: options.ports.salesforce,
+    credentials: options.credentials?.salesforce,
     ...options.salesforce,
   });
   let hubspot: HubSpotSandbox;
   try {
     hubspot = await startHubSpotSandbox({
-      port: options.ports.hubspot,
       ...common,
-      ...(options.credentials?.hubspot === undefined ? {} : { credentials: options.credentials.hubspot }),
+      port: options.ports.hubspot,
+      credentials: options.credentials?.hubspot,
       ...options.hubspot,
     });
   } catch (err) {

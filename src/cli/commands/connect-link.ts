@@ -49,13 +49,13 @@ const create = leaf({
   },
 });
 
-const list = listing(
-  './bin/crm-proxy.mjs connect-link list [--json]',
-  (core) => core.connect.listLinks(),
-  'No connect links yet. Create one with: ./bin/crm-proxy.mjs connect-link create --provider …',
-  ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'EXPIRES', 'CONNECTION'],
-  (l) => [l.id, l.provider, l.label ?? '', l.status, l.expiresAt, l.connectionId ?? ''],
-);
+const list = listing({
+  help: './bin/crm-proxy.mjs connect-link list [--json]',
+  load: (core) => core.connect.listLinks(),
+  empty: 'No connect links yet. Create one with: ./bin/crm-proxy.mjs connect-link create --provider …',
+  headers: ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'EXPIRES', 'CONNECTION'],
+  row: (l) => [l.id, l.provider, l.label ?? '', l.status, l.expiresAt, l.connectionId ?? ''],
+});
 
 const revoke = leaf({
   help: './bin/crm-proxy.mjs connect-link revoke ID       an unused link (cl_…) stops working',

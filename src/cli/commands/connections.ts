@@ -106,13 +106,13 @@ async function readCredentials(
   );
 }
 
-const list = listing(
-  './bin/crm-proxy.mjs connections list [--json]',
-  (core) => core.connections.list(),
-  'No connections yet. Add one with: ./bin/crm-proxy.mjs connections add --provider …',
-  ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'HOST', 'CREATED'],
-  (c) => [c.id, c.provider, c.label ?? '', statusText(c), host(c), c.createdAt],
-);
+const list = listing({
+  help: './bin/crm-proxy.mjs connections list [--json]',
+  load: (core) => core.connections.list(),
+  empty: 'No connections yet. Add one with: ./bin/crm-proxy.mjs connections add --provider …',
+  headers: ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'HOST', 'CREATED'],
+  row: (c) => [c.id, c.provider, c.label ?? '', statusText(c), host(c), c.createdAt],
+});
 
 function statusText(c: Connection): string {
   return c.status === 'active' ? 'active' : `needs_reauth${c.statusReason ? ` (${c.statusReason})` : ''}`;

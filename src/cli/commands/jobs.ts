@@ -1,42 +1,29 @@
 import type { JobRow } from '../../store/types.ts';
 import { FINISHED_JOB_STATES } from '../../store/types.ts';
-import { CommandError, cliIo, note, printListing, UsageError, whole } from '../io.ts';
-import { type Group, leaf } from './subcommands.ts';
+import { CommandError, cliIo, note, UsageError, whole } from '../io.ts';
+import { type Group, leaf, listing } from './subcommands.ts';
 
 // The CLI reads the store directly, like the other commands: it needs no API token and works with
 // the service stopped (a job interrupted by a crash shows as running until an instance resumes it).
 
-const list = leaf({
+const list = listing({
   help: './bin/crm-proxy.mjs jobs list [--token ID] [--limit N] [--json]   write jobs, newest first',
-  options: {
-    token: { type: 'string' },
-    limit: { type: 'string' },
-    json: { type: 'boolean', default: false },
-  },
-  async run(core, values) {
-    const jobs = await core.store.jobs.list({
-      limit: whole(values.limit, '--limit', 50, 1000),
-      ...(values.token === undefined ? {} : { tokenId: values.token }),
-    });
-    printListing(
-      jobs,
-      values.json,
-      'No jobs.',
-      ['ID', 'STATE', 'OPERATION', 'OBJECT', 'INTERFACE', 'PROCESSED', 'SUCCEEDED', 'FAILED', 'CREATED'],
-      (j) => [
-        j.id,
-        j.state,
-        j.operation,
-        j.objectName ?? '',
-        j.interface ?? '',
-        `${j.processed}/${j.total}`,
-        String(j.succeeded),
-        String(j.failed),
-        j.createdAt,
-      ],
-    );
-    return 0;
-  },
+  options: { token: { type: 'string' }, limit: { type: 'string' } },
+  load: (core, values) =>
+    core.store.jobs.list({ limit: whole(values.limit, '--limit', 50, 1000), tokenId: values.token }),
+  empty: 'No jobs.',
+  headers: ['ID', 'STATE', 'OPERATION', 'OBJECT', 'INTERFACE', 'PROCESSED', 'SUCCEEDED', 'FAILED', 'CREATED'],
+  row: (j) => [
+    j.id,
+    j.state,
+    j.operation,
+    j.objectName ?? '',
+    j.interface ?? '',
+    `${j.processed}/${j.total}`,
+    String(j.succeeded),
+    String(j.failed),
+    j.createdAt,
+  ],
 });
 
 const finished = (job: JobRow) => FINISHED_JOB_STATES.includes(job.state);

@@ -148,12 +148,12 @@ const create = leaf({
   },
 });
 
-const list = listing(
-  './bin/crm-proxy.mjs operators list [--json]',
-  (core) => core.operators.list(),
-  'No operators. Create one with: ./bin/crm-proxy.mjs operators create --email you@example.com',
-  ['ID', 'EMAIL', 'STATE', 'MANAGES', 'CREATED', 'LAST SIGN-IN'],
-  (o) => [
+const list = listing({
+  help: './bin/crm-proxy.mjs operators list [--json]',
+  load: (core) => core.operators.list(),
+  empty: 'No operators. Create one with: ./bin/crm-proxy.mjs operators create --email you@example.com',
+  headers: ['ID', 'EMAIL', 'STATE', 'MANAGES', 'CREATED', 'LAST SIGN-IN'],
+  row: (o) => [
     o.id,
     o.email,
     o.disabledAt === null ? 'enabled' : `disabled ${o.disabledAt}`,
@@ -161,7 +161,7 @@ const list = listing(
     o.createdAt,
     o.lastSignInAt ?? 'never',
   ],
-);
+});
 
 const keyCreate = leaf({
   help: './bin/crm-proxy.mjs operators key create --email EMAIL [--label L] [--json]   an operator API key for /v1/admin, printed once',
@@ -194,12 +194,12 @@ const keyCreate = leaf({
 const key: Group = {
   subcommands: {
     create: keyCreate,
-    list: listing(
-      './bin/crm-proxy.mjs operators key list [--json]',
-      (core) => core.operators.listKeys(),
-      'No operator keys.',
-      ['ID', 'PREFIX', 'OPERATOR', 'LABEL', 'CREATED', 'LAST USED', 'REVOKED'],
-      (k) => [
+    list: listing({
+      help: './bin/crm-proxy.mjs operators key list [--json]',
+      load: (core) => core.operators.listKeys(),
+      empty: 'No operator keys.',
+      headers: ['ID', 'PREFIX', 'OPERATOR', 'LABEL', 'CREATED', 'LAST USED', 'REVOKED'],
+      row: (k) => [
         k.id,
         `${k.prefix}…`,
         k.operatorId,
@@ -208,7 +208,7 @@ const key: Group = {
         k.lastUsedAt ?? 'never',
         k.revokedAt ?? '',
       ],
-    ),
+    }),
     revoke: leaf({
       help: './bin/crm-proxy.mjs operators key revoke ID',
       operands: 1,

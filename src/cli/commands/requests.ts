@@ -1,7 +1,7 @@
-import { note, printJson, printListing, printTable, UsageError, whole } from '../io.ts';
-import { type Group, leaf } from './subcommands.ts';
+import { note, printJson, printTable, UsageError, whole } from '../io.ts';
+import { type Group, leaf, listing } from './subcommands.ts';
 
-const list = leaf({
+const list = listing({
   help: `./bin/crm-proxy.mjs requests list [--connection ID] [--token ID] [--status 2xx|3xx|4xx|5xx] [--request-id ID] [--limit N] [--json]
     the request log, newest first (the same entries as the console and GET /v1/admin/requests)`,
   options: {
@@ -10,50 +10,44 @@ const list = leaf({
     status: { type: 'string' },
     'request-id': { type: 'string' },
     limit: { type: 'string' },
-    json: { type: 'boolean', default: false },
   },
-  async run(core, values) {
+  load(core, values) {
     if (values.status !== undefined && !/^[2-5]xx$/.test(values.status)) {
       throw new UsageError('--status must be 2xx, 3xx, 4xx or 5xx');
     }
-    const entries = await core.admin.requests({
+    return core.admin.requests({
       connectionId: values.connection,
       tokenId: values.token,
       statusClass: values.status === undefined ? undefined : Number(values.status[0]),
       requestId: values['request-id'],
       limit: whole(values.limit, '--limit', 50, 1000),
     });
-    printListing(
-      entries,
-      values.json,
-      'No requests match.',
-      [
-        'TIME',
-        'METHOD',
-        'PATH',
-        'STATUS',
-        'MS',
-        'CRM CALLS',
-        'INTERFACE',
-        'REQUEST ID',
-        'TOKEN',
-        'CONNECTION',
-      ],
-      (e) => [
-        e.at,
-        e.method,
-        e.path,
-        String(e.status),
-        String(e.latencyMs),
-        String(e.crmCalls),
-        e.interface ?? '',
-        e.requestId,
-        e.tokenId ?? '',
-        e.connectionId ?? '',
-      ],
-    );
-    return 0;
   },
+  empty: 'No requests match.',
+  headers: [
+    'TIME',
+    'METHOD',
+    'PATH',
+    'STATUS',
+    'MS',
+    'CRM CALLS',
+    'INTERFACE',
+    'REQUEST ID',
+    'TOKEN',
+    'CONNECTION',
+  ],
+  row: (e) => [
+    e.at,
+    e.method,
+    e.path,
+    String(e.status),
+    String(e.latencyMs),
+    String(e.crmCalls),
+    e.interface ?? '',
+    e.requestId,
+    e.tokenId ?? '',
+    e.connectionId ?? '',
+  ],
 });
 
 export const requests: Group = { subcommands: { list } };

@@ -49,19 +49,25 @@ export function leaf<const O extends ParseArgsOptionsConfig = Record<never, neve
   };
 }
 
-/** A leaf that lists: the items as JSON with --json, `empty` when there are none, else a table. */
-export function listing<T>(
-  help: string,
-  load: (core: Core) => Promise<readonly T[]>,
-  empty: string,
-  headers: string[],
-  row: (item: T) => string[],
-): Leaf {
+/**
+ * A leaf that lists what `load` finds with its options: the items as JSON with --json, `empty`
+ * when there are none, else a table of `headers` and a `row` for each item.
+ */
+export function listing<T, const O extends ParseArgsOptionsConfig = Record<never, never>>(spec: {
+  help: string;
+  options?: O;
+  load(core: Core, values: Values<O>): Promise<readonly T[]>;
+  empty: string;
+  headers: string[];
+  row(item: T): string[];
+}): Leaf {
+  const options: ParseArgsOptionsConfig = { ...spec.options, json: { type: 'boolean', default: false } };
   return leaf({
-    help,
-    options: { json: { type: 'boolean', default: false } },
+    help: spec.help,
+    options,
     async run(core, values) {
-      printListing(await load(core), values.json, empty, headers, row);
+      const items = await spec.load(core, values as Values<O>);
+      printListing(items, values.json === true, spec.empty, spec.headers, spec.row);
       return 0;
     },
   });

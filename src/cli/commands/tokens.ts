@@ -1,6 +1,6 @@
 import type { TokenRecord } from '../../domain/connection.ts';
-import { CommandError, cliIo, note, parseDuration, printJson, printListing, UsageError } from '../io.ts';
-import { type Group, leaf } from './subcommands.ts';
+import { CommandError, cliIo, note, parseDuration, printJson, UsageError } from '../io.ts';
+import { type Group, leaf, listing } from './subcommands.ts';
 
 const create = leaf({
   help: `./bin/crm-proxy.mjs tokens create --connection ID [--name N] [--expires-in 30d] [--json]
@@ -38,36 +38,28 @@ const create = leaf({
   },
 });
 
-function state(t: TokenRecord, now: string): string {
+function state(t: TokenRecord): string {
   if (t.revokedAt) return 'revoked';
-  if (t.expiresAt && t.expiresAt <= now) return 'expired';
+  if (t.expiresAt && t.expiresAt <= new Date().toISOString()) return 'expired';
   return 'active';
 }
 
-const list = leaf({
+const list = listing({
   help: './bin/crm-proxy.mjs tokens list [--connection ID] [--json]',
-  options: { connection: { type: 'string' }, json: { type: 'boolean', default: false } },
-  async run(core, values) {
-    const tokens = await core.auth.list(values.connection);
-    const now = new Date().toISOString();
-    printListing(
-      tokens,
-      values.json,
-      'No tokens. Create one with: ./bin/crm-proxy.mjs tokens create --connection ID',
-      ['ID', 'PREFIX', 'CONNECTION', 'NAME', 'STATE', 'CREATED', 'LAST USED', 'EXPIRES'],
-      (t) => [
-        t.id,
-        `${t.prefix}…`,
-        t.connectionId,
-        t.name ?? '',
-        state(t, now),
-        t.createdAt,
-        t.lastUsedAt ?? 'never',
-        t.expiresAt ?? 'never',
-      ],
-    );
-    return 0;
-  },
+  options: { connection: { type: 'string' } },
+  load: (core, values) => core.auth.list(values.connection),
+  empty: 'No tokens. Create one with: ./bin/crm-proxy.mjs tokens create --connection ID',
+  headers: ['ID', 'PREFIX', 'CONNECTION', 'NAME', 'STATE', 'CREATED', 'LAST USED', 'EXPIRES'],
+  row: (t) => [
+    t.id,
+    `${t.prefix}…`,
+    t.connectionId,
+    t.name ?? '',
+    state(t),
+    t.createdAt,
+    t.lastUsedAt ?? 'never',
+    t.expiresAt ?? 'never',
+  ],
 });
 
 const revoke = leaf({
