@@ -53,9 +53,10 @@ export async function run(argv: string[]): Promise<number | undefined> {
     return 0;
   }
   // The same environment, env file and .env as the management commands (src/cli/location.ts).
-  const location = locateStore(
-    values.port === undefined ? {} : { PORT: values.port, ...(values.host ? { HOST: values.host } : {}) },
-  );
+  const location = locateStore({
+    ...(values.port === undefined ? {} : { PORT: values.port }),
+    ...(values.host === undefined ? {} : { HOST: values.host }),
+  });
   const { config, logger, say, release } = startupOutput(location.config);
   say(`Store: ${location.where}`);
 

@@ -1,5 +1,5 @@
 import { createChecked, reauthorizeChecked } from '../../connect/checked.ts';
-import type { CreateConnectionInput, Credentials } from '../../connections/types.ts';
+import type { Credentials } from '../../connections/types.ts';
 import type { Connection } from '../../domain/connection.ts';
 import type { ProviderProfile } from '../../providers/adapter.ts';
 import { CommandError, cliIo, note, printJson, readSecret, UsageError } from '../io.ts';
@@ -32,7 +32,6 @@ const add = leaf({
     if (profile === undefined) {
       throw new UsageError(`--provider must be ${profiles.map((p) => p.id).join(' or ')}`);
     }
-    const provider = profile.id;
     const credentials = await readCredentials(profiles, profile, values);
     if (profile.connection.instanceUrl === 'required' && !values['instance-url']) {
       const example = profile.connection.instanceUrlExample;
@@ -40,8 +39,8 @@ const add = leaf({
         `--instance-url is required for ${profile.displayName}${example === undefined ? '' : ` (e.g. ${example})`}`,
       );
     }
-    const input: CreateConnectionInput = {
-      provider,
+    const input = {
+      provider: profile.id,
       label: values.label ?? null,
       instanceUrl: values['instance-url'] ?? null,
       apiBaseUrl: values['api-base-url'] ?? null,
@@ -57,7 +56,7 @@ const add = leaf({
         ? ` Checked: it reaches account ${result.connection.accountId ?? '(id not given)'}${result.user === null ? '' : ` as ${result.user}`}.`
         : ' Not checked: its first API call will tell whether the credentials work.';
       note(
-        `Created ${provider} connection ${result.connection.id} in region ${result.connection.region}.${checked} ` +
+        `Created ${profile.id} connection ${result.connection.id} in region ${result.connection.region}.${checked} ` +
           `Next: ./bin/crm-proxy.mjs tokens create --connection ${result.connection.id}`,
       );
     }

@@ -26,8 +26,6 @@ const list = listing({
   ],
 });
 
-const finished = (job: JobRow) => FINISHED_JOB_STATES.includes(job.state);
-
 const watch = leaf({
   help: './bin/crm-proxy.mjs jobs watch ID [--interval-ms N]     a live progress bar until the job ends, then its counts',
   options: { 'interval-ms': { type: 'string' } },
@@ -54,7 +52,7 @@ const watch = leaf({
     );
     const payload = (j: JobRow) => ({ succeeded: j.succeeded, failed: j.failed, state: j.state });
     bar.start(job.total, job.processed, payload(job));
-    while (!finished(job)) {
+    while (!FINISHED_JOB_STATES.includes(job.state)) {
       await new Promise((resolve) => setTimeout(resolve, interval));
       job = (await core.store.jobs.find(id)) ?? job;
       bar.update(job.processed, payload(job));

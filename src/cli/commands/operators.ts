@@ -1,6 +1,5 @@
 import { userInfo } from 'node:os';
 import { type Actor, actorName, OperatorError } from '../../admin/operators.ts';
-import type { NewRequestLogEntry } from '../../admin/request-log.ts';
 import { randomBase62 } from '../../crypto/random.ts';
 import type { Core } from '../core.ts';
 import { CommandError, cliIo, note, printJson, printListing, readLines, UsageError } from '../io.ts';
@@ -19,7 +18,7 @@ function cliActor(): Actor {
 
 /** Records an operator action of the CLI in the request log, done or refused. */
 function record(core: Core, actor: Actor, what: string, status: number): void {
-  const entry: NewRequestLogEntry = {
+  core.requestLog.record({
     at: new Date().toISOString(),
     method: 'CLI',
     path: `operators ${what}`.slice(0, 500),
@@ -32,8 +31,7 @@ function record(core: Core, actor: Actor, what: string, status: number): void {
     connectionId: null,
     errorCode: status >= 400 ? 'operator_action_refused' : null,
     actor: actorName(actor),
-  };
-  core.requestLog.record(entry);
+  });
 }
 
 /** Runs an operator action, recording it; an OperatorError is the command's error (exit 1). */
