@@ -8,7 +8,7 @@ import { jobs } from './commands/jobs.ts';
 import { operators } from './commands/operators.ts';
 import { requests, usage } from './commands/requests.ts';
 import { rotateKey } from './commands/rotate-key.ts';
-import { find, type Group, helpOf, runNode } from './commands/subcommands.ts';
+import { command, find, type Group, helpOf, runNode } from './commands/subcommands.ts';
 import { tokens } from './commands/tokens.ts';
 import type { Core } from './core.ts';
 import { CommandError, cliIo, note, UsageError } from './io.ts';
@@ -18,9 +18,43 @@ named by CRM_PROXY_CONFIG, then .env in the working directory (KEY=value lines).
 DATABASE_URL, else CRM_PROXY_DATA_DIR (default ./data); every command that opens it prints which,
 and a command refuses to create a new empty store where nothing configured one (./bin/crm-proxy.mjs init does).`;
 
-/** The commands, in the order the help lists them. serve and sandbox answer --help themselves. */
+// serve and sandbox load the service or the emulators only when run; undefined keeps the process running.
+const serve = command({
+  help: `./bin/crm-proxy.mjs serve [--port N] [--host H]
+    Starts the service. With CRM_PROXY_SANDBOX on (the default outside production, refused with
+    NODE_ENV=production) both sandbox CRMs run in-process on a thread of their own (ports PORT+1 and
+    PORT+2), each with a connection and an API token, written to <data dir>/sandbox.json. Both
+    sandboxes keep their state (records, schema, OAuth grants) in the data directory, so connections
+    made in the console or through a connect link work after a restart;
+    CRM_PROXY_SANDBOX_PERSIST=false starts them fresh.
+    The log is JSON lines on stdout, with this start-up summary on stderr; in a terminal the log goes
+    to <data dir>/crm-proxy.log instead (LOG_FILE=<path> or LOG_FILE=- to choose).`,
+  options: { port: { type: 'string' }, host: { type: 'string' } },
+  run: async (values) => (await import('./serve.ts')).run(values),
+});
+
+const sandbox = command({
+  help: `./bin/crm-proxy.mjs sandbox salesforce|hubspot|both [--port N] [--host H] [--persist]
+    [--address-picklists on|off]
+    Starts sandbox CRMs alone. --port is the Salesforce port (HubSpot: --port, or port+1 with "both").
+    --address-picklists off: the Salesforce org without State and Country/Territory Picklists (on by default).
+    --persist (or CRM_PROXY_SANDBOX_PERSIST=true) keeps each sandbox's state (records, schema, OAuth
+    grants) in the data directory across restarts. Alone, a sandbox starts fresh unless asked.`,
+  options: {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    persist: { type: 'boolean' },
+    'address-picklists': { type: 'string' },
+  },
+  operands: 'any',
+  run: async (values, operands) => (await import('./sandbox.ts')).run(values, operands),
+});
+
+/** The commands, in the order the help lists them. */
 const COMMANDS: Group = {
   subcommands: {
+    serve,
+    sandbox,
     connections,
     'connect-link': connectLink,
     tokens,
@@ -38,9 +72,6 @@ const HELP = `crm-proxy: one bearer token for Salesforce and HubSpot records.
 
 Usage: crm-proxy <command> [options]
 
-./bin/crm-proxy.mjs serve [--port N] [--host H]  start the service (with the sandbox CRMs, except with CRM_PROXY_SANDBOX=false or NODE_ENV=production)
-./bin/crm-proxy.mjs sandbox salesforce|hubspot|both [--port N]   start sandbox CRMs alone
-    (serve --help and sandbox --help say more)
 ${helpOf(COMMANDS)}
 ./bin/crm-proxy.mjs help [COMMAND]     also: crm-proxy COMMAND [SUBCOMMAND] --help
 
@@ -62,11 +93,6 @@ export async function main(argv: string[]): Promise<number | undefined> {
           return main([...rest, '--help']);
         cliIo().stdout.write(HELP);
         return 0;
-      // serve and sandbox load the service or the emulators only when run; undefined keeps the process running.
-      case 'serve':
-        return await (await import('./serve.ts')).run(rest);
-      case 'sandbox':
-        return await (await import('./sandbox.ts')).run(rest);
     }
     const { node, path, rest: args } = find(COMMANDS, argv);
     if (path.length === 0) throw new UsageError(`unknown command "${command}"`);

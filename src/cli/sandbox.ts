@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { type HubSpotSandbox, startHubSpotSandbox } from '../../sandbox/hubspot/index.ts';
 import { type SalesforceSandbox, startSalesforceSandbox } from '../../sandbox/salesforce/index.ts';
 import { ConfigError, loadConfig } from '../config/index.ts';
@@ -6,31 +5,11 @@ import { onShutdownSignal } from '../main.ts';
 import { cliIo, UsageError } from './io.ts';
 import { loadOrCreateBootstrapCredentials } from './sandbox-bootstrap.ts';
 
-export const SANDBOX_HELP = `./bin/crm-proxy.mjs sandbox salesforce|hubspot|both [--port N] [--host H] [--persist]
-    [--address-picklists on|off]
-  Starts sandbox CRMs alone. --port is the Salesforce port (HubSpot: --port, or port+1 with "both").
-  --address-picklists off: the Salesforce org without State and Country/Territory Picklists (on by default).
-  --persist (or CRM_PROXY_SANDBOX_PERSIST=true) keeps each sandbox's state (records, schema, OAuth
-  grants) in the data directory across restarts. Alone, a sandbox starts fresh unless asked.`;
-
-/** `crm-proxy sandbox …`: runs until SIGTERM/SIGINT. */
-export async function run(argv: string[]): Promise<number | undefined> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      persist: { type: 'boolean' },
-      'address-picklists': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (values.help === true) {
-    cliIo().stdout.write(`${SANDBOX_HELP}\n`);
-    return 0;
-  }
+/** `crm-proxy sandbox …` (options and operands as main.ts declares them): runs until SIGTERM/SIGINT. */
+export async function run(
+  values: { port?: string; host?: string; persist?: boolean; 'address-picklists'?: string },
+  positionals: string[],
+): Promise<undefined> {
   const which = positionals[0] ?? 'both';
   if (!['salesforce', 'hubspot', 'both'].includes(which) || positionals.length > 1) {
     throw new UsageError('sandbox takes one of: salesforce, hubspot, both');

@@ -17,7 +17,8 @@ export interface Leaf<O extends ParseArgsOptionsConfig = ParseArgsOptionsConfig>
   options?: O;
   /** Operands: none when absent; exactly `n` (none empty) otherwise; 'any' leaves them to `run`. */
   operands?: number | 'any';
-  run(values: Values<O>, operands: string[], open: () => Promise<Core>): Promise<number>;
+  /** The exit code; undefined: a long-running command (serve, sandbox) owns the process from here on. */
+  run(values: Values<O>, operands: string[], open: () => Promise<Core>): Promise<number | undefined>;
 }
 
 /** A command with subcommands of its own (`ls`, `rm` and `keys` also answer for `list`, `remove`, `key`). */
@@ -28,6 +29,11 @@ export interface Group {
 export type Node = Leaf | Group;
 
 const ALIASES: Record<string, string> = { ls: 'list', rm: 'remove', keys: 'key' };
+
+/** Declares a leaf, with its option values typed from its options. */
+export function command<const O extends ParseArgsOptionsConfig = Record<never, never>>(spec: Leaf<O>): Leaf {
+  return spec as unknown as Leaf;
+}
 
 /**
  * Declares a leaf that runs on the opened store and services (Core), closed whatever happens, with
@@ -98,7 +104,7 @@ export function runNode(
   path: string[],
   args: string[],
   open: () => Promise<Core>,
-): Promise<number> {
+): Promise<number | undefined> {
   if ('subcommands' in node) {
     const [given] = args;
     throw new UsageError(
