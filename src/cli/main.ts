@@ -106,14 +106,17 @@ export async function main(argv: string[]): Promise<number | undefined> {
   }
 }
 
-/** The store and its drivers load only for commands that need them, so `help` stays fast. */
-async function open(): Promise<Core> {
+/**
+ * The store and its drivers load only for commands that need them, so `help` stays fast. A store
+ * is created where nothing configured one only by a command that `creates` it (init).
+ */
+async function open(creates = false): Promise<Core> {
   const { ensureNotAccidental, locateStore } = await import('./location.ts');
   const location = locateStore();
   note(`Store: ${location.where}`);
-  await ensureNotAccidental(location);
+  if (!creates) await ensureNotAccidental(location);
   const { openCore } = await import('./core.ts');
-  return openCore(location.config, { info: note, warn: note });
+  return openCore(location, { info: note, warn: note });
 }
 
 function report(err: unknown): number {

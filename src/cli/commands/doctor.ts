@@ -99,7 +99,7 @@ async function diagnose(add: Add): Promise<void> {
   const { openCore } = await import('../core.ts');
   let core: Core;
   try {
-    core = await openCore(config, { info: () => {}, warn: () => {} });
+    core = await openCore(location, { info: () => {}, warn: () => {} });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof ConfigError) {

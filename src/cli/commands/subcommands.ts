@@ -17,8 +17,14 @@ export interface Leaf<O extends ParseArgsOptionsConfig = ParseArgsOptionsConfig>
   options?: O;
   /** Operands: none when absent; exactly `n` (none empty) otherwise; 'any' leaves them to `run`. */
   operands?: number | 'any';
+  /** The store may be created where nothing configured one (init); others refuse to. */
+  creates?: boolean;
   /** The exit code; undefined: a long-running command (serve, sandbox) owns the process from here on. */
-  run(values: Values<O>, operands: string[], open: () => Promise<Core>): Promise<number | undefined>;
+  run(
+    values: Values<O>,
+    operands: string[],
+    open: (creates?: boolean) => Promise<Core>,
+  ): Promise<number | undefined>;
 }
 
 /** A command with subcommands of its own (`ls`, `rm` and `keys` also answer for `list`, `remove`, `key`). */
@@ -45,7 +51,7 @@ export function leaf<const O extends ParseArgsOptionsConfig = Record<never, neve
   return {
     ...spec,
     async run(values, operands, open) {
-      const core = await open();
+      const core = await open(spec.creates);
       try {
         return await spec.run(core, values as Values<O>, operands);
       } finally {
@@ -103,7 +109,7 @@ export function runNode(
   node: Node,
   path: string[],
   args: string[],
-  open: () => Promise<Core>,
+  open: (creates?: boolean) => Promise<Core>,
 ): Promise<number | undefined> {
   if ('subcommands' in node) {
     const [given] = args;
