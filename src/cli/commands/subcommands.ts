@@ -20,12 +20,11 @@ export interface Leaf<O extends ParseArgsOptionsConfig = ParseArgsOptionsConfig>
   /** The store may be created where nothing configured one (init); others refuse to. */
   creates?: boolean;
   /** The exit code; undefined: a long-running command (serve, sandbox) owns the process from here on. */
-  run(
-    values: Values<O>,
-    operands: string[],
-    open: (creates?: boolean) => Promise<Core>,
-  ): Promise<number | undefined>;
+  run(values: Values<O>, operands: string[], open: Open): Promise<number | undefined>;
 }
+
+/** Opens the store and services; `creates`: also where nothing configured a store. */
+type Open = (creates?: boolean) => Promise<Core>;
 
 /** A command with subcommands of its own (`ls`, `rm` and `keys` also answer for `list`, `remove`, `key`). */
 export interface Group {
@@ -105,12 +104,7 @@ export function helpOf(node: Node): string {
 }
 
 /** Runs the leaf `path` names with `args`; a wrong number of operands is a usage error. */
-export function runNode(
-  node: Node,
-  path: string[],
-  args: string[],
-  open: (creates?: boolean) => Promise<Core>,
-): Promise<number | undefined> {
+export function runNode(node: Node, path: string[], args: string[], open: Open): Promise<number | undefined> {
   if ('subcommands' in node) {
     const [given] = args;
     throw new UsageError(
