@@ -7,7 +7,7 @@ import { writePrivateFile } from '../lib/private-dir.ts';
 import { onShutdownSignal, startService } from '../main.ts';
 import { cliIo } from './io.ts';
 import { locateStore } from './location.ts';
-import type { ServeSandboxes } from './sandbox-bootstrap.ts';
+import type { SandboxHandle, ServeSandboxes } from './sandbox-bootstrap.ts';
 
 /** The log file's name in the data directory when `serve` runs in a terminal and LOG_FILE is unset. */
 export const LOG_FILE_NAME = 'crm-proxy.log';
@@ -186,16 +186,11 @@ async function announceSandboxes(
 ): Promise<void> {
   const previous = readSandboxFile(dataDir);
   const { tokens } = await ensureSandboxConnections(service.ctx, sandboxes, previous);
+  const entry = (s: SandboxHandle) => ({ url: s.url, access_token: s.credentials.accessToken });
   const file = writeSandboxFile(dataDir, {
     base_url: service.baseUrl,
     tokens,
-    sandboxes: {
-      salesforce: {
-        url: sandboxes.salesforce.url,
-        access_token: sandboxes.salesforce.credentials.accessToken,
-      },
-      hubspot: { url: sandboxes.hubspot.url, access_token: sandboxes.hubspot.credentials.accessToken },
-    },
+    sandboxes: { salesforce: entry(sandboxes.salesforce), hubspot: entry(sandboxes.hubspot) },
   });
   say(`  Salesforce sandbox: ${sandboxes.salesforce.url}`);
   say(`  HubSpot sandbox:    ${sandboxes.hubspot.url}`);
