@@ -1,19 +1,21 @@
 // The services the CLI commands need: the service's own (src/context.ts), without what only a
 // running instance has (Redis, metrics, tracing), and where the running service is.
 import { pino } from 'pino';
-import type { Config } from '../config/index.ts';
 import { type AppContext, type ContextOverrides, createContext } from '../context.ts';
 import type { KeyringLog } from '../crypto/keyring.ts';
 import { cliIo } from './io.ts';
-import { findService, type ServiceAddress } from './location.ts';
+import { findService, type ServiceAddress, type StoreLocation } from './location.ts';
 import { readBootstrapCredentials } from './sandbox-bootstrap.ts';
 
 export interface Core extends AppContext {
   /** Where the running service and its sandbox CRMs are, and what said so. */
   address: ServiceAddress;
+  /** The store, and what chose it. */
+  location: StoreLocation;
 }
 
-export async function openCore(config: Config, keyringLog: KeyringLog): Promise<Core> {
+export async function openCore(location: StoreLocation, keyringLog: KeyringLog): Promise<Core> {
+  const { config } = location;
   const address = findService(config, cliIo().env);
   const ctx = await createContext(
     { ...config, redisUrl: undefined, tracing: undefined, metrics: { ...config.metrics, port: undefined } },
@@ -27,7 +29,7 @@ export async function openCore(config: Config, keyringLog: KeyringLog): Promise<
     },
   );
   ctx.connect.useListenAddress(address.baseUrl);
-  return { ...ctx, address };
+  return { ...ctx, address, location };
 }
 
 function bootstrapSandboxes(dataDir: string, urls: Record<string, string>): ContextOverrides['sandboxes'] {

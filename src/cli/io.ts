@@ -32,9 +32,6 @@ const processIo: CliIo = {
   get stderr() {
     return process.stderr;
   },
-  get cwd() {
-    return process.cwd();
-  },
 };
 
 export function cliIo(): CliIo {
@@ -84,25 +81,61 @@ export function whole(value: string | undefined, flag: string, fallback: number,
   return n;
 }
 
-async function readStdinLine(): Promise<string> {
-  const rl = createInterface({ input: cliIo().stdin, terminal: false });
+/** Secrets: one line of stdin each, or asked for with `prompts` and without echo on a terminal. */
+export async function readLines(prompts: string[]): Promise<string[]> {
+  const io = cliIo();
+  const stdin = io.stdin as NodeJS.ReadableStream & { isTTY?: boolean };
+  const terminal = stdin.isTTY === true;
+  let muted = false;
+  const output = {
+    write(chunk: string) {
+      if (!muted) io.stderr.write(chunk);
+      return true;
+    },
+  } as unknown as NodeJS.WritableStream;
+  const rl = createInterface({
+    input: stdin,
+    output: terminal ? output : undefined,
+    terminal,
+  });
+  const lines: string[] = [];
+  const ask = (i: number) => {
+    if (!terminal || i >= prompts.length) return;
+    muted = false;
+    io.stderr.write(`${prompts[i]}: `);
+    muted = true;
+  };
   try {
-    for await (const line of rl) return line.trim();
-    return '';
+    ask(0);
+    for await (const line of rl) {
+      lines.push(line.replace(/\r$/, ''));
+      if (terminal) io.stderr.write('\n');
+      if (lines.length >= prompts.length) break;
+      ask(lines.length);
+    }
+    while (lines.length < prompts.length) lines.push('');
+    return lines;
   } finally {
+    muted = false;
     rl.close();
   }
 }
 
 /**
- * A secret from `--flag VALUE`, from stdin with `--flag -` (keeps it out of shell history and `ps`),
- * or from the environment variable `envName` when the flag is absent.
+ * A secret from `--flag VALUE`, from stdin with `--flag -` (keeps it out of shell history and `ps`;
+ * asked for without echo on a terminal), or from the environment variable `envName` when the flag
+ * is absent.
  */
 export async function readSecret(
   flagValue: string | undefined,
   envName: string,
 ): Promise<string | undefined> {
-  if (flagValue === '-') return (await readStdinLine()) || undefined;
+  if (flagValue === '-') {
+    const [line = ''] = await readLines([
+      envName.replace('CRM_PROXY_', '').replaceAll('_', ' ').toLowerCase(),
+    ]);
+    return line.trim() || undefined;
+  }
   if (flagValue !== undefined) return flagValue;
   const fromEnv = cliIo().env[envName]?.trim();
   return fromEnv ? fromEnv : undefined;

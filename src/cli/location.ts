@@ -7,7 +7,7 @@
 // default port.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { createInterface } from 'node:readline/promises';
 import { parseEnv } from 'node:util';
 import { type Config, loadConfig } from '../config/index.ts';
 import { ConfigError } from '../config/settings.ts';
@@ -67,9 +67,7 @@ export async function ensureNotAccidental(location: StoreLocation): Promise<void
   if (stdin.isTTY === true && stderr.isTTY === true) {
     const rl = createInterface({ input: stdin, output: stderr, terminal: false });
     try {
-      const answer = await new Promise<string>((done) =>
-        rl.question(`${question}\n${HOW_TO_POINT}\nCreate a new empty store here? [y/N] `, done),
-      );
+      const answer = await rl.question(`${question}\n${HOW_TO_POINT}\nCreate a new empty store here? [y/N] `);
       if (/^y(es)?$/i.test(answer.trim())) return;
     } finally {
       rl.close();

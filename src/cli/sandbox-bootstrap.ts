@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { HubSpotSandbox, HubSpotSandboxOptions } from '../../sandbox/hubspot/index.ts';
-import type { SalesforceSandbox, StartSalesforceSandboxOptions } from '../../sandbox/salesforce/index.ts';
-import type { CallAccounting, Realism, RealismConfig } from '../../sandbox/shared/index.ts';
+import type { StartSalesforceSandboxOptions } from '../../sandbox/salesforce/index.ts';
+import type { RealismConfig } from '../../sandbox/shared/index.ts';
 import type { Config } from '../config/index.ts';
 import type { AppContext } from '../context.ts';
 import { writePrivateFile } from '../lib/private-dir.ts';
@@ -12,20 +12,16 @@ import { writePrivateFile } from '../lib/private-dir.ts';
 /** The CRMs that ship a sandbox. */
 type SandboxCrm = 'salesforce' | 'hubspot';
 
-/** What the service needs from a running sandbox (both emulators follow sandbox/README.md). */
+/**
+ * A running sandbox as the service sees it (both emulators follow sandbox/README.md): where it
+ * listens and the credentials it accepts from the start.
+ */
 export interface SandboxHandle {
   url: string;
   credentials: { clientId: string; clientSecret: string; refreshToken: string; accessToken: string };
-  accounting: CallAccounting;
-  realism: Realism;
-  close(): Promise<void>;
 }
 
-export interface SandboxPair {
-  salesforce: SalesforceSandbox;
-  hubspot: HubSpotSandbox;
-  close(): Promise<void>;
-}
+export type SandboxPair = Awaited<ReturnType<typeof startSandboxes>>;
 
 export type BootstrapCredentials = Omit<SandboxHandle['credentials'], 'accessToken'>;
 
@@ -42,27 +38,23 @@ export interface StartSandboxesOptions {
   hubspot?: HubSpotSandboxOptions;
 }
 
-export async function startSandboxes(options: StartSandboxesOptions): Promise<SandboxPair> {
+export async function startSandboxes(options: StartSandboxesOptions) {
   // Loaded here, not with this module: `serve` runs the emulators on their own thread (~25 MiB there).
   const { startSalesforceSandbox } = await import('../../sandbox/salesforce/index.ts');
   const { startHubSpotSandbox } = await import('../../sandbox/hubspot/index.ts');
-  const common = {
-    host: options.host ?? '127.0.0.1',
-    ...(options.realism === undefined ? {} : { realism: options.realism }),
-    ...(options.clock === undefined ? {} : { clock: options.clock }),
-  };
+  const common = { host: options.host ?? '127.0.0.1', realism: options.realism, clock: options.clock };
   const salesforce = await startSalesforceSandbox({
-    port: options.ports.salesforce,
     ...common,
-    ...(options.credentials?.salesforce === undefined ? {} : { credentials: options.credentials.salesforce }),
+    port: options.ports.salesforce,
+    credentials: options.credentials?.salesforce,
     ...options.salesforce,
   });
   let hubspot: HubSpotSandbox;
   try {
     hubspot = await startHubSpotSandbox({
-      port: options.ports.hubspot,
       ...common,
-      ...(options.credentials?.hubspot === undefined ? {} : { credentials: options.credentials.hubspot }),
+      port: options.ports.hubspot,
+      credentials: options.credentials?.hubspot,
       ...options.hubspot,
     });
   } catch (err) {
@@ -78,14 +70,7 @@ export async function startSandboxes(options: StartSandboxesOptions): Promise<Sa
   };
 }
 
-/** A sandbox as the service sees it: where it listens and the credentials it accepts from the start. */
-export type RunningSandbox = Pick<SandboxHandle, 'url' | 'credentials'>;
-
-export interface ServeSandboxes {
-  salesforce: RunningSandbox;
-  hubspot: RunningSandbox;
-  close(): Promise<void>;
-}
+export type ServeSandboxes = Record<SandboxCrm, SandboxHandle> & { close(): Promise<void> };
 
 /** The sandboxes as `createContext` takes them: each one's OAuth client and address. */
 export function contextSandboxes({ salesforce, hubspot }: ServeSandboxes) {
@@ -128,7 +113,7 @@ export function startServeSandboxes(
         reject(new Error(`the sandbox thread exited (code ${code}) before the sandboxes started`));
       else if (!closing) onFailure(`the sandbox thread exited (code ${code}); the sandboxes are down`);
     });
-    worker.on('message', (message: { ready?: Record<SandboxCrm, RunningSandbox>; failed?: string }) => {
+    worker.on('message', (message: { ready?: Record<SandboxCrm, SandboxHandle>; failed?: string }) => {
       if (message.failed !== undefined) {
         reject(new Error(message.failed));
         return;
@@ -213,7 +198,7 @@ export function writeSandboxFile(dataDir: string, content: SandboxFile): string 
 export async function ensureSandboxConnections(
   ctx: AppContext,
   // Only where each sandbox listens and its bootstrap credentials: a sandbox may run elsewhere.
-  sandboxes: Record<SandboxCrm, Pick<SandboxHandle, 'url' | 'credentials'> & { accountId?: string }>,
+  sandboxes: Record<SandboxCrm, SandboxHandle & { accountId?: string }>,
   previous: SandboxFile | null,
 ): Promise<{ tokens: Record<SandboxCrm, string>; connectionIds: Record<SandboxCrm, string> }> {
   const tokens = {} as Record<SandboxCrm, string>;

@@ -1,36 +1,15 @@
-import { parseArgs } from 'node:util';
-import { startHubSpotSandbox } from '../../sandbox/hubspot/index.ts';
-import { startSalesforceSandbox } from '../../sandbox/salesforce/index.ts';
+import { type HubSpotSandbox, startHubSpotSandbox } from '../../sandbox/hubspot/index.ts';
+import { type SalesforceSandbox, startSalesforceSandbox } from '../../sandbox/salesforce/index.ts';
 import { ConfigError, loadConfig } from '../config/index.ts';
 import { onShutdownSignal } from '../main.ts';
 import { cliIo, UsageError } from './io.ts';
-import { loadOrCreateBootstrapCredentials, type SandboxHandle } from './sandbox-bootstrap.ts';
+import { loadOrCreateBootstrapCredentials } from './sandbox-bootstrap.ts';
 
-export const SANDBOX_HELP = `./bin/crm-proxy.mjs sandbox salesforce|hubspot|both [--port N] [--host H] [--persist]
-    [--address-picklists on|off]
-  Starts sandbox CRMs alone. --port is the Salesforce port (HubSpot: --port, or port+1 with "both").
-  --address-picklists off: the Salesforce org without State and Country/Territory Picklists (on by default).
-  --persist (or CRM_PROXY_SANDBOX_PERSIST=true) keeps each sandbox's state (records, schema, OAuth
-  grants) in the data directory across restarts. Alone, a sandbox starts fresh unless asked.`;
-
-/** `crm-proxy sandbox …`: runs until SIGTERM/SIGINT. */
-export async function run(argv: string[]): Promise<number | undefined> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      persist: { type: 'boolean' },
-      'address-picklists': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (values.help === true) {
-    cliIo().stdout.write(`${SANDBOX_HELP}\n`);
-    return 0;
-  }
+/** `crm-proxy sandbox …` (options and operands as main.ts declares them): runs until SIGTERM/SIGINT. */
+export async function run(
+  values: { port?: string; host?: string; persist?: boolean; 'address-picklists'?: string },
+  positionals: string[],
+): Promise<undefined> {
   const which = positionals[0] ?? 'both';
   if (!['salesforce', 'hubspot', 'both'].includes(which) || positionals.length > 1) {
     throw new UsageError('sandbox takes one of: salesforce, hubspot, both');
@@ -49,30 +28,24 @@ export async function run(argv: string[]): Promise<number | undefined> {
   if (picklists !== undefined && picklists !== 'on' && picklists !== 'off') {
     throw new UsageError('--address-picklists takes on or off');
   }
-  const host = values.host ?? config.host;
   const credentials = loadOrCreateBootstrapCredentials(config.dataDir);
   // Alone, a sandbox persists only when asked: the default (on) is for `serve`.
   const persist = values.persist === true || cliIo().env['CRM_PROXY_SANDBOX_PERSIST'] === 'true';
-  const started: Array<{ name: string; sandbox: SandboxHandle }> = [];
-  if (which === 'salesforce' || which === 'both') {
+  const common = { host: values.host ?? config.host, ...(persist ? { persistDir: config.dataDir } : {}) };
+  const started: Array<{ name: string; sandbox: SalesforceSandbox | HubSpotSandbox }> = [];
+  if (which !== 'hubspot') {
     const sandbox = await startSalesforceSandbox({
+      ...common,
       port: port ?? config.sandboxPorts.salesforce,
-      host,
       credentials: credentials.salesforce,
-      ...(persist ? { persistDir: config.dataDir } : {}),
       ...(picklists === undefined ? {} : { addressPicklists: picklists === 'on' }),
     });
     started.push({ name: 'Salesforce', sandbox });
   }
-  if (which === 'hubspot' || which === 'both') {
+  if (which !== 'salesforce') {
     const hsPort =
       port === undefined ? config.sandboxPorts.hubspot : which === 'both' && port !== 0 ? port + 1 : port;
-    const sandbox = await startHubSpotSandbox({
-      port: hsPort,
-      host,
-      credentials: credentials.hubspot,
-      ...(persist ? { persistDir: config.dataDir } : {}),
-    });
+    const sandbox = await startHubSpotSandbox({ ...common, port: hsPort, credentials: credentials.hubspot });
     started.push({ name: 'HubSpot', sandbox });
   }
   for (const { name, sandbox } of started) {

@@ -1,6 +1,5 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Config } from '../config/index.ts';
 import { type AppContext, createLogger } from '../context.ts';
 import { closeLogDestination } from '../lib/log-destination.ts';
@@ -8,7 +7,7 @@ import { writePrivateFile } from '../lib/private-dir.ts';
 import { onShutdownSignal, startService } from '../main.ts';
 import { cliIo } from './io.ts';
 import { locateStore } from './location.ts';
-import type { ServeSandboxes } from './sandbox-bootstrap.ts';
+import type { SandboxHandle, ServeSandboxes } from './sandbox-bootstrap.ts';
 
 /** The log file's name in the data directory when `serve` runs in a terminal and LOG_FILE is unset. */
 export const LOG_FILE_NAME = 'crm-proxy.log';
@@ -18,16 +17,6 @@ const LOG_CLOSE_GRACE_MS = 2000;
 
 /** Loaded only when the sandboxes run: the emulators and their SOQL parser are ~25 MiB resident. */
 type Bootstrap = typeof import('./sandbox-bootstrap.ts');
-
-export const SERVE_HELP = `./bin/crm-proxy.mjs serve [--port N] [--host H]
-  Starts the service. With CRM_PROXY_SANDBOX on (the default outside production, refused with
-  NODE_ENV=production) both sandbox CRMs run in-process on a thread of their own (ports PORT+1 and
-  PORT+2), each with a connection and an API token, written to <data dir>/sandbox.json. Both
-  sandboxes keep their state (records, schema, OAuth grants) in the data directory, so connections
-  made in the console or through a connect link work after a restart;
-  CRM_PROXY_SANDBOX_PERSIST=false starts them fresh.
-  The log is JSON lines on stdout, with this start-up summary on stderr; in a terminal the log goes
-  to <data dir>/crm-proxy.log instead (LOG_FILE=<path> or LOG_FILE=- to choose).`;
 
 /** The start lines about the connect flow: the redirect URL to register, and what each CRM still needs. */
 export function connectBanner(connect: AppContext['connect']): string[] {
@@ -41,21 +30,13 @@ export function connectBanner(connect: AppContext['connect']): string[] {
   ];
 }
 
-/** `crm-proxy serve`: runs until SIGTERM/SIGINT (returns undefined to keep the process up). */
-export async function run(argv: string[]): Promise<number | undefined> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    strict: true,
-  });
-  if (values.help === true) {
-    cliIo().stdout.write(`${SERVE_HELP}\n`);
-    return 0;
-  }
+/** `crm-proxy serve` (options as main.ts declares them): runs until SIGTERM/SIGINT. */
+export async function run(values: { port?: string; host?: string }): Promise<undefined> {
   // The same environment, env file and .env as the management commands (src/cli/location.ts).
-  const location = locateStore(
-    values.port === undefined ? {} : { PORT: values.port, ...(values.host ? { HOST: values.host } : {}) },
-  );
+  const location = locateStore({
+    ...(values.port === undefined ? {} : { PORT: values.port }),
+    ...(values.host === undefined ? {} : { HOST: values.host }),
+  });
   const { config, logger, say, release } = startupOutput(location.config);
   say(`Store: ${location.where}`);
 
@@ -205,16 +186,11 @@ async function announceSandboxes(
 ): Promise<void> {
   const previous = readSandboxFile(dataDir);
   const { tokens } = await ensureSandboxConnections(service.ctx, sandboxes, previous);
+  const entry = (s: SandboxHandle) => ({ url: s.url, access_token: s.credentials.accessToken });
   const file = writeSandboxFile(dataDir, {
     base_url: service.baseUrl,
     tokens,
-    sandboxes: {
-      salesforce: {
-        url: sandboxes.salesforce.url,
-        access_token: sandboxes.salesforce.credentials.accessToken,
-      },
-      hubspot: { url: sandboxes.hubspot.url, access_token: sandboxes.hubspot.credentials.accessToken },
-    },
+    sandboxes: { salesforce: entry(sandboxes.salesforce), hubspot: entry(sandboxes.hubspot) },
   });
   say(`  Salesforce sandbox: ${sandboxes.salesforce.url}`);
   say(`  HubSpot sandbox:    ${sandboxes.hubspot.url}`);

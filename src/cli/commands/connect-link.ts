@@ -1,17 +1,14 @@
 import { CommandError, cliIo, note, parseDuration, printJson, UsageError } from '../io.ts';
-import { leaf, listing, subcommands } from './subcommands.ts';
+import { type Group, leaf, listing } from './subcommands.ts';
 
-export const CONNECT_LINK_HELP = `./bin/crm-proxy.mjs connect-link create --provider salesforce|hubspot [--label L] [--login-host H] [--expires-in 24h] [--json]
+const create = leaf({
+  help: `./bin/crm-proxy.mjs connect-link create --provider salesforce|hubspot [--label L] [--login-host H] [--expires-in 24h] [--json]
     prints a one-time link on stdout: whoever opens it connects their account through the CRM's
     consent page (--login-host: login.salesforce.com, test.salesforce.com or a My Domain URL, for a
     real Salesforce org only: in sandbox mode without SALESFORCE_CLIENT_ID, leave it out to connect
     the sandbox; default expiry CRM_PROXY_CONNECT_LINK_TTL_HOURS, 24 h). The link starts with the
     service's address: CRM_PROXY_PUBLIC_URL_<REGION>, else the running service's (sandbox.json in
-    the data directory), else PORT; the command says which it used.
-./bin/crm-proxy.mjs connect-link list [--json]
-./bin/crm-proxy.mjs connect-link revoke ID       an unused link (cl_…) stops working`;
-
-const create = leaf({
+    the data directory), else PORT; the command says which it used.`,
   options: {
     provider: { type: 'string' },
     label: { type: 'string' },
@@ -52,15 +49,17 @@ const create = leaf({
   },
 });
 
-const list = listing(
-  (core) => core.connect.listLinks(),
-  'No connect links yet. Create one with: ./bin/crm-proxy.mjs connect-link create --provider …',
-  ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'EXPIRES', 'CONNECTION'],
-  (l) => [l.id, l.provider, l.label ?? '', l.status, l.expiresAt, l.connectionId ?? ''],
-);
+const list = listing({
+  help: './bin/crm-proxy.mjs connect-link list [--json]',
+  load: (core) => core.connect.listLinks(),
+  empty: 'No connect links yet. Create one with: ./bin/crm-proxy.mjs connect-link create --provider …',
+  headers: ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'EXPIRES', 'CONNECTION'],
+  row: (l) => [l.id, l.provider, l.label ?? '', l.status, l.expiresAt, l.connectionId ?? ''],
+});
 
 const revoke = leaf({
-  operands: { count: 1, usage: 'usage: ./bin/crm-proxy.mjs connect-link revoke ID' },
+  help: './bin/crm-proxy.mjs connect-link revoke ID       an unused link (cl_…) stops working',
+  operands: 1,
   async run(core, _values, [id = '']) {
     const outcome = await core.connect.revokeLink(id);
     if (outcome === 'not_found') throw new CommandError(`No connect link ${id}.`);
@@ -71,4 +70,4 @@ const revoke = leaf({
   },
 });
 
-export const connectLinkCommand = subcommands('connect-link', { create, list, revoke });
+export const connectLink: Group = { subcommands: { create, list, revoke } };

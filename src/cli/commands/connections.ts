@@ -1,11 +1,12 @@
 import { createChecked, reauthorizeChecked } from '../../connect/checked.ts';
-import type { CreateConnectionInput, Credentials } from '../../connections/types.ts';
+import type { Credentials } from '../../connections/types.ts';
 import type { Connection } from '../../domain/connection.ts';
 import type { ProviderProfile } from '../../providers/adapter.ts';
 import { CommandError, cliIo, note, printJson, readSecret, UsageError } from '../io.ts';
-import { leaf, listing, subcommands } from './subcommands.ts';
+import { type Group, leaf, listing } from './subcommands.ts';
 
-export const CONNECTIONS_HELP = `./bin/crm-proxy.mjs connections add --provider salesforce --instance-url URL --refresh-token T [--label L]
+const add = leaf({
+  help: `./bin/crm-proxy.mjs connections add --provider salesforce --instance-url URL --refresh-token T [--label L]
 ./bin/crm-proxy.mjs connections add --provider hubspot (--refresh-token T | --private-app-token T) [--label L]
     Secrets: pass "-" to read the value from stdin (keeps it out of shell history and ps), or leave
     the flag out and set CRM_PROXY_REFRESH_TOKEN / CRM_PROXY_PRIVATE_APP_TOKEN.
@@ -13,14 +14,7 @@ export const CONNECTIONS_HELP = `./bin/crm-proxy.mjs connections add --provider 
     The connection is stored only after one authenticated call with it works (Salesforce userinfo,
     HubSpot token information); an OAuth refresh token needs the CRM's OAuth app variables
     (SALESFORCE_CLIENT_ID/_SECRET, HUBSPOT_CLIENT_ID/_SECRET). --skip-check stores it unchecked.
-    In a browser instead: ./bin/crm-proxy.mjs connect-link create --provider salesforce|hubspot
-./bin/crm-proxy.mjs connections reauth ID (--refresh-token T | --private-app-token T) [--skip-check]
-    replaces the credentials (same "-" and environment options, same check) and marks the connection
-    active again; its API tokens keep working (in a browser: Reconnect in the console)
-./bin/crm-proxy.mjs connections list [--json]
-./bin/crm-proxy.mjs connections remove ID        removes the connection and all of its API tokens`;
-
-const add = leaf({
+    In a browser instead: ./bin/crm-proxy.mjs connect-link create --provider salesforce|hubspot`,
   options: {
     provider: { type: 'string' },
     'instance-url': { type: 'string' },
@@ -38,7 +32,6 @@ const add = leaf({
     if (profile === undefined) {
       throw new UsageError(`--provider must be ${profiles.map((p) => p.id).join(' or ')}`);
     }
-    const provider = profile.id;
     const credentials = await readCredentials(profiles, profile, values);
     if (profile.connection.instanceUrl === 'required' && !values['instance-url']) {
       const example = profile.connection.instanceUrlExample;
@@ -46,8 +39,8 @@ const add = leaf({
         `--instance-url is required for ${profile.displayName}${example === undefined ? '' : ` (e.g. ${example})`}`,
       );
     }
-    const input: CreateConnectionInput = {
-      provider,
+    const input = {
+      provider: profile.id,
       label: values.label ?? null,
       instanceUrl: values['instance-url'] ?? null,
       apiBaseUrl: values['api-base-url'] ?? null,
@@ -63,7 +56,7 @@ const add = leaf({
         ? ` Checked: it reaches account ${result.connection.accountId ?? '(id not given)'}${result.user === null ? '' : ` as ${result.user}`}.`
         : ' Not checked: its first API call will tell whether the credentials work.';
       note(
-        `Created ${provider} connection ${result.connection.id} in region ${result.connection.region}.${checked} ` +
+        `Created ${profile.id} connection ${result.connection.id} in region ${result.connection.region}.${checked} ` +
           `Next: ./bin/crm-proxy.mjs tokens create --connection ${result.connection.id}`,
       );
     }
@@ -82,28 +75,28 @@ async function readCredentials(
 ): Promise<Credentials> {
   const { 'refresh-token': refreshFlag, 'private-app-token': privateAppFlag } = flags;
   const takes = (p: ProviderProfile) => p.connection.credentials.includes('private_app');
-  if (privateAppFlag !== undefined && !takes(profile)) {
+  const takesPrivateApp = takes(profile);
+  if (privateAppFlag !== undefined && !takesPrivateApp) {
     const takers = profiles.filter(takes).map((p) => p.displayName);
     throw new UsageError(`--private-app-token applies to ${takers.join(' and ')} only`);
   }
   if (refreshFlag !== undefined && privateAppFlag !== undefined) {
     throw new UsageError('give either --refresh-token or --private-app-token, not both');
   }
-  const takesPrivateApp = takes(profile);
-  // A flag wins over the environment; without flags, exactly one of the variables may be set.
-  const useRefresh = refreshFlag !== undefined || (privateAppFlag === undefined && !takesPrivateApp);
+  // A flag wins over the environment (the other variable is not read); without flags, exactly one
+  // of the variables may be set.
   const refreshToken =
     privateAppFlag === undefined ? await readSecret(refreshFlag, 'CRM_PROXY_REFRESH_TOKEN') : undefined;
   const privateAppToken =
     takesPrivateApp && refreshFlag === undefined
       ? await readSecret(privateAppFlag, 'CRM_PROXY_PRIVATE_APP_TOKEN')
       : undefined;
-  if (!useRefresh && refreshToken !== undefined && privateAppToken !== undefined) {
+  if (refreshToken !== undefined && privateAppToken !== undefined) {
     throw new UsageError(
       'both CRM_PROXY_REFRESH_TOKEN and CRM_PROXY_PRIVATE_APP_TOKEN are set; pass a flag to choose',
     );
   }
-  if (privateAppToken !== undefined && !useRefresh) return { kind: 'private_app', token: privateAppToken };
+  if (privateAppToken !== undefined) return { kind: 'private_app', token: privateAppToken };
   if (refreshToken !== undefined) return { kind: 'oauth', refreshToken };
   throw new UsageError(
     takesPrivateApp
@@ -112,12 +105,13 @@ async function readCredentials(
   );
 }
 
-const list = listing(
-  (core) => core.connections.list(),
-  'No connections yet. Add one with: ./bin/crm-proxy.mjs connections add --provider …',
-  ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'HOST', 'CREATED'],
-  (c) => [c.id, c.provider, c.label ?? '', statusText(c), host(c), c.createdAt],
-);
+const list = listing({
+  help: './bin/crm-proxy.mjs connections list [--json]',
+  load: (core) => core.connections.list(),
+  empty: 'No connections yet. Add one with: ./bin/crm-proxy.mjs connections add --provider …',
+  headers: ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'HOST', 'CREATED'],
+  row: (c) => [c.id, c.provider, c.label ?? '', statusText(c), host(c), c.createdAt],
+});
 
 function statusText(c: Connection): string {
   return c.status === 'active' ? 'active' : `needs_reauth${c.statusReason ? ` (${c.statusReason})` : ''}`;
@@ -128,15 +122,15 @@ function host(c: Connection): string {
 }
 
 const reauth = leaf({
+  help: `./bin/crm-proxy.mjs connections reauth ID (--refresh-token T | --private-app-token T) [--skip-check]
+    replaces the credentials (same "-" and environment options, same check) and marks the connection
+    active again; its API tokens keep working (in a browser: Reconnect in the console)`,
   options: {
     'refresh-token': { type: 'string' },
     'private-app-token': { type: 'string' },
     'skip-check': { type: 'boolean', default: false },
   },
-  operands: {
-    count: 1,
-    usage: 'usage: ./bin/crm-proxy.mjs connections reauth ID (--refresh-token T | --private-app-token T)',
-  },
+  operands: 1,
   async run(core, values, [id = '']) {
     const existing = (await core.connections.list()).find((c) => c.id === id);
     if (!existing) throw new CommandError(`No connection ${id}.`);
@@ -152,7 +146,8 @@ const reauth = leaf({
 });
 
 const remove = leaf({
-  operands: { count: 1, usage: 'usage: ./bin/crm-proxy.mjs connections remove ID' },
+  help: './bin/crm-proxy.mjs connections remove ID        removes the connection and all of its API tokens',
+  operands: 1,
   async run(core, _values, [id = '']) {
     const tokens = await core.auth.list(id);
     if (!(await core.connections.remove(id))) throw new CommandError(`No connection ${id}.`);
@@ -161,4 +156,4 @@ const remove = leaf({
   },
 });
 
-export const connectionsCommand = subcommands('connections', { add, list, remove, reauth });
+export const connections: Group = { subcommands: { add, reauth, list, remove } };

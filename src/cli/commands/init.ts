@@ -1,26 +1,18 @@
-import { parseArgs } from 'node:util';
 import { note } from '../io.ts';
+import { leaf } from './subcommands.ts';
 
-export const INIT_HELP = `./bin/crm-proxy.mjs init
+export const init = leaf({
+  help: `./bin/crm-proxy.mjs init
     creates the store where the configuration points (and, in sandbox mode, the development
-    encryption key), printing where; an existing store is left as it is`;
-
-export async function initCommand(args: string[]): Promise<number> {
-  parseArgs({ args, strict: true, options: {} });
-  const { locateStore } = await import('../location.ts');
-  const location = locateStore();
-  note(`Store: ${location.where}`);
-  const { openCore } = await import('../core.ts');
-  const core = await openCore(location.config, { info: note, warn: note });
-  try {
+    encryption key), printing where; an existing store is left as it is`,
+  creates: true,
+  async run(core) {
     const connections = (await core.connections.list()).length;
     note(
-      location.exists
+      core.location.exists
         ? `The store already exists (${connections} connection(s)); nothing was changed.`
         : 'Created a new empty store. Add a connection: ./bin/crm-proxy.mjs connect-link create --provider salesforce|hubspot',
     );
-  } finally {
-    await core.close();
-  }
-  return 0;
-}
+    return 0;
+  },
+});

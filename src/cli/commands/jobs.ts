@@ -1,49 +1,33 @@
 import type { JobRow } from '../../store/types.ts';
 import { FINISHED_JOB_STATES } from '../../store/types.ts';
-import { CommandError, cliIo, note, printListing, UsageError, whole } from '../io.ts';
-import { leaf, subcommands } from './subcommands.ts';
-
-export const JOBS_HELP = `./bin/crm-proxy.mjs jobs list [--token ID] [--limit N] [--json]   write jobs, newest first
-./bin/crm-proxy.mjs jobs watch ID [--interval-ms N]     a live progress bar until the job ends, then its counts`;
+import { CommandError, cliIo, note, UsageError, whole } from '../io.ts';
+import { type Group, leaf, listing } from './subcommands.ts';
 
 // The CLI reads the store directly, like the other commands: it needs no API token and works with
 // the service stopped (a job interrupted by a crash shows as running until an instance resumes it).
 
-const list = leaf({
-  options: {
-    token: { type: 'string' },
-    limit: { type: 'string' },
-    json: { type: 'boolean', default: false },
-  },
-  async run(core, values) {
-    const jobs = await core.store.jobs.list({
-      limit: whole(values.limit, '--limit', 50, 1000),
-      ...(values.token === undefined ? {} : { tokenId: values.token }),
-    });
-    printListing(
-      jobs,
-      values.json,
-      'No jobs.',
-      ['ID', 'STATE', 'OPERATION', 'OBJECT', 'INTERFACE', 'PROCESSED', 'SUCCEEDED', 'FAILED', 'CREATED'],
-      (j) => [
-        j.id,
-        j.state,
-        j.operation,
-        j.objectName ?? '',
-        j.interface ?? '',
-        `${j.processed}/${j.total}`,
-        String(j.succeeded),
-        String(j.failed),
-        j.createdAt,
-      ],
-    );
-    return 0;
-  },
+const list = listing({
+  help: './bin/crm-proxy.mjs jobs list [--token ID] [--limit N] [--json]   write jobs, newest first',
+  options: { token: { type: 'string' }, limit: { type: 'string' } },
+  load: (core, values) =>
+    core.store.jobs.list({ limit: whole(values.limit, '--limit', 50, 1000), tokenId: values.token }),
+  empty: 'No jobs.',
+  headers: ['ID', 'STATE', 'OPERATION', 'OBJECT', 'INTERFACE', 'PROCESSED', 'SUCCEEDED', 'FAILED', 'CREATED'],
+  row: (j) => [
+    j.id,
+    j.state,
+    j.operation,
+    j.objectName ?? '',
+    j.interface ?? '',
+    `${j.processed}/${j.total}`,
+    String(j.succeeded),
+    String(j.failed),
+    j.createdAt,
+  ],
 });
 
-const finished = (job: JobRow) => FINISHED_JOB_STATES.includes(job.state);
-
 const watch = leaf({
+  help: './bin/crm-proxy.mjs jobs watch ID [--interval-ms N]     a live progress bar until the job ends, then its counts',
   options: { 'interval-ms': { type: 'string' } },
   operands: 'any',
   async run(core, values, [id]) {
@@ -68,7 +52,7 @@ const watch = leaf({
     );
     const payload = (j: JobRow) => ({ succeeded: j.succeeded, failed: j.failed, state: j.state });
     bar.start(job.total, job.processed, payload(job));
-    while (!finished(job)) {
+    while (!FINISHED_JOB_STATES.includes(job.state)) {
       await new Promise((resolve) => setTimeout(resolve, interval));
       job = (await core.store.jobs.find(id)) ?? job;
       bar.update(job.processed, payload(job));
@@ -90,4 +74,4 @@ const watch = leaf({
   },
 });
 
-export const jobsCommand = subcommands('jobs', { list, watch });
+export const jobs: Group = { subcommands: { list, watch } };

@@ -1,60 +1,9 @@
 import { userInfo } from 'node:os';
-import { createInterface } from 'node:readline';
 import { type Actor, actorName, OperatorError } from '../../admin/operators.ts';
-import type { NewRequestLogEntry } from '../../admin/request-log.ts';
 import { randomBase62 } from '../../crypto/random.ts';
 import type { Core } from '../core.ts';
-import { CommandError, cliIo, note, printJson, printListing, UsageError } from '../io.ts';
-import { leaf, listing, subcommands } from './subcommands.ts';
-
-export const OPERATORS_HELP = `./bin/crm-proxy.mjs operators create --email EMAIL [--manager]   the password is read from stdin (or asked for on a terminal); --manager: may manage the other operators (the first one always does)
-./bin/crm-proxy.mjs operators list [--json]
-./bin/crm-proxy.mjs operators disable|enable|remove EMAIL|ID   disable, remove: their sessions end and their keys are revoked at once; the last operator who manages the others stays
-./bin/crm-proxy.mjs operators password EMAIL|ID [--current]   sets a new password (read from stdin); --current: the current one first, then the new one
-./bin/crm-proxy.mjs operators sessions EMAIL|ID [--json]   the operator's console sessions
-./bin/crm-proxy.mjs operators sessions end EMAIL|ID|SESSION   ends every session of an operator, or one session
-./bin/crm-proxy.mjs operators key create --email EMAIL [--label L] [--json]   an operator API key for /v1/admin, printed once
-./bin/crm-proxy.mjs operators key list [--json]
-./bin/crm-proxy.mjs operators key revoke ID`;
-
-/** Passwords: one line of stdin each, or asked for without echo on a terminal. */
-async function readPasswords(prompts: string[]): Promise<string[]> {
-  const io = cliIo();
-  const stdin = io.stdin as NodeJS.ReadableStream & { isTTY?: boolean };
-  const muted = { muted: false };
-  const output = {
-    write(chunk: string) {
-      if (!muted.muted) io.stderr.write(chunk);
-      return true;
-    },
-  } as unknown as NodeJS.WritableStream;
-  const rl = createInterface({
-    input: stdin,
-    output: stdin.isTTY === true ? output : undefined,
-    terminal: stdin.isTTY === true,
-  });
-  const lines: string[] = [];
-  const ask = (i: number) => {
-    if (stdin.isTTY !== true || i >= prompts.length) return;
-    muted.muted = false;
-    io.stderr.write(`${prompts[i]}: `);
-    muted.muted = true;
-  };
-  try {
-    ask(0);
-    for await (const line of rl) {
-      lines.push(line.replace(/\r$/, ''));
-      if (stdin.isTTY === true) io.stderr.write('\n');
-      if (lines.length >= prompts.length) break;
-      ask(lines.length);
-    }
-    while (lines.length < prompts.length) lines.push('');
-    return lines;
-  } finally {
-    muted.muted = false;
-    rl.close();
-  }
-}
+import { CommandError, cliIo, note, printJson, printListing, readLines, UsageError } from '../io.ts';
+import { type Group, leaf, listing } from './subcommands.ts';
 
 /** Who runs the CLI, as the request log names them. */
 function cliActor(): Actor {
@@ -69,7 +18,7 @@ function cliActor(): Actor {
 
 /** Records an operator action of the CLI in the request log, done or refused. */
 function record(core: Core, actor: Actor, what: string, status: number): void {
-  const entry: NewRequestLogEntry = {
+  core.requestLog.record({
     at: new Date().toISOString(),
     method: 'CLI',
     path: `operators ${what}`.slice(0, 500),
@@ -82,8 +31,7 @@ function record(core: Core, actor: Actor, what: string, status: number): void {
     connectionId: null,
     errorCode: status >= 400 ? 'operator_action_refused' : null,
     actor: actorName(actor),
-  };
-  core.requestLog.record(entry);
+  });
 }
 
 /** Runs an operator action, recording it; an OperatorError is the command's error (exit 1). */
@@ -105,7 +53,8 @@ async function act<T>(core: Core, what: string, run: (actor: Actor) => Promise<T
 /** disable, enable, remove: one operator named by EMAIL|ID. */
 const lifecycle = (sub: 'disable' | 'enable' | 'remove') =>
   leaf({
-    operands: { count: 1, usage: `usage: crm-proxy operators ${sub} EMAIL|ID` },
+    help: './bin/crm-proxy.mjs operators disable|enable|remove EMAIL|ID   disable, remove: their sessions end and their keys are revoked at once; the last operator who manages the others stays',
+    operands: 1,
     async run(core, _values, [target = '']) {
       const op = await act(core, `${sub} ${target}`, (actor) => core.operators[sub](actor, target));
       const done = { disable: 'Disabled', enable: 'Enabled', remove: 'Removed' }[sub];
@@ -117,18 +66,19 @@ const lifecycle = (sub: 'disable' | 'enable' | 'remove') =>
   });
 
 const password = leaf({
+  help: './bin/crm-proxy.mjs operators password EMAIL|ID [--current]   sets a new password (read from stdin); --current: the current one first, then the new one',
   options: { current: { type: 'boolean', default: false } },
-  operands: { count: 1, usage: 'usage: crm-proxy operators password EMAIL|ID [--current]' },
+  operands: 1,
   async run(core, values, [target = '']) {
     if (values.current) {
-      const [current = '', next = ''] = await readPasswords(['Current password', 'New password']);
+      const [current = '', next = ''] = await readLines(['Current password', 'New password']);
       await act(core, `password ${target} --current`, async () => {
         const op = await core.operators.find(target);
         if (op === null) throw new OperatorError('operator', `no operator ${target}`, 404);
         await core.operators.changeOwnPassword(op, current, next);
       });
     } else {
-      const [next = ''] = await readPasswords(['New password']);
+      const [next = ''] = await readLines(['New password']);
       await act(core, `password ${target}`, (actor) => core.operators.resetPassword(actor, target, next));
     }
     note(`Password of ${target} changed. Its sessions ended and its operator keys were revoked.`);
@@ -137,11 +87,14 @@ const password = leaf({
 });
 
 const sessions = leaf({
+  help: `./bin/crm-proxy.mjs operators sessions EMAIL|ID [--json]   the operator's console sessions
+./bin/crm-proxy.mjs operators sessions end EMAIL|ID|SESSION   ends every session of an operator, or one session`,
   options: { json: { type: 'boolean', default: false } },
   operands: 'any',
   async run(core, values, [first, second, extra]) {
     if (first === 'end') {
-      if (!second || extra) throw new UsageError('usage: crm-proxy operators sessions end EMAIL|ID|SESSION');
+      if (!second || extra)
+        throw new UsageError('usage: ./bin/crm-proxy.mjs operators sessions end EMAIL|ID|SESSION');
       if (/^[0-9a-f]{64}$/.test(second)) {
         await act(core, `sessions end ${second}`, (actor) => core.operators.endSessionById(actor, second));
         note(`Ended session ${second.slice(0, 12)}….`);
@@ -153,7 +106,8 @@ const sessions = leaf({
       }
       return 0;
     }
-    if (!first || second) throw new UsageError('usage: crm-proxy operators sessions EMAIL|ID [--json]');
+    if (!first || second)
+      throw new UsageError('usage: ./bin/crm-proxy.mjs operators sessions EMAIL|ID [--json]');
     const op = await core.operators.find(first);
     if (op === null) throw new CommandError(`No operator ${first}.`);
     const list = await core.operators.listSessions(cliActor(), op.id);
@@ -176,11 +130,12 @@ const sessions = leaf({
 });
 
 const create = leaf({
+  help: './bin/crm-proxy.mjs operators create --email EMAIL [--manager]   the password is read from stdin (or asked for on a terminal); --manager: may manage the other operators (the first one always does)',
   options: { email: { type: 'string' }, manager: { type: 'boolean', default: false } },
   async run(core, values) {
     const email = values.email;
     if (!email) throw new UsageError('--email EMAIL is required');
-    const [pw = ''] = await readPasswords(['Password']);
+    const [pw = ''] = await readLines(['Password']);
     const operator = await act(core, `create ${email}`, (actor) =>
       core.operators.add(actor, email, pw, values.manager),
     );
@@ -191,11 +146,12 @@ const create = leaf({
   },
 });
 
-const list = listing(
-  (core) => core.operators.list(),
-  'No operators. Create one with: ./bin/crm-proxy.mjs operators create --email you@example.com',
-  ['ID', 'EMAIL', 'STATE', 'MANAGES', 'CREATED', 'LAST SIGN-IN'],
-  (o) => [
+const list = listing({
+  help: './bin/crm-proxy.mjs operators list [--json]',
+  load: (core) => core.operators.list(),
+  empty: 'No operators. Create one with: ./bin/crm-proxy.mjs operators create --email you@example.com',
+  headers: ['ID', 'EMAIL', 'STATE', 'MANAGES', 'CREATED', 'LAST SIGN-IN'],
+  row: (o) => [
     o.id,
     o.email,
     o.disabledAt === null ? 'enabled' : `disabled ${o.disabledAt}`,
@@ -203,9 +159,10 @@ const list = listing(
     o.createdAt,
     o.lastSignInAt ?? 'never',
   ],
-);
+});
 
 const keyCreate = leaf({
+  help: './bin/crm-proxy.mjs operators key create --email EMAIL [--label L] [--json]   an operator API key for /v1/admin, printed once',
   options: {
     email: { type: 'string' },
     label: { type: 'string' },
@@ -232,39 +189,45 @@ const keyCreate = leaf({
   },
 });
 
-const keyCommand = subcommands('operators key', {
-  create: keyCreate,
-  list: listing(
-    (core) => core.operators.listKeys(),
-    'No operator keys.',
-    ['ID', 'PREFIX', 'OPERATOR', 'LABEL', 'CREATED', 'LAST USED', 'REVOKED'],
-    (k) => [
-      k.id,
-      `${k.prefix}…`,
-      k.operatorId,
-      k.label ?? '',
-      k.createdAt,
-      k.lastUsedAt ?? 'never',
-      k.revokedAt ?? '',
-    ],
-  ),
-  revoke: leaf({
-    operands: { count: 1, usage: 'usage: ./bin/crm-proxy.mjs operators key revoke ID' },
-    async run(core, _values, [id = '']) {
-      if (!(await core.operators.revokeKey(id))) throw new CommandError(`No active operator key ${id}.`);
-      note(`Revoked operator key ${id}.`);
-      return 0;
-    },
-  }),
-});
+const key: Group = {
+  subcommands: {
+    create: keyCreate,
+    list: listing({
+      help: './bin/crm-proxy.mjs operators key list [--json]',
+      load: (core) => core.operators.listKeys(),
+      empty: 'No operator keys.',
+      headers: ['ID', 'PREFIX', 'OPERATOR', 'LABEL', 'CREATED', 'LAST USED', 'REVOKED'],
+      row: (k) => [
+        k.id,
+        `${k.prefix}…`,
+        k.operatorId,
+        k.label ?? '',
+        k.createdAt,
+        k.lastUsedAt ?? 'never',
+        k.revokedAt ?? '',
+      ],
+    }),
+    revoke: leaf({
+      help: './bin/crm-proxy.mjs operators key revoke ID',
+      operands: 1,
+      async run(core, _values, [id = '']) {
+        if (!(await core.operators.revokeKey(id))) throw new CommandError(`No active operator key ${id}.`);
+        note(`Revoked operator key ${id}.`);
+        return 0;
+      },
+    }),
+  },
+};
 
-export const operatorsCommand = subcommands('operators', {
-  create,
-  list,
-  disable: lifecycle('disable'),
-  enable: lifecycle('enable'),
-  remove: lifecycle('remove'),
-  password,
-  sessions,
-  key: keyCommand,
-});
+export const operators: Group = {
+  subcommands: {
+    create,
+    list,
+    disable: lifecycle('disable'),
+    enable: lifecycle('enable'),
+    remove: lifecycle('remove'),
+    password,
+    sessions,
+    key,
+  },
+};

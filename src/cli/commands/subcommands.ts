@@ -1,95 +1,126 @@
-// The shape every command with subcommands shares: `crm-proxy <command> <subcommand> [options]`,
-// each subcommand declared as data (its options, its operands) and run on the opened store and
-// services (Core), closed whatever happens.
+// The one shape of every command: `crm-proxy <command> [<subcommand>…] [options] [operands]`, a
+// tree whose leaves are declared as data (their help, options and operands). A leaf's arguments
+// are parsed before anything is opened; its help is the text `--help` shows, and a command's help
+// is its leaves' together, so nothing is written twice.
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import type { Core } from '../core.ts';
 import { printListing, UsageError } from '../io.ts';
-
-export type Command = (args: string[], open: () => Promise<Core>) => Promise<number>;
 
 type Values<O extends ParseArgsOptionsConfig> = ReturnType<
   typeof parseArgs<{ options: O; strict: true; allowPositionals: true }>
 >['values'];
 
-/** A subcommand: what node's parseArgs is told, and what runs with the parsed result. */
+/** A command that runs: its help, what node's parseArgs is told, and what runs with the result. */
 export interface Leaf<O extends ParseArgsOptionsConfig = ParseArgsOptionsConfig> {
+  /** Its usage line(s) and what it does; the first line, up to its description, is its usage. */
+  help: string;
   options?: O;
-  /**
-   * Operands: none when absent; `n` exactly (none empty) with `usage` as the error otherwise;
-   * 'any' leaves them to `run`.
-   */
-  operands?: { count: number; usage: string } | 'any';
-  run(core: Core, values: Values<O>, operands: string[]): Promise<number>;
+  /** Operands: none when absent; exactly `n` (none empty) otherwise; 'any' leaves them to `run`. */
+  operands?: number | 'any';
+  /** The store may be created where nothing configured one (init); others refuse to. */
+  creates?: boolean;
+  /** The exit code; undefined: a long-running command (serve, sandbox) owns the process from here on. */
+  run(values: Values<O>, operands: string[], open: Open): Promise<number | undefined>;
 }
 
-/** Declares a subcommand, with its option values typed from its options. */
-export function leaf<const O extends ParseArgsOptionsConfig = Record<never, never>>(spec: Leaf<O>): Leaf {
+/** Opens the store and services; `creates`: also where nothing configured a store. */
+type Open = (creates?: boolean) => Promise<Core>;
+
+/** A command with subcommands of its own (`ls`, `rm` and `keys` also answer for `list`, `remove`, `key`). */
+export interface Group {
+  subcommands: Record<string, Node>;
+}
+
+export type Node = Leaf | Group;
+
+const ALIASES: Record<string, string> = { ls: 'list', rm: 'remove', keys: 'key' };
+
+/** Declares a leaf, with its option values typed from its options. */
+export function command<const O extends ParseArgsOptionsConfig = Record<never, never>>(spec: Leaf<O>): Leaf {
   return spec as unknown as Leaf;
 }
 
-/** A subcommand that lists: the items as JSON with --json, `empty` when there are none, else a table. */
-export function listing<T>(
-  load: (core: Core) => Promise<readonly T[]>,
-  empty: string,
-  headers: string[],
-  row: (item: T) => string[],
+/**
+ * Declares a leaf that runs on the opened store and services (Core), closed whatever happens, with
+ * its option values typed from its options.
+ */
+export function leaf<const O extends ParseArgsOptionsConfig = Record<never, never>>(
+  spec: Omit<Leaf<O>, 'run'> & { run(core: Core, values: Values<O>, operands: string[]): Promise<number> },
 ): Leaf {
+  return {
+    ...spec,
+    async run(values, operands, open) {
+      const core = await open(spec.creates);
+      try {
+        return await spec.run(core, values as Values<O>, operands);
+      } finally {
+        await core.close();
+      }
+    },
+  };
+}
+
+/**
+ * A leaf that lists what `load` finds with its options: the items as JSON with --json, `empty`
+ * when there are none, else a table of `headers` and a `row` for each item.
+ */
+export function listing<T, const O extends ParseArgsOptionsConfig = Record<never, never>>(spec: {
+  help: string;
+  options?: O;
+  load(core: Core, values: Values<O>): Promise<readonly T[]>;
+  empty: string;
+  headers: string[];
+  row(item: T): string[];
+}): Leaf {
+  const options: ParseArgsOptionsConfig = { ...spec.options, json: { type: 'boolean', default: false } };
   return leaf({
-    options: { json: { type: 'boolean', default: false } },
+    help: spec.help,
+    options,
     async run(core, values) {
-      printListing(await load(core), values.json, empty, headers, row);
+      const items = await spec.load(core, values as Values<O>);
+      printListing(items, values.json === true, spec.empty, spec.headers, spec.row);
       return 0;
     },
   });
 }
 
-/**
- * A command or subcommand without subcommands of its own: its arguments are parsed (a wrong number
- * of operands is a usage error) before the store is opened, and the Core is closed whatever happens.
- */
-export function single(spec: Leaf): Command {
-  return async (args, open) => {
-    const { values, positionals } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: spec.operands !== undefined,
-      options: spec.options ?? {},
-    });
-    const want = spec.operands;
-    if (typeof want === 'object' && (positionals.length !== want.count || positionals.some((p) => p === '')))
-      throw new UsageError(want.usage);
-    const core = await open();
-    try {
-      return await spec.run(core, values, positionals);
-    } finally {
-      await core.close();
-    }
-  };
+/** The deepest node the leading words of `args` name from `root`, its path, and the arguments after. */
+export function find(root: Group, args: string[]): { node: Node; path: string[]; rest: string[] } {
+  let node: Node = root;
+  const path: string[] = [];
+  for (const given of args) {
+    const name = ALIASES[given] ?? given;
+    if (!('subcommands' in node) || !Object.hasOwn(node.subcommands, name)) break;
+    node = node.subcommands[name]!;
+    path.push(name);
+  }
+  return { node, path, rest: args.slice(path.length) };
 }
 
-/**
- * The command `command`: its first argument names the subcommand (`ls` and `rm` also answer for
- * `list` and `remove`); an unknown or missing one is a usage error that lists them. A subcommand
- * given as a Command has subcommands of its own.
- */
-export function subcommands(command: string, table: Record<string, Leaf | Command>): Command {
-  const aliases: Record<string, string> = { ls: 'list', rm: 'remove', keys: 'key' };
-  return (args, open) => {
-    const [given, ...rest] = args;
-    const name = given === undefined ? '' : (aliases[given] ?? given);
-    const sub = Object.hasOwn(table, name) ? table[name] : undefined;
-    if (sub === undefined)
-      throw new UsageError(
-        given
-          ? `unknown subcommand "${command} ${given}"`
-          : `${command} needs a subcommand: ${Object.keys(table).join(', ')}`,
-      );
-    return (typeof sub === 'function' ? sub : single(sub))(rest, open);
-  };
+/** A node's help: a leaf's own, or its subcommands' in order (a help shared by several once). */
+export function helpOf(node: Node): string {
+  if (!('subcommands' in node)) return node.help;
+  return [...new Set(Object.values(node.subcommands).map(helpOf))].join('\n');
 }
 
-/** `--json`, the one option of a listing: true when given. */
-export function jsonFlag(args: string[]): boolean {
-  return parseArgs({ args, strict: true, options: { json: { type: 'boolean', default: false } } }).values
-    .json;
+/** Runs the leaf `path` names with `args`; a wrong number of operands is a usage error. */
+export function runNode(node: Node, path: string[], args: string[], open: Open): Promise<number | undefined> {
+  if ('subcommands' in node) {
+    const [given] = args;
+    throw new UsageError(
+      given
+        ? `unknown subcommand "${path.join(' ')} ${given}"`
+        : `${path.join(' ')} needs a subcommand: ${Object.keys(node.subcommands).join(', ')}`,
+    );
+  }
+  const { values, positionals } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: node.operands !== undefined,
+    options: node.options ?? {},
+  });
+  const want = node.operands;
+  if (typeof want === 'number' && (positionals.length !== want || positionals.some((p) => p === '')))
+    throw new UsageError(`usage: ${node.help.split('\n')[0]!.split(/\s{2,}/)[0]}`);
+  return node.run(values, positionals, open);
 }

@@ -1,13 +1,10 @@
 import type { TokenRecord } from '../../domain/connection.ts';
-import { CommandError, cliIo, note, parseDuration, printJson, printListing, UsageError } from '../io.ts';
-import { leaf, subcommands } from './subcommands.ts';
-
-export const TOKENS_HELP = `./bin/crm-proxy.mjs tokens create --connection ID [--name N] [--expires-in 30d] [--json]
-    prints the token once on stdout (s, m, h, d, w, y units for --expires-in)
-./bin/crm-proxy.mjs tokens list [--connection ID] [--json]
-./bin/crm-proxy.mjs tokens revoke ID|PREFIX      a token id (tok_…), its display prefix (crmp_eu_AbCd1234) or the token itself`;
+import { CommandError, cliIo, note, parseDuration, printJson, UsageError } from '../io.ts';
+import { type Group, leaf, listing } from './subcommands.ts';
 
 const create = leaf({
+  help: `./bin/crm-proxy.mjs tokens create --connection ID [--name N] [--expires-in 30d] [--json]
+    prints the token once on stdout (s, m, h, d, w, y units for --expires-in)`,
   options: {
     connection: { type: 'string' },
     name: { type: 'string' },
@@ -41,39 +38,33 @@ const create = leaf({
   },
 });
 
-function state(t: TokenRecord, now: string): string {
+function state(t: TokenRecord): string {
   if (t.revokedAt) return 'revoked';
-  if (t.expiresAt && t.expiresAt <= now) return 'expired';
+  if (t.expiresAt && t.expiresAt <= new Date().toISOString()) return 'expired';
   return 'active';
 }
 
-const list = leaf({
-  options: { connection: { type: 'string' }, json: { type: 'boolean', default: false } },
-  async run(core, values) {
-    const tokens = await core.auth.list(values.connection);
-    const now = new Date().toISOString();
-    printListing(
-      tokens,
-      values.json,
-      'No tokens. Create one with: ./bin/crm-proxy.mjs tokens create --connection ID',
-      ['ID', 'PREFIX', 'CONNECTION', 'NAME', 'STATE', 'CREATED', 'LAST USED', 'EXPIRES'],
-      (t) => [
-        t.id,
-        `${t.prefix}…`,
-        t.connectionId,
-        t.name ?? '',
-        state(t, now),
-        t.createdAt,
-        t.lastUsedAt ?? 'never',
-        t.expiresAt ?? 'never',
-      ],
-    );
-    return 0;
-  },
+const list = listing({
+  help: './bin/crm-proxy.mjs tokens list [--connection ID] [--json]',
+  options: { connection: { type: 'string' } },
+  load: (core, values) => core.auth.list(values.connection),
+  empty: 'No tokens. Create one with: ./bin/crm-proxy.mjs tokens create --connection ID',
+  headers: ['ID', 'PREFIX', 'CONNECTION', 'NAME', 'STATE', 'CREATED', 'LAST USED', 'EXPIRES'],
+  row: (t) => [
+    t.id,
+    `${t.prefix}…`,
+    t.connectionId,
+    t.name ?? '',
+    state(t),
+    t.createdAt,
+    t.lastUsedAt ?? 'never',
+    t.expiresAt ?? 'never',
+  ],
 });
 
 const revoke = leaf({
-  operands: { count: 1, usage: 'usage: ./bin/crm-proxy.mjs tokens revoke ID|PREFIX' },
+  help: './bin/crm-proxy.mjs tokens revoke ID|PREFIX      a token id (tok_…), its display prefix (crmp_eu_AbCd1234) or the token itself',
+  operands: 1,
   async run(core, _values, [ref = '']) {
     const result = await core.auth.revoke(ref);
     if (result.ok) {
@@ -89,4 +80,4 @@ const revoke = leaf({
   },
 });
 
-export const tokensCommand = subcommands('tokens', { create, list, revoke });
+export const tokens: Group = { subcommands: { create, list, revoke } };
