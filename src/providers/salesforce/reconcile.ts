@@ -3,7 +3,7 @@ import { parseJson } from '../client/types.ts';
 import type { PreparedRecord } from './format.ts';
 import { failure, type Org, send } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
-import { NUMBER_TYPES, queryAll, soqlLiteral } from './query.ts';
+import { NUMBER_TYPES, query, soqlLiteral } from './query.ts';
 
 /** Field types whose values Salesforce gives back exactly as sent (numbers compared as numbers). */
 const COMPARABLE = new Set([
@@ -78,7 +78,7 @@ export async function reconcileInserts(
       return t !== undefined && COMPARABLE.has(t) && f !== 'Id';
     });
     const soql = `SELECT Id${selectable.map((f) => `, ${f}`).join('')} FROM ${objectName} WHERE CreatedById = '${userId}' AND CreatedDate >= ${literal} ORDER BY CreatedDate, Id`;
-    candidates = await queryAll(org, soql);
+    candidates = (await query(org, soql, Infinity)).records;
   } catch (error) {
     return allUnknown(
       `the records it may have created could not be queried: ${error instanceof Error ? error.message : 'error'}`,
@@ -193,7 +193,7 @@ export async function reconcileByKey(
     const userId = await connectionUserId(org);
     const from = key.since - SKEW_MS;
     const soql = `SELECT Id, ${[field, ...selected].join(', ')}, CreatedDate, CreatedById FROM ${objectName} WHERE ${field} IN (${[...new Set(literals.filter((l) => l !== null))].join(', ')})`;
-    for (const c of await queryAll(org, soql)) {
+    for (const c of (await query(org, soql, Infinity)).records) {
       const v = fold(c[field]) ?? '';
       const recent = c['CreatedById'] === userId && Date.parse(String(c['CreatedDate'])) >= from;
       const same =
