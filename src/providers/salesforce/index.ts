@@ -76,7 +76,7 @@ function createSalesforceAdapter(deps: ProviderDeps<SalesforceSettings>): CrmAda
     auth: {
       // No expires_in: the lifetime is the org's session timeout, so expiry is found by a 401.
       refresh: (app, refreshToken) =>
-        refreshAccessToken(deps.client, clock, SALESFORCE_PROFILE.provider, app, refreshToken),
+        refreshAccessToken(deps.client, clock, SALESFORCE.id, app, refreshToken),
       isExpiredToken(response) {
         if (response.status !== 401) return false;
         // The REST 401 body is an array of `{ errorCode, message }`. jsforce skips the refresh for

@@ -85,38 +85,33 @@ export async function reconcileInserts(
     );
   }
 
-  // Candidates by content, per set of fields (records sent with different fields compare differently).
-  const queues = new Map<string, Map<string, string[]>>();
-  const used = new Set(claimed);
-  const queueFor = (names: string[]) => {
-    const sig = names.join('\u0000');
-    let byContent = queues.get(sig);
-    if (byContent === undefined) {
-      byContent = new Map();
-      for (const c of candidates) {
-        const id = String(c['Id'] ?? '');
-        if (id === '' || used.has(id)) continue;
-        const cells: string[] = [];
-        for (const name of names)
-          cells.push(name, normalize(fieldTypes.get(name) ?? '', c[name]) ?? '\u0001');
-        const key = JSON.stringify(cells);
-        const q = byContent.get(key);
-        if (q === undefined) byContent.set(key, [id]);
-        else q.push(id);
-      }
-      queues.set(sig, byContent);
+  // Candidates by content for each set of fields the records were sent with: a content names its
+  // fields, so records sent with different fields compare only with what they sent.
+  const byContent = new Map<string, string[]>();
+  const fieldSets = new Map(
+    calls.flatMap((c) => c.records.map((r) => Object.keys(r).sort())).map((n) => [n.join(), n]),
+  );
+  for (const names of fieldSets.values()) {
+    for (const c of candidates) {
+      const cells = names.flatMap((name) => [
+        name,
+        normalize(fieldTypes.get(name) ?? '', c[name]) ?? '\u0001',
+      ]);
+      const key = JSON.stringify(cells);
+      const queue = byContent.get(key);
+      if (queue === undefined) byContent.set(key, [String(c['Id'] ?? '')]);
+      else queue.push(String(c['Id'] ?? ''));
     }
-    return byContent;
-  };
+  }
+  const used = new Set(claimed);
   return calls.map((call, k) =>
-    call.records.map((record, i) => {
+    call.records.map((_, i) => {
       const cells = contents[k]?.[i];
       if (cells === undefined)
         return unknownEntry(objectName, 'its fields cannot be compared with what Salesforce holds');
-      const names = Object.keys(record).sort();
-      const q = queueFor(names).get(JSON.stringify(cells));
-      let id = q?.shift();
-      while (id !== undefined && used.has(id)) id = q?.shift();
+      const queue = byContent.get(JSON.stringify(cells)) ?? [];
+      let id = queue.shift();
+      while (id !== undefined && (id === '' || used.has(id))) id = queue.shift();
       if (id === undefined) return undefined;
       used.add(id);
       return { id, success: true, errors: [] };
