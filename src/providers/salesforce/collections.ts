@@ -57,13 +57,9 @@ export async function viaCollections(
     operation === 'delete'
       ? positionsWhere(all as string[], (id) => SALESFORCE_PROFILE.idPattern.test(id))
       : all.map((_, i) => i);
-  const answers: SaveResult[] =
-    operation === 'delete' ? (all as string[]).map(malformedId) : new Array(all.length);
-  if (sent.length === 0) return answers;
   const items = sent.map((i) => all[i]) as PreparedRecord[] | string[];
   const since = org.clock.now();
   const size = SALESFORCE_PROFILE.collectionsMaxRecords;
-  const results: SaveResult[] = new Array(items.length);
   const failures: unknown[] = [];
   const starts: number[] = [];
   for (let start = 0; start < items.length; start += size) starts.push(start);
@@ -103,21 +99,20 @@ export async function viaCollections(
           answered[i] = got[k] ?? { success: false, errors: [] };
         });
       }
-      for (let i = 0; i < answered.length; i++) answered[i] ??= cancelledResult();
-      const final = answered as SaveResult[];
+      const final = answered.map((r) => r ?? cancelledResult());
       // Done once sent, or once reconciliation settled every record of an interrupted call.
       if (sending || (open.length === 0 && settled.length > 0 && sentAt.has(start))) {
         await steps.done(keyOf(start), final);
       }
-      final.forEach((r, k) => {
-        results[start + k] = r;
-      });
       journal?.report(`c${start}`, final.length, failedCount(final));
+      return final;
     }),
   );
-  await Promise.all(calls);
+  const results = (await Promise.all(calls)).flat();
   const first = failures[0];
   if (failures.length === starts.length && first !== undefined && !mayHaveApplied(first)) throw first;
+  if (operation !== 'delete') return results;
+  const answers = (all as string[]).map(malformedId);
   sent.forEach((i, k) => {
     answers[i] = results[k] ?? { success: false, errors: [] };
   });

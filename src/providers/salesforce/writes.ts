@@ -27,8 +27,6 @@ export function lockRetryWait(locked: number, round: number, random?: () => numb
   return backoffMs(round, { baseMs: LOCK.baseMs, maxMs: LOCK.maxMs, random });
 }
 
-const isEmpty = (record: PreparedRecord) => Object.keys(record).length === 0;
-
 /** The interface of a write and why it was chosen (`X-CRM-Proxy-Interface: bulk2; reason=…`). */
 interface WritePlan {
   via: WriteInterface;
@@ -92,7 +90,7 @@ export async function saveRecords(
   const records = prepareRecords(meta, input.records, operation);
   // Records without a single field make a Bulk CSV without columns, which Bulk refuses as a
   // whole; Collections sends them and Salesforce answers each one (REQUIRED_FIELD_MISSING, …).
-  const plan: WritePlan = records.every(isEmpty)
+  const plan: WritePlan = records.every((r) => Object.keys(r).length === 0)
     ? { via: 'collections', reason: 'records-without-fields' }
     : await choosePlan(org, records.length, input.via);
   const fieldTypes = new Map(meta.fields.map((f) => [f.name, String(f['type'] ?? '')]));
