@@ -88,9 +88,7 @@ export type RefreshOutcome =
 export interface CrmSession {
   readonly connectionId: string;
   readonly baseUrl: string;
-  send(
-    request: Omit<OutboundRequest, 'headers'> & { headers?: Record<string, string> },
-  ): Promise<OutboundResponse>;
+  send(request: OutboundRequest): Promise<OutboundResponse>;
 }
 
 export interface AuthFacet {

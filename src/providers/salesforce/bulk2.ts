@@ -74,7 +74,10 @@ export async function bulkWrite(
   }
   const jobUrl = `${base}/${encodeURIComponent(job.id)}`;
   if (journal !== undefined) {
-    await journal.hook.journal.set(journal.key, { jobId: job.id, at: journal.now() } satisfies BulkEntry);
+    await journal.hook.journal.set(journal.key, {
+      jobId: job.id,
+      at: new Date(org.clock.now()).toISOString(),
+    } satisfies BulkEntry);
     await journal.hook.crmJob(job.id);
   }
   try {

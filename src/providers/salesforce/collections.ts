@@ -23,8 +23,6 @@ export interface WriteJournal {
   fieldTypes: ReadonlyMap<string, string>;
   /** Counts of one part (a Collections call or a Bulk job) so far. */
   report(part: string, processed: number, failed: number): void;
-  /** Now, as ISO text, from the service's clock. */
-  now(): string;
 }
 
 const failedCount = (results: SaveResult[]) => results.filter((r) => !r.success).length;
@@ -65,7 +63,7 @@ export async function viaCollections(
   for (let start = 0; start < items.length; start += size) starts.push(start);
   const keyOf = (start: number) => `${journal?.scope}:collections:${operation}:${start}`;
 
-  const steps = new JournalSteps<SaveResult[]>(journal?.hook, journal && (() => journal.now()));
+  const steps = new JournalSteps<SaveResult[]>(journal?.hook, () => new Date(org.clock.now()).toISOString());
   const { known, sentAt } = await resumed(org, operation, objectName, items, journal, starts, (start) =>
     steps.state(keyOf(start)),
   );

@@ -55,10 +55,7 @@ export type OrgHandler<O extends keyof OperationInputs> = (
 ) => Promise<OperationAnswers[O]>;
 
 /** A request to the org; `json` is sent as a JSON body (and JSON asked for back). */
-export type OrgRequest = Omit<OutboundRequest, 'label' | 'headers'> & {
-  headers?: Record<string, string>;
-  json?: unknown;
-};
+export type OrgRequest = Omit<OutboundRequest, 'label'> & { json?: unknown };
 
 /** One call to the org, logged as `salesforce.{label}`; "could not reach Salesforce" becomes a CrmError naming `what`. */
 export function send(

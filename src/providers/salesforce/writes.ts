@@ -132,7 +132,6 @@ async function write<T extends PreparedRecord | string>(
       hook,
       scope: `r${round}`,
       fieldTypes,
-      now: () => new Date(clock.now()).toISOString(),
       report(part, processed, failed) {
         if (round !== 1) return;
         parts.set(part, [processed, failed]);
