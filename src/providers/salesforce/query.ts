@@ -3,7 +3,7 @@ import { ApiError } from '../../errors/index.ts';
 import { parseJson } from '../client/types.ts';
 import { signCursor, verifyCursor } from '../cursor.ts';
 import { crmErrorFromResponse } from '../errors.ts';
-import { type Org, send } from './org.ts';
+import { type Org, rejected, send } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
 /** Records per answer; Salesforce's pages are at most `PAGE` records. */
@@ -51,15 +51,8 @@ async function page(org: Org, url: string): Promise<SalesforcePage> {
       { provider: 'salesforce', status: response.status },
     );
   }
+  if (response.status === 400) throw rejected(response, 'invalid_query', 'the query');
   const body = parseJson<SalesforcePage>(response);
-  if (response.status === 400) {
-    const first = Array.isArray(body) ? (body[0] as { errorCode?: string; message?: string }) : undefined;
-    throw new ApiError(
-      'invalid_query',
-      `Salesforce rejected the query: ${first?.message?.trim() ?? response.text.slice(0, 500)}`,
-      { details: [{ provider: 'salesforce', crm_error: body ?? response.text.slice(0, 500) }] },
-    );
-  }
   if (response.status !== 200 || body === undefined || !Array.isArray(body.records)) {
     throw crmErrorFromResponse('salesforce', response, 'query');
   }
