@@ -11,6 +11,7 @@ import {
   type RetryPolicy,
 } from './retry.ts';
 import {
+  type CallEvent,
   type CallHook,
   headerValue,
   OutboundNetworkError,
@@ -155,18 +156,17 @@ export class HttpClient {
     req: OutboundRequest,
     attempt: number,
     started: number,
-    extra: { status?: number; failure?: string; retry?: { waitMs: number; reason: string } },
+    extra: Pick<CallEvent, 'status' | 'failure' | 'retry'>,
   ): void {
     if (this.#hooks.length === 0) return;
+    const durationMs = Math.round(performance.now() - started);
     const event = {
       label: req.label,
       method: req.method,
       url: redactUrl(req.url),
       attempt,
-      durationMs: Math.round(performance.now() - started),
-      ...(extra.status === undefined ? {} : { status: extra.status }),
-      ...(extra.failure === undefined ? {} : { failure: extra.failure }),
-      ...(extra.retry === undefined ? {} : { retry: extra.retry }),
+      durationMs,
+      ...extra,
     };
     for (const hook of this.#hooks) hook(event);
   }
