@@ -19,8 +19,6 @@ export interface WriteJournal {
   hook: JobHook;
   /** Prefix of this write's journal keys (one per lock-retry round). */
   scope: string;
-  /** Field types of the object by canonical name (insert reconciliation compares exact types only). */
-  fieldTypes: ReadonlyMap<string, string>;
   /** Counts of one part (a Collections call or a Bulk job) so far. */
   report(part: string, processed: number, failed: number): void;
 }
@@ -153,7 +151,7 @@ async function resumed(
       records: (items as PreparedRecord[]).slice(start, start + size),
       since: sentAt.get(start) as string,
     }));
-    const found = await reconcileInserts(org, objectName, journal.fieldTypes, reconciling, claimed);
+    const found = await reconcileInserts(org, objectName, reconciling, claimed);
     interrupted.forEach((start, k) => {
       known.set(start, found[k] ?? []);
     });

@@ -6,6 +6,10 @@ import { type DescribeCache, type DescribeGlobalResult, type ObjectDescribe, typ
 
 export type { DescribeCache, ObjectDescribe };
 
+/** An object's field types by canonical name (`string`, `double`, `reference`, …). */
+export const fieldTypesOf = (meta: ObjectDescribe): ReadonlyMap<string, string> =>
+  new Map(meta.fields.map((f) => [f.name, String(f['type'] ?? '')]));
+
 /** Drops one connection's cached describes (after a metadata change). */
 export function forgetDescribes(cache: DescribeCache, connectionId: string): void {
   cache.deleteWhere((key) => key.startsWith(`${connectionId}\u0000`));

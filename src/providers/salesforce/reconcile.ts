@@ -1,5 +1,6 @@
 import type { CrmRecord, SaveResult } from '../../domain/operations.ts';
 import { parseJson } from '../client/types.ts';
+import { fieldTypesOf, knownObject } from './describe.ts';
 import type { PreparedRecord } from './format.ts';
 import { failure, type Org, send } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
@@ -56,11 +57,12 @@ const unknownEntry = (objectName: string, why: string): SaveResult =>
 export async function reconcileInserts(
   org: Org,
   objectName: string,
-  fieldTypes: ReadonlyMap<string, string>,
   /** Each interrupted insert call: its records, and when it was about to be sent. */
   calls: Array<{ records: PreparedRecord[]; since: string }>,
   claimed: ReadonlySet<string>,
 ): Promise<Array<Array<SaveResult | undefined>>> {
+  // Insert reconciliation compares fields of exact types only; the write has just read the describe.
+  const fieldTypes = fieldTypesOf(await knownObject(org, objectName));
   const contents = calls.map((c) => c.records.map((r) => contentOf(r, fieldTypes)));
   const fields = new Set<string>();
   for (const call of calls) for (const r of call.records) for (const f of Object.keys(r)) fields.add(f);

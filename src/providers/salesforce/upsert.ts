@@ -4,7 +4,7 @@ import { closestName } from '../../lib/closest.ts';
 import { parseJson } from '../client/types.ts';
 import { mayHaveApplied } from '../errors.ts';
 import { viaCollections } from './collections.ts';
-import { knownObject, type ObjectDescribe } from './describe.ts';
+import { fieldTypesOf, knownObject, type ObjectDescribe } from './describe.ts';
 import { type PreparedRecord, prepareRecords, toCollectionsRecord } from './format.ts';
 import {
   failedCallEntry,
@@ -125,7 +125,7 @@ async function externalIdUpsert(
     });
   } catch (error) {
     // Every attempt lost its answer: the record holding the value says what was written.
-    const types = new Map(meta.fields.map((f) => [f.name, String(f['type'] ?? '')]));
+    const types = fieldTypesOf(meta);
     const key = { name: matchField, type: types.get(matchField) ?? '', since };
     const [found] = mayHaveApplied(error)
       ? await reconcileByKey(org, meta.name, [withoutId], key, types)

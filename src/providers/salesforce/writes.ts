@@ -93,9 +93,8 @@ export async function saveRecords(
   const plan: WritePlan = records.every((r) => Object.keys(r).length === 0)
     ? { via: 'collections', reason: 'records-without-fields' }
     : await choosePlan(org, records.length, input.via);
-  const fieldTypes = new Map(meta.fields.map((f) => [f.name, String(f['type'] ?? '')]));
   const lookup = operation === 'insert' ? lookupField(meta, records) : undefined;
-  return write(org, records, plan, fieldTypes, (some, how, journal) => {
+  return write(org, records, plan, (some, how, journal) => {
     if (how === 'collections') return viaCollections(org, operation, meta.name, some, journal, lookup);
     const { header, rows } = toCsvRows(some);
     // A job's few calls are sequential and mostly waits: it takes no slot of the limiter.
@@ -106,7 +105,7 @@ export async function saveRecords(
 /** Delete by ids, which name their objects: Bulk runs one job per object. */
 export async function deleteRecords(org: Org, input: OperationInputs['delete']): Promise<WriteAnswer> {
   const plan = await choosePlan(org, input.ids.length, input.via);
-  return write(org, input.ids, plan, new Map(), (ids, how, journal) =>
+  return write(org, input.ids, plan, (ids, how, journal) =>
     how === 'collections' ? viaCollections(org, 'delete', null, ids, journal) : bulkDelete(org, ids, journal),
   );
 }
@@ -122,7 +121,6 @@ async function write<T extends PreparedRecord | string>(
   org: Org,
   items: T[],
   plan: WritePlan,
-  fieldTypes: ReadonlyMap<string, string>,
   send: (items: T[], via: WriteInterface, journal: WriteJournal | undefined) => Promise<SaveResult[]>,
 ): Promise<WriteAnswer> {
   const { job: hook, clock } = org;
@@ -131,7 +129,6 @@ async function write<T extends PreparedRecord | string>(
     hook && {
       hook,
       scope: `r${round}`,
-      fieldTypes,
       report(part, processed, failed) {
         if (round !== 1) return;
         parts.set(part, [processed, failed]);
