@@ -74,10 +74,8 @@ export async function bulkWrite(
   }
   const jobUrl = `${base}/${encodeURIComponent(job.id)}`;
   if (journal !== undefined) {
-    await journal.hook.journal.set(journal.key, {
-      jobId: job.id,
-      at: new Date(org.clock.now()).toISOString(),
-    } satisfies BulkEntry);
+    const at = new Date(org.clock.now()).toISOString();
+    await journal.hook.journal.set(journal.key, { jobId: job.id, at } satisfies BulkEntry);
     await journal.hook.crmJob(job.id);
   }
   try {
