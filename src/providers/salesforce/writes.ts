@@ -40,10 +40,9 @@ interface WritePlan {
  * allowance decides. Unknown allowance: the frugal plan, which cannot exhaust an org.
  */
 function planFor(
+  { bulkThreshold, frugalBelow }: Pick<Org, 'bulkThreshold' | 'frugalBelow'>,
   count: number,
-  bulkThreshold: number,
   allowance: Pick<OrgAllowance, 'used' | 'limit'> | undefined,
-  frugalBelow: number,
 ): WritePlan {
   if (count < bulkThreshold) return { via: 'collections', reason: `under-${bulkThreshold}-records` };
   if (allowance === undefined) return { via: 'bulk2', reason: 'allowance-unknown' };
@@ -56,7 +55,7 @@ async function choosePlan(org: Org, count: number, requested: string | undefined
   if (requested === 'collections' || requested === 'bulk2') return { via: requested, reason: 'requested' };
   const allowance =
     count < org.bulkThreshold ? undefined : await org.allowances.current(org.session, org.api);
-  return planFor(count, org.bulkThreshold, allowance, org.frugalBelow);
+  return planFor(org, count, allowance);
 }
 
 /** The entry of each record of a lock-retry round that failed as a whole. */
@@ -144,7 +143,7 @@ async function write<T extends PreparedRecord | string>(
       if (n === 1) return pending;
       const resent = pending.map((i) => items[i] as T);
       const allowance = org.allowances.latest(org.session.connectionId);
-      const how = planFor(resent.length, org.bulkThreshold, allowance, org.frugalBelow).via;
+      const how = planFor(org, resent.length, allowance).via;
       // Earlier rounds wrote records: a failed retry round fails only its own records.
       const again = await send(resent, how, journal(n)).catch((error: unknown) =>
         resent.map(() => roundFailed(error)),
