@@ -88,9 +88,7 @@ export type RefreshOutcome =
 export interface CrmSession {
   readonly connectionId: string;
   readonly baseUrl: string;
-  send(
-    request: Omit<OutboundRequest, 'headers'> & { headers?: Record<string, string> },
-  ): Promise<OutboundResponse>;
+  send(request: OutboundRequest): Promise<OutboundResponse>;
 }
 
 export interface AuthFacet {
@@ -217,10 +215,7 @@ export type Handler<O extends keyof OperationInputs> = (
 ) => Promise<OperationAnswers[O]>;
 
 /** What an answer of the CRM looks like to the pacing of a pass-through call. */
-export interface AnswerHead {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-}
+export type AnswerHead = Pick<OutboundResponse, 'status' | 'headers'>;
 
 /** Pass-through is generic (operations/passthrough.ts); a CRM contributes only these facts and hooks. */
 export interface PassthroughHandler {

@@ -28,8 +28,11 @@ interface TokenAnswer {
   message?: string;
 }
 
-/** Error codes meaning "this refresh token is dead": RFC 6749's, and HubSpot's own. */
-const DEAD_REFRESH_TOKEN = new Set(['invalid_grant', 'BAD_REFRESH_TOKEN']);
+/**
+ * Error codes meaning "this grant is dead" (a refresh token revoked, rotated out or expired; an
+ * authorization code unknown, used or expired): RFC 6749's, and HubSpot's own for each.
+ */
+const DEAD_GRANT = new Set(['invalid_grant', 'BAD_REFRESH_TOKEN', 'BAD_AUTH_CODE']);
 
 /**
  * A form POST of a grant to a token endpoint, with the app's credentials. Never resent once sent:
@@ -100,7 +103,7 @@ export async function refreshAccessToken(
       },
     };
   }
-  if (response.status === 400 && DEAD_REFRESH_TOKEN.has(body?.error ?? body?.status ?? '')) {
+  if (response.status === 400 && DEAD_GRANT.has(body?.error ?? body?.status ?? '')) {
     return {
       ok: false,
       kind: 'invalid_grant',
@@ -239,7 +242,7 @@ function codeRefusal(response: OutboundResponse, body: CodeTokenAnswer | undefin
       description: `the code was issued to another sign-in flow: its PKCE code verifier does not match (${text})`,
     };
   }
-  if (response.status === 400 && INVALID_CODE.has(code)) {
+  if (response.status === 400 && DEAD_GRANT.has(code)) {
     return { ok: false, kind: 'invalid_grant', status: 400, description: text || code };
   }
   return {
@@ -249,6 +252,3 @@ function codeRefusal(response: OutboundResponse, body: CodeTokenAnswer | undefin
     description: text === '' ? `the token endpoint answered ${response.status}` : text,
   };
 }
-
-/** Codes meaning "this authorization code is no good" (unknown, used or expired): RFC 6749's, HubSpot's. */
-const INVALID_CODE = new Set(['invalid_grant', 'BAD_AUTH_CODE']);

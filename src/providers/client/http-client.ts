@@ -11,6 +11,7 @@ import {
   type RetryPolicy,
 } from './retry.ts';
 import {
+  type CallEvent,
   type CallHook,
   headerValue,
   OutboundNetworkError,
@@ -22,10 +23,7 @@ export interface HttpClientOptions {
   /** Per-attempt bound on each silence (headers, then body); the whole attempt gets twice that. */
   timeoutMs?: number;
   connectTimeoutMs?: number;
-  /** Keep-alive sockets per CRM origin. */
-  connectionsPerOrigin?: number;
   retry?: Partial<RetryPolicy>;
-  hooks?: CallHook[];
   /** Waits between attempts run on this clock; Retry-After dates are read against it. */
   clock: Clock;
 }
@@ -46,10 +44,9 @@ const NETWORK_CODES: Record<string, OutboundNetworkError['kind']> = {
 };
 
 /** What one attempt came to: an answer (final, or one to retry) or a network failure, and the wait before the next attempt when it is retried. */
-type AttemptOutcome = { attempt: number; retryWaitMs: number | undefined } & (
-  | { response: OutboundResponse }
-  | { response?: undefined; network: { kind: OutboundNetworkError['kind']; error: unknown } }
-);
+type AttemptOutcome = ({ response: OutboundResponse } | { error: OutboundNetworkError }) & {
+  retryWaitMs?: number | undefined;
+};
 
 function classify(error: unknown): OutboundNetworkError['kind'] | null {
   let current: unknown = error;
@@ -71,16 +68,16 @@ export class HttpClient {
   readonly #agent: Agent;
   readonly #timeoutMs: number;
   readonly #policy: RetryPolicy;
-  readonly #hooks: CallHook[];
+  readonly #hooks: CallHook[] = [];
   readonly #clock: Clock;
 
   constructor(options: HttpClientOptions) {
     this.#clock = options.clock;
     this.#timeoutMs = options.timeoutMs ?? 60_000;
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
-    this.#hooks = options.hooks ?? [];
     this.#agent = new Agent({
-      connections: options.connectionsPerOrigin ?? 32,
+      // Keep-alive sockets per CRM origin.
+      connections: 32,
       connect: { timeout: options.connectTimeoutMs ?? 10_000 },
       keepAliveTimeout: 10_000,
     });
@@ -96,8 +93,8 @@ export class HttpClient {
       attempt: (n) => this.#attempt(req, n, timeout),
       next: (outcome) => outcome.retryWaitMs,
     });
-    if (last.response !== undefined) return last.response;
-    throw new OutboundNetworkError(last.network.kind, last.attempt, last.network.error);
+    if ('error' in last) throw last.error;
+    return last.response;
   }
 
   /** One attempt, reported to the hooks with the retry decision taken on it. */
@@ -108,8 +105,7 @@ export class HttpClient {
     const attemptAbort = new AbortController();
     const deadline = setTimeout(() => attemptAbort.abort(new errors.BodyTimeoutError()), 2 * timeout);
     let failure: AttemptFailure;
-    let response: OutboundResponse | undefined;
-    let network: { kind: OutboundNetworkError['kind']; error: unknown } | undefined;
+    let outcome: AttemptOutcome;
     const span = traceOutbound(req.method, req.url);
     try {
       const res = await request(req.url, {
@@ -125,12 +121,12 @@ export class HttpClient {
       const text = await (read === undefined ? res.body.text() : read(res.body).then(() => '')).finally(() =>
         clearTimeout(deadline),
       );
-      response = { status: res.statusCode, headers: res.headers, attempts: attempt, text };
+      outcome = { response: { status: res.statusCode, headers: res.headers, attempts: attempt, text } };
       span?.end(res.statusCode);
       meterCrmCall(res.headers);
       if (res.statusCode < 500 && (res.statusCode !== 429 || req.ownRateLimit === true)) {
         this.#emit(req, attempt, started, { status: res.statusCode });
-        return { attempt, response, retryWaitMs: undefined };
+        return outcome;
       }
       failure = {
         kind: 'status',
@@ -144,37 +140,33 @@ export class HttpClient {
       meterCrmCall();
       const kind = classify(thrown);
       if (kind === null) throw thrown;
-      network = { kind, error: thrown };
+      outcome = { error: new OutboundNetworkError(kind, attempt, thrown) };
       failure = { kind, idempotent: req.idempotent };
     }
     const decision = decide(failure, attempt, this.#policy);
     this.#emit(req, attempt, started, {
-      status: response?.status,
+      status: 'response' in outcome ? outcome.response.status : undefined,
       failure: failure.kind === 'status' ? undefined : failure.kind,
       retry: decision.retry ? { waitMs: decision.waitMs, reason: decision.reason } : undefined,
     });
-    const retryWaitMs = decision.retry ? decision.waitMs : undefined;
-    if (response !== undefined) return { attempt, response, retryWaitMs };
-    // No answer means the attempt threw a network error, which set `network`.
-    return { attempt, network: network!, retryWaitMs };
+    return { ...outcome, retryWaitMs: decision.retry ? decision.waitMs : undefined };
   }
 
   #emit(
     req: OutboundRequest,
     attempt: number,
     started: number,
-    extra: { status?: number; failure?: string; retry?: { waitMs: number; reason: string } },
+    extra: Pick<CallEvent, 'status' | 'failure' | 'retry'>,
   ): void {
     if (this.#hooks.length === 0) return;
+    const durationMs = Math.round(performance.now() - started);
     const event = {
       label: req.label,
       method: req.method,
       url: redactUrl(req.url),
       attempt,
-      durationMs: Math.round(performance.now() - started),
-      ...(extra.status === undefined ? {} : { status: extra.status }),
-      ...(extra.failure === undefined ? {} : { failure: extra.failure }),
-      ...(extra.retry === undefined ? {} : { retry: extra.retry }),
+      durationMs,
+      ...extra,
     };
     for (const hook of this.#hooks) hook(event);
   }

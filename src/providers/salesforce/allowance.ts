@@ -1,7 +1,7 @@
 import type { Clock } from '../../lib/clock.ts';
 import { SingleFlight } from '../../lib/single-flight.ts';
 import type { AnswerHead, CrmSession } from '../adapter.ts';
-import { parseJson } from '../client/types.ts';
+import { headerValue, parseJson } from '../client/types.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
 const API_USAGE = /(?:^|[,\s])api-usage=(\d+)\/(\d+)/;
@@ -11,8 +11,7 @@ const API_USAGE = /(?:^|[,\s])api-usage=(\d+)\/(\d+)/;
  * puts on its REST answers: requests used in the last 24 hours, and the org's limit.
  */
 export function readLimitInfo(headers: AnswerHead['headers']): { used: number; limit: number } | undefined {
-  const raw = headers['sforce-limit-info'];
-  const value = Array.isArray(raw) ? raw[0] : raw;
+  const value = headerValue(headers, 'sforce-limit-info');
   const m = value === undefined ? null : API_USAGE.exec(value);
   if (m === null) return undefined;
   const used = Number(m[1]);
@@ -80,9 +79,7 @@ export class AllowanceBook {
           label: 'salesforce.limits',
         });
         const body = parseJson<{ DailyApiRequests?: { Max?: unknown; Remaining?: unknown } }>(response);
-        const daily = body?.DailyApiRequests;
-        const max = daily?.Max;
-        const remaining = daily?.Remaining;
+        const { Max: max, Remaining: remaining } = body?.DailyApiRequests ?? {};
         if (response.status === 200 && typeof max === 'number' && typeof remaining === 'number' && max > 0) {
           const read = { used: Math.max(0, max - remaining), limit: max, at: this.#clock.now() };
           this.#book.set(session.connectionId, read);

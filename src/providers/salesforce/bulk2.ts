@@ -74,7 +74,8 @@ export async function bulkWrite(
   }
   const jobUrl = `${base}/${encodeURIComponent(job.id)}`;
   if (journal !== undefined) {
-    await journal.hook.journal.set(journal.key, { jobId: job.id, at: journal.now() } satisfies BulkEntry);
+    const at = new Date(org.clock.now()).toISOString();
+    await journal.hook.journal.set(journal.key, { jobId: job.id, at } satisfies BulkEntry);
     await journal.hook.crmJob(job.id);
   }
   try {
@@ -113,24 +114,23 @@ export async function bulkDelete(org: Org, ids: string[], journal?: WriteJournal
     else if (groups.has(object)) groups.get(object)?.push(i);
     else groups.set(object, [i]);
   });
-  const settled = await Promise.allSettled(
+  // One object's job failing must not hide what the other objects' jobs deleted: its ids are
+  // answered failed, and the request fails as a whole only when every job failed.
+  const failures: unknown[] = [];
+  await Promise.all(
     [...groups].map(async ([object, indexes]) => {
       const rows = indexes.map((i) => [ids[i] as string]);
-      const got = await bulkWrite(org, 'delete', object, ['Id'], rows, journal);
+      const got = await bulkWrite(org, 'delete', object, ['Id'], rows, journal).catch((error: unknown) => {
+        failures.push(error);
+        const entry = failedCallEntry(error, 'bulk delete');
+        return rows.map((): SaveResult => ({ success: false, errors: [entry] }));
+      });
       indexes.forEach((i, k) => {
         results[i] = got[k] ?? { success: false, errors: [] };
       });
     }),
   );
-  // One object's job failing must not hide what the other objects' jobs deleted.
-  const failed = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
-  if (failed.length > 0 && failed.length === settled.length) throw failed[0];
-  [...groups.values()].forEach((indexes, g) => {
-    const outcome = settled[g];
-    if (outcome?.status !== 'rejected') return;
-    const entry = failedCallEntry(outcome.reason, 'bulk delete');
-    for (const i of indexes) results[i] = { success: false, errors: [entry] };
-  });
+  if (failures.length > 0 && failures.length === groups.size) throw failures[0];
   return results;
 }
 
@@ -219,7 +219,11 @@ async function follow(
   return Array.from(results, (r) => r ?? { success: false, errors: [why] });
 }
 
-/** Each result row (`sf__Id`, `sf__Created` or `sf__Error`, then the row's cells) onto its input row. */
+/**
+ * Each result row (`sf__Id`, `sf__Created` or `sf__Error`, then the row's cells) onto its input
+ * row. A result file is as large as the upload (each row echoes its cells): it is parsed as it
+ * arrives, a network chunk at a time, not in one piece.
+ */
 async function readResults(
   org: Org,
   jobUrl: string,
@@ -235,13 +239,29 @@ async function readResults(
     else queue.push(i);
   });
   for (const success of [true, false]) {
-    await eachResultRow(org, `${jobUrl}/${success ? 'successful' : 'failed'}Results/`, (row) => {
+    let got: string[][] = [];
+    const response = await call(org, 'results', {
+      method: 'GET',
+      url: `${jobUrl}/${success ? 'successful' : 'failed'}Results/`,
+      headers: { accept: 'text/csv' },
+      idempotent: true,
+      // Collected per attempt and matched after: a retried read starts again from the first row.
+      read: async (body) => {
+        got = [];
+        await pipeline(body, parse({ relax_column_count: true }), async (parsed: AsyncIterable<string[]>) => {
+          for await (const row of parsed) got.push(row);
+        });
+      },
+    });
+    if (response.status !== 200) throw crmErrorFromResponse('salesforce', response, 'bulk results');
+    // The first row is the header.
+    for (const row of got.slice(1)) {
       const index = unmatched.get(JSON.stringify(row.slice(2)))?.shift();
-      if (index === undefined) return;
+      if (index === undefined) continue;
       const id = row[0] ?? '';
       const errors = success ? [] : [parseBulkError(row[1] ?? '')];
       results[index] = id === '' ? { success, errors } : { id, success, errors };
-    });
+    }
   }
 }
 
@@ -318,29 +338,6 @@ async function abort(org: Org, jobUrl: string): Promise<void> {
     json: { state: 'Aborted' },
     idempotent: true,
   }).catch(() => undefined);
-}
-
-/**
- * Hands each data row of a result file (as large as the upload: each row echoes its cells) to
- * `take`. The file is parsed as it arrives, a network chunk at a time, not in one piece.
- */
-async function eachResultRow(org: Org, url: string, take: (row: string[]) => void): Promise<void> {
-  let rows: string[][] = [];
-  const response = await call(org, 'results', {
-    method: 'GET',
-    url,
-    headers: { accept: 'text/csv' },
-    idempotent: true,
-    // Collected per attempt and handed over after: a retried read starts again from the first row.
-    read: async (body) => {
-      rows = [];
-      await pipeline(body, parse({ relax_column_count: true }), async (parsed: AsyncIterable<string[]>) => {
-        for await (const row of parsed) rows.push(row);
-      });
-    },
-  });
-  if (response.status !== 200) throw crmErrorFromResponse('salesforce', response, 'bulk results');
-  for (let i = 1; i < rows.length; i++) take(rows[i] as string[]);
 }
 
 function call(org: Org, step: string, request: OrgRequest) {

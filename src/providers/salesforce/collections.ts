@@ -19,12 +19,8 @@ export interface WriteJournal {
   hook: JobHook;
   /** Prefix of this write's journal keys (one per lock-retry round). */
   scope: string;
-  /** Field types of the object by canonical name (insert reconciliation compares exact types only). */
-  fieldTypes: ReadonlyMap<string, string>;
   /** Counts of one part (a Collections call or a Bulk job) so far. */
   report(part: string, processed: number, failed: number): void;
-  /** Now, as ISO text, from the service's clock. */
-  now(): string;
 }
 
 const failedCount = (results: SaveResult[]) => results.filter((r) => !r.success).length;
@@ -57,19 +53,15 @@ export async function viaCollections(
     operation === 'delete'
       ? positionsWhere(all as string[], (id) => SALESFORCE_PROFILE.idPattern.test(id))
       : all.map((_, i) => i);
-  const answers: SaveResult[] =
-    operation === 'delete' ? (all as string[]).map(malformedId) : new Array(all.length);
-  if (sent.length === 0) return answers;
   const items = sent.map((i) => all[i]) as PreparedRecord[] | string[];
   const since = org.clock.now();
   const size = SALESFORCE_PROFILE.collectionsMaxRecords;
-  const results: SaveResult[] = new Array(items.length);
   const failures: unknown[] = [];
   const starts: number[] = [];
   for (let start = 0; start < items.length; start += size) starts.push(start);
   const keyOf = (start: number) => `${journal?.scope}:collections:${operation}:${start}`;
 
-  const steps = new JournalSteps<SaveResult[]>(journal?.hook, journal && (() => journal.now()));
+  const steps = new JournalSteps<SaveResult[]>(journal?.hook, () => new Date(org.clock.now()).toISOString());
   const { known, sentAt } = await resumed(org, operation, objectName, items, journal, starts, (start) =>
     steps.state(keyOf(start)),
   );
@@ -103,21 +95,20 @@ export async function viaCollections(
           answered[i] = got[k] ?? { success: false, errors: [] };
         });
       }
-      for (let i = 0; i < answered.length; i++) answered[i] ??= cancelledResult();
-      const final = answered as SaveResult[];
+      const final = answered.map((r) => r ?? cancelledResult());
       // Done once sent, or once reconciliation settled every record of an interrupted call.
       if (sending || (open.length === 0 && settled.length > 0 && sentAt.has(start))) {
         await steps.done(keyOf(start), final);
       }
-      final.forEach((r, k) => {
-        results[start + k] = r;
-      });
       journal?.report(`c${start}`, final.length, failedCount(final));
+      return final;
     }),
   );
-  await Promise.all(calls);
+  const results = (await Promise.all(calls)).flat();
   const first = failures[0];
   if (failures.length === starts.length && first !== undefined && !mayHaveApplied(first)) throw first;
+  if (operation !== 'delete') return results;
+  const answers = (all as string[]).map(malformedId);
   sent.forEach((i, k) => {
     answers[i] = results[k] ?? { success: false, errors: [] };
   });
@@ -160,7 +151,7 @@ async function resumed(
       records: (items as PreparedRecord[]).slice(start, start + size),
       since: sentAt.get(start) as string,
     }));
-    const found = await reconcileInserts(org, objectName, journal.fieldTypes, reconciling, claimed);
+    const found = await reconcileInserts(org, objectName, reconciling, claimed);
     interrupted.forEach((start, k) => {
       known.set(start, found[k] ?? []);
     });

@@ -3,7 +3,7 @@ import type { AccessCheckOutcome, ConnectFacet, ConnectTarget } from '../adapter
 import type { HttpClient } from '../client/http-client.ts';
 import { parseJson } from '../client/types.ts';
 import { authorizationUrl, checkCall, configuredApp, exchangeAuthorizationCode } from '../oauth.ts';
-import { SALESFORCE_PROFILE } from './profile.ts';
+import { SALESFORCE, SALESFORCE_PROFILE } from './profile.ts';
 import type { SalesforceSettings } from './settings.ts';
 
 const C = SALESFORCE_PROFILE.connect;
@@ -118,7 +118,7 @@ export function salesforceConnect(
       const outcome = await exchangeAuthorizationCode(
         client,
         clock,
-        SALESFORCE_PROFILE.provider,
+        SALESFORCE.id,
         `${target.origin}${SALESFORCE_PROFILE.tokenPath}`,
         app,
         input,

@@ -6,41 +6,41 @@ import { type DescribeCache, type DescribeGlobalResult, type ObjectDescribe, typ
 
 export type { DescribeCache, ObjectDescribe };
 
+/** An object's field types by canonical name (`string`, `double`, `reference`, …). */
+export const fieldTypesOf = (meta: ObjectDescribe): ReadonlyMap<string, string> =>
+  new Map(meta.fields.map((f) => [f.name, String(f['type'] ?? '')]));
+
 /** Drops one connection's cached describes (after a metadata change). */
 export function forgetDescribes(cache: DescribeCache, connectionId: string): void {
   cache.deleteWhere((key) => key.startsWith(`${connectionId}\u0000`));
 }
 
-/** One connection's cached describe, loaded by a GET of `path`; each key always holds the same kind of result. */
-async function cached<T extends DescribeGlobalResult | ObjectDescribe>(
-  org: Org,
-  key: string,
-  path: string,
-  what: string,
-  valid: (body: T) => boolean,
-): Promise<T | null> {
+/**
+ * One connection's cached describe: Describe Global when `name` is null, else the object's sObject
+ * Describe (null when the org has no such object).
+ */
+async function cached(org: Org, name: string | null): Promise<DescribeGlobalResult | ObjectDescribe | null> {
+  const key = name === null ? 'global' : `object:${name}`;
   return org.describes.getOrLoad(`${org.session.connectionId}\u0000${key}`, async () => {
-    const call = key === 'global' ? 'describe global' : 'describe object';
+    const call = name === null ? 'describe global' : 'describe object';
+    const path = name === null ? '/sobjects/' : `/sobjects/${encodeURIComponent(name)}/describe/`;
     const response = await send(org, call, call.replace(' ', '.'), {
       method: 'GET',
       url: `${org.api}${path}`,
       idempotent: true,
     });
-    if (response.status === 404 && key !== 'global') return null;
-    const body = parseJson<T>(response);
-    if (response.status !== 200 || body === undefined || !valid(body)) {
-      throw crmErrorFromResponse('salesforce', response, what);
+    if (response.status === 404 && name !== null) return null;
+    const body = parseJson<Record<string, unknown>>(response);
+    if (response.status !== 200 || !Array.isArray(body?.[name === null ? 'sobjects' : 'fields'])) {
+      throw crmErrorFromResponse('salesforce', response, `describe ${name ?? 'global'}`);
     }
-    return body;
-  }) as Promise<T | null>;
+    return body as DescribeGlobalResult | ObjectDescribe;
+  });
 }
 
 /** Describe Global, cached per connection. */
 export async function describeGlobal(org: Org): Promise<DescribeGlobalResult> {
-  const global = await cached<DescribeGlobalResult>(org, 'global', '/sobjects/', 'describe global', (b) =>
-    Array.isArray(b.sobjects),
-  );
-  return global as DescribeGlobalResult;
+  return (await cached(org, null)) as DescribeGlobalResult;
 }
 
 /** Canonical object name from the (cached) global describe; null when the org has no such object. */
@@ -53,13 +53,7 @@ export async function resolveObjectName(org: Org, objectName: string): Promise<s
 export async function describeObject(org: Org, objectName: string): Promise<ObjectDescribe | null> {
   const name = await resolveObjectName(org, objectName);
   if (name === null) return null;
-  return cached<ObjectDescribe>(
-    org,
-    `object:${name}`,
-    `/sobjects/${encodeURIComponent(name)}/describe/`,
-    `describe ${name}`,
-    (b) => Array.isArray(b.fields),
-  );
+  return (await cached(org, name)) as ObjectDescribe | null;
 }
 
 /** `404 unknown_object` for a name the org lacks, with its closest object name as a hint. */

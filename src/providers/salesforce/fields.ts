@@ -3,7 +3,7 @@ import { parseJson } from '../client/types.ts';
 import { CrmError, crmErrorFromResponse } from '../errors.ts';
 import { viaCollections } from './collections.ts';
 import { resolveObjectName, unknownObject } from './describe.ts';
-import { type Org, type OrgHandler, send } from './org.ts';
+import { type Org, type OrgHandler, rejected, send } from './org.ts';
 import { query, soqlString } from './query.ts';
 
 /** The profiles a new field is opened to (read and edit); every other profile is left as is. */
@@ -70,19 +70,11 @@ async function createField(
     json: { FullName: fullName, Metadata: metadata },
     idempotent: false,
   });
-  const created = parseJson<Record<string, unknown>>(response);
-  if (response.status === 400) {
-    const first = Array.isArray(created) ? (created[0] as { message?: string }) : undefined;
-    throw new ApiError(
-      'invalid_field_definition',
-      `Salesforce rejected the field definition: ${first?.message ?? response.text.slice(0, 300)}`,
-      { details: [{ provider: 'salesforce', crm_error: created ?? response.text.slice(0, 500) }] },
-    );
-  }
+  if (response.status === 400) throw rejected(response, 'invalid_field_definition', 'the field definition');
   if (response.status !== 201 && response.status !== 200) {
     throw crmErrorFromResponse('salesforce', response, 'create custom field');
   }
-  return created;
+  return parseJson<Record<string, unknown>>(response);
 }
 
 /**

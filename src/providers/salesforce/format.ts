@@ -15,12 +15,11 @@ export type PreparedRecord = Record<string, unknown>;
 const SHAPES =
   'a string, number, boolean or null; an array of strings for a multi-select picklist; or {"ExternalIdField": value} for a parent reference';
 
-const isScalar = (v: unknown) =>
-  v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
-
 /** True for the shapes a Salesforce field value can take (parent references are checked apart). */
 const isFieldValue = (value: unknown): boolean =>
-  isScalar(value) || (Array.isArray(value) && value.every((v) => typeof v === 'string'));
+  value === null ||
+  ['string', 'number', 'boolean'].includes(typeof value) ||
+  (Array.isArray(value) && value.every((v) => typeof v === 'string'));
 
 /** A parent reference's external-id value: a scalar (string or number id). */
 const isReferenceValue = (value: unknown): boolean => typeof value === 'string' || typeof value === 'number';

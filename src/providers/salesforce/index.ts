@@ -7,7 +7,6 @@ import type {
   ProviderDeps,
   ProviderModule,
 } from '../adapter.ts';
-import { parseJson } from '../client/types.ts';
 import { bearer, configuredApp, refreshAccessToken } from '../oauth.ts';
 import { AllowanceBook, readLimitInfo } from './allowance.ts';
 import { salesforceConnect } from './connect.ts';
@@ -76,19 +75,11 @@ function createSalesforceAdapter(deps: ProviderDeps<SalesforceSettings>): CrmAda
     auth: {
       // No expires_in: the lifetime is the org's session timeout, so expiry is found by a 401.
       refresh: (app, refreshToken) =>
-        refreshAccessToken(deps.client, clock, SALESFORCE_PROFILE.provider, app, refreshToken),
-      isExpiredToken(response) {
-        if (response.status !== 401) return false;
-        // The REST 401 body is an array of `{ errorCode, message }`. jsforce skips the refresh for
-        // "not valid for use with the REST API": refreshing cannot fix it.
-        const errors = parseJson<unknown>(response);
-        return !(
-          Array.isArray(errors) &&
-          errors.some((e: { message?: string }) =>
-            e?.message?.includes('not valid for use with the REST API'),
-          )
-        );
-      },
+        refreshAccessToken(deps.client, clock, SALESFORCE.id, app, refreshToken),
+      // The REST 401 body is an array of `{ errorCode, message }`. jsforce skips the refresh for
+      // "not valid for use with the REST API": refreshing cannot fix it.
+      isExpiredToken: (response) =>
+        response.status === 401 && !response.text.includes('not valid for use with the REST API'),
       authorize: bearer,
     },
     connect: salesforceConnect(deps.client, clock, settings),

@@ -1,9 +1,10 @@
 import type { RecordError, SaveResult } from '../../domain/operations.ts';
+import { ApiError, type ErrorCode } from '../../errors/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { ConcurrencyLimiter } from '../../lib/limiter.ts';
 import type { TtlCache } from '../../lib/ttl-cache.ts';
 import type { CrmSession, JobHook, OperationAnswers, OperationInputs } from '../adapter.ts';
-import type { OutboundRequest, OutboundResponse } from '../client/types.ts';
+import { type OutboundRequest, type OutboundResponse, parseJson } from '../client/types.ts';
 import { callFailure, unreachableAsCrmError } from '../errors.ts';
 import type { AllowanceBook } from './allowance.ts';
 
@@ -55,10 +56,7 @@ export type OrgHandler<O extends keyof OperationInputs> = (
 ) => Promise<OperationAnswers[O]>;
 
 /** A request to the org; `json` is sent as a JSON body (and JSON asked for back). */
-export type OrgRequest = Omit<OutboundRequest, 'label' | 'headers'> & {
-  headers?: Record<string, string>;
-  json?: unknown;
-};
+export type OrgRequest = Omit<OutboundRequest, 'label'> & { json?: unknown };
 
 /** One call to the org, logged as `salesforce.{label}`; "could not reach Salesforce" becomes a CrmError naming `what`. */
 export function send(
@@ -79,6 +77,16 @@ export function send(
   return unreachableAsCrmError('salesforce', what, () =>
     org.session.send({ ...withBody, label: `salesforce.${label}` }),
   );
+}
+
+/** Salesforce's 400 to what the client sent, as the client's mistake: its first message, and its answer in `details`. */
+export function rejected(response: OutboundResponse, code: ErrorCode, what: string): ApiError {
+  const body = parseJson<unknown>(response);
+  const first = Array.isArray(body) ? (body[0] as { message?: string } | undefined) : undefined;
+  const text = response.text.slice(0, 500);
+  return new ApiError(code, `Salesforce rejected ${what}: ${first?.message?.trim() ?? text}`, {
+    details: [{ provider: 'salesforce', crm_error: body ?? text }],
+  });
 }
 
 /** A record's failure with one error entry. */

@@ -5,8 +5,6 @@ import type { ProviderProfile } from '../adapter.ts';
  * query, OAuth refresh-token flow), Bulk API 2.0 guide; see /docs for links.
  */
 export const SALESFORCE_PROFILE = {
-  provider: 'salesforce',
-  displayName: 'Salesforce',
   defaultApiVersion: '62.0',
   defaultLoginUrl: 'https://login.salesforce.com',
   tokenPath: '/services/oauth2/token',
@@ -69,8 +67,8 @@ const WRITE_PLAN =
   'the service picks sObject Collections or Bulk API 2.0 by size and, from 2 000 records on, by the org’s daily API allowance left (Collections, the fastest, while at least half is left; Bulk, the fewest calls, below), and names it and why in the `X-CRM-Proxy-Interface` response header (`bulk2; reason=allowance-12%-left`); the same request header (`collections` | `bulk2`) forces one.';
 
 export const SALESFORCE: ProviderProfile = {
-  id: SALESFORCE_PROFILE.provider,
-  displayName: SALESFORCE_PROFILE.displayName,
+  id: 'salesforce',
+  displayName: 'Salesforce',
   limits: { getIds: 10_000, writeRecords: 10_000, deleteIds: 10_000 },
   objectName: { pattern: /^[A-Za-z][A-Za-z0-9_]{0,79}$/, example: 'Account or Invoice__c' },
   writeInterfaces: ['collections', 'bulk2'],

@@ -3,7 +3,7 @@ import { ApiError } from '../../errors/index.ts';
 import { parseJson } from '../client/types.ts';
 import { signCursor, verifyCursor } from '../cursor.ts';
 import { crmErrorFromResponse } from '../errors.ts';
-import { type Org, send } from './org.ts';
+import { type Org, rejected, send } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
 /** Records per answer; Salesforce's pages are at most `PAGE` records. */
@@ -51,15 +51,8 @@ async function page(org: Org, url: string): Promise<SalesforcePage> {
       { provider: 'salesforce', status: response.status },
     );
   }
+  if (response.status === 400) throw rejected(response, 'invalid_query', 'the query');
   const body = parseJson<SalesforcePage>(response);
-  if (response.status === 400) {
-    const first = Array.isArray(body) ? (body[0] as { errorCode?: string; message?: string }) : undefined;
-    throw new ApiError(
-      'invalid_query',
-      `Salesforce rejected the query: ${first?.message?.trim() ?? response.text.slice(0, 500)}`,
-      { details: [{ provider: 'salesforce', crm_error: body ?? response.text.slice(0, 500) }] },
-    );
-  }
   if (response.status !== 200 || body === undefined || !Array.isArray(body.records)) {
     throw crmErrorFromResponse('salesforce', response, 'query');
   }
@@ -68,10 +61,11 @@ async function page(org: Org, url: string): Promise<SalesforcePage> {
 
 /**
  * Pages of 2,000 (`Sforce-Query-Options: batchSize=2000`) are followed while another full page
- * still fits in 10,000 records; then the answer carries a cursor: Salesforce's locator bound to
- * the connection and signed, so it can be neither forged nor used from another connection.
+ * still fits in `max` records (10,000 per answer); then the answer carries a cursor: Salesforce's
+ * locator bound to the connection and signed, so it can be neither forged nor used from another
+ * connection.
  */
-async function collect(org: Org, firstUrl: string): Promise<QueryPage> {
+async function collect(org: Org, firstUrl: string, max: number = MAX_RECORDS_PER_ANSWER): Promise<QueryPage> {
   const records: CrmRecord[] = [];
   let url: string | undefined = firstUrl;
   let totalSize = 0;
@@ -83,7 +77,7 @@ async function collect(org: Org, firstUrl: string): Promise<QueryPage> {
       got.done || got.nextRecordsUrl === undefined
         ? undefined
         : `${org.session.baseUrl}${got.nextRecordsUrl}`;
-    if (url !== undefined && records.length + PAGE > MAX_RECORDS_PER_ANSWER) {
+    if (url !== undefined && records.length + PAGE > max) {
       const payload: CursorPayload = { c: org.session.connectionId, u: got.nextRecordsUrl as string };
       return { totalSize, done: false, records, next_cursor: signCursor(org.cursorKey, payload) };
     }
@@ -91,8 +85,11 @@ async function collect(org: Org, firstUrl: string): Promise<QueryPage> {
   return { totalSize, done: true, records, next_cursor: null };
 }
 
-/** SOQL through the REST query resource; 400 `query_too_long`, before any call, when its URI would pass the limit. */
-export function query(org: Org, soql: string): Promise<QueryPage> {
+/**
+ * SOQL through the REST query resource; 400 `query_too_long`, before any call, when its URI would
+ * pass the limit. `max` bounds the records of the answer (every record a query selects: Infinity).
+ */
+export function query(org: Org, soql: string, max?: number): Promise<QueryPage> {
   const url = `${org.api}/query?q=${encodeURIComponent(soql)}`;
   const bytes = Buffer.byteLength(url) - Buffer.byteLength(org.session.baseUrl);
   if (bytes > MAX_QUERY_URI_BYTES) {
@@ -101,7 +98,7 @@ export function query(org: Org, soql: string): Promise<QueryPage> {
       { soql_length: soql.length, uri_bytes: bytes, limit_bytes: MAX_QUERY_URI_BYTES },
     );
   }
-  return collect(org, url);
+  return collect(org, url, max);
 }
 
 /** The next answer of a query, from a cursor this connection was given. */
@@ -113,17 +110,6 @@ export function queryMore(org: Org, cursor: string): Promise<QueryPage> {
     (p) => typeof p.u === 'string' && p.u.startsWith('/services/data/'),
   );
   return collect(org, `${org.session.baseUrl}${payload.u}`);
-}
-
-/** Every record a query selects, over as many answers as it takes. */
-export async function queryAll(org: Org, soql: string): Promise<CrmRecord[]> {
-  let answer = await query(org, soql);
-  const records = [...answer.records];
-  while (answer.next_cursor !== null) {
-    answer = await queryMore(org, answer.next_cursor);
-    records.push(...answer.records);
-  }
-  return records;
 }
 
 /**

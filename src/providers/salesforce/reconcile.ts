@@ -1,9 +1,10 @@
 import type { CrmRecord, SaveResult } from '../../domain/operations.ts';
 import { parseJson } from '../client/types.ts';
+import { fieldTypesOf, knownObject } from './describe.ts';
 import type { PreparedRecord } from './format.ts';
 import { failure, type Org, send } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
-import { NUMBER_TYPES, queryAll, soqlLiteral } from './query.ts';
+import { NUMBER_TYPES, query, soqlLiteral } from './query.ts';
 
 /** Field types whose values Salesforce gives back exactly as sent (numbers compared as numbers). */
 const COMPARABLE = new Set([
@@ -56,11 +57,12 @@ const unknownEntry = (objectName: string, why: string): SaveResult =>
 export async function reconcileInserts(
   org: Org,
   objectName: string,
-  fieldTypes: ReadonlyMap<string, string>,
   /** Each interrupted insert call: its records, and when it was about to be sent. */
   calls: Array<{ records: PreparedRecord[]; since: string }>,
   claimed: ReadonlySet<string>,
 ): Promise<Array<Array<SaveResult | undefined>>> {
+  // Insert reconciliation compares fields of exact types only; the write has just read the describe.
+  const fieldTypes = fieldTypesOf(await knownObject(org, objectName));
   const contents = calls.map((c) => c.records.map((r) => contentOf(r, fieldTypes)));
   const fields = new Set<string>();
   for (const call of calls) for (const r of call.records) for (const f of Object.keys(r)) fields.add(f);
@@ -78,45 +80,40 @@ export async function reconcileInserts(
       return t !== undefined && COMPARABLE.has(t) && f !== 'Id';
     });
     const soql = `SELECT Id${selectable.map((f) => `, ${f}`).join('')} FROM ${objectName} WHERE CreatedById = '${userId}' AND CreatedDate >= ${literal} ORDER BY CreatedDate, Id`;
-    candidates = await queryAll(org, soql);
+    candidates = (await query(org, soql, Infinity)).records;
   } catch (error) {
     return allUnknown(
       `the records it may have created could not be queried: ${error instanceof Error ? error.message : 'error'}`,
     );
   }
 
-  // Candidates by content, per set of fields (records sent with different fields compare differently).
-  const queues = new Map<string, Map<string, string[]>>();
-  const used = new Set(claimed);
-  const queueFor = (names: string[]) => {
-    const sig = names.join('\u0000');
-    let byContent = queues.get(sig);
-    if (byContent === undefined) {
-      byContent = new Map();
-      for (const c of candidates) {
-        const id = String(c['Id'] ?? '');
-        if (id === '' || used.has(id)) continue;
-        const cells: string[] = [];
-        for (const name of names)
-          cells.push(name, normalize(fieldTypes.get(name) ?? '', c[name]) ?? '\u0001');
-        const key = JSON.stringify(cells);
-        const q = byContent.get(key);
-        if (q === undefined) byContent.set(key, [id]);
-        else q.push(id);
-      }
-      queues.set(sig, byContent);
+  // Candidates by content for each set of fields the records were sent with: a content names its
+  // fields, so records sent with different fields compare only with what they sent.
+  const byContent = new Map<string, string[]>();
+  const fieldSets = new Map(
+    calls.flatMap((c) => c.records.map((r) => Object.keys(r).sort())).map((n) => [n.join(), n]),
+  );
+  for (const names of fieldSets.values()) {
+    for (const c of candidates) {
+      const cells = names.flatMap((name) => [
+        name,
+        normalize(fieldTypes.get(name) ?? '', c[name]) ?? '\u0001',
+      ]);
+      const key = JSON.stringify(cells);
+      const queue = byContent.get(key);
+      if (queue === undefined) byContent.set(key, [String(c['Id'] ?? '')]);
+      else queue.push(String(c['Id'] ?? ''));
     }
-    return byContent;
-  };
+  }
+  const used = new Set(claimed);
   return calls.map((call, k) =>
-    call.records.map((record, i) => {
+    call.records.map((_, i) => {
       const cells = contents[k]?.[i];
       if (cells === undefined)
         return unknownEntry(objectName, 'its fields cannot be compared with what Salesforce holds');
-      const names = Object.keys(record).sort();
-      const q = queueFor(names).get(JSON.stringify(cells));
-      let id = q?.shift();
-      while (id !== undefined && used.has(id)) id = q?.shift();
+      const queue = byContent.get(JSON.stringify(cells)) ?? [];
+      let id = queue.shift();
+      while (id !== undefined && (id === '' || used.has(id))) id = queue.shift();
       if (id === undefined) return undefined;
       used.add(id);
       return { id, success: true, errors: [] };
@@ -193,7 +190,7 @@ export async function reconcileByKey(
     const userId = await connectionUserId(org);
     const from = key.since - SKEW_MS;
     const soql = `SELECT Id, ${[field, ...selected].join(', ')}, CreatedDate, CreatedById FROM ${objectName} WHERE ${field} IN (${[...new Set(literals.filter((l) => l !== null))].join(', ')})`;
-    for (const c of await queryAll(org, soql)) {
+    for (const c of (await query(org, soql, Infinity)).records) {
       const v = fold(c[field]) ?? '';
       const recent = c['CreatedById'] === userId && Date.parse(String(c['CreatedDate'])) >= from;
       const same =

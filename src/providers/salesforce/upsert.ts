@@ -4,7 +4,7 @@ import { closestName } from '../../lib/closest.ts';
 import { parseJson } from '../client/types.ts';
 import { mayHaveApplied } from '../errors.ts';
 import { viaCollections } from './collections.ts';
-import { knownObject, type ObjectDescribe } from './describe.ts';
+import { fieldTypesOf, knownObject, type ObjectDescribe } from './describe.ts';
 import { type PreparedRecord, prepareRecords, toCollectionsRecord } from './format.ts';
 import {
   failedCallEntry,
@@ -16,7 +16,7 @@ import {
   send,
 } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
-import { query, soqlLiteral, soqlString } from './query.ts';
+import { query, soqlLiteral } from './query.ts';
 import { reconcileByKey } from './reconcile.ts';
 
 /**
@@ -82,13 +82,8 @@ export const salesforceUpsert: OrgHandler<'upsert'> = async (org, input) => {
     return result ?? { success: false, errors: [] };
   };
   // Something that is not an id matches no record.
-  const id = matchField === 'Id' ? String(value) : undefined;
-  const literal =
-    id === undefined
-      ? soqlLiteral(value, type || 'string')
-      : SALESFORCE_PROFILE.idPattern.test(id)
-        ? soqlString(id)
-        : undefined;
+  const matchable = matchField !== 'Id' || SALESFORCE_PROFILE.idPattern.test(String(value));
+  const literal = matchable ? soqlLiteral(value, type || 'string') : undefined;
   if (literal === null) {
     throw new ApiError(
       'invalid_body',
@@ -102,7 +97,7 @@ export const salesforceUpsert: OrgHandler<'upsert'> = async (org, input) => {
       : (await query(org, `SELECT Id FROM ${meta.name} WHERE ${matchField} = ${literal} LIMIT 2`)).records;
   if (found.length === 0) return { action: 'insert', result: await save('insert', withoutId) };
   if (found.length === 1) {
-    const update = { ...withoutId, Id: id ?? String(found[0]?.['Id']) };
+    const update = { ...withoutId, Id: String(matchField === 'Id' ? value : found[0]?.['Id']) };
     return { action: 'update', result: await save('update', update) };
   }
   return { action: 'ambiguous', result: ambiguous(meta.name, matchField) };
@@ -130,7 +125,7 @@ async function externalIdUpsert(
     });
   } catch (error) {
     // Every attempt lost its answer: the record holding the value says what was written.
-    const types = new Map(meta.fields.map((f) => [f.name, String(f['type'] ?? '')]));
+    const types = fieldTypesOf(meta);
     const key = { name: matchField, type: types.get(matchField) ?? '', since };
     const [found] = mayHaveApplied(error)
       ? await reconcileByKey(org, meta.name, [withoutId], key, types)

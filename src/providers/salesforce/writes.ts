@@ -27,8 +27,6 @@ export function lockRetryWait(locked: number, round: number, random?: () => numb
   return backoffMs(round, { baseMs: LOCK.baseMs, maxMs: LOCK.maxMs, random });
 }
 
-const isEmpty = (record: PreparedRecord) => Object.keys(record).length === 0;
-
 /** The interface of a write and why it was chosen (`X-CRM-Proxy-Interface: bulk2; reason=…`). */
 interface WritePlan {
   via: WriteInterface;
@@ -42,10 +40,9 @@ interface WritePlan {
  * allowance decides. Unknown allowance: the frugal plan, which cannot exhaust an org.
  */
 function planFor(
+  { bulkThreshold, frugalBelow }: Pick<Org, 'bulkThreshold' | 'frugalBelow'>,
   count: number,
-  bulkThreshold: number,
   allowance: Pick<OrgAllowance, 'used' | 'limit'> | undefined,
-  frugalBelow: number,
 ): WritePlan {
   if (count < bulkThreshold) return { via: 'collections', reason: `under-${bulkThreshold}-records` };
   if (allowance === undefined) return { via: 'bulk2', reason: 'allowance-unknown' };
@@ -58,7 +55,7 @@ async function choosePlan(org: Org, count: number, requested: string | undefined
   if (requested === 'collections' || requested === 'bulk2') return { via: requested, reason: 'requested' };
   const allowance =
     count < org.bulkThreshold ? undefined : await org.allowances.current(org.session, org.api);
-  return planFor(count, org.bulkThreshold, allowance, org.frugalBelow);
+  return planFor(org, count, allowance);
 }
 
 /** The entry of each record of a lock-retry round that failed as a whole. */
@@ -92,12 +89,11 @@ export async function saveRecords(
   const records = prepareRecords(meta, input.records, operation);
   // Records without a single field make a Bulk CSV without columns, which Bulk refuses as a
   // whole; Collections sends them and Salesforce answers each one (REQUIRED_FIELD_MISSING, …).
-  const plan: WritePlan = records.every(isEmpty)
+  const plan: WritePlan = records.every((r) => Object.keys(r).length === 0)
     ? { via: 'collections', reason: 'records-without-fields' }
     : await choosePlan(org, records.length, input.via);
-  const fieldTypes = new Map(meta.fields.map((f) => [f.name, String(f['type'] ?? '')]));
   const lookup = operation === 'insert' ? lookupField(meta, records) : undefined;
-  return write(org, records, plan, fieldTypes, (some, how, journal) => {
+  return write(org, records, plan, (some, how, journal) => {
     if (how === 'collections') return viaCollections(org, operation, meta.name, some, journal, lookup);
     const { header, rows } = toCsvRows(some);
     // A job's few calls are sequential and mostly waits: it takes no slot of the limiter.
@@ -108,7 +104,7 @@ export async function saveRecords(
 /** Delete by ids, which name their objects: Bulk runs one job per object. */
 export async function deleteRecords(org: Org, input: OperationInputs['delete']): Promise<WriteAnswer> {
   const plan = await choosePlan(org, input.ids.length, input.via);
-  return write(org, input.ids, plan, new Map(), (ids, how, journal) =>
+  return write(org, input.ids, plan, (ids, how, journal) =>
     how === 'collections' ? viaCollections(org, 'delete', null, ids, journal) : bulkDelete(org, ids, journal),
   );
 }
@@ -124,7 +120,6 @@ async function write<T extends PreparedRecord | string>(
   org: Org,
   items: T[],
   plan: WritePlan,
-  fieldTypes: ReadonlyMap<string, string>,
   send: (items: T[], via: WriteInterface, journal: WriteJournal | undefined) => Promise<SaveResult[]>,
 ): Promise<WriteAnswer> {
   const { job: hook, clock } = org;
@@ -133,8 +128,6 @@ async function write<T extends PreparedRecord | string>(
     hook && {
       hook,
       scope: `r${round}`,
-      fieldTypes,
-      now: () => new Date(clock.now()).toISOString(),
       report(part, processed, failed) {
         if (round !== 1) return;
         parts.set(part, [processed, failed]);
@@ -150,7 +143,7 @@ async function write<T extends PreparedRecord | string>(
       if (n === 1) return pending;
       const resent = pending.map((i) => items[i] as T);
       const allowance = org.allowances.latest(org.session.connectionId);
-      const how = planFor(resent.length, org.bulkThreshold, allowance, org.frugalBelow).via;
+      const how = planFor(org, resent.length, allowance).via;
       // Earlier rounds wrote records: a failed retry round fails only its own records.
       const again = await send(resent, how, journal(n)).catch((error: unknown) =>
         resent.map(() => roundFailed(error)),
