@@ -2,26 +2,25 @@
 import type { Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { AccessCheckOutcome } from '../providers/adapter.ts';
-import { PAGE_HEADERS, type PageContent, renderPage } from './pages.ts';
+import type { PageContent } from './pages.ts';
 
 const LABEL_MAX = 200;
 /** Longest `return_to` path accepted. */
 const RETURN_TO_MAX = 500;
 
-/** How a browser request of the flow is answered: a page, or a redirect. Both carry PAGE_HEADERS. */
+/**
+ * How a browser request of the flow is answered: a redirect (with the cookies it sets), or a page
+ * and, when it ended with one, the connection (for tests and support: a header, never the page's text).
+ */
 export type FlowAnswer =
-  | { kind: 'redirect'; location: string; setCookies: string[]; headers: Readonly<Record<string, string>> }
-  | {
-      kind: 'page';
-      status: number;
-      html: string;
-      /** Short machine-readable outcome (`connected`, `state_replayed`, …). */
-      reason: string;
-      /** What the page says (rendered into `html`). */
-      content: PageContent;
-      setCookies: string[];
-      headers: Readonly<Record<string, string>>;
-    };
+  | { kind: 'redirect'; location: string; setCookies?: string[] }
+  | { kind: 'page'; status: number; content: PageContent; connectionId?: string };
+
+/** A flow answer as sent to the browser: the page rendered, PAGE_HEADERS and the cookies on both. */
+export type SentAnswer = { setCookies: string[]; headers: Readonly<Record<string, string>> } & (
+  | { kind: 'redirect'; location: string }
+  | { kind: 'page'; status: number; html: string }
+);
 
 export function invalid(field: string, message: string): ApiError {
   return new ApiError('invalid_value', message, { details: [{ field, message }] });
@@ -76,20 +75,8 @@ export function accountFacts(
   return facts;
 }
 
-export function page(status: number, content: PageContent, setCookies: string[]): FlowAnswer {
-  return {
-    kind: 'page',
-    status,
-    html: renderPage(content),
-    reason: content.reason,
-    content,
-    setCookies,
-    headers: { ...PAGE_HEADERS, 'x-connect-outcome': content.reason },
-  };
-}
-
-export function redirect(location: string, setCookies: string[]): FlowAnswer {
-  return { kind: 'redirect', location, setCookies, headers: PAGE_HEADERS };
+export function page(status: number, content: PageContent, connectionId?: string): FlowAnswer {
+  return { kind: 'page', status, content, ...(connectionId === undefined ? {} : { connectionId }) };
 }
 
 const START_AGAIN =
