@@ -103,11 +103,15 @@ async function checkCredentials(
     return { ok: false, message: appMissing(adapter.profile.displayName, facet.appVariables).message };
   }
   const unchecked = { ok: true as const, credentials, accountId: null, user: null, checked: false };
-  if (!check || facet === undefined || (credentials.kind === 'oauth' && app === null)) return unchecked;
+  if (!check || facet === undefined) return unchecked;
   const crm = adapter.profile.displayName;
   let updated = credentials;
   let accessToken: string;
-  if (credentials.kind === 'oauth' && app !== null) {
+  if (credentials.kind === 'private_app') {
+    accessToken = credentials.token;
+  } else if (app === null) {
+    return unchecked;
+  } else {
     const refreshed = await adapter.auth.refresh(app, credentials.refreshToken).catch((err: unknown) => ({
       ok: false as const,
       kind: 'failed' as const,
@@ -124,10 +128,6 @@ async function checkCredentials(
     }
     accessToken = refreshed.grant.accessToken;
     updated = grantCredentials(refreshed.grant, credentials);
-  } else if (credentials.kind === 'private_app') {
-    accessToken = credentials.token;
-  } else {
-    return { ok: false, message: 'credentials.kind must be "oauth" or "private_app"' };
   }
   const outcome = await facet.checkAccess(connection, updated.kind, accessToken);
   if (!outcome.ok) {
