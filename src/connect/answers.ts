@@ -65,16 +65,6 @@ export function withParam(path: string, name: string, value: string): string {
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
-export function accountFacts(
-  crm: string,
-  check: Extract<AccessCheckOutcome, { ok: true }>,
-): Array<[string, string]> {
-  const facts: Array<[string, string]> = [];
-  if (check.accountId !== null) facts.push([`${crm} account`, check.accountId]);
-  if (check.user !== null) facts.push(['Signed in as', check.user]);
-  return facts;
-}
-
 export function page(status: number, content: PageContent, connectionId?: string): FlowAnswer {
   return { kind: 'page', status, content, ...(connectionId === undefined ? {} : { connectionId }) };
 }
@@ -86,16 +76,20 @@ const START_AGAIN =
 export function CONNECTED(
   crm: string,
   label: string | null,
-  facts: Array<[string, string]>,
+  check: Extract<AccessCheckOutcome, { ok: true }>,
   reconnected: boolean,
 ): PageContent {
+  const facts: Array<[string, string]> = [['CRM', crm]];
+  if (label !== null) facts.push(['For', label]);
+  if (check.accountId !== null) facts.push([`${crm} account`, check.accountId]);
+  if (check.user !== null) facts.push(['Signed in as', check.user]);
   return {
     tone: 'ok',
     title: reconnected ? `${crm} reconnected` : `${crm} connected`,
     what: reconnected
       ? `The access was renewed; everything that used it keeps working.`
       : `Your ${crm} account is connected. The service can now read and write the ${crm} records your user can see, until you revoke its access in ${crm}.`,
-    facts: [['CRM', crm], ...(label === null ? [] : ([['For', label]] as Array<[string, string]>)), ...facts],
+    facts,
     next: reconnected
       ? 'You can close this window.'
       : 'You can close this window. The operator can now create an API token for this connection.',

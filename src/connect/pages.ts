@@ -57,13 +57,7 @@ export interface PageContent {
   /** A short machine-readable reason, in the `X-Connect-Outcome` header only (tests, support). */
   reason: string;
   /** Links to go on (the CRM's consent page) or back (start again). */
-  actions?: readonly PageAction[];
-}
-
-export interface PageAction {
-  href: string;
-  label: string;
-  primary: boolean;
+  actions?: ReadonlyArray<{ href: string; label: string; primary: boolean }>;
 }
 
 export function renderPage(page: PageContent, brand: Brand): string {

@@ -3,17 +3,9 @@
 import { type Credentials, grantCredentials } from '../connections/types.ts';
 import { accountKey, type Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
-import type { ConnectTarget } from '../providers/adapter.ts';
+import type { AccessCheckOutcome, ConnectTarget } from '../providers/adapter.ts';
 import type { ConnectionAccount, ConnectState } from '../store/types.ts';
-import {
-  accountFacts,
-  CONNECTED,
-  FAILURES,
-  type FlowAnswer,
-  page,
-  type SentAnswer,
-  withParam,
-} from './answers.ts';
+import { CONNECTED, FAILURES, type FlowAnswer, page, type SentAnswer, withParam } from './answers.ts';
 import { BACK_COOKIE, wayBack } from './landing.ts';
 import { ConnectLinks } from './links.ts';
 import {
@@ -123,11 +115,10 @@ export class ConnectService extends ConnectLinks {
     const credentials = grantCredentials(exchange.grant, exchange.grant);
     // CRMs with a host per account refresh at the login host that issued the token (test.salesforce.com …).
     const loginUrl = !target.sandbox && exchange.instanceUrl !== null ? target.origin : null;
-    const facts = accountFacts(crm, check);
 
     if (state.reconnectId !== null) {
       const account = { accountId: check.accountId, instanceUrl: exchange.instanceUrl, loginUrl };
-      return this.#reconnected(state, state.reconnectId, credentials, account, crm, facts);
+      return this.#reconnected(state, state.reconnectId, credentials, account, crm, check);
     }
 
     const created = await this.deps.connections.create({
@@ -151,7 +142,7 @@ export class ConnectService extends ConnectLinks {
       await this.deps.connections.remove(connection.id);
       return (await this.#linkRefusal(state)) ?? page(410, FAILURES.link_spent);
     }
-    return this.#connected(state, connection, crm, facts);
+    return this.#connected(state, connection, crm, check);
   }
 
   #now(): string {
@@ -175,7 +166,7 @@ export class ConnectService extends ConnectLinks {
     credentials: Credentials,
     account: ConnectionAccount,
     crm: string,
-    facts: Array<[string, string]>,
+    check: Extract<AccessCheckOutcome, { ok: true }>,
   ): Promise<FlowAnswer> {
     const existing = (await this.deps.connections.list()).find((c) => c.id === reconnectId);
     if (existing === undefined) return page(400, FAILURES.reconnect_gone(reconnectId));
@@ -189,7 +180,7 @@ export class ConnectService extends ConnectLinks {
     );
     if (state.returnTo !== null)
       return { kind: 'redirect', location: withParam(state.returnTo, 'reconnected', existing.id) };
-    return page(200, CONNECTED(crm, existing.label, facts, true), existing.id);
+    return page(200, CONNECTED(crm, existing.label, check, true), existing.id);
   }
 
   /** The answer for a new connection; one to an account already connected is flagged with the first. */
@@ -197,7 +188,7 @@ export class ConnectService extends ConnectLinks {
     state: ConnectState,
     connection: Connection,
     crm: string,
-    facts: Array<[string, string]>,
+    check: Extract<AccessCheckOutcome, { ok: true }>,
   ): Promise<FlowAnswer> {
     this.deps.logger?.info(
       { connectionId: connection.id, provider: state.provider, link: state.linkId !== null },
@@ -217,6 +208,6 @@ export class ConnectService extends ConnectLinks {
     }
     // The account owner sees no internal ids: a second connection of the same account is the
     // operator's to see (the console flags it).
-    return page(200, CONNECTED(crm, connection.label, facts, false), connection.id);
+    return page(200, CONNECTED(crm, connection.label, check, false), connection.id);
   }
 }
