@@ -190,12 +190,6 @@ export const FAILURES = {
     fail('reconnect_gone', 'The connection is gone', `Connection ${id} was removed while the flow ran.`),
   not_stored: (crm: string, said: string) =>
     fail('not_stored', `The ${crm} connection could not be stored`, said),
-  link_spent: fail(
-    'link_used',
-    'This connect link was already used',
-    'Another sign-in finished with this link first, or it was revoked meanwhile.',
-    'Ask the operator for a new connect link. Nothing was created.',
-  ),
   link_unknown: fail(
     'link_unknown',
     'This connect link is not valid',
@@ -206,7 +200,7 @@ export const FAILURES = {
     'link_used',
     'This connect link was already used',
     'A connect link works once, and an account was already connected with this one.',
-    'If you need to connect again, ask the operator for a new connect link.',
+    'If you need to connect again, ask the operator for a new connect link. Nothing was created.',
   ),
   link_revoked: fail(
     'link_revoked',

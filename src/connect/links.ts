@@ -38,12 +38,12 @@ export class ConnectLinks extends ConnectCore {
       id: link.id,
       url: `${this.publicBaseUrl()}${LINK_PATH}${secret}`,
       expiresAt: link.expiresAt,
-      link: this.#view(link),
+      link: this.view(link),
     };
   }
 
   async listLinks(): Promise<ConnectLinkView[]> {
-    return (await this.deps.store.connectLinks.list()).map((l) => this.#view(l));
+    return (await this.deps.store.connectLinks.list()).map((l) => this.view(l));
   }
 
   /** 'revoked', or why not: 'not_found', or 'used' / 'revoked' when it already was. */
@@ -69,7 +69,7 @@ export class ConnectLinks extends ConnectCore {
         ? await this.deps.store.connectLinks.findBySecretHash(hashSecret(secret))
         : null;
     if (link === null) return page(404, FAILURES.link_unknown);
-    const status = this.#view(link).status;
+    const status = this.view(link).status;
     if (status !== 'active') return page(410, FAILURES[`link_${status}`]);
     if (!proceed) {
       const { adapter } = this.facet(link.provider);
@@ -102,7 +102,8 @@ export class ConnectLinks extends ConnectCore {
     }
   }
 
-  #view(link: ConnectLink): ConnectLinkView {
+  /** A link with its status: used, revoked and expired in that order, else active. */
+  protected view(link: ConnectLink): ConnectLinkView {
     const status: ConnectLinkView['status'] =
       link.usedAt !== null
         ? 'used'

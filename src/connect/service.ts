@@ -140,7 +140,7 @@ export class ConnectService extends ConnectLinks {
       // Another browser finished the same link first, or it expired or was revoked meanwhile:
       // keep nothing.
       await this.deps.connections.remove(connection.id);
-      return (await this.#linkRefusal(state)) ?? page(410, FAILURES.link_spent);
+      return (await this.#linkRefusal(state)) ?? page(410, FAILURES.link_used);
     }
     return this.#connected(state, connection, crm, check);
   }
@@ -149,14 +149,12 @@ export class ConnectService extends ConnectLinks {
     return new Date(this.deps.clock.now()).toISOString();
   }
 
-  /** The answer when the flow's link can no longer be used (expired, revoked, used); null when it can. */
+  /** The answer when the flow's link can no longer be used (used, revoked, expired); null when it can. */
   async #linkRefusal(state: ConnectState): Promise<FlowAnswer | null> {
     if (state.linkId === null) return null;
     const link = await this.deps.store.connectLinks.find(state.linkId);
-    if (link === null || link.usedAt !== null) return page(410, FAILURES.link_spent);
-    if (link.revokedAt !== null) return page(410, FAILURES.link_revoked);
-    if (Date.parse(link.expiresAt) <= this.deps.clock.now()) return page(410, FAILURES.link_expired);
-    return null;
+    const status = link === null ? 'used' : this.view(link).status;
+    return status === 'active' ? null : page(410, FAILURES[`link_${status}`]);
   }
 
   /** The flow re-connected an existing connection: its credentials replaced, if the account is the same. */
