@@ -1,10 +1,10 @@
 // The browser connect flow (OAuth 2.0 authorization-code grant) and one-time connect links. Generic:
 // each CRM's consent URL, code exchange and check call come from its adapter's `connect` facet.
-import { type Credentials, grantCredentials } from '../connections/types.ts';
+import { grantCredentials } from '../connections/types.ts';
 import { accountKey, type Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { AccessCheckOutcome, ConnectTarget } from '../providers/adapter.ts';
-import type { ConnectionAccount, ConnectState } from '../store/types.ts';
+import type { ConnectState } from '../store/types.ts';
 import { CONNECTED, FAILURES, type FlowAnswer, page, type SentAnswer, withParam } from './answers.ts';
 import { BACK_COOKIE, wayBack } from './landing.ts';
 import { ConnectLinks } from './links.ts';
@@ -117,8 +117,15 @@ export class ConnectService extends ConnectLinks {
     const loginUrl = !target.sandbox && exchange.instanceUrl !== null ? target.origin : null;
 
     if (state.reconnectId !== null) {
+      // A re-connect: the connection's credentials replaced, if the account is the same.
+      const existing = (await this.deps.connections.list()).find((c) => c.id === state.reconnectId);
+      if (existing === undefined) return page(400, FAILURES.reconnect_gone(state.reconnectId));
       const account = { accountId: check.accountId, instanceUrl: exchange.instanceUrl, loginUrl };
-      return this.#reconnected(state, state.reconnectId, credentials, account, crm, check);
+      const outcome = await this.replaceCredentials(existing, credentials, account);
+      if (outcome === 'other_account')
+        return page(400, FAILURES.other_account(crm, existing, check.accountId ?? '?'));
+      if (outcome !== 'updated') return page(400, FAILURES.reconnect_gone(existing.id));
+      return this.#ended(state, existing, crm, check, true);
     }
 
     const created = await this.deps.connections.create({
@@ -142,7 +149,7 @@ export class ConnectService extends ConnectLinks {
       await this.deps.connections.remove(connection.id);
       return (await this.#linkRefusal(state)) ?? page(410, FAILURES.link_used);
     }
-    return this.#connected(state, connection, crm, check);
+    return this.#ended(state, connection, crm, check, false);
   }
 
   #now(): string {
@@ -157,48 +164,28 @@ export class ConnectService extends ConnectLinks {
     return status === 'active' ? null : page(410, FAILURES[`link_${status}`]);
   }
 
-  /** The flow re-connected an existing connection: its credentials replaced, if the account is the same. */
-  async #reconnected(
-    state: ConnectState,
-    reconnectId: string,
-    credentials: Credentials,
-    account: ConnectionAccount,
-    crm: string,
-    check: Extract<AccessCheckOutcome, { ok: true }>,
-  ): Promise<FlowAnswer> {
-    const existing = (await this.deps.connections.list()).find((c) => c.id === reconnectId);
-    if (existing === undefined) return page(400, FAILURES.reconnect_gone(reconnectId));
-    const outcome = await this.replaceCredentials(existing, credentials, account);
-    if (outcome === 'other_account')
-      return page(400, FAILURES.other_account(crm, existing, account.accountId ?? '?'));
-    if (outcome !== 'updated') return page(400, FAILURES.reconnect_gone(existing.id));
-    this.deps.logger?.info(
-      { connectionId: existing.id, provider: state.provider },
-      'connection re-connected',
-    );
-    if (state.returnTo !== null)
-      return { kind: 'redirect', location: withParam(state.returnTo, 'reconnected', existing.id) };
-    return page(200, CONNECTED(crm, existing.label, check, true), existing.id);
-  }
-
-  /** The answer for a new connection; one to an account already connected is flagged with the first. */
-  async #connected(
+  /**
+   * The answer for the connection a flow ended with: back to its `returnTo` naming it, else the
+   * connected page. A new connection to an account already connected is flagged with the first.
+   */
+  async #ended(
     state: ConnectState,
     connection: Connection,
     crm: string,
     check: Extract<AccessCheckOutcome, { ok: true }>,
+    reconnected: boolean,
   ): Promise<FlowAnswer> {
     this.deps.logger?.info(
       { connectionId: connection.id, provider: state.provider, link: state.linkId !== null },
-      'connection connected',
+      reconnected ? 'connection re-connected' : 'connection connected',
     );
-    // The same account connected before: flagged, with the earlier connection, not refused.
-    const key = accountKey(connection);
-    const twin = (await this.deps.connections.list())
-      .filter((c) => c.id !== connection.id && key !== null && accountKey(c) === key)
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
     if (state.returnTo !== null) {
-      const to = withParam(state.returnTo, 'connected', connection.id);
+      const to = withParam(state.returnTo, reconnected ? 'reconnected' : 'connected', connection.id);
+      // The same account connected before: flagged, with the earlier connection, not refused.
+      const key = reconnected ? null : accountKey(connection);
+      const twin = (await this.deps.connections.list())
+        .filter((c) => c.id !== connection.id && key !== null && accountKey(c) === key)
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
       return {
         kind: 'redirect',
         location: twin === undefined ? to : withParam(to, 'same_account_as', twin.id),
@@ -206,6 +193,6 @@ export class ConnectService extends ConnectLinks {
     }
     // The account owner sees no internal ids: a second connection of the same account is the
     // operator's to see (the console flags it).
-    return page(200, CONNECTED(crm, connection.label, check, false), connection.id);
+    return page(200, CONNECTED(crm, connection.label, check, reconnected), connection.id);
   }
 }
