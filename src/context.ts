@@ -167,21 +167,11 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     retentionMs: config.requestLogDays * 86400_000,
     onError: (err) => logger.warn({ err }, 'request log write failed'),
   });
-  const operators = new OperatorService({
-    store,
-    now,
-    cookieKeys: signingKeys(keyring, 'console cookies v1'),
-  });
-  const admin = new AdminService({
-    store,
-    connections,
-    auth,
-    requestLog,
-    now,
-    connect,
-    displayName: (provider) =>
-      registry.list().find((a) => a.profile.id === provider)?.profile.displayName ?? provider,
-  });
+  const cookieKeys = signingKeys(keyring, 'console cookies v1');
+  const operators = new OperatorService({ store, now, cookieKeys });
+  const displayName = (provider: string) =>
+    registry.list().find((a) => a.profile.id === provider)?.profile.displayName ?? provider;
+  const admin = new AdminService({ store, connections, auth, requestLog, now, connect, displayName });
   const { rateLimit } = config.capacity;
   // In this order: jobs and the request log still write to the store while they wind down.
   const { jobs, operations } = work;
