@@ -188,8 +188,8 @@ export class ConnectCore {
     if (wantsSandbox) {
       if (input.loginHost !== undefined)
         throw invalid('loginHost', 'loginHost does not apply to a sandbox connection');
-      const url = existing?.apiBaseUrl ?? sandbox?.url;
-      if (sandbox === undefined || url === undefined || url !== sandbox.url) {
+      // A re-connect stays with the sandbox at its connection's address.
+      if (sandbox === undefined || (existing?.apiBaseUrl ?? sandbox.url) !== sandbox.url) {
         throw new ApiError(
           'service_unavailable',
           `No ${adapter.profile.displayName} sandbox runs with this service${existing === null ? '' : " at this connection's address"}; start the service in sandbox mode (npm start) to connect it.`,
