@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { type Logger, pino } from 'pino';
-import type { OperatorService } from './admin/operators.ts';
-import type { RequestLog } from './admin/request-log.ts';
-import { type AdminService, createOperatorServices } from './admin/service.ts';
+import { OperatorService } from './admin/operators.ts';
+import { RequestLog } from './admin/request-log.ts';
+import { AdminService } from './admin/service.ts';
 import { FirstOperatorSetup } from './admin/setup-code.ts';
 import { RateLimiter } from './auth/rate-limit.ts';
 import { AuthService } from './auth/service.ts';
@@ -161,18 +161,17 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const { connections, auth, client, registry, connect } = crm;
   const work = workServices(base, crm);
   const now = () => clock.now();
-  const { requestLog, operators, admin } = createOperatorServices({
-    cookieKeys: signingKeys(keyring, 'console cookies v1'),
+  const requestLog = new RequestLog({
     store,
-    connections,
-    auth,
     now,
-    connect,
-    displayName: (provider) =>
-      registry.list().find((a) => a.profile.id === provider)?.profile.displayName ?? provider,
-    requestLogDays: config.requestLogDays,
-    onLogError: (err) => logger.warn({ err }, 'request log write failed'),
+    retentionMs: config.requestLogDays * 86400_000,
+    onError: (err) => logger.warn({ err }, 'request log write failed'),
   });
+  const cookieKeys = signingKeys(keyring, 'console cookies v1');
+  const operators = new OperatorService({ store, now, cookieKeys });
+  const displayName = (provider: string) =>
+    registry.list().find((a) => a.profile.id === provider)?.profile.displayName ?? provider;
+  const admin = new AdminService({ store, connections, auth, requestLog, now, connect, displayName });
   const { rateLimit } = config.capacity;
   // In this order: jobs and the request log still write to the store while they wind down.
   const { jobs, operations } = work;

@@ -49,12 +49,6 @@ export class OperatorService {
   readonly #store: Store;
   readonly #now: () => number;
   /**
-   * Writes of last_seen_at are spaced out: one a minute per session is enough for the idle timeout.
-   * When the store ends sessions, it is cleared whole: it holds only write times, so that is cheap
-   * and always correct.
-   */
-  readonly #touched = new Map<string, number>();
-  /**
    * Keys the console signs its own cookies with (the first signs, all check): the same on every
    * instance that shares the keyring. Without them (the CLI, which serves no browser), a random
    * key of this process.
@@ -161,19 +155,15 @@ export class OperatorService {
     }
     const operator = await this.#store.operators.findById(session.operatorId);
     if (!operator || operator.disabledAt !== null) return null;
-    const last = this.#touched.get(idHash) ?? Date.parse(session.lastSeenAt);
-    if (now - last >= 60_000) {
-      this.#touched.set(idHash, now);
+    // Writes of last_seen_at are spaced out: one a minute per session is enough for the idle timeout.
+    if (now - Date.parse(session.lastSeenAt) >= 60_000) {
       await this.#store.operators.touchSession(idHash, this.#iso());
     }
     return { operator, session };
   }
 
   async endSession(cookieValue: string | undefined): Promise<void> {
-    if (cookieValue === undefined) return;
-    const idHash = sha256(cookieValue);
-    this.#touched.delete(idHash);
-    await this.#store.operators.deleteSession(idHash);
+    if (cookieValue !== undefined) await this.#store.operators.deleteSession(sha256(cookieValue));
   }
 
   /** A new operator API key, shown once: `crmpk_` and 43 random base62 characters (256 bits). */
@@ -240,7 +230,6 @@ export class OperatorService {
       if (op.disabledAt !== null) return op;
       await this.#keepOneManager(op, 'disable');
       await this.#store.operators.setDisabled(op.id, this.#iso());
-      this.#touched.clear();
       return (await this.#store.operators.findById(op.id)) ?? op;
     });
   }
@@ -260,7 +249,6 @@ export class OperatorService {
       const op = await this.#target(target);
       await this.#keepOneManager(op, 'remove');
       await this.#store.operators.remove(op.id);
-      this.#touched.clear();
       return op;
     });
   }
@@ -298,7 +286,6 @@ export class OperatorService {
     const session = SESSION_ID.test(sessionId) ? await this.#store.operators.findSession(sessionId) : null;
     if (session === null) throw new OperatorError('session', `no session ${sessionId.slice(0, 80)}`, 404);
     this.#mustManage(actor, session.operatorId);
-    this.#touched.delete(session.idHash);
     await this.#store.operators.deleteSession(session.idHash);
     return session;
   }
@@ -307,7 +294,6 @@ export class OperatorService {
   async endSessions(actor: Actor, target: string): Promise<number> {
     const op = await this.#target(target);
     this.#mustManage(actor, op.id);
-    this.#touched.clear();
     return this.#store.operators.deleteSessions(op.id);
   }
 
@@ -316,7 +302,6 @@ export class OperatorService {
     if (problem !== null) throw new OperatorError('new_password', problem);
     if (!(await this.#store.operators.setPassword(id, await hashPassword(password), this.#iso())))
       throw notFound(id);
-    this.#touched.clear();
   }
 
   /** An action on `operatorId`'s own account needs no right to manage the others. */

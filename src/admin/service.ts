@@ -3,22 +3,18 @@
 // functions; neither has its own implementation.
 import type { AuthService } from '../auth/service.ts';
 import type { ConnectionService } from '../connections/service.ts';
+import type { ConnectPort } from '../domain/connect.ts';
 import type { Connection, TokenRecord } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { ConnectionStats, RequestLogEntry, RequestLogFilter, Store } from '../store/types.ts';
+import type { RequestLog } from './request-log.ts';
 
 export type { Operator, OperatorSession, RequestLogEntry } from '../store/types.ts';
-
-import type { ConnectPort } from '../domain/connect.ts';
-import { OperatorService } from './operators.ts';
-import { RequestLog } from './request-log.ts';
-
-export type ConnectionHealth = 'active' | 'needs_reauth' | 'failing';
 
 export interface ConnectionView
   extends Pick<Connection, 'id' | 'provider' | 'label' | 'region' | 'sandbox' | 'createdAt'> {
   providerName: string;
-  status: ConnectionHealth;
+  status: 'active' | 'needs_reauth' | 'failing';
   /** Why it needs re-authorisation, or the last CRM failure when failing. */
   lastError: string | null;
   lastErrorAt: string | null;
@@ -47,36 +43,6 @@ export interface AdminDeps {
   displayName: (provider: string) => string;
   /** The OAuth connect flow: the console and the admin API start flows and handle links with it. */
   connect: ConnectPort;
-}
-
-/**
- * What operators use, built the same way by the service and by the CLI: the request log (kept
- * `requestLogDays`), operator accounts, and the admin service over both.
- */
-export function createOperatorServices(
-  deps: Omit<AdminDeps, 'requestLog'> & {
-    requestLogDays: number;
-    onLogError?: (err: unknown) => void;
-    /** What the console signs its cookies with (`OperatorService.cookieKeys`). */
-    cookieKeys?: readonly Buffer[];
-  },
-): { requestLog: RequestLog; operators: OperatorService; admin: AdminService } {
-  const { requestLogDays, onLogError, cookieKeys, ...rest } = deps;
-  const requestLog = new RequestLog({
-    store: deps.store,
-    now: deps.now,
-    retentionMs: requestLogDays * 86400_000,
-    ...(onLogError === undefined ? {} : { onError: onLogError }),
-  });
-  return {
-    requestLog,
-    operators: new OperatorService({
-      store: deps.store,
-      now: deps.now,
-      ...(cookieKeys === undefined ? {} : { cookieKeys }),
-    }),
-    admin: new AdminService({ ...rest, requestLog }),
-  };
 }
 
 export const STATUS_CLASSES = [2, 3, 4, 5] as const;

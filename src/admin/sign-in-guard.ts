@@ -37,10 +37,6 @@ export class SignInGuard {
     this.#browser = new TokenBuckets(SIGN_IN_LIMITS.perKnownBrowser);
   }
 
-  get limits(): typeof SIGN_IN_LIMITS {
-    return SIGN_IN_LIMITS;
-  }
-
   /**
    * Whether an attempt may be made now. A browser with a valid device cookie for this account is
    * limited by its own counter only; any other by the address's and the account's.

@@ -2,26 +2,25 @@
 import type { Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { AccessCheckOutcome } from '../providers/adapter.ts';
-import { PAGE_HEADERS, type PageContent, renderPage } from './pages.ts';
+import type { PageContent } from './pages.ts';
 
 const LABEL_MAX = 200;
 /** Longest `return_to` path accepted. */
 const RETURN_TO_MAX = 500;
 
-/** How a browser request of the flow is answered: a page, or a redirect. Both carry PAGE_HEADERS. */
+/**
+ * How a browser request of the flow is answered: a redirect (with the cookies it sets), or a page
+ * and, when it ended with one, the connection (for tests and support: a header, never the page's text).
+ */
 export type FlowAnswer =
-  | { kind: 'redirect'; location: string; setCookies: string[]; headers: Readonly<Record<string, string>> }
-  | {
-      kind: 'page';
-      status: number;
-      html: string;
-      /** Short machine-readable outcome (`connected`, `state_replayed`, …). */
-      reason: string;
-      /** What the page says (rendered into `html`). */
-      content: PageContent;
-      setCookies: string[];
-      headers: Readonly<Record<string, string>>;
-    };
+  | { kind: 'redirect'; location: string; setCookies?: string[] }
+  | { kind: 'page'; status: number; content: PageContent; connectionId?: string };
+
+/** A flow answer as sent to the browser: the page rendered, PAGE_HEADERS and the cookies on both. */
+export type SentAnswer = { setCookies: string[]; headers: Readonly<Record<string, string>> } & (
+  | { kind: 'redirect'; location: string }
+  | { kind: 'page'; status: number; html: string }
+);
 
 export function invalid(field: string, message: string): ApiError {
   return new ApiError('invalid_value', message, { details: [{ field, message }] });
@@ -66,30 +65,8 @@ export function withParam(path: string, name: string, value: string): string {
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
-export function accountFacts(
-  crm: string,
-  check: Extract<AccessCheckOutcome, { ok: true }>,
-): Array<[string, string]> {
-  const facts: Array<[string, string]> = [];
-  if (check.accountId !== null) facts.push([`${crm} account`, check.accountId]);
-  if (check.user !== null) facts.push(['Signed in as', check.user]);
-  return facts;
-}
-
-export function page(status: number, content: PageContent, setCookies: string[]): FlowAnswer {
-  return {
-    kind: 'page',
-    status,
-    html: renderPage(content),
-    reason: content.reason,
-    content,
-    setCookies,
-    headers: { ...PAGE_HEADERS, 'x-connect-outcome': content.reason },
-  };
-}
-
-export function redirect(location: string, setCookies: string[]): FlowAnswer {
-  return { kind: 'redirect', location, setCookies, headers: PAGE_HEADERS };
+export function page(status: number, content: PageContent, connectionId?: string): FlowAnswer {
+  return { kind: 'page', status, content, ...(connectionId === undefined ? {} : { connectionId }) };
 }
 
 const START_AGAIN =
@@ -99,16 +76,20 @@ const START_AGAIN =
 export function CONNECTED(
   crm: string,
   label: string | null,
-  facts: Array<[string, string]>,
+  check: Extract<AccessCheckOutcome, { ok: true }>,
   reconnected: boolean,
 ): PageContent {
+  const facts: Array<[string, string]> = [['CRM', crm]];
+  if (label !== null) facts.push(['For', label]);
+  if (check.accountId !== null) facts.push([`${crm} account`, check.accountId]);
+  if (check.user !== null) facts.push(['Signed in as', check.user]);
   return {
     tone: 'ok',
     title: reconnected ? `${crm} reconnected` : `${crm} connected`,
     what: reconnected
       ? `The access was renewed; everything that used it keeps working.`
       : `Your ${crm} account is connected. The service can now read and write the ${crm} records your user can see, until you revoke its access in ${crm}.`,
-    facts: [['CRM', crm], ...(label === null ? [] : ([['For', label]] as Array<[string, string]>)), ...facts],
+    facts,
     next: reconnected
       ? 'You can close this window.'
       : 'You can close this window. The operator can now create an API token for this connection.',
@@ -209,12 +190,6 @@ export const FAILURES = {
     fail('reconnect_gone', 'The connection is gone', `Connection ${id} was removed while the flow ran.`),
   not_stored: (crm: string, said: string) =>
     fail('not_stored', `The ${crm} connection could not be stored`, said),
-  link_spent: fail(
-    'link_used',
-    'This connect link was already used',
-    'Another sign-in finished with this link first, or it was revoked meanwhile.',
-    'Ask the operator for a new connect link. Nothing was created.',
-  ),
   link_unknown: fail(
     'link_unknown',
     'This connect link is not valid',
@@ -225,7 +200,7 @@ export const FAILURES = {
     'link_used',
     'This connect link was already used',
     'A connect link works once, and an account was already connected with this one.',
-    'If you need to connect again, ask the operator for a new connect link.',
+    'If you need to connect again, ask the operator for a new connect link. Nothing was created.',
   ),
   link_revoked: fail(
     'link_revoked',

@@ -21,13 +21,13 @@ export async function createChecked(
   input: CreateConnectionInput,
   options: { check: boolean },
 ): Promise<CheckedCreateResult> {
-  const problem = flow.connections.validate(input);
+  const problem = flow.deps.connections.validate(input);
   if (problem !== null) return { ok: false, message: problem };
-  const now = new Date(flow.clock.now()).toISOString();
+  const now = new Date(flow.deps.clock.now()).toISOString();
   const probe: Connection = {
     id: 'conn_check',
     provider: input.provider,
-    region: flow.config.region,
+    region: flow.deps.config.region,
     label: null,
     instanceUrl: input.instanceUrl ?? null,
     apiBaseUrl: input.apiBaseUrl ?? null,
@@ -42,7 +42,7 @@ export async function createChecked(
   };
   const checked = await checkCredentials(flow, probe, input.credentials, options.check, 'stored');
   if (!checked.ok) return checked;
-  const created = await flow.connections.create({
+  const created = await flow.deps.connections.create({
     ...input,
     credentials: checked.credentials,
     accountId: checked.accountId,
@@ -62,10 +62,10 @@ export async function reauthorizeChecked(
   credentials: Credentials,
   options: { check: boolean },
 ): Promise<CheckedCreateResult> {
-  const existing = (await flow.connections.list()).find((c) => c.id === id);
+  const existing = (await flow.deps.connections.list()).find((c) => c.id === id);
   if (existing === undefined) return { ok: false, message: `No connection ${id}.` };
   // Credentials are refreshed and checked at the connection's URLs: never over plain http in production.
-  const refusal = flow.config.plainHttpCrm === false ? plainHttpRefusal(existing) : null;
+  const refusal = flow.deps.config.plainHttpCrm === false ? plainHttpRefusal(existing) : null;
   if (refusal !== null) return { ok: false, message: refusal.message };
   const checked = await checkCredentials(flow, existing, credentials, options.check, 'changed');
   if (!checked.ok) return checked;
@@ -78,7 +78,7 @@ export async function reauthorizeChecked(
   }
   if (outcome === 'not_found') return { ok: false, message: `No connection ${id}.` };
   if (outcome === 'invalid') return { ok: false, message: 'These credentials do not fit this connection.' };
-  const connection = (await flow.connections.list()).find((c) => c.id === id) ?? existing;
+  const connection = (await flow.deps.connections.list()).find((c) => c.id === id) ?? existing;
   return { ok: true, connection, checked: checked.checked, user: checked.user };
 }
 
@@ -93,21 +93,25 @@ async function checkCredentials(
   check: boolean,
   verb: 'stored' | 'changed',
 ): Promise<Checked> {
-  const adapter = flow.adapters().find((a) => a.profile.id === connection.provider);
+  const adapter = flow.deps.adapters().find((a) => a.profile.id === connection.provider);
   if (adapter === undefined)
     return { ok: false, message: `provider "${connection.provider}" is not supported` };
   const facet = adapter.connect;
-  const sandbox = connection.sandbox ? flow.sandboxes?.[connection.provider] : undefined;
+  const sandbox = connection.sandbox ? flow.deps.sandboxes?.[connection.provider] : undefined;
   const app = credentials.kind === 'oauth' ? adapter.oauthApp(connection, sandbox) : null;
   if (credentials.kind === 'oauth' && app === null && !connection.sandbox && facet !== undefined) {
     return { ok: false, message: appMissing(adapter.profile.displayName, facet.appVariables).message };
   }
   const unchecked = { ok: true as const, credentials, accountId: null, user: null, checked: false };
-  if (!check || facet === undefined || (credentials.kind === 'oauth' && app === null)) return unchecked;
+  if (!check || facet === undefined) return unchecked;
   const crm = adapter.profile.displayName;
   let updated = credentials;
   let accessToken: string;
-  if (credentials.kind === 'oauth' && app !== null) {
+  if (credentials.kind === 'private_app') {
+    accessToken = credentials.token;
+  } else if (app === null) {
+    return unchecked;
+  } else {
     const refreshed = await adapter.auth.refresh(app, credentials.refreshToken).catch((err: unknown) => ({
       ok: false as const,
       kind: 'failed' as const,
@@ -124,10 +128,6 @@ async function checkCredentials(
     }
     accessToken = refreshed.grant.accessToken;
     updated = grantCredentials(refreshed.grant, credentials);
-  } else if (credentials.kind === 'private_app') {
-    accessToken = credentials.token;
-  } else {
-    return { ok: false, message: 'credentials.kind must be "oauth" or "private_app"' };
   }
   const outcome = await facet.checkAccess(connection, updated.kind, accessToken);
   if (!outcome.ok) {

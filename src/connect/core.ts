@@ -10,8 +10,15 @@ import { ApiError } from '../errors/index.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { ConnectFacet, ConnectTarget, CrmAdapter, OAuthClient } from '../providers/adapter.ts';
 import type { Store } from '../store/types.ts';
-import { appMissing, checkedLabel, type FlowAnswer, invalid, isLocalPath } from './answers.ts';
-import { type Brand, brandedHeaders, renderPage } from './pages.ts';
+import {
+  appMissing,
+  checkedLabel,
+  type FlowAnswer,
+  invalid,
+  isLocalPath,
+  type SentAnswer,
+} from './answers.ts';
+import { type Brand, brandedHeaders, PAGE_HEADERS, renderPage } from './pages.ts';
 import {
   bindingCookieName,
   hashSecret,
@@ -46,28 +53,14 @@ export interface ConnectServiceOptions {
 }
 
 export class ConnectCore {
-  readonly store: Store;
-  readonly connections: ConnectionService;
-  readonly config: Config;
-  readonly clock: Pick<Clock, 'now'>;
-  readonly log: Logger | undefined;
-  readonly adapters: () => readonly CrmAdapter[];
-  readonly sandboxes: Readonly<Record<Provider, SandboxCrm>> | undefined;
-  readonly #onReplaced: (connectionId: string) => void;
+  readonly deps: ConnectServiceOptions;
   #listenBaseUrl: string;
 
-  constructor(opts: ConnectServiceOptions) {
-    this.store = opts.store;
-    this.connections = opts.connections;
-    this.config = opts.config;
-    this.clock = opts.clock;
-    this.log = opts.logger;
-    this.#onReplaced = opts.onCredentialsReplaced ?? (() => {});
-    this.adapters = opts.adapters;
-    this.sandboxes = opts.sandboxes;
-    const host = opts.config.host;
+  constructor(deps: ConnectServiceOptions) {
+    this.deps = deps;
+    const host = deps.config.host;
     const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-    this.#listenBaseUrl = `http://${shown}:${opts.config.port}`;
+    this.#listenBaseUrl = `http://${shown}:${deps.config.port}`;
   }
 
   /** The address the service really listens on (port 0 resolved); used when no public URL is set. */
@@ -77,7 +70,7 @@ export class ConnectCore {
 
   /** `<public base URL of the region>`, else the address the service listens on. */
   publicBaseUrl(): string {
-    return this.config.publicUrls[this.config.region] ?? this.#listenBaseUrl;
+    return this.deps.config.publicUrls[this.deps.config.region] ?? this.#listenBaseUrl;
   }
 
   /** The redirect URL to register in the CRM's app settings. */
@@ -92,10 +85,10 @@ export class ConnectCore {
 
   /** Which CRMs can be connected in a browser right now, and the variables each one still lacks. */
   providers() {
-    return this.adapters().flatMap((adapter) => {
+    return this.deps.adapters().flatMap((adapter) => {
       const facet = adapter.connect;
       if (facet === undefined) return [];
-      const sandbox = this.sandboxes?.[adapter.profile.id] !== undefined;
+      const sandbox = this.deps.sandboxes?.[adapter.profile.id] !== undefined;
       const configured = facet.configuredApp() !== null;
       return [
         {
@@ -122,7 +115,7 @@ export class ConnectCore {
     }
     let existing: Connection | null = null;
     if (input.reconnect !== undefined) {
-      existing = (await this.connections.list()).find((c) => c.id === input.reconnect) ?? null;
+      existing = (await this.deps.connections.list()).find((c) => c.id === input.reconnect) ?? null;
       if (existing === null) {
         throw new ApiError(
           'not_found',
@@ -141,10 +134,10 @@ export class ConnectCore {
     const state = newSecret();
     const binding = newSecret();
     const verifier = facet.pkce ? pkceVerifier(binding, state) : null;
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     // Flows abandoned at the consent page leave their states behind: drop the long-expired ones.
-    await this.store.connectStates.prune(new Date(now - 24 * 3_600_000).toISOString());
-    await this.store.connectStates.insert({
+    await this.deps.store.connectStates.prune(new Date(now - 24 * 3_600_000).toISOString());
+    await this.deps.store.connectStates.insert({
       id: hashSecret(state),
       provider: input.provider,
       loginUrl: target.origin,
@@ -167,7 +160,7 @@ export class ConnectCore {
   }
 
   facet(provider: Provider): { adapter: CrmAdapter; facet: ConnectFacet } {
-    const adapters = this.adapters();
+    const adapters = this.deps.adapters();
     const adapter = adapters.find((a) => a.profile.id === provider);
     if (adapter === undefined) {
       throw invalid('provider', `provider must be ${adapters.map((a) => `"${a.profile.id}"`).join(' or ')}`);
@@ -187,7 +180,7 @@ export class ConnectCore {
     input: BeginConnectInput,
     existing: Connection | null,
   ): ConnectTarget {
-    const sandbox = this.sandboxes?.[adapter.profile.id];
+    const sandbox = this.deps.sandboxes?.[adapter.profile.id];
     const wantsSandbox =
       existing !== null
         ? existing.sandbox
@@ -195,8 +188,8 @@ export class ConnectCore {
     if (wantsSandbox) {
       if (input.loginHost !== undefined)
         throw invalid('loginHost', 'loginHost does not apply to a sandbox connection');
-      const url = existing?.apiBaseUrl ?? sandbox?.url;
-      if (sandbox === undefined || url === undefined || url !== sandbox.url) {
+      // A re-connect stays with the sandbox at its connection's address.
+      if (sandbox === undefined || (existing?.apiBaseUrl ?? sandbox.url) !== sandbox.url) {
         throw new ApiError(
           'service_unavailable',
           `No ${adapter.profile.displayName} sandbox runs with this service${existing === null ? '' : " at this connection's address"}; start the service in sandbox mode (npm start) to connect it.`,
@@ -211,7 +204,7 @@ export class ConnectCore {
 
   app(adapter: CrmAdapter, facet: ConnectFacet, target: ConnectTarget): OAuthClient {
     if (target.sandbox) {
-      const sandbox = this.sandboxes?.[adapter.profile.id];
+      const sandbox = this.deps.sandboxes?.[adapter.profile.id];
       if (sandbox !== undefined) return sandbox;
     }
     const app = facet.configuredApp();
@@ -219,7 +212,7 @@ export class ConnectCore {
       throw appMissing(
         adapter.profile.displayName,
         facet.appVariables,
-        this.sandboxes?.[adapter.profile.id] !== undefined,
+        this.deps.sandboxes?.[adapter.profile.id] !== undefined,
       );
     return app;
   }
@@ -236,31 +229,44 @@ export class ConnectCore {
     const { accountId } = reached;
     if (existing.accountId !== null && accountId !== null && existing.accountId !== accountId)
       return 'other_account';
-    const outcome = await this.connections.reauthorize(existing.id, credentials);
+    const outcome = await this.deps.connections.reauthorize(existing.id, credentials);
     if (outcome !== 'updated') return outcome;
-    await this.connections.setAccount(existing.id, {
+    await this.deps.connections.setAccount(existing.id, {
       accountId: accountId ?? existing.accountId,
       loginUrl: reached.loginUrl ?? existing.loginUrl,
       instanceUrl: reached.instanceUrl ?? existing.instanceUrl,
     });
-    this.#onReplaced(existing.id);
+    this.deps.onCredentialsReplaced?.(existing.id);
     return 'updated';
   }
 
   /** Who the account owner's pages name: the configured service name, else the public URL's host. */
   brand(): Brand {
-    const { serviceName, logoUrl } = this.config.connect;
+    const { serviceName, logoUrl } = this.deps.config.connect;
     return { name: serviceName ?? new URL(this.publicBaseUrl()).host, logoUrl: logoUrl ?? null };
   }
 
-  /** A page with the service's name and logo on top (and the logo's origin allowed by its CSP). */
-  protected branded(answer: FlowAnswer): FlowAnswer {
-    if (answer.kind !== 'page') return answer;
+  /**
+   * The answer as the browser gets it, with `setCookies` added: a page rendered with the service's
+   * name and logo on top (the logo's origin allowed by its CSP) and its outcome in a header.
+   */
+  protected sent(answer: FlowAnswer, setCookies: string[] = []): SentAnswer {
+    if (answer.kind === 'redirect') {
+      const cookies = [...(answer.setCookies ?? []), ...setCookies];
+      return { kind: 'redirect', location: answer.location, setCookies: cookies, headers: PAGE_HEADERS };
+    }
     const brand = this.brand();
+    const headers: Record<string, string> = {
+      ...brandedHeaders(brand),
+      'x-connect-outcome': answer.content.reason,
+    };
+    if (answer.connectionId !== undefined) headers['x-connect-connection'] = answer.connectionId;
     return {
-      ...answer,
+      kind: 'page',
+      status: answer.status,
       html: renderPage(answer.content, brand),
-      headers: { ...answer.headers, ...brandedHeaders(brand) },
+      setCookies,
+      headers,
     };
   }
 }

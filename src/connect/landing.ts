@@ -1,7 +1,7 @@
 // The pages around a connect link that are ours, not the CRM's: the landing page that says who asks
 // for what before the browser leaves for the CRM's consent page, and the way back from a page that
 // ends a flow without a connection (a declined consent, an expired sign-in).
-import type { PageAction, PageContent } from './pages.ts';
+import type { PageContent } from './pages.ts';
 import { oauthCookie } from './secrets.ts';
 
 /** Carries the link's own path to the callback, so a failed flow can offer to start again. */
@@ -42,7 +42,7 @@ export function backCookie(linkPath: string, secure: boolean): string {
 }
 
 /** A way back from a failed flow: to the link's landing page when it started there, else the console. */
-export function wayBack(cookies: Map<string, string>): PageAction[] {
+export function wayBack(cookies: Map<string, string>): PageContent['actions'] {
   let path = '';
   try {
     path = decodeURIComponent(cookies.get(BACK_COOKIE) ?? '');

@@ -3,7 +3,7 @@
 import { randomBase62 } from '../crypto/random.ts';
 import type { ConnectLink, ConnectLinkInput, ConnectLinkView } from '../domain/connect.ts';
 import { ApiError } from '../errors/index.ts';
-import { checkedLabel, FAILURES, type FlowAnswer, invalid, page, redirect } from './answers.ts';
+import { checkedLabel, FAILURES, type FlowAnswer, invalid, page, type SentAnswer } from './answers.ts';
 import { ConnectCore, LINK_PATH } from './core.ts';
 import { backCookie, landingPage } from './landing.ts';
 import { hashSecret, newSecret } from './secrets.ts';
@@ -16,7 +16,7 @@ export class ConnectLinks extends ConnectCore {
   ): Promise<{ id: string; url: string; expiresAt: string; link: ConnectLinkView }> {
     const { adapter, facet } = this.facet(input.provider);
     const label = checkedLabel(input.label);
-    const ttlMs = input.ttlMs ?? this.config.connect.linkTtlMs;
+    const ttlMs = input.ttlMs ?? this.deps.config.connect.linkTtlMs;
     if (!Number.isFinite(ttlMs) || ttlMs < 60_000 || ttlMs > 30 * 86_400_000) {
       throw invalid('ttl', 'a link must live between 1 minute and 30 days');
     }
@@ -24,8 +24,8 @@ export class ConnectLinks extends ConnectCore {
     const target = this.target(adapter, facet, input, null);
     this.app(adapter, facet, target);
     const secret = newSecret();
-    const now = this.clock.now();
-    const link = await this.store.connectLinks.insert({
+    const now = this.deps.clock.now();
+    const link = await this.deps.store.connectLinks.insert({
       id: `cl_${randomBase62(16)}`,
       secretHash: hashSecret(secret),
       provider: input.provider,
@@ -38,18 +38,19 @@ export class ConnectLinks extends ConnectCore {
       id: link.id,
       url: `${this.publicBaseUrl()}${LINK_PATH}${secret}`,
       expiresAt: link.expiresAt,
-      link: this.#view(link),
+      link: this.view(link),
     };
   }
 
   async listLinks(): Promise<ConnectLinkView[]> {
-    return (await this.store.connectLinks.list()).map((l) => this.#view(l));
+    return (await this.deps.store.connectLinks.list()).map((l) => this.view(l));
   }
 
   /** 'revoked', or why not: 'not_found', or 'used' / 'revoked' when it already was. */
   async revokeLink(id: string): Promise<'revoked' | 'not_found' | 'used' | 'already_revoked'> {
-    if (await this.store.connectLinks.revoke(id, new Date(this.clock.now()).toISOString())) return 'revoked';
-    const link = await this.store.connectLinks.find(id);
+    if (await this.deps.store.connectLinks.revoke(id, new Date(this.deps.clock.now()).toISOString()))
+      return 'revoked';
+    const link = await this.deps.store.connectLinks.find(id);
     if (link === null) return 'not_found';
     return link.usedAt !== null ? 'used' : 'already_revoked';
   }
@@ -58,18 +59,18 @@ export class ConnectLinks extends ConnectCore {
    * `GET /connect/:secret`: checks the link, then answers our landing page (who asks, for which CRM,
    * what will be shared); with `proceed` (its Continue button) sends the browser to the consent page.
    */
-  async openLink(secret: string, secure: boolean, proceed = false): Promise<FlowAnswer> {
-    return this.branded(await this.#open(secret, secure, proceed));
+  async openLink(secret: string, secure: boolean, proceed = false): Promise<SentAnswer> {
+    return this.sent(await this.#open(secret, secure, proceed));
   }
 
   async #open(secret: string, secure: boolean, proceed: boolean): Promise<FlowAnswer> {
     const link =
       secret.length > 0 && secret.length <= 100
-        ? await this.store.connectLinks.findBySecretHash(hashSecret(secret))
+        ? await this.deps.store.connectLinks.findBySecretHash(hashSecret(secret))
         : null;
-    if (link === null) return page(404, FAILURES.link_unknown, []);
-    const status = this.#view(link).status;
-    if (status !== 'active') return page(410, FAILURES[`link_${status}`], []);
+    if (link === null) return page(404, FAILURES.link_unknown);
+    const status = this.view(link).status;
+    if (status !== 'active') return page(410, FAILURES[`link_${status}`]);
     if (!proceed) {
       const { adapter } = this.facet(link.provider);
       const landing = landingPage({
@@ -79,7 +80,7 @@ export class ConnectLinks extends ConnectCore {
         expiresAt: link.expiresAt,
         continueHref: `${LINK_PATH}${secret}?continue=1`,
       });
-      return page(200, landing, []);
+      return page(200, landing);
     }
     try {
       const started = await this.begin(
@@ -90,23 +91,25 @@ export class ConnectLinks extends ConnectCore {
         },
         link.id,
       );
-      return redirect(started.authorizeUrl, [
+      const setCookies = [
         this.bindingCookie(started.binding, secure),
         backCookie(`${LINK_PATH}${secret}`, secure),
-      ]);
+      ];
+      return { kind: 'redirect', location: started.authorizeUrl, setCookies };
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      return page(503, FAILURES.link_cannot_start(err.message), []);
+      return page(503, FAILURES.link_cannot_start(err.message));
     }
   }
 
-  #view(link: ConnectLink): ConnectLinkView {
+  /** A link with its status: used, revoked and expired in that order, else active. */
+  protected view(link: ConnectLink): ConnectLinkView {
     const status: ConnectLinkView['status'] =
       link.usedAt !== null
         ? 'used'
         : link.revokedAt !== null
           ? 'revoked'
-          : Date.parse(link.expiresAt) <= this.clock.now()
+          : Date.parse(link.expiresAt) <= this.deps.clock.now()
             ? 'expired'
             : 'active';
     return { ...link, status };

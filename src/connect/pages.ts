@@ -34,8 +34,8 @@ export interface Brand {
 }
 
 /** The page headers, the logo's origin allowed as an image source when there is one. */
-export function brandedHeaders(brand: Brand | null): Readonly<Record<string, string>> {
-  if (brand?.logoUrl == null) return PAGE_HEADERS;
+export function brandedHeaders(brand: Brand): Readonly<Record<string, string>> {
+  if (brand.logoUrl === null) return PAGE_HEADERS;
   const origin = new URL(brand.logoUrl).origin;
   const csp = (PAGE_HEADERS['content-security-policy'] ?? '').replace(
     "default-src 'none';",
@@ -57,29 +57,19 @@ export interface PageContent {
   /** A short machine-readable reason, in the `X-Connect-Outcome` header only (tests, support). */
   reason: string;
   /** Links to go on (the CRM's consent page) or back (start again). */
-  actions?: readonly PageAction[];
+  actions?: ReadonlyArray<{ href: string; label: string; primary: boolean }>;
 }
 
-export interface PageAction {
-  href: string;
-  label: string;
-  primary: boolean;
-}
-
-export function renderPage(page: PageContent, brand: Brand | null = null): string {
+export function renderPage(page: PageContent, brand: Brand): string {
   const facts =
     page.facts === undefined || page.facts.length === 0
       ? ''
       : `<dl>${page.facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd><code>${escapeHtml(v)}</code></dd>`).join('')}</dl>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${escapeHtml(page.title)}${brand === null ? '' : ` · ${escapeHtml(brand.name)}`}</title>
+<meta name="referrer" content="no-referrer"><title>${escapeHtml(page.title)} · ${escapeHtml(brand.name)}</title>
 <style>${STYLE}</style></head>
-<body><main><div class="card ${page.tone}">${
-    brand === null
-      ? ''
-      : `<p class="brand">${brand.logoUrl === null ? '' : `<img src="${escapeHtml(brand.logoUrl)}" alt="">`}<span>${escapeHtml(brand.name)}</span></p>`
-  }
+<body><main><div class="card ${page.tone}"><p class="brand">${brand.logoUrl === null ? '' : `<img src="${escapeHtml(brand.logoUrl)}" alt="">`}<span>${escapeHtml(brand.name)}</span></p>
 <h1>${escapeHtml(page.title)}</h1>
 <p>${escapeHtml(page.what)}</p>${facts}
 <p class="next">${escapeHtml(page.next)}</p>${

@@ -1,11 +1,11 @@
 // The browser connect flow (OAuth 2.0 authorization-code grant) and one-time connect links. Generic:
 // each CRM's consent URL, code exchange and check call come from its adapter's `connect` facet.
-import { type Credentials, grantCredentials } from '../connections/types.ts';
+import { grantCredentials } from '../connections/types.ts';
 import { accountKey, type Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
-import type { ConnectTarget } from '../providers/adapter.ts';
+import type { AccessCheckOutcome, ConnectTarget } from '../providers/adapter.ts';
 import type { ConnectState } from '../store/types.ts';
-import { accountFacts, CONNECTED, FAILURES, type FlowAnswer, page, redirect, withParam } from './answers.ts';
+import { CONNECTED, FAILURES, type FlowAnswer, page, type SentAnswer, withParam } from './answers.ts';
 import { BACK_COOKIE, wayBack } from './landing.ts';
 import { ConnectLinks } from './links.ts';
 import {
@@ -17,9 +17,13 @@ import {
   sameHash,
 } from './secrets.ts';
 
-export type { SandboxCrm } from './core.ts';
-
 type CallbackRequest = { query: Record<string, unknown>; cookieHeader: string | undefined };
+
+/** What the callback carries: its query's parameters (the first of repeated ones) and the browser's cookies. */
+interface Callback {
+  param: (name: string) => string | undefined;
+  cookies: Map<string, string>;
+}
 
 /**
  * The whole flow: its start and links (core.ts, links.ts) and the callback. Connections from
@@ -30,71 +34,66 @@ export class ConnectService extends ConnectLinks {
    * `GET /oauth/callback`: checks the state and the browser, exchanges the code, checks the grant,
    * stores. A page that ends the flow without a connection offers a way back.
    */
-  async complete(request: CallbackRequest): Promise<FlowAnswer> {
-    const answer = await this.#complete(request);
-    const cleared = [...answer.setCookies, oauthCookie(BACK_COOKIE, '', 0)];
-    if (answer.kind !== 'page' || answer.content.tone !== 'fail')
-      return this.branded({ ...answer, setCookies: cleared });
-    const content = { ...answer.content, actions: wayBack(parseCookies(request.cookieHeader)) };
-    return this.branded({ ...answer, content, setCookies: cleared });
-  }
-
-  async #complete(request: CallbackRequest): Promise<FlowAnswer> {
-    const q = (name: string): string | undefined => {
+  async complete(request: CallbackRequest): Promise<SentAnswer> {
+    const param = (name: string): string | undefined => {
       const v = request.query[name];
       const first = Array.isArray(v) ? v[0] : v;
       return typeof first === 'string' ? first : undefined;
     };
-    const stateValue = q('state');
-    const crmError = q('error');
-    if (stateValue === undefined || stateValue === '' || stateValue.length > 200) {
-      return page(400, FAILURES.state_missing, []);
+    const callback: Callback = { param, cookies: parseCookies(request.cookieHeader) };
+    const stateValue = param('state');
+    const state =
+      stateValue === undefined || stateValue === '' || stateValue.length > 200
+        ? undefined
+        : await this.deps.store.connectStates.find(hashSecret(stateValue));
+    // Whatever happens next, the browser's binding for this flow is spent, and so is the way back.
+    const cleared = [oauthCookie(BACK_COOKIE, '', 0)];
+    if (state) cleared.unshift(oauthCookie(bindingCookieName(state.bindingHash), '', 0));
+    const answer =
+      state === undefined
+        ? page(400, FAILURES.state_missing)
+        : state === null
+          ? page(400, FAILURES.state_unknown)
+          : await this.#callback(state, stateValue as string, callback);
+    if (answer.kind !== 'page' || answer.content.tone !== 'fail') return this.sent(answer, cleared);
+    const content = { ...answer.content, actions: wayBack(callback.cookies) };
+    return this.sent({ ...answer, content }, cleared);
+  }
+
+  async #callback(state: ConnectState, stateValue: string, callback: Callback): Promise<FlowAnswer> {
+    if (state.usedAt !== null) return page(400, FAILURES.state_replayed);
+    if (Date.parse(state.expiresAt) <= this.deps.clock.now()) return page(400, FAILURES.state_expired);
+    const binding = callback.cookies.get(bindingCookieName(state.bindingHash));
+    if (binding === undefined) return page(400, FAILURES.binding_missing);
+    if (!sameHash(hashSecret(binding), state.bindingHash)) return page(400, FAILURES.binding_mismatch);
+    if (!(await this.deps.store.connectStates.consume(state.id, this.#now()))) {
+      return page(400, FAILURES.state_replayed);
     }
-    const stateId = hashSecret(stateValue);
-    const state = await this.store.connectStates.find(stateId);
-    if (state === null) return page(400, FAILURES.state_unknown, []);
-    const cookieName = bindingCookieName(state.bindingHash);
-    // Whatever happens next, the browser's binding for this flow is spent.
-    const clear = [oauthCookie(cookieName, '', 0)];
-    if (state.usedAt !== null) return page(400, FAILURES.state_replayed, clear);
-    if (Date.parse(state.expiresAt) <= this.clock.now()) return page(400, FAILURES.state_expired, clear);
-    const binding = parseCookies(request.cookieHeader).get(cookieName);
-    if (binding === undefined) return page(400, FAILURES.binding_missing, clear);
-    if (!sameHash(hashSecret(binding), state.bindingHash)) return page(400, FAILURES.binding_mismatch, clear);
-    if (!(await this.store.connectStates.consume(stateId, new Date(this.clock.now()).toISOString()))) {
-      return page(400, FAILURES.state_replayed, clear);
-    }
+    const crmError = callback.param('error');
     if (crmError !== undefined) {
       const code = crmError.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 64);
-      const said = (q('error_description') ?? '').slice(0, 200);
-      if (code === 'access_denied') return page(400, FAILURES.denied(said), clear);
-      return page(400, FAILURES.crm_error(code, said), clear);
+      const said = (callback.param('error_description') ?? '').slice(0, 200);
+      if (code === 'access_denied') return page(400, FAILURES.denied(said));
+      return page(400, FAILURES.crm_error(code, said));
     }
-    const code = q('code');
-    if (code === undefined || code === '' || code.length > 2048)
-      return page(400, FAILURES.code_missing, clear);
+    const code = callback.param('code');
+    if (code === undefined || code === '' || code.length > 2048) return page(400, FAILURES.code_missing);
     try {
-      return await this.#finish(state, stateValue, binding, code, clear);
+      return await this.#finish(state, stateValue, binding, code);
     } catch (err) {
-      this.log?.error({ err, provider: state.provider }, 'connect flow failed');
+      this.deps.logger?.error({ err, provider: state.provider }, 'connect flow failed');
       const message = err instanceof ApiError && err.status < 500 ? err.message : null;
-      return page(500, FAILURES.internal(message), clear);
+      return page(500, FAILURES.internal(message));
     }
   }
 
   // The end of a browser flow: the code exchanged and checked, then a connection created, or an
   // existing one's credentials replaced (a re-connect), and the browser's answer.
 
-  async #finish(
-    state: ConnectState,
-    stateValue: string,
-    binding: string,
-    code: string,
-    clear: string[],
-  ): Promise<FlowAnswer> {
+  async #finish(state: ConnectState, stateValue: string, binding: string, code: string): Promise<FlowAnswer> {
     // A link flow checks its link again before spending the code: it may have expired or been
     // revoked while its owner was on the consent page.
-    const linkRefusal = await this.#linkRefusal(state, clear);
+    const linkRefusal = await this.#linkRefusal(state);
     if (linkRefusal !== null) return linkRefusal;
     const { adapter, facet } = this.facet(state.provider);
     const target: ConnectTarget = { origin: state.loginUrl, sandbox: state.sandbox };
@@ -107,23 +106,29 @@ export class ConnectService extends ConnectLinks {
     });
     if (!exchange.ok) {
       return exchange.kind === 'invalid_grant'
-        ? page(400, FAILURES.code_refused(crm, exchange.description), clear)
-        : page(502, FAILURES.exchange_failed(crm, exchange.description, exchange.status), clear);
+        ? page(400, FAILURES.code_refused(crm, exchange.description))
+        : page(502, FAILURES.exchange_failed(crm, exchange.description, exchange.status));
     }
     const check = await facet.checkGrant(target, exchange);
-    if (!check.ok) return page(502, FAILURES.check_failed(crm, check.description), clear);
+    if (!check.ok) return page(502, FAILURES.check_failed(crm, check.description));
 
     const credentials = grantCredentials(exchange.grant, exchange.grant);
     // CRMs with a host per account refresh at the login host that issued the token (test.salesforce.com …).
     const loginUrl = !target.sandbox && exchange.instanceUrl !== null ? target.origin : null;
-    const facts = accountFacts(crm, check);
 
     if (state.reconnectId !== null) {
+      // A re-connect: the connection's credentials replaced, if the account is the same.
+      const existing = (await this.deps.connections.list()).find((c) => c.id === state.reconnectId);
+      if (existing === undefined) return page(400, FAILURES.reconnect_gone(state.reconnectId));
       const account = { accountId: check.accountId, instanceUrl: exchange.instanceUrl, loginUrl };
-      return this.#reconnected(state, state.reconnectId, credentials, account, crm, facts, clear);
+      const outcome = await this.replaceCredentials(existing, credentials, account);
+      if (outcome === 'other_account')
+        return page(400, FAILURES.other_account(crm, existing, check.accountId ?? '?'));
+      if (outcome !== 'updated') return page(400, FAILURES.reconnect_gone(existing.id));
+      return this.#ended(state, existing, crm, check, true);
     }
 
-    const created = await this.connections.create({
+    const created = await this.deps.connections.create({
       provider: state.provider,
       label: state.label,
       instanceUrl: exchange.instanceUrl,
@@ -133,84 +138,61 @@ export class ConnectService extends ConnectLinks {
       accountId: check.accountId,
       loginUrl,
     });
-    if (!created.ok) return page(502, FAILURES.not_stored(crm, created.message), clear);
+    if (!created.ok) return page(502, FAILURES.not_stored(crm, created.message));
     const connection = created.connection;
     if (
       state.linkId !== null &&
-      !(await this.store.connectLinks.consume(
-        state.linkId,
-        new Date(this.clock.now()).toISOString(),
-        connection.id,
-      ))
+      !(await this.deps.store.connectLinks.consume(state.linkId, this.#now(), connection.id))
     ) {
       // Another browser finished the same link first, or it expired or was revoked meanwhile:
       // keep nothing.
-      await this.connections.remove(connection.id);
-      return (await this.#linkRefusal(state, clear)) ?? page(410, FAILURES.link_spent, clear);
+      await this.deps.connections.remove(connection.id);
+      return (await this.#linkRefusal(state)) ?? page(410, FAILURES.link_used);
     }
-    return this.#connected(state, connection, crm, facts, clear);
+    return this.#ended(state, connection, crm, check, false);
   }
 
-  /** The answer when the flow's link can no longer be used (expired, revoked, used); null when it can. */
-  async #linkRefusal(state: ConnectState, clear: string[]): Promise<FlowAnswer | null> {
+  #now(): string {
+    return new Date(this.deps.clock.now()).toISOString();
+  }
+
+  /** The answer when the flow's link can no longer be used (used, revoked, expired); null when it can. */
+  async #linkRefusal(state: ConnectState): Promise<FlowAnswer | null> {
     if (state.linkId === null) return null;
-    const link = await this.store.connectLinks.find(state.linkId);
-    if (link === null || link.usedAt !== null) return page(410, FAILURES.link_spent, clear);
-    if (link.revokedAt !== null) return page(410, FAILURES.link_revoked, clear);
-    if (Date.parse(link.expiresAt) <= this.clock.now()) return page(410, FAILURES.link_expired, clear);
-    return null;
+    const link = await this.deps.store.connectLinks.find(state.linkId);
+    const status = link === null ? 'used' : this.view(link).status;
+    return status === 'active' ? null : page(410, FAILURES[`link_${status}`]);
   }
 
-  /** The flow re-connected an existing connection: its credentials replaced, if the account is the same. */
-  async #reconnected(
-    state: ConnectState,
-    reconnectId: string,
-    credentials: Credentials,
-    account: { accountId: string | null; instanceUrl: string | null; loginUrl: string | null },
-    crm: string,
-    facts: Array<[string, string]>,
-    clear: string[],
-  ): Promise<FlowAnswer> {
-    const existing = (await this.connections.list()).find((c) => c.id === reconnectId);
-    if (existing === undefined) return page(400, FAILURES.reconnect_gone(reconnectId), clear);
-    const outcome = await this.replaceCredentials(existing, credentials, account);
-    if (outcome === 'other_account')
-      return page(400, FAILURES.other_account(crm, existing, account.accountId ?? '?'), clear);
-    if (outcome !== 'updated') return page(400, FAILURES.reconnect_gone(existing.id), clear);
-    this.log?.info({ connectionId: existing.id, provider: state.provider }, 'connection re-connected');
-    if (state.returnTo !== null)
-      return redirect(withParam(state.returnTo, 'reconnected', existing.id), clear);
-    return withConnection(page(200, CONNECTED(crm, existing.label, facts, true), clear), existing.id);
-  }
-
-  /** The answer for a new connection; one to an account already connected is flagged with the first. */
-  async #connected(
+  /**
+   * The answer for the connection a flow ended with: back to its `returnTo` naming it, else the
+   * connected page. A new connection to an account already connected is flagged with the first.
+   */
+  async #ended(
     state: ConnectState,
     connection: Connection,
     crm: string,
-    facts: Array<[string, string]>,
-    clear: string[],
+    check: Extract<AccessCheckOutcome, { ok: true }>,
+    reconnected: boolean,
   ): Promise<FlowAnswer> {
-    this.log?.info(
+    this.deps.logger?.info(
       { connectionId: connection.id, provider: state.provider, link: state.linkId !== null },
-      'connection connected',
+      reconnected ? 'connection re-connected' : 'connection connected',
     );
-    // The same account connected before: flagged, with the earlier connection, not refused.
-    const key = accountKey(connection);
-    const twin = (await this.connections.list())
-      .filter((c) => c.id !== connection.id && key !== null && accountKey(c) === key)
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
     if (state.returnTo !== null) {
-      const to = withParam(state.returnTo, 'connected', connection.id);
-      return redirect(twin === undefined ? to : withParam(to, 'same_account_as', twin.id), clear);
+      const to = withParam(state.returnTo, reconnected ? 'reconnected' : 'connected', connection.id);
+      // The same account connected before: flagged, with the earlier connection, not refused.
+      const key = reconnected ? null : accountKey(connection);
+      const twin = (await this.deps.connections.list())
+        .filter((c) => c.id !== connection.id && key !== null && accountKey(c) === key)
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
+      return {
+        kind: 'redirect',
+        location: twin === undefined ? to : withParam(to, 'same_account_as', twin.id),
+      };
     }
     // The account owner sees no internal ids: a second connection of the same account is the
     // operator's to see (the console flags it).
-    return withConnection(page(200, CONNECTED(crm, connection.label, facts, false), clear), connection.id);
+    return page(200, CONNECTED(crm, connection.label, check, reconnected), connection.id);
   }
-}
-
-/** The connection a page ended with, for tests and support: a header, never the page's text. */
-function withConnection(answer: FlowAnswer, id: string): FlowAnswer {
-  return { ...answer, headers: { ...answer.headers, 'x-connect-connection': id } };
 }

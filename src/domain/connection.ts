@@ -7,8 +7,8 @@
  */
 export type Provider = string;
 
-export type Region = 'eu' | 'us';
-export const REGIONS: readonly Region[] = ['eu', 'us'];
+export const REGIONS = ['eu', 'us'] as const;
+export type Region = (typeof REGIONS)[number];
 
 export type ConnectionStatus = 'active' | 'needs_reauth';
 

@@ -113,13 +113,8 @@ export interface CountryState {
   visible: boolean;
 }
 
-/** One country or territory of the address picklists, with its states (empty when it has none). */
-export interface Country {
-  /** ISO 3166-1 alpha-2 code. */
-  code: string;
-  label: string;
-  active: boolean;
-  visible: boolean;
+/** A country or territory of the address picklists (`code`: ISO 3166-1 alpha-2), with its states, if any. */
+export interface Country extends CountryState {
   states: CountryState[];
 }
 

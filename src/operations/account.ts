@@ -4,11 +4,6 @@ import type { CrmAdapter, OperationAnswers } from '../providers/adapter.ts';
 import { ensureObjectName } from './checks.ts';
 import { type OperationDeps, runOperation } from './deps.ts';
 
-/** Describe the instance: the CRM's own describe, unchanged. */
-export function describeGlobal(deps: OperationDeps, connection: Connection): Promise<unknown> {
-  return runOperation(deps, connection, 'describe', { objectName: undefined });
-}
-
 /** Describe one object, unchanged; 404 when the account has no such object. */
 export async function describeObject(
   deps: OperationDeps,

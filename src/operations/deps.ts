@@ -1,7 +1,7 @@
 import type { TokenManager } from '../connections/token-manager.ts';
 import type { Connection } from '../domain/connection.ts';
-import { ConcurrencyLimiter } from '../lib/limiter.ts';
-import { PLACES_FREED, type SharedState } from '../lib/shared-state.ts';
+import { ConcurrencyLimiter, type SharedPlaces } from '../lib/limiter.ts';
+import { PLACES_FREED } from '../lib/shared-state.ts';
 import type {
   CrmAdapter,
   CrmSession,
@@ -69,15 +69,12 @@ export class ConnectionLimiters {
   }
 }
 
-interface SharedLimits {
-  state: SharedState;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  /**
-   * A CRM call's place lease: renewed by its instance while the call runs, so a place of a killed
-   * instance is free again this long after its last renewal (not after the longest call's deadline).
-   */
-  leaseMs: number;
-}
+/**
+ * The shared places of every connection; each connection's limiter adds its key. A CRM call's place
+ * lease is renewed while the call runs, so a killed instance's place is free `leaseMs` after its
+ * last renewal (not after the longest call's deadline).
+ */
+type SharedLimits = Omit<SharedPlaces, 'key'>;
 
 const placeKey = (connectionId: string) => `connection:${connectionId}`;
 

@@ -47,11 +47,17 @@ export async function passthrough(
   const target = resolveTarget(proxyTargets(adapter, connection), req.rawTarget, req.query);
   const headers = forwardedRequestHeaders(req.headers, rules.forwardedHeaders);
   const token = await translatingCrmErrors(adapter, () => deps.tokens.accessToken(connection));
+  // The body is copied for a replay, but not for a static token (no refresh can replace it), nor
+  // while the CRM accepted this token within the skip window (a 401 then is a revoked session,
+  // which a replay rarely saves, and the copy costs CPU on large bodies).
+  const keepsCopy =
+    deps.tokens.refreshable(connection.id, token) &&
+    !deps.tokens.acceptedWithin(connection.id, token, deps.replay.skipWindowMs);
   const declared = req.headers['content-length'];
   const body = new ProxyBody(
     req.body,
     declared === undefined ? undefined : Number(declared),
-    keepsCopy(deps, connection, token) ? { budget: deps.replay.budget } : null,
+    keepsCopy ? { budget: deps.replay.budget } : null,
   );
   if (declared !== undefined && req.body !== undefined) headers['content-length'] = declared;
   const call: ProxyCall = { deps, adapter, rules, connection, method: req.method, target, body };
@@ -61,16 +67,6 @@ export async function passthrough(
     // However the request ends, the copy kept for a replay gives its bytes back to the budget.
     body.release();
   }
-}
-
-/**
- * Whether a body is copied for a replay: not for a static token (no refresh can replace it), and
- * not while the CRM accepted this token within the skip window (a 401 then is a revoked session,
- * which a replay rarely saves; the copy costs about a quarter more CPU on large bodies).
- */
-function keepsCopy(deps: OperationDeps, connection: Connection, token: string): boolean {
-  if (!deps.tokens.refreshable(connection.id, token)) return false;
-  return !deps.tokens.acceptedWithin(connection.id, token, deps.replay.skipWindowMs);
 }
 
 /** What stays the same across the attempts of one pass-through. */

@@ -2,7 +2,7 @@
 // cookie, issued and signed by the server (one a client made up is replaced, never used), dropped
 // once the session cookie is set.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SignInGuard } from '../../admin/sign-in-guard.ts';
+import { SIGN_IN_LIMITS, SignInGuard } from '../../admin/sign-in-guard.ts';
 import { privateCookie, registerCsrf } from '../plugins/csrf.ts';
 import { consoleErrorHandler, TOKEN_REFUSED } from './errors.ts';
 import { type Html, html } from './html.ts';
@@ -77,7 +77,7 @@ export async function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): Pro
     // This browser is known to the account from now on: its failures have their own allowance.
     reply.setCookie(DEVICE_COOKIE, guard.issueDevice(operator.email), {
       ...privateCookie('/console/sign-in', secure),
-      maxAge: Math.floor(guard.limits.deviceMaxAgeMs / 1000),
+      maxAge: Math.floor(SIGN_IN_LIMITS.deviceMaxAgeMs / 1000),
     });
     return reply.redirect('/console/connections', 303);
   });

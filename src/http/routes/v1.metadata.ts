@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { ApiError } from '../../errors/index.ts';
-import { addCustomField, describeGlobal, describeObject } from '../../operations/account.ts';
+import { addCustomField, describeObject } from '../../operations/account.ts';
 import { runOperation } from '../../operations/deps.ts';
 import { directWrite } from '../durable.ts';
 import { principalOf } from '../plugins/auth.ts';
@@ -81,7 +81,9 @@ export function register(app: ApiApp, ctx: RouteServices): void {
     },
     async (request) => {
       ensureNoBody(request.body);
-      return { data: await describeGlobal(ctx.operations, principalOf(request).connection) };
+      // The instance's describe is the CRM's own, unchanged.
+      const { connection } = principalOf(request);
+      return { data: await runOperation(ctx.operations, connection, 'describe', { objectName: undefined }) };
     },
   );
   app.post(

@@ -1,3 +1,0 @@
-export * from './connect.ts';
-export * from './connection.ts';
-export * from './operations.ts';
