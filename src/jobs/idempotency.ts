@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../errors/index.ts';
 import type { Clock } from '../lib/clock.ts';
-import { FINISHED_JOB_STATES, type IdempotencyRepository, type JobsRepository } from '../store/types.ts';
+import { FINISHED_JOB_STATES, type Store } from '../store/types.ts';
 import { readResults } from './reads.ts';
 import { jobView } from './view.ts';
 
@@ -60,8 +60,8 @@ export function requestHash(parts: {
 }
 
 export interface IdempotencyOptions {
-  keys: IdempotencyRepository;
-  jobs: JobsRepository;
+  keys: Store['idempotency'];
+  jobs: Store['jobs'];
   clock: Clock;
   /** Keys are kept this long after their first use. */
   ttlMs: number;

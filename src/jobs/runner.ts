@@ -9,14 +9,14 @@ import type { Clock } from '../lib/clock.ts';
 import type { OperationDeps } from '../operations/deps.ts';
 import { type BatchWrite, runBatchWrite, sizeOf } from '../operations/writes.ts';
 import type { JobHook } from '../providers/adapter.ts';
-import type { JobRow, JobState, JobsRepository } from '../store/types.ts';
+import type { JobRow, JobState, Store } from '../store/types.ts';
 import { progressWriter } from './progress.ts';
 import { countsOf, storeResults } from './reads.ts';
 import { readInput, storedInput } from './stored-input.ts';
 import { newJobId } from './view.ts';
 
 export interface JobRunnerOptions {
-  jobs: JobsRepository;
+  jobs: Store['jobs'];
   operations: OperationDeps;
   loadConnection(id: string): Promise<Connection | null>;
   clock: Clock;

@@ -15,8 +15,6 @@ function toConnection(r: Selectable<ConnectionsTable>): Connection {
   return { ...connection, sandbox: r.sandbox === 1 };
 }
 
-export type ConnectionsRepository = ReturnType<typeof connectionsRepository>;
-
 export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub) {
   /** Runs a one-row UPDATE; true when it matched, after announcing the change when `announce`. */
   const update = async (

@@ -2,8 +2,6 @@ import type { Kysely } from 'kysely';
 import type { IdempotencyRow } from '../rows.ts';
 import type { Database } from '../schema.ts';
 
-export type IdempotencyRepository = ReturnType<typeof idempotencyRepository>;
-
 export function idempotencyRepository(db: Kysely<Database>) {
   return {
     /** Inserts the key in progress; when it exists, the existing row (the insert is the lock). */

@@ -35,8 +35,6 @@ function toJob(r: Omit<Selectable<JobsTable>, 'input'>): JobRow {
   return { ...r, crmJobIds: JSON.parse(r.crmJobIds) as string[], cancelRequested: r.cancelRequested === 1 };
 }
 
-export type JobsRepository = ReturnType<typeof jobsRepository>;
-
 export function jobsRepository(db: Kysely<Database>) {
   return { ...rows(db), ...leases(db), ...runs(db), ...kept(db) };
 }

@@ -26,8 +26,6 @@ export class LockTimeoutError extends Error {
   }
 }
 
-export type LocksRepository = ReturnType<typeof locksRepository>;
-
 export function locksRepository(db: Kysely<Database>, clock: Clock) {
   const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -24,8 +24,6 @@ function toKey({ hash: _hash, ...key }: Selectable<OperatorKeysTable>): Operator
   return key;
 }
 
-export type OperatorsRepository = ReturnType<typeof operatorsRepository>;
-
 export function operatorsRepository(db: Kysely<Database>) {
   const byId = (id: string) => db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst();
   /** Changes an account, then (at `cutOffAt`) ends its sessions and revokes its keys, in one transaction. */

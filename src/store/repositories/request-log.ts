@@ -49,8 +49,6 @@ function sqliteInserter(db: Kysely<Database>, sqlite: BetterSqlite3.Database) {
   return (entries: readonly RequestLogEntry[]) => db.connection().execute(async () => insertAll(entries));
 }
 
-export type RequestLogRepository = ReturnType<typeof requestLogRepository>;
-
 export function requestLogRepository(db: Kysely<Database>, sqlite?: BetterSqlite3.Database) {
   const insertSqlite = sqlite === undefined ? undefined : sqliteInserter(db, sqlite);
   return {

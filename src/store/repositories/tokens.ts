@@ -7,8 +7,6 @@ function toRecord({ hash: _hash, ...record }: Selectable<TokensTable>): TokenRec
   return record;
 }
 
-export type TokensRepository = ReturnType<typeof tokensRepository>;
-
 export function tokensRepository(db: Kysely<Database>, changes: ChangeHub) {
   return {
     async insert({ now, ...row }: NewTokenRow): Promise<TokenRecord> {
