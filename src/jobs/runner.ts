@@ -45,12 +45,13 @@ export interface JobRunnerOptions {
   recordsInFlight: number;
 }
 
-/** What a job started by `submit` brings along; `write` is let go of when the job has to wait. */
+/**
+ * What a job started by `submit` brings along, stored under this process's lease (still queued);
+ * `write` is let go of when the job has to wait.
+ */
 interface Known {
-  connection?: Connection;
+  connection?: Connection | undefined;
   write?: BatchWrite | undefined;
-  /** Stored under this process's lease (still queued). */
-  leased?: boolean;
 }
 
 /** How a job ended, for the request that waits for it in this process. */
@@ -69,8 +70,8 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 export class JobRunner {
   readonly owner = `inst_${randomUUID()}`;
   readonly #o: JobRunnerOptions;
-  readonly #running = new Map<string, Promise<JobOutcome>>();
-  readonly #cancels = new Map<string, AbortController>();
+  /** The jobs this process runs: their outcome, and what cancels them here. */
+  readonly #running = new Map<string, { done: Promise<JobOutcome>; cancel: AbortController }>();
   readonly #stop = new AbortController();
   /** Per connection: the jobs running here and those waiting their turn. */
   readonly #admissions = new Map<string, { queue: AdmissionQueue; jobs: number }>();
@@ -121,7 +122,7 @@ export class JobRunner {
       now: this.#iso(),
       lease: { owner: this.owner, until: this.#iso(this.#o.clock.now() + this.#holdMs) },
     });
-    return { job, done: this.#start(job.id, { connection: params.connection, write, leased: true }) };
+    return { job, done: this.#start(job.id, { connection: params.connection, write }) };
   }
 
   /**
@@ -130,12 +131,12 @@ export class JobRunner {
    */
   async cancel(id: string): Promise<void> {
     await this.#o.jobs.requestCancel(id, this.#iso());
-    this.#cancels.get(id)?.abort();
+    this.#running.get(id)?.cancel.abort();
   }
 
   /** The outcome of a job this process runs; undefined when it runs elsewhere (or not at all). */
   completion(jobId: string): Promise<JobOutcome> | undefined {
-    return this.#running.get(jobId);
+    return this.#running.get(jobId)?.done;
   }
 
   /** Claims and runs jobs left without a live lease, now and every `sweepMs`, until `close`. */
@@ -147,7 +148,7 @@ export class JobRunner {
   async close(waitMs = 2000): Promise<void> {
     this.#stop.abort();
     await this.#sweeping;
-    const running = [...this.#running.values()];
+    const running = [...this.#running.values()].map((r) => r.done);
     if (running.length === 0) return;
     const timer = new AbortController();
     await Promise.race([Promise.allSettled(running), this.#o.clock.sleep(waitMs, timer.signal)]);
@@ -174,14 +175,12 @@ export class JobRunner {
   }
 
   #start(id: string, known?: Known): Promise<JobOutcome> {
-    const run = this.#run(id, known).finally(() => {
-      this.#running.delete(id);
-      this.#cancels.delete(id);
-    });
+    const cancel = new AbortController();
+    const done = this.#run(id, cancel, known).finally(() => this.#running.delete(id));
     // Nobody may be waiting: the outcome is in the store either way.
-    run.catch(() => {});
-    this.#running.set(id, run);
-    return run;
+    done.catch(() => {});
+    this.#running.set(id, { done, cancel });
+    return done;
   }
 
   /**
@@ -206,7 +205,7 @@ export class JobRunner {
     };
   }
 
-  async #run(id: string, known?: Known): Promise<JobOutcome> {
+  async #run(id: string, cancel: AbortController, known?: Known): Promise<JobOutcome> {
     const { jobs, clock } = this.#o;
     // A swept job is claimed (and shows running) before it waits its turn; a submitted one waits
     // queued under the lease it was stored with, and is claimed when its turn comes.
@@ -214,13 +213,11 @@ export class JobRunner {
       if (await jobs.claim(id, this.owner, this.#iso(), this.#iso(clock.now() + this.#holdMs))) return;
       return { ok: false, job: await jobs.find(id), error: new Error('job runs elsewhere') };
     };
-    const elsewhere = known?.leased === true ? undefined : await claim();
+    const elsewhere = known !== undefined ? undefined : await claim();
     if (elsewhere !== undefined) return elsewhere;
     let job = await jobs.find(id);
     if (job === null) return { ok: false, job: null, error: new Error('job vanished') };
 
-    const cancel = new AbortController();
-    this.#cancels.set(id, cancel);
     if (job.cancelRequested) cancel.abort();
     const lost = new AbortController();
     const leaseLoop = this.#keepLease(id, cancel, lost);
@@ -231,9 +228,11 @@ export class JobRunner {
     let knownWrite = atOnce ? known?.write : undefined;
     if (known !== undefined) known.write = undefined;
     if (!atOnce) log.info({ operation: job.operation, total: job.total }, 'job waiting for its turn');
-    // The job's turn: held while it runs, given back while it only waits on the CRM (`away`).
+    // The job's turn: held while it runs, given back while it only waits on the CRM (`away`). It is
+    // waited for until the job is cancelled or the instance stops (a cancelled job sends nothing more).
     const total = job.total;
-    const turn = { leave: await this.#enterTurn(admission, total, cancel) };
+    const enterTurn = () => admission.enter(total, AbortSignal.any([cancel.signal, this.#stop.signal]));
+    const turn = { leave: await enterTurn() };
     const away = async <T>(wait: () => Promise<T>): Promise<T> => {
       turn.leave?.();
       turn.leave = undefined;
@@ -242,7 +241,7 @@ export class JobRunner {
       } finally {
         // Back in line, in order, before reading the outcome; a cancelled or stopping job goes on
         // without (it only answers what it has).
-        turn.leave = await this.#enterTurn(admission, total, cancel);
+        turn.leave = await enterTurn();
       }
     };
     try {
@@ -251,7 +250,7 @@ export class JobRunner {
         // Stopping: the job never started here; its lease runs out and an instance resumes it.
         return { ok: false, job, error: new Error('instance stopping') };
       }
-      if (known?.leased === true) {
+      if (known !== undefined) {
         const taken = await claim();
         if (taken !== undefined) return taken;
         job = (await jobs.find(id)) ?? job;
@@ -263,28 +262,6 @@ export class JobRunner {
       admissionDone();
       lost.abort();
       await leaseLoop;
-    }
-  }
-
-  /**
-   * Waits for a turn in the connection's queue; undefined, without one, as soon as the job is
-   * cancelled or the instance stops (a cancelled job sends nothing more).
-   */
-  async #enterTurn(
-    admission: AdmissionQueue,
-    total: number,
-    cancel: AbortController,
-  ): Promise<(() => void) | undefined> {
-    const wake = new AbortController();
-    const stop = () => wake.abort();
-    cancel.signal.addEventListener('abort', stop);
-    this.#stop.signal.addEventListener('abort', stop);
-    if (cancel.signal.aborted || this.#stop.signal.aborted) wake.abort();
-    try {
-      return await admission.enter(total, wake.signal);
-    } finally {
-      cancel.signal.removeEventListener('abort', stop);
-      this.#stop.signal.removeEventListener('abort', stop);
     }
   }
 
