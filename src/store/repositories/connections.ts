@@ -67,13 +67,10 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub) 
         .execute();
       return rows.map(toConnection);
     },
-    /** Deletes the connection and its API tokens; false when it did not exist. */
+    /** Deletes the connection and (foreign key on delete cascade) its API tokens; false when it did not exist. */
     async remove(id: string): Promise<boolean> {
-      const deleted = await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('tokens').where('connectionId', '=', id).execute();
-        const r = await trx.deleteFrom('connections').where('id', '=', id).executeTakeFirst();
-        return Number(r.numDeletedRows) > 0;
-      });
+      const r = await db.deleteFrom('connections').where('id', '=', id).executeTakeFirst();
+      const deleted = Number(r.numDeletedRows) > 0;
       if (deleted) await changes.publish();
       return deleted;
     },

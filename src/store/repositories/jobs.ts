@@ -120,16 +120,16 @@ function rows(db: Kysely<Database>) {
         .execute();
       return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
     },
-    /** Deletes jobs finished before `before` (their input pages, results and journal with them); the count. */
+    /**
+     * Deletes jobs finished before `before`; the count. Their input pages, results and journal
+     * go with them (foreign keys on delete cascade).
+     */
     async prune(before: string): Promise<number> {
-      const old = db
-        .selectFrom('jobs')
-        .select('id')
+      const r = await db
+        .deleteFrom('jobs')
         .where('state', 'not in', UNFINISHED)
-        .where('finishedAt', '<', before);
-      for (const table of ['job_input_pages', 'job_results', 'job_journal'] as const)
-        await db.deleteFrom(table).where('jobId', 'in', old).execute();
-      const r = await db.deleteFrom('jobs').where('id', 'in', old).executeTakeFirst();
+        .where('finishedAt', '<', before)
+        .executeTakeFirst();
       return Number(r.numDeletedRows);
     },
   };
