@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../errors/index.ts';
-import type { Clock } from '../lib/clock.ts';
+import { type Clock, isoTime } from '../lib/clock.ts';
 import { FINISHED_JOB_STATES, type Store } from '../store/types.ts';
 import { readResults } from './reads.ts';
 import { jobView } from './view.ts';
@@ -80,8 +80,9 @@ export class IdempotencyService {
     this.#o = options;
   }
 
-  #iso(ms = this.#o.clock.now()): string {
-    return new Date(ms).toISOString();
+  /** The time `offsetMs` from now. */
+  #iso(offsetMs = 0): string {
+    return isoTime(this.#o.clock.now() + offsetMs);
   }
 
   /** Claims `key` for this request, or answers what the first request with it answered. */
@@ -92,8 +93,8 @@ export class IdempotencyService {
       key,
       requestHash: hash,
       jobId,
-      leaseUntil: this.#iso(now + this.#o.leaseMs),
-      now: this.#iso(now),
+      leaseUntil: isoTime(now + this.#o.leaseMs),
+      now: isoTime(now),
     });
     if (got.created) return { kind: 'new' };
     const row = got.row;
@@ -104,7 +105,7 @@ export class IdempotencyService {
     };
     if (Date.parse(row.createdAt) < now - this.#o.ttlMs) {
       // Expired but not pruned yet: it no longer exists.
-      await this.#o.keys.prune(this.#iso(now - this.#o.ttlMs));
+      await this.#o.keys.prune(isoTime(now - this.#o.ttlMs));
       return again();
     }
     if (row.requestHash !== hash) {
@@ -193,9 +194,7 @@ export class IdempotencyService {
       while (!stop.signal.aborted) {
         await this.#o.clock.sleep(this.#o.leaseMs / 3, stop.signal);
         if (stop.signal.aborted) return;
-        await this.#o.keys
-          .renew(tokenId, key, this.#iso(this.#o.clock.now() + this.#o.leaseMs))
-          .catch(() => {});
+        await this.#o.keys.renew(tokenId, key, this.#iso(this.#o.leaseMs)).catch(() => {});
       }
     })();
     try {
@@ -207,7 +206,7 @@ export class IdempotencyService {
   }
 
   prune(): Promise<number> {
-    return this.#o.keys.prune(this.#iso(this.#o.clock.now() - this.#o.ttlMs));
+    return this.#o.keys.prune(this.#iso(-this.#o.ttlMs));
   }
 }
 

@@ -5,7 +5,7 @@ import type { WriteAnswer } from '../domain/operations.ts';
 import { ApiError, toErrorBody } from '../errors/index.ts';
 import { AdmissionQueue } from '../lib/admission.ts';
 import { withCallContext } from '../lib/call-context.ts';
-import type { Clock } from '../lib/clock.ts';
+import { type Clock, isoTime } from '../lib/clock.ts';
 import type { OperationDeps } from '../operations/deps.ts';
 import { type BatchWrite, runBatchWrite, sizeOf } from '../operations/writes.ts';
 import type { JobHook } from '../providers/adapter.ts';
@@ -13,7 +13,6 @@ import type { JobRow, JobState, Store } from '../store/types.ts';
 import { progressWriter } from './progress.ts';
 import { countsOf, storeResults } from './reads.ts';
 import { readInput, storedInput } from './stored-input.ts';
-import { newJobId } from './view.ts';
 
 export interface JobRunnerOptions {
   jobs: Store['jobs'];
@@ -31,9 +30,7 @@ export interface JobRunnerOptions {
   /** Finished jobs and their results are deleted this long after they end. */
   retentionMs: number;
   /** Runs periodically with the sweep (idempotency keys are pruned by their own service). */
-  onPrune?: () => Promise<void>;
-  /** Results per stored piece. */
-  pieceSize?: number;
+  onPrune: () => Promise<void>;
   /**
    * Records (or ids) of one connection's jobs that run at once in this process; more jobs wait
    * their turn, in order, holding only their id (their input is in the store). A job larger than
@@ -50,16 +47,16 @@ export interface JobRunnerOptions {
  * `write` is let go of when the job has to wait.
  */
 interface Known {
-  connection?: Connection | undefined;
+  connection: Connection;
   write?: BatchWrite | undefined;
 }
 
 /** How a job ended, for the request that waits for it in this process. */
-export type JobOutcome =
-  | { ok: true; job: JobRow; answer: WriteAnswer }
-  | { ok: false; job: JobRow | null; error: unknown };
+export type JobOutcome = { ok: true; answer: WriteAnswer } | { ok: false; error: unknown };
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** Results per stored piece. */
+const RESULTS_PER_PIECE = 500;
 
 /**
  * Runs batch writes as durable jobs. A job is a row in the store; whichever instance holds its
@@ -91,8 +88,9 @@ export class JobRunner {
     return Math.max(leaseMs - sweepMs - Math.min(1000, leaseMs / 10), 1);
   }
 
-  #iso(ms = this.#o.clock.now()): string {
-    return new Date(ms).toISOString();
+  /** The time `offsetMs` from now. */
+  #iso(offsetMs = 0): string {
+    return isoTime(this.#o.clock.now() + offsetMs);
   }
 
   /**
@@ -101,28 +99,25 @@ export class JobRunner {
    * of `write` and reads its input back from the store when its turn comes.
    */
   async submit(params: {
-    id?: string;
+    id: string;
     tokenId: string;
     connectionId: string;
     requestId: string | null;
     write: BatchWrite;
     /** The request's connection, already loaded (a resumed job loads it from the store). */
-    connection?: Connection;
+    connection: Connection;
   }): Promise<{ job: JobRow; done: Promise<JobOutcome> }> {
-    const { write } = params;
+    const { write, connection, ...given } = params;
     const job = await this.#o.jobs.insert({
-      id: params.id ?? newJobId(),
-      tokenId: params.tokenId,
-      connectionId: params.connectionId,
-      requestId: params.requestId,
+      ...given,
       operation: write.operation,
       objectName: write.input.objectName ?? null,
       ...(await storedInput(write)),
       total: sizeOf(write),
       now: this.#iso(),
-      lease: { owner: this.owner, until: this.#iso(this.#o.clock.now() + this.#holdMs) },
+      lease: { owner: this.owner, until: this.#iso(this.#holdMs) },
     });
-    return { job, done: this.#start(job.id, { connection: params.connection, write }) };
+    return { job, done: this.#start(job.id, { connection, write }) };
   }
 
   /**
@@ -132,11 +127,6 @@ export class JobRunner {
   async cancel(id: string): Promise<void> {
     await this.#o.jobs.requestCancel(id, this.#iso());
     this.#running.get(id)?.cancel.abort();
-  }
-
-  /** The outcome of a job this process runs; undefined when it runs elsewhere (or not at all). */
-  completion(jobId: string): Promise<JobOutcome> | undefined {
-    return this.#running.get(jobId)?.done;
   }
 
   /** Claims and runs jobs left without a live lease, now and every `sweepMs`, until `close`. */
@@ -159,9 +149,9 @@ export class JobRunner {
   async sweep(): Promise<void> {
     const ids = await this.#o.jobs.claimable(this.#iso(), 20);
     for (const id of ids) if (!this.#running.has(id)) this.#start(id);
-    if (this.#o.onPrune !== undefined && this.#o.clock.now() - this.#lastPrune >= PRUNE_EVERY_MS) {
+    if (this.#o.clock.now() - this.#lastPrune >= PRUNE_EVERY_MS) {
       this.#lastPrune = this.#o.clock.now();
-      await this.#o.jobs.prune(this.#iso(this.#o.clock.now() - this.#o.retentionMs));
+      await this.#o.jobs.prune(this.#iso(-this.#o.retentionMs));
       await this.#o.onPrune();
     }
   }
@@ -206,17 +196,17 @@ export class JobRunner {
   }
 
   async #run(id: string, cancel: AbortController, known?: Known): Promise<JobOutcome> {
-    const { jobs, clock } = this.#o;
+    const { jobs } = this.#o;
     // A swept job is claimed (and shows running) before it waits its turn; a submitted one waits
     // queued under the lease it was stored with, and is claimed when its turn comes.
     const claim = async (): Promise<JobOutcome | undefined> => {
-      if (await jobs.claim(id, this.owner, this.#iso(), this.#iso(clock.now() + this.#holdMs))) return;
-      return { ok: false, job: await jobs.find(id), error: new Error('job runs elsewhere') };
+      if (await jobs.claim(id, this.owner, this.#iso(), this.#iso(this.#holdMs))) return;
+      return { ok: false, error: new Error('job runs elsewhere') };
     };
     const elsewhere = known !== undefined ? undefined : await claim();
     if (elsewhere !== undefined) return elsewhere;
     let job = await jobs.find(id);
-    if (job === null) return { ok: false, job: null, error: new Error('job vanished') };
+    if (job === null) return { ok: false, error: new Error('job vanished') };
 
     if (job.cancelRequested) cancel.abort();
     const lost = new AbortController();
@@ -245,10 +235,10 @@ export class JobRunner {
       }
     };
     try {
-      if (lost.signal.aborted) return { ok: false, job, error: new Error('lease lost') };
+      if (lost.signal.aborted) return { ok: false, error: new Error('lease lost') };
       if (turn.leave === undefined && this.#stop.signal.aborted && !cancel.signal.aborted) {
         // Stopping: the job never started here; its lease runs out and an instance resumes it.
-        return { ok: false, job, error: new Error('instance stopping') };
+        return { ok: false, error: new Error('instance stopping') };
       }
       if (known !== undefined) {
         const taken = await claim();
@@ -293,7 +283,7 @@ export class JobRunner {
       );
       await progress.stop();
       if (lost.signal.aborted) throw new Error('lease lost');
-      await storeResults(jobs, id, answer.data, this.#o.pieceSize ?? 500);
+      await storeResults(jobs, id, answer.data, RESULTS_PER_PIECE);
       const state: JobState = cancel.signal.aborted ? 'cancelled' : 'completed';
       const counts = countsOf(answer.data);
       await jobs.finish(
@@ -303,18 +293,12 @@ export class JobRunner {
         this.#iso(),
       );
       log.info({ state, ...counts }, 'job finished');
-      const done = await jobs.find(id);
-      return done === null
-        ? { ok: false, job, error: new Error('job vanished') }
-        : { ok: true, job: done, answer };
+      return { ok: true, answer };
     } catch (error) {
       await progress.stop();
-      if (lost.signal.aborted || this.#stop.signal.aborted) {
-        // Another instance owns it now, or this one is stopping: its outcome is theirs to write.
-        return { ok: false, job, error };
-      }
-      await this.#fail(job, log, error);
-      return { ok: false, job: await jobs.find(id).catch(() => job), error };
+      // Unless another instance owns it now, or this one is stopping: its outcome is theirs to write.
+      if (!lost.signal.aborted && !this.#stop.signal.aborted) await this.#fail(job, log, error);
+      return { ok: false, error };
     }
   }
 
@@ -362,7 +346,7 @@ export class JobRunner {
     while (!lost.signal.aborted) {
       await clock.sleep(leaseMs / 3, lost.signal);
       if (lost.signal.aborted) return;
-      const held = await jobs.renew(id, this.owner, this.#iso(clock.now() + leaseMs)).catch(() => undefined);
+      const held = await jobs.renew(id, this.owner, this.#iso(leaseMs)).catch(() => undefined);
       if (held === null) {
         lost.abort();
         cancel.abort();
