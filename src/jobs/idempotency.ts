@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../errors/index.ts';
 import { type Clock, isoTime } from '../lib/clock.ts';
-import { FINISHED_JOB_STATES, type Store } from '../store/types.ts';
+import { FINISHED_JOB_STATES, type JobRow, type Store } from '../store/types.ts';
 import { readResults } from './reads.ts';
 import { jobView } from './view.ts';
 
@@ -138,7 +138,7 @@ export class IdempotencyService {
         throw inProgress(null);
       }
       if (!FINISHED_JOB_STATES.includes(job.state)) throw inProgress(job.id);
-      const answer = await this.answerOfJob(job.id);
+      const answer = await this.#answerOfJob(job);
       if (nothingApplied(answer.status)) {
         // Refused before anything was written (bad input, rate limit, re-authorisation): not kept.
         return again();
@@ -156,23 +156,15 @@ export class IdempotencyService {
   }
 
   /** The synchronous answer of a finished job, as its request would have got it. */
-  async answerOfJob(jobId: string): Promise<StoredAnswer> {
-    const job = await this.#o.jobs.find(jobId);
-    if (job === null)
-      throw new ApiError('not_found', `Job ${jobId} no longer exists (jobs are kept for a limited time).`);
+  async #answerOfJob(job: JobRow): Promise<StoredAnswer> {
+    const headers: Record<string, string> = { 'x-crm-proxy-job-id': job.id };
     if (job.state === 'failed' && job.error !== null) {
       const { status, body } = JSON.parse(job.error) as { status: number; body: unknown };
-      return { status, headers: { 'x-crm-proxy-job-id': job.id }, body };
+      return { status, headers, body };
     }
     const data = await readResults(this.#o.jobs, job.id, 0, job.total);
-    return {
-      status: 200,
-      headers: {
-        'x-crm-proxy-job-id': job.id,
-        ...(job.interface === null ? {} : { 'x-crm-proxy-interface': job.interface }),
-      },
-      body: { data },
-    };
+    if (job.interface !== null) headers['x-crm-proxy-interface'] = job.interface;
+    return { status: 200, headers, body: { data } };
   }
 
   async complete(tokenId: string, key: string, answer: StoredAnswer): Promise<void> {

@@ -4,7 +4,6 @@ import type {
   Connection,
   ConnectionAccount,
   ConnectionStatus,
-  ConnectionWithSecret,
   NewConnectionRow,
   SealedSecret,
 } from '../rows.ts';
@@ -50,7 +49,7 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub) 
         .executeTakeFirstOrThrow();
       return toConnection(inserted);
     },
-    async find(id: string): Promise<ConnectionWithSecret | null> {
+    async find(id: string): Promise<(Connection & { credentials: SealedSecret }) | null> {
       const r = await db.selectFrom('connections').selectAll().where('id', '=', id).executeTakeFirst();
       if (!r) return null;
       return {
