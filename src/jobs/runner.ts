@@ -286,12 +286,7 @@ export class JobRunner {
       await storeResults(jobs, id, answer.data, RESULTS_PER_PIECE);
       const state: JobState = cancel.signal.aborted ? 'cancelled' : 'completed';
       const counts = countsOf(answer.data);
-      await jobs.finish(
-        id,
-        this.owner,
-        { state, counts, iface: answer.via ?? null, error: null },
-        this.#iso(),
-      );
+      await jobs.finish(id, this.owner, { state, counts, iface: answer.via }, this.#iso());
       log.info({ state, ...counts }, 'job finished');
       return { ok: true, answer };
     } catch (error) {
@@ -330,12 +325,7 @@ export class JobRunner {
     if (status >= 500 && !(error instanceof ApiError)) log.error({ err: error }, 'job failed');
     else log.warn({ code: body.error.code }, 'job failed');
     const counts = { processed: 0, succeeded: 0, failed: 0 };
-    const outcome = {
-      state: 'failed' as const,
-      counts,
-      iface: null,
-      error: JSON.stringify({ status, body }),
-    };
+    const outcome = { state: 'failed' as const, counts, error: JSON.stringify({ status, body }) };
     await this.#o.jobs.finish(id, this.owner, outcome, this.#iso()).catch(() => {});
   }
 

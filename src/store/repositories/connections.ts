@@ -14,6 +14,13 @@ function toConnection(r: Selectable<ConnectionsTable>): Connection {
   return { ...connection, sandbox: r.sandbox === 1 };
 }
 
+/** The columns that hold sealed credentials, written at `now`. */
+const sealedAt = (sealed: SealedSecret, now: string) => ({
+  credentialsCiphertext: sealed.ciphertext,
+  credentialsKeyId: sealed.keyId,
+  updatedAt: now,
+});
+
 export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub) {
   /** Runs a one-row UPDATE; true when it matched, after announcing the change when `announce`. */
   const update = async (
@@ -77,22 +84,13 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub) 
     /** Writes new credentials only if the stored version is still `expectedVersion`; bumps the version. */
     compareAndSetCredentials(id: string, expectedVersion: number, sealed: SealedSecret, now: string) {
       // One conditional UPDATE: of two concurrent writers holding the same version, exactly one matches.
-      const set = {
-        credentialsCiphertext: sealed.ciphertext,
-        credentialsKeyId: sealed.keyId,
-        credentialsVersion: expressionBuilder<Database, 'connections'>()('credentialsVersion', '+', 1),
-        updatedAt: now,
-      };
+      const bumped = expressionBuilder<Database, 'connections'>()('credentialsVersion', '+', 1);
+      const set = { ...sealedAt(sealed, now), credentialsVersion: bumped };
       return update(id, set, { version: expectedVersion });
     },
     /** Re-seals the same plaintext under another key; the version is left alone (the secret did not change). */
     replaceSealed(id: string, expectedVersion: number, sealed: SealedSecret, now: string) {
-      const set = {
-        credentialsCiphertext: sealed.ciphertext,
-        credentialsKeyId: sealed.keyId,
-        updatedAt: now,
-      };
-      return update(id, set, { version: expectedVersion });
+      return update(id, sealedAt(sealed, now), { version: expectedVersion });
     },
     setStatus(id: string, status: ConnectionStatus, reason: string | null, now: string) {
       return update(id, { status, statusReason: reason, updatedAt: now }, { announce: true });

@@ -224,7 +224,12 @@ function runs(db: Kysely<Database>) {
     async finish(
       id: string,
       owner: string,
-      outcome: { state: JobState; counts: JobCounts; iface: string | null; error: string | null },
+      outcome: {
+        state: JobState;
+        counts: JobCounts;
+        iface?: string | null | undefined;
+        error?: string | null;
+      },
       now: string,
     ): Promise<boolean> {
       const r = await db
@@ -232,8 +237,8 @@ function runs(db: Kysely<Database>) {
         .set({
           state: outcome.state,
           ...outcome.counts,
-          ...(outcome.iface === null ? {} : { interface: outcome.iface }),
-          error: outcome.error,
+          ...(outcome.iface == null ? {} : { interface: outcome.iface }),
+          error: outcome.error ?? null,
           finishedAt: now,
           updatedAt: now,
           leaseOwner: null,
