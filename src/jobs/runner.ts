@@ -199,12 +199,9 @@ export class JobRunner {
     const { jobs } = this.#o;
     // A swept job is claimed (and shows running) before it waits its turn; a submitted one waits
     // queued under the lease it was stored with, and is claimed when its turn comes.
-    const claim = async (): Promise<JobOutcome | undefined> => {
-      if (await jobs.claim(id, this.owner, this.#iso(), this.#iso(this.#holdMs))) return;
-      return { ok: false, error: new Error('job runs elsewhere') };
-    };
-    const elsewhere = known !== undefined ? undefined : await claim();
-    if (elsewhere !== undefined) return elsewhere;
+    const claim = () => jobs.claim(id, this.owner, this.#iso(), this.#iso(this.#holdMs));
+    const elsewhere: JobOutcome = { ok: false, error: new Error('job runs elsewhere') };
+    if (known === undefined && !(await claim())) return elsewhere;
     let job = await jobs.find(id);
     if (job === null) return { ok: false, error: new Error('job vanished') };
 
@@ -241,8 +238,7 @@ export class JobRunner {
         return { ok: false, error: new Error('instance stopping') };
       }
       if (known !== undefined) {
-        const taken = await claim();
-        if (taken !== undefined) return taken;
+        if (!(await claim())) return elsewhere;
         job = (await jobs.find(id)) ?? job;
       }
       return await this.#execute(job, log, known?.connection, knownWrite, cancel, lost, away);
@@ -270,7 +266,23 @@ export class JobRunner {
     const progress = progressWriter(this.#o.clock, (counts, via) =>
       jobs.progress(id, this.owner, counts, via, this.#iso()),
     );
-    const hook = this.#hook(id, progress.update, cancel, away);
+    // What the write's handler gets of its job: progress, journal, cancel, the CRM's job ids.
+    const hook: JobHook = {
+      jobId: id,
+      signal: cancel.signal,
+      progress: progress.update,
+      crmJob: (crmJobId) => jobs.addCrmJobId(id, crmJobId, this.#iso()),
+      away,
+      journal: {
+        get: async (key) => {
+          const v = await jobs.journalGet(id, key);
+          return v === undefined ? undefined : JSON.parse(v);
+        },
+        set: async (key, value) => {
+          await jobs.journalSet(id, key, JSON.stringify(value), this.#iso());
+        },
+      },
+    };
     try {
       const connection = known ?? (await this.#o.loadConnection(job.connectionId));
       if (connection === null) {
@@ -295,27 +307,6 @@ export class JobRunner {
       if (!lost.signal.aborted && !this.#stop.signal.aborted) await this.#fail(job, log, error);
       return { ok: false, error };
     }
-  }
-
-  /** What the write's handler gets of its job: progress, journal, cancel, the CRM's job ids. */
-  #hook(id: string, progress: JobHook['progress'], cancel: AbortController, away: JobHook['away']): JobHook {
-    const { jobs } = this.#o;
-    return {
-      jobId: id,
-      signal: cancel.signal,
-      progress,
-      crmJob: (crmJobId) => jobs.addCrmJobId(id, crmJobId, this.#iso()),
-      away,
-      journal: {
-        get: async (key) => {
-          const v = await jobs.journalGet(id, key);
-          return v === undefined ? undefined : JSON.parse(v);
-        },
-        set: async (key, value) => {
-          await jobs.journalSet(id, key, JSON.stringify(value), this.#iso());
-        },
-      },
-    };
   }
 
   /** Ends the job `failed` with its error body (a 5xx logged with its cause, else only its code). */
