@@ -130,20 +130,14 @@ export class IdempotencyService {
     }
     if (row.jobId !== null) {
       const job = await this.#o.jobs.find(row.jobId);
-      if (job === null) {
-        if (Date.parse(row.leaseExpiresAt) <= now) {
-          // The first request died before its job was stored: nothing was sent, so it starts over.
-          return again();
-        }
-        throw inProgress(null);
-      }
-      if (!FINISHED_JOB_STATES.includes(job.state)) throw inProgress(job.id);
-      const answer = await this.#answerOfJob(job);
-      if (nothingApplied(answer.status)) {
-        // Refused before anything was written (bad input, rate limit, re-authorisation): not kept.
+      if (job === null && Date.parse(row.leaseExpiresAt) <= now) {
+        // The first request died before its job was stored: nothing was sent, so it starts over.
         return again();
       }
-      return { kind: 'replay', answer };
+      if (job === null || !FINISHED_JOB_STATES.includes(job.state)) throw inProgress(job?.id ?? null);
+      const answer = await this.#answerOfJob(job);
+      // Refused before anything was written (bad input, rate limit, re-authorisation): not kept.
+      return nothingApplied(answer.status) ? again() : { kind: 'replay', answer };
     }
     if (Date.parse(row.leaseExpiresAt) <= now) {
       throw new ApiError(
