@@ -33,13 +33,10 @@ export async function readResults(
   limit: number,
 ): Promise<SaveResult[]> {
   const pieces = await jobs.resultPieces(id, from, from + limit);
-  const out: SaveResult[] = [];
-  for (const p of pieces) {
-    const results = JSON.parse(p.results) as SaveResult[];
-    results.forEach((r, k) => {
-      const at = p.first + k;
-      if (at >= from && at < from + limit) out.push(r);
-    });
-  }
-  return out;
+  // A piece's results sit at input positions p.first, p.first + 1, …
+  return pieces.flatMap((p) =>
+    (JSON.parse(p.results) as SaveResult[]).filter(
+      (_, k) => p.first + k >= from && p.first + k < from + limit,
+    ),
+  );
 }

@@ -298,15 +298,14 @@ function kept(db: Kysely<Database>) {
         .orderBy('firstIndex', 'desc')
         .limit(1)
         .executeTakeFirst();
-      const rows = await db
+      return db
         .selectFrom('job_results')
-        .select(['firstIndex', 'results'])
+        .select(['firstIndex as first', 'results'])
         .where('jobId', '=', id)
         .where('firstIndex', '>=', start?.firstIndex ?? 0)
         .where('firstIndex', '<', to)
         .orderBy('firstIndex')
         .execute();
-      return rows.map((r) => ({ first: r.firstIndex, results: r.results }));
     },
     async journalGet(id: string, key: string): Promise<string | undefined> {
       const r = await db
