@@ -174,25 +174,18 @@ export class JobRunner {
   }
 
   /**
-   * The job's connection's admission queue, made on first use and dropped when no job of the
-   * connection is in this process any more (running, waiting, or away on the CRM): one queue per
+   * The job's connection's admission queue, made on first use and counting the connection's jobs
+   * in this process (running, waiting, or away on the CRM); the last to end drops it: one queue per
    * connection at any time, or the room would count twice.
    */
-  #admission(connectionId: string): { queue: AdmissionQueue; done: () => void } {
+  #admission(connectionId: string): { queue: AdmissionQueue; jobs: number } {
     const held = this.#admissions.get(connectionId) ?? {
       queue: new AdmissionQueue(this.#o.recordsInFlight),
       jobs: 0,
     };
     this.#admissions.set(connectionId, held);
     held.jobs += 1;
-    return {
-      queue: held.queue,
-      done: () => {
-        held.jobs -= 1;
-        if (held.jobs === 0 && this.#admissions.get(connectionId) === held)
-          this.#admissions.delete(connectionId);
-      },
-    };
+    return held;
   }
 
   async #run(id: string, cancel: AbortController, known?: Known): Promise<JobOutcome> {
@@ -209,7 +202,8 @@ export class JobRunner {
     const lost = new AbortController();
     const leaseLoop = this.#keepLease(id, cancel, lost);
     const log = this.#o.logger.child({ jobId: id, ...(job.requestId ? { requestId: job.requestId } : {}) });
-    const { queue: admission, done: admissionDone } = this.#admission(job.connectionId);
+    const held = this.#admission(job.connectionId);
+    const admission = held.queue;
     const atOnce = admission.fits(job.total);
     // The parsed input is kept only by a job that starts at once; one that waits reads it back.
     let knownWrite = atOnce ? known?.write : undefined;
@@ -245,7 +239,8 @@ export class JobRunner {
     } finally {
       knownWrite = undefined;
       turn.leave?.();
-      admissionDone();
+      held.jobs -= 1;
+      if (held.jobs === 0) this.#admissions.delete(job.connectionId);
       lost.abort();
       await leaseLoop;
     }
