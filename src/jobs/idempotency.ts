@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../errors/index.ts';
-import type { Clock } from '../lib/clock.ts';
-import { FINISHED_JOB_STATES, type IdempotencyRepository, type JobsRepository } from '../store/types.ts';
+import { type Clock, isoTime } from '../lib/clock.ts';
+import { FINISHED_JOB_STATES, type JobRow, type Store } from '../store/types.ts';
 import { readResults } from './reads.ts';
 import { jobView } from './view.ts';
 
@@ -60,8 +60,8 @@ export function requestHash(parts: {
 }
 
 export interface IdempotencyOptions {
-  keys: IdempotencyRepository;
-  jobs: JobsRepository;
+  keys: Store['idempotency'];
+  jobs: Store['jobs'];
   clock: Clock;
   /** Keys are kept this long after their first use. */
   ttlMs: number;
@@ -80,8 +80,9 @@ export class IdempotencyService {
     this.#o = options;
   }
 
-  #iso(ms = this.#o.clock.now()): string {
-    return new Date(ms).toISOString();
+  /** The time `offsetMs` from now. */
+  #iso(offsetMs = 0): string {
+    return isoTime(this.#o.clock.now() + offsetMs);
   }
 
   /** Claims `key` for this request, or answers what the first request with it answered. */
@@ -92,8 +93,8 @@ export class IdempotencyService {
       key,
       requestHash: hash,
       jobId,
-      leaseUntil: this.#iso(now + this.#o.leaseMs),
-      now: this.#iso(now),
+      leaseUntil: isoTime(now + this.#o.leaseMs),
+      now: isoTime(now),
     });
     if (got.created) return { kind: 'new' };
     const row = got.row;
@@ -104,7 +105,7 @@ export class IdempotencyService {
     };
     if (Date.parse(row.createdAt) < now - this.#o.ttlMs) {
       // Expired but not pruned yet: it no longer exists.
-      await this.#o.keys.prune(this.#iso(now - this.#o.ttlMs));
+      await this.#o.keys.prune(isoTime(now - this.#o.ttlMs));
       return again();
     }
     if (row.requestHash !== hash) {
@@ -129,20 +130,14 @@ export class IdempotencyService {
     }
     if (row.jobId !== null) {
       const job = await this.#o.jobs.find(row.jobId);
-      if (job === null) {
-        if (Date.parse(row.leaseExpiresAt) <= now) {
-          // The first request died before its job was stored: nothing was sent, so it starts over.
-          return again();
-        }
-        throw inProgress(null);
-      }
-      if (!FINISHED_JOB_STATES.includes(job.state)) throw inProgress(job.id);
-      const answer = await this.answerOfJob(job.id);
-      if (nothingApplied(answer.status)) {
-        // Refused before anything was written (bad input, rate limit, re-authorisation): not kept.
+      if (job === null && Date.parse(row.leaseExpiresAt) <= now) {
+        // The first request died before its job was stored: nothing was sent, so it starts over.
         return again();
       }
-      return { kind: 'replay', answer };
+      if (job === null || !FINISHED_JOB_STATES.includes(job.state)) throw inProgress(job?.id ?? null);
+      const answer = await this.#answerOfJob(job);
+      // Refused before anything was written (bad input, rate limit, re-authorisation): not kept.
+      return nothingApplied(answer.status) ? again() : { kind: 'replay', answer };
     }
     if (Date.parse(row.leaseExpiresAt) <= now) {
       throw new ApiError(
@@ -155,23 +150,15 @@ export class IdempotencyService {
   }
 
   /** The synchronous answer of a finished job, as its request would have got it. */
-  async answerOfJob(jobId: string): Promise<StoredAnswer> {
-    const job = await this.#o.jobs.find(jobId);
-    if (job === null)
-      throw new ApiError('not_found', `Job ${jobId} no longer exists (jobs are kept for a limited time).`);
+  async #answerOfJob(job: JobRow): Promise<StoredAnswer> {
+    const headers: Record<string, string> = { 'x-crm-proxy-job-id': job.id };
     if (job.state === 'failed' && job.error !== null) {
       const { status, body } = JSON.parse(job.error) as { status: number; body: unknown };
-      return { status, headers: { 'x-crm-proxy-job-id': job.id }, body };
+      return { status, headers, body };
     }
     const data = await readResults(this.#o.jobs, job.id, 0, job.total);
-    return {
-      status: 200,
-      headers: {
-        'x-crm-proxy-job-id': job.id,
-        ...(job.interface === null ? {} : { 'x-crm-proxy-interface': job.interface }),
-      },
-      body: { data },
-    };
+    if (job.interface !== null) headers['x-crm-proxy-interface'] = job.interface;
+    return { status: 200, headers, body: { data } };
   }
 
   async complete(tokenId: string, key: string, answer: StoredAnswer): Promise<void> {
@@ -193,9 +180,7 @@ export class IdempotencyService {
       while (!stop.signal.aborted) {
         await this.#o.clock.sleep(this.#o.leaseMs / 3, stop.signal);
         if (stop.signal.aborted) return;
-        await this.#o.keys
-          .renew(tokenId, key, this.#iso(this.#o.clock.now() + this.#o.leaseMs))
-          .catch(() => {});
+        await this.#o.keys.renew(tokenId, key, this.#iso(this.#o.leaseMs)).catch(() => {});
       }
     })();
     try {
@@ -207,7 +192,7 @@ export class IdempotencyService {
   }
 
   prune(): Promise<number> {
-    return this.#o.keys.prune(this.#iso(this.#o.clock.now() - this.#o.ttlMs));
+    return this.#o.keys.prune(this.#iso(-this.#o.ttlMs));
   }
 }
 

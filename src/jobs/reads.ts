@@ -1,9 +1,9 @@
 // A job's results: counted and stored in pieces when it finishes, read back page by page.
 import type { SaveResult } from '../domain/operations.ts';
-import type { JobCounts, JobsRepository } from '../store/types.ts';
+import type { JobCounts, Store } from '../store/types.ts';
 
 /** What the API reads of jobs: one job, a token's jobs page by page, a finished job's results. */
-export type JobReads = Pick<JobsRepository, 'find' | 'list' | 'resultPieces'>;
+export type JobReads = Pick<Store['jobs'], 'find' | 'list' | 'resultPieces'>;
 
 /** The job's record-level counts from a finished answer. */
 export function countsOf(results: readonly SaveResult[]): JobCounts {
@@ -13,7 +13,7 @@ export function countsOf(results: readonly SaveResult[]): JobCounts {
 
 /** A finished job's results, stored in pieces of `size`, so that a page of them reads one or two pieces. */
 export async function storeResults(
-  jobs: Pick<JobsRepository, 'putResults'>,
+  jobs: Pick<Store['jobs'], 'putResults'>,
   id: string,
   results: readonly SaveResult[],
   size: number,
@@ -27,19 +27,16 @@ export async function storeResults(
 
 /** Results at positions [from, from + limit) of a finished job, in input order. */
 export async function readResults(
-  jobs: Pick<JobsRepository, 'resultPieces'>,
+  jobs: Pick<Store['jobs'], 'resultPieces'>,
   id: string,
   from: number,
   limit: number,
 ): Promise<SaveResult[]> {
   const pieces = await jobs.resultPieces(id, from, from + limit);
-  const out: SaveResult[] = [];
-  for (const p of pieces) {
-    const results = JSON.parse(p.results) as SaveResult[];
-    results.forEach((r, k) => {
-      const at = p.first + k;
-      if (at >= from && at < from + limit) out.push(r);
-    });
-  }
-  return out;
+  // A piece's results sit at input positions p.first, p.first + 1, …
+  return pieces.flatMap((p) =>
+    (JSON.parse(p.results) as SaveResult[]).filter(
+      (_, k) => p.first + k >= from && p.first + k < from + limit,
+    ),
+  );
 }

@@ -5,18 +5,17 @@ import type { WriteAnswer } from '../domain/operations.ts';
 import { ApiError, toErrorBody } from '../errors/index.ts';
 import { AdmissionQueue } from '../lib/admission.ts';
 import { withCallContext } from '../lib/call-context.ts';
-import type { Clock } from '../lib/clock.ts';
+import { type Clock, isoTime } from '../lib/clock.ts';
 import type { OperationDeps } from '../operations/deps.ts';
 import { type BatchWrite, runBatchWrite, sizeOf } from '../operations/writes.ts';
 import type { JobHook } from '../providers/adapter.ts';
-import type { JobRow, JobState, JobsRepository } from '../store/types.ts';
+import type { JobRow, JobState, Store } from '../store/types.ts';
 import { progressWriter } from './progress.ts';
 import { countsOf, storeResults } from './reads.ts';
 import { readInput, storedInput } from './stored-input.ts';
-import { newJobId } from './view.ts';
 
 export interface JobRunnerOptions {
-  jobs: JobsRepository;
+  jobs: Store['jobs'];
   operations: OperationDeps;
   loadConnection(id: string): Promise<Connection | null>;
   clock: Clock;
@@ -31,9 +30,7 @@ export interface JobRunnerOptions {
   /** Finished jobs and their results are deleted this long after they end. */
   retentionMs: number;
   /** Runs periodically with the sweep (idempotency keys are pruned by their own service). */
-  onPrune?: () => Promise<void>;
-  /** Results per stored piece. */
-  pieceSize?: number;
+  onPrune: () => Promise<void>;
   /**
    * Records (or ids) of one connection's jobs that run at once in this process; more jobs wait
    * their turn, in order, holding only their id (their input is in the store). A job larger than
@@ -45,20 +42,21 @@ export interface JobRunnerOptions {
   recordsInFlight: number;
 }
 
-/** What a job started by `submit` brings along; `write` is let go of when the job has to wait. */
+/**
+ * What a job started by `submit` brings along, stored under this process's lease (still queued);
+ * `write` is let go of when the job has to wait.
+ */
 interface Known {
-  connection?: Connection;
+  connection: Connection;
   write?: BatchWrite | undefined;
-  /** Stored under this process's lease (still queued). */
-  leased?: boolean;
 }
 
 /** How a job ended, for the request that waits for it in this process. */
-export type JobOutcome =
-  | { ok: true; job: JobRow; answer: WriteAnswer }
-  | { ok: false; job: JobRow | null; error: unknown };
+export type JobOutcome = { ok: true; answer: WriteAnswer } | { ok: false; error: unknown };
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** Results per stored piece. */
+const RESULTS_PER_PIECE = 500;
 
 /**
  * Runs batch writes as durable jobs. A job is a row in the store; whichever instance holds its
@@ -69,8 +67,8 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 export class JobRunner {
   readonly owner = `inst_${randomUUID()}`;
   readonly #o: JobRunnerOptions;
-  readonly #running = new Map<string, Promise<JobOutcome>>();
-  readonly #cancels = new Map<string, AbortController>();
+  /** The jobs this process runs: their outcome, and what cancels them here. */
+  readonly #running = new Map<string, { done: Promise<JobOutcome>; cancel: AbortController }>();
   readonly #stop = new AbortController();
   /** Per connection: the jobs running here and those waiting their turn. */
   readonly #admissions = new Map<string, { queue: AdmissionQueue; jobs: number }>();
@@ -90,8 +88,9 @@ export class JobRunner {
     return Math.max(leaseMs - sweepMs - Math.min(1000, leaseMs / 10), 1);
   }
 
-  #iso(ms = this.#o.clock.now()): string {
-    return new Date(ms).toISOString();
+  /** The time `offsetMs` from now. */
+  #iso(offsetMs = 0): string {
+    return isoTime(this.#o.clock.now() + offsetMs);
   }
 
   /**
@@ -100,28 +99,25 @@ export class JobRunner {
    * of `write` and reads its input back from the store when its turn comes.
    */
   async submit(params: {
-    id?: string;
+    id: string;
     tokenId: string;
     connectionId: string;
     requestId: string | null;
     write: BatchWrite;
     /** The request's connection, already loaded (a resumed job loads it from the store). */
-    connection?: Connection;
+    connection: Connection;
   }): Promise<{ job: JobRow; done: Promise<JobOutcome> }> {
-    const { write } = params;
+    const { write, connection, ...given } = params;
     const job = await this.#o.jobs.insert({
-      id: params.id ?? newJobId(),
-      tokenId: params.tokenId,
-      connectionId: params.connectionId,
-      requestId: params.requestId,
+      ...given,
       operation: write.operation,
       objectName: write.input.objectName ?? null,
       ...(await storedInput(write)),
       total: sizeOf(write),
       now: this.#iso(),
-      lease: { owner: this.owner, until: this.#iso(this.#o.clock.now() + this.#holdMs) },
+      lease: { owner: this.owner, until: this.#iso(this.#holdMs) },
     });
-    return { job, done: this.#start(job.id, { connection: params.connection, write, leased: true }) };
+    return { job, done: this.#start(job.id, { connection, write }) };
   }
 
   /**
@@ -130,12 +126,7 @@ export class JobRunner {
    */
   async cancel(id: string): Promise<void> {
     await this.#o.jobs.requestCancel(id, this.#iso());
-    this.#cancels.get(id)?.abort();
-  }
-
-  /** The outcome of a job this process runs; undefined when it runs elsewhere (or not at all). */
-  completion(jobId: string): Promise<JobOutcome> | undefined {
-    return this.#running.get(jobId);
+    this.#running.get(id)?.cancel.abort();
   }
 
   /** Claims and runs jobs left without a live lease, now and every `sweepMs`, until `close`. */
@@ -147,7 +138,7 @@ export class JobRunner {
   async close(waitMs = 2000): Promise<void> {
     this.#stop.abort();
     await this.#sweeping;
-    const running = [...this.#running.values()];
+    const running = [...this.#running.values()].map((r) => r.done);
     if (running.length === 0) return;
     const timer = new AbortController();
     await Promise.race([Promise.allSettled(running), this.#o.clock.sleep(waitMs, timer.signal)]);
@@ -158,9 +149,9 @@ export class JobRunner {
   async sweep(): Promise<void> {
     const ids = await this.#o.jobs.claimable(this.#iso(), 20);
     for (const id of ids) if (!this.#running.has(id)) this.#start(id);
-    if (this.#o.onPrune !== undefined && this.#o.clock.now() - this.#lastPrune >= PRUNE_EVERY_MS) {
+    if (this.#o.clock.now() - this.#lastPrune >= PRUNE_EVERY_MS) {
       this.#lastPrune = this.#o.clock.now();
-      await this.#o.jobs.prune(this.#iso(this.#o.clock.now() - this.#o.retentionMs));
+      await this.#o.jobs.prune(this.#iso(-this.#o.retentionMs));
       await this.#o.onPrune();
     }
   }
@@ -174,66 +165,55 @@ export class JobRunner {
   }
 
   #start(id: string, known?: Known): Promise<JobOutcome> {
-    const run = this.#run(id, known).finally(() => {
-      this.#running.delete(id);
-      this.#cancels.delete(id);
-    });
+    const cancel = new AbortController();
+    const done = this.#run(id, cancel, known).finally(() => this.#running.delete(id));
     // Nobody may be waiting: the outcome is in the store either way.
-    run.catch(() => {});
-    this.#running.set(id, run);
-    return run;
+    done.catch(() => {});
+    this.#running.set(id, { done, cancel });
+    return done;
   }
 
   /**
-   * The job's connection's admission queue, made on first use and dropped when no job of the
-   * connection is in this process any more (running, waiting, or away on the CRM): one queue per
+   * The job's connection's admission queue, made on first use and counting the connection's jobs
+   * in this process (running, waiting, or away on the CRM); the last to end drops it: one queue per
    * connection at any time, or the room would count twice.
    */
-  #admission(connectionId: string): { queue: AdmissionQueue; done: () => void } {
+  #admission(connectionId: string): { queue: AdmissionQueue; jobs: number } {
     const held = this.#admissions.get(connectionId) ?? {
       queue: new AdmissionQueue(this.#o.recordsInFlight),
       jobs: 0,
     };
     this.#admissions.set(connectionId, held);
     held.jobs += 1;
-    return {
-      queue: held.queue,
-      done: () => {
-        held.jobs -= 1;
-        if (held.jobs === 0 && this.#admissions.get(connectionId) === held)
-          this.#admissions.delete(connectionId);
-      },
-    };
+    return held;
   }
 
-  async #run(id: string, known?: Known): Promise<JobOutcome> {
-    const { jobs, clock } = this.#o;
+  async #run(id: string, cancel: AbortController, known?: Known): Promise<JobOutcome> {
+    const { jobs } = this.#o;
     // A swept job is claimed (and shows running) before it waits its turn; a submitted one waits
     // queued under the lease it was stored with, and is claimed when its turn comes.
-    const claim = async (): Promise<JobOutcome | undefined> => {
-      if (await jobs.claim(id, this.owner, this.#iso(), this.#iso(clock.now() + this.#holdMs))) return;
-      return { ok: false, job: await jobs.find(id), error: new Error('job runs elsewhere') };
-    };
-    const elsewhere = known?.leased === true ? undefined : await claim();
-    if (elsewhere !== undefined) return elsewhere;
+    const claim = () => jobs.claim(id, this.owner, this.#iso(), this.#iso(this.#holdMs));
+    const elsewhere: JobOutcome = { ok: false, error: new Error('job runs elsewhere') };
+    if (known === undefined && !(await claim())) return elsewhere;
     let job = await jobs.find(id);
-    if (job === null) return { ok: false, job: null, error: new Error('job vanished') };
+    if (job === null) return { ok: false, error: new Error('job vanished') };
 
-    const cancel = new AbortController();
-    this.#cancels.set(id, cancel);
     if (job.cancelRequested) cancel.abort();
     const lost = new AbortController();
     const leaseLoop = this.#keepLease(id, cancel, lost);
     const log = this.#o.logger.child({ jobId: id, ...(job.requestId ? { requestId: job.requestId } : {}) });
-    const { queue: admission, done: admissionDone } = this.#admission(job.connectionId);
+    const held = this.#admission(job.connectionId);
+    const admission = held.queue;
     const atOnce = admission.fits(job.total);
     // The parsed input is kept only by a job that starts at once; one that waits reads it back.
     let knownWrite = atOnce ? known?.write : undefined;
     if (known !== undefined) known.write = undefined;
     if (!atOnce) log.info({ operation: job.operation, total: job.total }, 'job waiting for its turn');
-    // The job's turn: held while it runs, given back while it only waits on the CRM (`away`).
+    // The job's turn: held while it runs, given back while it only waits on the CRM (`away`). It is
+    // waited for until the job is cancelled or the instance stops (a cancelled job sends nothing more).
     const total = job.total;
-    const turn = { leave: await this.#enterTurn(admission, total, cancel) };
+    const enterTurn = () => admission.enter(total, AbortSignal.any([cancel.signal, this.#stop.signal]));
+    const turn = { leave: await enterTurn() };
     const away = async <T>(wait: () => Promise<T>): Promise<T> => {
       turn.leave?.();
       turn.leave = undefined;
@@ -242,49 +222,27 @@ export class JobRunner {
       } finally {
         // Back in line, in order, before reading the outcome; a cancelled or stopping job goes on
         // without (it only answers what it has).
-        turn.leave = await this.#enterTurn(admission, total, cancel);
+        turn.leave = await enterTurn();
       }
     };
     try {
-      if (lost.signal.aborted) return { ok: false, job, error: new Error('lease lost') };
+      if (lost.signal.aborted) return { ok: false, error: new Error('lease lost') };
       if (turn.leave === undefined && this.#stop.signal.aborted && !cancel.signal.aborted) {
         // Stopping: the job never started here; its lease runs out and an instance resumes it.
-        return { ok: false, job, error: new Error('instance stopping') };
+        return { ok: false, error: new Error('instance stopping') };
       }
-      if (known?.leased === true) {
-        const taken = await claim();
-        if (taken !== undefined) return taken;
+      if (known !== undefined) {
+        if (!(await claim())) return elsewhere;
         job = (await jobs.find(id)) ?? job;
       }
       return await this.#execute(job, log, known?.connection, knownWrite, cancel, lost, away);
     } finally {
       knownWrite = undefined;
       turn.leave?.();
-      admissionDone();
+      held.jobs -= 1;
+      if (held.jobs === 0) this.#admissions.delete(job.connectionId);
       lost.abort();
       await leaseLoop;
-    }
-  }
-
-  /**
-   * Waits for a turn in the connection's queue; undefined, without one, as soon as the job is
-   * cancelled or the instance stops (a cancelled job sends nothing more).
-   */
-  async #enterTurn(
-    admission: AdmissionQueue,
-    total: number,
-    cancel: AbortController,
-  ): Promise<(() => void) | undefined> {
-    const wake = new AbortController();
-    const stop = () => wake.abort();
-    cancel.signal.addEventListener('abort', stop);
-    this.#stop.signal.addEventListener('abort', stop);
-    if (cancel.signal.aborted || this.#stop.signal.aborted) wake.abort();
-    try {
-      return await admission.enter(total, wake.signal);
-    } finally {
-      cancel.signal.removeEventListener('abort', stop);
-      this.#stop.signal.removeEventListener('abort', stop);
     }
   }
 
@@ -303,51 +261,11 @@ export class JobRunner {
     const progress = progressWriter(this.#o.clock, (counts, via) =>
       jobs.progress(id, this.owner, counts, via, this.#iso()),
     );
-    const hook = this.#hook(id, progress.update, cancel, away);
-    try {
-      const connection = known ?? (await this.#o.loadConnection(job.connectionId));
-      if (connection === null) {
-        throw new ApiError('not_found', `The job's connection ${job.connectionId} no longer exists.`);
-      }
-      const write =
-        knownWrite ?? ({ operation: job.operation, input: await readInput(jobs, job) } as BatchWrite);
-      const answer = await withCallContext({ jobId: id, requestId: job.requestId ?? undefined }, () =>
-        runBatchWrite(this.#o.operations, connection, write, hook),
-      );
-      await progress.stop();
-      if (lost.signal.aborted) throw new Error('lease lost');
-      await storeResults(jobs, id, answer.data, this.#o.pieceSize ?? 500);
-      const state: JobState = cancel.signal.aborted ? 'cancelled' : 'completed';
-      const counts = countsOf(answer.data);
-      await jobs.finish(
-        id,
-        this.owner,
-        { state, counts, iface: answer.via ?? null, error: null },
-        this.#iso(),
-      );
-      log.info({ state, ...counts }, 'job finished');
-      const done = await jobs.find(id);
-      return done === null
-        ? { ok: false, job, error: new Error('job vanished') }
-        : { ok: true, job: done, answer };
-    } catch (error) {
-      await progress.stop();
-      if (lost.signal.aborted || this.#stop.signal.aborted) {
-        // Another instance owns it now, or this one is stopping: its outcome is theirs to write.
-        return { ok: false, job, error };
-      }
-      await this.#fail(job, log, error);
-      return { ok: false, job: await jobs.find(id).catch(() => job), error };
-    }
-  }
-
-  /** What the write's handler gets of its job: progress, journal, cancel, the CRM's job ids. */
-  #hook(id: string, progress: JobHook['progress'], cancel: AbortController, away: JobHook['away']): JobHook {
-    const { jobs } = this.#o;
-    return {
+    // What the write's handler gets of its job: progress, journal, cancel, the CRM's job ids.
+    const hook: JobHook = {
       jobId: id,
       signal: cancel.signal,
-      progress,
+      progress: progress.update,
       crmJob: (crmJobId) => jobs.addCrmJobId(id, crmJobId, this.#iso()),
       away,
       journal: {
@@ -360,6 +278,30 @@ export class JobRunner {
         },
       },
     };
+    try {
+      const connection = known ?? (await this.#o.loadConnection(job.connectionId));
+      if (connection === null) {
+        throw new ApiError('not_found', `The job's connection ${job.connectionId} no longer exists.`);
+      }
+      const write =
+        knownWrite ?? ({ operation: job.operation, input: await readInput(jobs, job) } as BatchWrite);
+      const answer = await withCallContext({ jobId: id, requestId: job.requestId ?? undefined }, () =>
+        runBatchWrite(this.#o.operations, connection, write, hook),
+      );
+      await progress.stop();
+      if (lost.signal.aborted) throw new Error('lease lost');
+      await storeResults(jobs, id, answer.data, RESULTS_PER_PIECE);
+      const state: JobState = cancel.signal.aborted ? 'cancelled' : 'completed';
+      const counts = countsOf(answer.data);
+      await jobs.finish(id, this.owner, { state, counts, iface: answer.via }, this.#iso());
+      log.info({ state, ...counts }, 'job finished');
+      return { ok: true, answer };
+    } catch (error) {
+      await progress.stop();
+      // Unless another instance owns it now, or this one is stopping: its outcome is theirs to write.
+      if (!lost.signal.aborted && !this.#stop.signal.aborted) await this.#fail(job, log, error);
+      return { ok: false, error };
+    }
   }
 
   /** Ends the job `failed` with its error body (a 5xx logged with its cause, else only its code). */
@@ -369,12 +311,7 @@ export class JobRunner {
     if (status >= 500 && !(error instanceof ApiError)) log.error({ err: error }, 'job failed');
     else log.warn({ code: body.error.code }, 'job failed');
     const counts = { processed: 0, succeeded: 0, failed: 0 };
-    const outcome = {
-      state: 'failed' as const,
-      counts,
-      iface: null,
-      error: JSON.stringify({ status, body }),
-    };
+    const outcome = { state: 'failed' as const, counts, error: JSON.stringify({ status, body }) };
     await this.#o.jobs.finish(id, this.owner, outcome, this.#iso()).catch(() => {});
   }
 
@@ -385,7 +322,7 @@ export class JobRunner {
     while (!lost.signal.aborted) {
       await clock.sleep(leaseMs / 3, lost.signal);
       if (lost.signal.aborted) return;
-      const held = await jobs.renew(id, this.owner, this.#iso(clock.now() + leaseMs)).catch(() => undefined);
+      const held = await jobs.renew(id, this.owner, this.#iso(leaseMs)).catch(() => undefined);
       if (held === null) {
         lost.abort();
         cancel.abort();

@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import type { BatchWrite } from '../operations/writes.ts';
-import type { JobRow, JobsRepository, NewJobRow } from '../store/types.ts';
+import type { JobRow, NewJobRow, Store } from '../store/types.ts';
 
 // A job's input as the store keeps it: the input without its list (records or ids) in the job's
 // row, and the list in pages of INPUT_PAGE items, each page's gzipped JSON a row of its own,
@@ -43,7 +43,7 @@ export async function storedInput(write: BatchWrite): Promise<Pick<NewJobRow, 'i
 
 /** A stored job's input, its `total` items read back page by page (or as version 0.1.0 stored it). */
 export async function readInput(
-  jobs: Pick<JobsRepository, 'input' | 'inputPage'>,
+  jobs: Pick<Store['jobs'], 'input' | 'inputPage'>,
   job: Pick<JobRow, 'id' | 'total'>,
 ): Promise<unknown> {
   const text = await jobs.input(job.id);

@@ -13,12 +13,9 @@ import type { Database } from './schema.ts';
  * Tells caches that tokens or connections may have changed elsewhere (another process on the same
  * SQLite file, another instance on the same PostgreSQL database). In-process writes move it too.
  */
-export interface ChangeFeed {
+export interface ChangeHub {
   /** Cheap; a different value than last time means cached auth state must be dropped. */
   version(): Promise<string>;
-}
-
-export interface ChangeHub extends ChangeFeed {
   /** Called by repositories after a write that can invalidate cached auth state. */
   publish(): Promise<void>;
   close(): Promise<void>;

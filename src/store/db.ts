@@ -73,20 +73,8 @@ export async function openDb(opts: DbOptions): Promise<DbHandle> {
 async function openPostgres(databaseUrl: string, pgSchema: string | undefined): Promise<DbHandle> {
   // Loaded on demand: most deployments (and every CLI call on SQLite) never need the driver.
   const { default: pg } = await import('pg');
-  if (pgSchema !== undefined) {
-    if (!SCHEMA_NAME.test(pgSchema)) throw new Error('pgSchema must be a lower-case SQL identifier');
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query(`create schema if not exists "${pgSchema}"`);
-    } catch (err) {
-      // Two first opens at once race inside "if not exists" (unique violation); the schema exists either way.
-      const code = (err as { code?: string }).code;
-      if (code !== '23505' && code !== '42P06') throw err;
-    } finally {
-      await client.end();
-    }
-  }
+  if (pgSchema !== undefined && !SCHEMA_NAME.test(pgSchema))
+    throw new Error('pgSchema must be a lower-case SQL identifier');
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: 10,
@@ -94,12 +82,16 @@ async function openPostgres(databaseUrl: string, pgSchema: string | undefined): 
   });
   // An idle client that loses its server would otherwise raise an unhandled 'error' event.
   pool.on('error', () => {});
-  return {
-    dialect: 'postgres',
-    db: new Kysely<Database>({ dialect: new StoreSchemaDialect({ pool }), plugins }),
-    databaseUrl,
-    pgSchema,
-  };
+  const db = new Kysely<Database>({ dialect: new StoreSchemaDialect({ pool }), plugins });
+  if (pgSchema !== undefined) {
+    // Two first opens at once race inside "if not exists" (unique violation); the schema exists either way.
+    await sql`create schema if not exists ${sql.id(pgSchema)}`.execute(db).catch(async (err: unknown) => {
+      if (codeOf(err) === '23505' || codeOf(err) === '42P06') return;
+      await db.destroy();
+      throw err;
+    });
+  }
+  return { dialect: 'postgres', db, databaseUrl, pgSchema };
 }
 
 /**

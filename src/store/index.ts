@@ -11,13 +11,9 @@ import { locksRepository } from './repositories/locks.ts';
 import { operatorsRepository } from './repositories/operators.ts';
 import { requestLogRepository } from './repositories/request-log.ts';
 import { tokensRepository } from './repositories/tokens.ts';
-import type { Store } from './types.ts';
-
-export type { DbOptions as StoreOptions } from './db.ts';
-export * from './types.ts';
 
 /** Opens the store (SQLite in dataDir, or PostgreSQL when databaseUrl is set) and brings its schema up to date. */
-export async function openStore(opts: DbOptions): Promise<Store> {
+export async function openStore(opts: DbOptions) {
   const clock = opts.clock ?? systemClock;
   const handle = await openDb(opts);
   const { db } = handle;

@@ -14,10 +14,6 @@ export interface SealedSecret {
   ciphertext: string;
 }
 
-export interface ConnectionWithSecret extends Connection {
-  credentials: SealedSecret;
-}
-
 export type NewConnectionRow = Pick<
   Connection,
   'id' | 'provider' | 'region' | 'label' | 'instanceUrl' | 'apiBaseUrl' | 'sandbox'

@@ -5,6 +5,7 @@
 import type { ColumnType } from 'kysely';
 import type {
   Connection,
+  ConnectionStats,
   ConnectLink,
   ConnectState,
   IdempotencyRow,
@@ -13,17 +14,13 @@ import type {
   OperatorKey,
   OperatorSession,
   RequestLogEntry,
-  TokenRecord,
+  TokenRecordWithHash,
 } from './rows.ts';
 
 export interface ConnectionsTable extends Omit<Connection, 'sandbox'> {
   sandbox: number;
   credentialsCiphertext: string;
   credentialsKeyId: string;
-}
-
-export interface TokensTable extends TokenRecord {
-  hash: string;
 }
 
 export interface LocksTable {
@@ -54,12 +51,7 @@ export interface RequestLogTable extends Omit<RequestLogEntry, 'actor'> {
   actor: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-export interface ConnectionStatsTable {
-  connectionId: string;
-  lastUsedAt: string | null;
-  lastError: string | null;
-  lastErrorAt: string | null;
-  lastSuccessAt: string | null;
+export interface ConnectionStatsTable extends Omit<ConnectionStats, 'allowance'> {
   allowanceUsed: number | null;
   allowanceLimit: number | null;
   allowanceAt: string | null;
@@ -96,7 +88,7 @@ export interface JobJournalTable {
 
 export interface Database {
   connections: ConnectionsTable;
-  tokens: TokensTable;
+  tokens: TokenRecordWithHash;
   locks: LocksTable;
   connect_states: ConnectStatesTable;
   connect_links: ConnectLinksTable;

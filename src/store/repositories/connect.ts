@@ -7,8 +7,6 @@ const toLink = ({ secretHash: _hash, ...link }: Selectable<ConnectLinksTable>): 
 
 const updated = (r: { numUpdatedRows: bigint }) => Number(r.numUpdatedRows) === 1;
 
-export type ConnectStatesRepository = ReturnType<typeof connectStatesRepository>;
-
 export function connectStatesRepository(db: Kysely<Database>) {
   return {
     async insert(row: Omit<ConnectState, 'usedAt'>): Promise<void> {
@@ -39,8 +37,6 @@ export function connectStatesRepository(db: Kysely<Database>) {
     },
   };
 }
-
-export type ConnectLinksRepository = ReturnType<typeof connectLinksRepository>;
 
 export function connectLinksRepository(db: Kysely<Database>) {
   const links = () => db.selectFrom('connect_links').selectAll();

@@ -4,7 +4,6 @@ import type {
   Connection,
   ConnectionAccount,
   ConnectionStatus,
-  ConnectionWithSecret,
   NewConnectionRow,
   SealedSecret,
 } from '../rows.ts';
@@ -15,7 +14,12 @@ function toConnection(r: Selectable<ConnectionsTable>): Connection {
   return { ...connection, sandbox: r.sandbox === 1 };
 }
 
-export type ConnectionsRepository = ReturnType<typeof connectionsRepository>;
+/** The columns that hold sealed credentials, written at `now`. */
+const sealedAt = (sealed: SealedSecret, now: string) => ({
+  credentialsCiphertext: sealed.ciphertext,
+  credentialsKeyId: sealed.keyId,
+  updatedAt: now,
+});
 
 export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub) {
   /** Runs a one-row UPDATE; true when it matched, after announcing the change when `announce`. */
@@ -52,7 +56,7 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub) 
         .executeTakeFirstOrThrow();
       return toConnection(inserted);
     },
-    async find(id: string): Promise<ConnectionWithSecret | null> {
+    async find(id: string): Promise<(Connection & { credentials: SealedSecret }) | null> {
       const r = await db.selectFrom('connections').selectAll().where('id', '=', id).executeTakeFirst();
       if (!r) return null;
       return {
@@ -69,13 +73,10 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub) 
         .execute();
       return rows.map(toConnection);
     },
-    /** Deletes the connection and its API tokens; false when it did not exist. */
+    /** Deletes the connection and (foreign key on delete cascade) its API tokens; false when it did not exist. */
     async remove(id: string): Promise<boolean> {
-      const deleted = await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('tokens').where('connectionId', '=', id).execute();
-        const r = await trx.deleteFrom('connections').where('id', '=', id).executeTakeFirst();
-        return Number(r.numDeletedRows) > 0;
-      });
+      const r = await db.deleteFrom('connections').where('id', '=', id).executeTakeFirst();
+      const deleted = Number(r.numDeletedRows) > 0;
       if (deleted) await changes.publish();
       return deleted;
     },
@@ -83,22 +84,13 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub) 
     /** Writes new credentials only if the stored version is still `expectedVersion`; bumps the version. */
     compareAndSetCredentials(id: string, expectedVersion: number, sealed: SealedSecret, now: string) {
       // One conditional UPDATE: of two concurrent writers holding the same version, exactly one matches.
-      const set = {
-        credentialsCiphertext: sealed.ciphertext,
-        credentialsKeyId: sealed.keyId,
-        credentialsVersion: expressionBuilder<Database, 'connections'>()('credentialsVersion', '+', 1),
-        updatedAt: now,
-      };
+      const bumped = expressionBuilder<Database, 'connections'>()('credentialsVersion', '+', 1);
+      const set = { ...sealedAt(sealed, now), credentialsVersion: bumped };
       return update(id, set, { version: expectedVersion });
     },
     /** Re-seals the same plaintext under another key; the version is left alone (the secret did not change). */
     replaceSealed(id: string, expectedVersion: number, sealed: SealedSecret, now: string) {
-      const set = {
-        credentialsCiphertext: sealed.ciphertext,
-        credentialsKeyId: sealed.keyId,
-        updatedAt: now,
-      };
-      return update(id, set, { version: expectedVersion });
+      return update(id, sealedAt(sealed, now), { version: expectedVersion });
     },
     setStatus(id: string, status: ConnectionStatus, reason: string | null, now: string) {
       return update(id, { status, statusReason: reason, updatedAt: now }, { announce: true });

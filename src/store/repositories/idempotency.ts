@@ -1,8 +1,10 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { IdempotencyRow } from '../rows.ts';
 import type { Database } from '../schema.ts';
 
-export type IdempotencyRepository = ReturnType<typeof idempotencyRepository>;
+/** The row of one token's key. */
+const keyed = (tokenId: string, key: string) => (eb: ExpressionBuilder<Database, 'idempotency_keys'>) =>
+  eb.and({ tokenId, key });
 
 export function idempotencyRepository(db: Kysely<Database>) {
   return {
@@ -13,19 +15,17 @@ export function idempotencyRepository(db: Kysely<Database>) {
         now: string;
       },
     ): Promise<{ created: true } | { created: false; row: IdempotencyRow }> {
+      const { leaseUntil, now, ...given } = row;
       const inserted = await db
         .insertInto('idempotency_keys')
         .values({
-          tokenId: row.tokenId,
-          key: row.key,
-          requestHash: row.requestHash,
+          ...given,
           state: 'in_progress',
           status: null,
           headers: null,
           body: null,
-          jobId: row.jobId,
-          leaseExpiresAt: row.leaseUntil,
-          createdAt: row.now,
+          leaseExpiresAt: leaseUntil,
+          createdAt: now,
         })
         .onConflict((oc) => oc.columns(['tokenId', 'key']).doNothing())
         .returning('key')
@@ -34,8 +34,7 @@ export function idempotencyRepository(db: Kysely<Database>) {
       const existing = await db
         .selectFrom('idempotency_keys')
         .selectAll()
-        .where('tokenId', '=', row.tokenId)
-        .where('key', '=', row.key)
+        .where(keyed(row.tokenId, row.key))
         .executeTakeFirst();
       // Pruned between the two statements: the key is free again.
       if (existing === undefined) return this.claim(row);
@@ -49,9 +48,8 @@ export function idempotencyRepository(db: Kysely<Database>) {
     ): Promise<void> {
       await db
         .updateTable('idempotency_keys')
-        .set({ state: 'done', status: answer.status, headers: answer.headers, body: answer.body })
-        .where('tokenId', '=', tokenId)
-        .where('key', '=', key)
+        .set({ state: 'done', ...answer })
+        .where(keyed(tokenId, key))
         .execute();
     },
 
@@ -59,8 +57,7 @@ export function idempotencyRepository(db: Kysely<Database>) {
       await db
         .updateTable('idempotency_keys')
         .set({ leaseExpiresAt: leaseUntil })
-        .where('tokenId', '=', tokenId)
-        .where('key', '=', key)
+        .where(keyed(tokenId, key))
         .where('state', '=', 'in_progress')
         .execute();
     },
@@ -69,8 +66,7 @@ export function idempotencyRepository(db: Kysely<Database>) {
     async release(tokenId: string, key: string): Promise<void> {
       await db
         .deleteFrom('idempotency_keys')
-        .where('tokenId', '=', tokenId)
-        .where('key', '=', key)
+        .where(keyed(tokenId, key))
         .where('state', '=', 'in_progress')
         .execute();
     },

@@ -35,8 +35,6 @@ function toJob(r: Omit<Selectable<JobsTable>, 'input'>): JobRow {
   return { ...r, crmJobIds: JSON.parse(r.crmJobIds) as string[], cancelRequested: r.cancelRequested === 1 };
 }
 
-export type JobsRepository = ReturnType<typeof jobsRepository>;
-
 export function jobsRepository(db: Kysely<Database>) {
   return { ...rows(db), ...leases(db), ...runs(db), ...kept(db) };
 }
@@ -122,16 +120,16 @@ function rows(db: Kysely<Database>) {
         .execute();
       return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
     },
-    /** Deletes jobs finished before `before` (their input pages, results and journal with them); the count. */
+    /**
+     * Deletes jobs finished before `before`; the count. Their input pages, results and journal
+     * go with them (foreign keys on delete cascade).
+     */
     async prune(before: string): Promise<number> {
-      const old = db
-        .selectFrom('jobs')
-        .select('id')
+      const r = await db
+        .deleteFrom('jobs')
         .where('state', 'not in', UNFINISHED)
-        .where('finishedAt', '<', before);
-      for (const table of ['job_input_pages', 'job_results', 'job_journal'] as const)
-        await db.deleteFrom(table).where('jobId', 'in', old).execute();
-      const r = await db.deleteFrom('jobs').where('id', 'in', old).executeTakeFirst();
+        .where('finishedAt', '<', before)
+        .executeTakeFirst();
       return Number(r.numDeletedRows);
     },
   };
@@ -226,7 +224,12 @@ function runs(db: Kysely<Database>) {
     async finish(
       id: string,
       owner: string,
-      outcome: { state: JobState; counts: JobCounts; iface: string | null; error: string | null },
+      outcome: {
+        state: JobState;
+        counts: JobCounts;
+        iface?: string | null | undefined;
+        error?: string | null;
+      },
       now: string,
     ): Promise<boolean> {
       const r = await db
@@ -234,8 +237,8 @@ function runs(db: Kysely<Database>) {
         .set({
           state: outcome.state,
           ...outcome.counts,
-          ...(outcome.iface === null ? {} : { interface: outcome.iface }),
-          error: outcome.error,
+          ...(outcome.iface == null ? {} : { interface: outcome.iface }),
+          error: outcome.error ?? null,
           finishedAt: now,
           updatedAt: now,
           leaseOwner: null,
@@ -295,15 +298,14 @@ function kept(db: Kysely<Database>) {
         .orderBy('firstIndex', 'desc')
         .limit(1)
         .executeTakeFirst();
-      const rows = await db
+      return db
         .selectFrom('job_results')
-        .select(['firstIndex', 'results'])
+        .select(['firstIndex as first', 'results'])
         .where('jobId', '=', id)
         .where('firstIndex', '>=', start?.firstIndex ?? 0)
         .where('firstIndex', '<', to)
         .orderBy('firstIndex')
         .execute();
-      return rows.map((r) => ({ first: r.firstIndex, results: r.results }));
     },
     async journalGet(id: string, key: string): Promise<string | undefined> {
       const r = await db

@@ -26,8 +26,6 @@ export class LockTimeoutError extends Error {
   }
 }
 
-export type LocksRepository = ReturnType<typeof locksRepository>;
-
 export function locksRepository(db: Kysely<Database>, clock: Clock) {
   const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -45,19 +43,6 @@ export function locksRepository(db: Kysely<Database>, clock: Clock) {
       .returning('owner')
       .executeTakeFirst();
     return row?.owner === owner;
-  }
-
-  async function renew(key: string, owner: string, ttlMs: number): Promise<void> {
-    await db
-      .updateTable('locks')
-      .set({ expiresAt: iso(clock.now() + ttlMs) })
-      .where('key', '=', key)
-      .where('owner', '=', owner)
-      .execute();
-  }
-
-  async function release(key: string, owner: string): Promise<void> {
-    await db.deleteFrom('locks').where('key', '=', key).where('owner', '=', owner).execute();
   }
 
   return {
@@ -79,14 +64,16 @@ export function locksRepository(db: Kysely<Database>, clock: Clock) {
         next: (held, n) => (held ? undefined : nextLockAttempt(n, clock.now(), deadline)),
       });
       if (!acquired) throw new LockTimeoutError(key);
+      const held = db.updateTable('locks').where('key', '=', key).where('owner', '=', owner);
       // Keep the lease while fn runs longer than expected; a failed renewal only shortens it.
-      const timer = setInterval(() => renew(key, owner, ttlMs).catch(() => {}), Math.max(ttlMs / 3, 20));
+      const renew = () => held.set({ expiresAt: iso(clock.now() + ttlMs) }).execute();
+      const timer = setInterval(() => renew().catch(() => {}), Math.max(ttlMs / 3, 20));
       timer.unref();
       try {
         return await fn();
       } finally {
         clearInterval(timer);
-        await release(key, owner);
+        await db.deleteFrom('locks').where('key', '=', key).where('owner', '=', owner).execute();
       }
     },
   };

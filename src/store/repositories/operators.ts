@@ -24,8 +24,6 @@ function toKey({ hash: _hash, ...key }: Selectable<OperatorKeysTable>): Operator
   return key;
 }
 
-export type OperatorsRepository = ReturnType<typeof operatorsRepository>;
-
 export function operatorsRepository(db: Kysely<Database>) {
   const byId = (id: string) => db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst();
   /** Changes an account, then (at `cutOffAt`) ends its sessions and revokes its keys, in one transaction. */
@@ -79,14 +77,10 @@ export function operatorsRepository(db: Kysely<Database>) {
     setPassword: (id: string, passwordHash: string, now: string) => change(id, { passwordHash }, now),
     /** Disables (ending its sessions and revoking its keys) or enables an account; false when unknown. */
     setDisabled: (id: string, disabledAt: string | null) => change(id, { disabledAt }, disabledAt),
-    /** Removes an account with its sessions and keys; false when unknown. */
+    /** Removes an account with (foreign keys on delete cascade) its sessions and keys; false when unknown. */
     async remove(id: string): Promise<boolean> {
-      return db.transaction().execute(async (tx) => {
-        await tx.deleteFrom('operator_sessions').where('operatorId', '=', id).execute();
-        await tx.deleteFrom('operator_keys').where('operatorId', '=', id).execute();
-        const r = await tx.deleteFrom('operators').where('id', '=', id).executeTakeFirst();
-        return Number(r.numDeletedRows) === 1;
-      });
+      const r = await db.deleteFrom('operators').where('id', '=', id).executeTakeFirst();
+      return Number(r.numDeletedRows) === 1;
     },
     async signedIn(id: string, now: string): Promise<void> {
       await db.updateTable('operators').set({ lastSignInAt: now }).where('id', '=', id).execute();

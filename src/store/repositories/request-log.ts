@@ -49,8 +49,6 @@ function sqliteInserter(db: Kysely<Database>, sqlite: BetterSqlite3.Database) {
   return (entries: readonly RequestLogEntry[]) => db.connection().execute(async () => insertAll(entries));
 }
 
-export type RequestLogRepository = ReturnType<typeof requestLogRepository>;
-
 export function requestLogRepository(db: Kysely<Database>, sqlite?: BetterSqlite3.Database) {
   const insertSqlite = sqlite === undefined ? undefined : sqliteInserter(db, sqlite);
   return {
@@ -101,14 +99,8 @@ export function requestLogRepository(db: Kysely<Database>, sqlite?: BetterSqlite
         .where('at', '>=', since);
       if (connectionId !== undefined) q = q.where('connectionId', '=', connectionId);
       const rows = await q.groupBy([hour, 'connectionId']).orderBy(hour).execute();
-      return rows.map(
-        (r): UsageBucket => ({
-          hour: String(r.hour),
-          connectionId: r.connectionId,
-          requests: Number(r.requests),
-          errors: Number(r.errors),
-        }),
-      );
+      // PostgreSQL answers counts as text.
+      return rows.map((r) => ({ ...r, requests: Number(r.requests), errors: Number(r.errors) }));
     },
     async updateStats(updates: ConnectionStatsUpdate[]): Promise<void> {
       for (const u of updates) {
@@ -132,19 +124,10 @@ export function requestLogRepository(db: Kysely<Database>, sqlite?: BetterSqlite
     },
     async stats(): Promise<ConnectionStats[]> {
       const rows = await db.selectFrom('connection_stats').selectAll().execute();
-      return rows.map(
-        (r): ConnectionStats => ({
-          connectionId: r.connectionId,
-          lastUsedAt: r.lastUsedAt,
-          lastError: r.lastError,
-          lastErrorAt: r.lastErrorAt,
-          lastSuccessAt: r.lastSuccessAt,
-          allowance:
-            r.allowanceUsed === null || r.allowanceLimit === null || r.allowanceAt === null
-              ? null
-              : { used: r.allowanceUsed, limit: r.allowanceLimit, at: r.allowanceAt },
-        }),
-      );
+      return rows.map(({ allowanceUsed: used, allowanceLimit: limit, allowanceAt: at, ...r }) => ({
+        ...r,
+        allowance: used === null || limit === null || at === null ? null : { used, limit, at },
+      }));
     },
   };
 }

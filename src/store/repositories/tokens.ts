@@ -1,13 +1,11 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { ChangeHub } from '../changes.ts';
 import type { NewTokenRow, TokenRecord, TokenRecordWithHash } from '../rows.ts';
-import type { Database, TokensTable } from '../schema.ts';
+import type { Database } from '../schema.ts';
 
-function toRecord({ hash: _hash, ...record }: Selectable<TokensTable>): TokenRecord {
+function toRecord({ hash: _hash, ...record }: TokenRecordWithHash): TokenRecord {
   return record;
 }
-
-export type TokensRepository = ReturnType<typeof tokensRepository>;
 
 export function tokensRepository(db: Kysely<Database>, changes: ChangeHub) {
   return {
