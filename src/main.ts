@@ -1,5 +1,5 @@
 import { buildApp } from './app.ts';
-import { type Config, checkProductionSafety } from './config/index.ts';
+import { type Config, checkConfig } from './config/index.ts';
 import { type AppContext, type ContextOverrides, createContext } from './context.ts';
 import type { ApiApp } from './http/routes/types.ts';
 import { type MetricsListener, startMetricsListener } from './metrics-listener.ts';
@@ -23,7 +23,7 @@ export async function startService(
   overrides: ContextOverrides = {},
 ): Promise<RunningService> {
   // loadConfig checks this already; a Config built by hand, or sandbox clients passed in, must not bypass it.
-  checkProductionSafety(config, config.sandbox || overrides.sandboxes !== undefined);
+  checkConfig({ ...config, sandbox: config.sandbox || overrides.sandboxes !== undefined });
   const ctx = await createContext(config, overrides);
   const app = buildApp(ctx);
   try {

@@ -3,7 +3,7 @@
 // when it listens beyond loopback.
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { MetricsConfig } from './config/index.ts';
+import type { Config } from './config/index.ts';
 import type { Metrics } from './lib/metrics.ts';
 
 export interface MetricsListener {
@@ -19,7 +19,7 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 
 export async function startMetricsListener(
   metrics: Metrics,
-  config: MetricsConfig & { port: number },
+  config: Config['metrics'] & { port: number },
 ): Promise<MetricsListener> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
