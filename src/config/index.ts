@@ -18,50 +18,42 @@ function isLoopbackHost(hostname: string): boolean {
   return host === '::1' || host === '0:0:0:0:0:0:0:1';
 }
 
-const KEY_ID = /^[A-Za-z0-9_.-]{1,64}$/;
-
 /** `CRM_PROXY_ENCRYPTION_KEYS="kid1:<base64 32 bytes>,kid2:…"`: each key 32 raw bytes (AES-256). */
 export function parseEncryptionKeys(raw: string | undefined, name = 'CRM_PROXY_ENCRYPTION_KEYS') {
   const keys: { id: string; key: Buffer }[] = [];
-  for (const [i, part] of (raw ?? '').split(',').entries()) {
-    const entry = part.trim();
-    if (entry === '') continue;
-    const sep = entry.indexOf(':');
-    const id = sep > 0 ? entry.slice(0, sep) : '';
-    if (!KEY_ID.test(id)) {
+  for (const [i, entry] of (raw ?? '').split(',').entries()) {
+    if (entry.trim() === '') continue;
+    const [, id, b64 = ''] = /^\s*([A-Za-z0-9_.-]{1,64}):(.*?)\s*$/.exec(entry) ?? [];
+    if (id === undefined)
       throw new ConfigError(
         `${name}: entry ${i + 1} must look like <key id>:<base64 key> (key id: letters, digits, _.-)`,
       );
-    }
-    const b64 = entry.slice(sep + 1);
     const key = Buffer.from(b64, 'base64');
-    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || key.length !== 32) {
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || key.length !== 32)
       throw new ConfigError(
         `${name}: key "${id}" must be 32 bytes encoded in base64 (openssl rand -base64 32)`,
       );
-    }
     if (keys.some((k) => k.id === id)) throw new ConfigError(`${name}: key id "${id}" appears twice`);
     keys.push({ id, key });
   }
   return keys;
 }
 
-/** The encryption keys and the one new secrets are sealed with. */
+/** The encryption keys and the one new secrets are sealed with (the only key, when there is one). */
 function encryption(list: string | undefined, id: string | undefined, problems: string[]) {
-  let keys: ReturnType<typeof parseEncryptionKeys>;
   try {
-    keys = parseEncryptionKeys(list);
+    const keys = parseEncryptionKeys(list);
+    if (id !== undefined && !keys.some((k) => k.id === id))
+      problems.push('CRM_PROXY_ENCRYPTION_KEY_ID names a key that is not in CRM_PROXY_ENCRYPTION_KEYS');
+    if (id === undefined && keys.length > 1)
+      problems.push(
+        'CRM_PROXY_ENCRYPTION_KEY_ID is required when CRM_PROXY_ENCRYPTION_KEYS holds several keys',
+      );
+    return { keys, activeKeyId: id ?? keys[0]?.id };
   } catch (err) {
     problems.push(...(err as ConfigError).problems);
     return { keys: [], activeKeyId: id };
   }
-  if (id !== undefined && !keys.some((k) => k.id === id))
-    problems.push('CRM_PROXY_ENCRYPTION_KEY_ID names a key that is not in CRM_PROXY_ENCRYPTION_KEYS');
-  if (id === undefined && keys.length > 1)
-    problems.push(
-      'CRM_PROXY_ENCRYPTION_KEY_ID is required when CRM_PROXY_ENCRYPTION_KEYS holds several keys',
-    );
-  return { keys, activeKeyId: id ?? keys[0]?.id };
 }
 
 /**
@@ -107,7 +99,7 @@ export function checkConfig(c: Config, problems: string[] = []): void {
         `CRM_PROXY_PUBLIC_URL_${region.toUpperCase()} is a plain http:// URL, which would carry API tokens unencrypted. With NODE_ENV=production use an https:// URL, or set CRM_PROXY_BEHIND_TLS=true if a proxy in front terminates TLS.`,
       );
   }
-  if (problems.length > 0) throw new ConfigError(problems);
+  if (problems.length > 0) throw new ConfigError(...problems);
 }
 
 /**

@@ -15,15 +15,11 @@ export type Env = Record<string, string | undefined>;
 export class ConfigError extends Error {
   readonly problems: readonly string[];
 
-  constructor(problems: string | readonly string[]) {
-    const list = typeof problems === 'string' ? [problems] : [...problems];
-    super(
-      list.length === 1
-        ? (list[0] ?? '')
-        : `${list.length} configuration problems:\n${list.map((p) => `  - ${p}`).join('\n')}`,
-    );
+  constructor(...problems: string[]) {
+    const list = problems.map((p) => `  - ${p}`).join('\n');
+    super(problems.length === 1 ? problems[0] : `${problems.length} configuration problems:\n${list}`);
     this.name = 'ConfigError';
-    this.problems = list;
+    this.problems = problems;
   }
 }
 
@@ -46,22 +42,16 @@ type Extra = Partial<VariableOptions>;
 export type SettingsDeclaration = TObject;
 
 // The kinds of setting, each wording its own problem; a `fallback` of undefined is no default.
-export const whole = (env: string, fallback: number | undefined, min: number, max: number, unit: string) =>
-  Type.Integer({
-    env,
-    default: fallback,
-    minimum: min,
-    maximum: max,
-    problem: `must be a whole number of ${unit} from ${min} to ${max}`,
-  });
+export const whole = (
+  env: string,
+  fallback: number | undefined,
+  min: number,
+  max: number,
+  unit: string,
+  problem = `must be a whole number of ${unit} from ${min} to ${max}`,
+) => Type.Integer({ env, default: fallback, minimum: min, maximum: max, problem });
 export const port = (env: string, fallback?: number) =>
-  Type.Integer({
-    env,
-    default: fallback,
-    minimum: 0,
-    maximum: 65535,
-    problem: 'must be a port number (0-65535)',
-  });
+  whole(env, fallback, 0, 65535, 'ports', 'must be a port number (0-65535)');
 /** `true`/`false`, also `1`/`0`, `yes`/`no`, `on`/`off`. */
 export const flag = (env: string, fallback?: boolean) =>
   Type.Boolean({ env, default: fallback, problem: 'must be true or false' });
@@ -89,39 +79,39 @@ export const httpUrl = (options: Extra & { env: string }) =>
 /** Each setting's JSON Schema as env-schema checks it, made once so that Ajv compiles it once. */
 const schemas = new WeakMap<VariableOptions, object>();
 
-/** The setting's JSON Schema (env-schema, Ajv underneath) and its own check. */
-function accepts(setting: VariableOptions, value: unknown): boolean {
+/**
+ * A variable's text as its setting reads it, or undefined when refused: env-schema (Ajv) checks it
+ * against the setting's JSON Schema and coerces it (a number, a flag), then the setting's own check.
+ * A choice is read in any case, a flag also as 1/0, yes/no, on/off.
+ */
+function parse(setting: VariableOptions, text: string): unknown {
   let schema = schemas.get(setting);
   if (schema === undefined) {
     const { env, problem, crmUrl, check, decode, ...json } = setting;
     schema = { type: 'object', properties: { [env]: json } };
     schemas.set(setting, schema);
   }
+  const word = setting.type === 'boolean' || setting.enum !== undefined ? text.toLowerCase() : text;
+  // Ajv coerces only `true` and `false` into a flag.
+  const flag = ['1', 'yes', 'on'].includes(word)
+    ? 'true'
+    : ['0', 'no', 'off'].includes(word)
+      ? 'false'
+      : word;
   try {
-    envSchema({ schema, data: { [setting.env]: value }, env: false });
+    const data = { [setting.env]: setting.type === 'boolean' ? flag : word };
+    const value: unknown = envSchema({ schema, data, env: false })[setting.env];
+    return setting.check?.(value as never) === false ? undefined : value;
   } catch {
-    return false;
+    return undefined;
   }
-  return setting.check?.(value as never) !== false;
-}
-
-/** The text of a variable as its schema expects it: a boolean, a lower-case choice, a number, or text. */
-function candidate(schema: VariableOptions, text: string): unknown {
-  if (schema.type === 'number' || schema.type === 'integer') return Number(text);
-  if (schema.type === 'boolean') {
-    const word = text.toLowerCase();
-    if (['1', 'true', 'yes', 'on'].includes(word)) return true;
-    return ['0', 'false', 'no', 'off'].includes(word) ? false : text;
-  }
-  return Array.isArray(schema.enum) ? text.toLowerCase() : text;
 }
 
 /**
  * A declaration's value from the environment. Each variable set is checked on its own, so that every
  * bad one is added to `problems`; unset ones take their default (the declaration's own, not checked
- * again), or stay absent when optional. With
- * `httpsOnly` (NODE_ENV=production without CRM_PROXY_ALLOW_PLAIN_HTTP_CRM) a CRM URL set to plain
- * http is a problem too.
+ * again), or stay absent when optional. With `httpsOnly` (NODE_ENV=production without
+ * CRM_PROXY_ALLOW_PLAIN_HTTP_CRM) a CRM URL set to plain http is a problem too.
  */
 export function readSettings<T extends SettingsDeclaration>(
   declaration: T,
@@ -139,18 +129,15 @@ export function readSettings<T extends SettingsDeclaration>(
     if (typeof s.env !== 'string' || typeof s.problem !== 'string')
       throw new Error(`setting ${key} must name its variable (env) and what a wrong value is (problem)`);
     const text = env[s.env]?.trim() || undefined;
-    const raw = text === undefined ? s.default : candidate(s, text);
-    if (raw === undefined) {
-      if (declaration.required?.includes(key)) problems.push(`${s.env} is not set; it ${s.problem}`);
-    } else if (text !== undefined && !accepts(s, raw)) {
-      problems.push(`${s.env} ${s.problem}`);
-    } else {
-      value[key] = s.decode === undefined ? raw : s.decode(raw as never);
-      if (s.crmUrl === true && httpsOnly && text !== undefined && new URL(text).protocol === 'http:')
-        problems.push(
-          `${s.env} is a plain http:// URL: with NODE_ENV=production a CRM is reached over https only. Use an https:// URL, or set CRM_PROXY_ALLOW_PLAIN_HTTP_CRM=true if the CRM sits on a private network you trust.`,
-        );
-    }
+    const raw = text === undefined ? s.default : parse(s, text);
+    if (raw !== undefined) value[key] = s.decode === undefined ? raw : s.decode(raw as never);
+    if (raw === undefined && text !== undefined) problems.push(`${s.env} ${s.problem}`);
+    else if (raw === undefined && declaration.required?.includes(key))
+      problems.push(`${s.env} is not set; it ${s.problem}`);
+    else if (s.crmUrl === true && httpsOnly && text !== undefined && new URL(text).protocol === 'http:')
+      problems.push(
+        `${s.env} is a plain http:// URL: with NODE_ENV=production a CRM is reached over https only. Use an https:// URL, or set CRM_PROXY_ALLOW_PLAIN_HTTP_CRM=true if the CRM sits on a private network you trust.`,
+      );
   }
   return value as StaticDecode<T>;
 }
