@@ -112,16 +112,8 @@ export function createLogger(
     sync: false,
     mkdir: toFile,
     minLength: LOG_BATCH_BYTES,
+    periodicFlush: LOG_FLUSH_MS,
   });
-  const timer = setInterval(() => {
-    try {
-      destination.flush();
-    } catch {
-      // Closed (at exit): nothing left to write.
-    }
-  }, LOG_FLUSH_MS);
-  timer.unref();
-  destination.on('close', () => clearInterval(timer));
   return pino(options, destination);
 }
 
@@ -191,13 +183,16 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     admin,
     readinessDetails: (): Record<string, string> => {
       const mode = shared.mode();
-      if (mode === 'local') return {};
-      return {
-        redis:
-          mode === 'shared' ? 'ok, limits shared across instances' : 'degraded, using per-instance limits',
-      };
+      const redis =
+        mode === 'shared' ? 'ok, limits shared across instances' : 'degraded, using per-instance limits';
+      return mode === 'local' ? {} : { redis };
     },
-    isReady: () => storeAnswers(store),
+    // A primary-key lookup that finds nothing: cheap, and proves the store answers.
+    isReady: () =>
+      store.connections.find('conn_readiness_probe').then(
+        () => true,
+        () => false,
+      ),
     async close() {
       for (const part of closing) await part?.close();
     },
@@ -379,14 +374,4 @@ function outboundClient({ config, clock, logger, metrics }: Base): HttpClient {
     }
   });
   return client;
-}
-
-async function storeAnswers(store: Store): Promise<boolean> {
-  try {
-    // A primary-key lookup that finds nothing: cheap, and proves the store answers.
-    await store.connections.find('conn_readiness_probe');
-    return true;
-  } catch {
-    return false;
-  }
 }

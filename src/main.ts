@@ -26,25 +26,17 @@ export async function startService(
   checkConfig({ ...config, sandbox: config.sandbox || overrides.sandboxes !== undefined });
   const ctx = await createContext(config, overrides);
   const app = buildApp(ctx);
+  let metricsListener: MetricsListener | undefined;
   try {
     await app.listen({ port: config.port, host: config.host });
+    if (ctx.metrics !== null) metricsListener = await startMetricsListener(ctx.metrics, config.metrics);
   } catch (err) {
+    await app.close();
     await ctx.close();
     throw err;
   }
   // Resume jobs an earlier process left running (their lease expired), and keep sweeping.
   ctx.jobs.start();
-  let metricsListener: MetricsListener | undefined;
-  const metricsPort = config.metrics.port;
-  if (ctx.metrics !== null && metricsPort !== undefined) {
-    try {
-      metricsListener = await startMetricsListener(ctx.metrics, { ...config.metrics, port: metricsPort });
-    } catch (err) {
-      await app.close();
-      await ctx.close();
-      throw err;
-    }
-  }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const { host } = config;
