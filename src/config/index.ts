@@ -3,7 +3,7 @@
 import { isIP } from 'node:net';
 import { BUILT_IN_PROVIDERS } from '../providers/index.ts';
 import { SERVICE_SETTINGS } from './service.ts';
-import { ConfigError, type Env, readSettings, type SettingsDeclaration } from './settings.ts';
+import { ConfigError, readSettings, type SettingsDeclaration } from './settings.ts';
 
 export { ConfigError } from './settings.ts';
 
@@ -107,7 +107,7 @@ export function checkConfig(c: Config, problems: string[] = []): void {
  * registers others): the service's settings, then every module's own declaration.
  */
 export function loadConfig(
-  env: Env = process.env,
+  env: NodeJS.ProcessEnv = process.env,
   modules: readonly { profile: { id: string }; settings: SettingsDeclaration }[] = BUILT_IN_PROVIDERS,
 ) {
   const problems: string[] = [];
@@ -130,19 +130,14 @@ export function loadConfig(
       ...s.capacity,
       /** Per API token: a token bucket refilled at `perSecond`, holding `burst`; null: no limit. */
       rateLimit:
-        rate.perSecond === 0
-          ? null
-          : { perSecond: rate.perSecond, burst: rate.burst ?? Math.max(2000, rate.perSecond) },
+        rate.perSecond === 0 ? null : { ...rate, burst: rate.burst ?? Math.max(2000, rate.perSecond) },
     },
     durable: {
       ...s.durable,
       jobSweepMs: s.durable.jobSweepMs ?? Math.min(5000, Math.floor(s.durable.jobLeaseMs / 3)),
     },
     /** OpenTelemetry tracing; undefined: off. */
-    tracing:
-      tracing.endpoint === undefined
-        ? undefined
-        : { endpoint: tracing.endpoint, serviceName: tracing.serviceName },
+    tracing: tracing.endpoint === undefined ? undefined : { ...tracing, endpoint: tracing.endpoint },
     sandboxPorts: { salesforce: ports.salesforce ?? next(1), hubspot: ports.hubspot ?? next(2) },
     encryption: encryption(encryptionKeys, encryptionKeyId, problems),
     /** Each registered CRM's settings by provider id; `settingsOf(config.providers, module)` types one. */

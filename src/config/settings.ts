@@ -5,9 +5,6 @@
 import envSchema from 'env-schema';
 import { type StaticDecode, type TObject, type TSchema, type TSchemaOptions, Type } from 'typebox';
 
-/** The process environment, or a test's. */
-export type Env = Record<string, string | undefined>;
-
 /**
  * A bad or unsafe configuration: each problem names the variable, never its value. One error
  * carries every problem found, so an operator fixes them all in one go instead of one per start.
@@ -115,7 +112,7 @@ function parse(setting: VariableOptions, text: string): unknown {
  */
 export function readSettings<T extends SettingsDeclaration>(
   declaration: T,
-  env: Env,
+  env: NodeJS.ProcessEnv,
   problems: string[],
   httpsOnly = false,
 ): StaticDecode<T> {
