@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import { type Config, checkConfig } from './config/index.ts';
 import { type AppContext, type ContextOverrides, createContext } from './context.ts';
@@ -37,8 +38,7 @@ export async function startService(
   }
   // Resume jobs an earlier process left running (their lease expired), and keep sweeping.
   ctx.jobs.start();
-  const address = app.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const { port } = app.server.address() as AddressInfo;
   const { host } = config;
   const bracketed = host.includes(':') ? `[${host}]` : host;
   const baseUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : bracketed}:${port}`;
@@ -65,13 +65,9 @@ export async function startService(
 
 /**
  * SIGTERM / SIGINT: stop taking requests, finish the ones in flight, then run `close`. A second
- * signal, or a close that hangs past `timeoutMs`, exits at once.
+ * signal, or a close that hangs past 30 seconds, exits at once.
  */
-export function onShutdownSignal(
-  close: () => Promise<void>,
-  log: (msg: string) => void,
-  timeoutMs = 30_000,
-): void {
+export function onShutdownSignal(close: () => Promise<void>, log: (msg: string) => void): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -83,7 +79,7 @@ export function onShutdownSignal(
     const timer = setTimeout(() => {
       log('shutdown timed out; exiting');
       process.exit(1);
-    }, timeoutMs);
+    }, 30_000);
     timer.unref();
     close().then(
       () => {
