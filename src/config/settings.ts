@@ -99,7 +99,9 @@ function parse(setting: VariableOptions, text: string): unknown {
     const data = { [setting.env]: setting.type === 'boolean' ? flag : word };
     const value: unknown = envSchema({ schema, data, env: false })[setting.env];
     return setting.check?.(value as never) === false ? undefined : value;
-  } catch {
+  } catch (err) {
+    // A refused value; anything else (a schema Ajv cannot compile) is the declaration's mistake.
+    if ((err as { errors?: unknown }).errors === undefined) throw err;
     return undefined;
   }
 }
