@@ -13,9 +13,8 @@ export type ServerLimits = Config['limits'];
 /** `localhost`, 127.0.0.0/8 and ::1: a plain-http URL there never crosses a network. */
 function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1' || host === '0:0:0:0:0:0:0:1';
+  return /^((.+\.)?localhost|::1|0:0:0:0:0:0:0:1)$/.test(host);
 }
 
 /** `CRM_PROXY_ENCRYPTION_KEYS="kid1:<base64 32 bytes>,kid2:…"`: each key 32 raw bytes (AES-256). */
