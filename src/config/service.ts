@@ -41,7 +41,7 @@ const words = (list: string) =>
   list
     .toLowerCase()
     .split(/\s*,\s*/)
-    .filter((p) => p !== '');
+    .filter(Boolean);
 const CAP_EXEMPT = decoded(
   text('CRM_PROXY_CONNECTION_CAP_EXEMPT', 'loopback', {
     problem: 'must be "loopback", "none" or a comma-separated list of IP addresses',

@@ -90,11 +90,7 @@ function parse(setting: VariableOptions, text: string): unknown {
   }
   const word = setting.type === 'boolean' || setting.enum !== undefined ? text.toLowerCase() : text;
   // Ajv coerces only `true` and `false` into a flag.
-  const flag = ['1', 'yes', 'on'].includes(word)
-    ? 'true'
-    : ['0', 'no', 'off'].includes(word)
-      ? 'false'
-      : word;
+  const flag = /^(1|yes|on)$/.test(word) ? 'true' : /^(0|no|off)$/.test(word) ? 'false' : word;
   try {
     const data = { [setting.env]: setting.type === 'boolean' ? flag : word };
     const value: unknown = envSchema({ schema, data, env: false })[setting.env];
