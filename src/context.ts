@@ -347,9 +347,7 @@ function workServices(base: Base, crm: ReturnType<typeof crmServices>) {
     retentionMs: durable.jobRetentionMs,
     recordsInFlight: durable.jobRecordsInFlight,
     // The sweep prunes the idempotency keys too.
-    onPrune: async () => {
-      await idempotency.prune();
-    },
+    onPrune: () => idempotency.prune().then(() => undefined),
   });
   return { operations, idempotency, jobs };
 }
@@ -362,16 +360,14 @@ function outboundClient({ config, clock, logger, metrics }: Base): HttpClient {
     retry: { maxAttempts: config.capacity.crmMaxAttempts },
     clock,
   });
-  if (metrics !== null) client.addHook((event) => metrics.recordCrmCall(event));
   const outboundLog = logger.child({ component: 'outbound' });
   client.addHook((event) => {
+    metrics?.recordCrmCall(event);
     // The request and job the call was made for (lib/call-context.ts), so a job's calls can be followed.
     const entry = { ...currentCallIds(), ...event };
-    if (event.retry !== undefined || event.failure !== undefined || (event.status ?? 0) >= 500) {
-      outboundLog.warn(entry, 'crm call failed');
-    } else {
-      outboundLog.debug(entry, 'crm call');
-    }
+    const failed = event.retry !== undefined || event.failure !== undefined || (event.status ?? 0) >= 500;
+    if (failed) outboundLog.warn(entry, 'crm call failed');
+    else outboundLog.debug(entry, 'crm call');
   });
   return client;
 }
