@@ -59,18 +59,16 @@ export function buildApp(ctx: AppContext): ApiApp {
   app.register(errorHandling, { bodyLimit: ctx.bodyLimit });
   app.register(jsonParser, { bodyLimit: ctx.bodyLimit });
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  const adapters = ctx.registry.list();
   app.register(openApi, {
     servers: Object.entries(ctx.config.publicUrls).map(([region, url]) => ({
       url,
       description: `Public URL of the ${region} region`,
     })),
     behindTls: ctx.config.behindTls,
-    providers: ctx.registry.list().map((adapter) => adapter.profile),
+    providers: adapters.map((adapter) => adapter.profile),
     offeredBy: (operation: OperationName) =>
-      ctx.registry
-        .list()
-        .filter((adapter) => adapter.handlers[operation] !== undefined)
-        .map((adapter) => adapter.profile.displayName),
+      adapters.filter((a) => a.handlers[operation] !== undefined).map((a) => a.profile.displayName),
   });
   app.register(docsPage, { behindTls: ctx.config.behindTls });
   const shutdown = { draining: false };

@@ -112,16 +112,8 @@ export function createLogger(
     sync: false,
     mkdir: toFile,
     minLength: LOG_BATCH_BYTES,
+    periodicFlush: LOG_FLUSH_MS,
   });
-  const timer = setInterval(() => {
-    try {
-      destination.flush();
-    } catch {
-      // Closed (at exit): nothing left to write.
-    }
-  }, LOG_FLUSH_MS);
-  timer.unref();
-  destination.on('close', () => clearInterval(timer));
   return pino(options, destination);
 }
 
@@ -190,13 +182,16 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     admin,
     readinessDetails: (): Record<string, string> => {
       const mode = shared.mode();
-      if (mode === 'local') return {};
-      return {
-        redis:
-          mode === 'shared' ? 'ok, limits shared across instances' : 'degraded, using per-instance limits',
-      };
+      const redis =
+        mode === 'shared' ? 'ok, limits shared across instances' : 'degraded, using per-instance limits';
+      return mode === 'local' ? {} : { redis };
     },
-    isReady: () => storeAnswers(store),
+    // A primary-key lookup that finds nothing: cheap, and proves the store answers.
+    isReady: () =>
+      store.connections.find('conn_readiness_probe').then(
+        () => true,
+        () => false,
+      ),
     async close() {
       for (const part of closing) await part?.close();
     },
@@ -351,9 +346,7 @@ function workServices(base: Base, crm: ReturnType<typeof crmServices>) {
     retentionMs: durable.jobRetentionMs,
     recordsInFlight: durable.jobRecordsInFlight,
     // The sweep prunes the idempotency keys too.
-    onPrune: async () => {
-      await idempotency.prune();
-    },
+    onPrune: () => idempotency.prune().then(() => undefined),
   });
   return { operations, idempotency, jobs };
 }
@@ -366,26 +359,14 @@ function outboundClient({ config, clock, logger, metrics }: Base): HttpClient {
     retry: { maxAttempts: config.capacity.crmMaxAttempts },
     clock,
   });
-  if (metrics !== null) client.addHook((event) => metrics.recordCrmCall(event));
   const outboundLog = logger.child({ component: 'outbound' });
   client.addHook((event) => {
+    metrics?.recordCrmCall(event);
     // The request and job the call was made for (lib/call-context.ts), so a job's calls can be followed.
     const entry = { ...currentCallIds(), ...event };
-    if (event.retry !== undefined || event.failure !== undefined || (event.status ?? 0) >= 500) {
-      outboundLog.warn(entry, 'crm call failed');
-    } else {
-      outboundLog.debug(entry, 'crm call');
-    }
+    const failed = event.retry !== undefined || event.failure !== undefined || (event.status ?? 0) >= 500;
+    if (failed) outboundLog.warn(entry, 'crm call failed');
+    else outboundLog.debug(entry, 'crm call');
   });
   return client;
-}
-
-async function storeAnswers(store: Store): Promise<boolean> {
-  try {
-    // A primary-key lookup that finds nothing: cheap, and proves the store answers.
-    await store.connections.find('conn_readiness_probe');
-    return true;
-  } catch {
-    return false;
-  }
 }

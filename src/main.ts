@@ -1,5 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
-import { type Config, checkProductionSafety } from './config/index.ts';
+import { type Config, checkConfig } from './config/index.ts';
 import { type AppContext, type ContextOverrides, createContext } from './context.ts';
 import type { ApiApp } from './http/routes/types.ts';
 import { type MetricsListener, startMetricsListener } from './metrics-listener.ts';
@@ -23,30 +24,21 @@ export async function startService(
   overrides: ContextOverrides = {},
 ): Promise<RunningService> {
   // loadConfig checks this already; a Config built by hand, or sandbox clients passed in, must not bypass it.
-  checkProductionSafety(config, config.sandbox || overrides.sandboxes !== undefined);
+  checkConfig({ ...config, sandbox: config.sandbox || overrides.sandboxes !== undefined });
   const ctx = await createContext(config, overrides);
   const app = buildApp(ctx);
+  let metricsListener: MetricsListener | undefined;
   try {
     await app.listen({ port: config.port, host: config.host });
+    if (ctx.metrics !== null) metricsListener = await startMetricsListener(ctx.metrics, config.metrics);
   } catch (err) {
+    await app.close();
     await ctx.close();
     throw err;
   }
   // Resume jobs an earlier process left running (their lease expired), and keep sweeping.
   ctx.jobs.start();
-  let metricsListener: MetricsListener | undefined;
-  const metricsPort = config.metrics.port;
-  if (ctx.metrics !== null && metricsPort !== undefined) {
-    try {
-      metricsListener = await startMetricsListener(ctx.metrics, { ...config.metrics, port: metricsPort });
-    } catch (err) {
-      await app.close();
-      await ctx.close();
-      throw err;
-    }
-  }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const { port } = app.server.address() as AddressInfo;
   const { host } = config;
   const bracketed = host.includes(':') ? `[${host}]` : host;
   const baseUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : bracketed}:${port}`;
@@ -73,13 +65,9 @@ export async function startService(
 
 /**
  * SIGTERM / SIGINT: stop taking requests, finish the ones in flight, then run `close`. A second
- * signal, or a close that hangs past `timeoutMs`, exits at once.
+ * signal, or a close that hangs past 30 seconds, exits at once.
  */
-export function onShutdownSignal(
-  close: () => Promise<void>,
-  log: (msg: string) => void,
-  timeoutMs = 30_000,
-): void {
+export function onShutdownSignal(close: () => Promise<void>, log: (msg: string) => void): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -91,7 +79,7 @@ export function onShutdownSignal(
     const timer = setTimeout(() => {
       log('shutdown timed out; exiting');
       process.exit(1);
-    }, timeoutMs);
+    }, 30_000);
     timer.unref();
     close().then(
       () => {

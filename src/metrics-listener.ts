@@ -2,8 +2,10 @@
 // the API so that the load balancer in front never exposes it. An optional bearer token guards it
 // when it listens beyond loopback.
 import { timingSafeEqual } from 'node:crypto';
+import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { MetricsConfig } from './config/index.ts';
+import type { AddressInfo } from 'node:net';
+import type { Config } from './config/index.ts';
 import type { Metrics } from './lib/metrics.ts';
 
 export interface MetricsListener {
@@ -17,9 +19,10 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return sent.length === want.length && timingSafeEqual(sent, want);
 }
 
+/** Listens on `config.port` (a metrics port is configured whenever there are metrics). */
 export async function startMetricsListener(
   metrics: Metrics,
-  config: MetricsConfig & { port: number },
+  config: Config['metrics'],
 ): Promise<MetricsListener> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -42,12 +45,10 @@ export async function startMetricsListener(
       () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics could not be collected\n'),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  server.listen(config.port, config.host);
+  // Rejects with the listen error (a port in use).
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
     url: `http://${host}:${port}/metrics`,

@@ -3,114 +3,67 @@
 import { isIP } from 'node:net';
 import { BUILT_IN_PROVIDERS } from '../providers/index.ts';
 import { SERVICE_SETTINGS } from './service.ts';
-import { ConfigError, type Env, type Findings, readSettings, type SettingsSource } from './settings.ts';
+import { ConfigError, readSettings, type SettingsDeclaration } from './settings.ts';
 
-export { ConfigError, type SettingsSource } from './settings.ts';
+export { ConfigError } from './settings.ts';
 
 export type Config = ReturnType<typeof loadConfig>;
 export type ServerLimits = Config['limits'];
-export type MetricsConfig = Config['metrics'];
-export interface EncryptionKey {
-  id: string;
-  /** 32 raw bytes (AES-256). */
-  key: Buffer;
-}
-
-type Safety = { production: boolean; publicUrls: Record<string, string | undefined>; behindTls: boolean };
 
 /** `localhost`, 127.0.0.0/8 and ::1: a plain-http URL there never crosses a network. */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1' || host === '0:0:0:0:0:0:0:1';
+  return /^((.+\.)?localhost|::1|0:0:0:0:0:0:0:1)$/.test(host);
 }
 
-/**
- * What NODE_ENV=production refuses. The sandbox CRMs (with `/__sandbox`) and the generated key never
- * run there: a forced CRM_PROXY_SANDBOX stops the start rather than being ignored. A plain-http public
- * URL would carry bearer tokens in clear text, unless a TLS-terminating proxy is declared in front.
- */
-function productionProblems(c: Safety, sandboxRequested: boolean | undefined, crmUrls: object): string[] {
-  if (!c.production) return [];
-  const problems: string[] = [];
-  if (sandboxRequested === true)
-    problems.push(
-      'CRM_PROXY_SANDBOX cannot be on when NODE_ENV=production: the sandbox CRMs, their /__sandbox control API and the generated development key are for development only. Unset CRM_PROXY_SANDBOX, or unset NODE_ENV to try the sandbox.',
-    );
-  for (const [name, value] of Object.entries(crmUrls))
-    if (new URL(value).protocol === 'http:')
-      problems.push(
-        `${name} is a plain http:// URL: with NODE_ENV=production a CRM is reached over https only. Use an https:// URL, or set CRM_PROXY_ALLOW_PLAIN_HTTP_CRM=true if the CRM sits on a private network you trust.`,
-      );
-  for (const [region, value] of Object.entries(c.publicUrls)) {
-    if (value === undefined) continue;
-    const url = new URL(value);
-    if (!c.behindTls && url.protocol === 'http:' && !isLoopbackHost(url.hostname))
-      problems.push(
-        `CRM_PROXY_PUBLIC_URL_${region.toUpperCase()} is a plain http:// URL, which would carry API tokens unencrypted. With NODE_ENV=production use an https:// URL, or set CRM_PROXY_BEHIND_TLS=true if a proxy in front terminates TLS.`,
-      );
-  }
-  return problems;
-}
-
-/** For a Config not made by loadConfig, or sandbox clients passed in: the same refusals. */
-export function checkProductionSafety(config: Safety, sandboxRequested: boolean): void {
-  const problems = productionProblems(config, sandboxRequested, {});
-  if (problems.length > 0) throw new ConfigError(problems);
-}
-
-const KEY_ID = /^[A-Za-z0-9_.-]{1,64}$/;
-
-/** `CRM_PROXY_ENCRYPTION_KEYS="kid1:<base64 32 bytes>,kid2:…"`. */
-export function parseEncryptionKeys(
-  raw: string | undefined,
-  name = 'CRM_PROXY_ENCRYPTION_KEYS',
-): EncryptionKey[] {
-  const keys: EncryptionKey[] = [];
-  for (const [i, part] of (raw ?? '').split(',').entries()) {
-    const entry = part.trim();
-    if (entry === '') continue;
-    const sep = entry.indexOf(':');
-    const id = sep > 0 ? entry.slice(0, sep) : '';
-    if (!KEY_ID.test(id)) {
+/** `CRM_PROXY_ENCRYPTION_KEYS="kid1:<base64 32 bytes>,kid2:…"`: each key 32 raw bytes (AES-256). */
+export function parseEncryptionKeys(raw: string | undefined, name = 'CRM_PROXY_ENCRYPTION_KEYS') {
+  const keys: { id: string; key: Buffer }[] = [];
+  for (const [i, entry] of (raw ?? '').split(',').entries()) {
+    if (entry.trim() === '') continue;
+    const [, id, b64 = ''] = /^\s*([A-Za-z0-9_.-]{1,64}):(.*?)\s*$/.exec(entry) ?? [];
+    if (id === undefined)
       throw new ConfigError(
         `${name}: entry ${i + 1} must look like <key id>:<base64 key> (key id: letters, digits, _.-)`,
       );
-    }
-    const b64 = entry.slice(sep + 1);
     const key = Buffer.from(b64, 'base64');
-    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || key.length !== 32) {
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || key.length !== 32)
       throw new ConfigError(
         `${name}: key "${id}" must be 32 bytes encoded in base64 (openssl rand -base64 32)`,
       );
-    }
     if (keys.some((k) => k.id === id)) throw new ConfigError(`${name}: key id "${id}" appears twice`);
     keys.push({ id, key });
   }
   return keys;
 }
 
-/** The encryption keys and the one new secrets are sealed with. */
+/** The encryption keys and the one new secrets are sealed with (the only key, when there is one). */
 function encryption(list: string | undefined, id: string | undefined, problems: string[]) {
-  let keys: EncryptionKey[];
   try {
-    keys = parseEncryptionKeys(list);
+    const keys = parseEncryptionKeys(list);
+    if (id !== undefined && !keys.some((k) => k.id === id))
+      problems.push('CRM_PROXY_ENCRYPTION_KEY_ID names a key that is not in CRM_PROXY_ENCRYPTION_KEYS');
+    if (id === undefined && keys.length > 1)
+      problems.push(
+        'CRM_PROXY_ENCRYPTION_KEY_ID is required when CRM_PROXY_ENCRYPTION_KEYS holds several keys',
+      );
+    return { keys, activeKeyId: id ?? keys[0]?.id };
   } catch (err) {
     problems.push(...(err as ConfigError).problems);
     return { keys: [], activeKeyId: id };
   }
-  if (id !== undefined && !keys.some((k) => k.id === id))
-    problems.push('CRM_PROXY_ENCRYPTION_KEY_ID names a key that is not in CRM_PROXY_ENCRYPTION_KEYS');
-  if (id === undefined && keys.length > 1)
-    problems.push(
-      'CRM_PROXY_ENCRYPTION_KEY_ID is required when CRM_PROXY_ENCRYPTION_KEYS holds several keys',
-    );
-  return { keys, activeKeyId: id ?? keys[0]?.id };
 }
 
-/** What no single variable can say: settings that must agree with each other. */
-function crossChecks(c: Config, problems: string[]): void {
+/**
+ * What no single variable can say: settings that must agree with each other, and what
+ * NODE_ENV=production refuses. The sandbox CRMs (with `/__sandbox`) and the generated key never run
+ * there: a forced CRM_PROXY_SANDBOX (or sandbox clients given to startService) stops the start rather
+ * than being ignored. A plain-http public URL would carry bearer tokens in clear text, unless a
+ * TLS-terminating proxy is declared in front. Throws with every problem, `problems` found earlier first;
+ * startService runs it again, for a Config not made by loadConfig.
+ */
+export function checkConfig(c: Config, problems: string[] = []): void {
   const { rateLimit } = c.capacity;
   if (rateLimit !== null && rateLimit.burst < rateLimit.perSecond)
     problems.push('CRM_PROXY_RATE_LIMIT_BURST must be at least CRM_PROXY_RATE_LIMIT_PER_SECOND');
@@ -134,53 +87,61 @@ function crossChecks(c: Config, problems: string[]): void {
     );
   if (c.production && c.connect.logoUrl?.startsWith('https://') === false)
     problems.push('CRM_PROXY_SERVICE_LOGO_URL must be an https URL in production');
+  if (c.production && c.sandbox)
+    problems.push(
+      'CRM_PROXY_SANDBOX cannot be on when NODE_ENV=production: the sandbox CRMs, their /__sandbox control API and the generated development key are for development only. Unset CRM_PROXY_SANDBOX, or unset NODE_ENV to try the sandbox.',
+    );
+  for (const [region, value] of Object.entries(c.publicUrls)) {
+    const url = value === undefined ? undefined : new URL(value);
+    if (c.production && !c.behindTls && url?.protocol === 'http:' && !isLoopbackHost(url.hostname))
+      problems.push(
+        `CRM_PROXY_PUBLIC_URL_${region.toUpperCase()} is a plain http:// URL, which would carry API tokens unencrypted. With NODE_ENV=production use an https:// URL, or set CRM_PROXY_BEHIND_TLS=true if a proxy in front terminates TLS.`,
+      );
+  }
+  if (problems.length > 0) throw new ConfigError(...problems);
 }
 
 /**
  * The configuration of a service running `modules` (the built-in CRMs unless a build or a test
  * registers others): the service's settings, then every module's own declaration.
  */
-export function loadConfig(env: Env = process.env, modules: readonly SettingsSource[] = BUILT_IN_PROVIDERS) {
-  const findings: Findings = { problems: [], crmUrls: {} };
-  const s = readSettings(SERVICE_SETTINGS, env, findings);
-  const providers = Object.fromEntries(
-    modules.map((m) => [m.profile.id, readSettings(m.settings, env, findings)] as const),
-  );
-  const { problems } = findings;
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  modules: readonly { profile: { id: string }; settings: SettingsDeclaration }[] = BUILT_IN_PROVIDERS,
+) {
+  const problems: string[] = [];
+  const s = readSettings(SERVICE_SETTINGS, env, problems);
   const production = s.nodeEnv === 'production';
+  /** Connections may reach a CRM over plain http: always outside production, else by opt-in. */
+  const plainHttpCrm = s.plainHttpCrm || !production;
+  const providers = Object.fromEntries(
+    modules.map((m) => [m.profile.id, readSettings(m.settings, env, problems, !plainHttpCrm)] as const),
+  );
   const { rate, sandboxPorts: ports, tracing, encryptionKeys, encryptionKeyId, ...rest } = s;
   const next = (k: number) => (s.port === 0 ? 0 : s.port + k);
   const config = {
     ...rest,
     /** Sandbox CRMs and the generated development key: never in production. */
     sandbox: s.sandbox ?? !production,
-    /** Connections may reach a CRM over plain http: always outside production, else by opt-in. */
-    plainHttpCrm: s.plainHttpCrm || !production,
+    plainHttpCrm,
     production,
     capacity: {
       ...s.capacity,
       /** Per API token: a token bucket refilled at `perSecond`, holding `burst`; null: no limit. */
       rateLimit:
-        rate.perSecond === 0
-          ? null
-          : { perSecond: rate.perSecond, burst: rate.burst ?? Math.max(2000, rate.perSecond) },
+        rate.perSecond === 0 ? null : { ...rate, burst: rate.burst ?? Math.max(2000, rate.perSecond) },
     },
     durable: {
       ...s.durable,
       jobSweepMs: s.durable.jobSweepMs ?? Math.min(5000, Math.floor(s.durable.jobLeaseMs / 3)),
     },
     /** OpenTelemetry tracing; undefined: off. */
-    tracing:
-      tracing.endpoint === undefined
-        ? undefined
-        : { endpoint: tracing.endpoint, serviceName: tracing.serviceName },
+    tracing: tracing.endpoint === undefined ? undefined : { ...tracing, endpoint: tracing.endpoint },
     sandboxPorts: { salesforce: ports.salesforce ?? next(1), hubspot: ports.hubspot ?? next(2) },
     encryption: encryption(encryptionKeys, encryptionKeyId, problems),
     /** Each registered CRM's settings by provider id; `settingsOf(config.providers, module)` types one. */
     providers: providers as Readonly<Record<string, unknown>>,
   };
-  crossChecks(config, problems);
-  problems.push(...productionProblems(config, s.sandbox, config.plainHttpCrm ? {} : findings.crmUrls));
-  if (problems.length > 0) throw new ConfigError(problems);
+  checkConfig(config, problems);
   return config;
 }

@@ -36,23 +36,19 @@ const NAME = {
   pattern: '^[^\\u0000-\\u001f\\u007f]*$',
 };
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-
 /** `loopback`, `none`, or a comma-separated list of IP addresses (`loopback` allowed in it). */
-function capExempt(env: string) {
-  const problem = 'must be "loopback", "none" or a comma-separated list of IP addresses';
-  const parts = (v: string) =>
-    v
-      .split(',')
-      .map((p) => p.trim().toLowerCase())
-      .filter((p) => p !== '');
-  const check = (v: string) =>
-    parts(v).every((p) => p === 'loopback' || isIP(p) !== 0 || v.toLowerCase() === 'none');
-  return decoded(Type.String({ env, problem, default: 'loopback', check }), (v: string) => ({
-    loopback: parts(v).includes('loopback'),
-    addresses: parts(v).filter((p) => p !== 'loopback' && p !== 'none'),
-  }));
-}
+const words = (list: string) =>
+  list
+    .toLowerCase()
+    .split(/\s*,\s*/)
+    .filter(Boolean);
+const CAP_EXEMPT = decoded(
+  text('CRM_PROXY_CONNECTION_CAP_EXEMPT', 'loopback', {
+    problem: 'must be "loopback", "none" or a comma-separated list of IP addresses',
+    check: (v: string) => v.toLowerCase() === 'none' || words(v).every((p) => p === 'loopback' || isIP(p)),
+  }),
+  (v: string) => ({ loopback: words(v).includes('loopback'), addresses: words(v).filter((p) => isIP(p)) }),
+);
 
 export const SERVICE_SETTINGS = Type.Object({
   nodeEnv: text('NODE_ENV', 'development'),
@@ -76,7 +72,7 @@ export const SERVICE_SETTINGS = Type.Object({
     keepAliveTimeoutMs: ms('CRM_PROXY_KEEP_ALIVE_TIMEOUT_MS', 65_000, 100, DAY_MS),
     maxConnections: whole('CRM_PROXY_MAX_CONNECTIONS', 4096, 1, 1_000_000, 'connections'),
     maxConnectionsPerClient: whole('CRM_PROXY_MAX_CONNECTIONS_PER_CLIENT', 256, 0, 1_000_000, 'connections'),
-    connectionCapExempt: capExempt('CRM_PROXY_CONNECTION_CAP_EXEMPT'),
+    connectionCapExempt: CAP_EXEMPT,
   }),
   /** The per-token limit; a rate of 0 turns it off. An unset burst is 2000, or the rate when higher. */
   rate: Type.Object({
@@ -131,7 +127,7 @@ export const SERVICE_SETTINGS = Type.Object({
     /** https in production. */
     logoUrl: Type.Optional(httpUrl({ env: 'CRM_PROXY_SERVICE_LOGO_URL' })),
   }),
-  logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+  logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   logFile: Type.Optional(text('LOG_FILE')),
   requestLogDays: whole('CRM_PROXY_REQUEST_LOG_DAYS', 7, 1, 3650, 'days'),
 });

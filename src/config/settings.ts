@@ -1,12 +1,9 @@
 // Settings as data: each a TypeBox schema naming its environment variable (`env`), its default, its
 // bounds and, after the variable's name, what a wrong value is (`problem`). The service declares its
-// own (service.ts), each CRM its own (`providers/<crm>/settings.ts`); env-schema (Ajv) checks a whole
-// declaration at once and one reader turns the result into the declaration's typed value.
+// own (service.ts), each CRM its own (`providers/<crm>/settings.ts`); one reader checks each setting
+// with env-schema (Ajv) and its own check, and turns the declaration into its typed value.
 import envSchema from 'env-schema';
 import { type StaticDecode, type TObject, type TSchema, type TSchemaOptions, Type } from 'typebox';
-
-/** The process environment, or a test's. */
-export type Env = Record<string, string | undefined>;
 
 /**
  * A bad or unsafe configuration: each problem names the variable, never its value. One error
@@ -15,15 +12,11 @@ export type Env = Record<string, string | undefined>;
 export class ConfigError extends Error {
   readonly problems: readonly string[];
 
-  constructor(problems: string | readonly string[]) {
-    const list = typeof problems === 'string' ? [problems] : [...problems];
-    super(
-      list.length === 1
-        ? (list[0] ?? '')
-        : `${list.length} configuration problems:\n${list.map((p) => `  - ${p}`).join('\n')}`,
-    );
+  constructor(...problems: string[]) {
+    const list = problems.map((p) => `  - ${p}`).join('\n');
+    super(problems.length === 1 ? problems[0] : `${problems.length} configuration problems:\n${list}`);
     this.name = 'ConfigError';
-    this.problems = list;
+    this.problems = problems;
   }
 }
 
@@ -45,29 +38,17 @@ type Extra = Partial<VariableOptions>;
 /** A declaration: an object of settings, or of groups of settings; its value is `StaticDecode<typeof it>`. */
 export type SettingsDeclaration = TObject;
 
-/** What loadConfig needs of a provider module: its id and its settings declaration. */
-export interface SettingsSource {
-  readonly profile: { readonly id: string };
-  readonly settings: SettingsDeclaration;
-}
-
 // The kinds of setting, each wording its own problem; a `fallback` of undefined is no default.
-export const whole = (env: string, fallback: number | undefined, min: number, max: number, unit: string) =>
-  Type.Integer({
-    env,
-    default: fallback,
-    minimum: min,
-    maximum: max,
-    problem: `must be a whole number of ${unit} from ${min} to ${max}`,
-  });
+export const whole = (
+  env: string,
+  fallback: number | undefined,
+  min: number,
+  max: number,
+  unit: string,
+  problem = `must be a whole number of ${unit} from ${min} to ${max}`,
+) => Type.Integer({ env, default: fallback, minimum: min, maximum: max, problem });
 export const port = (env: string, fallback?: number) =>
-  Type.Integer({
-    env,
-    default: fallback,
-    minimum: 0,
-    maximum: 65535,
-    problem: 'must be a port number (0-65535)',
-  });
+  whole(env, fallback, 0, 65535, 'ports', 'must be a port number (0-65535)');
 /** `true`/`false`, also `1`/`0`, `yes`/`no`, `on`/`off`. */
 export const flag = (env: string, fallback?: boolean) =>
   Type.Boolean({ env, default: fallback, problem: 'must be true or false' });
@@ -92,90 +73,66 @@ export const httpUrl = (options: Extra & { env: string }) =>
     ...options,
   });
 
-type Leaf = { path: string[]; schema: VariableOptions };
-type Flat = { leaves: Leaf[]; schema: { type: 'object'; properties: object; required: string[] } };
-const flatSchemas = new WeakMap<TObject, Flat>();
-
-/** The declaration as env-schema checks it, one property per variable; built once (Ajv compiles it once). */
-function flatSchemaOf(declaration: TObject): Flat {
-  const cached = flatSchemas.get(declaration);
-  if (cached !== undefined) return cached;
-  const flat: Flat = { leaves: [], schema: { type: 'object', properties: {}, required: [] } };
-  const walk = (group: TObject, path: string[]) => {
-    for (const [key, property] of Object.entries(group.properties) as [string, TSchema & Extra][]) {
-      if (!('env' in property) && property.type === 'object')
-        walk(property as unknown as TObject, [...path, key]);
-      else if (typeof property.env !== 'string' || typeof property.problem !== 'string')
-        throw new Error(`setting ${key} must name its variable (env) and what a wrong value is (problem)`);
-      else {
-        const { env, problem, crmUrl, check, decode, ...json } = property as VariableOptions;
-        flat.leaves.push({ path: [...path, key], schema: property as VariableOptions });
-        Object.assign(flat.schema.properties, { [env]: json });
-        if (group.required?.includes(key)) flat.schema.required.push(env);
-      }
-    }
-  };
-  walk(declaration, []);
-  flatSchemas.set(declaration, flat);
-  return flat;
-}
-
-/** The text of a variable as its schema expects it: a boolean, a lower-case choice, a number, or text. */
-function candidate(schema: VariableOptions, text: string): unknown {
-  if (schema.type === 'number' || schema.type === 'integer') return Number(text);
-  if (schema.type === 'boolean') {
-    const word = text.toLowerCase();
-    if (['1', 'true', 'yes', 'on'].includes(word)) return true;
-    return ['0', 'false', 'no', 'off'].includes(word) ? false : text;
-  }
-  return Array.isArray(schema.enum) ? text.toLowerCase() : text;
-}
-
-/** What reading finds besides the value: every problem, and the CRM URLs set (for the production check). */
-export type Findings = { problems: string[]; crmUrls: Record<string, string> };
+/** Each setting's JSON Schema as env-schema checks it, made once so that Ajv compiles it once. */
+const schemas = new WeakMap<VariableOptions, object>();
 
 /**
- * A declaration's value from the environment, checked whole so that every bad variable is recorded
- * in `findings`; unset ones take their default, or stay absent when optional.
+ * A variable's text as its setting reads it, or undefined when refused: env-schema (Ajv) checks it
+ * against the setting's JSON Schema and coerces it (a number, a flag), then the setting's own check.
+ * A choice is read in any case, a flag also as 1/0, yes/no, on/off.
+ */
+function parse(setting: VariableOptions, text: string): unknown {
+  let schema = schemas.get(setting);
+  if (schema === undefined) {
+    const { env, problem, crmUrl, check, decode, ...json } = setting;
+    schema = { type: 'object', properties: { [env]: json } };
+    schemas.set(setting, schema);
+  }
+  const word = setting.type === 'boolean' || setting.enum !== undefined ? text.toLowerCase() : text;
+  // Ajv coerces only `true` and `false` into a flag.
+  const flag = /^(1|yes|on)$/.test(word) ? 'true' : /^(0|no|off)$/.test(word) ? 'false' : word;
+  try {
+    const data = { [setting.env]: setting.type === 'boolean' ? flag : word };
+    const value: unknown = envSchema({ schema, data, env: false })[setting.env];
+    return setting.check?.(value as never) === false ? undefined : value;
+  } catch (err) {
+    // A refused value; anything else (a schema Ajv cannot compile) is the declaration's mistake.
+    if ((err as { errors?: unknown }).errors === undefined) throw err;
+    return undefined;
+  }
+}
+
+/**
+ * A declaration's value from the environment. Each variable set is checked on its own, so that every
+ * bad one is added to `problems`; unset ones take their default (the declaration's own, not checked
+ * again), or stay absent when optional. With `httpsOnly` (NODE_ENV=production without
+ * CRM_PROXY_ALLOW_PLAIN_HTTP_CRM) a CRM URL set to plain http is a problem too.
  */
 export function readSettings<T extends SettingsDeclaration>(
   declaration: T,
-  env: Env,
-  findings: Findings,
+  env: NodeJS.ProcessEnv,
+  problems: string[],
+  httpsOnly = false,
 ): StaticDecode<T> {
-  const { leaves, schema } = flatSchemaOf(declaration);
-  const data: Record<string, unknown> = {};
-  const given = new Set<string>();
-  for (const { schema: s } of leaves) {
-    const text = env[s.env]?.trim();
-    if (text) given.add(s.env);
-    data[s.env] = text ? candidate(s, text) : s.default;
-  }
-  const bad = new Set<string>();
-  try {
-    envSchema({ schema, data, env: false });
-  } catch (err) {
-    for (const { params, instancePath } of (
-      err as { errors: { instancePath: string; params: Record<string, string> }[] }
-    ).errors)
-      bad.add(params['missingProperty'] ?? instancePath.slice(1));
-  }
   const value: Record<string, unknown> = {};
-  for (const { path, schema: s } of leaves) {
-    const group = path.slice(0, -1).reduce<Record<string, unknown>>((o, k) => {
-      o[k] ??= {};
-      return o[k] as Record<string, unknown>;
-    }, value);
-    const raw = data[s.env];
-    if (bad.has(s.env) || (raw !== undefined && s.check?.(raw as never) === false))
-      findings.problems.push(
-        given.has(s.env) ? `${s.env} ${s.problem}` : `${s.env} is not set; it ${s.problem}`,
-      );
-    else if (raw !== undefined) {
-      const setting = s.decode === undefined ? raw : s.decode(raw as never);
-      group[path.at(-1) as string] = setting;
-      if (s.crmUrl === true && given.has(s.env)) findings.crmUrls[s.env] = setting as string;
+  for (const [key, property] of Object.entries(declaration.properties) as [string, TSchema & Extra][]) {
+    if (!('env' in property) && property.type === 'object') {
+      value[key] = readSettings(property as unknown as TObject, env, problems, httpsOnly);
+      continue;
     }
+    const s = property as VariableOptions;
+    if (typeof s.env !== 'string' || typeof s.problem !== 'string')
+      throw new Error(`setting ${key} must name its variable (env) and what a wrong value is (problem)`);
+    const text = env[s.env]?.trim() || undefined;
+    const raw = text === undefined ? s.default : parse(s, text);
+    if (raw !== undefined) value[key] = s.decode === undefined ? raw : s.decode(raw as never);
+    if (raw === undefined && text !== undefined) problems.push(`${s.env} ${s.problem}`);
+    else if (raw === undefined && declaration.required?.includes(key))
+      problems.push(`${s.env} is not set; it ${s.problem}`);
+    else if (s.crmUrl === true && httpsOnly && text !== undefined && new URL(text).protocol === 'http:')
+      problems.push(
+        `${s.env} is a plain http:// URL: with NODE_ENV=production a CRM is reached over https only. Use an https:// URL, or set CRM_PROXY_ALLOW_PLAIN_HTTP_CRM=true if the CRM sits on a private network you trust.`,
+      );
   }
   return value as StaticDecode<T>;
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Type } from 'typebox';
 import { ConfigError, loadConfig } from '../../src/config/index.ts';
-import { decoded, type Findings, readSettings } from '../../src/config/settings.ts';
+import { decoded, readSettings } from '../../src/config/settings.ts';
 
 function problemsOf(env: Record<string, string>): ConfigError {
   try {
@@ -159,20 +159,20 @@ test('a provider declaration: each variable checked on its own, an unset require
       (v: string) => v.split(/[ ,]+/),
     ),
   });
-  const findings: Findings = { problems: [], crmUrls: {} };
-  assert.deepEqual(readSettings(declaration, { X_TOKEN: 'abcdefgh' }, findings), {
+  const problems: string[] = [];
+  assert.deepEqual(readSettings(declaration, { X_TOKEN: 'abcdefgh' }, problems), {
     token: 'abcdefgh',
     scopes: ['a', 'b', 'c'],
   });
-  assert.deepEqual(findings.problems, []);
-  readSettings(declaration, { X_LIMIT: '12', X_SCOPES: 'a "b"' }, findings);
-  assert.deepEqual(findings.problems, [
+  assert.deepEqual(problems, []);
+  readSettings(declaration, { X_LIMIT: '12', X_SCOPES: 'a "b"' }, problems);
+  assert.deepEqual(problems, [
     'X_TOKEN is not set; it must be 8 letters',
     'X_LIMIT must be 1 to 9',
     'X_SCOPES must be scope names',
   ]);
   assert.throws(
-    () => readSettings(Type.Object({ bare: Type.String() }), {}, findings),
+    () => readSettings(Type.Object({ bare: Type.String() }), {}, problems),
     /must name its variable/,
   );
 });
