@@ -5,7 +5,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { type Actor, OperatorError } from '../../admin/operators.ts';
 import { isoTime } from '../../lib/clock.ts';
-import { privateCookie } from '../plugins/csrf.ts';
 import type { ApiApp } from '../routes/types.ts';
 import { type ConsoleKit, SESSION_COOKIE, typed } from './kit.ts';
 import { accountPage, operatorPage, operatorsPage } from './operator-pages.ts';
@@ -125,11 +124,7 @@ function accountRoutes(api: ApiApp, kit: ConsoleKit, { account, endSession }: Vi
     });
     if (r.error !== null) return account(request, reply, r);
     // Every session ended with the change; this browser gets a new one.
-    const { cookieValue } = await operators.startSession(me, {
-      address: request.ip,
-      userAgent: request.headers['user-agent'] ?? null,
-    });
-    reply.setCookie(SESSION_COOKIE, cookieValue, privateCookie('/', kit.secure(request)));
+    await kit.startSession(request, reply, me);
     return reply.redirect('/console/account?changed=1', 303);
   });
 

@@ -15,7 +15,6 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors/index.ts';
 import { connectionRoutes, connectRoutes } from './connection-routes.ts';
 import { consoleErrorHandler } from './errors.ts';
-import { setupRoutes } from './first-run.ts';
 import { frontDoorRoutes } from './front-door.ts';
 import { type ConsoleKit, consoleKit, typed } from './kit.ts';
 import { logRoutes } from './log-routes.ts';
@@ -23,7 +22,7 @@ import { operatorRoutes } from './operator-routes.ts';
 import { messagePage } from './pages.ts';
 import { AssetParams } from './schemas.ts';
 import { registerSessionGate } from './session-gate.ts';
-import { signInRoutes, signOutRoute } from './sign-in.ts';
+import { preSessionRoutes, signOutRoute } from './sign-in.ts';
 import { linkRoutes, tokenRoutes } from './token-routes.ts';
 
 export { SESSION_COOKIE } from './kit.ts';
@@ -81,8 +80,7 @@ export const consoleRoutes = fp(
     });
     publicRoutes(app, kit);
     frontDoorRoutes(app, kit);
-    await app.register(async (signIn) => signInRoutes(signIn, kit));
-    await app.register(async (setup) => setupRoutes(setup, kit));
+    await app.register(async (preSession) => preSessionRoutes(preSession, kit));
     await app.register(async (pages) => signedInRoutes(pages, kit));
   },
   { name: 'console', encapsulate: true, dependencies: ['error-handling'] },
