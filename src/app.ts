@@ -15,7 +15,6 @@ import { requestMetrics } from './http/plugins/metrics.ts';
 import { openApi } from './http/plugins/openapi.ts';
 import { genRequestId, requestId } from './http/plugins/request-id.ts';
 import { requestLog } from './http/plugins/request-log.ts';
-import { services } from './http/plugins/services.ts';
 import { adminRoutes } from './http/routes/admin/index.ts';
 import { v1Routes } from './http/routes/index.ts';
 import type { ApiApp, RouteServices } from './http/routes/types.ts';
@@ -79,8 +78,7 @@ export function buildApp(ctx: AppContext): ApiApp {
     draining: () => shutdown.draining,
     details: () => ctx.readinessDetails(),
   });
-  app.register(services, { services: routeServices(ctx) });
-  app.register(v1Routes);
+  app.register(v1Routes, { services: routeServices(ctx) });
   app.register(adminRoutes, { operators: ctx.operators, admin: ctx.admin });
   app.register(consoleRoutes, { ctx });
   app.register(draining, { state: shutdown });

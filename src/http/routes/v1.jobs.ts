@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
+import { Check } from 'typebox/value';
 import { ApiError } from '../../errors/index.ts';
 import { type JobReads, readResults } from '../../jobs/reads.ts';
 import { jobView } from '../../jobs/view.ts';
@@ -42,10 +43,14 @@ function limitOf(raw: string | undefined, fallback: number, max: number): number
 
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-function decode<T>(cursor: string, valid: (v: unknown) => v is T): T {
+/** The cursors handed out: where a list of jobs goes on (created at, id), or a results offset. */
+const ListCursor = Type.Object({ c: Type.String(), i: Type.String() });
+const Offset = Type.Object({ o: Type.Integer({ minimum: 0 }) });
+
+function decode<T extends TSchema>(cursor: string, schema: T): Static<T> {
   try {
     const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (valid(v)) return v;
+    if (Check(schema, v)) return v;
   } catch {
     // Reported below.
   }
@@ -55,15 +60,6 @@ function decode<T>(cursor: string, valid: (v: unknown) => v is T): T {
     { details: [{ path: 'query:cursor' }] },
   );
 }
-
-const isListCursor = (v: unknown): v is { c: string; i: string } => {
-  const cursor = v as { c?: unknown; i?: unknown } | null;
-  return typeof cursor?.c === 'string' && typeof cursor.i === 'string';
-};
-const isOffset = (v: unknown): v is { o: number } => {
-  const offset = (v as { o?: unknown } | null)?.o;
-  return Number.isInteger(offset) && (offset as number) >= 0;
-};
 
 /**
  * The request's job of its own token, or 404 (another token's job is not revealed); with
@@ -114,8 +110,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
     },
     async (request) => {
       const limit = limitOf(request.query.limit, 50, 200);
-      const after =
-        request.query.cursor === undefined ? undefined : decode(request.query.cursor, isListCursor);
+      const after = request.query.cursor === undefined ? undefined : decode(request.query.cursor, ListCursor);
       const rows = await ctx.jobReads.list({
         tokenId: principalOf(request).token.id,
         limit: limit + 1,
@@ -194,7 +189,7 @@ function resultsRoute(app: ApiApp, ctx: RouteServices): void {
     async (request) => {
       const job = await ownJob(ctx.jobReads, request, true);
       const limit = limitOf(request.query.limit, 1000, 10_000);
-      const from = request.query.cursor === undefined ? 0 : decode(request.query.cursor, isOffset).o;
+      const from = request.query.cursor === undefined ? 0 : decode(request.query.cursor, Offset).o;
       const data = await readResults(ctx.jobReads, job.id, from, limit);
       const next = from + data.length;
       return { data, next_cursor: data.length > 0 && next < job.total ? encode({ o: next }) : null };
