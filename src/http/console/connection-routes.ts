@@ -1,7 +1,8 @@
 // Connections: the list, one connection's page, and the forms that connect, re-connect and remove.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
-import { type ConsoleKit, typed } from './kit.ts';
+import { typed } from '../routes/types.ts';
+import type { ConsoleKit } from './kit.ts';
 import { flowNotice, sameAccount } from './notices.ts';
 import { type CreatedToken, connectionPage, connectionsPage } from './pages.ts';
 import { ConnectForm, ConnectionsQuery, ConnectionTokenForm, IdParams, TokenOnlyForm } from './schemas.ts';

@@ -6,8 +6,9 @@ import { OperatorError } from '../../admin/operators.ts';
 import { SetupCodeError } from '../../admin/setup-code.ts';
 import { RateLimiter } from '../../auth/rate-limit.ts';
 import { ApiError } from '../../errors/index.ts';
+import { typed } from '../routes/types.ts';
 import { html } from './html.ts';
-import { type ConsoleKit, type FormPage, typed } from './kit.ts';
+import type { ConsoleKit, FormPage } from './kit.ts';
 import { CLI, csrfField, layout, notices } from './pages.ts';
 import { SetupForm } from './schemas.ts';
 

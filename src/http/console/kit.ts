@@ -1,12 +1,10 @@
 // What every console route shares: the signed-in operator of a request, the page frame (with the
 // form token), how a page is sent, and the cookie flags of this deployment.
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SignedIn } from '../../admin/operators.ts';
 import type { Operator } from '../../admin/service.ts';
 import type { AppContext } from '../../context.ts';
 import { privateCookie } from '../plugins/csrf.ts';
-import type { ApiApp } from '../routes/types.ts';
 import type { Html } from './html.ts';
 import type { PageFrame } from './pages.ts';
 
@@ -73,6 +71,3 @@ export function consoleKit(ctx: AppContext): ConsoleKit {
     send: (reply, page, status = 200) => reply.code(status).type('text/html; charset=utf-8').send(page.text),
   };
 }
-
-/** A console scope with the TypeBox type provider: schemas type each route's query, params and body. */
-export const typed = (scope: FastifyInstance): ApiApp => scope.withTypeProvider<TypeBoxTypeProvider>();

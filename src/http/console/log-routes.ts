@@ -1,6 +1,7 @@
 // The request log (filtered, paged) and the usage chart.
 import type { FastifyInstance } from 'fastify';
-import { type ConsoleKit, typed } from './kit.ts';
+import { typed } from '../routes/types.ts';
+import type { ConsoleKit } from './kit.ts';
 import { REQUEST_PAGE, requestsPage, usagePage } from './pages.ts';
 import { RequestsQuery } from './schemas.ts';
 

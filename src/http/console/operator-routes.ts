@@ -5,8 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { type Actor, OperatorError } from '../../admin/operators.ts';
 import { isoTime } from '../../lib/clock.ts';
-import type { ApiApp } from '../routes/types.ts';
-import { type ConsoleKit, SESSION_COOKIE, typed } from './kit.ts';
+import { typed } from '../routes/types.ts';
+import { type ConsoleKit, SESSION_COOKIE } from './kit.ts';
 import { accountPage, operatorPage, operatorsPage } from './operator-pages.ts';
 import {
   AddOperatorForm,
@@ -98,18 +98,14 @@ function views(kit: ConsoleKit) {
     });
   return { actor, account, list, one, endSession };
 }
-type Views = ReturnType<typeof views>;
 
-export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
+export function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   recordActions(scope, kit);
-  const pages = views(kit);
-  accountRoutes(typed(scope), kit, pages);
-  managementRoutes(typed(scope), kit, pages);
-}
-
-/** One's own password and sessions, for every operator. */
-function accountRoutes(api: ApiApp, kit: ConsoleKit, { account, endSession }: Views): void {
+  const { actor, account, list, one, endSession } = views(kit);
   const { operators } = kit.ctx;
+  const api = typed(scope);
+
+  // One's own password and sessions, for every operator.
   api.get('/console/account', {}, async (request, reply) => {
     const changed = (request.query as Record<string, unknown>)['changed'] === '1';
     const done = 'Password changed. Every other session ended and the operator API keys were revoked.';
@@ -139,11 +135,8 @@ function accountRoutes(api: ApiApp, kit: ConsoleKit, { account, endSession }: Vi
       return account(request, reply, r);
     },
   );
-}
 
-/** Adding, disabling, enabling and removing operators, their passwords and sessions. */
-function managementRoutes(api: ApiApp, kit: ConsoleKit, { actor, list, one, endSession }: Views): void {
-  const { operators } = kit.ctx;
+  // Adding, disabling, enabling and removing operators, their passwords and sessions.
   api.get('/console/operators', {}, async (request, reply) => list(request, reply, ok()));
 
   api.post('/console/operators', { schema: { body: AddOperatorForm } }, async (request, reply) => {

@@ -4,17 +4,11 @@
 import type { FastifyInstance } from 'fastify';
 import { SignInGuard } from '../../admin/sign-in-guard.ts';
 import { privateCookie, registerCsrf } from '../plugins/csrf.ts';
+import { typed } from '../routes/types.ts';
 import { consoleErrorHandler, TOKEN_REFUSED } from './errors.ts';
 import { setupRoutes } from './first-run.ts';
 import { type Html, html } from './html.ts';
-import {
-  type ConsoleKit,
-  DEVICE_COOKIE,
-  type FormPage,
-  PRE_SESSION_COOKIE,
-  SESSION_COOKIE,
-  typed,
-} from './kit.ts';
+import { type ConsoleKit, DEVICE_COOKIE, type FormPage, PRE_SESSION_COOKIE, SESSION_COOKIE } from './kit.ts';
 import { CLI, csrfField, layout, notices } from './pages.ts';
 import { SignInForm, TokenOnlyForm } from './schemas.ts';
 

@@ -1,8 +1,9 @@
 // API tokens and connect links: each list with its create form, and their revoke forms.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors/index.ts';
+import { typed } from '../routes/types.ts';
 import { connectFields, createFormToken, EXPIRY_HELP, providerChoices } from './connection-routes.ts';
-import { type ConsoleKit, typed } from './kit.ts';
+import type { ConsoleKit } from './kit.ts';
 import { type CreatedToken, linksPage, tokensPage } from './pages.ts';
 import { IdParams, LinkForm, TokenForm, TokenOnlyForm } from './schemas.ts';
 
