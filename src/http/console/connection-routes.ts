@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import { typed } from '../routes/types.ts';
-import type { ConsoleKit } from './kit.ts';
+import { type ConsoleKit, itemAction } from './kit.ts';
 import { flowNotice, sameAccount } from './notices.ts';
 import { type CreatedToken, connectionPage, connectionsPage } from './pages.ts';
 import { ConnectForm, ConnectionsQuery, ConnectionTokenForm, IdParams, TokenOnlyForm } from './schemas.ts';
@@ -80,13 +80,11 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
     ),
   );
 
-  api.post(
+  itemAction(
+    api,
     '/console/connections/:id/remove',
-    { schema: { params: IdParams, body: TokenOnlyForm } },
-    async (request, reply) => {
-      await ctx.admin.removeConnection(request.params.id);
-      return reply.redirect('/console/connections', 303);
-    },
+    (id) => ctx.admin.removeConnection(id),
+    '/console/connections',
   );
 
   const page = async (
@@ -129,12 +127,8 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
       return page(request, reply, id, created, null, 201);
     },
   );
-}
 
-/** Connect and Reconnect: each starts the OAuth flow and sends the browser to the consent page. */
-export function connectRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
-  const { ctx } = kit;
-  const api = typed(scope);
+  // Connect and Reconnect: each starts the OAuth flow and sends the browser to the consent page.
   // The flow's binding cookie comes whole from the connect service (its own name, path and lifetime).
   const toConsent = (
     request: FastifyRequest,

@@ -5,8 +5,10 @@ import type { SignedIn } from '../../admin/operators.ts';
 import type { Operator } from '../../admin/service.ts';
 import type { AppContext } from '../../context.ts';
 import { privateCookie } from '../plugins/csrf.ts';
+import type { ApiApp } from '../routes/types.ts';
 import type { Html } from './html.ts';
 import type { PageFrame } from './pages.ts';
+import { IdParams, TokenOnlyForm } from './schemas.ts';
 
 /** The session cookie (Path=/); its value is also the secret the session's form tokens come from. */
 export const SESSION_COOKIE = 'crmp_console';
@@ -65,9 +67,23 @@ export function consoleKit(ctx: AppContext): ConsoleKit {
         operator: s?.operator ?? null,
         // Only a signed-in request has the session secret the token is made from.
         csrf: s === undefined ? '' : reply.generateCsrf(),
+        ...(s === undefined ? {} : { sessionId: s.session.idHash }),
         ...(current === undefined ? {} : { current }),
       };
     },
     send: (reply, page, status = 200) => reply.code(status).type('text/html; charset=utf-8').send(page.text),
   };
+}
+
+/** A one-button form on the item of the path's `:id` (remove, revoke): it acts, then back to `list`. */
+export function itemAction(
+  api: ApiApp,
+  url: string,
+  run: (id: string) => Promise<unknown>,
+  list: string,
+): void {
+  api.post(url, { schema: { params: IdParams, body: TokenOnlyForm } }, async (request, reply) => {
+    await run(request.params.id);
+    return reply.redirect(list, 303);
+  });
 }

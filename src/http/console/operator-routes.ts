@@ -63,27 +63,22 @@ function views(kit: ConsoleKit) {
   const { operators } = kit.ctx;
   const actor = (request: FastifyRequest): Actor => ({ operator: kit.signedIn(request).operator });
 
-  const frameOf = (request: FastifyRequest, reply: FastifyReply, current: string) => ({
-    ...kit.frame(request, reply, current),
-    sessionId: kit.signedIn(request).session.idHash,
-  });
-
   const account = async (request: FastifyRequest, reply: FastifyReply, r: Done) => {
     const me = kit.signedIn(request).operator;
     const sessions = await operators.listSessions(actor(request), me.id);
-    const page = accountPage(frameOf(request, reply, '/console/account'), sessions, r.error, r.done);
+    const page = accountPage(kit.frame(request, reply, '/console/account'), sessions, r.error, r.done);
     return kit.send(reply, page, r.status);
   };
 
   const list = async (request: FastifyRequest, reply: FastifyReply, r: Done) => {
-    const frame = frameOf(request, reply, '/console/operators');
+    const frame = kit.frame(request, reply, '/console/operators');
     if (!frame.operator?.canManage)
       return account(request, reply, refused('Only operators who manage others may see this page.', 403));
     return kit.send(reply, operatorsPage(frame, await operators.list(), r.error, r.done), r.status);
   };
 
   const one = async (request: FastifyRequest, reply: FastifyReply, id: string, r: Done) => {
-    const frame = frameOf(request, reply, '/console/operators');
+    const frame = kit.frame(request, reply, '/console/operators');
     const target = await operators.find(id);
     if (target === null || !frame.operator?.canManage)
       return list(request, reply, refused(`No operator ${id} here.`, 404));

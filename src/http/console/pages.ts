@@ -14,6 +14,8 @@ export interface PageFrame {
   operator: Operator | null;
   csrf: string;
   current?: string;
+  /** The signed-in session (its id hash), marked "this browser" in session lists. */
+  sessionId?: string;
 }
 
 const NAV: Array<[string, string]> = [

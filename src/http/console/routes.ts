@@ -14,7 +14,7 @@ import type { Config } from '../../config/index.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors/index.ts';
 import { typed } from '../routes/types.ts';
-import { connectionRoutes, connectRoutes } from './connection-routes.ts';
+import { connectionRoutes } from './connection-routes.ts';
 import { consoleErrorHandler } from './errors.ts';
 import { frontDoorRoutes } from './front-door.ts';
 import { type ConsoleKit, consoleKit } from './kit.ts';
@@ -24,9 +24,7 @@ import { messagePage } from './pages.ts';
 import { AssetParams } from './schemas.ts';
 import { registerSessionGate } from './session-gate.ts';
 import { preSessionRoutes, signOutRoute } from './sign-in.ts';
-import { linkRoutes, tokenRoutes } from './token-routes.ts';
-
-export { SESSION_COOKIE } from './kit.ts';
+import { tokenRoutes } from './token-routes.ts';
 
 /** Only the service's own script, style, images and fonts; no framing, no plugins, no base. */
 const CONSOLE_CSP: Record<string, string[]> = {
@@ -132,9 +130,7 @@ async function signedInRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<
   await registerSessionGate(scope, kit);
   signOutRoute(scope, kit);
   connectionRoutes(scope, kit);
-  connectRoutes(scope, kit);
   tokenRoutes(scope, kit);
   logRoutes(scope, kit);
-  linkRoutes(scope, kit);
   await scope.register(async (operators) => operatorRoutes(operators, kit));
 }
