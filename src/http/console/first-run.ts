@@ -7,6 +7,7 @@ import { SetupCodeError } from '../../admin/setup-code.ts';
 import { RateLimiter } from '../../auth/rate-limit.ts';
 import { ApiError } from '../../errors/index.ts';
 import { typed } from '../routes/types.ts';
+import { sentence } from './errors.ts';
 import { html } from './html.ts';
 import type { ConsoleKit, FormPage } from './kit.ts';
 import { CLI, csrfField, layout, notices } from './pages.ts';
@@ -90,8 +91,7 @@ export function setupRoutes(scope: FastifyInstance, kit: ConsoleKit): FormPage {
         return page(request, reply, err.message, email, status);
       }
       if (err instanceof OperatorError) {
-        const text = err.message.charAt(0).toUpperCase() + err.message.slice(1);
-        return page(request, reply, `${text}.`, email, 400);
+        return page(request, reply, sentence(err.message), email, 400);
       }
       throw err;
     }

@@ -6,6 +6,7 @@ import type { TSchema } from 'typebox';
 import { type Actor, OperatorError } from '../../admin/operators.ts';
 import { isoTime } from '../../lib/clock.ts';
 import { typed } from '../routes/types.ts';
+import { sentence } from './errors.ts';
 import { type ConsoleKit, SESSION_COOKIE } from './kit.ts';
 import { accountPage, operatorPage, operatorsPage } from './operator-pages.ts';
 import {
@@ -28,12 +29,10 @@ async function attempt(action: () => Promise<string | null>): Promise<Done> {
   try {
     return ok(await action());
   } catch (err) {
-    if (err instanceof OperatorError) return refused(capitalize(err.message), err.status);
+    if (err instanceof OperatorError) return refused(sentence(err.message), err.status);
     throw err;
   }
 }
-
-const capitalize = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 
 /** Who did what: every form of these pages, refused ones too, goes to the request log. */
 function recordActions(scope: FastifyInstance, kit: ConsoleKit): void {

@@ -5,7 +5,7 @@ import { ApiError } from '../../errors/index.ts';
 import { type JobReads, readResults } from '../../jobs/reads.ts';
 import { jobView } from '../../jobs/view.ts';
 import { principalOf } from '../plugins/auth.ts';
-import { answers, JobRef, jobAnswer, RecordResultRef } from '../schemas/answers.ts';
+import { answers, ref } from '../schemas/answers.ts';
 import { countParam } from '../schemas/common.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
@@ -105,7 +105,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
           "The API token's own write jobs, newest first, `limit` per page (default 50); `next_cursor` gives the next page.",
         tags: ['Jobs'],
         querystring: pageQuery('Jobs', '1 to 200 (default 50)'),
-        response: answers({ 200: page(JobRef, 'A page of jobs.') }, [400]),
+        response: answers({ 200: page(ref('Job'), 'A page of jobs.') }, [400]),
       },
     },
     async (request) => {
@@ -135,7 +135,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
           'State (`queued`, `running`, `completed`, `failed`, `cancelled`), the interface in use, counts that move while it runs (total, processed, succeeded, failed), timings and the CRM’s own job ids. A job interrupted by a restart of the service is resumed by the next instance to start (or another running one) and goes on from where it was.',
         tags: ['Jobs'],
         params: JobParams,
-        response: answers({ 200: jobAnswer('The job.') }, [404]),
+        response: answers({ 200: ref('Job', 'The job.') }, [404]),
       },
     },
     async (request) => jobView(await ownJob(ctx.jobReads, request)),
@@ -152,8 +152,8 @@ export function register(app: ApiApp, ctx: RouteServices): void {
         params: JobParams,
         response: answers(
           {
-            200: jobAnswer('The job had already finished; nothing changed.'),
-            202: jobAnswer('Cancel asked; the job ends `cancelled`.'),
+            200: ref('Job', 'The job had already finished; nothing changed.'),
+            202: ref('Job', 'Cancel asked; the job ends `cancelled`.'),
           },
           [404],
         ),
@@ -183,7 +183,10 @@ function resultsRoute(app: ApiApp, ctx: RouteServices): void {
         tags: ['Jobs'],
         params: JobParams,
         querystring: pageQuery('Results', '1 to 10 000 (default 1000)'),
-        response: answers({ 200: page(RecordResultRef, 'A page of per-record results.') }, [400, 404, 409]),
+        response: answers(
+          { 200: page(ref('RecordResult'), 'A page of per-record results.') },
+          [400, 404, 409],
+        ),
       },
     },
     async (request) => {
