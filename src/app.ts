@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import type { AppContext } from './context.ts';
-import type { OperationName } from './domain/operations.ts';
 import { buildSerializer, buildValidator } from './http/compilers.ts';
 import { connectionLimits } from './http/connections/index.ts';
 import { consoleRoutes } from './http/console/routes.ts';
@@ -64,12 +63,7 @@ export function buildApp(ctx: AppContext): ApiApp {
       description: `Public URL of the ${region} region`,
     })),
     behindTls: ctx.config.behindTls,
-    providers: ctx.registry.list().map((adapter) => adapter.profile),
-    offeredBy: (operation: OperationName) =>
-      ctx.registry
-        .list()
-        .filter((adapter) => adapter.handlers[operation] !== undefined)
-        .map((adapter) => adapter.profile.displayName),
+    adapters: ctx.registry.list(),
   });
   app.register(docsPage, { behindTls: ctx.config.behindTls });
   const shutdown = { draining: false };

@@ -7,12 +7,6 @@ import { flowNotice, sameAccount } from './notices.ts';
 import { type CreatedToken, connectionPage, connectionsPage } from './pages.ts';
 import { ConnectForm, ConnectionsQuery, ConnectionTokenForm, IdParams, TokenOnlyForm } from './schemas.ts';
 
-/** Where clients reach the API: the region's public URL, else the address this browser used. */
-export function apiBaseUrl(kit: ConsoleKit, request: FastifyRequest): string {
-  const { config } = kit.ctx;
-  return config.publicUrls[config.region] ?? `${request.protocol}://${request.host}`;
-}
-
 /** "Expires in days" of a token form: null for never, undefined when it is not a number of days. */
 function expiryDays(text: string | undefined): number | null | undefined {
   const days = (text ?? '').trim();
@@ -41,7 +35,10 @@ export async function createFormToken(
     name: name === '' ? null : name,
     expiresInDays: days,
   });
-  return { token, prefix: record.prefix, connection: c.label ?? c.id, baseUrl: apiBaseUrl(kit, request) };
+  // Where clients reach the API: the region's public URL, else the address this browser used.
+  const { publicUrls, region } = kit.ctx.config;
+  const baseUrl = publicUrls[region] ?? `${request.protocol}://${request.host}`;
+  return { token, prefix: record.prefix, connection: c.label ?? c.id, baseUrl };
 }
 
 /** Which CRM, and the label and login host when the form has them: the connect and connect link forms. */
