@@ -38,14 +38,13 @@ const CONSOLE_CSP: Record<string, string[]> = {
   'frame-ancestors': ["'none'"],
 };
 
-const asset = (name: string, type: string) => ({
-  type,
-  body: readFileSync(new URL(`./assets/${name}`, import.meta.url)),
-});
-const ASSETS: Record<string, { type: string; body: Buffer }> = {
-  'console.css': asset('console.css', 'text/css; charset=utf-8'),
-  'console.js': asset('console.js', 'text/javascript; charset=utf-8'),
-};
+/** The stylesheet and the script, read once, by name. */
+const ASSETS = new Map(
+  Object.entries({ 'console.css': 'text/css', 'console.js': 'text/javascript' }).map(([name, type]) => [
+    name,
+    { type: `${type}; charset=utf-8`, body: readFileSync(new URL(`./assets/${name}`, import.meta.url)) },
+  ]),
+);
 
 export const consoleRoutes = fp(
   async (app: FastifyInstance, { ctx }: { ctx: AppContext }) => {
@@ -89,8 +88,7 @@ export const consoleRoutes = fp(
 function publicRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   const api = typed(scope);
   api.get('/console/assets/:name', { schema: { params: AssetParams } }, async (request, reply) => {
-    const { name } = request.params;
-    const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+    const asset = ASSETS.get(request.params.name);
     if (asset === undefined) throw new ApiError('not_found', 'No such console asset.');
     return reply.header('cache-control', 'public, max-age=3600').type(asset.type).send(asset.body);
   });
