@@ -124,8 +124,12 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
       return page(request, reply, id, created, null, 201);
     },
   );
+}
 
-  // Connect and Reconnect: each starts the OAuth flow and sends the browser to the consent page.
+/** Connect and Reconnect: each starts the OAuth flow and sends the browser to the consent page. */
+export function connectRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
+  const { ctx } = kit;
+  const api = typed(scope);
   // The flow's binding cookie comes whole from the connect service (its own name, path and lifetime).
   const toConsent = (
     request: FastifyRequest,

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { type Actor, OperatorError } from '../../admin/operators.ts';
 import { isoTime } from '../../lib/clock.ts';
-import { typed } from '../routes/types.ts';
+import { type ApiApp, typed } from '../routes/types.ts';
 import { sentence } from './errors.ts';
 import { type ConsoleKit, SESSION_COOKIE } from './kit.ts';
 import { accountPage, operatorPage, operatorsPage } from './operator-pages.ts';
@@ -93,13 +93,18 @@ function views(kit: ConsoleKit) {
   return { actor, account, list, one, endSession };
 }
 
+type Views = ReturnType<typeof views>;
+
 export function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   recordActions(scope, kit);
-  const { actor, account, list, one, endSession } = views(kit);
-  const { operators } = kit.ctx;
-  const api = typed(scope);
+  const pages = views(kit);
+  accountRoutes(typed(scope), kit, pages);
+  managementRoutes(typed(scope), kit, pages);
+}
 
-  // One's own password and sessions, for every operator.
+/** One's own password and sessions, for every operator. */
+function accountRoutes(api: ApiApp, kit: ConsoleKit, { account, endSession }: Views): void {
+  const { operators } = kit.ctx;
   api.get('/console/account', {}, async (request, reply) => {
     const changed = (request.query as Record<string, unknown>)['changed'] === '1';
     const done = 'Password changed. Every other session ended and the operator API keys were revoked.';
@@ -129,8 +134,11 @@ export function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
       return account(request, reply, r);
     },
   );
+}
 
-  // Adding, disabling, enabling and removing operators, their passwords and sessions.
+/** Adding, disabling, enabling and removing operators, their passwords and sessions. */
+function managementRoutes(api: ApiApp, kit: ConsoleKit, { actor, list, one, endSession }: Views): void {
+  const { operators } = kit.ctx;
   api.get('/console/operators', {}, async (request, reply) => list(request, reply, ok()));
 
   api.post('/console/operators', { schema: { body: AddOperatorForm } }, async (request, reply) => {

@@ -14,7 +14,7 @@ import type { Config } from '../../config/index.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors/index.ts';
 import { typed } from '../routes/types.ts';
-import { connectionRoutes } from './connection-routes.ts';
+import { connectionRoutes, connectRoutes } from './connection-routes.ts';
 import { consoleErrorHandler } from './errors.ts';
 import { frontDoorRoutes } from './front-door.ts';
 import { type ConsoleKit, consoleKit } from './kit.ts';
@@ -128,6 +128,7 @@ async function signedInRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<
   await registerSessionGate(scope, kit);
   signOutRoute(scope, kit);
   connectionRoutes(scope, kit);
+  connectRoutes(scope, kit);
   tokenRoutes(scope, kit);
   logRoutes(scope, kit);
   await scope.register(async (operators) => operatorRoutes(operators, kit));
