@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import type { AppContext } from './context.ts';
-import type { OperationName } from './domain/operations.ts';
 import { buildSerializer, buildValidator } from './http/compilers.ts';
 import { connectionLimits } from './http/connections/index.ts';
 import { consoleRoutes } from './http/console/routes.ts';
@@ -15,7 +14,6 @@ import { requestMetrics } from './http/plugins/metrics.ts';
 import { openApi } from './http/plugins/openapi.ts';
 import { genRequestId, requestId } from './http/plugins/request-id.ts';
 import { requestLog } from './http/plugins/request-log.ts';
-import { services } from './http/plugins/services.ts';
 import { adminRoutes } from './http/routes/admin/index.ts';
 import { v1Routes } from './http/routes/index.ts';
 import type { ApiApp, RouteServices } from './http/routes/types.ts';
@@ -59,16 +57,13 @@ export function buildApp(ctx: AppContext): ApiApp {
   app.register(errorHandling, { bodyLimit: ctx.bodyLimit });
   app.register(jsonParser, { bodyLimit: ctx.bodyLimit });
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
-  const adapters = ctx.registry.list();
   app.register(openApi, {
     servers: Object.entries(ctx.config.publicUrls).map(([region, url]) => ({
       url,
       description: `Public URL of the ${region} region`,
     })),
     behindTls: ctx.config.behindTls,
-    providers: adapters.map((adapter) => adapter.profile),
-    offeredBy: (operation: OperationName) =>
-      adapters.filter((a) => a.handlers[operation] !== undefined).map((a) => a.profile.displayName),
+    adapters: ctx.registry.list(),
   });
   app.register(docsPage, { behindTls: ctx.config.behindTls });
   const shutdown = { draining: false };
@@ -77,8 +72,7 @@ export function buildApp(ctx: AppContext): ApiApp {
     draining: () => shutdown.draining,
     details: () => ctx.readinessDetails(),
   });
-  app.register(services, { services: routeServices(ctx) });
-  app.register(v1Routes);
+  app.register(v1Routes, { services: routeServices(ctx) });
   app.register(adminRoutes, { operators: ctx.operators, admin: ctx.admin });
   app.register(consoleRoutes, { ctx });
   app.register(draining, { state: shutdown });

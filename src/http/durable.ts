@@ -10,7 +10,6 @@ import {
   requestHash,
   type StoredAnswer,
 } from '../jobs/idempotency.ts';
-import type { JobOutcome } from '../jobs/runner.ts';
 import { jobView, newJobId } from '../jobs/view.ts';
 import { type BatchWrite, runBatchWrite, sizeOf } from '../operations/writes.ts';
 import { principalOf } from './plugins/auth.ts';
@@ -146,14 +145,10 @@ export async function batchWrite(
   }
   reply.header('x-crm-proxy-job-id', job.id);
   // Returned, not awaited here, so that nothing of this call (its `write`) is kept while the job runs.
-  return answerOf(reply, done);
-}
-
-/** The answer of a synchronous job-backed write once its job has ended. */
-async function answerOf(reply: FastifyReply, done: Promise<JobOutcome>): Promise<unknown> {
-  const outcome = await done;
-  if (!outcome.ok) throw outcome.error;
-  return writeAnswer(reply, outcome.answer);
+  return done.then((outcome) => {
+    if (!outcome.ok) throw outcome.error;
+    return writeAnswer(reply, outcome.answer);
+  });
 }
 
 /**

@@ -129,3 +129,29 @@ test('the sign-in form’s CSRF secret is the server’s: a cookie the client br
   assert.equal(forged.status, 403);
   assert.ok(!forged.headers.getSetCookie().some((c) => c.startsWith('crmp_console=')));
 });
+
+test('the setup form’s CSRF secret is signed like the sign-in form’s: a planted cookie is replaced', async (t) => {
+  const s = await startStack(t);
+  const tokens = Tokens();
+  const planted = tokens.secretSync();
+  const page = await fetch(`${s.baseUrl}/console/setup`, {
+    headers: { cookie: `crmp_console_pre=${planted}` },
+  });
+  assert.equal(page.status, 200, 'no operator yet: the setup form');
+  const issued = page.headers.getSetCookie().find((c) => c.startsWith('crmp_console_pre='));
+  assert.ok(issued, 'the server issues its own secret');
+  assert.ok(!issued.startsWith(`crmp_console_pre=${planted};`));
+  const forged = await fetch(`${s.baseUrl}/console/setup`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: `crmp_console_pre=${planted}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      _csrf: tokens.create(planted),
+      setup_code: 'x',
+      email: EMAIL,
+      password: PASSWORD,
+    }).toString(),
+  });
+  assert.equal(forged.status, 403);
+  assert.ok(!forged.headers.getSetCookie().some((c) => c.startsWith('crmp_console=')));
+});

@@ -33,11 +33,10 @@ export function connectionLimits(limits: ServerLimits, logger: Logger) {
   /** Node answers the header and whole-request deadlines (and unreadable requests) through this. */
   function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
-    const entry = inFlight.get(socket);
-    const id = entry?.id ?? freshRequestId();
-    const answer = clientErrorAnswer(error, entry !== undefined, limits);
-    log.debug({ reqId: id, code: answer.code }, 'client error; connection closed');
-    answerAndClose(socket, answer, id);
+    const entry = inFlight.get(socket) ?? { id: freshRequestId() };
+    const answer = clientErrorAnswer(error, 'res' in entry, limits);
+    log.debug({ reqId: entry.id, code: answer.code }, 'client error; connection closed');
+    answerAndClose(socket, answer, entry);
   }
 
   return {
@@ -83,7 +82,10 @@ export function connectionLimits(limits: ServerLimits, logger: Logger) {
   };
 }
 
-/** A socket's idle timer fired: between requests, during a stalled body, or behind an unread answer. */
+/**
+ * A socket's idle timer fired: between requests (the keep-alive timeout), or during a stalled body
+ * (408). Behind an answer the client does not read, `watchUnread` decides.
+ */
 function onSocketTimeout(
   socket: Socket,
   entry: InFlight | undefined,
@@ -91,30 +93,17 @@ function onSocketTimeout(
   log: Logger,
 ): void {
   if (entry === undefined) {
-    // Idle between requests: the keep-alive timeout.
     socket.destroy();
     return;
   }
-  if (!entry.req.complete) {
-    log.debug({ reqId: entry.id, code: 'request_timeout' }, 'request body stalled; connection closed');
-    answerAndClose(
-      socket,
-      requestTimeoutError(
-        `The rest of the request body (nothing for ${limits.bodyIdleTimeoutMs} ms)`,
-        limits.bodyIdleTimeoutMs,
-        'CRM_PROXY_BODY_IDLE_TIMEOUT_MS',
-      ),
-      entry.id,
-    );
-    return;
-  }
-  // Bytes waiting to go out: the client stopped reading. None: the answer waits on the CRM
-  // (a streamed pass-through answer), whose silence the forwarder bounds.
-  const unsent = socket.writableLength > 0 || entry.res.writableNeedDrain;
-  if (entry.res.headersSent && !entry.res.writableFinished && unsent) {
-    log.debug({ reqId: entry.id }, 'client stopped reading the answer; connection closed');
-    socket.destroy();
-  }
+  if (entry.req.complete) return;
+  log.debug({ reqId: entry.id, code: 'request_timeout' }, 'request body stalled; connection closed');
+  const error = requestTimeoutError(
+    `The rest of the request body (nothing for ${limits.bodyIdleTimeoutMs} ms)`,
+    limits.bodyIdleTimeoutMs,
+    'CRM_PROXY_BODY_IDLE_TIMEOUT_MS',
+  );
+  answerAndClose(socket, error, entry);
 }
 
 /** The answer to a client error Node reports: a deadline, headers too large, or unreadable HTTP. */
@@ -172,25 +161,24 @@ function watchUnread(socket: Socket, res: ServerResponse, idleMs: number, log: L
   });
 }
 
-/** The response Node is writing on a socket, if any (an internal field Node itself relies on). */
-function responseOn(socket: Socket): { headersSent: boolean } | undefined {
-  return (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage ?? undefined;
-}
-
 /**
  * Answers an API error straight on the socket and closes it. Used where Fastify cannot answer any
- * more (the request never finished arriving); nothing is written once an answer has begun.
+ * more (the request never finished arriving); nothing is written once the request's answer has begun.
  */
-function answerAndClose(socket: Socket, error: ApiError, requestId: string): void {
+function answerAndClose(
+  socket: Socket,
+  error: ApiError,
+  request: { id: string; res?: ServerResponse },
+): void {
   if (socket.destroyed) return;
-  if (socket.writable && responseOn(socket)?.headersSent !== true) {
-    const { status, body } = toErrorBody(error, requestId);
+  if (socket.writable && request.res?.headersSent !== true) {
+    const { status, body } = toErrorBody(error, request.id);
     const json = JSON.stringify(body);
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
         `Content-Length: ${Buffer.byteLength(json)}\r\n` +
-        `X-Request-Id: ${requestId}\r\n` +
+        `X-Request-Id: ${request.id}\r\n` +
         'Connection: close\r\n\r\n' +
         json,
     );

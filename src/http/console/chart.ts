@@ -1,12 +1,9 @@
 // The usage chart as server-rendered SVG: no chart library, no script, nothing to download, and it
 // prints as it shows. Bars are requests per hour; the darker part of a bar is its errors.
+import type { UsageSeries } from '../../admin/service.ts';
 import { type Html, html } from './html.ts';
 
-interface ChartSeries {
-  hours: string[];
-  requests: number[];
-  errors: number[];
-}
+type ChartSeries = Pick<UsageSeries, 'hours' | 'requests' | 'errors'>;
 
 /** Widths of the two drawings: a laptop's, and a phone's (so labels stay about 10 px high there too). */
 const WIDE = 840;

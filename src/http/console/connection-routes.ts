@@ -1,16 +1,11 @@
 // Connections: the list, one connection's page, and the forms that connect, re-connect and remove.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
-import { type ConsoleKit, typed } from './kit.ts';
+import { typed } from '../routes/types.ts';
+import { type ConsoleKit, itemAction } from './kit.ts';
 import { flowNotice, sameAccount } from './notices.ts';
 import { type CreatedToken, connectionPage, connectionsPage } from './pages.ts';
 import { ConnectForm, ConnectionsQuery, ConnectionTokenForm, IdParams, TokenOnlyForm } from './schemas.ts';
-
-/** Where clients reach the API: the region's public URL, else the address this browser used. */
-export function apiBaseUrl(kit: ConsoleKit, request: FastifyRequest): string {
-  const { config } = kit.ctx;
-  return config.publicUrls[config.region] ?? `${request.protocol}://${request.host}`;
-}
 
 /** "Expires in days" of a token form: null for never, undefined when it is not a number of days. */
 function expiryDays(text: string | undefined): number | null | undefined {
@@ -40,7 +35,10 @@ export async function createFormToken(
     name: name === '' ? null : name,
     expiresInDays: days,
   });
-  return { token, prefix: record.prefix, connection: c.label ?? c.id, baseUrl: apiBaseUrl(kit, request) };
+  // Where clients reach the API: the region's public URL, else the address this browser used.
+  const { publicUrls, region } = kit.ctx.config;
+  const baseUrl = publicUrls[region] ?? `${request.protocol}://${request.host}`;
+  return { token, prefix: record.prefix, connection: c.label ?? c.id, baseUrl };
 }
 
 /** Which CRM, and the label and login host when the form has them: the connect and connect link forms. */
@@ -79,13 +77,11 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
     ),
   );
 
-  api.post(
+  itemAction(
+    api,
     '/console/connections/:id/remove',
-    { schema: { params: IdParams, body: TokenOnlyForm } },
-    async (request, reply) => {
-      await ctx.admin.removeConnection(request.params.id);
-      return reply.redirect('/console/connections', 303);
-    },
+    (id) => ctx.admin.removeConnection(id),
+    '/console/connections',
   );
 
   const page = async (

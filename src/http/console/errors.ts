@@ -17,6 +17,9 @@ function invalidFields(error: FastifyError): string | null {
   return `The ${where} is invalid: ${fields.join('; ')}. Correct it and try again.`;
 }
 
+/** An operator service's message (`password is too short`) as a page says it: `Password is too short.` */
+export const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+
 /** What a form before a session answers when its security token is refused. */
 export const TOKEN_REFUSED = 'The form’s security token is missing or wrong. Try again.';
 

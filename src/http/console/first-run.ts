@@ -1,15 +1,15 @@
 // First run in the browser: while no operator exists, /console/setup creates the first one with the
 // one-time setup code the service issued at start-up (src/admin/setup-code.ts), then signs it in.
-// The form has no session yet: like sign-in, its CSRF secret is the pre-session cookie.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// The form has no session yet: it shares the sign-in form's scope and CSRF secret (sign-in.ts).
+import type { FastifyInstance } from 'fastify';
 import { OperatorError } from '../../admin/operators.ts';
 import { SetupCodeError } from '../../admin/setup-code.ts';
 import { RateLimiter } from '../../auth/rate-limit.ts';
 import { ApiError } from '../../errors/index.ts';
-import { privateCookie, registerCsrf } from '../plugins/csrf.ts';
-import { consoleErrorHandler, TOKEN_REFUSED } from './errors.ts';
+import { typed } from '../routes/types.ts';
+import { sentence } from './errors.ts';
 import { html } from './html.ts';
-import { type ConsoleKit, PRE_SESSION_COOKIE, SESSION_COOKIE, typed } from './kit.ts';
+import type { ConsoleKit, FormPage } from './kit.ts';
 import { CLI, csrfField, layout, notices } from './pages.ts';
 import { SetupForm } from './schemas.ts';
 
@@ -49,18 +49,12 @@ ${notices(error)}
   );
 }
 
-export async function setupRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
+export function setupRoutes(scope: FastifyInstance, kit: ConsoleKit): FormPage {
   const { ctx } = kit;
   // Like sign-in: 10 attempts a minute per client address, 5 per 15 minutes in all (one code).
   const perAddress = new RateLimiter({ perSecond: 10 / 60, burst: 10 }, ctx.clock);
   const perCode = new RateLimiter({ perSecond: 5 / 900, burst: 5 }, ctx.clock);
-  const page = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    error: string | null,
-    email: string,
-    status: number,
-  ) => {
+  const page: FormPage = async (request, reply, error, email, status) => {
     const csrf = reply.generateCsrf({ secure: kit.secure(request) });
     const open = await ctx.setup.open();
     return kit.send(
@@ -69,11 +63,6 @@ export async function setupRoutes(scope: FastifyInstance, kit: ConsoleKit): Prom
       open ? status : 409,
     );
   };
-
-  await registerCsrf(scope, { secretCookie: PRE_SESSION_COOKIE, path: '/console' });
-  scope.setErrorHandler(
-    consoleErrorHandler(kit, (request, reply) => page(request, reply, TOKEN_REFUSED, '', 403)),
-  );
   const api = typed(scope);
 
   api.get('/console/setup', {}, async (request, reply) => page(request, reply, null, '', 200));
@@ -102,16 +91,13 @@ export async function setupRoutes(scope: FastifyInstance, kit: ConsoleKit): Prom
         return page(request, reply, err.message, email, status);
       }
       if (err instanceof OperatorError) {
-        const text = err.message.charAt(0).toUpperCase() + err.message.slice(1);
-        return page(request, reply, `${text}.`, email, 400);
+        return page(request, reply, sentence(err.message), email, 400);
       }
       throw err;
     }
     request.log.info({ operator: operator.id }, 'first operator created with the setup code');
-    const { cookieValue } = await ctx.operators.startSession(operator);
-    const secure = kit.secure(request);
-    reply.setCookie(SESSION_COOKIE, cookieValue, privateCookie('/', secure));
-    reply.clearCookie(PRE_SESSION_COOKIE, privateCookie('/console', secure));
+    await kit.startSession(request, reply, operator);
     return reply.redirect('/console/connections?welcome=1', 303);
   });
+  return page;
 }

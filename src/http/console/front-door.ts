@@ -2,9 +2,10 @@
 // as JSON for clients that ask for it; `/favicon.ico` is the console's icon.
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { typed } from '../routes/types.ts';
 import { codeWhere } from './first-run.ts';
 import { html } from './html.ts';
-import { type ConsoleKit, typed } from './kit.ts';
+import type { ConsoleKit } from './kit.ts';
 import { CLI, layout } from './pages.ts';
 
 /** A browser asks for HTML before JSON; curl (any type) and API clients get JSON. */

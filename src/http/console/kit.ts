@@ -1,16 +1,18 @@
 // What every console route shares: the signed-in operator of a request, the page frame (with the
 // form token), how a page is sent, and the cookie flags of this deployment.
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SignedIn } from '../../admin/operators.ts';
+import type { Operator } from '../../admin/service.ts';
 import type { AppContext } from '../../context.ts';
+import { privateCookie } from '../plugins/csrf.ts';
 import type { ApiApp } from '../routes/types.ts';
 import type { Html } from './html.ts';
 import type { PageFrame } from './pages.ts';
+import { IdParams, TokenOnlyForm } from './schemas.ts';
 
 /** The session cookie (Path=/); its value is also the secret the session's form tokens come from. */
 export const SESSION_COOKIE = 'crmp_console';
-/** The sign-in form's CSRF secret (Path=/console), before there is a session. */
+/** The sign-in and setup forms' CSRF secret (Path=/console, signed), before there is a session. */
 export const PRE_SESSION_COOKIE = 'crmp_console_pre';
 /** A browser that signed in before (Path=/console/sign-in): signed, names the account, 180 days. */
 export const DEVICE_COOKIE = 'crmp_console_device';
@@ -20,19 +22,39 @@ export interface ConsoleKit {
   /** Cookies get `Secure`: the request came over https, or a TLS proxy is in front. */
   secure(request: FastifyRequest): boolean;
   signIn(request: FastifyRequest, signedIn: SignedIn): void;
+  /** A new session of `operator` in this browser: its cookie set, the pre-session cookie dropped. */
+  startSession(request: FastifyRequest, reply: FastifyReply, operator: Operator): Promise<void>;
   /** The signed-in operator and session of a request past the session gate. */
   signedIn(request: FastifyRequest): SignedIn;
   frame(request: FastifyRequest, reply: FastifyReply, current?: string): PageFrame;
   send(reply: FastifyReply, page: Html, status?: number): FastifyReply;
 }
 
+/** A form page before a session (sign-in, setup): its error, the email typed, the status it answers. */
+export type FormPage = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: string | null,
+  email: string,
+  status: number,
+) => Promise<FastifyReply>;
+
 export function consoleKit(ctx: AppContext): ConsoleKit {
   const signedIn = new WeakMap<FastifyRequest, SignedIn>();
+  const secure = (request: FastifyRequest) => ctx.config.behindTls || request.protocol === 'https';
   return {
     ctx,
-    secure: (request) => ctx.config.behindTls || request.protocol === 'https',
+    secure,
     signIn: (request, s) => {
       signedIn.set(request, s);
+    },
+    startSession: async (request, reply, operator) => {
+      const { cookieValue } = await ctx.operators.startSession(operator, {
+        address: request.ip,
+        userAgent: request.headers['user-agent'] ?? null,
+      });
+      reply.setCookie(SESSION_COOKIE, cookieValue, privateCookie('/', secure(request)));
+      reply.clearCookie(PRE_SESSION_COOKIE, privateCookie('/console', secure(request)));
     },
     signedIn: (request) => {
       const s = signedIn.get(request);
@@ -45,6 +67,7 @@ export function consoleKit(ctx: AppContext): ConsoleKit {
         operator: s?.operator ?? null,
         // Only a signed-in request has the session secret the token is made from.
         csrf: s === undefined ? '' : reply.generateCsrf(),
+        ...(s === undefined ? {} : { sessionId: s.session.idHash }),
         ...(current === undefined ? {} : { current }),
       };
     },
@@ -52,5 +75,15 @@ export function consoleKit(ctx: AppContext): ConsoleKit {
   };
 }
 
-/** A console scope with the TypeBox type provider: schemas type each route's query, params and body. */
-export const typed = (scope: FastifyInstance): ApiApp => scope.withTypeProvider<TypeBoxTypeProvider>();
+/** A one-button form on the item of the path's `:id` (remove, revoke): it acts, then back to `list`. */
+export function itemAction(
+  api: ApiApp,
+  url: string,
+  run: (id: string) => Promise<unknown>,
+  list: string,
+): void {
+  api.post(url, { schema: { params: IdParams, body: TokenOnlyForm } }, async (request, reply) => {
+    await run(request.params.id);
+    return reply.redirect(list, 303);
+  });
+}

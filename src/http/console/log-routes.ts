@@ -1,6 +1,7 @@
 // The request log (filtered, paged) and the usage chart.
 import type { FastifyInstance } from 'fastify';
-import { type ConsoleKit, typed } from './kit.ts';
+import { typed } from '../routes/types.ts';
+import type { ConsoleKit } from './kit.ts';
 import { REQUEST_PAGE, requestsPage, usagePage } from './pages.ts';
 import { RequestsQuery } from './schemas.ts';
 
@@ -34,7 +35,7 @@ export function logRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
     const [connections, usage] = await Promise.all([admin.listConnections(), admin.usage(168)]);
     const byId = new Map(usage.map((u) => [u.connectionId, u]));
     const hours = usage[0]?.hours ?? (await admin.usage(168, '__none__'))[0]?.hours ?? [];
-    const empty = (id: string | null) => ({
+    const empty = (id: string) => ({
       connectionId: id,
       hours,
       requests: hours.map(() => 0),

@@ -8,7 +8,7 @@ const PASSWORD_RULES =
   'At least 12 characters, not whitespace only, not one character repeated, not a common password.';
 
 function sessionTable(
-  frame: PageFrame & { sessionId?: string },
+  frame: PageFrame,
   sessions: OperatorSession[],
   endPath: (s: OperatorSession) => string,
 ) {
@@ -23,7 +23,7 @@ function sessionTable(
 }
 
 export function accountPage(
-  frame: PageFrame & { sessionId?: string },
+  frame: PageFrame,
   sessions: OperatorSession[],
   error: string | null,
   done: string | null,
@@ -88,7 +88,7 @@ export function operatorsPage(
 }
 
 export function operatorPage(
-  frame: PageFrame & { sessionId?: string },
+  frame: PageFrame,
   o: Operator,
   sessions: OperatorSession[],
   error: string | null,

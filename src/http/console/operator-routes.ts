@@ -5,9 +5,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { type Actor, OperatorError } from '../../admin/operators.ts';
 import { isoTime } from '../../lib/clock.ts';
-import { privateCookie } from '../plugins/csrf.ts';
-import type { ApiApp } from '../routes/types.ts';
-import { type ConsoleKit, SESSION_COOKIE, typed } from './kit.ts';
+import { type ApiApp, typed } from '../routes/types.ts';
+import { sentence } from './errors.ts';
+import { type ConsoleKit, SESSION_COOKIE } from './kit.ts';
 import { accountPage, operatorPage, operatorsPage } from './operator-pages.ts';
 import {
   AddOperatorForm,
@@ -29,12 +29,10 @@ async function attempt(action: () => Promise<string | null>): Promise<Done> {
   try {
     return ok(await action());
   } catch (err) {
-    if (err instanceof OperatorError) return refused(capitalize(err.message), err.status);
+    if (err instanceof OperatorError) return refused(sentence(err.message), err.status);
     throw err;
   }
 }
-
-const capitalize = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 
 /** Who did what: every form of these pages, refused ones too, goes to the request log. */
 function recordActions(scope: FastifyInstance, kit: ConsoleKit): void {
@@ -64,27 +62,22 @@ function views(kit: ConsoleKit) {
   const { operators } = kit.ctx;
   const actor = (request: FastifyRequest): Actor => ({ operator: kit.signedIn(request).operator });
 
-  const frameOf = (request: FastifyRequest, reply: FastifyReply, current: string) => ({
-    ...kit.frame(request, reply, current),
-    sessionId: kit.signedIn(request).session.idHash,
-  });
-
   const account = async (request: FastifyRequest, reply: FastifyReply, r: Done) => {
     const me = kit.signedIn(request).operator;
     const sessions = await operators.listSessions(actor(request), me.id);
-    const page = accountPage(frameOf(request, reply, '/console/account'), sessions, r.error, r.done);
+    const page = accountPage(kit.frame(request, reply, '/console/account'), sessions, r.error, r.done);
     return kit.send(reply, page, r.status);
   };
 
   const list = async (request: FastifyRequest, reply: FastifyReply, r: Done) => {
-    const frame = frameOf(request, reply, '/console/operators');
+    const frame = kit.frame(request, reply, '/console/operators');
     if (!frame.operator?.canManage)
       return account(request, reply, refused('Only operators who manage others may see this page.', 403));
     return kit.send(reply, operatorsPage(frame, await operators.list(), r.error, r.done), r.status);
   };
 
   const one = async (request: FastifyRequest, reply: FastifyReply, id: string, r: Done) => {
-    const frame = frameOf(request, reply, '/console/operators');
+    const frame = kit.frame(request, reply, '/console/operators');
     const target = await operators.find(id);
     if (target === null || !frame.operator?.canManage)
       return list(request, reply, refused(`No operator ${id} here.`, 404));
@@ -99,9 +92,10 @@ function views(kit: ConsoleKit) {
     });
   return { actor, account, list, one, endSession };
 }
+
 type Views = ReturnType<typeof views>;
 
-export async function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
+export function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   recordActions(scope, kit);
   const pages = views(kit);
   accountRoutes(typed(scope), kit, pages);
@@ -125,11 +119,7 @@ function accountRoutes(api: ApiApp, kit: ConsoleKit, { account, endSession }: Vi
     });
     if (r.error !== null) return account(request, reply, r);
     // Every session ended with the change; this browser gets a new one.
-    const { cookieValue } = await operators.startSession(me, {
-      address: request.ip,
-      userAgent: request.headers['user-agent'] ?? null,
-    });
-    reply.setCookie(SESSION_COOKIE, cookieValue, privateCookie('/', kit.secure(request)));
+    await kit.startSession(request, reply, me);
     return reply.redirect('/console/account?changed=1', 303);
   });
 

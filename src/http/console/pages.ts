@@ -14,6 +14,8 @@ export interface PageFrame {
   operator: Operator | null;
   csrf: string;
   current?: string;
+  /** The signed-in session (its id hash), marked "this browser" in session lists. */
+  sessionId?: string;
 }
 
 const NAV: Array<[string, string]> = [
@@ -296,7 +298,7 @@ ${
 
 export function usagePage(
   frame: PageFrame,
-  series: Array<{ connection: ConnectionView | null; usage: UsageSeries }>,
+  series: Array<{ connection: ConnectionView; usage: UsageSeries }>,
 ): Html {
   return layout(
     frame,
@@ -305,12 +307,7 @@ export function usagePage(
       series.length === 0
         ? html`<p class="muted">No connections.</p>`
         : series.map(({ connection, usage }) =>
-            usageChart(
-              usage,
-              connection === null
-                ? 'Requests without a connection'
-                : `${connection.label ?? connection.id} (${connection.providerName})`,
-            ),
+            usageChart(usage, `${connection.label ?? connection.id} (${connection.providerName})`),
           )
     }`,
   );

@@ -13,20 +13,18 @@ import fp from 'fastify-plugin';
 import type { Config } from '../../config/index.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors/index.ts';
+import { typed } from '../routes/types.ts';
 import { connectionRoutes, connectRoutes } from './connection-routes.ts';
 import { consoleErrorHandler } from './errors.ts';
-import { setupRoutes } from './first-run.ts';
 import { frontDoorRoutes } from './front-door.ts';
-import { type ConsoleKit, consoleKit, typed } from './kit.ts';
+import { type ConsoleKit, consoleKit } from './kit.ts';
 import { logRoutes } from './log-routes.ts';
 import { operatorRoutes } from './operator-routes.ts';
 import { messagePage } from './pages.ts';
 import { AssetParams } from './schemas.ts';
 import { registerSessionGate } from './session-gate.ts';
-import { signInRoutes, signOutRoute } from './sign-in.ts';
-import { linkRoutes, tokenRoutes } from './token-routes.ts';
-
-export { SESSION_COOKIE } from './kit.ts';
+import { preSessionRoutes, signOutRoute } from './sign-in.ts';
+import { tokenRoutes } from './token-routes.ts';
 
 /** Only the service's own script, style, images and fonts; no framing, no plugins, no base. */
 const CONSOLE_CSP: Record<string, string[]> = {
@@ -40,14 +38,13 @@ const CONSOLE_CSP: Record<string, string[]> = {
   'frame-ancestors': ["'none'"],
 };
 
-const asset = (name: string, type: string) => ({
-  type,
-  body: readFileSync(new URL(`./assets/${name}`, import.meta.url)),
-});
-const ASSETS: Record<string, { type: string; body: Buffer }> = {
-  'console.css': asset('console.css', 'text/css; charset=utf-8'),
-  'console.js': asset('console.js', 'text/javascript; charset=utf-8'),
-};
+/** The stylesheet and the script, read once, by name. */
+const ASSETS = new Map(
+  Object.entries({ 'console.css': 'text/css', 'console.js': 'text/javascript' }).map(([name, type]) => [
+    name,
+    { type: `${type}; charset=utf-8`, body: readFileSync(new URL(`./assets/${name}`, import.meta.url)) },
+  ]),
+);
 
 export const consoleRoutes = fp(
   async (app: FastifyInstance, { ctx }: { ctx: AppContext }) => {
@@ -81,8 +78,7 @@ export const consoleRoutes = fp(
     });
     publicRoutes(app, kit);
     frontDoorRoutes(app, kit);
-    await app.register(async (signIn) => signInRoutes(signIn, kit));
-    await app.register(async (setup) => setupRoutes(setup, kit));
+    await app.register(async (preSession) => preSessionRoutes(preSession, kit));
     await app.register(async (pages) => signedInRoutes(pages, kit));
   },
   { name: 'console', encapsulate: true, dependencies: ['error-handling'] },
@@ -92,8 +88,7 @@ export const consoleRoutes = fp(
 function publicRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   const api = typed(scope);
   api.get('/console/assets/:name', { schema: { params: AssetParams } }, async (request, reply) => {
-    const { name } = request.params;
-    const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+    const asset = ASSETS.get(request.params.name);
     if (asset === undefined) throw new ApiError('not_found', 'No such console asset.');
     return reply.header('cache-control', 'public, max-age=3600').type(asset.type).send(asset.body);
   });
@@ -136,6 +131,5 @@ async function signedInRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<
   connectRoutes(scope, kit);
   tokenRoutes(scope, kit);
   logRoutes(scope, kit);
-  linkRoutes(scope, kit);
   await scope.register(async (operators) => operatorRoutes(operators, kit));
 }

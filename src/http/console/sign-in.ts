@@ -1,12 +1,14 @@
-// Signing in and out. The sign-in form has no session yet: its CSRF secret is the pre-session
-// cookie, issued and signed by the server (one a client made up is replaced, never used), dropped
-// once the session cookie is set.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// Signing in, the first run's setup, and signing out. The sign-in and setup forms have no session
+// yet: their CSRF secret is the pre-session cookie, issued and signed by the server (one a client
+// made up is replaced, never used), dropped once the session cookie is set.
+import type { FastifyInstance } from 'fastify';
 import { SIGN_IN_LIMITS, SignInGuard } from '../../admin/sign-in-guard.ts';
 import { privateCookie, registerCsrf } from '../plugins/csrf.ts';
+import { typed } from '../routes/types.ts';
 import { consoleErrorHandler, TOKEN_REFUSED } from './errors.ts';
+import { setupRoutes } from './first-run.ts';
 import { type Html, html } from './html.ts';
-import { type ConsoleKit, DEVICE_COOKIE, PRE_SESSION_COOKIE, SESSION_COOKIE, typed } from './kit.ts';
+import { type ConsoleKit, DEVICE_COOKIE, type FormPage, PRE_SESSION_COOKIE, SESSION_COOKIE } from './kit.ts';
 import { CLI, csrfField, layout, notices } from './pages.ts';
 import { SignInForm, TokenOnlyForm } from './schemas.ts';
 
@@ -24,26 +26,34 @@ ${notices(error)}
   );
 }
 
-export async function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
+/** The forms before a session, sign-in and setup, in one scope with the pre-session CSRF secret. */
+export async function preSessionRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
+  await registerCsrf(scope, { secretCookie: PRE_SESSION_COOKIE, path: '/console', signed: true });
+  const signIn = signInRoutes(scope, kit);
+  const setup = setupRoutes(scope, kit);
+  // A refused form token shows its own form again, empty.
+  scope.setErrorHandler(
+    consoleErrorHandler(kit, (request, reply) =>
+      (request.routeOptions.url === '/console/setup' ? setup : signIn)(
+        request,
+        reply,
+        TOKEN_REFUSED,
+        '',
+        403,
+      ),
+    ),
+  );
+}
+
+function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): FormPage {
   const { ctx } = kit;
   // Failed sign-ins only are counted: per address and per account, and per browser that signed
   // in to the account before (its device cookie); the numbers are in SIGN_IN_LIMITS.
   const guard = new SignInGuard({ keys: ctx.operators.cookieKeys, now: () => ctx.clock.now() });
-  const form = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    error: string | null,
-    email: string,
-    status: number,
-  ) => {
+  const form: FormPage = async (request, reply, error, email, status) => {
     const token = reply.generateCsrf({ secure: kit.secure(request) });
     return kit.send(reply, signInPage(token, error, email), status);
   };
-
-  await registerCsrf(scope, { secretCookie: PRE_SESSION_COOKIE, path: '/console', signed: true });
-  scope.setErrorHandler(
-    consoleErrorHandler(kit, (request, reply) => form(request, reply, TOKEN_REFUSED, '', 403)),
-  );
   const api = typed(scope);
 
   api.get('/console/sign-in', {}, async (request, reply) => form(request, reply, null, '', 200));
@@ -67,20 +77,15 @@ export async function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): Pro
       guard.failed(request.ip, email, check);
       return form(request, reply, 'Wrong email or password.', email, 401);
     }
-    const { cookieValue } = await ctx.operators.startSession(operator, {
-      address: request.ip,
-      userAgent: request.headers['user-agent'] ?? null,
-    });
-    const secure = kit.secure(request);
-    reply.setCookie(SESSION_COOKIE, cookieValue, privateCookie('/', secure));
-    reply.clearCookie(PRE_SESSION_COOKIE, privateCookie('/console', secure));
+    await kit.startSession(request, reply, operator);
     // This browser is known to the account from now on: its failures have their own allowance.
     reply.setCookie(DEVICE_COOKIE, guard.issueDevice(operator.email), {
-      ...privateCookie('/console/sign-in', secure),
+      ...privateCookie('/console/sign-in', kit.secure(request)),
       maxAge: Math.floor(SIGN_IN_LIMITS.deviceMaxAgeMs / 1000),
     });
     return reply.redirect('/console/connections', 303);
   });
+  return form;
 }
 
 /** Sign-out: a form of the signed-in pages (their CSRF token), so it lives in their scope. */

@@ -1,10 +1,11 @@
 // API tokens and connect links: each list with its create form, and their revoke forms.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors/index.ts';
+import { typed } from '../routes/types.ts';
 import { connectFields, createFormToken, EXPIRY_HELP, providerChoices } from './connection-routes.ts';
-import { type ConsoleKit, typed } from './kit.ts';
+import { type ConsoleKit, itemAction } from './kit.ts';
 import { type CreatedToken, linksPage, tokensPage } from './pages.ts';
-import { IdParams, LinkForm, TokenForm, TokenOnlyForm } from './schemas.ts';
+import { LinkForm, TokenForm } from './schemas.ts';
 
 export function tokenRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   const { admin } = kit.ctx;
@@ -29,20 +30,10 @@ export function tokenRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
     return view(request, reply, created, null, 201);
   });
 
-  api.post(
-    '/console/tokens/:id/revoke',
-    { schema: { params: IdParams, body: TokenOnlyForm } },
-    async (request, reply) => {
-      await admin.revokeToken(request.params.id);
-      return reply.redirect('/console/tokens', 303);
-    },
-  );
-}
+  itemAction(api, '/console/tokens/:id/revoke', (id) => admin.revokeToken(id), '/console/tokens');
 
-export function linkRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
-  const { admin } = kit.ctx;
-  const api = typed(scope);
-  const view = async (
+  // Connect links.
+  const linkView = async (
     request: FastifyRequest,
     reply: FastifyReply,
     created: { url: string; expiresAt: string } | null,
@@ -54,7 +45,7 @@ export function linkRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
     return kit.send(reply, page, status);
   };
 
-  api.get('/console/links', {}, async (request, reply) => view(request, reply, null));
+  api.get('/console/links', {}, async (request, reply) => linkView(request, reply, null));
 
   api.post('/console/links', { schema: { body: LinkForm } }, async (request, reply) => {
     const hoursText = (request.body.ttl_hours ?? '').trim();
@@ -69,15 +60,8 @@ export function linkRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
       ...connectFields(request.body),
       ...(hours === undefined ? {} : { ttlMs: hours * 3600_000 }),
     });
-    return view(request, reply, { url: link.url, expiresAt: link.expiresAt }, 201);
+    return linkView(request, reply, { url: link.url, expiresAt: link.expiresAt }, 201);
   });
 
-  api.post(
-    '/console/links/:id/revoke',
-    { schema: { params: IdParams, body: TokenOnlyForm } },
-    async (request, reply) => {
-      await admin.revokeLink(request.params.id);
-      return reply.redirect('/console/links', 303);
-    },
-  );
+  itemAction(api, '/console/links/:id/revoke', (id) => admin.revokeLink(id), '/console/links');
 }

@@ -14,11 +14,6 @@ function fromFastify(error: FastifyError, bodyLimit: number): ApiError | null {
         'invalid_json',
         'The request body is not valid JSON. Send a JSON object such as {"data": …}.',
       );
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError(
-        'invalid_json',
-        'The request body is empty. Send a JSON object such as {"data": …}.',
-      );
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError('invalid_body', 'The Content-Length header does not match the body that was sent.');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

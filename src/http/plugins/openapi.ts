@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { OperationName } from '../../domain/operations.ts';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../errors/index.ts';
-import type { ProviderProfile } from '../../providers/adapter.ts';
+import type { CrmAdapter } from '../../providers/adapter.ts';
 import { ERROR_DESCRIPTIONS } from '../schemas/answers.ts';
 
 declare module 'fastify' {
@@ -19,10 +19,8 @@ interface OpenApiOptions {
   servers: Array<{ url: string; description: string }>;
   /** A proxy in front terminates TLS: the instance's own URL is `https://`. */
   behindTls: boolean;
-  /** The registered CRMs' profiles, in registry order: their route notes join the descriptions. */
-  providers: readonly ProviderProfile[];
-  /** The CRMs whose adapters offer an operation (their handler tables), by display name. */
-  offeredBy(operation: OperationName): string[];
+  /** The registered CRMs, in registry order: whose handler tables offer an operation, and their notes on it. */
+  adapters: readonly CrmAdapter[];
 }
 
 export interface OpenApiDocument {
@@ -100,7 +98,7 @@ const joined = (items: readonly string[]) =>
 export const openApi = fp(
   async (app: FastifyInstance, options: OpenApiOptions) => {
     const examples = readExample('operations.json') as Record<string, OperationExample>;
-    const names = joined(options.providers.map((p) => p.displayName));
+    const names = joined(options.adapters.map((a) => a.profile.displayName));
     app.register(fastifySwagger, {
       openapi: {
         openapi: '3.1.0',
@@ -160,10 +158,11 @@ function documented(
   const example = examples[operationId];
   let description = String(own['description'] ?? '');
   if (operation !== undefined) {
-    const crms = options.offeredBy(operation as OperationName);
-    const notes = options.providers.flatMap((p) => {
-      const note = p.doc.routes?.[operationId];
-      return note === undefined || !crms.includes(p.displayName) ? [] : [`${p.displayName}: ${note}`];
+    const offering = options.adapters.filter((a) => a.handlers[operation as OperationName] !== undefined);
+    const crms = offering.map((a) => a.profile.displayName);
+    const notes = offering.flatMap(({ profile }) => {
+      const note = profile.doc.routes?.[operationId];
+      return note === undefined ? [] : [`${profile.displayName}: ${note}`];
     });
     description = [
       `**Offered on ${crms.length === 0 ? 'no' : crms.join(', ')} connections**; other connections answer 422 \`operation_not_available\`.`,

@@ -76,7 +76,7 @@ export const requestLog = fp(
       const entry: NewRequestLogEntry = {
         at: p.at,
         method: request.method,
-        path: pathOf(request.url).slice(0, 500),
+        path: maskTokens(request.url.split('?')[0] ?? '').slice(0, 500),
         status: reply.statusCode,
         latencyMs: Math.round(reply.elapsedTime),
         crmCalls: p.meter.crmCalls,
@@ -103,8 +103,3 @@ export const requestLog = fp(
   },
   { name: 'request-log' },
 );
-
-function pathOf(url: string): string {
-  const queryAt = url.indexOf('?');
-  return maskTokens(queryAt === -1 ? url : url.slice(0, queryAt));
-}

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { ApiError } from '../../errors/index.ts';
 import { authenticate } from '../plugins/auth.ts';
 import { register as connectFlow } from './connect-flow.ts';
-import type { ApiApp, RegisterRoute } from './types.ts';
+import { type RegisterRoute, type RouteServices, typed } from './types.ts';
 import { register as auditLogs } from './v1.audit_logs.ts';
 import { register as jobs } from './v1.jobs.ts';
 import { register as metadata } from './v1.metadata.ts';
@@ -15,10 +15,10 @@ import { register as proxy } from './v1.proxy.ts';
 
 const ROUTES: RegisterRoute[] = [writes, get, query, metadata, associations, auditLogs, proxy, jobs];
 
+/** The API routes, with the narrow services they call (never the whole context). */
 export const v1Routes = fp(
-  async (instance: FastifyInstance) => {
-    const app = instance as ApiApp;
-    const ctx = app.services;
+  async (instance: FastifyInstance, { services: ctx }: { services: RouteServices }) => {
+    const app = typed(instance);
     // POST-only paths, as the routes register them (the pass-through takes every method).
     const postOnly: string[] = [];
     // Authenticated routes live in their own scope: the token is checked before the body is read.
@@ -28,7 +28,7 @@ export const v1Routes = fp(
       scope.addHook('onRoute', (route) => {
         if (route.method === 'POST' && !route.url.endsWith('*')) postOnly.push(route.url);
       });
-      for (const route of ROUTES) route(scope as ApiApp, ctx);
+      for (const route of ROUTES) route(typed(scope), ctx);
     });
     // The browser connect flow: public pages, proven by the flow's state and cookie or the link's secret.
     connectFlow(app, ctx);
@@ -52,6 +52,6 @@ export const v1Routes = fp(
   {
     name: 'v1-routes',
     encapsulate: true,
-    dependencies: ['services', 'error-handling', 'json-parser', 'openapi'],
+    dependencies: ['error-handling', 'json-parser', 'openapi'],
   },
 );

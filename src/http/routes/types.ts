@@ -1,11 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type {
-  FastifyBaseLogger,
-  FastifyInstance,
-  RawReplyDefaultExpression,
-  RawRequestDefaultExpression,
-  RawServerDefault,
-} from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { RateLimiter } from '../../auth/rate-limit.ts';
 import type { IdempotencyService } from '../../jobs/idempotency.ts';
 import type { JobReads } from '../../jobs/reads.ts';
@@ -13,14 +7,9 @@ import type { JobRunner } from '../../jobs/runner.ts';
 import type { OperationDeps } from '../../operations/deps.ts';
 import type { TokenVerifier } from '../plugins/auth.ts';
 
-/** A Fastify instance whose route schemas (TypeBox) type the handlers' request. */
-export type ApiApp = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
+/** A scope with the TypeBox type provider: route schemas type each handler's query, params and body. */
+export const typed = (scope: FastifyInstance) => scope.withTypeProvider<TypeBoxTypeProvider>();
+export type ApiApp = ReturnType<typeof typed>;
 
 /** What the connect flow answers to the browser: a redirect, or a page; with its headers and cookies. */
 export type FlowAnswer = { setCookies: string[]; headers: Readonly<Record<string, string>> } & (

@@ -1,10 +1,11 @@
 import type { FastifyRequest } from 'fastify';
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
+import { Check } from 'typebox/value';
 import { ApiError } from '../../errors/index.ts';
 import { type JobReads, readResults } from '../../jobs/reads.ts';
 import { jobView } from '../../jobs/view.ts';
 import { principalOf } from '../plugins/auth.ts';
-import { answers, JobRef, jobAnswer, RecordResultRef } from '../schemas/answers.ts';
+import { answers, ref } from '../schemas/answers.ts';
 import { countParam } from '../schemas/common.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
@@ -42,10 +43,14 @@ function limitOf(raw: string | undefined, fallback: number, max: number): number
 
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-function decode<T>(cursor: string, valid: (v: unknown) => v is T): T {
+/** The cursors handed out: where a list of jobs goes on (created at, id), or a results offset. */
+const ListCursor = Type.Object({ c: Type.String(), i: Type.String() });
+const Offset = Type.Object({ o: Type.Integer({ minimum: 0 }) });
+
+function decode<T extends TSchema>(cursor: string, schema: T): Static<T> {
   try {
     const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (valid(v)) return v;
+    if (Check(schema, v)) return v;
   } catch {
     // Reported below.
   }
@@ -55,15 +60,6 @@ function decode<T>(cursor: string, valid: (v: unknown) => v is T): T {
     { details: [{ path: 'query:cursor' }] },
   );
 }
-
-const isListCursor = (v: unknown): v is { c: string; i: string } => {
-  const cursor = v as { c?: unknown; i?: unknown } | null;
-  return typeof cursor?.c === 'string' && typeof cursor.i === 'string';
-};
-const isOffset = (v: unknown): v is { o: number } => {
-  const offset = (v as { o?: unknown } | null)?.o;
-  return Number.isInteger(offset) && (offset as number) >= 0;
-};
 
 /**
  * The request's job of its own token, or 404 (another token's job is not revealed); with
@@ -109,13 +105,12 @@ export function register(app: ApiApp, ctx: RouteServices): void {
           "The API token's own write jobs, newest first, `limit` per page (default 50); `next_cursor` gives the next page.",
         tags: ['Jobs'],
         querystring: pageQuery('Jobs', '1 to 200 (default 50)'),
-        response: answers({ 200: page(JobRef, 'A page of jobs.') }, [400]),
+        response: answers({ 200: page(ref('Job'), 'A page of jobs.') }, [400]),
       },
     },
     async (request) => {
       const limit = limitOf(request.query.limit, 50, 200);
-      const after =
-        request.query.cursor === undefined ? undefined : decode(request.query.cursor, isListCursor);
+      const after = request.query.cursor === undefined ? undefined : decode(request.query.cursor, ListCursor);
       const rows = await ctx.jobReads.list({
         tokenId: principalOf(request).token.id,
         limit: limit + 1,
@@ -140,7 +135,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
           'State (`queued`, `running`, `completed`, `failed`, `cancelled`), the interface in use, counts that move while it runs (total, processed, succeeded, failed), timings and the CRM’s own job ids. A job interrupted by a restart of the service is resumed by the next instance to start (or another running one) and goes on from where it was.',
         tags: ['Jobs'],
         params: JobParams,
-        response: answers({ 200: jobAnswer('The job.') }, [404]),
+        response: answers({ 200: ref('Job', 'The job.') }, [404]),
       },
     },
     async (request) => jobView(await ownJob(ctx.jobReads, request)),
@@ -157,8 +152,8 @@ export function register(app: ApiApp, ctx: RouteServices): void {
         params: JobParams,
         response: answers(
           {
-            200: jobAnswer('The job had already finished; nothing changed.'),
-            202: jobAnswer('Cancel asked; the job ends `cancelled`.'),
+            200: ref('Job', 'The job had already finished; nothing changed.'),
+            202: ref('Job', 'Cancel asked; the job ends `cancelled`.'),
           },
           [404],
         ),
@@ -188,13 +183,16 @@ function resultsRoute(app: ApiApp, ctx: RouteServices): void {
         tags: ['Jobs'],
         params: JobParams,
         querystring: pageQuery('Results', '1 to 10 000 (default 1000)'),
-        response: answers({ 200: page(RecordResultRef, 'A page of per-record results.') }, [400, 404, 409]),
+        response: answers(
+          { 200: page(ref('RecordResult'), 'A page of per-record results.') },
+          [400, 404, 409],
+        ),
       },
     },
     async (request) => {
       const job = await ownJob(ctx.jobReads, request, true);
       const limit = limitOf(request.query.limit, 1000, 10_000);
-      const from = request.query.cursor === undefined ? 0 : decode(request.query.cursor, isOffset).o;
+      const from = request.query.cursor === undefined ? 0 : decode(request.query.cursor, Offset).o;
       const data = await readResults(ctx.jobReads, job.id, from, limit);
       const next = from + data.length;
       return { data, next_cursor: data.length > 0 && next < job.total ? encode({ o: next }) : null };

@@ -25,7 +25,6 @@ interface BatchRoute {
   summary: string;
   description: string;
   body: TSchema;
-  errors: number[];
 }
 
 const ROUTES: BatchRoute[] = [
@@ -37,7 +36,6 @@ const ROUTES: BatchRoute[] = [
     description:
       'Creates 1 to 10 000 records; one result per record, in order; each record succeeds or fails on its own.',
     body: InsertBody,
-    errors: [400, 404, 409, 413, 415, 422, 502, 503],
   },
   {
     operation: 'update',
@@ -47,7 +45,6 @@ const ROUTES: BatchRoute[] = [
     description:
       'Changes 1 to 10 000 records, each identified by `id`; the fields sent overwrite the stored values.',
     body: UpdateBody,
-    errors: [400, 404, 409, 413, 415, 422, 502, 503],
   },
   {
     operation: 'delete',
@@ -56,7 +53,6 @@ const ROUTES: BatchRoute[] = [
     summary: 'Delete records',
     description: 'Deletes up to 10 000 records by id (any object types).',
     body: DeleteBody,
-    errors: [400, 409, 413, 415, 422, 502, 503],
   },
   {
     operation: 'delete',
@@ -65,7 +61,6 @@ const ROUTES: BatchRoute[] = [
     summary: 'Delete records of one object type',
     description: 'Deletes up to 10 000 records of `{object_name}` by id.',
     body: DeleteBody,
-    errors: [400, 404, 409, 413, 415, 422, 502, 503],
   },
 ];
 
@@ -100,7 +95,8 @@ export function register(app: ApiApp, ctx: RouteServices): void {
           body: route.body,
           response: answers(
             { 200: WriteResults('Per-record results.'), 202: ASYNC_WRITE_ANSWER },
-            route.errors,
+            // An object type in the path may be unknown (404).
+            [400, 409, 413, 415, 422, 502, 503, ...(named ? [404] : [])],
           ),
         },
       },

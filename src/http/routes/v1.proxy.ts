@@ -58,25 +58,18 @@ export function register(app: ApiApp, ctx: RouteServices): void {
             /^[a-z][a-z0-9+.-]*(?::|%3a)/i.test(target) || target.startsWith('/') ? target : `/${target}`;
           const body =
             request.body instanceof Readable ? request.body : hasBody(request.raw) ? request.raw : undefined;
+          const send = (sent: Readable | undefined) =>
+            passthrough(ctx.operations, principalOf(request).connection, {
+              method: request.method as HttpMethod,
+              rawTarget: relative,
+              query,
+              headers: request.headers,
+              body: sent,
+            });
           const key = parseIdempotencyKey(request.headers[IDEMPOTENCY_HEADER]);
-          if (key !== undefined && (request.method === 'POST' || request.method === 'PATCH')) {
-            return keyedPassthrough(ctx, request, reply, key, body, (buffered) =>
-              passthrough(ctx.operations, principalOf(request).connection, {
-                method: request.method as HttpMethod,
-                rawTarget: relative,
-                query,
-                headers: request.headers,
-                body: buffered,
-              }),
-            );
-          }
-          const result = await passthrough(ctx.operations, principalOf(request).connection, {
-            method: request.method as HttpMethod,
-            rawTarget: relative,
-            query,
-            headers: request.headers,
-            body,
-          });
+          if (key !== undefined && (request.method === 'POST' || request.method === 'PATCH'))
+            return keyedPassthrough(ctx, request, reply, key, body, send);
+          const result = await send(body);
           reply.code(result.status).headers(result.headers);
           if (result.status === 204 || result.status === 304) {
             if (result.body instanceof Readable) result.body.resume();

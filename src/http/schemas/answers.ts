@@ -79,22 +79,19 @@ const JobSchema = Type.Object(
 
 export const SHARED_SCHEMAS = [ErrorBody, JobSchema, RecordResult];
 
-/** A reference to a shared schema, with the description of the answer that uses it. */
-const ref = (id: string, description?: string) =>
+/** A reference to a shared schema (`Job`, `RecordResult`), with the description of the answer that uses it. */
+export const ref = (id: string, description?: string) =>
   Type.Unsafe<unknown>({ $ref: id, ...(description === undefined ? {} : { description }) });
-
-export const RecordResultRef = ref('RecordResult');
-export const JobRef = ref('Job');
-export const jobAnswer = (description: string) => ref('Job', description);
 
 /** `{data: [per-record result]}`, the answer of every write. */
 export const WriteResults = (description: string) =>
-  Type.Object({ data: Type.Array(RecordResultRef) }, { description });
+  Type.Object({ data: Type.Array(ref('RecordResult')) }, { description });
 
 /** A success answer with no JSON body (HTML, a stream, or nothing). */
 export const noBody = (description: string) => Type.Unsafe<unknown>({ type: 'null', description });
 
-export const ASYNC_WRITE_ANSWER = jobAnswer(
+export const ASYNC_WRITE_ANSWER = ref(
+  'Job',
   'Accepted (`Prefer: respond-async`): the job, with `Location: /v1/jobs/{id}` and `Preference-Applied: respond-async`.',
 );
 

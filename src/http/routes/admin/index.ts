@@ -6,7 +6,7 @@ import type { AdminService } from '../../../admin/service.ts';
 import { ApiError } from '../../../errors/index.ts';
 import { answers, noBody } from '../../schemas/answers.ts';
 import { countParam } from '../../schemas/common.ts';
-import type { ApiApp } from '../types.ts';
+import { type ApiApp, typed } from '../types.ts';
 import {
   ConnectionView,
   ConnectLink,
@@ -260,7 +260,7 @@ export const adminRoutes = fp(
         { headers: { 'www-authenticate': 'Bearer realm="crm-proxy-admin"' } },
       );
     });
-    const api = app as ApiApp;
+    const api = typed(app);
     connectionRoutes(api, services.admin);
     connectLinkRoutes(api, services.admin);
     requestLogRoutes(api, services.admin);
