@@ -46,32 +46,10 @@ function unwrapRecordShape(record: unknown): unknown {
   return flat;
 }
 
-/** Each property name the records use, with the path of its first use; insert refuses ids. */
-function propertyNames(records: unknown[], mode: 'insert' | 'update'): Map<string, string> {
-  const names = new Map<string, string>();
-  records.forEach((r, i) => {
-    if (!isRecord(r)) return;
-    for (const k of Object.keys(r)) {
-      if (ID_KEYS.has(k.toLowerCase())) {
-        if (mode === 'insert') {
-          throw new ApiError(
-            'invalid_body',
-            `insert creates records: record ${i} has "${k}". Leave ids out, or use update (or upsert with match_key "id").`,
-            { details: [{ path: `/data/${i}/${k}`, message: 'not allowed on insert' }] },
-          );
-        }
-        continue;
-      }
-      if (!names.has(k)) names.set(k, `/data/${i}/${k}`);
-    }
-  });
-  return names;
-}
-
 /**
  * Checks and formats the records of an insert or update: unknown property names fail the request
  * (400 with hints, like Salesforce's unknown fields); a value HubSpot would refuse fails its record
- * only. Updates need an `id` of digits.
+ * only. Inserts refuse ids; updates need an `id` of digits.
  */
 export async function prepare(
   api: HubSpotApi,
@@ -79,40 +57,46 @@ export async function prepare(
   records: unknown[],
   mode: 'insert' | 'update',
 ): Promise<{ prepared: Prepared[]; refused: Outcome }> {
+  // Each record split into its id, its values and (inserts, checked) its `associations`, which
+  // HubSpot's update body has none of; each property name kept with the path of its first use.
   // Records sent back as get returned them carry read-only values (createdate, …): those are
-  // dropped rather than refused, since the client did not choose to send them. Inserts carry their
-  // `associations` (checked) apart; HubSpot's update body has none.
-  const fromGet = new Set<number>();
-  const links = new Map<number, CreateAssociation[]>();
-  records = records.map((r, i) => {
-    if (mode === 'update') {
-      const flat = unwrapRecordShape(r);
-      if (flat !== r) fromGet.add(i);
-      return flat;
+  // dropped rather than refused, since the client did not choose to send them.
+  const names = new Map<string, string>();
+  const split = records.map((r, index) => {
+    const flat = mode === 'update' ? unwrapRecordShape(r) : r;
+    const { rest, associations } = isRecord(flat)
+      ? mode === 'insert'
+        ? takeAssociations(flat, index)
+        : { rest: flat, associations: undefined }
+      : { rest: {}, associations: undefined };
+    let id: string | undefined;
+    const values: Array<[string, unknown]> = [];
+    for (const [key, raw] of Object.entries(rest)) {
+      if (!ID_KEYS.has(key.toLowerCase())) {
+        values.push([key, raw]);
+        if (!names.has(key)) names.set(key, `/data/${index}/${key}`);
+      } else if (mode === 'insert') {
+        throw new ApiError(
+          'invalid_body',
+          `insert creates records: record ${index} has "${key}". Leave ids out, or use update (or upsert with match_key "id").`,
+          { details: [{ path: `/data/${index}/${key}`, message: 'not allowed on insert' }] },
+        );
+      } else id = String(raw);
     }
-    if (!isRecord(r)) return r;
-    const { rest, associations } = takeAssociations(r, i);
-    if (associations !== undefined) links.set(i, associations);
-    return rest;
+    return { index, id, values, associations, fromGet: flat !== r };
   });
-  const names = propertyNames(records, mode);
   const byLower = await checkedProperties(api, object, [...names], describeHint(object));
 
   // Each record formatted for HubSpot, or refused (a value HubSpot would refuse, a malformed id).
   const hints = new OptionHints();
   const prepared: Prepared[] = [];
   const refused: Outcome = new Map();
-  for (const [index, r] of records.entries()) {
-    let id: string | undefined;
+  for (const { index, id, values, associations, fromGet } of split) {
     const errors: RecordError[] = [];
     const properties: Record<string, string> = {};
-    for (const [key, raw] of Object.entries(isRecord(r) ? r : {})) {
-      if (ID_KEYS.has(key.toLowerCase())) {
-        id = String(raw);
-        continue;
-      }
+    for (const [key, raw] of values) {
       const property = byLower.get(key.toLowerCase()) as PropertyInfo;
-      if (property.readOnlyValue && fromGet.has(index)) continue;
+      if (property.readOnlyValue && fromGet) continue;
       const formatted = formatValue(property, raw, hints);
       if (formatted.ok) properties[property.name] = formatted.value;
       else errors.push(formatted.error);
@@ -120,8 +104,6 @@ export async function prepare(
     if (mode === 'update' && (id === undefined || !HUBSPOT_PROFILE.idPattern.test(id))) {
       errors.unshift(malformedId(String(id), ['id']));
     }
-    // An insert's records have no id (propertyNames refuses them).
-    const associations = links.get(index);
     if (errors.length > 0) refused.set(index, failed(id, errors));
     else
       prepared.push({

@@ -258,18 +258,6 @@ export async function saveRecords(
   return inOrder(records.length, new Map([...refused, ...sent]), prepared);
 }
 
-async function save(
-  api: HubSpotApi,
-  objectName: string,
-  records: unknown[],
-  mode: 'insert' | 'update',
-): Promise<WriteAnswer> {
-  const account = accountObject(objectName);
-  if (account !== undefined) return writePipelines(api, account, records, mode);
-  const object = await resolveObject(api, objectName);
-  return { data: await saveRecords(api, object, records, mode) };
-}
-
 /** Which of these ids (at most 100) are live records: one batch/read. */
 export async function existing(api: HubSpotApi, object: ObjectRef, ids: string[]): Promise<Set<string>> {
   const { results = [] } = await readRecords(api, object, ids);
@@ -346,11 +334,18 @@ async function deleteRecords(
  * under the connection's pacer and concurrency cap. Every result lands at its record's position.
  */
 export function hubspotWrites(hs: PerConnectionState) {
+  const save =
+    (mode: 'insert' | 'update') =>
+    async (call: HandlerCall, input: { objectName: string; records: unknown[] }): Promise<WriteAnswer> => {
+      const api = hs.at(call);
+      const account = accountObject(input.objectName);
+      if (account !== undefined) return writePipelines(api, account, input.records, mode);
+      const object = await resolveObject(api, input.objectName);
+      return { data: await saveRecords(api, object, input.records, mode) };
+    };
   return {
-    insert: (call: HandlerCall, input: { objectName: string; records: unknown[] }) =>
-      save(hs.at(call), input.objectName, input.records, 'insert'),
-    update: (call: HandlerCall, input: { objectName: string; records: unknown[] }) =>
-      save(hs.at(call), input.objectName, input.records, 'update'),
+    insert: save('insert'),
+    update: save('update'),
     delete: (call: HandlerCall, input: { objectName: string | undefined; ids: string[] }) =>
       deleteRecords(hs.at(call), input),
   };
