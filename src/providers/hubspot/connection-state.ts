@@ -225,6 +225,19 @@ export async function hubspotCall(
   budget: RetryBudget = HUBSPOT_PROFILE.rateLimits,
 ): Promise<OutboundResponse> {
   const kind = call.kind ?? 'standard';
+  const send = () =>
+    session.send({
+      method: call.method,
+      url: `${session.baseUrl}${call.path}`,
+      headers: {
+        accept: 'application/json',
+        ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+      idempotent: call.idempotent,
+      label: call.label,
+      ownRateLimit: true,
+    });
   let waited = 0;
   let refusal: ApiError | undefined;
   const response = await retrying(clock, {
@@ -232,27 +245,11 @@ export async function hubspotCall(
       // Known to be spent (here or, with shared state, on another instance): HubSpot would refuse.
       const daily = pacer.dailySpent();
       if (daily !== undefined) throw dailySpent(daily.crmError, daily.until - clock.now());
-      const slot = await pacer.acquire(kind);
-      let answer: OutboundResponse | undefined;
-      try {
-        answer = await unreachableAsCrmError(HUBSPOT_PROFILE.provider, call.label, () =>
-          session.send({
-            method: call.method,
-            url: `${session.baseUrl}${call.path}`,
-            headers: {
-              accept: 'application/json',
-              ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
-            },
-            ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
-            idempotent: call.idempotent,
-            label: call.label,
-            ownRateLimit: true,
-          }),
-        );
-      } finally {
-        pacer.done(kind, answer, slot);
-      }
-      return answer;
+      return pacer.run(
+        kind,
+        () => unreachableAsCrmError(HUBSPOT_PROFILE.provider, call.label, send),
+        (answer) => answer,
+      );
     },
     next: (answer, attempt) => {
       const step = afterAnswer(answer, kind, attempt, waited, clock.now(), budget, () =>
@@ -303,17 +300,10 @@ export async function paced<T>(
   headOf: (answer: T) => AnswerHead,
 ): Promise<T> {
   const kind: CallKind = /\/search\/?(?:\?|$)/.test(path) ? 'search' : 'standard';
-  const slot = await pacer.acquire(kind);
-  let head: AnswerHead | undefined;
-  try {
-    const answer = await send();
-    head = headOf(answer);
-    return answer;
-  } finally {
-    const response = head === undefined ? undefined : { ...head, text: '', attempts: 1 };
-    pacer.done(kind, response, slot);
-    if (head?.status === 429) {
-      pacer.block(kind, retryWait(head, kind, clock.now(), HUBSPOT_PROFILE.rateLimits.fallbackWaitMs));
-    }
+  const answer = await pacer.run(kind, send, (a) => ({ ...headOf(a), text: '', attempts: 1 }));
+  const head = headOf(answer);
+  if (head.status === 429) {
+    pacer.block(kind, retryWait(head, kind, clock.now(), HUBSPOT_PROFILE.rateLimits.fallbackWaitMs));
   }
+  return answer;
 }

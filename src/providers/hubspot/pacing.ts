@@ -185,6 +185,19 @@ export class HubSpotPacer {
     this.#pump(kind);
   }
 
+  /** One call sent in a slot of its kind, freed (`done`) with its answer's head once it is in. */
+  async run<T>(kind: CallKind, send: () => Promise<T>, head: (answer: T) => OutboundResponse): Promise<T> {
+    const slot = await this.acquire(kind);
+    let response: OutboundResponse | undefined;
+    try {
+      const answer = await send();
+      response = head(answer);
+      return answer;
+    } finally {
+      this.done(kind, response, slot);
+    }
+  }
+
   /** HubSpot refused with 429: nothing of this kind leaves for `waitMs`. */
   block(kind: CallKind, waitMs: number): void {
     const w = this.#windows[kind];
