@@ -27,6 +27,13 @@ const NAMES = new Map<string, Kind>([
 /** The account objects' names, for "did you mean" hints. */
 export const ACCOUNT_OBJECT_NAMES: readonly string[] = [...NAMES.keys()];
 
+/** What the service offers on each kind: its operations, and the properties query filters on (EQ). */
+export const OFFERED: Record<Kind['kind'], { operations: string[]; filters: string[] }> = {
+  owners: { operations: ['get', 'query'], filters: ['email', 'archived'] },
+  pipelines: { operations: ['get', 'query', 'insert', 'update'], filters: ['archived'] },
+  stages: { operations: ['get', 'query', 'insert'], filters: ['pipelineId', 'archived'] },
+};
+
 /** Names that need a word more to mean something (whose pipelines?). */
 const AMBIGUOUS = new Set(['pipelines', 'pipeline', 'stages', 'stage', 'pipeline_stages']);
 
@@ -105,12 +112,7 @@ export async function queryAccountObjects(
   kind: Kind,
   request: SearchRequest,
 ): Promise<QueryPage> {
-  const allowed =
-    kind.kind === 'owners'
-      ? ['email', 'archived']
-      : kind.kind === 'stages'
-        ? ['pipelineId', 'archived']
-        : ['archived'];
+  const allowed = OFFERED[kind.kind].filters;
   const groups = request.filterGroups ?? [];
   const filters = groups.flatMap((g) => g.filters);
   const bad = filters.find((f) => !allowed.includes(f.propertyName) || f.operator !== 'EQ');
@@ -148,7 +150,7 @@ export async function writePipelines(
   records: unknown[],
   mode: 'insert' | 'update',
 ): Promise<WriteAnswer> {
-  if (kind.kind === 'owners' || (kind.kind === 'stages' && mode === 'update')) {
+  if (kind.kind === 'owners' || !OFFERED[kind.kind].operations.includes(mode)) {
     throw new ApiError(
       'object_not_supported',
       kind.kind === 'owners'

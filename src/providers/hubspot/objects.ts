@@ -3,7 +3,7 @@ import { closestName, hinter } from '../../lib/closest.ts';
 import type { Handler } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
-import { ACCOUNT_OBJECT_NAMES, accountObject } from './account-objects.ts';
+import { ACCOUNT_OBJECT_NAMES, accountObject, OFFERED } from './account-objects.ts';
 import type { HubSpotApi, PerConnectionState, PropertyInfo, SchemaSummary } from './connection-state.ts';
 import {
   ASSOCIATION_NAMES,
@@ -48,13 +48,7 @@ export async function resolveObject(api: HubSpotApi, name: string): Promise<Obje
   }
   const account = accountObject(name);
   if (account !== undefined) {
-    // What src/providers/hubspot/account-objects.ts offers on each kind.
-    const operations =
-      account.kind === 'owners'
-        ? ['get', 'query']
-        : account.kind === 'pipelines'
-          ? ['get', 'query', 'insert', 'update']
-          : ['get', 'query', 'insert'];
+    const { operations } = OFFERED[account.kind];
     throw new ApiError(
       'object_not_supported',
       `HubSpot ${name} are not records: the service offers ${operations.join(', ')} on them, not this operation.`,
