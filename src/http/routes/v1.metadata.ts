@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
-import { ApiError } from '../../errors/index.ts';
-import { addCustomField, describeObject } from '../../operations/account.ts';
+import { ApiError, unknownObject } from '../../errors/index.ts';
 import { runOperation } from '../../operations/deps.ts';
 import { directWrite } from '../durable.ts';
 import { principalOf } from '../plugins/auth.ts';
@@ -110,8 +109,13 @@ export function register(app: ApiApp, ctx: RouteServices): void {
     },
     async (request) => {
       ensureNoBody(request.body);
-      const { connection } = principalOf(request);
-      return { data: await describeObject(ctx.operations, connection, request.params.object_name) };
+      const objectName = request.params.object_name;
+      const data = await runOperation(ctx.operations, principalOf(request).connection, 'describe', {
+        objectName,
+      });
+      // The account has no such object.
+      if (data === null) throw unknownObject(objectName);
+      return { data };
     },
   );
   app.post(
@@ -168,12 +172,10 @@ function customFieldRoute(app: ApiApp, ctx: RouteServices): void {
     async (request, reply) =>
       directWrite(ctx, request, reply, async () => ({
         headers: {},
-        body: await addCustomField(
-          ctx.operations,
-          principalOf(request).connection,
-          request.params.object_name,
-          request.body.data,
-        ),
+        body: await runOperation(ctx.operations, principalOf(request).connection, 'add_custom_field', {
+          objectName: request.params.object_name,
+          definition: request.body.data,
+        }),
       })),
   );
 }
