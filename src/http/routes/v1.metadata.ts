@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { ApiError, unknownObject } from '../../errors/index.ts';
+import { isRecord } from '../../lib/is-record.ts';
 import { runOperation } from '../../operations/deps.ts';
 import { directWrite } from '../durable.ts';
 import { principalOf } from '../plugins/auth.ts';
@@ -15,7 +16,7 @@ import type { ApiApp, RouteServices } from './types.ts';
 /** Reads without input take no body; `{}` is tolerated, anything else is a mistake worth reporting. */
 function ensureNoBody(body: unknown, operation = 'Describe'): void {
   if (body === undefined || body === null) return;
-  if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return;
+  if (isRecord(body) && Object.keys(body).length === 0) return;
   throw new ApiError('invalid_body', `${operation} takes no request body. Send no body, or {}.`, {
     details: [{ path: '/', message: 'must be empty' }],
   });
