@@ -1,5 +1,5 @@
 import type { Connection } from '../domain/connection.ts';
-import type { AssociationLink, GetAnswer, RecordAssociations, WriteAnswer } from '../domain/operations.ts';
+import type { AssociationLink, GetAnswer, WriteAnswer } from '../domain/operations.ts';
 import { ApiError } from '../errors/index.ts';
 import type { CrmAdapter } from '../providers/adapter.ts';
 import { ensureObjectName, ensureWithin } from './checks.ts';
@@ -44,18 +44,6 @@ export function getRecords(
   const { ids, fields } = input;
   const propertiesWithHistory = history.length > 0 ? history : undefined;
   return runOperation(deps, connection, 'get', { objectName, ids, fields, propertiesWithHistory }, { check });
-}
-
-/** The records of type `to` associated with each of `ids`: one entry per id, in order. */
-export function readAssociations(
-  deps: OperationDeps,
-  connection: Connection,
-  objectName: string,
-  ids: string[],
-  to: string,
-): Promise<{ data: RecordAssociations[] }> {
-  const check = (adapter: CrmAdapter) => ensureObjectName(adapter, to);
-  return runOperation(deps, connection, 'associations', { objectName, ids, to }, { check });
 }
 
 /** Creates (`associate`) or removes (`dissociate`) associations: one result per link, in order. */
