@@ -19,11 +19,6 @@ export class AdmissionQueue {
     return this.#waiting.length === 0 && this.#room(weight);
   }
 
-  /** Nothing inside and nobody waiting. */
-  get idle(): boolean {
-    return this.#count === 0 && this.#waiting.length === 0;
-  }
-
   /**
    * Waits for entry. Resolves with the function that leaves (call it once, when the work ends), or
    * with undefined when `signal` aborts first (the piece then never entered).

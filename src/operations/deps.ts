@@ -14,7 +14,7 @@ import { CrmError } from '../providers/errors.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { ProxyForwarder } from '../proxy/forwarder.ts';
 import type { ReplayBudget } from '../proxy/replay-copy.ts';
-import { handlerFor, translatingCrmErrors } from './checks.ts';
+import { ensureObjectName, handlerFor, translatingCrmErrors } from './checks.ts';
 
 /** What operations need, wired once by createContext. */
 export interface OperationDeps {
@@ -80,8 +80,9 @@ const placeKey = (connectionId: string) => `connection:${connectionId}`;
 
 /**
  * Runs `operation` on the connection's CRM: 422 when the CRM does not offer it (`all`: every
- * adapter, so the answer names the CRMs that do), then `check` of the input against the CRM's
- * profile, then the handler in an authorised session under the connection's cap, CRM errors translated.
+ * adapter, so the answer names the CRMs that do), then the input's object names (`objectName`,
+ * `to`) against the CRM's pattern (they reach URLs) and `check` of the rest against its profile,
+ * then the handler in an authorised session under the connection's cap, CRM errors translated.
  */
 export async function runOperation<O extends keyof OperationInputs>(
   deps: OperationDeps,
@@ -92,6 +93,9 @@ export async function runOperation<O extends keyof OperationInputs>(
 ): Promise<OperationAnswers[O]> {
   const adapter = deps.registry.adapterFor(connection);
   const handler = handlerFor(adapter, operation, options.all === true ? deps.registry.list() : undefined);
+  const { objectName, to } = input as { objectName?: unknown; to?: unknown };
+  if (typeof objectName === 'string') ensureObjectName(adapter, objectName);
+  if (typeof to === 'string') ensureObjectName(adapter, to);
   options.check?.(adapter);
   return translatingCrmErrors(adapter, () =>
     handler(

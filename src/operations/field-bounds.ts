@@ -1,4 +1,5 @@
 import { ApiError } from '../errors/index.ts';
+import { isRecord } from '../lib/is-record.ts';
 
 /** Longer than any real field name or relationship path of the CRMs; the get schema's limit too. */
 export const MAX_FIELD_NAME_LENGTH = 255;
@@ -9,9 +10,6 @@ export const MAX_FIELD_NAME_LENGTH = 255;
  */
 export const MAX_DISTINCT_FIELDS = 1000;
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * Refuses (400) a field name longer than MAX_FIELD_NAME_LENGTH and more than MAX_DISTINCT_FIELDS
  * distinct names, before any name is matched against the object's fields. Linear in the keys sent.
@@ -20,7 +18,7 @@ export function checkFieldNames(records: readonly unknown[]): void {
   const seen = new Set<string>();
   for (let index = 0; index < records.length; index++) {
     const record = records[index];
-    if (!isPlainObject(record)) continue;
+    if (!isRecord(record)) continue;
     for (const key in record) {
       if (key.length > MAX_FIELD_NAME_LENGTH) {
         throw new ApiError(

@@ -1,13 +1,7 @@
 import type { Connection } from '../domain/connection.ts';
-import type {
-  AssociationLink,
-  GetAnswer,
-  QueryPage,
-  RecordAssociations,
-  WriteAnswer,
-} from '../domain/operations.ts';
+import type { AssociationLink, GetAnswer, WriteAnswer } from '../domain/operations.ts';
 import { ApiError } from '../errors/index.ts';
-import type { CrmAdapter, SearchRequest } from '../providers/adapter.ts';
+import type { CrmAdapter } from '../providers/adapter.ts';
 import { ensureObjectName, ensureWithin } from './checks.ts';
 import { type OperationDeps, runOperation } from './deps.ts';
 
@@ -30,7 +24,6 @@ export function getRecords(
 ): Promise<GetAnswer> {
   const history = input.propertiesWithHistory ?? [];
   const check = (adapter: CrmAdapter) => {
-    ensureObjectName(adapter, objectName);
     ensureWithin(
       'too_many_ids',
       input.ids.length,
@@ -53,33 +46,6 @@ export function getRecords(
   return runOperation(deps, connection, 'get', { objectName, ids, fields, propertiesWithHistory }, { check });
 }
 
-/** A structured search of one object type, or the continuation of one (`next_cursor`). */
-export function runSearch(
-  deps: OperationDeps,
-  connection: Connection,
-  input: { objectName: string; request: SearchRequest } | { cursor: string },
-): Promise<QueryPage> {
-  const check = (adapter: CrmAdapter) => {
-    if ('objectName' in input) ensureObjectName(adapter, input.objectName);
-  };
-  return runOperation(deps, connection, 'search', input, { check });
-}
-
-/** The records of type `to` associated with each of `ids`: one entry per id, in order. */
-export function readAssociations(
-  deps: OperationDeps,
-  connection: Connection,
-  objectName: string,
-  ids: string[],
-  to: string,
-): Promise<{ data: RecordAssociations[] }> {
-  const check = (adapter: CrmAdapter) => {
-    ensureObjectName(adapter, objectName);
-    ensureObjectName(adapter, to);
-  };
-  return runOperation(deps, connection, 'associations', { objectName, ids, to }, { check });
-}
-
 /** Creates (`associate`) or removes (`dissociate`) associations: one result per link, in order. */
 export function writeAssociations(
   deps: OperationDeps,
@@ -89,7 +55,6 @@ export function writeAssociations(
   links: AssociationLink[],
 ): Promise<WriteAnswer> {
   const check = (adapter: CrmAdapter) => {
-    ensureObjectName(adapter, objectName);
     for (const to of new Set(links.map((l) => l.to))) ensureObjectName(adapter, to);
     ensureWithin('too_many_records', links.length, adapter.profile.limits.writeRecords, operation);
   };

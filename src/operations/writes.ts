@@ -1,6 +1,7 @@
 import type { Connection } from '../domain/connection.ts';
 import type { UpsertOutcome, WriteAnswer } from '../domain/operations.ts';
 import { ApiError } from '../errors/index.ts';
+import { isRecord } from '../lib/is-record.ts';
 import type { CrmAdapter, JobHook, OperationInputs } from '../providers/adapter.ts';
 import { ensureObjectName, ensureWithin, handlerFor } from './checks.ts';
 import { type OperationDeps, runOperation } from './deps.ts';
@@ -31,7 +32,7 @@ const MAX_ID_PROBLEMS = 50;
  * problem with it. Two spellings with different values are refused rather than one picked.
  */
 function idOf(record: unknown): { id: string } | { problem: string } {
-  if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+  if (!isRecord(record)) {
     return { problem: 'must be an object with the record id under "id"' };
   }
   const values = new Set<unknown>();

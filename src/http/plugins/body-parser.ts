@@ -72,7 +72,12 @@ export const jsonParser = fp(
       if (weight === 0 || request.routeOptions.schema?.['x-crm-operation'] === 'passthrough') return payload;
       const socket = request.raw.socket;
       const giveUp = new AbortController();
-      const gone = () => giveUp.abort();
+      // A client gone while its body waits gives up its turn; gone after sending its whole body, it
+      // gets no onResponse: its socket's close frees the place.
+      const gone = () => {
+        giveUp.abort();
+        releaseBody(request);
+      };
       socket.once('close', gone);
       // Injected requests (tests) have a stand-in socket without timers.
       const idleMs = socket.timeout;
@@ -85,8 +90,6 @@ export const jsonParser = fp(
         socket.removeListener('close', gone);
         leave();
       };
-      // A client gone after sending its whole body gets no onResponse: its socket's close frees the place.
-      socket.once('close', () => releaseBody(request));
       return payload;
     });
     app.addHook('onResponse', (request, _reply, done) => {

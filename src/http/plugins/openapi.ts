@@ -23,12 +23,8 @@ interface OpenApiOptions {
   adapters: readonly CrmAdapter[];
 }
 
-export interface OpenApiDocument {
-  openapi: string;
-  servers: Array<{ url: string; description?: string }>;
-  paths: Record<string, Record<string, unknown>>;
-  [key: string]: unknown;
-}
+/** What `withInstance` reads of a document: its servers. */
+type WithServers = { servers: Array<{ url: string; description?: string }> };
 
 /** Example request and answers of one operation (docs/examples/operations.json, by operationId). */
 interface OperationExample {
@@ -134,7 +130,7 @@ export const openApi = fp(
       stripBasePath: false,
       transform: ({ schema, url }) => documented(schema as Schema | undefined, url, examples, options),
     });
-    const document = () => (app as unknown as { swagger(): OpenApiDocument }).swagger();
+    const document = () => (app as unknown as { swagger(): WithServers }).swagger();
     app.get('/openapi.json', async (request) => withInstance(document(), request, options.behindTls));
   },
   { name: 'openapi' },
@@ -231,11 +227,7 @@ function withAnswerExample(answer: Schema, name: string): Schema {
 const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
 
 /** The document with the instance that was asked first in `servers`, so "try it" calls it. */
-export function withInstance(
-  doc: OpenApiDocument,
-  request: FastifyRequest,
-  behindTls: boolean,
-): OpenApiDocument {
+export function withInstance<D extends WithServers>(doc: D, request: FastifyRequest, behindTls: boolean): D {
   const host = request.headers.host;
   if (host === undefined || !HOST.test(host)) return doc;
   const https = behindTls || (request.raw.socket as { encrypted?: boolean }).encrypted === true;

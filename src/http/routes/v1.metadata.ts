@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { ApiError } from '../../errors/index.ts';
-import { addCustomField, describeObject } from '../../operations/account.ts';
+import { ApiError, unknownObject } from '../../errors/index.ts';
+import { isRecord } from '../../lib/is-record.ts';
 import { runOperation } from '../../operations/deps.ts';
 import { directWrite } from '../durable.ts';
 import { principalOf } from '../plugins/auth.ts';
@@ -16,7 +16,7 @@ import type { ApiApp, RouteServices } from './types.ts';
 /** Reads without input take no body; `{}` is tolerated, anything else is a mistake worth reporting. */
 function ensureNoBody(body: unknown, operation = 'Describe'): void {
   if (body === undefined || body === null) return;
-  if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return;
+  if (isRecord(body) && Object.keys(body).length === 0) return;
   throw new ApiError('invalid_body', `${operation} takes no request body. Send no body, or {}.`, {
     details: [{ path: '/', message: 'must be empty' }],
   });
@@ -110,8 +110,13 @@ export function register(app: ApiApp, ctx: RouteServices): void {
     },
     async (request) => {
       ensureNoBody(request.body);
-      const { connection } = principalOf(request);
-      return { data: await describeObject(ctx.operations, connection, request.params.object_name) };
+      const objectName = request.params.object_name;
+      const data = await runOperation(ctx.operations, principalOf(request).connection, 'describe', {
+        objectName,
+      });
+      // The account has no such object.
+      if (data === null) throw unknownObject(objectName);
+      return { data };
     },
   );
   app.post(
@@ -168,12 +173,10 @@ function customFieldRoute(app: ApiApp, ctx: RouteServices): void {
     async (request, reply) =>
       directWrite(ctx, request, reply, async () => ({
         headers: {},
-        body: await addCustomField(
-          ctx.operations,
-          principalOf(request).connection,
-          request.params.object_name,
-          request.body.data,
-        ),
+        body: await runOperation(ctx.operations, principalOf(request).connection, 'add_custom_field', {
+          objectName: request.params.object_name,
+          definition: request.body.data,
+        }),
       })),
   );
 }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { readAssociations, writeAssociations } from '../../operations/records.ts';
+import { runOperation } from '../../operations/deps.ts';
+import { writeAssociations } from '../../operations/records.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { answers, WriteResults } from '../schemas/answers.ts';
 import { AssociateBody, AssociationsBody } from '../schemas/bodies.ts';
@@ -65,14 +66,13 @@ export function register(app: ApiApp, ctx: RouteServices): void {
         ),
       },
     },
+    // The records of type `to` associated with each id: one entry per id, in order.
     async (request) =>
-      readAssociations(
-        ctx.operations,
-        principalOf(request).connection,
-        request.params.object_name,
-        request.body.data.ids,
-        request.body.data.to,
-      ),
+      runOperation(ctx.operations, principalOf(request).connection, 'associations', {
+        objectName: request.params.object_name,
+        ids: request.body.data.ids,
+        to: request.body.data.to,
+      }),
   );
   for (const write of WRITES) {
     app.post(

@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import { ApiError } from '../../errors/index.ts';
 import { runOperation } from '../../operations/deps.ts';
-import { runSearch } from '../../operations/records.ts';
 import type { SearchRequest } from '../../providers/adapter.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { answers } from '../schemas/answers.ts';
@@ -79,7 +78,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
         data === undefined
           ? { cursor: cursor as string }
           : { objectName: request.params.object_name, request: data as SearchRequest };
-      return { data: await runSearch(ctx.operations, principalOf(request).connection, read) };
+      return { data: await runOperation(ctx.operations, principalOf(request).connection, 'search', read) };
     },
   );
 }

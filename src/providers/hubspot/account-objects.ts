@@ -1,10 +1,11 @@
 import type { QueryPage, SaveResult, WriteAnswer } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
+import { isRecord } from '../../lib/is-record.ts';
 import type { SearchRequest } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
 import type { HubSpotApi } from './connection-state.ts';
-import { fail, isRecord } from './write-results.ts';
+import { fail } from './write-results.ts';
 
 /**
  * The account's own objects, read through get and query in HubSpot's shapes:

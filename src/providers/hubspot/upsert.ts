@@ -1,5 +1,6 @@
 import type { SaveResult, UpsertOutcome } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
+import { isRecord } from '../../lib/is-record.ts';
 import type { OperationInputs } from '../adapter.ts';
 import { type OutboundResponse, parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
@@ -13,7 +14,6 @@ import {
   fail,
   failedCall,
   type HubSpotErrorEntry,
-  isRecord,
   type Prepared,
   recordErrors,
   UNREPORTED,

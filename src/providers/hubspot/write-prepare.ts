@@ -1,17 +1,11 @@
 import type { RecordError } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
+import { isRecord } from '../../lib/is-record.ts';
 import type { HubSpotApi, PropertyInfo } from './connection-state.ts';
 import { checkedProperties, type ObjectRef } from './objects.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 import { formatValue, OptionHints } from './values.ts';
-import {
-  type CreateAssociation,
-  failed,
-  isRecord,
-  malformedId,
-  type Outcome,
-  type Prepared,
-} from './write-results.ts';
+import { type CreateAssociation, failed, malformedId, type Outcome, type Prepared } from './write-results.ts';
 
 // Records of an insert or update checked against the type's properties and formatted for HubSpot.
 

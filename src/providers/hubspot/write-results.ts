@@ -1,5 +1,6 @@
 import type { RecordError, SaveResult } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
+import { isRecord } from '../../lib/is-record.ts';
 import type { JobHook } from '../adapter.ts';
 import { type OutboundResponse, parseJson } from '../client/types.ts';
 import { CrmError, callFailure } from '../errors.ts';
@@ -40,9 +41,6 @@ export interface HubSpotErrorEntry {
 }
 
 export type Outcome = Map<number, SaveResult>;
-
-export const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const fail = (statusCode: string, message: string, fields: string[] = []): RecordError => ({
   statusCode,

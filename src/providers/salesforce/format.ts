@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { ApiError, type UnknownField, unknownFields } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
+import { isRecord } from '../../lib/is-record.ts';
 import type { ObjectDescribe } from './describe.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
@@ -23,9 +24,6 @@ const isFieldValue = (value: unknown): boolean =>
 
 /** A parent reference's external-id value: a scalar (string or number id). */
 const isReferenceValue = (value: unknown): boolean => typeof value === 'string' || typeof value === 'number';
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Maps each record's keys to the object's real field names (case-insensitive, from the cached
@@ -57,14 +55,14 @@ export function prepareRecords(
   // Every record is prepared before the request's unknown fields and invalid values are thrown.
   const out = records.map((record, index): PreparedRecord => {
     const prepared: PreparedRecord = {};
-    if (!isPlainObject(record)) {
+    if (!isRecord(record)) {
       unknown.push({ path: `/data/${index}`, field: '(not an object)', did_you_mean: null });
       return prepared;
     }
     const asGot = operation === 'update' && 'attributes' in record;
     for (const [key, value] of Object.entries(record)) {
       if (key === 'attributes') continue;
-      if (asGot && isPlainObject(value) && 'attributes' in value) continue;
+      if (asGot && isRecord(value) && 'attributes' in value) continue;
       const reference = referenceOf(key, value);
       if (reference !== null) {
         const parent = byRelationship.get(reference.relationship.toLowerCase());
@@ -121,7 +119,7 @@ function referenceOf(
 ): { relationship: string; field: string; value: unknown } | null {
   const dot = key.indexOf('.');
   if (dot > 0) return { relationship: key.slice(0, dot), field: key.slice(dot + 1), value };
-  if (!isPlainObject(value)) return null;
+  if (!isRecord(value)) return null;
   const entries = Object.entries(value).filter(([k]) => k !== 'attributes');
   const [first] = entries;
   if (entries.length !== 1 || first === undefined) return null;
