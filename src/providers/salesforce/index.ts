@@ -1,3 +1,4 @@
+import { ApiError } from '../../errors/index.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
 import type {
   CrmAdapter,
@@ -11,13 +12,7 @@ import { bearer, configuredApp, refreshAccessToken } from '../oauth.ts';
 import { AllowanceBook, readLimitInfo } from './allowance.ts';
 import { salesforceConnect } from './connect.ts';
 import { countriesFromDescribe } from './countries.ts';
-import {
-  type DescribeCache,
-  describeGlobal,
-  describeObject,
-  forgetDescribes,
-  knownObject,
-} from './describe.ts';
+import { type DescribeCache, describeGlobal, forgetDescribes, knownObject } from './describe.ts';
 import { addCustomField } from './fields.ts';
 import { salesforceGet } from './get.ts';
 import type { Org, OrgHandler } from './org.ts';
@@ -106,7 +101,14 @@ function createSalesforceAdapter(deps: ProviderDeps<SalesforceSettings>): CrmAda
       describe: on<'describe'>(async (org, { objectName }) =>
         objectName === undefined ? describeGlobal(org) : knownObject(org, objectName),
       ),
-      countries: on<'countries'>(async (org) => countriesFromDescribe(await describeObject(org, 'Account'))),
+      // An org without Account is answered with the ISO list.
+      countries: on<'countries'>(async (org) => {
+        const account = await knownObject(org, 'Account').catch((error: unknown) => {
+          if (error instanceof ApiError && error.code === 'unknown_object') return null;
+          throw error;
+        });
+        return countriesFromDescribe(account);
+      }),
       add_custom_field: on(addCustomField),
       passthrough: {
         forwardedHeaders: PASS.forwardedHeaders,
