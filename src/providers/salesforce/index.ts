@@ -8,7 +8,7 @@ import type {
   ProviderDeps,
   ProviderModule,
 } from '../adapter.ts';
-import { bearer, configuredApp, refreshAccessToken } from '../oauth.ts';
+import { configuredApp, refreshAccessToken } from '../oauth.ts';
 import { AllowanceBook, readLimitInfo } from './allowance.ts';
 import { salesforceConnect } from './connect.ts';
 import { countriesFromDescribe } from './countries.ts';
@@ -75,7 +75,6 @@ function createSalesforceAdapter(deps: ProviderDeps<SalesforceSettings>): CrmAda
       // "not valid for use with the REST API": refreshing cannot fix it.
       isExpiredToken: (response) =>
         response.status === 401 && !response.text.includes('not valid for use with the REST API'),
-      authorize: bearer,
     },
     connect: salesforceConnect(deps.client, clock, settings),
     // The REST API lives on the org's instance URL; a sandbox connection may override it.
