@@ -6,7 +6,6 @@ import type {
   AuditLogPage,
   CountryList,
   GetAnswer,
-  OperationName,
   QueryPage,
   RecordAssociations,
   UpsertOutcome,
@@ -310,11 +309,6 @@ export interface CrmAdapter {
   readonly connect?: ConnectFacet;
   /** The account's daily API allowance as an answer's headers report it (shown to operators). */
   readAllowance?(headers: AnswerHead['headers']): { used: number; limit: number } | undefined;
-}
-
-/** The operations an adapter offers, in the API's order. */
-export function offeredOperations(adapter: CrmAdapter, all: readonly OperationName[]): OperationName[] {
-  return all.filter((operation) => adapter.handlers[operation] !== undefined);
 }
 
 /** Everything a provider's factory gets from `createContext`: its own settings and the shared services. */
