@@ -2,18 +2,14 @@ import { unknownObject } from '../../errors/index.ts';
 import { closestName } from '../../lib/closest.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
-import { type DescribeCache, type DescribeGlobalResult, type ObjectDescribe, type Org, send } from './org.ts';
+import type { DescribeGlobalResult, ObjectDescribe, Org } from './org.ts';
+import { send } from './org.ts';
 
-export type { DescribeCache, ObjectDescribe };
+export type { ObjectDescribe };
 
 /** An object's field types by canonical name (`string`, `double`, `reference`, …). */
 export const fieldTypesOf = (meta: ObjectDescribe): ReadonlyMap<string, string> =>
   new Map(meta.fields.map((f) => [f.name, String(f['type'] ?? '')]));
-
-/** Drops one connection's cached describes (after a metadata change). */
-export function forgetDescribes(cache: DescribeCache, connectionId: string): void {
-  cache.deleteWhere((key) => key.startsWith(`${connectionId}\u0000`));
-}
 
 /**
  * One connection's cached describe: Describe Global when `name` is null, else the object's sObject

@@ -23,9 +23,9 @@ export const addCustomField: OrgHandler<'add_custom_field'> = async (org, input)
   const objectApiName = await knownName(org, input.objectName);
   const fullName = `${objectApiName}.${name}`;
   const created = await createField(org, fullName, { ...metadata, type });
-  await org.forgetDescribes();
+  await org.describes.forget(org.session.connectionId);
   await grantFieldAccess(org, objectApiName, fullName);
-  await org.forgetDescribes();
+  await org.describes.forget(org.session.connectionId);
   return {
     data: created ?? {},
     msg: `Custom field ${fullName} created; read and edit access granted to the ${FLS_PROFILES.join(' and ')} profiles.`,

@@ -1,5 +1,4 @@
 import { ApiError } from '../../errors/index.ts';
-import { TtlCache } from '../../lib/ttl-cache.ts';
 import type {
   CrmAdapter,
   Handler,
@@ -12,10 +11,10 @@ import { configuredApp, refreshAccessToken } from '../oauth.ts';
 import { AllowanceBook, readLimitInfo } from './allowance.ts';
 import { salesforceConnect } from './connect.ts';
 import { countriesFromDescribe } from './countries.ts';
-import { type DescribeCache, describeGlobal, forgetDescribes, knownObject } from './describe.ts';
+import { describeGlobal, knownObject } from './describe.ts';
 import { addCustomField } from './fields.ts';
 import { salesforceGet } from './get.ts';
-import type { Org, OrgHandler } from './org.ts';
+import { DescribeCache, type Org, type OrgHandler } from './org.ts';
 import { SALESFORCE, SALESFORCE_PROFILE } from './profile.ts';
 import { query, queryMore } from './query.ts';
 import { type SalesforceSettings, salesforceSettings } from './settings.ts';
@@ -23,23 +22,12 @@ import { salesforceUpsert } from './upsert.ts';
 import { deleteRecords, saveRecords } from './writes.ts';
 
 const PASS = SALESFORCE_PROFILE.passthrough;
-const DESCRIBES_CHANGED = 'salesforce:describes-changed';
 
 /** Salesforce: every operation of the API, on the org's REST, Tooling and Bulk 2.0 APIs. */
 function createSalesforceAdapter(deps: ProviderDeps<SalesforceSettings>): CrmAdapter {
   const { settings, clock } = deps;
   const dataPath = SALESFORCE_PROFILE.dataPath(settings.apiVersion);
-  // The describe cache, cleared on every instance when a field is added through any of them (null:
-  // notices may have been missed while Redis was away, so all of them).
-  const describes: DescribeCache = new TtlCache({
-    ttlMs: settings.describeTtlMs,
-    max: SALESFORCE_PROFILE.cachedDescribes,
-    clock,
-  });
-  deps.shared?.subscribe(DESCRIBES_CHANGED, (connectionId) => {
-    if (connectionId === null) describes.clear();
-    else forgetDescribes(describes, connectionId);
-  });
+  const describes = new DescribeCache(settings.describeTtlMs, clock, deps.shared);
   // Every answer of every handler's session updates the org's allowance the write plans read.
   const allowances = new AllowanceBook(clock);
   const orgOf = ({ session: given, limiter, job }: HandlerCall): Org => {
@@ -51,10 +39,6 @@ function createSalesforceAdapter(deps: ProviderDeps<SalesforceSettings>): CrmAda
       clock,
       api: `${session.baseUrl}${dataPath}`,
       describes,
-      async forgetDescribes() {
-        forgetDescribes(describes, session.connectionId);
-        await deps.shared?.publish(DESCRIBES_CHANGED, session.connectionId);
-      },
       cursorKey: deps.signingKey,
       allowances,
       bulkThreshold: settings.bulkThreshold ?? SALESFORCE_PROFILE.defaultBulkThreshold,
