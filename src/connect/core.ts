@@ -133,7 +133,6 @@ export class ConnectCore {
     const app = this.app(adapter, facet, target);
     const state = newSecret();
     const binding = newSecret();
-    const verifier = facet.pkce ? pkceVerifier(binding, state) : null;
     const now = this.deps.clock.now();
     // Flows abandoned at the consent page leave their states behind: drop the long-expired ones.
     await this.deps.store.connectStates.prune(new Date(now - 24 * 3_600_000).toISOString());
@@ -154,7 +153,7 @@ export class ConnectCore {
       clientId: app.clientId,
       redirectUri: this.redirectUri(),
       state,
-      codeChallenge: verifier === null ? null : pkceChallenge(verifier),
+      codeChallenge: pkceChallenge(pkceVerifier(binding, state)),
     });
     return { authorizeUrl, binding };
   }

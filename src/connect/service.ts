@@ -102,7 +102,7 @@ export class ConnectService extends ConnectLinks {
     const exchange = await facet.exchangeCode(target, app, {
       code,
       redirectUri: this.redirectUri(),
-      codeVerifier: facet.pkce ? pkceVerifier(binding, stateValue) : null,
+      codeVerifier: pkceVerifier(binding, stateValue),
     });
     if (!exchange.ok) {
       return exchange.kind === 'invalid_grant'

@@ -1,12 +1,6 @@
 import { OPERATIONS, type OperationName } from '../domain/operations.ts';
 import { ApiError } from '../errors/index.ts';
-import {
-  type CrmAdapter,
-  type Handler,
-  type OperationHandlers,
-  type OperationInputs,
-  offeredOperations,
-} from '../providers/adapter.ts';
+import type { CrmAdapter, Handler, OperationHandlers, OperationInputs } from '../providers/adapter.ts';
 import { CrmError } from '../providers/errors.ts';
 
 /** How an error message names an operation, where that is not its own name. */
@@ -22,9 +16,9 @@ const label = (operation: OperationName) => LABELS[operation] ?? operation;
  * keys) and, when the other adapters are given, the CRMs that offer the operation.
  */
 function notOffered(adapter: CrmAdapter, operation: OperationName, all?: readonly CrmAdapter[]): ApiError {
-  const offered = offeredOperations(adapter, OPERATIONS);
+  const offered = OPERATIONS.filter((o) => adapter.handlers[o] !== undefined);
   const crm = adapter.profile.displayName;
-  const by = all?.filter((a) => offeredOperations(a, [operation]).length > 0) ?? [];
+  const by = all?.filter((a) => a.handlers[operation] !== undefined) ?? [];
   const only =
     by.length > 0
       ? ` It is offered for ${by.map((a) => a.profile.displayName).join(' and ')} connections only.`

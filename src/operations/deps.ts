@@ -11,6 +11,7 @@ import type {
 } from '../providers/adapter.ts';
 import type { HttpClient } from '../providers/client/http-client.ts';
 import { CrmError } from '../providers/errors.ts';
+import { bearer } from '../providers/oauth.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { ProxyForwarder } from '../proxy/forwarder.ts';
 import type { ReplayBudget } from '../proxy/replay-copy.ts';
@@ -123,7 +124,7 @@ function openSession(
     baseUrl: adapter.defaultApiBaseUrl(connection),
     async send(request) {
       const sendWith = (token: string) =>
-        deps.client.send({ ...request, headers: adapter.auth.authorize(request.headers ?? {}, token) });
+        deps.client.send({ ...request, headers: bearer(request.headers ?? {}, token) });
       const token = await deps.tokens.accessToken(connection);
       const first = await sendWith(token);
       if (!adapter.auth.isExpiredToken(first)) {

@@ -6,6 +6,7 @@ import { ApiError } from '../errors/index.ts';
 import { meterCrmCall } from '../lib/call-context.ts';
 import type { CrmAdapter, PassthroughHandler } from '../providers/adapter.ts';
 import type { HttpMethod } from '../providers/client/types.ts';
+import { bearer } from '../providers/oauth.ts';
 import { ProxyBody } from '../proxy/body.ts';
 import { type ForwardResponse, TargetUnreachableError } from '../proxy/forwarder.ts';
 import { forwardedRequestHeaders, returnedResponseHeaders } from '../proxy/headers.ts';
@@ -124,8 +125,8 @@ async function send(
   payload: Readable | Buffer | undefined,
 ): Promise<ForwardResponse> {
   const { deps, adapter, rules, connection, method, target, body } = call;
-  // `authorize` gives a new object: the token's own headers go into it, not into another copy.
-  const authorized = adapter.auth.authorize(headers, token);
+  // `bearer` gives a new object: the token's own headers go into it, not into another copy.
+  const authorized = bearer(headers, token);
   const tokenHeaders = rules.tokenHeaders?.(target.path, token);
   if (tokenHeaders !== undefined) Object.assign(authorized, tokenHeaders);
   const forward = async () => {

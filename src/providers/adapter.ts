@@ -6,7 +6,6 @@ import type {
   AuditLogPage,
   CountryList,
   GetAnswer,
-  OperationName,
   QueryPage,
   RecordAssociations,
   UpsertOutcome,
@@ -95,8 +94,6 @@ export interface AuthFacet {
   refresh(app: OAuthApp, refreshToken: string): Promise<RefreshOutcome>;
   /** True when a CRM answer means "this access token is no longer valid" (refresh, then retry once). */
   isExpiredToken(response: OutboundResponse): boolean;
-  /** How the access token goes on a request: a new object, `headers` left as they are. */
-  authorize(headers: Record<string, string>, accessToken: string): Record<string, string>;
 }
 
 /** Counts of a running write that move while it runs. */
@@ -266,15 +263,13 @@ export type AccessCheckOutcome =
 
 /**
  * The CRM's side of the OAuth authorization-code flow: only its facts and wire calls. The generic
- * flow (state, binding, PKCE verifier, pages) lives in src/connect.
+ * flow (state, binding, PKCE verifier, pages) lives in src/connect; every flow uses PKCE (S256).
  */
 export interface ConnectFacet {
   /** The environment variables that configure the service's OAuth app with this CRM (for messages). */
   readonly appVariables: readonly string[];
   /** Null when the app's variables are not set. */
   configuredApp(): OAuthClient | null;
-  /** Whether the code exchange takes a PKCE verifier (S256). */
-  readonly pkce: boolean;
   /**
    * The login host an operator chose, checked and normalised to an origin; undefined means the
    * configured default. Only the CRM's own hosts pass: the client secret is sent there.
@@ -282,12 +277,12 @@ export interface ConnectFacet {
   loginOrigin(choice: string | undefined): { ok: true; origin: string } | { ok: false; message: string };
   authorizeUrl(
     target: ConnectTarget,
-    input: { clientId: string; redirectUri: string; state: string; codeChallenge: string | null },
+    input: { clientId: string; redirectUri: string; state: string; codeChallenge: string },
   ): string;
   exchangeCode(
     target: ConnectTarget,
     app: OAuthClient,
-    input: { code: string; redirectUri: string; codeVerifier: string | null },
+    input: { code: string; redirectUri: string; codeVerifier: string },
   ): Promise<CodeExchangeOutcome>;
   /** One cheap authenticated call with the new tokens; says which account they reach. */
   checkGrant(
@@ -314,11 +309,6 @@ export interface CrmAdapter {
   readonly connect?: ConnectFacet;
   /** The account's daily API allowance as an answer's headers report it (shown to operators). */
   readAllowance?(headers: AnswerHead['headers']): { used: number; limit: number } | undefined;
-}
-
-/** The operations an adapter offers, in the API's order. */
-export function offeredOperations(adapter: CrmAdapter, all: readonly OperationName[]): OperationName[] {
-  return all.filter((operation) => adapter.handlers[operation] !== undefined);
 }
 
 /** Everything a provider's factory gets from `createContext`: its own settings and the shared services. */

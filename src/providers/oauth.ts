@@ -135,7 +135,7 @@ export async function checkCall(
   }
 }
 
-/** The usual way an access token goes on a request. */
+/** How the access token goes on every CRM request: a new object, `headers` left as they are. */
 export function bearer(headers: Record<string, string>, accessToken: string): Record<string, string> {
   return { ...headers, authorization: `Bearer ${accessToken}` };
 }
@@ -159,10 +159,8 @@ export function authorizationUrl(
   for (const [name, value] of Object.entries(own.params ?? {}))
     if (value !== undefined) url.searchParams.set(name, value);
   url.searchParams.set('state', input.state);
-  if (input.codeChallenge !== null) {
-    url.searchParams.set('code_challenge', input.codeChallenge);
-    url.searchParams.set('code_challenge_method', 'S256');
-  }
+  url.searchParams.set('code_challenge', input.codeChallenge);
+  url.searchParams.set('code_challenge_method', 'S256');
   return url.toString();
 }
 
@@ -173,7 +171,7 @@ interface CodeTokenAnswer extends TokenAnswer {
 }
 
 /**
- * The OAuth 2.0 authorization-code grant (RFC 6749 §4.1.3, with RFC 7636's verifier when given).
+ * The OAuth 2.0 authorization-code grant (RFC 6749 §4.1.3, with RFC 7636's verifier).
  * Unreachable → `failed`.
  */
 export async function exchangeAuthorizationCode(
@@ -182,13 +180,13 @@ export async function exchangeAuthorizationCode(
   provider: string,
   tokenUrl: string,
   app: OAuthClient,
-  input: { code: string; redirectUri: string; codeVerifier: string | null },
+  input: { code: string; redirectUri: string; codeVerifier: string },
 ): Promise<CodeExchangeOutcome & { answer?: CodeTokenAnswer }> {
   const grant = {
     grant_type: 'authorization_code',
     code: input.code,
     redirect_uri: input.redirectUri,
-    ...(input.codeVerifier === null ? {} : { code_verifier: input.codeVerifier }),
+    code_verifier: input.codeVerifier,
   };
   let response: OutboundResponse;
   try {

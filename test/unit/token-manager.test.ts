@@ -73,7 +73,6 @@ function fakeAdapter(outcomes: () => RefreshOutcome, calls: string[]): Pick<CrmA
         return outcomes();
       },
       isExpiredToken: () => false,
-      authorize: (h) => h,
     },
   };
 }

@@ -59,7 +59,6 @@ export function hubspotConnect(client: HttpClient, clock: Clock, settings: HubSp
   return {
     appVariables: C.appVariables,
     // HubSpot's token endpoint (v1 and v3) takes `code_verifier`; its clients without PKCE still work.
-    pkce: true,
     configuredApp: () => configuredApp(settings),
     // One consent page for every account: nothing to choose.
     loginOrigin(choice) {

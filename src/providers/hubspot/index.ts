@@ -1,6 +1,6 @@
 import type { Connection } from '../../domain/connection.ts';
 import type { CrmAdapter, ProviderDeps, ProviderModule } from '../adapter.ts';
-import { bearer, configuredApp, refreshAccessToken } from '../oauth.ts';
+import { configuredApp, refreshAccessToken } from '../oauth.ts';
 import { hubspotAssociations } from './associations.ts';
 import { hubspotAuditLogs } from './audit-logs.ts';
 import { hubspotConnect } from './connect.ts';
@@ -34,7 +34,6 @@ function createHubSpotAdapter(deps: ProviderDeps<HubSpotSettings>): CrmAdapter {
       // HubSpot warns that a 401 alone is not proof of expiry, but a refresh is the only remedy we have;
       // the token manager refreshes at most once per rejected token, so this cannot loop.
       isExpiredToken: (response) => response.status === 401,
-      authorize: bearer,
     },
     connect: hubspotConnect(deps.client, clock, settings),
     defaultApiBaseUrl: apiBaseUrl,

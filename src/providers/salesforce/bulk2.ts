@@ -265,20 +265,16 @@ async function readResults(
   }
 }
 
-/** `STATUS_CODE:message:field1,field2 --` → Salesforce's error entry. */
+/**
+ * `STATUS_CODE:message:field1,field2 --` → Salesforce's error entry; the message runs from the
+ * first colon to the last (it may hold colons), and a text without one is all message.
+ */
 export function parseBulkError(text: string): RecordError {
   const trimmed = text.replace(/\s*--\s*$/, '');
-  const first = trimmed.indexOf(':');
-  if (first < 0) return { statusCode: 'UNKNOWN_EXCEPTION', message: trimmed, fields: [] };
-  const last = trimmed.lastIndexOf(':');
-  const statusCode = trimmed.slice(0, first);
-  if (last === first) return { statusCode, message: trimmed.slice(first + 1), fields: [] };
-  const fields = trimmed.slice(last + 1);
-  return {
-    statusCode,
-    message: trimmed.slice(first + 1, last),
-    fields: fields === '' ? [] : fields.split(','),
-  };
+  const m = /^([^:]*):(.*?)(?::([^:]*))?$/s.exec(trimmed);
+  if (m === null) return { statusCode: 'UNKNOWN_EXCEPTION', message: trimmed, fields: [] };
+  const [, statusCode = '', message = '', fields = ''] = m;
+  return { statusCode, message, fields: fields === '' ? [] : fields.split(',') };
 }
 
 /**

@@ -106,7 +106,6 @@ export function salesforceConnect(
 ): ConnectFacet {
   return {
     appVariables: C.appVariables,
-    pkce: true,
     configuredApp: () => configuredApp(settings),
 
     loginOrigin: (choice) => loginOrigin(settings.loginUrl, choice),

@@ -1,19 +1,15 @@
-import { type ApiError, unknownObject as unknownObjectError } from '../../errors/index.ts';
+import { unknownObject } from '../../errors/index.ts';
 import { closestName } from '../../lib/closest.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
-import { type DescribeCache, type DescribeGlobalResult, type ObjectDescribe, type Org, send } from './org.ts';
+import type { DescribeGlobalResult, ObjectDescribe, Org } from './org.ts';
+import { send } from './org.ts';
 
-export type { DescribeCache, ObjectDescribe };
+export type { ObjectDescribe };
 
 /** An object's field types by canonical name (`string`, `double`, `reference`, …). */
 export const fieldTypesOf = (meta: ObjectDescribe): ReadonlyMap<string, string> =>
   new Map(meta.fields.map((f) => [f.name, String(f['type'] ?? '')]));
-
-/** Drops one connection's cached describes (after a metadata change). */
-export function forgetDescribes(cache: DescribeCache, connectionId: string): void {
-  cache.deleteWhere((key) => key.startsWith(`${connectionId}\u0000`));
-}
 
 /**
  * One connection's cached describe: Describe Global when `name` is null, else the object's sObject
@@ -43,28 +39,20 @@ export async function describeGlobal(org: Org): Promise<DescribeGlobalResult> {
   return (await cached(org, null)) as DescribeGlobalResult;
 }
 
-/** Canonical object name from the (cached) global describe; null when the org has no such object. */
-export async function resolveObjectName(org: Org, objectName: string): Promise<string | null> {
-  const wanted = objectName.toLowerCase();
-  return (await describeGlobal(org)).sobjects.find((o) => o.name.toLowerCase() === wanted)?.name ?? null;
-}
-
-/** sObject Describe, cached per connection; null when the org has no such object. */
-export async function describeObject(org: Org, objectName: string): Promise<ObjectDescribe | null> {
-  const name = await resolveObjectName(org, objectName);
-  if (name === null) return null;
-  return (await cached(org, name)) as ObjectDescribe | null;
-}
-
-/** `404 unknown_object` for a name the org lacks, with its closest object name as a hint. */
-export async function unknownObject(org: Org, objectName: string): Promise<ApiError> {
+/** The org's spelling of an object name (global describe), or 404 `unknown_object` with its closest object name as a hint. */
+export async function knownName(org: Org, objectName: string): Promise<string> {
   const names = (await describeGlobal(org)).sobjects.map((o) => o.name);
-  return unknownObjectError(objectName, closestName(objectName, names));
+  const wanted = objectName.toLowerCase();
+  const name = names.find((n) => n.toLowerCase() === wanted);
+  if (name === undefined) throw unknownObject(objectName, closestName(objectName, names));
+  return name;
 }
 
-/** The object's describe, or 404 `unknown_object`. */
+/** The object's sObject Describe, cached per connection, or 404 `unknown_object`. */
 export async function knownObject(org: Org, objectName: string): Promise<ObjectDescribe> {
-  const meta = await describeObject(org, objectName);
-  if (meta === null) throw await unknownObject(org, objectName);
+  const name = await knownName(org, objectName);
+  const meta = (await cached(org, name)) as ObjectDescribe | null;
+  // Listed by the global describe but not described: unknown all the same, hinting its listed spelling.
+  if (meta === null) throw unknownObject(objectName, name);
   return meta;
 }

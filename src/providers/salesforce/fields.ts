@@ -2,7 +2,7 @@ import { ApiError } from '../../errors/index.ts';
 import { parseJson } from '../client/types.ts';
 import { CrmError, crmErrorFromResponse } from '../errors.ts';
 import { viaCollections } from './collections.ts';
-import { resolveObjectName, unknownObject } from './describe.ts';
+import { knownName } from './describe.ts';
 import { type Org, type OrgHandler, rejected, send } from './org.ts';
 import { query, soqlString } from './query.ts';
 
@@ -20,13 +20,12 @@ const PICKLISTS = new Set(['picklist', 'multiselectpicklist']);
  */
 export const addCustomField: OrgHandler<'add_custom_field'> = async (org, input) => {
   const { name, type, metadata } = checkDefinition(input.definition);
-  const objectApiName = await resolveObjectName(org, input.objectName);
-  if (objectApiName === null) throw await unknownObject(org, input.objectName);
+  const objectApiName = await knownName(org, input.objectName);
   const fullName = `${objectApiName}.${name}`;
   const created = await createField(org, fullName, { ...metadata, type });
-  await org.forgetDescribes();
+  await org.describes.forget(org.session.connectionId);
   await grantFieldAccess(org, objectApiName, fullName);
-  await org.forgetDescribes();
+  await org.describes.forget(org.session.connectionId);
   return {
     data: created ?? {},
     msg: `Custom field ${fullName} created; read and edit access granted to the ${FLS_PROFILES.join(' and ')} profiles.`,

@@ -1,4 +1,4 @@
-import { TtlCache } from '../../lib/ttl-cache.ts';
+import { ApiError } from '../../errors/index.ts';
 import type {
   CrmAdapter,
   Handler,
@@ -7,20 +7,14 @@ import type {
   ProviderDeps,
   ProviderModule,
 } from '../adapter.ts';
-import { bearer, configuredApp, refreshAccessToken } from '../oauth.ts';
+import { configuredApp, refreshAccessToken } from '../oauth.ts';
 import { AllowanceBook, readLimitInfo } from './allowance.ts';
 import { salesforceConnect } from './connect.ts';
 import { countriesFromDescribe } from './countries.ts';
-import {
-  type DescribeCache,
-  describeGlobal,
-  describeObject,
-  forgetDescribes,
-  knownObject,
-} from './describe.ts';
+import { describeGlobal, knownObject } from './describe.ts';
 import { addCustomField } from './fields.ts';
 import { salesforceGet } from './get.ts';
-import type { Org, OrgHandler } from './org.ts';
+import { DescribeCache, type Org, type OrgHandler } from './org.ts';
 import { SALESFORCE, SALESFORCE_PROFILE } from './profile.ts';
 import { query, queryMore } from './query.ts';
 import { type SalesforceSettings, salesforceSettings } from './settings.ts';
@@ -28,23 +22,12 @@ import { salesforceUpsert } from './upsert.ts';
 import { deleteRecords, saveRecords } from './writes.ts';
 
 const PASS = SALESFORCE_PROFILE.passthrough;
-const DESCRIBES_CHANGED = 'salesforce:describes-changed';
 
 /** Salesforce: every operation of the API, on the org's REST, Tooling and Bulk 2.0 APIs. */
 function createSalesforceAdapter(deps: ProviderDeps<SalesforceSettings>): CrmAdapter {
   const { settings, clock } = deps;
   const dataPath = SALESFORCE_PROFILE.dataPath(settings.apiVersion);
-  // The describe cache, cleared on every instance when a field is added through any of them (null:
-  // notices may have been missed while Redis was away, so all of them).
-  const describes: DescribeCache = new TtlCache({
-    ttlMs: settings.describeTtlMs,
-    max: SALESFORCE_PROFILE.cachedDescribes,
-    clock,
-  });
-  deps.shared?.subscribe(DESCRIBES_CHANGED, (connectionId) => {
-    if (connectionId === null) describes.clear();
-    else forgetDescribes(describes, connectionId);
-  });
+  const describes = new DescribeCache(settings.describeTtlMs, clock, deps.shared);
   // Every answer of every handler's session updates the org's allowance the write plans read.
   const allowances = new AllowanceBook(clock);
   const orgOf = ({ session: given, limiter, job }: HandlerCall): Org => {
@@ -56,10 +39,6 @@ function createSalesforceAdapter(deps: ProviderDeps<SalesforceSettings>): CrmAda
       clock,
       api: `${session.baseUrl}${dataPath}`,
       describes,
-      async forgetDescribes() {
-        forgetDescribes(describes, session.connectionId);
-        await deps.shared?.publish(DESCRIBES_CHANGED, session.connectionId);
-      },
       cursorKey: deps.signingKey,
       allowances,
       bulkThreshold: settings.bulkThreshold ?? SALESFORCE_PROFILE.defaultBulkThreshold,
@@ -80,7 +59,6 @@ function createSalesforceAdapter(deps: ProviderDeps<SalesforceSettings>): CrmAda
       // "not valid for use with the REST API": refreshing cannot fix it.
       isExpiredToken: (response) =>
         response.status === 401 && !response.text.includes('not valid for use with the REST API'),
-      authorize: bearer,
     },
     connect: salesforceConnect(deps.client, clock, settings),
     // The REST API lives on the org's instance URL; a sandbox connection may override it.
@@ -106,7 +84,14 @@ function createSalesforceAdapter(deps: ProviderDeps<SalesforceSettings>): CrmAda
       describe: on<'describe'>(async (org, { objectName }) =>
         objectName === undefined ? describeGlobal(org) : knownObject(org, objectName),
       ),
-      countries: on<'countries'>(async (org) => countriesFromDescribe(await describeObject(org, 'Account'))),
+      // An org without Account is answered with the ISO list.
+      countries: on<'countries'>(async (org) => {
+        const account = await knownObject(org, 'Account').catch((error: unknown) => {
+          if (error instanceof ApiError && error.code === 'unknown_object') return null;
+          throw error;
+        });
+        return countriesFromDescribe(account);
+      }),
       add_custom_field: on(addCustomField),
       passthrough: {
         forwardedHeaders: PASS.forwardedHeaders,

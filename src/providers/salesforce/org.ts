@@ -2,11 +2,13 @@ import type { RecordError, SaveResult } from '../../domain/operations.ts';
 import { ApiError, type ErrorCode } from '../../errors/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { ConcurrencyLimiter } from '../../lib/limiter.ts';
-import type { TtlCache } from '../../lib/ttl-cache.ts';
+import type { SharedState } from '../../lib/shared-state.ts';
+import { TtlCache } from '../../lib/ttl-cache.ts';
 import type { CrmSession, JobHook, OperationAnswers, OperationInputs } from '../adapter.ts';
 import { type OutboundRequest, type OutboundResponse, parseJson } from '../client/types.ts';
 import { callFailure, unreachableAsCrmError } from '../errors.ts';
 import type { AllowanceBook } from './allowance.ts';
+import { SALESFORCE_PROFILE } from './profile.ts';
 
 /** Salesforce's Describe Global result, passed through unchanged. */
 export interface DescribeGlobalResult {
@@ -22,8 +24,35 @@ export interface ObjectDescribe {
   [key: string]: unknown;
 }
 
-/** Describes per connection: `{connectionId}\u0000global` and `{connectionId}\u0000object:{Name}`. */
-export type DescribeCache = TtlCache<DescribeGlobalResult | ObjectDescribe | null>;
+const DESCRIBES_CHANGED = 'salesforce:describes-changed';
+
+/**
+ * Describes per connection (`{connectionId}\u0000global`, `{connectionId}\u0000object:{Name}`),
+ * cleared on every instance when a field is added through any of them (a null notice: notices may
+ * have been missed while Redis was away, so all of them).
+ */
+export class DescribeCache extends TtlCache<DescribeGlobalResult | ObjectDescribe | null> {
+  readonly #shared: SharedState | undefined;
+
+  constructor(ttlMs: number, clock: Clock, shared: SharedState | undefined) {
+    super({ ttlMs, max: SALESFORCE_PROFILE.cachedDescribes, clock });
+    this.#shared = shared;
+    shared?.subscribe(DESCRIBES_CHANGED, (connectionId) => {
+      if (connectionId === null) this.clear();
+      else this.#drop(connectionId);
+    });
+  }
+
+  #drop(connectionId: string): void {
+    this.deleteWhere((key) => key.startsWith(`${connectionId}\u0000`));
+  }
+
+  /** Drops a connection's cached describes on every instance (after a metadata change). */
+  async forget(connectionId: string): Promise<void> {
+    this.#drop(connectionId);
+    await this.#shared?.publish(DESCRIBES_CHANGED, connectionId);
+  }
+}
 
 /**
  * One handler call on one org, with the adapter's settings and caches: what every Salesforce
@@ -38,8 +67,6 @@ export interface Org {
   /** The org's REST API root: `{instance}/services/data/v62.0`. */
   readonly api: string;
   readonly describes: DescribeCache;
-  /** Drops the connection's cached describes on every instance (after a metadata change). */
-  forgetDescribes(): Promise<void>;
   /** Signs the query cursors handed out. */
   readonly cursorKey: Buffer;
   readonly allowances: AllowanceBook;

@@ -112,22 +112,17 @@ export function queryMore(org: Org, cursor: string): Promise<QueryPage> {
   return collect(org, `${org.session.baseUrl}${payload.u}`);
 }
 
+/** The control characters SOQL escapes, by the letter that follows their backslash. */
+const CONTROL_LETTERS = new Map([...'\n\r\t\f\b'].map((c, i) => [c, 'nrtfb'[i]]));
+
 /**
  * SOQL string literal, escaped as Salesforce documents (SOQL reference, "Quoted String Escape
- * Sequences"): backslash first, then the quote characters and control characters. Anything the
- * caller sends stays inside the literal, so it cannot end the literal and add SOQL of its own.
+ * Sequences"): backslash, the quote characters and control characters, in one pass, so a backslash
+ * added here is never escaped again. Anything the caller sends stays inside the literal, so it
+ * cannot end the literal and add SOQL of its own.
  */
 export function soqlString(value: string): string {
-  const escaped = value
-    .replace(/\\/g, '\\\\')
-    .replace(/'/g, "\\'")
-    .replace(/"/g, '\\"')
-    .replace(/\n/g, '\\n')
-    .replace(/\r/g, '\\r')
-    .replace(/\t/g, '\\t')
-    .replace(/\f/g, '\\f')
-    .replaceAll('\b', '\\b');
-  return `'${escaped}'`;
+  return `'${value.replace(/[\\'"\n\r\t\f\b]/g, (c) => `\\${CONTROL_LETTERS.get(c) ?? c}`)}'`;
 }
 
 export const NUMBER_TYPES = new Set(['int', 'double', 'currency', 'percent', 'long']);
