@@ -1,9 +1,10 @@
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import { stringify } from 'csv-stringify/sync';
 import { ApiError, type UnknownField, unknownFields } from '../../errors/index.ts';
 import { hinter } from '../../lib/closest.ts';
 import { isRecord } from '../../lib/is-record.ts';
 import type { ObjectDescribe } from './describe.ts';
+import { SALESFORCE_PROFILE } from './profile.ts';
 
 /**
  * A record ready to send: canonical field names (or `Relationship.ExternalIdField` for a parent
@@ -164,11 +165,19 @@ export function toCsvRows(records: PreparedRecord[]): { header: string[]; rows: 
 }
 
 /**
- * The CSV of a Bulk upload (header row, LF line ends) as a stream csv-stringify writes as the
- * upload pulls it. With one column, a row whose only cell is empty would be a blank line, which CSV
- * readers skip: empty cells are then written `""` (still an empty value), so every record keeps its row.
+ * The CSV of a Bulk upload (header row, LF line ends) as a stream, for the upload to pull with
+ * backpressure: a Collections call's worth of rows (200) is written each time the upload asks for
+ * more. With one column, a row whose only cell is empty would be a blank line, which CSV readers
+ * skip: empty cells are then written `""` (still an empty value), so every record keeps its row.
  */
 export function toCsv(header: string[], rows: string[][]): Readable {
   const options = { record_delimiter: 'unix', quoted_empty: header.length === 1 } as const;
-  return Readable.from([header, ...rows]).pipe(stringify(options));
+  const page = SALESFORCE_PROFILE.collectionsMaxRecords;
+  return Readable.from(
+    (function* () {
+      yield Buffer.from(stringify([header], options), 'utf8');
+      for (let start = 0; start < rows.length; start += page)
+        yield Buffer.from(stringify(rows.slice(start, start + page), options), 'utf8');
+    })(),
+  );
 }
