@@ -1,9 +1,9 @@
 // One-time connect links: an operator creates one and hands it to the account owner, whose browser
 // opens it, sees who asks for what, and goes on to the CRM's consent page.
 import { randomBase62 } from '../crypto/random.ts';
-import type { ConnectLink, ConnectLinkInput, ConnectLinkView } from '../domain/connect.ts';
+import type { ConnectLink, ConnectLinkInput, ConnectLinkView, SentAnswer } from '../domain/connect.ts';
 import { ApiError } from '../errors/index.ts';
-import { checkedLabel, FAILURES, type FlowAnswer, invalid, page, type SentAnswer } from './answers.ts';
+import { checkedLabel, FAILURES, type FlowAnswer, invalid, page } from './answers.ts';
 import { ConnectCore, LINK_PATH } from './core.ts';
 import { backCookie, landingPage } from './landing.ts';
 import { hashSecret, newSecret } from './secrets.ts';

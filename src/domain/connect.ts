@@ -48,6 +48,25 @@ export type ConnectLinkInput = Pick<BeginConnectInput, 'provider' | 'label' | 'l
   ttlMs?: number | undefined;
 };
 
+/**
+ * A flow answer as sent to the browser: a redirect, or a rendered page; with the security headers
+ * and the cookies it sets.
+ */
+export type SentAnswer = { setCookies: string[]; headers: Readonly<Record<string, string>> } & (
+  | { kind: 'redirect'; location: string }
+  | { kind: 'page'; status: number; html: string }
+);
+
+/** The two steps of the browser connect flow the public routes run. */
+export interface ConnectFlowPort {
+  complete(request: {
+    query: Record<string, unknown>;
+    cookieHeader: string | undefined;
+  }): Promise<SentAnswer>;
+  /** `proceed`: the landing page's Continue link was followed; go on to the CRM. */
+  openLink(secret: string, secure: boolean, proceed?: boolean): Promise<SentAnswer>;
+}
+
 export interface ConnectPort {
   begin(input: BeginConnectInput): Promise<BeginConnectResult>;
   bindingCookie(binding: string, secure: boolean): string;
