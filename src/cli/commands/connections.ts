@@ -136,7 +136,9 @@ const reauth = leaf({
     if (!existing) throw new CommandError(`No connection ${id}.`);
     const profiles = core.registry.list().map((a) => a.profile);
     const credentials = await readCredentials(profiles, core.registry.adapterFor(existing).profile, values);
-    const result = await reauthorizeChecked(core.connect, id, credentials, { check: !values['skip-check'] });
+    const result = await reauthorizeChecked(core.connect, existing, credentials, {
+      check: !values['skip-check'],
+    });
     if (!result.ok) throw new CommandError(result.message);
     note(
       `Updated the credentials of ${id}; it is active again.${result.checked ? ' Checked: the credentials work.' : ''}`,
