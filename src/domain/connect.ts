@@ -72,7 +72,8 @@ export interface ConnectPort {
   bindingCookie(binding: string, secure: boolean): string;
   createLink(input: ConnectLinkInput): Promise<{ id: string; url: string; expiresAt: string }>;
   listLinks(): Promise<ConnectLinkView[]>;
-  revokeLink(id: string): Promise<'revoked' | 'not_found' | 'used' | 'already_revoked'>;
+  /** Refuses (ApiError) a link that is unknown or was used. */
+  revokeLink(id: string): Promise<'revoked' | 'already_revoked'>;
   /** The redirect URL to register in each CRM's app settings. */
   redirectUri(): string;
   /** The CRMs that can be connected in a browser, and the variables each one still lacks. */
