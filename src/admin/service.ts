@@ -161,20 +161,6 @@ export class AdminService {
     throw notFound('token', id);
   }
 
-  async revokeLink(id: string): Promise<void> {
-    const outcome = await this.connect.revokeLink(id);
-    if (outcome === 'not_found') throw notFound('connect link', id);
-    if (outcome === 'used') {
-      throw new ApiError(
-        'invalid_value',
-        `Connect link ${id} was used already; remove its connection instead.`,
-        {
-          details: [{ field: 'id' }],
-        },
-      );
-    }
-  }
-
   /** The newest entries that match, 100 unless `limit` says (at most 1,000). */
   requests(filter: Partial<RequestLogFilter>): Promise<RequestLogEntry[]> {
     return this.#d.requestLog.query({ ...filter, limit: Math.min(filter.limit ?? 100, 1000) });

@@ -16,12 +16,6 @@ export type FlowAnswer =
   | { kind: 'redirect'; location: string; setCookies?: string[] }
   | { kind: 'page'; status: number; content: PageContent; connectionId?: string };
 
-/** A flow answer as sent to the browser: the page rendered, PAGE_HEADERS and the cookies on both. */
-export type SentAnswer = { setCookies: string[]; headers: Readonly<Record<string, string>> } & (
-  | { kind: 'redirect'; location: string }
-  | { kind: 'page'; status: number; html: string }
-);
-
 export function invalid(field: string, message: string): ApiError {
   return new ApiError('invalid_value', message, { details: [{ field, message }] });
 }

@@ -58,28 +58,24 @@ export async function createChecked(
  */
 export async function reauthorizeChecked(
   flow: ConnectCore,
-  id: string,
+  existing: Connection,
   credentials: Credentials,
   options: { check: boolean },
-): Promise<CheckedCreateResult> {
-  const existing = (await flow.deps.connections.list()).find((c) => c.id === id);
-  if (existing === undefined) return { ok: false, message: `No connection ${id}.` };
+): Promise<{ ok: true; checked: boolean } | { ok: false; message: string }> {
   // Credentials are refreshed and checked at the connection's URLs: never over plain http in production.
   const refusal = flow.deps.config.plainHttpCrm === false ? plainHttpRefusal(existing) : null;
   if (refusal !== null) return { ok: false, message: refusal.message };
   const checked = await checkCredentials(flow, existing, credentials, options.check, 'changed');
   if (!checked.ok) return checked;
   const outcome = await flow.replaceCredentials(existing, checked.credentials, checked);
-  if (outcome === 'other_account') {
-    return {
-      ok: false,
-      message: `These credentials reach account ${checked.accountId}, but connection ${id} belongs to account ${existing.accountId}; nothing was changed. Add them as a new connection instead.`,
-    };
-  }
-  if (outcome === 'not_found') return { ok: false, message: `No connection ${id}.` };
-  if (outcome === 'invalid') return { ok: false, message: 'These credentials do not fit this connection.' };
-  const connection = (await flow.deps.connections.list()).find((c) => c.id === id) ?? existing;
-  return { ok: true, connection, checked: checked.checked, user: checked.user };
+  if (outcome === 'updated') return { ok: true, checked: checked.checked };
+  const message =
+    outcome === 'other_account'
+      ? `These credentials reach account ${checked.accountId}, but connection ${existing.id} belongs to account ${existing.accountId}; nothing was changed. Add them as a new connection instead.`
+      : outcome === 'not_found'
+        ? `No connection ${existing.id}.`
+        : 'These credentials do not fit this connection.';
+  return { ok: false, message };
 }
 
 /**

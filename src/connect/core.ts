@@ -4,20 +4,13 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/index.ts';
 import type { ConnectionService } from '../connections/service.ts';
 import type { Credentials } from '../connections/types.ts';
-import type { BeginConnectInput, BeginConnectResult } from '../domain/connect.ts';
+import type { BeginConnectInput, BeginConnectResult, SentAnswer } from '../domain/connect.ts';
 import type { Connection, Provider } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { ConnectFacet, ConnectTarget, CrmAdapter, OAuthClient } from '../providers/adapter.ts';
 import type { Store } from '../store/types.ts';
-import {
-  appMissing,
-  checkedLabel,
-  type FlowAnswer,
-  invalid,
-  isLocalPath,
-  type SentAnswer,
-} from './answers.ts';
+import { appMissing, checkedLabel, type FlowAnswer, invalid, isLocalPath } from './answers.ts';
 import { type Brand, brandedHeaders, PAGE_HEADERS, renderPage } from './pages.ts';
 import {
   bindingCookieName,

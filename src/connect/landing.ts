@@ -42,13 +42,9 @@ export function backCookie(linkPath: string, secure: boolean): string {
 }
 
 /** A way back from a failed flow: to the link's landing page when it started there, else the console. */
-export function wayBack(cookies: Map<string, string>): PageContent['actions'] {
-  let path = '';
-  try {
-    path = decodeURIComponent(cookies.get(BACK_COOKIE) ?? '');
-  } catch {
-    // A malformed cookie: the way back to the console.
-  }
+export function wayBack(cookies: Record<string, string | undefined>): PageContent['actions'] {
+  // Cookie values arrive URL-decoded; a malformed one stays as it is and leads back to the console.
+  const path = cookies[BACK_COOKIE] ?? '';
   if (/^\/connect\/[A-Za-z0-9_-]{1,100}$/.test(path)) {
     return [{ href: path, label: 'Start again', primary: true }];
   }

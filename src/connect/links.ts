@@ -1,9 +1,9 @@
 // One-time connect links: an operator creates one and hands it to the account owner, whose browser
 // opens it, sees who asks for what, and goes on to the CRM's consent page.
 import { randomBase62 } from '../crypto/random.ts';
-import type { ConnectLink, ConnectLinkInput, ConnectLinkView } from '../domain/connect.ts';
+import type { ConnectLink, ConnectLinkInput, ConnectLinkView, SentAnswer } from '../domain/connect.ts';
 import { ApiError } from '../errors/index.ts';
-import { checkedLabel, FAILURES, type FlowAnswer, invalid, page, type SentAnswer } from './answers.ts';
+import { checkedLabel, FAILURES, type FlowAnswer, invalid, page } from './answers.ts';
 import { ConnectCore, LINK_PATH } from './core.ts';
 import { backCookie, landingPage } from './landing.ts';
 import { hashSecret, newSecret } from './secrets.ts';
@@ -46,13 +46,22 @@ export class ConnectLinks extends ConnectCore {
     return (await this.deps.store.connectLinks.list()).map((l) => this.view(l));
   }
 
-  /** 'revoked', or why not: 'not_found', or 'used' / 'revoked' when it already was. */
-  async revokeLink(id: string): Promise<'revoked' | 'not_found' | 'used' | 'already_revoked'> {
+  /** Stops an unused link from working ('revoked', or 'already_revoked'); refuses an unknown or used one. */
+  async revokeLink(id: string): Promise<'revoked' | 'already_revoked'> {
     if (await this.deps.store.connectLinks.revoke(id, new Date(this.deps.clock.now()).toISOString()))
       return 'revoked';
     const link = await this.deps.store.connectLinks.find(id);
-    if (link === null) return 'not_found';
-    return link.usedAt !== null ? 'used' : 'already_revoked';
+    if (link === null) throw new ApiError('not_found', `No connect link ${id.slice(0, 80)} here.`);
+    if (link.usedAt !== null) {
+      throw new ApiError(
+        'invalid_value',
+        `Connect link ${id} was used already; remove its connection instead.`,
+        {
+          details: [{ field: 'id' }],
+        },
+      );
+    }
+    return 'already_revoked';
   }
 
   /**

@@ -17,9 +17,13 @@ const STYLE =
 
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 
+/** The pages' policy: nothing but their one stylesheet, and images from the logo's origin when there is one. */
+const csp = (imgOrigin: string | null): string =>
+  `default-src 'none'; ${imgOrigin === null ? '' : `img-src ${imgOrigin}; `}style-src 'sha256-${STYLE_HASH}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+
 /** Headers every connect page and redirect carries. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy': `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+  'content-security-policy': csp(null),
   // The callback URL carries an authorization code, a link URL its secret: neither may leak onward.
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
@@ -36,12 +40,7 @@ export interface Brand {
 /** The page headers, the logo's origin allowed as an image source when there is one. */
 export function brandedHeaders(brand: Brand): Readonly<Record<string, string>> {
   if (brand.logoUrl === null) return PAGE_HEADERS;
-  const origin = new URL(brand.logoUrl).origin;
-  const csp = (PAGE_HEADERS['content-security-policy'] ?? '').replace(
-    "default-src 'none';",
-    `default-src 'none'; img-src ${origin};`,
-  );
-  return { ...PAGE_HEADERS, 'content-security-policy': csp };
+  return { ...PAGE_HEADERS, 'content-security-policy': csp(new URL(brand.logoUrl).origin) };
 }
 
 export interface PageContent {

@@ -31,17 +31,3 @@ export const bindingCookieName = (bindingHash: string): string => `crmp_oauth_${
  */
 export const oauthCookie = (name: string, value: string, maxAgeSeconds: number, secure = false): string =>
   `${name}=${value}; Path=/oauth; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
-
-/** `name=value` pairs of a Cookie header; a malformed pair is skipped. */
-export function parseCookies(header: string | undefined): Map<string, string> {
-  const out = new Map<string, string>();
-  if (header === undefined) return out;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq <= 0) continue;
-    const name = part.slice(0, eq).trim();
-    const value = part.slice(eq + 1).trim();
-    if (name !== '' && !out.has(name)) out.set(name, value);
-  }
-  return out;
-}

@@ -1,46 +1,39 @@
 // The browser connect flow (OAuth 2.0 authorization-code grant) and one-time connect links. Generic:
 // each CRM's consent URL, code exchange and check call come from its adapter's `connect` facet.
+import { fastifyCookie } from '@fastify/cookie';
 import { grantCredentials } from '../connections/types.ts';
+import type { ConnectFlowPort, SentAnswer } from '../domain/connect.ts';
 import { accountKey, type Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 import type { AccessCheckOutcome, ConnectTarget } from '../providers/adapter.ts';
 import type { ConnectState } from '../store/types.ts';
-import { CONNECTED, FAILURES, type FlowAnswer, page, type SentAnswer, withParam } from './answers.ts';
+import { CONNECTED, FAILURES, type FlowAnswer, page, withParam } from './answers.ts';
 import { BACK_COOKIE, wayBack } from './landing.ts';
 import { ConnectLinks } from './links.ts';
-import {
-  bindingCookieName,
-  hashSecret,
-  oauthCookie,
-  parseCookies,
-  pkceVerifier,
-  sameHash,
-} from './secrets.ts';
-
-type CallbackRequest = { query: Record<string, unknown>; cookieHeader: string | undefined };
+import { bindingCookieName, hashSecret, oauthCookie, pkceVerifier, sameHash } from './secrets.ts';
 
 /** What the callback carries: its query's parameters (the first of repeated ones) and the browser's cookies. */
 interface Callback {
   param: (name: string) => string | undefined;
-  cookies: Map<string, string>;
+  cookies: Record<string, string | undefined>;
 }
 
 /**
  * The whole flow: its start and links (core.ts, links.ts) and the callback. Connections from
  * pasted credentials (the CLI) are checked with the same parts (checked.ts).
  */
-export class ConnectService extends ConnectLinks {
+export class ConnectService extends ConnectLinks implements ConnectFlowPort {
   /**
    * `GET /oauth/callback`: checks the state and the browser, exchanges the code, checks the grant,
    * stores. A page that ends the flow without a connection offers a way back.
    */
-  async complete(request: CallbackRequest): Promise<SentAnswer> {
+  async complete(request: Parameters<ConnectFlowPort['complete']>[0]): Promise<SentAnswer> {
     const param = (name: string): string | undefined => {
       const v = request.query[name];
       const first = Array.isArray(v) ? v[0] : v;
       return typeof first === 'string' ? first : undefined;
     };
-    const callback: Callback = { param, cookies: parseCookies(request.cookieHeader) };
+    const callback: Callback = { param, cookies: fastifyCookie.parse(request.cookieHeader ?? '') };
     const stateValue = param('state');
     const state =
       stateValue === undefined || stateValue === '' || stateValue.length > 200
@@ -63,7 +56,7 @@ export class ConnectService extends ConnectLinks {
   async #callback(state: ConnectState, stateValue: string, callback: Callback): Promise<FlowAnswer> {
     if (state.usedAt !== null) return page(400, FAILURES.state_replayed);
     if (Date.parse(state.expiresAt) <= this.deps.clock.now()) return page(400, FAILURES.state_expired);
-    const binding = callback.cookies.get(bindingCookieName(state.bindingHash));
+    const binding = callback.cookies[bindingCookieName(state.bindingHash)];
     if (binding === undefined) return page(400, FAILURES.binding_missing);
     if (!sameHash(hashSecret(binding), state.bindingHash)) return page(400, FAILURES.binding_mismatch);
     if (!(await this.deps.store.connectStates.consume(state.id, this.#now()))) {

@@ -1,11 +1,14 @@
 import type { Connection } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
 
+/** The fields of a connection that hold a URL of its CRM. */
+export const URL_FIELDS = ['instanceUrl', 'apiBaseUrl', 'loginUrl'] as const;
+
 /** The URLs of a connection that would carry CRM tokens without TLS, by field name. */
 export function plainHttpUrls(
-  connection: Pick<Connection, 'instanceUrl' | 'apiBaseUrl' | 'loginUrl'>,
+  connection: Pick<Connection, (typeof URL_FIELDS)[number]>,
 ): Array<{ field: string; url: string }> {
-  return (['instanceUrl', 'apiBaseUrl', 'loginUrl'] as const).flatMap((field) => {
+  return URL_FIELDS.flatMap((field) => {
     const url = connection[field];
     return typeof url === 'string' && url.toLowerCase().startsWith('http:') ? [{ field, url }] : [];
   });

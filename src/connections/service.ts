@@ -4,7 +4,7 @@ import type { Connection, Region } from '../domain/connection.ts';
 import type { ProviderProfile } from '../providers/adapter.ts';
 import { BUILT_IN_PROVIDERS } from '../providers/index.ts';
 import type { ConnectionAccount, SealedSecret, Store } from '../store/types.ts';
-import { PLAIN_HTTP_FIX } from './plain-http.ts';
+import { PLAIN_HTTP_FIX, URL_FIELDS } from './plain-http.ts';
 import type {
   ConnectionWithCredentials,
   CreateConnectionInput,
@@ -71,11 +71,8 @@ export class ConnectionService {
     if (!profile.connection.credentials.includes(input.credentials.kind)) {
       return `a ${crm} connection needs ${profile.connection.credentials.map((k) => (k === 'oauth' ? 'an OAuth refresh token' : 'a private app token')).join(' or ')}`;
     }
-    for (const [field, url] of [
-      ['instanceUrl', input.instanceUrl],
-      ['apiBaseUrl', input.apiBaseUrl],
-      ['loginUrl', input.loginUrl],
-    ] as const) {
+    for (const field of URL_FIELDS) {
+      const url = input[field];
       const p = url ? urlProblem(field, url, sandbox, this.#plainHttp) : null;
       if (p) return p;
     }

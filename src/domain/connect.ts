@@ -48,12 +48,32 @@ export type ConnectLinkInput = Pick<BeginConnectInput, 'provider' | 'label' | 'l
   ttlMs?: number | undefined;
 };
 
+/**
+ * A flow answer as sent to the browser: a redirect, or a rendered page; with the security headers
+ * and the cookies it sets.
+ */
+export type SentAnswer = { setCookies: string[]; headers: Readonly<Record<string, string>> } & (
+  | { kind: 'redirect'; location: string }
+  | { kind: 'page'; status: number; html: string }
+);
+
+/** The two steps of the browser connect flow the public routes run. */
+export interface ConnectFlowPort {
+  complete(request: {
+    query: Record<string, unknown>;
+    cookieHeader: string | undefined;
+  }): Promise<SentAnswer>;
+  /** `proceed`: the landing page's Continue link was followed; go on to the CRM. */
+  openLink(secret: string, secure: boolean, proceed?: boolean): Promise<SentAnswer>;
+}
+
 export interface ConnectPort {
   begin(input: BeginConnectInput): Promise<BeginConnectResult>;
   bindingCookie(binding: string, secure: boolean): string;
   createLink(input: ConnectLinkInput): Promise<{ id: string; url: string; expiresAt: string }>;
   listLinks(): Promise<ConnectLinkView[]>;
-  revokeLink(id: string): Promise<'revoked' | 'not_found' | 'used' | 'already_revoked'>;
+  /** Refuses (ApiError) a link that is unknown or was used. */
+  revokeLink(id: string): Promise<'revoked' | 'already_revoked'>;
   /** The redirect URL to register in each CRM's app settings. */
   redirectUri(): string;
   /** The CRMs that can be connected in a browser, and the variables each one still lacks. */

@@ -290,7 +290,7 @@ describe('connect flow', () => {
     const revoked = await stack.ctx.connect.createLink({ provider: 'salesforce' });
     assert.equal(await stack.ctx.connect.revokeLink(revoked.id), 'revoked');
     assert.equal(await stack.ctx.connect.revokeLink(revoked.id), 'already_revoked');
-    assert.equal(await stack.ctx.connect.revokeLink('cl_missing'), 'not_found');
+    await assert.rejects(stack.ctx.connect.revokeLink('cl_missing'), { code: 'not_found' });
     const revokedLink = await fetch(local(stack, revoked.url), { redirect: 'manual' });
     assert.equal(revokedLink.status, 410);
     assert.equal(revokedLink.headers.get('x-connect-outcome'), 'link_revoked');

@@ -1,4 +1,4 @@
-import { CommandError, cliIo, note, parseDuration, printJson, UsageError } from '../io.ts';
+import { cliIo, note, parseDuration, printJson, UsageError } from '../io.ts';
 import { type Group, leaf, listing } from './subcommands.ts';
 
 const create = leaf({
@@ -61,10 +61,8 @@ const revoke = leaf({
   help: './bin/crm-proxy.mjs connect-link revoke ID       an unused link (cl_…) stops working',
   operands: 1,
   async run(core, _values, [id = '']) {
+    // An unknown or used link is refused (an ApiError), reported as its message with exit code 1.
     const outcome = await core.connect.revokeLink(id);
-    if (outcome === 'not_found') throw new CommandError(`No connect link ${id}.`);
-    if (outcome === 'used')
-      throw new CommandError(`Connect link ${id} was already used; remove its connection instead.`);
     note(outcome === 'revoked' ? `Revoked connect link ${id}.` : `Connect link ${id} was already revoked.`);
     return 0;
   },

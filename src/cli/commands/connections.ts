@@ -1,6 +1,5 @@
 import { createChecked, reauthorizeChecked } from '../../connect/checked.ts';
 import type { Credentials } from '../../connections/types.ts';
-import type { Connection } from '../../domain/connection.ts';
 import type { ProviderProfile } from '../../providers/adapter.ts';
 import { CommandError, cliIo, note, printJson, readSecret, UsageError } from '../io.ts';
 import { type Group, leaf, listing } from './subcommands.ts';
@@ -110,16 +109,15 @@ const list = listing({
   load: (core) => core.connections.list(),
   empty: 'No connections yet. Add one with: ./bin/crm-proxy.mjs connections add --provider …',
   headers: ['ID', 'PROVIDER', 'LABEL', 'STATUS', 'HOST', 'CREATED'],
-  row: (c) => [c.id, c.provider, c.label ?? '', statusText(c), host(c), c.createdAt],
+  row: (c) => [
+    c.id,
+    c.provider,
+    c.label ?? '',
+    c.status === 'active' ? 'active' : `needs_reauth${c.statusReason ? ` (${c.statusReason})` : ''}`,
+    `${c.apiBaseUrl ?? c.instanceUrl ?? ''}${c.sandbox ? ' [sandbox]' : ''}`,
+    c.createdAt,
+  ],
 });
-
-function statusText(c: Connection): string {
-  return c.status === 'active' ? 'active' : `needs_reauth${c.statusReason ? ` (${c.statusReason})` : ''}`;
-}
-
-function host(c: Connection): string {
-  return `${c.apiBaseUrl ?? c.instanceUrl ?? ''}${c.sandbox ? ' [sandbox]' : ''}`;
-}
 
 const reauth = leaf({
   help: `./bin/crm-proxy.mjs connections reauth ID (--refresh-token T | --private-app-token T) [--skip-check]
@@ -136,7 +134,9 @@ const reauth = leaf({
     if (!existing) throw new CommandError(`No connection ${id}.`);
     const profiles = core.registry.list().map((a) => a.profile);
     const credentials = await readCredentials(profiles, core.registry.adapterFor(existing).profile, values);
-    const result = await reauthorizeChecked(core.connect, id, credentials, { check: !values['skip-check'] });
+    const result = await reauthorizeChecked(core.connect, existing, credentials, {
+      check: !values['skip-check'],
+    });
     if (!result.ok) throw new CommandError(result.message);
     note(
       `Updated the credentials of ${id}; it is active again.${result.checked ? ' Checked: the credentials work.' : ''}`,

@@ -63,5 +63,5 @@ export function tokenRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
     return linkView(request, reply, { url: link.url, expiresAt: link.expiresAt }, 201);
   });
 
-  itemAction(api, '/console/links/:id/revoke', (id) => admin.revokeLink(id), '/console/links');
+  itemAction(api, '/console/links/:id/revoke', (id) => admin.connect.revokeLink(id), '/console/links');
 }

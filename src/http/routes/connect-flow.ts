@@ -1,11 +1,12 @@
 import type { FastifyReply } from 'fastify';
-import type { ApiApp, FlowAnswer, RouteServices } from './types.ts';
+import type { SentAnswer } from '../../domain/connect.ts';
+import type { ApiApp, RouteServices } from './types.ts';
 
 // The browser's side of connecting a CRM account: HTML pages and redirects, not part of the API
 // document. Public routes: a browser carries no API token.
 
 /** Writes a connect-flow answer (page or redirect) with its security headers and cookies. */
-function sendFlowAnswer(reply: FastifyReply, answer: FlowAnswer) {
+function sendFlowAnswer(reply: FastifyReply, answer: SentAnswer) {
   reply.headers(answer.headers);
   if (answer.setCookies.length > 0) reply.header('set-cookie', answer.setCookies);
   if (answer.kind === 'redirect') return reply.redirect(answer.location, 303);

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { RateLimiter } from '../../auth/rate-limit.ts';
+import type { ConnectFlowPort } from '../../domain/connect.ts';
 import type { IdempotencyService } from '../../jobs/idempotency.ts';
 import type { JobReads } from '../../jobs/reads.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
@@ -10,22 +11,6 @@ import type { TokenVerifier } from '../plugins/auth.ts';
 /** A scope with the TypeBox type provider: route schemas type each handler's query, params and body. */
 export const typed = (scope: FastifyInstance) => scope.withTypeProvider<TypeBoxTypeProvider>();
 export type ApiApp = ReturnType<typeof typed>;
-
-/** What the connect flow answers to the browser: a redirect, or a page; with its headers and cookies. */
-export type FlowAnswer = { setCookies: string[]; headers: Readonly<Record<string, string>> } & (
-  | { kind: 'redirect'; location: string }
-  | { kind: 'page'; status: number; html: string }
-);
-
-/** The two steps of the browser connect flow the public routes run. */
-interface ConnectFlow {
-  complete(request: {
-    query: Record<string, unknown>;
-    cookieHeader: string | undefined;
-  }): Promise<FlowAnswer>;
-  /** `proceed`: the landing page's Continue link was followed; go on to the CRM. */
-  openLink(secret: string, secure: boolean, proceed?: boolean): Promise<FlowAnswer>;
-}
 
 /**
  * The services the API routes use, and nothing else: the composition root (app.ts) hands them
@@ -39,7 +24,7 @@ export interface RouteServices {
   jobs: Pick<JobRunner, 'submit' | 'cancel'>;
   jobReads: JobReads;
   idempotency: IdempotencyService;
-  connectFlow: ConnectFlow;
+  connectFlow: ConnectFlowPort;
   /** Largest request body (idempotent pass-through buffers it to replay). */
   bodyLimit: number;
   /** Behind a TLS-terminating proxy: cookies are `Secure` even on plain HTTP. */

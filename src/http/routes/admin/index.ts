@@ -191,7 +191,7 @@ function connectLinkRoutes(api: ApiApp, admin: AdminService): void {
       { params: IdParams },
     ),
     async (request, reply) => {
-      await admin.revokeLink(request.params.id);
+      await admin.connect.revokeLink(request.params.id);
       return reply.code(204).send();
     },
   );
