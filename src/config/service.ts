@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { type TSchema, Type } from 'typebox';
 import { REGIONS } from '../domain/connection.ts';
-import { decoded, flag, httpUrl, oneOf, port, text, whole } from './settings.ts';
+import { ConfigError, decoded, flag, httpUrl, oneOf, port, text, whole } from './settings.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -50,8 +50,29 @@ const CAP_EXEMPT = decoded(
   (v: string) => ({ loopback: words(v).includes('loopback'), addresses: words(v).filter((p) => isIP(p)) }),
 );
 
+/** `CRM_PROXY_ENCRYPTION_KEYS="kid1:<base64 32 bytes>,kid2:…"`: each key 32 raw bytes (AES-256). */
+export function parseEncryptionKeys(raw: string | undefined, name = 'CRM_PROXY_ENCRYPTION_KEYS') {
+  const keys: { id: string; key: Buffer }[] = [];
+  for (const [i, entry] of (raw ?? '').split(',').entries()) {
+    if (entry.trim() === '') continue;
+    const [, id, b64 = ''] = /^\s*([A-Za-z0-9_.-]{1,64}):(.*?)\s*$/.exec(entry) ?? [];
+    if (id === undefined)
+      throw new ConfigError(
+        `${name}: entry ${i + 1} must look like <key id>:<base64 key> (key id: letters, digits, _.-)`,
+      );
+    const key = Buffer.from(b64, 'base64');
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || key.length !== 32)
+      throw new ConfigError(
+        `${name}: key "${id}" must be 32 bytes encoded in base64 (openssl rand -base64 32)`,
+      );
+    if (keys.some((k) => k.id === id)) throw new ConfigError(`${name}: key id "${id}" appears twice`);
+    keys.push({ id, key });
+  }
+  return keys;
+}
+
 export const SERVICE_SETTINGS = Type.Object({
-  nodeEnv: text('NODE_ENV', 'development'),
+  production: decoded(text('NODE_ENV', 'development'), (env: string) => env === 'production'),
   port: port('PORT', 8080),
   host: text('HOST', '127.0.0.1'),
   dataDir: text('CRM_PROXY_DATA_DIR', './data', { decode: (dir: string) => resolve(dir) }),
@@ -113,14 +134,8 @@ export const SERVICE_SETTINGS = Type.Object({
   redisUrl: Type.Optional(text('REDIS_URL', undefined, REDIS)),
   redisTimeoutMs: ms('CRM_PROXY_REDIS_TIMEOUT_MS', 500, 10, 10_000),
   authCacheTtlMs: ms('CRM_PROXY_AUTH_CACHE_TTL_MS', 60_000, 0, 3_600_000),
-  encryptionKeys: Type.Optional(text('CRM_PROXY_ENCRYPTION_KEYS')),
+  encryptionKeys: Type.Optional(decoded(text('CRM_PROXY_ENCRYPTION_KEYS'), parseEncryptionKeys)),
   encryptionKeyId: Type.Optional(text('CRM_PROXY_ENCRYPTION_KEY_ID')),
-  /** Unset: PORT+1 and PORT+2 (any free port when PORT is 0). */
-  sandboxPorts: Type.Object({
-    salesforce: Type.Optional(port('CRM_PROXY_SANDBOX_SF_PORT')),
-    hubspot: Type.Optional(port('CRM_PROXY_SANDBOX_HS_PORT')),
-  }),
-  sandboxPersist: flag('CRM_PROXY_SANDBOX_PERSIST', true),
   connect: Type.Object({
     linkTtlMs: inMs(Type.Number(LINK_TTL), HOUR_MS),
     serviceName: Type.Optional(text('CRM_PROXY_SERVICE_NAME', undefined, NAME)),

@@ -30,7 +30,7 @@ export interface VariableOptions extends TSchemaOptions {
   crmUrl?: boolean;
   /** A check JSON Schema cannot word (a parsable URL, a list of IP addresses). */
   check?: (value: never) => boolean;
-  /** Turns the checked value into the setting's own (hours into ms, a list into an array). */
+  /** Turns the checked value into the setting's own (hours into ms, a list into an array); may throw a ConfigError. */
   decode?: (value: never) => unknown;
 }
 type Extra = Partial<VariableOptions>;
@@ -125,7 +125,13 @@ export function readSettings<T extends SettingsDeclaration>(
       throw new Error(`setting ${key} must name its variable (env) and what a wrong value is (problem)`);
     const text = env[s.env]?.trim() || undefined;
     const raw = text === undefined ? s.default : parse(s, text);
-    if (raw !== undefined) value[key] = s.decode === undefined ? raw : s.decode(raw as never);
+    try {
+      if (raw !== undefined) value[key] = s.decode === undefined ? raw : s.decode(raw as never);
+    } catch (err) {
+      // A decode that parses further (a list of keys) refuses with a ConfigError naming each problem.
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(...err.problems);
+    }
     if (raw === undefined && text !== undefined) problems.push(`${s.env} ${s.problem}`);
     else if (raw === undefined && declaration.required?.includes(key))
       problems.push(`${s.env} is not set; it ${s.problem}`);

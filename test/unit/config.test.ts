@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
 import type { TObject } from 'typebox';
+import { launcherSettings } from '../../src/cli/sandbox-bootstrap.ts';
 import { type Config, ConfigError, loadConfig, parseEncryptionKeys } from '../../src/config/index.ts';
 import { SERVICE_SETTINGS } from '../../src/config/service.ts';
 import { hubspotProvider } from '../../src/providers/hubspot/index.ts';
@@ -87,9 +88,9 @@ test('reads every variable', () => {
 test('Salesforce API version and sandbox ports', () => {
   const c = loadConfig({});
   assert.equal(sf(c).apiVersion, '62.0');
-  assert.deepEqual(c.sandboxPorts, { salesforce: 8081, hubspot: 8082 });
-  assert.deepEqual(loadConfig({ PORT: '0' }).sandboxPorts, { salesforce: 0, hubspot: 0 });
-  assert.deepEqual(loadConfig({ PORT: '9000', CRM_PROXY_SANDBOX_HS_PORT: '9100' }).sandboxPorts, {
+  assert.deepEqual(launcherSettings({}, c.port).ports, { salesforce: 8081, hubspot: 8082 });
+  assert.deepEqual(launcherSettings({}, 0).ports, { salesforce: 0, hubspot: 0 });
+  assert.deepEqual(launcherSettings({ CRM_PROXY_SANDBOX_HS_PORT: '9100' }, 9000).ports, {
     salesforce: 9001,
     hubspot: 9100,
   });
@@ -98,12 +99,13 @@ test('Salesforce API version and sandbox ports', () => {
 });
 
 test('CRM_PROXY_SANDBOX_PERSIST: on by default, off with false, a bad value names the variable', () => {
-  assert.equal(loadConfig({}).sandboxPersist, true);
-  assert.equal(loadConfig({ CRM_PROXY_SANDBOX_PERSIST: 'false' }).sandboxPersist, false);
-  assert.equal(loadConfig({ CRM_PROXY_SANDBOX_PERSIST: 'true' }).sandboxPersist, true);
-  assert.equal(loadConfig({ CRM_PROXY_SANDBOX_PERSIST: '0' }).sandboxPersist, false);
+  const persist = (env: Record<string, string>) => launcherSettings(env, 8080).persist;
+  assert.equal(persist({}), true);
+  assert.equal(persist({ CRM_PROXY_SANDBOX_PERSIST: 'false' }), false);
+  assert.equal(persist({ CRM_PROXY_SANDBOX_PERSIST: 'true' }), true);
+  assert.equal(persist({ CRM_PROXY_SANDBOX_PERSIST: '0' }), false);
   assert.throws(
-    () => loadConfig({ CRM_PROXY_SANDBOX_PERSIST: 'sometimes' }),
+    () => persist({ CRM_PROXY_SANDBOX_PERSIST: 'sometimes' }),
     /CRM_PROXY_SANDBOX_PERSIST must be true or false/,
   );
 });
