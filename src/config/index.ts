@@ -5,7 +5,6 @@ import { BUILT_IN_PROVIDERS } from '../providers/index.ts';
 import { SERVICE_SETTINGS } from './service.ts';
 import { ConfigError, readSettings, type SettingsDeclaration } from './settings.ts';
 
-export { parseEncryptionKeys } from './service.ts';
 export { ConfigError } from './settings.ts';
 
 export type Config = ReturnType<typeof loadConfig>;

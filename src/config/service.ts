@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { type TSchema, Type } from 'typebox';
 import { REGIONS } from '../domain/connection.ts';
-import { ConfigError, decoded, flag, httpUrl, oneOf, port, text, whole } from './settings.ts';
+import { decoded, flag, httpUrl, oneOf, port, text, whole } from './settings.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -50,23 +50,24 @@ const CAP_EXEMPT = decoded(
   (v: string) => ({ loopback: words(v).includes('loopback'), addresses: words(v).filter((p) => isIP(p)) }),
 );
 
-/** `CRM_PROXY_ENCRYPTION_KEYS="kid1:<base64 32 bytes>,kid2:…"`: each key 32 raw bytes (AES-256). */
-export function parseEncryptionKeys(raw: string | undefined, name = 'CRM_PROXY_ENCRYPTION_KEYS') {
+/**
+ * `CRM_PROXY_ENCRYPTION_KEYS="kid1:<base64 32 bytes>,kid2:…"`: each key 32 raw bytes (AES-256). Each
+ * bad entry is left out and added to `problems` under `name`, never with its value.
+ */
+export function parseEncryptionKeys(raw: string, problems: string[], name = 'CRM_PROXY_ENCRYPTION_KEYS') {
   const keys: { id: string; key: Buffer }[] = [];
-  for (const [i, entry] of (raw ?? '').split(',').entries()) {
+  for (const [i, entry] of raw.split(',').entries()) {
     if (entry.trim() === '') continue;
     const [, id, b64 = ''] = /^\s*([A-Za-z0-9_.-]{1,64}):(.*?)\s*$/.exec(entry) ?? [];
+    const key = Buffer.from(b64, 'base64');
     if (id === undefined)
-      throw new ConfigError(
+      problems.push(
         `${name}: entry ${i + 1} must look like <key id>:<base64 key> (key id: letters, digits, _.-)`,
       );
-    const key = Buffer.from(b64, 'base64');
-    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || key.length !== 32)
-      throw new ConfigError(
-        `${name}: key "${id}" must be 32 bytes encoded in base64 (openssl rand -base64 32)`,
-      );
-    if (keys.some((k) => k.id === id)) throw new ConfigError(`${name}: key id "${id}" appears twice`);
-    keys.push({ id, key });
+    else if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || key.length !== 32)
+      problems.push(`${name}: key "${id}" must be 32 bytes encoded in base64 (openssl rand -base64 32)`);
+    else if (keys.some((k) => k.id === id)) problems.push(`${name}: key id "${id}" appears twice`);
+    else keys.push({ id, key });
   }
   return keys;
 }

@@ -30,8 +30,8 @@ export interface VariableOptions extends TSchemaOptions {
   crmUrl?: boolean;
   /** A check JSON Schema cannot word (a parsable URL, a list of IP addresses). */
   check?: (value: never) => boolean;
-  /** Turns the checked value into the setting's own (hours into ms, a list into an array); may throw a ConfigError. */
-  decode?: (value: never) => unknown;
+  /** Turns the checked value into the setting's own (hours into ms); a list may add what it refuses to `problems`. */
+  decode?: (value: never, problems: string[]) => unknown;
 }
 type Extra = Partial<VariableOptions>;
 
@@ -60,7 +60,7 @@ export const oneOf = <T extends string>(env: string, values: readonly T[], fallb
 export const text = (env: string, fallback?: string, extra?: Extra) =>
   Type.String({ env, default: fallback, problem: 'must be text', ...extra });
 /** A setting whose checked value `decode` turns into a `T`. */
-export const decoded = <T>(schema: TSchema, decode: (value: never) => T) =>
+export const decoded = <T>(schema: TSchema, decode: (value: never, problems: string[]) => T) =>
   Type.Unsafe<T>({ ...schema, decode });
 
 /** An absolute http(s) URL, trailing slashes dropped (`https://login.salesforce.com/` → `…com`). */
@@ -125,13 +125,7 @@ export function readSettings<T extends SettingsDeclaration>(
       throw new Error(`setting ${key} must name its variable (env) and what a wrong value is (problem)`);
     const text = env[s.env]?.trim() || undefined;
     const raw = text === undefined ? s.default : parse(s, text);
-    try {
-      if (raw !== undefined) value[key] = s.decode === undefined ? raw : s.decode(raw as never);
-    } catch (err) {
-      // A decode that parses further (a list of keys) refuses with a ConfigError naming each problem.
-      if (!(err instanceof ConfigError)) throw err;
-      problems.push(...err.problems);
-    }
+    if (raw !== undefined) value[key] = s.decode === undefined ? raw : s.decode(raw as never, problems);
     if (raw === undefined && text !== undefined) problems.push(`${s.env} ${s.problem}`);
     else if (raw === undefined && declaration.required?.includes(key))
       problems.push(`${s.env} is not set; it ${s.problem}`);

@@ -5,8 +5,8 @@ import { resolve } from 'node:path';
 import { test } from 'node:test';
 import type { TObject } from 'typebox';
 import { launcherSettings } from '../../src/cli/sandbox-bootstrap.ts';
-import { type Config, ConfigError, loadConfig, parseEncryptionKeys } from '../../src/config/index.ts';
-import { SERVICE_SETTINGS } from '../../src/config/service.ts';
+import { type Config, ConfigError, loadConfig } from '../../src/config/index.ts';
+import { parseEncryptionKeys, SERVICE_SETTINGS } from '../../src/config/service.ts';
 import { hubspotProvider } from '../../src/providers/hubspot/index.ts';
 import { BUILT_IN_PROVIDERS } from '../../src/providers/index.ts';
 import { settingsOf } from '../../src/providers/registry.ts';
@@ -252,12 +252,20 @@ test('encryption keys: several need an active id, which must exist; bad keys are
   const short = randomBytes(16).toString('base64');
   const check = (e: unknown) =>
     e instanceof ConfigError && !e.message.includes(short) && /32 bytes/.test(e.message);
-  assert.throws(() => parseEncryptionKeys(`a:${short}`), check);
-  assert.throws(() => parseEncryptionKeys(a), /<key id>:<base64 key>/);
-  assert.throws(() => parseEncryptionKeys(`a:${a},a:${b}`), /appears twice/);
-  assert.throws(() => parseEncryptionKeys('a:not base64!!'), /32 bytes/);
+  const keys = (raw: string) => loadConfig({ CRM_PROXY_ENCRYPTION_KEYS: raw }).encryption.keys;
+  assert.throws(() => keys(`a:${short}`), check);
+  assert.throws(() => keys(a), /<key id>:<base64 key>/);
+  assert.throws(() => keys(`a:${a},a:${b}`), /appears twice/);
+  assert.throws(() => keys('a:not base64!!'), /32 bytes/);
+  // Every bad entry is named, each once, and the good ones are kept.
+  const problems: string[] = [];
   assert.deepEqual(
-    parseEncryptionKeys(` a:${a} , `).map((k) => k.id),
+    parseEncryptionKeys(`a:${a},b,c:${short},a:${b}`, problems).map((k) => k.id),
+    ['a'],
+  );
+  assert.equal(problems.length, 3, problems.join('\n'));
+  assert.deepEqual(
+    keys(` a:${a} , `).map((k) => k.id),
     ['a'],
   );
 });
