@@ -1,6 +1,5 @@
 // Environment → typed Config, read once at start-up from the declarations: the service's own
 // (service.ts) and each registered CRM's. Every problem is reported at once, by variable, never value.
-import { isIP } from 'node:net';
 import { BUILT_IN_PROVIDERS } from '../providers/index.ts';
 import { SERVICE_SETTINGS } from './service.ts';
 import { ConfigError, readSettings, type SettingsDeclaration } from './settings.ts';
@@ -12,18 +11,16 @@ export type ServerLimits = Config['limits'];
 
 /** `localhost`, 127.0.0.0/8 and ::1: a plain-http URL there never crosses a network. */
 function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return /^((.+\.)?localhost|::1|0:0:0:0:0:0:0:1)$/.test(host);
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return /^(127(\.\d{1,3}){3}|(.+\.)?localhost|::1|0:0:0:0:0:0:0:1)$/i.test(host);
 }
 
 /**
- * What no single variable can say: settings that must agree with each other, and what
- * NODE_ENV=production refuses. The sandbox CRMs (with `/__sandbox`) and the generated key never run
- * there: a forced CRM_PROXY_SANDBOX (or sandbox clients given to startService) stops the start rather
- * than being ignored. A plain-http public URL would carry bearer tokens in clear text, unless a
- * TLS-terminating proxy is declared in front. Throws with every problem, `problems` found earlier first;
- * startService runs it again, for a Config not made by loadConfig.
+ * What no single variable can say: settings that must agree, and what NODE_ENV=production refuses.
+ * The sandbox CRMs (with `/__sandbox`) and the generated key never run there: a forced
+ * CRM_PROXY_SANDBOX (or sandbox clients given to startService) stops the start, never ignored. A
+ * plain-http public URL would carry bearer tokens in clear text, unless a proxy in front ends TLS.
+ * Throws with every problem, `problems` found earlier first; startService runs it again.
  */
 export function checkConfig(c: Config, problems: string[] = []): void {
   const { rateLimit } = c.capacity;
@@ -72,7 +69,7 @@ export function checkConfig(c: Config, problems: string[] = []): void {
 
 /**
  * The configuration of a service running `modules` (the built-in CRMs unless a build or a test
- * registers others): the service's settings, then every module's own declaration.
+ * registers others): the service's settings, then each module's own.
  */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
