@@ -2,7 +2,7 @@ import { type HubSpotSandbox, startHubSpotSandbox } from '../../sandbox/hubspot/
 import { type SalesforceSandbox, startSalesforceSandbox } from '../../sandbox/salesforce/index.ts';
 import { ConfigError, loadConfig } from '../config/index.ts';
 import { onShutdownSignal } from '../main.ts';
-import { cliIo, UsageError } from './io.ts';
+import { cliIo, note, UsageError } from './io.ts';
 import { launcherSettings, loadOrCreateBootstrapCredentials } from './sandbox-bootstrap.ts';
 
 /** `crm-proxy sandbox …` (options and operands as main.ts declares them): runs until SIGTERM/SIGINT. */
@@ -53,11 +53,8 @@ export async function run(
       `${name} sandbox on ${sandbox.url}\n  client id: ${sandbox.credentials.clientId}\n  access token: ${sandbox.credentials.accessToken}\n  refresh token: ${sandbox.credentials.refreshToken}\n`,
     );
   }
-  onShutdownSignal(
-    async () => {
-      await Promise.allSettled(started.map(({ sandbox }) => sandbox.close()));
-    },
-    (msg) => cliIo().stderr.write(`${msg}\n`),
-  );
+  onShutdownSignal(async () => {
+    await Promise.allSettled(started.map(({ sandbox }) => sandbox.close()));
+  }, note);
   return undefined;
 }
