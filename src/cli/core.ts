@@ -16,7 +16,7 @@ export interface Core extends AppContext {
 
 export async function openCore(location: StoreLocation, keyringLog: KeyringLog): Promise<Core> {
   const { config } = location;
-  const address = findService(config, cliIo().env);
+  const address = findService(location, cliIo().env);
   const ctx = await createContext(
     { ...config, redisUrl: undefined, tracing: undefined, metrics: { ...config.metrics, port: undefined } },
     {

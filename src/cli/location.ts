@@ -13,7 +13,7 @@ import { type Config, loadConfig } from '../config/index.ts';
 import { ConfigError } from '../config/settings.ts';
 import { SQLITE_FILE } from '../store/db.ts';
 import { CommandError, cliIo } from './io.ts';
-import { readSandboxFile } from './sandbox-bootstrap.ts';
+import { type LauncherSettings, launcherSettings, readSandboxFile } from './sandbox-bootstrap.ts';
 
 export interface StoreLocation {
   config: Config;
@@ -22,6 +22,8 @@ export interface StoreLocation {
   where: string;
   /** False for a SQLite file that does not exist yet (PostgreSQL: always true). */
   exists: boolean;
+  /** The sandbox launcher's settings, from the same environment. */
+  launcher: LauncherSettings;
 }
 
 export function locateStore(overrides: Record<string, string> = {}): StoreLocation {
@@ -35,6 +37,7 @@ export function locateStore(overrides: Record<string, string> = {}): StoreLocati
     resolved,
     where: `${databaseUrl === undefined ? `SQLite ${file}` : `PostgreSQL ${displayDatabaseUrl(databaseUrl)}`} (from ${resolved.dataDirSource})`,
     exists: databaseUrl !== undefined || existsSync(file),
+    launcher: launcherSettings(resolved.env, config.port),
   };
 }
 
@@ -152,11 +155,14 @@ export interface ServiceAddress {
   sandboxUrls: Record<'salesforce' | 'hubspot', string>;
 }
 
-export function findService(config: Config, env: Record<string, string | undefined>): ServiceAddress {
+export function findService(
+  { config, launcher: { ports } }: StoreLocation,
+  env: Record<string, string | undefined>,
+): ServiceAddress {
   const file = config.sandbox ? readSandboxFile(config.dataDir) : null;
   const sandboxUrls = {
-    salesforce: file?.sandboxes?.salesforce?.url ?? `http://127.0.0.1:${config.sandboxPorts.salesforce}`,
-    hubspot: file?.sandboxes?.hubspot?.url ?? `http://127.0.0.1:${config.sandboxPorts.hubspot}`,
+    salesforce: file?.sandboxes?.salesforce?.url ?? `http://127.0.0.1:${ports.salesforce}`,
+    hubspot: file?.sandboxes?.hubspot?.url ?? `http://127.0.0.1:${ports.hubspot}`,
   };
   const publicVar = `CRM_PROXY_PUBLIC_URL_${config.region.toUpperCase()}`;
   const configured = config.publicUrls[config.region];

@@ -2,10 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { Type } from 'typebox';
 import type { HubSpotSandbox, HubSpotSandboxOptions } from '../../sandbox/hubspot/index.ts';
 import type { StartSalesforceSandboxOptions } from '../../sandbox/salesforce/index.ts';
 import type { RealismConfig } from '../../sandbox/shared/index.ts';
 import type { Config } from '../config/index.ts';
+import { ConfigError, flag, port, readSettings } from '../config/settings.ts';
 import type { AppContext } from '../context.ts';
 import { writePrivateFile } from '../lib/private-dir.ts';
 
@@ -80,19 +82,38 @@ export function contextSandboxes({ salesforce, hubspot }: ServeSandboxes) {
   };
 }
 
+/** The launcher's own settings, read beside the service's: only the sandboxes use them. */
+const LAUNCHER_SETTINGS = Type.Object({
+  salesforcePort: Type.Optional(port('CRM_PROXY_SANDBOX_SF_PORT')),
+  hubspotPort: Type.Optional(port('CRM_PROXY_SANDBOX_HS_PORT')),
+  persist: flag('CRM_PROXY_SANDBOX_PERSIST', true),
+});
+
+export type LauncherSettings = ReturnType<typeof launcherSettings>;
+
+/** Where the sandboxes listen (unset: PORT+1 and PORT+2, any free port when PORT is 0), and whether they keep their state. */
+export function launcherSettings(env: NodeJS.ProcessEnv, servicePort: number) {
+  const problems: string[] = [];
+  const { salesforcePort, hubspotPort, persist } = readSettings(LAUNCHER_SETTINGS, env, problems);
+  if (problems.length > 0) throw new ConfigError(...problems);
+  const next = (k: number) => (servicePort === 0 ? 0 : servicePort + k);
+  return { ports: { salesforce: salesforcePort ?? next(1), hubspot: hubspotPort ?? next(2) }, persist };
+}
+
 /**
- * The sandboxes `serve` runs: on the configured ports, with this data directory's bootstrap
+ * The sandboxes `serve` runs: on the launcher's ports, with this data directory's bootstrap
  * credentials, keeping their state there unless CRM_PROXY_SANDBOX_PERSIST=false. They run on a
  * worker thread of their own (`sandbox-thread.ts`): a sandbox busy with a large write or saving a
  * grown state never delays the service's answers. `onFailure` hears of a thread that fails later.
  */
 export function startServeSandboxes(
   config: Config,
+  { ports, persist: keep }: LauncherSettings,
   onFailure: (message: string) => void = () => {},
 ): Promise<ServeSandboxes> {
-  const persist = config.sandboxPersist === true ? { persistDir: config.dataDir } : undefined;
+  const persist = keep ? { persistDir: config.dataDir } : undefined;
   const options: StartSandboxesOptions = {
-    ports: config.sandboxPorts,
+    ports,
     host: config.host,
     credentials: loadOrCreateBootstrapCredentials(config.dataDir),
     ...(persist === undefined ? {} : { salesforce: persist, hubspot: persist }),

@@ -2,8 +2,8 @@ import { type HubSpotSandbox, startHubSpotSandbox } from '../../sandbox/hubspot/
 import { type SalesforceSandbox, startSalesforceSandbox } from '../../sandbox/salesforce/index.ts';
 import { ConfigError, loadConfig } from '../config/index.ts';
 import { onShutdownSignal } from '../main.ts';
-import { cliIo, UsageError } from './io.ts';
-import { loadOrCreateBootstrapCredentials } from './sandbox-bootstrap.ts';
+import { cliIo, note, UsageError } from './io.ts';
+import { launcherSettings, loadOrCreateBootstrapCredentials } from './sandbox-bootstrap.ts';
 
 /** `crm-proxy sandbox …` (options and operands as main.ts declares them): runs until SIGTERM/SIGINT. */
 export async function run(
@@ -28,6 +28,7 @@ export async function run(
   if (picklists !== undefined && picklists !== 'on' && picklists !== 'off') {
     throw new UsageError('--address-picklists takes on or off');
   }
+  const { ports } = launcherSettings(cliIo().env, config.port);
   const credentials = loadOrCreateBootstrapCredentials(config.dataDir);
   // Alone, a sandbox persists only when asked: the default (on) is for `serve`.
   const persist = values.persist === true || cliIo().env['CRM_PROXY_SANDBOX_PERSIST'] === 'true';
@@ -36,15 +37,14 @@ export async function run(
   if (which !== 'hubspot') {
     const sandbox = await startSalesforceSandbox({
       ...common,
-      port: port ?? config.sandboxPorts.salesforce,
+      port: port ?? ports.salesforce,
       credentials: credentials.salesforce,
       ...(picklists === undefined ? {} : { addressPicklists: picklists === 'on' }),
     });
     started.push({ name: 'Salesforce', sandbox });
   }
   if (which !== 'salesforce') {
-    const hsPort =
-      port === undefined ? config.sandboxPorts.hubspot : which === 'both' && port !== 0 ? port + 1 : port;
+    const hsPort = port === undefined ? ports.hubspot : which === 'both' && port !== 0 ? port + 1 : port;
     const sandbox = await startHubSpotSandbox({ ...common, port: hsPort, credentials: credentials.hubspot });
     started.push({ name: 'HubSpot', sandbox });
   }
@@ -53,11 +53,8 @@ export async function run(
       `${name} sandbox on ${sandbox.url}\n  client id: ${sandbox.credentials.clientId}\n  access token: ${sandbox.credentials.accessToken}\n  refresh token: ${sandbox.credentials.refreshToken}\n`,
     );
   }
-  onShutdownSignal(
-    async () => {
-      await Promise.allSettled(started.map(({ sandbox }) => sandbox.close()));
-    },
-    (msg) => cliIo().stderr.write(`${msg}\n`),
-  );
+  onShutdownSignal(async () => {
+    await Promise.allSettled(started.map(({ sandbox }) => sandbox.close()));
+  }, note);
   return undefined;
 }

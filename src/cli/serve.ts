@@ -43,7 +43,9 @@ export async function run(values: { port?: string; host?: string }): Promise<und
   const bootstrap: Bootstrap | undefined = config.sandbox
     ? await import('./sandbox-bootstrap.ts')
     : undefined;
-  const sandboxes = await bootstrap?.startServeSandboxes(config, (msg) => logger.error(msg));
+  const sandboxes = await bootstrap?.startServeSandboxes(config, location.launcher, (msg) =>
+    logger.error(msg),
+  );
   const service = await startService(config, {
     logger,
     sandboxes: sandboxes && bootstrap?.contextSandboxes(sandboxes),

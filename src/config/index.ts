@@ -1,6 +1,5 @@
 // Environment → typed Config, read once at start-up from the declarations: the service's own
 // (service.ts) and each registered CRM's. Every problem is reported at once, by variable, never value.
-import { isIP } from 'node:net';
 import { BUILT_IN_PROVIDERS } from '../providers/index.ts';
 import { SERVICE_SETTINGS } from './service.ts';
 import { ConfigError, readSettings, type SettingsDeclaration } from './settings.ts';
@@ -12,56 +11,16 @@ export type ServerLimits = Config['limits'];
 
 /** `localhost`, 127.0.0.0/8 and ::1: a plain-http URL there never crosses a network. */
 function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return /^((.+\.)?localhost|::1|0:0:0:0:0:0:0:1)$/.test(host);
-}
-
-/** `CRM_PROXY_ENCRYPTION_KEYS="kid1:<base64 32 bytes>,kid2:…"`: each key 32 raw bytes (AES-256). */
-export function parseEncryptionKeys(raw: string | undefined, name = 'CRM_PROXY_ENCRYPTION_KEYS') {
-  const keys: { id: string; key: Buffer }[] = [];
-  for (const [i, entry] of (raw ?? '').split(',').entries()) {
-    if (entry.trim() === '') continue;
-    const [, id, b64 = ''] = /^\s*([A-Za-z0-9_.-]{1,64}):(.*?)\s*$/.exec(entry) ?? [];
-    if (id === undefined)
-      throw new ConfigError(
-        `${name}: entry ${i + 1} must look like <key id>:<base64 key> (key id: letters, digits, _.-)`,
-      );
-    const key = Buffer.from(b64, 'base64');
-    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || key.length !== 32)
-      throw new ConfigError(
-        `${name}: key "${id}" must be 32 bytes encoded in base64 (openssl rand -base64 32)`,
-      );
-    if (keys.some((k) => k.id === id)) throw new ConfigError(`${name}: key id "${id}" appears twice`);
-    keys.push({ id, key });
-  }
-  return keys;
-}
-
-/** The encryption keys and the one new secrets are sealed with (the only key, when there is one). */
-function encryption(list: string | undefined, id: string | undefined, problems: string[]) {
-  try {
-    const keys = parseEncryptionKeys(list);
-    if (id !== undefined && !keys.some((k) => k.id === id))
-      problems.push('CRM_PROXY_ENCRYPTION_KEY_ID names a key that is not in CRM_PROXY_ENCRYPTION_KEYS');
-    if (id === undefined && keys.length > 1)
-      problems.push(
-        'CRM_PROXY_ENCRYPTION_KEY_ID is required when CRM_PROXY_ENCRYPTION_KEYS holds several keys',
-      );
-    return { keys, activeKeyId: id ?? keys[0]?.id };
-  } catch (err) {
-    problems.push(...(err as ConfigError).problems);
-    return { keys: [], activeKeyId: id };
-  }
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return /^(127(\.\d{1,3}){3}|(.+\.)?localhost|::1|0:0:0:0:0:0:0:1)$/i.test(host);
 }
 
 /**
- * What no single variable can say: settings that must agree with each other, and what
- * NODE_ENV=production refuses. The sandbox CRMs (with `/__sandbox`) and the generated key never run
- * there: a forced CRM_PROXY_SANDBOX (or sandbox clients given to startService) stops the start rather
- * than being ignored. A plain-http public URL would carry bearer tokens in clear text, unless a
- * TLS-terminating proxy is declared in front. Throws with every problem, `problems` found earlier first;
- * startService runs it again, for a Config not made by loadConfig.
+ * What no single variable can say: settings that must agree, and what NODE_ENV=production refuses.
+ * The sandbox CRMs (with `/__sandbox`) and the generated key never run there: a forced
+ * CRM_PROXY_SANDBOX (or sandbox clients given to startService) stops the start, never ignored. A
+ * plain-http public URL would carry bearer tokens in clear text, unless a proxy in front ends TLS.
+ * Throws with every problem, `problems` found earlier first; startService runs it again.
  */
 export function checkConfig(c: Config, problems: string[] = []): void {
   const { rateLimit } = c.capacity;
@@ -85,6 +44,13 @@ export function checkConfig(c: Config, problems: string[] = []): void {
     problems.push(
       'CRM_PROXY_METRICS_TOKEN is required when CRM_PROXY_METRICS_HOST is not a loopback address: set a token (openssl rand -hex 16) or CRM_PROXY_METRICS_HOST=127.0.0.1',
     );
+  const { keys, activeKeyId } = c.encryption;
+  if (activeKeyId === undefined && keys.length > 1)
+    problems.push(
+      'CRM_PROXY_ENCRYPTION_KEY_ID is required when CRM_PROXY_ENCRYPTION_KEYS holds several keys',
+    );
+  else if (activeKeyId !== undefined && !keys.some((k) => k.id === activeKeyId))
+    problems.push('CRM_PROXY_ENCRYPTION_KEY_ID names a key that is not in CRM_PROXY_ENCRYPTION_KEYS');
   if (c.production && c.connect.logoUrl?.startsWith('https://') === false)
     problems.push('CRM_PROXY_SERVICE_LOGO_URL must be an https URL in production');
   if (c.production && c.sandbox)
@@ -103,7 +69,7 @@ export function checkConfig(c: Config, problems: string[] = []): void {
 
 /**
  * The configuration of a service running `modules` (the built-in CRMs unless a build or a test
- * registers others): the service's settings, then every module's own declaration.
+ * registers others): the service's settings, then each module's own.
  */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
@@ -111,20 +77,17 @@ export function loadConfig(
 ) {
   const problems: string[] = [];
   const s = readSettings(SERVICE_SETTINGS, env, problems);
-  const production = s.nodeEnv === 'production';
   /** Connections may reach a CRM over plain http: always outside production, else by opt-in. */
-  const plainHttpCrm = s.plainHttpCrm || !production;
+  const plainHttpCrm = s.plainHttpCrm || !s.production;
   const providers = Object.fromEntries(
     modules.map((m) => [m.profile.id, readSettings(m.settings, env, problems, !plainHttpCrm)] as const),
   );
-  const { rate, sandboxPorts: ports, tracing, encryptionKeys, encryptionKeyId, ...rest } = s;
-  const next = (k: number) => (s.port === 0 ? 0 : s.port + k);
+  const { rate, tracing, encryptionKeys: keys = [], encryptionKeyId: id, ...rest } = s;
   const config = {
     ...rest,
     /** Sandbox CRMs and the generated development key: never in production. */
-    sandbox: s.sandbox ?? !production,
+    sandbox: s.sandbox ?? !s.production,
     plainHttpCrm,
-    production,
     capacity: {
       ...s.capacity,
       /** Per API token: a token bucket refilled at `perSecond`, holding `burst`; null: no limit. */
@@ -137,8 +100,8 @@ export function loadConfig(
     },
     /** OpenTelemetry tracing; undefined: off. */
     tracing: tracing.endpoint === undefined ? undefined : { ...tracing, endpoint: tracing.endpoint },
-    sandboxPorts: { salesforce: ports.salesforce ?? next(1), hubspot: ports.hubspot ?? next(2) },
-    encryption: encryption(encryptionKeys, encryptionKeyId, problems),
+    /** The keys, and the one new secrets are sealed with (the only key, when there is one). */
+    encryption: { keys, activeKeyId: id ?? (keys.length === 1 ? keys[0]?.id : undefined) },
     /** Each registered CRM's settings by provider id; `settingsOf(config.providers, module)` types one. */
     providers: providers as Readonly<Record<string, unknown>>,
   };

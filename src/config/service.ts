@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { type TSchema, Type } from 'typebox';
 import { REGIONS } from '../domain/connection.ts';
-import { decoded, flag, httpUrl, oneOf, port, text, whole } from './settings.ts';
+import { absoluteUrl, decoded, flag, oneOf, port, text, whole } from './settings.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -18,11 +18,7 @@ const ms = (env: string, fallback: number | undefined, min: number, max: number)
 // Settings whose checks take more words than a line holds.
 const TOKEN = 'must be at least 16 characters (openssl rand -hex 16)';
 const OTLP = 'must be the http:// or https:// base URL of an OTLP collector (e.g. http://127.0.0.1:4318)';
-const REDIS = {
-  problem: 'must be a redis:// or rediss:// URL (redis://host:6379/0)',
-  pattern: '^rediss?://\\S+$',
-  check: (url: string) => URL.canParse(url),
-};
+const REDIS = 'must be a redis:// or rediss:// URL (redis://host:6379/0)';
 const LINK_TTL = {
   env: 'CRM_PROXY_CONNECT_LINK_TTL_HOURS',
   default: 24,
@@ -50,15 +46,37 @@ const CAP_EXEMPT = decoded(
   (v: string) => ({ loopback: words(v).includes('loopback'), addresses: words(v).filter((p) => isIP(p)) }),
 );
 
+/**
+ * `CRM_PROXY_ENCRYPTION_KEYS="kid1:<base64 32 bytes>,kid2:…"`: each key 32 raw bytes (AES-256). Each
+ * bad entry is left out and added to `problems` under `name`, never with its value.
+ */
+export function parseEncryptionKeys(raw: string, problems: string[], name = 'CRM_PROXY_ENCRYPTION_KEYS') {
+  const keys: { id: string; key: Buffer }[] = [];
+  for (const [i, entry] of raw.split(',').entries()) {
+    if (entry.trim() === '') continue;
+    const [, id, b64 = ''] = /^\s*([A-Za-z0-9_.-]{1,64}):(.*?)\s*$/.exec(entry) ?? [];
+    const key = Buffer.from(b64, 'base64');
+    if (id === undefined)
+      problems.push(
+        `${name}: entry ${i + 1} must look like <key id>:<base64 key> (key id: letters, digits, _.-)`,
+      );
+    else if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || key.length !== 32)
+      problems.push(`${name}: key "${id}" must be 32 bytes encoded in base64 (openssl rand -base64 32)`);
+    else if (keys.some((k) => k.id === id)) problems.push(`${name}: key id "${id}" appears twice`);
+    else keys.push({ id, key });
+  }
+  return keys;
+}
+
 export const SERVICE_SETTINGS = Type.Object({
-  nodeEnv: text('NODE_ENV', 'development'),
+  production: decoded(text('NODE_ENV', 'development'), (env: string) => env === 'production'),
   port: port('PORT', 8080),
   host: text('HOST', '127.0.0.1'),
   dataDir: text('CRM_PROXY_DATA_DIR', './data', { decode: (dir: string) => resolve(dir) }),
   region: oneOf('CRM_PROXY_REGION', REGIONS, 'eu'),
   publicUrls: Type.Object({
-    eu: Type.Optional(httpUrl({ env: 'CRM_PROXY_PUBLIC_URL_EU' })),
-    us: Type.Optional(httpUrl({ env: 'CRM_PROXY_PUBLIC_URL_US' })),
+    eu: Type.Optional(absoluteUrl({ env: 'CRM_PROXY_PUBLIC_URL_EU' })),
+    us: Type.Optional(absoluteUrl({ env: 'CRM_PROXY_PUBLIC_URL_US' })),
   }),
   /** Unset: on unless NODE_ENV=production. */
   sandbox: Type.Optional(flag('CRM_PROXY_SANDBOX')),
@@ -106,26 +124,20 @@ export const SERVICE_SETTINGS = Type.Object({
     token: Type.Optional(text('CRM_PROXY_METRICS_TOKEN', undefined, { minLength: 16, problem: TOKEN })),
   }),
   tracing: Type.Object({
-    endpoint: Type.Optional(httpUrl({ env: 'OTEL_EXPORTER_OTLP_ENDPOINT', problem: OTLP })),
+    endpoint: Type.Optional(absoluteUrl({ env: 'OTEL_EXPORTER_OTLP_ENDPOINT', problem: OTLP })),
     serviceName: text('OTEL_SERVICE_NAME', 'crm-proxy'),
   }),
   databaseUrl: Type.Optional(text('DATABASE_URL')),
-  redisUrl: Type.Optional(text('REDIS_URL', undefined, REDIS)),
+  redisUrl: Type.Optional(absoluteUrl({ env: 'REDIS_URL', pattern: '^rediss?://\\S+$', problem: REDIS })),
   redisTimeoutMs: ms('CRM_PROXY_REDIS_TIMEOUT_MS', 500, 10, 10_000),
   authCacheTtlMs: ms('CRM_PROXY_AUTH_CACHE_TTL_MS', 60_000, 0, 3_600_000),
-  encryptionKeys: Type.Optional(text('CRM_PROXY_ENCRYPTION_KEYS')),
+  encryptionKeys: Type.Optional(decoded(text('CRM_PROXY_ENCRYPTION_KEYS'), parseEncryptionKeys)),
   encryptionKeyId: Type.Optional(text('CRM_PROXY_ENCRYPTION_KEY_ID')),
-  /** Unset: PORT+1 and PORT+2 (any free port when PORT is 0). */
-  sandboxPorts: Type.Object({
-    salesforce: Type.Optional(port('CRM_PROXY_SANDBOX_SF_PORT')),
-    hubspot: Type.Optional(port('CRM_PROXY_SANDBOX_HS_PORT')),
-  }),
-  sandboxPersist: flag('CRM_PROXY_SANDBOX_PERSIST', true),
   connect: Type.Object({
     linkTtlMs: inMs(Type.Number(LINK_TTL), HOUR_MS),
     serviceName: Type.Optional(text('CRM_PROXY_SERVICE_NAME', undefined, NAME)),
     /** https in production. */
-    logoUrl: Type.Optional(httpUrl({ env: 'CRM_PROXY_SERVICE_LOGO_URL' })),
+    logoUrl: Type.Optional(absoluteUrl({ env: 'CRM_PROXY_SERVICE_LOGO_URL' })),
   }),
   logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   logFile: Type.Optional(text('LOG_FILE')),

@@ -30,8 +30,8 @@ export interface VariableOptions extends TSchemaOptions {
   crmUrl?: boolean;
   /** A check JSON Schema cannot word (a parsable URL, a list of IP addresses). */
   check?: (value: never) => boolean;
-  /** Turns the checked value into the setting's own (hours into ms, a list into an array). */
-  decode?: (value: never) => unknown;
+  /** Turns the checked value into the setting's own (hours into ms); a list may add what it refuses to `problems`. */
+  decode?: (value: never, problems: string[]) => unknown;
 }
 type Extra = Partial<VariableOptions>;
 
@@ -60,11 +60,11 @@ export const oneOf = <T extends string>(env: string, values: readonly T[], fallb
 export const text = (env: string, fallback?: string, extra?: Extra) =>
   Type.String({ env, default: fallback, problem: 'must be text', ...extra });
 /** A setting whose checked value `decode` turns into a `T`. */
-export const decoded = <T>(schema: TSchema, decode: (value: never) => T) =>
+export const decoded = <T>(schema: TSchema, decode: (value: never, problems: string[]) => T) =>
   Type.Unsafe<T>({ ...schema, decode });
 
-/** An absolute http(s) URL, trailing slashes dropped (`https://login.salesforce.com/` → `…com`). */
-export const httpUrl = (options: Extra & { env: string }) =>
+/** An absolute URL (http(s) unless `pattern` says otherwise), trailing slashes dropped. */
+export const absoluteUrl = (options: Extra & { env: string }) =>
   Type.String({
     problem: 'must be an absolute http(s) URL',
     pattern: '^https?://',
@@ -78,22 +78,20 @@ const schemas = new WeakMap<VariableOptions, object>();
 
 /**
  * A variable's text as its setting reads it, or undefined when refused: env-schema (Ajv) checks it
- * against the setting's JSON Schema and coerces it (a number, a flag), then the setting's own check.
- * A choice is read in any case, a flag also as 1/0, yes/no, on/off.
+ * against the setting's JSON Schema and coerces it (a number, a flag, a choice in any case), then
+ * the setting's own check.
  */
 function parse(setting: VariableOptions, text: string): unknown {
-  let schema = schemas.get(setting);
-  if (schema === undefined) {
+  if (!schemas.has(setting)) {
     const { env, problem, crmUrl, check, decode, ...json } = setting;
-    schema = { type: 'object', properties: { [env]: json } };
-    schemas.set(setting, schema);
+    schemas.set(setting, { type: 'object', properties: { [env]: json } });
   }
   const word = setting.type === 'boolean' || setting.enum !== undefined ? text.toLowerCase() : text;
   // Ajv coerces only `true` and `false` into a flag.
   const flag = /^(1|yes|on)$/.test(word) ? 'true' : /^(0|no|off)$/.test(word) ? 'false' : word;
   try {
     const data = { [setting.env]: setting.type === 'boolean' ? flag : word };
-    const value: unknown = envSchema({ schema, data, env: false })[setting.env];
+    const value: unknown = envSchema({ schema: schemas.get(setting), data, env: false })[setting.env];
     return setting.check?.(value as never) === false ? undefined : value;
   } catch (err) {
     // A refused value; anything else (a schema Ajv cannot compile) is the declaration's mistake.
@@ -125,7 +123,7 @@ export function readSettings<T extends SettingsDeclaration>(
       throw new Error(`setting ${key} must name its variable (env) and what a wrong value is (problem)`);
     const text = env[s.env]?.trim() || undefined;
     const raw = text === undefined ? s.default : parse(s, text);
-    if (raw !== undefined) value[key] = s.decode === undefined ? raw : s.decode(raw as never);
+    if (raw !== undefined) value[key] = s.decode === undefined ? raw : s.decode(raw as never, problems);
     if (raw === undefined && text !== undefined) problems.push(`${s.env} ${s.problem}`);
     else if (raw === undefined && declaration.required?.includes(key))
       problems.push(`${s.env} is not set; it ${s.problem}`);

@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Config, ConfigError, parseEncryptionKeys } from '../config/index.ts';
+import { type Config, ConfigError } from '../config/index.ts';
+import { parseEncryptionKeys } from '../config/service.ts';
 import { ensurePrivateDir, writePrivateFile } from '../lib/private-dir.ts';
 import { createKeyring, type Keyring } from './envelope.ts';
 
@@ -46,6 +47,8 @@ export function loadKeyring(config: Config, log: KeyringLog): Keyring {
       raw = readFileSync(file, 'utf8');
     }
   }
-  const parsed = parseEncryptionKeys(raw.trim(), file);
+  const problems: string[] = [];
+  const parsed = parseEncryptionKeys(raw.trim(), problems, file);
+  if (problems.length > 0) throw new ConfigError(...problems);
   return createKeyring(parsed, parsed[0]?.id);
 }

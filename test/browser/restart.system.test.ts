@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import {
   contextSandboxes,
   ensureSandboxConnections,
+  launcherSettings,
   type ServeSandboxes,
   startServeSandboxes,
 } from '../../src/cli/sandbox-bootstrap.ts';
@@ -43,7 +44,8 @@ test('a connection made in the console still works after a restart', {
     LOG_LEVEL: 'silent',
   };
   const config = loadConfig(env);
-  assert.equal(config.sandboxPersist, true, 'persistence is on by default');
+  const launcher = launcherSettings(env, config.port);
+  assert.equal(launcher.persist, true, 'persistence is on by default');
   // What is still running, closed in reverse order at the end (the first stack is closed mid-test).
   const open = new Set<() => Promise<void>>();
   t.after(async () => {
@@ -51,7 +53,7 @@ test('a connection made in the console still works after a restart', {
     await rm(dataDir, { recursive: true, force: true });
   });
   const start = async () => {
-    const sandboxes: ServeSandboxes = await startServeSandboxes(config);
+    const sandboxes: ServeSandboxes = await startServeSandboxes(config, launcher);
     const service = await startService(config, {
       sandboxes: contextSandboxes(sandboxes),
     });

@@ -4,8 +4,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
 import type { TObject } from 'typebox';
-import { type Config, ConfigError, loadConfig, parseEncryptionKeys } from '../../src/config/index.ts';
-import { SERVICE_SETTINGS } from '../../src/config/service.ts';
+import { launcherSettings } from '../../src/cli/sandbox-bootstrap.ts';
+import { type Config, ConfigError, loadConfig } from '../../src/config/index.ts';
+import { parseEncryptionKeys, SERVICE_SETTINGS } from '../../src/config/service.ts';
 import { hubspotProvider } from '../../src/providers/hubspot/index.ts';
 import { BUILT_IN_PROVIDERS } from '../../src/providers/index.ts';
 import { settingsOf } from '../../src/providers/registry.ts';
@@ -87,9 +88,9 @@ test('reads every variable', () => {
 test('Salesforce API version and sandbox ports', () => {
   const c = loadConfig({});
   assert.equal(sf(c).apiVersion, '62.0');
-  assert.deepEqual(c.sandboxPorts, { salesforce: 8081, hubspot: 8082 });
-  assert.deepEqual(loadConfig({ PORT: '0' }).sandboxPorts, { salesforce: 0, hubspot: 0 });
-  assert.deepEqual(loadConfig({ PORT: '9000', CRM_PROXY_SANDBOX_HS_PORT: '9100' }).sandboxPorts, {
+  assert.deepEqual(launcherSettings({}, c.port).ports, { salesforce: 8081, hubspot: 8082 });
+  assert.deepEqual(launcherSettings({}, 0).ports, { salesforce: 0, hubspot: 0 });
+  assert.deepEqual(launcherSettings({ CRM_PROXY_SANDBOX_HS_PORT: '9100' }, 9000).ports, {
     salesforce: 9001,
     hubspot: 9100,
   });
@@ -98,12 +99,13 @@ test('Salesforce API version and sandbox ports', () => {
 });
 
 test('CRM_PROXY_SANDBOX_PERSIST: on by default, off with false, a bad value names the variable', () => {
-  assert.equal(loadConfig({}).sandboxPersist, true);
-  assert.equal(loadConfig({ CRM_PROXY_SANDBOX_PERSIST: 'false' }).sandboxPersist, false);
-  assert.equal(loadConfig({ CRM_PROXY_SANDBOX_PERSIST: 'true' }).sandboxPersist, true);
-  assert.equal(loadConfig({ CRM_PROXY_SANDBOX_PERSIST: '0' }).sandboxPersist, false);
+  const persist = (env: Record<string, string>) => launcherSettings(env, 8080).persist;
+  assert.equal(persist({}), true);
+  assert.equal(persist({ CRM_PROXY_SANDBOX_PERSIST: 'false' }), false);
+  assert.equal(persist({ CRM_PROXY_SANDBOX_PERSIST: 'true' }), true);
+  assert.equal(persist({ CRM_PROXY_SANDBOX_PERSIST: '0' }), false);
   assert.throws(
-    () => loadConfig({ CRM_PROXY_SANDBOX_PERSIST: 'sometimes' }),
+    () => persist({ CRM_PROXY_SANDBOX_PERSIST: 'sometimes' }),
     /CRM_PROXY_SANDBOX_PERSIST must be true or false/,
   );
 });
@@ -250,12 +252,20 @@ test('encryption keys: several need an active id, which must exist; bad keys are
   const short = randomBytes(16).toString('base64');
   const check = (e: unknown) =>
     e instanceof ConfigError && !e.message.includes(short) && /32 bytes/.test(e.message);
-  assert.throws(() => parseEncryptionKeys(`a:${short}`), check);
-  assert.throws(() => parseEncryptionKeys(a), /<key id>:<base64 key>/);
-  assert.throws(() => parseEncryptionKeys(`a:${a},a:${b}`), /appears twice/);
-  assert.throws(() => parseEncryptionKeys('a:not base64!!'), /32 bytes/);
+  const keys = (raw: string) => loadConfig({ CRM_PROXY_ENCRYPTION_KEYS: raw }).encryption.keys;
+  assert.throws(() => keys(`a:${short}`), check);
+  assert.throws(() => keys(a), /<key id>:<base64 key>/);
+  assert.throws(() => keys(`a:${a},a:${b}`), /appears twice/);
+  assert.throws(() => keys('a:not base64!!'), /32 bytes/);
+  // Every bad entry is named, each once, and the good ones are kept.
+  const problems: string[] = [];
   assert.deepEqual(
-    parseEncryptionKeys(` a:${a} , `).map((k) => k.id),
+    parseEncryptionKeys(`a:${a},b,c:${short},a:${b}`, problems).map((k) => k.id),
+    ['a'],
+  );
+  assert.equal(problems.length, 3, problems.join('\n'));
+  assert.deepEqual(
+    keys(` a:${a} , `).map((k) => k.id),
     ['a'],
   );
 });

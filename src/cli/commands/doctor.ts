@@ -241,7 +241,7 @@ function sandboxCause(core: Core, connection: Connection): string | null {
   if (running !== undefined && at !== '' && running !== at) {
     return `the connection points at ${at}, but this service's ${crm} sandbox listens at ${running}: it was made while the service ran on another PORT; start the service with that PORT again, or re-connect it`;
   }
-  if (core.config.sandboxPersist !== true) {
+  if (!core.location.launcher.persist) {
     return `CRM_PROXY_SANDBOX_PERSIST=false: the ${crm} sandbox forgets the OAuth grants it issued when it restarts, so only its bootstrap connection survives; unset it to keep them`;
   }
   // Where the in-process sandbox keeps its state (sandbox/*: `persistDir`).

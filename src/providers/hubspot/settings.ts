@@ -1,7 +1,7 @@
 // HubSpot's settings: the variables this provider reads, their defaults and their checks. loadConfig
 // reads them into `config.providers.hubspot`; the adapter gets them as `deps.settings`.
 import { type StaticDecode, Type } from 'typebox';
-import { decoded, type VariableOptions } from '../../config/settings.ts';
+import { decoded, text, type VariableOptions } from '../../config/settings.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
 /** OAuth scope names separated by spaces or commas, as a list. */
@@ -15,8 +15,8 @@ const SCOPES_PROBLEM = 'must be scope names separated by spaces (e.g. "oauth crm
 
 export const hubspotSettings = Type.Object({
   /** The public app that connects real accounts; unset: only sandbox connections and private apps. */
-  clientId: Type.Optional(Type.String({ env: 'HUBSPOT_CLIENT_ID', problem: 'must be text' })),
-  clientSecret: Type.Optional(Type.String({ env: 'HUBSPOT_CLIENT_SECRET', problem: 'must be text' })),
+  clientId: Type.Optional(text('HUBSPOT_CLIENT_ID')),
+  clientSecret: Type.Optional(text('HUBSPOT_CLIENT_SECRET')),
   /** Scopes the connect flow asks for, and may get; the app's settings must list the same. */
   scopes: scopeList({
     env: 'HUBSPOT_SCOPES',

@@ -1,26 +1,24 @@
 // Salesforce's settings: the variables this provider reads, their defaults and their checks. loadConfig
 // reads them into `config.providers.salesforce`; the adapter gets them as `deps.settings`.
 import { type StaticDecode, Type } from 'typebox';
-import { httpUrl } from '../../config/settings.ts';
+import { absoluteUrl, text, whole } from '../../config/settings.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
 export const salesforceSettings = Type.Object({
   /** The connected app that connects real orgs; unset: only sandbox connections and pasted tokens. */
-  clientId: Type.Optional(Type.String({ env: 'SALESFORCE_CLIENT_ID', problem: 'must be text' })),
-  clientSecret: Type.Optional(Type.String({ env: 'SALESFORCE_CLIENT_SECRET', problem: 'must be text' })),
+  clientId: Type.Optional(text('SALESFORCE_CLIENT_ID')),
+  clientSecret: Type.Optional(text('SALESFORCE_CLIENT_SECRET')),
   /** The login host new connections authorize at unless the link names another. */
-  loginUrl: httpUrl({
+  loginUrl: absoluteUrl({
     env: 'SALESFORCE_LOGIN_URL',
     problem: 'must be an http(s) URL such as https://login.salesforce.com',
     crmUrl: true,
     default: SALESFORCE_PROFILE.defaultLoginUrl,
   }),
   /** REST API version used for every Salesforce call. */
-  apiVersion: Type.String({
-    env: 'SALESFORCE_API_VERSION',
+  apiVersion: text('SALESFORCE_API_VERSION', SALESFORCE_PROFILE.defaultApiVersion, {
     problem: 'must look like 62.0',
     pattern: '^\\d{2,3}\\.0$',
-    default: SALESFORCE_PROFILE.defaultApiVersion,
   }),
   /** Writes of at least this many records go through Bulk API 2.0 (unset: the profile's default). */
   bulkThreshold: Type.Optional(
@@ -31,13 +29,13 @@ export const salesforceSettings = Type.Object({
     }),
   ),
   /** How long a describe is trusted before it is fetched again. */
-  describeTtlMs: Type.Integer({
-    env: 'CRM_PROXY_SF_DESCRIBE_TTL_MS',
-    problem: 'must be a whole number of milliseconds from 0 to 86400000',
-    minimum: 0,
-    maximum: 86_400_000,
-    default: SALESFORCE_PROFILE.describeTtlMs,
-  }),
+  describeTtlMs: whole(
+    'CRM_PROXY_SF_DESCRIBE_TTL_MS',
+    SALESFORCE_PROFILE.describeTtlMs,
+    0,
+    86_400_000,
+    'milliseconds',
+  ),
   /**
    * Below this share of the org's daily API allowance left, writes take the plan that spends the
    * fewest calls (Bulk API 2.0 from the bulk threshold on); above it, the fastest.
