@@ -180,8 +180,12 @@ export class AdminService {
     return this.#d.requestLog.query({ ...filter, limit: Math.min(filter.limit ?? 100, 1000) });
   }
 
-  /** Requests and errors (status ≥ 400) per hour, oldest first, one series per connection. */
-  async usage(hours = 168, connectionId?: string): Promise<UsageSeries[]> {
+  /** Requests and errors (status ≥ 400) per hour, oldest first, per connection; `seeded` ones even without any. */
+  async usage(
+    hours = 168,
+    connectionId?: string,
+    seeded = connectionId === undefined ? [] : [connectionId],
+  ): Promise<UsageSeries[]> {
     const { hours: labels, buckets } = await this.#d.requestLog.usage(hours, connectionId);
     const index = new Map(labels.map((h, i) => [h, i]));
     const series = new Map<string | null, UsageSeries>();
@@ -193,8 +197,7 @@ export class AdminService {
       }
       return s;
     };
-    // One connection asked for: its series even when it made no request.
-    if (connectionId !== undefined) of(connectionId);
+    for (const id of seeded) of(id);
     for (const b of buckets) {
       const i = index.get(b.hour);
       if (i === undefined) continue;
