@@ -95,7 +95,7 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
     const [all, tokens, entries, usage, records] = await Promise.all([
       ctx.admin.listConnections(),
       ctx.admin.listTokens(id),
-      ctx.admin.requests({ connectionId: id, limit: 20 }),
+      ctx.admin.requests({ connection_id: id, limit: 20 }),
       ctx.admin.usage(168, id),
       ctx.admin.connectionRecords(),
     ]);

@@ -18,14 +18,7 @@ export function logRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
       token_id: q.token_id ?? '',
       request_id: q.request_id ?? '',
     };
-    const entries = await admin.requests({
-      statusClass: filter.status === '' ? undefined : Number(filter.status[0]),
-      requestId: filter.request_id || undefined,
-      connectionId: filter.connection_id || undefined,
-      tokenId: filter.token_id || undefined,
-      before: q.before || undefined,
-      limit: REQUEST_PAGE,
-    });
+    const entries = await admin.requests({ ...q, status_class: filter.status, limit: REQUEST_PAGE });
     const frame = kit.frame(request, reply, '/console/requests');
     const [connections, tokens] = [await admin.listConnections(), await admin.listTokens()];
     return kit.send(reply, requestsPage(frame, entries, filter, connections, config.requestLogDays, tokens));

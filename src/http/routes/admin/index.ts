@@ -210,18 +210,8 @@ function requestLogRoutes(api: ApiApp, admin: AdminService): void {
       { querystring: RequestsQuery },
     ),
     async (request) => {
-      const q = request.query;
-      const limit = bounded(q.limit, 'limit', 100, 1000);
-      return {
-        data: await admin.requests({
-          connectionId: q.connection_id,
-          tokenId: q.token_id,
-          statusClass: q.status_class === undefined ? undefined : Number(q.status_class[0]),
-          requestId: q.request_id,
-          before: q.before,
-          limit,
-        }),
-      };
+      const limit = bounded(request.query.limit, 'limit', 100, 1000);
+      return { data: await admin.requests({ ...request.query, limit }) };
     },
   );
   api.get(
