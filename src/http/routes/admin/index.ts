@@ -55,7 +55,7 @@ function bounded(raw: string | undefined, name: string, fallback: number, max: n
   return n;
 }
 
-/** Connections and their API tokens. */
+/** Connections. */
 function connectionRoutes(api: ApiApp, admin: AdminService): void {
   api.get(
     '/v1/admin/connections',
@@ -94,7 +94,10 @@ function connectionRoutes(api: ApiApp, admin: AdminService): void {
       return reply.code(204).send();
     },
   );
+}
 
+/** A connection's API tokens. */
+function tokenRoutes(api: ApiApp, admin: AdminService): void {
   api.get(
     '/v1/admin/connections/:id/tokens',
     doc(
@@ -252,6 +255,7 @@ export const adminRoutes = fp(
     });
     const api = typed(app);
     connectionRoutes(api, services.admin);
+    tokenRoutes(api, services.admin);
     connectLinkRoutes(api, services.admin);
     requestLogRoutes(api, services.admin);
   },
