@@ -1,17 +1,16 @@
 // Operator passwords: scrypt from node:crypto (no native add-on to build), a fresh 16-byte salt per
 // password, parameters stored beside the hash so they can be raised later, constant-time compare.
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
 
 const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
+const scryptAsync = promisify<string, Buffer, number, ScryptOptions, Buffer>(scrypt);
+
 function derive(password: string, salt: Buffer, params: typeof PARAMS): Promise<Buffer> {
   const options: ScryptOptions = { ...params, maxmem: 128 * params.N * params.r * 2 };
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) =>
-      err ? reject(err) : resolve(key),
-    ),
-  );
+  return scryptAsync(password.normalize('NFKC'), salt, KEY_LENGTH, options);
 }
 
 /** `scrypt$N$r$p$<salt b64>$<hash b64>`. */

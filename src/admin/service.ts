@@ -6,7 +6,7 @@ import type { ConnectionService } from '../connections/service.ts';
 import type { ConnectPort } from '../domain/connect.ts';
 import type { Connection, TokenRecord } from '../domain/connection.ts';
 import { ApiError } from '../errors/index.ts';
-import type { ConnectionStats, RequestLogEntry, RequestLogFilter, Store } from '../store/types.ts';
+import type { ConnectionStats, RequestLogEntry, Store } from '../store/types.ts';
 import type { RequestLog } from './request-log.ts';
 
 export type { Operator, OperatorSession, RequestLogEntry } from '../store/types.ts';
@@ -44,6 +44,10 @@ export interface AdminDeps {
   /** The OAuth connect flow: the console and the admin API start flows and handle links with it. */
   connect: ConnectPort;
 }
+
+export type RequestsQuery = Partial<
+  Record<'status_class' | 'connection_id' | 'token_id' | 'request_id' | 'before', string> & { limit: number }
+>;
 
 export const STATUS_CLASSES = [2, 3, 4, 5] as const;
 
@@ -161,13 +165,27 @@ export class AdminService {
     throw notFound('token', id);
   }
 
-  /** The newest entries that match, 100 unless `limit` says (at most 1,000). */
-  requests(filter: Partial<RequestLogFilter>): Promise<RequestLogEntry[]> {
-    return this.#d.requestLog.query({ ...filter, limit: Math.min(filter.limit ?? 100, 1000) });
+  /**
+   * The newest entries that match a filter as the admin API, the console and the CLI take it
+   * (absent or '' is "any"; `status_class` is `4xx` and the like), 100 unless `limit` says (at most 1,000).
+   */
+  requests(q: RequestsQuery): Promise<RequestLogEntry[]> {
+    return this.#d.requestLog.query({
+      statusClass: q.status_class ? Number(q.status_class[0]) : undefined,
+      connectionId: q.connection_id || undefined,
+      tokenId: q.token_id || undefined,
+      requestId: q.request_id || undefined,
+      before: q.before || undefined,
+      limit: Math.min(q.limit ?? 100, 1000),
+    });
   }
 
-  /** Requests and errors (status ≥ 400) per hour, oldest first, one series per connection. */
-  async usage(hours = 168, connectionId?: string): Promise<UsageSeries[]> {
+  /** Requests and errors (status ≥ 400) per hour, oldest first, per connection; `seeded` ones even without any. */
+  async usage(
+    hours = 168,
+    connectionId?: string,
+    seeded = connectionId === undefined ? [] : [connectionId],
+  ): Promise<UsageSeries[]> {
     const { hours: labels, buckets } = await this.#d.requestLog.usage(hours, connectionId);
     const index = new Map(labels.map((h, i) => [h, i]));
     const series = new Map<string | null, UsageSeries>();
@@ -179,8 +197,7 @@ export class AdminService {
       }
       return s;
     };
-    // One connection asked for: its series even when it made no request.
-    if (connectionId !== undefined) of(connectionId);
+    for (const id of seeded) of(id);
     for (const b of buckets) {
       const i = index.get(b.hour);
       if (i === undefined) continue;

@@ -16,16 +16,8 @@ const CODE = /^crmps(-[0-9A-Za-z]{4}){7}$/;
 
 const sha256 = (value: string): Buffer => createHash('sha256').update(value).digest();
 
-export type SetupRefusal = 'operator_exists' | 'no_code' | 'wrong_code' | 'expired' | 'used';
-
-export class SetupCodeError extends Error {
-  readonly reason: SetupRefusal;
-  constructor(reason: SetupRefusal, message: string) {
-    super(message);
-    this.reason = reason;
-    this.name = 'SetupCodeError';
-  }
-}
+/** A refused code: the console answers 401, or 409 once an operator exists. */
+const refused = (message: string, status = 401) => new OperatorError('setup_code', message, status);
 
 export class FirstOperatorSetup {
   readonly #operators: OperatorService;
@@ -61,25 +53,20 @@ export class FirstOperatorSetup {
   /** Creates the first operator with the existing operator creation, if the code is the issued one. */
   async createFirstOperator(code: string, email: string, password: string): Promise<Operator> {
     if (!(await this.open())) {
-      throw new SetupCodeError('operator_exists', 'An operator exists already: sign in instead.');
+      throw refused('an operator exists already: sign in instead', 409);
     }
     const given = code.trim();
     if (this.#hash === null) {
-      throw new SetupCodeError(
-        'no_code',
-        'No setup code was issued by this instance: restart the service to get one, or create the operator on the command line.',
+      throw refused(
+        'no setup code was issued by this instance: restart the service to get one, or create the operator on the command line',
       );
     }
     if (!CODE.test(given) || !timingSafeEqual(sha256(given), this.#hash)) {
-      throw new SetupCodeError(
-        'wrong_code',
-        'That is not the setup code. Copy it again from where the service put it.',
-      );
+      throw refused('that is not the setup code. Copy it again from where the service put it');
     }
-    if (this.#used) throw new SetupCodeError('used', 'This setup code was used already.');
-    if (this.#now() >= this.#expiresAt) {
-      throw new SetupCodeError('expired', 'This setup code has expired: restart the service for a new one.');
-    }
+    if (this.#used) throw refused('this setup code was used already');
+    if (this.#now() >= this.#expiresAt)
+      throw refused('this setup code has expired: restart the service for a new one');
     // Spent before the (slow) password hashing, so two racing submissions cannot both use it.
     this.#used = true;
     try {

@@ -2,8 +2,9 @@
 // attempts only are counted, per client address and per account for browsers the account does
 // not know, and per browser for each browser that signed in to the account before (a signed
 // "device cookie", after OWASP's device cookies): failures from elsewhere never use up its own
-// allowance. The counters are in this instance's memory.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+// allowance. The console signs the device cookie with its cookie keys (@fastify/cookie) and hands
+// the guard only a value whose signature held. The counters are in this instance's memory.
+import { randomBytes } from 'node:crypto';
 import { TokenBuckets } from '../lib/shared-state.ts';
 
 /**
@@ -22,15 +23,13 @@ export type SignInCheck =
   | { allowed: false; retryAfterSeconds: number };
 
 export class SignInGuard {
-  readonly #keys: readonly Buffer[];
   readonly #now: () => number;
   // Failures only are counted: each one takes a token.
   readonly #address: TokenBuckets;
   readonly #account: TokenBuckets;
   readonly #browser: TokenBuckets;
 
-  constructor(opts: { keys: readonly Buffer[]; now: () => number }) {
-    this.#keys = opts.keys;
+  constructor(opts: { now: () => number }) {
     this.#now = opts.now;
     this.#address = new TokenBuckets(SIGN_IN_LIMITS.perAddress);
     this.#account = new TokenBuckets(SIGN_IN_LIMITS.perAccount);
@@ -38,8 +37,8 @@ export class SignInGuard {
   }
 
   /**
-   * Whether an attempt may be made now. A browser with a valid device cookie for this account is
-   * limited by its own counter only; any other by the address's and the account's.
+   * Whether an attempt may be made now. A browser with a device cookie for this account (its value,
+   * its signature checked) is limited by its own counter only; any other by the address's and the account's.
    */
   check(address: string, email: string, deviceCookie: string | undefined): SignInCheck {
     const now = this.#now();
@@ -64,32 +63,20 @@ export class SignInGuard {
     this.#account.take(email, now);
   }
 
-  /** A device cookie for this browser and account, issued on a successful sign-in. */
+  /** The value of a device cookie for this browser and account, issued on a successful sign-in. */
   issueDevice(email: string): string {
-    const payload = `${Buffer.from(email).toString('base64url')}.${this.#now().toString(36)}.${randomBytes(16).toString('base64url')}`;
-    return `${payload}.${this.#mac(this.#keys[0] as Buffer, payload)}`;
+    return `${Buffer.from(email).toString('base64url')}.${this.#now().toString(36)}.${randomBytes(16).toString('base64url')}`;
   }
 
-  /** The browser's id (its cookie's nonce) when the cookie is ours, for this account, and not too old. */
+  /** The browser's id (its cookie's nonce) when the cookie is for this account, and not too old. */
   #knownBrowser(email: string, cookie: string | undefined, now: number): string | null {
     if (cookie === undefined || cookie.length > 600) return null;
     const parts = cookie.split('.');
-    if (parts.length !== 4) return null;
-    const [who, issued, nonce, mac] = parts as [string, string, string, string];
-    const payload = `${who}.${issued}.${nonce}`;
-    const given = Buffer.from(mac, 'base64url');
-    const signed = this.#keys.some((key) => {
-      const expected = Buffer.from(this.#mac(key, payload), 'base64url');
-      return expected.length === given.length && timingSafeEqual(expected, given);
-    });
-    if (!signed) return null;
+    if (parts.length !== 3) return null;
+    const [who, issued, nonce] = parts as [string, string, string];
     if (Buffer.from(who, 'base64url').toString() !== email) return null;
     const at = Number.parseInt(issued, 36);
     if (!Number.isFinite(at) || now - at > SIGN_IN_LIMITS.deviceMaxAgeMs) return null;
     return nonce;
-  }
-
-  #mac(key: Buffer, payload: string): string {
-    return createHmac('sha256', key).update(`device ${payload}`).digest('base64url');
   }
 }

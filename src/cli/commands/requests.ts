@@ -16,10 +16,10 @@ const list = listing({
       throw new UsageError('--status must be 2xx, 3xx, 4xx or 5xx');
     }
     return core.admin.requests({
-      connectionId: values.connection,
-      tokenId: values.token,
-      statusClass: values.status === undefined ? undefined : Number(values.status[0]),
-      requestId: values['request-id'],
+      connection_id: values.connection,
+      token_id: values.token,
+      status_class: values.status,
+      request_id: values['request-id'],
       limit: whole(values.limit, '--limit', 50, 1000),
     });
   },

@@ -18,16 +18,14 @@ function drawing(series: ChartSeries, W: number, label: string, className: strin
   const plotH = H - PAD.top - PAD.bottom;
   const barW = plotW / Math.max(1, n);
   const y = (v: number) => PAD.top + plotH - (v / max) * plotH;
+  const w = Math.max(1, barW - 0.5).toFixed(1);
+  /** A bar of `v` at hour `i`: the requests (with their numbers as its title), or the errors over them. */
+  const bar = (cls: string, i: number, v: number, title: string | null = null) =>
+    html`<rect class="${cls}" x="${(PAD.left + i * barW).toFixed(1)}" y="${y(v).toFixed(1)}" width="${w}" height="${(plotH - (y(v) - PAD.top)).toFixed(1)}">${title !== null && html`<title>${title}</title>`}</rect>`;
   const bars = series.requests.map((r, i) => {
-    if (r === 0) return '';
-    const x = (PAD.left + i * barW).toFixed(1);
-    const w = Math.max(1, barW - 0.5).toFixed(1);
     const e = series.errors[i] ?? 0;
-    return html`<rect class="req" x="${x}" y="${y(r).toFixed(1)}" width="${w}" height="${(plotH - (y(r) - PAD.top)).toFixed(1)}"><title>${series.hours[i] ?? ''}:00 UTC: ${count(r, 'request')}, ${count(e, 'error')}</title></rect>${
-      e > 0
-        ? html`<rect class="err" x="${x}" y="${y(e).toFixed(1)}" width="${w}" height="${(plotH - (y(e) - PAD.top)).toFixed(1)}"></rect>`
-        : ''
-    }`;
+    const title = `${series.hours[i] ?? ''}:00 UTC: ${count(r, 'request')}, ${count(e, 'error')}`;
+    return html`${r > 0 && bar('req', i, r, title)}${r > 0 && e > 0 && bar('err', i, e)}`;
   });
   // A label at each day's start (hour 00).
   const days = series.hours.flatMap((h, i) =>

@@ -92,21 +92,20 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
     error: string | null = null,
     status = 200,
   ) => {
-    const c = await ctx.admin.getConnection(id);
-    const [tokens, entries, usage, records, all] = await Promise.all([
+    const [all, tokens, entries, usage, records] = await Promise.all([
+      ctx.admin.listConnections(),
       ctx.admin.listTokens(id),
-      ctx.admin.requests({ connectionId: id, limit: 20 }),
+      ctx.admin.requests({ connection_id: id, limit: 20 }),
       ctx.admin.usage(168, id),
       ctx.admin.connectionRecords(),
-      ctx.admin.listConnections(),
     ]);
-    const series = usage[0] ?? { connectionId: id, hours: [], requests: [], errors: [] };
+    const names = new Map(all.map((x) => [x.id, x]));
+    const c = names.get(id) ?? (await ctx.admin.getConnection(id));
     const twinId = sameAccount(records).get(id);
-    const twinView = twinId === undefined ? undefined : all.find((x) => x.id === twinId);
-    const twin = twinId === undefined ? null : { id: twinId, name: twinView?.label ?? twinId };
+    const twin = twinId === undefined ? null : { id: twinId, name: names.get(twinId)?.label ?? twinId };
     const frame = kit.frame(request, reply, '/console/connections');
     const extra = { twin, error };
-    return kit.send(reply, connectionPage(frame, c, tokens, entries, series, created, extra), status);
+    return kit.send(reply, connectionPage(frame, c, tokens, entries, usage[0]!, created, extra), status);
   };
 
   api.get('/console/connections/:id', { schema: { params: IdParams } }, async (request, reply) =>

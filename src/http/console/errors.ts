@@ -4,7 +4,6 @@ import { ApiError } from '../../errors/index.ts';
 import { isCsrfRefusal } from '../plugins/csrf.ts';
 import { describe } from '../plugins/validation.ts';
 import type { ConsoleKit } from './kit.ts';
-import { messagePage } from './pages.ts';
 
 /** The failing fields of a query or form, each with its fix. */
 function invalidFields(error: FastifyError): string | null {
@@ -44,6 +43,6 @@ export function consoleErrorHandler(
           ? 'The request could not be read. Go back and try again.'
           : 'Something went wrong; the log has the details.'));
     const title = status === 404 ? 'Not found' : 'That did not work';
-    return kit.send(reply, messagePage(kit.frame(request, reply), title, text), status);
+    return kit.message(request, reply, status, title, text);
   };
 }

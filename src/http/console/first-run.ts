@@ -3,7 +3,6 @@
 // The form has no session yet: it shares the sign-in form's scope and CSRF secret (sign-in.ts).
 import type { FastifyInstance } from 'fastify';
 import { OperatorError } from '../../admin/operators.ts';
-import { SetupCodeError } from '../../admin/setup-code.ts';
 import { RateLimiter } from '../../auth/rate-limit.ts';
 import { ApiError } from '../../errors/index.ts';
 import { typed } from '../routes/types.ts';
@@ -86,14 +85,9 @@ export function setupRoutes(scope: FastifyInstance, kit: ConsoleKit): FormPage {
         request.body.password ?? '',
       );
     } catch (err) {
-      if (err instanceof SetupCodeError) {
-        const status = err.reason === 'operator_exists' ? 409 : 401;
-        return page(request, reply, err.message, email, status);
-      }
-      if (err instanceof OperatorError) {
-        return page(request, reply, sentence(err.message), email, 400);
-      }
-      throw err;
+      // A refused code (401, or 409 once an operator exists) or a refused email or password (400).
+      if (!(err instanceof OperatorError)) throw err;
+      return page(request, reply, sentence(err.message), email, err.status);
     }
     request.log.info({ operator: operator.id }, 'first operator created with the setup code');
     await kit.startSession(request, reply, operator);

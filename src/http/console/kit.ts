@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.ts';
 import { privateCookie } from '../plugins/csrf.ts';
 import type { ApiApp } from '../routes/types.ts';
 import type { Html } from './html.ts';
-import type { PageFrame } from './pages.ts';
+import { messagePage, type PageFrame } from './pages.ts';
 import { IdParams, TokenOnlyForm } from './schemas.ts';
 
 /** The session cookie (Path=/); its value is also the secret the session's form tokens come from. */
@@ -17,18 +17,7 @@ export const PRE_SESSION_COOKIE = 'crmp_console_pre';
 /** A browser that signed in before (Path=/console/sign-in): signed, names the account, 180 days. */
 export const DEVICE_COOKIE = 'crmp_console_device';
 
-export interface ConsoleKit {
-  ctx: AppContext;
-  /** Cookies get `Secure`: the request came over https, or a TLS proxy is in front. */
-  secure(request: FastifyRequest): boolean;
-  signIn(request: FastifyRequest, signedIn: SignedIn): void;
-  /** A new session of `operator` in this browser: its cookie set, the pre-session cookie dropped. */
-  startSession(request: FastifyRequest, reply: FastifyReply, operator: Operator): Promise<void>;
-  /** The signed-in operator and session of a request past the session gate. */
-  signedIn(request: FastifyRequest): SignedIn;
-  frame(request: FastifyRequest, reply: FastifyReply, current?: string): PageFrame;
-  send(reply: FastifyReply, page: Html, status?: number): FastifyReply;
-}
+export type ConsoleKit = ReturnType<typeof consoleKit>;
 
 /** A form page before a session (sign-in, setup): its error, the email typed, the status it answers. */
 export type FormPage = (
@@ -39,16 +28,32 @@ export type FormPage = (
   status: number,
 ) => Promise<FastifyReply>;
 
-export function consoleKit(ctx: AppContext): ConsoleKit {
+export function consoleKit(ctx: AppContext) {
   const signedIn = new WeakMap<FastifyRequest, SignedIn>();
+  /** Cookies get `Secure`: the request came over https, or a TLS proxy is in front. */
   const secure = (request: FastifyRequest) => ctx.config.behindTls || request.protocol === 'https';
+  const frame = (request: FastifyRequest, reply: FastifyReply, current?: string): PageFrame => {
+    const s = signedIn.get(request);
+    return {
+      operator: s?.operator ?? null,
+      // Only a signed-in request has the session secret the token is made from.
+      csrf: s === undefined ? '' : reply.generateCsrf(),
+      ...(s === undefined ? {} : { sessionId: s.session.idHash }),
+      ...(current === undefined ? {} : { current }),
+    };
+  };
+  const send = (reply: FastifyReply, page: Html, status = 200) =>
+    reply.code(status).type('text/html; charset=utf-8').send(page.text);
   return {
     ctx,
     secure,
-    signIn: (request, s) => {
+    frame,
+    send,
+    signIn: (request: FastifyRequest, s: SignedIn) => {
       signedIn.set(request, s);
     },
-    startSession: async (request, reply, operator) => {
+    /** A new session of `operator` in this browser: its cookie set, the pre-session cookie dropped. */
+    startSession: async (request: FastifyRequest, reply: FastifyReply, operator: Operator) => {
       const { cookieValue } = await ctx.operators.startSession(operator, {
         address: request.ip,
         userAgent: request.headers['user-agent'] ?? null,
@@ -56,22 +61,15 @@ export function consoleKit(ctx: AppContext): ConsoleKit {
       reply.setCookie(SESSION_COOKIE, cookieValue, privateCookie('/', secure(request)));
       reply.clearCookie(PRE_SESSION_COOKIE, privateCookie('/console', secure(request)));
     },
-    signedIn: (request) => {
+    /** The signed-in operator and session of a request past the session gate. */
+    signedIn: (request: FastifyRequest): SignedIn => {
       const s = signedIn.get(request);
       if (s === undefined) throw new Error('console route is missing the session gate');
       return s;
     },
-    frame: (request, reply, current) => {
-      const s = signedIn.get(request);
-      return {
-        operator: s?.operator ?? null,
-        // Only a signed-in request has the session secret the token is made from.
-        csrf: s === undefined ? '' : reply.generateCsrf(),
-        ...(s === undefined ? {} : { sessionId: s.session.idHash }),
-        ...(current === undefined ? {} : { current }),
-      };
-    },
-    send: (reply, page, status = 200) => reply.code(status).type('text/html; charset=utf-8').send(page.text),
+    /** A page of one message (refused, not found, form expired), with a link back to the connections. */
+    message: (request: FastifyRequest, reply: FastifyReply, status: number, title: string, text: string) =>
+      send(reply, messagePage(frame(request, reply), title, text), status),
   };
 }
 

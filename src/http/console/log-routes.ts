@@ -18,30 +18,22 @@ export function logRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
       token_id: q.token_id ?? '',
       request_id: q.request_id ?? '',
     };
-    const entries = await admin.requests({
-      statusClass: filter.status === '' ? undefined : Number(filter.status[0]),
-      requestId: filter.request_id || undefined,
-      connectionId: filter.connection_id || undefined,
-      tokenId: filter.token_id || undefined,
-      before: q.before || undefined,
-      limit: REQUEST_PAGE,
-    });
+    const entries = await admin.requests({ ...q, status_class: filter.status, limit: REQUEST_PAGE });
     const frame = kit.frame(request, reply, '/console/requests');
     const [connections, tokens] = [await admin.listConnections(), await admin.listTokens()];
     return kit.send(reply, requestsPage(frame, entries, filter, connections, config.requestLogDays, tokens));
   });
 
   api.get('/console/usage', async (request, reply) => {
-    const [connections, usage] = await Promise.all([admin.listConnections(), admin.usage(168)]);
+    const connections = await admin.listConnections();
+    // Every connection has its series, zeros when it made no request.
+    const usage = await admin.usage(
+      168,
+      undefined,
+      connections.map((c) => c.id),
+    );
     const byId = new Map(usage.map((u) => [u.connectionId, u]));
-    const hours = usage[0]?.hours ?? (await admin.usage(168, '__none__'))[0]?.hours ?? [];
-    const empty = (id: string) => ({
-      connectionId: id,
-      hours,
-      requests: hours.map(() => 0),
-      errors: hours.map(() => 0),
-    });
-    const series = connections.map((c) => ({ connection: c, usage: byId.get(c.id) ?? empty(c.id) }));
+    const series = connections.map((c) => ({ connection: c, usage: byId.get(c.id)! }));
     return kit.send(reply, usagePage(kit.frame(request, reply, '/console/usage'), series));
   });
 }

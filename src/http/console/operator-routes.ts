@@ -20,19 +20,19 @@ import {
 } from './schemas.ts';
 import { pathOnly } from './session-gate.ts';
 
-type Done = { error: string | null; done: string | null; status: number };
-const ok = (done: string | null = null): Done => ({ error: null, done, status: 200 });
-const refused = (error: string, status: number): Done => ({ error, done: null, status });
+/** Which page a form shows: one's account, the operators, or one operator (the path's `:id`). */
+type Page = 'account' | 'list' | 'one';
 
-/** Runs an action; an OperatorError becomes the page's error with its status. */
-async function attempt(action: () => Promise<string | null>): Promise<Done> {
-  try {
-    return ok(await action());
-  } catch (err) {
-    if (err instanceof OperatorError) return refused(sentence(err.message), err.status);
-    throw err;
-  }
-}
+/** What a page says after a form: its refusal or its confirmation, and the status it answers with. */
+type Outcome = { error?: string; done?: string | null; status?: number };
+
+/** The page a refused form is shown on again with its refusal, by route; any other: the operators. */
+const REFUSED_ON: Record<string, Page> = {
+  '/console/account/password': 'account',
+  '/console/account/sessions/:sid/end': 'account',
+  '/console/operators/:id/password': 'one',
+  '/console/operators/:id/sessions/:sid/end': 'one',
+};
 
 /** Who did what: every form of these pages, refused ones too, goes to the request log. */
 function recordActions(scope: FastifyInstance, kit: ConsoleKit): void {
@@ -57,40 +57,38 @@ function recordActions(scope: FastifyInstance, kit: ConsoleKit): void {
   });
 }
 
-/** The pages a form answers with, showing its outcome: one's account, the operators, one operator. */
+/** The pages a form answers with, showing its outcome. */
 function views(kit: ConsoleKit) {
   const { operators } = kit.ctx;
   const actor = (request: FastifyRequest): Actor => ({ operator: kit.signedIn(request).operator });
 
-  const account = async (request: FastifyRequest, reply: FastifyReply, r: Done) => {
+  const show = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    page: Page,
+    r: Outcome = {},
+  ): Promise<FastifyReply> => {
     const me = kit.signedIn(request).operator;
-    const sessions = await operators.listSessions(actor(request), me.id);
-    const page = accountPage(kit.frame(request, reply, '/console/account'), sessions, r.error, r.done);
-    return kit.send(reply, page, r.status);
-  };
-
-  const list = async (request: FastifyRequest, reply: FastifyReply, r: Done) => {
-    const frame = kit.frame(request, reply, '/console/operators');
-    if (!frame.operator?.canManage)
-      return account(request, reply, refused('Only operators who manage others may see this page.', 403));
-    return kit.send(reply, operatorsPage(frame, await operators.list(), r.error, r.done), r.status);
-  };
-
-  const one = async (request: FastifyRequest, reply: FastifyReply, id: string, r: Done) => {
-    const frame = kit.frame(request, reply, '/console/operators');
+    const frame = kit.frame(request, reply, page === 'account' ? '/console/account' : '/console/operators');
+    const [error, done, status] = [r.error ?? null, r.done ?? null, r.status ?? 200];
+    if (page === 'account') {
+      const sessions = await operators.listSessions(actor(request), me.id);
+      return kit.send(reply, accountPage(frame, sessions, error, done), status);
+    }
+    if (!me.canManage) {
+      const refused = { error: 'Only operators who manage others may see this page.', status: 403 };
+      return show(request, reply, 'account', refused);
+    }
+    if (page === 'list')
+      return kit.send(reply, operatorsPage(frame, await operators.list(), error, done), status);
+    const { id } = request.params as { id: string };
     const target = await operators.find(id);
-    if (target === null || !frame.operator?.canManage)
-      return list(request, reply, refused(`No operator ${id} here.`, 404));
+    if (target === null)
+      return show(request, reply, 'list', { error: `No operator ${id} here.`, status: 404 });
     const sessions = await operators.listSessions(actor(request), target.id);
-    return kit.send(reply, operatorPage(frame, target, sessions, r.error, r.done), r.status);
+    return kit.send(reply, operatorPage(frame, target, sessions, error, done), status);
   };
-
-  const endSession = (request: FastifyRequest, sid: string) =>
-    attempt(async () => {
-      await operators.endSessionById(actor(request), sid);
-      return 'Session ended.';
-    });
-  return { actor, account, list, one, endSession };
+  return { actor, show };
 }
 
 type Views = ReturnType<typeof views>;
@@ -98,26 +96,29 @@ type Views = ReturnType<typeof views>;
 export function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   recordActions(scope, kit);
   const pages = views(kit);
+  // A refused action (an OperatorError) shows its page again with the refusal; anything else is
+  // the console's error page.
+  scope.setErrorHandler((error, request, reply) => {
+    if (!(error instanceof OperatorError)) throw error;
+    const page = REFUSED_ON[request.routeOptions.url ?? ''] ?? 'list';
+    return pages.show(request, reply, page, { error: sentence(error.message), status: error.status });
+  });
   accountRoutes(typed(scope), kit, pages);
   managementRoutes(typed(scope), kit, pages);
 }
 
 /** One's own password and sessions, for every operator. */
-function accountRoutes(api: ApiApp, kit: ConsoleKit, { account, endSession }: Views): void {
+function accountRoutes(api: ApiApp, kit: ConsoleKit, { actor, show }: Views): void {
   const { operators } = kit.ctx;
   api.get('/console/account', {}, async (request, reply) => {
     const changed = (request.query as Record<string, unknown>)['changed'] === '1';
     const done = 'Password changed. Every other session ended and the operator API keys were revoked.';
-    return account(request, reply, ok(changed ? done : null));
+    return show(request, reply, 'account', { done: changed ? done : null });
   });
 
   api.post('/console/account/password', { schema: { body: ChangePasswordForm } }, async (request, reply) => {
     const me = kit.signedIn(request).operator;
-    const r = await attempt(async () => {
-      await operators.changeOwnPassword(me, request.body.current_password, request.body.new_password);
-      return null;
-    });
-    if (r.error !== null) return account(request, reply, r);
+    await operators.changeOwnPassword(me, request.body.current_password, request.body.new_password);
     // Every session ended with the change; this browser gets a new one.
     await kit.startSession(request, reply, me);
     return reply.redirect('/console/account?changed=1', 303);
@@ -128,50 +129,45 @@ function accountRoutes(api: ApiApp, kit: ConsoleKit, { account, endSession }: Vi
     { schema: { params: SessionParams, body: TokenOnlyForm } },
     async (request, reply) => {
       // One's own sessions only for those who do not manage others (the service checks).
-      const r = await endSession(request, request.params.sid);
-      if (request.params.sid === kit.signedIn(request).session.idHash && r.error === null)
+      await operators.endSessionById(actor(request), request.params.sid);
+      if (request.params.sid === kit.signedIn(request).session.idHash)
         return reply.redirect('/console/sign-in', 303);
-      return account(request, reply, r);
+      return show(request, reply, 'account', { done: 'Session ended.' });
     },
   );
 }
 
 /** Adding, disabling, enabling and removing operators, their passwords and sessions. */
-function managementRoutes(api: ApiApp, kit: ConsoleKit, { actor, list, one, endSession }: Views): void {
+function managementRoutes(api: ApiApp, kit: ConsoleKit, { actor, show }: Views): void {
   const { operators } = kit.ctx;
-  api.get('/console/operators', {}, async (request, reply) => list(request, reply, ok()));
+  api.get('/console/operators', {}, async (request, reply) => show(request, reply, 'list'));
 
   api.post('/console/operators', { schema: { body: AddOperatorForm } }, async (request, reply) => {
     const { email, password, can_manage } = request.body;
-    const r = await attempt(async () => {
-      const added = await operators.add(actor(request), email, password, can_manage === 'yes');
-      return `Added ${added.email}.`;
-    });
-    return list(request, reply, r.error === null ? { ...r, status: 201 } : r);
+    const added = await operators.add(actor(request), email, password, can_manage === 'yes');
+    return show(request, reply, 'list', { done: `Added ${added.email}.`, status: 201 });
   });
 
   api.get('/console/operators/:id', { schema: { params: IdParams } }, async (request, reply) =>
-    one(request, reply, request.params.id, ok()),
+    show(request, reply, 'one'),
   );
 
-  /** A form on an operator: its message, on the list or on the operator's page (`pageOf`). */
+  /** A form on an operator: its message, on the list or on the operator's page. */
   const action = (
     name: string,
     run: (a: Actor, id: string, form: { new_password?: string }) => Promise<string>,
-    pageOf: (done: boolean) => 'list' | 'one' = () => 'list',
+    page: Page = 'list',
     body: TSchema = TokenOnlyForm,
   ) =>
     api.post(
       `/console/operators/:id/${name}`,
       { schema: { params: IdParams, body } },
       async (request, reply) => {
-        const r = await attempt(() => run(actor(request), request.params.id, request.body as object));
+        const done = await run(actor(request), request.params.id, request.body as object);
         // An operator who ended their own access is sent to sign in.
-        if (r.error === null && (await operators.session(request.cookies[SESSION_COOKIE])) === null)
+        if ((await operators.session(request.cookies[SESSION_COOKIE])) === null)
           return reply.redirect('/console/sign-in', 303);
-        return pageOf(r.error === null) === 'one'
-          ? one(request, reply, request.params.id, r)
-          : list(request, reply, r);
+        return show(request, reply, page, { done });
       },
     );
   action(
@@ -184,16 +180,12 @@ function managementRoutes(api: ApiApp, kit: ConsoleKit, { actor, list, one, endS
     'remove',
     async (a, id) => `Removed ${(await operators.remove(a, id)).email} with their sessions and keys.`,
   );
-  action(
-    'sessions/end',
-    async (a, id) => `Ended ${await operators.endSessions(a, id)} session(s).`,
-    (done) => (done ? 'one' : 'list'),
-  );
+  action('sessions/end', async (a, id) => `Ended ${await operators.endSessions(a, id)} session(s).`, 'one');
   action(
     'password',
     async (a, id, form) =>
       `Password of ${(await operators.resetPassword(a, id, form.new_password ?? '')).email} reset: their sessions ended and their keys were revoked.`,
-    () => 'one',
+    'one',
     ResetPasswordForm,
   );
 
@@ -201,8 +193,8 @@ function managementRoutes(api: ApiApp, kit: ConsoleKit, { actor, list, one, endS
     '/console/operators/:id/sessions/:sid/end',
     { schema: { params: OperatorSessionParams, body: TokenOnlyForm } },
     async (request, reply) => {
-      const r = await endSession(request, request.params.sid);
-      return one(request, reply, request.params.id, r);
+      await operators.endSessionById(actor(request), request.params.sid);
+      return show(request, reply, 'one', { done: 'Session ended.' });
     },
   );
 }

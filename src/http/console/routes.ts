@@ -20,7 +20,6 @@ import { frontDoorRoutes } from './front-door.ts';
 import { type ConsoleKit, consoleKit } from './kit.ts';
 import { logRoutes } from './log-routes.ts';
 import { operatorRoutes } from './operator-routes.ts';
-import { messagePage } from './pages.ts';
 import { AssetParams } from './schemas.ts';
 import { registerSessionGate } from './session-gate.ts';
 import { preSessionRoutes, signOutRoute } from './sign-in.ts';
@@ -74,7 +73,7 @@ export const consoleRoutes = fp(
       if (request.method === 'GET' || request.method === 'HEAD' || !crossSite(request, ctx.config)) return;
       const text =
         'This form was sent from another site, so it was not accepted. Open the console itself and send it from there.';
-      return kit.send(reply, messagePage(kit.frame(request, reply), 'Refused', text), 403);
+      return kit.message(request, reply, 403, 'Refused', text);
     });
     publicRoutes(app, kit);
     frontDoorRoutes(app, kit);

@@ -45,7 +45,7 @@ export async function registerSessionGate(scope: FastifyInstance, kit: ConsoleKi
   scope.setErrorHandler(
     consoleErrorHandler(kit, (request, reply) => {
       const text = 'The form’s security token is missing or wrong. Reload the page and submit it again.';
-      return kit.send(reply, messagePage(kit.frame(request, reply), 'Form expired', text), 403);
+      return kit.message(request, reply, 403, 'Form expired', text);
     }),
   );
 }

@@ -49,7 +49,7 @@ function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): FormPage {
   const { ctx } = kit;
   // Failed sign-ins only are counted: per address and per account, and per browser that signed
   // in to the account before (its device cookie); the numbers are in SIGN_IN_LIMITS.
-  const guard = new SignInGuard({ keys: ctx.operators.cookieKeys, now: () => ctx.clock.now() });
+  const guard = new SignInGuard({ now: () => ctx.clock.now() });
   const form: FormPage = async (request, reply, error, email, status) => {
     const token = reply.generateCsrf({ secure: kit.secure(request) });
     return kit.send(reply, signInPage(token, error, email), status);
@@ -60,7 +60,9 @@ function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): FormPage {
 
   api.post('/console/sign-in', { schema: { body: SignInForm } }, async (request, reply) => {
     const email = (request.body.email ?? '').trim().toLowerCase().slice(0, 200);
-    const check = guard.check(request.ip, email, request.cookies[DEVICE_COOKIE]);
+    // A device cookie whose signature fails (forged, or signed with a retired key) counts as none.
+    const device = request.unsignCookie(request.cookies[DEVICE_COOKIE] ?? '');
+    const check = guard.check(request.ip, email, device.valid ? (device.value ?? undefined) : undefined);
     if (!check.allowed) {
       reply.header('retry-after', String(check.retryAfterSeconds));
       const wait = check.retryAfterSeconds;
@@ -81,6 +83,7 @@ function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): FormPage {
     // This browser is known to the account from now on: its failures have their own allowance.
     reply.setCookie(DEVICE_COOKIE, guard.issueDevice(operator.email), {
       ...privateCookie('/console/sign-in', kit.secure(request)),
+      signed: true,
       maxAge: Math.floor(SIGN_IN_LIMITS.deviceMaxAgeMs / 1000),
     });
     return reply.redirect('/console/connections', 303);

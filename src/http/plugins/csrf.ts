@@ -15,9 +15,9 @@ const REFUSALS = new Set(['FST_CSRF_MISSING_SECRET', 'FST_CSRF_INVALID_TOKEN']);
 export const isCsrfRefusal = (error: FastifyError): boolean => REFUSALS.has(error.code);
 
 function formToken(request: FastifyRequest): string | undefined {
-  const body = request.body;
-  if (typeof body !== 'object' || body === null || !(CSRF_FIELD in body)) return undefined;
-  const token = body[CSRF_FIELD];
+  const token = (request.body as Partial<Record<typeof CSRF_FIELD, unknown>> | null | undefined)?.[
+    CSRF_FIELD
+  ];
   return typeof token === 'string' ? token : undefined;
 }
 

@@ -55,7 +55,7 @@ function bounded(raw: string | undefined, name: string, fallback: number, max: n
   return n;
 }
 
-/** Connections and their API tokens. */
+/** Connections. */
 function connectionRoutes(api: ApiApp, admin: AdminService): void {
   api.get(
     '/v1/admin/connections',
@@ -94,7 +94,10 @@ function connectionRoutes(api: ApiApp, admin: AdminService): void {
       return reply.code(204).send();
     },
   );
+}
 
+/** A connection's API tokens. */
+function tokenRoutes(api: ApiApp, admin: AdminService): void {
   api.get(
     '/v1/admin/connections/:id/tokens',
     doc(
@@ -210,18 +213,8 @@ function requestLogRoutes(api: ApiApp, admin: AdminService): void {
       { querystring: RequestsQuery },
     ),
     async (request) => {
-      const q = request.query;
-      const limit = bounded(q.limit, 'limit', 100, 1000);
-      return {
-        data: await admin.requests({
-          connectionId: q.connection_id,
-          tokenId: q.token_id,
-          statusClass: q.status_class === undefined ? undefined : Number(q.status_class[0]),
-          requestId: q.request_id,
-          before: q.before,
-          limit,
-        }),
-      };
+      const limit = bounded(request.query.limit, 'limit', 100, 1000);
+      return { data: await admin.requests({ ...request.query, limit }) };
     },
   );
   api.get(
@@ -262,6 +255,7 @@ export const adminRoutes = fp(
     });
     const api = typed(app);
     connectionRoutes(api, services.admin);
+    tokenRoutes(api, services.admin);
     connectLinkRoutes(api, services.admin);
     requestLogRoutes(api, services.admin);
   },
