@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { ApiError } from '../errors/index.ts';
 import { type Clock, isoTime } from '../lib/clock.ts';
 import { FINISHED_JOB_STATES, type JobRow, type Store } from '../store/types.ts';
-import { readResults } from './reads.ts';
 import { jobView } from './view.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -156,7 +155,7 @@ export class IdempotencyService {
       const { status, body } = JSON.parse(job.error) as { status: number; body: unknown };
       return { status, headers, body };
     }
-    const data = await readResults(this.#o.jobs, job.id, 0, job.total);
+    const data = await this.#o.jobs.results(job.id, 0, job.total);
     if (job.interface !== null) headers['x-crm-proxy-interface'] = job.interface;
     return { status: 200, headers, body: { data } };
   }

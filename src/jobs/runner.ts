@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Connection } from '../domain/connection.ts';
-import type { WriteAnswer } from '../domain/operations.ts';
+import type { SaveResult, WriteAnswer } from '../domain/operations.ts';
 import { ApiError, toErrorBody } from '../errors/index.ts';
 import { AdmissionQueue } from '../lib/admission.ts';
 import { withCallContext } from '../lib/call-context.ts';
@@ -9,9 +9,8 @@ import { type Clock, isoTime } from '../lib/clock.ts';
 import type { OperationDeps } from '../operations/deps.ts';
 import { type BatchWrite, runBatchWrite, sizeOf } from '../operations/writes.ts';
 import type { JobHook } from '../providers/adapter.ts';
-import type { JobRow, JobState, Store } from '../store/types.ts';
+import type { JobCounts, JobRow, JobState, Store } from '../store/types.ts';
 import { progressWriter } from './progress.ts';
-import { countsOf, storeResults } from './reads.ts';
 import { readInput, storedInput } from './stored-input.ts';
 
 export interface JobRunnerOptions {
@@ -55,8 +54,12 @@ interface Known {
 export type JobOutcome = { ok: true; answer: WriteAnswer } | { ok: false; error: unknown };
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
-/** Results per stored piece. */
-const RESULTS_PER_PIECE = 500;
+
+/** The job's record-level counts from a finished answer. */
+function countsOf(results: readonly SaveResult[]): JobCounts {
+  const succeeded = results.filter((r) => r.success).length;
+  return { processed: results.length, succeeded, failed: results.length - succeeded };
+}
 
 /**
  * Runs batch writes as durable jobs. A job is a row in the store; whichever instance holds its
@@ -290,10 +293,10 @@ export class JobRunner {
       );
       await progress.stop();
       if (lost.signal.aborted) throw new Error('lease lost');
-      await storeResults(jobs, id, answer.data, RESULTS_PER_PIECE);
       const state: JobState = cancel.signal.aborted ? 'cancelled' : 'completed';
       const counts = countsOf(answer.data);
-      await jobs.finish(id, this.owner, { state, counts, iface: answer.via }, this.#iso());
+      const outcome = { state, counts, iface: answer.via, results: answer.data };
+      await jobs.finish(id, this.owner, outcome, this.#iso());
       log.info({ state, ...counts }, 'job finished');
       return { ok: true, answer };
     } catch (error) {

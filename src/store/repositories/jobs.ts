@@ -1,8 +1,11 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { SaveResult } from '../../domain/operations.ts';
 import type { JobCounts, JobRow, JobState, NewJobRow } from '../rows.ts';
 import type { Database, JobsTable } from '../schema.ts';
 
 const UNFINISHED: JobState[] = ['queued', 'running'];
+/** Results per stored piece. */
+const RESULTS_PER_PIECE = 500;
 
 // Every column but `input`: a job is read often (progress polls) and jobs stored by earlier
 // versions hold their whole input there (megabytes).
@@ -221,6 +224,10 @@ function runs(db: Kysely<Database>) {
         .where('id', '=', id)
         .execute();
     },
+    /**
+     * Ends the job under `owner`'s lease, with its results (stored in the same transaction, so a
+     * completed job always has them); false when the lease is no longer held.
+     */
     async finish(
       id: string,
       owner: string,
@@ -229,25 +236,42 @@ function runs(db: Kysely<Database>) {
         counts: JobCounts;
         iface?: string | null | undefined;
         error?: string | null;
+        results?: readonly SaveResult[];
       },
       now: string,
     ): Promise<boolean> {
-      const r = await db
-        .updateTable('jobs')
-        .set({
-          state: outcome.state,
-          ...outcome.counts,
-          ...(outcome.iface == null ? {} : { interface: outcome.iface }),
-          error: outcome.error ?? null,
-          finishedAt: now,
-          updatedAt: now,
-          leaseOwner: null,
-          leaseExpiresAt: null,
-        })
-        .where('id', '=', id)
-        .where('leaseOwner', '=', owner)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
+      const { results = [] } = outcome;
+      return db.transaction().execute(async (tx) => {
+        const r = await tx
+          .updateTable('jobs')
+          .set({
+            state: outcome.state,
+            ...outcome.counts,
+            ...(outcome.iface == null ? {} : { interface: outcome.iface }),
+            error: outcome.error ?? null,
+            finishedAt: now,
+            updatedAt: now,
+            leaseOwner: null,
+            leaseExpiresAt: null,
+          })
+          .where('id', '=', id)
+          .where('leaseOwner', '=', owner)
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) !== 1) return false;
+        // In pieces, so that a page of results reads one or two of them.
+        const pieces = [];
+        for (let first = 0; first < results.length; first += RESULTS_PER_PIECE) {
+          const piece = results.slice(first, first + RESULTS_PER_PIECE);
+          pieces.push({
+            jobId: id,
+            piece: first / RESULTS_PER_PIECE,
+            firstIndex: first,
+            results: JSON.stringify(piece),
+          });
+        }
+        if (pieces.length > 0) await tx.insertInto('job_results').values(pieces).execute();
+        return true;
+      });
     },
     /** Marks a cancel; a queued job nobody runs is cancelled at once. */
     async requestCancel(id: string, now: string): Promise<void> {
@@ -269,27 +293,12 @@ function runs(db: Kysely<Database>) {
   };
 }
 
-/** What a job keeps as it runs: its result pieces and its journal. */
+/** What a job keeps: its results (written by `finish`) and its journal. */
 function kept(db: Kysely<Database>) {
   return {
-    /** Results in pieces: `first` is the input position of each piece's first result. */
-    async putResults(id: string, pieces: Array<{ piece: number; first: number; results: string }>) {
-      if (pieces.length === 0) return;
-      await db.transaction().execute(async (tx) => {
-        await tx.deleteFrom('job_results').where('jobId', '=', id).execute();
-        await tx
-          .insertInto('job_results')
-          .values(pieces.map((p) => ({ jobId: id, piece: p.piece, firstIndex: p.first, results: p.results })))
-          .execute();
-      });
-    },
-    /** Pieces overlapping positions [from, to). */
-    async resultPieces(
-      id: string,
-      from: number,
-      to: number,
-    ): Promise<Array<{ first: number; results: string }>> {
-      // The piece that holds `from` starts at or before it: take the last such, then the rest up to `to`.
+    /** A finished job's results at positions [from, from + limit), in input order. */
+    async results(id: string, from: number, limit: number): Promise<SaveResult[]> {
+      // The piece that holds `from` starts at or before it: take the last such, then the rest up to the end.
       const start = await db
         .selectFrom('job_results')
         .select('firstIndex')
@@ -298,14 +307,20 @@ function kept(db: Kysely<Database>) {
         .orderBy('firstIndex', 'desc')
         .limit(1)
         .executeTakeFirst();
-      return db
+      const pieces = await db
         .selectFrom('job_results')
-        .select(['firstIndex as first', 'results'])
+        .select(['firstIndex', 'results'])
         .where('jobId', '=', id)
         .where('firstIndex', '>=', start?.firstIndex ?? 0)
-        .where('firstIndex', '<', to)
+        .where('firstIndex', '<', from + limit)
         .orderBy('firstIndex')
         .execute();
+      // A piece's results sit at input positions firstIndex, firstIndex + 1, …
+      return pieces.flatMap((p) =>
+        (JSON.parse(p.results) as SaveResult[]).filter(
+          (_, k) => p.firstIndex + k >= from && p.firstIndex + k < from + limit,
+        ),
+      );
     },
     async journalGet(id: string, key: string): Promise<string | undefined> {
       const r = await db
