@@ -42,7 +42,7 @@ export function jobsRepository(db: Kysely<Database>) {
   return { ...rows(db), ...leases(db), ...runs(db), ...kept(db) };
 }
 
-/** A job's row: submitted, read, listed, counted by state, pruned when finished long ago. */
+/** A job's row: submitted with its input, read, listed. */
 function rows(db: Kysely<Database>) {
   return {
     async insert(row: NewJobRow): Promise<JobRow> {
@@ -50,29 +50,22 @@ function rows(db: Kysely<Database>) {
       const values = {
         ...given,
         state: 'queued' as const,
-        interface: null,
-        processed: 0,
-        succeeded: 0,
-        failed: 0,
-        crmJobIds: '[]',
-        cancelRequested: 0,
         leaseOwner: lease?.owner ?? null,
         leaseExpiresAt: lease?.until ?? null,
-        attempts: 0,
-        error: null,
         createdAt: now,
-        startedAt: null,
-        finishedAt: null,
         updatedAt: now,
       };
       // One transaction: a job is never seen (claimed, resumed, replayed) without all its input.
-      await db.transaction().execute(async (tx) => {
-        await tx.insertInto('jobs').values(values).execute();
+      return db.transaction().execute(async (tx) => {
+        const job = await tx
+          .insertInto('jobs')
+          .values(values)
+          .returning(JOB_COLUMNS)
+          .executeTakeFirstOrThrow();
         const pages = (inputPages ?? []).map((body, page) => ({ jobId: row.id, page, body }));
         if (pages.length > 0) await tx.insertInto('job_input_pages').values(pages).execute();
+        return toJob(job);
       });
-      const { input: _input, ...rest } = values;
-      return toJob(rest);
     },
     /** The job row's input text, as stored; null when there is no such job. */
     async input(id: string): Promise<string | null> {
@@ -114,31 +107,10 @@ function rows(db: Kysely<Database>) {
       const rows = await q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).execute();
       return rows.map(toJob);
     },
-    /** How many jobs the store holds in each state (metrics). */
-    async countByState(): Promise<Record<string, number>> {
-      const rows = await db
-        .selectFrom('jobs')
-        .select(['state', (eb) => eb.fn.countAll<string | number>().as('n')])
-        .groupBy('state')
-        .execute();
-      return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
-    },
-    /**
-     * Deletes jobs finished before `before`; the count. Their input pages, results and journal
-     * go with them (foreign keys on delete cascade).
-     */
-    async prune(before: string): Promise<number> {
-      const r = await db
-        .deleteFrom('jobs')
-        .where('state', 'not in', UNFINISHED)
-        .where('finishedAt', '<', before)
-        .executeTakeFirst();
-      return Number(r.numDeletedRows);
-    },
   };
 }
 
-/** A job's lease: taken, renewed, and the jobs whose lease can be taken. */
+/** A job's lease: taken, renewed, the jobs whose lease can be taken; a cancel, at once for a queued job without one. */
 function leases(db: Kysely<Database>) {
   return {
     /**
@@ -192,10 +164,27 @@ function leases(db: Kysely<Database>) {
         .execute();
       return rows.map((r) => r.id);
     },
+    /** Marks a cancel; a queued job nobody runs is cancelled at once. */
+    async requestCancel(id: string, now: string): Promise<void> {
+      await db
+        .updateTable('jobs')
+        .set({ cancelRequested: 1, updatedAt: now })
+        .where('id', '=', id)
+        .where('state', 'in', UNFINISHED)
+        .execute();
+      // Nobody runs a queued job without a lease: it ends here, before anything was sent.
+      await db
+        .updateTable('jobs')
+        .set({ state: 'cancelled', finishedAt: now, updatedAt: now })
+        .where('id', '=', id)
+        .where('state', '=', 'queued')
+        .where('leaseOwner', 'is', null)
+        .execute();
+    },
   };
 }
 
-/** A job's run: its progress, CRM job ids, outcome and cancellation. */
+/** A job's run: its progress, CRM job ids and outcome. */
 function runs(db: Kysely<Database>) {
   return {
     async progress(
@@ -273,27 +262,10 @@ function runs(db: Kysely<Database>) {
         return true;
       });
     },
-    /** Marks a cancel; a queued job nobody runs is cancelled at once. */
-    async requestCancel(id: string, now: string): Promise<void> {
-      await db
-        .updateTable('jobs')
-        .set({ cancelRequested: 1, updatedAt: now })
-        .where('id', '=', id)
-        .where('state', 'in', UNFINISHED)
-        .execute();
-      // Nobody runs a queued job without a lease: it ends here, before anything was sent.
-      await db
-        .updateTable('jobs')
-        .set({ state: 'cancelled', finishedAt: now, updatedAt: now })
-        .where('id', '=', id)
-        .where('state', '=', 'queued')
-        .where('leaseOwner', 'is', null)
-        .execute();
-    },
   };
 }
 
-/** What a job keeps: its results (written by `finish`) and its journal. */
+/** What is kept of jobs: results (written by `finish`) and journal, counts by state, pruning. */
 function kept(db: Kysely<Database>) {
   return {
     /** A finished job's results at positions [from, from + limit), in input order. */
@@ -337,6 +309,27 @@ function kept(db: Kysely<Database>) {
         .values({ jobId: id, key, value, updatedAt: now })
         .onConflict((oc) => oc.columns(['jobId', 'key']).doUpdateSet({ value, updatedAt: now }))
         .execute();
+    },
+    /** How many jobs the store holds in each state (metrics). */
+    async countByState(): Promise<Record<string, number>> {
+      const rows = await db
+        .selectFrom('jobs')
+        .select(['state', (eb) => eb.fn.countAll<string | number>().as('n')])
+        .groupBy('state')
+        .execute();
+      return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
+    },
+    /**
+     * Deletes jobs finished before `before`; the count. Their input pages, results and journal
+     * go with them (foreign keys on delete cascade).
+     */
+    async prune(before: string): Promise<number> {
+      const r = await db
+        .deleteFrom('jobs')
+        .where('state', 'not in', UNFINISHED)
+        .where('finishedAt', '<', before)
+        .executeTakeFirst();
+      return Number(r.numDeletedRows);
     },
   };
 }
