@@ -68,8 +68,8 @@ async function keyedRun(
   run: () => Promise<StoredAnswer>,
 ): Promise<unknown> {
   const { token } = principalOf(request);
-  const claim = await ctx.idempotency.claim(token.id, key, hash, null);
-  if (claim.kind === 'replay') return answered(reply, claim.answer, true);
+  const replay = await ctx.idempotency.claim(token.id, key, hash, null);
+  if (replay !== undefined) return answered(reply, replay, true);
   let answer: StoredAnswer;
   try {
     answer = await ctx.idempotency.holding(token.id, key, run);
@@ -109,15 +109,14 @@ export async function batchWrite(
   }
   const jobId = newJobId();
   if (key !== undefined) {
-    const claim = await ctx.idempotency.claim(token.id, key, fingerprint(request), jobId);
-    if (claim.kind === 'replay') return answered(reply, claim.answer, true);
+    const replay = await ctx.idempotency.claim(token.id, key, fingerprint(request), jobId);
+    if (replay !== undefined) return answered(reply, replay, true);
   }
   let submitted: Awaited<ReturnType<RouteServices['jobs']['submit']>>;
   try {
     submitted = await ctx.jobs.submit({
       id: jobId,
       tokenId: token.id,
-      connectionId: connection.id,
       requestId: request.id,
       write,
       connection,

@@ -18,8 +18,6 @@ export interface StoredAnswer {
   body: unknown;
 }
 
-export type KeyClaim = { kind: 'new' } | { kind: 'replay'; answer: StoredAnswer };
-
 /** The `Idempotency-Key` header of a request: undefined when absent, 400 when unusable. */
 export function parseIdempotencyKey(raw: string | string[] | undefined): string | undefined {
   if (raw === undefined) return undefined;
@@ -84,8 +82,13 @@ export class IdempotencyService {
     return isoTime(this.#o.clock.now() + offsetMs);
   }
 
-  /** Claims `key` for this request, or answers what the first request with it answered. */
-  async claim(tokenId: string, key: string, hash: string, jobId: string | null): Promise<KeyClaim> {
+  /** Claims `key` for this request (undefined), or answers what the first request with it answered. */
+  async claim(
+    tokenId: string,
+    key: string,
+    hash: string,
+    jobId: string | null,
+  ): Promise<StoredAnswer | undefined> {
     const now = this.#o.clock.now();
     const got = await this.#o.keys.claim({
       tokenId,
@@ -95,7 +98,7 @@ export class IdempotencyService {
       leaseUntil: isoTime(now + this.#o.leaseMs),
       now: isoTime(now),
     });
-    if (got.created) return { kind: 'new' };
+    if (got.created) return undefined;
     const row = got.row;
     /** Forgets the stored key (its request left nothing to replay) and claims it again. */
     const again = async () => {
@@ -125,7 +128,7 @@ export class IdempotencyService {
         const job = await this.#o.jobs.find(row.jobId);
         if (job !== null) answer.body = jobView(job);
       }
-      return { kind: 'replay', answer };
+      return answer;
     }
     if (row.jobId !== null) {
       const job = await this.#o.jobs.find(row.jobId);
@@ -136,7 +139,7 @@ export class IdempotencyService {
       if (job === null || !FINISHED_JOB_STATES.includes(job.state)) throw inProgress(job?.id ?? null);
       const answer = await this.#answerOfJob(job);
       // Refused before anything was written (bad input, rate limit, re-authorisation): not kept.
-      return nothingApplied(answer.status) ? again() : { kind: 'replay', answer };
+      return nothingApplied(answer.status) ? again() : answer;
     }
     if (Date.parse(row.leaseExpiresAt) <= now) {
       throw new ApiError(

@@ -104,7 +104,6 @@ export class JobRunner {
   async submit(params: {
     id: string;
     tokenId: string;
-    connectionId: string;
     requestId: string | null;
     write: BatchWrite;
     /** The request's connection, already loaded (a resumed job loads it from the store). */
@@ -113,6 +112,7 @@ export class JobRunner {
     const { write, connection, ...given } = params;
     const job = await this.#o.jobs.insert({
       ...given,
+      connectionId: connection.id,
       operation: write.operation,
       objectName: write.input.objectName ?? null,
       ...(await storedInput(write)),
@@ -302,20 +302,16 @@ export class JobRunner {
     } catch (error) {
       await progress.stop();
       // Unless another instance owns it now, or this one is stopping: its outcome is theirs to write.
-      if (!lost.signal.aborted && !this.#stop.signal.aborted) await this.#fail(job, log, error);
+      if (lost.signal.aborted || this.#stop.signal.aborted) return { ok: false, error };
+      // Ends the job `failed` with its error body (a 5xx logged with its cause, else only its code).
+      const { status, body } = toErrorBody(error, job.requestId ?? id);
+      if (status >= 500 && !(error instanceof ApiError)) log.error({ err: error }, 'job failed');
+      else log.warn({ code: body.error.code }, 'job failed');
+      const counts = { processed: 0, succeeded: 0, failed: 0 };
+      const outcome = { state: 'failed' as const, counts, error: JSON.stringify({ status, body }) };
+      await jobs.finish(id, this.owner, outcome, this.#iso()).catch(() => {});
       return { ok: false, error };
     }
-  }
-
-  /** Ends the job `failed` with its error body (a 5xx logged with its cause, else only its code). */
-  async #fail(job: JobRow, log: Logger, error: unknown): Promise<void> {
-    const { id } = job;
-    const { status, body } = toErrorBody(error, job.requestId ?? id);
-    if (status >= 500 && !(error instanceof ApiError)) log.error({ err: error }, 'job failed');
-    else log.warn({ code: body.error.code }, 'job failed');
-    const counts = { processed: 0, succeeded: 0, failed: 0 };
-    const outcome = { state: 'failed' as const, counts, error: JSON.stringify({ status, body }) };
-    await this.#o.jobs.finish(id, this.owner, outcome, this.#iso()).catch(() => {});
   }
 
   /** Renews the lease every third of it; notices a cancel asked for on any instance. */
