@@ -272,13 +272,8 @@ export class JobRunner {
       crmJob: (crmJobId) => jobs.addCrmJobId(id, crmJobId, this.#iso()),
       away,
       journal: {
-        get: async (key) => {
-          const v = await jobs.journalGet(id, key);
-          return v === undefined ? undefined : JSON.parse(v);
-        },
-        set: async (key, value) => {
-          await jobs.journalSet(id, key, JSON.stringify(value), this.#iso());
-        },
+        get: (key) => jobs.journalGet(id, key),
+        set: (key, value) => jobs.journalSet(id, key, value, this.#iso()),
       },
     };
     try {

@@ -294,16 +294,18 @@ function kept(db: Kysely<Database>) {
         ),
       );
     },
-    async journalGet(id: string, key: string): Promise<string | undefined> {
+    /** A journal entry's value (stored as JSON text); undefined when there is none. */
+    async journalGet(id: string, key: string): Promise<unknown> {
       const r = await db
         .selectFrom('job_journal')
         .select('value')
         .where('jobId', '=', id)
         .where('key', '=', key)
         .executeTakeFirst();
-      return r?.value;
+      return r === undefined ? undefined : JSON.parse(r.value);
     },
-    async journalSet(id: string, key: string, value: string, now: string): Promise<void> {
+    async journalSet(id: string, key: string, entry: unknown, now: string): Promise<void> {
+      const value = JSON.stringify(entry);
       await db
         .insertInto('job_journal')
         .values({ jobId: id, key, value, updatedAt: now })
