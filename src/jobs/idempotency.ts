@@ -163,12 +163,8 @@ export class IdempotencyService {
     return { status: 200, headers, body: { data } };
   }
 
-  async complete(tokenId: string, key: string, answer: StoredAnswer): Promise<void> {
-    await this.#o.keys.complete(tokenId, key, {
-      status: answer.status,
-      headers: JSON.stringify(answer.headers),
-      body: JSON.stringify(answer.body),
-    });
+  complete(tokenId: string, key: string, answer: StoredAnswer): Promise<void> {
+    return this.#o.keys.complete(tokenId, key, answer);
   }
 
   release(tokenId: string, key: string): Promise<void> {

@@ -209,8 +209,7 @@ export class JobRunner {
     const admission = held.queue;
     const atOnce = admission.fits(job.total);
     // The parsed input is kept only by a job that starts at once; one that waits reads it back.
-    let knownWrite = atOnce ? known?.write : undefined;
-    if (known !== undefined) known.write = undefined;
+    if (known !== undefined && !atOnce) known.write = undefined;
     if (!atOnce) log.info({ operation: job.operation, total: job.total }, 'job waiting for its turn');
     // The job's turn: held while it runs, given back while it only waits on the CRM (`away`). It is
     // waited for until the job is cancelled or the instance stops (a cancelled job sends nothing more).
@@ -238,9 +237,9 @@ export class JobRunner {
         if (!(await claim())) return elsewhere;
         job = (await jobs.find(id)) ?? job;
       }
-      return await this.#execute(job, log, known?.connection, knownWrite, cancel, lost, away);
+      return await this.#execute(job, log, known, cancel, lost, away);
     } finally {
-      knownWrite = undefined;
+      if (known !== undefined) known.write = undefined;
       turn.leave?.();
       held.jobs -= 1;
       if (held.jobs === 0) this.#admissions.delete(job.connectionId);
@@ -252,8 +251,7 @@ export class JobRunner {
   async #execute(
     job: JobRow,
     log: Logger,
-    known: Connection | undefined,
-    knownWrite: BatchWrite | undefined,
+    known: Known | undefined,
     cancel: AbortController,
     lost: AbortController,
     away: JobHook['away'],
@@ -277,12 +275,12 @@ export class JobRunner {
       },
     };
     try {
-      const connection = known ?? (await this.#o.loadConnection(job.connectionId));
+      const connection = known?.connection ?? (await this.#o.loadConnection(job.connectionId));
       if (connection === null) {
         throw new ApiError('not_found', `The job's connection ${job.connectionId} no longer exists.`);
       }
       const write =
-        knownWrite ?? ({ operation: job.operation, input: await readInput(jobs, job) } as BatchWrite);
+        known?.write ?? ({ operation: job.operation, input: await readInput(jobs, job) } as BatchWrite);
       const answer = await withCallContext({ jobId: id, requestId: job.requestId ?? undefined }, () =>
         runBatchWrite(this.#o.operations, connection, write, hook),
       );

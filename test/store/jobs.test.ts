@@ -190,7 +190,7 @@ for (const { name, factory, skip } of await dialects()) {
         now: iso(now),
       });
       assert.equal(other.created, true, 'keys are per token');
-      await b.idempotency.complete('tok_1', `same-${name}`, { status: 200, headers: '{}', body: '{"ok":1}' });
+      await b.idempotency.complete('tok_1', `same-${name}`, { status: 200, headers: {}, body: { ok: 1 } });
       const seen = await a.idempotency.claim({
         tokenId: 'tok_1',
         key: `same-${name}`,
