@@ -68,9 +68,12 @@ async function keyedRun(
   run: () => Promise<StoredAnswer>,
 ): Promise<unknown> {
   const { token } = principalOf(request);
-  const replay = await ctx.idempotency.claim(token.id, key, hash, null);
-  if (replay !== undefined) return answered(reply, replay, true);
-  const answer = await ctx.idempotency.holding(token.id, key, run).catch(async (error: unknown) => {
+  const claim = await ctx.idempotency.claim(token.id, key, hash, null);
+  if (claim.kind === 'replay') return answered(reply, claim.answer, true);
+  let answer: StoredAnswer;
+  try {
+    answer = await ctx.idempotency.holding(token.id, key, run);
+  } catch (error) {
     const { status, body } = toErrorBody(error, request.id);
     if (nothingApplied(status)) await ctx.idempotency.release(token.id, key).catch(() => {});
     else {
@@ -78,7 +81,7 @@ async function keyedRun(
       await ctx.idempotency.complete(token.id, key, { status, headers, body }).catch(() => {});
     }
     throw error;
-  });
+  }
   await ctx.idempotency.complete(token.id, key, answer);
   return answered(reply, answer);
 }
@@ -106,20 +109,24 @@ export async function batchWrite(
   }
   const jobId = newJobId();
   if (key !== undefined) {
-    const replay = await ctx.idempotency.claim(token.id, key, fingerprint(request), jobId);
-    if (replay !== undefined) return answered(reply, replay, true);
+    const claim = await ctx.idempotency.claim(token.id, key, fingerprint(request), jobId);
+    if (claim.kind === 'replay') return answered(reply, claim.answer, true);
   }
-  const submitted = ctx.jobs.submit({
-    id: jobId,
-    tokenId: token.id,
-    requestId: request.id,
-    write,
-    connection,
-  });
-  const { job, done } = await submitted.catch(async (error: unknown) => {
+  let submitted: Awaited<ReturnType<RouteServices['jobs']['submit']>>;
+  try {
+    submitted = await ctx.jobs.submit({
+      id: jobId,
+      tokenId: token.id,
+      connectionId: connection.id,
+      requestId: request.id,
+      write,
+      connection,
+    });
+  } catch (error) {
     if (key !== undefined) await ctx.idempotency.release(token.id, key).catch(() => {});
     throw error;
-  });
+  }
+  const { job, done } = submitted;
   // The job keeps the records it needs, or reads them back from the store when it has to wait for
   // its turn: the request lets go of its parsed body.
   request.body = undefined;
@@ -130,9 +137,11 @@ export async function batchWrite(
       'preference-applied': 'respond-async',
       'x-crm-proxy-job-id': job.id,
     };
-    const answer = { status: 202, headers, body: jobView(job) };
-    if (key !== undefined) await ctx.idempotency.complete(token.id, key, answer);
-    return answered(reply, answer);
+    const view = jobView(job);
+    if (key !== undefined)
+      await ctx.idempotency.complete(token.id, key, { status: 202, headers, body: view });
+    reply.code(202).headers(headers);
+    return view;
   }
   reply.header('x-crm-proxy-job-id', job.id);
   // Returned, not awaited here, so that nothing of this call (its `write`) is kept while the job runs.

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApiError } from '../errors/index.ts';
 import { type Clock, isoTime } from '../lib/clock.ts';
 import { FINISHED_JOB_STATES, type JobRow, type Store } from '../store/types.ts';
+import { readResults } from './reads.ts';
 import { jobView } from './view.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -17,6 +18,8 @@ export interface StoredAnswer {
   headers: Record<string, string>;
   body: unknown;
 }
+
+export type KeyClaim = { kind: 'new' } | { kind: 'replay'; answer: StoredAnswer };
 
 /** The `Idempotency-Key` header of a request: undefined when absent, 400 when unusable. */
 export function parseIdempotencyKey(raw: string | string[] | undefined): string | undefined {
@@ -82,13 +85,8 @@ export class IdempotencyService {
     return isoTime(this.#o.clock.now() + offsetMs);
   }
 
-  /** Claims `key` for this request (undefined), or answers what the first request with it answered. */
-  async claim(
-    tokenId: string,
-    key: string,
-    hash: string,
-    jobId: string | null,
-  ): Promise<StoredAnswer | undefined> {
+  /** Claims `key` for this request, or answers what the first request with it answered. */
+  async claim(tokenId: string, key: string, hash: string, jobId: string | null): Promise<KeyClaim> {
     const now = this.#o.clock.now();
     const got = await this.#o.keys.claim({
       tokenId,
@@ -98,7 +96,7 @@ export class IdempotencyService {
       leaseUntil: isoTime(now + this.#o.leaseMs),
       now: isoTime(now),
     });
-    if (got.created) return undefined;
+    if (got.created) return { kind: 'new' };
     const row = got.row;
     /** Forgets the stored key (its request left nothing to replay) and claims it again. */
     const again = async () => {
@@ -128,7 +126,7 @@ export class IdempotencyService {
         const job = await this.#o.jobs.find(row.jobId);
         if (job !== null) answer.body = jobView(job);
       }
-      return answer;
+      return { kind: 'replay', answer };
     }
     if (row.jobId !== null) {
       const job = await this.#o.jobs.find(row.jobId);
@@ -139,7 +137,7 @@ export class IdempotencyService {
       if (job === null || !FINISHED_JOB_STATES.includes(job.state)) throw inProgress(job?.id ?? null);
       const answer = await this.#answerOfJob(job);
       // Refused before anything was written (bad input, rate limit, re-authorisation): not kept.
-      return nothingApplied(answer.status) ? again() : answer;
+      return nothingApplied(answer.status) ? again() : { kind: 'replay', answer };
     }
     if (Date.parse(row.leaseExpiresAt) <= now) {
       throw new ApiError(
@@ -158,13 +156,17 @@ export class IdempotencyService {
       const { status, body } = JSON.parse(job.error) as { status: number; body: unknown };
       return { status, headers, body };
     }
-    const data = await this.#o.jobs.results(job.id, 0, job.total);
+    const data = await readResults(this.#o.jobs, job.id, 0, job.total);
     if (job.interface !== null) headers['x-crm-proxy-interface'] = job.interface;
     return { status: 200, headers, body: { data } };
   }
 
-  complete(tokenId: string, key: string, answer: StoredAnswer): Promise<void> {
-    return this.#o.keys.complete(tokenId, key, answer);
+  async complete(tokenId: string, key: string, answer: StoredAnswer): Promise<void> {
+    await this.#o.keys.complete(tokenId, key, {
+      status: answer.status,
+      headers: JSON.stringify(answer.headers),
+      body: JSON.stringify(answer.body),
+    });
   }
 
   release(tokenId: string, key: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Connection } from '../domain/connection.ts';
-import type { SaveResult, WriteAnswer } from '../domain/operations.ts';
+import type { WriteAnswer } from '../domain/operations.ts';
 import { ApiError, toErrorBody } from '../errors/index.ts';
 import { AdmissionQueue } from '../lib/admission.ts';
 import { withCallContext } from '../lib/call-context.ts';
@@ -9,8 +9,9 @@ import { type Clock, isoTime } from '../lib/clock.ts';
 import type { OperationDeps } from '../operations/deps.ts';
 import { type BatchWrite, runBatchWrite, sizeOf } from '../operations/writes.ts';
 import type { JobHook } from '../providers/adapter.ts';
-import type { JobCounts, JobRow, JobState, Store } from '../store/types.ts';
+import type { JobRow, JobState, Store } from '../store/types.ts';
 import { progressWriter } from './progress.ts';
+import { countsOf, storeResults } from './reads.ts';
 import { readInput, storedInput } from './stored-input.ts';
 
 export interface JobRunnerOptions {
@@ -54,12 +55,8 @@ interface Known {
 export type JobOutcome = { ok: true; answer: WriteAnswer } | { ok: false; error: unknown };
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
-
-/** The job's record-level counts from a finished answer. */
-function countsOf(results: readonly SaveResult[]): JobCounts {
-  const succeeded = results.filter((r) => r.success).length;
-  return { processed: results.length, succeeded, failed: results.length - succeeded };
-}
+/** Results per stored piece. */
+const RESULTS_PER_PIECE = 500;
 
 /**
  * Runs batch writes as durable jobs. A job is a row in the store; whichever instance holds its
@@ -104,6 +101,7 @@ export class JobRunner {
   async submit(params: {
     id: string;
     tokenId: string;
+    connectionId: string;
     requestId: string | null;
     write: BatchWrite;
     /** The request's connection, already loaded (a resumed job loads it from the store). */
@@ -112,7 +110,6 @@ export class JobRunner {
     const { write, connection, ...given } = params;
     const job = await this.#o.jobs.insert({
       ...given,
-      connectionId: connection.id,
       operation: write.operation,
       objectName: write.input.objectName ?? null,
       ...(await storedInput(write)),
@@ -209,7 +206,8 @@ export class JobRunner {
     const admission = held.queue;
     const atOnce = admission.fits(job.total);
     // The parsed input is kept only by a job that starts at once; one that waits reads it back.
-    if (known !== undefined && !atOnce) known.write = undefined;
+    let knownWrite = atOnce ? known?.write : undefined;
+    if (known !== undefined) known.write = undefined;
     if (!atOnce) log.info({ operation: job.operation, total: job.total }, 'job waiting for its turn');
     // The job's turn: held while it runs, given back while it only waits on the CRM (`away`). It is
     // waited for until the job is cancelled or the instance stops (a cancelled job sends nothing more).
@@ -237,9 +235,9 @@ export class JobRunner {
         if (!(await claim())) return elsewhere;
         job = (await jobs.find(id)) ?? job;
       }
-      return await this.#execute(job, log, known, cancel, lost, away);
+      return await this.#execute(job, log, known?.connection, knownWrite, cancel, lost, away);
     } finally {
-      if (known !== undefined) known.write = undefined;
+      knownWrite = undefined;
       turn.leave?.();
       held.jobs -= 1;
       if (held.jobs === 0) this.#admissions.delete(job.connectionId);
@@ -251,7 +249,8 @@ export class JobRunner {
   async #execute(
     job: JobRow,
     log: Logger,
-    known: Known | undefined,
+    known: Connection | undefined,
+    knownWrite: BatchWrite | undefined,
     cancel: AbortController,
     lost: AbortController,
     away: JobHook['away'],
@@ -270,41 +269,50 @@ export class JobRunner {
       crmJob: (crmJobId) => jobs.addCrmJobId(id, crmJobId, this.#iso()),
       away,
       journal: {
-        get: (key) => jobs.journalGet(id, key),
-        set: (key, value) => jobs.journalSet(id, key, value, this.#iso()),
+        get: async (key) => {
+          const v = await jobs.journalGet(id, key);
+          return v === undefined ? undefined : JSON.parse(v);
+        },
+        set: async (key, value) => {
+          await jobs.journalSet(id, key, JSON.stringify(value), this.#iso());
+        },
       },
     };
     try {
-      const connection = known?.connection ?? (await this.#o.loadConnection(job.connectionId));
+      const connection = known ?? (await this.#o.loadConnection(job.connectionId));
       if (connection === null) {
         throw new ApiError('not_found', `The job's connection ${job.connectionId} no longer exists.`);
       }
       const write =
-        known?.write ?? ({ operation: job.operation, input: await readInput(jobs, job) } as BatchWrite);
+        knownWrite ?? ({ operation: job.operation, input: await readInput(jobs, job) } as BatchWrite);
       const answer = await withCallContext({ jobId: id, requestId: job.requestId ?? undefined }, () =>
         runBatchWrite(this.#o.operations, connection, write, hook),
       );
       await progress.stop();
       if (lost.signal.aborted) throw new Error('lease lost');
+      await storeResults(jobs, id, answer.data, RESULTS_PER_PIECE);
       const state: JobState = cancel.signal.aborted ? 'cancelled' : 'completed';
       const counts = countsOf(answer.data);
-      const outcome = { state, counts, iface: answer.via, results: answer.data };
-      await jobs.finish(id, this.owner, outcome, this.#iso());
+      await jobs.finish(id, this.owner, { state, counts, iface: answer.via }, this.#iso());
       log.info({ state, ...counts }, 'job finished');
       return { ok: true, answer };
     } catch (error) {
       await progress.stop();
       // Unless another instance owns it now, or this one is stopping: its outcome is theirs to write.
-      if (lost.signal.aborted || this.#stop.signal.aborted) return { ok: false, error };
-      // Ends the job `failed` with its error body (a 5xx logged with its cause, else only its code).
-      const { status, body } = toErrorBody(error, job.requestId ?? id);
-      if (status >= 500 && !(error instanceof ApiError)) log.error({ err: error }, 'job failed');
-      else log.warn({ code: body.error.code }, 'job failed');
-      const counts = { processed: 0, succeeded: 0, failed: 0 };
-      const outcome = { state: 'failed' as const, counts, error: JSON.stringify({ status, body }) };
-      await jobs.finish(id, this.owner, outcome, this.#iso()).catch(() => {});
+      if (!lost.signal.aborted && !this.#stop.signal.aborted) await this.#fail(job, log, error);
       return { ok: false, error };
     }
+  }
+
+  /** Ends the job `failed` with its error body (a 5xx logged with its cause, else only its code). */
+  async #fail(job: JobRow, log: Logger, error: unknown): Promise<void> {
+    const { id } = job;
+    const { status, body } = toErrorBody(error, job.requestId ?? id);
+    if (status >= 500 && !(error instanceof ApiError)) log.error({ err: error }, 'job failed');
+    else log.warn({ code: body.error.code }, 'job failed');
+    const counts = { processed: 0, succeeded: 0, failed: 0 };
+    const outcome = { state: 'failed' as const, counts, error: JSON.stringify({ status, body }) };
+    await this.#o.jobs.finish(id, this.owner, outcome, this.#iso()).catch(() => {});
   }
 
   /** Renews the lease every third of it; notices a cancel asked for on any instance. */

@@ -1,8 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { JobRow, Store } from '../store/types.ts';
-
-/** What the API reads of jobs: one job, a token's jobs page by page, a finished job's results. */
-export type JobReads = Pick<Store['jobs'], 'find' | 'list' | 'results'>;
+import type { JobRow } from '../store/types.ts';
 
 /** A new job's id: `job_` and 32 hex digits. */
 export function newJobId(): string {

@@ -8,11 +8,10 @@ import { type OperationDeps, runOperation } from './deps.ts';
 import { checkFieldNames } from './field-bounds.ts';
 
 /**
- * The write interface a request forces (`X-CRM-Proxy-Interface`, its first value), checked against
- * those the CRM has; undefined lets the provider choose by size.
+ * The write interface a request forces (`X-CRM-Proxy-Interface`), checked against those the CRM
+ * has; undefined lets the provider choose by size.
  */
-function forcedInterface(adapter: CrmAdapter, header: string | string[] | undefined): string | undefined {
-  const requested = Array.isArray(header) ? header[0] : header;
+function forcedInterface(adapter: CrmAdapter, requested: string | undefined): string | undefined {
   if (requested === undefined) return undefined;
   const known = adapter.profile.writeInterfaces;
   if (known.includes(requested)) return requested;
@@ -94,30 +93,28 @@ export async function checkBatchWrite(
   write: {
     operation: BatchWrite['operation'];
     objectName?: string;
-    /** The body's `data`: records, or for delete `{"ids": […]}` or records with their ids. */
-    data: unknown;
-    /** The `X-CRM-Proxy-Interface` header, as sent. */
-    requested?: string | string[] | undefined;
+    items: unknown[];
+    requested?: string | undefined;
   },
 ): Promise<BatchWrite> {
   const adapter = deps.registry.adapterFor(connection);
   handlerFor(adapter, write.operation);
   const via = forcedInterface(adapter, write.requested);
-  const items = Array.isArray(write.data)
-    ? (write.data as unknown[])
-    : (write.data as { ids: unknown[] }).ids;
   if (write.operation === 'delete') {
     // Ids of some CRMs do not name their object type: the route may carry it.
     if (write.objectName !== undefined) ensureObjectName(adapter, write.objectName);
-    ensureWithin('too_many_ids', items.length, adapter.profile.limits.deleteIds, 'delete');
-    return { operation: 'delete', input: { objectName: write.objectName, ids: checkIds(items, true), via } };
+    ensureWithin('too_many_ids', write.items.length, adapter.profile.limits.deleteIds, 'delete');
+    return {
+      operation: 'delete',
+      input: { objectName: write.objectName, ids: checkIds(write.items, true), via },
+    };
   }
   const objectName = write.objectName ?? '';
   ensureObjectName(adapter, objectName);
-  ensureWithin('too_many_records', items.length, adapter.profile.limits.writeRecords, write.operation);
-  checkFieldNames(items);
-  if (write.operation === 'update') checkIds(items, false);
-  return { operation: write.operation, input: { objectName, records: items, via } };
+  ensureWithin('too_many_records', write.items.length, adapter.profile.limits.writeRecords, write.operation);
+  checkFieldNames(write.items);
+  if (write.operation === 'update') checkIds(write.items, false);
+  return { operation: write.operation, input: { objectName, records: write.items, via } };
 }
 
 /**

@@ -2,7 +2,7 @@
 // are: the CamelCasePlugin (db.ts) turns `instanceUrl` into the column `instance_url`. Booleans are
 // stored as 0/1 integers and timestamps as ISO-8601 text so that one set of queries serves SQLite
 // and PostgreSQL alike; bytes are a Buffer on both (BLOB, bytea).
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType } from 'kysely';
 import type {
   Connection,
   ConnectionStats,
@@ -57,19 +57,12 @@ export interface ConnectionStatsTable extends Omit<ConnectionStats, 'allowance'>
   allowanceAt: string | null;
 }
 
-/** Columns a new job takes from their defaults (migration 002): no progress, no attempt yet. */
-type JobDefaults = 'crmJobIds' | 'cancelRequested' | 'processed' | 'succeeded' | 'failed' | 'attempts';
-
-export interface JobsTable extends Omit<JobRow, JobDefaults> {
+export interface JobsTable extends Omit<JobRow, 'crmJobIds' | 'cancelRequested'> {
   /** The input without its list (src/jobs/stored-input.ts), or the whole input of an earlier version's job. */
   input: string;
   /** JSON array text. */
-  crmJobIds: Generated<string>;
-  cancelRequested: Generated<number>;
-  processed: Generated<number>;
-  succeeded: Generated<number>;
-  failed: Generated<number>;
-  attempts: Generated<number>;
+  crmJobIds: string;
+  cancelRequested: number;
 }
 
 export interface JobResultsTable {

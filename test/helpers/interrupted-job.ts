@@ -37,7 +37,7 @@ export async function interruptedJob(
     now: new Date().toISOString(),
   });
   for (const [key, value] of Object.entries(journal)) {
-    await s.store.jobs.journalSet(id, key, value, new Date().toISOString());
+    await s.store.jobs.journalSet(id, key, JSON.stringify(value), new Date().toISOString());
   }
   const past = new Date(Date.now() - 1000).toISOString();
   assert.ok(await s.store.jobs.claim(id, 'inst_dead', past, past));

@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { RateLimiter } from '../../auth/rate-limit.ts';
 import type { ConnectFlowPort } from '../../domain/connect.ts';
 import type { IdempotencyService } from '../../jobs/idempotency.ts';
+import type { JobReads } from '../../jobs/reads.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
-import type { JobReads } from '../../jobs/view.ts';
 import type { OperationDeps } from '../../operations/deps.ts';
 import type { TokenVerifier } from '../plugins/auth.ts';
 

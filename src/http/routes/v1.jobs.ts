@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
 import { Check } from 'typebox/value';
 import { ApiError } from '../../errors/index.ts';
-import { type JobReads, jobView } from '../../jobs/view.ts';
+import { type JobReads, readResults } from '../../jobs/reads.ts';
+import { jobView } from '../../jobs/view.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { answers, ref } from '../schemas/answers.ts';
 import { countParam } from '../schemas/common.ts';
@@ -192,7 +193,7 @@ function resultsRoute(app: ApiApp, ctx: RouteServices): void {
       const job = await ownJob(ctx.jobReads, request, true);
       const limit = limitOf(request.query.limit, 1000, 10_000);
       const from = request.query.cursor === undefined ? 0 : decode(request.query.cursor, Offset).o;
-      const data = await ctx.jobReads.results(job.id, from, limit);
+      const data = await readResults(ctx.jobReads, job.id, from, limit);
       const next = from + data.length;
       return { data, next_cursor: data.length > 0 && next < job.total ? encode({ o: next }) : null };
     },

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { checkBatchWrite, upsertRecord } from '../../operations/writes.ts';
 import { batchWrite, directWrite } from '../durable.ts';
@@ -63,6 +64,20 @@ const ROUTES: BatchRoute[] = [
   },
 ];
 
+/** The records (or ids) a body carries: delete takes `{"ids": […]}` or records with their ids. */
+function itemsOf(data: unknown): unknown[] {
+  return Array.isArray(data) ? data : (data as { ids: unknown[] }).ids;
+}
+
+/**
+ * The write interface a request forces with `X-CRM-Proxy-Interface`, as sent; undefined lets the
+ * service choose. Which values are valid is the connection's CRM's to say (checked by the operation).
+ */
+function requestedInterface(request: FastifyRequest): string | undefined {
+  const raw = request.headers['x-crm-proxy-interface'];
+  return Array.isArray(raw) ? raw[0] : raw;
+}
+
 export function register(app: ApiApp, ctx: RouteServices): void {
   for (const route of ROUTES) {
     const named = route.url.includes(':object_name');
@@ -86,12 +101,13 @@ export function register(app: ApiApp, ctx: RouteServices): void {
         },
       },
       async (request, reply) => {
+        const body = request.body as { data: unknown };
         const objectName = (request.params as { object_name?: string }).object_name;
         const write = await checkBatchWrite(ctx.operations, principalOf(request).connection, {
           operation: route.operation,
           ...(objectName === undefined ? {} : { objectName }),
-          data: (request.body as { data: unknown }).data,
-          requested: request.headers['x-crm-proxy-interface'],
+          items: itemsOf(body.data),
+          requested: requestedInterface(request),
         });
         return batchWrite(ctx, request, reply, write);
       },

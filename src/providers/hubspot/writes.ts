@@ -3,7 +3,7 @@ import { ApiError } from '../../errors/index.ts';
 import type { HandlerCall, JobHook } from '../adapter.ts';
 import { type OutboundResponse, parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
-import { journalSteps } from '../journal-steps.ts';
+import { JournalSteps } from '../journal-steps.ts';
 import { accountObject, writePipelines } from './account-objects.ts';
 import type { HubSpotApi, PerConnectionState } from './connection-state.ts';
 import { type ObjectRef, propertyInfos, resolveObject } from './objects.ts';
@@ -214,7 +214,7 @@ async function inRounds<T, K extends string | number>(
     send: (items: T[]) => Promise<Map<K, SaveResult>>;
   },
 ): Promise<Map<K, SaveResult>> {
-  const steps = journalSteps<[K, SaveResult][]>(job);
+  const steps = new JournalSteps<[K, SaveResult][]>(job);
   const journaled = async (items: T[], keys: K[], key: string): Promise<Map<K, SaveResult>> => {
     const state = await steps.state(key);
     if (state.kind === 'done') return new Map(state.results);

@@ -3,7 +3,7 @@ import { positionsWhere } from '../../lib/positions.ts';
 import type { JobHook } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse, mayHaveApplied } from '../errors.ts';
-import { journalSteps, type StepState } from '../journal-steps.ts';
+import { JournalSteps } from '../journal-steps.ts';
 import { type PreparedRecord, toCollectionsRecord } from './format.ts';
 import { cancelledResult, failedCallEntry, malformedId, normalizeResult, type Org, send } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
@@ -61,7 +61,7 @@ export async function viaCollections(
   for (let start = 0; start < items.length; start += size) starts.push(start);
   const keyOf = (start: number) => `${journal?.scope}:collections:${operation}:${start}`;
 
-  const steps = journalSteps<SaveResult[]>(journal?.hook, () => new Date(org.clock.now()).toISOString());
+  const steps = new JournalSteps<SaveResult[]>(journal?.hook, () => new Date(org.clock.now()).toISOString());
   const { known, sentAt } = await resumed(org, operation, objectName, items, journal, starts, (start) =>
     steps.state(keyOf(start)),
   );
@@ -126,7 +126,7 @@ async function resumed(
   items: PreparedRecord[] | string[],
   journal: WriteJournal | undefined,
   starts: number[],
-  state: (start: number) => Promise<StepState<SaveResult[]>>,
+  state: (start: number) => ReturnType<JournalSteps<SaveResult[]>['state']>,
 ) {
   const size = SALESFORCE_PROFILE.collectionsMaxRecords;
   const known = new Map<number, Array<SaveResult | undefined>>();

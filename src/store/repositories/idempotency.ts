@@ -41,17 +41,14 @@ export function idempotencyRepository(db: Kysely<Database>) {
       return { created: false, row: existing };
     },
 
-    /** Stores the answer to replay: its status, and its headers and body as JSON. */
     async complete(
       tokenId: string,
       key: string,
-      answer: { status: number; headers: Record<string, string>; body: unknown },
+      answer: { status: number; headers: string; body: string },
     ): Promise<void> {
-      const { status } = answer;
-      const [headers, body] = [JSON.stringify(answer.headers), JSON.stringify(answer.body)];
       await db
         .updateTable('idempotency_keys')
-        .set({ state: 'done', status, headers, body })
+        .set({ state: 'done', ...answer })
         .where(keyed(tokenId, key))
         .execute();
     },

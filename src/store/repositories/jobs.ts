@@ -1,11 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { SaveResult } from '../../domain/operations.ts';
 import type { JobCounts, JobRow, JobState, NewJobRow } from '../rows.ts';
 import type { Database, JobsTable } from '../schema.ts';
 
 const UNFINISHED: JobState[] = ['queued', 'running'];
-/** Results per stored piece. */
-const RESULTS_PER_PIECE = 500;
 
 // Every column but `input`: a job is read often (progress polls) and jobs stored by earlier
 // versions hold their whole input there (megabytes).
@@ -42,7 +39,7 @@ export function jobsRepository(db: Kysely<Database>) {
   return { ...rows(db), ...leases(db), ...runs(db), ...kept(db) };
 }
 
-/** A job's row: submitted with its input, read, listed. */
+/** A job's row: submitted, read, listed, counted by state, pruned when finished long ago. */
 function rows(db: Kysely<Database>) {
   return {
     async insert(row: NewJobRow): Promise<JobRow> {
@@ -50,22 +47,29 @@ function rows(db: Kysely<Database>) {
       const values = {
         ...given,
         state: 'queued' as const,
+        interface: null,
+        processed: 0,
+        succeeded: 0,
+        failed: 0,
+        crmJobIds: '[]',
+        cancelRequested: 0,
         leaseOwner: lease?.owner ?? null,
         leaseExpiresAt: lease?.until ?? null,
+        attempts: 0,
+        error: null,
         createdAt: now,
+        startedAt: null,
+        finishedAt: null,
         updatedAt: now,
       };
       // One transaction: a job is never seen (claimed, resumed, replayed) without all its input.
-      return db.transaction().execute(async (tx) => {
-        const job = await tx
-          .insertInto('jobs')
-          .values(values)
-          .returning(JOB_COLUMNS)
-          .executeTakeFirstOrThrow();
+      await db.transaction().execute(async (tx) => {
+        await tx.insertInto('jobs').values(values).execute();
         const pages = (inputPages ?? []).map((body, page) => ({ jobId: row.id, page, body }));
         if (pages.length > 0) await tx.insertInto('job_input_pages').values(pages).execute();
-        return toJob(job);
       });
+      const { input: _input, ...rest } = values;
+      return toJob(rest);
     },
     /** The job row's input text, as stored; null when there is no such job. */
     async input(id: string): Promise<string | null> {
@@ -107,10 +111,31 @@ function rows(db: Kysely<Database>) {
       const rows = await q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).execute();
       return rows.map(toJob);
     },
+    /** How many jobs the store holds in each state (metrics). */
+    async countByState(): Promise<Record<string, number>> {
+      const rows = await db
+        .selectFrom('jobs')
+        .select(['state', (eb) => eb.fn.countAll<string | number>().as('n')])
+        .groupBy('state')
+        .execute();
+      return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
+    },
+    /**
+     * Deletes jobs finished before `before`; the count. Their input pages, results and journal
+     * go with them (foreign keys on delete cascade).
+     */
+    async prune(before: string): Promise<number> {
+      const r = await db
+        .deleteFrom('jobs')
+        .where('state', 'not in', UNFINISHED)
+        .where('finishedAt', '<', before)
+        .executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
   };
 }
 
-/** A job's lease: taken, renewed, the jobs whose lease can be taken; a cancel, at once for a queued job without one. */
+/** A job's lease: taken, renewed, and the jobs whose lease can be taken. */
 function leases(db: Kysely<Database>) {
   return {
     /**
@@ -164,27 +189,10 @@ function leases(db: Kysely<Database>) {
         .execute();
       return rows.map((r) => r.id);
     },
-    /** Marks a cancel; a queued job nobody runs is cancelled at once. */
-    async requestCancel(id: string, now: string): Promise<void> {
-      await db
-        .updateTable('jobs')
-        .set({ cancelRequested: 1, updatedAt: now })
-        .where('id', '=', id)
-        .where('state', 'in', UNFINISHED)
-        .execute();
-      // Nobody runs a queued job without a lease: it ends here, before anything was sent.
-      await db
-        .updateTable('jobs')
-        .set({ state: 'cancelled', finishedAt: now, updatedAt: now })
-        .where('id', '=', id)
-        .where('state', '=', 'queued')
-        .where('leaseOwner', 'is', null)
-        .execute();
-    },
   };
 }
 
-/** A job's run: its progress, CRM job ids and outcome. */
+/** A job's run: its progress, CRM job ids, outcome and cancellation. */
 function runs(db: Kysely<Database>) {
   return {
     async progress(
@@ -213,10 +221,6 @@ function runs(db: Kysely<Database>) {
         .where('id', '=', id)
         .execute();
     },
-    /**
-     * Ends the job under `owner`'s lease, with its results (stored in the same transaction, so a
-     * completed job always has them); false when the lease is no longer held.
-     */
     async finish(
       id: string,
       owner: string,
@@ -225,52 +229,67 @@ function runs(db: Kysely<Database>) {
         counts: JobCounts;
         iface?: string | null | undefined;
         error?: string | null;
-        results?: readonly SaveResult[];
       },
       now: string,
     ): Promise<boolean> {
-      const { results = [] } = outcome;
-      return db.transaction().execute(async (tx) => {
-        const r = await tx
-          .updateTable('jobs')
-          .set({
-            state: outcome.state,
-            ...outcome.counts,
-            ...(outcome.iface == null ? {} : { interface: outcome.iface }),
-            error: outcome.error ?? null,
-            finishedAt: now,
-            updatedAt: now,
-            leaseOwner: null,
-            leaseExpiresAt: null,
-          })
-          .where('id', '=', id)
-          .where('leaseOwner', '=', owner)
-          .executeTakeFirst();
-        if (Number(r.numUpdatedRows) !== 1) return false;
-        // In pieces, so that a page of results reads one or two of them.
-        const pieces = [];
-        for (let first = 0; first < results.length; first += RESULTS_PER_PIECE) {
-          const piece = results.slice(first, first + RESULTS_PER_PIECE);
-          pieces.push({
-            jobId: id,
-            piece: first / RESULTS_PER_PIECE,
-            firstIndex: first,
-            results: JSON.stringify(piece),
-          });
-        }
-        if (pieces.length > 0) await tx.insertInto('job_results').values(pieces).execute();
-        return true;
-      });
+      const r = await db
+        .updateTable('jobs')
+        .set({
+          state: outcome.state,
+          ...outcome.counts,
+          ...(outcome.iface == null ? {} : { interface: outcome.iface }),
+          error: outcome.error ?? null,
+          finishedAt: now,
+          updatedAt: now,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+        })
+        .where('id', '=', id)
+        .where('leaseOwner', '=', owner)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+    /** Marks a cancel; a queued job nobody runs is cancelled at once. */
+    async requestCancel(id: string, now: string): Promise<void> {
+      await db
+        .updateTable('jobs')
+        .set({ cancelRequested: 1, updatedAt: now })
+        .where('id', '=', id)
+        .where('state', 'in', UNFINISHED)
+        .execute();
+      // Nobody runs a queued job without a lease: it ends here, before anything was sent.
+      await db
+        .updateTable('jobs')
+        .set({ state: 'cancelled', finishedAt: now, updatedAt: now })
+        .where('id', '=', id)
+        .where('state', '=', 'queued')
+        .where('leaseOwner', 'is', null)
+        .execute();
     },
   };
 }
 
-/** What is kept of jobs: results (written by `finish`) and journal, counts by state, pruning. */
+/** What a job keeps as it runs: its result pieces and its journal. */
 function kept(db: Kysely<Database>) {
   return {
-    /** A finished job's results at positions [from, from + limit), in input order. */
-    async results(id: string, from: number, limit: number): Promise<SaveResult[]> {
-      // The piece that holds `from` starts at or before it: take the last such, then the rest up to the end.
+    /** Results in pieces: `first` is the input position of each piece's first result. */
+    async putResults(id: string, pieces: Array<{ piece: number; first: number; results: string }>) {
+      if (pieces.length === 0) return;
+      await db.transaction().execute(async (tx) => {
+        await tx.deleteFrom('job_results').where('jobId', '=', id).execute();
+        await tx
+          .insertInto('job_results')
+          .values(pieces.map((p) => ({ jobId: id, piece: p.piece, firstIndex: p.first, results: p.results })))
+          .execute();
+      });
+    },
+    /** Pieces overlapping positions [from, to). */
+    async resultPieces(
+      id: string,
+      from: number,
+      to: number,
+    ): Promise<Array<{ first: number; results: string }>> {
+      // The piece that holds `from` starts at or before it: take the last such, then the rest up to `to`.
       const start = await db
         .selectFrom('job_results')
         .select('firstIndex')
@@ -279,59 +298,30 @@ function kept(db: Kysely<Database>) {
         .orderBy('firstIndex', 'desc')
         .limit(1)
         .executeTakeFirst();
-      const pieces = await db
+      return db
         .selectFrom('job_results')
-        .select(['firstIndex', 'results'])
+        .select(['firstIndex as first', 'results'])
         .where('jobId', '=', id)
         .where('firstIndex', '>=', start?.firstIndex ?? 0)
-        .where('firstIndex', '<', from + limit)
+        .where('firstIndex', '<', to)
         .orderBy('firstIndex')
         .execute();
-      // A piece's results sit at input positions firstIndex, firstIndex + 1, …
-      return pieces.flatMap((p) =>
-        (JSON.parse(p.results) as SaveResult[]).filter(
-          (_, k) => p.firstIndex + k >= from && p.firstIndex + k < from + limit,
-        ),
-      );
     },
-    /** A journal entry's value (stored as JSON text); undefined when there is none. */
-    async journalGet(id: string, key: string): Promise<unknown> {
+    async journalGet(id: string, key: string): Promise<string | undefined> {
       const r = await db
         .selectFrom('job_journal')
         .select('value')
         .where('jobId', '=', id)
         .where('key', '=', key)
         .executeTakeFirst();
-      return r === undefined ? undefined : JSON.parse(r.value);
+      return r?.value;
     },
-    async journalSet(id: string, key: string, entry: unknown, now: string): Promise<void> {
-      const value = JSON.stringify(entry);
+    async journalSet(id: string, key: string, value: string, now: string): Promise<void> {
       await db
         .insertInto('job_journal')
         .values({ jobId: id, key, value, updatedAt: now })
         .onConflict((oc) => oc.columns(['jobId', 'key']).doUpdateSet({ value, updatedAt: now }))
         .execute();
-    },
-    /** How many jobs the store holds in each state (metrics). */
-    async countByState(): Promise<Record<string, number>> {
-      const rows = await db
-        .selectFrom('jobs')
-        .select(['state', (eb) => eb.fn.countAll<string | number>().as('n')])
-        .groupBy('state')
-        .execute();
-      return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
-    },
-    /**
-     * Deletes jobs finished before `before`; the count. Their input pages, results and journal
-     * go with them (foreign keys on delete cascade).
-     */
-    async prune(before: string): Promise<number> {
-      const r = await db
-        .deleteFrom('jobs')
-        .where('state', 'not in', UNFINISHED)
-        .where('finishedAt', '<', before)
-        .executeTakeFirst();
-      return Number(r.numDeletedRows);
     },
   };
 }
