@@ -1,5 +1,6 @@
 // Environment → typed Config, read once at start-up from the declarations: the service's own
 // (service.ts) and each registered CRM's. Every problem is reported at once, by variable, never value.
+import { isIP } from 'node:net';
 import { BUILT_IN_PROVIDERS } from '../providers/index.ts';
 import { SERVICE_SETTINGS } from './service.ts';
 import { ConfigError, readSettings, type SettingsDeclaration } from './settings.ts';
@@ -12,7 +13,8 @@ export type ServerLimits = Config['limits'];
 /** `localhost`, 127.0.0.0/8 and ::1: a plain-http URL there never crosses a network. */
 function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '');
-  return /^(127(\.\d{1,3}){3}|(.+\.)?localhost|::1|0:0:0:0:0:0:0:1)$/i.test(host);
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return /^((.+\.)?localhost|::1|0:0:0:0:0:0:0:1)$/i.test(host);
 }
 
 /**
