@@ -174,8 +174,9 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     ...crm,
     ...work,
     bodyLimit: config.capacity.bodyLimitBytes,
-    // In-process buckets stay synchronous; only a shared (Redis) limit costs an await per request.
-    rateLimiter: rateLimit && new RateLimiter(rateLimit, clock, shared.mode() === 'local' ? null : shared),
+    // The service's shared state holds the buckets: in process (synchronous) without Redis, else
+    // one bucket per token across instances, an await per request.
+    rateLimiter: rateLimit && new RateLimiter(rateLimit, clock, shared),
     operators,
     setup: new FirstOperatorSetup({ operators, now }),
     requestLog,
