@@ -154,9 +154,7 @@ export function upsertRecord(
   record: unknown,
   matchKey: string,
 ): Promise<UpsertOutcome> {
-  const check = (adapter: CrmAdapter) => {
-    ensureObjectName(adapter, objectName);
-    checkFieldNames([record]);
-  };
+  // runOperation checks the object name itself.
+  const check = () => checkFieldNames([record]);
   return runOperation(deps, connection, 'upsert', { objectName, record, matchKey }, { check });
 }
