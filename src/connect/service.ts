@@ -176,9 +176,12 @@ export class ConnectService extends ConnectLinks implements ConnectFlowPort {
       const to = withParam(state.returnTo, reconnected ? 'reconnected' : 'connected', connection.id);
       // The same account connected before: flagged, with the earlier connection, not refused.
       const key = reconnected ? null : accountKey(connection);
-      const twin = (await this.deps.connections.list())
-        .filter((c) => c.id !== connection.id && key !== null && accountKey(c) === key)
-        .sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
+      const twin =
+        key === null
+          ? undefined
+          : (await this.deps.connections.list())
+              .filter((c) => c.id !== connection.id && accountKey(c) === key)
+              .sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
       return {
         kind: 'redirect',
         location: twin === undefined ? to : withParam(to, 'same_account_as', twin.id),
