@@ -104,6 +104,23 @@ describe('crm-proxy CLI: --help everywhere, the store found as the service finds
     assert.match(list.stderr, /No connections/);
   });
 
+  test('a bad option value is a usage error before any store is looked for or opened', async () => {
+    const cwd = join(root, 'bad-options');
+    mkdirSync(cwd);
+    for (const [args, message] of [
+      [['requests', 'list', '--status', '6xx'], /--status must be 2xx, 3xx, 4xx or 5xx/],
+      [['requests', 'list', '--limit', '0'], /--limit takes a whole number from 1 to 1000/],
+      [['usage', '--hours', '0'], /--hours takes a whole number from 1 to 168/],
+      [['jobs', 'list', '--limit', 'x'], /--limit takes a whole number from 1 to 1000/],
+    ] as const) {
+      const r = await runIn(cwd, [...args]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, message);
+      assert.doesNotMatch(r.stderr, /Store:/);
+    }
+    assert.equal(existsSync(join(cwd, 'data')), false);
+  });
+
   test('at a terminal the command asks first: no creates nothing, yes creates the store', async () => {
     const cwd = join(root, 'asked');
     mkdirSync(cwd);

@@ -9,6 +9,7 @@ import { type Group, leaf, listing } from './subcommands.ts';
 const list = listing({
   help: './bin/crm-proxy.mjs jobs list [--token ID] [--limit N] [--json]   write jobs, newest first',
   options: { token: { type: 'string' }, limit: { type: 'string' } },
+  check: (values) => whole(values.limit, '--limit', 50, 1000),
   load: (core, values) =>
     core.store.jobs.list({ limit: whole(values.limit, '--limit', 50, 1000), tokenId: values.token }),
   empty: 'No jobs.',

@@ -11,10 +11,13 @@ const list = listing({
     'request-id': { type: 'string' },
     limit: { type: 'string' },
   },
-  load(core, values) {
+  check(values) {
     if (values.status !== undefined && !/^[2-5]xx$/.test(values.status)) {
       throw new UsageError('--status must be 2xx, 3xx, 4xx or 5xx');
     }
+    whole(values.limit, '--limit', 50, 1000);
+  },
+  load(core, values) {
     return core.admin.requests({
       connection_id: values.connection,
       token_id: values.token,
@@ -59,6 +62,7 @@ export const usage = leaf({
     hours: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
+  check: (values) => whole(values.hours, '--hours', 168, 168),
   async run(core, values) {
     const hours = whole(values.hours, '--hours', 168, 168);
     const series = await core.admin.usage(hours, values.connection);

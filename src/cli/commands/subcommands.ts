@@ -19,6 +19,8 @@ export interface Leaf<O extends ParseArgsOptionsConfig = ParseArgsOptionsConfig>
   operands?: number | 'any';
   /** The store may be created where nothing configured one (init); others refuse to. */
   creates?: boolean;
+  /** Refuses bad option values (a UsageError) before anything is opened. */
+  check?(values: Values<O>): void;
   /** The exit code; undefined: a long-running command (serve, sandbox) owns the process from here on. */
   run(values: Values<O>, operands: string[], open: Open): Promise<number | undefined>;
 }
@@ -67,6 +69,7 @@ export function leaf<const O extends ParseArgsOptionsConfig = Record<never, neve
 export function listing<T, const O extends ParseArgsOptionsConfig = Record<never, never>>(spec: {
   help: string;
   options?: O;
+  check?(values: Values<O>): void;
   load(core: Core, values: Values<O>): Promise<readonly T[]>;
   empty: string;
   headers: string[];
@@ -76,6 +79,7 @@ export function listing<T, const O extends ParseArgsOptionsConfig = Record<never
   return leaf({
     help: spec.help,
     options,
+    check: spec.check as Leaf['check'],
     async run(core, values) {
       const items = await spec.load(core, values as Values<O>);
       printListing(items, values.json === true, spec.empty, spec.headers, spec.row);
@@ -122,5 +126,6 @@ export function runNode(node: Node, path: string[], args: string[], open: Open):
   const want = node.operands;
   if (typeof want === 'number' && (positionals.length !== want || positionals.some((p) => p === '')))
     throw new UsageError(`usage: ${node.help.split('\n')[0]!.split(/\s{2,}/)[0]}`);
+  node.check?.(values);
   return node.run(values, positionals, open);
 }
