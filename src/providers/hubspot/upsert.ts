@@ -136,20 +136,24 @@ async function uniqueUpsert(
     const errors = [record === undefined ? notWritten : entry];
     return { action: 'unique_property_upsert', result: { success: false, errors } };
   }
-  const answered = response.status === 200 || response.status === 201 || response.status === 207;
-  if (!answered && response.status !== 400 && response.status !== 409) {
+  // 400 or 409: the refusal is the record's.
+  if (response.status === 400 || response.status === 409) {
+    const errors = recordErrors(parseJson<HubSpotErrorEntry>(response) ?? {});
+    return { action: 'unique_property_upsert', result: { success: false, errors } };
+  }
+  if (response.status !== 200 && response.status !== 201 && response.status !== 207) {
     throw crmErrorFromResponse('hubspot', response, `batch upsert of ${object.name}`);
   }
-  // 2xx: the record's result, else the errors listed; 400 or 409: the refusal is the record's.
-  const body = parseJson<BatchAnswer & HubSpotErrorEntry>(response) ?? {};
-  const r = answered ? body.results?.[0] : undefined;
+  // 2xx: the record's result, else the errors listed.
+  const body = parseJson<BatchAnswer>(response) ?? {};
+  const r = body.results?.[0];
   if (r !== undefined && typeof r.id === 'string') {
     // A resend after a lost answer finds the record the lost attempt created: its creation says.
     const record = r.new === true || response.attempts === 1 ? null : await holder();
     const created = r.new === true || (record != null && createdSinceSend(record, sentAt));
     return { action: created ? 'insert' : 'update', result: written(r.id) };
   }
-  const errors = answered ? (body.errors ?? []).flatMap(recordErrors) : recordErrors(body);
+  const errors = (body.errors ?? []).flatMap(recordErrors);
   return {
     action: 'unique_property_upsert',
     result: { success: false, errors: errors.length > 0 ? errors : [UNREPORTED] },
