@@ -3,6 +3,7 @@
 // several in one process), errors with exit codes, durations, secrets, tables.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createInterface } from 'node:readline';
+import { wholeNumber } from '../lib/whole-number.ts';
 import type { ProviderModule } from '../providers/adapter.ts';
 
 export interface CliIo {
@@ -74,10 +75,8 @@ export function parseDuration(value: string, flag: string): number {
 
 /** `--flag N`: a whole number from 1 to `max`, `fallback` when the flag is absent. */
 export function whole(value: string | undefined, flag: string, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!/^[0-9]+$/.test(value) || n < 1 || n > max)
-    throw new UsageError(`${flag} takes a whole number from 1 to ${max}`);
+  const n = wholeNumber(value, fallback, max);
+  if (n === null) throw new UsageError(`${flag} takes a whole number from 1 to ${max}`);
   return n;
 }
 

@@ -4,9 +4,9 @@ import { Check } from 'typebox/value';
 import { ApiError } from '../../errors/index.ts';
 import { type JobReads, readResults } from '../../jobs/reads.ts';
 import { jobView } from '../../jobs/view.ts';
+import { wholeNumber } from '../../lib/whole-number.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { answers, ref } from '../schemas/answers.ts';
-import { countParam } from '../schemas/common.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
 // The token's durable write jobs: list them, follow one, cancel it, read its results page by page.
@@ -32,7 +32,7 @@ const page = (item: TSchema, description: string) =>
 
 /** `limit` of a page: a whole number from 1 to `max`, else a 400 naming the parameter. */
 function limitOf(raw: string | undefined, fallback: number, max: number): number {
-  const n = countParam(raw, fallback, max);
+  const n = wholeNumber(raw, fallback, max);
   if (n === null) {
     throw new ApiError('invalid_body', `The limit query parameter must be a whole number from 1 to ${max}.`, {
       details: [{ path: 'query:limit', value: String(raw).slice(0, 10) }],

@@ -22,10 +22,3 @@ export const CrmRecord = Type.Record(Type.String(), Type.Unknown(), {
 
 export const MAX_RECORDS = 10_000;
 export const MAX_IDS = 10_000;
-
-/** A whole-number query parameter from 1 to `max`, `fallback` when absent; null when it is not one. */
-export function countParam(raw: string | undefined, fallback: number, max: number): number | null {
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  return /^[0-9]+$/.test(raw) && n >= 1 && n <= max ? n : null;
-}

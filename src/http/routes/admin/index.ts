@@ -4,8 +4,8 @@ import { type TSchema, Type } from 'typebox';
 import type { OperatorService } from '../../../admin/operators.ts';
 import type { AdminService } from '../../../admin/service.ts';
 import { ApiError } from '../../../errors/index.ts';
+import { wholeNumber } from '../../../lib/whole-number.ts';
 import { answers, noBody } from '../../schemas/answers.ts';
-import { countParam } from '../../schemas/common.ts';
 import { type ApiApp, typed } from '../types.ts';
 import {
   ConnectionView,
@@ -49,7 +49,7 @@ const doc = <I extends { params?: TSchema; querystring?: TSchema; body?: TSchema
 
 /** A whole-number query parameter from 1 to `max`, else a 400 naming it. */
 function bounded(raw: string | undefined, name: string, fallback: number, max: number): number {
-  const n = countParam(raw, fallback, max);
+  const n = wholeNumber(raw, fallback, max);
   if (n === null)
     throw new ApiError('invalid_value', `${name} must be from 1 to ${max}.`, { details: [{ field: name }] });
   return n;
