@@ -81,11 +81,8 @@ export interface AppContext {
 }
 
 /**
- * The service's logger: JSON lines on stdout (or in `config.logFile`), written asynchronously in
- * batches of about 4 KiB rather than one write per line (two request lines per request would
- * otherwise cost about a quarter of the pass-through's throughput). A line waits at most
- * LOG_FLUSH_MS; whatever is pending is written synchronously when the process exits, crashes included
- * (on a pipe or a socket, only what the reader takes at once: exit never waits for a stalled reader).
+ * The service's logger: JSON lines on stdout (or `config.logFile`), written asynchronously in
+ * batches (a write per line costs the pass-through dearly); pending lines are written at exit.
  */
 export function createLogger(
   config: Pick<Config, 'logLevel' | 'logFile'>,
@@ -99,8 +96,7 @@ export function createLogger(
   };
   if (config.logLevel === 'silent') return pino(options);
   const toFile = config.logFile !== undefined && config.logFile !== '-';
-  // A pipe (`npm start | …`) or a socket is written without ever blocking, up to a bound past which
-  // lines are dropped and counted (src/lib/log-destination.ts); a file or a terminal as before.
+  // A pipe or a socket never blocks the service (lib/log-destination.ts).
   const piped = toFile ? undefined : pipeLogDestination();
   if (piped !== undefined) {
     const logger = pino(options, piped);
@@ -117,10 +113,7 @@ export function createLogger(
   return pino(options, destination);
 }
 
-/**
- * What a caller may give beside the configuration: the logger, the clock, and test seams. Every
- * setting comes from the configuration (`loadConfig`), the same way for tests as for users.
- */
+/** What a caller may give beside the configuration (every setting comes from it): the logger, the clock, test seams. */
 export interface ContextOverrides {
   logger?: Logger;
   /** Where the key loading says what it did (default: the logger). */
@@ -131,20 +124,13 @@ export interface ContextOverrides {
   providers?: readonly ProviderModule[];
   /** PostgreSQL only: keep the tables in this schema (test isolation). */
   pgSchema?: string;
-  /**
-   * Sandbox CRMs, by provider: the OAuth client sandbox connections use, and where the sandbox
-   * listens when the connect flow may send browsers there.
-   */
+  /** Sandbox CRMs by provider: their OAuth client, and their address when the connect flow may send browsers there. */
   sandboxes?: Record<Provider, OAuthClient & { url?: string }>;
 }
 
 type Base = Awaited<ReturnType<typeof openBase>>;
 
-/**
- * Wires the services together in three steps: the process-wide pieces (`openBase`), the CRM side
- * (`crmServices`), then the operations and durable jobs built on it (`workServices`). Constructors
- * take one options object; nothing is global.
- */
+/** Wires the services: process-wide pieces (`openBase`), the CRM side (`crmServices`), then operations and jobs (`workServices`). */
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const modules = overrides.providers ?? BUILT_IN_PROVIDERS;
   const base = await openBase(config, overrides, modules);
@@ -174,8 +160,6 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     ...crm,
     ...work,
     bodyLimit: config.capacity.bodyLimitBytes,
-    // The service's shared state holds the buckets: in process (synchronous) without Redis, else
-    // one bucket per token across instances, an await per request.
     rateLimiter: rateLimit && new RateLimiter(rateLimit, clock, shared),
     operators,
     setup: new FirstOperatorSetup({ operators, now }),
@@ -200,9 +184,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
 }
 
 /**
- * The logger, the clock, the keys, the shared state (Redis when `REDIS_URL` is set, else this
- * process alone), the store, the metrics and the tracing. Redis, prom-client and OpenTelemetry are
- * loaded only when configured, so an unused library is never resident.
+ * The logger, clock, keys, shared state, store, metrics and tracing. Redis, prom-client and
+ * OpenTelemetry are imported only when configured, so an unused library is never resident.
  */
 async function openBase(config: Config, overrides: ContextOverrides, modules: readonly ProviderModule[]) {
   const logger = overrides.logger ?? createLogger(config);
@@ -222,8 +205,8 @@ async function openBase(config: Config, overrides: ContextOverrides, modules: re
     dataDir: config.dataDir,
     pgSchema: overrides.pgSchema,
     clock,
-    // With Redis, token and connection changes are also counted there, so every instance sees
-    // them on its next request (PostgreSQL's NOTIFY alone arrives a moment later).
+    // With Redis, store changes are counted there too: every instance sees them on its next
+    // request (PostgreSQL's NOTIFY alone arrives a moment later).
     relay:
       shared.mode() === 'local'
         ? undefined
@@ -363,7 +346,6 @@ function outboundClient({ config, clock, logger, metrics }: Base): HttpClient {
   const outboundLog = logger.child({ component: 'outbound' });
   client.addHook((event) => {
     metrics?.recordCrmCall(event);
-    // The request and job the call was made for (lib/call-context.ts), so a job's calls can be followed.
     const entry = { ...currentCallIds(), ...event };
     const failed = event.retry !== undefined || event.failure !== undefined || (event.status ?? 0) >= 500;
     if (failed) outboundLog.warn(entry, 'crm call failed');

@@ -1,8 +1,6 @@
-// SharedState on Redis (REDIS_URL): every check-and-take is one Lua script, so it is atomic across
-// instances, and every script reads Redis's own clock (TIME), so instances need not agree on the
-// time. Redis is never on the critical path: every command is bounded by a short timeout, and
-// while Redis does not answer the instance falls back to per-instance limits (LocalSharedState),
-// says so in `mode()` and logs once per change; it reconnects by itself.
+// SharedState on Redis (REDIS_URL): each check-and-take is one Lua script on Redis's own clock
+// (TIME), atomic across instances that need not agree on the time. Every command is bounded; while
+// Redis does not answer, the instance falls back to per-instance limits (LocalSharedState).
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import {
@@ -36,9 +34,9 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(burst * 1000 / rate) + 1000)
 return wait`;
 
 /**
- * KEYS[1] window (sorted set: member = slot id, score = when the slot leaves: a call in flight is
- * scored one lease ahead, a finished call at its answer time plus the window), KEYS[2] blocked-until.
- * ARGV max, windowMs, id, leaseMs. Answers {1, count} or {0, waitMs, count}.
+ * KEYS[1] window (sorted set: slot id scored by when it leaves: a lease ahead while in flight, a
+ * window after the answer), KEYS[2] blocked-until. ARGV max, windowMs, id, leaseMs.
+ * Answers {1, count} or {0, waitMs, count}.
  */
 const RESERVE_SLOT = `${NOW_MS}
 local max = tonumber(ARGV[1])
@@ -73,15 +71,11 @@ redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
 return 1`;
 
-/** KEYS[1] places; ARGV id, channel, key: gives the place back and wakes the instances waiting for one. */
+/** KEYS[1] places; ARGV id, channel, key: frees the place and wakes the instances waiting for one. */
 const RELEASE_PLACE = `if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then redis.call('PUBLISH', ARGV[2], ARGV[3]) end
 return 1`;
 
-/**
- * KEYS[1] a window or a place set; ARGV leaseMs, then the ids this instance still holds there (or a
- * finished call's slot, with the window as its lease): each is kept one lease from now (only if
- * still there: XX), and the key lives at least that long.
- */
+/** KEYS[1] a window or a place set; ARGV leaseMs, ids: each id still there (XX) is kept one lease from now. */
 const RENEW = `${NOW_MS}
 local lease = tonumber(ARGV[1])
 for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', now + lease, ARGV[i]) end
@@ -97,19 +91,14 @@ const SCRIPTS = {
   renew: RENEW,
 };
 
-/** Prefix of every key and channel. */
 const PREFIX = 'crm-proxy:';
-/**
- * How long a pacing slot of a call in flight is kept without renewal. This instance renews what it
- * holds (slots and places) every third of their lease, so a killed instance's share is free again
- * within one lease.
- */
+/** A call in flight keeps its pacing slot this long without renewal (a killed instance's slots free up soon). */
 const SLOT_LEASE_MS = 10_000;
 
 export interface RedisSharedStateOptions {
   url: string;
-  /** Bound of every Redis command (default 500 ms: short, yet above a busy event loop's lag). */
-  commandTimeoutMs?: number;
+  /** Bound of every Redis command. */
+  commandTimeoutMs: number;
   now: () => number;
   log: { info(msg: string): void; warn(msg: string): void };
 }
@@ -124,9 +113,9 @@ export class RedisSharedState implements SharedState {
   readonly #instance = randomBytes(6).toString('hex');
   readonly #timeoutMs: number;
   #ids = 0;
-  /** Whether the last command (or connection event) found Redis answering; null before the first. */
+  /** Whether Redis answered last; null before the first command or connection event. */
   #healthy: boolean | null = null;
-  /** After a failure, Redis is left alone until this instant (no request waits on a dead Redis twice a second). */
+  /** After a failure, Redis is left alone until this instant (no request waits on a dead Redis). */
   #downUntil = 0;
   #subscribed = new Set<string>();
   #closed = false;
@@ -135,14 +124,13 @@ export class RedisSharedState implements SharedState {
     this.#local = new LocalSharedState(options.now);
     this.#log = options.log;
     this.#now = options.now;
-    this.#timeoutMs = options.commandTimeoutMs ?? 500;
+    this.#timeoutMs = options.commandTimeoutMs;
     const common = {
-      lazyConnect: false,
       // Fail at once while disconnected (the caller falls back) instead of queueing the command.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       connectTimeout: 2000,
-      // Each call is bounded by #bounded; this only keeps a command from hanging on forever.
+      // #bounded bounds each call; this only keeps a command from hanging forever.
       commandTimeout: Math.max(5000, this.#timeoutMs * 4),
       // Reconnect forever, at most every 2 s.
       retryStrategy: (times: number) => Math.min(100 * times, 2000),
@@ -207,8 +195,7 @@ export class RedisSharedState implements SharedState {
 
   async finishSlot(key: string, id: string, windowMs: number): Promise<void> {
     this.#leases.drop(`win:${key}`, id);
-    // The slot leaves one window from now, and the key lives at least that long (renewals keep it
-    // one lease ahead only).
+    // The slot leaves one window from now.
     await this.#try(() => this.#script('renew', `win:${key}`, windowMs, id));
   }
 
@@ -245,8 +232,7 @@ export class RedisSharedState implements SharedState {
   }
 
   async publish(channel: string, message: string): Promise<void> {
-    // This instance acts at once; the others hear it through Redis (or not at all while it is down:
-    // their caches then expire on their own).
+    // Others hear it through Redis; while it is down, their caches expire on their own.
     this.#local.deliver(channel, message);
     await this.#try(() => this.#client.publish(PREFIX + channel, message));
   }
@@ -271,7 +257,7 @@ export class RedisSharedState implements SharedState {
     return commands[`crmp_${name}`]!.apply(this.#client, args);
   }
 
-  /** Runs `work` on Redis; while Redis is down (or fails) nothing happens. */
+  /** Runs `work` on Redis; while Redis is down, nothing happens. */
   #try(work: () => Promise<unknown>): Promise<unknown> {
     return this.#attempt(work, () => undefined);
   }
@@ -291,9 +277,8 @@ export class RedisSharedState implements SharedState {
   }
 
   /**
-   * Rejects when `work` has not settled `#timeoutMs` after it started. The check runs in the event
-   * loop's check phase, after the poll phase has read the sockets: when the loop itself was busy past
-   * the deadline, an answer already waiting in Redis's socket still counts (no false "Redis is down").
+   * Rejects when `work` has not settled `#timeoutMs` after it started. The rejection waits for the
+   * check phase, so an answer already in the socket of a busy loop still counts.
    */
   #bounded<T>(work: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
@@ -321,13 +306,10 @@ export class RedisSharedState implements SharedState {
 }
 
 /**
- * What this instance holds in shared state (pacing slots, concurrency places), renewed at least
- * every third of its lease for as long as it is held. Leases stay short: when the instance dies the renewals
- * stop, and its share is free again within one lease instead of after the longest call it might
- * have made.
+ * What this instance holds in shared state (slots, places), renewed every third of its lease: when
+ * the instance dies, its share is free again within one short lease.
  */
 class HeldLeases {
-  /** key → the lease of what is held there, and the ids held. */
   readonly #held = new Map<string, { leaseMs: number; ids: Set<string> }>();
   readonly #renew: (key: string, leaseMs: number, ids: string[]) => Promise<unknown>;
   /** One timer, at a third of the shortest lease held, while anything is held. */
@@ -346,9 +328,7 @@ class HeldLeases {
     if (periodMs >= this.#periodMs) return;
     clearInterval(this.#timer);
     this.#periodMs = periodMs;
-    this.#timer = setInterval(() => void this.#renewAll(), periodMs);
-    // It never keeps the process up.
-    this.#timer.unref();
+    this.#timer = setInterval(() => void this.#renewAll(), periodMs).unref();
   }
 
   drop(key: string, id: string): void {
