@@ -63,10 +63,7 @@ export async function startService(
   };
 }
 
-/**
- * SIGTERM / SIGINT: stop taking requests, finish the ones in flight, then run `close`. A second
- * signal, or a close that hangs past 30 seconds, exits at once.
- */
+/** SIGTERM / SIGINT: run `close` (in-flight requests finish); a second signal, or 30 seconds, exits at once. */
 export function onShutdownSignal(close: () => Promise<void>, log: (msg: string) => void): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

@@ -1,8 +1,6 @@
 /**
- * Admits work by weight, first come first served: a piece of work enters while the weight inside
- * stays within `capacity`, or when nothing is inside (so a piece heavier than the capacity still
- * runs, alone). Those that wait are admitted in arrival order: a light piece does not overtake a
- * heavy one, so the heavy one cannot wait forever.
+ * Admits work by weight while the weight inside stays within `capacity` (or alone, when heavier).
+ * Waiters enter in arrival order, so a heavy piece is never starved by light ones.
  */
 export class AdmissionQueue {
   readonly #capacity: number;
@@ -19,10 +17,7 @@ export class AdmissionQueue {
     return this.#waiting.length === 0 && this.#room(weight);
   }
 
-  /**
-   * Waits for entry. Resolves with the function that leaves (call it once, when the work ends), or
-   * with undefined when `signal` aborts first (the piece then never entered).
-   */
+  /** Waits for entry: resolves with the function that leaves, or undefined when `signal` aborts first. */
   enter(weight: number, signal?: AbortSignal): Promise<(() => void) | undefined> {
     if (this.fits(weight)) return Promise.resolve(this.#admit(weight));
     if (signal?.aborted === true) return Promise.resolve(undefined);

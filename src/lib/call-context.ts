@@ -1,7 +1,5 @@
-// What the work in progress belongs to, through one AsyncLocalStorage scope: the request (opened by
-// the HTTP layer for every API request) and the job (opened by the job runner). Outbound CRM calls
-// are logged with the ids and counted on the request's meter. Calls made outside any request or
-// job (start-up checks) carry nothing and count nowhere.
+// The request and job the work in progress belongs to (one AsyncLocalStorage scope), so outbound
+// CRM calls are logged with their ids and counted on the request's meter.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** What one inbound request spent on the CRM: every outbound attempt made while serving it. */

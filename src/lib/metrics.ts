@@ -1,6 +1,4 @@
-// Prometheus metrics of one service process (prom-client). The CRM label takes the provider
-// profile id of the connection (`crm`), never a name written here; `none` when no connection is
-// known (health checks, refused tokens).
+// Prometheus metrics (prom-client). The `crm` label is a provider profile id, `none` without a connection.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What the outbound HTTP client reports about each attempt (a structural copy of its CallEvent). */

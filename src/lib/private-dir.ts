@@ -2,11 +2,8 @@ import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path';
 
 /**
- * The data directory holds the SQLite store (sealed credentials, token hashes), the generated
- * development key and sandbox.json (API tokens): owner-only, directory 0700 and files 0600.
- * Modes are fixed rather than merely reported, at every start; a mode that cannot be fixed (the
- * directory belongs to another user) stops the start with a message saying what to do.
- * Windows has no such modes: nothing is checked there.
+ * The data directory holds secrets (the store, the development key, sandbox.json): 0700 and files
+ * 0600, fixed at every start, or the start stops saying what to do. Windows has no such modes.
  */
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
@@ -40,9 +37,8 @@ export function ensurePrivateDir(dir: string): void {
 }
 
 /**
- * Runs `create` (synchronous: nothing else runs meanwhile) with a umask that gives new files no
- * group or other bits, for files whose mode the caller does not choose: SQLite's database, and
- * through it its -wal and -shm files, which SQLite creates with the database file's own mode.
+ * Runs `create` (synchronous) under a umask without group or other bits, for files whose mode the
+ * caller does not choose (SQLite's database, whose mode its -wal and -shm files copy).
  */
 export function withPrivateUmask<T>(create: () => T): T {
   if (!CHECKS_MODES) return create();
@@ -55,9 +51,8 @@ export function withPrivateUmask<T>(create: () => T): T {
 }
 
 /**
- * Writes `content` to `file` in a private directory, owner-only. The mode passed to the write only
- * applies to a new file, so an existing one is set to 0600 as well. `flag: 'wx'` fails with EEXIST
- * instead of replacing a file another process created first.
+ * Writes `file` owner-only in a private directory (chmod too: the write's mode applies only to a new
+ * file). `wx` fails with EEXIST rather than replace another process's file.
  */
 export function writePrivateFile(file: string, content: string, flag: 'w' | 'wx' = 'w'): void {
   ensurePrivateDir(dirname(file));

@@ -1,10 +1,6 @@
 import type { Clock } from './clock.ts';
 
-/**
- * The one retry and polling loop. Each caller keeps its own pure decision — "given this outcome of
- * attempt n, wait this long and try again, or stop" — and this loop runs it on the injected clock,
- * so every retry and poll in the service is testable without real time.
- */
+/** The one retry and polling loop: each caller's pure decision (`next`) run on the injected clock. */
 export interface RetryPlan<T> {
   /** One attempt (numbered from 1). Errors it throws end the loop. */
   attempt(n: number): Promise<T>;

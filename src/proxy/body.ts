@@ -12,12 +12,9 @@ export interface ReplayKeeping {
 }
 
 /**
- * The request body of one pass-through, streamed to the CRM as it arrives. While it streams, a
- * copy is kept up to `limit` bytes (and none at all when the declared length is larger): if the CRM
- * rejects the access token, a kept body can be sent again with a fresh one. A larger body cannot
- * be replayed; for those the token manager's refresh ahead of a known expiry is what avoids the 401.
- * The copy's bytes are reserved from the instance's budget (`replay-copy.ts`) and go back to it
- * with `release()`, which the pass-through calls however the request ends.
+ * The request body of one pass-through, streamed to the CRM as it arrives. A copy up to `limit` bytes
+ * (reserved from the instance's budget until `release()`) lets a CRM 401 be answered by a replay with
+ * a fresh token; larger bodies rely on the token manager refreshing ahead of expiry.
  */
 export class ProxyBody {
   readonly #source: Readable | undefined;
@@ -38,8 +35,7 @@ export class ProxyBody {
     // Declared larger than the limit: never replayable, nothing kept.
     if (keeping !== null && (declaredLength === undefined || declaredLength <= limit))
       this.#kept = new ReplayCopy(keeping.budget);
-    // Always through a stream of our own, so an upload the CRM stopped reading can be ended
-    // without touching the client's socket.
+    // A stream of our own: an upload the CRM stopped reading ends without touching the client's socket.
     const forward = new PassThrough();
     this.#forward = forward;
     this.#ended = new Promise<void>((resolve, reject) => {
@@ -73,10 +69,7 @@ export class ProxyBody {
     return this.#forward;
   }
 
-  /**
-   * The CRM has answered (or given up) and reads no more: end the upload to it and drain the
-   * rest of the client's body, so both connections can be reused.
-   */
+  /** The CRM reads no more: end the upload and drain the client's body, so both connections can be reused. */
   abandon(): void {
     this.release();
     if (this.#source === undefined || this.#source.readableEnded || !this.#forwarding) return;
@@ -99,8 +92,8 @@ export class ProxyBody {
   }
 
   /**
-   * The whole body again for a second attempt: `undefined` when there is no body, `null` when it
-   * was not kept (too large, no budget left, not copied at all) or the upload failed. Reads whatever the first attempt left unread.
+   * The whole body again for a second attempt (reading what the first left unread): `undefined`
+   * without a body, `null` when it was not kept or the upload failed.
    */
   async replay(): Promise<Buffer | undefined | null> {
     if (this.#source === undefined) return undefined;

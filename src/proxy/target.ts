@@ -40,17 +40,14 @@ function show(o: Origin): string {
 }
 
 /**
- * The origins a connection's pass-through may name: the CRM host of the connection and nothing
- * else. The provider may add the public host names clients write for the same account (an
- * instance URL; for a sandbox connection, the real CRM's host), all mapped to the connection's API
- * base URL, so the same client code runs against the sandbox and the real CRM.
+ * The origins a connection's pass-through may name: its CRM host, plus the public hosts the provider
+ * adds for the same account (so client code runs unchanged against a sandbox), all mapped to its API base URL.
  */
 export function proxyTargets(
   adapter: Pick<CrmAdapter, 'defaultApiBaseUrl' | 'handlers'>,
   connection: Connection,
 ): ProxyTargets {
-  // Worked out once per connection object: the token cache hands out the same object until the
-  // connection (or anything in the store) changes, and then a new one.
+  // Once per connection object: the token cache hands out a new one when the connection changes.
   const known = targetsOf.get(connection);
   if (known !== undefined) return known;
   const destination = adapter.defaultApiBaseUrl(connection).replace(/\/+$/, '');
@@ -163,20 +160,14 @@ export function resolveTarget(targets: ProxyTargets, rawTarget: string, query: s
 }
 
 /**
- * The sandboxes' control API (`/__sandbox/…`: call counts, fault injection, realism, reset) is
- * for the operator and the tests, never for token holders: through pass-through one token could
- * inject faults into, or reset, the sandbox every other token uses. No real CRM path has such a
- * segment, so it is refused on every connection, however it is spelled.
+ * The sandboxes' control API (fault injection, reset) is never for token holders: one token could
+ * break the sandbox for all others. No real CRM path has the segment, so every connection refuses it.
  */
 const CONTROL_SEGMENT = '__sandbox';
 
-/**
- * True when `path` names the control API in any spelling a server might route the same way: any
- * case, percent-encoded characters, doubled slashes, or a matrix parameter (`;x`) after the name.
- * Undecodable percent-encoding counts as a match (nothing sane needs it).
- */
+/** True when `path` names the control API in any spelling a server might route alike (case, encoding, `;x`); undecodable counts. */
 function namesSandboxControl(path: string): boolean {
-  // Checked on every pass-through: a path that names it nowhere, in no spelling, needs no split.
+  // Fast path: a path without `%` or the name needs no split.
   if (!path.includes('%') && !path.toLowerCase().includes(CONTROL_SEGMENT)) return false;
   let decoded: string;
   try {
