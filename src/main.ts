@@ -18,7 +18,6 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** Process entry without the process: config → createContext → buildApp → listen. */
 export async function startService(
   config: Config,
   overrides: ContextOverrides = {},

@@ -1,7 +1,4 @@
-/**
- * Admits work by weight while the weight inside stays within `capacity` (or alone, when heavier).
- * Waiters enter in arrival order, so a heavy piece is never starved by light ones.
- */
+/** Admits work by weight within `capacity` (alone when heavier), in arrival order so heavy pieces never starve. */
 export class AdmissionQueue {
   readonly #capacity: number;
   #weight = 0;

@@ -16,12 +16,6 @@ export const systemClock: Clock = {
       : delay(ms, undefined, { signal }).catch(() => {}),
 };
 
-/** A clock that only tells the time (tests that shift `now`) waits in real time. */
-export function withSystemSleep(clock: Pick<Clock, 'now'> & Partial<Pick<Clock, 'sleep'>>): Clock {
-  const sleep = clock.sleep === undefined ? systemClock.sleep : clock.sleep.bind(clock);
-  return { now: () => clock.now(), sleep };
-}
-
 let isoSecond = Number.NaN;
 let isoPrefix = '';
 

@@ -11,10 +11,7 @@ export interface SharedPlaces {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/**
- * Runs at most `concurrency` tasks at once, the others waiting in arrival order. With shared places
- * (Redis), a task also needs one of the places all instances share (granted at once while degraded).
- */
+/** At most `concurrency` tasks at once, in arrival order; with Redis, also one of the places all instances share. */
 export class ConcurrencyLimiter {
   readonly #concurrency: number;
   readonly #shared: SharedPlaces | undefined;

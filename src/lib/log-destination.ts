@@ -8,6 +8,7 @@
 // - it is built here rather than with `pino.destination()`, so pino registers no exit flush.
 import { fstatSync, writeSync } from 'node:fs';
 import { Socket } from 'node:net';
+import { symbols } from 'pino';
 import sonicBoom from 'sonic-boom';
 
 // A CommonJS module typed with a named export.
@@ -23,7 +24,7 @@ const MAX_QUEUED_BYTES = 1 << 20;
 
 const lineCount = (text: string) => text.match(/\n/g)?.length ?? 0;
 
-/** A non-blocking destination for stdout when it is a pipe or a socket; undefined otherwise (those writes do not stall). */
+/** A non-blocking destination for stdout when it is a pipe or a socket; undefined otherwise (no stalls there). */
 export function pipeLogDestination(): StdoutDestination | undefined {
   let stat: ReturnType<typeof fstatSync>;
   try {
@@ -43,7 +44,6 @@ class StdoutDestination {
   #batch = '';
   /** Batches handed to sonic-boom and not yet written in full. */
   readonly #handed: Array<{ bytes: number; lines: number }> = [];
-  #handedBytes = 0;
   #dropped = 0;
   /** Dropped lines not yet reported in the log itself. */
   #unreported = 0;
@@ -100,7 +100,7 @@ class StdoutDestination {
   async close(graceMs: number): Promise<void> {
     if (this.#gone) return;
     this.#send();
-    if (this.#handedBytes > 0) {
+    if (this.#handed.length > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, graceMs);
         this.#drained = () => {
@@ -110,7 +110,7 @@ class StdoutDestination {
       });
       this.#drained = undefined;
     }
-    if (this.#handedBytes > 0) this.#giveUp();
+    if (this.#handed.length > 0) this.#giveUp();
   }
 
   #drop(lines: number): void {
@@ -124,10 +124,7 @@ class StdoutDestination {
     this.#sonic.write(text);
     if (this.#refused) return false;
     const bytes = Buffer.byteLength(text);
-    if (bytes > 0) {
-      this.#handed.push({ bytes, lines: lineCount(text) });
-      this.#handedBytes += bytes;
-    }
+    if (bytes > 0) this.#handed.push({ bytes, lines: lineCount(text) });
     return true;
   }
 
@@ -149,7 +146,6 @@ class StdoutDestination {
 
   /** The reader took `n` bytes: it reads again, so lines lost before are reported. */
   #written(n: number): void {
-    this.#handedBytes -= n;
     let left = n;
     while (left > 0 && this.#handed.length > 0) {
       const head = this.#handed[0]!;
@@ -158,7 +154,7 @@ class StdoutDestination {
       left -= taken;
       if (head.bytes === 0) this.#handed.shift();
     }
-    if (this.#handedBytes <= 0) this.#drained?.();
+    if (this.#handed.length === 0) this.#drained?.();
     if (n > 0 && this.#unreported > 0 && !this.#noteDue) {
       this.#noteDue = true;
       process.nextTick(() => this.#report());
@@ -182,7 +178,6 @@ class StdoutDestination {
     if (this.#gone) return;
     this.#gone = true;
     for (const handed of this.#handed.splice(0)) this.#drop(handed.lines);
-    this.#handedBytes = 0;
     this.#drop(lineCount(this.#batch));
     this.#batch = '';
     this.#sonic.destroy();
@@ -201,19 +196,18 @@ class StdoutDestination {
   }
 }
 
-const byLogger = new WeakMap<object, StdoutDestination>();
-
-/** Remembers which destination a logger writes to, for the metric of dropped lines. */
-export function attachDestination(logger: object, destination: StdoutDestination): void {
-  byLogger.set(logger, destination);
+/** The logger's destination (pino keeps it under `streamSym`) when it is one of these. */
+function destinationOf(logger: object): StdoutDestination | undefined {
+  const stream = (logger as Record<symbol, unknown>)[symbols.streamSym];
+  return stream instanceof StdoutDestination ? stream : undefined;
 }
 
 /** Lines the logger's destination dropped (0 for a destination that never drops). */
 export function droppedLines(logger: object): number {
-  return byLogger.get(logger)?.dropped() ?? 0;
+  return destinationOf(logger)?.dropped() ?? 0;
 }
 
 /** At shutdown: the logger's pending lines get up to `graceMs` to reach the reader, then are dropped. */
 export async function closeLogDestination(logger: object, graceMs: number): Promise<void> {
-  await byLogger.get(logger)?.close(graceMs);
+  await destinationOf(logger)?.close(graceMs);
 }

@@ -151,7 +151,6 @@ export class Metrics {
     if (r.status === 429) this.#rateLimitedSent.inc({ crm });
   }
 
-  /** One attempt of a call to a CRM, as the outbound client reports it. */
   recordCrmCall(event: CrmCallEvent): void {
     const dot = event.label.indexOf('.');
     const crm = this.#crmLabel(dot > 0 ? event.label.slice(0, dot) : event.label);
@@ -168,7 +167,6 @@ export class Metrics {
     if (kind === 'oauth.refresh') this.#tokenRefreshes.inc({ crm, outcome });
   }
 
-  /** The daily allowance a CRM answer reported for a connection. */
   recordAllowance(crm: string, connectionId: string, allowance: { used: number; limit: number }): void {
     const labels = { crm: this.#crmLabel(crm), connection: connectionId };
     this.#allowanceUsed.set(labels, allowance.used);
@@ -187,7 +185,6 @@ export class Metrics {
     return this.#crms.has(crm) ? crm : 'other';
   }
 
-  /** The exposition text and its content type. */
   async render(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }

@@ -36,10 +36,7 @@ export function ensurePrivateDir(dir: string): void {
   }
 }
 
-/**
- * Runs `create` (synchronous) under a umask without group or other bits, for files whose mode the
- * caller does not choose (SQLite's database, whose mode its -wal and -shm files copy).
- */
+/** Runs `create` under a umask without group and other bits (SQLite's files, whose modes it chooses). */
 export function withPrivateUmask<T>(create: () => T): T {
   if (!CHECKS_MODES) return create();
   const previous = process.umask(OTHERS);
@@ -50,10 +47,7 @@ export function withPrivateUmask<T>(create: () => T): T {
   }
 }
 
-/**
- * Writes `file` owner-only in a private directory (chmod too: the write's mode applies only to a new
- * file). `wx` fails with EEXIST rather than replace another process's file.
- */
+/** Writes `file` owner-only (chmod too: the write's mode applies only to a new file); `wx` never replaces. */
 export function writePrivateFile(file: string, content: string, flag: 'w' | 'wx' = 'w'): void {
   ensurePrivateDir(dirname(file));
   writeFileSync(file, content, { mode: FILE_MODE, flag });

@@ -79,10 +79,7 @@ export function maskTokens(path: string): string {
 /** A raw query separator, or one percent-encoded inside a pass-through target. */
 const QUERY_START = /\?|%3f/i;
 
-/**
- * A request path for the request log, the query (raw `?` or encoded `%3F` in a pass-through target)
- * replaced by the marker: any parameter may carry a secret.
- */
+/** A request path for the request log, its query (`?` or `%3F`) masked: any parameter may carry a secret. */
 export function redactRequestUrl(url: string): string {
   const at = url.search(QUERY_START);
   const path = at === -1 ? url : url.slice(0, at);

@@ -97,7 +97,6 @@ const SLOT_LEASE_MS = 10_000;
 
 export interface RedisSharedStateOptions {
   url: string;
-  /** Bound of every Redis command. */
   commandTimeoutMs: number;
   now: () => number;
   log: { info(msg: string): void; warn(msg: string): void };
@@ -251,7 +250,6 @@ export class RedisSharedState implements SharedState {
     this.#subscriber.disconnect();
   }
 
-  /** Runs script `name` (SCRIPTS), defined on the client as `crmp_<name>`. */
   #script(name: keyof typeof SCRIPTS, ...args: Array<string | number>): Promise<unknown> {
     const commands = this.#client as unknown as Record<string, (...a: typeof args) => Promise<unknown>>;
     return commands[`crmp_${name}`]!.apply(this.#client, args);
@@ -305,10 +303,7 @@ export class RedisSharedState implements SharedState {
   }
 }
 
-/**
- * What this instance holds in shared state (slots, places), renewed every third of its lease: when
- * the instance dies, its share is free again within one short lease.
- */
+/** What this instance holds (slots, places), renewed every third of a lease: a dead instance's share frees soon. */
 class HeldLeases {
   readonly #held = new Map<string, { leaseMs: number; ids: Set<string> }>();
   readonly #renew: (key: string, leaseMs: number, ids: string[]) => Promise<unknown>;

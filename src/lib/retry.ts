@@ -16,20 +16,3 @@ export async function retrying<T>(clock: Pick<Clock, 'sleep'>, plan: RetryPlan<T
     await clock.sleep(wait);
   }
 }
-
-/** An attempt's result or the error it threw, for decisions that look at both. */
-export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
-
-export async function settle<T>(fn: () => Promise<T>): Promise<Settled<T>> {
-  try {
-    return { ok: true, value: await fn() };
-  } catch (error) {
-    return { ok: false, error };
-  }
-}
-
-/** The value of a settled attempt, or its error thrown again. */
-export function unwrap<T>(settled: Settled<T>): T {
-  if (settled.ok) return settled.value;
-  throw settled.error;
-}

@@ -61,7 +61,6 @@ export class TokenBuckets {
     return Math.min(this.#burst, b.tokens + (now - b.at) / this.#refillMs);
   }
 
-  /** Milliseconds to wait for a token; 0 when there is one now. */
   waitMs(key: string, now: number): number {
     const level = this.#level(key, now);
     return level >= 1 ? 0 : Math.max(1, Math.ceil((1 - level) * this.#refillMs));

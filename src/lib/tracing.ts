@@ -34,7 +34,6 @@ export interface Tracing {
     path: string,
     headers: Record<string, string | string[] | undefined>,
   ): RequestTrace;
-  /** Sends what is pending and stops. */
   close(): Promise<void>;
 }
 

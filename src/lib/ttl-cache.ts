@@ -44,7 +44,6 @@ export class TtlCache<V> {
     this.#lru.delete(key);
   }
 
-  /** Drops every entry whose key and value match. */
   deleteWhere(match: (key: string, value: V) => boolean): void {
     for (const [key, entry] of this.#lru.entries()) if (match(key, entry.value)) this.#lru.delete(key);
   }

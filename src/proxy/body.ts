@@ -64,7 +64,6 @@ export class ProxyBody {
     forward.on('drain', () => source.resume());
   }
 
-  /** What the first attempt sends. */
   get stream(): Readable | undefined {
     return this.#forward;
   }
@@ -91,10 +90,7 @@ export class ProxyBody {
     this.#kept = null;
   }
 
-  /**
-   * The whole body again for a second attempt (reading what the first left unread): `undefined`
-   * without a body, `null` when it was not kept or the upload failed.
-   */
+  /** The whole body again for a second attempt; `undefined` without a body, `null` when not kept or failed. */
   async replay(): Promise<Buffer | undefined | null> {
     if (this.#source === undefined) return undefined;
     if (this.#kept === null || this.#ended === undefined) return null;

@@ -30,10 +30,7 @@ export interface ForwardResponse {
 type Handler = Dispatcher.DispatchHandler;
 type Controller = Dispatcher.DispatchController;
 
-/**
- * A handler in front of undici's that notes when the answer's last byte has arrived (undici's body
- * stream has no public flag for it). Passed as the request's `opaque`, picked up by the interceptor below.
- */
+/** Notes when the answer's last byte has arrived (undici has no public flag); passed as the request's `opaque`. */
 class Arrival implements Handler {
   done = false;
   inner: Handler | undefined;
@@ -109,10 +106,7 @@ function urlParts(url: string): { origin: string; path: string } {
   return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
 }
 
-/**
- * Streams one request to a CRM and hands back its answer unread, on its own connection pool. It never
- * follows redirects, so the credentials never reach another host.
- */
+/** Streams one request to a CRM on its own pool, never following redirects (credentials stay on one host). */
 export class ProxyForwarder {
   readonly #agent: Dispatcher;
   readonly #headersTimeoutMs: number;

@@ -64,10 +64,7 @@ function namedByConnection(value: string | string[] | undefined): ReadonlySet<st
   );
 }
 
-/**
- * The CRM's response headers for the client: all but hop-by-hop ones and `Set-Cookie` (cookies never
- * go through). The CRM's `X-Request-Id` comes back as `X-CRM-Request-Id` beside the service's.
- */
+/** The CRM's response headers for the client, less hop-by-hop ones and `Set-Cookie`; `X-Request-Id` → `X-CRM-Request-Id`. */
 export function returnedResponseHeaders(
   incoming: Record<string, string | string[] | undefined>,
 ): Record<string, string | string[]> {

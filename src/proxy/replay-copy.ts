@@ -1,7 +1,4 @@
-/**
- * Copies of pass-through bodies for a replay after a CRM 401. Copied rather than holding the
- * chunks: each held chunk would pin the socket buffer it was cut from.
- */
+/** Copies of pass-through bodies for a replay: held socket chunks would pin their whole buffers. */
 export const SEGMENT_BYTES = 64 * 1024;
 
 /** The bytes all replay copies of one instance may hold at once; when spent, a body cannot be replayed. */
@@ -24,7 +21,6 @@ export class ReplayBudget {
     this.#used -= bytes;
   }
 
-  /** Bytes reserved by copies right now. */
   get used(): number {
     return this.#used;
   }
@@ -68,7 +64,6 @@ export class ReplayCopy {
     return true;
   }
 
-  /** The body, whole, in a buffer of its own. */
   bytes(): Buffer {
     const out = Buffer.allocUnsafe(this.#bytes);
     let at = 0;

@@ -18,14 +18,12 @@ export interface ProxyTargets {
 }
 
 export interface ResolvedTarget {
-  /** Full URL the request is sent to. */
   url: string;
   /** The path as the client wrote it (for logs and the Bulk 1.0 session header). */
   path: string;
 }
 
 const DEFAULT_PORT = { http: '80', https: '443' } as const;
-/** A path segment that is `.` or `..`. */
 const DOT_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/;
 
 function originOf(url: string): Origin {
@@ -39,10 +37,7 @@ function show(o: Origin): string {
   return `${o.scheme}://${host}${o.port === '' ? '' : `:${o.port}`}`;
 }
 
-/**
- * The origins a connection's pass-through may name: its CRM host, plus the public hosts the provider
- * adds for the same account (so client code runs unchanged against a sandbox), all mapped to its API base URL.
- */
+/** The origins a connection's pass-through may name (its CRM host, plus the provider's public hosts for it). */
 export function proxyTargets(
   adapter: Pick<CrmAdapter, 'defaultApiBaseUrl' | 'handlers'>,
   connection: Connection,
@@ -159,13 +154,10 @@ export function resolveTarget(targets: ProxyTargets, rawTarget: string, query: s
   return { url: `${targets.destination}${path}${search}`, path };
 }
 
-/**
- * The sandboxes' control API (fault injection, reset) is never for token holders: one token could
- * break the sandbox for all others. No real CRM path has the segment, so every connection refuses it.
- */
+/** The sandboxes' control API (faults, reset) is refused on every connection: one token could break it for all. */
 const CONTROL_SEGMENT = '__sandbox';
 
-/** True when `path` names the control API in any spelling a server might route alike (case, encoding, `;x`); undecodable counts. */
+/** True when `path` names the control API in any spelling a server may route alike (case, encoding, `;x`, undecodable). */
 function namesSandboxControl(path: string): boolean {
   // Fast path: a path without `%` or the name needs no split.
   if (!path.includes('%') && !path.toLowerCase().includes(CONTROL_SEGMENT)) return false;
