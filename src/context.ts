@@ -183,8 +183,7 @@ async function openBase(config: Config, overrides: ContextOverrides, modules: re
     dataDir: config.dataDir,
     pgSchema: overrides.pgSchema,
     clock,
-    // With Redis, store changes are counted there too: every instance sees them on its next
-    // request (PostgreSQL's NOTIFY alone arrives a moment later).
+    // With Redis, every instance sees store changes on its next request (NOTIFY arrives a moment later).
     relay:
       shared.mode() === 'local'
         ? undefined

@@ -56,13 +56,11 @@ export class AdmissionQueue {
   }
 
   #next(): void {
-    for (
-      let head = this.#waiting[0];
-      head !== undefined && this.#room(head.weight);
-      head = this.#waiting[0]
-    ) {
+    let head = this.#waiting[0];
+    while (head !== undefined && this.#room(head.weight)) {
       this.#waiting.shift();
       head.admit();
+      head = this.#waiting[0];
     }
   }
 }

@@ -1,10 +1,8 @@
 import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-/**
- * The data directory holds secrets (the store, the development key, sandbox.json): 0700 and files
- * 0600, fixed at every start, or the start stops saying what to do. Windows has no such modes.
- */
+// The data directory holds secrets: 0700 and files 0600, fixed at every start (or the start stops
+// saying what to do). Windows has no such modes.
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
 const OTHERS = 0o077;

@@ -41,7 +41,6 @@ export function redactUrl(url: string): string {
     }
     parsed.username = '';
     parsed.password = '';
-    // Token information endpoints take the token as the last path segment.
     parsed.pathname = parsed.pathname.replace(TOKEN_IN_PATH, `$1${REDACTED}`);
     return parsed.toString();
   } catch {
@@ -113,9 +112,8 @@ function masked(value: object, fields: Iterable<string>): Record<string, unknown
 }
 
 /**
- * The logged object with `SECRET_FIELDS` masked in each value and `SECRET_HEADERS` in a plain
- * `req`/`res` `headers`, copied only where one is found: cheaper than pino's wildcard redact paths
- * on every line. Fastify requests, errors and child bindings go through serializers or carry no secret.
+ * The logged object with `SECRET_FIELDS` masked in each value and `SECRET_HEADERS` in a plain `req`/`res`
+ * (copied only where found): cheaper than pino's wildcard redact paths on every line.
  */
 export function maskSecretFields(obj: Record<string, unknown>): Record<string, unknown> {
   let out = obj;

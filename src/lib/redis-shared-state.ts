@@ -34,9 +34,8 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(burst * 1000 / rate) + 1000)
 return wait`;
 
 /**
- * KEYS[1] window (sorted set: slot id scored by when it leaves: a lease ahead while in flight, a
- * window after the answer), KEYS[2] blocked-until. ARGV max, windowMs, id, leaseMs.
- * Answers {1, count} or {0, waitMs, count}.
+ * KEYS[1] window (slot ids scored by when they leave), KEYS[2] blocked-until; ARGV max, windowMs, id,
+ * leaseMs. Answers {1, count} or {0, waitMs, count}.
  */
 const RESERVE_SLOT = `${NOW_MS}
 local max = tonumber(ARGV[1])
@@ -108,7 +107,10 @@ export class RedisSharedState implements SharedState {
   readonly #local: LocalSharedState;
   readonly #log: RedisSharedStateOptions['log'];
   readonly #now: () => number;
-  readonly #leases: HeldLeases;
+  /** Slots and places held here, renewed every third of the shortest lease: a dead instance's share frees soon. */
+  readonly #held = new Map<string, { leaseMs: number; ids: Set<string> }>();
+  #renewal: NodeJS.Timeout | undefined;
+  #renewalMs = Number.POSITIVE_INFINITY;
   readonly #instance = randomBytes(6).toString('hex');
   readonly #timeoutMs: number;
   #ids = 0;
@@ -142,9 +144,6 @@ export class RedisSharedState implements SharedState {
     });
     for (const [name, lua] of Object.entries(SCRIPTS))
       this.#client.defineCommand(`crmp_${name}`, { lua, numberOfKeys: name === 'reserve' ? 2 : 1 });
-    this.#leases = new HeldLeases((key, leaseMs, ids) =>
-      this.#try(() => this.#script('renew', key, leaseMs, ...ids)),
-    );
     this.#client.on('ready', () => this.#up());
     this.#client.on('error', () => {}); // state changes are logged by #down/#up
     this.#client.on('close', () => this.#down());
@@ -185,7 +184,7 @@ export class RedisSharedState implements SharedState {
           SLOT_LEASE_MS,
         )) as number[];
         if (answer[0] !== 1) return { ok: false, waitMs: Number(answer[1]), count: Number(answer[2]) };
-        this.#leases.hold(`win:${key}`, id, SLOT_LEASE_MS);
+        this.#hold(`win:${key}`, id, SLOT_LEASE_MS);
         return { ok: true, id, count: Number(answer[1]) };
       },
       () => ({ ok: true, id, count: 0 }),
@@ -193,7 +192,7 @@ export class RedisSharedState implements SharedState {
   }
 
   async finishSlot(key: string, id: string, windowMs: number): Promise<void> {
-    this.#leases.drop(`win:${key}`, id);
+    this.#drop(`win:${key}`, id);
     // The slot leaves one window from now.
     await this.#try(() => this.#script('renew', `win:${key}`, windowMs, id));
   }
@@ -207,7 +206,7 @@ export class RedisSharedState implements SharedState {
     return this.#attempt(
       async () => {
         if ((await this.#script('acquire', `place:${key}`, max, leaseMs, id)) !== 1) return null;
-        this.#leases.hold(`place:${key}`, id, leaseMs);
+        this.#hold(`place:${key}`, id, leaseMs);
         return id;
       },
       () => id,
@@ -215,7 +214,7 @@ export class RedisSharedState implements SharedState {
   }
 
   async releasePlace(key: string, id: string): Promise<void> {
-    this.#leases.drop(`place:${key}`, id);
+    this.#drop(`place:${key}`, id);
     await this.#try(() => this.#script('release', `place:${key}`, id, PREFIX + PLACES_FREED, key));
   }
 
@@ -245,9 +244,41 @@ export class RedisSharedState implements SharedState {
 
   async close(): Promise<void> {
     this.#closed = true;
-    this.#leases.stop();
+    this.#stopRenewal();
     this.#client.disconnect();
     this.#subscriber.disconnect();
+  }
+
+  #hold(key: string, id: string, leaseMs: number): void {
+    const held = this.#held.get(key) ?? { leaseMs, ids: new Set<string>() };
+    this.#held.set(key, held);
+    held.ids.add(id);
+    const periodMs = Math.max(100, Math.floor(leaseMs / 3));
+    if (periodMs >= this.#renewalMs) return;
+    clearInterval(this.#renewal);
+    this.#renewalMs = periodMs;
+    this.#renewal = setInterval(() => void this.#renewAll(), periodMs).unref();
+  }
+
+  #drop(key: string, id: string): void {
+    const held = this.#held.get(key);
+    if (held?.ids.delete(id) && held.ids.size === 0) this.#held.delete(key);
+  }
+
+  #stopRenewal(): void {
+    clearInterval(this.#renewal);
+    this.#renewal = undefined;
+    this.#renewalMs = Number.POSITIVE_INFINITY;
+    this.#held.clear();
+  }
+
+  async #renewAll(): Promise<void> {
+    if (this.#held.size === 0) return this.#stopRenewal();
+    await Promise.all(
+      [...this.#held].map(([key, { leaseMs, ids }]) =>
+        this.#try(() => this.#script('renew', key, leaseMs, ...ids)),
+      ),
+    );
   }
 
   #script(name: keyof typeof SCRIPTS, ...args: Array<string | number>): Promise<unknown> {
@@ -300,46 +331,5 @@ export class RedisSharedState implements SharedState {
     if (this.#healthy === false || this.#closed) return;
     this.#healthy = false;
     this.#log.warn('redis: degraded, using per-instance limits until it answers again');
-  }
-}
-
-/** What this instance holds (slots, places), renewed every third of a lease: a dead instance's share frees soon. */
-class HeldLeases {
-  readonly #held = new Map<string, { leaseMs: number; ids: Set<string> }>();
-  readonly #renew: (key: string, leaseMs: number, ids: string[]) => Promise<unknown>;
-  /** One timer, at a third of the shortest lease held, while anything is held. */
-  #timer: NodeJS.Timeout | undefined;
-  #periodMs = Number.POSITIVE_INFINITY;
-
-  constructor(renew: (key: string, leaseMs: number, ids: string[]) => Promise<unknown>) {
-    this.#renew = renew;
-  }
-
-  hold(key: string, id: string, leaseMs: number): void {
-    const held = this.#held.get(key) ?? { leaseMs, ids: new Set<string>() };
-    this.#held.set(key, held);
-    held.ids.add(id);
-    const periodMs = Math.max(100, Math.floor(leaseMs / 3));
-    if (periodMs >= this.#periodMs) return;
-    clearInterval(this.#timer);
-    this.#periodMs = periodMs;
-    this.#timer = setInterval(() => void this.#renewAll(), periodMs).unref();
-  }
-
-  drop(key: string, id: string): void {
-    const held = this.#held.get(key);
-    if (held?.ids.delete(id) && held.ids.size === 0) this.#held.delete(key);
-  }
-
-  stop(): void {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
-    this.#periodMs = Number.POSITIVE_INFINITY;
-    this.#held.clear();
-  }
-
-  async #renewAll(): Promise<void> {
-    if (this.#held.size === 0) return this.stop();
-    await Promise.all([...this.#held].map(([key, { leaseMs, ids }]) => this.#renew(key, leaseMs, [...ids])));
   }
 }

@@ -1,6 +1,5 @@
 // What instances behind one load balancer must agree on (rate-limit buckets, CRM call windows,
-// concurrency places, notices): in process (`LocalSharedState`) or on Redis (`RedisSharedState`),
-// picked once by the composition root.
+// concurrency places, notices): in process (`LocalSharedState`) or on Redis (`RedisSharedState`).
 
 /** `local`: nothing shared (no Redis configured); `shared`: Redis answers; `degraded`: Redis configured but unreachable. */
 export type SharedMode = 'local' | 'shared' | 'degraded';

@@ -12,9 +12,8 @@ export interface ReplayKeeping {
 }
 
 /**
- * The request body of one pass-through, streamed to the CRM as it arrives. A copy up to `limit` bytes
- * (reserved from the instance's budget until `release()`) lets a CRM 401 be answered by a replay with
- * a fresh token; larger bodies rely on the token manager refreshing ahead of expiry.
+ * A pass-through's request body, streamed to the CRM. A copy up to `limit` bytes (from the budget until
+ * `release()`) lets a CRM 401 be answered by a replay; larger bodies rely on refreshing ahead of expiry.
  */
 export class ProxyBody {
   readonly #source: Readable | undefined;

@@ -70,9 +70,8 @@ const AUTHORITY =
   /^((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*)(?::(\d{1,5}))?$/i;
 
 /**
- * Checks a pass-through target and returns the URL to call. `rawTarget` is the target exactly as
- * it arrived (not percent-decoded), `query` the raw query string (with its `?`, or ''). Throws
- * `400 target_not_allowed` before anything leaves the service.
+ * The URL to call for a pass-through target (`rawTarget` not percent-decoded, `query` raw with its `?`,
+ * or ''); throws `400 target_not_allowed` before anything leaves the service.
  */
 export function resolveTarget(targets: ProxyTargets, rawTarget: string, query: string): ResolvedTarget {
   const refuse = (why: string) =>
