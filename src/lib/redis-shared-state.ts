@@ -305,10 +305,7 @@ export class RedisSharedState implements SharedState {
     }
   }
 
-  /**
-   * Rejects when `work` has not settled `#timeoutMs` after it started. The rejection waits for the
-   * check phase, so an answer already in the socket of a busy loop still counts.
-   */
+  /** Rejects `#timeoutMs` after `work` started, in the check phase: an answer a busy loop has read still counts. */
   #bounded<T>(work: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {

@@ -17,10 +17,7 @@ export interface SharedState {
   mode(): SharedMode;
   /** Takes a token of bucket `key` (`perSecond`, at most `burst`) and answers 0, or the ms until one is there. */
   takeToken(key: string, perSecond: number, burst: number): number | Promise<number>;
-  /**
-   * A slot in window `key` when fewer than `max` calls were sent in the last `windowMs` (held until
-   * `windowMs` after `finishSlot`) and it is not blocked. Always a slot when nothing is shared.
-   */
+  /** A slot in window `key` unless `max` calls were sent in the last `windowMs` or it is blocked; always, unshared. */
   reserveSlot(key: string, max: number, windowMs: number): Promise<SlotAnswer>;
   /** The call holding slot `id` is over: its slot leaves the window `windowMs` from now. */
   finishSlot(key: string, id: string, windowMs: number): Promise<void>;
