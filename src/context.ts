@@ -17,14 +17,8 @@ import type { Provider } from './domain/connection.ts';
 import { IdempotencyService } from './jobs/idempotency.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { currentCallIds } from './lib/call-context.ts';
-import { type Clock, systemClock, withSystemSleep } from './lib/clock.ts';
-import {
-  attachDestination,
-  droppedLines,
-  LOG_BATCH_BYTES,
-  LOG_FLUSH_MS,
-  pipeLogDestination,
-} from './lib/log-destination.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
+import { droppedLines, LOG_BATCH_BYTES, LOG_FLUSH_MS, pipeLogDestination } from './lib/log-destination.ts';
 import type { Metrics } from './lib/metrics.ts';
 import { LOG_REDACTION } from './lib/redact.ts';
 import { LocalSharedState, type SharedState } from './lib/shared-state.ts';
@@ -42,14 +36,12 @@ import type { Store } from './store/types.ts';
 export interface AppContext {
   config: Config;
   logger: Logger;
-  /** The encryption keys credentials are sealed with. */
   keyring: Keyring;
   store: Store;
   connections: ConnectionService;
   auth: AuthService;
   tokens: TokenManager;
   registry: ProviderRegistry;
-  /** The browser connect flow and connect links. */
   connect: ConnectService;
   client: HttpClient;
   operations: OperationDeps;
@@ -59,34 +51,24 @@ export interface AppContext {
   bodyLimit: number;
   /** The per-token rate limiter (CRM_PROXY_RATE_LIMIT_*); null when it is off. */
   rateLimiter: RateLimiter | null;
-  /** The time source every service object uses. */
   clock: Clock;
-  /** Operator accounts, console sessions and operator API keys. */
   operators: OperatorService;
   /** The one-time setup code that lets the console create the first operator. */
   setup: FirstOperatorSetup;
   /** The request log (buffered, written in batches). */
   requestLog: RequestLog;
-  /** What the console and the admin API show and do. */
   admin: AdminService;
   /** Prometheus metrics; null unless a metrics port is configured. */
   metrics: Metrics | null;
   /** OpenTelemetry tracing; null unless a collector is configured. */
   tracing: Tracing | null;
-  /** The store answers (readiness). */
   isReady(): Promise<boolean>;
   /** Readiness details beyond the store: Redis's state when it is configured (it never makes the instance unready). */
   readinessDetails(): Record<string, string>;
   close(): Promise<void>;
 }
 
-/**
- * The service's logger: JSON lines on stdout (or in `config.logFile`), written asynchronously in
- * batches of about 4 KiB rather than one write per line (two request lines per request would
- * otherwise cost about a quarter of the pass-through's throughput). A line waits at most
- * LOG_FLUSH_MS; whatever is pending is written synchronously when the process exits, crashes included
- * (on a pipe or a socket, only what the reader takes at once: exit never waits for a stalled reader).
- */
+/** The service's logger: JSON lines written asynchronously in batches (a write per line costs dearly). */
 export function createLogger(
   config: Pick<Config, 'logLevel' | 'logFile'>,
   /** Sees each line before it is written; what it returns is written ('' writes nothing). */
@@ -99,14 +81,9 @@ export function createLogger(
   };
   if (config.logLevel === 'silent') return pino(options);
   const toFile = config.logFile !== undefined && config.logFile !== '-';
-  // A pipe (`npm start | …`) or a socket is written without ever blocking, up to a bound past which
-  // lines are dropped and counted (src/lib/log-destination.ts); a file or a terminal as before.
+  // A pipe or a socket never blocks the service (lib/log-destination.ts).
   const piped = toFile ? undefined : pipeLogDestination();
-  if (piped !== undefined) {
-    const logger = pino(options, piped);
-    attachDestination(logger, piped);
-    return logger;
-  }
+  if (piped !== undefined) return pino(options, piped);
   const destination = pino.destination({
     dest: toFile ? config.logFile : 1,
     sync: false,
@@ -117,13 +94,9 @@ export function createLogger(
   return pino(options, destination);
 }
 
-/**
- * What a caller may give beside the configuration: the logger, the clock, and test seams. Every
- * setting comes from the configuration (`loadConfig`), the same way for tests as for users.
- */
+/** What a caller may give beside the configuration (which holds every setting): the logger, the clock, test seams. */
 export interface ContextOverrides {
   logger?: Logger;
-  /** Where the key loading says what it did (default: the logger). */
   keyringLog?: KeyringLog;
   /** Time source of every service object; a clock without `sleep` waits in real time. */
   clock?: Pick<Clock, 'now'> & Partial<Pick<Clock, 'sleep'>>;
@@ -131,20 +104,13 @@ export interface ContextOverrides {
   providers?: readonly ProviderModule[];
   /** PostgreSQL only: keep the tables in this schema (test isolation). */
   pgSchema?: string;
-  /**
-   * Sandbox CRMs, by provider: the OAuth client sandbox connections use, and where the sandbox
-   * listens when the connect flow may send browsers there.
-   */
+  /** Sandbox CRMs by provider: their OAuth client, and their address if the connect flow may send browsers there. */
   sandboxes?: Record<Provider, OAuthClient & { url?: string }>;
 }
 
 type Base = Awaited<ReturnType<typeof openBase>>;
 
-/**
- * Wires the services together in three steps: the process-wide pieces (`openBase`), the CRM side
- * (`crmServices`), then the operations and durable jobs built on it (`workServices`). Constructors
- * take one options object; nothing is global.
- */
+/** Wires the services: process-wide pieces, then the CRM side, then the operations and jobs built on it. */
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const modules = overrides.providers ?? BUILT_IN_PROVIDERS;
   const base = await openBase(config, overrides, modules);
@@ -174,8 +140,6 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     ...crm,
     ...work,
     bodyLimit: config.capacity.bodyLimitBytes,
-    // The service's shared state holds the buckets: in process (synchronous) without Redis, else
-    // one bucket per token across instances, an await per request.
     rateLimiter: rateLimit && new RateLimiter(rateLimit, clock, shared),
     operators,
     setup: new FirstOperatorSetup({ operators, now }),
@@ -199,14 +163,11 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   };
 }
 
-/**
- * The logger, the clock, the keys, the shared state (Redis when `REDIS_URL` is set, else this
- * process alone), the store, the metrics and the tracing. Redis, prom-client and OpenTelemetry are
- * loaded only when configured, so an unused library is never resident.
- */
+/** The logger, clock, keys, shared state, store, metrics and tracing (optional libraries imported only when on). */
 async function openBase(config: Config, overrides: ContextOverrides, modules: readonly ProviderModule[]) {
   const logger = overrides.logger ?? createLogger(config);
-  const clock = withSystemSleep(overrides.clock ?? systemClock);
+  const given = overrides.clock ?? systemClock;
+  const clock: Clock = { now: () => given.now(), sleep: given.sleep?.bind(given) ?? systemClock.sleep };
   const keyring = loadKeyring(config, overrides.keyringLog ?? logger);
   const shared: SharedState =
     config.redisUrl === undefined
@@ -222,8 +183,7 @@ async function openBase(config: Config, overrides: ContextOverrides, modules: re
     dataDir: config.dataDir,
     pgSchema: overrides.pgSchema,
     clock,
-    // With Redis, token and connection changes are also counted there, so every instance sees
-    // them on its next request (PostgreSQL's NOTIFY alone arrives a moment later).
+    // With Redis, every instance sees store changes on its next request (NOTIFY arrives a moment later).
     relay:
       shared.mode() === 'local'
         ? undefined
@@ -244,7 +204,6 @@ async function openBase(config: Config, overrides: ContextOverrides, modules: re
   return { config, logger, clock, keyring, shared, store, metrics, tracing };
 }
 
-/** Connections and their tokens, API tokens, the CRM adapters, their one outbound client, and the connect flow. */
 function crmServices(base: Base, modules: readonly ProviderModule[], overrides: ContextOverrides) {
   const { config, logger, clock, keyring, shared, store, metrics } = base;
   const date = () => new Date(clock.now());
@@ -298,7 +257,6 @@ function crmServices(base: Base, modules: readonly ProviderModule[], overrides: 
     adapters: () => registry.list(),
     config,
     clock,
-    // The connect flow sends browsers only to the sandboxes whose address it knows.
     sandboxes: Object.fromEntries(
       Object.entries(sandboxes).flatMap(([provider, { url, clientId, clientSecret }]) =>
         url === undefined ? [] : [[provider, { url, clientId, clientSecret }]],
@@ -310,7 +268,6 @@ function crmServices(base: Base, modules: readonly ProviderModule[], overrides: 
   return { connections, auth, client, registry, tokens, connect };
 }
 
-/** What runs the CRM operations (limits, replay budget, forwarder), the durable jobs, and their idempotency keys. */
 function workServices(base: Base, crm: ReturnType<typeof crmServices>) {
   const { store, clock, logger, config, shared } = base;
   const { capacity, durable } = config;
@@ -346,7 +303,6 @@ function workServices(base: Base, crm: ReturnType<typeof crmServices>) {
     sweepMs: durable.jobSweepMs,
     retentionMs: durable.jobRetentionMs,
     recordsInFlight: durable.jobRecordsInFlight,
-    // The sweep prunes the idempotency keys too.
     onPrune: () => idempotency.prune().then(() => undefined),
   });
   return { operations, idempotency, jobs };
@@ -363,7 +319,6 @@ function outboundClient({ config, clock, logger, metrics }: Base): HttpClient {
   const outboundLog = logger.child({ component: 'outbound' });
   client.addHook((event) => {
     metrics?.recordCrmCall(event);
-    // The request and job the call was made for (lib/call-context.ts), so a job's calls can be followed.
     const entry = { ...currentCallIds(), ...event };
     const failed = event.retry !== undefined || event.failure !== undefined || (event.status ?? 0) >= 500;
     if (failed) outboundLog.warn(entry, 'crm call failed');

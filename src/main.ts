@@ -18,7 +18,6 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** Process entry without the process: config → createContext → buildApp → listen. */
 export async function startService(
   config: Config,
   overrides: ContextOverrides = {},
@@ -63,10 +62,7 @@ export async function startService(
   };
 }
 
-/**
- * SIGTERM / SIGINT: stop taking requests, finish the ones in flight, then run `close`. A second
- * signal, or a close that hangs past 30 seconds, exits at once.
- */
+/** SIGTERM / SIGINT: run `close` (in-flight requests finish); a second signal, or 30 seconds, exits at once. */
 export function onShutdownSignal(close: () => Promise<void>, log: (msg: string) => void): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

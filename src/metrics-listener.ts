@@ -1,6 +1,5 @@
-// The /metrics listener: a plain node:http server on its own port (loopback by default), apart from
-// the API so that the load balancer in front never exposes it. An optional bearer token guards it
-// when it listens beyond loopback.
+// /metrics on its own port (loopback by default), so the API's load balancer never exposes it;
+// an optional bearer token guards it beyond loopback.
 import { timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';

@@ -1,9 +1,4 @@
-/**
- * Admits work by weight, first come first served: a piece of work enters while the weight inside
- * stays within `capacity`, or when nothing is inside (so a piece heavier than the capacity still
- * runs, alone). Those that wait are admitted in arrival order: a light piece does not overtake a
- * heavy one, so the heavy one cannot wait forever.
- */
+/** Admits work by weight within `capacity` (alone when heavier), in arrival order so heavy pieces never starve. */
 export class AdmissionQueue {
   readonly #capacity: number;
   #weight = 0;
@@ -19,10 +14,7 @@ export class AdmissionQueue {
     return this.#waiting.length === 0 && this.#room(weight);
   }
 
-  /**
-   * Waits for entry. Resolves with the function that leaves (call it once, when the work ends), or
-   * with undefined when `signal` aborts first (the piece then never entered).
-   */
+  /** Waits for entry: resolves with the function that leaves, or undefined when `signal` aborts first. */
   enter(weight: number, signal?: AbortSignal): Promise<(() => void) | undefined> {
     if (this.fits(weight)) return Promise.resolve(this.#admit(weight));
     if (signal?.aborted === true) return Promise.resolve(undefined);
@@ -64,13 +56,11 @@ export class AdmissionQueue {
   }
 
   #next(): void {
-    for (
-      let head = this.#waiting[0];
-      head !== undefined && this.#room(head.weight);
-      head = this.#waiting[0]
-    ) {
+    let head = this.#waiting[0];
+    while (head !== undefined && this.#room(head.weight)) {
       this.#waiting.shift();
       head.admit();
+      head = this.#waiting[0];
     }
   }
 }

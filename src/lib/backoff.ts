@@ -5,10 +5,7 @@ export interface BackoffOptions {
   random?: (() => number) | undefined;
 }
 
-/**
- * Exponential backoff with "equal jitter": half the delay is fixed, half is random, so waits stay
- * spread out (no thundering herd) without collapsing to zero.
- */
+/** Exponential backoff with "equal jitter": half fixed, half random, so waits spread out without collapsing to zero. */
 export function backoffMs(attempt: number, options: BackoffOptions): number {
   const exp = Math.min(options.maxMs, options.baseMs * 2 ** Math.max(0, attempt - 1));
   const random = options.random ?? Math.random;

@@ -1,7 +1,5 @@
-// What the work in progress belongs to, through one AsyncLocalStorage scope: the request (opened by
-// the HTTP layer for every API request) and the job (opened by the job runner). Outbound CRM calls
-// are logged with the ids and counted on the request's meter. Calls made outside any request or
-// job (start-up checks) carry nothing and count nowhere.
+// The request and job the work in progress belongs to (one AsyncLocalStorage scope), so outbound
+// CRM calls are logged with their ids and counted on the request's meter.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** What one inbound request spent on the CRM: every outbound attempt made while serving it. */
@@ -29,10 +27,6 @@ export interface CallContext {
 
 const storage = new AsyncLocalStorage<CallContext>();
 
-export function newMeter(): RequestMeter {
-  return { crmCalls: 0, lastHeaders: undefined };
-}
-
 /** Runs `fn` with `context` (added to the one it runs in) visible to every call it makes, however deep. */
 export function withCallContext<T>(context: CallContext, fn: () => T): T {
   return storage.run({ ...storage.getStore(), ...context }, fn);
@@ -44,7 +38,6 @@ export function currentCallIds(): Pick<CallContext, 'requestId' | 'jobId'> {
   return { requestId: store?.requestId, jobId: store?.jobId };
 }
 
-/** One CRM call attempt; `headers` when it was answered. */
 export function meterCrmCall(headers?: Record<string, string | string[] | undefined>): void {
   const meter = storage.getStore()?.meter;
   if (meter === undefined) return;
@@ -52,7 +45,6 @@ export function meterCrmCall(headers?: Record<string, string | string[] | undefi
   if (headers !== undefined) meter.lastHeaders = headers;
 }
 
-/** The span of one CRM call when the work in progress is traced, else undefined. */
 export function traceOutbound(method: string, url: string): ReturnType<TraceScope['outbound']> | undefined {
   return storage.getStore()?.trace?.outbound(method, url);
 }

@@ -1,9 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 
-/**
- * Time source: reading the time and waiting. Injected everywhere, so expiry, pacing, polling and
- * retries are testable without real waits (tests pass a clock they move on themselves).
- */
+/** Time source, injected everywhere so expiry, pacing, polling and retries are testable without real waits. */
 export interface Clock {
   now(): number;
   /** Resolves once `ms` milliseconds have passed on this clock, or at once when `signal` aborts. */
@@ -19,20 +16,10 @@ export const systemClock: Clock = {
       : delay(ms, undefined, { signal }).catch(() => {}),
 };
 
-/** A clock that only tells the time (tests that shift `now`) waits in real time. */
-export function withSystemSleep(clock: Pick<Clock, 'now'> & Partial<Pick<Clock, 'sleep'>>): Clock {
-  const sleep = clock.sleep === undefined ? systemClock.sleep : clock.sleep.bind(clock);
-  return { now: () => clock.now(), sleep };
-}
-
-// The date and second of the latest `isoTime`, kept for the next call in the same second.
 let isoSecond = Number.NaN;
 let isoPrefix = '';
 
-/**
- * `new Date(ms).toISOString()`, cheaper when called many times a second (once per request): the
- * date and second are formatted once per second, the milliseconds appended.
- */
+/** `new Date(ms).toISOString()`, cheaper once per request: the date and second are formatted once a second. */
 export function isoTime(ms: number): string {
   const second = Math.floor(ms / 1000);
   if (second !== isoSecond) {

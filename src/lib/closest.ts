@@ -1,8 +1,5 @@
-/**
- * "Did you mean" hints. Edit distance costs name length × candidate length per candidate, so the
- * work is bounded three ways: names longer than MAX_HINTED_NAME get no hint, candidates whose length
- * alone rules them out are skipped, and one request computes at most MAX_HINTS hints (`hinter`).
- */
+// "Did you mean" hints. Edit distance is quadratic, so long names get none, candidates ruled out by
+// length alone are skipped, and a request computes at most MAX_HINTS.
 
 /** Real CRM field names are at most ~80 characters (Salesforce: 40 + namespace + `__c`). */
 export const MAX_HINTED_NAME = 80;

@@ -11,15 +11,10 @@ export interface SharedPlaces {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/**
- * Runs at most `concurrency` tasks at once; the others wait in arrival order. With shared places
- * (Redis), a task that got its place here also needs one of the `concurrency` places all instances
- * share; while the shared state is degraded that place is granted at once (the cap is per instance).
- */
+/** At most `concurrency` tasks at once, in arrival order; with Redis, also one of the places all instances share. */
 export class ConcurrencyLimiter {
   readonly #concurrency: number;
   readonly #shared: SharedPlaces | undefined;
-  /** Each task weighs one: at most `concurrency` inside, the others wait in arrival order. */
   readonly #local: AdmissionQueue;
   /** Tasks here waiting for a shared place; aborted when another instance frees one. */
   readonly #waiting = new Set<AbortController>();

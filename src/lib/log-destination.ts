@@ -1,38 +1,19 @@
-// Log lines to stdout that never block the service when stdout is a pipe or a socket whose reader
-// stops reading (`npm start | head -c 100`, a stuck log shipper, a socket pair nobody reads): no
-// request, no /healthz, no exit on SIGTERM waits for the reader. Lines are written by sonic-boom
-// (pino's own destination) on libuv's thread pool, up to a bound of bytes the reader may fall
-// behind; past it they are dropped and counted, and once the reader takes lines again, one line
-// says how many were lost.
-//
-// sonic-boom alone does not keep that promise, so three of its behaviours are steered through its
-// options and events:
-// - stdout inherited from a shell or a process manager is a blocking descriptor: a write to a full
-//   pipe would hold a pool thread, and Node joins its pool threads at exit, so the process could
-//   not exit. `process.stdout` is opened first: libuv opens a pipe or a socket as a stream in
-//   non-blocking mode, and a full pipe then answers EAGAIN at once.
-// - on EAGAIN sonic-boom retries on a timer that holds the event loop (the process would not exit
-//   while the reader stalls), and its flushSync (pino's exit flush) retries any other error, EPIPE
-//   included, for ever. Here `retryEAGAIN` refuses every retry, the writes are retried on a timer
-//   that does not hold the process, and flushSync is never called: at exit only the lines not yet
-//   handed to sonic-boom are written, once, and only what the reader takes at once.
-// - the destination is built here, not with `pino.destination()`, so pino registers no exit flush for it.
+// Log lines to a stdout pipe or socket that never block the service when the reader stops reading:
+// past a bound of pending bytes lines are dropped and counted, and one line reports the loss later.
+// sonic-boom needs steering for that:
+// - `process.stdout` is opened first, so libuv makes the descriptor non-blocking (a blocking write
+//   to a full pipe would hold a pool thread, and exit joins those threads).
+// - its EAGAIN retry timer holds the loop and its flushSync retries EPIPE forever: `retryEAGAIN`
+//   refuses retries, an unref'd timer retries, and flushSync is never called.
+// - it is built here rather than with `pino.destination()`, so pino registers no exit flush.
 import { fstatSync, writeSync } from 'node:fs';
 import { Socket } from 'node:net';
+import { symbols } from 'pino';
 import sonicBoom from 'sonic-boom';
 
-// A CommonJS module: its class is the module itself, typed as the named export.
+// A CommonJS module typed with a named export.
 const { SonicBoom } = sonicBoom;
 type SonicBoom = InstanceType<typeof SonicBoom>;
-
-export interface LogDestination {
-  /** What pino writes each line to. */
-  write(line: string): boolean;
-  /** Lines dropped since start because the reader was full, slow or gone. */
-  dropped(): number;
-  /** Gives pending lines up to `graceMs` to reach the reader; what is left then is dropped. */
-  close(graceMs: number): Promise<void>;
-}
 
 /** Lines wait until this many bytes are pending (one write for many lines). */
 export const LOG_BATCH_BYTES = 4096;
@@ -43,11 +24,8 @@ const MAX_QUEUED_BYTES = 1 << 20;
 
 const lineCount = (text: string) => text.match(/\n/g)?.length ?? 0;
 
-/**
- * A non-blocking destination for stdout when it is a pipe or a socket; undefined otherwise (a
- * file or a terminal: their writes do not stall, and the caller keeps its usual destination).
- */
-export function pipeLogDestination(): LogDestination | undefined {
+/** A non-blocking destination for stdout when it is a pipe or a socket; undefined otherwise (no stalls there). */
+export function pipeLogDestination(): StdoutDestination | undefined {
   let stat: ReturnType<typeof fstatSync>;
   try {
     stat = fstatSync(1);
@@ -55,23 +33,17 @@ export function pipeLogDestination(): LogDestination | undefined {
     return undefined;
   }
   if (!stat.isFIFO() && !stat.isSocket()) return undefined;
-  // Opens stdout as a libuv stream, which makes the descriptor non-blocking (see the top).
+  // Opens stdout as a libuv stream, which makes the descriptor non-blocking.
   if (!(process.stdout instanceof Socket)) return undefined;
   return new StdoutDestination();
 }
 
-/** A batch handed to sonic-boom and not yet written in full. */
-interface Handed {
-  bytes: number;
-  lines: number;
-}
-
-class StdoutDestination implements LogDestination {
+class StdoutDestination {
   readonly #sonic: SonicBoom;
   /** Lines not yet handed to sonic-boom. */
   #batch = '';
-  readonly #handed: Handed[] = [];
-  #handedBytes = 0;
+  /** Batches handed to sonic-boom and not yet written in full. */
+  readonly #handed: Array<{ bytes: number; lines: number }> = [];
   #dropped = 0;
   /** Dropped lines not yet reported in the log itself. */
   #unreported = 0;
@@ -108,6 +80,7 @@ class StdoutDestination implements LogDestination {
     });
   }
 
+  /** What pino writes each line to. */
   write(line: string): boolean {
     if (this.#gone) {
       this.#drop(lineCount(line));
@@ -118,14 +91,16 @@ class StdoutDestination implements LogDestination {
     return true;
   }
 
+  /** Lines dropped since start because the reader was full, slow or gone. */
   dropped(): number {
     return this.#dropped;
   }
 
+  /** Gives pending lines up to `graceMs` to reach the reader; what is left then is dropped. */
   async close(graceMs: number): Promise<void> {
     if (this.#gone) return;
     this.#send();
-    if (this.#handedBytes > 0) {
+    if (this.#handed.length > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, graceMs);
         this.#drained = () => {
@@ -135,7 +110,7 @@ class StdoutDestination implements LogDestination {
       });
       this.#drained = undefined;
     }
-    if (this.#handedBytes > 0) this.#giveUp();
+    if (this.#handed.length > 0) this.#giveUp();
   }
 
   #drop(lines: number): void {
@@ -149,10 +124,7 @@ class StdoutDestination implements LogDestination {
     this.#sonic.write(text);
     if (this.#refused) return false;
     const bytes = Buffer.byteLength(text);
-    if (bytes > 0) {
-      this.#handed.push({ bytes, lines: lineCount(text) });
-      this.#handedBytes += bytes;
-    }
+    if (bytes > 0) this.#handed.push({ bytes, lines: lineCount(text) });
     return true;
   }
 
@@ -174,16 +146,15 @@ class StdoutDestination implements LogDestination {
 
   /** The reader took `n` bytes: it reads again, so lines lost before are reported. */
   #written(n: number): void {
-    this.#handedBytes -= n;
     let left = n;
     while (left > 0 && this.#handed.length > 0) {
-      const head = this.#handed[0] as Handed;
+      const head = this.#handed[0]!;
       const taken = Math.min(left, head.bytes);
       head.bytes -= taken;
       left -= taken;
       if (head.bytes === 0) this.#handed.shift();
     }
-    if (this.#handedBytes <= 0) this.#drained?.();
+    if (this.#handed.length === 0) this.#drained?.();
     if (n > 0 && this.#unreported > 0 && !this.#noteDue) {
       this.#noteDue = true;
       process.nextTick(() => this.#report());
@@ -207,13 +178,12 @@ class StdoutDestination implements LogDestination {
     if (this.#gone) return;
     this.#gone = true;
     for (const handed of this.#handed.splice(0)) this.#drop(handed.lines);
-    this.#handedBytes = 0;
     this.#drop(lineCount(this.#batch));
     this.#batch = '';
     this.#sonic.destroy();
   }
 
-  /** At exit only the lines not yet handed over can go, and only what the reader takes at once. */
+  /** At exit, only lines not yet handed over go, and only what the reader takes at once. */
   #writeAtExit(): void {
     if (this.#gone || this.#batch === '') return;
     let rest = Buffer.from(this.#batch);
@@ -226,19 +196,18 @@ class StdoutDestination implements LogDestination {
   }
 }
 
-const byLogger = new WeakMap<object, LogDestination>();
-
-/** Remembers which destination a logger writes to, for the metric of dropped lines. */
-export function attachDestination(logger: object, destination: LogDestination): void {
-  byLogger.set(logger, destination);
+/** The logger's destination (pino keeps it under `streamSym`) when it is one of these. */
+function destinationOf(logger: object): StdoutDestination | undefined {
+  const stream = (logger as Record<symbol, unknown>)[symbols.streamSym];
+  return stream instanceof StdoutDestination ? stream : undefined;
 }
 
 /** Lines the logger's destination dropped (0 for a destination that never drops). */
 export function droppedLines(logger: object): number {
-  return byLogger.get(logger)?.dropped() ?? 0;
+  return destinationOf(logger)?.dropped() ?? 0;
 }
 
 /** At shutdown: the logger's pending lines get up to `graceMs` to reach the reader, then are dropped. */
 export async function closeLogDestination(logger: object, graceMs: number): Promise<void> {
-  await byLogger.get(logger)?.close(graceMs);
+  await destinationOf(logger)?.close(graceMs);
 }

@@ -1,6 +1,4 @@
-// Prometheus metrics of one service process (prom-client). The CRM label takes the provider
-// profile id of the connection (`crm`), never a name written here; `none` when no connection is
-// known (health checks, refused tokens).
+// Prometheus metrics (prom-client). The `crm` label is a provider profile id, `none` without a connection.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What the outbound HTTP client reports about each attempt (a structural copy of its CallEvent). */
@@ -153,7 +151,6 @@ export class Metrics {
     if (r.status === 429) this.#rateLimitedSent.inc({ crm });
   }
 
-  /** One attempt of a call to a CRM, as the outbound client reports it. */
   recordCrmCall(event: CrmCallEvent): void {
     const dot = event.label.indexOf('.');
     const crm = this.#crmLabel(dot > 0 ? event.label.slice(0, dot) : event.label);
@@ -170,7 +167,6 @@ export class Metrics {
     if (kind === 'oauth.refresh') this.#tokenRefreshes.inc({ crm, outcome });
   }
 
-  /** The daily allowance a CRM answer reported for a connection. */
   recordAllowance(crm: string, connectionId: string, allowance: { used: number; limit: number }): void {
     const labels = { crm: this.#crmLabel(crm), connection: connectionId };
     this.#allowanceUsed.set(labels, allowance.used);
@@ -189,7 +185,6 @@ export class Metrics {
     return this.#crms.has(crm) ? crm : 'other';
   }
 
-  /** The exposition text and its content type. */
   async render(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }

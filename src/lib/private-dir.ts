@@ -1,13 +1,8 @@
 import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-/**
- * The data directory holds the SQLite store (sealed credentials, token hashes), the generated
- * development key and sandbox.json (API tokens): owner-only, directory 0700 and files 0600.
- * Modes are fixed rather than merely reported, at every start; a mode that cannot be fixed (the
- * directory belongs to another user) stops the start with a message saying what to do.
- * Windows has no such modes: nothing is checked there.
- */
+// The data directory holds secrets: 0700 and files 0600, fixed at every start (or the start stops
+// saying what to do). Windows has no such modes.
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
 const OTHERS = 0o077;
@@ -39,11 +34,7 @@ export function ensurePrivateDir(dir: string): void {
   }
 }
 
-/**
- * Runs `create` (synchronous: nothing else runs meanwhile) with a umask that gives new files no
- * group or other bits, for files whose mode the caller does not choose: SQLite's database, and
- * through it its -wal and -shm files, which SQLite creates with the database file's own mode.
- */
+/** Runs `create` under a umask without group and other bits (SQLite's files, whose modes it chooses). */
 export function withPrivateUmask<T>(create: () => T): T {
   if (!CHECKS_MODES) return create();
   const previous = process.umask(OTHERS);
@@ -54,11 +45,7 @@ export function withPrivateUmask<T>(create: () => T): T {
   }
 }
 
-/**
- * Writes `content` to `file` in a private directory, owner-only. The mode passed to the write only
- * applies to a new file, so an existing one is set to 0600 as well. `flag: 'wx'` fails with EEXIST
- * instead of replacing a file another process created first.
- */
+/** Writes `file` owner-only (chmod too: the write's mode applies only to a new file); `wx` never replaces. */
 export function writePrivateFile(file: string, content: string, flag: 'w' | 'wx' = 'w'): void {
   ensurePrivateDir(dirname(file));
   writeFileSync(file, content, { mode: FILE_MODE, flag });

@@ -41,7 +41,6 @@ export function redactUrl(url: string): string {
     }
     parsed.username = '';
     parsed.password = '';
-    // Token information endpoints take the token as the last path segment.
     parsed.pathname = parsed.pathname.replace(TOKEN_IN_PATH, `$1${REDACTED}`);
     return parsed.toString();
   } catch {
@@ -79,11 +78,7 @@ export function maskTokens(path: string): string {
 /** A raw query separator, or one percent-encoded inside a pass-through target. */
 const QUERY_START = /\?|%3f/i;
 
-/**
- * A request path for the request log: everything from the query on is replaced by the marker.
- * Any parameter may carry a secret (a token pasted as `?access_token=`, a CRM's signed URL passed
- * through), and an encoded `%3F` inside a pass-through target starts one too.
- */
+/** A request path for the request log, its query (`?` or `%3F`) masked: any parameter may carry a secret. */
 export function redactRequestUrl(url: string): string {
   const at = url.search(QUERY_START);
   const path = at === -1 ? url : url.slice(0, at);
@@ -117,13 +112,8 @@ function masked(value: object, fields: Iterable<string>): Record<string, unknown
 }
 
 /**
- * The logged object with `SECRET_FIELDS` masked in each of its values, and `SECRET_HEADERS` in a
- * plain `req.headers` or `res.headers`, copied only where one is found. It replaces pino's
- * redaction paths (`*.accessToken`, `req.headers.authorization`, …), whose wildcard walk ran on
- * every log line, the request line included. A Fastify request or reply under `req`/`res` is left
- * to its serializer, which writes no header. Errors go through the `err` serializer, which keeps
- * no such field. Child-logger bindings are not looked at: they carry ids and names only
- * (`component`, `jobId`, the request id).
+ * The logged object with `SECRET_FIELDS` masked in each value and `SECRET_HEADERS` in a plain `req`/`res`
+ * (copied only where found): cheaper than pino's wildcard redact paths on every line.
  */
 export function maskSecretFields(obj: Record<string, unknown>): Record<string, unknown> {
   let out = obj;

@@ -1,8 +1,6 @@
-// SharedState on Redis (REDIS_URL): every check-and-take is one Lua script, so it is atomic across
-// instances, and every script reads Redis's own clock (TIME), so instances need not agree on the
-// time. Redis is never on the critical path: every command is bounded by a short timeout, and
-// while Redis does not answer the instance falls back to per-instance limits (LocalSharedState),
-// says so in `mode()` and logs once per change; it reconnects by itself.
+// SharedState on Redis (REDIS_URL): each check-and-take is one Lua script on Redis's own clock
+// (TIME), atomic across instances that need not agree on the time. Every command is bounded; while
+// Redis does not answer, the instance falls back to per-instance limits (LocalSharedState).
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import {
@@ -36,9 +34,8 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(burst * 1000 / rate) + 1000)
 return wait`;
 
 /**
- * KEYS[1] window (sorted set: member = slot id, score = when the slot leaves: a call in flight is
- * scored one lease ahead, a finished call at its answer time plus the window), KEYS[2] blocked-until.
- * ARGV max, windowMs, id, leaseMs. Answers {1, count} or {0, waitMs, count}.
+ * KEYS[1] window (slot ids scored by when they leave), KEYS[2] blocked-until; ARGV max, windowMs, id,
+ * leaseMs. Answers {1, count} or {0, waitMs, count}.
  */
 const RESERVE_SLOT = `${NOW_MS}
 local max = tonumber(ARGV[1])
@@ -73,15 +70,11 @@ redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
 return 1`;
 
-/** KEYS[1] places; ARGV id, channel, key: gives the place back and wakes the instances waiting for one. */
+/** KEYS[1] places; ARGV id, channel, key: frees the place and wakes the instances waiting for one. */
 const RELEASE_PLACE = `if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then redis.call('PUBLISH', ARGV[2], ARGV[3]) end
 return 1`;
 
-/**
- * KEYS[1] a window or a place set; ARGV leaseMs, then the ids this instance still holds there (or a
- * finished call's slot, with the window as its lease): each is kept one lease from now (only if
- * still there: XX), and the key lives at least that long.
- */
+/** KEYS[1] a window or a place set; ARGV leaseMs, ids: each id still there (XX) is kept one lease from now. */
 const RENEW = `${NOW_MS}
 local lease = tonumber(ARGV[1])
 for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', now + lease, ARGV[i]) end
@@ -97,19 +90,13 @@ const SCRIPTS = {
   renew: RENEW,
 };
 
-/** Prefix of every key and channel. */
 const PREFIX = 'crm-proxy:';
-/**
- * How long a pacing slot of a call in flight is kept without renewal. This instance renews what it
- * holds (slots and places) every third of their lease, so a killed instance's share is free again
- * within one lease.
- */
+/** A call in flight keeps its pacing slot this long without renewal (a killed instance's slots free up soon). */
 const SLOT_LEASE_MS = 10_000;
 
 export interface RedisSharedStateOptions {
   url: string;
-  /** Bound of every Redis command (default 500 ms: short, yet above a busy event loop's lag). */
-  commandTimeoutMs?: number;
+  commandTimeoutMs: number;
   now: () => number;
   log: { info(msg: string): void; warn(msg: string): void };
 }
@@ -120,13 +107,16 @@ export class RedisSharedState implements SharedState {
   readonly #local: LocalSharedState;
   readonly #log: RedisSharedStateOptions['log'];
   readonly #now: () => number;
-  readonly #leases: HeldLeases;
+  /** Slots and places held here, renewed every third of the shortest lease: a dead instance's share frees soon. */
+  readonly #held = new Map<string, { leaseMs: number; ids: Set<string> }>();
+  #renewal: NodeJS.Timeout | undefined;
+  #renewalMs = Number.POSITIVE_INFINITY;
   readonly #instance = randomBytes(6).toString('hex');
   readonly #timeoutMs: number;
   #ids = 0;
-  /** Whether the last command (or connection event) found Redis answering; null before the first. */
+  /** Whether Redis answered last; null before the first command or connection event. */
   #healthy: boolean | null = null;
-  /** After a failure, Redis is left alone until this instant (no request waits on a dead Redis twice a second). */
+  /** After a failure, Redis is left alone until this instant (no request waits on a dead Redis). */
   #downUntil = 0;
   #subscribed = new Set<string>();
   #closed = false;
@@ -135,14 +125,13 @@ export class RedisSharedState implements SharedState {
     this.#local = new LocalSharedState(options.now);
     this.#log = options.log;
     this.#now = options.now;
-    this.#timeoutMs = options.commandTimeoutMs ?? 500;
+    this.#timeoutMs = options.commandTimeoutMs;
     const common = {
-      lazyConnect: false,
       // Fail at once while disconnected (the caller falls back) instead of queueing the command.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       connectTimeout: 2000,
-      // Each call is bounded by #bounded; this only keeps a command from hanging on forever.
+      // #bounded bounds each call; this only keeps a command from hanging forever.
       commandTimeout: Math.max(5000, this.#timeoutMs * 4),
       // Reconnect forever, at most every 2 s.
       retryStrategy: (times: number) => Math.min(100 * times, 2000),
@@ -155,9 +144,6 @@ export class RedisSharedState implements SharedState {
     });
     for (const [name, lua] of Object.entries(SCRIPTS))
       this.#client.defineCommand(`crmp_${name}`, { lua, numberOfKeys: name === 'reserve' ? 2 : 1 });
-    this.#leases = new HeldLeases((key, leaseMs, ids) =>
-      this.#try(() => this.#script('renew', key, leaseMs, ...ids)),
-    );
     this.#client.on('ready', () => this.#up());
     this.#client.on('error', () => {}); // state changes are logged by #down/#up
     this.#client.on('close', () => this.#down());
@@ -198,7 +184,7 @@ export class RedisSharedState implements SharedState {
           SLOT_LEASE_MS,
         )) as number[];
         if (answer[0] !== 1) return { ok: false, waitMs: Number(answer[1]), count: Number(answer[2]) };
-        this.#leases.hold(`win:${key}`, id, SLOT_LEASE_MS);
+        this.#hold(`win:${key}`, id, SLOT_LEASE_MS);
         return { ok: true, id, count: Number(answer[1]) };
       },
       () => ({ ok: true, id, count: 0 }),
@@ -206,9 +192,8 @@ export class RedisSharedState implements SharedState {
   }
 
   async finishSlot(key: string, id: string, windowMs: number): Promise<void> {
-    this.#leases.drop(`win:${key}`, id);
-    // The slot leaves one window from now, and the key lives at least that long (renewals keep it
-    // one lease ahead only).
+    this.#drop(`win:${key}`, id);
+    // The slot leaves one window from now.
     await this.#try(() => this.#script('renew', `win:${key}`, windowMs, id));
   }
 
@@ -221,7 +206,7 @@ export class RedisSharedState implements SharedState {
     return this.#attempt(
       async () => {
         if ((await this.#script('acquire', `place:${key}`, max, leaseMs, id)) !== 1) return null;
-        this.#leases.hold(`place:${key}`, id, leaseMs);
+        this.#hold(`place:${key}`, id, leaseMs);
         return id;
       },
       () => id,
@@ -229,7 +214,7 @@ export class RedisSharedState implements SharedState {
   }
 
   async releasePlace(key: string, id: string): Promise<void> {
-    this.#leases.drop(`place:${key}`, id);
+    this.#drop(`place:${key}`, id);
     await this.#try(() => this.#script('release', `place:${key}`, id, PREFIX + PLACES_FREED, key));
   }
 
@@ -245,8 +230,7 @@ export class RedisSharedState implements SharedState {
   }
 
   async publish(channel: string, message: string): Promise<void> {
-    // This instance acts at once; the others hear it through Redis (or not at all while it is down:
-    // their caches then expire on their own).
+    // Others hear it through Redis; while it is down, their caches expire on their own.
     this.#local.deliver(channel, message);
     await this.#try(() => this.#client.publish(PREFIX + channel, message));
   }
@@ -260,18 +244,49 @@ export class RedisSharedState implements SharedState {
 
   async close(): Promise<void> {
     this.#closed = true;
-    this.#leases.stop();
+    this.#stopRenewal();
     this.#client.disconnect();
     this.#subscriber.disconnect();
   }
 
-  /** Runs script `name` (SCRIPTS), defined on the client as `crmp_<name>`. */
+  #hold(key: string, id: string, leaseMs: number): void {
+    const held = this.#held.get(key) ?? { leaseMs, ids: new Set<string>() };
+    this.#held.set(key, held);
+    held.ids.add(id);
+    const periodMs = Math.max(100, Math.floor(leaseMs / 3));
+    if (periodMs >= this.#renewalMs) return;
+    clearInterval(this.#renewal);
+    this.#renewalMs = periodMs;
+    this.#renewal = setInterval(() => void this.#renewAll(), periodMs).unref();
+  }
+
+  #drop(key: string, id: string): void {
+    const held = this.#held.get(key);
+    if (held?.ids.delete(id) && held.ids.size === 0) this.#held.delete(key);
+  }
+
+  #stopRenewal(): void {
+    clearInterval(this.#renewal);
+    this.#renewal = undefined;
+    this.#renewalMs = Number.POSITIVE_INFINITY;
+    this.#held.clear();
+  }
+
+  async #renewAll(): Promise<void> {
+    if (this.#held.size === 0) return this.#stopRenewal();
+    await Promise.all(
+      [...this.#held].map(([key, { leaseMs, ids }]) =>
+        this.#try(() => this.#script('renew', key, leaseMs, ...ids)),
+      ),
+    );
+  }
+
   #script(name: keyof typeof SCRIPTS, ...args: Array<string | number>): Promise<unknown> {
     const commands = this.#client as unknown as Record<string, (...a: typeof args) => Promise<unknown>>;
     return commands[`crmp_${name}`]!.apply(this.#client, args);
   }
 
-  /** Runs `work` on Redis; while Redis is down (or fails) nothing happens. */
+  /** Runs `work` on Redis; while Redis is down, nothing happens. */
   #try(work: () => Promise<unknown>): Promise<unknown> {
     return this.#attempt(work, () => undefined);
   }
@@ -290,11 +305,7 @@ export class RedisSharedState implements SharedState {
     }
   }
 
-  /**
-   * Rejects when `work` has not settled `#timeoutMs` after it started. The check runs in the event
-   * loop's check phase, after the poll phase has read the sockets: when the loop itself was busy past
-   * the deadline, an answer already waiting in Redis's socket still counts (no false "Redis is down").
-   */
+  /** Rejects `#timeoutMs` after `work` started, in the check phase: an answer a busy loop has read still counts. */
   #bounded<T>(work: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
@@ -317,54 +328,5 @@ export class RedisSharedState implements SharedState {
     if (this.#healthy === false || this.#closed) return;
     this.#healthy = false;
     this.#log.warn('redis: degraded, using per-instance limits until it answers again');
-  }
-}
-
-/**
- * What this instance holds in shared state (pacing slots, concurrency places), renewed at least
- * every third of its lease for as long as it is held. Leases stay short: when the instance dies the renewals
- * stop, and its share is free again within one lease instead of after the longest call it might
- * have made.
- */
-class HeldLeases {
-  /** key → the lease of what is held there, and the ids held. */
-  readonly #held = new Map<string, { leaseMs: number; ids: Set<string> }>();
-  readonly #renew: (key: string, leaseMs: number, ids: string[]) => Promise<unknown>;
-  /** One timer, at a third of the shortest lease held, while anything is held. */
-  #timer: NodeJS.Timeout | undefined;
-  #periodMs = Number.POSITIVE_INFINITY;
-
-  constructor(renew: (key: string, leaseMs: number, ids: string[]) => Promise<unknown>) {
-    this.#renew = renew;
-  }
-
-  hold(key: string, id: string, leaseMs: number): void {
-    const held = this.#held.get(key) ?? { leaseMs, ids: new Set<string>() };
-    this.#held.set(key, held);
-    held.ids.add(id);
-    const periodMs = Math.max(100, Math.floor(leaseMs / 3));
-    if (periodMs >= this.#periodMs) return;
-    clearInterval(this.#timer);
-    this.#periodMs = periodMs;
-    this.#timer = setInterval(() => void this.#renewAll(), periodMs);
-    // It never keeps the process up.
-    this.#timer.unref();
-  }
-
-  drop(key: string, id: string): void {
-    const held = this.#held.get(key);
-    if (held?.ids.delete(id) && held.ids.size === 0) this.#held.delete(key);
-  }
-
-  stop(): void {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
-    this.#periodMs = Number.POSITIVE_INFINITY;
-    this.#held.clear();
-  }
-
-  async #renewAll(): Promise<void> {
-    if (this.#held.size === 0) return this.stop();
-    await Promise.all([...this.#held].map(([key, { leaseMs, ids }]) => this.#renew(key, leaseMs, [...ids])));
   }
 }

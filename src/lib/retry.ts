@@ -1,10 +1,6 @@
 import type { Clock } from './clock.ts';
 
-/**
- * The one retry and polling loop. Each caller keeps its own pure decision — "given this outcome of
- * attempt n, wait this long and try again, or stop" — and this loop runs it on the injected clock,
- * so every retry and poll in the service is testable without real time.
- */
+/** The one retry and polling loop: each caller's pure decision (`next`) run on the injected clock. */
 export interface RetryPlan<T> {
   /** One attempt (numbered from 1). Errors it throws end the loop. */
   attempt(n: number): Promise<T>;
@@ -19,21 +15,4 @@ export async function retrying<T>(clock: Pick<Clock, 'sleep'>, plan: RetryPlan<T
     if (wait === undefined) return outcome;
     await clock.sleep(wait);
   }
-}
-
-/** An attempt's result or the error it threw, for decisions that look at both. */
-export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
-
-export async function settle<T>(fn: () => Promise<T>): Promise<Settled<T>> {
-  try {
-    return { ok: true, value: await fn() };
-  } catch (error) {
-    return { ok: false, error };
-  }
-}
-
-/** The value of a settled attempt, or its error thrown again. */
-export function unwrap<T>(settled: Settled<T>): T {
-  if (settled.ok) return settled.value;
-  throw settled.error;
 }

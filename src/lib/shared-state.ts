@@ -1,8 +1,5 @@
-// State that several instances behind one load balancer must agree on: per-token rate-limit
-// buckets, rolling windows of calls to a CRM account, places of a concurrency cap, and notices
-// ("this connection's describe changed"). One interface, two implementations: in-process
-// (`LocalSharedState`, one instance) and Redis (`RedisSharedState` in redis-shared-state.ts), picked
-// once by the composition root, so nothing else knows which one it talks to.
+// What instances behind one load balancer must agree on (rate-limit buckets, CRM call windows,
+// concurrency places, notices): in process (`LocalSharedState`) or on Redis (`RedisSharedState`).
 
 /** `local`: nothing shared (no Redis configured); `shared`: Redis answers; `degraded`: Redis configured but unreachable. */
 export type SharedMode = 'local' | 'shared' | 'degraded';
@@ -18,16 +15,9 @@ export type NoticeHandler = (message: string | null) => void;
 
 export interface SharedState {
   mode(): SharedMode;
-  /**
-   * Token bucket of `key`, refilled at `perSecond` and holding at most `burst`: takes one and
-   * answers 0, or answers the milliseconds until one is available.
-   */
+  /** Takes a token of bucket `key` (`perSecond`, at most `burst`) and answers 0, or the ms until one is there. */
   takeToken(key: string, perSecond: number, burst: number): number | Promise<number>;
-  /**
-   * A slot in the rolling window `key` when fewer than `max` calls were sent in the last `windowMs`
-   * (a slot is held from reservation until `windowMs` after `finishSlot`) and the window is not blocked.
-   * When nothing is shared, always a slot: each instance's own pacing is then all there is.
-   */
+  /** A slot in window `key` unless `max` calls were sent in the last `windowMs` or it is blocked; always, unshared. */
   reserveSlot(key: string, max: number, windowMs: number): Promise<SlotAnswer>;
   /** The call holding slot `id` is over: its slot leaves the window `windowMs` from now. */
   finishSlot(key: string, id: string, windowMs: number): Promise<void>;
@@ -50,10 +40,7 @@ export interface SharedState {
 /** The channel on which a freed place of a concurrency cap is announced (message: the cap's key). */
 export const PLACES_FREED = 'places-freed';
 
-/**
- * Token buckets by key: `burst` tokens at once, then one more each `refillMs`. Full buckets (idle
- * keys) are dropped past 100,000 keys, so memory stays bounded.
- */
+/** Token buckets by key: `burst` at once, then one each `refillMs`. Full (idle) ones are dropped past 100,000 keys. */
 export class TokenBuckets {
   readonly #burst: number;
   readonly #refillMs: number;
@@ -70,7 +57,6 @@ export class TokenBuckets {
     return Math.min(this.#burst, b.tokens + (now - b.at) / this.#refillMs);
   }
 
-  /** Milliseconds to wait for a token; 0 when there is one now. */
   waitMs(key: string, now: number): number {
     const level = this.#level(key, now);
     return level >= 1 ? 0 : Math.max(1, Math.ceil((1 - level) * this.#refillMs));
@@ -88,7 +74,6 @@ export class TokenBuckets {
 /** Everything in this process: the limits are per instance, notices reach only this instance. */
 export class LocalSharedState implements SharedState {
   readonly #now: () => number;
-  /** One set of buckets per limit (`perSecond/burst`). */
   readonly #buckets = new Map<string, TokenBuckets>();
   readonly #handlers = new Map<string, NoticeHandler[]>();
   #slots = 0;

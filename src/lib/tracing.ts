@@ -1,8 +1,5 @@
-// Optional OpenTelemetry tracing, on when an OTLP collector is configured
-// (OTEL_EXPORTER_OTLP_ENDPOINT). An API request becomes a server span that continues the caller's
-// W3C `traceparent`; each CRM call made for it becomes a client span, and its `traceparent` goes to
-// the CRM with the call. Spans leave in batches over OTLP/HTTP (JSON); nothing of a request's body,
-// query string or credentials is recorded.
+// OpenTelemetry tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set: a server span per API request (continuing
+// the caller's `traceparent`), a client span per CRM call. No body, query string or credential is recorded.
 import {
   type Context,
   defaultTextMapGetter,
@@ -37,7 +34,6 @@ export interface Tracing {
     path: string,
     headers: Record<string, string | string[] | undefined>,
   ): RequestTrace;
-  /** Sends what is pending and stops. */
   close(): Promise<void>;
 }
 

@@ -8,11 +8,7 @@ interface Entry<V> {
 
 type Load<V> = () => Promise<V>;
 
-/**
- * The service's one cache: entries expire `ttlMs` after they were stored (on the injected clock),
- * the least recently used go first beyond `max`, and concurrent misses of one key share one load
- * (lru-cache's `fetch`, which keeps one in-flight load per key).
- */
+/** The service's one cache (lru-cache): entries expire `ttlMs` after they are stored, on the injected clock. */
 export class TtlCache<V> {
   readonly #clock: Pick<Clock, 'now'>;
   readonly #lru: LRUCache<string, Entry<V>, Load<V>>;
@@ -31,8 +27,7 @@ export class TtlCache<V> {
       }),
       // A failed refresh keeps the entry it meant to replace; the caller still sees the failure.
       noDeleteOnFetchRejection: true,
-      // A key deleted during its load (a revoked token) is not stored again, but the callers
-      // waiting on that load still get its answer rather than an abort.
+      // A key deleted during its load (a revoked token) is not stored, yet its waiters get the answer.
       ignoreFetchAbort: true,
     });
   }
@@ -49,7 +44,6 @@ export class TtlCache<V> {
     this.#lru.delete(key);
   }
 
-  /** Drops every entry whose key and value match. */
   deleteWhere(match: (key: string, value: V) => boolean): void {
     for (const [key, entry] of this.#lru.entries()) if (match(key, entry.value)) this.#lru.delete(key);
   }

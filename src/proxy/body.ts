@@ -12,12 +12,8 @@ export interface ReplayKeeping {
 }
 
 /**
- * The request body of one pass-through, streamed to the CRM as it arrives. While it streams, a
- * copy is kept up to `limit` bytes (and none at all when the declared length is larger): if the CRM
- * rejects the access token, a kept body can be sent again with a fresh one. A larger body cannot
- * be replayed; for those the token manager's refresh ahead of a known expiry is what avoids the 401.
- * The copy's bytes are reserved from the instance's budget (`replay-copy.ts`) and go back to it
- * with `release()`, which the pass-through calls however the request ends.
+ * A pass-through's request body, streamed to the CRM. A copy up to `limit` bytes (from the budget until
+ * `release()`) lets a CRM 401 be answered by a replay; larger bodies rely on refreshing ahead of expiry.
  */
 export class ProxyBody {
   readonly #source: Readable | undefined;
@@ -38,8 +34,7 @@ export class ProxyBody {
     // Declared larger than the limit: never replayable, nothing kept.
     if (keeping !== null && (declaredLength === undefined || declaredLength <= limit))
       this.#kept = new ReplayCopy(keeping.budget);
-    // Always through a stream of our own, so an upload the CRM stopped reading can be ended
-    // without touching the client's socket.
+    // A stream of our own: an upload the CRM stopped reading ends without touching the client's socket.
     const forward = new PassThrough();
     this.#forward = forward;
     this.#ended = new Promise<void>((resolve, reject) => {
@@ -68,15 +63,11 @@ export class ProxyBody {
     forward.on('drain', () => source.resume());
   }
 
-  /** What the first attempt sends. */
   get stream(): Readable | undefined {
     return this.#forward;
   }
 
-  /**
-   * The CRM has answered (or given up) and reads no more: end the upload to it and drain the
-   * rest of the client's body, so both connections can be reused.
-   */
+  /** The CRM reads no more: end the upload and drain the client's body, so both connections can be reused. */
   abandon(): void {
     this.release();
     if (this.#source === undefined || this.#source.readableEnded || !this.#forwarding) return;
@@ -98,10 +89,7 @@ export class ProxyBody {
     this.#kept = null;
   }
 
-  /**
-   * The whole body again for a second attempt: `undefined` when there is no body, `null` when it
-   * was not kept (too large, no budget left, not copied at all) or the upload failed. Reads whatever the first attempt left unread.
-   */
+  /** The whole body again for a second attempt; `undefined` without a body, `null` when not kept or failed. */
   async replay(): Promise<Buffer | undefined | null> {
     if (this.#source === undefined) return undefined;
     if (this.#kept === null || this.#ended === undefined) return null;

@@ -30,12 +30,7 @@ export interface ForwardResponse {
 type Handler = Dispatcher.DispatchHandler;
 type Controller = Dispatcher.DispatchController;
 
-/**
- * One request's handler in front of undici's own, noting when the answer's last byte has arrived:
- * undici's body stream keeps no public flag for "the source has pushed its last chunk" (only "the
- * reader has seen the end"). Passed as the request's `opaque`, picked up by the interceptor below;
- * one object per request, its methods on the prototype.
- */
+/** Notes when the answer's last byte has arrived (undici has no public flag); passed as the request's `opaque`. */
 class Arrival implements Handler {
   done = false;
   inner: Handler | undefined;
@@ -90,8 +85,7 @@ export class TargetUnreachableError extends Error {
   }
 }
 
-// An origin and a path made only of characters the WHATWG URL parser keeps as they are: such a URL
-// goes to undici as origin and path, without a parse per request (the target was checked already).
+// A URL the WHATWG parser would keep as it is: split by this regex, without a parse per request.
 const PLAIN_URL =
   /^(https?:\/\/[a-z0-9.-]+(?::\d+)?)(\/(?:[A-Za-z0-9\-._~!$&()*+,;=:@/%?]*[A-Za-z0-9\-._~!$&()*+,;=:@/%])?)?$/;
 
@@ -112,11 +106,7 @@ function urlParts(url: string): { origin: string; path: string } {
   return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
 }
 
-/**
- * Streams one request to a CRM and hands back its answer unread. It has its own connection pool
- * (pass-through bodies are streamed; the JSON client buffers) and never follows redirects: a
- * `Location` goes back to the client as it is, so the credentials never reach another host.
- */
+/** Streams one request to a CRM on its own pool, never following redirects (credentials stay on one host). */
 export class ProxyForwarder {
   readonly #agent: Dispatcher;
   readonly #headersTimeoutMs: number;

@@ -1,10 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
-/**
- * Request headers a client may pass on to the CRM: content negotiation, conditional requests and
- * the CRMs' own option headers. Everything else stays behind — above all the client's
- * `Authorization` (the service's token, never the CRM's) and cookies.
- */
+/** Request headers a client may pass on to the CRM; all others (above all `Authorization` and cookies) stay behind. */
 const COMMON_REQUEST_HEADERS = new Set([
   'accept',
   'accept-encoding',
@@ -68,11 +64,7 @@ function namedByConnection(value: string | string[] | undefined): ReadonlySet<st
   );
 }
 
-/**
- * The CRM's response headers as the client gets them: all but hop-by-hop ones and `Set-Cookie`
- * (a CRM session cookie means nothing to the client, which never sends cookies through). The
- * CRM's own `X-Request-Id`, if any, comes back as `X-CRM-Request-Id` beside the service's.
- */
+/** The CRM's response headers for the client, less hop-by-hop ones and `Set-Cookie`; `X-Request-Id` → `X-CRM-Request-Id`. */
 export function returnedResponseHeaders(
   incoming: Record<string, string | string[] | undefined>,
 ): Record<string, string | string[]> {

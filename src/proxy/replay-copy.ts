@@ -1,14 +1,7 @@
-/**
- * Where pass-through bodies are copied while they stream, so that a CRM 401 can be answered by a
- * replay. A copy, not the socket's own chunks: each held chunk would pin the socket buffer it was
- * cut from. No copy is made while the CRM has just accepted the connection's token (passthrough.ts).
- */
+/** Copies of pass-through bodies for a replay: held socket chunks would pin their whole buffers. */
 export const SEGMENT_BYTES = 64 * 1024;
 
-/**
- * The bytes all replay copies of one service instance may hold at once. Owned by the instance's
- * context: when it is spent, a body is not copied and cannot be replayed.
- */
+/** The bytes all replay copies of one instance may hold at once; when spent, a body cannot be replayed. */
 export class ReplayBudget {
   readonly totalBytes: number;
   #used = 0;
@@ -28,7 +21,6 @@ export class ReplayBudget {
     this.#used -= bytes;
   }
 
-  /** Bytes reserved by copies right now. */
   get used(): number {
     return this.#used;
   }
@@ -72,7 +64,6 @@ export class ReplayCopy {
     return true;
   }
 
-  /** The body, whole, in a buffer of its own. */
   bytes(): Buffer {
     const out = Buffer.allocUnsafe(this.#bytes);
     let at = 0;

@@ -18,14 +18,12 @@ export interface ProxyTargets {
 }
 
 export interface ResolvedTarget {
-  /** Full URL the request is sent to. */
   url: string;
   /** The path as the client wrote it (for logs and the Bulk 1.0 session header). */
   path: string;
 }
 
 const DEFAULT_PORT = { http: '80', https: '443' } as const;
-/** A path segment that is `.` or `..`. */
 const DOT_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/;
 
 function originOf(url: string): Origin {
@@ -39,18 +37,12 @@ function show(o: Origin): string {
   return `${o.scheme}://${host}${o.port === '' ? '' : `:${o.port}`}`;
 }
 
-/**
- * The origins a connection's pass-through may name: the CRM host of the connection and nothing
- * else. The provider may add the public host names clients write for the same account (an
- * instance URL; for a sandbox connection, the real CRM's host), all mapped to the connection's API
- * base URL, so the same client code runs against the sandbox and the real CRM.
- */
+/** The origins a connection's pass-through may name (its CRM host, plus the provider's public hosts for it). */
 export function proxyTargets(
   adapter: Pick<CrmAdapter, 'defaultApiBaseUrl' | 'handlers'>,
   connection: Connection,
 ): ProxyTargets {
-  // Worked out once per connection object: the token cache hands out the same object until the
-  // connection (or anything in the store) changes, and then a new one.
+  // Once per connection object: the token cache hands out a new one when the connection changes.
   const known = targetsOf.get(connection);
   if (known !== undefined) return known;
   const destination = adapter.defaultApiBaseUrl(connection).replace(/\/+$/, '');
@@ -78,9 +70,8 @@ const AUTHORITY =
   /^((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*)(?::(\d{1,5}))?$/i;
 
 /**
- * Checks a pass-through target and returns the URL to call. `rawTarget` is the target exactly as
- * it arrived (not percent-decoded), `query` the raw query string (with its `?`, or ''). Throws
- * `400 target_not_allowed` before anything leaves the service.
+ * The URL to call for a pass-through target (`rawTarget` not percent-decoded, `query` raw with its `?`,
+ * or ''); throws `400 target_not_allowed` before anything leaves the service.
  */
 export function resolveTarget(targets: ProxyTargets, rawTarget: string, query: string): ResolvedTarget {
   const refuse = (why: string) =>
@@ -162,21 +153,12 @@ export function resolveTarget(targets: ProxyTargets, rawTarget: string, query: s
   return { url: `${targets.destination}${path}${search}`, path };
 }
 
-/**
- * The sandboxes' control API (`/__sandbox/…`: call counts, fault injection, realism, reset) is
- * for the operator and the tests, never for token holders: through pass-through one token could
- * inject faults into, or reset, the sandbox every other token uses. No real CRM path has such a
- * segment, so it is refused on every connection, however it is spelled.
- */
+/** The sandboxes' control API (faults, reset) is refused on every connection: one token could break it for all. */
 const CONTROL_SEGMENT = '__sandbox';
 
-/**
- * True when `path` names the control API in any spelling a server might route the same way: any
- * case, percent-encoded characters, doubled slashes, or a matrix parameter (`;x`) after the name.
- * Undecodable percent-encoding counts as a match (nothing sane needs it).
- */
+/** True when `path` names the control API in any spelling a server may route alike (case, encoding, `;x`, undecodable). */
 function namesSandboxControl(path: string): boolean {
-  // Checked on every pass-through: a path that names it nowhere, in no spelling, needs no split.
+  // Fast path: a path without `%` or the name needs no split.
   if (!path.includes('%') && !path.toLowerCase().includes(CONTROL_SEGMENT)) return false;
   let decoded: string;
   try {

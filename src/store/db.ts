@@ -14,7 +14,7 @@ import {
 } from 'kysely';
 import type { Clock } from '../lib/clock.ts';
 import { ensurePrivateDir, withPrivateUmask } from '../lib/private-dir.ts';
-import { retrying, settle, unwrap } from '../lib/retry.ts';
+import { retrying } from '../lib/retry.ts';
 import type { Database } from './schema.ts';
 
 export const SQLITE_FILE = 'crm-proxy.sqlite';
@@ -142,11 +142,19 @@ export async function withMigrationLock<T>(handle: DbHandle, clock: Clock, fn: (
   const deadline = clock.now() + 60_000;
   sqlite.pragma('busy_timeout = 0');
   try {
-    const begun = await retrying(clock, {
-      attempt: () => settle(async () => sqlite.exec('BEGIN IMMEDIATE')),
-      next: (outcome) => (outcome.ok ? undefined : busyRetryWait(outcome.error, clock.now(), deadline)),
+    const failed = await retrying(clock, {
+      attempt: async () => {
+        try {
+          sqlite.exec('BEGIN IMMEDIATE');
+          return undefined;
+        } catch (error) {
+          return { error };
+        }
+      },
+      next: (failure) =>
+        failure === undefined ? undefined : busyRetryWait(failure.error, clock.now(), deadline),
     });
-    unwrap(begun);
+    if (failed !== undefined) throw failed.error;
   } finally {
     sqlite.pragma('busy_timeout = 5000');
   }

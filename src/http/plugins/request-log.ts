@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { NewRequestLogEntry } from '../../admin/request-log.ts';
 import type { AppContext } from '../../context.ts';
-import { newMeter, type RequestMeter, withCallContext } from '../../lib/call-context.ts';
+import { type RequestMeter, withCallContext } from '../../lib/call-context.ts';
 import { isoTime } from '../../lib/clock.ts';
 import { maskTokens } from '../../lib/redact.ts';
 import type { RequestTrace } from '../../lib/tracing.ts';
@@ -36,7 +36,7 @@ export const requestLog = fp(
       if (LOGGED.test(request.url))
         request.requestLogPending = {
           at: isoTime(ctx.clock.now()),
-          meter: newMeter(),
+          meter: { crmCalls: 0, lastHeaders: undefined },
           trace: ctx.tracing?.startRequest(request.method, request.url.split('?')[0] ?? '', request.headers),
         };
       done();
