@@ -27,7 +27,7 @@ export interface BeginConnectInput {
   reconnect?: string | undefined;
   /** A path on this service to redirect to after success. */
   returnTo?: string | undefined;
-  /** Connect the sandbox CRM; default: when one runs and no login host is given (a re-connect follows its connection). */
+  /** Default: the sandbox when one runs and no login host is given (a re-connect follows its connection). */
   sandbox?: boolean | undefined;
 }
 

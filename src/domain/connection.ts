@@ -1,6 +1,6 @@
 // The nouns every layer shares; nothing here imports anything of the service.
 
-/** A CRM's id (`salesforce`); which exist is the registry's, so a provider is added without touching the store. */
+/** A CRM's id (`salesforce`); the registry decides which exist, so the store need not change. */
 export type Provider = string;
 
 export const REGIONS = ['eu', 'us'] as const;

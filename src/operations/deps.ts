@@ -104,7 +104,7 @@ export async function runOperation<O extends keyof OperationInputs>(
   );
 }
 
-/** Calls carry the current access token; an expired one is refreshed (shared by concurrent callers) and the call resent once. */
+/** An expired access token is refreshed (shared by concurrent callers) and the call resent once. */
 function openSession(
   deps: Pick<OperationDeps, 'tokens' | 'client'>,
   adapter: CrmAdapter,

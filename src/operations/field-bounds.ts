@@ -3,10 +3,10 @@ import { isRecord } from '../lib/is-record.ts';
 
 /** Longer than any real field name or relationship path of the CRMs; the get schema's limit too. */
 export const MAX_FIELD_NAME_LENGTH = 255;
-/** Distinct field names in one write request: real objects have at most ~800; per-field work must stay bounded. */
+/** Distinct field names per write request: objects have at most ~800; per-field work must stay bounded. */
 export const MAX_DISTINCT_FIELDS = 1000;
 
-/** Refuses (400) too long field names and too many distinct ones, before any is matched against the object. */
+/** Refuses (400) too long or too many distinct field names, before any is matched against the object. */
 export function checkFieldNames(records: readonly unknown[]): void {
   const seen = new Set<string>();
   for (let index = 0; index < records.length; index++) {

@@ -70,7 +70,7 @@ export type RefreshOutcome =
   | { ok: false; kind: 'invalid_grant'; description: string }
   | { ok: false; kind: 'failed'; status?: number; body?: unknown };
 
-/** A connection ready for calls: `send` adds the access token and, on a CRM 401, refreshes it once and resends. */
+/** `send` adds the access token and, on a CRM 401, refreshes it once and resends. */
 export interface CrmSession {
   readonly connectionId: string;
   readonly baseUrl: string;
@@ -238,7 +238,7 @@ export interface ConnectFacet {
   readonly appVariables: readonly string[];
   /** Null when the app's variables are not set. */
   configuredApp(): OAuthClient | null;
-  /** The chosen login host as an origin (undefined: the default). Only the CRM's own hosts pass: the secret goes there. */
+  /** The chosen login host as an origin; only the CRM's own hosts pass, as the secret goes there. */
   loginOrigin(choice: string | undefined): { ok: true; origin: string } | { ok: false; message: string };
   authorizeUrl(
     target: ConnectTarget,
