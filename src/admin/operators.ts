@@ -1,6 +1,7 @@
 // Operator accounts and their lifecycle, console sessions and operator API keys.
 import { createHash, randomBytes } from 'node:crypto';
 import { randomBase62 } from '../crypto/random.ts';
+import type { OperatorWithHash } from '../store/rows.ts';
 import type { Operator, OperatorKey, OperatorSession, Store } from '../store/types.ts';
 import { decoyHash, hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
 
@@ -23,6 +24,7 @@ export const actorName = (actor: Actor): string =>
   'operator' in actor ? actor.operator.id : `cli:${actor.cli}`;
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+const withoutHash = ({ passwordHash: _h, ...operator }: OperatorWithHash): Operator => operator;
 
 /** Why an operator action was refused; `status` is the HTTP status the console answers with. */
 export class OperatorError extends Error {
@@ -86,18 +88,14 @@ export class OperatorService {
   async find(emailOrId: string): Promise<Operator | null> {
     if (emailOrId.startsWith('op_')) return this.#store.operators.findById(emailOrId);
     const found = await this.#store.operators.findByEmail(emailOrId.trim().toLowerCase());
-    if (found === null) return null;
-    const { passwordHash: _h, ...operator } = found;
-    return operator;
+    return found === null ? null : withoutHash(found);
   }
 
   /** Null whichever was wrong; each case costs one password hash. */
   async checkPassword(email: string, password: string): Promise<Operator | null> {
     const found = await this.#store.operators.findByEmail(email.trim().toLowerCase());
     const ok = await verifyPassword(password, found?.passwordHash ?? (await decoyHash()));
-    if (!found || !ok || found.disabledAt !== null) return null;
-    const { passwordHash: _h, ...operator } = found;
-    return operator;
+    return !found || !ok || found.disabledAt !== null ? null : withoutHash(found);
   }
 
   /** The cookie value goes to the browser only; the store keeps its hash. */
