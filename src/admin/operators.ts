@@ -1,12 +1,11 @@
 // Operator accounts and their lifecycle, console sessions and operator API keys.
 import { createHash, randomBytes } from 'node:crypto';
 import { randomBase62 } from '../crypto/random.ts';
+import type { OperatorWithHash } from '../store/rows.ts';
 import type { Operator, OperatorKey, OperatorSession, Store } from '../store/types.ts';
 import { decoyHash, hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
 
-/** A session ends this long after sign-in, however active. */
 const SESSION_ABSOLUTE_MS = 12 * 3600_000;
-/** A session unused this long ends. */
 const SESSION_IDLE_MS = 60 * 60_000;
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -18,17 +17,14 @@ export interface SignedIn {
   session: OperatorSession;
 }
 
-/**
- * Who asks for an operator action: a signed-in operator (the console), or someone with the
- * server's store at hand (the CLI, named by their system user).
- */
+/** A signed-in operator (console), or someone with the store at hand (CLI, by system user). */
 export type Actor = { operator: Operator } | { cli: string };
 
-/** How the request log names an actor: the operator's id, or `cli:<user>`. */
 export const actorName = (actor: Actor): string =>
   'operator' in actor ? actor.operator.id : `cli:${actor.cli}`;
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+const withoutHash = ({ passwordHash: _h, ...operator }: OperatorWithHash): Operator => operator;
 
 /** Why an operator action was refused; `status` is the HTTP status the console answers with. */
 export class OperatorError extends Error {
@@ -42,17 +38,13 @@ export class OperatorError extends Error {
   }
 }
 
-/** Lifecycle changes of different operators are made one at a time across instances (the last-manager rule). */
+/** Lifecycle changes run one at a time across instances, for the last-manager rule. */
 const LIFECYCLE_LOCK = 'operators:lifecycle';
 
 export class OperatorService {
   readonly #store: Store;
   readonly #now: () => number;
-  /**
-   * Keys the console signs its own cookies with (the first signs, all check): the same on every
-   * instance that shares the keyring. Without them (the CLI, which serves no browser), a random
-   * key of this process.
-   */
+  /** The console's cookie keys (the first signs, all check); without a keyring (CLI), a random one. */
   readonly cookieKeys: readonly Buffer[];
 
   constructor(opts: {
@@ -69,10 +61,7 @@ export class OperatorService {
     return new Date(this.#now() + offsetMs).toISOString();
   }
 
-  /**
-   * Adds an operator: the one way every client (CLI, console, first-run setup) creates one, so the
-   * email and password rules hold for all. The first operator always manages the others.
-   */
+  /** The one way every client creates an operator; the first one always manages the others. */
   async create(email: string, password: string, options: { canManage?: boolean } = {}): Promise<Operator> {
     const normalized = email.trim().toLowerCase();
     if (!EMAIL.test(normalized) || normalized.length > 200)
@@ -99,24 +88,17 @@ export class OperatorService {
   async find(emailOrId: string): Promise<Operator | null> {
     if (emailOrId.startsWith('op_')) return this.#store.operators.findById(emailOrId);
     const found = await this.#store.operators.findByEmail(emailOrId.trim().toLowerCase());
-    if (found === null) return null;
-    const { passwordHash: _h, ...operator } = found;
-    return operator;
+    return found === null ? null : withoutHash(found);
   }
 
-  /**
-   * The operator when email and password match and the account is enabled; null otherwise,
-   * whichever of them was wrong (each case costs one password hash).
-   */
+  /** Null whichever was wrong; each case costs one password hash. */
   async checkPassword(email: string, password: string): Promise<Operator | null> {
     const found = await this.#store.operators.findByEmail(email.trim().toLowerCase());
     const ok = await verifyPassword(password, found?.passwordHash ?? (await decoyHash()));
-    if (!found || !ok || found.disabledAt !== null) return null;
-    const { passwordHash: _h, ...operator } = found;
-    return operator;
+    return !found || !ok || found.disabledAt !== null ? null : withoutHash(found);
   }
 
-  /** Starts a session: the cookie value goes to the browser only; the store keeps its hash. */
+  /** The cookie value goes to the browser only; the store keeps its hash. */
   async startSession(
     operator: Operator,
     client: { address?: string | null; userAgent?: string | null } = {},
@@ -138,11 +120,7 @@ export class OperatorService {
     return { cookieValue, session };
   }
 
-  /**
-   * The signed-in operator of a session cookie; null when unknown, expired, idle too long, or its
-   * operator disabled or removed. Read from the store on every request, so a session ended on one
-   * instance is ended on all at once.
-   */
+  /** Read from the store on every request, so a session ended on one instance is ended on all. */
   async session(cookieValue: string | undefined): Promise<SignedIn | null> {
     if (cookieValue === undefined || !/^[A-Za-z0-9_-]{43}$/.test(cookieValue)) return null;
     const idHash = sha256(cookieValue);
@@ -155,7 +133,7 @@ export class OperatorService {
     }
     const operator = await this.#store.operators.findById(session.operatorId);
     if (!operator || operator.disabledAt !== null) return null;
-    // Writes of last_seen_at are spaced out: one a minute per session is enough for the idle timeout.
+    // One write a minute is enough for the idle timeout.
     if (now - Date.parse(session.lastSeenAt) >= 60_000) {
       await this.#store.operators.touchSession(idHash, this.#iso());
     }
@@ -166,7 +144,7 @@ export class OperatorService {
     if (cookieValue !== undefined) await this.#store.operators.deleteSession(sha256(cookieValue));
   }
 
-  /** A new operator API key, shown once: `crmpk_` and 43 random base62 characters (256 bits). */
+  /** Shown once: `crmpk_` and 43 random base62 characters (256 bits). */
   async createKey(operator: Operator, label: string | null): Promise<{ key: string; record: OperatorKey }> {
     if (operator.disabledAt !== null)
       throw new OperatorError('email', `operator ${operator.email} is disabled; enable it first`);
@@ -192,11 +170,7 @@ export class OperatorService {
     return this.#store.operators.revokeKey(id, this.#iso());
   }
 
-  /**
-   * The operator a bearer operator key belongs to; null for anything else, and for a disabled
-   * operator. Keys carry 256 random bits, so an unsalted SHA-256 looked up by equality is enough
-   * (as for API tokens). Read from the store on every request, like sessions.
-   */
+  /** Keys carry 256 random bits, so an unsalted SHA-256 looked up by equality is enough. */
   async verifyKey(
     authorization: string | undefined,
   ): Promise<{ operator: Operator; key: OperatorKey } | null> {
@@ -213,16 +187,14 @@ export class OperatorService {
     return { operator, key };
   }
 
-  // ---- The lifecycle: each action names its actor, who must be allowed to manage the others
-  // unless the action is on their own account.
+  // The lifecycle: the actor must manage the others unless the action is on their own account.
 
-  /** Adds an operator on behalf of `actor` (a manager, or the CLI). */
   async add(actor: Actor, email: string, password: string, canManage: boolean): Promise<Operator> {
     this.#mustManage(actor);
     return this.create(email, password, { canManage });
   }
 
-  /** Disables an account: it cannot sign in, its sessions end and its keys are revoked, at once. */
+  /** Its sessions end and its keys are revoked at once. */
   async disable(actor: Actor, target: string): Promise<Operator> {
     this.#mustManage(actor);
     return this.#store.locks.withLock(LIFECYCLE_LOCK, 30_000, async () => {
@@ -242,7 +214,7 @@ export class OperatorService {
     return (await this.#store.operators.findById(op.id)) ?? op;
   }
 
-  /** Removes an account with its sessions and keys; the last operator who can manage stays. */
+  /** With its sessions and keys; the last operator who can manage stays. */
   async remove(actor: Actor, target: string): Promise<Operator> {
     this.#mustManage(actor);
     return this.#store.locks.withLock(LIFECYCLE_LOCK, 30_000, async () => {
@@ -253,10 +225,7 @@ export class OperatorService {
     });
   }
 
-  /**
-   * Changes one's own password, given the current one. Every session of the account ends and its
-   * keys are revoked; the caller starts a new session for the browser that asked.
-   */
+  /** Every session ends and every key is revoked; the caller starts a new session for the browser. */
   async changeOwnPassword(operator: Operator, current: string, next: string): Promise<void> {
     const found = await this.#store.operators.findByIdWithHash(operator.id);
     if (found === null || found.disabledAt !== null) throw notFound(operator.id);
@@ -267,7 +236,7 @@ export class OperatorService {
     await this.#setPassword(found.id, next);
   }
 
-  /** Sets another operator's password (a manager, or the CLI): their sessions end and keys are revoked. */
+  /** Their sessions end and keys are revoked. */
   async resetPassword(actor: Actor, target: string, next: string): Promise<Operator> {
     this.#mustManage(actor);
     const op = await this.#target(target);
@@ -275,13 +244,13 @@ export class OperatorService {
     return op;
   }
 
-  /** Sessions of one operator (or of all, for a manager), newest first; never their cookie. */
+  /** Newest first; never their cookie. */
   async listSessions(actor: Actor, operatorId?: string): Promise<OperatorSession[]> {
     this.#mustManage(actor, operatorId);
     return this.#store.operators.listSessions(operatorId);
   }
 
-  /** Ends one session by its id (the hash the store keys it by); one's own or, for a manager, any. */
+  /** By its id (the hash the store keys it by). */
   async endSessionById(actor: Actor, sessionId: string): Promise<OperatorSession> {
     const session = SESSION_ID.test(sessionId) ? await this.#store.operators.findSession(sessionId) : null;
     if (session === null) throw new OperatorError('session', `no session ${sessionId.slice(0, 80)}`, 404);
@@ -290,7 +259,6 @@ export class OperatorService {
     return session;
   }
 
-  /** Ends every session of an operator; returns how many there were. */
   async endSessions(actor: Actor, target: string): Promise<number> {
     const op = await this.#target(target);
     this.#mustManage(actor, op.id);
@@ -304,7 +272,6 @@ export class OperatorService {
       throw notFound(id);
   }
 
-  /** An action on `operatorId`'s own account needs no right to manage the others. */
   #mustManage(actor: Actor, operatorId?: string): void {
     if ('cli' in actor || actor.operator.id === operatorId) return;
     if (!actor.operator.canManage || actor.operator.disabledAt !== null)
@@ -317,7 +284,6 @@ export class OperatorService {
     return op;
   }
 
-  /** Refuses to disable or remove the last enabled operator who can manage the others. */
   async #keepOneManager(op: Operator, what: 'disable' | 'remove'): Promise<void> {
     const all = await this.#store.operators.list();
     if (what === 'remove' && all.length === 1)

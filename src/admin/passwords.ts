@@ -1,5 +1,5 @@
-// Operator passwords: scrypt from node:crypto (no native add-on to build), a fresh 16-byte salt per
-// password, parameters stored beside the hash so they can be raised later, constant-time compare.
+// Operator passwords: scrypt from node:crypto (no native add-on), parameters stored beside the hash
+// so they can be raised later.
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
@@ -34,23 +34,17 @@ export async function verifyPassword(password: string, stored: string): Promise<
 
 let decoy: Promise<string> | undefined;
 
-/**
- * A hash of a random password, compared against when the email is unknown so that both cases cost
- * the same. Made at the first sign-in, not at start-up: a process that never signs anyone in never pays for it.
- */
+/** Compared against when the email is unknown, so both cases cost the same; made on first use. */
 export function decoyHash(): Promise<string> {
   decoy ??= hashPassword(randomBytes(16).toString('hex'));
   return decoy;
 }
 
-export const MIN_PASSWORD_LENGTH = 12;
+const MIN_PASSWORD_LENGTH = 12;
 
 let common: Promise<ReadonlySet<string>> | undefined;
 
-/**
- * The 49,233 most common passwords of @zxcvbn-ts/language-common (its `passwords-common`
- * dictionary, gathered from public password leaks), lower-cased; loaded on first use.
- */
+/** The common passwords of @zxcvbn-ts/language-common, lower-cased; loaded on first use. */
 function commonPasswords(): Promise<ReadonlySet<string>> {
   common ??= import('@zxcvbn-ts/language-common').then(
     ({ dictionary }) => new Set((dictionary['passwords-common'] ?? []).map((p) => String(p).toLowerCase())),
@@ -58,12 +52,7 @@ function commonPasswords(): Promise<ReadonlySet<string>> {
   return common;
 }
 
-/**
- * What is wrong with a new operator password, or null when it may be used: at least 12 characters
- * (Unicode characters, after NFKC normalisation as for hashing), not whitespace only, not one
- * character repeated, and not one of the common passwords (compared without case and without the
- * spaces around it).
- */
+/** What is wrong with a new password (NFKC-normalised as for hashing), or null when it may be used. */
 export async function passwordProblem(password: string): Promise<string | null> {
   const normalized = password.normalize('NFKC');
   const chars = [...normalized];

@@ -1,6 +1,5 @@
-// The request log, written off the request's path: entries wait in memory and are written in one
-// batch on a timer (and at shutdown). Readers flush first, so this instance's own requests are
-// always visible to its console and admin API.
+// The request log, written off the request's path in batches on a timer. Readers flush first, so
+// this instance's own requests are always visible.
 import { randomBase62 } from '../crypto/random.ts';
 import { pooledRandomBytes } from '../lib/random-pool.ts';
 import type {
@@ -14,9 +13,8 @@ import type {
 export interface RequestLogOptions {
   store: Store;
   now: () => number;
-  /** Entries older than this are pruned (default 7 days; `CRM_PROXY_REQUEST_LOG_DAYS`). */
   retentionMs: number;
-  /** How often the buffer is written (default 1 s). */
+  /** Default 1 s. */
   flushIntervalMs?: number;
   onError?: (err: unknown) => void;
 }
@@ -24,7 +22,6 @@ export interface RequestLogOptions {
 export type NewRequestLogEntry = Omit<RequestLogEntry, 'id'>;
 
 const PRUNE_EVERY_MS = 3600_000;
-/** A buffer this full is written at once. */
 const MAX_BUFFERED = 500;
 /** Entries kept in memory at most while the store fails; older ones are dropped. */
 const MAX_PENDING = 50_000;
@@ -42,17 +39,16 @@ export class RequestLog {
     this.#opts = { flushIntervalMs: 1000, ...opts };
   }
 
-  /** Records one answered request (the entry is kept as it is, not copied); never waits on the store. */
+  /** Never waits on the store. */
   record(entry: NewRequestLogEntry, allowance?: { used: number; limit: number }, error?: string): void {
     if (this.#buffer.length >= MAX_PENDING) this.#buffer.shift();
     // Ids sort in arrival order (entries of the same instant stay in order), then random.
     const seq = (this.#seq++ % 1e9).toString(36).padStart(6, '0');
-    // The entry is handed over: it gets its id in place instead of being copied (once per request).
+    // Handed over: given its id in place rather than copied.
     const stored = entry as RequestLogEntry;
     stored.id = `rl_${Date.now().toString(36).padStart(9, '0')}${seq}${randomBase62(8, pooledRandomBytes)}`;
     this.#buffer.push(stored);
     if (entry.connectionId !== null) {
-      // Only this buffer's own update object is changed: a flush takes the whole map away first.
       let stats = this.#stats.get(entry.connectionId);
       if (stats === undefined) {
         stats = { connectionId: entry.connectionId };
@@ -77,7 +73,7 @@ export class RequestLog {
     this.#timer.unref();
   }
 
-  /** Writes everything buffered so far (and prunes once an hour). Never throws. */
+  /** Never throws. */
   flush(): Promise<void> {
     this.#flushing = this.#flushing.then(() => this.#write());
     return this.#flushing;
@@ -97,7 +93,7 @@ export class RequestLog {
         await this.prune();
       }
     } catch (err) {
-      // Put them back (newest kept if over the bound): the next flush tries again.
+      // The next flush tries again.
       this.#buffer = [...entries, ...this.#buffer].slice(-MAX_PENDING);
       for (const s of stats) if (!this.#stats.has(s.connectionId)) this.#stats.set(s.connectionId, s);
       this.#opts.onError?.(err);
@@ -105,7 +101,6 @@ export class RequestLog {
     }
   }
 
-  /** Deletes entries older than the retention; returns how many. */
   prune(): Promise<number> {
     return this.#opts.store.requestLog.prune(
       new Date(this.#opts.now() - this.#opts.retentionMs).toISOString(),
@@ -117,7 +112,6 @@ export class RequestLog {
     return this.#opts.store.requestLog.query(filter);
   }
 
-  /** Requests and errors per hour over the last `hours` hours (default 7 days). */
   async usage(hours: number, connectionId?: string): Promise<{ hours: string[]; buckets: UsageBucket[] }> {
     await this.flush();
     const end = Math.floor(this.#opts.now() / 3600_000) * 3600_000;

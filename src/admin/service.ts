@@ -1,6 +1,4 @@
-// The operator's view of the service: connections with their health and allowance, API tokens,
-// connect links, the request log and usage. The console and the admin API both call these
-// functions; neither has its own implementation.
+// The operator's view of the service, shared by the console and the admin API.
 import type { AuthService } from '../auth/service.ts';
 import type { ConnectionService } from '../connections/service.ts';
 import type { ConnectPort } from '../domain/connect.ts';
@@ -15,11 +13,10 @@ export interface ConnectionView
   extends Pick<Connection, 'id' | 'provider' | 'label' | 'region' | 'sandbox' | 'createdAt'> {
   providerName: string;
   status: 'active' | 'needs_reauth' | 'failing';
-  /** Why it needs re-authorisation, or the last CRM failure when failing. */
   lastError: string | null;
   lastErrorAt: string | null;
   lastUsedAt: string | null;
-  /** The CRM account's daily API allowance as its last answers said (only CRMs that report one). */
+  /** The daily API allowance as the CRM's last answers said. */
   allowance: { used: number; limit: number; left: number; at: string } | null;
 }
 
@@ -41,7 +38,6 @@ export interface AdminDeps {
   requestLog: RequestLog;
   now: () => number;
   displayName: (provider: string) => string;
-  /** The OAuth connect flow: the console and the admin API start flows and handle links with it. */
   connect: ConnectPort;
 }
 
@@ -74,7 +70,7 @@ export class AdminService {
     this.connect = deps.connect;
   }
 
-  /** The connections as stored (account ids included), for the console's same-account badge. */
+  /** With account ids, for the console's same-account badge. */
   connectionRecords(): Promise<Connection[]> {
     return this.#d.connections.list();
   }
@@ -126,7 +122,7 @@ export class AdminService {
     }));
   }
 
-  /** A new API token; the secret is in the answer only. */
+  /** The secret is in the answer only. */
   async createToken(input: {
     connectionId: string;
     name: string | null;
@@ -139,9 +135,7 @@ export class AdminService {
       throw new ApiError(
         'invalid_value',
         'expires_in_days must be a whole number of days from 1 to 3650, or absent for no expiry.',
-        {
-          details: [{ field: 'expires_in_days' }],
-        },
+        { details: [{ field: 'expires_in_days' }] },
       );
     }
     const result = await this.#d.auth.createToken({
@@ -165,10 +159,7 @@ export class AdminService {
     throw notFound('token', id);
   }
 
-  /**
-   * The newest entries that match a filter as the admin API, the console and the CLI take it
-   * (absent or '' is "any"; `status_class` is `4xx` and the like), 100 unless `limit` says (at most 1,000).
-   */
+  /** The newest matching entries (absent or '' is "any"), 100 unless `limit` says, at most 1,000. */
   requests(q: RequestsQuery): Promise<RequestLogEntry[]> {
     return this.#d.requestLog.query({
       statusClass: q.status_class ? Number(q.status_class[0]) : undefined,
@@ -180,7 +171,7 @@ export class AdminService {
     });
   }
 
-  /** Requests and errors (status ≥ 400) per hour, oldest first, per connection; `seeded` ones even without any. */
+  /** Requests and errors per hour and connection, oldest first; `seeded` ones even without any. */
   async usage(
     hours = 168,
     connectionId?: string,

@@ -1,14 +1,10 @@
-// The one-time setup code that lets a browser create the first operator: issued at start-up while
-// no operator exists, shown to whoever started the service (sandbox: the start-up output;
-// production: a 0600 file in the data directory), and good for one use, for a limited time, and
-// only while there is still no operator. Only its hash is kept; a guess is as hard as 160 random
-// bits, and the console rate-limits the attempts like sign-ins.
+// The one-time code that lets a browser create the first operator, shown only to whoever started
+// the service. Good once, for a limited time, while no operator exists; only its hash is kept.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { randomBase62 } from '../crypto/random.ts';
 import type { Operator } from '../store/types.ts';
 import { OperatorError, type OperatorService } from './operators.ts';
 
-/** How long an issued code stays good. */
 const SETUP_CODE_TTL_MS = 24 * 3600_000;
 
 /** 28 base62 characters in groups of four (≈ 167 bits): `crmps-xxxx-xxxx-…`. */
@@ -31,15 +27,11 @@ export class FirstOperatorSetup {
     this.#now = opts.now;
   }
 
-  /** True while no operator exists: the console then offers to create the first one. */
   async open(): Promise<boolean> {
     return (await this.#operators.list()).length === 0;
   }
 
-  /**
-   * A new code, replacing any earlier one; null once an operator exists (nothing to set up). The
-   * code itself is returned once and never kept.
-   */
+  /** A new code, replacing any earlier one; null once an operator exists. */
   async issue(): Promise<{ code: string; expiresAt: string } | null> {
     if (!(await this.open())) return null;
     const raw = randomBase62(28);
@@ -50,7 +42,6 @@ export class FirstOperatorSetup {
     return { code, expiresAt: new Date(this.#expiresAt).toISOString() };
   }
 
-  /** Creates the first operator with the existing operator creation, if the code is the issued one. */
   async createFirstOperator(code: string, email: string, password: string): Promise<Operator> {
     if (!(await this.open())) {
       throw refused('an operator exists already: sign in instead', 409);

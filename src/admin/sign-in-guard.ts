@@ -1,16 +1,10 @@
-// Sign-in limits that bound password guessing without letting anyone lock the owner out: failed
-// attempts only are counted, per client address and per account for browsers the account does
-// not know, and per browser for each browser that signed in to the account before (a signed
-// "device cookie", after OWASP's device cookies): failures from elsewhere never use up its own
-// allowance. The console signs the device cookie with its cookie keys (@fastify/cookie) and hands
-// the guard only a value whose signature held. The counters are in this instance's memory.
+// Sign-in limits that bound password guessing without letting anyone lock the owner out: failures
+// are counted per address and account, but a browser that signed in before (OWASP device cookie,
+// signed by the console) has its own allowance. The counters are in this instance's memory.
 import { randomBytes } from 'node:crypto';
 import { TokenBuckets } from '../lib/shared-state.ts';
 
-/**
- * The documented numbers (docs/console.md): `burst` failures at once, then one more each
- * `refillMs`; a device cookie is honoured `deviceMaxAgeMs` after the sign-in that issued it.
- */
+/** As documented in docs/console.md: `burst` failures, then one more each `refillMs`. */
 export const SIGN_IN_LIMITS = {
   perAddress: { burst: 10, refillMs: 6_000 },
   perAccount: { burst: 5, refillMs: 180_000 },
@@ -24,7 +18,6 @@ export type SignInCheck =
 
 export class SignInGuard {
   readonly #now: () => number;
-  // Failures only are counted: each one takes a token.
   readonly #address: TokenBuckets;
   readonly #account: TokenBuckets;
   readonly #browser: TokenBuckets;
@@ -36,10 +29,7 @@ export class SignInGuard {
     this.#browser = new TokenBuckets(SIGN_IN_LIMITS.perKnownBrowser);
   }
 
-  /**
-   * Whether an attempt may be made now. A browser with a device cookie for this account (its value,
-   * its signature checked) is limited by its own counter only; any other by the address's and the account's.
-   */
+  /** A browser with a device cookie for this account is limited by its own counter only. */
   check(address: string, email: string, deviceCookie: string | undefined): SignInCheck {
     const now = this.#now();
     const device = this.#knownBrowser(email, deviceCookie, now);
@@ -63,12 +53,12 @@ export class SignInGuard {
     this.#account.take(email, now);
   }
 
-  /** The value of a device cookie for this browser and account, issued on a successful sign-in. */
+  /** Issued on a successful sign-in. */
   issueDevice(email: string): string {
     return `${Buffer.from(email).toString('base64url')}.${this.#now().toString(36)}.${randomBytes(16).toString('base64url')}`;
   }
 
-  /** The browser's id (its cookie's nonce) when the cookie is for this account, and not too old. */
+  /** The cookie's nonce when it is for this account and not too old. */
   #knownBrowser(email: string, cookie: string | undefined, now: number): string | null {
     if (cookie === undefined || cookie.length > 600) return null;
     const parts = cookie.split('.');

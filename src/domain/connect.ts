@@ -1,5 +1,4 @@
-// The OAuth connect flow as the console, the admin API and the CLI use it (src/connect/ implements
-// it, wired as `ctx.connect`): declared here so that those layers do not depend on how it is built.
+// The OAuth connect flow as its users see it, so that they do not depend on src/connect/.
 import type { Provider } from './connection.ts';
 
 /** A one-time connect link, as listed: never its secret. */
@@ -12,7 +11,6 @@ export interface ConnectLink {
   expiresAt: string;
   usedAt: string | null;
   revokedAt: string | null;
-  /** The connection the link created, once used. */
   connectionId: string | null;
 }
 
@@ -22,48 +20,40 @@ export interface ConnectLinkView extends ConnectLink {
 
 export interface BeginConnectInput {
   provider: Provider;
-  /** The login host an operator chose, for a CRM that offers a choice (its `loginOrigin` checks it). */
+  /** Checked by the CRM's `loginOrigin`. */
   loginHost?: string | undefined;
   label?: string | null | undefined;
   /** Id of a connection whose credentials the flow replaces in place. */
   reconnect?: string | undefined;
-  /** A path on this service to redirect to after success (`?connected=<id>` or `?reconnected=<id>`). */
+  /** A path on this service to redirect to after success. */
   returnTo?: string | undefined;
-  /**
-   * True: connect the sandbox CRM running beside the service. Default: the sandbox when one runs
-   * and no login host is given (a re-connect follows its connection).
-   */
+  /** Default: the sandbox when one runs and no login host is given (a re-connect follows its connection). */
   sandbox?: boolean | undefined;
 }
 
 export interface BeginConnectResult {
-  /** Where to send the browser: the CRM's consent page. */
   authorizeUrl: string;
   /** The browser binding: give it to the browser only through `bindingCookie`. */
   binding: string;
 }
 
-/** What a link's flow will start, as in `begin`; `ttlMs` defaults to `CRM_PROXY_CONNECT_LINK_TTL_HOURS` (24 h). */
+/** `ttlMs` defaults to `CRM_PROXY_CONNECT_LINK_TTL_HOURS`. */
 export type ConnectLinkInput = Pick<BeginConnectInput, 'provider' | 'label' | 'loginHost' | 'sandbox'> & {
   ttlMs?: number | undefined;
 };
 
-/**
- * A flow answer as sent to the browser: a redirect, or a rendered page; with the security headers
- * and the cookies it sets.
- */
+/** A flow answer as sent to the browser, with its security headers and cookies. */
 export type SentAnswer = { setCookies: string[]; headers: Readonly<Record<string, string>> } & (
   | { kind: 'redirect'; location: string }
   | { kind: 'page'; status: number; html: string }
 );
 
-/** The two steps of the browser connect flow the public routes run. */
 export interface ConnectFlowPort {
   complete(request: {
     query: Record<string, unknown>;
     cookieHeader: string | undefined;
   }): Promise<SentAnswer>;
-  /** `proceed`: the landing page's Continue link was followed; go on to the CRM. */
+  /** `proceed`: the landing page's Continue link was followed. */
   openLink(secret: string, secure: boolean, proceed?: boolean): Promise<SentAnswer>;
 }
 
@@ -72,10 +62,10 @@ export interface ConnectPort {
   bindingCookie(binding: string, secure: boolean): string;
   createLink(input: ConnectLinkInput): Promise<{ id: string; url: string; expiresAt: string }>;
   listLinks(): Promise<ConnectLinkView[]>;
-  /** Refuses (ApiError) a link that is unknown or was used. */
+  /** Refuses a link that is unknown or was used. */
   revokeLink(id: string): Promise<'revoked' | 'already_revoked'>;
   /** The redirect URL to register in each CRM's app settings. */
   redirectUri(): string;
-  /** The CRMs that can be connected in a browser, and the variables each one still lacks. */
+  /** The CRMs that can be connected in a browser, and the variables each lacks. */
   providers(): Array<{ provider: string; displayName: string; ready: boolean; missing: string[] }>;
 }

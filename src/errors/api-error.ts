@@ -1,19 +1,16 @@
 import { ERROR_STATUS, type ErrorCode } from './codes.ts';
 
-/** One entry of `error.details`: a failing field, a limit, or the CRM's own error. */
+/** A failing field, a limit, or the CRM's own error. */
 export type ErrorDetail = Record<string, unknown>;
 
 export interface ApiErrorOptions {
   details?: ErrorDetail[];
-  /** Extra response headers, e.g. `Retry-After` on a 429 or `Allow` on a 405. */
+  /** Extra response headers (`Retry-After`, `Allow`). */
   headers?: Record<string, string>;
   cause?: unknown;
 }
 
-/**
- * The one error type of the API. The status comes from the code (codes.ts); the message says what
- * went wrong and how to fix it. For 5xx codes the message is written by us, never internal text.
- */
+/** The one error type of the API: the message says how to fix it; a 5xx one never carries internal text. */
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;

@@ -9,10 +9,7 @@ export interface ErrorBody {
 const INTERNAL_MESSAGE =
   'The service failed while handling this request. Retry later; if it persists, report the request_id.';
 
-/**
- * The one place that turns an error into a response body. Anything that is not an ApiError is a
- * bug and becomes a 500 whose body carries no internal text.
- */
+/** Anything that is not an ApiError is a bug: a 500 whose body carries no internal text. */
 export function toErrorBody(error: unknown, requestId: string): { status: number; body: ErrorBody } {
   const apiError = error instanceof ApiError ? error : new ApiError('internal_error', INTERNAL_MESSAGE);
   return {

@@ -8,10 +8,8 @@ export type UnknownField = {
 };
 
 /**
- * The one `400 unknown_field` answer: `{subject} "a" (did you mean "b"?), "c"{fix}`, listing at
- * most ten names in the message and every one (up to 100) in `details`.
- * `subject` says whose fields ("Account has no field"); `fix` says where the real ones are listed,
- * with its own leading punctuation (". POST /v1/describe/Account lists its fields.").
+ * `400 unknown_field`: `{subject} "a" (did you mean "b"?), "c"{fix}`, ten names in the message, up to
+ * 100 in `details`; `fix` brings its own leading punctuation.
  */
 export function unknownFields(subject: string, unknown: UnknownField[], fix: string): ApiError {
   const shown = unknown.slice(0, 10);
@@ -25,10 +23,7 @@ export function unknownFields(subject: string, unknown: UnknownField[], fix: str
   );
 }
 
-/**
- * `404 unknown_object` for an object the connected account does not have, with the closest real
- * object name as a hint (null: nothing close), as an unknown field gets.
- */
+/** `404 unknown_object`, with the closest real object name as a hint. */
 export function unknownObject(objectName: string, didYouMean: string | null = null): ApiError {
   const shown = objectName.slice(0, 100);
   const hint = didYouMean === null ? '' : ` Did you mean "${didYouMean}"?`;

@@ -1,7 +1,4 @@
-/**
- * The closed set of request-level error codes and the one table from code to
- * HTTP status. A code that is missing here fails to compile (`satisfies`).
- */
+/** The closed set of request-level error codes and their HTTP status. */
 export const ERROR_STATUS = {
   invalid_json: 400,
   invalid_body: 400,

@@ -1,6 +1,6 @@
 import { OPERATIONS, type OperationName } from '../domain/operations.ts';
 import { ApiError } from '../errors/index.ts';
-import type { CrmAdapter, Handler, OperationHandlers, OperationInputs } from '../providers/adapter.ts';
+import type { CrmAdapter, OperationHandlers } from '../providers/adapter.ts';
 import { CrmError } from '../providers/errors.ts';
 
 /** How an error message names an operation, where that is not its own name. */
@@ -12,10 +12,16 @@ const LABELS: Partial<Record<OperationName, string>> = {
 const label = (operation: OperationName) => LABELS[operation] ?? operation;
 
 /**
- * 422 `operation_not_available`, naming what the connection's CRM does offer (its handler table's
- * keys) and, when the other adapters are given, the CRMs that offer the operation.
+ * The adapter's handler of an operation (or its pass-through rules), else 422 naming what its CRM
+ * offers and, given every adapter (`all`), the CRMs that offer the operation.
  */
-function notOffered(adapter: CrmAdapter, operation: OperationName, all?: readonly CrmAdapter[]): ApiError {
+export function handlerFor<O extends OperationName>(
+  adapter: CrmAdapter,
+  operation: O,
+  all?: readonly CrmAdapter[],
+): NonNullable<OperationHandlers[O]> {
+  const handler = adapter.handlers[operation];
+  if (handler !== undefined) return handler;
   const offered = OPERATIONS.filter((o) => adapter.handlers[o] !== undefined);
   const crm = adapter.profile.displayName;
   const by = all?.filter((a) => a.handlers[operation] !== undefined) ?? [];
@@ -23,7 +29,7 @@ function notOffered(adapter: CrmAdapter, operation: OperationName, all?: readonl
     by.length > 0
       ? ` It is offered for ${by.map((a) => a.profile.displayName).join(' and ')} connections only.`
       : '';
-  return new ApiError(
+  throw new ApiError(
     'operation_not_available',
     `${label(operation)} is not available for ${crm} connections.${only} ${crm} offers: ${offered.map(label).join(', ')}.`,
     {
@@ -37,27 +43,6 @@ function notOffered(adapter: CrmAdapter, operation: OperationName, all?: readonl
       ],
     },
   );
-}
-
-/**
- * The adapter's handler of an operation, or 422 when its CRM does not offer it; `all` (every
- * adapter) lets the answer name the CRMs that do.
- */
-export function handlerFor<O extends keyof OperationInputs>(
-  adapter: CrmAdapter,
-  operation: O,
-  all?: readonly CrmAdapter[],
-): Handler<O> {
-  const handler = (adapter.handlers as OperationHandlers)[operation] as Handler<O> | undefined;
-  if (handler === undefined) throw notOffered(adapter, operation, all);
-  return handler;
-}
-
-/** The adapter's pass-through rules, or 422 when its CRM does not offer pass-through. */
-export function passthroughOf(adapter: CrmAdapter): NonNullable<OperationHandlers['passthrough']> {
-  const rules = adapter.handlers.passthrough;
-  if (rules === undefined) throw notOffered(adapter, 'passthrough');
-  return rules;
 }
 
 /** The object name is checked against the provider's pattern before it goes anywhere near a URL. */
@@ -87,31 +72,28 @@ export function ensureWithin(
   );
 }
 
-/** A CRM failure as the client sees it: 502 with the CRM's own error in `details`. */
-function fromCrmError(adapter: CrmAdapter, error: unknown): unknown {
-  if (!(error instanceof CrmError)) return error;
-  const crm = adapter.profile.displayName;
-  if (error.kind === 'unreachable') {
-    return new ApiError('crm_unreachable', `${crm} could not be reached (${error.message}). Retry later.`, {
-      details: [{ provider: error.provider }],
-      cause: error,
-    });
-  }
-  return new ApiError(
-    'crm_error',
-    `${crm} answered with an error (${error.message}). See details for ${crm}'s own error.`,
-    {
-      details: [{ provider: error.provider, status: error.status ?? null, crm_error: error.crmBody ?? null }],
-      cause: error,
-    },
-  );
-}
-
-/** Runs an operation body, translating CRM failures into API errors at one place. */
+/** Runs an operation body; a CRM failure becomes a 502 with the CRM's own error in `details`. */
 export async function translatingCrmErrors<T>(adapter: CrmAdapter, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    throw fromCrmError(adapter, error);
+    if (!(error instanceof CrmError)) throw error;
+    const crm = adapter.profile.displayName;
+    if (error.kind === 'unreachable') {
+      throw new ApiError('crm_unreachable', `${crm} could not be reached (${error.message}). Retry later.`, {
+        details: [{ provider: error.provider }],
+        cause: error,
+      });
+    }
+    throw new ApiError(
+      'crm_error',
+      `${crm} answered with an error (${error.message}). See details for ${crm}'s own error.`,
+      {
+        details: [
+          { provider: error.provider, status: error.status ?? null, crm_error: error.crmBody ?? null },
+        ],
+        cause: error,
+      },
+    );
   }
 }

@@ -5,6 +5,7 @@ import { PLACES_FREED } from '../lib/shared-state.ts';
 import type {
   CrmAdapter,
   CrmSession,
+  Handler,
   JobHook,
   OperationAnswers,
   OperationInputs,
@@ -23,7 +24,6 @@ export interface OperationDeps {
   tokens: TokenManager;
   client: HttpClient;
   limiters: ConnectionLimiters;
-  /** Streams pass-through requests to the CRM. */
   forwarder: ProxyForwarder;
   /** When a pass-through body is copied for a replay after a CRM 401. */
   replay: ReplayPolicy;
@@ -37,10 +37,8 @@ export interface ReplayPolicy {
 }
 
 /**
- * One concurrency limiter per connection: a 10,000-id get fans out into parallel CRM calls, and
- * this cap keeps one busy client from monopolising the CRM account (and its API allowance), and
- * keeps a connection under the CRM's own cap on concurrent long requests. With a shared state
- * (Redis) the cap holds for all instances together.
+ * One concurrency cap per connection (for all instances with Redis), so one busy client cannot
+ * monopolise the CRM account or exceed the CRM's own cap on concurrent long requests.
  */
 export class ConnectionLimiters {
   readonly #perConnection: number;
@@ -70,20 +68,15 @@ export class ConnectionLimiters {
   }
 }
 
-/**
- * The shared places of every connection; each connection's limiter adds its key. A CRM call's place
- * lease is renewed while the call runs, so a killed instance's place is free `leaseMs` after its
- * last renewal (not after the longest call's deadline).
- */
+/** The shared places of every connection; each connection's limiter adds its key. */
 type SharedLimits = Omit<SharedPlaces, 'key'>;
 
 const placeKey = (connectionId: string) => `connection:${connectionId}`;
 
 /**
- * Runs `operation` on the connection's CRM: 422 when the CRM does not offer it (`all`: every
- * adapter, so the answer names the CRMs that do), then the input's object names (`objectName`,
- * `to`) against the CRM's pattern (they reach URLs) and `check` of the rest against its profile,
- * then the handler in an authorised session under the connection's cap, CRM errors translated.
+ * Runs `operation` on the connection's CRM: 422 when it is not offered (`all`: name the CRMs that
+ * offer it), object names and `check` against the profile, then the handler in an authorised
+ * session under the connection's cap.
  */
 export async function runOperation<O extends keyof OperationInputs>(
   deps: OperationDeps,
@@ -93,7 +86,8 @@ export async function runOperation<O extends keyof OperationInputs>(
   options: { check?: (adapter: CrmAdapter) => void; job?: JobHook | undefined; all?: boolean } = {},
 ): Promise<OperationAnswers[O]> {
   const adapter = deps.registry.adapterFor(connection);
-  const handler = handlerFor(adapter, operation, options.all === true ? deps.registry.list() : undefined);
+  const all = options.all === true ? deps.registry.list() : undefined;
+  const handler = handlerFor(adapter, operation, all) as unknown as Handler<O>;
   const { objectName, to } = input as { objectName?: unknown; to?: unknown };
   if (typeof objectName === 'string') ensureObjectName(adapter, objectName);
   if (typeof to === 'string') ensureObjectName(adapter, to);
@@ -110,10 +104,7 @@ export async function runOperation<O extends keyof OperationInputs>(
   );
 }
 
-/**
- * A session on one connection: every call carries the current access token; a CRM 401 triggers
- * one refresh (shared with every concurrent caller) and one resend.
- */
+/** An expired access token is refreshed (shared by concurrent callers) and the call resent once. */
 function openSession(
   deps: Pick<OperationDeps, 'tokens' | 'client'>,
   adapter: CrmAdapter,
@@ -134,15 +125,11 @@ function openSession(
       const fresh = await deps.tokens.refreshAfterRejected(connection, token);
       const second = await sendWith(fresh);
       if (adapter.auth.isExpiredToken(second)) {
-        throw new CrmError(
-          connection.provider,
-          'auth_rejected',
-          'the CRM rejected a freshly refreshed access token',
-          {
-            status: second.status,
-            crmBody: second.text.slice(0, 500),
-          },
-        );
+        const message = 'the CRM rejected a freshly refreshed access token';
+        throw new CrmError(connection.provider, 'auth_rejected', message, {
+          status: second.status,
+          crmBody: second.text.slice(0, 500),
+        });
       }
       if (second.status !== 401) deps.tokens.accepted(connection.id, fresh);
       return second;

@@ -3,17 +3,10 @@ import { isRecord } from '../lib/is-record.ts';
 
 /** Longer than any real field name or relationship path of the CRMs; the get schema's limit too. */
 export const MAX_FIELD_NAME_LENGTH = 255;
-/**
- * Distinct field names in one write request, all records together. CRM objects have at most a few
- * hundred custom fields plus their standard ones (800 on the largest); anything past this is not a
- * real record set, and the per-field work (mapping, "did you mean") must stay bounded.
- */
+/** Distinct field names per write request: objects have at most ~800; per-field work must stay bounded. */
 export const MAX_DISTINCT_FIELDS = 1000;
 
-/**
- * Refuses (400) a field name longer than MAX_FIELD_NAME_LENGTH and more than MAX_DISTINCT_FIELDS
- * distinct names, before any name is matched against the object's fields. Linear in the keys sent.
- */
+/** Refuses (400) too long or too many distinct field names, before any is matched against the object. */
 export function checkFieldNames(records: readonly unknown[]): void {
   const seen = new Set<string>();
   for (let index = 0; index < records.length; index++) {

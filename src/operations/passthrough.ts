@@ -11,7 +11,7 @@ import { ProxyBody } from '../proxy/body.ts';
 import { type ForwardResponse, TargetUnreachableError } from '../proxy/forwarder.ts';
 import { forwardedRequestHeaders, returnedResponseHeaders } from '../proxy/headers.ts';
 import { proxyTargets, type ResolvedTarget, resolveTarget } from '../proxy/target.ts';
-import { passthroughOf, translatingCrmErrors } from './checks.ts';
+import { handlerFor, translatingCrmErrors } from './checks.ts';
 import type { OperationDeps } from './deps.ts';
 
 export interface PassthroughRequest {
@@ -21,7 +21,6 @@ export interface PassthroughRequest {
   /** Raw query string with its `?`, or ''. */
   query: string;
   headers: IncomingHttpHeaders;
-  /** The request body as a stream, or undefined when there is none. */
   body: Readable | undefined;
 }
 
@@ -33,10 +32,8 @@ export interface PassthroughAnswer {
 }
 
 /**
- * Pass-through: the target is checked before anything leaves, the request goes to the
- * connection's own CRM host with the service's credentials and the allow-listed headers, and the
- * CRM's answer — any status — comes back as it is, streamed. The provider contributes only its
- * facts (extra origins and headers) and hooks (token headers, pacing).
+ * Pass-through: the target is checked before anything leaves, the request goes to the connection's
+ * CRM host with the service's credentials and the allow-listed headers, and the answer streams back as it is.
  */
 export async function passthrough(
   deps: OperationDeps,
@@ -44,13 +41,12 @@ export async function passthrough(
   req: PassthroughRequest,
 ): Promise<PassthroughAnswer> {
   const adapter = deps.registry.adapterFor(connection);
-  const rules = passthroughOf(adapter);
+  const rules = handlerFor(adapter, 'passthrough');
   const target = resolveTarget(proxyTargets(adapter, connection), req.rawTarget, req.query);
   const headers = forwardedRequestHeaders(req.headers, rules.forwardedHeaders);
   const token = await translatingCrmErrors(adapter, () => deps.tokens.accessToken(connection));
-  // The body is copied for a replay, but not for a static token (no refresh can replace it), nor
-  // while the CRM accepted this token within the skip window (a 401 then is a revoked session,
-  // which a replay rarely saves, and the copy costs CPU on large bodies).
+  // No replay copy for a static token, nor for one the CRM just accepted: a 401 then is a revoked
+  // session, which a replay rarely saves, and copying large bodies costs CPU.
   const keepsCopy =
     deps.tokens.refreshable(connection.id, token) &&
     !deps.tokens.acceptedWithin(connection.id, token, deps.replay.skipWindowMs);
@@ -65,12 +61,10 @@ export async function passthrough(
   try {
     return await attempts(call, headers, token);
   } finally {
-    // However the request ends, the copy kept for a replay gives its bytes back to the budget.
     body.release();
   }
 }
 
-/** What stays the same across the attempts of one pass-through. */
 interface ProxyCall {
   deps: OperationDeps;
   adapter: CrmAdapter;
@@ -105,8 +99,7 @@ async function attempts(
   const fresh = await translatingCrmErrors(adapter, () =>
     deps.tokens.refreshAfterRejected(connection, token),
   );
-  // Not kept (too large, over the budget, or a token the CRM had just accepted): the client gets
-  // the CRM's 401 and its retry finds the fresh token.
+  // No copy kept: the client gets the CRM's 401 and its retry finds the fresh token.
   if (replayBody === null) {
     body.abandon();
     return answer(first, raw, { 'x-crm-proxy-replayed': 'no' });
@@ -125,7 +118,6 @@ async function send(
   payload: Readable | Buffer | undefined,
 ): Promise<ForwardResponse> {
   const { deps, adapter, rules, connection, method, target, body } = call;
-  // `bearer` gives a new object: the token's own headers go into it, not into another copy.
   const authorized = bearer(headers, token);
   const tokenHeaders = rules.tokenHeaders?.(target.path, token);
   if (tokenHeaders !== undefined) Object.assign(authorized, tokenHeaders);
@@ -168,12 +160,10 @@ async function send(
 const WHOLE_ANSWER_LIMIT = 64 * 1024;
 
 /**
- * The answer's body as bytes when all of it had arrived by the time its headers were handled (a
- * small answer, read in the same packet), else undefined and it streams. Sent as bytes it goes out
- * in one write without a stream hop to the client: about a sixth of the CPU of a small pass-through.
- * Nothing waits for more data, so an answer still arriving is never held back.
+ * The body as bytes when all of it arrived with the headers, else undefined and it streams. Bytes go
+ * out in one write without a stream hop; nothing waits, so an answer still arriving is not held back.
  */
-export function arrivedWhole(response: Pick<ForwardResponse, 'body' | 'arrived'>): Buffer | undefined {
+function arrivedWhole(response: Pick<ForwardResponse, 'body' | 'arrived'>): Buffer | undefined {
   const body = response.body;
   if (!response.arrived() || body.readableLength > WHOLE_ANSWER_LIMIT || body.readableObjectMode) {
     return undefined;
@@ -185,7 +175,7 @@ export function arrivedWhole(response: Pick<ForwardResponse, 'body' | 'arrived'>
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
 }
 
-/** The text of a body read whole, undoing a content encoding the client asked for (for the 401 check only). */
+/** The text of a 401 body, undoing a content encoding the client asked for. */
 function decoded(raw: Buffer, headers: ForwardResponse['headers']): string {
   const encoding = String(headers['content-encoding'] ?? '').toLowerCase();
   try {

@@ -12,10 +12,7 @@ export interface GetInput {
   propertiesWithHistory?: string[] | undefined;
 }
 
-/**
- * Get records by id: one entry per id passed, in order; `null` where no record exists. How the
- * ids are fetched (batches, parallel calls, id checks) is the provider's.
- */
+/** Get records by id: one entry per id passed, in order; `null` where no record exists. */
 export function getRecords(
   deps: OperationDeps,
   connection: Connection,
@@ -46,7 +43,7 @@ export function getRecords(
   return runOperation(deps, connection, 'get', { objectName, ids, fields, propertiesWithHistory }, { check });
 }
 
-/** Creates (`associate`) or removes (`dissociate`) associations: one result per link, in order. */
+/** Creates or removes associations: one result per link, in order. */
 export function writeAssociations(
   deps: OperationDeps,
   connection: Connection,

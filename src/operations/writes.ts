@@ -7,10 +7,7 @@ import { ensureObjectName, ensureWithin, handlerFor } from './checks.ts';
 import { type OperationDeps, runOperation } from './deps.ts';
 import { checkFieldNames } from './field-bounds.ts';
 
-/**
- * The write interface a request forces (`X-CRM-Proxy-Interface`), checked against those the CRM
- * has; undefined lets the provider choose by size.
- */
+/** The write interface a request forces (`X-CRM-Proxy-Interface`); undefined lets the provider choose. */
 function forcedInterface(adapter: CrmAdapter, requested: string | undefined): string | undefined {
   if (requested === undefined) return undefined;
   const known = adapter.profile.writeInterfaces;
@@ -27,10 +24,7 @@ const MAX_ID_LENGTH = 255;
 /** Problems reported per request; the rest are counted. */
 const MAX_ID_PROBLEMS = 50;
 
-/**
- * The id a record carries under any case of `id` (`Id`, as some CRMs' get returns it, `ID`), or the
- * problem with it. Two spellings with different values are refused rather than one picked.
- */
+/** The id a record carries under any case of `id` (as get returns it); two different values are refused. */
 function idOf(record: unknown): { id: string } | { problem: string } {
   if (!isRecord(record)) {
     return { problem: 'must be an object with the record id under "id"' };
@@ -46,10 +40,7 @@ function idOf(record: unknown): { id: string } | { problem: string } {
   return { id: value };
 }
 
-/**
- * The ids of update records or of delete items (ids, or records as get returned them), checked
- * together: one 400 names every record whose id is missing or malformed.
- */
+/** The ids of update records or delete items (ids or records): one 400 names every bad one. */
 function checkIds(items: unknown[], idsAllowed: boolean): string[] {
   const ids: string[] = [];
   const problems: Array<{ path: string; message: string }> = [];
@@ -72,21 +63,17 @@ function checkIds(items: unknown[], idsAllowed: boolean): string[] {
   );
 }
 
-/** A write of many records that may run as a durable job: the operation and its checked input. */
+/** A checked write of many records, which may run as a durable job. */
 export type BatchWrite =
   | { operation: 'insert'; input: OperationInputs['insert'] }
   | { operation: 'update'; input: OperationInputs['update'] }
   | { operation: 'delete'; input: OperationInputs['delete'] };
 
-/** Records (or ids) the write carries. */
 export function sizeOf(write: BatchWrite): number {
   return write.operation === 'delete' ? write.input.ids.length : write.input.records.length;
 }
 
-/**
- * Checks a batch write before anything is stored or sent (400/404/422 here, never inside a job)
- * and resolves the forced interface. Returns the input the handler will get.
- */
+/** Checks a batch write before anything is stored or sent, so a job never fails on its input. */
 export async function checkBatchWrite(
   deps: OperationDeps,
   connection: Connection,
@@ -101,7 +88,6 @@ export async function checkBatchWrite(
   handlerFor(adapter, write.operation);
   const via = forcedInterface(adapter, write.requested);
   if (write.operation === 'delete') {
-    // Ids of some CRMs do not name their object type: the route may carry it.
     if (write.objectName !== undefined) ensureObjectName(adapter, write.objectName);
     ensureWithin('too_many_ids', write.items.length, adapter.profile.limits.deleteIds, 'delete');
     return {
@@ -117,10 +103,7 @@ export async function checkBatchWrite(
   return { operation: write.operation, input: { objectName, records: write.items, via } };
 }
 
-/**
- * Runs a checked batch write; `job` is set when it runs as a durable job. Every result carries
- * `id`, null for a new record that was not created, as the API promises `{id, success, errors}`.
- */
+/** Runs a checked batch write; every result carries `id`, null for a record that was not created. */
 export async function runBatchWrite(
   deps: OperationDeps,
   connection: Connection,
@@ -138,7 +121,7 @@ export async function runBatchWrite(
   };
 }
 
-/** The id a record of an update or delete was sent with (a failed result may not repeat it). */
+/** The id a record was sent with: a failed result may not repeat it. */
 function askedId(write: BatchWrite, index: number): string | null {
   if (write.operation === 'delete') return write.input.ids[index] ?? null;
   if (write.operation === 'insert') return null;
@@ -146,7 +129,6 @@ function askedId(write: BatchWrite, index: number): string | null {
   return 'id' in found ? found.id : null;
 }
 
-/** Upsert one record on `match_key`. */
 export function upsertRecord(
   deps: OperationDeps,
   connection: Connection,
@@ -154,7 +136,6 @@ export function upsertRecord(
   record: unknown,
   matchKey: string,
 ): Promise<UpsertOutcome> {
-  // runOperation checks the object name itself.
   const check = () => checkFieldNames([record]);
   return runOperation(deps, connection, 'upsert', { objectName, record, matchKey }, { check });
 }

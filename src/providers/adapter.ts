@@ -17,39 +17,32 @@ import type { SharedState } from '../lib/shared-state.ts';
 import type { HttpClient } from './client/http-client.ts';
 import type { OutboundRequest, OutboundResponse } from './client/types.ts';
 
-/**
- * What the rest of the service may know about a CRM, as data. Each provider folder fills one in
- * its `profile.ts`; the operations, the HTTP layer and the connection service read it from here.
- */
+/** What the rest of the service may know about a CRM, as data (each provider's `profile.ts`). */
 export interface ProviderProfile {
   id: Provider;
   displayName: string;
-  /** Checked before any CRM call. */
   limits: {
     getIds: number;
     writeRecords: number;
     deleteIds: number;
-    /** Ids per get that asks for property history; absent when the CRM offers none. */
+    /** Ids per get with property history; absent when the CRM keeps none. */
     getIdsWithHistory?: number;
   };
-  /** What an `{object_name}` path segment may look like, checked before it reaches a URL. */
+  /** Checked before an `{object_name}` reaches a URL. */
   objectName: { pattern: RegExp; example: string };
   /** Write interfaces a client may force with `X-CRM-Proxy-Interface`; empty when the CRM has one. */
   writeInterfaces: readonly string[];
   connection: {
-    /** Whether a connection names its account's own host (`instanceUrl`). */
     instanceUrl: 'required' | 'forbidden';
-    /** Credential kinds the CRM accepts. */
     credentials: readonly ('oauth' | 'private_app')[];
-    /** An account host, for messages asking for `instanceUrl`. */
     instanceUrlExample?: string;
   };
   doc: ProviderDocNotes;
 }
 
-/** Markdown fragments the OpenAPI document shows for each registered CRM (src/http/plugins/openapi.ts). */
+/** Markdown the OpenAPI document shows per CRM. */
 export interface ProviderDocNotes {
-  /** By operationId (`insertRecords`): shown as "<display name>: <note>" after the route's description. */
+  /** By operationId: shown as "<display name>: <note>" after the route's description. */
   routes?: Readonly<Record<string, string>>;
 }
 
@@ -59,14 +52,12 @@ export interface OAuthClient {
   clientSecret: string;
 }
 
-/** An OAuth client with the token endpoint that refreshes a connection's tokens. */
 export interface OAuthApp extends OAuthClient {
   tokenUrl: string;
 }
 
 export interface TokenGrant {
   accessToken: string;
-  /** ISO instant; absent when the CRM does not say. */
   accessTokenExpiresAt?: string;
   /** Present only when the CRM rotated the refresh token. */
   refreshToken?: string;
@@ -75,15 +66,11 @@ export interface TokenGrant {
 
 export type RefreshOutcome =
   | { ok: true; grant: TokenGrant }
-  /** The refresh token is dead (revoked, rotated out, expired): the user must re-authorise. */
+  /** invalid_grant: the refresh token is dead and the user must re-authorise; failed: may work later. */
   | { ok: false; kind: 'invalid_grant'; description: string }
-  /** The token endpoint failed for another reason; retrying later may work. */
   | { ok: false; kind: 'failed'; status?: number; body?: unknown };
 
-/**
- * A connection ready for calls: its API base URL and a `send` that adds the access token and, on
- * a CRM 401, refreshes it once and resends. Built by the operations layer from the token manager.
- */
+/** `send` adds the access token and, on a CRM 401, refreshes it once and resends. */
 export interface CrmSession {
   readonly connectionId: string;
   readonly baseUrl: string;
@@ -92,34 +79,25 @@ export interface CrmSession {
 
 export interface AuthFacet {
   refresh(app: OAuthApp, refreshToken: string): Promise<RefreshOutcome>;
-  /** True when a CRM answer means "this access token is no longer valid" (refresh, then retry once). */
+  /** True when the answer means the access token is no longer valid. */
   isExpiredToken(response: OutboundResponse): boolean;
 }
 
-/** Counts of a running write that move while it runs. */
 export interface JobProgress {
   processed: number;
   succeeded: number;
   failed: number;
 }
 
-/**
- * Present when a write runs as a durable job (src/jobs/). A handler uses what it can and ignores
- * the rest; without it a handler behaves as a plain request. A job that was interrupted (crash)
- * runs the same handler again with the same input and the same journal.
- */
+/** Present when a write runs as a durable job; a resumed job runs the handler again with the same journal. */
 export interface JobHook {
   readonly jobId: string;
-  /** Counts so far, absolute. */
+  /** Absolute counts so far. */
   progress(counts: JobProgress, via?: string): void;
-  /** Aborted when the job is cancelled: parts not yet sent are answered per record, open CRM jobs aborted. */
+  /** Aborted on cancel: parts not yet sent are answered per record, open CRM jobs aborted. */
   readonly signal: AbortSignal;
   crmJob(id: string): Promise<void>;
-  /**
-   * Runs `wait`, a wait on the CRM during which the job holds little (a Bulk job Salesforce is
-   * processing), with the job's turn among its connection's jobs given to the next one; the turn
-   * is taken back, in order, before it returns.
-   */
+  /** Runs a long wait on the CRM with the job's turn among its connection's jobs given to the next one. */
   away<T>(wait: () => Promise<T>): Promise<T>;
   readonly journal: {
     get(key: string): Promise<unknown>;
@@ -127,14 +105,13 @@ export interface JobHook {
   };
 }
 
-/** What every handler gets: the authorised session, the connection's concurrency cap, and its job if any. */
 export interface HandlerCall {
   session: CrmSession;
   limiter: ConcurrencyLimiter;
   job?: JobHook | undefined;
 }
 
-/** A structured search: filter groups (OR of ANDs), sorts, properties to return, a text query. */
+/** A structured search: filter groups (OR of ANDs), sorts, properties, a text query. */
 export interface SearchRequest {
   filterGroups?: Array<{
     filters: Array<{
@@ -149,11 +126,10 @@ export interface SearchRequest {
   sorts?: Array<string | { propertyName: string; direction: 'ASCENDING' | 'DESCENDING' }>;
   properties?: string[];
   query?: string;
-  /** Records per answer; the rest through `next_cursor`. */
   limit?: number;
 }
 
-/** Which entries of the account's audit log to read: ISO bounds (exclusive), acting users, order, page size. */
+/** ISO bounds are exclusive. */
 export interface AuditLogFilter {
   occurredAfter?: string | undefined;
   occurredBefore?: string | undefined;
@@ -166,7 +142,7 @@ export interface AuditLogFilter {
 export interface OperationInputs {
   insert: { objectName: string; records: unknown[]; via: string | undefined };
   update: { objectName: string; records: unknown[]; via: string | undefined };
-  /** `objectName` from `/v1/object/delete/{object_name}`: needed where ids do not name their type. */
+  /** Needed where ids do not name their type. */
   delete: { objectName: string | undefined; ids: string[]; via: string | undefined };
   upsert: { objectName: string; record: unknown; matchKey: string };
   get: {
@@ -177,7 +153,6 @@ export interface OperationInputs {
   };
   query: { soql: string } | { cursor: string };
   search: { objectName: string; request: SearchRequest } | { cursor: string };
-  /** Without an object name: the whole instance. */
   describe: { objectName: string | undefined };
   countries: Record<string, never>;
   add_custom_field: { objectName: string; definition: Record<string, unknown> };
@@ -198,7 +173,7 @@ export interface OperationAnswers {
   /** The CRM's describe, unchanged; null when it has no such object. */
   describe: Record<string, unknown> | null;
   countries: CountryList;
-  /** The creation result in the CRM's own answer shape (`data` plus its message key). */
+  /** In the CRM's own answer shape. */
   add_custom_field: { data: Record<string, unknown> } & Record<string, unknown>;
   associations: { data: RecordAssociations[] };
   associate: WriteAnswer;
@@ -211,18 +186,17 @@ export type Handler<O extends keyof OperationInputs> = (
   input: OperationInputs[O],
 ) => Promise<OperationAnswers[O]>;
 
-/** What an answer of the CRM looks like to the pacing of a pass-through call. */
 export type AnswerHead = Pick<OutboundResponse, 'status' | 'headers'>;
 
-/** Pass-through is generic (operations/passthrough.ts); a CRM contributes only these facts and hooks. */
+/** A CRM's facts and hooks for the generic pass-through (operations/passthrough.ts). */
 export interface PassthroughHandler {
-  /** Request headers of the client passed on besides the common ones: exact names and prefixes. */
+  /** Client headers passed on besides the common ones. */
   forwardedHeaders: { names: readonly string[]; prefixes: readonly string[] };
-  /** Origins a target may name besides the API base URL; all lead to the API base URL. */
+  /** Origins a target may name besides the API base URL; all lead to it. */
   publicOrigins(connection: Connection): string[];
-  /** Extra headers that carry the access token on this path; undefined: none. */
+  /** Extra headers that carry the access token on this path. */
   tokenHeaders?(path: string, accessToken: string): Record<string, string> | undefined;
-  /** Runs the forward within the connection's own pacing; the answer comes back as it is. */
+  /** Runs the forward within the connection's own pacing. */
   pace?<T>(
     connectionId: string,
     path: string,
@@ -231,16 +205,15 @@ export interface PassthroughHandler {
   ): Promise<T>;
 }
 
-/** The operations a CRM offers. Its keys are its capabilities: anything absent answers 422. */
+/** The operations a CRM offers: anything absent answers 422. */
 export type OperationHandlers = { readonly [O in keyof OperationInputs]?: Handler<O> } & {
   readonly passthrough?: PassthroughHandler;
 };
 
 /** Where a connect flow talks to the CRM: its login host, or a sandbox standing in for it. */
 export interface ConnectTarget {
-  /** Origin of the consent page and token endpoint (Salesforce: the chosen login host). */
   origin: string;
-  /** True when `origin` is a local sandbox CRM (its API is there too; plain http allowed). */
+  /** A local sandbox CRM: its API is there too; plain http allowed. */
   sandbox: boolean;
 }
 
@@ -248,32 +221,24 @@ export type CodeExchangeOutcome =
   | {
       ok: true;
       grant: TokenGrant & { refreshToken: string };
-      /** The account's own API host when the CRM names one (Salesforce `instance_url`). */
+      /** Salesforce's `instance_url` and identity URL `id`. */
       instanceUrl: string | null;
-      /** Where the check call goes when the CRM says (Salesforce's identity URL `id`). */
       identityUrl: string | null;
     }
-  /** invalid_grant: the code is unknown, used or expired; failed: anything else (status when answered). */
+  /** invalid_grant: the code is unknown, used or expired. */
   | { ok: false; kind: 'invalid_grant' | 'failed'; description: string; status?: number };
 
-/** The account a check call reached, or why not. */
 export type AccessCheckOutcome =
   | { ok: true; accountId: string | null; user: string | null }
   | { ok: false; description: string; status?: number };
 
-/**
- * The CRM's side of the OAuth authorization-code flow: only its facts and wire calls. The generic
- * flow (state, binding, PKCE verifier, pages) lives in src/connect; every flow uses PKCE (S256).
- */
+/** The CRM's facts and wire calls for the OAuth code flow; the generic flow is in src/connect. */
 export interface ConnectFacet {
-  /** The environment variables that configure the service's OAuth app with this CRM (for messages). */
+  /** The environment variables that configure the OAuth app (for messages). */
   readonly appVariables: readonly string[];
   /** Null when the app's variables are not set. */
   configuredApp(): OAuthClient | null;
-  /**
-   * The login host an operator chose, checked and normalised to an origin; undefined means the
-   * configured default. Only the CRM's own hosts pass: the client secret is sent there.
-   */
+  /** The chosen login host as an origin; only the CRM's own hosts pass, as the secret goes there. */
   loginOrigin(choice: string | undefined): { ok: true; origin: string } | { ok: false; message: string };
   authorizeUrl(
     target: ConnectTarget,
@@ -284,12 +249,12 @@ export interface ConnectFacet {
     app: OAuthClient,
     input: { code: string; redirectUri: string; codeVerifier: string },
   ): Promise<CodeExchangeOutcome>;
-  /** One cheap authenticated call with the new tokens; says which account they reach. */
+  /** One cheap call with the new tokens: which account they reach. */
   checkGrant(
     target: ConnectTarget,
     exchange: Extract<CodeExchangeOutcome, { ok: true }>,
   ): Promise<AccessCheckOutcome>;
-  /** The same check for a stored connection's access token (credentials pasted into the CLI). */
+  /** The same check for a stored connection's access token (CLI). */
   checkAccess(
     connection: Pick<Connection, 'instanceUrl' | 'apiBaseUrl' | 'sandbox'>,
     credentialKind: 'oauth' | 'private_app',
@@ -297,41 +262,32 @@ export interface ConnectFacet {
   ): Promise<AccessCheckOutcome>;
 }
 
-/** One CRM behind one interface: its facts, its auth, and the table of operations it offers. */
 export interface CrmAdapter {
   readonly profile: ProviderProfile;
   readonly auth: AuthFacet;
   defaultApiBaseUrl(connection: Pick<Connection, 'instanceUrl' | 'apiBaseUrl'>): string;
-  /** The OAuth app that refreshes this connection's tokens; null when none is configured. */
+  /** Null when none is configured. */
   oauthApp(connection: Connection, sandboxClient: OAuthClient | undefined): OAuthApp | null;
   readonly handlers: OperationHandlers;
-  /** The browser connect flow; absent when the CRM has none (connections are then added by the CLI). */
+  /** Absent: connections are added by the CLI. */
   readonly connect?: ConnectFacet;
-  /** The account's daily API allowance as an answer's headers report it (shown to operators). */
+  /** The account's daily API allowance from an answer's headers. */
   readAllowance?(headers: AnswerHead['headers']): { used: number; limit: number } | undefined;
 }
 
-/** Everything a provider's factory gets from `createContext`: its own settings and the shared services. */
 export interface ProviderDeps<Settings = unknown> {
   client: HttpClient;
   clock: Clock;
-  /** This provider's settings (`config.providers[id]`). */
   settings: Settings;
-  /**
-   * What instances share (Redis): the CRM's pacing windows, concurrency places and cache notices.
-   * Absent (the CLI, tests): this process alone.
-   */
+  /** What instances share (Redis); absent: this process alone. */
   shared?: SharedState;
-  /** A call was held back `waitMs` by the CRM's own pacing (metrics). */
+  /** Metrics of waits in the CRM's own pacing. */
   onPacerWait?: (crm: string, kind: string, waitMs: number) => void;
-  /** A key for signing values the provider hands out (query cursors): stable per deployment. */
+  /** Signs cursors; stable per deployment. */
   signingKey: Buffer;
 }
 
-/**
- * One provider as the registry lists it: its profile, the settings it reads from the environment
- * (src/config/settings.ts) and how to build its adapter from them.
- */
+/** One provider: its profile, its environment settings and how to build its adapter. */
 export interface ProviderModule<Declaration extends SettingsDeclaration = SettingsDeclaration> {
   readonly profile: ProviderProfile;
   readonly settings: Declaration;

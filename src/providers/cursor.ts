@@ -1,17 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors/index.ts';
 
-/**
- * Paging cursors handed to clients: the CRM's paging position with the connection it belongs to,
- * as base64url JSON signed with HMAC-SHA256, so a cursor can be neither forged nor used from
- * another connection.
- */
+/** A paging position with its connection as signed base64url JSON: not forgeable, not usable elsewhere. */
 export function signCursor<T extends { c: string }>(key: Buffer, payload: T): string {
   const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
   return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
 }
 
-/** The payload of a cursor signed here for this connection and accepted by `valid`; else 400 invalid_cursor. */
+/** The payload of a cursor signed for this connection and accepted by `valid`; else 400. */
 export function verifyCursor<T extends { c: string }>(
   key: Buffer,
   cursor: string,

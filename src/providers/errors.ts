@@ -2,10 +2,7 @@ import type { RecordError } from '../domain/operations.ts';
 import { redactValue } from '../lib/redact.ts';
 import { OutboundNetworkError, type OutboundResponse, parseJson } from './client/types.ts';
 
-/**
- * A CRM call that failed as a whole (not a per-record failure): the CRM answered with an error
- * status, or could not be reached. Carries the CRM's own error body, which the client gets in `details`.
- */
+/** A CRM call that failed as a whole (error status or unreachable), with the CRM's own error body. */
 export class CrmError extends Error {
   readonly kind: 'crm_error' | 'unreachable' | 'auth_rejected';
   readonly provider: string;
@@ -28,7 +25,7 @@ export class CrmError extends Error {
   }
 }
 
-/** CrmError from an error answer, keeping the CRM's body (JSON when it is JSON, else trimmed text). */
+/** Keeps the CRM's body: JSON when it is JSON, else trimmed text. */
 export function crmErrorFromResponse(provider: string, response: OutboundResponse, what: string): CrmError {
   const json = parseJson<unknown>(response);
   const body = json ?? (response.text.length > 500 ? `${response.text.slice(0, 500)}…` : response.text);
@@ -38,7 +35,7 @@ export function crmErrorFromResponse(provider: string, response: OutboundRespons
   });
 }
 
-/** Runs an outbound call and turns "could not reach the CRM" into a CrmError. */
+/** Turns "could not reach the CRM" into a CrmError. */
 export async function unreachableAsCrmError<T>(
   provider: string,
   what: string,
@@ -61,10 +58,7 @@ export function mayHaveApplied(error: unknown): boolean {
   return !(error.cause instanceof OutboundNetworkError && error.cause.kind === 'connect_failed');
 }
 
-/**
- * The entry each record of a write call that failed as a whole gets; undefined when `error` is no
- * CrmError. `own` reads the CRM's code and message from its error body.
- */
+/** The entry of each record of a write call that failed as a whole; `own` reads the CRM's error body. */
 export function callFailure(
   crm: string,
   error: unknown,

@@ -1,24 +1,18 @@
 import type { JobHook } from './adapter.ts';
 
 /**
- * One CRM call of a durable job, checkpointed in the job's journal: `sending` (since when) before
- * the call goes out, `done` with its results once it is answered. A job resumed after a crash
- * reuses answered calls; a call found `sending` may have reached the CRM, and each writer decides
- * what that means for its records (sent again, reconciled, or answered as unknown).
+ * One CRM call of a durable job, checkpointed in its journal: `sending` (since when) before the call
+ * goes out, `done` with its results once answered. A call found `sending` after a crash may have
+ * reached the CRM; each writer decides what that means for its records.
  */
 type StepEntry<R> = { state: 'sending'; at?: string } | { state: 'done'; results: R };
 
-/** What the journal says of a call: answered (with its results), interrupted while sending, or new. */
 type StepState<R> =
   | { kind: 'done'; results: R }
   | { kind: 'interrupted'; since: string | undefined }
   | { kind: 'new' };
 
-/**
- * Reads and writes the checkpoints of a job's calls; without a job, every call is new and nothing
- * is kept. With `now` (the service's clock), `sending` entries carry their time, for writers that
- * reconcile what an interrupted call may have done since then.
- */
+/** Without a job every call is new and nothing is kept; with `now`, `sending` entries carry their time. */
 export class JournalSteps<R> {
   private readonly job: JobHook | undefined;
   private readonly now?: () => string;
@@ -28,8 +22,8 @@ export class JournalSteps<R> {
   }
 
   async state(key: string): Promise<StepState<R>> {
-    if (this.job === undefined) return { kind: 'new' };
-    const entry = (await this.job.journal.get(key)) as LegacyEntry<R> | undefined;
+    type Stored = { state?: StepEntry<R>['state']; at?: string; results?: R } | null | undefined;
+    const entry = (await this.job?.journal.get(key)) as Stored;
     if (entry === undefined || entry === null) return { kind: 'new' };
     // Entries without `state` were written by earlier versions: `{results}` or `{state: 'sending'}`.
     if (entry.state === 'done' || (entry.state === undefined && entry.results !== undefined)) {
@@ -46,8 +40,7 @@ export class JournalSteps<R> {
   }
 
   async done(key: string, results: R): Promise<void> {
-    const entry: StepEntry<R> = { state: 'done', results };
-    await this.job?.journal.set(key, entry);
+    await this.job?.journal.set(key, { state: 'done', results } satisfies StepEntry<R>);
   }
 
   /** Runs a new call between its two checkpoints. */
@@ -58,5 +51,3 @@ export class JournalSteps<R> {
     return results;
   }
 }
-
-type LegacyEntry<R> = { state?: 'sending' | 'done'; at?: string; results?: R };

@@ -28,16 +28,10 @@ interface TokenAnswer {
   message?: string;
 }
 
-/**
- * Error codes meaning "this grant is dead" (a refresh token revoked, rotated out or expired; an
- * authorization code unknown, used or expired): RFC 6749's, and HubSpot's own for each.
- */
+/** Error codes meaning "this grant is dead": RFC 6749's, and HubSpot's own for each. */
 const DEAD_GRANT = new Set(['invalid_grant', 'BAD_REFRESH_TOKEN', 'BAD_AUTH_CODE']);
 
-/**
- * A form POST of a grant to a token endpoint, with the app's credentials. Never resent once sent:
- * a code is single-use, and a rotated refresh token cannot be recovered by resending either.
- */
+/** Never resent: a code is single-use, and a rotated refresh token cannot be recovered by resending. */
 function postToken(
   client: HttpClient,
   provider: string,
@@ -56,7 +50,7 @@ function postToken(
   });
 }
 
-/** The access token of a token answer; `expires_in` becomes an absolute expiry on the clock. */
+/** `expires_in` becomes an absolute expiry on the clock. */
 function grantOf(body: TokenAnswer, accessToken: string, clock: Pick<Clock, 'now'>): TokenGrant {
   const scope = typeof body.scope === 'string' ? body.scope : body.scopes?.join(' ');
   return {
@@ -77,10 +71,7 @@ export function configuredApp(settings: {
   return clientId === undefined || clientSecret === undefined ? null : { clientId, clientSecret };
 }
 
-/**
- * The OAuth 2.0 refresh-token grant (RFC 6749 §6), shared by every CRM. A refresh token that comes
- * back different is a rotation and is kept; without `expires_in`, expiry is found by a 401.
- */
+/** The refresh-token grant (RFC 6749 §6). A refresh token that comes back different is a rotation. */
 export async function refreshAccessToken(
   client: HttpClient,
   clock: Pick<Clock, 'now'>,
@@ -113,10 +104,7 @@ export async function refreshAccessToken(
   return { ok: false, kind: 'failed', status: response.status, body: body ?? response.text.slice(0, 500) };
 }
 
-/**
- * The GET of a connect check (identity, token information) by the `call` named; a network failure
- * is the check's failure, not thrown.
- */
+/** The GET of a connect check; a network failure is the check's failure, not thrown. */
 export async function checkCall(
   client: HttpClient,
   crm: string,
@@ -135,17 +123,14 @@ export async function checkCall(
   }
 }
 
-/** How the access token goes on every CRM request: a new object, `headers` left as they are. */
+/** A new object: `headers` is left as it is. */
 export function bearer(headers: Record<string, string>, accessToken: string): Record<string, string> {
   return { ...headers, authorization: `Bearer ${accessToken}` };
 }
 
 /**
- * The consent page URL of the authorization-code grant (RFC 6749 §4.1.1): `response_type=code`
- * unless the CRM does without it, the flow's client and redirect, the CRM's own parameters
- * (scopes; an undefined one is left out), the state, and PKCE (RFC 7636): the S256 challenge of
- * this flow's verifier, so a code redeemed by another flow (without it) is refused by the token
- * endpoint.
+ * The consent page URL (RFC 6749 §4.1.1) with the CRM's own parameters (undefined ones left out)
+ * and PKCE's S256 challenge, so a code redeemed by another flow is refused.
  */
 export function authorizationUrl(
   endpoint: string,
@@ -164,16 +149,12 @@ export function authorizationUrl(
   return url.toString();
 }
 
-/** A token answer of the authorization-code grant, with what the caller reads from it. */
 interface CodeTokenAnswer extends TokenAnswer {
   instance_url?: string;
   id?: string;
 }
 
-/**
- * The OAuth 2.0 authorization-code grant (RFC 6749 §4.1.3, with RFC 7636's verifier).
- * Unreachable → `failed`.
- */
+/** The authorization-code grant (RFC 6749 §4.1.3, with RFC 7636's verifier). Unreachable → `failed`. */
 export async function exchangeAuthorizationCode(
   client: HttpClient,
   clock: Pick<Clock, 'now'>,
@@ -230,8 +211,8 @@ function codeRefusal(response: OutboundResponse, body: CodeTokenAnswer | undefin
     };
   }
   const code = body?.error ?? body?.status ?? '';
-  const text = redactText(String(body?.error_description ?? body?.message ?? code ?? '')).slice(0, 300);
-  // PKCE (RFC 7636): the verifier of this flow does not fit the code, so the code came from another flow.
+  const text = redactText(String(body?.error_description ?? body?.message ?? code)).slice(0, 300);
+  // PKCE: the verifier of this flow does not fit the code.
   if (response.status === 400 && /code.?verifier/i.test(text)) {
     return {
       ok: false,

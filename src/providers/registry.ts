@@ -7,10 +7,7 @@ import type { CrmAdapter, ProviderDeps, ProviderModule } from './adapter.ts';
 /** Every provider's settings by provider id, as loadConfig read them (`config.providers`). */
 export type ProviderSettings = Readonly<Record<string, unknown>>;
 
-/**
- * A provider's own settings, typed by its module. loadConfig read them with the same module's
- * declaration; a config loaded without the module has none, which is a wiring mistake.
- */
+/** A provider's own settings, typed by its module; none means loadConfig was not given the module. */
 export function settingsOf<D extends SettingsDeclaration>(
   settings: ProviderSettings,
   module: Pick<ProviderModule<D>, 'profile' | 'settings'>,
@@ -24,14 +21,10 @@ export function settingsOf<D extends SettingsDeclaration>(
   return own as StaticDecode<D>;
 }
 
-/**
- * Provider id → adapter, built from a list of provider modules (`providers/index.ts` lists the
- * built-in ones; tests may add their own). Nothing else in the service enumerates CRMs.
- */
+/** Provider id → adapter, built from provider modules; nothing else in the service enumerates CRMs. */
 export class ProviderRegistry {
   readonly #adapters = new Map<Provider, CrmAdapter>();
 
-  /** `settings`: every module's own settings by provider id (`config.providers`). */
   constructor(
     modules: readonly ProviderModule[],
     deps: Omit<ProviderDeps, 'settings'>,
@@ -47,10 +40,7 @@ export class ProviderRegistry {
     }
   }
 
-  /**
-   * The adapter of a connection's CRM. A stored connection of a CRM this deployment does not
-   * register (a provider removed from the build) answers 503 naming it, not an internal error.
-   */
+  /** A stored connection of a CRM this build does not register answers 503 naming it. */
   adapterFor(connection: Pick<Connection, 'provider'>): CrmAdapter {
     const adapter = this.#adapters.get(connection.provider);
     if (adapter === undefined) {

@@ -43,7 +43,7 @@ const NETWORK_CODES: Record<string, OutboundNetworkError['kind']> = {
   UND_ERR_CLOSED: 'connection_dropped',
 };
 
-/** What one attempt came to: an answer (final, or one to retry) or a network failure, and the wait before the next attempt when it is retried. */
+/** An answer or a network failure, and the wait before the next attempt when there is one. */
 type AttemptOutcome = ({ response: OutboundResponse } | { error: OutboundNetworkError }) & {
   retryWaitMs?: number | undefined;
 };
@@ -59,11 +59,7 @@ function classify(error: unknown): OutboundNetworkError['kind'] | null {
   return null;
 }
 
-/**
- * The one outbound HTTP client (undici). It applies the pure retry decision to every attempt,
- * honours Retry-After, enforces timeouts and reports each attempt to the call hooks.
- * It knows nothing of CRM authentication: the 401 → refresh → retry-once loop sits above it.
- */
+/** The one outbound HTTP client: retries, Retry-After, timeouts and call hooks; no CRM authentication. */
 export class HttpClient {
   readonly #agent: Agent;
   readonly #timeoutMs: number;
@@ -76,7 +72,6 @@ export class HttpClient {
     this.#timeoutMs = options.timeoutMs ?? 60_000;
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.#agent = new Agent({
-      // Keep-alive sockets per CRM origin.
       connections: 32,
       connect: { timeout: options.connectTimeoutMs ?? 10_000 },
       keepAliveTimeout: 10_000,
@@ -97,11 +92,9 @@ export class HttpClient {
     return last.response;
   }
 
-  /** One attempt, reported to the hooks with the retry decision taken on it. */
   async #attempt(req: OutboundRequest, attempt: number, timeout: number): Promise<AttemptOutcome> {
     const started = performance.now();
-    // headersTimeout and bodyTimeout bound silences; this bounds the attempt as a whole, so a
-    // CRM that trickles its answer cannot hold a request (and its client) open for ever.
+    // The timeouts bound silences; this bounds the whole attempt against a CRM that trickles its answer.
     const attemptAbort = new AbortController();
     const deadline = setTimeout(() => attemptAbort.abort(new errors.BodyTimeoutError()), 2 * timeout);
     let failure: AttemptFailure;

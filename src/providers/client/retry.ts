@@ -1,11 +1,6 @@
 import { backoffMs } from '../../lib/backoff.ts';
 
-/**
- * What went wrong with one outbound attempt, as far as retrying is concerned.
- * - `connect_failed`: the request never reached the CRM (refused, DNS, connect timeout): safe to resend.
- * - `timeout` / `connection_dropped`: the CRM may have processed it: resend only reads.
- * - `status`: the CRM answered with an HTTP status.
- */
+/** What went wrong with one attempt: only `connect_failed` surely never reached the CRM. */
 export type AttemptFailure =
   | { kind: 'connect_failed' | 'timeout' | 'connection_dropped'; idempotent: boolean }
   | { kind: 'status'; status: number; idempotent: boolean; retryAfterMs?: number };
@@ -17,11 +12,11 @@ export interface RetryDecision {
 }
 
 export interface RetryPolicy {
-  /** Attempts in all, the first one included. */
+  /** The first one included. */
   maxAttempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
-  /** A Retry-After longer than this is not waited for: the caller gets the failure at once. */
+  /** A longer Retry-After is not waited for. */
   maxRetryAfterMs: number;
   random?: () => number;
 }
@@ -36,16 +31,10 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 const RETRYABLE_READ_STATUS = new Set([500, 502, 503, 504]);
 
 /**
- * Pure retry decision for one failed attempt (attempt numbers start at 1).
- * Reads are retried on 5xx, timeouts and dropped connections. Writes are retried only when the CRM
- * cannot have applied them: the connection never opened, or the CRM refused with 429 before
- * doing anything. A write that timed out or got a 5xx may have been applied, so it is not resent.
+ * Pure retry decision for one failed attempt (numbered from 1). Writes are resent only when the CRM
+ * cannot have applied them (connection never opened, 429); one that timed out or got a 5xx may have been.
  */
-export function decide(
-  failure: AttemptFailure,
-  attempt: number,
-  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
-): RetryDecision {
+export function decide(failure: AttemptFailure, attempt: number, policy: RetryPolicy): RetryDecision {
   const retry = (
     reason: string,
     waitMs = backoffMs(attempt, {
@@ -75,10 +64,10 @@ export function decide(
   return retry(`status ${status} on a read`, retryAfterMs);
 }
 
-/** Retry-After as milliseconds: delta-seconds or an HTTP date. Undefined when absent or unreadable. */
+/** Retry-After (delta-seconds or an HTTP date) as milliseconds; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const trimmed = value.trim();
+  const trimmed = value?.trim();
+  if (!trimmed) return undefined;
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;

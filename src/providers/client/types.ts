@@ -5,34 +5,27 @@ export interface OutboundRequest {
   method: HttpMethod;
   url: string;
   headers?: Record<string, string>;
-  /** A stream is given as the function that makes it, called for each attempt. */
+  /** A stream is given as a function that makes it for each attempt. */
   body?: string | Buffer | (() => Readable);
-  /**
-   * True when resending cannot apply anything twice (GET, and POSTs that only read such as
-   * Salesforce's collections retrieve). Decides which failures are retried.
-   */
+  /** True when resending cannot apply anything twice (GET, POSTs that only read): decides what is retried. */
   idempotent: boolean;
-  /** What the call is, for logs: `salesforce.collections.retrieve`. */
+  /** For logs: `salesforce.collections.retrieve`. */
   label: string;
   timeoutMs?: number;
-  /** The caller paces its calls and handles 429 itself (HubSpot): a 429 is returned at once, not retried. */
+  /** The caller paces its calls and handles 429 itself: a 429 is returned at once. */
   ownRateLimit?: boolean;
-  /**
-   * Takes a 2xx answer's body as it arrives (a large result file), instead of it being buffered
-   * into `text`, which is then empty. Called once per attempt: a retried attempt starts it again.
-   */
+  /** Takes a 2xx body as it arrives instead of buffering it into `text` (then empty); once per attempt. */
   read?: (body: Readable) => Promise<void>;
 }
 
 export interface OutboundResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  /** Raw body text. */
   readonly text: string;
   attempts: number;
 }
 
-/** One attempt as reported to call hooks (logging, metrics). URLs are already redacted. */
+/** One attempt as reported to call hooks; the URL is redacted. */
 export interface CallEvent {
   label: string;
   method: HttpMethod;
@@ -46,7 +39,7 @@ export interface CallEvent {
 
 export type CallHook = (event: CallEvent) => void;
 
-/** The CRM could not be reached (after retries): the request never got an HTTP answer. */
+/** The request never got an HTTP answer (after retries). */
 export class OutboundNetworkError extends Error {
   readonly kind: 'connect_failed' | 'timeout' | 'connection_dropped';
   readonly attempts: number;
