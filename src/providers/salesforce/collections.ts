@@ -11,10 +11,7 @@ import { type KeyField, reconcileByKey, reconcileInserts } from './reconcile.ts'
 
 export type WriteOperation = 'insert' | 'update' | 'delete';
 
-/**
- * One write of a durable job: where its checkpoints go and how its progress is counted. A re-run
- * after a crash gets the same scope, so it finds what the first run journaled.
- */
+/** One write of a durable job; a re-run gets the same scope, so it finds what the first run journaled. */
 export interface WriteJournal {
   hook: JobHook;
   /** Prefix of this write's journal keys (one per lock-retry round). */
@@ -26,20 +23,12 @@ export interface WriteJournal {
 const failedCount = (results: SaveResult[]) => results.filter((r) => !r.success).length;
 
 /**
- * sObject Collections create/update/delete, 200 records per call, `allOrNone=false`, calls in
- * parallel under the connection's limiter. Never resent after a timeout, a dropped connection or
- * a 5xx (the client's `decide()`): Salesforce may have applied the call, and a resent create would
- * write the records twice. Those records are answered failed with an entry saying so, unless
- * `lookup` finds them (an insert whose answer was lost, looked up by an external id). When every
- * call failed and none can have been applied (an error answer, or never sent), the request fails
- * as a whole. A delete answers malformed ids here, as on the Bulk path, and never sends them:
- * Salesforce splits `ids=` on commas, escaped or not, so an id holding one would shift every
- * result after it.
- *
- * In a job, each call is journaled before it is sent (`sending`, with the time) and after
- * (`done`, with its results). A re-run reuses answered calls; a call marked `sending` may have
- * reached Salesforce: an update or delete is sent again (same values, same outcome), an insert is
- * first reconciled (what it created is found and answered; only the rest is sent again).
+ * sObject Collections writes, 200 records per call in parallel. A call that may have been applied
+ * is never resent (a create would write twice): its records fail unless `lookup` finds them. The
+ * request fails as a whole only when no call can have been applied. Malformed ids are answered
+ * without a call: Salesforce splits `ids=` on any comma, which would shift every later result.
+ * In a job, each call is journaled before and after it is sent; a re-run reuses answered calls,
+ * resends interrupted updates and deletes, and first reconciles interrupted inserts.
  */
 export async function viaCollections(
   org: Org,
@@ -57,8 +46,7 @@ export async function viaCollections(
   const since = org.clock.now();
   const size = SALESFORCE_PROFILE.collectionsMaxRecords;
   const failures: unknown[] = [];
-  const starts: number[] = [];
-  for (let start = 0; start < items.length; start += size) starts.push(start);
+  const starts = Array.from({ length: Math.ceil(items.length / size) }, (_, k) => k * size);
   const keyOf = (start: number) => `${journal?.scope}:collections:${operation}:${start}`;
 
   const steps = new JournalSteps<SaveResult[]>(journal?.hook, () => new Date(org.clock.now()).toISOString());
@@ -115,10 +103,7 @@ export async function viaCollections(
   return answers;
 }
 
-/**
- * What earlier runs of a job left: answered calls, and the records of interrupted inserts that
- * reconciliation found the call had created; `sentAt`, when each interrupted call was first sent.
- */
+/** What earlier runs left: answered calls, interrupted inserts reconciled, and when each interrupted call was first sent. */
 async function resumed(
   org: Org,
   operation: WriteOperation,

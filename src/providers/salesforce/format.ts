@@ -6,34 +6,23 @@ import { isRecord } from '../../lib/is-record.ts';
 import type { ObjectDescribe } from './describe.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
-/**
- * A record ready to send: canonical field names (or `Relationship.ExternalIdField` for a parent
- * reference) → JSON values (multi-select picklists as arrays or `a;b` strings).
- */
+/** A record ready to send: canonical field names (or `Relationship.ExternalIdField`) → JSON values. */
 export type PreparedRecord = Record<string, unknown>;
 
 /** What a field value may be; said in the 400 so the client knows the fix. */
 const SHAPES =
   'a string, number, boolean or null; an array of strings for a multi-select picklist; or {"ExternalIdField": value} for a parent reference';
 
-/** True for the shapes a Salesforce field value can take (parent references are checked apart). */
 const isFieldValue = (value: unknown): boolean =>
   value === null ||
   ['string', 'number', 'boolean'].includes(typeof value) ||
   (Array.isArray(value) && value.every((v) => typeof v === 'string'));
 
-/** A parent reference's external-id value: a scalar (string or number id). */
-const isReferenceValue = (value: unknown): boolean => typeof value === 'string' || typeof value === 'number';
-
 /**
- * Maps each record's keys to the object's real field names (case-insensitive, from the cached
- * describe). A parent reference by external id — `{"Account": {"External_Id__c": "A-1"}}` or the
- * key `Account.External_Id__c` — becomes `Account.External_Id__c`. `attributes` is ignored; `id`
- * becomes `Id`. Unknown fields fail the whole request (400) naming the closest real field.
- *
- * On update, a record carrying `attributes` is one sent back as get returned it: its values the
- * describe marks not updateable (CreatedDate, system fields, formulas) and the parent records read
- * along (`"Owner": {"attributes": …, "Name": …}`) are left out instead of failing the record.
+ * Maps each record's keys to the object's field names (case-insensitive); a parent reference
+ * (`{"Account": {"Ext__c": "A-1"}}` or `Account.Ext__c`) becomes `Account.Ext__c`. Unknown fields
+ * fail the request (400) with hints. An update carrying `attributes` was sent back as get returned
+ * it: its non-updateable fields and parent records read along are dropped rather than refused.
  */
 export function prepareRecords(
   meta: ObjectDescribe,
@@ -74,7 +63,8 @@ export function prepareRecords(
           });
           continue;
         }
-        if (!isReferenceValue(reference.value)) invalid.push({ path: `/data/${index}/${key}`, field: key });
+        if (typeof reference.value !== 'string' && typeof reference.value !== 'number')
+          invalid.push({ path: `/data/${index}/${key}`, field: key });
         prepared[`${parent}.${reference.field}`] = reference.value;
         continue;
       }
@@ -139,9 +129,8 @@ export function toCollectionsRecord(type: string, record: PreparedRecord): Recor
 }
 
 /**
- * One CSV cell for Bulk API 2.0: null → `#N/A` (set to null), booleans and numbers as text,
- * multi-select picklists joined by `;`, datetimes with a `+hh:mm` offset (Bulk's format).
- * An absent value is an empty cell, which Bulk leaves untouched on update.
+ * One Bulk API 2.0 CSV cell: null → `#N/A` (set to null), absent → empty (left untouched),
+ * picklist arrays joined by `;`, datetime offsets as `+hh:mm` (Bulk's format).
  */
 export function csvCell(value: unknown): string {
   if (value === undefined) return '';
@@ -165,10 +154,8 @@ export function toCsvRows(records: PreparedRecord[]): { header: string[]; rows: 
 }
 
 /**
- * The CSV of a Bulk upload (header row, LF line ends) as a stream, for the upload to pull with
- * backpressure: a Collections call's worth of rows (200) is written each time the upload asks for
- * more. With one column, a row whose only cell is empty would be a blank line, which CSV readers
- * skip: empty cells are then written `""` (still an empty value), so every record keeps its row.
+ * The CSV of a Bulk upload, streamed 200 rows at a time as the upload pulls. With one column an
+ * empty cell would be a blank line, which CSV readers skip: it is then written `""`.
  */
 export function toCsv(header: string[], rows: string[][]): Readable {
   const options = { record_delimiter: 'unix', quoted_empty: header.length === 1 } as const;

@@ -15,10 +15,8 @@ export function joinJsonArrays(texts: string[]): string {
 }
 
 /**
- * One sObject Collections retrieve: a JSON array, one entry per id, in order, `null` where the id
- * matches no record (documented; only the array shape is checked here). POST with a
- * JSON body rather than GET: the ids and field list would otherwise be bound by the URL length
- * (~800 ids), while POST takes 2,000 ids per call.
+ * One sObject Collections retrieve: a JSON array, one entry (or `null`) per id, in order. POST, not
+ * GET: a URL holds ~800 ids, a POST body 2,000.
  */
 async function retrieve(org: Org, objectName: string, ids: string[], fields: string[]) {
   const response = await send(org, 'collections retrieve', 'collections.retrieve', {
@@ -36,13 +34,9 @@ async function retrieve(org: Org, objectName: string, ids: string[], fields: str
 }
 
 /**
- * Get records by id: one entry per id passed, in order; `null` where no record exists. Duplicate
- * ids are fetched once and answered at each place. Ids are sent in as few calls as the CRM allows
- * (2,000 per sObject Collections retrieve), in parallel under the connection's concurrency cap.
- *
- * Malformed ids (not 15/18 alphanumerics) and ids whose key prefix belongs to another object are
- * answered `null` without being sent — Salesforce itself answers `null` for an invalid id — and the
- * malformed ones are listed in `errors`, so a typo is visible without failing the whole request.
+ * Get records by id: one entry per id, in order, `null` where none exists; duplicates are fetched
+ * once. Malformed ids and ids of another object are answered `null` unsent (as Salesforce would),
+ * and malformed ones are listed in `errors` so a typo shows without failing the request.
  */
 export const salesforceGet: OrgHandler<'get'> = async (org, input): Promise<GetAnswer> => {
   const meta = await knownObject(org, input.objectName);
@@ -64,16 +58,15 @@ export const salesforceGet: OrgHandler<'get'> = async (org, input): Promise<GetA
   });
 
   const unique = [...wanted];
-  const chunks: string[][] = [];
-  for (let i = 0; i < unique.length; i += SALESFORCE_PROFILE.retrieveMaxIds) {
-    chunks.push(unique.slice(i, i + SALESFORCE_PROFILE.retrieveMaxIds));
-  }
+  const size = SALESFORCE_PROFILE.retrieveMaxIds;
+  const chunks = Array.from({ length: Math.ceil(unique.length / size) }, (_, k) =>
+    unique.slice(k * size, (k + 1) * size),
+  );
   const answers = await Promise.all(
     chunks.map((chunk) => org.limiter.run(() => retrieve(org, meta.name, chunk, fields))),
   );
   if (errors.length === 0 && unique.length === input.ids.length) {
-    // Every id is distinct and sent, so the CRM's arrays are already the answer, in order:
-    // pass their text on rather than parse and re-serialise every record.
+    // Every id distinct and sent: the CRM's arrays are the answer, passed on without a parse.
     return { json: `{"data":${joinJsonArrays(answers.map((a) => a.text.trim()))}}` };
   }
   const found = new Map<string, CrmRecord | null>();
@@ -91,11 +84,7 @@ export const salesforceGet: OrgHandler<'get'> = async (org, input): Promise<GetA
   return errors.length === 0 ? { data } : { data, errors };
 };
 
-/**
- * The fields to ask for: every field of the object when none are given (the retrieve call needs
- * an explicit list), else the given ones in their canonical casing, with `Id` always included.
- * Unknown names fail the request with the closest real field as a hint.
- */
+/** The fields to ask for (retrieve needs a list): all when none are given, else those named, canonical, with `Id`. */
 function resolveFields(meta: ObjectDescribe, requested: string[] | undefined): string[] {
   const all = meta.fields.map((f) => f.name);
   if (requested === undefined || requested.length === 0) return all;

@@ -27,9 +27,8 @@ export interface ObjectDescribe {
 const DESCRIBES_CHANGED = 'salesforce:describes-changed';
 
 /**
- * Describes per connection (`{connectionId}\u0000global`, `{connectionId}\u0000object:{Name}`),
- * cleared on every instance when a field is added through any of them (a null notice: notices may
- * have been missed while Redis was away, so all of them).
+ * Describes keyed `{connectionId}\u0000…`, cleared on every instance when a field is added; a null
+ * notice (Redis was away, notices may be lost) clears them all.
  */
 export class DescribeCache extends TtlCache<DescribeGlobalResult | ObjectDescribe | null> {
   readonly #shared: SharedState | undefined;
@@ -54,10 +53,7 @@ export class DescribeCache extends TtlCache<DescribeGlobalResult | ObjectDescrib
   }
 }
 
-/**
- * One handler call on one org, with the adapter's settings and caches: what every Salesforce
- * function takes. Built per call by the adapter (index.ts).
- */
+/** One handler call on one org, with the adapter's settings and caches (built per call in index.ts). */
 export interface Org {
   readonly session: CrmSession;
   readonly limiter: ConcurrencyLimiter;
@@ -76,7 +72,6 @@ export interface Org {
   readonly frugalBelow: number;
 }
 
-/** An operation as the Salesforce functions take it: on an org. */
 export type OrgHandler<O extends keyof OperationInputs> = (
   org: Org,
   input: OperationInputs[O],

@@ -22,10 +22,7 @@ export const SALESFORCE_PROFILE = {
   queryMaxRecordsPerAnswer: 10_000,
   /** Writes of at least this many records go through Bulk API 2.0 (docs/salesforce-writes.md). */
   defaultBulkThreshold: 2_000,
-  /**
-   * Below this share of the daily API allowance left, large writes take the most frugal plan
-   * (Bulk API 2.0); above it, the fastest (sObject Collections) (docs/salesforce-writes.md).
-   */
+  /** Below this share of the daily allowance left, large writes take Bulk API 2.0 (the frugal plan). */
   defaultFrugalBelow: 0.5,
   /** An allowance read from `Sforce-Limit-Info` is trusted this long; older, `/limits` is asked. */
   allowanceFreshMs: 5 * 60_000,

@@ -11,10 +11,8 @@ const MAX_RECORDS_PER_ANSWER = SALESFORCE_PROFILE.queryMaxRecordsPerAnswer;
 const PAGE = SALESFORCE_PROFILE.queryPageSize;
 
 /**
- * Salesforce's query resource is GET-only and refuses a request whose URI and headers together pass
- * 16,384 bytes (431, or 414 for the URI alone). The request's own headers (authorization, host,
- * accept, query options) take well under 2 KiB, so the URI gets the rest. SOQL's own limit is
- * 100,000 characters, but only a query that fits this URI can be sent.
+ * The query resource is GET-only and refuses a URI plus headers over 16,384 bytes; the headers take
+ * under 2 KiB, so this is the longest URI (and so SOQL) that can be sent.
  */
 export const MAX_QUERY_URI_BYTES = 14_336;
 
@@ -25,10 +23,9 @@ interface SalesforcePage {
   records: CrmRecord[];
 }
 
+/** A cursor: its connection (`c`) and Salesforce's nextRecordsUrl (`u`). */
 interface CursorPayload {
-  /** Connection the cursor belongs to. */
   c: string;
-  /** Salesforce's nextRecordsUrl. */
   u: string;
 }
 
@@ -44,7 +41,7 @@ async function page(org: Org, url: string): Promise<SalesforcePage> {
     headers: { accept: 'application/json', 'sforce-query-options': `batchSize=${PAGE}` },
     idempotent: true,
   });
-  // Salesforce's own 414/431 (a request URI it found too long) is the client's mistake, not a CRM failure.
+  // Salesforce's own 414/431 is the client's mistake, not a CRM failure.
   if (response.status === 414 || response.status === 431) {
     throw queryTooLong(
       `Salesforce refused the query URL as too long (HTTP ${response.status}). Shorten the query, for example by splitting a long IN list over several queries.`,
@@ -60,10 +57,8 @@ async function page(org: Org, url: string): Promise<SalesforcePage> {
 }
 
 /**
- * Pages of 2,000 (`Sforce-Query-Options: batchSize=2000`) are followed while another full page
- * still fits in `max` records (10,000 per answer); then the answer carries a cursor: Salesforce's
- * locator bound to the connection and signed, so it can be neither forged nor used from another
- * connection.
+ * Follows pages while another full one fits in `max` records; then answers a cursor: Salesforce's
+ * locator signed and bound to the connection, so it can be neither forged nor used elsewhere.
  */
 async function collect(org: Org, firstUrl: string, max: number = MAX_RECORDS_PER_ANSWER): Promise<QueryPage> {
   const records: CrmRecord[] = [];
@@ -116,22 +111,18 @@ export function queryMore(org: Org, cursor: string): Promise<QueryPage> {
 const CONTROL_LETTERS = new Map([...'\n\r\t\f\b'].map((c, i) => [c, 'nrtfb'[i]]));
 
 /**
- * SOQL string literal, escaped as Salesforce documents (SOQL reference, "Quoted String Escape
- * Sequences"): backslash, the quote characters and control characters, in one pass, so a backslash
- * added here is never escaped again. Anything the caller sends stays inside the literal, so it
- * cannot end the literal and add SOQL of its own.
+ * SOQL string literal, escaped as documented ("Quoted String Escape Sequences") in one pass, so an
+ * added backslash is never escaped again: the value cannot end the literal and inject SOQL.
  */
 export function soqlString(value: string): string {
   return `'${value.replace(/[\\'"\n\r\t\f\b]/g, (c) => `\\${CONTROL_LETTERS.get(c) ?? c}`)}'`;
 }
 
 export const NUMBER_TYPES = new Set(['int', 'double', 'currency', 'percent', 'long']);
-const QUOTED_EXCEPTIONS = new Set(['date', 'datetime', 'time', 'boolean']);
 
 /**
- * A value as a SOQL literal for a field of the given describe type, or null when the value
- * cannot be one (then the caller answers 400 instead of building a query). Numbers, booleans,
- * dates and datetimes are unquoted in SOQL, so they are checked against strict patterns.
+ * A value as a SOQL literal for a field of the given type, or null when it cannot be one (the
+ * caller answers 400). Unquoted literals (numbers, booleans, dates) must match strict patterns.
  */
 export function soqlLiteral(value: unknown, fieldType: string): string | null {
   const type = fieldType.toLowerCase();
@@ -152,7 +143,7 @@ export function soqlLiteral(value: unknown, fieldType: string): string | null {
       ? value
       : null;
   }
-  if (QUOTED_EXCEPTIONS.has(type)) return null;
+  if (type === 'time') return null;
   if (typeof value === 'string') return soqlString(value);
   if (typeof value === 'number') return soqlString(String(value));
   return null;

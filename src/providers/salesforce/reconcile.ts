@@ -47,12 +47,9 @@ const unknownEntry = (objectName: string, why: string): SaveResult =>
   );
 
 /**
- * For insert calls that may have reached Salesforce before a crash: finds what they created.
- * Candidates are the object's records created by the connection's user since the journaled time;
- * each input record is matched by content (its sent fields, like the Bulk row matcher), each
- * candidate at most once, and never one already known as created by this job (`claimed`).
- * Per position: a success with the found id, `undefined` (not created: send it), or an
- * outcome-unknown entry when the content cannot be compared or the query cannot be made.
+ * Finds what insert calls interrupted by a crash created: records created by the connection's user
+ * since the journaled time, matched by sent content, each once and none `claimed` by the job. Per
+ * position: success with the id, `undefined` (not created: send it), or outcome unknown.
  */
 export async function reconcileInserts(
   org: Org,
@@ -61,7 +58,6 @@ export async function reconcileInserts(
   calls: Array<{ records: PreparedRecord[]; since: string }>,
   claimed: ReadonlySet<string>,
 ): Promise<Array<Array<SaveResult | undefined>>> {
-  // Insert reconciliation compares fields of exact types only; the write has just read the describe.
   const fieldTypes = fieldTypesOf(await knownObject(org, objectName));
   const contents = calls.map((c) => c.records.map((r) => contentOf(r, fieldTypes)));
   const fields = new Set<string>();
@@ -87,8 +83,7 @@ export async function reconcileInserts(
     );
   }
 
-  // Candidates by content for each set of fields the records were sent with: a content names its
-  // fields, so records sent with different fields compare only with what they sent.
+  // Candidates keyed by content for each sent field set: a record compares only on what it sent.
   const byContent = new Map<string, string[]>();
   const fieldSets = new Map(
     calls.flatMap((c) => c.records.map((r) => Object.keys(r).sort())).map((n) => [n.join(), n]),
@@ -151,14 +146,10 @@ const notWritten = (field: string, what: string): SaveResult =>
   );
 
 /**
- * The records of a write whose answer was lost, looked up by a key field (an external id, or an
- * upsert's match field). A record counts as written by the call when it holds the value and was
- * created by the connection's user since the write began (less the skew). Per position:
- * - insert: one such record → written with its id; none → not written; several → undefined;
- * - upsert: no record holds the value → not written; one that holds every value sent → written
- *   (created or updated, it is what the upsert makes); anything else → undefined.
- * Undefined leaves the record's outcome unknown, as do values that are empty, shared by two
- * records of the call, or not expressible in SOQL, and every record when the query fails.
+ * The records of a write whose answer was lost, looked up by a key field. Insert: one record the
+ * connection's user created since the write began is it; none, not written. Upsert: none holding
+ * the value, not written; one holding every value sent, written. Anything else (or an empty,
+ * shared or unqueryable value, or a failed query) is undefined: outcome unknown.
  */
 export async function reconcileByKey(
   org: Org,

@@ -36,10 +36,7 @@ export const salesforceSettings = Type.Object({
     86_400_000,
     'milliseconds',
   ),
-  /**
-   * Below this share of the org's daily API allowance left, writes take the plan that spends the
-   * fewest calls (Bulk API 2.0 from the bulk threshold on); above it, the fastest.
-   */
+  /** Below this share of the daily API allowance left, writes from the bulk threshold on take Bulk API 2.0. */
   frugalBelow: Type.Optional(
     Type.Number({
       env: 'CRM_PROXY_SALESFORCE_FRUGAL_BELOW',

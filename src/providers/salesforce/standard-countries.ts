@@ -1,12 +1,7 @@
 /**
- * The standard address list an org without State and Country/Territory Picklists is answered with.
- *
- * Sources: ISO 3166-1 alpha-2 (the officially assigned codes, 249) for countries; their English
- * names come at run time from `Intl.DisplayNames` (CLDR, shipped with Node), so a few read as CLDR
- * writes them ("Hong Kong SAR China") rather than as Salesforce labels them. Salesforce's own
- * standard list ("Standard Countries and Territories for Address Picklists", Salesforce Help) holds
- * 235 of these codes. States: ISO 3166-2 subdivision codes (without the country prefix, as
- * Salesforce stores them) and English names, for countries Salesforce ships states for.
+ * The address list of an org without State and Country/Territory Picklists: ISO 3166-1 alpha-2
+ * codes (names come from `Intl.DisplayNames`, so a few differ from Salesforce's labels), and ISO
+ * 3166-2 states without the country prefix for the countries Salesforce ships states for.
  */
 
 export const ISO_COUNTRY_CODES: readonly string[] = `
