@@ -25,10 +25,7 @@ export interface OrgAllowance {
 
 const FRESH_MS = SALESFORCE_PROFILE.allowanceFreshMs;
 
-/**
- * Each connection's latest allowance, updated from every answer's header, so an org in use needs
- * no extra call; `current` asks `/limits` once (shared) when none is fresh.
- */
+/** Each connection's allowance, from every answer's header; `current` asks `/limits` when none is fresh. */
 export class AllowanceBook {
   readonly #book = new Map<string, OrgAllowance>();
   readonly #loads = new SingleFlight<OrgAllowance | undefined>();

@@ -178,36 +178,33 @@ async function follow(
   rows: string[][],
   journal: BulkJournal | undefined,
 ): Promise<SaveResult[]> {
-  // The job runs whatever happens here: failing to follow it is answered per record (outcome
-  // unknown), never as a request error the client might resend.
+  // The job runs anyway: failing to follow it is answered per record, never as a resendable request error.
   let info: JobInfo;
   const results: Array<SaveResult | undefined> = new Array(rows.length);
   try {
     // While Salesforce works, the connection's next job takes this write's turn.
     const wait = () => waitForJob(org, jobUrl, journal);
-    info = await (journal === undefined ? wait() : journal.hook.away(wait));
+    info = await (journal?.hook.away(wait) ?? wait());
     await readResults(org, jobUrl, rows, results);
   } catch (error) {
     const why = `its results could not be read (${error instanceof Error ? error.message : 'error'})`;
     return rows.map(() => unknownResult(jobId, why));
   }
   // Anything else was not processed (job failed, aborted, or timed out): say why.
-  const why: RecordError = {
-    statusCode: info.state === 'JobComplete' ? 'CRM_PROXY_OUTCOME_UNKNOWN' : 'UNPROCESSED',
-    message:
-      info.state === 'JobComplete'
-        ? 'Salesforce reported no result for this record.'
-        : `Salesforce did not process this record: the Bulk API job ${jobId} ended ${info.state}${info.errorMessage ? ` (${info.errorMessage})` : ''}.`,
-    fields: [],
-  };
+  const missing =
+    info.state === 'JobComplete'
+      ? failure('CRM_PROXY_OUTCOME_UNKNOWN', 'Salesforce reported no result for this record.')
+      : failure(
+          'UNPROCESSED',
+          `Salesforce did not process this record: the Bulk API job ${jobId} ended ${info.state}${info.errorMessage ? ` (${info.errorMessage})` : ''}.`,
+        );
   // Array.from, not map: rows without a result are holes, which map would leave as holes.
-  return Array.from(results, (r) => r ?? { success: false, errors: [why] });
+  return Array.from(results, (r) => r ?? missing);
 }
 
 /**
- * Result rows (`sf__Id`, `sf__Created`/`sf__Error`, then the echoed cells) onto the input rows with
- * those cells: result files are unordered and take no row-number column. Identical rows are
- * interchangeable, so they are handed out in input order. Parsed as streamed (as large as the upload).
+ * Result rows (`sf__Id`, `sf__Created`/`sf__Error`, echoed cells) onto the input rows with those cells:
+ * result files are unordered and take no row-number column; identical rows are interchangeable.
  */
 async function readResults(
   org: Org,

@@ -26,7 +26,6 @@ function trustedAnswerUrl(value: unknown, target: ConnectTarget): URL | null {
 /** Identity answer fields the check reads. */
 interface Identity {
   organization_id?: string;
-  user_id?: string;
   username?: string;
   preferred_username?: string;
   active?: boolean;

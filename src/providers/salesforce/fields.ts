@@ -74,10 +74,7 @@ async function createField(
   return parseJson<Record<string, unknown>>(response);
 }
 
-/**
- * Checks a definition before anything is sent (400): name, label and type; Text needs `length`,
- * picklists values. Adds a missing `__c`; other keys go to Salesforce as they are.
- */
+/** Checks a definition before anything is sent (400); adds a missing `__c`; other keys go as they are. */
 export function checkDefinition(definition: Record<string, unknown>): {
   name: string;
   type: string;

@@ -128,10 +128,7 @@ export function toCollectionsRecord(type: string, record: PreparedRecord): Recor
   return out;
 }
 
-/**
- * One Bulk API 2.0 CSV cell: null → `#N/A` (set to null), absent → empty (left untouched),
- * picklist arrays joined by `;`, datetime offsets as `+hh:mm` (Bulk's format).
- */
+/** One Bulk CSV cell: null → `#N/A` (set to null), absent → empty (left untouched), Bulk's datetimes. */
 export function csvCell(value: unknown): string {
   if (value === undefined) return '';
   if (value === null) return '#N/A';
@@ -153,10 +150,7 @@ export function toCsvRows(records: PreparedRecord[]): { header: string[]; rows: 
   return { header, rows: records.map((r) => header.map((h) => csvCell(r[h]))) };
 }
 
-/**
- * The CSV of a Bulk upload, streamed 200 rows at a time as the upload pulls. With one column an
- * empty cell would be a blank line, which CSV readers skip: it is then written `""`.
- */
+/** A Bulk upload's CSV, streamed 200 rows at a time; one column's empty cells are `""`, not skipped blank lines. */
 export function toCsv(header: string[], rows: string[][]): Readable {
   const options = { record_delimiter: 'unix', quoted_empty: header.length === 1 } as const;
   const page = SALESFORCE_PROFILE.collectionsMaxRecords;

@@ -14,10 +14,7 @@ export function joinJsonArrays(texts: string[]): string {
   return `[${inner.join(',')}]`;
 }
 
-/**
- * One sObject Collections retrieve: a JSON array, one entry (or `null`) per id, in order. POST, not
- * GET: a URL holds ~800 ids, a POST body 2,000.
- */
+/** One sObject Collections retrieve (one entry or `null` per id); POST takes 2,000 ids, a GET URL ~800. */
 async function retrieve(org: Org, objectName: string, ids: string[], fields: string[]) {
   const response = await send(org, 'collections retrieve', 'collections.retrieve', {
     method: 'POST',

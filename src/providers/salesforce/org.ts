@@ -26,10 +26,7 @@ export interface ObjectDescribe {
 
 const DESCRIBES_CHANGED = 'salesforce:describes-changed';
 
-/**
- * Describes keyed `{connectionId}\u0000…`, cleared on every instance when a field is added; a null
- * notice (Redis was away, notices may be lost) clears them all.
- */
+/** Describes per connection, cleared on every instance on a field's addition (all on a null notice). */
 export class DescribeCache extends TtlCache<DescribeGlobalResult | ObjectDescribe | null> {
   readonly #shared: SharedState | undefined;
 

@@ -1,9 +1,6 @@
 import type { ProviderProfile } from '../adapter.ts';
 
-/**
- * Salesforce facts as data. Sources: REST API developer guide (sObject Collections, describe,
- * query, OAuth refresh-token flow), Bulk API 2.0 guide; see /docs for links.
- */
+/** Salesforce facts as data, from the REST API and Bulk API 2.0 guides (links in /docs). */
 export const SALESFORCE_PROFILE = {
   defaultApiVersion: '62.0',
   defaultLoginUrl: 'https://login.salesforce.com',

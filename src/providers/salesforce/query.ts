@@ -10,10 +10,7 @@ import { SALESFORCE_PROFILE } from './profile.ts';
 const MAX_RECORDS_PER_ANSWER = SALESFORCE_PROFILE.queryMaxRecordsPerAnswer;
 const PAGE = SALESFORCE_PROFILE.queryPageSize;
 
-/**
- * The query resource is GET-only and refuses a URI plus headers over 16,384 bytes; the headers take
- * under 2 KiB, so this is the longest URI (and so SOQL) that can be sent.
- */
+/** Salesforce refuses a GET over 16,384 bytes of URI and headers; the headers take under 2 KiB. */
 export const MAX_QUERY_URI_BYTES = 14_336;
 
 interface SalesforcePage {
@@ -56,10 +53,7 @@ async function page(org: Org, url: string): Promise<SalesforcePage> {
   return body;
 }
 
-/**
- * Follows pages while another full one fits in `max` records; then answers a cursor: Salesforce's
- * locator signed and bound to the connection, so it can be neither forged nor used elsewhere.
- */
+/** Follows pages while another fits in `max`; then a cursor, signed and bound to the connection. */
 async function collect(org: Org, firstUrl: string, max: number = MAX_RECORDS_PER_ANSWER): Promise<QueryPage> {
   const records: CrmRecord[] = [];
   let url: string | undefined = firstUrl;
@@ -80,10 +74,7 @@ async function collect(org: Org, firstUrl: string, max: number = MAX_RECORDS_PER
   return { totalSize, done: true, records, next_cursor: null };
 }
 
-/**
- * SOQL through the REST query resource; 400 `query_too_long`, before any call, when its URI would
- * pass the limit. `max` bounds the records of the answer (every record a query selects: Infinity).
- */
+/** SOQL through the REST query resource, at most `max` records an answer; 400 before any call when too long. */
 export function query(org: Org, soql: string, max?: number): Promise<QueryPage> {
   const url = `${org.api}/query?q=${encodeURIComponent(soql)}`;
   const bytes = Buffer.byteLength(url) - Buffer.byteLength(org.session.baseUrl);
@@ -110,20 +101,18 @@ export function queryMore(org: Org, cursor: string): Promise<QueryPage> {
 /** The control characters SOQL escapes, by the letter that follows their backslash. */
 const CONTROL_LETTERS = new Map([...'\n\r\t\f\b'].map((c, i) => [c, 'nrtfb'[i]]));
 
-/**
- * SOQL string literal, escaped as documented ("Quoted String Escape Sequences") in one pass, so an
- * added backslash is never escaped again: the value cannot end the literal and inject SOQL.
- */
+/** SOQL string literal, escaped in one pass (an added backslash is never escaped again): no injection. */
 export function soqlString(value: string): string {
   return `'${value.replace(/[\\'"\n\r\t\f\b]/g, (c) => `\\${CONTROL_LETTERS.get(c) ?? c}`)}'`;
 }
 
+const DATE_PATTERNS = new Map([
+  ['date', /^\d{4}-\d{2}-\d{2}$/],
+  ['datetime', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/],
+]);
 export const NUMBER_TYPES = new Set(['int', 'double', 'currency', 'percent', 'long']);
 
-/**
- * A value as a SOQL literal for a field of the given type, or null when it cannot be one (the
- * caller answers 400). Unquoted literals (numbers, booleans, dates) must match strict patterns.
- */
+/** A value as a SOQL literal for a field type, or null (a 400); unquoted literals match strict patterns. */
 export function soqlLiteral(value: unknown, fieldType: string): string | null {
   const type = fieldType.toLowerCase();
   if (NUMBER_TYPES.has(type)) {
@@ -134,15 +123,8 @@ export function soqlLiteral(value: unknown, fieldType: string): string | null {
     if (typeof value === 'boolean') return String(value);
     return value === 'true' || value === 'false' ? value : null;
   }
-  if (type === 'date') {
-    return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : null;
-  }
-  if (type === 'datetime') {
-    return typeof value === 'string' &&
-      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/.test(value)
-      ? value
-      : null;
-  }
+  const pattern = DATE_PATTERNS.get(type);
+  if (pattern !== undefined) return typeof value === 'string' && pattern.test(value) ? value : null;
   if (type === 'time') return null;
   if (typeof value === 'string') return soqlString(value);
   if (typeof value === 'number') return soqlString(String(value));

@@ -40,6 +40,8 @@ function contentOf(record: PreparedRecord, types: ReadonlyMap<string, string>): 
   return cells;
 }
 
+const INCOMPARABLE = 'its fields cannot be compared with what Salesforce holds';
+
 const unknownEntry = (objectName: string, why: string): SaveResult =>
   failure(
     'CRM_PROXY_OUTCOME_UNKNOWN',
@@ -60,21 +62,21 @@ export async function reconcileInserts(
 ): Promise<Array<Array<SaveResult | undefined>>> {
   const fieldTypes = fieldTypesOf(await knownObject(org, objectName));
   const contents = calls.map((c) => c.records.map((r) => contentOf(r, fieldTypes)));
-  const fields = new Set<string>();
-  for (const call of calls) for (const r of call.records) for (const f of Object.keys(r)) fields.add(f);
-  const comparable = contents.some((cs) => cs.some((c) => c !== undefined));
+  // The distinct sets of fields the records were sent with.
+  const fieldSets = new Map(
+    calls.flatMap((c) => c.records.map((r) => Object.keys(r).sort())).map((n) => [n.join(), n]),
+  );
   const allUnknown = (why: string) => calls.map((c) => c.records.map(() => unknownEntry(objectName, why)));
-  if (!comparable) return allUnknown('its fields cannot be compared with what Salesforce holds');
+  if (!contents.some((cs) => cs.some((c) => c !== undefined))) return allUnknown(INCOMPARABLE);
 
   let candidates: CrmRecord[];
   try {
     const userId = await connectionUserId(org);
     const since = Math.min(...calls.map((c) => Date.parse(c.since))) - SKEW_MS;
     const literal = new Date(since).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const selectable = [...fields].filter((f) => {
-      const t = fieldTypes.get(f);
-      return t !== undefined && COMPARABLE.has(t) && f !== 'Id';
-    });
+    const selectable = [...new Set([...fieldSets.values()].flat())].filter(
+      (f) => f !== 'Id' && COMPARABLE.has(fieldTypes.get(f) ?? ''),
+    );
     const soql = `SELECT Id${selectable.map((f) => `, ${f}`).join('')} FROM ${objectName} WHERE CreatedById = '${userId}' AND CreatedDate >= ${literal} ORDER BY CreatedDate, Id`;
     candidates = (await query(org, soql, Infinity)).records;
   } catch (error) {
@@ -85,9 +87,6 @@ export async function reconcileInserts(
 
   // Candidates keyed by content for each sent field set: a record compares only on what it sent.
   const byContent = new Map<string, string[]>();
-  const fieldSets = new Map(
-    calls.flatMap((c) => c.records.map((r) => Object.keys(r).sort())).map((n) => [n.join(), n]),
-  );
   for (const names of fieldSets.values()) {
     for (const c of candidates) {
       const cells = names.flatMap((name) => [
@@ -104,8 +103,7 @@ export async function reconcileInserts(
   return calls.map((call, k) =>
     call.records.map((_, i) => {
       const cells = contents[k]?.[i];
-      if (cells === undefined)
-        return unknownEntry(objectName, 'its fields cannot be compared with what Salesforce holds');
+      if (cells === undefined) return unknownEntry(objectName, INCOMPARABLE);
       const queue = byContent.get(JSON.stringify(cells)) ?? [];
       let id = queue.shift();
       while (id !== undefined && (id === '' || used.has(id))) id = queue.shift();

@@ -1,5 +1,4 @@
-// Salesforce's settings: the variables this provider reads, their defaults and their checks. loadConfig
-// reads them into `config.providers.salesforce`; the adapter gets them as `deps.settings`.
+// Salesforce's settings (`config.providers.salesforce`, the adapter's `deps.settings`).
 import { type StaticDecode, Type } from 'typebox';
 import { absoluteUrl, text, whole } from '../../config/settings.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';

@@ -1,7 +1,6 @@
 /**
- * The address list of an org without State and Country/Territory Picklists: ISO 3166-1 alpha-2
- * codes (names come from `Intl.DisplayNames`, so a few differ from Salesforce's labels), and ISO
- * 3166-2 states without the country prefix for the countries Salesforce ships states for.
+ * The list of an org without State and Country/Territory Picklists: ISO 3166-1 codes (named by
+ * `Intl.DisplayNames`), and ISO 3166-2 states (unprefixed) where Salesforce ships states.
  */
 
 export const ISO_COUNTRY_CODES: readonly string[] = `

@@ -31,10 +31,7 @@ interface WritePlan {
   reason: string;
 }
 
-/**
- * The plan for `count` records. From the bulk threshold on, Collections are the fastest and Bulk
- * the most frugal: the allowance left decides; unknown, the frugal plan, which cannot exhaust an org.
- */
+/** From the bulk threshold on, the allowance left picks the fastest or the frugal plan (unknown: frugal, safe). */
 function planFor(
   { bulkThreshold, frugalBelow }: Pick<Org, 'bulkThreshold' | 'frugalBelow'>,
   count: number,
