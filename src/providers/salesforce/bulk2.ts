@@ -32,7 +32,6 @@ interface BulkEntry {
   at: string;
 }
 
-/** One Bulk job of a durable job: its part of the write and its journal key. */
 type BulkJournal = WriteJournal & { part: string; key: string };
 
 const TERMINAL = new Set(['JobComplete', 'Failed', 'Aborted']);

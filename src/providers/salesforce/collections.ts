@@ -23,12 +23,10 @@ export interface WriteJournal {
 const failedCount = (results: SaveResult[]) => results.filter((r) => !r.success).length;
 
 /**
- * sObject Collections writes, 200 records per call in parallel. A call that may have been applied
- * is never resent (a create would write twice): its records fail unless `lookup` finds them. The
- * request fails as a whole only when no call can have been applied. Malformed ids are answered
- * without a call: Salesforce splits `ids=` on any comma, which would shift every later result.
- * In a job, each call is journaled before and after it is sent; a re-run reuses answered calls,
- * resends interrupted updates and deletes, and first reconciles interrupted inserts.
+ * sObject Collections writes, 200 records a call. A call that may have been applied is never resent
+ * (a create would write twice): its records fail unless `lookup` finds them. Malformed ids are not
+ * sent: Salesforce splits `ids=` on any comma. In a job, a re-run reuses answered calls, resends
+ * interrupted updates and deletes, and reconciles interrupted inserts first.
  */
 export async function viaCollections(
   org: Org,
@@ -50,9 +48,31 @@ export async function viaCollections(
   const keyOf = (start: number) => `${journal?.scope}:collections:${operation}:${start}`;
 
   const steps = new JournalSteps<SaveResult[]>(journal?.hook, () => new Date(org.clock.now()).toISOString());
-  const { known, sentAt } = await resumed(org, operation, objectName, items, journal, starts, (start) =>
-    steps.state(keyOf(start)),
-  );
+  // What earlier runs left: answered calls, interrupted inserts reconciled, when each interrupted call was sent.
+  const known = new Map<number, Array<SaveResult | undefined>>();
+  const sentAt = new Map<number, string>();
+  const interrupted: number[] = [];
+  const claimed = new Set<string>();
+  const entries = await Promise.all(starts.map((start) => steps.state(keyOf(start))));
+  entries.forEach((entry, k) => {
+    const start = starts[k] as number;
+    if (entry.kind === 'done') {
+      known.set(start, entry.results);
+      for (const r of entry.results) if (r.id != null) claimed.add(r.id);
+      journal?.report(`c${start}`, entry.results.length, failedCount(entry.results));
+    } else if (entry.kind === 'interrupted') {
+      sentAt.set(start, entry.since ?? '');
+      if (operation === 'insert') interrupted.push(start);
+    }
+  });
+  if (interrupted.length > 0 && objectName !== null) {
+    const reconciling = interrupted.map((start) => ({
+      records: (items as PreparedRecord[]).slice(start, start + size),
+      since: sentAt.get(start) as string,
+    }));
+    const found = await reconcileInserts(org, objectName, reconciling, claimed);
+    for (const [k, start] of interrupted.entries()) known.set(start, found[k] ?? []);
+  }
 
   const calls = starts.map((start) =>
     org.limiter.run(async () => {
@@ -101,47 +121,6 @@ export async function viaCollections(
     answers[i] = results[k] ?? { success: false, errors: [] };
   });
   return answers;
-}
-
-/** What earlier runs left: answered calls, interrupted inserts reconciled, and when each interrupted call was first sent. */
-async function resumed(
-  org: Org,
-  operation: WriteOperation,
-  objectName: string | null,
-  items: PreparedRecord[] | string[],
-  journal: WriteJournal | undefined,
-  starts: number[],
-  state: (start: number) => ReturnType<JournalSteps<SaveResult[]>['state']>,
-) {
-  const size = SALESFORCE_PROFILE.collectionsMaxRecords;
-  const known = new Map<number, Array<SaveResult | undefined>>();
-  const sentAt = new Map<number, string>();
-  if (journal === undefined) return { known, sentAt };
-  const entries = await Promise.all(starts.map(state));
-  const interrupted: number[] = [];
-  const claimed = new Set<string>();
-  entries.forEach((entry, k) => {
-    const start = starts[k] as number;
-    if (entry.kind === 'done') {
-      known.set(start, entry.results);
-      for (const r of entry.results) if (r.id != null) claimed.add(r.id);
-      journal.report(`c${start}`, entry.results.length, failedCount(entry.results));
-    } else if (entry.kind === 'interrupted') {
-      sentAt.set(start, entry.since ?? '');
-      if (operation === 'insert') interrupted.push(start);
-    }
-  });
-  if (interrupted.length > 0 && objectName !== null) {
-    const reconciling = interrupted.map((start) => ({
-      records: (items as PreparedRecord[]).slice(start, start + size),
-      since: sentAt.get(start) as string,
-    }));
-    const found = await reconcileInserts(org, objectName, reconciling, claimed);
-    interrupted.forEach((start, k) => {
-      known.set(start, found[k] ?? []);
-    });
-  }
-  return { known, sentAt };
 }
 
 async function oneCall(

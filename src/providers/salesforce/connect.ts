@@ -23,7 +23,6 @@ function trustedAnswerUrl(value: unknown, target: ConnectTarget): URL | null {
     : null;
 }
 
-/** Identity answer fields the check reads. */
 interface Identity {
   organization_id?: string;
   username?: string;

@@ -120,7 +120,5 @@ export function checkDefinition(definition: Record<string, unknown>): {
       { details: problems },
     );
   }
-  const base = String(name);
-  const apiName = /__c$/i.test(base) ? `${base.slice(0, -3)}__c` : `${base}__c`;
-  return { name: apiName, type: String(type), metadata };
+  return { name: `${String(name).replace(/__c$/i, '')}__c`, type: String(type), metadata };
 }

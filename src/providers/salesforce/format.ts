@@ -19,10 +19,9 @@ const isFieldValue = (value: unknown): boolean =>
   (Array.isArray(value) && value.every((v) => typeof v === 'string'));
 
 /**
- * Maps each record's keys to the object's field names (case-insensitive); a parent reference
- * (`{"Account": {"Ext__c": "A-1"}}` or `Account.Ext__c`) becomes `Account.Ext__c`. Unknown fields
- * fail the request (400) with hints. An update carrying `attributes` was sent back as get returned
- * it: its non-updateable fields and parent records read along are dropped rather than refused.
+ * Maps record keys to field names (case-insensitive); parent references (`{"Account": {"Ext__c": 1}}`)
+ * become `Account.Ext__c`. An update carrying `attributes` was sent back as get returned it: its
+ * non-updateable fields and parent records are dropped rather than refused.
  */
 export function prepareRecords(
   meta: ObjectDescribe,
@@ -81,10 +80,7 @@ export function prepareRecords(
   });
   if (unknown.length > 0) throw noSuchFields(meta, unknown);
   if (invalid.length > 0) {
-    const list = invalid
-      .slice(0, 10)
-      .map((v) => v.path)
-      .join(', ');
+    const list = Array.from(invalid.slice(0, 10), (v) => v.path).join(', ');
     throw new ApiError(
       'invalid_value',
       `Field values must be ${SHAPES}. Not so at ${list}${invalid.length > 10 ? ' and more' : ''}.`,

@@ -8,6 +8,8 @@ import { noSuchFields } from './format.ts';
 import { type Org, type OrgHandler, send } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
+const NOT_AN_ID = 'Not a Salesforce id (15 or 18 letters and digits).';
+
 /** `[a,b]` + `[c]` → `[a,b,c]`, on JSON array texts. */
 export function joinJsonArrays(texts: string[]): string {
   const inner = texts.map((t) => t.slice(1, -1).trim()).filter((t) => t !== '');
@@ -43,12 +45,7 @@ export const salesforceGet: OrgHandler<'get'> = async (org, input): Promise<GetA
   const wanted = new Set<string>();
   input.ids.forEach((id, index) => {
     if (!SALESFORCE_PROFILE.idPattern.test(id)) {
-      errors.push({
-        index,
-        id,
-        code: 'malformed_id',
-        message: 'Not a Salesforce id (15 or 18 letters and digits).',
-      });
+      errors.push({ index, id, code: 'malformed_id', message: NOT_AN_ID });
     } else if (meta.keyPrefix == null || id.startsWith(meta.keyPrefix)) {
       wanted.add(id);
     }
@@ -73,9 +70,7 @@ export const salesforceGet: OrgHandler<'get'> = async (org, input): Promise<GetA
     if (!Array.isArray(got) || got.length !== chunk.length) {
       throw crmErrorFromResponse('salesforce', answer, `retrieve ${meta.name}`);
     }
-    chunk.forEach((id, i) => {
-      found.set(id, got[i] ?? null);
-    });
+    for (const [i, id] of chunk.entries()) found.set(id, got[i] ?? null);
   });
   const data = input.ids.map((id) => found.get(id) ?? null);
   return errors.length === 0 ? { data } : { data, errors };

@@ -85,16 +85,12 @@ export function send(
   request: OrgRequest,
 ): Promise<OutboundResponse> {
   const { json, ...rest } = request;
-  const withBody =
-    json === undefined
-      ? rest
-      : {
-          ...rest,
-          headers: { 'content-type': 'application/json', accept: 'application/json' },
-          body: JSON.stringify(json),
-        };
+  if (json !== undefined) {
+    rest.headers = { 'content-type': 'application/json', accept: 'application/json' };
+    rest.body = JSON.stringify(json);
+  }
   return unreachableAsCrmError('salesforce', what, () =>
-    org.session.send({ ...withBody, label: `salesforce.${label}` }),
+    org.session.send({ ...rest, label: `salesforce.${label}` }),
   );
 }
 
@@ -108,7 +104,6 @@ export function rejected(response: OutboundResponse, code: ErrorCode, what: stri
   });
 }
 
-/** A record's failure with one error entry. */
 export const failure = (statusCode: string, message: string, fields: string[] = []): SaveResult => ({
   success: false,
   errors: [{ statusCode, message, fields }],

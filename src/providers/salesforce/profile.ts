@@ -23,7 +23,6 @@ export const SALESFORCE_PROFILE = {
   defaultFrugalBelow: 0.5,
   /** An allowance read from `Sforce-Limit-Info` is trusted this long; older, `/limits` is asked. */
   allowanceFreshMs: 5 * 60_000,
-  /** How long describes are trusted before they are fetched again. */
   describeTtlMs: 10 * 60_000,
   /** Describes kept at most, over all connections (an org can have thousands of objects). */
   cachedDescribes: 5_000,

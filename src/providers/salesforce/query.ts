@@ -56,22 +56,17 @@ async function page(org: Org, url: string): Promise<SalesforcePage> {
 /** Follows pages while another fits in `max`; then a cursor, signed and bound to the connection. */
 async function collect(org: Org, firstUrl: string, max: number = MAX_RECORDS_PER_ANSWER): Promise<QueryPage> {
   const records: CrmRecord[] = [];
-  let url: string | undefined = firstUrl;
-  let totalSize = 0;
-  while (url !== undefined) {
-    const got = await page(org, url);
-    totalSize = got.totalSize;
-    for (const r of got.records) records.push(r);
-    url =
-      got.done || got.nextRecordsUrl === undefined
-        ? undefined
-        : `${org.session.baseUrl}${got.nextRecordsUrl}`;
-    if (url !== undefined && records.length + PAGE > max) {
-      const payload: CursorPayload = { c: org.session.connectionId, u: got.nextRecordsUrl as string };
+  let url = firstUrl;
+  for (;;) {
+    const { totalSize, done, nextRecordsUrl: next, records: got } = await page(org, url);
+    for (const r of got) records.push(r);
+    if (done || next === undefined) return { totalSize, done: true, records, next_cursor: null };
+    if (records.length + PAGE > max) {
+      const payload: CursorPayload = { c: org.session.connectionId, u: next };
       return { totalSize, done: false, records, next_cursor: signCursor(org.cursorKey, payload) };
     }
+    url = `${org.session.baseUrl}${next}`;
   }
-  return { totalSize, done: true, records, next_cursor: null };
 }
 
 /** SOQL through the REST query resource, at most `max` records an answer; 400 before any call when too long. */

@@ -144,10 +144,9 @@ const notWritten = (field: string, what: string): SaveResult =>
   );
 
 /**
- * The records of a write whose answer was lost, looked up by a key field. Insert: one record the
- * connection's user created since the write began is it; none, not written. Upsert: none holding
- * the value, not written; one holding every value sent, written. Anything else (or an empty,
- * shared or unqueryable value, or a failed query) is undefined: outcome unknown.
+ * A lost write's records looked up by a key field: insert, the one the connection's user created
+ * since; upsert, the one holding every value sent; none holding the value, not written. Anything
+ * else (several, a shared or unqueryable value, a failed query) is undefined: outcome unknown.
  */
 export async function reconcileByKey(
   org: Org,

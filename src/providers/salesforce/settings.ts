@@ -27,7 +27,6 @@ export const salesforceSettings = Type.Object({
       minimum: 1,
     }),
   ),
-  /** How long a describe is trusted before it is fetched again. */
   describeTtlMs: whole(
     'CRM_PROXY_SF_DESCRIBE_TTL_MS',
     SALESFORCE_PROFILE.describeTtlMs,

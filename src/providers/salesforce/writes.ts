@@ -135,10 +135,7 @@ async function write<T extends PreparedRecord | string>(
       const again = await send(resent, how, journal(n)).catch((error: unknown) =>
         resent.map(() => roundFailed(error)),
       );
-      pending.forEach((i, k) => {
-        const r = again[k];
-        if (r !== undefined) results[i] = r;
-      });
+      for (const [k, i] of pending.entries()) results[i] = again[k] ?? (results[i] as SaveResult);
       pending = lockedPositions(results);
       return pending;
     },
