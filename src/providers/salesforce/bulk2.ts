@@ -134,9 +134,7 @@ async function resumeEarlierJob(
   if (entry !== undefined) {
     const jobUrl = `${base}/${encodeURIComponent(entry.jobId)}`;
     const state = await jobState(org, jobUrl, true);
-    if (state === undefined) {
-      return rows.map(() => unknownResult(entry.jobId, 'its state could not be read'));
-    }
+    if (state === undefined) return rows.map(() => unknownResult(entry.jobId, 'its state could not be read'));
     if (state.state !== 'Open') return follow(org, jobUrl, entry.jobId, rows, journal);
     await abort(org, jobUrl);
   }

@@ -106,9 +106,8 @@ function referenceOf(
   const dot = key.indexOf('.');
   if (dot > 0) return { relationship: key.slice(0, dot), field: key.slice(dot + 1), value };
   if (!isRecord(value)) return null;
-  const entries = Object.entries(value).filter(([k]) => k !== 'attributes');
-  const [first] = entries;
-  if (entries.length !== 1 || first === undefined) return null;
+  const [first, ...more] = Object.entries(value).filter(([k]) => k !== 'attributes');
+  if (first === undefined || more.length > 0) return null;
   return { relationship: key, field: first[0], value: first[1] };
 }
 

@@ -86,11 +86,8 @@ function resolveFields(meta: ObjectDescribe, requested: string[] | undefined): s
   const unknown: UnknownField[] = [];
   requested.forEach((name, index) => {
     const canonical = byLower.get(name.toLowerCase());
-    if (canonical === undefined) {
-      unknown.push({ path: `/data/fields/${index}`, field: name, did_you_mean: hint(name) });
-    } else {
-      out.add(canonical);
-    }
+    if (canonical !== undefined) out.add(canonical);
+    else unknown.push({ path: `/data/fields/${index}`, field: name, did_you_mean: hint(name) });
   });
   if (unknown.length > 0) throw noSuchFields(meta, unknown);
   return [...out];

@@ -122,8 +122,7 @@ async function connectionUserId(org: Org): Promise<string> {
     headers: { accept: 'application/json' },
     idempotent: true,
   });
-  const body = parseJson<{ user_id?: unknown }>(response);
-  const id = body?.user_id;
+  const id = parseJson<{ user_id?: unknown }>(response)?.user_id;
   if (response.status !== 200 || typeof id !== 'string' || !SALESFORCE_PROFILE.idPattern.test(id)) {
     throw new Error(`userinfo answered ${response.status}`);
   }

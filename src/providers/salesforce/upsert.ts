@@ -126,9 +126,7 @@ async function externalIdUpsert(
   }
   const answer = parseJson<unknown>(response);
   if (response.status === 300) return ambiguous(meta.name, matchField);
-  if (response.status === 200 || response.status === 201) {
-    return normalizeResult(answer as SaveResult);
-  }
+  if (response.status === 200 || response.status === 201) return normalizeResult(answer as SaveResult);
   const errors: RecordError[] = Array.isArray(answer)
     ? answer.map(normalizeError)
     : [{ statusCode: `HTTP_${response.status}`, message: response.text.slice(0, 500), fields: [] }];
