@@ -2,21 +2,9 @@ import { unknownObject } from '../../errors/index.ts';
 import { closestName } from '../../lib/closest.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
-import { type Org, send } from './org.ts';
+import { type DescribeGlobalResult, type ObjectDescribe, type Org, send } from './org.ts';
 
-/** Salesforce's Describe Global result, passed through unchanged. */
-export interface DescribeGlobalResult {
-  sobjects: Array<{ name: string; keyPrefix?: string | null } & Record<string, unknown>>;
-  [key: string]: unknown;
-}
-
-/** Salesforce's sObject Describe result, passed through unchanged. */
-export interface ObjectDescribe {
-  name: string;
-  keyPrefix?: string | null;
-  fields: Array<{ name: string } & Record<string, unknown>>;
-  [key: string]: unknown;
-}
+export type { ObjectDescribe };
 
 /** An object's field types by canonical name (`string`, `double`, `reference`, …). */
 export const fieldTypesOf = (meta: ObjectDescribe): ReadonlyMap<string, string> =>

@@ -8,8 +8,21 @@ import type { CrmSession, JobHook, OperationAnswers, OperationInputs } from '../
 import { type OutboundRequest, type OutboundResponse, parseJson } from '../client/types.ts';
 import { callFailure, unreachableAsCrmError } from '../errors.ts';
 import type { AllowanceBook } from './allowance.ts';
-import type { DescribeGlobalResult, ObjectDescribe } from './describe.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
+
+/** Salesforce's Describe Global result, passed through unchanged. */
+export interface DescribeGlobalResult {
+  sobjects: Array<{ name: string; keyPrefix?: string | null } & Record<string, unknown>>;
+  [key: string]: unknown;
+}
+
+/** Salesforce's sObject Describe result, passed through unchanged. */
+export interface ObjectDescribe {
+  name: string;
+  keyPrefix?: string | null;
+  fields: Array<{ name: string } & Record<string, unknown>>;
+  [key: string]: unknown;
+}
 
 const DESCRIBES_CHANGED = 'salesforce:describes-changed';
 
