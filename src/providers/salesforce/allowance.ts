@@ -6,10 +6,7 @@ import { SALESFORCE_PROFILE } from './profile.ts';
 
 const API_USAGE = /(?:^|[,\s])api-usage=(\d+)\/(\d+)/;
 
-/**
- * The org's daily API allowance from `Sforce-Limit-Info: api-usage=18/15000`, which Salesforce
- * puts on its REST answers: requests used in the last 24 hours, and the org's limit.
- */
+/** The org's daily API allowance (used in 24 hours / limit) from `Sforce-Limit-Info: api-usage=18/15000`. */
 export function readLimitInfo(headers: AnswerHead['headers']): { used: number; limit: number } | undefined {
   const value = headerValue(headers, 'sforce-limit-info');
   const m = value === undefined ? null : API_USAGE.exec(value);
@@ -28,13 +25,7 @@ export interface OrgAllowance {
 
 const FRESH_MS = SALESFORCE_PROFILE.allowanceFreshMs;
 
-/**
- * The latest daily API allowance of each connection's org, in memory. Salesforce reports it on
- * every REST answer (`Sforce-Limit-Info: api-usage=N/M`): every answer a handler's session gets
- * updates it, so an org in use never needs an extra call. When none was seen for `allowanceFreshMs`
- * (a quiet connection, or a restart), `current` asks `/limits` once (one call shared by every
- * concurrent caller of the connection).
- */
+/** Each connection's allowance, from every answer's header; `current` asks `/limits` when none is fresh. */
 export class AllowanceBook {
   readonly #book = new Map<string, OrgAllowance>();
   readonly #loads = new SingleFlight<OrgAllowance | undefined>();
@@ -63,10 +54,7 @@ export class AllowanceBook {
     return this.#book.get(connectionId);
   }
 
-  /**
-   * The connection's allowance, read from `{api}/limits` when none was seen in the last `allowanceFreshMs`;
-   * undefined when `/limits` cannot be read either (the caller then chooses without it).
-   */
+  /** The connection's fresh allowance, else from `/limits`; undefined when that cannot be read either. */
   async current(session: CrmSession, api: string): Promise<OrgAllowance | undefined> {
     const seen = this.#book.get(session.connectionId);
     if (seen !== undefined && this.#clock.now() - seen.at < FRESH_MS) return seen;

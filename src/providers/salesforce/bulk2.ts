@@ -32,20 +32,11 @@ interface BulkEntry {
   at: string;
 }
 
-/** One Bulk job of a durable job: its part of the write and its journal key. */
 type BulkJournal = WriteJournal & { part: string; key: string };
 
 const TERMINAL = new Set(['JobComplete', 'Failed', 'Aborted']);
 
-/**
- * One Bulk API 2.0 ingest job: create, upload the CSV, close, poll, read the three result files.
- *
- * Result files come in no guaranteed order (documented on each resource), and Salesforce rejects
- * columns that are not fields, so no row-number column can be added. Rows are matched back by
- * content: each result row echoes the uploaded cells, so the key of a row is its cells, and each
- * key holds a queue of the input positions with that content. Identical input rows are
- * interchangeable (same values, same outcome), so handing them out in order is exact.
- */
+/** One Bulk API 2.0 ingest job: create, upload the CSV, close, poll, read the result files. */
 export async function bulkWrite(
   org: Org,
   operation: WriteOperation,
@@ -79,8 +70,7 @@ export async function bulkWrite(
     await journal.hook.crmJob(job.id);
   }
   try {
-    // A job runs only once closed: an upload that failed, even in flight, is abandoned by
-    // aborting the job, so none of its rows can be written.
+    // A job runs only once closed: aborting it after a failed upload writes none of its rows.
     const uploaded = await call(org, 'upload', {
       method: 'PUT',
       url: `${jobUrl}/batches`,
@@ -114,8 +104,7 @@ export async function bulkDelete(org: Org, ids: string[], journal?: WriteJournal
     else if (groups.has(object)) groups.get(object)?.push(i);
     else groups.set(object, [i]);
   });
-  // One object's job failing must not hide what the other objects' jobs deleted: its ids are
-  // answered failed, and the request fails as a whole only when every job failed.
+  // A failed job fails its own ids; the request fails as a whole only when every job failed.
   const failures: unknown[] = [];
   await Promise.all(
     [...groups].map(async ([object, indexes]) => {
@@ -134,10 +123,7 @@ export async function bulkDelete(org: Org, ids: string[], journal?: WriteJournal
   return results;
 }
 
-/**
- * A re-run: the job created by the first run decides. Still Open, it never ran (a job runs only
- * once closed): abort it and start over (undefined). Otherwise it ran or runs: follow it.
- */
+/** A re-run follows the first run's job; one still Open never ran: it is aborted to start over (undefined). */
 async function resumeEarlierJob(
   org: Org,
   base: string,
@@ -148,9 +134,7 @@ async function resumeEarlierJob(
   if (entry !== undefined) {
     const jobUrl = `${base}/${encodeURIComponent(entry.jobId)}`;
     const state = await jobState(org, jobUrl, true);
-    if (state === undefined) {
-      return rows.map(() => unknownResult(entry.jobId, 'its state could not be read'));
-    }
+    if (state === undefined) return rows.map(() => unknownResult(entry.jobId, 'its state could not be read'));
     if (state.state !== 'Open') return follow(org, jobUrl, entry.jobId, rows, journal);
     await abort(org, jobUrl);
   }
@@ -167,8 +151,7 @@ async function closeJob(org: Org, jobUrl: string): Promise<void> {
     idempotent: true,
   }).catch(() => undefined);
   if (closed === undefined || closed.status >= 300) {
-    // The close may have gone through (a lost answer, or a resend answered InvalidJobState):
-    // the job's state says whether it runs. Still Open: abort it, so nothing can be written.
+    // The close may have gone through (lost answer, resend refused): still Open, the job is aborted.
     const state = await jobState(org, jobUrl, false);
     if (state === undefined || state.state === 'Open') {
       await abort(org, jobUrl);
@@ -192,37 +175,33 @@ async function follow(
   rows: string[][],
   journal: BulkJournal | undefined,
 ): Promise<SaveResult[]> {
-  // From here the job runs whatever happens to this request: a failure to follow it is answered
-  // per record (outcome unknown, with the job id), never as a request error the client might resend.
+  // The job runs anyway: failing to follow it is answered per record, never as a resendable request error.
   let info: JobInfo;
   const results: Array<SaveResult | undefined> = new Array(rows.length);
   try {
-    // While Salesforce processes the job, the write's turn among its connection's jobs goes to the
-    // next one: it holds only the rows, to match the results back.
+    // While Salesforce works, the connection's next job takes this write's turn.
     const wait = () => waitForJob(org, jobUrl, journal);
-    info = await (journal === undefined ? wait() : journal.hook.away(wait));
+    info = await (journal?.hook.away(wait) ?? wait());
     await readResults(org, jobUrl, rows, results);
   } catch (error) {
     const why = `its results could not be read (${error instanceof Error ? error.message : 'error'})`;
     return rows.map(() => unknownResult(jobId, why));
   }
   // Anything else was not processed (job failed, aborted, or timed out): say why.
-  const why: RecordError = {
-    statusCode: info.state === 'JobComplete' ? 'CRM_PROXY_OUTCOME_UNKNOWN' : 'UNPROCESSED',
-    message:
-      info.state === 'JobComplete'
-        ? 'Salesforce reported no result for this record.'
-        : `Salesforce did not process this record: the Bulk API job ${jobId} ended ${info.state}${info.errorMessage ? ` (${info.errorMessage})` : ''}.`,
-    fields: [],
-  };
+  const missing =
+    info.state === 'JobComplete'
+      ? failure('CRM_PROXY_OUTCOME_UNKNOWN', 'Salesforce reported no result for this record.')
+      : failure(
+          'UNPROCESSED',
+          `Salesforce did not process this record: the Bulk API job ${jobId} ended ${info.state}${info.errorMessage ? ` (${info.errorMessage})` : ''}.`,
+        );
   // Array.from, not map: rows without a result are holes, which map would leave as holes.
-  return Array.from(results, (r) => r ?? { success: false, errors: [why] });
+  return Array.from(results, (r) => r ?? missing);
 }
 
 /**
- * Each result row (`sf__Id`, `sf__Created` or `sf__Error`, then the row's cells) onto its input
- * row. A result file is as large as the upload (each row echoes its cells): it is parsed as it
- * arrives, a network chunk at a time, not in one piece.
+ * Result rows (`sf__Id`, `sf__Created`/`sf__Error`, echoed cells) onto the input rows with those cells:
+ * result files are unordered and take no row-number column; identical rows are interchangeable.
  */
 async function readResults(
   org: Org,
@@ -230,7 +209,6 @@ async function readResults(
   rows: string[][],
   results: Array<SaveResult | undefined>,
 ): Promise<void> {
-  // Input positions by row content; each content's positions handed out in input order.
   const unmatched = new Map<string, number[]>();
   rows.forEach((row, i) => {
     const key = JSON.stringify(row);
@@ -265,10 +243,7 @@ async function readResults(
   }
 }
 
-/**
- * `STATUS_CODE:message:field1,field2 --` → Salesforce's error entry; the message runs from the
- * first colon to the last (it may hold colons), and a text without one is all message.
- */
+/** `STATUS_CODE:message:field1,field2 --` → an error entry; the message may hold colons. */
 export function parseBulkError(text: string): RecordError {
   const trimmed = text.replace(/\s*--\s*$/, '');
   const m = /^([^:]*):(.*?)(?::([^:]*))?$/s.exec(trimmed);
@@ -277,10 +252,7 @@ export function parseBulkError(text: string): RecordError {
   return { statusCode, message, fields: fields === '' ? [] : fields.split(',') };
 }
 
-/**
- * Wait before the next poll of a job in `state`, or undefined to stop: the job is over, or the
- * deadline has passed. Waits start at `firstMs` and grow ×1.5 up to `maxMs`.
- */
+/** Wait before the next poll (×1.5 from `firstMs` up to `maxMs`), or undefined once over or past the deadline. */
 export function nextPoll(
   state: string,
   poll: number,

@@ -11,10 +11,7 @@ import { type KeyField, reconcileByKey, reconcileInserts } from './reconcile.ts'
 
 export type WriteOperation = 'insert' | 'update' | 'delete';
 
-/**
- * One write of a durable job: where its checkpoints go and how its progress is counted. A re-run
- * after a crash gets the same scope, so it finds what the first run journaled.
- */
+/** One write of a durable job; a re-run gets the same scope, so it finds what the first run journaled. */
 export interface WriteJournal {
   hook: JobHook;
   /** Prefix of this write's journal keys (one per lock-retry round). */
@@ -26,20 +23,10 @@ export interface WriteJournal {
 const failedCount = (results: SaveResult[]) => results.filter((r) => !r.success).length;
 
 /**
- * sObject Collections create/update/delete, 200 records per call, `allOrNone=false`, calls in
- * parallel under the connection's limiter. Never resent after a timeout, a dropped connection or
- * a 5xx (the client's `decide()`): Salesforce may have applied the call, and a resent create would
- * write the records twice. Those records are answered failed with an entry saying so, unless
- * `lookup` finds them (an insert whose answer was lost, looked up by an external id). When every
- * call failed and none can have been applied (an error answer, or never sent), the request fails
- * as a whole. A delete answers malformed ids here, as on the Bulk path, and never sends them:
- * Salesforce splits `ids=` on commas, escaped or not, so an id holding one would shift every
- * result after it.
- *
- * In a job, each call is journaled before it is sent (`sending`, with the time) and after
- * (`done`, with its results). A re-run reuses answered calls; a call marked `sending` may have
- * reached Salesforce: an update or delete is sent again (same values, same outcome), an insert is
- * first reconciled (what it created is found and answered; only the rest is sent again).
+ * sObject Collections writes, 200 records a call. A call that may have been applied is never resent
+ * (a create would write twice): its records fail unless `lookup` finds them. Malformed ids are not
+ * sent: Salesforce splits `ids=` on any comma. In a job, a re-run reuses answered calls, resends
+ * interrupted updates and deletes, and reconciles interrupted inserts first.
  */
 export async function viaCollections(
   org: Org,
@@ -57,14 +44,35 @@ export async function viaCollections(
   const since = org.clock.now();
   const size = SALESFORCE_PROFILE.collectionsMaxRecords;
   const failures: unknown[] = [];
-  const starts: number[] = [];
-  for (let start = 0; start < items.length; start += size) starts.push(start);
+  const starts = Array.from({ length: Math.ceil(items.length / size) }, (_, k) => k * size);
   const keyOf = (start: number) => `${journal?.scope}:collections:${operation}:${start}`;
 
   const steps = new JournalSteps<SaveResult[]>(journal?.hook, () => new Date(org.clock.now()).toISOString());
-  const { known, sentAt } = await resumed(org, operation, objectName, items, journal, starts, (start) =>
-    steps.state(keyOf(start)),
-  );
+  // What earlier runs left: answered calls, interrupted inserts reconciled, when each interrupted call was sent.
+  const known = new Map<number, Array<SaveResult | undefined>>();
+  const sentAt = new Map<number, string>();
+  const interrupted: number[] = [];
+  const claimed = new Set<string>();
+  const entries = await Promise.all(starts.map((start) => steps.state(keyOf(start))));
+  entries.forEach((entry, k) => {
+    const start = starts[k] as number;
+    if (entry.kind === 'done') {
+      known.set(start, entry.results);
+      for (const r of entry.results) if (r.id != null) claimed.add(r.id);
+      journal?.report(`c${start}`, entry.results.length, failedCount(entry.results));
+    } else if (entry.kind === 'interrupted') {
+      sentAt.set(start, entry.since ?? '');
+      if (operation === 'insert') interrupted.push(start);
+    }
+  });
+  if (interrupted.length > 0 && objectName !== null) {
+    const reconciling = interrupted.map((start) => ({
+      records: (items as PreparedRecord[]).slice(start, start + size),
+      since: sentAt.get(start) as string,
+    }));
+    const found = await reconcileInserts(org, objectName, reconciling, claimed);
+    for (const [k, start] of interrupted.entries()) known.set(start, found[k] ?? []);
+  }
 
   const calls = starts.map((start) =>
     org.limiter.run(async () => {
@@ -113,50 +121,6 @@ export async function viaCollections(
     answers[i] = results[k] ?? { success: false, errors: [] };
   });
   return answers;
-}
-
-/**
- * What earlier runs of a job left: answered calls, and the records of interrupted inserts that
- * reconciliation found the call had created; `sentAt`, when each interrupted call was first sent.
- */
-async function resumed(
-  org: Org,
-  operation: WriteOperation,
-  objectName: string | null,
-  items: PreparedRecord[] | string[],
-  journal: WriteJournal | undefined,
-  starts: number[],
-  state: (start: number) => ReturnType<JournalSteps<SaveResult[]>['state']>,
-) {
-  const size = SALESFORCE_PROFILE.collectionsMaxRecords;
-  const known = new Map<number, Array<SaveResult | undefined>>();
-  const sentAt = new Map<number, string>();
-  if (journal === undefined) return { known, sentAt };
-  const entries = await Promise.all(starts.map(state));
-  const interrupted: number[] = [];
-  const claimed = new Set<string>();
-  entries.forEach((entry, k) => {
-    const start = starts[k] as number;
-    if (entry.kind === 'done') {
-      known.set(start, entry.results);
-      for (const r of entry.results) if (r.id != null) claimed.add(r.id);
-      journal.report(`c${start}`, entry.results.length, failedCount(entry.results));
-    } else if (entry.kind === 'interrupted') {
-      sentAt.set(start, entry.since ?? '');
-      if (operation === 'insert') interrupted.push(start);
-    }
-  });
-  if (interrupted.length > 0 && objectName !== null) {
-    const reconciling = interrupted.map((start) => ({
-      records: (items as PreparedRecord[]).slice(start, start + size),
-      since: sentAt.get(start) as string,
-    }));
-    const found = await reconcileInserts(org, objectName, reconciling, claimed);
-    interrupted.forEach((start, k) => {
-      known.set(start, found[k] ?? []);
-    });
-  }
-  return { known, sentAt };
 }
 
 async function oneCall(

@@ -23,10 +23,8 @@ function trustedAnswerUrl(value: unknown, target: ConnectTarget): URL | null {
     : null;
 }
 
-/** Identity answer fields the check reads. */
 interface Identity {
   organization_id?: string;
-  user_id?: string;
   username?: string;
   preferred_username?: string;
   active?: boolean;
@@ -39,16 +37,14 @@ async function check(
   accessToken: string,
   what: string,
 ): Promise<AccessCheckOutcome> {
-  const headers = { authorization: `Bearer ${accessToken}` };
   const response = await checkCall(client, 'Salesforce', what, {
     url,
-    headers,
+    headers: { authorization: `Bearer ${accessToken}` },
     label: `salesforce.oauth.${what}`,
   });
   if ('ok' in response) return response;
   const body = parseJson<Identity>(response);
-  // A 403 `Bad_OAuth_Token` is a rejected token (unknown, expired or revoked), like a 401; any
-  // other 403 means the connected app lacks the "id" scope.
+  // A 403 `Bad_OAuth_Token` is a rejected token, like a 401; any other 403 is a missing "id" scope.
   if (response.status === 403 && /Bad_OAuth_Token/.test(response.text)) {
     return {
       ok: false,

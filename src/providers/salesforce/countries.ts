@@ -24,10 +24,7 @@ function picklistOf(describe: ObjectDescribe, name: string): PicklistEntry[] | u
   );
 }
 
-/**
- * Indexes of the controlling field's entries a dependent entry is valid for: `validFor` is a base64
- * bitmap, bit i (from the most significant bit of byte 0) standing for the controlling entry i.
- */
+/** Controlling entries a dependent entry is valid for: `validFor` is a base64 bitmap, MSB first. */
 export function validForIndexes(validFor: string | null, controllingCount: number): number[] {
   if (validFor === null || validFor === '') return [];
   const bytes = Buffer.from(validFor, 'base64');
@@ -44,10 +41,7 @@ export function validForIndexes(validFor: string | null, controllingCount: numbe
   return indexes;
 }
 
-/**
- * The org's own picklists. The describe says `active` only (Metadata API AddressSettings holds
- * `visible` too, behind a Metadata call), so `visible` repeats `active`.
- */
+/** The org's own picklists; the describe has no `visible` (a Metadata API call would), so it repeats `active`. */
 function fromPicklists(countries: PicklistEntry[], states: PicklistEntry[]): Country[] {
   const entry = (e: PicklistEntry) => ({
     code: e.value,

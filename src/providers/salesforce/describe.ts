@@ -2,8 +2,7 @@ import { unknownObject } from '../../errors/index.ts';
 import { closestName } from '../../lib/closest.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
-import type { DescribeGlobalResult, ObjectDescribe, Org } from './org.ts';
-import { send } from './org.ts';
+import { type DescribeGlobalResult, type ObjectDescribe, type Org, send } from './org.ts';
 
 export type { ObjectDescribe };
 
@@ -11,10 +10,7 @@ export type { ObjectDescribe };
 export const fieldTypesOf = (meta: ObjectDescribe): ReadonlyMap<string, string> =>
   new Map(meta.fields.map((f) => [f.name, String(f['type'] ?? '')]));
 
-/**
- * One connection's cached describe: Describe Global when `name` is null, else the object's sObject
- * Describe (null when the org has no such object).
- */
+/** A cached describe: global when `name` is null, else the object's (null when the org has none). */
 async function cached(org: Org, name: string | null): Promise<DescribeGlobalResult | ObjectDescribe | null> {
   const key = name === null ? 'global' : `object:${name}`;
   return org.describes.getOrLoad(`${org.session.connectionId}\u0000${key}`, async () => {

@@ -12,11 +12,9 @@ const FLS_PROFILES = ['System Administrator', 'Standard User'] as const;
 const PICKLISTS = new Set(['picklist', 'multiselectpicklist']);
 
 /**
- * Custom fields through the Tooling API (`POST /tooling/sobjects/CustomField`): JSON like the
- * rest of the service's Salesforce calls and one call per field, where the Metadata API would
- * need SOAP/XML. The definition is checked first (400). Field-level security is then granted with
- * FieldPermissions rows on the two profiles' own permission sets, and the describe cache is
- * dropped so the next request sees the field. Salesforce's answer names its message `msg`.
+ * Custom fields through the Tooling API (JSON, where the Metadata API needs SOAP), then read and
+ * edit access on the two profiles' own permission sets. Describes are dropped after each step: one
+ * cached between them would lack the field.
  */
 export const addCustomField: OrgHandler<'add_custom_field'> = async (org, input) => {
   const { name, type, metadata } = checkDefinition(input.definition);
@@ -76,11 +74,7 @@ async function createField(
   return parseJson<Record<string, unknown>>(response);
 }
 
-/**
- * Checks before anything is sent, so a bad definition is a 400 naming the field: name, label and type; Text needs `length`;
- * picklists need values. The `__c` suffix is added when missing. Other keys are the type's own
- * parameters and go to Salesforce as they are (precision, scale, referenceTo, …).
- */
+/** Checks a definition before anything is sent (400); adds a missing `__c`; other keys go as they are. */
 export function checkDefinition(definition: Record<string, unknown>): {
   name: string;
   type: string;
@@ -126,7 +120,5 @@ export function checkDefinition(definition: Record<string, unknown>): {
       { details: problems },
     );
   }
-  const base = String(name);
-  const apiName = /__c$/i.test(base) ? `${base.slice(0, -3)}__c` : `${base}__c`;
-  return { name: apiName, type: String(type), metadata };
+  return { name: `${String(name).replace(/__c$/i, '')}__c`, type: String(type), metadata };
 }

@@ -6,34 +6,22 @@ import { isRecord } from '../../lib/is-record.ts';
 import type { ObjectDescribe } from './describe.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
-/**
- * A record ready to send: canonical field names (or `Relationship.ExternalIdField` for a parent
- * reference) → JSON values (multi-select picklists as arrays or `a;b` strings).
- */
+/** A record ready to send: canonical field names (or `Relationship.ExternalIdField`) → JSON values. */
 export type PreparedRecord = Record<string, unknown>;
 
 /** What a field value may be; said in the 400 so the client knows the fix. */
 const SHAPES =
   'a string, number, boolean or null; an array of strings for a multi-select picklist; or {"ExternalIdField": value} for a parent reference';
 
-/** True for the shapes a Salesforce field value can take (parent references are checked apart). */
 const isFieldValue = (value: unknown): boolean =>
   value === null ||
   ['string', 'number', 'boolean'].includes(typeof value) ||
   (Array.isArray(value) && value.every((v) => typeof v === 'string'));
 
-/** A parent reference's external-id value: a scalar (string or number id). */
-const isReferenceValue = (value: unknown): boolean => typeof value === 'string' || typeof value === 'number';
-
 /**
- * Maps each record's keys to the object's real field names (case-insensitive, from the cached
- * describe). A parent reference by external id — `{"Account": {"External_Id__c": "A-1"}}` or the
- * key `Account.External_Id__c` — becomes `Account.External_Id__c`. `attributes` is ignored; `id`
- * becomes `Id`. Unknown fields fail the whole request (400) naming the closest real field.
- *
- * On update, a record carrying `attributes` is one sent back as get returned it: its values the
- * describe marks not updateable (CreatedDate, system fields, formulas) and the parent records read
- * along (`"Owner": {"attributes": …, "Name": …}`) are left out instead of failing the record.
+ * Maps record keys to field names (case-insensitive); parent references (`{"Account": {"Ext__c": 1}}`)
+ * become `Account.Ext__c`. An update carrying `attributes` was sent back as get returned it: its
+ * non-updateable fields and parent records are dropped rather than refused.
  */
 export function prepareRecords(
   meta: ObjectDescribe,
@@ -74,7 +62,8 @@ export function prepareRecords(
           });
           continue;
         }
-        if (!isReferenceValue(reference.value)) invalid.push({ path: `/data/${index}/${key}`, field: key });
+        if (typeof reference.value !== 'string' && typeof reference.value !== 'number')
+          invalid.push({ path: `/data/${index}/${key}`, field: key });
         prepared[`${parent}.${reference.field}`] = reference.value;
         continue;
       }
@@ -91,10 +80,7 @@ export function prepareRecords(
   });
   if (unknown.length > 0) throw noSuchFields(meta, unknown);
   if (invalid.length > 0) {
-    const list = invalid
-      .slice(0, 10)
-      .map((v) => v.path)
-      .join(', ');
+    const list = Array.from(invalid.slice(0, 10), (v) => v.path).join(', ');
     throw new ApiError(
       'invalid_value',
       `Field values must be ${SHAPES}. Not so at ${list}${invalid.length > 10 ? ' and more' : ''}.`,
@@ -120,9 +106,8 @@ function referenceOf(
   const dot = key.indexOf('.');
   if (dot > 0) return { relationship: key.slice(0, dot), field: key.slice(dot + 1), value };
   if (!isRecord(value)) return null;
-  const entries = Object.entries(value).filter(([k]) => k !== 'attributes');
-  const [first] = entries;
-  if (entries.length !== 1 || first === undefined) return null;
+  const [first, ...more] = Object.entries(value).filter(([k]) => k !== 'attributes');
+  if (first === undefined || more.length > 0) return null;
   return { relationship: key, field: first[0], value: first[1] };
 }
 
@@ -138,11 +123,7 @@ export function toCollectionsRecord(type: string, record: PreparedRecord): Recor
   return out;
 }
 
-/**
- * One CSV cell for Bulk API 2.0: null → `#N/A` (set to null), booleans and numbers as text,
- * multi-select picklists joined by `;`, datetimes with a `+hh:mm` offset (Bulk's format).
- * An absent value is an empty cell, which Bulk leaves untouched on update.
- */
+/** One Bulk CSV cell: null → `#N/A` (set to null), absent → empty (left untouched), Bulk's datetimes. */
 export function csvCell(value: unknown): string {
   if (value === undefined) return '';
   if (value === null) return '#N/A';
@@ -164,12 +145,7 @@ export function toCsvRows(records: PreparedRecord[]): { header: string[]; rows: 
   return { header, rows: records.map((r) => header.map((h) => csvCell(r[h]))) };
 }
 
-/**
- * The CSV of a Bulk upload (header row, LF line ends) as a stream, for the upload to pull with
- * backpressure: a Collections call's worth of rows (200) is written each time the upload asks for
- * more. With one column, a row whose only cell is empty would be a blank line, which CSV readers
- * skip: empty cells are then written `""` (still an empty value), so every record keeps its row.
- */
+/** A Bulk upload's CSV, streamed 200 rows at a time; one column's empty cells are `""`, not skipped blank lines. */
 export function toCsv(header: string[], rows: string[][]): Readable {
   const options = { record_delimiter: 'unix', quoted_empty: header.length === 1 } as const;
   const page = SALESFORCE_PROFILE.collectionsMaxRecords;

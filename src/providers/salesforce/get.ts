@@ -8,18 +8,15 @@ import { noSuchFields } from './format.ts';
 import { type Org, type OrgHandler, send } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 
+const NOT_AN_ID = 'Not a Salesforce id (15 or 18 letters and digits).';
+
 /** `[a,b]` + `[c]` → `[a,b,c]`, on JSON array texts. */
 export function joinJsonArrays(texts: string[]): string {
   const inner = texts.map((t) => t.slice(1, -1).trim()).filter((t) => t !== '');
   return `[${inner.join(',')}]`;
 }
 
-/**
- * One sObject Collections retrieve: a JSON array, one entry per id, in order, `null` where the id
- * matches no record (documented; only the array shape is checked here). POST with a
- * JSON body rather than GET: the ids and field list would otherwise be bound by the URL length
- * (~800 ids), while POST takes 2,000 ids per call.
- */
+/** One sObject Collections retrieve (one entry or `null` per id); POST takes 2,000 ids, a GET URL ~800. */
 async function retrieve(org: Org, objectName: string, ids: string[], fields: string[]) {
   const response = await send(org, 'collections retrieve', 'collections.retrieve', {
     method: 'POST',
@@ -36,13 +33,9 @@ async function retrieve(org: Org, objectName: string, ids: string[], fields: str
 }
 
 /**
- * Get records by id: one entry per id passed, in order; `null` where no record exists. Duplicate
- * ids are fetched once and answered at each place. Ids are sent in as few calls as the CRM allows
- * (2,000 per sObject Collections retrieve), in parallel under the connection's concurrency cap.
- *
- * Malformed ids (not 15/18 alphanumerics) and ids whose key prefix belongs to another object are
- * answered `null` without being sent — Salesforce itself answers `null` for an invalid id — and the
- * malformed ones are listed in `errors`, so a typo is visible without failing the whole request.
+ * Get records by id: one entry per id, in order, `null` where none exists; duplicates are fetched
+ * once. Malformed ids and ids of another object are answered `null` unsent (as Salesforce would),
+ * and malformed ones are listed in `errors` so a typo shows without failing the request.
  */
 export const salesforceGet: OrgHandler<'get'> = async (org, input): Promise<GetAnswer> => {
   const meta = await knownObject(org, input.objectName);
@@ -52,28 +45,22 @@ export const salesforceGet: OrgHandler<'get'> = async (org, input): Promise<GetA
   const wanted = new Set<string>();
   input.ids.forEach((id, index) => {
     if (!SALESFORCE_PROFILE.idPattern.test(id)) {
-      errors.push({
-        index,
-        id,
-        code: 'malformed_id',
-        message: 'Not a Salesforce id (15 or 18 letters and digits).',
-      });
+      errors.push({ index, id, code: 'malformed_id', message: NOT_AN_ID });
     } else if (meta.keyPrefix == null || id.startsWith(meta.keyPrefix)) {
       wanted.add(id);
     }
   });
 
   const unique = [...wanted];
-  const chunks: string[][] = [];
-  for (let i = 0; i < unique.length; i += SALESFORCE_PROFILE.retrieveMaxIds) {
-    chunks.push(unique.slice(i, i + SALESFORCE_PROFILE.retrieveMaxIds));
-  }
+  const size = SALESFORCE_PROFILE.retrieveMaxIds;
+  const chunks = Array.from({ length: Math.ceil(unique.length / size) }, (_, k) =>
+    unique.slice(k * size, (k + 1) * size),
+  );
   const answers = await Promise.all(
     chunks.map((chunk) => org.limiter.run(() => retrieve(org, meta.name, chunk, fields))),
   );
   if (errors.length === 0 && unique.length === input.ids.length) {
-    // Every id is distinct and sent, so the CRM's arrays are already the answer, in order:
-    // pass their text on rather than parse and re-serialise every record.
+    // Every id distinct and sent: the CRM's arrays are the answer, passed on without a parse.
     return { json: `{"data":${joinJsonArrays(answers.map((a) => a.text.trim()))}}` };
   }
   const found = new Map<string, CrmRecord | null>();
@@ -83,19 +70,13 @@ export const salesforceGet: OrgHandler<'get'> = async (org, input): Promise<GetA
     if (!Array.isArray(got) || got.length !== chunk.length) {
       throw crmErrorFromResponse('salesforce', answer, `retrieve ${meta.name}`);
     }
-    chunk.forEach((id, i) => {
-      found.set(id, got[i] ?? null);
-    });
+    for (const [i, id] of chunk.entries()) found.set(id, got[i] ?? null);
   });
   const data = input.ids.map((id) => found.get(id) ?? null);
   return errors.length === 0 ? { data } : { data, errors };
 };
 
-/**
- * The fields to ask for: every field of the object when none are given (the retrieve call needs
- * an explicit list), else the given ones in their canonical casing, with `Id` always included.
- * Unknown names fail the request with the closest real field as a hint.
- */
+/** The fields to ask for (retrieve needs a list): all when none are given, else those named, canonical, with `Id`. */
 function resolveFields(meta: ObjectDescribe, requested: string[] | undefined): string[] {
   const all = meta.fields.map((f) => f.name);
   if (requested === undefined || requested.length === 0) return all;
@@ -105,11 +86,8 @@ function resolveFields(meta: ObjectDescribe, requested: string[] | undefined): s
   const unknown: UnknownField[] = [];
   requested.forEach((name, index) => {
     const canonical = byLower.get(name.toLowerCase());
-    if (canonical === undefined) {
-      unknown.push({ path: `/data/fields/${index}`, field: name, did_you_mean: hint(name) });
-    } else {
-      out.add(canonical);
-    }
+    if (canonical !== undefined) out.add(canonical);
+    else unknown.push({ path: `/data/fields/${index}`, field: name, did_you_mean: hint(name) });
   });
   if (unknown.length > 0) throw noSuchFields(meta, unknown);
   return [...out];

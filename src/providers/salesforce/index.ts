@@ -55,8 +55,7 @@ function createSalesforceAdapter(deps: ProviderDeps<SalesforceSettings>): CrmAda
       // No expires_in: the lifetime is the org's session timeout, so expiry is found by a 401.
       refresh: (app, refreshToken) =>
         refreshAccessToken(deps.client, clock, SALESFORCE.id, app, refreshToken),
-      // The REST 401 body is an array of `{ errorCode, message }`. jsforce skips the refresh for
-      // "not valid for use with the REST API": refreshing cannot fix it.
+      // As jsforce, no refresh for "not valid for use with the REST API": refreshing cannot fix it.
       isExpiredToken: (response) =>
         response.status === 401 && !response.text.includes('not valid for use with the REST API'),
     },
@@ -66,8 +65,7 @@ function createSalesforceAdapter(deps: ProviderDeps<SalesforceSettings>): CrmAda
     oauthApp(connection, sandboxClient) {
       const app = sandboxClient ?? configuredApp(settings);
       if (app === null) return null;
-      // Refresh works on the login host and on the org's own (My Domain) host alike; a connection made
-      // through the connect flow keeps the login host that issued its token (test.salesforce.com …).
+      // Refresh works on the login and My Domain hosts alike; connect-flow connections keep their login host.
       const host = connection.apiBaseUrl ?? connection.loginUrl ?? settings.loginUrl;
       return { ...app, tokenUrl: `${host}${SALESFORCE_PROFILE.tokenPath}` };
     },

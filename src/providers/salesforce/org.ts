@@ -26,11 +26,7 @@ export interface ObjectDescribe {
 
 const DESCRIBES_CHANGED = 'salesforce:describes-changed';
 
-/**
- * Describes per connection (`{connectionId}\u0000global`, `{connectionId}\u0000object:{Name}`),
- * cleared on every instance when a field is added through any of them (a null notice: notices may
- * have been missed while Redis was away, so all of them).
- */
+/** Describes per connection, cleared on every instance on a field's addition (all on a null notice). */
 export class DescribeCache extends TtlCache<DescribeGlobalResult | ObjectDescribe | null> {
   readonly #shared: SharedState | undefined;
 
@@ -54,10 +50,7 @@ export class DescribeCache extends TtlCache<DescribeGlobalResult | ObjectDescrib
   }
 }
 
-/**
- * One handler call on one org, with the adapter's settings and caches: what every Salesforce
- * function takes. Built per call by the adapter (index.ts).
- */
+/** One handler call on one org, with the adapter's settings and caches (built per call in index.ts). */
 export interface Org {
   readonly session: CrmSession;
   readonly limiter: ConcurrencyLimiter;
@@ -76,7 +69,6 @@ export interface Org {
   readonly frugalBelow: number;
 }
 
-/** An operation as the Salesforce functions take it: on an org. */
 export type OrgHandler<O extends keyof OperationInputs> = (
   org: Org,
   input: OperationInputs[O],
@@ -93,16 +85,12 @@ export function send(
   request: OrgRequest,
 ): Promise<OutboundResponse> {
   const { json, ...rest } = request;
-  const withBody =
-    json === undefined
-      ? rest
-      : {
-          ...rest,
-          headers: { 'content-type': 'application/json', accept: 'application/json' },
-          body: JSON.stringify(json),
-        };
+  if (json !== undefined) {
+    rest.headers = { 'content-type': 'application/json', accept: 'application/json' };
+    rest.body = JSON.stringify(json);
+  }
   return unreachableAsCrmError('salesforce', what, () =>
-    org.session.send({ ...withBody, label: `salesforce.${label}` }),
+    org.session.send({ ...rest, label: `salesforce.${label}` }),
   );
 }
 
@@ -116,7 +104,6 @@ export function rejected(response: OutboundResponse, code: ErrorCode, what: stri
   });
 }
 
-/** A record's failure with one error entry. */
 export const failure = (statusCode: string, message: string, fields: string[] = []): SaveResult => ({
   success: false,
   errors: [{ statusCode, message, fields }],

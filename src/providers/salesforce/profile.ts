@@ -1,9 +1,6 @@
 import type { ProviderProfile } from '../adapter.ts';
 
-/**
- * Salesforce facts as data. Sources: REST API developer guide (sObject Collections, describe,
- * query, OAuth refresh-token flow), Bulk API 2.0 guide; see /docs for links.
- */
+/** Salesforce facts as data, from the REST API and Bulk API 2.0 guides (links in /docs). */
 export const SALESFORCE_PROFILE = {
   defaultApiVersion: '62.0',
   defaultLoginUrl: 'https://login.salesforce.com',
@@ -22,14 +19,10 @@ export const SALESFORCE_PROFILE = {
   queryMaxRecordsPerAnswer: 10_000,
   /** Writes of at least this many records go through Bulk API 2.0 (docs/salesforce-writes.md). */
   defaultBulkThreshold: 2_000,
-  /**
-   * Below this share of the daily API allowance left, large writes take the most frugal plan
-   * (Bulk API 2.0); above it, the fastest (sObject Collections) (docs/salesforce-writes.md).
-   */
+  /** Below this share of the daily allowance left, large writes take Bulk API 2.0 (the frugal plan). */
   defaultFrugalBelow: 0.5,
   /** An allowance read from `Sforce-Limit-Info` is trusted this long; older, `/limits` is asked. */
   allowanceFreshMs: 5 * 60_000,
-  /** How long describes are trusted before they are fetched again. */
   describeTtlMs: 10 * 60_000,
   /** Describes kept at most, over all connections (an org can have thousands of objects). */
   cachedDescribes: 5_000,

@@ -10,12 +10,7 @@ import { SALESFORCE_PROFILE } from './profile.ts';
 const MAX_RECORDS_PER_ANSWER = SALESFORCE_PROFILE.queryMaxRecordsPerAnswer;
 const PAGE = SALESFORCE_PROFILE.queryPageSize;
 
-/**
- * Salesforce's query resource is GET-only and refuses a request whose URI and headers together pass
- * 16,384 bytes (431, or 414 for the URI alone). The request's own headers (authorization, host,
- * accept, query options) take well under 2 KiB, so the URI gets the rest. SOQL's own limit is
- * 100,000 characters, but only a query that fits this URI can be sent.
- */
+/** Salesforce refuses a GET over 16,384 bytes of URI and headers; the headers take under 2 KiB. */
 export const MAX_QUERY_URI_BYTES = 14_336;
 
 interface SalesforcePage {
@@ -25,10 +20,9 @@ interface SalesforcePage {
   records: CrmRecord[];
 }
 
+/** A cursor: its connection (`c`) and Salesforce's nextRecordsUrl (`u`). */
 interface CursorPayload {
-  /** Connection the cursor belongs to. */
   c: string;
-  /** Salesforce's nextRecordsUrl. */
   u: string;
 }
 
@@ -44,7 +38,7 @@ async function page(org: Org, url: string): Promise<SalesforcePage> {
     headers: { accept: 'application/json', 'sforce-query-options': `batchSize=${PAGE}` },
     idempotent: true,
   });
-  // Salesforce's own 414/431 (a request URI it found too long) is the client's mistake, not a CRM failure.
+  // Salesforce's own 414/431 is the client's mistake, not a CRM failure.
   if (response.status === 414 || response.status === 431) {
     throw queryTooLong(
       `Salesforce refused the query URL as too long (HTTP ${response.status}). Shorten the query, for example by splitting a long IN list over several queries.`,
@@ -59,36 +53,23 @@ async function page(org: Org, url: string): Promise<SalesforcePage> {
   return body;
 }
 
-/**
- * Pages of 2,000 (`Sforce-Query-Options: batchSize=2000`) are followed while another full page
- * still fits in `max` records (10,000 per answer); then the answer carries a cursor: Salesforce's
- * locator bound to the connection and signed, so it can be neither forged nor used from another
- * connection.
- */
+/** Follows pages while another fits in `max`; then a cursor, signed and bound to the connection. */
 async function collect(org: Org, firstUrl: string, max: number = MAX_RECORDS_PER_ANSWER): Promise<QueryPage> {
   const records: CrmRecord[] = [];
-  let url: string | undefined = firstUrl;
-  let totalSize = 0;
-  while (url !== undefined) {
-    const got = await page(org, url);
-    totalSize = got.totalSize;
-    for (const r of got.records) records.push(r);
-    url =
-      got.done || got.nextRecordsUrl === undefined
-        ? undefined
-        : `${org.session.baseUrl}${got.nextRecordsUrl}`;
-    if (url !== undefined && records.length + PAGE > max) {
-      const payload: CursorPayload = { c: org.session.connectionId, u: got.nextRecordsUrl as string };
+  let url = firstUrl;
+  for (;;) {
+    const { totalSize, done, nextRecordsUrl: next, records: got } = await page(org, url);
+    for (const r of got) records.push(r);
+    if (done || next === undefined) return { totalSize, done: true, records, next_cursor: null };
+    if (records.length + PAGE > max) {
+      const payload: CursorPayload = { c: org.session.connectionId, u: next };
       return { totalSize, done: false, records, next_cursor: signCursor(org.cursorKey, payload) };
     }
+    url = `${org.session.baseUrl}${next}`;
   }
-  return { totalSize, done: true, records, next_cursor: null };
 }
 
-/**
- * SOQL through the REST query resource; 400 `query_too_long`, before any call, when its URI would
- * pass the limit. `max` bounds the records of the answer (every record a query selects: Infinity).
- */
+/** SOQL through the REST query resource, at most `max` records an answer; 400 before any call when too long. */
 export function query(org: Org, soql: string, max?: number): Promise<QueryPage> {
   const url = `${org.api}/query?q=${encodeURIComponent(soql)}`;
   const bytes = Buffer.byteLength(url) - Buffer.byteLength(org.session.baseUrl);
@@ -115,24 +96,18 @@ export function queryMore(org: Org, cursor: string): Promise<QueryPage> {
 /** The control characters SOQL escapes, by the letter that follows their backslash. */
 const CONTROL_LETTERS = new Map([...'\n\r\t\f\b'].map((c, i) => [c, 'nrtfb'[i]]));
 
-/**
- * SOQL string literal, escaped as Salesforce documents (SOQL reference, "Quoted String Escape
- * Sequences"): backslash, the quote characters and control characters, in one pass, so a backslash
- * added here is never escaped again. Anything the caller sends stays inside the literal, so it
- * cannot end the literal and add SOQL of its own.
- */
+/** SOQL string literal, escaped in one pass (an added backslash is never escaped again): no injection. */
 export function soqlString(value: string): string {
   return `'${value.replace(/[\\'"\n\r\t\f\b]/g, (c) => `\\${CONTROL_LETTERS.get(c) ?? c}`)}'`;
 }
 
+const DATE_PATTERNS = new Map([
+  ['date', /^\d{4}-\d{2}-\d{2}$/],
+  ['datetime', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/],
+]);
 export const NUMBER_TYPES = new Set(['int', 'double', 'currency', 'percent', 'long']);
-const QUOTED_EXCEPTIONS = new Set(['date', 'datetime', 'time', 'boolean']);
 
-/**
- * A value as a SOQL literal for a field of the given describe type, or null when the value
- * cannot be one (then the caller answers 400 instead of building a query). Numbers, booleans,
- * dates and datetimes are unquoted in SOQL, so they are checked against strict patterns.
- */
+/** A value as a SOQL literal for a field type, or null (a 400); unquoted literals match strict patterns. */
 export function soqlLiteral(value: unknown, fieldType: string): string | null {
   const type = fieldType.toLowerCase();
   if (NUMBER_TYPES.has(type)) {
@@ -143,16 +118,9 @@ export function soqlLiteral(value: unknown, fieldType: string): string | null {
     if (typeof value === 'boolean') return String(value);
     return value === 'true' || value === 'false' ? value : null;
   }
-  if (type === 'date') {
-    return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : null;
-  }
-  if (type === 'datetime') {
-    return typeof value === 'string' &&
-      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/.test(value)
-      ? value
-      : null;
-  }
-  if (QUOTED_EXCEPTIONS.has(type)) return null;
+  const pattern = DATE_PATTERNS.get(type);
+  if (pattern !== undefined) return typeof value === 'string' && pattern.test(value) ? value : null;
+  if (type === 'time') return null;
   if (typeof value === 'string') return soqlString(value);
   if (typeof value === 'number') return soqlString(String(value));
   return null;

@@ -40,6 +40,8 @@ function contentOf(record: PreparedRecord, types: ReadonlyMap<string, string>): 
   return cells;
 }
 
+const INCOMPARABLE = 'its fields cannot be compared with what Salesforce holds';
+
 const unknownEntry = (objectName: string, why: string): SaveResult =>
   failure(
     'CRM_PROXY_OUTCOME_UNKNOWN',
@@ -47,12 +49,9 @@ const unknownEntry = (objectName: string, why: string): SaveResult =>
   );
 
 /**
- * For insert calls that may have reached Salesforce before a crash: finds what they created.
- * Candidates are the object's records created by the connection's user since the journaled time;
- * each input record is matched by content (its sent fields, like the Bulk row matcher), each
- * candidate at most once, and never one already known as created by this job (`claimed`).
- * Per position: a success with the found id, `undefined` (not created: send it), or an
- * outcome-unknown entry when the content cannot be compared or the query cannot be made.
+ * Finds what insert calls interrupted by a crash created: records created by the connection's user
+ * since the journaled time, matched by sent content, each once and none `claimed` by the job. Per
+ * position: success with the id, `undefined` (not created: send it), or outcome unknown.
  */
 export async function reconcileInserts(
   org: Org,
@@ -61,24 +60,23 @@ export async function reconcileInserts(
   calls: Array<{ records: PreparedRecord[]; since: string }>,
   claimed: ReadonlySet<string>,
 ): Promise<Array<Array<SaveResult | undefined>>> {
-  // Insert reconciliation compares fields of exact types only; the write has just read the describe.
   const fieldTypes = fieldTypesOf(await knownObject(org, objectName));
   const contents = calls.map((c) => c.records.map((r) => contentOf(r, fieldTypes)));
-  const fields = new Set<string>();
-  for (const call of calls) for (const r of call.records) for (const f of Object.keys(r)) fields.add(f);
-  const comparable = contents.some((cs) => cs.some((c) => c !== undefined));
+  // The distinct sets of fields the records were sent with.
+  const fieldSets = new Map(
+    calls.flatMap((c) => c.records.map((r) => Object.keys(r).sort())).map((n) => [n.join(), n]),
+  );
   const allUnknown = (why: string) => calls.map((c) => c.records.map(() => unknownEntry(objectName, why)));
-  if (!comparable) return allUnknown('its fields cannot be compared with what Salesforce holds');
+  if (!contents.some((cs) => cs.some((c) => c !== undefined))) return allUnknown(INCOMPARABLE);
 
   let candidates: CrmRecord[];
   try {
     const userId = await connectionUserId(org);
     const since = Math.min(...calls.map((c) => Date.parse(c.since))) - SKEW_MS;
     const literal = new Date(since).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const selectable = [...fields].filter((f) => {
-      const t = fieldTypes.get(f);
-      return t !== undefined && COMPARABLE.has(t) && f !== 'Id';
-    });
+    const selectable = [...new Set([...fieldSets.values()].flat())].filter(
+      (f) => f !== 'Id' && COMPARABLE.has(fieldTypes.get(f) ?? ''),
+    );
     const soql = `SELECT Id${selectable.map((f) => `, ${f}`).join('')} FROM ${objectName} WHERE CreatedById = '${userId}' AND CreatedDate >= ${literal} ORDER BY CreatedDate, Id`;
     candidates = (await query(org, soql, Infinity)).records;
   } catch (error) {
@@ -87,12 +85,8 @@ export async function reconcileInserts(
     );
   }
 
-  // Candidates by content for each set of fields the records were sent with: a content names its
-  // fields, so records sent with different fields compare only with what they sent.
+  // Candidates keyed by content for each sent field set: a record compares only on what it sent.
   const byContent = new Map<string, string[]>();
-  const fieldSets = new Map(
-    calls.flatMap((c) => c.records.map((r) => Object.keys(r).sort())).map((n) => [n.join(), n]),
-  );
   for (const names of fieldSets.values()) {
     for (const c of candidates) {
       const cells = names.flatMap((name) => [
@@ -109,8 +103,7 @@ export async function reconcileInserts(
   return calls.map((call, k) =>
     call.records.map((_, i) => {
       const cells = contents[k]?.[i];
-      if (cells === undefined)
-        return unknownEntry(objectName, 'its fields cannot be compared with what Salesforce holds');
+      if (cells === undefined) return unknownEntry(objectName, INCOMPARABLE);
       const queue = byContent.get(JSON.stringify(cells)) ?? [];
       let id = queue.shift();
       while (id !== undefined && (id === '' || used.has(id))) id = queue.shift();
@@ -129,8 +122,7 @@ async function connectionUserId(org: Org): Promise<string> {
     headers: { accept: 'application/json' },
     idempotent: true,
   });
-  const body = parseJson<{ user_id?: unknown }>(response);
-  const id = body?.user_id;
+  const id = parseJson<{ user_id?: unknown }>(response)?.user_id;
   if (response.status !== 200 || typeof id !== 'string' || !SALESFORCE_PROFILE.idPattern.test(id)) {
     throw new Error(`userinfo answered ${response.status}`);
   }
@@ -151,14 +143,9 @@ const notWritten = (field: string, what: string): SaveResult =>
   );
 
 /**
- * The records of a write whose answer was lost, looked up by a key field (an external id, or an
- * upsert's match field). A record counts as written by the call when it holds the value and was
- * created by the connection's user since the write began (less the skew). Per position:
- * - insert: one such record → written with its id; none → not written; several → undefined;
- * - upsert: no record holds the value → not written; one that holds every value sent → written
- *   (created or updated, it is what the upsert makes); anything else → undefined.
- * Undefined leaves the record's outcome unknown, as do values that are empty, shared by two
- * records of the call, or not expressible in SOQL, and every record when the query fails.
+ * A lost write's records looked up by a key field: insert, the one the connection's user created
+ * since; upsert, the one holding every value sent; none holding the value, not written. Anything
+ * else (several, a shared or unqueryable value, a failed query) is undefined: outcome unknown.
  */
 export async function reconcileByKey(
   org: Org,

@@ -1,5 +1,4 @@
-// Salesforce's settings: the variables this provider reads, their defaults and their checks. loadConfig
-// reads them into `config.providers.salesforce`; the adapter gets them as `deps.settings`.
+// Salesforce's settings (`config.providers.salesforce`, the adapter's `deps.settings`).
 import { type StaticDecode, Type } from 'typebox';
 import { absoluteUrl, text, whole } from '../../config/settings.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
@@ -28,7 +27,6 @@ export const salesforceSettings = Type.Object({
       minimum: 1,
     }),
   ),
-  /** How long a describe is trusted before it is fetched again. */
   describeTtlMs: whole(
     'CRM_PROXY_SF_DESCRIBE_TTL_MS',
     SALESFORCE_PROFILE.describeTtlMs,
@@ -36,10 +34,7 @@ export const salesforceSettings = Type.Object({
     86_400_000,
     'milliseconds',
   ),
-  /**
-   * Below this share of the org's daily API allowance left, writes take the plan that spends the
-   * fewest calls (Bulk API 2.0 from the bulk threshold on); above it, the fastest.
-   */
+  /** Below this share of the daily API allowance left, writes from the bulk threshold on take Bulk API 2.0. */
   frugalBelow: Type.Optional(
     Type.Number({
       env: 'CRM_PROXY_SALESFORCE_FRUGAL_BELOW',

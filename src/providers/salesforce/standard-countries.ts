@@ -1,12 +1,6 @@
 /**
- * The standard address list an org without State and Country/Territory Picklists is answered with.
- *
- * Sources: ISO 3166-1 alpha-2 (the officially assigned codes, 249) for countries; their English
- * names come at run time from `Intl.DisplayNames` (CLDR, shipped with Node), so a few read as CLDR
- * writes them ("Hong Kong SAR China") rather than as Salesforce labels them. Salesforce's own
- * standard list ("Standard Countries and Territories for Address Picklists", Salesforce Help) holds
- * 235 of these codes. States: ISO 3166-2 subdivision codes (without the country prefix, as
- * Salesforce stores them) and English names, for countries Salesforce ships states for.
+ * The list of an org without State and Country/Territory Picklists: ISO 3166-1 codes (named by
+ * `Intl.DisplayNames`), and ISO 3166-2 states (unprefixed) where Salesforce ships states.
  */
 
 export const ISO_COUNTRY_CODES: readonly string[] = `
@@ -28,13 +22,10 @@ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW
 
 /** `CODE:Name` pairs, `|`-separated: compact to read and to check against ISO 3166-2. */
 const pairs = (text: string): ReadonlyArray<{ code: string; label: string }> =>
-  text
-    .trim()
-    .split(/\s*\|\s*/)
-    .map((pair) => {
-      const [code = '', label = ''] = pair.split(':');
-      return { code, label };
-    });
+  Array.from(text.trim().split(/\s*\|\s*/), (pair) => {
+    const [code = '', label = ''] = pair.split(':');
+    return { code, label };
+  });
 
 export const ISO_STATES: Readonly<Record<string, ReadonlyArray<{ code: string; label: string }>>> = {
   US: pairs(`

@@ -19,22 +19,14 @@ import { SALESFORCE_PROFILE } from './profile.ts';
 import { query, soqlLiteral } from './query.ts';
 import { reconcileByKey } from './reconcile.ts';
 
-/**
- * Longest value a match key can hold: Salesforce's Text and External ID fields take 255
- * characters, ids 18. The value goes into a URL (External ID upsert) or a query, where a longer
- * one could only fail at the CRM's URL limit.
- */
+/** Salesforce's Text and External ID fields hold 255 characters: a longer value matches nothing. */
 const MAX_MATCH_VALUE_LENGTH = 255;
 
 /**
- * Upsert one record on `match_key`, which must be a field of the object the record holds a value
- * for (400 otherwise, before anything is sent):
- * - `Id`: update when a record has that id, else create (without the id);
- * - a field flagged External ID: Salesforce's own upsert (`PATCH /sobjects/X/Field/value`), which
- *   is atomic and answers 300 (nothing written) when several records match;
- * - any other field: a lookup (`LIMIT 2`, the value escaped as a SOQL literal), then 0 matches
- *   create, 1 updates that record, 2 fail the record and write nothing. Between the lookup and the
- *   write another client may create a match; only an External ID field closes that window.
+ * Upsert one record on `match_key`, a field the record holds a value for (else 400, unsent). An
+ * External ID field uses Salesforce's own atomic upsert; `Id` or any other field a `LIMIT 2`
+ * lookup: none creates, one updates, two write nothing. Only External ID closes the race between
+ * the lookup and the write.
  */
 export const salesforceUpsert: OrgHandler<'upsert'> = async (org, input) => {
   const meta = await knownObject(org, input.objectName);
@@ -134,9 +126,7 @@ async function externalIdUpsert(
   }
   const answer = parseJson<unknown>(response);
   if (response.status === 300) return ambiguous(meta.name, matchField);
-  if (response.status === 200 || response.status === 201) {
-    return normalizeResult(answer as SaveResult);
-  }
+  if (response.status === 200 || response.status === 201) return normalizeResult(answer as SaveResult);
   const errors: RecordError[] = Array.isArray(answer)
     ? answer.map(normalizeError)
     : [{ statusCode: `HTTP_${response.status}`, message: response.text.slice(0, 500), fields: [] }];

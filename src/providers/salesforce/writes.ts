@@ -13,8 +13,6 @@ import { failedCallEntry, type Org } from './org.ts';
 import { SALESFORCE_PROFILE } from './profile.ts';
 import type { KeyField } from './reconcile.ts';
 
-type WriteInterface = 'collections' | 'bulk2';
-
 const LOCK = SALESFORCE_PROFILE.lockRetry;
 
 /** Positions of the records that failed only because another transaction held a row lock. */
@@ -29,16 +27,11 @@ export function lockRetryWait(locked: number, round: number, random?: () => numb
 
 /** The interface of a write and why it was chosen (`X-CRM-Proxy-Interface: bulk2; reason=…`). */
 interface WritePlan {
-  via: WriteInterface;
+  via: 'collections' | 'bulk2';
   reason: string;
 }
 
-/**
- * The plan for `count` records. Below the bulk threshold sObject Collections are both the fastest
- * and the most frugal plan. From it on, Collections stay the fastest (16 calls in flight) while
- * Bulk API 2.0 spends the fewest calls (a fixed ~7–11 against one per 200 records): the org's
- * allowance decides. Unknown allowance: the frugal plan, which cannot exhaust an org.
- */
+/** From the bulk threshold on, the allowance left picks the fastest or the frugal plan (unknown: frugal, safe). */
 function planFor(
   { bulkThreshold, frugalBelow }: Pick<Org, 'bulkThreshold' | 'frugalBelow'>,
   count: number,
@@ -67,10 +60,7 @@ function roundFailed(error: unknown): SaveResult {
   return { success: false, errors: [entry] };
 }
 
-/**
- * The external id field an insert's records can be found by after a lost answer: one the records
- * carry, a unique one first (Salesforce then refuses a second record holding a value).
- */
+/** The external id field to find an insert's records by after a lost answer: one they carry, unique first. */
 function lookupField(meta: ObjectDescribe, records: PreparedRecord[]): KeyField | undefined {
   const carried = meta.fields.filter(
     (f) => f['externalId'] === true && records.some((r) => (r[f.name] ?? '') !== ''),
@@ -87,8 +77,7 @@ export async function saveRecords(
 ): Promise<WriteAnswer> {
   const meta = await knownObject(org, input.objectName);
   const records = prepareRecords(meta, input.records, operation);
-  // Records without a single field make a Bulk CSV without columns, which Bulk refuses as a
-  // whole; Collections sends them and Salesforce answers each one (REQUIRED_FIELD_MISSING, …).
+  // Bulk refuses a CSV without columns as a whole; Collections gets an answer per record.
   const plan: WritePlan = records.every((r) => Object.keys(r).length === 0)
     ? { via: 'collections', reason: 'records-without-fields' }
     : await choosePlan(org, records.length, input.via);
@@ -110,17 +99,15 @@ export async function deleteRecords(org: Org, input: OperationInputs['delete']):
 }
 
 /**
- * Runs a planned write. Records that failed only on a row lock were not written, so sending them
- * again cannot write them twice: they go again (alone, after a backoff on the clock), up to
- * `lockRetry.rounds` times, each round through the interface the plan picks for their number on
- * the allowance last seen (no extra call). In a job each round has its own journal, and progress
- * counts the first round only: later rounds resend records already counted.
+ * Runs a planned write. Records that failed only on a row lock were not written: they are resent
+ * after a backoff, up to `lockRetry.rounds` times, each round planned on the allowance last seen.
+ * Each round has its own journal; progress counts the first only (later rounds resend counted records).
  */
 async function write<T extends PreparedRecord | string>(
   org: Org,
   items: T[],
   plan: WritePlan,
-  send: (items: T[], via: WriteInterface, journal: WriteJournal | undefined) => Promise<SaveResult[]>,
+  send: (items: T[], via: WritePlan['via'], journal: WriteJournal | undefined) => Promise<SaveResult[]>,
 ): Promise<WriteAnswer> {
   const { job: hook, clock } = org;
   const parts = new Map<string, [number, number]>();
@@ -148,10 +135,7 @@ async function write<T extends PreparedRecord | string>(
       const again = await send(resent, how, journal(n)).catch((error: unknown) =>
         resent.map(() => roundFailed(error)),
       );
-      pending.forEach((i, k) => {
-        const r = again[k];
-        if (r !== undefined) results[i] = r;
-      });
+      for (const [k, i] of pending.entries()) results[i] = again[k] ?? (results[i] as SaveResult);
       pending = lockedPositions(results);
       return pending;
     },
