@@ -188,7 +188,8 @@ async function follow(
     return rows.map(() => unknownResult(jobId, why));
   }
   // Anything else was not processed (job failed, aborted, or timed out): say why.
-  const missing =
+  // One object per row: results may be amended one by one downstream.
+  const missing = () =>
     info.state === 'JobComplete'
       ? failure('CRM_PROXY_OUTCOME_UNKNOWN', 'Salesforce reported no result for this record.')
       : failure(
@@ -196,7 +197,7 @@ async function follow(
           `Salesforce did not process this record: the Bulk API job ${jobId} ended ${info.state}${info.errorMessage ? ` (${info.errorMessage})` : ''}.`,
         );
   // Array.from, not map: rows without a result are holes, which map would leave as holes.
-  return Array.from(results, (r) => r ?? missing);
+  return Array.from(results, (r) => r ?? missing());
 }
 
 /**
