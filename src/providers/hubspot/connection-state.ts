@@ -30,7 +30,7 @@ export interface PropertyInfo {
   readOnlyValue: boolean;
 }
 
-export interface ConnectionState {
+interface ConnectionState {
   pacer: HubSpotPacer;
   /** Custom object schemas (one key). */
   schemas: TtlCache<SchemaSummary[]>;
@@ -39,11 +39,6 @@ export interface ConnectionState {
 }
 
 const PROPERTIES_CHANGED = 'hubspot:properties-changed';
-
-function forgetCached(state: ConnectionState): void {
-  state.properties.clear();
-  state.schemas.clear();
-}
 
 /** Per connection: its pacer (HubSpot's limits are per account and app) and its cached schemas and properties. */
 export class PerConnectionState {
@@ -61,10 +56,7 @@ export class PerConnectionState {
     this.#pacerOptions = options.pacer ?? {};
     this.#shared = options.shared;
     // Another instance changed a connection's properties (null: notices may have been missed).
-    options.shared?.subscribe(PROPERTIES_CHANGED, (connectionId) => {
-      const states = connectionId === null ? [...this.#states.values()] : [this.#states.get(connectionId)];
-      for (const state of states) if (state !== undefined) forgetCached(state);
-    });
+    options.shared?.subscribe(PROPERTIES_CHANGED, (connectionId) => this.#forget(connectionId));
     // Another instance found a connection's daily allowance used up.
     options.shared?.subscribe(DAILY_SPENT, (message) => {
       let m: { connectionId?: unknown; until?: unknown; crmError?: unknown } | null;
@@ -80,9 +72,16 @@ export class PerConnectionState {
 
   /** Tells every instance (this one too) that the connection's properties or schemas changed. */
   async propertiesChanged(connectionId: string): Promise<void> {
-    const state = this.#states.get(connectionId);
-    if (state !== undefined) forgetCached(state);
+    this.#forget(connectionId);
     await this.#shared?.publish(PROPERTIES_CHANGED, connectionId);
+  }
+
+  #forget(connectionId: string | null): void {
+    const states = connectionId === null ? [...this.#states.values()] : [this.#states.get(connectionId)];
+    for (const state of states) {
+      state?.properties.clear();
+      state?.schemas.clear();
+    }
   }
 
   of(connectionId: string): ConnectionState {
@@ -135,7 +134,7 @@ export class PerConnectionState {
 
 export type HubSpotApi = ReturnType<PerConnectionState['at']>;
 
-export interface HubSpotCall {
+interface HubSpotCall {
   method: HttpMethod;
   /** Path and query under the connection's API base URL. */
   path: string;
