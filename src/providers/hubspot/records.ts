@@ -35,7 +35,7 @@ export async function readRecords(
     body: {
       properties: options.properties ?? ['hs_object_id'],
       propertiesWithHistory: options.propertiesWithHistory ?? [],
-      ...(options.idProperty === undefined ? {} : { idProperty: options.idProperty }),
+      idProperty: options.idProperty,
       inputs: ids.map((id) => ({ id })),
     },
     idempotent: true,

@@ -86,13 +86,7 @@ export async function prepare(
       errors.unshift(malformedId(String(id), ['id']));
     }
     if (errors.length > 0) refused.set(index, failed(id, errors));
-    else
-      prepared.push({
-        index,
-        ...(id === undefined ? {} : { id }),
-        properties,
-        ...(associations && { associations }),
-      });
+    else prepared.push({ index, id, properties, associations });
   }
   return { prepared, refused };
 }

@@ -140,10 +140,11 @@ async function writeBatch(
       method: 'POST',
       path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/${kind}`,
       body: {
+        // Keys left undefined are not sent.
         inputs: batch.map((p) => ({
-          ...(p.id === undefined ? {} : { id: p.id }),
+          id: p.id,
           properties: p.properties,
-          ...(p.associations === undefined ? {} : { associations: p.associations }),
+          associations: p.associations,
           objectWriteTraceId: String(p.index),
         })),
       },
