@@ -34,26 +34,6 @@ async function tokenInfo(client: HttpClient, base: string, accessToken: string):
   return { ok: true, accountId: String(hubId), user: typeof body?.user === 'string' ? body.user : null };
 }
 
-/** A private-app token has no token information: one small read proves it works. */
-async function privateAppCheck(
-  client: HttpClient,
-  base: string,
-  accessToken: string,
-): Promise<AccessCheckOutcome> {
-  const headers = { authorization: `Bearer ${accessToken}` };
-  const url = `${base}${C.privateAppCheckPath}`;
-  const answer = await checkCall(client, 'HubSpot', 'check', { url, headers, label: 'hubspot.check' });
-  if ('ok' in answer) return answer;
-  if (answer.status !== 200) {
-    return {
-      ok: false,
-      status: answer.status,
-      description: `reading one contact answered ${answer.status}${answer.status === 403 ? ' (the private app needs the crm.objects.contacts.read scope)' : ''}`,
-    };
-  }
-  return { ok: true, accountId: null, user: null };
-}
-
 /** HubSpot's OAuth install flow with PKCE. */
 export function hubspotConnect(client: HttpClient, clock: Clock, settings: HubSpotSettings): ConnectFacet {
   return {
@@ -93,7 +73,17 @@ export function hubspotConnect(client: HttpClient, clock: Clock, settings: HubSp
     async checkAccess(connection, kind, accessToken) {
       const base = connection.apiBaseUrl ?? HUBSPOT_PROFILE.defaultApiBaseUrl;
       if (kind === 'oauth') return tokenInfo(client, base, accessToken);
-      return privateAppCheck(client, base, accessToken);
+      // A private-app token has no token information: one small read proves it works.
+      const headers = { authorization: `Bearer ${accessToken}` };
+      const url = `${base}${C.privateAppCheckPath}`;
+      const answer = await checkCall(client, 'HubSpot', 'check', { url, headers, label: 'hubspot.check' });
+      if ('ok' in answer) return answer;
+      if (answer.status === 200) return { ok: true, accountId: null, user: null };
+      return {
+        ok: false,
+        status: answer.status,
+        description: `reading one contact answered ${answer.status}${answer.status === 403 ? ' (the private app needs the crm.objects.contacts.read scope)' : ''}`,
+      };
     },
   };
 }

@@ -130,28 +130,19 @@ export class HubSpotPacer {
       });
     }
     let slot: string | undefined;
-    if (this.#shared !== undefined) {
-      const shared = await this.#reserveShared(this.#shared, kind, w);
-      held ||= shared.waited;
-      slot = shared.slot;
+    // With this instance's slot held, one in the window all instances share.
+    const shared = this.#shared;
+    while (shared !== undefined && slot === undefined) {
+      const answer = await shared.reserveSlot(`${this.#sharedKey}:${kind}`, w.capacity(), w.windowMs);
+      w.sharedCount = answer.count;
+      if (answer.ok) slot = answer.id;
+      else {
+        held = true;
+        await this.#clock.sleep(Math.min(answer.waitMs, w.windowMs));
+      }
     }
     if (held) this.#onWait?.(kind, this.#clock.now() - asked);
     return slot;
-  }
-
-  /** With this instance's slot held, waits for one in the window all instances share. */
-  async #reserveShared(
-    shared: SharedState,
-    kind: CallKind,
-    w: Window,
-  ): Promise<{ slot: string | undefined; waited: boolean }> {
-    const key = `${this.#sharedKey}:${kind}`;
-    for (let waited = false; ; waited = true) {
-      const answer = await shared.reserveSlot(key, w.capacity(), w.windowMs);
-      w.sharedCount = answer.count;
-      if (answer.ok) return { slot: answer.id, waited };
-      await this.#clock.sleep(Math.min(answer.waitMs, w.windowMs));
-    }
   }
 
   /** The call is over: its slot starts its window now, and the answer's headers adjust the window. */

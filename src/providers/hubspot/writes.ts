@@ -255,14 +255,6 @@ export async function existing(api: HubSpotApi, object: ObjectRef, ids: string[]
   return new Set(results.flatMap((r) => (typeof r.id === 'string' ? [r.id] : [])));
 }
 
-const notFound = (object: ObjectRef, id: string): SaveResult =>
-  failed(id, [
-    fail(
-      'OBJECT_NOT_FOUND',
-      `HubSpot has no live ${object.name} record with id ${id} (never existed, or already deleted).`,
-    ),
-  ]);
-
 /** One archive batch. HubSpot answers 204 for ids that do not exist, so the ids are read first. */
 async function archiveBatch(
   api: HubSpotApi,
@@ -272,8 +264,12 @@ async function archiveBatch(
   const out = new Map<string, SaveResult>();
   try {
     const live = await existing(api, object, ids);
-    for (const id of ids) if (!live.has(id)) out.set(id, notFound(object, id));
     const send = ids.filter((id) => live.has(id));
+    for (const id of ids) {
+      if (live.has(id)) continue;
+      const message = `HubSpot has no live ${object.name} record with id ${id} (never existed, or already deleted).`;
+      out.set(id, failed(id, [fail('OBJECT_NOT_FOUND', message)]));
+    }
     if (send.length === 0) return out;
     await api.json({
       method: 'POST',
