@@ -5,7 +5,7 @@ import type { SearchRequest } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
 import type { HubSpotApi } from './connection-state.ts';
-import { fail } from './write-results.ts';
+import { fail, failed, written } from './write-results.ts';
 
 /** The account's own objects (owners, pipelines, stages), read through get and query in HubSpot's shapes. */
 type Kind = { kind: 'owners' } | { kind: 'pipelines' | 'stages'; objectType: 'deals' | 'tickets' };
@@ -97,7 +97,7 @@ export async function getAccountObjects(
   return { data: ids.map((id) => byId.get(id) ?? null) };
 }
 
-/** query: every row in one answer (these lists are short; `limit` does not apply), filtered by OFFERED's EQ filters. */
+/** query: every row in one answer (short lists: `limit` does not apply), filtered by OFFERED's filters. */
 export async function queryAccountObjects(
   api: HubSpotApi,
   kind: Kind,
@@ -128,10 +128,7 @@ export async function queryAccountObjects(
   return { totalSize: list.length, done: true, records: list, next_cursor: null };
 }
 
-/**
- * Pipeline writes, one call per record (the Pipelines API has no batch endpoints): insert creates
- * pipelines or stages, update patches a pipeline. HubSpot checks the values; its refusal lands on the record.
- */
+/** Pipeline writes, one call per record (no batch endpoints); HubSpot's refusal lands on the record. */
 export async function writePipelines(
   api: HubSpotApi,
   kind: Kind,
@@ -155,10 +152,8 @@ export async function writePipelines(
       if (mode === 'update') path = `${base}/${encodeURIComponent(String(id ?? ''))}`;
       else if (kind.kind === 'stages') {
         if (typeof pipelineId !== 'string' || pipelineId === '') {
-          const error = fail('REQUIRED_FIELD', `record ${index}: a stage needs its pipelineId.`, [
-            'pipelineId',
-          ]);
-          return { success: false, errors: [error] };
+          const message = `record ${index}: a stage needs its pipelineId.`;
+          return failed(undefined, [fail('REQUIRED_FIELD', message, ['pipelineId'])]);
         }
         path = `${base}/${encodeURIComponent(pipelineId)}/stages`;
       }
@@ -170,15 +165,14 @@ export async function writePipelines(
         label: `hubspot.pipelines.${mode}`,
       });
       const answer = parseJson<Row>(response) ?? {};
-      if (response.status === 200 || response.status === 201)
-        return { id: String(answer['id']), success: true, errors: [] };
+      if (response.status === 200 || response.status === 201) return written(String(answer['id']));
       if (response.status >= 500)
         throw crmErrorFromResponse('hubspot', response, `writing ${kind.objectType} ${kind.kind}`);
       const error = fail(
         String(answer['category'] ?? `HTTP_${response.status}`),
         String(answer['message'] ?? response.text.slice(0, 300)),
       );
-      return { ...(mode === 'update' ? { id: String(id) } : {}), success: false, errors: [error] };
+      return failed(mode === 'update' ? String(id) : undefined, [error]);
     }),
   );
   return { data };

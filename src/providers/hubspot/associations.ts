@@ -204,7 +204,7 @@ async function write(
   return { data: results.map((r, i) => r ?? failed(input.links[i]?.id ?? '', [notProcessed])) };
 }
 
-/** HubSpot associations (v4): read, create (by label, or the default type) and remove; results in input order. */
+/** Associations (v4): read, create (by label, or the default type) and remove; results in input order. */
 export function hubspotAssociations(hs: PerConnectionState) {
   return {
     associations: (call, input) => read(hs.at(call), input),

@@ -40,7 +40,7 @@ interface ConnectionState {
 
 const PROPERTIES_CHANGED = 'hubspot:properties-changed';
 
-/** Per connection: its pacer (HubSpot's limits are per account and app) and its cached schemas and properties. */
+/** Per connection: its pacer (HubSpot's limits are per account and app) and cached schemas and properties. */
 export class PerConnectionState {
   readonly clock: Clock;
   readonly #pacerOptions: Omit<PacerOptions, 'clock'>;
@@ -195,10 +195,7 @@ function retryWait(answer: AnswerHead, kind: CallKind, now: number, fallbackMs: 
   );
 }
 
-/**
- * One paced HubSpot call; a 429 holds the connection's other calls back while it is waited out.
- * When the budget is spent, or the daily allowance is gone, the client gets our own 429.
- */
+/** One paced call; a 429 is retried within the budget, then answered with our own 429. */
 export async function hubspotCall(
   session: CrmSession,
   pacer: HubSpotPacer,
@@ -269,7 +266,7 @@ function rateLimitError(status: number, crmError: unknown, retryAfterMs: number,
   );
 }
 
-/** A call the caller sends itself (pass-through) in the connection's pacing; its answer is returned as it is. */
+/** A call the caller sends itself (pass-through) in the connection's pacing; its answer is returned as is. */
 export async function paced<T>(
   pacer: HubSpotPacer,
   clock: Clock,

@@ -33,10 +33,7 @@ const ASSOCIATIONS = new Set(ASSOCIATION_NAMES.map(key));
 
 const SUPPORTED_NAMES = STANDARD_OBJECTS.map((o) => (o.path === 'goal_targets' ? 'goals' : o.path));
 
-/**
- * A user's object name as a type: standard names and ids, custom objects through the cached schemas.
- * Names of things with their own operations answer 422; anything else 404.
- */
+/** A user's object name as a type (custom ones through the cached schemas); 422 for non-records, else 404. */
 export async function resolveObject(api: HubSpotApi, name: string): Promise<ObjectRef> {
   const standard = STANDARD_BY_KEY.get(key(name));
   if (standard !== undefined) {
@@ -154,10 +151,7 @@ export async function propertyInfos(
     : api.state.properties.getOrLoad(object.typeId, load);
 }
 
-/**
- * The type's properties by lower-case name, once every name used is one of them (after one look at a
- * fresh list); else a 400 naming each unknown one with a hint, followed by `fix`.
- */
+/** Properties by lower-case name once every name used exists (after a fresh look), else a 400 with hints. */
 export async function checkedProperties(
   api: HubSpotApi,
   object: ObjectRef,
@@ -284,11 +278,7 @@ export function hubspotAddCustomField(hs: PerConnectionState): Handler<'add_cust
         { details },
       );
     }
-    if (response.status === 400) {
-      throw new ApiError('invalid_field_definition', `HubSpot refused the property: ${crmMessage}`, {
-        details,
-      });
-    }
+    if (response.status === 400) throw invalid(`HubSpot refused the property: ${crmMessage}`, details);
     throw crmErrorFromResponse('hubspot', response, 'creating the property');
   };
 }

@@ -14,10 +14,7 @@ export interface DailySpent {
   crmError: unknown;
 }
 
-/**
- * A rolling window of our calls: a slot is held from the send until one window after the answer
- * (HubSpot received the call before that), so our calls alone never exceed the limit.
- */
+/** Our calls in a rolling window, each held until one window after its answer: never over the limit. */
 class Window {
   max: number;
   windowMs: number;
@@ -78,17 +75,14 @@ export interface PacerOptions {
   windowMs?: number;
   /** Send one call alone first, to learn the limit from its headers before any burst (default true). */
   probe?: boolean;
-  /** Windows shared with the other instances (Redis) under `sharedKey`, so all together stay under the limit. */
+  /** Windows shared with the other instances under `sharedKey`, so all together stay under the limit. */
   shared?: SharedState | undefined;
   sharedKey?: string;
   /** Metrics: a call was held back `waitMs`. */
   onWait?: ((kind: CallKind, waitMs: number) => void) | undefined;
 }
 
-/**
- * Paces one connection's calls under HubSpot's limits instead of finding them by failing. The window
- * follows `X-HubSpot-RateLimit-Max` / `-Interval-Milliseconds`; `-Remaining` reveals other clients' calls.
- */
+/** Paces a connection's calls under HubSpot's limits (as its headers tell them) instead of failing. */
 export class HubSpotPacer {
   readonly #clock: Clock;
   readonly #shared: SharedState | undefined;

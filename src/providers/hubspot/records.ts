@@ -46,10 +46,7 @@ export async function readRecords(
   return answer ?? {};
 }
 
-/**
- * One entry per id, in order, `null` where HubSpot has no record; HubSpot's error entries and
- * malformed ids (not sent) are listed in `errors`.
- */
+/** One entry per id, `null` where none; HubSpot's error entries and malformed ids (unsent) in `errors`. */
 export function hubspotGet(hs: PerConnectionState): Handler<'get'> {
   return async (call, input) => {
     const api = hs.at(call);
@@ -101,7 +98,7 @@ async function propertiesToRead(
   return new Set(fields.map((field) => byLower.get(field.toLowerCase())?.name ?? field));
 }
 
-/** HubSpot's record shape; with `fields`, `properties` holds those (`null` when unset) and the system ones. */
+/** HubSpot's record shape; with `fields`, `properties` holds those (`null` if unset) and the system ones. */
 function shape(r: Partial<HubSpotRecord>, only: Set<string> | null): HubSpotRecord {
   const source = r.properties ?? {};
   let properties: Record<string, string | null> = source;

@@ -27,10 +27,7 @@ interface PageAnswer {
   paging?: { next?: { after?: string } };
 }
 
-/**
- * Follows HubSpot's `after` pages up to `n` records per answer and no further than `maxResults`
- * (`after` is then the position); `next_cursor` continues from there.
- */
+/** HubSpot's `after` pages up to `n` records, not past `maxResults` (`after` is then a position). */
 export async function readPages<C extends PageCursor>(
   key: Buffer,
   cursor: C,

@@ -51,10 +51,7 @@ function option(property: PropertyInfo, part: string): string | undefined {
   )?.value;
 }
 
-/**
- * A client's value as the string HubSpot stores for the property's type (`null` or `""` clears it).
- * A date must fall on midnight UTC (HubSpot refuses other times); external options are HubSpot's to check.
- */
+/** A client's value as HubSpot stores it for the type (`null` or `""` clears); dates at midnight UTC only. */
 export function formatValue(property: PropertyInfo, raw: unknown, hints: OptionHints): Formatted {
   const name = property.name;
   if (raw === null || raw === '') return { ok: true, value: '' };

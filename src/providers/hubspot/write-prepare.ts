@@ -35,7 +35,7 @@ function unwrapRecordShape(record: unknown): unknown {
   return flat;
 }
 
-/** Unknown property names fail the request (400 with hints); a value HubSpot would refuse fails its record only. */
+/** Unknown property names fail the request (400 with hints); a value HubSpot would refuse, its record. */
 export async function prepare(
   api: HubSpotApi,
   object: ObjectRef,

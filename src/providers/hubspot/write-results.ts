@@ -84,10 +84,7 @@ export function contextList(entry: HubSpotErrorEntry, key: string): string[] {
   return Array.isArray(v) ? v.map(String) : [];
 }
 
-/**
- * A batch answer mapped back to request positions by `objectWriteTraceId` (HubSpot answers in no
- * order), or by id for failed updates HubSpot names only by id (`OBJECT_NOT_FOUND`).
- */
+/** HubSpot answers in no order: results mapped back by `objectWriteTraceId`, or by id (failed updates). */
 export function mapBatchAnswer(batch: Prepared[], body: BatchAnswer): Outcome {
   const byTrace = new Map(batch.map((p) => [String(p.index), p]));
   const byId = new Map(batch.flatMap((p) => (p.id === undefined ? [] : [[p.id, p] as const])));
@@ -126,7 +123,10 @@ export function namesRecordValues(response: OutboundResponse): boolean {
   );
 }
 
-/** The entry of each record (or link) of a failed call; link calls are resent like reads, so theirs only says it failed. */
+/**
+ * The entry of each record (or link) of a failed call; link calls are resent like reads, so a link's
+ * entry only says the call failed.
+ */
 export function failedCall(error: unknown, what: string, subject: 'record' | 'link' = 'record'): RecordError {
   if (error instanceof ApiError && error.code === 'crm_rate_limited') {
     return fail(

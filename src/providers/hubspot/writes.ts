@@ -73,9 +73,8 @@ const notWritten = (property: string, existing?: string): SaveResult => ({
 });
 
 /**
- * A create batch whose answer was lost, looked up by a unique property (a contact's `email`, else
- * the first unique one carried): found and created since the send, written; not found, or created
- * earlier (HubSpot refuses a second record with the value), not. Other records stay unknown.
+ * A create batch whose answer was lost, looked up by a unique property: found and created since the
+ * send, written; absent or older (HubSpot refuses a duplicate), not written; others stay unknown.
  */
 async function reconcileCreates(
   api: HubSpotApi,
@@ -122,10 +121,7 @@ function rounds(prepared: Prepared[]): Prepared[][][] {
   return byRound.map((list) => chunks(list, BATCH));
 }
 
-/**
- * One create or update batch. A whole-call refusal that names record values wrote nothing, so the
- * batch is split and sent again until the refused records stand alone.
- */
+/** One create or update batch; a refusal naming record values wrote nothing, so the batch is split. */
 async function writeBatch(
   api: HubSpotApi,
   object: ObjectRef,
@@ -184,9 +180,8 @@ const UNKNOWN = fail(
 const CANCELLED = fail('CRM_PROXY_CANCELLED', 'The job was cancelled before this record was sent.');
 
 /**
- * Rounds in order (a repeated id's later write wins), a round's batches in parallel, each journaled
- * in a durable job. A resumed job reuses answered batches and resends interrupted ones only when
- * `resendable` (a lost create cannot be found again).
+ * Rounds in order (a repeated id's later write wins), a round's batches in parallel, journaled in a
+ * durable job; a resumed job resends interrupted batches only when `resendable`.
  */
 async function inRounds<T, K extends string | number>(
   job: JobHook | undefined,
