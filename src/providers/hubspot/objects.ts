@@ -132,18 +132,22 @@ function toInfo(p: Record<string, unknown>): PropertyInfo | undefined {
   };
 }
 
-/** The object type's properties (archived ones left out), cached per connection. */
+/** The live properties of a type as HubSpot lists them; `what` names the read in errors. */
+const listProperties = (api: HubSpotApi, object: ObjectRef, what: string) =>
+  api.get<{ results?: Array<Record<string, unknown>> }>(
+    `/crm/v3/properties/${encodeURIComponent(object.path)}?archived=false`,
+    'hubspot.properties.list',
+    what,
+  );
+
+/** The object type's properties, cached per connection. */
 export async function propertyInfos(
   api: HubSpotApi,
   object: ObjectRef,
   refresh = false,
 ): Promise<PropertyInfo[]> {
   const load = async (): Promise<PropertyInfo[]> => {
-    const body = await api.get<{ results?: Array<Record<string, unknown>> }>(
-      `/crm/v3/properties/${encodeURIComponent(object.path)}?archived=false`,
-      'hubspot.properties.list',
-      'reading the property list',
-    );
+    const body = await listProperties(api, object, 'reading the property list');
     return (body?.results ?? []).flatMap((p) => toInfo(p) ?? []);
   };
   return refresh
@@ -195,11 +199,7 @@ export function hubspotDescribe(hs: PerConnectionState): Handler<'describe'> {
       };
     }
     const object = await resolveObject(api, input.objectName);
-    const answer = await api.get<{ results?: Array<Record<string, unknown>> }>(
-      `/crm/v3/properties/${encodeURIComponent(object.path)}?archived=false`,
-      'hubspot.properties.list',
-      `reading the properties of ${object.name}`,
-    );
+    const answer = await listProperties(api, object, `reading the properties of ${object.name}`);
     const properties = answer?.results ?? [];
     return { name: object.name, objectTypeId: object.typeId, custom: object.custom, properties };
   };
