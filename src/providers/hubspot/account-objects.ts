@@ -5,14 +5,9 @@ import type { SearchRequest } from '../adapter.ts';
 import { parseJson } from '../client/types.ts';
 import { crmErrorFromResponse } from '../errors.ts';
 import type { HubSpotApi } from './connection-state.ts';
-import { fail } from './write-results.ts';
+import { fail, failed, written } from './write-results.ts';
 
-/**
- * The account's own objects, read through get and query in HubSpot's shapes:
- * - `owners` (Owners API v3): users and queues records are assigned to;
- * - `deal_pipelines` / `ticket_pipelines` (Pipelines API v3): pipelines with their stages;
- * - `deal_stages` / `ticket_stages`: the stages of every pipeline, each with its `pipelineId`.
- */
+/** The account's own objects (owners, pipelines, stages), read through get and query in HubSpot's shapes. */
 type Kind = { kind: 'owners' } | { kind: 'pipelines' | 'stages'; objectType: 'deals' | 'tickets' };
 
 // A Map: a name the client chose (`constructor`, `__proto__`) must not find Object.prototype's members.
@@ -25,20 +20,19 @@ const NAMES = new Map<string, Kind>([
   ['ticket_stages', { kind: 'stages', objectType: 'tickets' }],
 ]);
 
-/** The account objects' names, for "did you mean" hints. */
 export const ACCOUNT_OBJECT_NAMES: readonly string[] = [...NAMES.keys()];
 
-/** What the service offers on each kind: its operations, and the properties query filters on (EQ). */
+/** Each kind's operations, and the properties query filters on (EQ). */
 export const OFFERED: Record<Kind['kind'], { operations: string[]; filters: string[] }> = {
   owners: { operations: ['get', 'query'], filters: ['email', 'archived'] },
   pipelines: { operations: ['get', 'query', 'insert', 'update'], filters: ['archived'] },
   stages: { operations: ['get', 'query', 'insert'], filters: ['pipelineId', 'archived'] },
 };
 
-/** Names that need a word more to mean something (whose pipelines?). */
+/** Names that do not say whose pipelines. */
 const AMBIGUOUS = new Set(['pipelines', 'pipeline', 'stages', 'stage', 'pipeline_stages']);
 
-/** The account object a name means; undefined for record types. Bare `pipelines` asks which. */
+/** The account object a name means; undefined for record types. */
 export function accountObject(name: string): Kind | undefined {
   const key = name.toLowerCase();
   if (AMBIGUOUS.has(key)) {
@@ -76,7 +70,7 @@ async function owners(api: HubSpotApi, archived: boolean): Promise<Row[]> {
   return out;
 }
 
-/** Owners (archived ones, or both), pipelines, or the stages of every pipeline, each naming its pipeline. */
+/** Owners, pipelines, or the stages of every pipeline, each naming its pipeline. */
 async function rows(api: HubSpotApi, kind: Kind, archivedOwners: boolean | 'both'): Promise<Row[]> {
   if (kind.kind === 'owners') {
     if (archivedOwners !== 'both') return owners(api, archivedOwners);
@@ -92,7 +86,7 @@ async function rows(api: HubSpotApi, kind: Kind, archivedOwners: boolean | 'both
   );
 }
 
-/** get: one entry per id, in order, `null` where there is none (archived owners are found too). */
+/** get: one entry per id, in order, `null` where there is none (archived owners too). */
 export async function getAccountObjects(
   api: HubSpotApi,
   kind: Kind,
@@ -103,11 +97,7 @@ export async function getAccountObjects(
   return { data: ids.map((id) => byId.get(id) ?? null) };
 }
 
-/**
- * query: every row in one answer (these lists are short; `limit` does not apply). Filters: owners by `email` (EQ) and
- * `archived` (EQ true for archived owners); pipelines and stages by `archived` and, for stages,
- * `pipelineId` (EQ).
- */
+/** query: every row in one answer (short lists: `limit` does not apply), filtered by OFFERED's filters. */
 export async function queryAccountObjects(
   api: HubSpotApi,
   kind: Kind,
@@ -138,13 +128,7 @@ export async function queryAccountObjects(
   return { totalSize: list.length, done: true, records: list, next_cursor: null };
 }
 
-/**
- * Pipeline writes, one HubSpot call per record (the Pipelines API has no batch endpoints), paced:
- * insert creates pipelines (`label`, `displayOrder`, `stages`) or stages (`pipelineId`, `label`,
- * `displayOrder`, `metadata`); update patches a pipeline's `label` / `displayOrder`. HubSpot checks
- * the values (deal stages need `metadata.probability`, ticket stages `metadata.ticketState`); its
- * refusal lands on the record.
- */
+/** Pipeline writes, one call per record (no batch endpoints); HubSpot's refusal lands on the record. */
 export async function writePipelines(
   api: HubSpotApi,
   kind: Kind,
@@ -168,10 +152,8 @@ export async function writePipelines(
       if (mode === 'update') path = `${base}/${encodeURIComponent(String(id ?? ''))}`;
       else if (kind.kind === 'stages') {
         if (typeof pipelineId !== 'string' || pipelineId === '') {
-          const error = fail('REQUIRED_FIELD', `record ${index}: a stage needs its pipelineId.`, [
-            'pipelineId',
-          ]);
-          return { success: false, errors: [error] };
+          const message = `record ${index}: a stage needs its pipelineId.`;
+          return failed(undefined, [fail('REQUIRED_FIELD', message, ['pipelineId'])]);
         }
         path = `${base}/${encodeURIComponent(pipelineId)}/stages`;
       }
@@ -183,15 +165,14 @@ export async function writePipelines(
         label: `hubspot.pipelines.${mode}`,
       });
       const answer = parseJson<Row>(response) ?? {};
-      if (response.status === 200 || response.status === 201)
-        return { id: String(answer['id']), success: true, errors: [] };
+      if (response.status === 200 || response.status === 201) return written(String(answer['id']));
       if (response.status >= 500)
         throw crmErrorFromResponse('hubspot', response, `writing ${kind.objectType} ${kind.kind}`);
       const error = fail(
         String(answer['category'] ?? `HTTP_${response.status}`),
         String(answer['message'] ?? response.text.slice(0, 300)),
       );
-      return { ...(mode === 'update' ? { id: String(id) } : {}), success: false, errors: [error] };
+      return failed(mode === 'update' ? String(id) : undefined, [error]);
     }),
   );
   return { data };

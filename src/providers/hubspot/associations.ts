@@ -22,7 +22,7 @@ import {
   written,
 } from './write-results.ts';
 
-/** v4 batch read takes 1 000 ids; creates and archives go by 100 so a failed call fails few links. */
+/** Writes go by 100 so a failed call fails few links. */
 const READ_BATCH = 1_000;
 const WRITE_BATCH = 100;
 
@@ -65,7 +65,7 @@ async function read(api: HubSpotApi, input: OperationInputs['associations']) {
         body: { inputs: ids.map((id) => ({ id })) },
         idempotent: true,
         label: 'hubspot.associations.batch.read',
-        // 207: ids without associations are listed in `errors` (NO_ASSOCIATIONS_FOUND); they have none.
+        // 207 lists ids without associations in `errors`.
         ok: [200, 207],
         what: `reading ${from.name} → ${to.name} associations`,
       });
@@ -163,10 +163,7 @@ async function writeBatch(
   for (const l of batch) results[l.index] ??= written(l.id);
 }
 
-/**
- * Links grouped by target type: malformed ids and (creates) labels that name no association type
- * are refused, the others sent in batches.
- */
+/** Links grouped by target type; malformed ids and unknown labels are refused, the others sent in batches. */
 async function write(
   api: HubSpotApi,
   input: OperationInputs['associate'],
@@ -174,7 +171,6 @@ async function write(
 ): Promise<WriteAnswer> {
   const from = await resolveObject(api, input.objectName);
   const results: Results = input.links.map(() => undefined);
-  // The links grouped by target type, each with its position.
   const groups = new Map<string, Link[]>();
   for (const [index, link] of input.links.entries()) {
     const group = groups.get(link.to.toLowerCase());
@@ -183,7 +179,6 @@ async function write(
   }
   for (const group of groups.values()) {
     const to = await resolveObject(api, (group[0] as AssociationLink).to);
-    // The association types from `from` to `to` (HubSpot's labels API), which creates name.
     const labels =
       mode === 'create'
         ? await api.get<{ results?: V4Type[] }>(
@@ -209,11 +204,7 @@ async function write(
   return { data: results.map((r, i) => r ?? failed(input.links[i]?.id ?? '', [notProcessed])) };
 }
 
-/**
- * HubSpot associations (v4): read the records of one type associated with given records, with
- * every association's types and labels; create associations (by label, or HubSpot's default
- * unlabelled type) and remove them, each link a per-record result in input order.
- */
+/** Associations (v4): read, create (by label, or the default type) and remove; results in input order. */
 export function hubspotAssociations(hs: PerConnectionState) {
   return {
     associations: (call, input) => read(hs.at(call), input),

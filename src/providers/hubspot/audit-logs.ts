@@ -10,7 +10,7 @@ import { type PageCursor, readPages } from './search.ts';
 
 const AUDIT = HUBSPOT_PROFILE.auditLogs;
 
-/** The cursor also carries the query parameters of the read (without paging). */
+/** Also the read's query parameters. */
 type AuditCursor = PageCursor & { q: Array<[string, string]> };
 
 /** HubSpot's query parameters for a filter (`actingUserId` repeated, one per user). */
@@ -23,7 +23,7 @@ function queryOf(filter: AuditLogFilter): Array<[string, string]> {
   return q;
 }
 
-/** 403 MISSING_SCOPES: the connection was authorised without the scope; anything else stays HubSpot's error. */
+/** 403 MISSING_SCOPES: the connection was authorised without the scope. */
 function failure(response: OutboundResponse): Error {
   const body = parseJson<{ category?: string }>(response);
   if (response.status === 403 && body?.category === 'MISSING_SCOPES') {
@@ -40,12 +40,7 @@ function failure(response: OutboundResponse): Error {
   return crmErrorFromResponse('hubspot', response, 'reading the audit log');
 }
 
-/**
- * The account activity API (`GET /account-info/v3/activity/audit-logs`, Enterprise accounts,
- * scope `account-info.security.read`): the service follows HubSpot's pages up to `limit` entries
- * per answer; `next_cursor` (HubSpot's position and the filter, bound to the connection and signed)
- * continues.
- */
+/** The account activity API (Enterprise accounts), paged up to `limit` entries per answer. */
 export function hubspotAuditLogs(hs: PerConnectionState, key: Buffer): Handler<'audit_logs'> {
   async function run(api: HubSpotApi, cursor: AuditCursor): Promise<AuditLogPage> {
     const { records, done, next_cursor } = await readPages(key, cursor, AUDIT, async (after, limit) => {

@@ -8,11 +8,11 @@ import type { HubSpotSettings } from './settings.ts';
 
 const C = HUBSPOT_PROFILE.connect;
 
-/** The API host of a flow: HubSpot's own, or the sandbox standing in for both consent page and API. */
+/** HubSpot's API host, or the sandbox standing in for consent page and API. */
 const apiBase = (target: ConnectTarget) =>
   target.sandbox ? target.origin : HUBSPOT_PROFILE.defaultApiBaseUrl;
 
-/** HubSpot's token information: the account (hub id) and user an OAuth access token belongs to. */
+/** The account (hub id) and user an OAuth access token belongs to. */
 async function tokenInfo(client: HttpClient, base: string, accessToken: string): Promise<AccessCheckOutcome> {
   // The token is the path's last segment; the outbound log masks it (lib/redact.ts).
   const url = `${base}${C.tokenInfoPath}${encodeURIComponent(accessToken)}`;
@@ -34,33 +34,12 @@ async function tokenInfo(client: HttpClient, base: string, accessToken: string):
   return { ok: true, accountId: String(hubId), user: typeof body?.user === 'string' ? body.user : null };
 }
 
-/** A private-app token has no token information: one small read proves it works. */
-async function privateAppCheck(
-  client: HttpClient,
-  base: string,
-  accessToken: string,
-): Promise<AccessCheckOutcome> {
-  const headers = { authorization: `Bearer ${accessToken}` };
-  const url = `${base}${C.privateAppCheckPath}`;
-  const answer = await checkCall(client, 'HubSpot', 'check', { url, headers, label: 'hubspot.check' });
-  if ('ok' in answer) return answer;
-  if (answer.status !== 200) {
-    return {
-      ok: false,
-      status: answer.status,
-      description: `reading one contact answered ${answer.status}${answer.status === 403 ? ' (the private app needs the crm.objects.contacts.read scope)' : ''}`,
-    };
-  }
-  return { ok: true, accountId: null, user: null };
-}
-
-/** HubSpot's OAuth app install flow with PKCE, and the token information check. */
+/** HubSpot's OAuth install flow with PKCE. */
 export function hubspotConnect(client: HttpClient, clock: Clock, settings: HubSpotSettings): ConnectFacet {
   return {
     appVariables: C.appVariables,
     // HubSpot's token endpoint (v1 and v3) takes `code_verifier`; its clients without PKCE still work.
     configuredApp: () => configuredApp(settings),
-    // One consent page for every account: nothing to choose.
     loginOrigin(choice) {
       const origin = new URL(C.authorizeUrl).origin;
       if (choice === undefined || choice.trim() === '' || choice.trim() === origin)
@@ -94,7 +73,17 @@ export function hubspotConnect(client: HttpClient, clock: Clock, settings: HubSp
     async checkAccess(connection, kind, accessToken) {
       const base = connection.apiBaseUrl ?? HUBSPOT_PROFILE.defaultApiBaseUrl;
       if (kind === 'oauth') return tokenInfo(client, base, accessToken);
-      return privateAppCheck(client, base, accessToken);
+      // A private-app token has no token information: one small read proves it works.
+      const headers = { authorization: `Bearer ${accessToken}` };
+      const url = `${base}${C.privateAppCheckPath}`;
+      const answer = await checkCall(client, 'HubSpot', 'check', { url, headers, label: 'hubspot.check' });
+      if ('ok' in answer) return answer;
+      if (answer.status === 200) return { ok: true, accountId: null, user: null };
+      return {
+        ok: false,
+        status: answer.status,
+        description: `reading one contact answered ${answer.status}${answer.status === 403 ? ' (the private app needs the crm.objects.contacts.read scope)' : ''}`,
+      };
     },
   };
 }

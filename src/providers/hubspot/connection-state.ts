@@ -30,7 +30,7 @@ export interface PropertyInfo {
   readOnlyValue: boolean;
 }
 
-export interface ConnectionState {
+interface ConnectionState {
   pacer: HubSpotPacer;
   /** Custom object schemas (one key). */
   schemas: TtlCache<SchemaSummary[]>;
@@ -40,15 +40,7 @@ export interface ConnectionState {
 
 const PROPERTIES_CHANGED = 'hubspot:properties-changed';
 
-function forgetCached(state: ConnectionState): void {
-  state.properties.clear();
-  state.schemas.clear();
-}
-
-/**
- * What the HubSpot adapter keeps per connection: its pacer (HubSpot's limits are per account and
- * app, so per connection here) and its cached schemas and property lists.
- */
+/** Per connection: its pacer (HubSpot's limits are per account and app) and cached schemas and properties. */
 export class PerConnectionState {
   readonly clock: Clock;
   readonly #pacerOptions: Omit<PacerOptions, 'clock'>;
@@ -63,11 +55,8 @@ export class PerConnectionState {
     this.clock = options.clock;
     this.#pacerOptions = options.pacer ?? {};
     this.#shared = options.shared;
-    // Another instance changed a connection's properties or schemas (null: notices may have been missed).
-    options.shared?.subscribe(PROPERTIES_CHANGED, (connectionId) => {
-      const states = connectionId === null ? [...this.#states.values()] : [this.#states.get(connectionId)];
-      for (const state of states) if (state !== undefined) forgetCached(state);
-    });
+    // Another instance changed a connection's properties (null: notices may have been missed).
+    options.shared?.subscribe(PROPERTIES_CHANGED, (connectionId) => this.#forget(connectionId));
     // Another instance found a connection's daily allowance used up.
     options.shared?.subscribe(DAILY_SPENT, (message) => {
       let m: { connectionId?: unknown; until?: unknown; crmError?: unknown } | null;
@@ -83,9 +72,16 @@ export class PerConnectionState {
 
   /** Tells every instance (this one too) that the connection's properties or schemas changed. */
   async propertiesChanged(connectionId: string): Promise<void> {
-    const state = this.#states.get(connectionId);
-    if (state !== undefined) forgetCached(state);
+    this.#forget(connectionId);
     await this.#shared?.publish(PROPERTIES_CHANGED, connectionId);
+  }
+
+  #forget(connectionId: string | null): void {
+    const states = connectionId === null ? [...this.#states.values()] : [this.#states.get(connectionId)];
+    for (const state of states) {
+      state?.properties.clear();
+      state?.schemas.clear();
+    }
   }
 
   of(connectionId: string): ConnectionState {
@@ -113,11 +109,9 @@ export class PerConnectionState {
   /** HubSpot as one handler call reaches it: its connection's caches, and calls paced under its cap. */
   at(call: HandlerCall) {
     const state = this.of(call.session.connectionId);
-    // A paced call (429s retried as HubSpot indicates) under the call's concurrency cap.
     const send = (request: HubSpotCall) =>
       call.limiter.run(() => hubspotCall(call.session, state.pacer, this.clock, request));
-    // A call that must answer one of the `ok` statuses (default 200), as JSON; any other answer is
-    // HubSpot's error about `what`.
+    // The JSON of an answer with one of the `ok` statuses (default 200); else HubSpot's error about `what`.
     const json = async <T>(request: HubSpotCall & { what: string; ok?: number[] }) => {
       const response = await send(request);
       if (!(request.ok ?? [200]).includes(response.status)) {
@@ -138,12 +132,9 @@ export class PerConnectionState {
   }
 }
 
-/** HubSpot as one handler call reaches it (`PerConnectionState.at`). */
 export type HubSpotApi = ReturnType<PerConnectionState['at']>;
 
-// One call to HubSpot, paced, and the decision after each of its answers.
-
-export interface HubSpotCall {
+interface HubSpotCall {
   method: HttpMethod;
   /** Path and query under the connection's API base URL. */
   path: string;
@@ -154,24 +145,16 @@ export interface HubSpotCall {
   kind?: CallKind;
 }
 
-/** How far a 429 is retried: the attempts, the waits added up, the wait when HubSpot names none. */
 type RetryBudget = Record<'maxAttempts' | 'maxRetryWaitMs' | 'fallbackWaitMs', number>;
 
 const DAY_MS = 86_400_000;
 
-/** What to do after one answer: hand it back, wait and send again, or answer our own 429. */
 type RateLimitStep =
   | { kind: 'answer' }
   | { kind: 'retry'; waitMs: number }
-  /** `daily`: the account's daily allowance is used up until then (epoch ms), as HubSpot said in `crmError`. */
   | { kind: 'refuse'; error: ApiError; daily?: DailySpent };
 
-/**
- * The pure decision after one paced HubSpot answer. A 429 is retried after the wait HubSpot
- * indicates (`Retry-After` when present; a second for search's per-second limit; otherwise the
- * fallback wait) while the attempts and the waits stay within the budget; the daily allowance is
- * never waited for.
- */
+/** After one answer: a 429 is retried within the budget; the daily allowance is never waited for. */
 export function afterAnswer(
   response: OutboundResponse,
   kind: CallKind,
@@ -212,11 +195,7 @@ function retryWait(answer: AnswerHead, kind: CallKind, now: number, fallbackMs: 
   );
 }
 
-/**
- * One HubSpot call, paced by the connection's pacer, through the shared retry loop on the clock.
- * While a 429 is waited out, the connection's other calls are held back too. When the budget is
- * spent, or the daily allowance is gone, the client gets our own 429 with `Retry-After`.
- */
+/** One paced call; a 429 is retried within the budget, then answered with our own 429. */
 export async function hubspotCall(
   session: CrmSession,
   pacer: HubSpotPacer,
@@ -242,7 +221,7 @@ export async function hubspotCall(
   let refusal: ApiError | undefined;
   const response = await retrying(clock, {
     attempt: async () => {
-      // Known to be spent (here or, with shared state, on another instance): HubSpot would refuse.
+      // Spent, here or on another instance: HubSpot would refuse.
       const daily = pacer.dailySpent();
       if (daily !== undefined) throw dailySpent(daily.crmError, daily.until - clock.now());
       return pacer.run(
@@ -287,11 +266,7 @@ function rateLimitError(status: number, crmError: unknown, retryAfterMs: number,
   );
 }
 
-/**
- * Runs one call the caller sends itself (the pass-through streams its own) in the connection's
- * pacing: it waits for a slot, its answer's rate-limit headers adjust the window, and a 429 holds
- * the connection's other calls back as HubSpot indicates. The answer is returned as it is.
- */
+/** A call the caller sends itself (pass-through) in the connection's pacing; its answer is returned as is. */
 export async function paced<T>(
   pacer: HubSpotPacer,
   clock: Clock,

@@ -13,10 +13,7 @@ import { type HubSpotSettings, hubspotSettings } from './settings.ts';
 import { hubspotUpsert } from './upsert.ts';
 import { hubspotWrites } from './writes.ts';
 
-/**
- * HubSpot: writes (batch APIs), search, get (batch read), describe, associations (read, associate,
- * dissociate), add custom field, audit logs and pass-through; every CRM call paced per connection.
- */
+/** HubSpot's operations, every CRM call paced per connection. */
 function createHubSpotAdapter(deps: ProviderDeps<HubSpotSettings>): CrmAdapter {
   const { clock, settings } = deps;
   const hs = new PerConnectionState({
@@ -31,8 +28,7 @@ function createHubSpotAdapter(deps: ProviderDeps<HubSpotSettings>): CrmAdapter {
       // HubSpot does not document rotation, but says to keep whatever refresh token comes back.
       refresh: (app, refreshToken) =>
         refreshAccessToken(deps.client, clock, HUBSPOT_PROFILE.provider, app, refreshToken),
-      // HubSpot warns that a 401 alone is not proof of expiry, but a refresh is the only remedy we have;
-      // the token manager refreshes at most once per rejected token, so this cannot loop.
+      // Not proof of expiry, says HubSpot, but refreshing is the only remedy (at most once per token).
       isExpiredToken: (response) => response.status === 401,
     },
     connect: hubspotConnect(deps.client, clock, settings),
@@ -54,8 +50,7 @@ function createHubSpotAdapter(deps: ProviderDeps<HubSpotSettings>): CrmAdapter {
         forwardedHeaders: { names: [], prefixes: [] },
         // Sandbox connections also accept HubSpot's real host, so client code runs unchanged on both.
         publicOrigins: (c) => (c.sandbox ? [HUBSPOT_PROFILE.defaultApiBaseUrl] : []),
-        // Pass-through calls share the connection's pacer with the service's own calls (HubSpot's rate
-        // limits are per account); a 429 comes back as it is and holds the connection's other calls back.
+        // HubSpot's limits are per account: pass-through shares the connection's pacer.
         pace: (connectionId, path, send, headOf) =>
           paced(hs.of(connectionId).pacer, clock, path, send, headOf),
       },

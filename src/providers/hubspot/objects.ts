@@ -13,12 +13,10 @@ import {
   STANDARD_OBJECTS,
 } from './profile.ts';
 
-/** An object type as HubSpot's paths take it. */
+/** An object type: its path segment in HubSpot's paths, and the name shown to users. */
 export interface ObjectRef {
-  /** Path segment for `/crm/v3/objects/{path}` and `/crm/v3/properties/{path}`. */
   path: string;
   typeId: string;
-  /** The name to show users (`contacts`, or the custom object's name). */
   name: string;
   custom: boolean;
 }
@@ -35,12 +33,7 @@ const ASSOCIATIONS = new Set(ASSOCIATION_NAMES.map(key));
 
 const SUPPORTED_NAMES = STANDARD_OBJECTS.map((o) => (o.path === 'goal_targets' ? 'goals' : o.path));
 
-/**
- * Resolves a user's object name: standard types by plural, singular, type id or the API's own
- * names (`goals` → goal targets); custom objects by `2-…` id, fully qualified name (`p123_cars`),
- * `p_cars`, or plain name (`cars`) through the schemas API, cached per connection. Owners,
- * associations, audit logs (their own operations), pipelines and stages answer 422; anything else 404.
- */
+/** A user's object name as a type (custom ones through the cached schemas); 422 for non-records, else 404. */
 export async function resolveObject(api: HubSpotApi, name: string): Promise<ObjectRef> {
   const standard = STANDARD_BY_KEY.get(key(name));
   if (standard !== undefined) {
@@ -73,7 +66,7 @@ export async function resolveObject(api: HubSpotApi, name: string): Promise<Obje
   let schemas = await api.state.schemas.getOrLoad('schemas', load);
   let found = matchSchema(schemas, name);
   if (found === undefined) {
-    // Created a moment ago? Look again, but not more than once every few seconds.
+    // Created a moment ago? Look again, at most every few seconds.
     schemas = await api.state.schemas.refresh('schemas', HUBSPOT_PROFILE.refreshOnMissMinMs, load);
     found = matchSchema(schemas, name);
   }
@@ -139,18 +132,22 @@ function toInfo(p: Record<string, unknown>): PropertyInfo | undefined {
   };
 }
 
-/** The object type's properties (archived ones left out), cached per connection. */
+/** The live properties of a type as HubSpot lists them; `what` names the read in errors. */
+const listProperties = (api: HubSpotApi, object: ObjectRef, what: string) =>
+  api.get<{ results?: Array<Record<string, unknown>> }>(
+    `/crm/v3/properties/${encodeURIComponent(object.path)}?archived=false`,
+    'hubspot.properties.list',
+    what,
+  );
+
+/** The object type's properties, cached per connection. */
 export async function propertyInfos(
   api: HubSpotApi,
   object: ObjectRef,
   refresh = false,
 ): Promise<PropertyInfo[]> {
   const load = async (): Promise<PropertyInfo[]> => {
-    const body = await api.get<{ results?: Array<Record<string, unknown>> }>(
-      `/crm/v3/properties/${encodeURIComponent(object.path)}?archived=false`,
-      'hubspot.properties.list',
-      'reading the property list',
-    );
+    const body = await listProperties(api, object, 'reading the property list');
     return (body?.results ?? []).flatMap((p) => toInfo(p) ?? []);
   };
   return refresh
@@ -158,11 +155,7 @@ export async function propertyInfos(
     : api.state.properties.getOrLoad(object.typeId, load);
 }
 
-/**
- * The type's properties by lower-case name, once every name used (with the path of its use) is
- * one of them, looked up in a fresh list when one is not: else a 400 names each unknown one with
- * the closest real one, followed by `fix`.
- */
+/** Properties by lower-case name once every name used exists (after a fresh look), else a 400 with hints. */
 export async function checkedProperties(
   api: HubSpotApi,
   object: ObjectRef,
@@ -181,11 +174,7 @@ export async function checkedProperties(
   return byLower;
 }
 
-/**
- * Describe for HubSpot, from HubSpot's own answers: the account's object types (the standard ones
- * and its custom objects from the schemas API), or one type with its properties as the properties
- * API gives them (`name`, `label`, `type`, `fieldType`, `options`, …).
- */
+/** The account's object types (standard and custom), or one type with HubSpot's own properties list. */
 export function hubspotDescribe(hs: PerConnectionState): Handler<'describe'> {
   return async (call, input) => {
     const api = hs.at(call);
@@ -209,13 +198,8 @@ export function hubspotDescribe(hs: PerConnectionState): Handler<'describe'> {
         ],
       };
     }
-    // Unknown names answer 404 with the supported and custom ones listed (resolveObject).
     const object = await resolveObject(api, input.objectName);
-    const answer = await api.get<{ results?: Array<Record<string, unknown>> }>(
-      `/crm/v3/properties/${encodeURIComponent(object.path)}?archived=false`,
-      'hubspot.properties.list',
-      `reading the properties of ${object.name}`,
-    );
+    const answer = await listProperties(api, object, `reading the properties of ${object.name}`);
     const properties = answer?.results ?? [];
     return { name: object.name, objectTypeId: object.typeId, custom: object.custom, properties };
   };
@@ -223,11 +207,7 @@ export function hubspotDescribe(hs: PerConnectionState): Handler<'describe'> {
 
 const REQUIRED = ['name', 'label', 'type', 'fieldType', 'groupName'] as const;
 
-/**
- * Checks before anything reaches HubSpot, so a bad definition is a 400 naming the field: the five
- * required attributes, a `type` HubSpot knows, a `fieldType` that type allows (the list of allowed
- * ones in the answer), options for enumerations and a formula for calculations.
- */
+/** Checked before anything reaches HubSpot, so a bad definition is a 400 naming the field. */
 function checkPropertyDefinition(definition: Record<string, unknown>): void {
   const missing = REQUIRED.filter((k) => typeof definition[k] !== 'string' || definition[k] === '');
   if (missing.length > 0) {
@@ -298,11 +278,7 @@ export function hubspotAddCustomField(hs: PerConnectionState): Handler<'add_cust
         { details },
       );
     }
-    if (response.status === 400) {
-      throw new ApiError('invalid_field_definition', `HubSpot refused the property: ${crmMessage}`, {
-        details,
-      });
-    }
+    if (response.status === 400) throw invalid(`HubSpot refused the property: ${crmMessage}`, details);
     throw crmErrorFromResponse('hubspot', response, 'creating the property');
   };
 }

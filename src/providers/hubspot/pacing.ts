@@ -3,8 +3,6 @@ import type { SharedState } from '../../lib/shared-state.ts';
 import { headerValue, type OutboundResponse } from '../client/types.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';
 
-// HubSpot's rate limits: the pacer of one connection's calls (connection-state.ts sends them through it).
-
 export type CallKind = 'standard' | 'search';
 
 /** A connection's daily allowance is used up (message: JSON `{ connectionId, until, crmError }`). */
@@ -16,29 +14,24 @@ export interface DailySpent {
   crmError: unknown;
 }
 
-/**
- * A rolling window of our own calls, counted the way HubSpot counts them but never earlier: a call
- * holds a slot from the moment it is sent, and its slot is freed one window after its answer came
- * back (HubSpot received it before that), so our calls alone can never exceed the limit.
- */
+/** Our calls in a rolling window, each held until one window after its answer: never over the limit. */
 class Window {
   max: number;
   windowMs: number;
   inFlight = 0;
   /** Answer times of finished calls still in the window, oldest first. */
   readonly finished: number[] = [];
-  /** Slots HubSpot reports as used by someone else, and until when we keep them free. */
+  /** Slots HubSpot reports as used by other clients, kept free until `foreignUntil`. */
   foreign = 0;
   foreignUntil = 0;
   /** No call leaves before this instant (after a 429). */
   blockedUntil = 0;
-  /** Until one answer has come back (its headers tell the real limit), one call at a time. */
+  /** One call at a time until an answer's headers tell the real limit. */
   probing: boolean;
-  /** Calls of every instance in the shared window at our last reservation (0 when nothing is shared). */
+  /** Calls of all instances in the shared window at our last reservation. */
   sharedCount = 0;
-  /** Calls waiting for a slot, in arrival order. */
   readonly queue: Array<() => void> = [];
-  /** The pending wake-up of the queue; replaced (aborted) when the window changes sooner. */
+  /** The pending wake-up of the queue; aborted when a sooner one replaces it. */
   wakeUp: AbortController | undefined;
 
   constructor(max: number, windowMs: number, probing: boolean) {
@@ -82,22 +75,14 @@ export interface PacerOptions {
   windowMs?: number;
   /** Send one call alone first, to learn the limit from its headers before any burst (default true). */
   probe?: boolean;
-  /**
-   * Windows shared with the other instances (Redis), under `sharedKey` (the connection): a call then
-   * also needs a slot in the shared window, so all instances together stay under HubSpot's limits.
-   */
+  /** Windows shared with the other instances under `sharedKey`, so all together stay under the limit. */
   shared?: SharedState | undefined;
   sharedKey?: string;
-  /** A call was held back `waitMs` before it could leave (metrics). */
+  /** Metrics: a call was held back `waitMs`. */
   onWait?: ((kind: CallKind, waitMs: number) => void) | undefined;
 }
 
-/**
- * Paces one connection's calls to HubSpot under its limits (the rolling 10-second window per app;
- * CRM search's 5 per second) instead of finding them by failing. Calls wait in arrival order. The
- * window's size follows `X-HubSpot-RateLimit-Max` / `-Interval-Milliseconds`, and
- * `-Remaining` reveals calls of other clients of the same app, whose slots are then kept free.
- */
+/** Paces a connection's calls under HubSpot's limits (as its headers tell them) instead of failing. */
 export class HubSpotPacer {
   readonly #clock: Clock;
   readonly #shared: SharedState | undefined;
@@ -124,10 +109,7 @@ export class HubSpotPacer {
     };
   }
 
-  /**
-   * Waits for a slot; the caller must call `done` with what this returns (the hold on the shared
-   * window, if any) once the answer (or the failure) is in.
-   */
+  /** Waits for a slot; the caller passes what this returns (the shared hold) to `done`. */
   async acquire(kind: CallKind): Promise<string | undefined> {
     const w = this.#windows[kind];
     const asked = this.#clock.now();
@@ -142,40 +124,28 @@ export class HubSpotPacer {
       });
     }
     let slot: string | undefined;
-    if (this.#shared !== undefined) {
-      const shared = await this.#reserveShared(this.#shared, kind, w);
-      held ||= shared.waited;
-      slot = shared.slot;
+    // With this instance's slot held, one in the window all instances share.
+    const shared = this.#shared;
+    while (shared !== undefined && slot === undefined) {
+      const answer = await shared.reserveSlot(`${this.#sharedKey}:${kind}`, w.capacity(), w.windowMs);
+      w.sharedCount = answer.count;
+      if (answer.ok) slot = answer.id;
+      else {
+        held = true;
+        await this.#clock.sleep(Math.min(answer.waitMs, w.windowMs));
+      }
     }
     if (held) this.#onWait?.(kind, this.#clock.now() - asked);
     return slot;
   }
 
-  /**
-   * With this instance's slot held, waits for one in the window all instances share. While the
-   * shared state is degraded (Redis down) it answers at once: this instance's window is then all there is.
-   */
-  async #reserveShared(
-    shared: SharedState,
-    kind: CallKind,
-    w: Window,
-  ): Promise<{ slot: string | undefined; waited: boolean }> {
-    const key = `${this.#sharedKey}:${kind}`;
-    for (let waited = false; ; waited = true) {
-      const answer = await shared.reserveSlot(key, w.capacity(), w.windowMs);
-      w.sharedCount = answer.count;
-      if (answer.ok) return { slot: answer.id, waited };
-      await this.#clock.sleep(Math.min(answer.waitMs, w.windowMs));
-    }
-  }
-
-  /** The call is over: its slot starts its window now; the answer's rate-limit headers adjust the window. */
+  /** The call is over: its slot starts its window now, and the answer's headers adjust the window. */
   done(kind: CallKind, response: OutboundResponse | undefined, slot?: string): void {
     const w = this.#windows[kind];
     const now = this.#clock.now();
     if (slot !== undefined) void this.#shared?.finishSlot(`${this.#sharedKey}:${kind}`, slot, w.windowMs);
     w.inFlight = Math.max(0, w.inFlight - 1);
-    // The outbound client may have resent a read after a 5xx: each attempt was a HubSpot call.
+    // Each attempt of a resent read was a HubSpot call.
     const attempts = Math.max(1, Math.min(10, response?.attempts ?? 1));
     for (let i = 0; i < attempts; i++) w.finished.push(now);
     if (response !== undefined) {
@@ -185,7 +155,7 @@ export class HubSpotPacer {
     this.#pump(kind);
   }
 
-  /** One call sent in a slot of its kind, freed (`done`) with its answer's head once it is in. */
+  /** One call sent in a slot of its kind. */
   async run<T>(kind: CallKind, send: () => Promise<T>, head: (answer: T) => OutboundResponse): Promise<T> {
     const slot = await this.acquire(kind);
     let response: OutboundResponse | undefined;
@@ -206,11 +176,7 @@ export class HubSpotPacer {
     this.#pump(kind);
   }
 
-  /**
-   * HubSpot refused with its daily limit: every call of this connection is refused without being
-   * sent until `until`, on every instance when the state is shared (they would each spend a refused
-   * call to learn it otherwise).
-   */
+  /** The daily limit is spent: calls are refused unsent until `until`, on every instance when shared. */
   spentForTheDay(until: number, crmError: unknown, tell = true): void {
     if (this.#daily !== undefined && this.#daily.until >= until) return;
     this.#daily = { until, crmError };
@@ -226,7 +192,7 @@ export class HubSpotPacer {
     return this.#daily;
   }
 
-  /** How long until a slot frees up by itself (used as the wait after a 429 that says nothing better). */
+  /** How long until a slot frees up by itself. */
   waitHint(kind: CallKind): number | null {
     const now = this.#clock.now();
     const w = this.#windows[kind];
@@ -251,8 +217,7 @@ export class HubSpotPacer {
     if (Number.isInteger(interval) && interval > 0) w.windowMs = interval;
     if (!Number.isInteger(remaining) || remaining < 0) return;
     w.prune(now);
-    // HubSpot counted `max - remaining` calls when it received this one; ours in the window (all
-    // instances' when shared) are a lower bound of those, so the rest is certainly someone else's.
+    // Of HubSpot's `max - remaining`, ours in the window are a lower bound; the rest are others'.
     const others = w.max - remaining - Math.max(w.finished.length + w.inFlight, w.sharedCount);
     if (others > w.foreign || now >= w.foreignUntil) {
       w.foreign = Math.max(0, others);
@@ -260,7 +225,7 @@ export class HubSpotPacer {
     }
   }
 
-  /** Lets waiting calls go while there is room, then sleeps on the clock until the window changes. */
+  /** Lets waiting calls go while there is room, then sleeps until the window changes. */
   #pump(kind: CallKind): void {
     const w = this.#windows[kind];
     let now = this.#clock.now();

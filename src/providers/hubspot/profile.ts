@@ -1,30 +1,21 @@
-import type { ProviderDocNotes, ProviderProfile } from '../adapter.ts';
+import type { ProviderProfile } from '../adapter.ts';
 
-/**
- * HubSpot facts as data (CRM v3, OAuth v3).
- * Object types: https://developers.hubspot.com/docs/api-reference/latest/crm/using-object-apis
- * Limits: https://developers.hubspot.com/docs/developer-tooling/platform/usage-guidelines
- */
+/** HubSpot facts as data (CRM v3, OAuth v3; limits: developers.hubspot.com "usage guidelines"). */
 export const HUBSPOT_PROFILE = {
   provider: 'hubspot',
   displayName: 'HubSpot',
-  /** HubSpot's one API host: what clients write, sandbox connections included. */
+  /** HubSpot's one API host, sandbox connections included. */
   defaultApiBaseUrl: 'https://api.hubapi.com',
   /** OAuth v1 is deprecated (sunset 2027-02-16); v3 takes the same form fields in the body. */
   tokenPath: '/oauth/v3/token',
-  /** The browser connect flow: the consent page host and the token information endpoint. */
   connect: {
     authorizeUrl: 'https://app.hubspot.com/oauth/authorize',
     /** Token information (v1, sunset 2027-02-16): `hub_id`, `user`, `scopes` of an access token. */
     tokenInfoPath: '/oauth/v1/access-tokens/',
-    /** A cheap call that works with any private-app token holding the contacts scope. */
+    /** A cheap call any private-app token with the contacts scope may make. */
     privateAppCheckPath: '/crm/v3/objects/contacts?limit=1&archived=false',
     appVariables: ['HUBSPOT_CLIENT_ID', 'HUBSPOT_CLIENT_SECRET'],
-    /**
-     * What the operations need: records and properties of the standard objects, owners, tickets.
-     * Required scopes must all be granted, so the rarer ones are optional (`HUBSPOT_SCOPES` /
-     * `HUBSPOT_OPTIONAL_SCOPES` change both; the app's settings must list the same).
-     */
+    /** Required scopes must all be granted, so the rarer ones are optional. */
     scopes: [
       'oauth',
       'crm.objects.contacts.read',
@@ -53,11 +44,7 @@ export const HUBSPOT_PROFILE = {
       'account-info.security.read',
     ],
   },
-  /**
-   * The account's audit log of user actions (account activity API, Enterprise accounts). HubSpot
-   * documents no page size for it (its login and security siblings cap `limit` at 200): pages of
-   * 100, up to `defaultPerAnswer` entries per answer unless the request's `limit` says otherwise.
-   */
+  /** Account activity API (Enterprise): no documented page size (its siblings cap at 200), so 100. */
   auditLogs: {
     path: '/account-info/v3/activity/audit-logs',
     scope: 'account-info.security.read',
@@ -66,26 +53,20 @@ export const HUBSPOT_PROFILE = {
   },
   /** The schemas API's current path (the Node SDK moved off `/crm/v3/schemas` in 2024). */
   schemasPath: '/crm-object-schemas/v3/schemas',
-  /** batch/read takes at most 100 inputs. */
   batchReadMaxIds: 100,
-  /** …and at most 50 when it asks for property history (`propertiesWithHistory`). */
+  /** batch/read with `propertiesWithHistory`. */
   batchReadWithHistoryMaxIds: 50,
-  /** batch/create, update, upsert and archive take at most 100 inputs each. */
   batchWriteMaxInputs: 100,
-  /**
-   * CRM search: pages of at most 200, at most 10 000 results per search (paging past is a 400);
-   * the service answers up to `defaultPerAnswer` records unless the request's `limit` says otherwise.
-   */
+  /** CRM search: paging past `maxResults` is a 400. */
   search: {
     pageSize: 200,
     maxResults: 10_000,
     defaultPerAnswer: 2_000,
   },
-  /** Records one write request may carry (in batches of 100, paced). */
   writeRecords: 10_000,
   /** HubSpot record ids are decimal strings (they may exceed 2^53: never parse them as numbers). */
   idPattern: /^[0-9]{1,30}$/,
-  /** Properties HubSpot answers whatever was asked: each type has its creation date, modification date and id. */
+  /** Properties HubSpot answers whatever was asked. */
   systemProperties: [
     'createdate',
     'hs_createdate',
@@ -93,7 +74,6 @@ export const HUBSPOT_PROFILE = {
     'hs_lastmodifieddate',
     'hs_object_id',
   ],
-  /** How long a connection's property lists and custom object schemas are trusted. */
   propertiesTtlMs: 10 * 60_000,
   schemasTtlMs: 5 * 60_000,
   /** Object types whose property lists one connection keeps at most. */
@@ -101,20 +81,16 @@ export const HUBSPOT_PROFILE = {
   /** A name that is not found refreshes the cached list, but not more often than this. */
   refreshOnMissMinMs: 2_000,
   rateLimits: {
-    /**
-     * The rolling 10-second window per app. 100 is the lowest tier (private apps on Free/Starter;
-     * public apps get 110, Professional/Enterprise private apps 190): the pacer starts there and
-     * adopts `X-HubSpot-RateLimit-Max` / `-Interval-Milliseconds` from the first answer.
-     */
+    /** Per app; 100 is the lowest tier: the pacer starts there and adopts the first answer's headers. */
     windowMs: 10_000,
     initialMax: 100,
-    /** CRM search: 5 calls per second per account, outside the 10-second window. */
+    /** CRM search has its own limit, outside the 10-second window. */
     searchWindowMs: 1_000,
     searchMax: 5,
-    /** A 429 is retried after the wait HubSpot indicates while the waits add up to at most this. */
+    /** A 429 is retried while the waits add up to at most this. */
     maxRetryWaitMs: 15_000,
     maxAttempts: 5,
-    /** Wait after a 429 that says nothing more precise (Retry-After absent, window not ours to read). */
+    /** Wait after a 429 that says nothing more precise. */
     fallbackWaitMs: 1_000,
   },
   headers: {
@@ -124,11 +100,7 @@ export const HUBSPOT_PROFILE = {
   },
 } as const;
 
-/**
- * The object types the service reads: the path name in `/crm/v3/objects/{name}`, the type id, and
- * the other spellings accepted (matched case-insensitively, underscores ignored). `goals` are
- * HubSpot's goal targets.
- */
+/** Object types: path name, type id and other accepted spellings (`goals` are HubSpot's goal targets). */
 export const STANDARD_OBJECTS = [
   { path: 'companies', typeId: '0-2', aliases: ['company'] },
   { path: 'contacts', typeId: '0-1', aliases: ['contact'] },
@@ -150,18 +122,13 @@ export const STANDARD_OBJECTS = [
   { path: 'tasks', typeId: '0-27', aliases: ['task'] },
 ];
 
-/** Associations have their own routes (`/v1/object/associations/{object}`, associate, dissociate). */
+/** Associations have their own routes. */
 export const ASSOCIATION_NAMES: readonly string[] = ['associations', 'association'];
 
-/** Names of the audit log as an object: read with `/v1/audit_logs`, one record's history with `propertiesWithHistory`. */
+/** Names of the audit log as an object (it has its own route). */
 export const AUDIT_NAMES: readonly string[] = ['audit_logs', 'audit_log', 'auditlogs', 'property_history'];
 
-/**
- * Valid `type` → `fieldType` pairs for property creation ("Property type and fieldType values",
- * https://developers.hubspot.com/docs/api-reference/latest/crm/properties/guide). The same matrix
- * the HubSpot sandbox enforces; `phone_number` pairs with `phonenumber` as HubSpot's own phone
- * properties do.
- */
+/** Valid `type` → `fieldType` pairs for property creation, as HubSpot's properties guide lists them. */
 export const FIELD_TYPES_BY_TYPE: Readonly<Record<string, readonly string[]>> = {
   string: ['text', 'textarea', 'html', 'phonenumber', 'file', 'calculation_equation'],
   number: ['number', 'calculation_equation'],
@@ -170,28 +137,6 @@ export const FIELD_TYPES_BY_TYPE: Readonly<Record<string, readonly string[]>> = 
   date: ['date'],
   datetime: ['date'],
   phone_number: ['phonenumber'],
-};
-
-// What the API document says of HubSpot (src/http/plugins/openapi.ts adds each route's note after
-// its description): Markdown fragments, each shown only where HubSpot is registered.
-
-export const HUBSPOT_DOC: ProviderDocNotes = {
-  routes: {
-    insertRecords:
-      'batch create calls of 100 in parallel under the connection’s rate-limit pacing, results mapped back by `objectWriteTraceId`; values formatted for each property’s type (enumerations checked against the options with the closest one suggested); a duplicate unique value is that record’s `CONFLICT`.',
-    updateRecords:
-      'batch update calls of 100 in parallel under the connection’s pacing, values formatted as for insert, malformed or missing ids failing their record only, an id repeated in one request written in order.',
-    deleteRecords: 'its ids do not name their object type: use `/v1/object/delete/{object_name}` (400 here).',
-    deleteObjectRecords:
-      'needed, since HubSpot ids do not name their object type; the ids are read first (HubSpot’s batch archive answers the same for ids that do not exist), live ones archived in batches of 100, others fail with `OBJECT_NOT_FOUND`.',
-    getRecords:
-      'up to 100 ids read in one call; records as HubSpot shapes them (`id`, `properties`, `createdAt`, `updatedAt`, `archived`); all properties when `fields` is absent or empty, else those plus the system properties; `null` for missing ids with HubSpot’s own error entries in `errors`. Object names: plural names (`contacts`, `line_items`, `goals`, …), type ids, and custom objects by `2-…`, `p_…` or plain name. `propertiesWithHistory` (HubSpot, at most 50 ids) adds each record’s history of those properties; the account’s audit log is `POST /v1/audit_logs` (`audit_logs` as an object name: 422 pointing to both). `owners`, `deal_pipelines`, `ticket_pipelines`, `deal_stages`, `ticket_stages`: by id, in HubSpot’s shapes (archived owners too). Associations: 422 `object_not_supported`.',
-    addCustomField:
-      '`data` is a property definition (name, label, type, fieldType, groupName); answers `{data, message}`.',
-    describeObject:
-      "`name`, `objectTypeId`, `custom` and `properties`, each property as HubSpot's properties API gives it (`name`, `label`, `type`, `fieldType`, `options`, …).",
-    describeInstance: "the standard object types and the account's custom objects from the schemas API.",
-  },
 };
 
 export const HUBSPOT: ProviderProfile = {
@@ -203,13 +148,30 @@ export const HUBSPOT: ProviderProfile = {
     deleteIds: HUBSPOT_PROFILE.writeRecords,
     getIdsWithHistory: HUBSPOT_PROFILE.batchReadWithHistoryMaxIds,
   },
-  // Plural names (`contacts`), type ids (`0-1`, `2-123`), custom object names (`p_pets`, `p123_pets`, `pets`).
   objectName: {
     pattern: /^(?:[A-Za-z][A-Za-z0-9_]{0,79}|\d{1,4}-\d{1,12})$/,
     example: 'contacts, 0-1, 2-123 or p_pets',
   },
   writeInterfaces: [],
-  // One API host for every account; OAuth apps and private-app tokens alike.
   connection: { instanceUrl: 'forbidden', credentials: ['oauth', 'private_app'] },
-  doc: HUBSPOT_DOC,
+  // Notes the API document adds to each route's description where HubSpot is registered.
+  doc: {
+    routes: {
+      insertRecords:
+        'batch create calls of 100 in parallel under the connection’s rate-limit pacing, results mapped back by `objectWriteTraceId`; values formatted for each property’s type (enumerations checked against the options with the closest one suggested); a duplicate unique value is that record’s `CONFLICT`.',
+      updateRecords:
+        'batch update calls of 100 in parallel under the connection’s pacing, values formatted as for insert, malformed or missing ids failing their record only, an id repeated in one request written in order.',
+      deleteRecords:
+        'its ids do not name their object type: use `/v1/object/delete/{object_name}` (400 here).',
+      deleteObjectRecords:
+        'needed, since HubSpot ids do not name their object type; the ids are read first (HubSpot’s batch archive answers the same for ids that do not exist), live ones archived in batches of 100, others fail with `OBJECT_NOT_FOUND`.',
+      getRecords:
+        'up to 100 ids read in one call; records as HubSpot shapes them (`id`, `properties`, `createdAt`, `updatedAt`, `archived`); all properties when `fields` is absent or empty, else those plus the system properties; `null` for missing ids with HubSpot’s own error entries in `errors`. Object names: plural names (`contacts`, `line_items`, `goals`, …), type ids, and custom objects by `2-…`, `p_…` or plain name. `propertiesWithHistory` (HubSpot, at most 50 ids) adds each record’s history of those properties; the account’s audit log is `POST /v1/audit_logs` (`audit_logs` as an object name: 422 pointing to both). `owners`, `deal_pipelines`, `ticket_pipelines`, `deal_stages`, `ticket_stages`: by id, in HubSpot’s shapes (archived owners too). Associations: 422 `object_not_supported`.',
+      addCustomField:
+        '`data` is a property definition (name, label, type, fieldType, groupName); answers `{data, message}`.',
+      describeObject:
+        "`name`, `objectTypeId`, `custom` and `properties`, each property as HubSpot's properties API gives it (`name`, `label`, `type`, `fieldType`, `options`, …).",
+      describeInstance: "the standard object types and the account's custom objects from the schemas API.",
+    },
+  },
 };

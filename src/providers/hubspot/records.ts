@@ -5,10 +5,10 @@ import { checkedProperties, type ObjectRef, propertyInfos, resolveObject } from 
 import { HUBSPOT_PROFILE } from './profile.ts';
 
 /** A record as the API answers it: HubSpot's own shape. */
-export type HubSpotRecord = {
+type HubSpotRecord = {
   id: string;
   properties: Record<string, string | null>;
-  /** Past values per property, newest first (`{value, timestamp, sourceType, …}`), when asked for. */
+  /** Past values per property, newest first, when asked for. */
   propertiesWithHistory?: Record<string, unknown[]>;
   createdAt: string;
   updatedAt: string;
@@ -22,10 +22,7 @@ interface BatchReadAnswer {
 
 const SYSTEM = new Set<string>(HUBSPOT_PROFILE.systemProperties);
 
-/**
- * Live records by id, or by the values of a unique property (`idProperty`): one batch/read of at
- * most 100 inputs. Inputs HubSpot does not find are absent from the results (its `errors` say so).
- */
+/** Live records by id or by a unique property's values (`idProperty`): one batch/read of at most 100. */
 export async function readRecords(
   api: HubSpotApi,
   object: ObjectRef,
@@ -38,7 +35,7 @@ export async function readRecords(
     body: {
       properties: options.properties ?? ['hs_object_id'],
       propertiesWithHistory: options.propertiesWithHistory ?? [],
-      ...(options.idProperty === undefined ? {} : { idProperty: options.idProperty }),
+      idProperty: options.idProperty,
       inputs: ids.map((id) => ({ id })),
     },
     idempotent: true,
@@ -49,12 +46,7 @@ export async function readRecords(
   return answer ?? {};
 }
 
-/**
- * Get records by id with one batch/read call: one entry per id passed, in order, `null` where
- * HubSpot has no record. HubSpot's own error entries (its `OBJECT_NOT_FOUND` listing the missing
- * ids) are passed on in `errors`; ids that cannot be HubSpot ids (not digits) are not sent and are
- * listed there too, with code `malformed_id`. The account's own objects come from their APIs.
- */
+/** One entry per id, `null` where none; HubSpot's error entries and malformed ids (unsent) in `errors`. */
 export function hubspotGet(hs: PerConnectionState): Handler<'get'> {
   return async (call, input) => {
     const api = hs.at(call);
@@ -89,10 +81,7 @@ export function hubspotGet(hs: PerConnectionState): Handler<'get'> {
   };
 }
 
-/**
- * The properties named (in HubSpot's spelling: names are case-insensitive here), null when none
- * are. Unknown names fail with the closest real one as a hint, after one look at a fresh list.
- */
+/** The properties named, in HubSpot's spelling (names are case-insensitive here); null when none are. */
 async function propertiesToRead(
   api: HubSpotApi,
   object: ObjectRef,
@@ -109,10 +98,7 @@ async function propertiesToRead(
   return new Set(fields.map((field) => byLower.get(field.toLowerCase())?.name ?? field));
 }
 
-/**
- * HubSpot's own record shape. With `fields` given, `properties` holds exactly those (`null` when
- * unset) and the type's system properties (creation date, modification date, `hs_object_id`).
- */
+/** HubSpot's record shape; with `fields`, `properties` holds those (`null` if unset) and the system ones. */
 function shape(r: Partial<HubSpotRecord>, only: Set<string> | null): HubSpotRecord {
   const source = r.properties ?? {};
   let properties: Record<string, string | null> = source;

@@ -11,14 +11,14 @@ import { HUBSPOT_PROFILE } from './profile.ts';
 
 const LIMITS = HUBSPOT_PROFILE.search;
 
-/** What a signed cursor carries: its connection, HubSpot's `after` of the next page, records per answer. */
+/** A signed cursor: its connection, HubSpot's `after` of the next page, records per answer. */
 export interface PageCursor {
   c: string;
   a: string;
   n: number;
 }
 
-/** The search's cursor also carries the object type path and the search as sent (without paging). */
+/** Also the object type path and the search as sent. */
 type SearchCursor = PageCursor & { o: string; q: Record<string, unknown> };
 
 interface PageAnswer {
@@ -27,11 +27,7 @@ interface PageAnswer {
   paging?: { next?: { after?: string } };
 }
 
-/**
- * Follows HubSpot's `after` pages up to `n` records per answer, and no further than the position
- * `maxResults` when HubSpot stops there (its `after` is then the position); `next_cursor` continues
- * from HubSpot's position, bound to the connection and signed. Search and the audit log read so.
- */
+/** HubSpot's `after` pages up to `n` records, not past `maxResults` (`after` is then a position). */
 export async function readPages<C extends PageCursor>(
   key: Buffer,
   cursor: C,
@@ -65,7 +61,7 @@ export async function readPages<C extends PageCursor>(
   };
 }
 
-/** Every property name the search uses exists (400 with hints otherwise), so HubSpot is not asked in vain. */
+/** Every property name the search uses exists (400 with hints otherwise). */
 async function checkNames(api: HubSpotApi, object: ObjectRef, request: SearchRequest): Promise<void> {
   const used: Array<[string, string]> = [];
   for (const [i, g] of (request.filterGroups ?? []).entries()) {
@@ -81,16 +77,9 @@ async function checkNames(api: HubSpotApi, object: ObjectRef, request: SearchReq
   if (named.length > 0) await checkedProperties(api, object, named, '.');
 }
 
-/**
- * CRM search (`POST /crm/v3/objects/{type}/search`): filter groups, sorts, properties and a text
- * query as HubSpot takes them. The service follows HubSpot's pages of 200, each paced under
- * search's own 5-per-second limit, up to `limit` records per answer (default 2 000); `next_cursor`
- * (HubSpot's paging position, bound to the connection and signed with HMAC-SHA256) continues, up to
- * the 10 000 results HubSpot lets one search reach. The account's own objects (owners, pipelines,
- * stages) are listed and filtered here.
- */
+/** CRM search as HubSpot takes it, paged up to `limit` records per answer; account objects filtered here. */
 export function hubspotSearch(hs: PerConnectionState, key: Buffer): Handler<'search'> {
-  // Each page under the search pacer; a 400 is the client's query: 400 invalid_query.
+  // A 400 is the client's query.
   const run = (api: HubSpotApi, cursor: SearchCursor) =>
     readPages(key, cursor, LIMITS, async (after, limit) => {
       const response = await api.send({

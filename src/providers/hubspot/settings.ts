@@ -1,5 +1,3 @@
-// HubSpot's settings: the variables this provider reads, their defaults and their checks. loadConfig
-// reads them into `config.providers.hubspot`; the adapter gets them as `deps.settings`.
 import { type StaticDecode, Type } from 'typebox';
 import { decoded, text, type VariableOptions } from '../../config/settings.ts';
 import { HUBSPOT_PROFILE } from './profile.ts';

@@ -21,10 +21,7 @@ import {
 } from './write-results.ts';
 import { createdSinceSend, existing, findByUnique, saveRecords } from './writes.ts';
 
-/**
- * An upsert of one record: HubSpot's own upsert on a unique property, else a lookup (by id, or a
- * search on the match key) followed by an insert or an update.
- */
+/** One record: HubSpot's own upsert on a unique property, else a lookup then an insert or update. */
 export async function hubspotUpsert(
   api: HubSpotApi,
   input: OperationInputs['upsert'],
@@ -45,7 +42,6 @@ export async function hubspotUpsert(
   const save = async (mode: 'insert' | 'update', r: Record<string, unknown>) =>
     (await saveRecords(api, object, [r], mode))[0] as SaveResult;
 
-  // Matched on id, or through a search on the match key (which an insert then keeps).
   let matches: string[];
   let property: PropertyInfo | undefined;
   if (ID_KEYS.has(input.matchKey.toLowerCase())) {
@@ -87,10 +83,7 @@ export async function hubspotUpsert(
   return { action: 'ambiguous', result: { success: false, errors: [duplicate] } };
 }
 
-/**
- * HubSpot's own upsert on a unique property (`idProperty`): atomic, and its `new` flag says
- * whether it created or updated.
- */
+/** HubSpot's own upsert on a unique property: atomic, and its `new` flag says whether it created. */
 async function uniqueUpsert(
   api: HubSpotApi,
   object: ObjectRef,
@@ -121,9 +114,8 @@ async function uniqueUpsert(
     });
   } catch (error) {
     const entry = failedCall(error, 'batch upsert');
-    // Every attempt lost its answer: a record created since the send was written (an insert); no
-    // record, nothing was written. One created earlier tells nothing of whether its update was
-    // applied, nor does a failed lookup: the outcome stays unknown.
+    // Answer lost: a record created since the send was ours; none, nothing was written. An older
+    // record or a failed lookup says nothing of an update: the outcome stays unknown.
     const record = entry.statusCode === 'CRM_PROXY_OUTCOME_UNKNOWN' ? await holder() : null;
     if (record != null && createdSinceSend(record, sentAt)) {
       return { action: 'insert', result: written(record.id) };
@@ -136,7 +128,6 @@ async function uniqueUpsert(
     const errors = [record === undefined ? notWritten : entry];
     return { action: 'unique_property_upsert', result: { success: false, errors } };
   }
-  // 400 or 409: the refusal is the record's.
   if (response.status === 400 || response.status === 409) {
     const errors = recordErrors(parseJson<HubSpotErrorEntry>(response) ?? {});
     return { action: 'unique_property_upsert', result: { success: false, errors } };
@@ -144,7 +135,6 @@ async function uniqueUpsert(
   if (response.status !== 200 && response.status !== 201 && response.status !== 207) {
     throw crmErrorFromResponse('hubspot', response, `batch upsert of ${object.name}`);
   }
-  // 2xx: the record's result, else the errors listed.
   const body = parseJson<BatchAnswer>(response) ?? {};
   const r = body.results?.[0];
   if (r !== undefined && typeof r.id === 'string') {
@@ -160,10 +150,7 @@ async function uniqueUpsert(
   };
 }
 
-/**
- * Ids of at most two records whose property equals the value, through CRM search (its own
- * 5-per-second pacing). The value travels as a JSON string in the filter, never spliced into text.
- */
+/** Ids of at most two records whose property equals the value (a JSON filter value, never spliced). */
 async function search(
   api: HubSpotApi,
   object: ObjectRef,

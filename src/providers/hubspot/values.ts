@@ -5,7 +5,7 @@ import type { PropertyInfo } from './connection-state.ts';
 const DAY_MS = 86_400_000;
 
 /** A value HubSpot will take, or the per-record error that says why not and what would do. */
-export type Formatted = { ok: true; value: string } | { ok: false; error: RecordError };
+type Formatted = { ok: true; value: string } | { ok: false; error: RecordError };
 
 function refuse(property: string, code: string, message: string): Formatted {
   return { ok: false, error: { statusCode: code, message, fields: [property] } };
@@ -22,10 +22,7 @@ function instant(raw: string | number): Date | undefined {
   return Number.isNaN(d.getTime()) ? undefined : d;
 }
 
-/**
- * Remembers, per property and wrong value, the closest option: 10 000 records with the same wrong
- * value cost one edit-distance search, not 10 000.
- */
+/** The closest option per property and wrong value, remembered: one edit-distance search per value. */
 export class OptionHints {
   readonly #memo = new Map<string, string | null>();
 
@@ -54,19 +51,7 @@ function option(property: PropertyInfo, part: string): string | undefined {
   )?.value;
 }
 
-/**
- * A client's value in the string HubSpot stores for the property's type:
- * - `null` or `""` clears the property;
- * - number: a finite number or numeric text;
- * - bool: `true`/`false` (booleans or text, any case);
- * - date: `YYYY-MM-DD` from that text, an ISO instant or epoch milliseconds, which must fall on
- *   midnight UTC (HubSpot refuses other times for a date);
- * - datetime: ISO 8601 in UTC with milliseconds, from ISO text, a bare date (midnight UTC) or epoch ms;
- * - enumeration: each value (an array, or `;`-separated text for multiple checkboxes) must be one of
- *   the options, matched by value or, ignoring case, by value or label; a wrong one names the
- *   closest option. Options kept elsewhere (`externalOptions`) are left to HubSpot.
- * Anything else is sent as text.
- */
+/** A client's value as HubSpot stores it for the type (`null` or `""` clears); dates at midnight UTC only. */
 export function formatValue(property: PropertyInfo, raw: unknown, hints: OptionHints): Formatted {
   const name = property.name;
   if (raw === null || raw === '') return { ok: true, value: '' };

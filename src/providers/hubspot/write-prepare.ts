@@ -7,14 +7,12 @@ import { HUBSPOT_PROFILE } from './profile.ts';
 import { formatValue, OptionHints } from './values.ts';
 import { type CreateAssociation, failed, malformedId, type Outcome, type Prepared } from './write-results.ts';
 
-// Records of an insert or update checked against the type's properties and formatted for HubSpot.
-
 /** Where a write's unknown property names send the client. */
 export const describeHint = (object: ObjectRef) => `. POST /v1/describe/${object.name} lists its properties.`;
 
 export const ID_KEYS = new Set(['id', 'hs_object_id']);
 
-/** Keys of HubSpot's record shape (as get answers it) around `properties`; none is a property. */
+/** Keys of HubSpot's record shape around `properties`; none is a property. */
 const RECORD_SHAPE_KEYS = new Set([
   'createdat',
   'updatedat',
@@ -24,10 +22,7 @@ const RECORD_SHAPE_KEYS = new Set([
   'associations',
 ]);
 
-/**
- * A record as get returned it (`{"id", "properties": {…}, "createdAt", …}`) as the flat record an
- * update takes: its id and its properties. Any other record is returned as is.
- */
+/** A record as get returned it, flattened to its id and properties; any other record as is. */
 function unwrapRecordShape(record: unknown): unknown {
   if (!isRecord(record) || !isRecord(record['properties'])) return record;
   const flat: Record<string, unknown> = {};
@@ -40,29 +35,22 @@ function unwrapRecordShape(record: unknown): unknown {
   return flat;
 }
 
-/**
- * Checks and formats the records of an insert or update: unknown property names fail the request
- * (400 with hints, like Salesforce's unknown fields); a value HubSpot would refuse fails its record
- * only. Inserts refuse ids; updates need an `id` of digits.
- */
+/** Unknown property names fail the request (400 with hints); a value HubSpot would refuse, its record. */
 export async function prepare(
   api: HubSpotApi,
   object: ObjectRef,
   records: unknown[],
   mode: 'insert' | 'update',
 ): Promise<{ prepared: Prepared[]; refused: Outcome }> {
-  // Each record split into its id, its values and (inserts, checked) its `associations`, which
-  // HubSpot's update body has none of; each property name kept with the path of its first use.
-  // Records sent back as get returned them carry read-only values (createdate, …): those are
-  // dropped rather than refused, since the client did not choose to send them.
+  // Records sent back as get returned them carry read-only values the client did not choose:
+  // those are dropped rather than refused.
   const names = new Map<string, string>();
   const split = records.map((r, index) => {
     const flat = mode === 'update' ? unwrapRecordShape(r) : r;
-    const { rest, associations } = isRecord(flat)
-      ? mode === 'insert'
+    const { rest, associations } =
+      mode === 'insert' && isRecord(flat)
         ? takeAssociations(flat, index)
-        : { rest: flat, associations: undefined }
-      : { rest: {}, associations: undefined };
+        : { rest: isRecord(flat) ? flat : {}, associations: undefined };
     let id: string | undefined;
     const values: Array<[string, unknown]> = [];
     for (const [key, raw] of Object.entries(rest)) {
@@ -81,7 +69,6 @@ export async function prepare(
   });
   const byLower = await checkedProperties(api, object, [...names], describeHint(object));
 
-  // Each record formatted for HubSpot, or refused (a value HubSpot would refuse, a malformed id).
   const hints = new OptionHints();
   const prepared: Prepared[] = [];
   const refused: Outcome = new Map();
@@ -99,13 +86,7 @@ export async function prepare(
       errors.unshift(malformedId(String(id), ['id']));
     }
     if (errors.length > 0) refused.set(index, failed(id, errors));
-    else
-      prepared.push({
-        index,
-        ...(id === undefined ? {} : { id }),
-        properties,
-        ...(associations && { associations }),
-      });
+    else prepared.push({ index, id, properties, associations });
   }
   return { prepared, refused };
 }

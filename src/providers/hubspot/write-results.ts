@@ -1,19 +1,10 @@
 import type { RecordError, SaveResult } from '../../domain/operations.ts';
 import { ApiError } from '../../errors/index.ts';
 import { isRecord } from '../../lib/is-record.ts';
-import type { JobHook } from '../adapter.ts';
 import { type OutboundResponse, parseJson } from '../client/types.ts';
 import { CrmError, callFailure } from '../errors.ts';
 
-// What HubSpot's batch writes answer, mapped back to the records of the request.
-
-/**
- * `associations` in an insert or upsert record, in HubSpot's own create-body shape
- * (`PublicAssociationsForObject[]`: `[{"to": {"id"}, "types": [{"associationCategory",
- * "associationTypeId"}]}]`), sent with the create as HubSpot takes it. HubSpot sets associations
- * only on create (its update and upsert bodies have none).
- * https://developers.hubspot.com/docs/api-reference/latest/crm/using-object-apis
- */
+/** A create's `associations`, in HubSpot's create-body shape (HubSpot sets them only on create). */
 export interface CreateAssociation {
   to: { id: string };
   types: Array<{ associationCategory?: string; associationTypeId: number }>;
@@ -24,7 +15,6 @@ export interface Prepared {
   index: number;
   id?: string;
   properties: Record<string, string>;
-  /** Inserts only: HubSpot's create-body `associations`, sent as they came. */
   associations?: CreateAssociation[];
 }
 
@@ -48,10 +38,8 @@ export const fail = (statusCode: string, message: string, fields: string[] = [])
   fields,
 });
 
-/** A record HubSpot wrote. */
 export const written = (id: string): SaveResult => ({ id, success: true, errors: [] });
 
-/** A record that failed, with its id when it has one. */
 export const failed = (id: string | undefined, errors: RecordError[]): SaveResult => ({
   ...(id === undefined ? {} : { id }),
   success: false,
@@ -61,7 +49,7 @@ export const failed = (id: string | undefined, errors: RecordError[]): SaveResul
 export const malformedId = (id: string, fields: string[] = []): RecordError =>
   fail('MALFORMED_ID', `"${id.slice(0, 50)}" is not a HubSpot record id (decimal digits).`, fields);
 
-/** The list in slices of at most `size` (HubSpot's batch endpoints take 100 inputs). */
+/** The list in slices of at most `size`. */
 export function chunks<T>(list: T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
@@ -96,11 +84,7 @@ export function contextList(entry: HubSpotErrorEntry, key: string): string[] {
   return Array.isArray(v) ? v.map(String) : [];
 }
 
-/**
- * A batch answer mapped back to request positions. Inputs carry their position as
- * `objectWriteTraceId`; results and failed inputs are found by it (HubSpot answers in no particular
- * order), failed updates HubSpot names only by id (`OBJECT_NOT_FOUND` with `context.ids`) by id.
- */
+/** HubSpot answers in no order: results mapped back by `objectWriteTraceId`, or by id (failed updates). */
 export function mapBatchAnswer(batch: Prepared[], body: BatchAnswer): Outcome {
   const byTrace = new Map(batch.map((p) => [String(p.index), p]));
   const byId = new Map(batch.flatMap((p) => (p.id === undefined ? [] : [[p.id, p] as const])));
@@ -140,8 +124,8 @@ export function namesRecordValues(response: OutboundResponse): boolean {
 }
 
 /**
- * The entry each record (or association link) of a call that failed as a whole gets. Association
- * calls are resent like reads, so a link's entry only says the call failed.
+ * The entry of each record (or link) of a failed call; link calls are resent like reads, so a link's
+ * entry only says the call failed.
  */
 export function failedCall(error: unknown, what: string, subject: 'record' | 'link' = 'record'): RecordError {
   if (error instanceof ApiError && error.code === 'crm_rate_limited') {
@@ -161,24 +145,4 @@ export function failedCall(error: unknown, what: string, subject: 'record' | 'li
   const entry = callFailure('HubSpot', error, what, own);
   if (entry === undefined) throw error;
   return entry;
-}
-
-/** Results in request order; a record HubSpot's answers never named is answered UNREPORTED. */
-export function inOrder(count: number, outcome: Outcome, prepared: Prepared[]): SaveResult[] {
-  const ids = new Map(prepared.map((p) => [p.index, p.id]));
-  return Array.from({ length: count }, (_, i) => outcome.get(i) ?? failed(ids.get(i), [UNREPORTED]));
-}
-
-/** Counts of a job's records as batches finish, reported to the job when there is one. */
-export function progressOf(job: JobHook | undefined) {
-  const counts = { processed: 0, succeeded: 0, failed: 0 };
-  return (results: Iterable<SaveResult>) => {
-    if (job === undefined) return;
-    for (const r of results) {
-      counts.processed++;
-      if (r.success) counts.succeeded++;
-      else counts.failed++;
-    }
-    job.progress({ ...counts });
-  };
 }

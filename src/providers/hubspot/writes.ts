@@ -16,35 +16,30 @@ import {
   fail,
   failed,
   failedCall,
-  type HubSpotErrorEntry,
-  inOrder,
   malformedId,
   mapBatchAnswer,
   namesRecordValues,
   type Outcome,
   type Prepared,
-  progressOf,
   recordErrors,
+  UNREPORTED,
   written,
 } from './write-results.ts';
 
-/** HubSpot's batch endpoints take at most 100 inputs. */
 const BATCH = HUBSPOT_PROFILE.batchWriteMaxInputs;
 
-// After a create or upsert whose answer was lost: HubSpot is asked what it holds before answering.
-
-/** How long before the send a record's creation still counts as the call's own (clock skew with HubSpot). */
+/** Clock skew with HubSpot allowed when judging whether a record was created by our call. */
 const SKEW_MS = 5 * 60 * 1000;
 
-/** Whether a record found after a lost answer was created by the call sent at `sentAt` (less the skew). */
+/** Whether a record found after a lost answer was created by the call sent at `sentAt`. */
 export function createdSinceSend(record: { createdAt: number }, sentAt: number): boolean {
   return record.createdAt >= sentAt - SKEW_MS;
 }
 
-/** Case-folded: HubSpot stores emails in lower case, and a unique value matches regardless of case. */
+/** HubSpot stores emails in lower case, and a unique value matches regardless of case. */
 const fold = (v: string) => v.trim().toLowerCase();
 
-/** The records holding these values of a unique property: value (folded) → id and creation time. */
+/** The records holding these values of a unique property, by folded value. */
 export async function findByUnique(
   api: HubSpotApi,
   object: ObjectRef,
@@ -78,12 +73,8 @@ const notWritten = (property: string, existing?: string): SaveResult => ({
 });
 
 /**
- * The records of a create batch whose answer was lost, looked up by a unique property: a contact's
- * `email`, else the first property with unique values that a record carries. A record
- * found and created since the send (less the skew) was written; a record not found, or found
- * created earlier (HubSpot refuses a second record with the value), was not. Records without a
- * value, or sharing one with another record of the batch, are left out (their outcome stays
- * unknown), as are all records when there is no such property or HubSpot cannot be asked.
+ * A create batch whose answer was lost, looked up by a unique property: found and created since the
+ * send, written; absent or older (HubSpot refuses a duplicate), not written; others stay unknown.
  */
 async function reconcileCreates(
   api: HubSpotApi,
@@ -116,9 +107,7 @@ async function reconcileCreates(
   return out;
 }
 
-// The batch loop of inserts, updates and deletes.
-
-/** Splits into batches of at most 100 such that no id appears twice in one round (HubSpot refuses that). */
+/** Batches of at most 100 in rounds, no id twice in one round (HubSpot refuses that). */
 function rounds(prepared: Prepared[]): Prepared[][][] {
   const byRound: Prepared[][] = [];
   const seen = new Map<string, number>();
@@ -132,11 +121,7 @@ function rounds(prepared: Prepared[]): Prepared[][][] {
   return byRound.map((list) => chunks(list, BATCH));
 }
 
-/**
- * One create or update batch. A refusal of the whole call that names record values (a 409
- * duplicate, a 400 with property errors) wrote nothing, so the batch is split and sent again until
- * the refused records stand alone; any other failure fails the batch's records.
- */
+/** One create or update batch; a refusal naming record values wrote nothing, so the batch is split. */
 async function writeBatch(
   api: HubSpotApi,
   object: ObjectRef,
@@ -151,10 +136,11 @@ async function writeBatch(
       method: 'POST',
       path: `/crm/v3/objects/${encodeURIComponent(object.path)}/batch/${kind}`,
       body: {
+        // Keys left undefined are not sent.
         inputs: batch.map((p) => ({
-          ...(p.id === undefined ? {} : { id: p.id }),
+          id: p.id,
           properties: p.properties,
-          ...(p.associations === undefined ? {} : { associations: p.associations }),
+          associations: p.associations,
           objectWriteTraceId: String(p.index),
         })),
       },
@@ -162,7 +148,10 @@ async function writeBatch(
       label: `hubspot.objects.batch.${kind}`,
     });
     if (response.status !== 200 && response.status !== 201 && response.status !== 207) {
-      if (namesRecordValues(response) && batch.length > 1) {
+      if (namesRecordValues(response)) {
+        const [p] = batch as [Prepared];
+        if (batch.length === 1)
+          return new Map([[p.index, failed(p.id, recordErrors(parseJson(response) ?? {}))]]);
         const half = Math.ceil(batch.length / 2);
         const [a, b] = await Promise.all([
           writeBatch(api, object, kind, batch.slice(0, half)),
@@ -170,16 +159,10 @@ async function writeBatch(
         ]);
         return new Map([...a, ...b]);
       }
-      if (namesRecordValues(response)) {
-        const body = parseJson<HubSpotErrorEntry>(response) ?? {};
-        const p = batch[0] as Prepared;
-        return new Map([[p.index, failed(p.id, recordErrors(body))]]);
-      }
       throw crmErrorFromResponse('hubspot', response, `${what} of ${object.name}`);
     }
   } catch (error) {
     const entry = failedCall(error, what);
-    // A create whose answer was lost: what HubSpot holds now says, for records it can find.
     const found =
       kind === 'create' && entry.statusCode === 'CRM_PROXY_OUTCOME_UNKNOWN'
         ? await reconcileCreates(api, object, batch, sentAt)
@@ -189,7 +172,7 @@ async function writeBatch(
   return mapBatchAnswer(batch, parseJson<BatchAnswer>(response) ?? {});
 }
 
-/** What the records of a batch a job does not send are answered. */
+/** The records of an interrupted create batch a resumed job does not resend. */
 const UNKNOWN = fail(
   'CRM_PROXY_OUTCOME_UNKNOWN',
   'The service stopped while this batch was being sent to HubSpot, so HubSpot may or may not have created the record; it was not sent again. Search HubSpot for it before sending it again.',
@@ -197,12 +180,8 @@ const UNKNOWN = fail(
 const CANCELLED = fail('CRM_PROXY_CANCELLED', 'The job was cancelled before this record was sent.');
 
 /**
- * Batches round after round (a repeated id's later write wins), the batches of a round in
- * parallel, the job's progress reported as each finishes. In a durable job each batch is journaled:
- * `sending` before the call, its results after. A job resumed after a crash reuses answered
- * batches; a batch that was being sent may have reached HubSpot: resendable ones (updates, archives)
- * are sent again, creates are not (HubSpot has no way to find what a lost create made), and their
- * records are answered `CRM_PROXY_OUTCOME_UNKNOWN`.
+ * Rounds in order (a repeated id's later write wins), a round's batches in parallel, journaled in a
+ * durable job; a resumed job resends interrupted batches only when `resendable`.
  */
 async function inRounds<T, K extends string | number>(
   job: JobHook | undefined,
@@ -225,13 +204,17 @@ async function inRounds<T, K extends string | number>(
     return new Map(await steps.run(key, async () => [...(await batch.send(items))]));
   };
   const out = new Map<K, SaveResult>();
-  const report = progressOf(job);
+  const counts = { processed: 0, succeeded: 0, failed: 0 };
   for (const [n, round] of rounds.entries()) {
     const done = await Promise.all(
       round.map(async (items, k) => {
         const keys = batch.keys(items);
         const m = await journaled(items, keys, batch.journalKey(n, k, keys));
-        report(m.values());
+        if (job !== undefined) {
+          for (const r of m.values()) counts[r.success ? 'succeeded' : 'failed']++;
+          counts.processed += m.size;
+          job.progress({ ...counts });
+        }
         return m;
       }),
     );
@@ -255,7 +238,10 @@ export async function saveRecords(
     resendable: kind === 'update',
     send: (batch) => writeBatch(api, object, kind, batch),
   });
-  return inOrder(records.length, new Map([...refused, ...sent]), prepared);
+  const outcome = new Map([...refused, ...sent]);
+  const ids = new Map(prepared.map((p) => [p.index, p.id]));
+  // A record HubSpot's answers never named.
+  return records.map((_, i) => outcome.get(i) ?? failed(ids.get(i), [UNREPORTED]));
 }
 
 /** Which of these ids (at most 100) are live records: one batch/read. */
@@ -264,19 +250,7 @@ export async function existing(api: HubSpotApi, object: ObjectRef, ids: string[]
   return new Set(results.flatMap((r) => (typeof r.id === 'string' ? [r.id] : [])));
 }
 
-const notFound = (object: ObjectRef, id: string): SaveResult =>
-  failed(id, [
-    fail(
-      'OBJECT_NOT_FOUND',
-      `HubSpot has no live ${object.name} record with id ${id} (never existed, or already deleted).`,
-    ),
-  ]);
-
-/**
- * One archive batch. HubSpot's batch archive answers 204 whether or not an id exists, so the
- * batch's ids are read first: ids that are not live records fail as not found instead of
- * passing for deleted.
- */
+/** One archive batch. HubSpot answers 204 for ids that do not exist, so the ids are read first. */
 async function archiveBatch(
   api: HubSpotApi,
   object: ObjectRef,
@@ -285,8 +259,12 @@ async function archiveBatch(
   const out = new Map<string, SaveResult>();
   try {
     const live = await existing(api, object, ids);
-    for (const id of ids) if (!live.has(id)) out.set(id, notFound(object, id));
     const send = ids.filter((id) => live.has(id));
+    for (const id of ids) {
+      if (live.has(id)) continue;
+      const message = `HubSpot has no live ${object.name} record with id ${id} (never existed, or already deleted).`;
+      out.set(id, failed(id, [fail('OBJECT_NOT_FOUND', message)]));
+    }
     if (send.length === 0) return out;
     await api.json({
       method: 'POST',
@@ -329,10 +307,7 @@ async function deleteRecords(
   return { data: input.ids.map((id) => results.get(id) ?? failed(id, [malformedId(id)])) };
 }
 
-/**
- * HubSpot writes: insert, update and delete (archive), in batches of 100 run in parallel
- * under the connection's pacer and concurrency cap. Every result lands at its record's position.
- */
+/** Insert, update and delete (archive) in parallel batches of 100; results in request order. */
 export function hubspotWrites(hs: PerConnectionState) {
   const save =
     (mode: 'insert' | 'update') =>
