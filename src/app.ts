@@ -20,11 +20,8 @@ import type { ApiApp, RouteServices } from './http/routes/types.ts';
 import { SHARED_SCHEMAS } from './http/schemas/answers.ts';
 
 /**
- * Builds the Fastify app from a context; never listens.
- *
- * Body limit (JSON routes; pass-through streams and is not parsed): the largest request is an
- * insert/update of 10,000 records, and a typical CRM record is a few hundred bytes of JSON, so the
- * default 8 MiB holds 10,000 records of ~800 bytes. Bigger loads go as several requests.
+ * Builds the Fastify app from a context; never listens. The JSON body limit (default 8 MiB) holds
+ * the largest request, 10,000 records of ~800 bytes; the pass-through streams and is not bound by it.
  */
 export function buildApp(ctx: AppContext): ApiApp {
   const connections = connectionLimits(ctx.config.limits, ctx.logger);
@@ -48,8 +45,7 @@ export function buildApp(ctx: AppContext): ApiApp {
   }).withTypeProvider<TypeBoxTypeProvider>();
   connections.attach(app);
 
-  // Each concern is a plugin (fastify-plugin: named, with its dependencies), registered in the
-  // order its hooks must run.
+  // One plugin per concern, registered in the order its hooks must run.
   app.register(requestId);
   if (ctx.metrics !== null) app.register(requestMetrics, { metrics: ctx.metrics });
   // Before any scope is made: a scope made earlier would not carry the request log's decorator.

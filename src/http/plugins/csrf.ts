@@ -22,12 +22,8 @@ function formToken(request: FastifyRequest): string | undefined {
 }
 
 /**
- * CSRF protection for the forms of one scope (needs @fastify/cookie on it or a parent). Tokens
- * are salted hashes of a secret kept in the cookie `secretCookie` (HttpOnly, SameSite=Strict, on
- * `path`): `reply.generateCsrf()` makes one per page and sets the secret when the browser has none.
- * With `signed`, the secret cookie is signed with the scope's cookie secrets.
- * Every POST of the scope must carry a token of that secret in its `_csrf` form field, else it is
- * refused before validation and its handler (a 403 error for the scope's error handler).
+ * CSRF protection for the forms of one scope (needs @fastify/cookie): the secret lives in the
+ * private cookie `secretCookie`, and every POST must carry a token of it in `_csrf`, else 403.
  */
 export async function registerCsrf(
   scope: FastifyInstance,
@@ -35,8 +31,7 @@ export async function registerCsrf(
 ): Promise<void> {
   await scope.register(csrfProtection, {
     cookieKey: options.secretCookie,
-    // Signed: a secret the server did not issue fails its signature and counts as none (a fresh
-    // one is issued with the next form), so a planted cookie cannot choose the secret.
+    // Signed, a planted cookie cannot choose the secret: it fails its signature and counts as none.
     cookieOpts: { ...privateCookie(options.path, false), signed: options.signed === true },
     getToken: formToken,
     // A refused form is an answer, not an incident.

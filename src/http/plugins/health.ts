@@ -1,10 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
-/**
- * Liveness (the process answers) and readiness (the store answers and we are not shutting down).
- * A degraded Redis shows in the details but keeps the instance ready: it serves with per-instance limits.
- */
+/** Liveness and readiness. A degraded Redis shows in the details but keeps the instance ready. */
 export const health = fp(
   async (
     app: FastifyInstance,
@@ -12,7 +9,7 @@ export const health = fp(
       isReady: () => Promise<boolean>;
       draining: () => boolean;
       /** Parts that may be degraded without making the instance unready (a shared Redis). */
-      details?: () => Record<string, string>;
+      details: () => Record<string, string>;
     },
   ) => {
     app.get('/healthz', async () => ({ status: 'ok' }));
@@ -20,7 +17,7 @@ export const health = fp(
       if (options.draining()) return reply.code(503).send({ status: 'shutting_down' });
       const ready = await options.isReady();
       const status = ready ? 'ready' : 'store_unavailable';
-      const extra = options.details?.() ?? {};
+      const extra = options.details();
       // Details only when there is more than the store to report (Redis configured).
       if (Object.keys(extra).length === 0) return reply.code(ready ? 200 : 503).send({ status });
       const details = { store: ready ? 'ok' : 'unavailable', ...extra };

@@ -19,21 +19,19 @@ interface OpenApiOptions {
   servers: Array<{ url: string; description: string }>;
   /** A proxy in front terminates TLS: the instance's own URL is `https://`. */
   behindTls: boolean;
-  /** The registered CRMs, in registry order: whose handler tables offer an operation, and their notes on it. */
+  /** The registered CRMs: which offer each operation, and their notes on it. */
   adapters: readonly CrmAdapter[];
 }
 
-/** What `withInstance` reads of a document: its servers. */
 type WithServers = { servers: Array<{ url: string; description?: string }> };
 
-/** Example request and answers of one operation (docs/examples/operations.json, by operationId). */
+/** An operation's examples (docs/examples/operations.json, by operationId). */
 interface OperationExample {
   params?: Record<string, string>;
   request?: unknown;
   responses: Record<string, unknown>;
 }
 
-// The examples are data beside the docs (docs/examples/), read once when the app is built.
 const EXAMPLES_DIR = new URL('../../../docs/examples/', import.meta.url);
 const readExample = (name: string): unknown => JSON.parse(readFileSync(new URL(name, EXAMPLES_DIR), 'utf8'));
 
@@ -58,9 +56,8 @@ function errorExamples(): Record<string, unknown> {
 }
 
 /**
- * The operations' example requests and answers, under `components.examples` as
- * `<operationId>.request` and `<operationId>.<status>`. Operations refer to them: the plugin
- * would read an example's own keys (`properties` in a search) as schema keywords.
+ * The operations' examples as `components.examples` (`<operationId>.request`, `<operationId>.<status>`),
+ * referred to: inline, the plugin would read their keys (`properties`) as schema keywords.
  */
 function operationExamples(examples: Record<string, OperationExample>): Record<string, unknown> {
   return Object.fromEntries(
@@ -85,11 +82,8 @@ const joined = (items: readonly string[]) =>
   items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 
 /**
- * The API document at `GET /openapi.json`, built by @fastify/swagger from the routes' schemas
- * (`schema.response` included, the schemas that serialize the answers). Routes without an
- * `operationId` are not part of the API. The per-route `transform` adds what lives outside the
- * code: the examples of docs/examples/, and from the provider registry the CRMs that offer each
- * operation and their notes on it.
+ * `GET /openapi.json`, from the routes' schemas (routes without an `operationId` are hidden), plus
+ * the examples of docs/examples/ and, per operation, the CRMs that offer it and their notes.
  */
 export const openApi = fp(
   async (app: FastifyInstance, options: OpenApiOptions) => {

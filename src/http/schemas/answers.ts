@@ -83,9 +83,12 @@ export const SHARED_SCHEMAS = [ErrorBody, JobSchema, RecordResult];
 export const ref = (id: string, description?: string) =>
   Type.Unsafe<unknown>({ $ref: id, ...(description === undefined ? {} : { description }) });
 
+/** The answer `{data: …}`. */
+export const dataAnswer = (schema: TSchema, description: string) =>
+  Type.Object({ data: schema }, { description });
+
 /** `{data: [per-record result]}`, the answer of every write. */
-export const WriteResults = (description: string) =>
-  Type.Object({ data: Type.Array(ref('RecordResult')) }, { description });
+export const WriteResults = (description: string) => dataAnswer(Type.Array(ref('RecordResult')), description);
 
 /** A success answer with no JSON body (HTML, a stream, or nothing). */
 export const noBody = (description: string) => Type.Unsafe<unknown>({ type: 'null', description });

@@ -5,7 +5,7 @@ import type { OperatorService } from '../../../admin/operators.ts';
 import type { AdminService } from '../../../admin/service.ts';
 import { ApiError } from '../../../errors/index.ts';
 import { wholeNumber } from '../../../lib/whole-number.ts';
-import { answers, noBody } from '../../schemas/answers.ts';
+import { answers, dataAnswer as data, noBody } from '../../schemas/answers.ts';
 import { type ApiApp, typed } from '../types.ts';
 import {
   ConnectionView,
@@ -20,9 +20,6 @@ import {
   UsageQuery,
   UsageSeries,
 } from './schemas.ts';
-
-/** The answer `{ data: … }` of an admin route. */
-const data = (schema: TSchema, description: string) => Type.Object({ data: schema }, { description });
 
 /**
  * The options of an admin route: its OpenAPI operation under the Admin tag, operator-key
