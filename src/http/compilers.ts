@@ -9,9 +9,8 @@ const validatorsFromPool = AjvCompiler();
 const serializerFactory = SerializerSelector();
 
 /**
- * Fastify's validator compiler (Ajv), compiling each route's schema on its first request rather
- * than at start-up: a service (or a test) that never calls a route never pays for its schema.
- * Fastify reads a failed validation's `errors` from the function it was given, so they are copied.
+ * Fastify's validator compiler, compiling a route's schema on its first request, not at start-up.
+ * Fastify reads `errors` from the function it was given, so they are copied.
  */
 export const buildValidator: BuildValidator = (externalSchemas, options) => {
   const compile = validatorsFromPool(externalSchemas, options);

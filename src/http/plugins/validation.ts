@@ -44,10 +44,7 @@ const LIMIT_PATHS: Record<string, 'too_many_records' | 'too_many_ids'> = {
   '/data/ids': 'too_many_ids',
 };
 
-/**
- * Turns schema validation errors into one ApiError naming every failing field with its path.
- * A breached record/id limit gets its own code naming the limit, so a client can split the request.
- */
+/** One ApiError naming every failing field; a breached record/id limit gets its own code, to split by. */
 export function validationError(errors: FastifySchemaValidationError[], context: string): ApiError {
   if (context === 'params') {
     return new ApiError(

@@ -23,9 +23,8 @@ export function register(app: ApiApp, ctx: RouteServices): void {
     });
     return sendFlowAnswer(reply, answer);
   });
-  // A one-time connect link: the secret in the path is the credential (the request log masks it).
-  // A landing page naming the service, the CRM and what will be shared, whose Continue link
-  // (`?continue=1`) redirects to the consent page; or a page saying why the link cannot be used.
+  // A one-time connect link, its secret the credential (masked in the request log): a landing page
+  // whose Continue (`?continue=1`) redirects to the consent page, or why the link cannot be used.
   app.get<{ Params: { secret: string }; Querystring: { continue?: string } }>(
     '/connect/:secret',
     async (request, reply) => {

@@ -129,11 +129,6 @@ export function register(app: ApiApp, ctx: RouteServices): void {
       return { data: await runOperation(ctx.operations, connection, 'countries', {}, { all: true }) };
     },
   );
-  customFieldRoute(app, ctx);
-}
-
-/** The one metadata write: a custom field, its answer kept under an Idempotency-Key. */
-function customFieldRoute(app: ApiApp, ctx: RouteServices): void {
   app.post(
     '/v1/object/add_custom_field/:object_name',
     {
