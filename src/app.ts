@@ -63,11 +63,7 @@ export function buildApp(ctx: AppContext): ApiApp {
   });
   app.register(docsPage, { behindTls: ctx.config.behindTls });
   const shutdown = { draining: false };
-  app.register(health, {
-    isReady: () => ctx.isReady(),
-    draining: () => shutdown.draining,
-    details: () => ctx.readinessDetails(),
-  });
+  app.register(health, { ctx, state: shutdown });
   app.register(v1Routes, { services: routeServices(ctx) });
   app.register(adminRoutes, { operators: ctx.operators, admin: ctx.admin });
   app.register(consoleRoutes, { ctx });

@@ -14,13 +14,6 @@ const REFUSALS = new Set(['FST_CSRF_MISSING_SECRET', 'FST_CSRF_INVALID_TOKEN']);
 /** A POST refused for a missing or wrong token (both answer 403). */
 export const isCsrfRefusal = (error: FastifyError): boolean => REFUSALS.has(error.code);
 
-function formToken(request: FastifyRequest): string | undefined {
-  const token = (request.body as Partial<Record<typeof CSRF_FIELD, unknown>> | null | undefined)?.[
-    CSRF_FIELD
-  ];
-  return typeof token === 'string' ? token : undefined;
-}
-
 /**
  * CSRF protection for the forms of one scope (needs @fastify/cookie): the secret lives in the
  * private cookie `secretCookie`, and every POST must carry a token of it in `_csrf`, else 403.
@@ -33,7 +26,10 @@ export async function registerCsrf(
     cookieKey: options.secretCookie,
     // Signed, a planted cookie cannot choose the secret: it fails its signature and counts as none.
     cookieOpts: { ...privateCookie(options.path, false), signed: options.signed === true },
-    getToken: formToken,
+    getToken: (request: FastifyRequest) => {
+      const token = (request.body as Record<string, unknown> | null | undefined)?.[CSRF_FIELD];
+      return typeof token === 'string' ? token : undefined;
+    },
     // A refused form is an answer, not an incident.
     logLevel: 'info',
   });

@@ -77,10 +77,6 @@ const exampleRef = (name: string) => ({
   [name.split('.').at(-1) ?? name]: { $ref: `#/components/examples/${name}` },
 });
 
-/** "a", "a and b", "a, b and c". */
-const joined = (items: readonly string[]) =>
-  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-
 /**
  * `GET /openapi.json`, from the routes' schemas (routes without an `operationId` are hidden), plus
  * the examples of docs/examples/ and, per operation, the CRMs that offer it and their notes.
@@ -88,7 +84,8 @@ const joined = (items: readonly string[]) =>
 export const openApi = fp(
   async (app: FastifyInstance, options: OpenApiOptions) => {
     const examples = readExample('operations.json') as Record<string, OperationExample>;
-    const names = joined(options.adapters.map((a) => a.profile.displayName));
+    // "a, b and c".
+    const names = new Intl.ListFormat('en-GB').format(options.adapters.map((a) => a.profile.displayName));
     app.register(fastifySwagger, {
       openapi: {
         openapi: '3.1.0',
