@@ -16,7 +16,7 @@ import { genRequestId, requestId } from './http/plugins/request-id.ts';
 import { requestLog } from './http/plugins/request-log.ts';
 import { adminRoutes } from './http/routes/admin/index.ts';
 import { v1Routes } from './http/routes/index.ts';
-import type { ApiApp, RouteServices } from './http/routes/types.ts';
+import type { ApiApp } from './http/routes/types.ts';
 import { SHARED_SCHEMAS } from './http/schemas/answers.ts';
 
 /**
@@ -64,24 +64,22 @@ export function buildApp(ctx: AppContext): ApiApp {
   app.register(docsPage, { behindTls: ctx.config.behindTls });
   const shutdown = { draining: false };
   app.register(health, { ctx, state: shutdown });
-  app.register(v1Routes, { services: routeServices(ctx) });
+  // The API routes get only the services they use, never the whole context.
+  app.register(v1Routes, {
+    services: {
+      auth: ctx.auth,
+      rateLimiter: ctx.rateLimiter,
+      operations: ctx.operations,
+      jobs: ctx.jobs,
+      jobReads: ctx.store.jobs,
+      idempotency: ctx.idempotency,
+      connectFlow: ctx.connect,
+      bodyLimit: ctx.bodyLimit,
+      behindTls: ctx.config.behindTls,
+    },
+  });
   app.register(adminRoutes, { operators: ctx.operators, admin: ctx.admin });
   app.register(consoleRoutes, { ctx });
   app.register(draining, { state: shutdown });
   return app;
-}
-
-/** The services the API routes use, and only those: a route never holds the whole context. */
-function routeServices(ctx: AppContext): RouteServices {
-  return {
-    auth: ctx.auth,
-    rateLimiter: ctx.rateLimiter,
-    operations: ctx.operations,
-    jobs: ctx.jobs,
-    jobReads: ctx.store.jobs,
-    idempotency: ctx.idempotency,
-    connectFlow: ctx.connect,
-    bodyLimit: ctx.bodyLimit,
-    behindTls: ctx.config.behindTls,
-  };
 }

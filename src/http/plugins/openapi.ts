@@ -84,7 +84,6 @@ const exampleRef = (name: string) => ({
 export const openApi = fp(
   async (app: FastifyInstance, options: OpenApiOptions) => {
     const examples = readExample('operations.json') as Record<string, OperationExample>;
-    // "a, b and c".
     const names = new Intl.ListFormat('en-GB').format(options.adapters.map((a) => a.profile.displayName));
     app.register(fastifySwagger, {
       openapi: {

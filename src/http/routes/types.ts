@@ -27,5 +27,3 @@ export interface RouteServices {
   /** Behind a TLS-terminating proxy: cookies are `Secure` even on plain HTTP. */
   behindTls: boolean;
 }
-
-export type RegisterRoute = (app: ApiApp, services: RouteServices) => void;
