@@ -8,10 +8,7 @@ type BuildSerializer = SerializerSelector.SerializerFactory;
 const validatorsFromPool = AjvCompiler();
 const serializerFactory = SerializerSelector();
 
-/**
- * Fastify's validator compiler, compiling a route's schema on its first request, not at start-up.
- * Fastify reads `errors` from the function it was given, so they are copied.
- */
+/** Compiles a route's schema on first use; Fastify reads `errors` off the function given, so copy them. */
 export const buildValidator: BuildValidator = (externalSchemas, options) => {
   const compile = validatorsFromPool(externalSchemas, options);
   return (route) => {

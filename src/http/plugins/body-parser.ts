@@ -4,10 +4,7 @@ import { ApiError } from '../../errors/index.ts';
 import { AdmissionQueue } from '../../lib/admission.ts';
 import { MAX_DISTINCT_FIELDS } from '../../operations/field-bounds.ts';
 
-/**
- * No body of the API needs more than ~6 levels; much deeper JSON would overflow the stack of
- * whatever walks it recursively later (JSON.stringify, loggers).
- */
+/** No API body needs over ~6 levels; much deeper JSON overflows recursive walkers (JSON.stringify). */
 const MAX_JSON_DEPTH = 32;
 
 /** Keys in one JSON object: a record names at most MAX_DISTINCT_FIELDS fields, no other body more. */
@@ -55,8 +52,7 @@ export const jsonParser = fp(
       parse(request, text as string, answer);
     });
 
-    // The socket's idle timer is off while the service (not the client) holds the body back; the
-    // whole-request deadline still runs.
+    // The idle timer is off while the service holds the body back; the whole-request deadline still runs.
     app.addHook('preParsing', async (request, _reply, payload) => {
       const weight = bodyWeight(request, bodyLimit);
       if (weight === 0 || request.routeOptions.schema?.['x-crm-operation'] === 'passthrough') return payload;
@@ -105,10 +101,7 @@ export function releaseBody(request: FastifyRequest): void {
   leave();
 }
 
-/**
- * Refuses too deep or too wide JSON before the parse (JSON.parse builds such shapes far slower per
- * byte). One pass over the text; invalid JSON is left to the parse.
- */
+/** Refuses too deep or wide JSON, slow for JSON.parse, in one pass; invalid JSON is left to the parse. */
 function checkShape(text: string): void {
   const isArray: boolean[] = [false];
   /** An array's current index, an object's key count. */

@@ -4,8 +4,7 @@ import fp from 'fastify-plugin';
 import { ApiError } from '../../errors/index.ts';
 import { withInstance } from './openapi.ts';
 
-// The API reference at /docs, Swagger UI served from the installed package (works offline); "try
-// it out" calls the instance that served the page.
+// The API reference at /docs: Swagger UI from the installed package; "try it" calls this instance.
 
 /** Swagger UI's own files, icons as data: URIs, calls to this origin only; no inline script or style. */
 const DOCS_CSP = [
@@ -19,8 +18,7 @@ const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-// Narrow screens: Swagger UI's wide blocks (tables, code, the server picker) scroll inside
-// themselves instead of widening the page.
+// Narrow screens: Swagger UI's wide blocks scroll inside themselves instead of widening the page.
 const DOCS_CSS = `
 html,body{margin:0;background:#fff}
 .swagger-ui .wrapper{box-sizing:border-box;max-width:1460px;padding:0 1.25rem}

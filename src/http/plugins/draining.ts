@@ -1,10 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
-/**
- * From `close()` on, readiness answers 503 and in-flight answers carry `Connection: close`, so
- * keep-alive sockets do not hold the close open until their timeout.
- */
+/** From `close()` on: readiness 503, and `Connection: close` so keep-alive sockets do not hold the close. */
 export const draining = fp(
   async (app: FastifyInstance, { state }: { state: { draining: boolean } }) => {
     app.addHook('preClose', async () => {

@@ -6,10 +6,7 @@ import { looksLikeToken } from '../../lib/redact.ts';
 
 const INCOMING = /^[A-Za-z0-9._:-]{8,128}$/;
 
-/**
- * The caller's `X-Request-Id` when it matches the pattern (no header injection) and does not look
- * like a credential, else a fresh `req_…`.
- */
+/** The caller's `X-Request-Id` if it matches (no header injection) and is no credential, else a fresh id. */
 export function genRequestId(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
   if (typeof incoming === 'string' && INCOMING.test(incoming) && !looksLikeToken(incoming)) return incoming;

@@ -9,8 +9,7 @@ import { principalOf } from '../plugins/auth.ts';
 import { answers, ref } from '../schemas/answers.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
-// The token's durable write jobs: list them, follow one, cancel it, read its results page by page.
-// Pages are cursors this service hands out (opaque base64url JSON), `limit` a query parameter.
+// The token's write jobs: list, follow, cancel, read results; pages are opaque cursors of this service.
 
 const JobParams = Type.Object({ job_id: Type.String({ minLength: 1, maxLength: 100 }) });
 

@@ -10,8 +10,7 @@ import { ObjectNameParams } from '../schemas/common.ts';
 import { KEYED_WRITE_NOTE, KeyedWriteHeaders } from '../schemas/write-headers.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
-// The account's metadata: the global describe, one object's describe, the address countries (reads
-// that take no input but the path), and adding a custom field.
+// The describes and the address countries (no input but the path), and adding a custom field.
 
 /** Reads without input take no body; `{}` is tolerated, anything else is a mistake worth reporting. */
 function ensureNoBody(body: unknown, operation = 'Describe'): void {

@@ -7,8 +7,7 @@ import { AssociateBody, AssociationsBody } from '../schemas/bodies.ts';
 import { ObjectNameParams } from '../schemas/common.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
-// Associations between records: read them, create them (associate) and remove them (dissociate).
-// The two writes take the same links and answer one result per link.
+// Associations: read, create (associate) and remove (dissociate); the two writes take the same links.
 
 const Kind = Type.Object({
   category: Type.String(),

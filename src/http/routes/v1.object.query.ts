@@ -8,8 +8,7 @@ import { SearchBody, SoqlBody } from '../schemas/bodies.ts';
 import { CrmRecord, ObjectNameParams } from '../schemas/common.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
-// The reads that page: a query in the CRM's own language (SOQL) and a structured search of one
-// object type. Each takes a new read in `data` or the continuation of one in `cursor`.
+// The paged reads (SOQL, CRM search): a new read in `data`, or its continuation in `cursor`.
 
 const QueryPage = dataAnswer(
   Type.Object({

@@ -12,8 +12,7 @@ import {
 } from '../schemas/write-headers.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
-// The batch writes (insert, update, delete) differ only in body and text, and may run as durable
-// jobs (http/durable.ts). Upsert runs at once, its answer kept under an Idempotency-Key.
+// Batch writes differ only in body and text, and may run as jobs (durable.ts); upsert runs at once.
 
 const ROUTES = [
   {

@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 
-// The headers of durable and keyed writes (http/durable.ts), documented only: unconstrained, as the
-// route checks them with its own error codes.
+// The headers of durable and keyed writes, documented only: the route checks them with its own codes.
 
 const IdempotencyKey = Type.Optional(
   Type.String({
