@@ -35,14 +35,17 @@ interface OperationExample {
 const EXAMPLES_DIR = new URL('../../../docs/examples/', import.meta.url);
 const readExample = (name: string): unknown => JSON.parse(readFileSync(new URL(name, EXAMPLES_DIR), 'utf8'));
 
-/** One example body per error code, under `components.examples`; error answers refer to them. */
-function errorExamples(): Record<string, unknown> {
+/**
+ * `components.examples`: an error body per error code, and each operation's as `<operationId>.request`
+ * and `<operationId>.<status>`, referred to: inline, their keys would read as schema keywords.
+ */
+function componentExamples(examples: Record<string, OperationExample>): Record<string, unknown> {
   const { request_id, errors } = readExample('errors.json') as {
     request_id: string;
     errors: Record<ErrorCode, { message: string; details?: unknown[] }>;
   };
-  return Object.fromEntries(
-    ERROR_CODES.map((code) => [
+  return Object.fromEntries([
+    ...ERROR_CODES.map((code) => [
       code,
       {
         summary: `${ERROR_STATUS[code]} ${code}`,
@@ -52,16 +55,7 @@ function errorExamples(): Record<string, unknown> {
         },
       },
     ]),
-  );
-}
-
-/**
- * The operations' examples as `components.examples` (`<operationId>.request`, `<operationId>.<status>`),
- * referred to: inline, the plugin would read their keys (`properties`) as schema keywords.
- */
-function operationExamples(examples: Record<string, OperationExample>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(examples).flatMap(([operationId, example]) => [
+    ...Object.entries(examples).flatMap(([operationId, example]) => [
       ...(example.request === undefined
         ? []
         : [[`${operationId}.request`, { summary: 'Request', value: example.request }]]),
@@ -70,7 +64,7 @@ function operationExamples(examples: Record<string, OperationExample>): Record<s
         { summary: `${status} answer`, value },
       ]),
     ]),
-  );
+  ]);
 }
 
 const exampleRef = (name: string) => ({
@@ -110,7 +104,7 @@ export const openApi = fp(
                 'Operator API key `crmpk_…` (admin API only), created with `./bin/crm-proxy.mjs operators key create`.',
             },
           },
-          examples: { ...errorExamples(), ...operationExamples(examples) } as never,
+          examples: componentExamples(examples) as never,
         },
       },
       // Shared schemas (schemas/answers.ts) are components named by their `$id`.
@@ -127,7 +121,6 @@ export const openApi = fp(
 );
 
 type Schema = Record<string, unknown>;
-const JSON_TYPE = 'application/json';
 
 /** What @fastify/swagger documents for a route: its schema, with examples and the CRMs' facts. */
 function documented(
@@ -210,7 +203,7 @@ function withParamExamples(params: Schema, values: Record<string, string> | unde
 function withAnswerExample(answer: Schema, name: string): Schema {
   if (answer['content'] !== undefined) return answer;
   const { description, ...schema } = answer;
-  return { description, content: { [JSON_TYPE]: { schema, examples: exampleRef(name) } } };
+  return { description, content: { 'application/json': { schema, examples: exampleRef(name) } } };
 }
 
 // A host name, IPv4 or bracketed IPv6 address, and an optional port: nothing else is echoed back.
