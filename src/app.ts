@@ -16,15 +16,12 @@ import { genRequestId, requestId } from './http/plugins/request-id.ts';
 import { requestLog } from './http/plugins/request-log.ts';
 import { adminRoutes } from './http/routes/admin/index.ts';
 import { v1Routes } from './http/routes/index.ts';
-import type { ApiApp, RouteServices } from './http/routes/types.ts';
+import type { ApiApp } from './http/routes/types.ts';
 import { SHARED_SCHEMAS } from './http/schemas/answers.ts';
 
 /**
- * Builds the Fastify app from a context; never listens.
- *
- * Body limit (JSON routes; pass-through streams and is not parsed): the largest request is an
- * insert/update of 10,000 records, and a typical CRM record is a few hundred bytes of JSON, so the
- * default 8 MiB holds 10,000 records of ~800 bytes. Bigger loads go as several requests.
+ * Builds the Fastify app from a context; never listens. The JSON body limit (default 8 MiB) holds
+ * the largest request, 10,000 records of ~800 bytes; the pass-through streams and is not bound by it.
  */
 export function buildApp(ctx: AppContext): ApiApp {
   const connections = connectionLimits(ctx.config.limits, ctx.logger);
@@ -48,8 +45,7 @@ export function buildApp(ctx: AppContext): ApiApp {
   }).withTypeProvider<TypeBoxTypeProvider>();
   connections.attach(app);
 
-  // Each concern is a plugin (fastify-plugin: named, with its dependencies), registered in the
-  // order its hooks must run.
+  // One plugin per concern, registered in the order its hooks must run.
   app.register(requestId);
   if (ctx.metrics !== null) app.register(requestMetrics, { metrics: ctx.metrics });
   // Before any scope is made: a scope made earlier would not carry the request log's decorator.
@@ -67,29 +63,23 @@ export function buildApp(ctx: AppContext): ApiApp {
   });
   app.register(docsPage, { behindTls: ctx.config.behindTls });
   const shutdown = { draining: false };
-  app.register(health, {
-    isReady: () => ctx.isReady(),
-    draining: () => shutdown.draining,
-    details: () => ctx.readinessDetails(),
+  app.register(health, { ctx, state: shutdown });
+  // The API routes get only the services they use, never the whole context.
+  app.register(v1Routes, {
+    services: {
+      auth: ctx.auth,
+      rateLimiter: ctx.rateLimiter,
+      operations: ctx.operations,
+      jobs: ctx.jobs,
+      jobReads: ctx.store.jobs,
+      idempotency: ctx.idempotency,
+      connectFlow: ctx.connect,
+      bodyLimit: ctx.bodyLimit,
+      behindTls: ctx.config.behindTls,
+    },
   });
-  app.register(v1Routes, { services: routeServices(ctx) });
   app.register(adminRoutes, { operators: ctx.operators, admin: ctx.admin });
   app.register(consoleRoutes, { ctx });
   app.register(draining, { state: shutdown });
   return app;
-}
-
-/** The services the API routes use, and only those: a route never holds the whole context. */
-function routeServices(ctx: AppContext): RouteServices {
-  return {
-    auth: ctx.auth,
-    rateLimiter: ctx.rateLimiter,
-    operations: ctx.operations,
-    jobs: ctx.jobs,
-    jobReads: ctx.store.jobs,
-    idempotency: ctx.idempotency,
-    connectFlow: ctx.connect,
-    bodyLimit: ctx.bodyLimit,
-    behindTls: ctx.config.behindTls,
-  };
 }

@@ -8,11 +8,7 @@ type BuildSerializer = SerializerSelector.SerializerFactory;
 const validatorsFromPool = AjvCompiler();
 const serializerFactory = SerializerSelector();
 
-/**
- * Fastify's validator compiler (Ajv), compiling each route's schema on its first request rather
- * than at start-up: a service (or a test) that never calls a route never pays for its schema.
- * Fastify reads a failed validation's `errors` from the function it was given, so they are copied.
- */
+/** Compiles a route's schema on first use; Fastify reads `errors` off the function given, so copy them. */
 export const buildValidator: BuildValidator = (externalSchemas, options) => {
   const compile = validatorsFromPool(externalSchemas, options);
   return (route) => {

@@ -42,7 +42,7 @@ function fingerprint(request: FastifyRequest): string {
 /** Key of the stored body of a pass-through answer: its bytes, base64. */
 const B64 = '__crm_proxy_body_base64';
 
-/** A stored answer: its status, headers and body (a pass-through's as its bytes); a replay says so. */
+/** Sends a stored answer (a pass-through's body as its bytes); a replay says so. */
 function answered(reply: FastifyReply, answer: StoredAnswer, replayed = false): unknown {
   reply.code(answer.status);
   for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
@@ -53,11 +53,8 @@ function answered(reply: FastifyReply, answer: StoredAnswer, replayed = false): 
 }
 
 /**
- * A keyed write that does not run as a job. A retry gets the stored answer again. Otherwise the key
- * is kept alive while `run` runs, so a retry meanwhile gets 409 in progress, and one after a crash
- * `idempotency_key_outcome_unknown`; the answer is stored when it finishes, whatever happened to
- * the client's socket. A failure releases the key when nothing was applied (a retry runs it
- * again), otherwise it is stored as the answer.
+ * A keyed write that is not a job: the key is held while `run` runs and its answer stored even if
+ * the client left; a failure that applied nothing releases the key so a retry runs it again.
  */
 async function keyedRun(
   ctx: RouteServices,
@@ -87,10 +84,8 @@ async function keyedRun(
 }
 
 /**
- * Insert, update or delete, already checked. Runs as a job when the client asks for an async
- * answer, sends an Idempotency-Key, or sends more than JOB_THRESHOLD records; otherwise directly,
- * without touching the store. A synchronous job-backed request waits for its job and answers as a
- * direct one would, plus `X-CRM-Proxy-Job-Id`; if the client goes away, the job goes on.
+ * A checked insert, update or delete: a job when asked async, keyed, or over JOB_THRESHOLD records
+ * (a synchronous one waits for it; the job outlives the client); otherwise run directly.
  */
 export async function batchWrite(
   ctx: RouteServices,
@@ -102,8 +97,7 @@ export async function batchWrite(
   const key = parseIdempotencyKey(request.headers[IDEMPOTENCY_HEADER]);
   const async = prefersAsync(request);
   if (!async && key === undefined && sizeOf(write) <= JOB_THRESHOLD) {
-    // Not a job: the parsed body stays with the write, but its place among the large bodies being
-    // parsed goes to the next request rather than waiting out the CRM call.
+    // The body's place among large bodies goes to the next request, not held for the CRM call.
     releaseBody(request);
     return writeAnswer(reply, await runBatchWrite(ctx.operations, connection, write));
   }
@@ -127,8 +121,7 @@ export async function batchWrite(
     throw error;
   }
   const { job, done } = submitted;
-  // The job keeps the records it needs, or reads them back from the store when it has to wait for
-  // its turn: the request lets go of its parsed body.
+  // The job holds (or re-reads from the store) the records it needs: the request drops its body.
   request.body = undefined;
   releaseBody(request);
   if (async) {
@@ -144,18 +137,14 @@ export async function batchWrite(
     return view;
   }
   reply.header('x-crm-proxy-job-id', job.id);
-  // Returned, not awaited here, so that nothing of this call (its `write`) is kept while the job runs.
+  // Returned, not awaited, so this call's `write` is not kept alive while the job runs.
   return done.then((outcome) => {
     if (!outcome.ok) throw outcome.error;
     return writeAnswer(reply, outcome.answer);
   });
 }
 
-/**
- * The body of a write's answer, its headers set: `X-CRM-Proxy-Interface: bulk2; reason=allowance-12%-left`
- * names the interface that carried the write and why it was chosen, also on the request's "request
- * completed" log line (log-redaction.ts).
- */
+/** A write's answer body; `X-CRM-Proxy-Interface: bulk2; reason=…` names the interface used and why. */
 function writeAnswer(reply: FastifyReply, answer: WriteAnswer): { data: unknown } {
   if (answer.via !== undefined) {
     const reason = answer.reason === undefined ? '' : `; reason=${answer.reason}`;
@@ -164,10 +153,7 @@ function writeAnswer(reply: FastifyReply, answer: WriteAnswer): { data: unknown 
   return { data: answer.data };
 }
 
-/**
- * A write that does not run as a job (upsert, add custom field), answered 200 with the headers and
- * body `run` gives; with an Idempotency-Key, see `keyedRun`.
- */
+/** A write that is never a job (upsert, add custom field): 200 with what `run` gives, keyed if asked. */
 export async function directWrite(
   ctx: RouteServices,
   request: FastifyRequest,
@@ -200,10 +186,8 @@ async function readAll(stream: Readable, limit: number, what: string): Promise<B
 }
 
 /**
- * A pass-through POST or PATCH with an Idempotency-Key: the body is read whole (its hash is part
- * of the request's fingerprint), the CRM's answer is read whole and stored, whatever happened to
- * the client, and a retry gets it without a CRM call. Bodies both ways are bounded by the JSON
- * body limit.
+ * A keyed pass-through POST or PATCH: both bodies are read whole (within the JSON body limit) so the
+ * request can be fingerprinted and the CRM's answer stored for a retry.
  */
 export async function keyedPassthrough(
   ctx: RouteServices,

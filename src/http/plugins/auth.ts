@@ -31,14 +31,11 @@ export function authenticate(verifier: TokenVerifier, limiter: RateLimiter | nul
       if (taken !== undefined) await taken;
       return;
     }
-    const headers: Record<string, string> = {};
-    if (
-      result.code === 'missing_token' ||
-      result.code === 'malformed_token' ||
-      result.code === 'unknown_token'
-    ) {
-      headers['www-authenticate'] = 'Bearer realm="crm-proxy"';
-    }
+    // Only a token that is not one of ours is challenged; a revoked or expired one is refused (403).
+    const challenge = ['missing_token', 'malformed_token', 'unknown_token'].includes(result.code);
+    const headers: Record<string, string> = challenge
+      ? { 'www-authenticate': 'Bearer realm="crm-proxy"' }
+      : {};
     throw new ApiError(result.code, result.message, { headers });
   };
 }

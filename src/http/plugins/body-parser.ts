@@ -4,12 +4,7 @@ import { ApiError } from '../../errors/index.ts';
 import { AdmissionQueue } from '../../lib/admission.ts';
 import { MAX_DISTINCT_FIELDS } from '../../operations/field-bounds.ts';
 
-/**
- * The deepest nesting any request body of the API needs is about 6 levels (a custom field's
- * `data.valueSet.valueSetDefinition.value[i].fullName`). Deeper JSON parses fine, but anything
- * that later walks it recursively (JSON.stringify, loggers) overflows the stack at a few thousand
- * levels, so deeper bodies are refused.
- */
+/** No API body needs over ~6 levels; much deeper JSON overflows recursive walkers (JSON.stringify). */
 const MAX_JSON_DEPTH = 32;
 
 /** Keys in one JSON object: a record names at most MAX_DISTINCT_FIELDS fields, no other body more. */
@@ -18,10 +13,7 @@ const MAX_OBJECT_KEYS = MAX_DISTINCT_FIELDS;
 /** Bodies from this many bytes (or of unknown length) wait for a place among the large bodies. */
 const LARGE_BODY_BYTES = 256 * 1024;
 
-/**
- * Bytes of large bodies in memory at once. A body heavier than this still enters, alone. One 8 MiB
- * body parsed is several times its size in objects, so fifty of them at once would be gigabytes.
- */
+/** Large-body bytes in memory at once (a heavier one enters alone); parsed, a body is many times larger. */
 const LARGE_BODIES_AT_ONCE = 2 * 1024 * 1024;
 
 /** Routes whose body is held until `releaseBody`: writes that may run as jobs. */
@@ -35,13 +27,9 @@ declare module 'fastify' {
 }
 
 /**
- * JSON through Fastify's own parser (secure-json-parse, the body limit, `__proto__` and
- * `constructor.prototype` refused), with two additions: a blank body is `undefined`, so body-less
- * calls such as describe work with or without a Content-Type; and a body nested deeper than
- * MAX_JSON_DEPTH or with an object of more than MAX_OBJECT_KEYS keys is refused (400).
- *
- * A large body waits, unread in its socket, until it gets a place among the large bodies in memory
- * at once; it keeps it until it is parsed, or for a batch write until `releaseBody`.
+ * Fastify's own JSON parser, plus: a blank body is `undefined`, and a body too deep or too wide is
+ * refused (400). A large body waits unread in its socket for a place among the large bodies, kept
+ * until it is parsed, or for a batch write until `releaseBody`.
  */
 export const jsonParser = fp(
   async (app: FastifyInstance, { bodyLimit }: { bodyLimit: number }) => {
@@ -64,9 +52,7 @@ export const jsonParser = fp(
       parse(request, text as string, answer);
     });
 
-    // Before its body is read: the request waits for its place, the bytes stay in the socket. The
-    // socket's idle timer is off meanwhile (the service, not the client, is not reading); the
-    // whole-request deadline still runs.
+    // The idle timer is off while the service holds the body back; the whole-request deadline still runs.
     app.addHook('preParsing', async (request, _reply, payload) => {
       const weight = bodyWeight(request, bodyLimit);
       if (weight === 0 || request.routeOptions.schema?.['x-crm-operation'] === 'passthrough') return payload;
@@ -107,10 +93,7 @@ function bodyWeight(request: FastifyRequest, bodyLimit: number): number {
   return declared >= LARGE_BODY_BYTES ? Math.min(declared, bodyLimit) : 0;
 }
 
-/**
- * The request no longer holds its parsed body (its job is stored, or it runs directly): its place
- * among the large bodies goes to the next one. Safe to call more than once, and for any request.
- */
+/** Gives the request's place among the large bodies to the next one; safe to call again, on any request. */
 export function releaseBody(request: FastifyRequest): void {
   const leave = request.leaveBodyPlace;
   if (leave === null) return;
@@ -118,12 +101,7 @@ export function releaseBody(request: FastifyRequest): void {
   leave();
 }
 
-/**
- * Refuses (ApiError), before the parse, nesting deeper than MAX_JSON_DEPTH and objects of more than
- * MAX_OBJECT_KEYS keys: JSON.parse builds such shapes hundreds of times slower per byte than
- * records. One pass over the text; a string is skipped with indexOf. Invalid JSON is left to the
- * parse.
- */
+/** Refuses too deep or wide JSON, slow for JSON.parse, in one pass; invalid JSON is left to the parse. */
 function checkShape(text: string): void {
   const isArray: boolean[] = [false];
   /** An array's current index, an object's key count. */

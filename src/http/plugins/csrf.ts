@@ -14,20 +14,9 @@ const REFUSALS = new Set(['FST_CSRF_MISSING_SECRET', 'FST_CSRF_INVALID_TOKEN']);
 /** A POST refused for a missing or wrong token (both answer 403). */
 export const isCsrfRefusal = (error: FastifyError): boolean => REFUSALS.has(error.code);
 
-function formToken(request: FastifyRequest): string | undefined {
-  const token = (request.body as Partial<Record<typeof CSRF_FIELD, unknown>> | null | undefined)?.[
-    CSRF_FIELD
-  ];
-  return typeof token === 'string' ? token : undefined;
-}
-
 /**
- * CSRF protection for the forms of one scope (needs @fastify/cookie on it or a parent). Tokens
- * are salted hashes of a secret kept in the cookie `secretCookie` (HttpOnly, SameSite=Strict, on
- * `path`): `reply.generateCsrf()` makes one per page and sets the secret when the browser has none.
- * With `signed`, the secret cookie is signed with the scope's cookie secrets.
- * Every POST of the scope must carry a token of that secret in its `_csrf` form field, else it is
- * refused before validation and its handler (a 403 error for the scope's error handler).
+ * CSRF protection for the forms of one scope (needs @fastify/cookie): the secret lives in the
+ * private cookie `secretCookie`, and every POST must carry a token of it in `_csrf`, else 403.
  */
 export async function registerCsrf(
   scope: FastifyInstance,
@@ -35,10 +24,12 @@ export async function registerCsrf(
 ): Promise<void> {
   await scope.register(csrfProtection, {
     cookieKey: options.secretCookie,
-    // Signed: a secret the server did not issue fails its signature and counts as none (a fresh
-    // one is issued with the next form), so a planted cookie cannot choose the secret.
+    // Signed, a planted cookie cannot choose the secret: it fails its signature and counts as none.
     cookieOpts: { ...privateCookie(options.path, false), signed: options.signed === true },
-    getToken: formToken,
+    getToken: (request: FastifyRequest) => {
+      const token = (request.body as Record<string, unknown> | null | undefined)?.[CSRF_FIELD];
+      return typeof token === 'string' ? token : undefined;
+    },
     // A refused form is an answer, not an incident.
     logLevel: 'info',
   });

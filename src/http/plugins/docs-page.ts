@@ -4,15 +4,9 @@ import fp from 'fastify-plugin';
 import { ApiError } from '../../errors/index.ts';
 import { withInstance } from './openapi.ts';
 
-// The API reference at /docs: @fastify/swagger-ui serves Swagger UI from the installed package (no
-// CDN, works offline) with the document of `GET /openapi.json` at /docs/json. "Try it out" sends
-// requests from the browser to the first entry of `servers`, the instance that served the page,
-// with the bearer token entered under "Authorize".
+// The API reference at /docs: Swagger UI from the installed package; "try it" calls this instance.
 
-/**
- * Swagger UI's own script and stylesheets, its icons as data: URIs, and calls to this origin only
- * (the document and "try it"): no other host, no inline script or style.
- */
+/** Swagger UI's own files, icons as data: URIs, calls to this origin only; no inline script or style. */
 const DOCS_CSP = [
   "default-src 'none'",
   "script-src 'self'",
@@ -24,8 +18,7 @@ const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-// Narrow screens: Swagger UI's wide blocks (tables, code, the server picker) scroll inside
-// themselves instead of widening the page.
+// Narrow screens: Swagger UI's wide blocks scroll inside themselves instead of widening the page.
 const DOCS_CSS = `
 html,body{margin:0;background:#fff}
 .swagger-ui .wrapper{box-sizing:border-box;max-width:1460px;padding:0 1.25rem}
@@ -51,8 +44,7 @@ html,body{margin:0;background:#fff}
 export const docsPage = fp(
   async (app: FastifyInstance, options: { behindTls: boolean }) => {
     app.register(async (scope) => {
-      // Every answer of the reference, its static files and its 404s included: never sniffed as
-      // another type, never framed, no Referer to the hosts its links lead to, and the CSP.
+      // Every answer here, 404s included: no sniffing, no framing, no Referer, and the CSP.
       scope.addHook('onSend', async (_request, reply) => {
         reply.header('x-content-type-options', 'nosniff');
         reply.header('referrer-policy', 'no-referrer');

@@ -1,11 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
-/**
- * Shutdown: from `close()` on, `state.draining` is true (readiness answers 503), and requests still
- * in flight answer with `Connection: close`, so their keep-alive sockets end with the answer
- * instead of holding the close open until the keep-alive timeout.
- */
+/** From `close()` on: readiness 503, and `Connection: close` so keep-alive sockets do not hold the close. */
 export const draining = fp(
   async (app: FastifyInstance, { state }: { state: { draining: boolean } }) => {
     app.addHook('preClose', async () => {

@@ -39,11 +39,7 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown)
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
-/**
- * Router failures Fastify answers before any route or hook runs (a URL that does not decode, an
- * object name over the router's length limit) get the API's error shape instead of Fastify's own
- * `{"error", "message", "statusCode"}`.
- */
+/** Router failures answered before any route or hook runs, in the API's error shape rather than Fastify's. */
 export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   reply.header('x-request-id', request.id);
   const apiError =

@@ -1,26 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { AppContext } from '../../context.ts';
 
-/**
- * Liveness (the process answers) and readiness (the store answers and we are not shutting down).
- * A degraded Redis shows in the details but keeps the instance ready: it serves with per-instance limits.
- */
+/** Liveness and readiness. A degraded Redis shows in the details but keeps the instance ready. */
 export const health = fp(
   async (
     app: FastifyInstance,
-    options: {
-      isReady: () => Promise<boolean>;
-      draining: () => boolean;
-      /** Parts that may be degraded without making the instance unready (a shared Redis). */
-      details?: () => Record<string, string>;
-    },
+    { ctx, state }: { ctx: Pick<AppContext, 'isReady' | 'readinessDetails'>; state: { draining: boolean } },
   ) => {
     app.get('/healthz', async () => ({ status: 'ok' }));
     app.get('/readyz', async (_request, reply) => {
-      if (options.draining()) return reply.code(503).send({ status: 'shutting_down' });
-      const ready = await options.isReady();
+      if (state.draining) return reply.code(503).send({ status: 'shutting_down' });
+      const ready = await ctx.isReady();
       const status = ready ? 'ready' : 'store_unavailable';
-      const extra = options.details?.() ?? {};
+      const extra = ctx.readinessDetails();
       // Details only when there is more than the store to report (Redis configured).
       if (Object.keys(extra).length === 0) return reply.code(ready ? 200 : 503).send({ status });
       const details = { store: ready ? 'ok' : 'unavailable', ...extra };

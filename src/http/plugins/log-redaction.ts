@@ -26,20 +26,16 @@ function err(error: unknown) {
 }
 
 /**
- * The logger the HTTP layer writes request, response and error lines with. The serializers are
- * set on a child here rather than where the logger is made, so that a logger passed in from
- * outside (tests, an embedding application) redacts the same way: Fastify lets the logger's own
- * serializers win over its defaults.
+ * The HTTP layer's logger. The serializers are set on a child here so that a logger passed in from
+ * outside redacts the same way (its own serializers win over Fastify's).
  */
 export function redactingLogger(logger: Logger): FastifyBaseLogger {
   return logger.child({}, { serializers: { req, err } }) as FastifyBaseLogger;
 }
 
 /**
- * One line per request instead of Fastify's two ("incoming request", then "request completed"):
- * the completed line carries the request as well. Each line is serialised, redacted and written,
- * which under load was a tenth of the service's CPU. A request that never completes (a client
- * gone mid-body) still has its "request errored" or timeout line. Error lines are Fastify's.
+ * One line per request instead of Fastify's two: "request completed" carries the request too (each
+ * line costs CPU to redact and write). Error and timeout lines are Fastify's.
  */
 export class OneLineLogController extends LogController {
   override incomingRequest(): void {}

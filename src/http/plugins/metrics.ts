@@ -11,7 +11,7 @@ export const requestMetrics = fp(
         route: request.routeOptions.url ?? 'unmatched',
         method: request.method,
         status: reply.statusCode,
-        // The CRM of the request's token (its provider profile id), once the auth hook has run.
+        // The token's CRM, once the auth hook has run.
         crm: request.principal?.connection.provider,
         seconds: reply.elapsedTime / 1000,
       });

@@ -19,32 +19,33 @@ interface OpenApiOptions {
   servers: Array<{ url: string; description: string }>;
   /** A proxy in front terminates TLS: the instance's own URL is `https://`. */
   behindTls: boolean;
-  /** The registered CRMs, in registry order: whose handler tables offer an operation, and their notes on it. */
+  /** The registered CRMs: which offer each operation, and their notes on it. */
   adapters: readonly CrmAdapter[];
 }
 
-/** What `withInstance` reads of a document: its servers. */
 type WithServers = { servers: Array<{ url: string; description?: string }> };
 
-/** Example request and answers of one operation (docs/examples/operations.json, by operationId). */
+/** An operation's examples (docs/examples/operations.json, by operationId). */
 interface OperationExample {
   params?: Record<string, string>;
   request?: unknown;
   responses: Record<string, unknown>;
 }
 
-// The examples are data beside the docs (docs/examples/), read once when the app is built.
 const EXAMPLES_DIR = new URL('../../../docs/examples/', import.meta.url);
 const readExample = (name: string): unknown => JSON.parse(readFileSync(new URL(name, EXAMPLES_DIR), 'utf8'));
 
-/** One example body per error code, under `components.examples`; error answers refer to them. */
-function errorExamples(): Record<string, unknown> {
+/**
+ * `components.examples`: an error body per error code, and each operation's as `<operationId>.request`
+ * and `<operationId>.<status>`, referred to: inline, their keys would read as schema keywords.
+ */
+function componentExamples(examples: Record<string, OperationExample>): Record<string, unknown> {
   const { request_id, errors } = readExample('errors.json') as {
     request_id: string;
     errors: Record<ErrorCode, { message: string; details?: unknown[] }>;
   };
-  return Object.fromEntries(
-    ERROR_CODES.map((code) => [
+  return Object.fromEntries([
+    ...ERROR_CODES.map((code) => [
       code,
       {
         summary: `${ERROR_STATUS[code]} ${code}`,
@@ -54,17 +55,7 @@ function errorExamples(): Record<string, unknown> {
         },
       },
     ]),
-  );
-}
-
-/**
- * The operations' example requests and answers, under `components.examples` as
- * `<operationId>.request` and `<operationId>.<status>`. Operations refer to them: the plugin
- * would read an example's own keys (`properties` in a search) as schema keywords.
- */
-function operationExamples(examples: Record<string, OperationExample>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(examples).flatMap(([operationId, example]) => [
+    ...Object.entries(examples).flatMap(([operationId, example]) => [
       ...(example.request === undefined
         ? []
         : [[`${operationId}.request`, { summary: 'Request', value: example.request }]]),
@@ -73,28 +64,21 @@ function operationExamples(examples: Record<string, OperationExample>): Record<s
         { summary: `${status} answer`, value },
       ]),
     ]),
-  );
+  ]);
 }
 
 const exampleRef = (name: string) => ({
   [name.split('.').at(-1) ?? name]: { $ref: `#/components/examples/${name}` },
 });
 
-/** "a", "a and b", "a, b and c". */
-const joined = (items: readonly string[]) =>
-  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-
 /**
- * The API document at `GET /openapi.json`, built by @fastify/swagger from the routes' schemas
- * (`schema.response` included, the schemas that serialize the answers). Routes without an
- * `operationId` are not part of the API. The per-route `transform` adds what lives outside the
- * code: the examples of docs/examples/, and from the provider registry the CRMs that offer each
- * operation and their notes on it.
+ * `GET /openapi.json`, from the routes' schemas (routes without an `operationId` are hidden), plus
+ * the examples of docs/examples/ and, per operation, the CRMs that offer it and their notes.
  */
 export const openApi = fp(
   async (app: FastifyInstance, options: OpenApiOptions) => {
     const examples = readExample('operations.json') as Record<string, OperationExample>;
-    const names = joined(options.adapters.map((a) => a.profile.displayName));
+    const names = new Intl.ListFormat('en-GB').format(options.adapters.map((a) => a.profile.displayName));
     app.register(fastifySwagger, {
       openapi: {
         openapi: '3.1.0',
@@ -120,7 +104,7 @@ export const openApi = fp(
                 'Operator API key `crmpk_…` (admin API only), created with `./bin/crm-proxy.mjs operators key create`.',
             },
           },
-          examples: { ...errorExamples(), ...operationExamples(examples) } as never,
+          examples: componentExamples(examples) as never,
         },
       },
       // Shared schemas (schemas/answers.ts) are components named by their `$id`.
@@ -137,7 +121,6 @@ export const openApi = fp(
 );
 
 type Schema = Record<string, unknown>;
-const JSON_TYPE = 'application/json';
 
 /** What @fastify/swagger documents for a route: its schema, with examples and the CRMs' facts. */
 function documented(
@@ -220,7 +203,7 @@ function withParamExamples(params: Schema, values: Record<string, string> | unde
 function withAnswerExample(answer: Schema, name: string): Schema {
   if (answer['content'] !== undefined) return answer;
   const { description, ...schema } = answer;
-  return { description, content: { [JSON_TYPE]: { schema, examples: exampleRef(name) } } };
+  return { description, content: { 'application/json': { schema, examples: exampleRef(name) } } };
 }
 
 // A host name, IPv4 or bracketed IPv6 address, and an optional port: nothing else is echoed back.

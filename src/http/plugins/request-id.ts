@@ -6,14 +6,9 @@ import { looksLikeToken } from '../../lib/redact.ts';
 
 const INCOMING = /^[A-Za-z0-9._:-]{8,128}$/;
 
-/**
- * Request id: the caller's `X-Request-Id` when it looks like an id (so a client can correlate its
- * own logs), else a fresh `req_…`. Never echoed unless it passes the pattern (no header injection)
- * and does not look like a credential.
- */
+/** The caller's `X-Request-Id` if it matches (no header injection) and is no credential, else a fresh id. */
 export function genRequestId(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
-  // A token pasted into the header would be logged and stored as the id: a fresh id replaces it.
   if (typeof incoming === 'string' && INCOMING.test(incoming) && !looksLikeToken(incoming)) return incoming;
   return freshRequestId();
 }
@@ -21,11 +16,8 @@ export function genRequestId(req: IncomingMessage): string {
 let sequence = 0;
 
 /**
- * A new `req_…` id: the time in milliseconds and a counter (base 36, fixed width), then 48 random
- * bits. Ids made one after the other sort together, so the request log's index on them grows at
- * its end: with wholly random ids every row landed on another index page, which tripled the cost
- * of writing the log (and the time its batches block the event loop). Also used for answers
- * written before any request could be read.
+ * A new `req_…` id: time, a counter, then 48 random bits. Ids sort by creation so the request log's
+ * index grows at its end (random ids made writing the log much slower).
  */
 export function freshRequestId(): string {
   sequence = (sequence + 1) % 1_679_616; // 36^4
@@ -35,7 +27,7 @@ export function freshRequestId(): string {
 /** Every response, errors and 404s included, carries `X-Request-Id`. */
 export const requestId = fp(
   async (app: FastifyInstance) => {
-    // Callback hooks (here and in the request log): no promise per request on every route.
+    // A callback hook: no promise per request.
     app.addHook('onRequest', (request, reply, done) => {
       reply.header('x-request-id', request.id);
       done();

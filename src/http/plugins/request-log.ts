@@ -23,11 +23,7 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Request log of the API (/v1, not the admin API): one entry per answered request, with the CRM
- * calls it spent, taken when the answer has gone out. The body is never looked at; the path loses
- * its query string.
- */
+/** One request log entry per answered /v1 request (not admin), with its CRM calls; no body, no query. */
 export const requestLog = fp(
   async (app: FastifyInstance, { ctx }: { ctx: AppContext }) => {
     app.decorateRequest('requestLogPending', null);
@@ -41,8 +37,7 @@ export const requestLog = fp(
         };
       done();
     });
-    // After the body is read: the handler and everything it awaits (a job it starts included) run
-    // with the request's id, for the CRM call logs, and its meter.
+    // The handler and all it awaits (a job it starts too) run with the request's id and meter.
     app.addHook('preHandler', (request, _reply, done) => {
       const p = request.requestLogPending;
       if (p === null) return done();

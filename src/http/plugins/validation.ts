@@ -44,10 +44,7 @@ const LIMIT_PATHS: Record<string, 'too_many_records' | 'too_many_ids'> = {
   '/data/ids': 'too_many_ids',
 };
 
-/**
- * Turns schema validation errors into one ApiError naming every failing field with its path.
- * A breached record/id limit gets its own code naming the limit, so a client can split the request.
- */
+/** One ApiError naming every failing field; a breached record/id limit gets its own code, to split by. */
 export function validationError(errors: FastifySchemaValidationError[], context: string): ApiError {
   if (context === 'params') {
     return new ApiError(
@@ -64,8 +61,7 @@ export function validationError(errors: FastifySchemaValidationError[], context:
   const details: Array<{ path: string; message: string }> = [];
   let limitCode: 'too_many_records' | 'too_many_ids' | undefined;
   let limit: number | undefined;
-  // Past the shown details only limits are looked for: a body of 100,000 unknown keys gives as
-  // many errors, and describing each would block the event loop for hundreds of ms.
+  // Past MAX_DETAILS only limits are looked for: describing 100,000 errors would block the event loop.
   let more = 0;
   for (const error of errors) {
     // `anyOf`/`allOf` wrappers repeat what their branches already said.

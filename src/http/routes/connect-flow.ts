@@ -2,8 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { SentAnswer } from '../../domain/connect.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
-// The browser's side of connecting a CRM account: HTML pages and redirects, not part of the API
-// document. Public routes: a browser carries no API token.
+// The browser's side of connecting a CRM account (no API token): pages and redirects, not in the API doc.
 
 /** Writes a connect-flow answer (page or redirect) with its security headers and cookies. */
 function sendFlowAnswer(reply: FastifyReply, answer: SentAnswer) {
@@ -14,8 +13,7 @@ function sendFlowAnswer(reply: FastifyReply, answer: SentAnswer) {
 }
 
 export function register(app: ApiApp, ctx: RouteServices): void {
-  // Where the CRM's consent page sends the browser back (the redirect URL registered in each CRM's
-  // OAuth app); the flow's state and the binding cookie prove it started here.
+  // The CRM's consent page returns here; the flow's state and binding cookie prove it started here.
   app.get('/oauth/callback', async (request, reply) => {
     const answer = await ctx.connectFlow.complete({
       query: (request.query ?? {}) as Record<string, unknown>,
@@ -23,9 +21,8 @@ export function register(app: ApiApp, ctx: RouteServices): void {
     });
     return sendFlowAnswer(reply, answer);
   });
-  // A one-time connect link: the secret in the path is the credential (the request log masks it).
-  // A landing page naming the service, the CRM and what will be shared, whose Continue link
-  // (`?continue=1`) redirects to the consent page; or a page saying why the link cannot be used.
+  // A one-time connect link, its secret the credential (masked in the request log): a landing page
+  // whose Continue (`?continue=1`) redirects to the consent page, or why the link cannot be used.
   app.get<{ Params: { secret: string }; Querystring: { continue?: string } }>(
     '/connect/:secret',
     async (request, reply) => {

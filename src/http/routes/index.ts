@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { ApiError } from '../../errors/index.ts';
 import { authenticate } from '../plugins/auth.ts';
 import { register as connectFlow } from './connect-flow.ts';
-import { type RegisterRoute, type RouteServices, typed } from './types.ts';
+import { type RouteServices, typed } from './types.ts';
 import { register as auditLogs } from './v1.audit_logs.ts';
 import { register as jobs } from './v1.jobs.ts';
 import { register as metadata } from './v1.metadata.ts';
@@ -13,7 +13,7 @@ import { register as query } from './v1.object.query.ts';
 import { register as writes } from './v1.object.writes.ts';
 import { register as proxy } from './v1.proxy.ts';
 
-const ROUTES: RegisterRoute[] = [writes, get, query, metadata, associations, auditLogs, proxy, jobs];
+const ROUTES = [writes, get, query, metadata, associations, auditLogs, proxy, jobs];
 
 /** The API routes, with the narrow services they call (never the whole context). */
 export const v1Routes = fp(

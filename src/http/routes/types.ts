@@ -12,10 +12,7 @@ import type { TokenVerifier } from '../plugins/auth.ts';
 export const typed = (scope: FastifyInstance) => scope.withTypeProvider<TypeBoxTypeProvider>();
 export type ApiApp = ReturnType<typeof typed>;
 
-/**
- * The services the API routes use, and nothing else: the composition root (app.ts) hands them
- * over, so a route cannot reach the store or the connect service behind the layers' back.
- */
+/** The services the API routes use, and nothing else: no route reaches the store behind the layers' back. */
 export interface RouteServices {
   auth: TokenVerifier;
   /** The per-token rate limit; null when it is off. */
@@ -30,5 +27,3 @@ export interface RouteServices {
   /** Behind a TLS-terminating proxy: cookies are `Secure` even on plain HTTP. */
   behindTls: boolean;
 }
-
-export type RegisterRoute = (app: ApiApp, services: RouteServices) => void;

@@ -3,7 +3,7 @@ import { ApiError } from '../../errors/index.ts';
 import { runOperation } from '../../operations/deps.ts';
 import type { AuditLogFilter } from '../../providers/adapter.ts';
 import { principalOf } from '../plugins/auth.ts';
-import { answers } from '../schemas/answers.ts';
+import { answers, dataAnswer } from '../schemas/answers.ts';
 import { AuditLogsBody } from '../schemas/bodies.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
@@ -63,15 +63,13 @@ export function register(app: ApiApp, ctx: RouteServices): void {
         body: AuditLogsBody,
         response: answers(
           {
-            200: Type.Object(
-              {
-                data: Type.Object({
-                  records: Type.Array(Entry),
-                  done: Type.Boolean(),
-                  next_cursor: Type.Union([Type.String(), Type.Null()]),
-                }),
-              },
-              { description: 'One page of entries.' },
+            200: dataAnswer(
+              Type.Object({
+                records: Type.Array(Entry),
+                done: Type.Boolean(),
+                next_cursor: Type.Union([Type.String(), Type.Null()]),
+              }),
+              'One page of entries.',
             ),
           },
           [400, 403, 413, 415, 422, 502, 503],

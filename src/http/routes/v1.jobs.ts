@@ -9,8 +9,7 @@ import { principalOf } from '../plugins/auth.ts';
 import { answers, ref } from '../schemas/answers.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
-// The token's durable write jobs: list them, follow one, cancel it, read its results page by page.
-// Pages are cursors this service hands out (opaque base64url JSON), `limit` a query parameter.
+// The token's write jobs: list, follow, cancel, read results; pages are opaque cursors of this service.
 
 const JobParams = Type.Object({ job_id: Type.String({ minLength: 1, maxLength: 100 }) });
 
@@ -61,10 +60,7 @@ function decode<T extends TSchema>(cursor: string, schema: T): Static<T> {
   );
 }
 
-/**
- * The request's job of its own token, or 404 (another token's job is not revealed); with
- * `finished`, a job that has per-record results, or 409.
- */
+/** The token's own job, else 404 (others' are not revealed); with `finished`, one with results, else 409. */
 async function ownJob(
   jobs: JobReads,
   request: FastifyRequest & { params: { job_id: string } },
@@ -167,11 +163,6 @@ export function register(app: ApiApp, ctx: RouteServices): void {
       return jobView((await ctx.jobReads.find(job.id)) ?? job);
     },
   );
-  resultsRoute(app, ctx);
-}
-
-/** A finished job's per-record results, page by page. */
-function resultsRoute(app: ApiApp, ctx: RouteServices): void {
   app.get(
     '/v1/jobs/:job_id/results',
     {

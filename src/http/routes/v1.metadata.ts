@@ -4,14 +4,13 @@ import { isRecord } from '../../lib/is-record.ts';
 import { runOperation } from '../../operations/deps.ts';
 import { directWrite } from '../durable.ts';
 import { principalOf } from '../plugins/auth.ts';
-import { answers } from '../schemas/answers.ts';
+import { answers, dataAnswer } from '../schemas/answers.ts';
 import { CustomFieldBody } from '../schemas/bodies.ts';
 import { ObjectNameParams } from '../schemas/common.ts';
 import { KEYED_WRITE_NOTE, KeyedWriteHeaders } from '../schemas/write-headers.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
-// The account's metadata: the global describe, one object's describe, the address countries (reads
-// that take no input but the path), and adding a custom field.
+// The describes and the address countries (no input but the path), and adding a custom field.
 
 /** Reads without input take no body; `{}` is tolerated, anything else is a mistake worth reporting. */
 function ensureNoBody(body: unknown, operation = 'Describe'): void {
@@ -22,14 +21,12 @@ function ensureNoBody(body: unknown, operation = 'Describe'): void {
   });
 }
 
-const DescribeResponse = Type.Object(
-  {
-    data: Type.Record(Type.String(), Type.Unknown(), {
-      description:
-        "Salesforce: its Describe Global result, unchanged (`encoding`, `maxBatchSize`, `sobjects`). HubSpot: `objects`, the standard object types and the account's custom objects (`name`, `objectTypeId`, `custom`).",
-    }),
-  },
-  { description: 'The global describe.' },
+const DescribeResponse = dataAnswer(
+  Type.Record(Type.String(), Type.Unknown(), {
+    description:
+      "Salesforce: its Describe Global result, unchanged (`encoding`, `maxBatchSize`, `sobjects`). HubSpot: `objects`, the standard object types and the account's custom objects (`name`, `objectTypeId`, `custom`).",
+  }),
+  'The global describe.',
 );
 
 const Flags = {
@@ -40,30 +37,28 @@ const Flags = {
   }),
 };
 
-const CountriesResponse = Type.Object(
-  {
-    data: Type.Object({
-      source: Type.Union([Type.Literal('org_picklists'), Type.Literal('iso_default')], {
-        description:
-          "`org_picklists`: the org's State and Country/Territory Picklists. `iso_default`: the org has them off; the standard ISO 3166 list.",
-      }),
-      countries: Type.Array(
-        Type.Object({
-          code: Type.String({ description: 'ISO 3166-1 alpha-2 code (the picklist value).' }),
-          label: Type.String(),
-          ...Flags,
-          states: Type.Array(
-            Type.Object({
-              code: Type.String({ description: 'The state code as Salesforce stores it (`CA`, `NSW`).' }),
-              label: Type.String(),
-              ...Flags,
-            }),
-          ),
-        }),
-      ),
+const CountriesResponse = dataAnswer(
+  Type.Object({
+    source: Type.Union([Type.Literal('org_picklists'), Type.Literal('iso_default')], {
+      description:
+        "`org_picklists`: the org's State and Country/Territory Picklists. `iso_default`: the org has them off; the standard ISO 3166 list.",
     }),
-  },
-  { description: 'The country list.' },
+    countries: Type.Array(
+      Type.Object({
+        code: Type.String({ description: 'ISO 3166-1 alpha-2 code (the picklist value).' }),
+        label: Type.String(),
+        ...Flags,
+        states: Type.Array(
+          Type.Object({
+            code: Type.String({ description: 'The state code as Salesforce stores it (`CA`, `NSW`).' }),
+            label: Type.String(),
+            ...Flags,
+          }),
+        ),
+      }),
+    ),
+  }),
+  'The country list.',
 );
 
 export function register(app: ApiApp, ctx: RouteServices): void {
@@ -98,12 +93,7 @@ export function register(app: ApiApp, ctx: RouteServices): void {
         tags: ['Describe'],
         params: ObjectNameParams,
         response: answers(
-          {
-            200: Type.Object(
-              { data: Type.Record(Type.String(), Type.Unknown()) },
-              { description: 'The object describe.' },
-            ),
-          },
+          { 200: dataAnswer(Type.Record(Type.String(), Type.Unknown()), 'The object describe.') },
           [400, 404, 422, 502, 503],
         ),
       },
@@ -138,11 +128,6 @@ export function register(app: ApiApp, ctx: RouteServices): void {
       return { data: await runOperation(ctx.operations, connection, 'countries', {}, { all: true }) };
     },
   );
-  customFieldRoute(app, ctx);
-}
-
-/** The one metadata write: a custom field, its answer kept under an Idempotency-Key. */
-function customFieldRoute(app: ApiApp, ctx: RouteServices): void {
   app.post(
     '/v1/object/add_custom_field/:object_name',
     {

@@ -2,13 +2,12 @@ import { Type } from 'typebox';
 import { runOperation } from '../../operations/deps.ts';
 import { writeAssociations } from '../../operations/records.ts';
 import { principalOf } from '../plugins/auth.ts';
-import { answers, WriteResults } from '../schemas/answers.ts';
+import { answers, dataAnswer, WriteResults } from '../schemas/answers.ts';
 import { AssociateBody, AssociationsBody } from '../schemas/bodies.ts';
 import { ObjectNameParams } from '../schemas/common.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
-// Associations between records: read them, create them (associate) and remove them (dissociate).
-// The two writes take the same links and answer one result per link.
+// Associations: read, create (associate) and remove (dissociate); the two writes take the same links.
 
 const Kind = Type.Object({
   category: Type.String(),
@@ -50,16 +49,14 @@ export function register(app: ApiApp, ctx: RouteServices): void {
         body: AssociationsBody,
         response: answers(
           {
-            200: Type.Object(
-              {
-                data: Type.Array(
-                  Type.Object({
-                    id: Type.String(),
-                    to: Type.Array(Type.Object({ id: Type.String(), types: Type.Array(Kind) })),
-                  }),
-                ),
-              },
-              { description: 'One entry per id.' },
+            200: dataAnswer(
+              Type.Array(
+                Type.Object({
+                  id: Type.String(),
+                  to: Type.Array(Type.Object({ id: Type.String(), types: Type.Array(Kind) })),
+                }),
+              ),
+              'One entry per id.',
             ),
           },
           ERRORS,

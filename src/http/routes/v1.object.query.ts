@@ -3,24 +3,21 @@ import { ApiError } from '../../errors/index.ts';
 import { runOperation } from '../../operations/deps.ts';
 import type { SearchRequest } from '../../providers/adapter.ts';
 import { principalOf } from '../plugins/auth.ts';
-import { answers } from '../schemas/answers.ts';
+import { answers, dataAnswer } from '../schemas/answers.ts';
 import { SearchBody, SoqlBody } from '../schemas/bodies.ts';
 import { CrmRecord, ObjectNameParams } from '../schemas/common.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
-// The reads that page: a query in the CRM's own language (SOQL) and a structured search of one
-// object type. Each takes a new read in `data` or the continuation of one in `cursor`.
+// The paged reads (SOQL, CRM search): a new read in `data`, or its continuation in `cursor`.
 
-const QueryPage = Type.Object(
-  {
-    data: Type.Object({
-      totalSize: Type.Integer(),
-      done: Type.Boolean(),
-      records: Type.Array(CrmRecord),
-      next_cursor: Type.Union([Type.String(), Type.Null()]),
-    }),
-  },
-  { description: 'One page of results.' },
+const QueryPage = dataAnswer(
+  Type.Object({
+    totalSize: Type.Integer(),
+    done: Type.Boolean(),
+    records: Type.Array(CrmRecord),
+    next_cursor: Type.Union([Type.String(), Type.Null()]),
+  }),
+  'One page of results.',
 );
 
 /** Exactly one of `data` (a new read) and `cursor` (its continuation). */

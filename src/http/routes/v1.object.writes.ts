@@ -1,5 +1,3 @@
-import type { FastifyRequest } from 'fastify';
-import type { TSchema } from 'typebox';
 import { checkBatchWrite, upsertRecord } from '../../operations/writes.ts';
 import { batchWrite, directWrite } from '../durable.ts';
 import { principalOf } from '../plugins/auth.ts';
@@ -14,20 +12,9 @@ import {
 } from '../schemas/write-headers.ts';
 import type { ApiApp, RouteServices } from './types.ts';
 
-// The record writes. The batch writes, insert, update and delete (by object or by ids alone), check
-// their records and run as a durable job or at once (http/durable.ts); they differ only in their
-// body and text. Upsert runs at once, its answer kept under an Idempotency-Key.
+// Batch writes differ only in body and text, and may run as jobs (durable.ts); upsert runs at once.
 
-interface BatchRoute {
-  operation: 'insert' | 'update' | 'delete';
-  url: string;
-  operationId: string;
-  summary: string;
-  description: string;
-  body: TSchema;
-}
-
-const ROUTES: BatchRoute[] = [
+const ROUTES = [
   {
     operation: 'insert',
     url: '/v1/object/insert/:object_name',
@@ -62,21 +49,7 @@ const ROUTES: BatchRoute[] = [
     description: 'Deletes up to 10 000 records of `{object_name}` by id.',
     body: DeleteBody,
   },
-];
-
-/** The records (or ids) a body carries: delete takes `{"ids": […]}` or records with their ids. */
-function itemsOf(data: unknown): unknown[] {
-  return Array.isArray(data) ? data : (data as { ids: unknown[] }).ids;
-}
-
-/**
- * The write interface a request forces with `X-CRM-Proxy-Interface`, as sent; undefined lets the
- * service choose. Which values are valid is the connection's CRM's to say (checked by the operation).
- */
-function requestedInterface(request: FastifyRequest): string | undefined {
-  const raw = request.headers['x-crm-proxy-interface'];
-  return Array.isArray(raw) ? raw[0] : raw;
-}
+] as const;
 
 export function register(app: ApiApp, ctx: RouteServices): void {
   for (const route of ROUTES) {
@@ -101,13 +74,16 @@ export function register(app: ApiApp, ctx: RouteServices): void {
         },
       },
       async (request, reply) => {
-        const body = request.body as { data: unknown };
+        const { data } = request.body as { data: unknown[] | { ids: unknown[] } };
         const objectName = (request.params as { object_name?: string }).object_name;
+        // A forced write interface; the operation checks it against the connection's CRM.
+        const requested = request.headers['x-crm-proxy-interface'];
         const write = await checkBatchWrite(ctx.operations, principalOf(request).connection, {
           operation: route.operation,
           ...(objectName === undefined ? {} : { objectName }),
-          items: itemsOf(body.data),
-          requested: requestedInterface(request),
+          // Delete takes `{"ids": […]}` or records with their ids.
+          items: Array.isArray(data) ? data : data.ids,
+          requested: Array.isArray(requested) ? requested[0] : requested,
         });
         return batchWrite(ctx, request, reply, write);
       },

@@ -18,8 +18,7 @@ function hasBody(raw: IncomingMessage): boolean {
 }
 
 export function register(app: ApiApp, ctx: RouteServices): void {
-  // Own scope: here any content type is accepted and the body stays an unread stream, so it is
-  // streamed to the CRM instead of being parsed (and the JSON body limit does not apply).
+  // Own scope: any content type, the body an unread stream piped to the CRM (no JSON body limit).
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));

@@ -2,11 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import { type TSchema, Type } from 'typebox';
 import { ERROR_CODES, ERROR_STATUS } from '../../errors/index.ts';
 
-// What the routes answer, as `schema.response`: Fastify serializes each answer with its status's
-// schema, and @fastify/swagger documents the same schemas. Schemas several routes share carry an
-// `$id`: the app adds them once (`SHARED_SCHEMAS`), routes reference them, and the document lists
-// them once under `components.schemas`. Records stay open objects: what the CRM sends passes as
-// it is.
+// What the routes answer (`schema.response`), serialized and documented alike. Shared schemas have
+// an `$id`, added once (`SHARED_SCHEMAS`). Records stay open: what the CRM sends passes as it is.
 
 export const ErrorBody = Type.Object(
   {
@@ -83,9 +80,12 @@ export const SHARED_SCHEMAS = [ErrorBody, JobSchema, RecordResult];
 export const ref = (id: string, description?: string) =>
   Type.Unsafe<unknown>({ $ref: id, ...(description === undefined ? {} : { description }) });
 
+/** The answer `{data: …}`. */
+export const dataAnswer = (schema: TSchema, description: string) =>
+  Type.Object({ data: schema }, { description });
+
 /** `{data: [per-record result]}`, the answer of every write. */
-export const WriteResults = (description: string) =>
-  Type.Object({ data: Type.Array(ref('RecordResult')) }, { description });
+export const WriteResults = (description: string) => dataAnswer(Type.Array(ref('RecordResult')), description);
 
 /** A success answer with no JSON body (HTML, a stream, or nothing). */
 export const noBody = (description: string) => Type.Unsafe<unknown>({ type: 'null', description });
@@ -132,9 +132,8 @@ function errorAnswer(status: number) {
 }
 
 /**
- * A route's `schema.response`: its success answers, and the error answers of `errors` and of every
- * route. Typed as unknown: the handlers' answers come from the
- * providers as the CRMs shaped them, which the schemas describe but the compiler cannot check.
+ * A route's `schema.response`: its successes, and the errors of `errors` and of every route. Unknown:
+ * handlers answer as the CRMs shaped it, which the schemas describe but the compiler cannot check.
  */
 export function answers(success: Record<number, TSchema>, errors: number[]): unknown {
   const statuses = [...new Set([...errors, ...ALWAYS])].sort();

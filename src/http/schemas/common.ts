@@ -1,9 +1,6 @@
 import { Type } from 'typebox';
 
-/**
- * Object names reach CRM URLs, so they are constrained here already to what any built-in CRM
- * accepts (API names and numeric type ids); the provider's own pattern is checked again per connection.
- */
+/** Object names reach CRM URLs: limited to what any built-in CRM accepts; the provider checks its own too. */
 export const ObjectNameParams = Type.Object(
   {
     object_name: Type.String({

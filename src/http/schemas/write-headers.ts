@@ -1,8 +1,6 @@
 import { Type } from 'typebox';
 
-// The request headers of durable and keyed writes (src/http/durable.ts), as route header schemas:
-// they document the headers and never refuse a request (the route checks the values itself, with
-// its own error codes), so they carry no constraint.
+// The headers of durable and keyed writes, documented only: the route checks them with its own codes.
 
 const IdempotencyKey = Type.Optional(
   Type.String({
