@@ -71,6 +71,10 @@ const exampleRef = (name: string) => ({
   [name.split('.').at(-1) ?? name]: { $ref: `#/components/examples/${name}` },
 });
 
+/** "a", "a and b", "a, b and c" (Intl.ListFormat would load ICU data, about 6 MiB, at every start). */
+const joined = (items: readonly string[]) =>
+  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+
 /**
  * `GET /openapi.json`, from the routes' schemas (routes without an `operationId` are hidden), plus
  * the examples of docs/examples/ and, per operation, the CRMs that offer it and their notes.
@@ -78,7 +82,7 @@ const exampleRef = (name: string) => ({
 export const openApi = fp(
   async (app: FastifyInstance, options: OpenApiOptions) => {
     const examples = readExample('operations.json') as Record<string, OperationExample>;
-    const names = new Intl.ListFormat('en-GB').format(options.adapters.map((a) => a.profile.displayName));
+    const names = joined(options.adapters.map((a) => a.profile.displayName));
     app.register(fastifySwagger, {
       openapi: {
         openapi: '3.1.0',
