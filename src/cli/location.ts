@@ -1,10 +1,5 @@
-// Where things are, as the CLI sees them. The configuration comes from the same places for the
-// service and the CLI: the process environment, then an env-format file named by CRM_PROXY_CONFIG,
-// then `.env` in the working directory (a variable set in an earlier place wins; files only fill in
-// what is unset). The store is found from it, printed by every command that opens it, and never
-// created silently in a place nobody configured. The running service is found from the region's
-// public URL, the data directory's sandbox.json (written by `serve` once it listens), PORT, or the
-// default port.
+// Where things are, as the CLI sees them: the configuration (environment, then the CRM_PROXY_CONFIG
+// file, then .env: files only fill in what is unset), the store it names, and the running service.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
@@ -42,7 +37,7 @@ export function locateStore(overrides: Record<string, string> = {}): StoreLocati
 }
 
 /** A database URL as it may be shown: its password replaced. */
-export function displayDatabaseUrl(url: string): string {
+function displayDatabaseUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password !== '') u.password = '***';
@@ -57,10 +52,7 @@ const HOW_TO_POINT =
   'CRM_PROXY_DATA_DIR=/path/to/data or DATABASE_URL=postgres://…, or name an env file with ' +
   'CRM_PROXY_CONFIG=/path/to/.env. To start a new empty store here, run: ./bin/crm-proxy.mjs init';
 
-/**
- * A store that does not exist, in the default place nobody configured, is refused (asked about on a
- * terminal): creating it would give a new empty store and a new key instead of the service's.
- */
+/** Refuses (or asks on a terminal) to create a store nobody configured: it would not be the service's. */
 export async function ensureNotAccidental(location: StoreLocation): Promise<void> {
   if (location.exists || location.resolved.storeConfigured) return;
   const io = cliIo();
@@ -105,7 +97,7 @@ const set = (env: Env, name: string): boolean => (env[name] ?? '').trim() !== ''
 const where = (source: { file: string | null }) =>
   source.file === null ? 'in the environment' : `in ${source.file}`;
 
-export function resolveEnvironment(env: Env, cwd: string): ResolvedEnvironment {
+function resolveEnvironment(env: Env, cwd: string): ResolvedEnvironment {
   const sources: Array<{ vars: Env; file: string | null }> = [{ vars: env, file: null }];
   const named = env['CRM_PROXY_CONFIG']?.trim();
   if (named) {
