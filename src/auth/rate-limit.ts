@@ -10,10 +10,8 @@ export interface RateLimitOptions {
 }
 
 /**
- * The service's own rate limit: a token bucket per API token. It protects the shared CRM allowance
- * from one runaway client; 429 with Retry-After when empty. In memory (per instance: the buckets of
- * a `LocalSharedState`), or, with a shared state (Redis), one bucket per token across all
- * instances; only then is `take` async.
+ * A token bucket per API token, so one runaway client cannot spend the shared CRM allowance: per
+ * instance in memory, or across instances with a shared state (Redis; only then is `take` async).
  */
 export class RateLimiter {
   readonly #options: RateLimitOptions;
