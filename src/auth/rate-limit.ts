@@ -1,13 +1,10 @@
+import type { Config } from '../config/index.ts';
 import { ApiError } from '../errors/index.ts';
 import type { Clock } from '../lib/clock.ts';
 import { LocalSharedState, type SharedState } from '../lib/shared-state.ts';
 
-export interface RateLimitOptions {
-  /** Sustained requests per second per API token. */
-  perSecond: number;
-  /** Requests a token may send at once after being idle. */
-  burst: number;
-}
+/** Sustained requests per second per API token, and how many it may send at once after being idle. */
+type RateLimitOptions = NonNullable<Config['capacity']['rateLimit']>;
 
 /**
  * A token bucket per API token, so one runaway client cannot spend the shared CRM allowance: per

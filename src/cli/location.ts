@@ -4,24 +4,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseEnv } from 'node:util';
-import { type Config, loadConfig } from '../config/index.ts';
+import { loadConfig } from '../config/index.ts';
 import { ConfigError } from '../config/settings.ts';
 import { SQLITE_FILE } from '../store/db.ts';
 import { CommandError, cliIo } from './io.ts';
-import { type LauncherSettings, launcherSettings, readSandboxFile } from './sandbox-bootstrap.ts';
+import { launcherSettings, readSandboxFile } from './sandbox-bootstrap.ts';
 
-export interface StoreLocation {
-  config: Config;
-  resolved: ResolvedEnvironment;
-  /** One line: which store, and what chose it. */
-  where: string;
-  /** False for a SQLite file that does not exist yet (PostgreSQL: always true). */
-  exists: boolean;
-  /** The sandbox launcher's settings, from the same environment. */
-  launcher: LauncherSettings;
-}
+export type StoreLocation = ReturnType<typeof locateStore>;
 
-export function locateStore(overrides: Record<string, string> = {}): StoreLocation {
+export function locateStore(overrides: Record<string, string> = {}) {
   const resolved = resolveEnvironment({ ...cliIo().env, ...overrides }, cliIo().cwd ?? process.cwd());
   // The CRMs this CLI speaks (a build or a test may add one) each read their own settings.
   const config = loadConfig(resolved.env, cliIo().providers);
@@ -30,6 +21,7 @@ export function locateStore(overrides: Record<string, string> = {}): StoreLocati
   return {
     config,
     resolved,
+    // One line: which store, and what chose it.
     where: `${databaseUrl === undefined ? `SQLite ${file}` : `PostgreSQL ${displayDatabaseUrl(databaseUrl)}`} (from ${resolved.dataDirSource})`,
     exists: databaseUrl !== undefined || existsSync(file),
     launcher: launcherSettings(resolved.env, config.port),
@@ -74,17 +66,6 @@ export async function ensureNotAccidental(location: StoreLocation): Promise<void
 
 type Env = Record<string, string | undefined>;
 
-export interface ResolvedEnvironment {
-  /** The merged variables, CRM_PROXY_DATA_DIR made absolute. */
-  env: Env;
-  /** The files read, in order of precedence. */
-  files: string[];
-  /** Where the data directory came from, for the location line the commands print. */
-  dataDirSource: string;
-  /** False when nothing named a data directory or database: the default `./data` is in use. */
-  storeConfigured: boolean;
-}
-
 function readEnvFile(file: string): Env {
   try {
     return parseEnv(readFileSync(file, 'utf8')) as Env;
@@ -97,7 +78,8 @@ const set = (env: Env, name: string): boolean => (env[name] ?? '').trim() !== ''
 const where = (source: { file: string | null }) =>
   source.file === null ? 'in the environment' : `in ${source.file}`;
 
-function resolveEnvironment(env: Env, cwd: string): ResolvedEnvironment {
+/** The merged variables (CRM_PROXY_DATA_DIR made absolute), the files read, and what named the store. */
+function resolveEnvironment(env: Env, cwd: string) {
   const sources: Array<{ vars: Env; file: string | null }> = [{ vars: env, file: null }];
   const named = env['CRM_PROXY_CONFIG']?.trim();
   if (named) {
@@ -138,19 +120,10 @@ function resolveEnvironment(env: Env, cwd: string): ResolvedEnvironment {
   };
 }
 
-export interface ServiceAddress {
-  /** Base URL others reach the service at (no trailing slash). */
-  baseUrl: string;
-  /** One phrase: what chose it, for the CLI to say. */
-  source: string;
-  /** Where each sandbox CRM listens, when sandbox.json says so (else the configured ports). */
-  sandboxUrls: Record<'salesforce' | 'hubspot', string>;
-}
+export type ServiceAddress = ReturnType<typeof findService>;
 
-export function findService(
-  { config, launcher: { ports } }: StoreLocation,
-  env: Record<string, string | undefined>,
-): ServiceAddress {
+/** The service's base URL and what chose it, and where each sandbox CRM listens. */
+export function findService({ config, launcher: { ports } }: StoreLocation, env: Env) {
   const file = config.sandbox ? readSandboxFile(config.dataDir) : null;
   const sandboxUrls = {
     salesforce: file?.sandboxes?.salesforce?.url ?? `http://127.0.0.1:${ports.salesforce}`,

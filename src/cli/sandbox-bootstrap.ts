@@ -98,10 +98,7 @@ export function launcherSettings(env: NodeJS.ProcessEnv, servicePort: number) {
   return { ports: { salesforce: salesforcePort ?? next(1), hubspot: hubspotPort ?? next(2) }, persist };
 }
 
-/**
- * The sandboxes `serve` runs, on a worker thread so a busy sandbox never delays the service's
- * answers. `onFailure` hears of a thread that fails after the start.
- */
+/** The sandboxes `serve` runs, on a thread of their own so a busy sandbox never delays the service. */
 export async function startServeSandboxes(
   config: Config,
   { ports, persist: keep }: LauncherSettings,

@@ -85,9 +85,8 @@ export async function run(values: { port?: string; host?: string }): Promise<und
 }
 
 /**
- * In a terminal the JSON log goes to a file and the terminal shows the start-up summary; elsewhere the
- * log stays on stdout for collectors and the summary goes to stderr. Start-up log lines are held until
- * `release`, then said in the summary in plain words.
+ * In a terminal the log goes to a file; elsewhere it stays on stdout for collectors and the summary
+ * goes to stderr. Start-up log lines are held until `release`, then said in plain words.
  */
 function startupOutput(found: Config) {
   const io = cliIo();
