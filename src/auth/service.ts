@@ -54,15 +54,16 @@ export class AuthService {
         'Send your API token in the Authorization header: "Authorization: Bearer crmp_…".',
       );
     }
-    const raw = BEARER.exec(authorization)?.[1];
+    // Not "Bearer <token>": an empty token, which nothing caches and parseToken refuses.
+    const raw = BEARER.exec(authorization)?.[1] ?? '';
     const now = this.#clock();
     const version = await this.#store.changes.version();
     // A token found in the cache was parsed, checksummed and region-checked when it was stored.
-    const hash = raw === undefined ? undefined : hashToken(raw);
-    const cached = hash === undefined ? undefined : this.#cache.get(hash);
+    const hash = hashToken(raw);
+    const cached = this.#cache.get(hash);
     if (cached !== undefined && cached.version === version) return this.#accept(cached, now);
-    const parsed = raw === undefined ? null : parseToken(raw);
-    if (raw === undefined || hash === undefined || parsed === null) {
+    const parsed = parseToken(raw);
+    if (parsed === null) {
       return fail(
         'malformed_token',
         'The Authorization header must be "Bearer <token>" with a complete crm-proxy token (crmp_<region>_…); check that it was copied whole.',

@@ -12,12 +12,6 @@ const REGION = `(${REGIONS.join('|')})`;
 const TOKEN = new RegExp(`^crmp_${REGION}_([0-9A-Za-z]{43})([0-9A-Za-z]{6})$`);
 const DISPLAY_PREFIX = new RegExp(`^crmp_${REGION}_[0-9A-Za-z]{8}$`);
 
-export interface ParsedToken {
-  region: Region;
-  /** Listable, non-secret prefix: `crmp_eu_` + the first 8 random characters. */
-  displayPrefix: string;
-}
-
 function checksum(head: string): string {
   return base62Fixed(hash('sha256', head, 'buffer').readUInt32BE(0), CHECKSUM_CHARS);
 }
@@ -28,8 +22,8 @@ export function generateToken(region: Region): { token: string; displayPrefix: s
   return { token, displayPrefix: head.slice(0, `crmp_${region}_`.length + DISPLAY_CHARS) };
 }
 
-/** Null when the string is not a well-formed token of either region. */
-export function parseToken(token: string): ParsedToken | null {
+/** The region and listable, non-secret prefix (`crmp_eu_` + 8 characters); null for a malformed token. */
+export function parseToken(token: string): { region: Region; displayPrefix: string } | null {
   const m = TOKEN.exec(token);
   if (!m) return null;
   const [, region, random, sum] = m as unknown as [string, string, string, string];

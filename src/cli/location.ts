@@ -28,7 +28,6 @@ export function locateStore(overrides: Record<string, string> = {}) {
   };
 }
 
-/** A database URL as it may be shown: its password replaced. */
 function displayDatabaseUrl(url: string): string {
   try {
     const u = new URL(url);

@@ -117,13 +117,10 @@ function report(err: unknown): number {
     note(`error: ${(err as Error).message}\nRun "./bin/crm-proxy.mjs help" for usage.`);
     return 2;
   }
-  // The command's own refusals, and bad configuration or keys: the message is the whole story.
-  if (err instanceof CommandError || (err instanceof Error && /^(Config|Crypto)Error$/.test(err.name))) {
-    note(`error: ${err.message}`);
-    return 1;
-  }
-  // Unexpected: no stack by default (it could carry values), the message is enough to act on.
   note(`error: ${err instanceof Error ? err.message : String(err)}`);
-  if (cliIo().env['CRM_PROXY_DEBUG']) cliIo().stderr.write(`${inspect(err)}\n`);
+  // The stack of an unexpected error only on request: it could carry values.
+  const known =
+    err instanceof CommandError || (err instanceof Error && /^(Config|Crypto)Error$/.test(err.name));
+  if (!known && cliIo().env['CRM_PROXY_DEBUG']) cliIo().stderr.write(`${inspect(err)}\n`);
   return 1;
 }

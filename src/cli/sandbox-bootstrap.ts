@@ -12,7 +12,6 @@ import { ConfigError, flag, port, readSettings } from '../config/settings.ts';
 import type { AppContext } from '../context.ts';
 import { writePrivateFile } from '../lib/private-dir.ts';
 
-/** The CRMs that ship a sandbox. */
 type SandboxCrm = 'salesforce' | 'hubspot';
 
 /** A running sandbox as the service sees it: where it listens and the credentials it accepts from the start. */
@@ -170,7 +169,6 @@ function readDataFile<T>(dataDir: string, name: string): T | null {
   }
 }
 
-/** The bootstrap credentials written for this data directory; null when missing or unreadable. */
 export function readBootstrapCredentials(dataDir: string) {
   return readDataFile<Partial<Record<SandboxCrm, Partial<BootstrapCredentials>>>>(dataDir, CREDENTIALS_FILE);
 }

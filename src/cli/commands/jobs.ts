@@ -56,7 +56,6 @@ const watch = leaf({
       job = (await core.store.jobs.find(id)) ?? job;
       bar.update(job.processed, payload(job));
     }
-    bar.update(job.processed, payload(job));
     bar.stop();
     const seconds =
       job.startedAt !== null && job.finishedAt !== null
