@@ -71,7 +71,6 @@ export async function startSandboxes(options: StartSandboxesOptions) {
 
 export type ServeSandboxes = Record<SandboxCrm, SandboxHandle> & { close(): Promise<void> };
 
-/** The sandboxes as `createContext` takes them: each one's OAuth client and address. */
 export function contextSandboxes({ salesforce, hubspot }: ServeSandboxes) {
   return {
     salesforce: { ...salesforce.credentials, url: salesforce.url },

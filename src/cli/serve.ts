@@ -134,7 +134,6 @@ export function startupNote(line: string): string | null {
   }
 }
 
-/** The file a production start writes the setup code to (owner-only), in the data directory. */
 const SETUP_CODE_FILE = 'setup-code';
 
 /**
