@@ -1,19 +1,14 @@
+import type { Config } from '../config/index.ts';
 import { ApiError } from '../errors/index.ts';
 import type { Clock } from '../lib/clock.ts';
 import { LocalSharedState, type SharedState } from '../lib/shared-state.ts';
 
-export interface RateLimitOptions {
-  /** Sustained requests per second per API token. */
-  perSecond: number;
-  /** Requests a token may send at once after being idle. */
-  burst: number;
-}
+/** Sustained requests per second per API token, and how many it may send at once after being idle. */
+type RateLimitOptions = NonNullable<Config['capacity']['rateLimit']>;
 
 /**
- * The service's own rate limit: a token bucket per API token. It protects the shared CRM allowance
- * from one runaway client; 429 with Retry-After when empty. In memory (per instance: the buckets of
- * a `LocalSharedState`), or, with a shared state (Redis), one bucket per token across all
- * instances; only then is `take` async.
+ * A token bucket per API token, so one runaway client cannot spend the shared CRM allowance: per
+ * instance in memory, or across instances with a shared state (Redis; only then is `take` async).
  */
 export class RateLimiter {
   readonly #options: RateLimitOptions;

@@ -21,11 +21,8 @@ export interface AuthServiceOptions {
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 
-// Verified tokens are cached, each tagged with the store's change-feed version read *before* the
-// lookup that filled it, and used only while the version has not moved: a revocation or connection
-// removal anywhere (this process, the CLI on the same SQLite file, another instance on the same
-// PostgreSQL via NOTIFY) therefore takes effect on the next request, not after a TTL. The TTL only
-// bounds how stale the non-security fields (e.g. connection status) may get.
+// A cached token is used only while the store's change-feed version (read before its lookup) has not
+// moved, so a revocation anywhere takes effect on the next request; the TTL bounds other staleness.
 interface CachedToken {
   token: TokenRecord;
   connection: Connection;
@@ -35,26 +32,19 @@ interface CachedToken {
 export class AuthService {
   readonly #store: Store;
   readonly #region: Region;
-  readonly #publicUrls: Partial<Record<Region, string>>;
+  readonly #opts: AuthServiceOptions;
   readonly #clock: () => Date;
   readonly #cache: TtlCache<CachedToken>;
-  readonly #lastUsedIntervalMs: number;
-  readonly #onBackgroundError: (err: unknown) => void;
   readonly #lastWritten = new Map<string, number>();
   readonly #pending = new Set<Promise<void>>();
 
   constructor(opts: AuthServiceOptions) {
+    this.#opts = opts;
     this.#store = opts.store;
     this.#region = opts.region;
-    this.#publicUrls = opts.publicUrls;
     this.#clock = opts.clock ?? (() => new Date());
-    this.#cache = new TtlCache({
-      ttlMs: opts.cacheTtlMs ?? 60_000,
-      max: 10_000,
-      clock: { now: () => this.#clock().getTime() },
-    });
-    this.#lastUsedIntervalMs = opts.lastUsedIntervalMs ?? 60_000;
-    this.#onBackgroundError = opts.onBackgroundError ?? (() => {});
+    const now = () => this.#clock().getTime();
+    this.#cache = new TtlCache({ ttlMs: opts.cacheTtlMs ?? 60_000, max: 10_000, clock: { now } });
   }
 
   async verify(authorization: string | undefined): Promise<VerifyResult> {
@@ -64,22 +54,23 @@ export class AuthService {
         'Send your API token in the Authorization header: "Authorization: Bearer crmp_…".',
       );
     }
-    const raw = BEARER.exec(authorization)?.[1];
+    // Not "Bearer <token>": an empty token, which nothing caches and parseToken refuses.
+    const raw = BEARER.exec(authorization)?.[1] ?? '';
     const now = this.#clock();
     const version = await this.#store.changes.version();
     // A token found in the cache was parsed, checksummed and region-checked when it was stored.
-    const hash = raw === undefined ? undefined : hashToken(raw);
-    const cached = hash === undefined ? undefined : this.#cache.get(hash);
+    const hash = hashToken(raw);
+    const cached = this.#cache.get(hash);
     if (cached !== undefined && cached.version === version) return this.#accept(cached, now);
-    const parsed = raw === undefined ? null : parseToken(raw);
-    if (raw === undefined || hash === undefined || parsed === null) {
+    const parsed = parseToken(raw);
+    if (parsed === null) {
       return fail(
         'malformed_token',
         'The Authorization header must be "Bearer <token>" with a complete crm-proxy token (crmp_<region>_…); check that it was copied whole.',
       );
     }
     if (parsed.region !== this.#region) {
-      const url = this.#publicUrls[parsed.region];
+      const url = this.#opts.publicUrls[parsed.region];
       return fail(
         'wrong_region',
         `This token belongs to the ${parsed.region} region; send the request to ${url ?? `the ${parsed.region} region's base URL`} instead.`,
@@ -138,11 +129,11 @@ export class AuthService {
 
   #touch(token: TokenRecord, now: Date): void {
     const last = this.#lastWritten.get(token.id) ?? (token.lastUsedAt ? Date.parse(token.lastUsedAt) : 0);
-    if (now.getTime() - last < this.#lastUsedIntervalMs) return;
+    if (now.getTime() - last < (this.#opts.lastUsedIntervalMs ?? 60_000)) return;
     this.#lastWritten.set(token.id, now.getTime());
     const p = this.#store.tokens
       .touch(token.id, now.toISOString())
-      .catch(this.#onBackgroundError)
+      .catch((err: unknown) => this.#opts.onBackgroundError?.(err))
       .finally(() => this.#pending.delete(p));
     this.#pending.add(p);
   }

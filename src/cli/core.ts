@@ -1,5 +1,5 @@
-// The services the CLI commands need: the service's own (src/context.ts), without what only a
-// running instance has (Redis, metrics, tracing), and where the running service is.
+// The service's own context for the CLI commands, without what only a running instance has (Redis,
+// metrics, tracing), and where the running service is.
 import { pino } from 'pino';
 import { type AppContext, type ContextOverrides, createContext } from '../context.ts';
 import type { KeyringLog } from '../crypto/keyring.ts';
@@ -7,12 +7,7 @@ import { cliIo } from './io.ts';
 import { findService, type ServiceAddress, type StoreLocation } from './location.ts';
 import { readBootstrapCredentials } from './sandbox-bootstrap.ts';
 
-export interface Core extends AppContext {
-  /** Where the running service and its sandbox CRMs are, and what said so. */
-  address: ServiceAddress;
-  /** The store, and what chose it. */
-  location: StoreLocation;
-}
+export type Core = AppContext & { address: ServiceAddress; location: StoreLocation };
 
 export async function openCore(location: StoreLocation, keyringLog: KeyringLog): Promise<Core> {
   const { config } = location;
@@ -23,8 +18,7 @@ export async function openCore(location: StoreLocation, keyringLog: KeyringLog):
       logger: pino({ level: 'silent' }),
       keyringLog,
       providers: cliIo().providers,
-      // The sandbox CRMs `serve` starts with this data directory (their OAuth clients are in
-      // sandbox-credentials.json), so `connections add --sandbox` can be checked.
+      // The sandbox CRMs `serve` starts with this data directory, so `connections add --sandbox` can be checked.
       ...(config.sandbox ? { sandboxes: bootstrapSandboxes(config.dataDir, address.sandboxUrls) } : {}),
     },
   );

@@ -1,6 +1,5 @@
-// The CLI's input and output: the environment and standard streams the commands use (the
-// process's own, or, inside `withCliIo`, the ones given: tests run commands in-process this way,
-// several in one process), errors with exit codes, durations, secrets, tables.
+// The CLI's input and output: the process's environment and streams, or inside `withCliIo` the ones
+// given (tests run several commands in one process), errors with exit codes, secrets, tables.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createInterface } from 'node:readline';
 import { wholeNumber } from '../lib/whole-number.ts';
@@ -19,20 +18,14 @@ export interface CliIo {
 
 const scoped = new AsyncLocalStorage<CliIo>();
 
-// Getters: process.stdin is created on first access, which only a command reading stdin should do.
 const processIo: CliIo = {
-  get env() {
-    return process.env;
-  },
+  env: process.env,
+  // process.stdin is created on first access, which only a command reading stdin should do.
   get stdin() {
     return process.stdin;
   },
-  get stdout() {
-    return process.stdout;
-  },
-  get stderr() {
-    return process.stderr;
-  },
+  stdout: process.stdout,
+  stderr: process.stderr,
 };
 
 export function cliIo(): CliIo {
@@ -85,46 +78,27 @@ export async function readLines(prompts: string[]): Promise<string[]> {
   const io = cliIo();
   const stdin = io.stdin as NodeJS.ReadableStream & { isTTY?: boolean };
   const terminal = stdin.isTTY === true;
-  let muted = false;
-  const output = {
-    write(chunk: string) {
-      if (!muted) io.stderr.write(chunk);
-      return true;
-    },
-  } as unknown as NodeJS.WritableStream;
-  const rl = createInterface({
-    input: stdin,
-    output: terminal ? output : undefined,
-    terminal,
-  });
+  // On a terminal readline echoes what is typed to its output: a sink keeps the secret off the screen.
+  const sink = { write: () => true } as unknown as NodeJS.WritableStream;
+  const rl = createInterface({ input: stdin, output: terminal ? sink : undefined, terminal });
+  const input = rl[Symbol.asyncIterator]();
   const lines: string[] = [];
-  const ask = (i: number) => {
-    if (!terminal || i >= prompts.length) return;
-    muted = false;
-    io.stderr.write(`${prompts[i]}: `);
-    muted = true;
-  };
   try {
-    ask(0);
-    for await (const line of rl) {
-      lines.push(line.replace(/\r$/, ''));
+    for (const prompt of prompts) {
+      if (terminal) io.stderr.write(`${prompt}: `);
+      const next = await input.next();
+      if (next.done) break;
+      lines.push(next.value.replace(/\r$/, ''));
       if (terminal) io.stderr.write('\n');
-      if (lines.length >= prompts.length) break;
-      ask(lines.length);
     }
     while (lines.length < prompts.length) lines.push('');
     return lines;
   } finally {
-    muted = false;
     rl.close();
   }
 }
 
-/**
- * A secret from `--flag VALUE`, from stdin with `--flag -` (keeps it out of shell history and `ps`;
- * asked for without echo on a terminal), or from the environment variable `envName` when the flag
- * is absent.
- */
+/** A secret from `--flag VALUE`, from stdin with `--flag -` (out of shell history and `ps`), else from `envName`. */
 export async function readSecret(
   flagValue: string | undefined,
   envName: string,
@@ -136,8 +110,7 @@ export async function readSecret(
     return line.trim() || undefined;
   }
   if (flagValue !== undefined) return flagValue;
-  const fromEnv = cliIo().env[envName]?.trim();
-  return fromEnv ? fromEnv : undefined;
+  return cliIo().env[envName]?.trim() || undefined;
 }
 
 export function printTable(headers: string[], rows: string[][]): void {

@@ -1,32 +1,18 @@
-// Where things are, as the CLI sees them. The configuration comes from the same places for the
-// service and the CLI: the process environment, then an env-format file named by CRM_PROXY_CONFIG,
-// then `.env` in the working directory (a variable set in an earlier place wins; files only fill in
-// what is unset). The store is found from it, printed by every command that opens it, and never
-// created silently in a place nobody configured. The running service is found from the region's
-// public URL, the data directory's sandbox.json (written by `serve` once it listens), PORT, or the
-// default port.
+// Where things are, as the CLI sees them: the configuration (environment, then the CRM_PROXY_CONFIG
+// file, then .env: files only fill in what is unset), the store it names, and the running service.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseEnv } from 'node:util';
-import { type Config, loadConfig } from '../config/index.ts';
+import { loadConfig } from '../config/index.ts';
 import { ConfigError } from '../config/settings.ts';
 import { SQLITE_FILE } from '../store/db.ts';
 import { CommandError, cliIo } from './io.ts';
-import { type LauncherSettings, launcherSettings, readSandboxFile } from './sandbox-bootstrap.ts';
+import { launcherSettings, readSandboxFile } from './sandbox-bootstrap.ts';
 
-export interface StoreLocation {
-  config: Config;
-  resolved: ResolvedEnvironment;
-  /** One line: which store, and what chose it. */
-  where: string;
-  /** False for a SQLite file that does not exist yet (PostgreSQL: always true). */
-  exists: boolean;
-  /** The sandbox launcher's settings, from the same environment. */
-  launcher: LauncherSettings;
-}
+export type StoreLocation = ReturnType<typeof locateStore>;
 
-export function locateStore(overrides: Record<string, string> = {}): StoreLocation {
+export function locateStore(overrides: Record<string, string> = {}) {
   const resolved = resolveEnvironment({ ...cliIo().env, ...overrides }, cliIo().cwd ?? process.cwd());
   // The CRMs this CLI speaks (a build or a test may add one) each read their own settings.
   const config = loadConfig(resolved.env, cliIo().providers);
@@ -35,14 +21,14 @@ export function locateStore(overrides: Record<string, string> = {}): StoreLocati
   return {
     config,
     resolved,
+    // One line: which store, and what chose it.
     where: `${databaseUrl === undefined ? `SQLite ${file}` : `PostgreSQL ${displayDatabaseUrl(databaseUrl)}`} (from ${resolved.dataDirSource})`,
     exists: databaseUrl !== undefined || existsSync(file),
     launcher: launcherSettings(resolved.env, config.port),
   };
 }
 
-/** A database URL as it may be shown: its password replaced. */
-export function displayDatabaseUrl(url: string): string {
+function displayDatabaseUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password !== '') u.password = '***';
@@ -57,10 +43,7 @@ const HOW_TO_POINT =
   'CRM_PROXY_DATA_DIR=/path/to/data or DATABASE_URL=postgres://…, or name an env file with ' +
   'CRM_PROXY_CONFIG=/path/to/.env. To start a new empty store here, run: ./bin/crm-proxy.mjs init';
 
-/**
- * A store that does not exist, in the default place nobody configured, is refused (asked about on a
- * terminal): creating it would give a new empty store and a new key instead of the service's.
- */
+/** Refuses (or asks on a terminal) to create a store nobody configured: it would not be the service's. */
 export async function ensureNotAccidental(location: StoreLocation): Promise<void> {
   if (location.exists || location.resolved.storeConfigured) return;
   const io = cliIo();
@@ -82,17 +65,6 @@ export async function ensureNotAccidental(location: StoreLocation): Promise<void
 
 type Env = Record<string, string | undefined>;
 
-export interface ResolvedEnvironment {
-  /** The merged variables, CRM_PROXY_DATA_DIR made absolute. */
-  env: Env;
-  /** The files read, in order of precedence. */
-  files: string[];
-  /** Where the data directory came from, for the location line the commands print. */
-  dataDirSource: string;
-  /** False when nothing named a data directory or database: the default `./data` is in use. */
-  storeConfigured: boolean;
-}
-
 function readEnvFile(file: string): Env {
   try {
     return parseEnv(readFileSync(file, 'utf8')) as Env;
@@ -105,7 +77,8 @@ const set = (env: Env, name: string): boolean => (env[name] ?? '').trim() !== ''
 const where = (source: { file: string | null }) =>
   source.file === null ? 'in the environment' : `in ${source.file}`;
 
-export function resolveEnvironment(env: Env, cwd: string): ResolvedEnvironment {
+/** The merged variables (CRM_PROXY_DATA_DIR made absolute), the files read, and what named the store. */
+function resolveEnvironment(env: Env, cwd: string) {
   const sources: Array<{ vars: Env; file: string | null }> = [{ vars: env, file: null }];
   const named = env['CRM_PROXY_CONFIG']?.trim();
   if (named) {
@@ -146,19 +119,10 @@ export function resolveEnvironment(env: Env, cwd: string): ResolvedEnvironment {
   };
 }
 
-export interface ServiceAddress {
-  /** Base URL others reach the service at (no trailing slash). */
-  baseUrl: string;
-  /** One phrase: what chose it, for the CLI to say. */
-  source: string;
-  /** Where each sandbox CRM listens, when sandbox.json says so (else the configured ports). */
-  sandboxUrls: Record<'salesforce' | 'hubspot', string>;
-}
+export type ServiceAddress = ReturnType<typeof findService>;
 
-export function findService(
-  { config, launcher: { ports } }: StoreLocation,
-  env: Record<string, string | undefined>,
-): ServiceAddress {
+/** The service's base URL and what chose it, and where each sandbox CRM listens. */
+export function findService({ config, launcher: { ports } }: StoreLocation, env: Env) {
   const file = config.sandbox ? readSandboxFile(config.dataDir) : null;
   const sandboxUrls = {
     salesforce: file?.sandboxes?.salesforce?.url ?? `http://127.0.0.1:${ports.salesforce}`,

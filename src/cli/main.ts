@@ -81,18 +81,12 @@ ${CONFIG_HELP}
 export async function main(argv: string[]): Promise<number | undefined> {
   const [command, ...rest] = argv;
   try {
-    switch (command) {
-      case undefined:
-      case '--help':
-      case '-h':
-        cliIo().stdout.write(HELP);
-        return command === undefined ? 2 : 0;
-      case 'help':
-        // `help COMMAND [SUBCOMMAND]` is `COMMAND [SUBCOMMAND] --help`.
-        if (rest[0] !== undefined && rest[0] !== '--help' && rest[0] !== '-h')
-          return main([...rest, '--help']);
-        cliIo().stdout.write(HELP);
-        return 0;
+    // `help COMMAND [SUBCOMMAND]` is `COMMAND [SUBCOMMAND] --help`.
+    if (command === 'help' && rest[0] !== undefined && rest[0] !== '--help' && rest[0] !== '-h')
+      return main([...rest, '--help']);
+    if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+      cliIo().stdout.write(HELP);
+      return command === undefined ? 2 : 0;
     }
     const { node, path, rest: args } = find(COMMANDS, argv);
     if (path.length === 0) throw new UsageError(`unknown command "${command}"`);
@@ -106,10 +100,7 @@ export async function main(argv: string[]): Promise<number | undefined> {
   }
 }
 
-/**
- * The store and its drivers load only for commands that need them, so `help` stays fast. A store
- * is created where nothing configured one only by a command that `creates` it (init).
- */
+/** The store and its drivers load only for commands that need them, so `help` stays fast. */
 async function open(creates = false): Promise<Core> {
   const { ensureNotAccidental, locateStore } = await import('./location.ts');
   const location = locateStore();
@@ -126,13 +117,10 @@ function report(err: unknown): number {
     note(`error: ${(err as Error).message}\nRun "./bin/crm-proxy.mjs help" for usage.`);
     return 2;
   }
-  // The command's own refusals, and bad configuration or keys: the message is the whole story.
-  if (err instanceof CommandError || (err instanceof Error && /^(Config|Crypto)Error$/.test(err.name))) {
-    note(`error: ${err.message}`);
-    return 1;
-  }
-  // Unexpected: no stack by default (it could carry values), the message is enough to act on.
   note(`error: ${err instanceof Error ? err.message : String(err)}`);
-  if (cliIo().env['CRM_PROXY_DEBUG']) cliIo().stderr.write(`${inspect(err)}\n`);
+  // The stack of an unexpected error only on request: it could carry values.
+  const known =
+    err instanceof CommandError || (err instanceof Error && /^(Config|Crypto)Error$/.test(err.name));
+  if (!known && cliIo().env['CRM_PROXY_DEBUG']) cliIo().stderr.write(`${inspect(err)}\n`);
   return 1;
 }

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -11,13 +12,9 @@ import { ConfigError, flag, port, readSettings } from '../config/settings.ts';
 import type { AppContext } from '../context.ts';
 import { writePrivateFile } from '../lib/private-dir.ts';
 
-/** The CRMs that ship a sandbox. */
 type SandboxCrm = 'salesforce' | 'hubspot';
 
-/**
- * A running sandbox as the service sees it (both emulators follow sandbox/README.md): where it
- * listens and the credentials it accepts from the start.
- */
+/** A running sandbox as the service sees it: where it listens and the credentials it accepts from the start. */
 export interface SandboxHandle {
   url: string;
   credentials: { clientId: string; clientSecret: string; refreshToken: string; accessToken: string };
@@ -74,7 +71,6 @@ export async function startSandboxes(options: StartSandboxesOptions) {
 
 export type ServeSandboxes = Record<SandboxCrm, SandboxHandle> & { close(): Promise<void> };
 
-/** The sandboxes as `createContext` takes them: each one's OAuth client and address. */
 export function contextSandboxes({ salesforce, hubspot }: ServeSandboxes) {
   return {
     salesforce: { ...salesforce.credentials, url: salesforce.url },
@@ -100,13 +96,8 @@ export function launcherSettings(env: NodeJS.ProcessEnv, servicePort: number) {
   return { ports: { salesforce: salesforcePort ?? next(1), hubspot: hubspotPort ?? next(2) }, persist };
 }
 
-/**
- * The sandboxes `serve` runs: on the launcher's ports, with this data directory's bootstrap
- * credentials, keeping their state there unless CRM_PROXY_SANDBOX_PERSIST=false. They run on a
- * worker thread of their own (`sandbox-thread.ts`): a sandbox busy with a large write or saving a
- * grown state never delays the service's answers. `onFailure` hears of a thread that fails later.
- */
-export function startServeSandboxes(
+/** The sandboxes `serve` runs, on a thread of their own so a busy sandbox never delays the service. */
+export async function startServeSandboxes(
   config: Config,
   { ports, persist: keep }: LauncherSettings,
   onFailure: (message: string) => void = () => {},
@@ -121,45 +112,32 @@ export function startServeSandboxes(
   // Compiled (dist/), this module and the thread's are .js files.
   const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
   const worker = new Worker(new URL(`./sandbox-thread.${ext}`, import.meta.url), { workerData: options });
-  return new Promise((resolve, reject) => {
-    let started = false;
-    let closing = false;
-    const closed = new Promise<void>((done) => worker.once('exit', () => done()));
-    worker.on('error', (err) => {
-      if (started) onFailure(`the sandbox thread failed: ${err.message}`);
-      else reject(err);
-    });
-    worker.on('exit', (code) => {
-      if (!started)
-        reject(new Error(`the sandbox thread exited (code ${code}) before the sandboxes started`));
-      else if (!closing) onFailure(`the sandbox thread exited (code ${code}); the sandboxes are down`);
-    });
-    worker.on('message', (message: { ready?: Record<SandboxCrm, SandboxHandle>; failed?: string }) => {
-      if (message.failed !== undefined) {
-        reject(new Error(message.failed));
-        return;
-      }
-      if (message.ready === undefined) return;
-      started = true;
-      resolve({
-        ...message.ready,
-        async close() {
-          if (closing) return closed;
-          closing = true;
-          worker.postMessage('close');
-          await closed;
-        },
-      });
-    });
+  const exited = new Promise<number>((done) => worker.once('exit', done));
+  // `once` rejects with the thread's 'error' event; a number is the code of a thread that ended first.
+  const [message] = (await Promise.race([once(worker, 'message'), exited.then((code) => [code])])) as [
+    { ready?: Record<SandboxCrm, SandboxHandle>; failed?: string } | number,
+  ];
+  if (typeof message === 'number')
+    throw new Error(`the sandbox thread exited (code ${message}) before the sandboxes started`);
+  if (message.ready === undefined) throw new Error(message.failed);
+  let closing = false;
+  worker.on('error', (err) => onFailure(`the sandbox thread failed: ${err.message}`));
+  void exited.then((code) => {
+    if (!closing) onFailure(`the sandbox thread exited (code ${code}); the sandboxes are down`);
   });
+  return {
+    ...message.ready,
+    async close() {
+      if (!closing) worker.postMessage('close');
+      closing = true;
+      await exited;
+    },
+  };
 }
 
 const CREDENTIALS_FILE = 'sandbox-credentials.json';
 
-/**
- * Bootstrap credentials of both sandboxes, generated once per data directory, so each start gives
- * them the same client and refresh token again (with persistence off, the only grant they know).
- */
+/** Both sandboxes' bootstrap credentials, generated once per data directory so every start reuses them. */
 export function loadOrCreateBootstrapCredentials(dataDir: string): Record<SandboxCrm, BootstrapCredentials> {
   const parsed = readBootstrapCredentials(dataDir);
   if (parsed?.salesforce?.refreshToken && parsed.hubspot?.refreshToken)
@@ -190,7 +168,6 @@ function readDataFile<T>(dataDir: string, name: string): T | null {
   }
 }
 
-/** The bootstrap credentials written for this data directory; null when missing or unreadable. */
 export function readBootstrapCredentials(dataDir: string) {
   return readDataFile<Partial<Record<SandboxCrm, Partial<BootstrapCredentials>>>>(dataDir, CREDENTIALS_FILE);
 }
@@ -211,11 +188,7 @@ export function writeSandboxFile(dataDir: string, content: SandboxFile): string 
   return file;
 }
 
-/**
- * One sandbox connection per CRM and one API token for each. On a later start the same
- * connections and tokens are reused; the connections' credentials are reset to the sandboxes'
- * bootstrap ones, because a restarted sandbox only knows those.
- */
+/** One sandbox connection and API token per CRM, reused on later starts. */
 export async function ensureSandboxConnections(
   ctx: AppContext,
   // Only where each sandbox listens and its bootstrap credentials: a sandbox may run elsewhere.
@@ -257,8 +230,7 @@ export async function ensureSandboxConnections(
       ctx.tokens.forget(connection.id);
     }
     connectionIds[provider] = connection.id;
-    // The account it reaches, as the check call of a browser-made connection would learn it: one
-    // same-account rule for seeded and browser-made connections alike.
+    // The account it reaches, as a browser-made connection's check call would learn it.
     if (sandbox.accountId !== undefined && connection.accountId !== sandbox.accountId) {
       await ctx.connections.setAccount(connection.id, {
         accountId: sandbox.accountId,

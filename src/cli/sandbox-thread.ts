@@ -1,11 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { type StartSandboxesOptions, startSandboxes } from './sandbox-bootstrap.ts';
 
-/**
- * Both sandbox CRMs on a worker thread of their own (`startServeSandboxes`), so their work (a bulk
- * upload parsed, a grown org saved) never holds up the service's event loop. Posts where they
- * listen and their bootstrap credentials, or why they could not start; closes them on 'close'.
- */
+// Both sandbox CRMs on a thread of their own (see startServeSandboxes): posts where they listen and
+// their credentials, or why they could not start; closes them on 'close'.
 const port = parentPort;
 if (port === null) throw new Error('sandbox-thread.ts runs as a worker thread');
 try {
@@ -14,7 +11,6 @@ try {
   port.on('message', async (message: unknown) => {
     if (message !== 'close') return;
     await sandboxes.close();
-    port.postMessage({ closed: true });
     port.close();
   });
   port.postMessage({ ready: { salesforce: pick(sandboxes.salesforce), hubspot: pick(sandboxes.hubspot) } });

@@ -9,11 +9,8 @@ import { cliIo } from './io.ts';
 import { locateStore } from './location.ts';
 import type { SandboxHandle, ServeSandboxes } from './sandbox-bootstrap.ts';
 
-/** The log file's name in the data directory when `serve` runs in a terminal and LOG_FILE is unset. */
-export const LOG_FILE_NAME = 'crm-proxy.log';
-
-/** At shutdown, how long log lines a stalled stdout reader has not taken may wait before they are dropped. */
-const LOG_CLOSE_GRACE_MS = 2000;
+/** The log file in the data directory when `serve` runs in a terminal and LOG_FILE is unset. */
+const LOG_FILE_NAME = 'crm-proxy.log';
 
 /** Loaded only when the sandboxes run: the emulators and their SOQL parser are ~25 MiB resident. */
 type Bootstrap = typeof import('./sandbox-bootstrap.ts');
@@ -32,7 +29,6 @@ export function connectBanner(connect: AppContext['connect']): string[] {
 
 /** `crm-proxy serve` (options as main.ts declares them): runs until SIGTERM/SIGINT. */
 export async function run(values: { port?: string; host?: string }): Promise<undefined> {
-  // The same environment, env file and .env as the management commands (src/cli/location.ts).
   const location = locateStore({
     ...(values.port === undefined ? {} : { PORT: values.port }),
     ...(values.host === undefined ? {} : { HOST: values.host }),
@@ -60,7 +56,7 @@ export async function run(values: { port?: string; host?: string }): Promise<und
       await service.close();
       await sandboxes?.close();
       // Log lines a stalled stdout reader has not taken get a moment, then are dropped.
-      await closeLogDestination(logger, LOG_CLOSE_GRACE_MS);
+      await closeLogDestination(logger, 2000);
     },
     (msg) => logger.info(msg),
   );
@@ -89,11 +85,8 @@ export async function run(values: { port?: string; host?: string }): Promise<und
 }
 
 /**
- * Where `serve` writes what. In a terminal the JSON log goes to a file, so the terminal keeps the
- * start-up summary only; elsewhere (a container, a pipe, systemd) it stays on stdout, where log
- * collectors read it. The summary is plain text and never on the log's stream: with the log on
- * stdout it goes to stderr. Log lines of the start are held and said in it in plain words (the
- * listening line is its own), until `release`; a log file gets them as JSON lines too.
+ * In a terminal the log goes to a file; elsewhere it stays on stdout for collectors and the summary
+ * goes to stderr. Start-up log lines are held until `release`, then said in plain words.
  */
 function startupOutput(found: Config) {
   const io = cliIo();
@@ -141,13 +134,11 @@ export function startupNote(line: string): string | null {
   }
 }
 
-/** The file a production start writes the setup code to (owner-only), in the data directory. */
-export const SETUP_CODE_FILE = 'setup-code';
+const SETUP_CODE_FILE = 'setup-code';
 
 /**
- * While no operator exists: a one-time setup code for the console's first-operator page. In sandbox
- * mode it is printed here; otherwise it goes to a 0600 file whose path is printed (the code itself
- * never reaches the output or the log). Once an operator exists, an old file is removed.
+ * While no operator exists, a one-time code for the console's setup page: printed in sandbox mode,
+ * else only written to an owner-only file (never to the output or the log).
  */
 export async function setupBanner(
   ctx: AppContext,

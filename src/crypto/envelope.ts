@@ -8,10 +8,7 @@ const TAG_BYTES = 16;
 const FORMAT = 'v1';
 
 export class CryptoError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CryptoError';
-  }
+  override name = 'CryptoError';
 }
 
 export interface Keyring {

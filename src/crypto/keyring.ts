@@ -30,23 +30,16 @@ export function loadKeyring(config: Config, log: KeyringLog): Keyring {
   const file = join(config.dataDir, GENERATED_KEY_FILE);
   // Owner-only directory and files, fixed if they were not (see lib/private-dir.ts).
   ensurePrivateDir(config.dataDir);
-  let raw: string;
   try {
-    raw = readFileSync(file, 'utf8');
+    // 'wx': a key another process created first is used, never overwritten.
+    writePrivateFile(file, `${GENERATED_KEY_ID}:${randomBytes(32).toString('base64')}\n`, 'wx');
+    log.warn(
+      `no CRM_PROXY_ENCRYPTION_KEYS set: generated a development encryption key in ${file} (sandbox mode only; set CRM_PROXY_ENCRYPTION_KEYS in production)`,
+    );
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    raw = `${GENERATED_KEY_ID}:${randomBytes(32).toString('base64')}\n`;
-    try {
-      // 'wx': if another process created it in the meantime, use theirs rather than overwrite.
-      writePrivateFile(file, raw, 'wx');
-      log.warn(
-        `no CRM_PROXY_ENCRYPTION_KEYS set: generated a development encryption key in ${file} (sandbox mode only; set CRM_PROXY_ENCRYPTION_KEYS in production)`,
-      );
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      raw = readFileSync(file, 'utf8');
-    }
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
+  const raw = readFileSync(file, 'utf8');
   const problems: string[] = [];
   const parsed = parseEncryptionKeys(raw.trim(), problems, file);
   if (problems.length > 0) throw new ConfigError(...problems);

@@ -2,10 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/**
- * `length` uniformly random base62 characters (rejection sampling keeps the distribution unbiased).
- * Secrets use the default source; ids made on every request may pass `pooledRandomBytes`.
- */
+/** `length` uniformly random base62 characters; ids made on every request may pass `pooledRandomBytes`. */
 export function randomBase62(length: number, source: (size: number) => Buffer = randomBytes): string {
   let out = '';
   while (out.length < length) {

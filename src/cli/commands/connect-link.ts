@@ -21,14 +21,13 @@ const create = leaf({
       const ids = core.registry.list().map((a) => a.profile.id);
       throw new UsageError(`--provider is required (${ids.join(' or ')})`);
     }
-    const ttlMs =
-      values['expires-in'] === undefined ? undefined : parseDuration(values['expires-in'], '--expires-in');
     // A refusal (an ApiError) is reported as its message, with exit code 1, like any command error.
     const created = await core.connect.createLink({
       provider: values.provider,
       label: values.label ?? null,
       loginHost: values['login-host'],
-      ttlMs,
+      ttlMs:
+        values['expires-in'] === undefined ? undefined : parseDuration(values['expires-in'], '--expires-in'),
     });
     if (values.json) {
       printJson({ id: created.id, url: created.url, expiresAt: created.expiresAt });

@@ -63,10 +63,7 @@ const add = leaf({
   },
 });
 
-/**
- * The credentials the flags (or the environment) give for `profile`'s CRM. A private app token for
- * a CRM that takes none is a usage error naming the CRMs that do.
- */
+/** The credentials the flags (or the environment) give for `profile`'s CRM. */
 async function readCredentials(
   profiles: readonly ProviderProfile[],
   profile: ProviderProfile,
@@ -82,8 +79,7 @@ async function readCredentials(
   if (refreshFlag !== undefined && privateAppFlag !== undefined) {
     throw new UsageError('give either --refresh-token or --private-app-token, not both');
   }
-  // A flag wins over the environment (the other variable is not read); without flags, exactly one
-  // of the variables may be set.
+  // A flag wins over the environment; without flags, exactly one of the variables may be set.
   const refreshToken =
     privateAppFlag === undefined ? await readSecret(refreshFlag, 'CRM_PROXY_REFRESH_TOKEN') : undefined;
   const privateAppToken =

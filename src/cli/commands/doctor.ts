@@ -229,10 +229,7 @@ async function checkConnection(core: Core, connection: Connection, stored: Opene
   }
 }
 
-/**
- * Why a sandbox connection's tokens are refused, in the words a user can act on: the sandbox runs
- * at another address, or it did not keep its OAuth grants across a restart. Null for a real CRM.
- */
+/** Why a sandbox connection's tokens are refused, in words a user can act on; null for a real CRM. */
 function sandboxCause(core: Core, connection: Connection): string | null {
   if (!connection.sandbox) return null;
   const crm = connection.provider;

@@ -3,8 +3,7 @@ import { FINISHED_JOB_STATES } from '../../store/types.ts';
 import { CommandError, cliIo, note, UsageError, whole } from '../io.ts';
 import { type Group, leaf, listing } from './subcommands.ts';
 
-// The CLI reads the store directly, like the other commands: it needs no API token and works with
-// the service stopped (a job interrupted by a crash shows as running until an instance resumes it).
+// Read from the store directly: no API token, and it works with the service stopped.
 
 const list = listing({
   help: './bin/crm-proxy.mjs jobs list [--token ID] [--limit N] [--json]   write jobs, newest first',
@@ -38,8 +37,7 @@ const watch = leaf({
     let job = await core.store.jobs.find(id);
     if (job === null)
       throw new CommandError(`There is no job ${id} (finished jobs are pruned after the retention period).`);
-    // The bar goes to stderr, so stdout carries only the final counts. Loaded here: `serve` loads
-    // this file's command table too, and never draws a bar.
+    // Loaded here, not at start-up; the bar goes to stderr, so stdout carries only the final counts.
     const { default: cliProgress } = await import('cli-progress');
     const bar = new cliProgress.SingleBar(
       {
@@ -58,7 +56,6 @@ const watch = leaf({
       job = (await core.store.jobs.find(id)) ?? job;
       bar.update(job.processed, payload(job));
     }
-    bar.update(job.processed, payload(job));
     bar.stop();
     const seconds =
       job.startedAt !== null && job.finishedAt !== null

@@ -7,50 +7,43 @@ import { type Group, leaf, listing } from './subcommands.ts';
 
 /** Who runs the CLI, as the request log names them. */
 function cliActor(): Actor {
-  let user = 'unknown';
   try {
-    user = userInfo().username;
+    return { cli: userInfo().username };
   } catch {
     // No user entry (a container's arbitrary uid).
+    return { cli: 'unknown' };
   }
-  return { cli: user };
 }
 
-/** Records an operator action of the CLI in the request log, done or refused. */
-function record(core: Core, actor: Actor, what: string, status: number): void {
-  core.requestLog.record({
-    at: new Date().toISOString(),
-    method: 'CLI',
-    path: `operators ${what}`.slice(0, 500),
-    status,
-    latencyMs: 0,
-    crmCalls: 0,
-    interface: 'cli',
-    requestId: `cli_${randomBase62(20)}`,
-    tokenId: null,
-    connectionId: null,
-    errorCode: status >= 400 ? 'operator_action_refused' : null,
-    actor: actorName(actor),
-  });
-}
-
-/** Runs an operator action, recording it; an OperatorError is the command's error (exit 1). */
+/** Runs an operator action, recorded in the request log done or refused; an OperatorError exits 1. */
 async function act<T>(core: Core, what: string, run: (actor: Actor) => Promise<T>): Promise<T> {
   const actor = cliActor();
+  const record = (status: number) =>
+    core.requestLog.record({
+      at: new Date().toISOString(),
+      method: 'CLI',
+      path: `operators ${what}`.slice(0, 500),
+      status,
+      latencyMs: 0,
+      crmCalls: 0,
+      interface: 'cli',
+      requestId: `cli_${randomBase62(20)}`,
+      tokenId: null,
+      connectionId: null,
+      errorCode: status >= 400 ? 'operator_action_refused' : null,
+      actor: actorName(actor),
+    });
   try {
     const result = await run(actor);
-    record(core, actor, what, 200);
+    record(200);
     return result;
   } catch (err) {
-    if (err instanceof OperatorError) {
-      record(core, actor, what, err.status);
-      throw new CommandError(err.message);
-    }
-    throw err;
+    if (!(err instanceof OperatorError)) throw err;
+    record(err.status);
+    throw new CommandError(err.message);
   }
 }
 
-/** disable, enable, remove: one operator named by EMAIL|ID. */
 const lifecycle = (sub: 'disable' | 'enable' | 'remove') =>
   leaf({
     help: './bin/crm-proxy.mjs operators disable|enable|remove EMAIL|ID   disable, remove: their sessions end and their keys are revoked at once; the last operator who manages the others stays',

@@ -1,7 +1,5 @@
-// The one shape of every command: `crm-proxy <command> [<subcommand>…] [options] [operands]`, a
-// tree whose leaves are declared as data (their help, options and operands). A leaf's arguments
-// are parsed before anything is opened; its help is the text `--help` shows, and a command's help
-// is its leaves' together, so nothing is written twice.
+// Every command is a tree of leaves declared as data (help, options, operands): arguments are parsed
+// before anything is opened, and a command's help is its leaves' together, so nothing is written twice.
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import type { Core } from '../core.ts';
 import { printListing, UsageError } from '../io.ts';
@@ -42,10 +40,7 @@ export function command<const O extends ParseArgsOptionsConfig = Record<never, n
   return spec as unknown as Leaf;
 }
 
-/**
- * Declares a leaf that runs on the opened store and services (Core), closed whatever happens, with
- * its option values typed from its options.
- */
+/** Declares a leaf that runs on the opened store and services (Core), closed whatever happens. */
 export function leaf<const O extends ParseArgsOptionsConfig = Record<never, never>>(
   spec: Omit<Leaf<O>, 'run'> & { run(core: Core, values: Values<O>, operands: string[]): Promise<number> },
 ): Leaf {
@@ -62,19 +57,15 @@ export function leaf<const O extends ParseArgsOptionsConfig = Record<never, neve
   };
 }
 
-/**
- * A leaf that lists what `load` finds with its options: the items as JSON with --json, `empty`
- * when there are none, else a table of `headers` and a `row` for each item.
- */
-export function listing<T, const O extends ParseArgsOptionsConfig = Record<never, never>>(spec: {
-  help: string;
-  options?: O;
-  check?(values: Values<O>): void;
-  load(core: Core, values: Values<O>): Promise<readonly T[]>;
-  empty: string;
-  headers: string[];
-  row(item: T): string[];
-}): Leaf {
+/** A leaf that lists what `load` finds (see printListing), with a --json option. */
+export function listing<T, const O extends ParseArgsOptionsConfig = Record<never, never>>(
+  spec: Pick<Leaf<O>, 'help' | 'options' | 'check'> & {
+    load(core: Core, values: Values<O>): Promise<readonly T[]>;
+    empty: string;
+    headers: string[];
+    row(item: T): string[];
+  },
+): Leaf {
   const options: ParseArgsOptionsConfig = { ...spec.options, json: { type: 'boolean', default: false } };
   return leaf({
     help: spec.help,

@@ -1,4 +1,3 @@
-import type { TokenRecord } from '../../domain/connection.ts';
 import { CommandError, cliIo, note, parseDuration, printJson, UsageError } from '../io.ts';
 import { type Group, leaf, listing } from './subcommands.ts';
 
@@ -38,12 +37,6 @@ const create = leaf({
   },
 });
 
-function state(t: TokenRecord): string {
-  if (t.revokedAt) return 'revoked';
-  if (t.expiresAt && t.expiresAt <= new Date().toISOString()) return 'expired';
-  return 'active';
-}
-
 const list = listing({
   help: './bin/crm-proxy.mjs tokens list [--connection ID] [--json]',
   options: { connection: { type: 'string' } },
@@ -55,7 +48,7 @@ const list = listing({
     `${t.prefix}…`,
     t.connectionId,
     t.name ?? '',
-    state(t),
+    t.revokedAt ? 'revoked' : t.expiresAt && t.expiresAt <= new Date().toISOString() ? 'expired' : 'active',
     t.createdAt,
     t.lastUsedAt ?? 'never',
     t.expiresAt ?? 'never',
