@@ -69,10 +69,7 @@ export interface IdempotencyOptions {
   leaseMs: number;
 }
 
-/**
- * Idempotency keys, scoped to the API token. Inserting the key row is the lock: of two requests
- * with one key (on any instance sharing the store), one inserts it and runs, the other finds it.
- */
+/** Idempotency keys, per API token. Inserting the key row is the lock: one request wins, others find it. */
 export class IdempotencyService {
   readonly #o: IdempotencyOptions;
 
@@ -80,7 +77,6 @@ export class IdempotencyService {
     this.#o = options;
   }
 
-  /** The time `offsetMs` from now. */
   #iso(offsetMs = 0): string {
     return isoTime(this.#o.clock.now() + offsetMs);
   }

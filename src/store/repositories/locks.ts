@@ -4,13 +4,9 @@ import type { Clock } from '../../lib/clock.ts';
 import { retrying } from '../../lib/retry.ts';
 import type { Database } from '../schema.ts';
 
-// A lease table rather than PostgreSQL advisory locks: the same code works on SQLite (several
-// processes on one file) and PostgreSQL (several instances), and a lease survives no crash — a dead
-// holder's row simply expires. Leases rely on the instances' clocks agreeing to within a fraction of ttlMs.
-/**
- * Wait before trying a held lock again: doubling from 5 ms up to 200 ms and never past the
- * deadline; undefined once the deadline has passed.
- */
+// A lease table rather than advisory locks: it works on both dialects and a dead holder's row
+// expires. Leases rely on the instances' clocks agreeing to within a fraction of ttlMs.
+/** Wait before trying a held lock again: doubling from 5 ms to 200 ms; undefined past the deadline. */
 export function nextLockAttempt(attempt: number, now: number, deadline: number): number | undefined {
   const left = deadline - now;
   if (left <= 0) return undefined;
@@ -47,9 +43,8 @@ export function locksRepository(db: Kysely<Database>, clock: Clock) {
 
   return {
     /**
-     * Runs `fn` while holding `key` in the store, so instances sharing one store serialise on it.
-     * The lease lasts `ttlMs` and is renewed while `fn` runs; a crashed holder frees it after `ttlMs`.
-     * `waitMs`: how long to wait for the lock before giving up with LockTimeoutError (default: ttlMs).
+     * Runs `fn` holding `key` under a lease of `ttlMs`, renewed while it runs; waits `waitMs`
+     * (default `ttlMs`) for the lock before LockTimeoutError.
      */
     async withLock<T>(
       key: string,
