@@ -34,8 +34,6 @@ export function operatorsRepository(db: Kysely<Database>) {
       return Number(r.numUpdatedRows) === 1;
     });
   return {
-    ...sessionsRepository(db),
-    ...keysRepository(db),
     // Operators: created, found, listed, their passwords and sign-ins.
     async insert({
       now,
@@ -85,12 +83,7 @@ export function operatorsRepository(db: Kysely<Database>) {
     async signedIn(id: string, now: string): Promise<void> {
       await db.updateTable('operators').set({ lastSignInAt: now }).where('id', '=', id).execute();
     },
-  };
-}
-
-/** Console sessions of operators. */
-function sessionsRepository(db: Kysely<Database>) {
-  return {
+    // Console sessions of operators.
     async insertSession(s: OperatorSession): Promise<void> {
       await db.insertInto('operator_sessions').values(s).execute();
     },
@@ -134,12 +127,7 @@ function sessionsRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(r.numDeletedRows);
     },
-  };
-}
-
-/** Operators' API keys. */
-function keysRepository(db: Kysely<Database>) {
-  return {
+    // Operators' API keys.
     async insertKey(row: OperatorKey & { hash: string }): Promise<OperatorKey> {
       const r = await db.insertInto('operator_keys').values(row).returningAll().executeTakeFirstOrThrow();
       return toKey(r);
