@@ -77,10 +77,6 @@ export class IdempotencyService {
     this.#o = options;
   }
 
-  #iso(offsetMs = 0): string {
-    return isoTime(this.#o.clock.now() + offsetMs);
-  }
-
   /** Claims `key` for this request, or answers what the first request with it answered. */
   async claim(tokenId: string, key: string, hash: string, jobId: string | null): Promise<KeyClaim> {
     const now = this.#o.clock.now();
@@ -176,7 +172,9 @@ export class IdempotencyService {
       while (!stop.signal.aborted) {
         await this.#o.clock.sleep(this.#o.leaseMs / 3, stop.signal);
         if (stop.signal.aborted) return;
-        await this.#o.keys.renew(tokenId, key, this.#iso(this.#o.leaseMs)).catch(() => {});
+        await this.#o.keys
+          .renew(tokenId, key, isoTime(this.#o.clock.now() + this.#o.leaseMs))
+          .catch(() => {});
       }
     })();
     try {
@@ -188,7 +186,7 @@ export class IdempotencyService {
   }
 
   prune(): Promise<number> {
-    return this.#o.keys.prune(this.#iso(-this.#o.ttlMs));
+    return this.#o.keys.prune(isoTime(this.#o.clock.now() - this.#o.ttlMs));
   }
 }
 

@@ -36,7 +36,6 @@ function toJob(r: Omit<Selectable<JobsTable>, 'input'>): JobRow {
 
 export function jobsRepository(db: Kysely<Database>) {
   return {
-    // A job's row: submitted, read, listed, counted by state, pruned when finished long ago.
     async insert(row: NewJobRow): Promise<JobRow> {
       const { inputPages, now, lease, ...given } = row;
       const values = {
@@ -124,7 +123,6 @@ export function jobsRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(r.numDeletedRows);
     },
-    // A job's lease: taken, renewed, and the jobs whose lease can be taken.
     /** Starts an unfinished job under `owner`'s lease if the lease is free, expired or `owner`'s; true when taken. */
     async claim(id: string, owner: string, now: string, leaseUntil: string): Promise<boolean> {
       const r = await db
@@ -173,7 +171,6 @@ export function jobsRepository(db: Kysely<Database>) {
         .execute();
       return rows.map((r) => r.id);
     },
-    // A job's run: its progress, CRM job ids, outcome and cancellation.
     async progress(
       id: string,
       owner: string,
@@ -245,7 +242,6 @@ export function jobsRepository(db: Kysely<Database>) {
         .where('leaseOwner', 'is', null)
         .execute();
     },
-    // What a job keeps as it runs: its result pieces and its journal.
     /** Results in pieces: `first` is the input position of each piece's first result. */
     async putResults(id: string, pieces: Array<{ piece: number; first: number; results: string }>) {
       if (pieces.length === 0) return;

@@ -50,7 +50,6 @@ function sqliteInserter(db: Kysely<Database>, sqlite: BetterSqlite3.Database) {
 export function requestLogRepository(db: Kysely<Database>, sqlite?: BetterSqlite3.Database) {
   const insertSqlite = sqlite === undefined ? undefined : sqliteInserter(db, sqlite);
   return {
-    // Request log entries: written in batches, queried, pruned.
     async insertMany(entries: RequestLogEntry[]): Promise<void> {
       if (insertSqlite !== undefined) {
         await insertSqlite(entries);
@@ -76,12 +75,10 @@ export function requestLogRepository(db: Kysely<Database>, sqlite?: BetterSqlite
       }
       return q.orderBy('at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
     },
-    /** Deletes entries older than `before`; returns how many. */
     async prune(before: string): Promise<number> {
       const r = await db.deleteFrom('request_log').where('at', '<', before).executeTakeFirst();
       return Number(r.numDeletedRows);
     },
-    // Usage figures and per-token statistics.
     /** Requests and errors (status 400 or more) per hour from `since`, per connection. */
     async usage(since: string, connectionId?: string): Promise<UsageBucket[]> {
       // The hour is the first 13 characters of the fixed-width ISO instant, on both dialects.
