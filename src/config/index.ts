@@ -16,10 +16,7 @@ function isLoopbackHost(hostname: string): boolean {
   return /^((.+\.)?localhost|::1|0:0:0:0:0:0:0:1)$/i.test(host);
 }
 
-/**
- * What no single variable can say: settings that must agree, and what NODE_ENV=production refuses.
- * Throws with every problem, `problems` found earlier first; startService runs it again.
- */
+/** Settings that must agree, and what production refuses; throws every problem, `problems` first. */
 export function checkConfig(c: Config, problems: string[] = []): void {
   const { rateLimit } = c.capacity;
   if (rateLimit !== null && rateLimit.burst < rateLimit.perSecond)

@@ -91,10 +91,7 @@ function parse(setting: VariableOptions, text: string): unknown {
   }
 }
 
-/**
- * A declaration's value from the environment, each bad variable added to `problems`; unset ones take
- * their default. With `httpsOnly` a CRM URL set to plain http is a problem too.
- */
+/** A declaration's value, each bad variable added to `problems`; `httpsOnly` refuses a plain-http CRM URL. */
 export function readSettings<T extends SettingsDeclaration>(
   declaration: T,
   env: NodeJS.ProcessEnv,

@@ -3,10 +3,8 @@ import type { JobProgress } from '../providers/adapter.ts';
 
 const PROGRESS_EVERY_MS = 100;
 
-/**
- * Hands a running job's latest counts to `write` at most every PROGRESS_EVERY_MS (a failed write is
- * dropped); `stop` drops the rest and waits for a write in flight.
- */
+// Hands a running job's latest counts to `write` at most every PROGRESS_EVERY_MS (a failed write is
+// dropped); `stop` drops the rest and waits for a write in flight.
 export function progressWriter(
   clock: Pick<Clock, 'sleep'>,
   write: (counts: JobProgress, via: string | null) => Promise<void>,

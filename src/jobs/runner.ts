@@ -28,10 +28,7 @@ export interface JobRunnerOptions {
   retentionMs: number;
   /** Runs periodically with the sweep (idempotency keys are pruned by their own service). */
   onPrune: () => Promise<void>;
-  /**
-   * Records (or ids) of one connection's jobs running at once here; more wait their turn holding
-   * only their id, so that many large jobs never hold all their records in memory at once.
-   */
+  /** Records of one connection's jobs run here at once; more wait holding only their id, not their input. */
   recordsInFlight: number;
 }
 

@@ -88,10 +88,7 @@ async function openPostgres(databaseUrl: string, pgSchema: string | undefined): 
   return { dialect: 'postgres', db, databaseUrl, pgSchema };
 }
 
-/**
- * Lists the tables of the store's own schema only: Kysely's scan of every schema fails (3F000) when
- * another client drops a schema during it.
- */
+/** Lists only the store's own schema: Kysely's scan of all fails (3F000) when one is dropped meanwhile. */
 class StoreSchemaIntrospector extends PostgresIntrospector {
   readonly #db: Kysely<unknown>;
 
@@ -120,10 +117,8 @@ class StoreSchemaDialect extends PostgresDialect {
   }
 }
 
-/**
- * Runs the migrations alone and atomically: Kysely does so on PostgreSQL, on SQLite one IMMEDIATE
- * transaction does. Its lock is polled, since SQLite's own wait would block the event loop.
- */
+// Runs the migrations alone and atomically: on SQLite (unlike PostgreSQL) Kysely needs an IMMEDIATE
+// transaction around them, its lock polled since SQLite's own wait would block the event loop.
 export async function withMigrationLock<T>(handle: DbHandle, clock: Clock, fn: () => Promise<T>): Promise<T> {
   if (handle.dialect !== 'sqlite') return fn();
   const { sqlite } = handle;

@@ -38,9 +38,7 @@ export interface ConnectState {
   usedAt: string | null;
 }
 
-export interface TokenRecordWithHash extends TokenRecord {
-  hash: string;
-}
+export type TokenRecordWithHash = TokenRecord & { hash: string };
 
 export type NewTokenRow = Omit<TokenRecordWithHash, 'createdAt' | 'lastUsedAt' | 'revokedAt'> & {
   now: string;
@@ -57,9 +55,7 @@ export interface Operator {
   canManage: boolean;
 }
 
-export interface OperatorWithHash extends Operator {
-  passwordHash: string;
-}
+export type OperatorWithHash = Operator & { passwordHash: string };
 
 export interface OperatorSession {
   idHash: string;

@@ -42,10 +42,7 @@ export function locksRepository(db: Kysely<Database>, clock: Clock) {
   }
 
   return {
-    /**
-     * Runs `fn` holding `key` under a lease of `ttlMs`, renewed while it runs; waits `waitMs`
-     * (default `ttlMs`) for the lock before LockTimeoutError.
-     */
+    /** Runs `fn` holding `key` under a renewed `ttlMs` lease; LockTimeoutError after `waitMs` (default `ttlMs`). */
     async withLock<T>(
       key: string,
       ttlMs: number,

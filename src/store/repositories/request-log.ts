@@ -33,10 +33,8 @@ const valuesOf = (e: Partial<RequestLogEntry>) => COLUMNS.map((c) => e[c] ?? nul
 const rowOf = (e: Partial<RequestLogEntry>) =>
   Object.fromEntries(COLUMNS.map((c) => [c, e[c] ?? null])) as unknown as Insertable<RequestLogTable>;
 
-/**
- * SQLite: one prepared single-row INSERT per entry in one transaction, cheaper than preparing a
- * 500-row statement on each flush. Holding Kysely's connection keeps it out of Kysely's transactions.
- */
+// SQLite: one prepared single-row INSERT per entry in one transaction, cheaper than preparing a
+// 500-row statement each flush. Holding Kysely's connection keeps it out of Kysely's transactions.
 function sqliteInserter(db: Kysely<Database>, sqlite: BetterSqlite3.Database) {
   const insert = sqlite.prepare(db.insertInto('request_log').values(rowOf({})).compile().sql);
   const insertAll = sqlite.transaction((entries: readonly RequestLogEntry[]) => {
