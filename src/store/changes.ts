@@ -85,13 +85,19 @@ export async function postgresChanges(
     retry.unref();
   };
 
+  const close = async () => {
+    closed = true;
+    if (retry) clearTimeout(retry);
+    const c = client;
+    client = undefined;
+    healthy = false;
+    await c?.end().catch(() => {});
+  };
   try {
     await connect();
   } catch (err) {
     // No background reconnection for a store that failed to open.
-    closed = true;
-    if (retry) clearTimeout(retry);
-    await client?.end().catch(() => {});
+    await close();
     throw err;
   }
   return {
@@ -102,13 +108,6 @@ export async function postgresChanges(
       counter++;
       await sql`select pg_notify(${channel}, '')`.execute(db);
     },
-    async close() {
-      closed = true;
-      if (retry) clearTimeout(retry);
-      const c = client;
-      client = undefined;
-      healthy = false;
-      await c?.end().catch(() => {});
-    },
+    close,
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Clock } from '../../lib/clock.ts';
+import { type Clock, isoTime } from '../../lib/clock.ts';
 import { retrying } from '../../lib/retry.ts';
 import type { Database } from '../schema.ts';
 
@@ -23,18 +23,16 @@ export class LockTimeoutError extends Error {
 }
 
 export function locksRepository(db: Kysely<Database>, clock: Clock) {
-  const iso = (ms: number) => new Date(ms).toISOString();
-
   async function tryAcquire(key: string, owner: string, ttlMs: number): Promise<boolean> {
     const now = clock.now();
     const row = await db
       .insertInto('locks')
-      .values({ key, owner, expiresAt: iso(now + ttlMs) })
+      .values({ key, owner, expiresAt: isoTime(now + ttlMs) })
       .onConflict((oc) =>
         oc
           .column('key')
-          .doUpdateSet({ owner, expiresAt: iso(now + ttlMs) })
-          .where('locks.expiresAt', '<=', iso(now)),
+          .doUpdateSet({ owner, expiresAt: isoTime(now + ttlMs) })
+          .where('locks.expiresAt', '<=', isoTime(now)),
       )
       .returning('owner')
       .executeTakeFirst();
@@ -58,7 +56,7 @@ export function locksRepository(db: Kysely<Database>, clock: Clock) {
       if (!acquired) throw new LockTimeoutError(key);
       const held = db.updateTable('locks').where('key', '=', key).where('owner', '=', owner);
       // Keep the lease while fn runs longer than expected; a failed renewal only shortens it.
-      const renew = () => held.set({ expiresAt: iso(clock.now() + ttlMs) }).execute();
+      const renew = () => held.set({ expiresAt: isoTime(clock.now() + ttlMs) }).execute();
       const timer = setInterval(() => renew().catch(() => {}), Math.max(ttlMs / 3, 20));
       timer.unref();
       try {
