@@ -1,5 +1,4 @@
-// Environment → typed Config, read once at start-up from the declarations: the service's own
-// (service.ts) and each registered CRM's. Every problem is reported at once, by variable, never value.
+// Environment → typed Config, from the service's declarations and each registered CRM's.
 import { isIP } from 'node:net';
 import { BUILT_IN_PROVIDERS } from '../providers/index.ts';
 import { SERVICE_SETTINGS } from './service.ts';
@@ -17,13 +16,7 @@ function isLoopbackHost(hostname: string): boolean {
   return /^((.+\.)?localhost|::1|0:0:0:0:0:0:0:1)$/i.test(host);
 }
 
-/**
- * What no single variable can say: settings that must agree, and what NODE_ENV=production refuses.
- * The sandbox CRMs (with `/__sandbox`) and the generated key never run there: a forced
- * CRM_PROXY_SANDBOX (or sandbox clients given to startService) stops the start, never ignored. A
- * plain-http public URL would carry bearer tokens in clear text, unless a proxy in front ends TLS.
- * Throws with every problem, `problems` found earlier first; startService runs it again.
- */
+/** Settings that must agree, and what production refuses; throws every problem, `problems` first. */
 export function checkConfig(c: Config, problems: string[] = []): void {
   const { rateLimit } = c.capacity;
   if (rateLimit !== null && rateLimit.burst < rateLimit.perSecond)
@@ -69,10 +62,7 @@ export function checkConfig(c: Config, problems: string[] = []): void {
   if (problems.length > 0) throw new ConfigError(...problems);
 }
 
-/**
- * The configuration of a service running `modules` (the built-in CRMs unless a build or a test
- * registers others): the service's settings, then each module's own.
- */
+/** The configuration of a service running `modules`: the service's settings, then each module's. */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   modules: readonly { profile: { id: string }; settings: SettingsDeclaration }[] = BUILT_IN_PROVIDERS,

@@ -1,6 +1,5 @@
-// The service's own settings, declared as data (settings.ts says how): each with its variable, its
-// default and its bounds. Groups become the members of Config of the same name (index.ts); what each
-// setting does, and why its default, is in docs/configuration.md.
+// The service's own settings (settings.ts says how); what each does, and why its default, is in
+// docs/configuration.md.
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { type TSchema, Type } from 'typebox';
@@ -46,10 +45,7 @@ const CAP_EXEMPT = decoded(
   (v: string) => ({ loopback: words(v).includes('loopback'), addresses: words(v).filter((p) => isIP(p)) }),
 );
 
-/**
- * `CRM_PROXY_ENCRYPTION_KEYS="kid1:<base64 32 bytes>,kid2:…"`: each key 32 raw bytes (AES-256). Each
- * bad entry is left out and added to `problems` under `name`, never with its value.
- */
+/** `kid1:<base64 32 bytes>,kid2:…` (AES-256 keys); each bad entry goes to `problems`, never its value. */
 export function parseEncryptionKeys(raw: string, problems: string[], name = 'CRM_PROXY_ENCRYPTION_KEYS') {
   const keys: { id: string; key: Buffer }[] = [];
   for (const [i, entry] of raw.split(',').entries()) {

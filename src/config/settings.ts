@@ -1,14 +1,9 @@
-// Settings as data: each a TypeBox schema naming its environment variable (`env`), its default, its
-// bounds and, after the variable's name, what a wrong value is (`problem`). The service declares its
-// own (service.ts), each CRM its own (`providers/<crm>/settings.ts`); one reader checks each setting
-// with env-schema (Ajv) and its own check, and turns the declaration into its typed value.
+// Settings as data: each a TypeBox schema naming its variable (`env`), default, bounds and what a
+// wrong value is (`problem`); one reader checks them with env-schema (Ajv) into a typed value.
 import envSchema from 'env-schema';
 import { type StaticDecode, type TObject, type TSchema, type TSchemaOptions, Type } from 'typebox';
 
-/**
- * A bad or unsafe configuration: each problem names the variable, never its value. One error
- * carries every problem found, so an operator fixes them all in one go instead of one per start.
- */
+/** A bad or unsafe configuration: every problem found, each naming its variable, never its value. */
 export class ConfigError extends Error {
   readonly problems: readonly string[];
 
@@ -30,12 +25,12 @@ export interface VariableOptions extends TSchemaOptions {
   crmUrl?: boolean;
   /** A check JSON Schema cannot word (a parsable URL, a list of IP addresses). */
   check?: (value: never) => boolean;
-  /** Turns the checked value into the setting's own (hours into ms); a list may add what it refuses to `problems`. */
+  /** Turns the checked value into the setting's own (hours into ms), adding what it refuses to `problems`. */
   decode?: (value: never, problems: string[]) => unknown;
 }
 type Extra = Partial<VariableOptions>;
 
-/** A declaration: an object of settings, or of groups of settings; its value is `StaticDecode<typeof it>`. */
+/** An object of settings, or of groups of settings. */
 export type SettingsDeclaration = TObject;
 
 // The kinds of setting, each wording its own problem; a `fallback` of undefined is no default.
@@ -73,14 +68,10 @@ export const absoluteUrl = (options: Extra & { env: string }) =>
     ...options,
   });
 
-/** Each setting's JSON Schema as env-schema checks it, made once so that Ajv compiles it once. */
+/** Each setting's JSON Schema for env-schema, made once so that Ajv compiles it once. */
 const schemas = new WeakMap<VariableOptions, object>();
 
-/**
- * A variable's text as its setting reads it, or undefined when refused: env-schema (Ajv) checks it
- * against the setting's JSON Schema and coerces it (a number, a flag, a choice in any case), then
- * the setting's own check.
- */
+/** A variable's text checked and coerced (env-schema, then the setting's check); undefined when refused. */
 function parse(setting: VariableOptions, text: string): unknown {
   if (!schemas.has(setting)) {
     const { env, problem, crmUrl, check, decode, ...json } = setting;
@@ -94,18 +85,13 @@ function parse(setting: VariableOptions, text: string): unknown {
     const value: unknown = envSchema({ schema: schemas.get(setting), data, env: false })[setting.env];
     return setting.check?.(value as never) === false ? undefined : value;
   } catch (err) {
-    // A refused value; anything else (a schema Ajv cannot compile) is the declaration's mistake.
+    // Only a refused value has `errors`; anything else is the declaration's mistake.
     if ((err as { errors?: unknown }).errors === undefined) throw err;
     return undefined;
   }
 }
 
-/**
- * A declaration's value from the environment. Each variable set is checked on its own, so that every
- * bad one is added to `problems`; unset ones take their default (the declaration's own, not checked
- * again), or stay absent when optional. With `httpsOnly` (NODE_ENV=production without
- * CRM_PROXY_ALLOW_PLAIN_HTTP_CRM) a CRM URL set to plain http is a problem too.
- */
+/** A declaration's value, each bad variable added to `problems`; `httpsOnly` refuses a plain-http CRM URL. */
 export function readSettings<T extends SettingsDeclaration>(
   declaration: T,
   env: NodeJS.ProcessEnv,

@@ -69,20 +69,12 @@ export interface IdempotencyOptions {
   leaseMs: number;
 }
 
-/**
- * Idempotency keys, scoped to the API token. Inserting the key row is the lock: of two requests
- * with one key (on any instance sharing the store), one inserts it and runs, the other finds it.
- */
+/** Idempotency keys, per API token. Inserting the key row is the lock: one request wins, others find it. */
 export class IdempotencyService {
   readonly #o: IdempotencyOptions;
 
   constructor(options: IdempotencyOptions) {
     this.#o = options;
-  }
-
-  /** The time `offsetMs` from now. */
-  #iso(offsetMs = 0): string {
-    return isoTime(this.#o.clock.now() + offsetMs);
   }
 
   /** Claims `key` for this request, or answers what the first request with it answered. */
@@ -180,7 +172,9 @@ export class IdempotencyService {
       while (!stop.signal.aborted) {
         await this.#o.clock.sleep(this.#o.leaseMs / 3, stop.signal);
         if (stop.signal.aborted) return;
-        await this.#o.keys.renew(tokenId, key, this.#iso(this.#o.leaseMs)).catch(() => {});
+        await this.#o.keys
+          .renew(tokenId, key, isoTime(this.#o.clock.now() + this.#o.leaseMs))
+          .catch(() => {});
       }
     })();
     try {
@@ -192,7 +186,7 @@ export class IdempotencyService {
   }
 
   prune(): Promise<number> {
-    return this.#o.keys.prune(this.#iso(-this.#o.ttlMs));
+    return this.#o.keys.prune(isoTime(this.#o.clock.now() - this.#o.ttlMs));
   }
 }
 

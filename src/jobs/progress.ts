@@ -3,11 +3,8 @@ import type { JobProgress } from '../providers/adapter.ts';
 
 const PROGRESS_EVERY_MS = 100;
 
-/**
- * Keeps a running job's latest counts and hands them to `write` at most every PROGRESS_EVERY_MS
- * (a failed write is dropped: the next counts follow); `stop` drops what is left and waits for a
- * write in flight (the final counts are written when the job finishes).
- */
+// Hands a running job's latest counts to `write` at most every PROGRESS_EVERY_MS (a failed write is
+// dropped); `stop` drops the rest and waits for a write in flight.
 export function progressWriter(
   clock: Pick<Clock, 'sleep'>,
   write: (counts: JobProgress, via: string | null) => Promise<void>,

@@ -5,22 +5,25 @@ import type { JobCounts, Store } from '../store/types.ts';
 /** What the API reads of jobs: one job, a token's jobs page by page, a finished job's results. */
 export type JobReads = Pick<Store['jobs'], 'find' | 'list' | 'resultPieces'>;
 
+/** Results per stored piece: a page of them reads one or two pieces. */
+const PIECE = 500;
+
 /** The job's record-level counts from a finished answer. */
 export function countsOf(results: readonly SaveResult[]): JobCounts {
   const succeeded = results.filter((r) => r.success).length;
   return { processed: results.length, succeeded, failed: results.length - succeeded };
 }
 
-/** A finished job's results, stored in pieces of `size`, so that a page of them reads one or two pieces. */
+/** A finished job's results, stored in pieces. */
 export async function storeResults(
   jobs: Pick<Store['jobs'], 'putResults'>,
   id: string,
   results: readonly SaveResult[],
-  size: number,
 ): Promise<void> {
   const pieces = [];
-  for (let first = 0; first < results.length; first += size) {
-    pieces.push({ piece: first / size, first, results: JSON.stringify(results.slice(first, first + size)) });
+  for (let first = 0; first < results.length; first += PIECE) {
+    const text = JSON.stringify(results.slice(first, first + PIECE));
+    pieces.push({ piece: first / PIECE, first, results: text });
   }
   await jobs.putResults(id, pieces);
 }

@@ -20,32 +20,19 @@ export interface JobRunnerOptions {
   loadConnection(id: string): Promise<Connection | null>;
   clock: Clock;
   logger: Logger;
-  /**
-   * A job whose instance died is resumed within this long of the death: its lease in the store is
-   * `leaseMs - sweepMs` less a second (renewed every third of that), and an instance sweeps every `sweepMs`.
-   */
+  /** A job whose instance died is resumed within this long of the death. */
   leaseMs: number;
-  /** How often this instance looks for jobs left without a live lease (under half of `leaseMs`). */
+  /** How often this instance looks for jobs without a live lease (under half of `leaseMs`). */
   sweepMs: number;
   /** Finished jobs and their results are deleted this long after they end. */
   retentionMs: number;
   /** Runs periodically with the sweep (idempotency keys are pruned by their own service). */
   onPrune: () => Promise<void>;
-  /**
-   * Records (or ids) of one connection's jobs that run at once in this process; more jobs wait
-   * their turn, in order, holding only their id (their input is in the store). A job larger than
-   * this runs alone (`CRM_PROXY_JOB_RECORDS_IN_FLIGHT`, 20 000 by default: two writes of 10 000
-   * records keep the connection's parallel CRM calls busy, one such write alone making 50
-   * Collections calls for 16 places, while fifty concurrent ones no longer hold 500 000 parsed,
-   * prepared and answered records at once).
-   */
+  /** Records of one connection's jobs run here at once; more wait holding only their id, not their input. */
   recordsInFlight: number;
 }
 
-/**
- * What a job started by `submit` brings along, stored under this process's lease (still queued);
- * `write` is let go of when the job has to wait.
- */
+/** What a job started by `submit` brings along; `write` is let go of when the job has to wait. */
 interface Known {
   connection: Connection;
   write?: BatchWrite | undefined;
@@ -55,19 +42,15 @@ interface Known {
 export type JobOutcome = { ok: true; answer: WriteAnswer } | { ok: false; error: unknown };
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
-/** Results per stored piece. */
-const RESULTS_PER_PIECE = 500;
 
 /**
- * Runs batch writes as durable jobs. A job is a row in the store; whichever instance holds its
- * lease runs it, renewing the lease while it runs. An instance that dies stops renewing, and within
- * `leaseMs` of its death any instance's sweep claims the job (one conditional UPDATE: exactly one wins) and runs
- * the same handler again with the same input and journal, which makes the re-run safe.
+ * Runs batch writes as durable jobs, each a row in the store run by the holder of its lease. When
+ * an instance dies, another's sweep claims the job and runs it again with the same input and
+ * journal, which makes the re-run safe.
  */
 export class JobRunner {
   readonly owner = `inst_${randomUUID()}`;
   readonly #o: JobRunnerOptions;
-  /** The jobs this process runs: their outcome, and what cancels them here. */
   readonly #running = new Map<string, { done: Promise<JobOutcome>; cancel: AbortController }>();
   readonly #stop = new AbortController();
   /** Per connection: the jobs running here and those waiting their turn. */
@@ -79,25 +62,17 @@ export class JobRunner {
     this.#o = options;
   }
 
-  /**
-   * What a lease holds for in the store: the failover bound less one sweep, which finds it expired,
-   * and less the moment a claimed job takes to reach the CRM again (a second, or a tenth of a short lease).
-   */
+  /** The lease in the store: `leaseMs` less a sweep and the moment a claimed job takes to restart. */
   get #holdMs(): number {
     const { leaseMs, sweepMs } = this.#o;
     return Math.max(leaseMs - sweepMs - Math.min(1000, leaseMs / 10), 1);
   }
 
-  /** The time `offsetMs` from now. */
   #iso(offsetMs = 0): string {
     return isoTime(this.#o.clock.now() + offsetMs);
   }
 
-  /**
-   * Stores a new job, under this process's lease, and starts it here: at once when its
-   * connection's jobs leave room (`recordsInFlight`), else once they do. A job that waits lets go
-   * of `write` and reads its input back from the store when its turn comes.
-   */
+  /** Stores a new job under this process's lease and starts it here when its connection has room. */
   async submit(params: {
     id: string;
     tokenId: string;
@@ -120,10 +95,7 @@ export class JobRunner {
     return { job, done: this.#start(job.id, { connection, write }) };
   }
 
-  /**
-   * Cancels a job: marked in the store (the instance running it sees the mark when it renews its
-   * lease), and at once when it runs here. A queued job nobody runs ends cancelled at once.
-   */
+  /** Marks a cancel in the store (seen by the lease holder when it renews) and cancels it here at once. */
   async cancel(id: string): Promise<void> {
     await this.#o.jobs.requestCancel(id, this.#iso());
     this.#running.get(id)?.cancel.abort();
@@ -134,14 +106,14 @@ export class JobRunner {
     this.#sweeping ??= this.#sweepLoop();
   }
 
-  /** Stops claiming; jobs still running keep their lease until it expires, then another instance resumes them. */
-  async close(waitMs = 2000): Promise<void> {
+  /** Stops claiming; jobs still running here for 2 s more keep their lease, then another instance resumes them. */
+  async close(): Promise<void> {
     this.#stop.abort();
     await this.#sweeping;
     const running = [...this.#running.values()].map((r) => r.done);
     if (running.length === 0) return;
     const timer = new AbortController();
-    await Promise.race([Promise.allSettled(running), this.#o.clock.sleep(waitMs, timer.signal)]);
+    await Promise.race([Promise.allSettled(running), this.#o.clock.sleep(2000, timer.signal)]);
     timer.abort();
   }
 
@@ -173,25 +145,9 @@ export class JobRunner {
     return done;
   }
 
-  /**
-   * The job's connection's admission queue, made on first use and counting the connection's jobs
-   * in this process (running, waiting, or away on the CRM); the last to end drops it: one queue per
-   * connection at any time, or the room would count twice.
-   */
-  #admission(connectionId: string): { queue: AdmissionQueue; jobs: number } {
-    const held = this.#admissions.get(connectionId) ?? {
-      queue: new AdmissionQueue(this.#o.recordsInFlight),
-      jobs: 0,
-    };
-    this.#admissions.set(connectionId, held);
-    held.jobs += 1;
-    return held;
-  }
-
   async #run(id: string, cancel: AbortController, known?: Known): Promise<JobOutcome> {
     const { jobs } = this.#o;
-    // A swept job is claimed (and shows running) before it waits its turn; a submitted one waits
-    // queued under the lease it was stored with, and is claimed when its turn comes.
+    // A swept job is claimed before it waits its turn; a submitted one when its turn comes.
     const claim = () => jobs.claim(id, this.owner, this.#iso(), this.#iso(this.#holdMs));
     const elsewhere: JobOutcome = { ok: false, error: new Error('job runs elsewhere') };
     if (known === undefined && !(await claim())) return elsewhere;
@@ -202,17 +158,21 @@ export class JobRunner {
     const lost = new AbortController();
     const leaseLoop = this.#keepLease(id, cancel, lost);
     const log = this.#o.logger.child({ jobId: id, ...(job.requestId ? { requestId: job.requestId } : {}) });
-    const held = this.#admission(job.connectionId);
-    const admission = held.queue;
-    const atOnce = admission.fits(job.total);
-    // The parsed input is kept only by a job that starts at once; one that waits reads it back.
+    // One queue per connection while any of its jobs is here, or the room would count twice.
+    const held = this.#admissions.get(job.connectionId) ?? {
+      queue: new AdmissionQueue(this.#o.recordsInFlight),
+      jobs: 0,
+    };
+    this.#admissions.set(job.connectionId, held);
+    held.jobs += 1;
+    const total = job.total;
+    const atOnce = held.queue.fits(total);
+    // Only a job that starts at once keeps its parsed input; one that waits reads it back.
     let knownWrite = atOnce ? known?.write : undefined;
     if (known !== undefined) known.write = undefined;
-    if (!atOnce) log.info({ operation: job.operation, total: job.total }, 'job waiting for its turn');
-    // The job's turn: held while it runs, given back while it only waits on the CRM (`away`). It is
-    // waited for until the job is cancelled or the instance stops (a cancelled job sends nothing more).
-    const total = job.total;
-    const enterTurn = () => admission.enter(total, AbortSignal.any([cancel.signal, this.#stop.signal]));
+    if (!atOnce) log.info({ operation: job.operation, total }, 'job waiting for its turn');
+    // The turn is given back while the job only waits on the CRM (`away`); a cancel or stop ends the wait.
+    const enterTurn = () => held.queue.enter(total, AbortSignal.any([cancel.signal, this.#stop.signal]));
     const turn = { leave: await enterTurn() };
     const away = async <T>(wait: () => Promise<T>): Promise<T> => {
       turn.leave?.();
@@ -220,8 +180,7 @@ export class JobRunner {
       try {
         return await wait();
       } finally {
-        // Back in line, in order, before reading the outcome; a cancelled or stopping job goes on
-        // without (it only answers what it has).
+        // Back in line before reading the outcome; a cancelled or stopping job goes on without.
         turn.leave = await enterTurn();
       }
     };
@@ -261,7 +220,6 @@ export class JobRunner {
     const progress = progressWriter(this.#o.clock, (counts, via) =>
       jobs.progress(id, this.owner, counts, via, this.#iso()),
     );
-    // What the write's handler gets of its job: progress, journal, cancel, the CRM's job ids.
     const hook: JobHook = {
       jobId: id,
       signal: cancel.signal,
@@ -273,9 +231,7 @@ export class JobRunner {
           const v = await jobs.journalGet(id, key);
           return v === undefined ? undefined : JSON.parse(v);
         },
-        set: async (key, value) => {
-          await jobs.journalSet(id, key, JSON.stringify(value), this.#iso());
-        },
+        set: (key, value) => jobs.journalSet(id, key, JSON.stringify(value), this.#iso()),
       },
     };
     try {
@@ -290,7 +246,7 @@ export class JobRunner {
       );
       await progress.stop();
       if (lost.signal.aborted) throw new Error('lease lost');
-      await storeResults(jobs, id, answer.data, RESULTS_PER_PIECE);
+      await storeResults(jobs, id, answer.data);
       const state: JobState = cancel.signal.aborted ? 'cancelled' : 'completed';
       const counts = countsOf(answer.data);
       await jobs.finish(id, this.owner, { state, counts, iface: answer.via }, this.#iso());
@@ -298,21 +254,17 @@ export class JobRunner {
       return { ok: true, answer };
     } catch (error) {
       await progress.stop();
-      // Unless another instance owns it now, or this one is stopping: its outcome is theirs to write.
-      if (!lost.signal.aborted && !this.#stop.signal.aborted) await this.#fail(job, log, error);
+      // Another instance owns it now, or this one is stopping: its outcome is theirs to write.
+      if (lost.signal.aborted || this.#stop.signal.aborted) return { ok: false, error };
+      // A 5xx is logged with its cause, anything else with its code only.
+      const { status, body } = toErrorBody(error, job.requestId ?? id);
+      if (status >= 500 && !(error instanceof ApiError)) log.error({ err: error }, 'job failed');
+      else log.warn({ code: body.error.code }, 'job failed');
+      const counts = { processed: 0, succeeded: 0, failed: 0 };
+      const outcome = { state: 'failed' as const, counts, error: JSON.stringify({ status, body }) };
+      await jobs.finish(id, this.owner, outcome, this.#iso()).catch(() => {});
       return { ok: false, error };
     }
-  }
-
-  /** Ends the job `failed` with its error body (a 5xx logged with its cause, else only its code). */
-  async #fail(job: JobRow, log: Logger, error: unknown): Promise<void> {
-    const { id } = job;
-    const { status, body } = toErrorBody(error, job.requestId ?? id);
-    if (status >= 500 && !(error instanceof ApiError)) log.error({ err: error }, 'job failed');
-    else log.warn({ code: body.error.code }, 'job failed');
-    const counts = { processed: 0, succeeded: 0, failed: 0 };
-    const outcome = { state: 'failed' as const, counts, error: JSON.stringify({ status, body }) };
-    await this.#o.jobs.finish(id, this.owner, outcome, this.#iso()).catch(() => {});
   }
 
   /** Renews the lease every third of it; notices a cancel asked for on any instance. */
@@ -328,7 +280,7 @@ export class JobRunner {
         cancel.abort();
         return;
       }
-      if (held?.cancelRequested === true && !cancel.signal.aborted) cancel.abort();
+      if (held?.cancelRequested) cancel.abort();
     }
   }
 }

@@ -3,18 +3,12 @@ import { gunzip, gzip } from 'node:zlib';
 import type { BatchWrite } from '../operations/writes.ts';
 import type { JobRow, NewJobRow, Store } from '../store/types.ts';
 
-// A job's input as the store keeps it: the input without its list (records or ids) in the job's
-// row, and the list in pages of INPUT_PAGE items, each page's gzipped JSON a row of its own,
-// stored with the job's row in one transaction and read back when the job starts after waiting
-// its turn or is resumed by another instance. Compressing runs on the thread pool, and the store
-// writes an eighth of the bytes.
+// A job's input as stored: the input without its list in the job's row, and the list in gzipped
+// pages of INPUT_PAGE items (compressed on the thread pool; an eighth of the bytes).
 
 /** Items per stored page. */
 export const INPUT_PAGE = 250;
-/**
- * Marks a row whose list is in pages. An instance of an earlier version that resumes such a job
- * fails it (not JSON) instead of running it with an empty list.
- */
+/** Marks a paged input, so that an earlier version fails such a job (not JSON) rather than run it empty. */
 const PAGED = 'paged:';
 /** How version 0.1.0 stored an input: `gz:` and base64 of the whole input's gzipped JSON. */
 const GZIP = 'gz:';

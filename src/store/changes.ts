@@ -1,31 +1,24 @@
-// Change feed for auth caches: a version string that moves whenever tokens or connections may have
-// been changed by this process or by another one sharing the store.
-// - SQLite: `PRAGMA data_version` changes when another connection (e.g. the CLI) commits to the file;
-//   it is read from the shared WAL index, so it costs no I/O.
-// - PostgreSQL: writers send NOTIFY; every instance LISTENs on a dedicated connection. While that
-//   connection is down, every call returns a fresh value so caches are bypassed rather than trusted.
+// Change feed for auth caches. SQLite: `PRAGMA data_version` moves when another connection commits
+// (no I/O). PostgreSQL: writers NOTIFY, every instance LISTENs; while that connection is down each
+// version is fresh, so caches are bypassed rather than trusted.
 import type BetterSqlite3 from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import type pg from 'pg';
 import type { Database } from './schema.ts';
 
-/**
- * Tells caches that tokens or connections may have changed elsewhere (another process on the same
- * SQLite file, another instance on the same PostgreSQL database). In-process writes move it too.
- */
+/** Tells caches that tokens or connections may have changed, here or in another process. */
 export interface ChangeHub {
-  /** Cheap; a different value than last time means cached auth state must be dropped. */
+  /** Cheap; a new value means cached auth state must be dropped. */
   version(): Promise<string>;
-  /** Called by repositories after a write that can invalidate cached auth state. */
+  /** Called after a write that can invalidate cached auth state. */
   publish(): Promise<void>;
   close(): Promise<void>;
 }
 
 export function sqliteChanges(sqlite: BetterSqlite3.Database): ChangeHub {
   let local = 0;
-  // Prepared once, and read at most once per turn of the event loop: every authenticated request
-  // asks, and requests handled in the same turn cannot tell a commit made during it from one made
-  // just after it. This process's own writes move `local` at once.
+  // Read at most once per event-loop turn: every authenticated request asks, and a commit within
+  // the turn is indistinguishable from one just after. Own writes move `local` at once.
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   let readThisTurn: string | undefined;
   const forget = () => {
@@ -92,13 +85,19 @@ export async function postgresChanges(
     retry.unref();
   };
 
+  const close = async () => {
+    closed = true;
+    if (retry) clearTimeout(retry);
+    const c = client;
+    client = undefined;
+    healthy = false;
+    await c?.end().catch(() => {});
+  };
   try {
     await connect();
   } catch (err) {
     // No background reconnection for a store that failed to open.
-    closed = true;
-    if (retry) clearTimeout(retry);
-    await client?.end().catch(() => {});
+    await close();
     throw err;
   }
   return {
@@ -109,13 +108,6 @@ export async function postgresChanges(
       counter++;
       await sql`select pg_notify(${channel}, '')`.execute(db);
     },
-    async close() {
-      closed = true;
-      if (retry) clearTimeout(retry);
-      const c = client;
-      client = undefined;
-      healthy = false;
-      await c?.end().catch(() => {});
-    },
+    close,
   };
 }

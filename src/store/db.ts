@@ -1,5 +1,5 @@
-// Kysely on embedded SQLite (default, a file in the data dir) or on PostgreSQL (DATABASE_URL).
-// Everything dialect-specific about opening a database lives here and in changes.ts.
+// Kysely on embedded SQLite (a file in the data dir) or PostgreSQL (DATABASE_URL); what differs
+// between them lives here and in changes.ts.
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import {
@@ -23,15 +23,11 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,40}$/;
 export interface DbOptions {
   databaseUrl?: string | undefined;
   dataDir: string;
-  /** PostgreSQL only: keep every table in this schema (created if missing). Used to isolate test runs. */
+  /** PostgreSQL only: every table in this schema (created if missing); isolates test runs. */
   pgSchema?: string | undefined;
   /** Lock waits and busy retries run on this clock (default: the system's). */
   clock?: Clock | undefined;
-  /**
-   * A second change feed written and read in step with the store's own (a counter in Redis): a
-   * write is announced there before it returns, and every version read includes it, so another
-   * instance sees a revocation on its very next request instead of when NOTIFY arrives.
-   */
+  /** A second change feed (Redis) read with the store's own, so that another instance sees a revocation on its next request. */
   relay?: ChangeRelay | undefined;
 }
 
@@ -44,8 +40,7 @@ export type DbHandle =
   | { dialect: 'sqlite'; db: Kysely<Database>; sqlite: BetterSqlite3.Database }
   | { dialect: 'postgres'; db: Kysely<Database>; databaseUrl: string; pgSchema: string | undefined };
 
-// Rows are camelCase in TypeScript and snake_case in SQL; the migrations name columns in
-// snake_case, which the plugin leaves as they are.
+// camelCase in TypeScript, snake_case in SQL.
 const plugins = [new CamelCasePlugin()];
 
 export async function openDb(opts: DbOptions): Promise<DbHandle> {
@@ -54,8 +49,7 @@ export async function openDb(opts: DbOptions): Promise<DbHandle> {
   ensurePrivateDir(opts.dataDir);
   const sqlite = withPrivateUmask(() => {
     const db = new BetterSqlite3(join(opts.dataDir, SQLITE_FILE));
-    // WAL lets the CLI write while the service reads; the busy timeout makes concurrent writers
-    // wait instead of failing with SQLITE_BUSY.
+    // WAL lets the CLI write while the service reads; concurrent writers wait instead of failing.
     db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     return db;
@@ -94,13 +88,7 @@ async function openPostgres(databaseUrl: string, pgSchema: string | undefined): 
   return { dialect: 'postgres', db, databaseUrl, pgSchema };
 }
 
-/**
- * Kysely's migrator asks whether its tables exist by listing every table of every schema, calling
- * `has_schema_privilege(name, …)` on each: a schema another client drops during that scan fails the
- * call (3F000, invalid_schema_name), however often it is retried while schemas come and go. The store
- * only looks for its own tables, so its introspector lists those of its own schema (the search
- * path's first: the store's `pgSchema`, else `public`).
- */
+/** Lists only the store's own schema: Kysely's scan of all fails (3F000) when one is dropped meanwhile. */
 class StoreSchemaIntrospector extends PostgresIntrospector {
   readonly #db: Kysely<unknown>;
 
@@ -129,13 +117,8 @@ class StoreSchemaDialect extends PostgresDialect {
   }
 }
 
-/**
- * Runs the migrations alone and atomically. PostgreSQL needs nothing here: Kysely takes an advisory lock
- * and a transaction. On SQLite Kysely does neither, so two processes opening a fresh file at once would
- * both create tables, and a failed migration would leave half a schema; one IMMEDIATE transaction
- * around the whole run fixes both. The lock is polled (busy timeout 0) rather than waited for inside
- * SQLite, because that wait would block the event loop, and with it a holder in the same process.
- */
+// Runs the migrations alone and atomically: on SQLite (unlike PostgreSQL) Kysely needs an IMMEDIATE
+// transaction around them, its lock polled since SQLite's own wait would block the event loop.
 export async function withMigrationLock<T>(handle: DbHandle, clock: Clock, fn: () => Promise<T>): Promise<T> {
   if (handle.dialect !== 'sqlite') return fn();
   const { sqlite } = handle;
@@ -170,7 +153,7 @@ export async function withMigrationLock<T>(handle: DbHandle, clock: Clock, fn: (
 
 const codeOf = (error: unknown) => (error as { code?: string } | null)?.code;
 
-/** SQLite answered "busy" (another process holds the write lock): try again in 20 ms until the deadline. */
+/** SQLite is busy (another process holds the write lock): try again in 20 ms until the deadline. */
 export function busyRetryWait(error: unknown, now: number, deadline: number): number | undefined {
   return codeOf(error) === 'SQLITE_BUSY' && now <= deadline ? 20 : undefined;
 }

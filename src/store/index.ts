@@ -17,7 +17,7 @@ export async function openStore(opts: DbOptions) {
   const clock = opts.clock ?? systemClock;
   const handle = await openDb(opts);
   const { db } = handle;
-  let changes: ChangeHub | undefined;
+  let own: ChangeHub;
   try {
     const migrator = new Migrator({
       db,
@@ -29,7 +29,7 @@ export async function openStore(opts: DbOptions) {
       const { error } = await migrator.migrateToLatest();
       if (error) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
     });
-    changes =
+    own =
       handle.dialect === 'sqlite'
         ? sqliteChanges(handle.sqlite)
         : await postgresChanges(db, handle.databaseUrl, handle.pgSchema);
@@ -37,8 +37,7 @@ export async function openStore(opts: DbOptions) {
     await db.destroy();
     throw err;
   }
-  const own = changes;
-  const relay = opts.relay;
+  const { relay } = opts;
   const hub: ChangeHub =
     relay === undefined
       ? own

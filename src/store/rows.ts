@@ -1,14 +1,12 @@
-// The rows the repositories take and return, shared by both dialects (SQLite and PostgreSQL).
-// Timestamps are ISO-8601 UTC strings in fixed width, so they compare correctly as text on both.
+// The rows the repositories take and return on both dialects. Timestamps are fixed-width ISO-8601
+// UTC strings, so they compare correctly as text.
 
 import type { Connection, Provider, TokenRecord } from '../domain/connection.ts';
 
 export type { ConnectLink } from '../domain/connect.ts';
-// The shared nouns live in the domain module; re-exported for the store's callers.
 export type { Connection, ConnectionStatus, Provider, Region, TokenRecord } from '../domain/connection.ts';
-export { REGIONS } from '../domain/connection.ts';
 
-/** The encrypted credentials as stored: ciphertext beside the id of the key that sealed it. */
+/** Encrypted credentials: the ciphertext and the id of the key that sealed it. */
 export interface SealedSecret {
   keyId: string;
   ciphertext: string;
@@ -20,14 +18,14 @@ export type NewConnectionRow = Pick<
 > &
   Partial<Pick<Connection, 'accountId' | 'loginUrl'>> & { credentials: SealedSecret; now: string };
 
-/** What a connection was (re)connected to, written when its credentials come from the connect flow. */
+/** What a connection was (re)connected to by the connect flow. */
 export type ConnectionAccount = Pick<Connection, 'accountId' | 'loginUrl' | 'instanceUrl'>;
 
 /** A started OAuth connect flow, keyed by the hash of its `state`. */
 export interface ConnectState {
   id: string;
   provider: Provider;
-  /** Origin of the CRM's login host (or the sandbox's) that the flow talks to. */
+  /** Origin of the login host the flow talks to. */
   loginUrl: string;
   sandbox: boolean;
   label: string | null;
@@ -40,15 +38,11 @@ export interface ConnectState {
   usedAt: string | null;
 }
 
-export interface TokenRecordWithHash extends TokenRecord {
-  hash: string;
-}
+export type TokenRecordWithHash = TokenRecord & { hash: string };
 
 export type NewTokenRow = Omit<TokenRecordWithHash, 'createdAt' | 'lastUsedAt' | 'revokedAt'> & {
   now: string;
 };
-
-// ---- Operators, their sessions and API keys; the request log; what was last seen of each connection.
 
 export interface Operator {
   id: string;
@@ -57,13 +51,11 @@ export interface Operator {
   lastSignInAt: string | null;
   /** When the account was disabled; null while it may sign in. */
   disabledAt: string | null;
-  /** May add, disable, enable and remove operators, reset their passwords and end their sessions. */
+  /** May manage the other operators. */
   canManage: boolean;
 }
 
-export interface OperatorWithHash extends Operator {
-  passwordHash: string;
-}
+export type OperatorWithHash = Operator & { passwordHash: string };
 
 export interface OperatorSession {
   idHash: string;
@@ -72,7 +64,7 @@ export interface OperatorSession {
   createdAt: string;
   lastSeenAt: string;
   expiresAt: string;
-  /** The client address and browser (User-Agent) it signed in from. */
+  /** The client address and User-Agent it signed in from. */
   address: string | null;
   userAgent: string | null;
 }
@@ -101,7 +93,7 @@ export interface RequestLogEntry {
   tokenId: string | null;
   connectionId: string | null;
   errorCode: string | null;
-  /** Who did an operator action (`op_…` for a console operator, `cli:<user>` for the CLI); API requests have none. */
+  /** Who did an operator action (`op_…` or `cli:<user>`); API requests have none. */
   actor?: string | null;
 }
 
@@ -111,7 +103,7 @@ export interface RequestLogFilter {
   /** 2, 3, 4 or 5: statuses 200–299 and so on. */
   statusClass?: number | undefined;
   requestId?: string | undefined;
-  /** Entries before this instant (paging backwards), newest first. */
+  /** Entries before this instant (paging backwards). */
   before?: string | undefined;
   limit: number;
 }
@@ -141,8 +133,7 @@ export interface ConnectionStatsUpdate {
   allowance?: { used: number; limit: number; at: string };
 }
 
-// Durable writes: jobs, their results and journal, and idempotency keys. JSON columns are text
-// (input pages: gzipped).
+// Durable writes: jobs, their results and journal, and idempotency keys. JSON columns are text.
 
 export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export const FINISHED_JOB_STATES: readonly JobState[] = ['completed', 'failed', 'cancelled'];
@@ -181,15 +172,12 @@ export interface NewJobRow
     JobRow,
     'id' | 'tokenId' | 'connectionId' | 'requestId' | 'operation' | 'objectName' | 'total'
   > {
-  /** The job row's input text (src/jobs/stored-input.ts: the input without its list). */
+  /** The input without its list (jobs/stored-input.ts). */
   input: string;
-  /** The input's list in pages (gzipped JSON arrays), stored with the row in one transaction. */
+  /** The input's list in pages (gzipped JSON arrays). */
   inputPages?: readonly Uint8Array[];
   now: string;
-  /**
-   * The instance that stored the job holds its lease from the start, until `leaseUntil`: the job
-   * stays `queued` while it waits its turn there, and no other instance's sweep takes it.
-   */
+  /** The storing instance's lease: the job stays `queued` while it waits its turn there. */
   lease?: { owner: string; until: string };
 }
 
@@ -199,7 +187,7 @@ export interface IdempotencyRow {
   requestHash: string;
   state: 'in_progress' | 'done';
   status: number | null;
-  /** JSON text of the answer's headers that matter. */
+  /** JSON text of the answer's headers. */
   headers: string | null;
   body: string | null;
   /** Set when the request runs as a job: the id it has (or will have). */

@@ -1,7 +1,5 @@
-// Kysely table types, derived from the rows the repositories return (types.ts) and named as those
-// are: the CamelCasePlugin (db.ts) turns `instanceUrl` into the column `instance_url`. Booleans are
-// stored as 0/1 integers and timestamps as ISO-8601 text so that one set of queries serves SQLite
-// and PostgreSQL alike; bytes are a Buffer on both (BLOB, bytea).
+// Kysely table types, derived from the rows (rows.ts). Booleans are 0/1 integers and timestamps
+// ISO-8601 text, so that one set of queries serves SQLite and PostgreSQL.
 import type { ColumnType } from 'kysely';
 import type {
   Connection,
@@ -58,7 +56,7 @@ export interface ConnectionStatsTable extends Omit<ConnectionStats, 'allowance'>
 }
 
 export interface JobsTable extends Omit<JobRow, 'crmJobIds' | 'cancelRequested'> {
-  /** The input without its list (src/jobs/stored-input.ts), or the whole input of an earlier version's job. */
+  /** The input without its list, or the whole input of an earlier version's job. */
   input: string;
   /** JSON array text. */
   crmJobIds: string;

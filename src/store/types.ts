@@ -1,5 +1,4 @@
-// The store's types: its rows (rows.ts) and the store that holds them, each repository's contract
-// being its implementation's type (repositories/*.ts).
+// The store's types: its rows, and the store whose repositories' types are their implementations'.
 import type { openStore } from './index.ts';
 
 export { LockTimeoutError } from './repositories/locks.ts';

@@ -44,9 +44,4 @@ export const initial: Migration = {
       .addColumn('expires_at', 'text', (c) => c.notNull())
       .execute();
   },
-  async down(db: Kysely<unknown>) {
-    await db.schema.dropTable('locks').execute();
-    await db.schema.dropTable('tokens').execute();
-    await db.schema.dropTable('connections').execute();
-  },
 };

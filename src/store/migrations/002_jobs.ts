@@ -71,10 +71,4 @@ export const jobs: Migration = {
       .column('created_at')
       .execute();
   },
-  async down(db: Kysely<unknown>) {
-    await db.schema.dropTable('idempotency_keys').execute();
-    await db.schema.dropTable('job_journal').execute();
-    await db.schema.dropTable('job_results').execute();
-    await db.schema.dropTable('jobs').execute();
-  },
 };

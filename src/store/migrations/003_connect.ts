@@ -43,10 +43,4 @@ export const connect: Migration = {
       .addColumn('connection_id', 'text')
       .execute();
   },
-  async down(db: Kysely<unknown>) {
-    await db.schema.dropTable('connect_links').execute();
-    await db.schema.dropTable('connect_states').execute();
-    await db.schema.alterTable('connections').dropColumn('login_url').execute();
-    await db.schema.alterTable('connections').dropColumn('account_id').execute();
-  },
 };

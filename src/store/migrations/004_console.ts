@@ -79,11 +79,4 @@ export const consoleTables: Migration = {
       .addColumn('allowance_at', 'text')
       .execute();
   },
-  async down(db: Kysely<unknown>) {
-    await db.schema.dropTable('connection_stats').execute();
-    await db.schema.dropTable('request_log').execute();
-    await db.schema.dropTable('operator_keys').execute();
-    await db.schema.dropTable('operator_sessions').execute();
-    await db.schema.dropTable('operators').execute();
-  },
 };

@@ -14,8 +14,5 @@ export function jobInputPages(dialect: 'sqlite' | 'postgres'): Migration {
         .addPrimaryKeyConstraint('job_input_pages_pk', ['job_id', 'page'])
         .execute();
     },
-    async down(db: Kysely<unknown>) {
-      await db.schema.dropTable('job_input_pages').execute();
-    },
   };
 }

@@ -19,12 +19,4 @@ export const operatorLifecycle: Migration = {
       .execute();
     await db.schema.alterTable('request_log').addColumn('actor', 'text').execute();
   },
-  async down(db: Kysely<unknown>) {
-    await db.schema.alterTable('request_log').dropColumn('actor').execute();
-    await db.schema.dropIndex('operator_sessions_operator_idx').execute();
-    await db.schema.alterTable('operator_sessions').dropColumn('user_agent').execute();
-    await db.schema.alterTable('operator_sessions').dropColumn('address').execute();
-    await db.schema.alterTable('operators').dropColumn('can_manage').execute();
-    await db.schema.alterTable('operators').dropColumn('disabled_at').execute();
-  },
 };

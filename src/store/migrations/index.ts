@@ -16,9 +16,5 @@ export function migrationProvider(dialect: 'sqlite' | 'postgres'): MigrationProv
     '005_job_input_pages': jobInputPages(dialect),
     '006_operator_lifecycle': operatorLifecycle,
   };
-  return {
-    async getMigrations() {
-      return migrations;
-    },
-  };
+  return { getMigrations: async () => migrations };
 }

@@ -21,7 +21,6 @@ export function connectStatesRepository(db: Kysely<Database>) {
     },
     /** Marks the state used; false when it was used already (of two concurrent callbacks, one wins). */
     async consume(id: string, now: string): Promise<boolean> {
-      // One conditional UPDATE: of two callbacks carrying the same state, exactly one matches.
       const r = await db
         .updateTable('connect_states')
         .set({ usedAt: now })
@@ -30,7 +29,6 @@ export function connectStatesRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       return updated(r);
     },
-    /** Deletes states that expired before `before`; returns how many. */
     async prune(before: string): Promise<number> {
       const r = await db.deleteFrom('connect_states').where('expiresAt', '<', before).executeTakeFirst();
       return Number(r.numDeletedRows);

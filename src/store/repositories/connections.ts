@@ -35,7 +35,6 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub) 
     return changed;
   };
   return {
-    // Connections: added, found, listed, removed.
     async insert({ credentials, now, sandbox, ...row }: NewConnectionRow): Promise<Connection> {
       const inserted = await db
         .insertInto('connections')
@@ -80,10 +79,8 @@ export function connectionsRepository(db: Kysely<Database>, changes: ChangeHub) 
       if (deleted) await changes.publish();
       return deleted;
     },
-    // A connection's credentials, status and account, changed in place.
-    /** Writes new credentials only if the stored version is still `expectedVersion`; bumps the version. */
+    /** Writes new credentials only if the stored version is still `expectedVersion` (one writer wins); bumps it. */
     compareAndSetCredentials(id: string, expectedVersion: number, sealed: SealedSecret, now: string) {
-      // One conditional UPDATE: of two concurrent writers holding the same version, exactly one matches.
       const bumped = expressionBuilder<Database, 'connections'>()('credentialsVersion', '+', 1);
       const set = { ...sealedAt(sealed, now), credentialsVersion: bumped };
       return update(id, set, { version: expectedVersion });

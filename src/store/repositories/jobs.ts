@@ -4,8 +4,7 @@ import type { Database, JobsTable } from '../schema.ts';
 
 const UNFINISHED: JobState[] = ['queued', 'running'];
 
-// Every column but `input`: a job is read often (progress polls) and jobs stored by earlier
-// versions hold their whole input there (megabytes).
+// Every column but `input`, which holds the whole input (megabytes) of jobs stored by earlier versions.
 const JOB_COLUMNS = [
   'id',
   'tokenId',
@@ -36,11 +35,6 @@ function toJob(r: Omit<Selectable<JobsTable>, 'input'>): JobRow {
 }
 
 export function jobsRepository(db: Kysely<Database>) {
-  return { ...rows(db), ...leases(db), ...runs(db), ...kept(db) };
-}
-
-/** A job's row: submitted, read, listed, counted by state, pruned when finished long ago. */
-function rows(db: Kysely<Database>) {
   return {
     async insert(row: NewJobRow): Promise<JobRow> {
       const { inputPages, now, lease, ...given } = row;
@@ -120,10 +114,7 @@ function rows(db: Kysely<Database>) {
         .execute();
       return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
     },
-    /**
-     * Deletes jobs finished before `before`; the count. Their input pages, results and journal
-     * go with them (foreign keys on delete cascade).
-     */
+    /** Deletes jobs finished before `before` (with, by cascade, their pages, results and journal); the count. */
     async prune(before: string): Promise<number> {
       const r = await db
         .deleteFrom('jobs')
@@ -132,16 +123,7 @@ function rows(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(r.numDeletedRows);
     },
-  };
-}
-
-/** A job's lease: taken, renewed, and the jobs whose lease can be taken. */
-function leases(db: Kysely<Database>) {
-  return {
-    /**
-     * Starts the job (`running`) under `owner`'s lease when the lease is unowned, expired or already
-     * `owner`'s, and the job is not finished; true when taken.
-     */
+    /** Starts an unfinished job under `owner`'s lease if the lease is free, expired or `owner`'s; true when taken. */
     async claim(id: string, owner: string, now: string, leaseUntil: string): Promise<boolean> {
       const r = await db
         .updateTable('jobs')
@@ -189,12 +171,6 @@ function leases(db: Kysely<Database>) {
         .execute();
       return rows.map((r) => r.id);
     },
-  };
-}
-
-/** A job's run: its progress, CRM job ids, outcome and cancellation. */
-function runs(db: Kysely<Database>) {
-  return {
     async progress(
       id: string,
       owner: string,
@@ -266,12 +242,6 @@ function runs(db: Kysely<Database>) {
         .where('leaseOwner', 'is', null)
         .execute();
     },
-  };
-}
-
-/** What a job keeps as it runs: its result pieces and its journal. */
-function kept(db: Kysely<Database>) {
-  return {
     /** Results in pieces: `first` is the input position of each piece's first result. */
     async putResults(id: string, pieces: Array<{ piece: number; first: number; results: string }>) {
       if (pieces.length === 0) return;

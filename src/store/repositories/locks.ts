@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Clock } from '../../lib/clock.ts';
+import { type Clock, isoTime } from '../../lib/clock.ts';
 import { retrying } from '../../lib/retry.ts';
 import type { Database } from '../schema.ts';
 
-// A lease table rather than PostgreSQL advisory locks: the same code works on SQLite (several
-// processes on one file) and PostgreSQL (several instances), and a lease survives no crash — a dead
-// holder's row simply expires. Leases rely on the instances' clocks agreeing to within a fraction of ttlMs.
-/**
- * Wait before trying a held lock again: doubling from 5 ms up to 200 ms and never past the
- * deadline; undefined once the deadline has passed.
- */
+// A lease table rather than advisory locks: it works on both dialects and a dead holder's row
+// expires. Leases rely on the instances' clocks agreeing to within a fraction of ttlMs.
+/** Wait before trying a held lock again: doubling from 5 ms to 200 ms; undefined past the deadline. */
 export function nextLockAttempt(attempt: number, now: number, deadline: number): number | undefined {
   const left = deadline - now;
   if (left <= 0) return undefined;
@@ -27,18 +23,16 @@ export class LockTimeoutError extends Error {
 }
 
 export function locksRepository(db: Kysely<Database>, clock: Clock) {
-  const iso = (ms: number) => new Date(ms).toISOString();
-
   async function tryAcquire(key: string, owner: string, ttlMs: number): Promise<boolean> {
     const now = clock.now();
     const row = await db
       .insertInto('locks')
-      .values({ key, owner, expiresAt: iso(now + ttlMs) })
+      .values({ key, owner, expiresAt: isoTime(now + ttlMs) })
       .onConflict((oc) =>
         oc
           .column('key')
-          .doUpdateSet({ owner, expiresAt: iso(now + ttlMs) })
-          .where('locks.expiresAt', '<=', iso(now)),
+          .doUpdateSet({ owner, expiresAt: isoTime(now + ttlMs) })
+          .where('locks.expiresAt', '<=', isoTime(now)),
       )
       .returning('owner')
       .executeTakeFirst();
@@ -46,11 +40,7 @@ export function locksRepository(db: Kysely<Database>, clock: Clock) {
   }
 
   return {
-    /**
-     * Runs `fn` while holding `key` in the store, so instances sharing one store serialise on it.
-     * The lease lasts `ttlMs` and is renewed while `fn` runs; a crashed holder frees it after `ttlMs`.
-     * `waitMs`: how long to wait for the lock before giving up with LockTimeoutError (default: ttlMs).
-     */
+    /** Runs `fn` holding `key` under a renewed `ttlMs` lease; LockTimeoutError after `waitMs` (default `ttlMs`). */
     async withLock<T>(
       key: string,
       ttlMs: number,
@@ -66,7 +56,7 @@ export function locksRepository(db: Kysely<Database>, clock: Clock) {
       if (!acquired) throw new LockTimeoutError(key);
       const held = db.updateTable('locks').where('key', '=', key).where('owner', '=', owner);
       // Keep the lease while fn runs longer than expected; a failed renewal only shortens it.
-      const renew = () => held.set({ expiresAt: iso(clock.now() + ttlMs) }).execute();
+      const renew = () => held.set({ expiresAt: isoTime(clock.now() + ttlMs) }).execute();
       const timer = setInterval(() => renew().catch(() => {}), Math.max(ttlMs / 3, 20));
       timer.unref();
       try {

@@ -34,9 +34,6 @@ export function operatorsRepository(db: Kysely<Database>) {
       return Number(r.numUpdatedRows) === 1;
     });
   return {
-    ...sessionsRepository(db),
-    ...keysRepository(db),
-    // Operators: created, found, listed, their passwords and sign-ins.
     async insert({
       now,
       canManage,
@@ -85,12 +82,6 @@ export function operatorsRepository(db: Kysely<Database>) {
     async signedIn(id: string, now: string): Promise<void> {
       await db.updateTable('operators').set({ lastSignInAt: now }).where('id', '=', id).execute();
     },
-  };
-}
-
-/** Console sessions of operators. */
-function sessionsRepository(db: Kysely<Database>) {
-  return {
     async insertSession(s: OperatorSession): Promise<void> {
       await db.insertInto('operator_sessions').values(s).execute();
     },
@@ -118,7 +109,6 @@ function sessionsRepository(db: Kysely<Database>) {
     async deleteSession(idHash: string): Promise<void> {
       await db.deleteFrom('operator_sessions').where('idHash', '=', idHash).execute();
     },
-    /** Ends every session of an operator; returns how many. */
     async deleteSessions(operatorId: string): Promise<number> {
       const r = await db
         .deleteFrom('operator_sessions')
@@ -134,12 +124,6 @@ function sessionsRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(r.numDeletedRows);
     },
-  };
-}
-
-/** Operators' API keys. */
-function keysRepository(db: Kysely<Database>) {
-  return {
     async insertKey(row: OperatorKey & { hash: string }): Promise<OperatorKey> {
       const r = await db.insertInto('operator_keys').values(row).returningAll().executeTakeFirstOrThrow();
       return toKey(r);
