@@ -1,5 +1,3 @@
-// One-time connect links: an operator creates one and hands it to the account owner, whose browser
-// opens it, sees who asks for what, and goes on to the CRM's consent page.
 import { randomBase62 } from '../crypto/random.ts';
 import type { ConnectLink, ConnectLinkInput, ConnectLinkView, SentAnswer } from '../domain/connect.ts';
 import { ApiError } from '../errors/index.ts';
@@ -64,10 +62,7 @@ export class ConnectLinks extends ConnectCore {
     return 'already_revoked';
   }
 
-  /**
-   * `GET /connect/:secret`: checks the link, then answers our landing page (who asks, for which CRM,
-   * what will be shared); with `proceed` (its Continue button) sends the browser to the consent page.
-   */
+  /** `GET /connect/:secret`: the landing page, or with `proceed` (its Continue button) the consent page. */
   async openLink(secret: string, secure: boolean, proceed = false): Promise<SentAnswer> {
     return this.sent(await this.#open(secret, secure, proceed));
   }

@@ -1,5 +1,5 @@
-// Server-rendered pages that end a connect flow. No script, one stylesheet allowed by its hash, every
-// value escaped: the callback URL carries a code and the page may show text a CRM sent back.
+// Pages that end a connect flow: no script, one stylesheet allowed by its hash, every value escaped
+// (the page may show text a CRM sent back).
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '../lib/escape-html.ts';
 
@@ -44,18 +44,13 @@ export function brandedHeaders(brand: Brand): Readonly<Record<string, string>> {
 }
 
 export interface PageContent {
-  /** `ok` for the connected page, `fail` for every failure. */
   tone: 'ok' | 'fail';
   title: string;
-  /** What happened, in one or two sentences. */
   what: string;
-  /** What to do now. */
   next: string;
-  /** Facts shown as a list (connection id, account, the CRM's own error code). */
   facts?: ReadonlyArray<readonly [string, string]>;
-  /** A short machine-readable reason, in the `X-Connect-Outcome` header only (tests, support). */
+  /** Machine-readable, in the `X-Connect-Outcome` header only. */
   reason: string;
-  /** Links to go on (the CRM's consent page) or back (start again). */
   actions?: ReadonlyArray<{ href: string; label: string; primary: boolean }>;
 }
 
