@@ -51,13 +51,8 @@ export class ConnectLinks extends ConnectCore {
     const link = await this.deps.store.connectLinks.find(id);
     if (link === null) throw new ApiError('not_found', `No connect link ${id.slice(0, 80)} here.`);
     if (link.usedAt !== null) {
-      throw new ApiError(
-        'invalid_value',
-        `Connect link ${id} was used already; remove its connection instead.`,
-        {
-          details: [{ field: 'id' }],
-        },
-      );
+      const message = `Connect link ${id} was used already; remove its connection instead.`;
+      throw new ApiError('invalid_value', message, { details: [{ field: 'id' }] });
     }
     return 'already_revoked';
   }

@@ -7,33 +7,23 @@ import { flowNotice, sameAccount } from './notices.ts';
 import { type CreatedToken, connectionPage, connectionsPage } from './pages.ts';
 import { ConnectForm, ConnectionsQuery, ConnectionTokenForm, IdParams, TokenOnlyForm } from './schemas.ts';
 
-/** "Expires in days" of a token form: null for never, undefined when it is not a number of days. */
-function expiryDays(text: string | undefined): number | null | undefined {
-  const days = (text ?? '').trim();
-  if (days === '') return null;
-  return /^[0-9]{1,4}$/.test(days) ? Number(days) : undefined;
-}
-
 export const EXPIRY_HELP = 'Expires in days must be a whole number of days (or empty for no expiry).';
 
-/**
- * Creates a token of a connection from a token form (name, expiry) and what the page shows of it
- * once; undefined when the expiry is not a number of days (nothing is created).
- */
+/** Creates a token from a token form; undefined when the expiry is not a number of days (nothing is created). */
 export async function createFormToken(
   kit: ConsoleKit,
   request: FastifyRequest,
   connectionId: string,
   form: { name?: string | undefined; expires_in_days?: string | undefined },
 ): Promise<CreatedToken | undefined> {
-  const days = expiryDays(form.expires_in_days);
-  if (days === undefined) return undefined;
+  const days = (form.expires_in_days ?? '').trim();
+  if (days !== '' && !/^[0-9]{1,4}$/.test(days)) return undefined;
   const name = (form.name ?? '').trim().slice(0, 100);
   const c = await kit.ctx.admin.getConnection(connectionId);
   const { token, record } = await kit.ctx.admin.createToken({
     connectionId: c.id,
     name: name === '' ? null : name,
-    expiresInDays: days,
+    expiresInDays: days === '' ? null : Number(days),
   });
   // Where clients reach the API: the region's public URL, else the address this browser used.
   const { publicUrls, region } = kit.ctx.config;
@@ -52,13 +42,6 @@ export function connectFields(form: Static<typeof ConnectForm>) {
   };
 }
 
-/** The CRMs one can connect, and the variables each one still lacks. */
-export function providerChoices(kit: ConsoleKit) {
-  return kit.ctx.admin.connect
-    .providers()
-    .map((p) => ({ id: p.provider, name: p.displayName, missing: p.ready ? [] : p.missing }));
-}
-
 export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   const { ctx } = kit;
   const api = typed(scope);
@@ -69,7 +52,7 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
       connectionsPage(
         kit.frame(request, reply, '/console/connections'),
         await ctx.admin.listConnections(),
-        providerChoices(kit),
+        ctx.admin.connect.providers(),
         ctx.admin.connect.redirectUri(),
         flowNotice(request.query),
         sameAccount(await ctx.admin.connectionRecords()),
@@ -107,6 +90,15 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
     const extra = { twin, error };
     return kit.send(reply, connectionPage(frame, c, tokens, entries, usage[0]!, created, extra), status);
   };
+  // The flow's binding cookie comes whole from the connect service (its own name, path and lifetime).
+  const toConsent = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    started: { authorizeUrl: string; binding: string },
+  ) => {
+    reply.header('set-cookie', ctx.admin.connect.bindingCookie(started.binding, kit.secure(request)));
+    return reply.redirect(started.authorizeUrl, 303);
+  };
 
   api.get('/console/connections/:id', { schema: { params: IdParams } }, async (request, reply) =>
     page(request, reply, request.params.id, null),
@@ -123,22 +115,8 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
       return page(request, reply, id, created, null, 201);
     },
   );
-}
 
-/** Connect and Reconnect: each starts the OAuth flow and sends the browser to the consent page. */
-export function connectRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
-  const { ctx } = kit;
-  const api = typed(scope);
-  // The flow's binding cookie comes whole from the connect service (its own name, path and lifetime).
-  const toConsent = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    started: { authorizeUrl: string; binding: string },
-  ) => {
-    reply.header('set-cookie', ctx.admin.connect.bindingCookie(started.binding, kit.secure(request)));
-    return reply.redirect(started.authorizeUrl, 303);
-  };
-
+  // Connect and Reconnect start the OAuth flow and send the browser to the consent page.
   api.post('/console/connections/connect', { schema: { body: ConnectForm } }, async (request, reply) => {
     const started = await ctx.admin.connect.begin({
       ...connectFields(request.body),

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors/index.ts';
 import { typed } from '../routes/types.ts';
-import { connectFields, createFormToken, EXPIRY_HELP, providerChoices } from './connection-routes.ts';
+import { connectFields, createFormToken, EXPIRY_HELP } from './connection-routes.ts';
 import { type ConsoleKit, itemAction } from './kit.ts';
 import { type CreatedToken, linksPage, tokensPage } from './pages.ts';
 import { LinkForm, TokenForm } from './schemas.ts';
@@ -41,7 +41,7 @@ export function tokenRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   ) => {
     const links = await admin.connect.listLinks();
     const frame = kit.frame(request, reply, '/console/links');
-    const page = linksPage(frame, links, providerChoices(kit), created);
+    const page = linksPage(frame, links, admin.connect.providers(), created);
     return kit.send(reply, page, status);
   };
 
