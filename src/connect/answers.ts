@@ -5,7 +5,6 @@ import type { AccessCheckOutcome } from '../providers/adapter.ts';
 import type { PageContent } from './pages.ts';
 
 const LABEL_MAX = 200;
-/** Longest `return_to` path accepted. */
 const RETURN_TO_MAX = 500;
 
 /** A redirect, or a page and the connection it ended with (a header only, never the page's text). */

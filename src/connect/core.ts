@@ -34,7 +34,6 @@ export interface SandboxCrm extends OAuthClient {
 export interface ConnectServiceOptions {
   store: Store;
   connections: ConnectionService;
-  /** The CRMs' adapters (their `connect` facets). */
   adapters: () => readonly CrmAdapter[];
   config: Config;
   clock: Pick<Clock, 'now'>;
@@ -61,7 +60,6 @@ export class ConnectCore {
     this.#listenBaseUrl = baseUrl.replace(/\/+$/, '');
   }
 
-  /** `<public base URL of the region>`, else the address the service listens on. */
   publicBaseUrl(): string {
     return this.deps.config.publicUrls[this.deps.config.region] ?? this.#listenBaseUrl;
   }
@@ -244,12 +242,7 @@ export class ConnectCore {
       'x-connect-outcome': answer.content.reason,
     };
     if (answer.connectionId !== undefined) headers['x-connect-connection'] = answer.connectionId;
-    return {
-      kind: 'page',
-      status: answer.status,
-      html: renderPage(answer.content, brand),
-      setCookies,
-      headers,
-    };
+    const html = renderPage(answer.content, brand);
+    return { kind: 'page', status: answer.status, html, setCookies, headers };
   }
 }

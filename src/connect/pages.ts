@@ -55,10 +55,9 @@ export interface PageContent {
 }
 
 export function renderPage(page: PageContent, brand: Brand): string {
-  const facts =
-    page.facts === undefined || page.facts.length === 0
-      ? ''
-      : `<dl>${page.facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd><code>${escapeHtml(v)}</code></dd>`).join('')}</dl>`;
+  const facts = !page.facts?.length
+    ? ''
+    : `<dl>${page.facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd><code>${escapeHtml(v)}</code></dd>`).join('')}</dl>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer"><title>${escapeHtml(page.title)} · ${escapeHtml(brand.name)}</title>
@@ -67,7 +66,7 @@ export function renderPage(page: PageContent, brand: Brand): string {
 <h1>${escapeHtml(page.title)}</h1>
 <p>${escapeHtml(page.what)}</p>${facts}
 <p class="next">${escapeHtml(page.next)}</p>${
-    page.actions === undefined || page.actions.length === 0
+    !page.actions?.length
       ? ''
       : `<p class="actions">${page.actions.map((a) => `<a${a.primary ? ' class="primary"' : ''} href="${escapeHtml(a.href)}">${escapeHtml(a.label)}</a>`).join('')}</p>`
   }

@@ -18,7 +18,6 @@ interface Callback {
   cookies: Record<string, string | undefined>;
 }
 
-/** The whole flow: its start and links (core.ts, links.ts) and the callback. */
 export class ConnectService extends ConnectLinks implements ConnectFlowPort {
   /** `GET /oauth/callback`: checks the state and the browser, exchanges the code, checks the grant, stores. */
   async complete(request: Parameters<ConnectFlowPort['complete']>[0]): Promise<SentAnswer> {

@@ -25,7 +25,7 @@ export function connectionLimits(limits: ServerLimits, logger: Logger) {
   const shortest = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
 
   /** Node answers the header and whole-request deadlines (and unreadable requests) through this. */
-  function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const entry = inFlight.get(socket) ?? { id: freshRequestId() };
     const answer = clientErrorAnswer(error, 'res' in entry, limits);
@@ -66,42 +66,24 @@ export function connectionLimits(limits: ServerLimits, logger: Logger) {
         done(null, payload);
       });
 
+      // Idle between requests (keep-alive), or a stalled body (408); unread answers: `watchUnread`.
       // Listening here means Node no longer destroys a timed-out socket itself: every branch decides.
-      app.server.on('timeout', (socket: Socket) =>
-        onSocketTimeout(socket, inFlight.get(socket), limits, log),
-      );
+      app.server.on('timeout', (socket: Socket) => {
+        const entry = inFlight.get(socket);
+        if (entry === undefined) socket.destroy();
+        if (entry === undefined || entry.req.complete) return;
+        log.debug({ reqId: entry.id, code: 'request_timeout' }, 'request body stalled; connection closed');
+        const idleMs = limits.bodyIdleTimeoutMs;
+        const what = `The rest of the request body (nothing for ${idleMs} ms)`;
+        answerAndClose(socket, requestTimeoutError(what, idleMs, 'CRM_PROXY_BODY_IDLE_TIMEOUT_MS'), entry);
+      });
       capConnections(app.server, limits, log);
     },
   };
 }
 
-/** Idle between requests (keep-alive) or during a stalled body (408); unread answers: `watchUnread`. */
-function onSocketTimeout(
-  socket: Socket,
-  entry: InFlight | undefined,
-  limits: ServerLimits,
-  log: Logger,
-): void {
-  if (entry === undefined) {
-    socket.destroy();
-    return;
-  }
-  if (entry.req.complete) return;
-  log.debug({ reqId: entry.id, code: 'request_timeout' }, 'request body stalled; connection closed');
-  const error = requestTimeoutError(
-    `The rest of the request body (nothing for ${limits.bodyIdleTimeoutMs} ms)`,
-    limits.bodyIdleTimeoutMs,
-    'CRM_PROXY_BODY_IDLE_TIMEOUT_MS',
-  );
-  answerAndClose(socket, error, entry);
-}
-
 /** The answer to a client error Node reports: a deadline, headers too large, or unreadable HTTP. */
-function clientErrorAnswer(
-  error: Error & { code?: string },
-  inRequest: boolean,
-  limits: ServerLimits,
-): ApiError {
+function clientErrorAnswer(error: NodeJS.ErrnoException, inRequest: boolean, limits: ServerLimits): ApiError {
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     // No request yet on this socket: its headers never finished arriving.
     return inRequest
@@ -182,11 +164,7 @@ function requestTimeoutError(what: string, limitMs: number, variable: string): A
  * At most `maxConnectionsPerClient` open sockets per client address, so one client cannot hold every
  * slot. A reverse proxy's address must be exempt (all connections come from it); loopback is by default.
  */
-function capConnections(
-  server: Server,
-  limits: Pick<ServerLimits, 'maxConnections' | 'maxConnectionsPerClient' | 'connectionCapExempt'>,
-  log: Logger,
-): void {
+function capConnections(server: Server, limits: ServerLimits, log: Logger): void {
   server.maxConnections = limits.maxConnections;
   const cap = limits.maxConnectionsPerClient;
   if (cap <= 0) return;

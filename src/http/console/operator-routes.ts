@@ -7,7 +7,7 @@ import { isoTime } from '../../lib/clock.ts';
 import { typed } from '../routes/types.ts';
 import { sentence } from './errors.ts';
 import { type ConsoleKit, SESSION_COOKIE } from './kit.ts';
-import { accountPage, operatorPage, operatorsPage } from './operator-pages.ts';
+import { accountPage, type Outcome, operatorPage, operatorsPage } from './operator-pages.ts';
 import {
   AddOperatorForm,
   ChangePasswordForm,
@@ -21,8 +21,6 @@ import { pathOnly } from './session-gate.ts';
 
 /** One's account, the operators, or one operator (the path's `:id`). */
 type Page = 'account' | 'list' | 'one';
-
-type Outcome = { error?: string; done?: string | null; status?: number };
 
 /** The page a refused form is shown on again, by route; any other: the operators. */
 const REFUSED_ON: Record<string, Page> = {
@@ -64,27 +62,26 @@ export function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
     request: FastifyRequest,
     reply: FastifyReply,
     page: Page,
-    r: Outcome = {},
+    r: Outcome & { status?: number } = {},
   ): Promise<FastifyReply> => {
     const me = kit.signedIn(request).operator;
     const frame = kit.frame(request, reply, page === 'account' ? '/console/account' : '/console/operators');
-    const [error, done, status] = [r.error ?? null, r.done ?? null, r.status ?? 200];
+    const status = r.status ?? 200;
     if (page === 'account') {
       const sessions = await operators.listSessions(actor(request), me.id);
-      return kit.send(reply, accountPage(frame, sessions, error, done), status);
+      return kit.send(reply, accountPage(frame, sessions, r), status);
     }
     if (!me.canManage) {
       const refused = { error: 'Only operators who manage others may see this page.', status: 403 };
       return show(request, reply, 'account', refused);
     }
-    if (page === 'list')
-      return kit.send(reply, operatorsPage(frame, await operators.list(), error, done), status);
+    if (page === 'list') return kit.send(reply, operatorsPage(frame, await operators.list(), r), status);
     const { id } = request.params as { id: string };
     const target = await operators.find(id);
     if (target === null)
       return show(request, reply, 'list', { error: `No operator ${id} here.`, status: 404 });
     const sessions = await operators.listSessions(actor(request), target.id);
-    return kit.send(reply, operatorPage(frame, target, sessions, error, done), status);
+    return kit.send(reply, operatorPage(frame, target, sessions, r), status);
   };
   // A refused action shows its page again with the refusal; anything else is the console's error page.
   scope.setErrorHandler((error, request, reply) => {

@@ -37,10 +37,8 @@ export function csrfField(csrf: string): Html {
 }
 
 /** An error (alert) and a confirmation (status) above a page's content. */
-export function notices(error: string | null | undefined, done: Html | string | null = null): Html {
-  return html`${error === null || error === undefined ? '' : html`<p class="error" role="alert">${error}</p>`}${
-    done === null ? '' : html`<p class="notice" role="status">${done}</p>`
-  }`;
+export function notices(error?: string | null, done?: Html | string | null): Html {
+  return html`${error != null && html`<p class="error" role="alert">${error}</p>`}${done != null && html`<p class="notice" role="status">${done}</p>`}`;
 }
 
 export function layout(frame: PageFrame, title: string, body: Html): Html {

@@ -70,7 +70,14 @@ export const consoleRoutes = fp(
     publicRoutes(app, kit);
     frontDoorRoutes(app, kit);
     await app.register(async (preSession) => preSessionRoutes(preSession, kit));
-    await app.register(async (pages) => signedInRoutes(pages, kit));
+    await app.register(async (pages) => {
+      await registerSessionGate(pages, kit);
+      signOutRoute(pages, kit);
+      connectionRoutes(pages, kit);
+      tokenRoutes(pages, kit);
+      logRoutes(pages, kit);
+      await pages.register(async (operators) => operatorRoutes(operators, kit));
+    });
   },
   { name: 'console', encapsulate: true, dependencies: ['error-handling'] },
 );
@@ -109,13 +116,4 @@ function crossSite(request: FastifyRequest, config: Pick<Config, 'publicUrls'>):
   }
   if (url.host === request.headers.host) return false;
   return !Object.values(config.publicUrls).some((u) => u !== undefined && new URL(u).origin === url.origin);
-}
-
-async function signedInRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
-  await registerSessionGate(scope, kit);
-  signOutRoute(scope, kit);
-  connectionRoutes(scope, kit);
-  tokenRoutes(scope, kit);
-  logRoutes(scope, kit);
-  await scope.register(async (operators) => operatorRoutes(operators, kit));
 }

@@ -14,17 +14,10 @@ const form = <T extends TProperties>(fields: T) => Type.Object({ [CSRF_FIELD]: T
 /** A form with no field besides its token: sign-out, re-connect, remove, revoke. */
 export const TokenOnlyForm = form({});
 
-export const SignInForm = form({
-  email: text(1000),
-  // Passwords have no length of their own: the form's 64 KiB limit bounds them.
-  password: Type.Optional(Type.String()),
-});
-
-export const SetupForm = form({
-  setup_code: text(200),
-  email: text(1000),
-  password: Type.Optional(Type.String()),
-});
+// Passwords have no length of their own: the form's 64 KiB limit bounds them.
+const signInFields = { email: text(1000), password: Type.Optional(Type.String()) };
+export const SignInForm = form(signInFields);
+export const SetupForm = form({ setup_code: text(200), ...signInFields });
 
 const connectFields = {
   provider: Type.String({ maxLength: 100 }),

@@ -16,10 +16,7 @@ export async function registerSessionGate(scope: FastifyInstance, kit: ConsoleKi
   // Before the body is read: without a session there is nothing to do with it.
   scope.addHook('onRequest', async (request, reply) => {
     const s = await kit.ctx.operators.session(request.cookies[SESSION_COOKIE]);
-    if (s !== null) {
-      kit.signIn(request, s);
-      return;
-    }
+    if (s !== null) return kit.signIn(request, s);
     if (request.method !== 'GET') {
       const text = 'Your session has ended. Sign in again.';
       const page = messagePage(kit.frame(request, reply), 'Signed out', text, '/console/sign-in');
