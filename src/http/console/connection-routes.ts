@@ -31,7 +31,6 @@ export async function createFormToken(
   return { token, prefix: record.prefix, connection: c.label ?? c.id, baseUrl };
 }
 
-/** Which CRM, and the label and login host when the form has them: the connect and connect link forms. */
 export function connectFields(form: Static<typeof ConnectForm>) {
   const label = (form.label ?? '').trim();
   const loginHost = (form.login_host ?? '').trim();

@@ -18,7 +18,6 @@ function invalidFields(error: FastifyError): string | null {
 /** An operator service's message (`password is too short`) as a page says it: `Password is too short.` */
 export const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 
-/** What a form before a session answers when its security token is refused. */
 export const TOKEN_REFUSED = 'The form’s security token is missing or wrong. Try again.';
 
 /** The error page of a console scope, with how it answers a refused form token. */

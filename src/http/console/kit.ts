@@ -18,7 +18,6 @@ export const DEVICE_COOKIE = 'crmp_console_device';
 
 export type ConsoleKit = ReturnType<typeof consoleKit>;
 
-/** A form page before a session (sign-in, setup). */
 export type FormPage = (
   request: FastifyRequest,
   reply: FastifyReply,

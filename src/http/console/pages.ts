@@ -36,7 +36,6 @@ export function csrfField(csrf: string): Html {
   return html`<input type="hidden" name="_csrf" value="${csrf}">`;
 }
 
-/** An error (alert) and a confirmation (status) above a page's content. */
 export function notices(error?: string | null, done?: Html | string | null): Html {
   return html`${error != null && html`<p class="error" role="alert">${error}</p>`}${done != null && html`<p class="notice" role="status">${done}</p>`}`;
 }

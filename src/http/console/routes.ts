@@ -34,7 +34,6 @@ const CONSOLE_CSP: Record<string, string[]> = {
   'frame-ancestors': ["'none'"],
 };
 
-/** The stylesheet and the script, read once, by name. */
 const ASSETS = new Map(
   Object.entries({ 'console.css': 'text/css', 'console.js': 'text/javascript' }).map(([name, type]) => [
     name,
