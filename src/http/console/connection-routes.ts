@@ -7,17 +7,22 @@ import { flowNotice, sameAccount } from './notices.ts';
 import { type CreatedToken, connectionPage, connectionsPage } from './pages.ts';
 import { ConnectForm, ConnectionsQuery, ConnectionTokenForm, IdParams, TokenOnlyForm } from './schemas.ts';
 
-export const EXPIRY_HELP = 'Expires in days must be a whole number of days (or empty for no expiry).';
+/** What a page with a token form shows: the token just made, or why none was. */
+export type TokenOutcome = { created: CreatedToken | null; error: string | null; status: number };
+const SHOWN: TokenOutcome = { created: null, error: null, status: 200 };
 
-/** Creates a token from a token form; undefined when the expiry is not a number of days (nothing is created). */
+/** Creates a token from a token form, unless the expiry is not a number of days. */
 export async function createFormToken(
   kit: ConsoleKit,
   request: FastifyRequest,
   connectionId: string,
   form: { name?: string | undefined; expires_in_days?: string | undefined },
-): Promise<CreatedToken | undefined> {
+): Promise<TokenOutcome> {
   const days = (form.expires_in_days ?? '').trim();
-  if (days !== '' && !/^[0-9]{1,4}$/.test(days)) return undefined;
+  if (days !== '' && !/^[0-9]{1,4}$/.test(days)) {
+    const error = 'Expires in days must be a whole number of days (or empty for no expiry).';
+    return { created: null, error, status: 400 };
+  }
   const name = (form.name ?? '').trim().slice(0, 100);
   const c = await kit.ctx.admin.getConnection(connectionId);
   const { token, record } = await kit.ctx.admin.createToken({
@@ -28,7 +33,8 @@ export async function createFormToken(
   // Where clients reach the API: the region's public URL, else the address this browser used.
   const { publicUrls, region } = kit.ctx.config;
   const baseUrl = publicUrls[region] ?? `${request.protocol}://${request.host}`;
-  return { token, prefix: record.prefix, connection: c.label ?? c.id, baseUrl };
+  const created = { token, prefix: record.prefix, connection: c.label ?? c.id, baseUrl };
+  return { created, error: null, status: 201 };
 }
 
 export function connectFields(form: Static<typeof ConnectForm>) {
@@ -66,14 +72,7 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
     '/console/connections',
   );
 
-  const page = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    id: string,
-    created: CreatedToken | null,
-    error: string | null = null,
-    status = 200,
-  ) => {
+  const page = async (request: FastifyRequest, reply: FastifyReply, id: string, r = SHOWN) => {
     const [all, tokens, entries, usage, records] = await Promise.all([
       ctx.admin.listConnections(),
       ctx.admin.listTokens(id),
@@ -86,8 +85,8 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
     const twinId = sameAccount(records).get(id);
     const twin = twinId === undefined ? null : { id: twinId, name: names.get(twinId)?.label ?? twinId };
     const frame = kit.frame(request, reply, '/console/connections');
-    const extra = { twin, error };
-    return kit.send(reply, connectionPage(frame, c, tokens, entries, usage[0]!, created, extra), status);
+    const extra = { twin, error: r.error };
+    return kit.send(reply, connectionPage(frame, c, tokens, entries, usage[0]!, r.created, extra), r.status);
   };
   // The flow's binding cookie comes whole from the connect service (its own name, path and lifetime).
   const toConsent = (
@@ -100,7 +99,7 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
   };
 
   api.get('/console/connections/:id', { schema: { params: IdParams } }, async (request, reply) =>
-    page(request, reply, request.params.id, null),
+    page(request, reply, request.params.id),
   );
 
   // A token made on a connection's page belongs to that connection, whatever else the form says.
@@ -109,9 +108,7 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
     { schema: { params: IdParams, body: ConnectionTokenForm } },
     async (request, reply) => {
       const { id } = request.params;
-      const created = await createFormToken(kit, request, id, request.body);
-      if (created === undefined) return page(request, reply, id, null, EXPIRY_HELP, 400);
-      return page(request, reply, id, created, null, 201);
+      return page(request, reply, id, await createFormToken(kit, request, id, request.body));
     },
   );
 
