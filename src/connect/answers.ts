@@ -5,13 +5,9 @@ import type { AccessCheckOutcome } from '../providers/adapter.ts';
 import type { PageContent } from './pages.ts';
 
 const LABEL_MAX = 200;
-/** Longest `return_to` path accepted. */
 const RETURN_TO_MAX = 500;
 
-/**
- * How a browser request of the flow is answered: a redirect (with the cookies it sets), or a page
- * and, when it ended with one, the connection (for tests and support: a header, never the page's text).
- */
+/** A redirect, or a page and the connection it ended with (a header only, never the page's text). */
 export type FlowAnswer =
   | { kind: 'redirect'; location: string; setCookies?: string[] }
   | { kind: 'page'; status: number; content: PageContent; connectionId?: string };

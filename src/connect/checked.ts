@@ -1,6 +1,5 @@
-// Connections from pasted credentials (the CLI's `connections add` and `reauth`): the OAuth app a
-// refresh token needs is checked up front, and one refresh plus one authenticated call prove them.
-
+// Connections from pasted credentials (the CLI's `connections add` and `reauth`), proven by one
+// refresh and one authenticated call.
 import { plainHttpRefusal } from '../connections/plain-http.ts';
 import { type CreateConnectionInput, type Credentials, grantCredentials } from '../connections/types.ts';
 import type { Connection } from '../domain/connection.ts';
@@ -52,10 +51,7 @@ export async function createChecked(
     : created;
 }
 
-/**
- * Replaces a connection's credentials with pasted ones (the CLI's `connections reauth`) after the
- * same check; credentials of another account than the connection's are refused.
- */
+/** Replaces a connection's credentials with pasted ones (`connections reauth`) after the same check. */
 export async function reauthorizeChecked(
   flow: ConnectCore,
   existing: Connection,
@@ -78,10 +74,7 @@ export async function reauthorizeChecked(
   return { ok: false, message };
 }
 
-/**
- * The OAuth app must exist for a refresh token (refused up front, naming its variables); with
- * `check`, one refresh and one authenticated call prove the credentials and name the account.
- */
+/** The OAuth app a refresh token needs must exist; with `check`, a refresh and a call prove the credentials. */
 async function checkCredentials(
   flow: ConnectCore,
   connection: Connection,

@@ -1,5 +1,5 @@
-// What every part of the connect flow shares: its settings, the address the CRM's consent page
-// sends the browser back to, the CRM and OAuth app a flow uses, and the start of a flow.
+// What every part of the connect flow shares: settings, the redirect URL, the CRM and OAuth app of a
+// flow, and the start of a flow.
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.ts';
 import type { ConnectionService } from '../connections/service.ts';
@@ -34,7 +34,6 @@ export interface SandboxCrm extends OAuthClient {
 export interface ConnectServiceOptions {
   store: Store;
   connections: ConnectionService;
-  /** The CRMs' adapters (their `connect` facets). */
   adapters: () => readonly CrmAdapter[];
   config: Config;
   clock: Pick<Clock, 'now'>;
@@ -61,7 +60,6 @@ export class ConnectCore {
     this.#listenBaseUrl = baseUrl.replace(/\/+$/, '');
   }
 
-  /** `<public base URL of the region>`, else the address the service listens on. */
   publicBaseUrl(): string {
     return this.deps.config.publicUrls[this.deps.config.region] ?? this.#listenBaseUrl;
   }
@@ -95,10 +93,7 @@ export class ConnectCore {
     });
   }
 
-  /**
-   * Starts a flow (a connect link's, with `linkId`): stores its single-use state and answers the
-   * CRM's consent URL.
-   */
+  /** Starts a flow (a connect link's, with `linkId`): stores its single-use state, answers the consent URL. */
   async begin(input: BeginConnectInput, linkId: string | null = null): Promise<BeginConnectResult> {
     const { facet, adapter } = this.facet(input.provider);
     const label = checkedLabel(input.label);
@@ -209,10 +204,7 @@ export class ConnectCore {
     return app;
   }
 
-  /**
-   * Replaces a connection's credentials (a re-connect, or pasted ones) unless they reach another
-   * account than its own, and records the account, login host and instance URL they reached.
-   */
+  /** Replaces a connection's credentials unless they reach another account, and records what they reached. */
   async replaceCredentials(
     existing: Connection,
     credentials: Credentials,
@@ -238,10 +230,7 @@ export class ConnectCore {
     return { name: serviceName ?? new URL(this.publicBaseUrl()).host, logoUrl: logoUrl ?? null };
   }
 
-  /**
-   * The answer as the browser gets it, with `setCookies` added: a page rendered with the service's
-   * name and logo on top (the logo's origin allowed by its CSP) and its outcome in a header.
-   */
+  /** The answer as the browser gets it: a page under the service's brand, its outcome in a header. */
   protected sent(answer: FlowAnswer, setCookies: string[] = []): SentAnswer {
     if (answer.kind === 'redirect') {
       const cookies = [...(answer.setCookies ?? []), ...setCookies];
@@ -253,12 +242,7 @@ export class ConnectCore {
       'x-connect-outcome': answer.content.reason,
     };
     if (answer.connectionId !== undefined) headers['x-connect-connection'] = answer.connectionId;
-    return {
-      kind: 'page',
-      status: answer.status,
-      html: renderPage(answer.content, brand),
-      setCookies,
-      headers,
-    };
+    const html = renderPage(answer.content, brand);
+    return { kind: 'page', status: answer.status, html, setCookies, headers };
   }
 }

@@ -1,6 +1,5 @@
-// The pages around a connect link that are ours, not the CRM's: the landing page that says who asks
-// for what before the browser leaves for the CRM's consent page, and the way back from a page that
-// ends a flow without a connection (a declined consent, an expired sign-in).
+// Our pages around a connect link: the landing page (who asks for what), and the way back from a
+// flow that ended without a connection.
 import type { PageContent } from './pages.ts';
 import { oauthCookie } from './secrets.ts';
 
@@ -9,7 +8,6 @@ export const BACK_COOKIE = 'crmp_connect_back';
 
 export function landingPage(input: {
   crm: string;
-  /** The operator's service, as its users know it: its configured name, else its public host. */
   service: string;
   label: string | null;
   expiresAt: string;

@@ -1,5 +1,3 @@
-// One-time connect links: an operator creates one and hands it to the account owner, whose browser
-// opens it, sees who asks for what, and goes on to the CRM's consent page.
 import { randomBase62 } from '../crypto/random.ts';
 import type { ConnectLink, ConnectLinkInput, ConnectLinkView, SentAnswer } from '../domain/connect.ts';
 import { ApiError } from '../errors/index.ts';
@@ -53,21 +51,13 @@ export class ConnectLinks extends ConnectCore {
     const link = await this.deps.store.connectLinks.find(id);
     if (link === null) throw new ApiError('not_found', `No connect link ${id.slice(0, 80)} here.`);
     if (link.usedAt !== null) {
-      throw new ApiError(
-        'invalid_value',
-        `Connect link ${id} was used already; remove its connection instead.`,
-        {
-          details: [{ field: 'id' }],
-        },
-      );
+      const message = `Connect link ${id} was used already; remove its connection instead.`;
+      throw new ApiError('invalid_value', message, { details: [{ field: 'id' }] });
     }
     return 'already_revoked';
   }
 
-  /**
-   * `GET /connect/:secret`: checks the link, then answers our landing page (who asks, for which CRM,
-   * what will be shared); with `proceed` (its Continue button) sends the browser to the consent page.
-   */
+  /** `GET /connect/:secret`: the landing page, or with `proceed` (its Continue button) the consent page. */
   async openLink(secret: string, secure: boolean, proceed = false): Promise<SentAnswer> {
     return this.sent(await this.#open(secret, secure, proceed));
   }

@@ -1,5 +1,5 @@
-// Server-rendered pages that end a connect flow. No script, one stylesheet allowed by its hash, every
-// value escaped: the callback URL carries a code and the page may show text a CRM sent back.
+// Pages that end a connect flow: no script, one stylesheet allowed by its hash, every value escaped
+// (the page may show text a CRM sent back).
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '../lib/escape-html.ts';
 
@@ -44,26 +44,20 @@ export function brandedHeaders(brand: Brand): Readonly<Record<string, string>> {
 }
 
 export interface PageContent {
-  /** `ok` for the connected page, `fail` for every failure. */
   tone: 'ok' | 'fail';
   title: string;
-  /** What happened, in one or two sentences. */
   what: string;
-  /** What to do now. */
   next: string;
-  /** Facts shown as a list (connection id, account, the CRM's own error code). */
   facts?: ReadonlyArray<readonly [string, string]>;
-  /** A short machine-readable reason, in the `X-Connect-Outcome` header only (tests, support). */
+  /** Machine-readable, in the `X-Connect-Outcome` header only. */
   reason: string;
-  /** Links to go on (the CRM's consent page) or back (start again). */
   actions?: ReadonlyArray<{ href: string; label: string; primary: boolean }>;
 }
 
 export function renderPage(page: PageContent, brand: Brand): string {
-  const facts =
-    page.facts === undefined || page.facts.length === 0
-      ? ''
-      : `<dl>${page.facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd><code>${escapeHtml(v)}</code></dd>`).join('')}</dl>`;
+  const facts = !page.facts?.length
+    ? ''
+    : `<dl>${page.facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd><code>${escapeHtml(v)}</code></dd>`).join('')}</dl>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer"><title>${escapeHtml(page.title)} · ${escapeHtml(brand.name)}</title>
@@ -72,7 +66,7 @@ export function renderPage(page: PageContent, brand: Brand): string {
 <h1>${escapeHtml(page.title)}</h1>
 <p>${escapeHtml(page.what)}</p>${facts}
 <p class="next">${escapeHtml(page.next)}</p>${
-    page.actions === undefined || page.actions.length === 0
+    !page.actions?.length
       ? ''
       : `<p class="actions">${page.actions.map((a) => `<a${a.primary ? ' class="primary"' : ''} href="${escapeHtml(a.href)}">${escapeHtml(a.label)}</a>`).join('')}</p>`
   }

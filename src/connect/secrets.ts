@@ -12,10 +12,7 @@ export function sameHash(a: string, b: string): boolean {
   return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
 }
 
-/**
- * The PKCE verifier (RFC 7636, 43 characters) derived from the browser's binding secret and the
- * state: the store keeps neither, so nothing in it can redeem an authorization code.
- */
+/** The PKCE verifier, from the binding secret and the state: the store keeps neither, so cannot redeem a code. */
 export const pkceVerifier = (binding: string, state: string): string =>
   createHmac('sha256', binding).update(`pkce:${state}`).digest('base64url');
 
@@ -25,9 +22,6 @@ export const pkceChallenge = (verifier: string): string =>
 /** The binding cookie's name: one per flow, so two flows in two tabs of one browser do not collide. */
 export const bindingCookieName = (bindingHash: string): string => `crmp_oauth_${bindingHash.slice(0, 16)}`;
 
-/**
- * A Set-Cookie value for the callback's path. SameSite=Lax: the callback is a top-level navigation
- * coming from the CRM's site, which a Strict cookie would not follow. Max-Age 0 clears it.
- */
+/** A Set-Cookie for the callback's path; Lax, as the callback is a navigation from the CRM's site. */
 export const oauthCookie = (name: string, value: string, maxAgeSeconds: number, secure = false): string =>
   `${name}=${value}; Path=/oauth; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;

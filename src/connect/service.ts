@@ -18,15 +18,8 @@ interface Callback {
   cookies: Record<string, string | undefined>;
 }
 
-/**
- * The whole flow: its start and links (core.ts, links.ts) and the callback. Connections from
- * pasted credentials (the CLI) are checked with the same parts (checked.ts).
- */
 export class ConnectService extends ConnectLinks implements ConnectFlowPort {
-  /**
-   * `GET /oauth/callback`: checks the state and the browser, exchanges the code, checks the grant,
-   * stores. A page that ends the flow without a connection offers a way back.
-   */
+  /** `GET /oauth/callback`: checks the state and the browser, exchanges the code, checks the grant, stores. */
   async complete(request: Parameters<ConnectFlowPort['complete']>[0]): Promise<SentAnswer> {
     const param = (name: string): string | undefined => {
       const v = request.query[name];
@@ -80,12 +73,8 @@ export class ConnectService extends ConnectLinks implements ConnectFlowPort {
     }
   }
 
-  // The end of a browser flow: the code exchanged and checked, then a connection created, or an
-  // existing one's credentials replaced (a re-connect), and the browser's answer.
-
   async #finish(state: ConnectState, stateValue: string, binding: string, code: string): Promise<FlowAnswer> {
-    // A link flow checks its link again before spending the code: it may have expired or been
-    // revoked while its owner was on the consent page.
+    // The link may have expired or been revoked while its owner was on the consent page.
     const linkRefusal = await this.#linkRefusal(state);
     if (linkRefusal !== null) return linkRefusal;
     const { adapter, facet } = this.facet(state.provider);
@@ -110,7 +99,6 @@ export class ConnectService extends ConnectLinks implements ConnectFlowPort {
     const loginUrl = !target.sandbox && exchange.instanceUrl !== null ? target.origin : null;
 
     if (state.reconnectId !== null) {
-      // A re-connect: the connection's credentials replaced, if the account is the same.
       const existing = (await this.deps.connections.list()).find((c) => c.id === state.reconnectId);
       if (existing === undefined) return page(400, FAILURES.reconnect_gone(state.reconnectId));
       const account = { accountId: check.accountId, instanceUrl: exchange.instanceUrl, loginUrl };
@@ -137,8 +125,7 @@ export class ConnectService extends ConnectLinks implements ConnectFlowPort {
       state.linkId !== null &&
       !(await this.deps.store.connectLinks.consume(state.linkId, this.#now(), connection.id))
     ) {
-      // Another browser finished the same link first, or it expired or was revoked meanwhile:
-      // keep nothing.
+      // Another browser finished the same link first, or it ended meanwhile: keep nothing.
       await this.deps.connections.remove(connection.id);
       return (await this.#linkRefusal(state)) ?? page(410, FAILURES.link_used);
     }
@@ -157,10 +144,7 @@ export class ConnectService extends ConnectLinks implements ConnectFlowPort {
     return status === 'active' ? null : page(410, FAILURES[`link_${status}`]);
   }
 
-  /**
-   * The answer for the connection a flow ended with: back to its `returnTo` naming it, else the
-   * connected page. A new connection to an account already connected is flagged with the first.
-   */
+  /** Back to `returnTo` naming the connection (and an earlier one of its account), else the connected page. */
   async #ended(
     state: ConnectState,
     connection: Connection,
@@ -174,7 +158,6 @@ export class ConnectService extends ConnectLinks implements ConnectFlowPort {
     );
     if (state.returnTo !== null) {
       const to = withParam(state.returnTo, reconnected ? 'reconnected' : 'connected', connection.id);
-      // The same account connected before: flagged, with the earlier connection, not refused.
       const key = reconnected ? null : accountKey(connection);
       const twin =
         key === null
@@ -187,8 +170,6 @@ export class ConnectService extends ConnectLinks implements ConnectFlowPort {
         location: twin === undefined ? to : withParam(to, 'same_account_as', twin.id),
       };
     }
-    // The account owner sees no internal ids: a second connection of the same account is the
-    // operator's to see (the console flags it).
     return page(200, CONNECTED(crm, connection.label, check, reconnected), connection.id);
   }
 }

@@ -18,10 +18,7 @@ export function plainHttpUrls(
 export const PLAIN_HTTP_FIX =
   'With NODE_ENV=production a CRM is reached over https only (--sandbox included): use an https:// URL, or set CRM_PROXY_ALLOW_PLAIN_HTTP_CRM=true if the CRM sits on a private network you trust.';
 
-/**
- * The refusal of a connection whose CRM URLs are plain http, where plain http is not allowed
- * (production without the opt-out), or null: nothing is sent to such a connection's CRM.
- */
+/** The refusal of a connection whose CRM URLs are plain http (where not allowed), or null. */
 export function plainHttpRefusal(connection: Connection): ApiError | null {
   const plain = plainHttpUrls(connection);
   if (plain.length === 0) return null;

@@ -19,42 +19,31 @@ export interface ConnectionServiceOptions {
   clock?: () => Date;
   /** The CRMs a connection may be for, and what each needs (default: the built-in providers). */
   profiles?: readonly ProviderProfile[];
-  /** Sandbox connections may use plain-http URLs (default true; false in production without the opt-out). */
+  /** Sandbox connections may use plain-http URLs (false in production without the opt-out). */
   plainHttpForSandbox?: boolean;
-}
-
-export interface ResealReport {
-  resealed: number;
-  current: number;
-  failed: { id: string; message: string }[];
 }
 
 // Associated data binds each ciphertext to its row: a ciphertext copied to another connection fails to open.
 const aad = (connectionId: string) => `crm-proxy/connection/${connectionId}`;
 
 export class ConnectionService {
-  readonly #store: Store;
-  readonly #keyring: Keyring;
-  readonly #region: Region;
-  readonly #clock: () => Date;
-  readonly #profiles: readonly ProviderProfile[];
-  readonly #plainHttp: boolean;
+  readonly #o: Required<ConnectionServiceOptions>;
 
   constructor(opts: ConnectionServiceOptions) {
-    this.#plainHttp = opts.plainHttpForSandbox ?? true;
-    this.#profiles = opts.profiles ?? BUILT_IN_PROVIDERS.map((m) => m.profile);
-    this.#store = opts.store;
-    this.#keyring = opts.keyring;
-    this.#region = opts.region;
-    this.#clock = opts.clock ?? (() => new Date());
+    this.#o = {
+      plainHttpForSandbox: true,
+      profiles: BUILT_IN_PROVIDERS.map((m) => m.profile),
+      clock: () => new Date(),
+      ...opts,
+    };
   }
 
   /** What is wrong with a connection to be created (a message naming the field), or null. */
   validate(input: CreateConnectionInput): string | null {
     const sandbox = input.sandbox ?? false;
-    const profile = this.#profiles.find((p) => p.id === input.provider);
+    const profile = this.#o.profiles.find((p) => p.id === input.provider);
     if (profile === undefined) {
-      return `provider must be ${this.#profiles.map((p) => `"${p.id}"`).join(' or ')}`;
+      return `provider must be ${this.#o.profiles.map((p) => `"${p.id}"`).join(' or ')}`;
     }
     const credProblem = credentialsProblem(input.credentials);
     if (credProblem) return credProblem;
@@ -63,7 +52,7 @@ export class ConnectionService {
       return `instanceUrl is required for a ${crm} connection`;
     }
     if (profile.connection.instanceUrl !== 'required' && input.instanceUrl) {
-      const withHosts = this.#profiles
+      const withHosts = this.#o.profiles
         .filter((p) => p.connection.instanceUrl === 'required')
         .map((p) => p.displayName);
       return `instanceUrl applies to ${withHosts.join(' and ')} connections only`;
@@ -73,7 +62,7 @@ export class ConnectionService {
     }
     for (const field of URL_FIELDS) {
       const url = input[field];
-      const p = url ? urlProblem(field, url, sandbox, this.#plainHttp) : null;
+      const p = url ? urlProblem(field, url, sandbox, this.#o.plainHttpForSandbox) : null;
       if (p) return p;
     }
     if (input.label !== undefined && input.label !== null && input.label.length > 200) {
@@ -86,10 +75,10 @@ export class ConnectionService {
     const problem = this.validate(input);
     if (problem) return { ok: false, code: 'invalid_connection', message: problem };
     const id = `conn_${randomBase62(20)}`;
-    const connection = await this.#store.connections.insert({
+    const connection = await this.#o.store.connections.insert({
       id,
       provider: input.provider,
-      region: this.#region,
+      region: this.#o.region,
       label: input.label ?? null,
       instanceUrl: trimSlash(input.instanceUrl),
       apiBaseUrl: trimSlash(input.apiBaseUrl),
@@ -104,25 +93,22 @@ export class ConnectionService {
 
   /** Null when the connection does not exist. Throws CryptoError when its credentials cannot be opened. */
   async get(id: string): Promise<ConnectionWithCredentials | null> {
-    const row = await this.#store.connections.find(id);
+    const row = await this.#o.store.connections.find(id);
     if (!row) return null;
     const { credentials: sealed, ...connection } = row;
     return { connection, credentials: this.#open(id, sealed), version: connection.credentialsVersion };
   }
 
   list(): Promise<Connection[]> {
-    return this.#store.connections.list();
+    return this.#o.store.connections.list();
   }
 
   /** Removes the connection and every API token of it. */
   remove(id: string): Promise<boolean> {
-    return this.#store.connections.remove(id);
+    return this.#o.store.connections.remove(id);
   }
 
-  /**
-   * Saves new credentials only if nobody else wrote since `expectedVersion` was read. A refresh that loses
-   * must re-read: the winner may have rotated the refresh token, and the loser's copy is then dead.
-   */
+  /** Saves only if nobody wrote since `expectedVersion`; a loser must re-read (the refresh token may have rotated). */
   async compareAndSetCredentials(
     id: string,
     expectedVersion: number,
@@ -130,7 +116,7 @@ export class ConnectionService {
   ): Promise<boolean> {
     const problem = credentialsProblem(credentials);
     if (problem) throw new TypeError(problem);
-    return this.#store.connections.compareAndSetCredentials(
+    return this.#o.store.connections.compareAndSetCredentials(
       id,
       expectedVersion,
       this.#seal(id, credentials),
@@ -138,16 +124,13 @@ export class ConnectionService {
     );
   }
 
-  /**
-   * Replaces the credentials whatever their version (an operator re-authorising) and marks the connection
-   * active again. Does not need to open the old credentials, so it also recovers from a lost key.
-   */
+  /** Replaces the credentials whatever their version and marks the connection active (works after a lost key). */
   async reauthorize(id: string, credentials: Credentials): Promise<'updated' | 'not_found' | 'invalid'> {
     if (credentialsProblem(credentials)) return 'invalid';
     for (;;) {
-      const row = await this.#store.connections.find(id);
+      const row = await this.#o.store.connections.find(id);
       if (!row) return 'not_found';
-      const profile = this.#profiles.find((p) => p.id === row.provider);
+      const profile = this.#o.profiles.find((p) => p.id === row.provider);
       if (profile !== undefined && !profile.connection.credentials.includes(credentials.kind))
         return 'invalid';
       if (await this.compareAndSetCredentials(id, row.credentialsVersion, credentials)) {
@@ -159,25 +142,22 @@ export class ConnectionService {
 
   /** Records what a re-connect reached: the account, the login host and the instance URL it answered. */
   setAccount(id: string, account: ConnectionAccount): Promise<boolean> {
-    return this.#store.connections.setAccount(id, account, this.#now());
+    return this.#o.store.connections.setAccount(id, account, this.#now());
   }
 
   /** `reason` is shown to API clients and operators: never put a secret or a raw CRM response in it. */
   markNeedsReauth(id: string, reason: string): Promise<boolean> {
-    return this.#store.connections.setStatus(id, 'needs_reauth', reason, this.#now());
+    return this.#o.store.connections.setStatus(id, 'needs_reauth', reason, this.#now());
   }
 
   markActive(id: string): Promise<boolean> {
-    return this.#store.connections.setStatus(id, 'active', null, this.#now());
+    return this.#o.store.connections.setStatus(id, 'active', null, this.#now());
   }
 
-  /**
-   * Re-encrypts every connection under the active key. Idempotent: rows already under it are skipped.
-   * A row whose credentials change meanwhile (a token refresh) is re-read and retried.
-   */
-  async resealAll(): Promise<ResealReport> {
-    const report: ResealReport = { resealed: 0, current: 0, failed: [] };
-    for (const { id } of await this.#store.connections.list()) {
+  /** Re-encrypts every connection under the active key; a row changed meanwhile is re-read and retried. */
+  async resealAll() {
+    const report = { resealed: 0, current: 0, failed: [] as { id: string; message: string }[] };
+    for (const { id } of await this.#o.store.connections.list()) {
       try {
         const outcome = await this.#reseal(id);
         if (outcome === 'resealed') report.resealed++;
@@ -191,12 +171,12 @@ export class ConnectionService {
 
   async #reseal(id: string): Promise<'resealed' | 'current' | 'gone'> {
     for (let attempt = 0; attempt < 5; attempt++) {
-      const row = await this.#store.connections.find(id);
+      const row = await this.#o.store.connections.find(id);
       if (!row) return 'gone';
-      if (!needsReseal(this.#keyring, row.credentials)) return 'current';
-      const plaintext = open(this.#keyring, row.credentials, aad(id));
-      const sealed = seal(this.#keyring, plaintext, aad(id));
-      if (await this.#store.connections.replaceSealed(id, row.credentialsVersion, sealed, this.#now())) {
+      if (!needsReseal(this.#o.keyring, row.credentials)) return 'current';
+      const plaintext = open(this.#o.keyring, row.credentials, aad(id));
+      const sealed = seal(this.#o.keyring, plaintext, aad(id));
+      if (await this.#o.store.connections.replaceSealed(id, row.credentialsVersion, sealed, this.#now())) {
         return 'resealed';
       }
     }
@@ -204,18 +184,18 @@ export class ConnectionService {
   }
 
   #seal(id: string, credentials: Credentials): SealedSecret {
-    return seal(this.#keyring, JSON.stringify(normaliseCredentials(credentials)), aad(id));
+    return seal(this.#o.keyring, JSON.stringify(normaliseCredentials(credentials)), aad(id));
   }
 
   #open(id: string, sealed: SealedSecret): Credentials {
-    const value: unknown = JSON.parse(open(this.#keyring, sealed, aad(id)));
+    const value: unknown = JSON.parse(open(this.#o.keyring, sealed, aad(id)));
     const problem = credentialsProblem(value);
     if (problem) throw new Error(`stored credentials of ${id} are invalid: ${problem}`);
     return value as Credentials;
   }
 
   #now(): string {
-    return this.#clock().toISOString();
+    return this.#o.clock().toISOString();
   }
 }
 

@@ -23,20 +23,14 @@ export type CredentialsStore = Pick<
 export interface TokenManagerOptions {
   connections: CredentialsStore;
   locks: LocksRepository;
-  /** The CRM's auth of a connection (its adapter's). */
   adapterFor: (connection: Connection) => {
     readonly auth: AuthFacet;
-    /** Names the OAuth app variables in the message when none is configured. */
     readonly connect?: { readonly appVariables: readonly string[] } | undefined;
   };
   oauthAppFor: (connection: Connection) => OAuthApp | null;
   clock: Pick<Clock, 'now'>;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
-  /**
-   * Whether a connection may reach its CRM over plain http (default true; false in production
-   * without CRM_PROXY_ALLOW_PLAIN_HTTP_CRM). A connection stored before that rule, or under the
-   * opt-out, would otherwise send its tokens unencrypted.
-   */
+  /** False in production without CRM_PROXY_ALLOW_PLAIN_HTTP_CRM: stored plain-http connections are refused. */
   plainHttpAllowed?: boolean;
 }
 
@@ -45,22 +39,20 @@ interface CachedToken {
   expiresAt: number | undefined;
   /** A private-app token: no refresh can replace it. */
   static?: true;
-  /** When a CRM call with this token last got an answer other than 401 (this instance's clock). */
+  /** When a CRM call with this token last got an answer other than 401. */
   acceptedAt?: number;
 }
 
 const CAS_ATTEMPTS = 3;
 /** Refresh this long before a known expiry, so a token does not die in flight. */
 const REFRESH_AHEAD_MS = 60_000;
-/** Lease of the cross-instance refresh lock: longer than a slow token call, short enough to recover from a crash. */
+/** Refresh lock lease: longer than a slow token call, short enough to recover from a crash. */
 const LOCK_TTL_MS = 30_000;
 
 /**
- * Access tokens of every connection: served from memory, refreshed ahead of a known expiry and
- * after a CRM 401. Refreshes are single flight twice over: one in-flight promise per connection in
- * this process, and a store lock across instances, under which the credentials are read again (another
- * instance may have refreshed already). A rotated refresh token is written with compare-and-set
- * before the new access token is handed to anyone.
+ * Access tokens, cached and refreshed ahead of expiry or after a CRM 401. Refreshes are single flight
+ * in this process and under a store lock across instances; a rotated refresh token is stored
+ * (compare-and-set) before the new access token is handed out.
  */
 export class TokenManager {
   readonly #o: Required<Omit<TokenManagerOptions, 'log'>> & Pick<TokenManagerOptions, 'log'>;
@@ -71,10 +63,7 @@ export class TokenManager {
     this.#o = { plainHttpAllowed: true, ...options };
   }
 
-  /**
-   * A usable access token for the connection. Every call to a CRM (operations, pass-through, jobs,
-   * doctor) takes its token here first, so a refused connection is stopped before anything is sent.
-   */
+  /** Every CRM call takes its token here, so a refused connection is stopped before anything is sent. */
   async accessToken(connection: Connection): Promise<string> {
     if (!this.#o.plainHttpAllowed) {
       const refusal = plainHttpRefusal(connection);
@@ -86,21 +75,14 @@ export class TokenManager {
     return this.#flight.run(`${connection.id}:`, () => this.#obtain(connection, undefined));
   }
 
-  /**
-   * The CRM rejected `rejected`: returns a different token, refreshing only if nobody has yet.
-   * Callers that hit the 401 together share one refresh; callers that hit it after the refresh
-   * finished get the new token straight from memory.
-   */
+  /** The CRM rejected `rejected`: a different token, refreshing only if nobody has yet (one shared refresh). */
   async refreshAfterRejected(connection: Connection, rejected: string): Promise<string> {
     const cached = this.#cache.get(connection.id);
     if (cached !== undefined && cached.accessToken !== rejected) return cached.accessToken;
     return this.#flight.run(`${connection.id}:${rejected}`, () => this.#obtain(connection, rejected));
   }
 
-  /**
-   * False when `token` is one no refresh can replace (a private-app token): a request the CRM
-   * refuses with it cannot be retried with a fresh one, so nothing is worth keeping for that.
-   */
+  /** False for a token no refresh can replace (private app): a refused request cannot be retried. */
   refreshable(connectionId: string, token: string): boolean {
     const cached = this.#cache.get(connectionId);
     return cached?.accessToken !== token || cached.static !== true;
@@ -112,10 +94,7 @@ export class TokenManager {
     if (cached?.accessToken === token) cached.acceptedAt = this.#o.clock.now();
   }
 
-  /**
-   * True when `token` is the connection's current one and the CRM accepted it less than
-   * `windowMs` ago (in this instance). A 401 on it then means a revoked session, not an expiry.
-   */
+  /** `token` is current and was accepted within `windowMs`: a 401 then means revoked, not expired. */
   acceptedWithin(connectionId: string, token: string, windowMs: number): boolean {
     const cached = this.#cache.get(connectionId);
     if (windowMs <= 0 || cached?.accessToken !== token || cached.acceptedAt === undefined) return false;
@@ -141,7 +120,6 @@ export class TokenManager {
       });
     } catch (error) {
       if (!(error instanceof LockTimeoutError)) throw error;
-      // Another instance holds the refresh lock for too long (a slow or hung token endpoint).
       throw new ApiError(
         'service_unavailable',
         'The access token of this connection is being refreshed and the refresh is taking too long. Retry in a few seconds.',
@@ -231,11 +209,7 @@ export class TokenManager {
     return outcome.grant.accessToken;
   }
 
-  /**
-   * Compare-and-set the new credentials. A conflict means someone else wrote them meanwhile (a CLI
-   * edit, an instance whose lock lease ran out); our grant is the newest the CRM issued (a rotated
-   * refresh token invalidates the old one), so it is written over the newer version.
-   */
+  /** On a conflict our grant still wins: it is the newest the CRM issued (rotation kills the old one). */
   async #store(found: ConnectionWithCredentials, next: Credentials): Promise<void> {
     let version = found.version;
     for (let attempt = 1; attempt <= CAS_ATTEMPTS; attempt++) {

@@ -6,8 +6,7 @@ import type { ServerLimits } from '../../config/index.ts';
 import { ApiError, toErrorBody } from '../../errors/index.ts';
 import { freshRequestId } from '../plugins/request-id.ts';
 
-// Every bound on inbound connections: the Fastify options to build the app with, and `attach` for
-// what needs the built app (hooks, the idle timer, the connection caps).
+// Every bound on inbound connections: the Fastify options, and `attach` for what needs the built app.
 
 interface InFlight {
   id: string;
@@ -16,14 +15,9 @@ interface InFlight {
 }
 
 /**
- * Node's own deadlines are Fastify/`http.createServer` options: headers, whole request and
- * keep-alive. Node checks the first two every `connectionsCheckingInterval`, so that interval is
- * a fraction of the shortest one (at most 1 s): a bound is then exceeded by at most a second.
- *
- * The idle deadline is a socket timer armed for every request, which counts only while the service
- * waits on the client: while the body is still arriving (408) and while an answer the client does
- * not read is queued (closed: a status can no longer be sent). While a handler waits on the CRM
- * the timer may fire and is ignored; CRM calls have their own bounds.
+ * Node checks the header and whole-request deadlines every `connectionsCheckingInterval`, so it is a
+ * fraction of the shortest (at most 1 s). The body idle timer counts only while the service waits on
+ * the client; it is ignored while a handler waits on the CRM (CRM calls have their own bounds).
  */
 export function connectionLimits(limits: ServerLimits, logger: Logger) {
   const inFlight = new WeakMap<Socket, InFlight>();
@@ -31,7 +25,7 @@ export function connectionLimits(limits: ServerLimits, logger: Logger) {
   const shortest = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
 
   /** Node answers the header and whole-request deadlines (and unreadable requests) through this. */
-  function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const entry = inFlight.get(socket) ?? { id: freshRequestId() };
     const answer = clientErrorAnswer(error, 'res' in entry, limits);
@@ -64,54 +58,32 @@ export function connectionLimits(limits: ServerLimits, logger: Logger) {
         done();
       });
 
-      // An answer sent before the body has arrived (a 401, a 413, a CRM that answered early) closes
-      // the connection: otherwise Node would keep reading a body nobody wants, for as long as the
-      // client cares to send it.
+      // An answer sent before the body has arrived closes the connection: else Node keeps reading
+      // a body nobody wants.
       app.addHook('onSend', (request, reply, payload, done) => {
         if (!request.raw.complete) reply.header('connection', 'close');
         watchUnread(request.raw.socket, reply.raw, limits.bodyIdleTimeoutMs, log, request.id);
         done(null, payload);
       });
 
+      // Idle between requests (keep-alive), or a stalled body (408); unread answers: `watchUnread`.
       // Listening here means Node no longer destroys a timed-out socket itself: every branch decides.
-      app.server.on('timeout', (socket: Socket) =>
-        onSocketTimeout(socket, inFlight.get(socket), limits, log),
-      );
+      app.server.on('timeout', (socket: Socket) => {
+        const entry = inFlight.get(socket);
+        if (entry === undefined) socket.destroy();
+        if (entry === undefined || entry.req.complete) return;
+        log.debug({ reqId: entry.id, code: 'request_timeout' }, 'request body stalled; connection closed');
+        const idleMs = limits.bodyIdleTimeoutMs;
+        const what = `The rest of the request body (nothing for ${idleMs} ms)`;
+        answerAndClose(socket, requestTimeoutError(what, idleMs, 'CRM_PROXY_BODY_IDLE_TIMEOUT_MS'), entry);
+      });
       capConnections(app.server, limits, log);
     },
   };
 }
 
-/**
- * A socket's idle timer fired: between requests (the keep-alive timeout), or during a stalled body
- * (408). Behind an answer the client does not read, `watchUnread` decides.
- */
-function onSocketTimeout(
-  socket: Socket,
-  entry: InFlight | undefined,
-  limits: ServerLimits,
-  log: Logger,
-): void {
-  if (entry === undefined) {
-    socket.destroy();
-    return;
-  }
-  if (entry.req.complete) return;
-  log.debug({ reqId: entry.id, code: 'request_timeout' }, 'request body stalled; connection closed');
-  const error = requestTimeoutError(
-    `The rest of the request body (nothing for ${limits.bodyIdleTimeoutMs} ms)`,
-    limits.bodyIdleTimeoutMs,
-    'CRM_PROXY_BODY_IDLE_TIMEOUT_MS',
-  );
-  answerAndClose(socket, error, entry);
-}
-
 /** The answer to a client error Node reports: a deadline, headers too large, or unreadable HTTP. */
-function clientErrorAnswer(
-  error: Error & { code?: string },
-  inRequest: boolean,
-  limits: ServerLimits,
-): ApiError {
+function clientErrorAnswer(error: NodeJS.ErrnoException, inRequest: boolean, limits: ServerLimits): ApiError {
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     // No request yet on this socket: its headers never finished arriving.
     return inRequest
@@ -128,12 +100,9 @@ function clientErrorAnswer(
 }
 
 /**
- * Closes the connection once an answer has waited `idleMs` on a client that takes none of it.
- * Node's socket timeout cannot do this alone: it skips a firing whenever the write queue changed
- * since the last one, so a client that stopped reading was released after about twice the bound.
- * Progress is the bytes whose writes completed (`bytesWritten` counts the queued ones too); it is
- * checked at least every second while an answer is still going out, so the client is released
- * within a second of the bound.
+ * Closes the connection once an answer has waited `idleMs` on a client that takes none of it (Node's
+ * socket timeout skips a firing whenever the write queue changed, doubling the bound). Progress is
+ * the completed writes: `bytesWritten` counts queued ones too.
  */
 function watchUnread(socket: Socket, res: ServerResponse, idleMs: number, log: Logger, reqId: string): void {
   setImmediate(() => {
@@ -161,10 +130,7 @@ function watchUnread(socket: Socket, res: ServerResponse, idleMs: number, log: L
   });
 }
 
-/**
- * Answers an API error straight on the socket and closes it. Used where Fastify cannot answer any
- * more (the request never finished arriving); nothing is written once the request's answer has begun.
- */
+/** Answers an API error straight on the socket and closes it, where Fastify cannot answer any more. */
 function answerAndClose(
   socket: Socket,
   error: ApiError,
@@ -194,27 +160,11 @@ function requestTimeoutError(what: string, limitMs: number, variable: string): A
   );
 }
 
-/** `::ffff:10.0.0.1` and `10.0.0.1` are the same client. */
-function clientAddress(socket: Socket): string {
-  const raw = (socket.remoteAddress ?? '').toLowerCase();
-  return raw.startsWith('::ffff:') && raw.includes('.') ? raw.slice(7) : raw;
-}
-
-function isLoopbackAddress(address: string): boolean {
-  return address === '::1' || address.startsWith('127.');
-}
-
 /**
- * At most `maxConnectionsPerClient` open sockets per client address; one more is destroyed before
- * a byte is read, so a client cannot hold every slot of `maxConnections` by itself. Behind a
- * reverse proxy every connection comes from the proxy's address: exempt it (or set the cap to 0).
- * Loopback is exempt by default (local tools, tests, a proxy on the same host).
+ * At most `maxConnectionsPerClient` open sockets per client address, so one client cannot hold every
+ * slot. A reverse proxy's address must be exempt (all connections come from it); loopback is by default.
  */
-function capConnections(
-  server: Server,
-  limits: Pick<ServerLimits, 'maxConnections' | 'maxConnectionsPerClient' | 'connectionCapExempt'>,
-  log: Logger,
-): void {
+function capConnections(server: Server, limits: ServerLimits, log: Logger): void {
   server.maxConnections = limits.maxConnections;
   const cap = limits.maxConnectionsPerClient;
   if (cap <= 0) return;
@@ -224,8 +174,11 @@ function capConnections(
   let refusedSinceWarning = 0;
   // Before Node's own listener, so a refused socket never reaches the HTTP parser's work.
   server.prependListener('connection', (socket: Socket) => {
-    const address = clientAddress(socket);
-    if (exempt.has(address) || (limits.connectionCapExempt.loopback && isLoopbackAddress(address))) return;
+    // `::ffff:10.0.0.1` and `10.0.0.1` are the same client.
+    const raw = (socket.remoteAddress ?? '').toLowerCase();
+    const address = raw.startsWith('::ffff:') && raw.includes('.') ? raw.slice(7) : raw;
+    const loopback = address === '::1' || address.startsWith('127.');
+    if (exempt.has(address) || (limits.connectionCapExempt.loopback && loopback)) return;
     const count = open.get(address) ?? 0;
     if (count >= cap) {
       socket.destroy();

@@ -1,5 +1,5 @@
-// The usage chart as server-rendered SVG: no chart library, no script, nothing to download, and it
-// prints as it shows. Bars are requests per hour; the darker part of a bar is its errors.
+// The usage chart as server-rendered SVG (no script; it prints). Bars are requests per hour, the
+// darker part its errors.
 import type { UsageSeries } from '../../admin/service.ts';
 import { type Html, html } from './html.ts';
 
@@ -19,7 +19,6 @@ function drawing(series: ChartSeries, W: number, label: string, className: strin
   const barW = plotW / Math.max(1, n);
   const y = (v: number) => PAD.top + plotH - (v / max) * plotH;
   const w = Math.max(1, barW - 0.5).toFixed(1);
-  /** A bar of `v` at hour `i`: the requests (with their numbers as its title), or the errors over them. */
   const bar = (cls: string, i: number, v: number, title: string | null = null) =>
     html`<rect class="${cls}" x="${(PAD.left + i * barW).toFixed(1)}" y="${y(v).toFixed(1)}" width="${w}" height="${(plotH - (y(v) - PAD.top)).toFixed(1)}">${title !== null && html`<title>${title}</title>`}</rect>`;
   const bars = series.requests.map((r, i) => {
@@ -28,12 +27,10 @@ function drawing(series: ChartSeries, W: number, label: string, className: strin
     return html`${r > 0 && bar('req', i, r, title)}${r > 0 && e > 0 && bar('err', i, e)}`;
   });
   // A label at each day's start (hour 00).
-  const days = series.hours.flatMap((h, i) =>
-    h.endsWith('T00')
-      ? [
-          html`<line class="day" x1="${(PAD.left + i * barW).toFixed(1)}" x2="${(PAD.left + i * barW).toFixed(1)}" y1="${PAD.top}" y2="${PAD.top + plotH}"></line><text x="${(PAD.left + i * barW + 2).toFixed(1)}" y="${H - 10}">${h.slice(5, 10)}</text>`,
-        ]
-      : [],
+  const days = series.hours.map(
+    (h, i) =>
+      h.endsWith('T00') &&
+      html`<line class="day" x1="${(PAD.left + i * barW).toFixed(1)}" x2="${(PAD.left + i * barW).toFixed(1)}" y1="${PAD.top}" y2="${PAD.top + plotH}"></line><text x="${(PAD.left + i * barW + 2).toFixed(1)}" y="${H - 10}">${h.slice(5, 10)}</text>`,
   );
   return html`<svg class="${className}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}" preserveAspectRatio="none">
 <line class="axis" x1="${PAD.left}" x2="${W - PAD.right}" y1="${PAD.top + plotH}" y2="${PAD.top + plotH}"></line>

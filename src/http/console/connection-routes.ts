@@ -7,41 +7,36 @@ import { flowNotice, sameAccount } from './notices.ts';
 import { type CreatedToken, connectionPage, connectionsPage } from './pages.ts';
 import { ConnectForm, ConnectionsQuery, ConnectionTokenForm, IdParams, TokenOnlyForm } from './schemas.ts';
 
-/** "Expires in days" of a token form: null for never, undefined when it is not a number of days. */
-function expiryDays(text: string | undefined): number | null | undefined {
-  const days = (text ?? '').trim();
-  if (days === '') return null;
-  return /^[0-9]{1,4}$/.test(days) ? Number(days) : undefined;
-}
+/** What a page with a token form shows: the token just made, or why none was. */
+export type TokenOutcome = { created: CreatedToken | null; error: string | null; status: number };
+const SHOWN: TokenOutcome = { created: null, error: null, status: 200 };
 
-export const EXPIRY_HELP = 'Expires in days must be a whole number of days (or empty for no expiry).';
-
-/**
- * Creates a token of a connection from a token form (name, expiry) and what the page shows of it
- * once; undefined when the expiry is not a number of days (nothing is created).
- */
+/** Creates a token from a token form, unless the expiry is not a number of days. */
 export async function createFormToken(
   kit: ConsoleKit,
   request: FastifyRequest,
   connectionId: string,
   form: { name?: string | undefined; expires_in_days?: string | undefined },
-): Promise<CreatedToken | undefined> {
-  const days = expiryDays(form.expires_in_days);
-  if (days === undefined) return undefined;
+): Promise<TokenOutcome> {
+  const days = (form.expires_in_days ?? '').trim();
+  if (days !== '' && !/^[0-9]{1,4}$/.test(days)) {
+    const error = 'Expires in days must be a whole number of days (or empty for no expiry).';
+    return { created: null, error, status: 400 };
+  }
   const name = (form.name ?? '').trim().slice(0, 100);
   const c = await kit.ctx.admin.getConnection(connectionId);
   const { token, record } = await kit.ctx.admin.createToken({
     connectionId: c.id,
     name: name === '' ? null : name,
-    expiresInDays: days,
+    expiresInDays: days === '' ? null : Number(days),
   });
   // Where clients reach the API: the region's public URL, else the address this browser used.
   const { publicUrls, region } = kit.ctx.config;
   const baseUrl = publicUrls[region] ?? `${request.protocol}://${request.host}`;
-  return { token, prefix: record.prefix, connection: c.label ?? c.id, baseUrl };
+  const created = { token, prefix: record.prefix, connection: c.label ?? c.id, baseUrl };
+  return { created, error: null, status: 201 };
 }
 
-/** Which CRM, and the label and login host when the form has them: the connect and connect link forms. */
 export function connectFields(form: Static<typeof ConnectForm>) {
   const label = (form.label ?? '').trim();
   const loginHost = (form.login_host ?? '').trim();
@@ -50,13 +45,6 @@ export function connectFields(form: Static<typeof ConnectForm>) {
     ...(label === '' ? {} : { label }),
     ...(loginHost === '' ? {} : { loginHost }),
   };
-}
-
-/** The CRMs one can connect, and the variables each one still lacks. */
-export function providerChoices(kit: ConsoleKit) {
-  return kit.ctx.admin.connect
-    .providers()
-    .map((p) => ({ id: p.provider, name: p.displayName, missing: p.ready ? [] : p.missing }));
 }
 
 export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
@@ -69,7 +57,7 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
       connectionsPage(
         kit.frame(request, reply, '/console/connections'),
         await ctx.admin.listConnections(),
-        providerChoices(kit),
+        ctx.admin.connect.providers(),
         ctx.admin.connect.redirectUri(),
         flowNotice(request.query),
         sameAccount(await ctx.admin.connectionRecords()),
@@ -84,14 +72,7 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
     '/console/connections',
   );
 
-  const page = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    id: string,
-    created: CreatedToken | null,
-    error: string | null = null,
-    status = 200,
-  ) => {
+  const page = async (request: FastifyRequest, reply: FastifyReply, id: string, r = SHOWN) => {
     const [all, tokens, entries, usage, records] = await Promise.all([
       ctx.admin.listConnections(),
       ctx.admin.listTokens(id),
@@ -104,31 +85,9 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
     const twinId = sameAccount(records).get(id);
     const twin = twinId === undefined ? null : { id: twinId, name: names.get(twinId)?.label ?? twinId };
     const frame = kit.frame(request, reply, '/console/connections');
-    const extra = { twin, error };
-    return kit.send(reply, connectionPage(frame, c, tokens, entries, usage[0]!, created, extra), status);
+    const extra = { twin, error: r.error };
+    return kit.send(reply, connectionPage(frame, c, tokens, entries, usage[0]!, r.created, extra), r.status);
   };
-
-  api.get('/console/connections/:id', { schema: { params: IdParams } }, async (request, reply) =>
-    page(request, reply, request.params.id, null),
-  );
-
-  // A token made on a connection's page belongs to that connection, whatever else the form says.
-  api.post(
-    '/console/connections/:id/tokens',
-    { schema: { params: IdParams, body: ConnectionTokenForm } },
-    async (request, reply) => {
-      const { id } = request.params;
-      const created = await createFormToken(kit, request, id, request.body);
-      if (created === undefined) return page(request, reply, id, null, EXPIRY_HELP, 400);
-      return page(request, reply, id, created, null, 201);
-    },
-  );
-}
-
-/** Connect and Reconnect: each starts the OAuth flow and sends the browser to the consent page. */
-export function connectRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
-  const { ctx } = kit;
-  const api = typed(scope);
   // The flow's binding cookie comes whole from the connect service (its own name, path and lifetime).
   const toConsent = (
     request: FastifyRequest,
@@ -139,6 +98,21 @@ export function connectRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
     return reply.redirect(started.authorizeUrl, 303);
   };
 
+  api.get('/console/connections/:id', { schema: { params: IdParams } }, async (request, reply) =>
+    page(request, reply, request.params.id),
+  );
+
+  // A token made on a connection's page belongs to that connection, whatever else the form says.
+  api.post(
+    '/console/connections/:id/tokens',
+    { schema: { params: IdParams, body: ConnectionTokenForm } },
+    async (request, reply) => {
+      const { id } = request.params;
+      return page(request, reply, id, await createFormToken(kit, request, id, request.body));
+    },
+  );
+
+  // Connect and Reconnect start the OAuth flow and send the browser to the consent page.
   api.post('/console/connections/connect', { schema: { body: ConnectForm } }, async (request, reply) => {
     const started = await ctx.admin.connect.begin({
       ...connectFields(request.body),

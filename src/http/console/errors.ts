@@ -5,7 +5,6 @@ import { isCsrfRefusal } from '../plugins/csrf.ts';
 import { describe } from '../plugins/validation.ts';
 import type { ConsoleKit } from './kit.ts';
 
-/** The failing fields of a query or form, each with its fix. */
 function invalidFields(error: FastifyError): string | null {
   if (error.validation === undefined || error.validation.length === 0) return null;
   const fields = error.validation.slice(0, 5).map((e) => {
@@ -19,10 +18,9 @@ function invalidFields(error: FastifyError): string | null {
 /** An operator service's message (`password is too short`) as a page says it: `Password is too short.` */
 export const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 
-/** What a form before a session answers when its security token is refused. */
 export const TOKEN_REFUSED = 'The form’s security token is missing or wrong. Try again.';
 
-/** The error page of a console scope; a scope with forms says how it answers a refused form token. */
+/** The error page of a console scope, with how it answers a refused form token. */
 export function consoleErrorHandler(
   kit: ConsoleKit,
   tokenRefused?: (request: FastifyRequest, reply: FastifyReply) => unknown,

@@ -1,6 +1,5 @@
-// First run in the browser: while no operator exists, /console/setup creates the first one with the
-// one-time setup code the service issued at start-up (src/admin/setup-code.ts), then signs it in.
-// The form has no session yet: it shares the sign-in form's scope and CSRF secret (sign-in.ts).
+// First run: while no operator exists, /console/setup creates the first one with the one-time setup
+// code issued at start-up, then signs it in. It shares the sign-in form's scope and CSRF secret.
 import type { FastifyInstance } from 'fastify';
 import { OperatorError } from '../../admin/operators.ts';
 import { RateLimiter } from '../../auth/rate-limit.ts';
@@ -12,21 +11,15 @@ import type { ConsoleKit, FormPage } from './kit.ts';
 import { CLI, csrfField, layout, notices } from './pages.ts';
 import { SetupForm } from './schemas.ts';
 
-/** Where the start-up put the code, as the page tells it (never the data directory's path). */
+/** Where the start-up put the code (never the data directory's path). */
 export function codeWhere(sandbox: boolean) {
   return sandbox
     ? html`in the output of <code>npm start</code> (the line “Setup code”)`
     : html`in the file <code>setup-code</code> in the service’s data directory (its start-up output names the file; only the service’s user can read it)`;
 }
 
-function setupPage(
-  csrf: string,
-  sandbox: boolean,
-  error: string | null,
-  email: string,
-  status: 'open' | 'closed',
-) {
-  if (status === 'closed') {
+function setupPage(csrf: string, sandbox: boolean, error: string | null, email: string, open: boolean) {
+  if (!open) {
     return layout(
       { operator: null, csrf },
       'Set up',
@@ -56,11 +49,7 @@ export function setupRoutes(scope: FastifyInstance, kit: ConsoleKit): FormPage {
   const page: FormPage = async (request, reply, error, email, status) => {
     const csrf = reply.generateCsrf({ secure: kit.secure(request) });
     const open = await ctx.setup.open();
-    return kit.send(
-      reply,
-      setupPage(csrf, ctx.config.sandbox, error, email, open ? 'open' : 'closed'),
-      open ? status : 409,
-    );
+    return kit.send(reply, setupPage(csrf, ctx.config.sandbox, error, email, open), open ? status : 409);
   };
   const api = typed(scope);
 
@@ -77,18 +66,13 @@ export function setupRoutes(scope: FastifyInstance, kit: ConsoleKit): FormPage {
       const wait = err.headers['retry-after'] ?? 'a few';
       return page(request, reply, `Too many attempts. Wait ${wait} seconds and try again.`, email, 429);
     }
-    let operator: Awaited<ReturnType<typeof ctx.setup.createFirstOperator>>;
-    try {
-      operator = await ctx.setup.createFirstOperator(
-        request.body.setup_code ?? '',
-        email,
-        request.body.password ?? '',
-      );
-    } catch (err) {
-      // A refused code (401, or 409 once an operator exists) or a refused email or password (400).
-      if (!(err instanceof OperatorError)) throw err;
-      return page(request, reply, sentence(err.message), email, err.status);
-    }
+    const { setup_code, password } = request.body;
+    const operator = await ctx.setup
+      .createFirstOperator(setup_code ?? '', email, password ?? '')
+      .catch((err: unknown) => (err instanceof OperatorError ? err : Promise.reject(err)));
+    // A refused code (401, or 409 once an operator exists) or a refused email or password (400).
+    if (operator instanceof OperatorError)
+      return page(request, reply, sentence(operator.message), email, operator.status);
     request.log.info({ operator: operator.id }, 'first operator created with the setup code');
     await kit.startSession(request, reply, operator);
     return reply.redirect('/console/connections?welcome=1', 303);

@@ -1,5 +1,4 @@
-// The front door: `GET /` says what this service is and how to start, as a page for browsers and
-// as JSON for clients that ask for it; `/favicon.ico` is the console's icon.
+// The front door: `GET /` says what this service is and how to start (a page, or JSON for clients).
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { typed } from '../routes/types.ts';
@@ -28,8 +27,7 @@ export function frontDoorRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   api.get('/favicon.ico', {}, async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=86400').type('image/svg+xml').send(FAVICON),
   );
-  // The guide the console links when no CRM app is set, as the repository has it (a clone, or an
-  // image that copies docs/); without the file, the page names it.
+  // The guide the console links when no CRM app is set; without the file, the page names it.
   api.get('/console/help/connecting-a-crm.md', {}, async (_request, reply) => {
     for (const where of [
       new URL('../../../docs/connecting-a-crm.md', import.meta.url),

@@ -1,5 +1,4 @@
-// Server-side HTML with escaping by default: every interpolated value is escaped unless it is
-// already `Html` (built by this same tag). Type-checked, no template files, no client rendering.
+// Server-side HTML: every interpolated value is escaped unless it is already `Html`.
 import { escapeHtml } from '../../lib/escape-html.ts';
 
 export class Html {

@@ -1,5 +1,4 @@
-// What every console route shares: the signed-in operator of a request, the page frame (with the
-// form token), how a page is sent, and the cookie flags of this deployment.
+// What every console route shares: the signed-in operator, the page frame, how a page is sent.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SignedIn } from '../../admin/operators.ts';
 import type { Operator } from '../../admin/service.ts';
@@ -19,7 +18,6 @@ export const DEVICE_COOKIE = 'crmp_console_device';
 
 export type ConsoleKit = ReturnType<typeof consoleKit>;
 
-/** A form page before a session (sign-in, setup): its error, the email typed, the status it answers. */
 export type FormPage = (
   request: FastifyRequest,
   reply: FastifyReply,
@@ -30,7 +28,6 @@ export type FormPage = (
 
 export function consoleKit(ctx: AppContext) {
   const signedIn = new WeakMap<FastifyRequest, SignedIn>();
-  /** Cookies get `Secure`: the request came over https, or a TLS proxy is in front. */
   const secure = (request: FastifyRequest) => ctx.config.behindTls || request.protocol === 'https';
   const frame = (request: FastifyRequest, reply: FastifyReply, current?: string): PageFrame => {
     const s = signedIn.get(request);
@@ -52,7 +49,7 @@ export function consoleKit(ctx: AppContext) {
     signIn: (request: FastifyRequest, s: SignedIn) => {
       signedIn.set(request, s);
     },
-    /** A new session of `operator` in this browser: its cookie set, the pre-session cookie dropped. */
+    /** A new session in this browser; the pre-session cookie is dropped. */
     startSession: async (request: FastifyRequest, reply: FastifyReply, operator: Operator) => {
       const { cookieValue } = await ctx.operators.startSession(operator, {
         address: request.ip,
@@ -61,19 +58,17 @@ export function consoleKit(ctx: AppContext) {
       reply.setCookie(SESSION_COOKIE, cookieValue, privateCookie('/', secure(request)));
       reply.clearCookie(PRE_SESSION_COOKIE, privateCookie('/console', secure(request)));
     },
-    /** The signed-in operator and session of a request past the session gate. */
     signedIn: (request: FastifyRequest): SignedIn => {
       const s = signedIn.get(request);
       if (s === undefined) throw new Error('console route is missing the session gate');
       return s;
     },
-    /** A page of one message (refused, not found, form expired), with a link back to the connections. */
     message: (request: FastifyRequest, reply: FastifyReply, status: number, title: string, text: string) =>
       send(reply, messagePage(frame(request, reply), title, text), status),
   };
 }
 
-/** A one-button form on the item of the path's `:id` (remove, revoke): it acts, then back to `list`. */
+/** A one-button form on the path's `:id` (remove, revoke): it acts, then back to `list`. */
 export function itemAction(
   api: ApiApp,
   url: string,

@@ -23,9 +23,7 @@ export function sameAccount(connections: readonly Connection[]): Map<string, str
 /** The notice after `?connected=`, `?reconnected=` and `?same_account_as=`, each id a link. */
 export function flowNotice(query: Record<string, string | undefined>): Html | null {
   const link = (id: string) => html`<a href="/console/connections/${id}">${id}</a>`;
-  const connected = query['connected'];
-  const reconnected = query['reconnected'];
-  const twin = query['same_account_as'];
+  const { connected, reconnected, same_account_as: twin, welcome } = query;
   if (connected !== undefined && ID.test(connected)) {
     const same =
       twin !== undefined && ID.test(twin)
@@ -35,7 +33,7 @@ export function flowNotice(query: Record<string, string | undefined>): Html | nu
   }
   if (reconnected !== undefined && ID.test(reconnected))
     return html`Reconnected: ${link(reconnected)}. Its API tokens keep working.`;
-  if (query['welcome'] !== undefined)
+  if (welcome !== undefined)
     return html`You are the first operator. Next: connect a CRM account below, then create an API token on its page.`;
   return null;
 }

@@ -22,17 +22,15 @@ function sessionTable(
   )}</tbody></table></div>`;
 }
 
-export function accountPage(
-  frame: PageFrame,
-  sessions: OperatorSession[],
-  error: string | null,
-  done: string | null,
-): Html {
+/** What a page says after a form: its refusal or its confirmation. */
+export type Outcome = { error?: string; done?: string | null };
+
+export function accountPage(frame: PageFrame, sessions: OperatorSession[], r: Outcome): Html {
   const me = frame.operator;
   return layout(
     frame,
     'Account',
-    html`<h1>Account</h1>${notices(error, done)}
+    html`<h1>Account</h1>${notices(r.error, r.done)}
 <div class="card"><dl class="facts"><dt>Email</dt><dd>${me?.email ?? ''}</dd><dt>Id</dt><dd class="mono id">${me?.id ?? ''}</dd><dt>Manages operators</dt><dd>${me?.canManage ? 'yes' : 'no'}</dd></dl></div>
 <h2>Change password</h2><div class="card"><form class="row" method="post" action="/console/account/password">${csrfField(frame.csrf)}
 <input type="email" name="username" autocomplete="username" value="${me?.email ?? ''}" hidden>
@@ -59,12 +57,7 @@ function operatorActions(frame: PageFrame, o: Operator): Html {
   }${post('remove', 'Remove', 'danger', `Remove ${o.email} with their sessions and keys?`)}`;
 }
 
-export function operatorsPage(
-  frame: PageFrame,
-  operators: Operator[],
-  error: string | null,
-  done: string | null,
-): Html {
+export function operatorsPage(frame: PageFrame, operators: Operator[], r: Outcome): Html {
   const rows = operators.map(
     (
       o,
@@ -76,7 +69,7 @@ export function operatorsPage(
   return layout(
     frame,
     'Operators',
-    html`<h1>Operators</h1>${notices(error, done)}
+    html`<h1>Operators</h1>${notices(r.error, r.done)}
 <div class="card"><form class="row" method="post" action="/console/operators">${csrfField(frame.csrf)}
 <label>Email <input type="email" name="email" maxlength="200" required autocomplete="off"></label>
 <label>Password <input type="password" name="password" autocomplete="new-password" minlength="12" required></label>
@@ -87,17 +80,11 @@ export function operatorsPage(
   );
 }
 
-export function operatorPage(
-  frame: PageFrame,
-  o: Operator,
-  sessions: OperatorSession[],
-  error: string | null,
-  done: string | null,
-): Html {
+export function operatorPage(frame: PageFrame, o: Operator, sessions: OperatorSession[], r: Outcome): Html {
   return layout(
     frame,
     o.email,
-    html`<h1>${o.email}</h1>${notices(error, done)}
+    html`<h1>${o.email}</h1>${notices(r.error, r.done)}
 <div class="card"><dl class="facts"><dt>Id</dt><dd class="mono id">${o.id}</dd><dt>State</dt><dd>${o.disabledAt === null ? 'enabled' : `disabled ${when(o.disabledAt)}`}</dd>
 <dt>Manages operators</dt><dd>${o.canManage ? 'yes' : 'no'}</dd><dt>Last sign-in</dt><dd>${when(o.lastSignInAt)}</dd></dl>${operatorActions(frame, o)}</div>
 <h2>Reset password</h2><div class="card"><form class="row" method="post" action="/console/operators/${o.id}/password">${csrfField(frame.csrf)}

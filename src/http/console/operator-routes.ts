@@ -1,14 +1,13 @@
-// Operators in the console: one's own password and sessions for everyone; adding, disabling,
-// enabling and removing operators, resetting their passwords and ending their sessions for those
-// who manage the others. Every form posted here is recorded in the request log with who sent it.
+// Operators in the console: one's own password and sessions for everyone; managing the others for
+// those who may. Every form posted here is recorded in the request log with who sent it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { type Actor, OperatorError } from '../../admin/operators.ts';
 import { isoTime } from '../../lib/clock.ts';
-import { type ApiApp, typed } from '../routes/types.ts';
+import { typed } from '../routes/types.ts';
 import { sentence } from './errors.ts';
 import { type ConsoleKit, SESSION_COOKIE } from './kit.ts';
-import { accountPage, operatorPage, operatorsPage } from './operator-pages.ts';
+import { accountPage, type Outcome, operatorPage, operatorsPage } from './operator-pages.ts';
 import {
   AddOperatorForm,
   ChangePasswordForm,
@@ -20,13 +19,10 @@ import {
 } from './schemas.ts';
 import { pathOnly } from './session-gate.ts';
 
-/** Which page a form shows: one's account, the operators, or one operator (the path's `:id`). */
+/** One's account, the operators, or one operator (the path's `:id`). */
 type Page = 'account' | 'list' | 'one';
 
-/** What a page says after a form: its refusal or its confirmation, and the status it answers with. */
-type Outcome = { error?: string; done?: string | null; status?: number };
-
-/** The page a refused form is shown on again with its refusal, by route; any other: the operators. */
+/** The page a refused form is shown on again, by route; any other: the operators. */
 const REFUSED_ON: Record<string, Page> = {
   '/console/account/password': 'account',
   '/console/account/sessions/:sid/end': 'account',
@@ -34,7 +30,6 @@ const REFUSED_ON: Record<string, Page> = {
   '/console/operators/:id/sessions/:sid/end': 'one',
 };
 
-/** Who did what: every form of these pages, refused ones too, goes to the request log. */
 function recordActions(scope: FastifyInstance, kit: ConsoleKit): void {
   const { requestLog, clock } = kit.ctx;
   scope.addHook('onResponse', (request, reply, done) => {
@@ -57,59 +52,45 @@ function recordActions(scope: FastifyInstance, kit: ConsoleKit): void {
   });
 }
 
-/** The pages a form answers with, showing its outcome. */
-function views(kit: ConsoleKit) {
+export function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
+  recordActions(scope, kit);
   const { operators } = kit.ctx;
+  const api = typed(scope);
   const actor = (request: FastifyRequest): Actor => ({ operator: kit.signedIn(request).operator });
 
   const show = async (
     request: FastifyRequest,
     reply: FastifyReply,
     page: Page,
-    r: Outcome = {},
+    r: Outcome & { status?: number } = {},
   ): Promise<FastifyReply> => {
     const me = kit.signedIn(request).operator;
     const frame = kit.frame(request, reply, page === 'account' ? '/console/account' : '/console/operators');
-    const [error, done, status] = [r.error ?? null, r.done ?? null, r.status ?? 200];
+    const status = r.status ?? 200;
     if (page === 'account') {
       const sessions = await operators.listSessions(actor(request), me.id);
-      return kit.send(reply, accountPage(frame, sessions, error, done), status);
+      return kit.send(reply, accountPage(frame, sessions, r), status);
     }
     if (!me.canManage) {
       const refused = { error: 'Only operators who manage others may see this page.', status: 403 };
       return show(request, reply, 'account', refused);
     }
-    if (page === 'list')
-      return kit.send(reply, operatorsPage(frame, await operators.list(), error, done), status);
+    if (page === 'list') return kit.send(reply, operatorsPage(frame, await operators.list(), r), status);
     const { id } = request.params as { id: string };
     const target = await operators.find(id);
     if (target === null)
       return show(request, reply, 'list', { error: `No operator ${id} here.`, status: 404 });
     const sessions = await operators.listSessions(actor(request), target.id);
-    return kit.send(reply, operatorPage(frame, target, sessions, error, done), status);
+    return kit.send(reply, operatorPage(frame, target, sessions, r), status);
   };
-  return { actor, show };
-}
-
-type Views = ReturnType<typeof views>;
-
-export function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
-  recordActions(scope, kit);
-  const pages = views(kit);
-  // A refused action (an OperatorError) shows its page again with the refusal; anything else is
-  // the console's error page.
+  // A refused action shows its page again with the refusal; anything else is the console's error page.
   scope.setErrorHandler((error, request, reply) => {
     if (!(error instanceof OperatorError)) throw error;
     const page = REFUSED_ON[request.routeOptions.url ?? ''] ?? 'list';
-    return pages.show(request, reply, page, { error: sentence(error.message), status: error.status });
+    return show(request, reply, page, { error: sentence(error.message), status: error.status });
   });
-  accountRoutes(typed(scope), kit, pages);
-  managementRoutes(typed(scope), kit, pages);
-}
 
-/** One's own password and sessions, for every operator. */
-function accountRoutes(api: ApiApp, kit: ConsoleKit, { actor, show }: Views): void {
-  const { operators } = kit.ctx;
+  // One's own password and sessions, for every operator.
   api.get('/console/account', {}, async (request, reply) => {
     const changed = (request.query as Record<string, unknown>)['changed'] === '1';
     const done = 'Password changed. Every other session ended and the operator API keys were revoked.';
@@ -135,11 +116,8 @@ function accountRoutes(api: ApiApp, kit: ConsoleKit, { actor, show }: Views): vo
       return show(request, reply, 'account', { done: 'Session ended.' });
     },
   );
-}
 
-/** Adding, disabling, enabling and removing operators, their passwords and sessions. */
-function managementRoutes(api: ApiApp, kit: ConsoleKit, { actor, show }: Views): void {
-  const { operators } = kit.ctx;
+  // Managing the others: add, disable, enable, remove, their passwords and sessions.
   api.get('/console/operators', {}, async (request, reply) => show(request, reply, 'list'));
 
   api.post('/console/operators', { schema: { body: AddOperatorForm } }, async (request, reply) => {

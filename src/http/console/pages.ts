@@ -6,7 +6,7 @@ import type {
   TokenView,
   UsageSeries,
 } from '../../admin/service.ts';
-import type { ConnectLinkView } from '../../domain/connect.ts';
+import type { ConnectLinkView, ConnectPort } from '../../domain/connect.ts';
 import { usageChart } from './chart.ts';
 import { type Html, html } from './html.ts';
 
@@ -26,7 +26,7 @@ const NAV: Array<[string, string]> = [
   ['/console/links', 'Connect links'],
 ];
 
-/** How the README runs the command line, so that every page names a command the way it runs. */
+/** The command line as the README runs it. */
 export const CLI = './bin/crm-proxy.mjs';
 
 export const when = (iso: string | null | undefined): string =>
@@ -36,11 +36,8 @@ export function csrfField(csrf: string): Html {
   return html`<input type="hidden" name="_csrf" value="${csrf}">`;
 }
 
-/** An error (alert) and a confirmation (status) above a page's content; either may be absent. */
-export function notices(error: string | null | undefined, done: Html | string | null = null): Html {
-  return html`${error === null || error === undefined ? '' : html`<p class="error" role="alert">${error}</p>`}${
-    done === null ? '' : html`<p class="notice" role="status">${done}</p>`
-  }`;
+export function notices(error?: string | null, done?: Html | string | null): Html {
+  return html`${error != null && html`<p class="error" role="alert">${error}</p>`}${done != null && html`<p class="notice" role="status">${done}</p>`}`;
 }
 
 export function layout(frame: PageFrame, title: string, body: Html): Html {
@@ -86,38 +83,33 @@ function allowance(c: ConnectionView): Html {
 <span class="mono">${c.allowance.used.toLocaleString('en')} used / ${c.allowance.left.toLocaleString('en')} left</span>`;
 }
 
-interface ProviderChoice {
-  id: string;
-  name: string;
-  /** Variables still to set before this CRM can be connected in a browser (empty: ready). */
-  missing: string[];
-}
+type ProviderChoice = ReturnType<ConnectPort['providers']>[number];
 
-/** The CRMs as options: the first ready one selected, the others disabled with what they lack. */
+/** The CRMs as options: the first ready one selected, the others disabled. */
 function providerOptions(providers: ProviderChoice[]): Html {
-  const first = providers.find((p) => p.missing.length === 0)?.id;
+  const first = providers.find((p) => p.ready)?.provider;
   return html`${providers.map(
     (p) =>
-      html`<option value="${p.id}"${p.missing.length > 0 ? html` disabled` : ''}${p.id === first ? html` selected` : ''}>${p.name}${p.missing.length > 0 ? ` (set ${p.missing.join(', ')})` : ''}</option>`,
+      html`<option value="${p.provider}"${p.ready ? '' : html` disabled`}${p.provider === first ? html` selected` : ''}>${p.displayName}${p.ready ? '' : ` (set ${p.missing.join(', ')})`}</option>`,
   )}`;
 }
 
-/** What each CRM still needs before it can be connected in a browser; empty when all are ready. */
+/** What each CRM still needs before it can be connected in a browser. */
 function appsMissing(providers: ProviderChoice[]): Html {
-  const lacking = providers.filter((p) => p.missing.length > 0);
+  const lacking = providers.filter((p) => !p.ready);
   if (lacking.length === 0) return html``;
   const none = lacking.length === providers.length;
   return html`<div class="${none ? 'error' : 'muted'}" role="${none ? 'alert' : 'note'}" data-test="connect-needs">${
     none ? html`<strong>Connect is off: no CRM app is configured.</strong> ` : ''
   }${lacking.map(
     (p) =>
-      html`To connect ${p.name} accounts, set ${p.missing.map((v, i) => html`${i === 0 ? '' : ' and '}<code>${v}</code>`)}. `,
+      html`To connect ${p.displayName} accounts, set ${p.missing.map((v, i) => html`${i === 0 ? '' : ' and '}<code>${v}</code>`)}. `,
   )}Then restart the service. How to make the CRM app and which redirect URL to register: <a href="/console/help/connecting-a-crm.md">docs/connecting-a-crm.md</a>.</div>`;
 }
 
 /** Which CRM, a label and a login host: the connect form, or with `link` the connect link form. */
 function providerForm(frame: PageFrame, providers: ProviderChoice[], link: boolean): Html {
-  const off = providers.every((p) => p.missing.length > 0) ? html` disabled` : '';
+  const off = providers.every((p) => !p.ready) ? html` disabled` : '';
   const [action, example, test, button] = link
     ? ['/console/links', 'Globex', 'create-link', 'Create link']
     : ['/console/connections/connect', 'Acme production', 'connect', 'Connect'];
@@ -128,14 +120,11 @@ function providerForm(frame: PageFrame, providers: ProviderChoice[], link: boole
 ${link ? html`<label>Valid for hours <input name="ttl_hours" inputmode="numeric" pattern="[0-9]*" placeholder="24"></label>\n` : ''}<button type="submit" data-test="${test}"${off}>${button}</button></form>`;
 }
 
-/** The connection that reaches the same CRM account as this one. */
 const sameAccountBadge = (id: string, name: string) =>
   html`<span class="badge needs_reauth" data-same-account="${id}">same account as <a href="/console/connections/${id}">${name}</a></span>`;
 
-/** Id → name, as the pages show a connection or a token. */
 type Names = Map<string, string>;
 
-/** Connection id → its name on the pages (its label, else its id). */
 const connectionNames = (connections: ConnectionView[]): Names =>
   new Map(connections.map((c) => [c.id, c.label ?? c.id]));
 
@@ -165,7 +154,7 @@ export function connectionsPage(
 <div class="table-wrap"><table><thead><tr><th>Connection</th><th>CRM</th><th>Region</th><th>Status</th><th>Created</th><th>Last used</th><th>Daily API allowance</th><th></th></tr></thead>
 <tbody>${rows.length === 0 ? html`<tr><td colspan="8" class="muted">No connections yet.</td></tr>` : rows}</tbody></table></div>
 <h2>Connect an account</h2><div class="card">${providerForm(frame, providers, false)}
-<p class="muted">Redirect URL to register in the ${providers.map((p) => p.name).join(' and ')} app settings: <code>${redirectUrl}</code></p></div>`,
+<p class="muted">Redirect URL to register in the ${providers.map((p) => p.displayName).join(' and ')} app settings: <code>${redirectUrl}</code></p></div>`,
   );
 }
 
@@ -184,7 +173,7 @@ function tokenTable(frame: PageFrame, tokens: TokenView[], names: Names): Html {
 <tbody>${rows.length === 0 ? html`<tr><td colspan="7" class="muted">No API tokens.</td></tr>` : rows}</tbody></table></div>`;
 }
 
-/** The token form: on the tokens page it names the connection, on a connection's page it is that one. */
+/** The token form; on the tokens page it names the connection. */
 function tokenForm(frame: PageFrame, action: string, connections?: ConnectionView[]): Html {
   return html`<form class="row" method="post" action="${action}">${csrfField(frame.csrf)}
 ${connections === undefined ? '' : html`<label>Connection <select name="connection_id" required>${connections.map((c) => html`<option value="${c.id}">${c.label ?? c.id} (${c.providerName})</option>`)}</select></label>\n`}<label>Label <input name="name" maxlength="100" placeholder="nightly sync"></label>
@@ -196,9 +185,7 @@ ${connections === undefined ? '' : html`<label>Connection <select name="connecti
 export interface CreatedToken {
   token: string;
   prefix: string;
-  /** The connection it belongs to, as the pages name it. */
   connection: string;
-  /** Where clients reach the API (the public URL, else the address the browser used). */
   baseUrl: string;
 }
 
@@ -236,13 +223,10 @@ ${tokenTable(frame, tokens, connectionNames(connections))}`,
   );
 }
 
-/** How a token is named on every page: its prefix, then its label. */
 const tokenName = (t: TokenView): string => `${t.prefix}…${t.name ? ` ${t.name}` : ''}`;
 
-/** Token id → its name, for pages that list requests. */
 const tokenNames = (tokens: TokenView[]): Names => new Map(tokens.map((t) => [t.id, tokenName(t)]));
 
-/** Request log entries, each with links to its token's and its connection's requests. */
 function requestTable(entries: RequestLogEntry[], names: Names, tokens: Names): Html {
   const rows = entries.map((e) => {
     const took = [`${e.latencyMs} ms`, `${e.crmCalls} CRM call${e.crmCalls === 1 ? '' : 's'}`, e.interface];
@@ -260,7 +244,6 @@ function requestTable(entries: RequestLogEntry[], names: Names, tokens: Names): 
 /** The request log's filter, by its query parameters; '' is "any". */
 type RequestFilter = Record<'status' | 'connection_id' | 'token_id' | 'request_id', string>;
 
-/** Entries per page of the request log. */
 export const REQUEST_PAGE = 50;
 
 export function requestsPage(
@@ -313,7 +296,6 @@ export function usagePage(
   );
 }
 
-/** Reconnect and Remove, on the list and on a connection's page. */
 function connectionActions(frame: PageFrame, c: ConnectionView): Html {
   return html`<form class="inline" method="post" action="/console/connections/${c.id}/reconnect">${csrfField(frame.csrf)}<button class="secondary" type="submit" data-test="reconnect">Reconnect</button></form> <form class="inline" method="post" action="/console/connections/${c.id}/remove" data-confirm="Remove this connection and all its API tokens?">${csrfField(frame.csrf)}<button class="danger" type="submit" data-test="remove">Remove</button></form>`;
 }

@@ -1,9 +1,6 @@
-// The operator console: server-rendered pages under /console, signed in with an operator account.
-// Cookies, CSRF tokens and the page headers come from Fastify's own plugins, registered in the
-// console's scope only (@fastify/cookie, @fastify/csrf-protection, @fastify/helmet): the session
-// cookie (HttpOnly, SameSite=Strict, Secure over https), a CSRF token on every form checked on
-// every POST, a CSP that allows only the service's own script and style. Every answer under
-// /console carries the headers, a 404 included; a form posted from another origin is refused.
+// The operator console: server-rendered pages under /console. Cookies, CSRF tokens and headers come
+// from Fastify's plugins, registered in the console's scope only, so every /console answer (a 404
+// too) carries them.
 import { readFileSync } from 'node:fs';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -14,7 +11,7 @@ import type { Config } from '../../config/index.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors/index.ts';
 import { typed } from '../routes/types.ts';
-import { connectionRoutes, connectRoutes } from './connection-routes.ts';
+import { connectionRoutes } from './connection-routes.ts';
 import { consoleErrorHandler } from './errors.ts';
 import { frontDoorRoutes } from './front-door.ts';
 import { type ConsoleKit, consoleKit } from './kit.ts';
@@ -37,7 +34,6 @@ const CONSOLE_CSP: Record<string, string[]> = {
   'frame-ancestors': ["'none'"],
 };
 
-/** The stylesheet and the script, read once, by name. */
 const ASSETS = new Map(
   Object.entries({ 'console.css': 'text/css', 'console.js': 'text/javascript' }).map(([name, type]) => [
     name,
@@ -48,14 +44,10 @@ const ASSETS = new Map(
 export const consoleRoutes = fp(
   async (app: FastifyInstance, { ctx }: { ctx: AppContext }) => {
     const kit = consoleKit(ctx);
-    // Cookies are unsigned unless set with `signed: true`: those are signed (HMAC-SHA-256) with the
-    // first key and checked against each, so the server tells a value it issued from one a client
-    // (or a sibling site that can plant cookies) made up.
+    // `signed: true` cookies are signed with the first key and checked against each (key rotation).
     await app.register(cookie, { secret: [...ctx.operators.cookieKeys] });
-    // Helmet's defaults, except: the console's own CSP with none of helmet's default directives (its
-    // `upgrade-insecure-requests` would break a console served over plain http), framing refused
-    // outright, and no `Strict-Transport-Security` (a host-wide choice for whoever runs the TLS
-    // proxy). Answers are not cached unless the route says otherwise: pages show tokens and links once.
+    // No helmet CSP defaults (`upgrade-insecure-requests` breaks plain http) and no HSTS (the TLS
+    // proxy's choice). Not cached unless a route says so: pages show tokens and links once.
     await app.register(helmet, {
       contentSecurityPolicy: { useDefaults: false, directives: CONSOLE_CSP },
       frameguard: { action: 'deny' },
@@ -67,8 +59,7 @@ export const consoleRoutes = fp(
     });
     await app.register(formbody, { bodyLimit: 64 * 1024 });
     app.setErrorHandler(consoleErrorHandler(kit));
-    // Before the session and the form token are looked at: a form from another site is refused
-    // whatever it carries (the Strict cookies and the token are the other two locks).
+    // A form from another site is refused whatever it carries (before the session and token checks).
     app.addHook('onRequest', async (request, reply) => {
       if (request.method === 'GET' || request.method === 'HEAD' || !crossSite(request, ctx.config)) return;
       const text =
@@ -78,12 +69,19 @@ export const consoleRoutes = fp(
     publicRoutes(app, kit);
     frontDoorRoutes(app, kit);
     await app.register(async (preSession) => preSessionRoutes(preSession, kit));
-    await app.register(async (pages) => signedInRoutes(pages, kit));
+    await app.register(async (pages) => {
+      await registerSessionGate(pages, kit);
+      signOutRoute(pages, kit);
+      connectionRoutes(pages, kit);
+      tokenRoutes(pages, kit);
+      logRoutes(pages, kit);
+      await pages.register(async (operators) => operatorRoutes(operators, kit));
+    });
   },
   { name: 'console', encapsulate: true, dependencies: ['error-handling'] },
 );
 
-/** What needs no session: the stylesheet and script, and /console itself (the front door: front-door.ts). */
+/** What needs no session: the stylesheet and script, and /console itself. */
 function publicRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   const api = typed(scope);
   api.get('/console/assets/:name', { schema: { params: AssetParams } }, async (request, reply) => {
@@ -91,22 +89,18 @@ function publicRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
     if (asset === undefined) throw new ApiError('not_found', 'No such console asset.');
     return reply.header('cache-control', 'public, max-age=3600').type(asset.type).send(asset.body);
   });
-  // While no operator exists, the console's door is the first operator's setup.
   api.get('/console', {}, async (_request, reply) =>
     reply.redirect((await kit.ctx.setup.open()) ? '/console/setup' : '/console/connections', 303),
   );
-  // Any other path under /console: the console's own 404 page, with its headers.
+  // Any other path under /console: the console's own 404 page.
   scope.all('/console/*', {}, async () => {
     throw new ApiError('not_found', 'No such console page.');
   });
 }
 
 /**
- * A request sent by a page of another origin: the browser says so (`Sec-Fetch-Site` other than
- * `same-origin` or `none`), or its `Origin` is neither this request's host nor a configured public
- * URL. An opaque `Origin: null` is not decisive: browsers send it for the console's own forms,
- * whose pages have `Referrer-Policy: no-referrer`. Clients that send neither header (older
- * browsers, scripts) are left to the form token.
+ * A request from another origin, by `Sec-Fetch-Site` or by an `Origin` that is neither this host nor
+ * a public URL. `Origin: null` is not decisive: the console's own no-referrer pages send it.
  */
 function crossSite(request: FastifyRequest, config: Pick<Config, 'publicUrls'>): boolean {
   const site = request.headers['sec-fetch-site'];
@@ -121,14 +115,4 @@ function crossSite(request: FastifyRequest, config: Pick<Config, 'publicUrls'>):
   }
   if (url.host === request.headers.host) return false;
   return !Object.values(config.publicUrls).some((u) => u !== undefined && new URL(u).origin === url.origin);
-}
-
-async function signedInRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
-  await registerSessionGate(scope, kit);
-  signOutRoute(scope, kit);
-  connectionRoutes(scope, kit);
-  connectRoutes(scope, kit);
-  tokenRoutes(scope, kit);
-  logRoutes(scope, kit);
-  await scope.register(async (operators) => operatorRoutes(operators, kit));
 }

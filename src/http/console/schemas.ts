@@ -1,6 +1,5 @@
-// What each console route reads from its query, path and form. Forms send every field, empty ones
-// as '', so a filter's pattern takes '' as "not set". Unknown fields are let through: a page may
-// be reached with parameters of its own (`reloaded`, the connect flow's `tab`).
+// What each console route reads. Forms send empty fields as '', so a filter's pattern takes '' as
+// "not set". Unknown fields are let through (`reloaded`, the connect flow's `tab`).
 import { type TProperties, Type } from 'typebox';
 import { CSRF_FIELD } from '../plugins/csrf.ts';
 
@@ -10,23 +9,15 @@ const text = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
 export const IdParams = Type.Object({ id: Type.String({ pattern: `^${ID}$` }) });
 export const AssetParams = Type.Object({ name: Type.String({ maxLength: 100 }) });
 
-/** A posted form: its CSRF token and its own fields. */
 const form = <T extends TProperties>(fields: T) => Type.Object({ [CSRF_FIELD]: Type.String(), ...fields });
 
 /** A form with no field besides its token: sign-out, re-connect, remove, revoke. */
 export const TokenOnlyForm = form({});
 
-export const SignInForm = form({
-  email: text(1000),
-  // No length of its own: operators choose it, and the form's 64 KiB limit bounds it.
-  password: Type.Optional(Type.String()),
-});
-
-export const SetupForm = form({
-  setup_code: text(200),
-  email: text(1000),
-  password: Type.Optional(Type.String()),
-});
+// Passwords have no length of their own: the form's 64 KiB limit bounds them.
+const signInFields = { email: text(1000), password: Type.Optional(Type.String()) };
+export const SignInForm = form(signInFields);
+export const SetupForm = form({ setup_code: text(200), ...signInFields });
 
 const connectFields = {
   provider: Type.String({ maxLength: 100 }),
@@ -57,13 +48,11 @@ export const RequestsQuery = Type.Object({
   before: Type.Optional(Type.String({ pattern: '^(\\d{4}-\\d{2}-\\d{2}T[0-9:.]{8,12}Z)?$' })),
 });
 
-/** An operator and one of their sessions (the 64 hex characters the store keys it by). */
+/** A session: the 64 hex characters the store keys it by. */
 const sid = Type.String({ pattern: '^[0-9a-f]{64}$' });
 export const SessionParams = Type.Object({ sid });
 export const OperatorSessionParams = Type.Object({ id: IdParams.properties.id, sid });
 
-// Passwords have no length of their own: the rules are checked by the operator service, and the
-// form's 64 KiB limit bounds them.
 export const AddOperatorForm = form({
   email: Type.String({ maxLength: 1000 }),
   password: Type.String(),

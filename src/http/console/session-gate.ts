@@ -1,5 +1,4 @@
-// The signed-in part of the console: its pages answer only with a live session, and its forms
-// carry a token made from the session's secret.
+// The signed-in part of the console: pages only with a live session, forms with its token.
 import type { FastifyInstance } from 'fastify';
 import { registerCsrf } from '../plugins/csrf.ts';
 import { consoleErrorHandler } from './errors.ts';
@@ -7,11 +6,7 @@ import { html } from './html.ts';
 import { type ConsoleKit, SESSION_COOKIE } from './kit.ts';
 import { messagePage } from './pages.ts';
 
-/**
- * The path and query of a request target, never its scheme or host: an absolute-form target
- * (`GET http://elsewhere/console/…`, which a front end may pass on) loses them, and so does a
- * path that would read as another host (`//elsewhere`).
- */
+/** The path and query of a request target, never a host (absolute-form target, `//elsewhere`). */
 export function pathOnly(target: string): string {
   const url = new URL(target, 'http://console.invalid');
   return `/${url.pathname.replace(/^[/\\]+/, '')}${url.search}`;
@@ -21,17 +16,14 @@ export async function registerSessionGate(scope: FastifyInstance, kit: ConsoleKi
   // Before the body is read: without a session there is nothing to do with it.
   scope.addHook('onRequest', async (request, reply) => {
     const s = await kit.ctx.operators.session(request.cookies[SESSION_COOKIE]);
-    if (s !== null) {
-      kit.signIn(request, s);
-      return;
-    }
+    if (s !== null) return kit.signIn(request, s);
     if (request.method !== 'GET') {
       const text = 'Your session has ended. Sign in again.';
       const page = messagePage(kit.frame(request, reply), 'Signed out', text, '/console/sign-in');
       return kit.send(reply, page, 403);
     }
     // A navigation from another site (the CRM's consent page) carries no SameSite=Strict cookie:
-    // one same-site reload brings it along, before deciding the operator is signed out.
+    // one same-site reload brings it along.
     const target = pathOnly(request.url);
     if (request.headers['sec-fetch-site'] === 'cross-site' && !target.includes('reloaded=1')) {
       const join = target.includes('?') ? html`&#38;` : '?';

@@ -1,6 +1,5 @@
-// Signing in, the first run's setup, and signing out. The sign-in and setup forms have no session
-// yet: their CSRF secret is the pre-session cookie, issued and signed by the server (one a client
-// made up is replaced, never used), dropped once the session cookie is set.
+// Signing in, the first run's setup, and signing out. Before a session the CSRF secret is the
+// server-signed pre-session cookie (one a client made up is replaced, never used).
 import type { FastifyInstance } from 'fastify';
 import { SIGN_IN_LIMITS, SignInGuard } from '../../admin/sign-in-guard.ts';
 import { privateCookie, registerCsrf } from '../plugins/csrf.ts';
@@ -26,29 +25,23 @@ ${notices(error)}
   );
 }
 
-/** The forms before a session, sign-in and setup, in one scope with the pre-session CSRF secret. */
+/** Sign-in and setup, in one scope with the pre-session CSRF secret. */
 export async function preSessionRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
   await registerCsrf(scope, { secretCookie: PRE_SESSION_COOKIE, path: '/console', signed: true });
   const signIn = signInRoutes(scope, kit);
   const setup = setupRoutes(scope, kit);
   // A refused form token shows its own form again, empty.
   scope.setErrorHandler(
-    consoleErrorHandler(kit, (request, reply) =>
-      (request.routeOptions.url === '/console/setup' ? setup : signIn)(
-        request,
-        reply,
-        TOKEN_REFUSED,
-        '',
-        403,
-      ),
-    ),
+    consoleErrorHandler(kit, (request, reply) => {
+      const form = request.routeOptions.url === '/console/setup' ? setup : signIn;
+      return form(request, reply, TOKEN_REFUSED, '', 403);
+    }),
   );
 }
 
 function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): FormPage {
   const { ctx } = kit;
-  // Failed sign-ins only are counted: per address and per account, and per browser that signed
-  // in to the account before (its device cookie); the numbers are in SIGN_IN_LIMITS.
+  // Failed sign-ins are counted per address, per account, and per known browser (device cookie).
   const guard = new SignInGuard({ now: () => ctx.clock.now() });
   const form: FormPage = async (request, reply, error, email, status) => {
     const token = reply.generateCsrf({ secure: kit.secure(request) });
@@ -60,12 +53,12 @@ function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): FormPage {
 
   api.post('/console/sign-in', { schema: { body: SignInForm } }, async (request, reply) => {
     const email = (request.body.email ?? '').trim().toLowerCase().slice(0, 200);
-    // A device cookie whose signature fails (forged, or signed with a retired key) counts as none.
+    // A device cookie whose signature fails counts as none.
     const device = request.unsignCookie(request.cookies[DEVICE_COOKIE] ?? '');
     const check = guard.check(request.ip, email, device.valid ? (device.value ?? undefined) : undefined);
     if (!check.allowed) {
-      reply.header('retry-after', String(check.retryAfterSeconds));
       const wait = check.retryAfterSeconds;
+      reply.header('retry-after', String(wait));
       return form(
         request,
         reply,
@@ -80,7 +73,6 @@ function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): FormPage {
       return form(request, reply, 'Wrong email or password.', email, 401);
     }
     await kit.startSession(request, reply, operator);
-    // This browser is known to the account from now on: its failures have their own allowance.
     reply.setCookie(DEVICE_COOKIE, guard.issueDevice(operator.email), {
       ...privateCookie('/console/sign-in', kit.secure(request)),
       signed: true,
@@ -91,7 +83,7 @@ function signInRoutes(scope: FastifyInstance, kit: ConsoleKit): FormPage {
   return form;
 }
 
-/** Sign-out: a form of the signed-in pages (their CSRF token), so it lives in their scope. */
+/** Sign-out: a form of the signed-in pages, so it lives in their scope (their CSRF token). */
 export function signOutRoute(scope: FastifyInstance, kit: ConsoleKit): void {
   typed(scope).post('/console/sign-out', { schema: { body: TokenOnlyForm } }, async (request, reply) => {
     await kit.ctx.operators.endSession(request.cookies[SESSION_COOKIE]);

@@ -2,32 +2,29 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors/index.ts';
 import { typed } from '../routes/types.ts';
-import { connectFields, createFormToken, EXPIRY_HELP, providerChoices } from './connection-routes.ts';
+import { connectFields, createFormToken, type TokenOutcome } from './connection-routes.ts';
 import { type ConsoleKit, itemAction } from './kit.ts';
-import { type CreatedToken, linksPage, tokensPage } from './pages.ts';
+import { linksPage, tokensPage } from './pages.ts';
 import { LinkForm, TokenForm } from './schemas.ts';
 
 export function tokenRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   const { admin } = kit.ctx;
   const api = typed(scope);
-  const view = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    created: CreatedToken | null,
-    error: string | null,
-    status = 200,
-  ) => {
+  const view = async (request: FastifyRequest, reply: FastifyReply, r?: TokenOutcome) => {
     const frame = kit.frame(request, reply, '/console/tokens');
-    const page = tokensPage(frame, await admin.listTokens(), await admin.listConnections(), created, error);
-    return kit.send(reply, page, status);
+    const [tokens, connections] = [await admin.listTokens(), await admin.listConnections()];
+    return kit.send(
+      reply,
+      tokensPage(frame, tokens, connections, r?.created ?? null, r?.error ?? null),
+      r?.status,
+    );
   };
 
-  api.get('/console/tokens', {}, async (request, reply) => view(request, reply, null, null));
+  api.get('/console/tokens', {}, async (request, reply) => view(request, reply));
 
   api.post('/console/tokens', { schema: { body: TokenForm } }, async (request, reply) => {
-    const created = await createFormToken(kit, request, request.body.connection_id.trim(), request.body);
-    if (created === undefined) return view(request, reply, null, EXPIRY_HELP, 400);
-    return view(request, reply, created, null, 201);
+    const connectionId = request.body.connection_id.trim();
+    return view(request, reply, await createFormToken(kit, request, connectionId, request.body));
   });
 
   itemAction(api, '/console/tokens/:id/revoke', (id) => admin.revokeToken(id), '/console/tokens');
@@ -41,7 +38,7 @@ export function tokenRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
   ) => {
     const links = await admin.connect.listLinks();
     const frame = kit.frame(request, reply, '/console/links');
-    const page = linksPage(frame, links, providerChoices(kit), created);
+    const page = linksPage(frame, links, admin.connect.providers(), created);
     return kit.send(reply, page, status);
   };
 
