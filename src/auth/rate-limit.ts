@@ -1,10 +1,13 @@
-import type { Config } from '../config/index.ts';
 import { ApiError } from '../errors/index.ts';
 import type { Clock } from '../lib/clock.ts';
 import { LocalSharedState, type SharedState } from '../lib/shared-state.ts';
 
-/** Sustained requests per second per API token, and how many it may send at once after being idle. */
-type RateLimitOptions = NonNullable<Config['capacity']['rateLimit']>;
+export interface RateLimitOptions {
+  /** Sustained requests per second per API token. */
+  perSecond: number;
+  /** Requests a token may send at once after being idle. */
+  burst: number;
+}
 
 /**
  * A token bucket per API token, so one runaway client cannot spend the shared CRM allowance: per
