@@ -136,3 +136,21 @@ test('an object of more than 1000 keys is refused before it is parsed, on every 
   });
   assert.equal(atLimit.body.error.code, 'invalid_body');
 });
+
+test('many distinct names spread over many records are refused before the parse; repeated names are not counted', async (t) => {
+  const s = await startStack(t);
+  const headers = { 'content-type': 'application/json' };
+  const record = (r: number) => `{${Array.from({ length: 10 }, (_, k) => `"f${r}_${k}":1`).join(',')}}`;
+  const spread = `{"data":[${Array.from({ length: 10_000 }, (_, r) => record(r)).join(',')}]}`;
+  const refused = await s.api<ErrorBody>('/v1/object/insert/Account', { rawBody: spread, headers });
+  assert.equal(refused.status, 400);
+  assert.equal(refused.body.error.code, 'too_many_fields');
+  assert.match(refused.body.error.message, /more than 4000 distinct keys/);
+  // The same ten names in every record, in varying order: counted once each, judged by the fields.
+  const names = Array.from({ length: 10 }, (_, k) => `Nope${k}`);
+  const rotated = Array.from({ length: 10_000 }, (_, r) =>
+    Object.fromEntries(names.map((_, k) => [names[(k + r) % 10], 1])),
+  );
+  const judged = await s.api<ErrorBody>('/v1/object/insert/Account', { body: { data: rotated } });
+  assert.equal(judged.body.error.code, 'unknown_field');
+});

@@ -10,6 +10,13 @@ const MAX_JSON_DEPTH = 32;
 /** Keys in one JSON object: a record names at most MAX_DISTINCT_FIELDS fields, no other body more. */
 const MAX_OBJECT_KEYS = MAX_DISTINCT_FIELDS;
 
+/**
+ * Distinct keys in one body: JSON.parse gives each new key set a shape of its own, so 100 000
+ * distinct names cost it far more than the same bytes of repeated names. A request may name at
+ * most MAX_DISTINCT_FIELDS fields (case-insensitively), so four times that is never legitimate.
+ */
+const MAX_DISTINCT_KEYS = 4 * MAX_DISTINCT_FIELDS;
+
 /** Bodies from this many bytes (or of unknown length) wait for a place among the large bodies. */
 const LARGE_BODY_BYTES = 256 * 1024;
 
@@ -101,7 +108,7 @@ export function releaseBody(request: FastifyRequest): void {
   leave();
 }
 
-/** Refuses too deep or wide JSON, slow for JSON.parse, in one pass; invalid JSON is left to the parse. */
+/** Refuses too deep or wide JSON, or too many distinct keys, all slow for JSON.parse, in one pass; invalid JSON is left to the parse. */
 function checkShape(text: string): void {
   const isArray: boolean[] = [false];
   /** An array's current index, an object's key count. */
@@ -109,6 +116,11 @@ function checkShape(text: string): void {
   /** An object's current key, as [start, end) of its string in the text. */
   const keyAt: number[] = [0];
   const keyEnd: number[] = [0];
+  // Keys are counted as distinct only when they differ from the key at the same place in the
+  // previous object at that depth: records of one batch mostly repeat one key order.
+  const previous: number[][] = [[]];
+  const current: number[][] = [[]];
+  const distinct = new Set<string>();
   let depth = 0;
   let expectsKey = false;
   for (let i = 0; i < text.length; i++) {
@@ -124,6 +136,12 @@ function checkShape(text: string): void {
         keyAt[depth] = i;
         keyEnd[depth] = end + 1;
         expectsKey = false;
+        const seenAt = previous[depth]?.[keys - 1];
+        if (seenAt === undefined || !sameKey(text, seenAt, i, end)) {
+          distinct.add(text.slice(i + 1, end));
+          if (distinct.size > MAX_DISTINCT_KEYS) throw tooManyKeys();
+        }
+        current[depth]?.push(i);
       }
       i = end;
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
@@ -132,6 +150,13 @@ function checkShape(text: string): void {
       isArray[depth] = c === OPEN_ARRAY;
       count[depth] = 0;
       expectsKey = c === OPEN_OBJECT;
+      if (expectsKey) {
+        // This object's keys become the ones the next object at this depth is compared with.
+        const done = current[depth] ?? [];
+        current[depth] = previous[depth] ?? [];
+        previous[depth] = done;
+        (current[depth] as number[]).length = 0;
+      }
     } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
       if (depth > 0) depth--;
       expectsKey = false;
@@ -148,6 +173,13 @@ const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
+
+/** The key whose opening quote is at `at` reads as the one from `from` to the closing quote at `end`. */
+function sameKey(text: string, at: number, from: number, end: number): boolean {
+  for (let k = 0; k <= end - from; k++)
+    if (text.charCodeAt(at + k) !== text.charCodeAt(from + k)) return false;
+  return true;
+}
 
 /** The quote at `at` follows an odd number of backslashes. */
 function escaped(text: string, at: number): boolean {
@@ -186,6 +218,14 @@ function tooWide(): ApiError {
     'too_many_fields',
     `An object in the body has more than ${MAX_OBJECT_KEYS} keys; a record may name at most ${MAX_OBJECT_KEYS} fields, and no other request needs more.`,
     { details: [{ limit: MAX_OBJECT_KEYS }] },
+  );
+}
+
+function tooManyKeys(): ApiError {
+  return new ApiError(
+    'too_many_fields',
+    `The body names more than ${MAX_DISTINCT_KEYS} distinct keys; one request may use at most ${MAX_DISTINCT_FIELDS} distinct fields. POST /v1/describe/{object} lists the object's fields.`,
+    { details: [{ limit: MAX_DISTINCT_FIELDS }] },
   );
 }
 
