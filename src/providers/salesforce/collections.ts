@@ -48,31 +48,9 @@ export async function viaCollections(
   const keyOf = (start: number) => `${journal?.scope}:collections:${operation}:${start}`;
 
   const steps = new JournalSteps<SaveResult[]>(journal?.hook, () => new Date(org.clock.now()).toISOString());
-  // What earlier runs left: answered calls, interrupted inserts reconciled, when each interrupted call was sent.
-  const known = new Map<number, Array<SaveResult | undefined>>();
-  const sentAt = new Map<number, string>();
-  const interrupted: number[] = [];
-  const claimed = new Set<string>();
-  const entries = await Promise.all(starts.map((start) => steps.state(keyOf(start))));
-  entries.forEach((entry, k) => {
-    const start = starts[k] as number;
-    if (entry.kind === 'done') {
-      known.set(start, entry.results);
-      for (const r of entry.results) if (r.id != null) claimed.add(r.id);
-      journal?.report(`c${start}`, entry.results.length, failedCount(entry.results));
-    } else if (entry.kind === 'interrupted') {
-      sentAt.set(start, entry.since ?? '');
-      if (operation === 'insert') interrupted.push(start);
-    }
-  });
-  if (interrupted.length > 0 && objectName !== null) {
-    const reconciling = interrupted.map((start) => ({
-      records: (items as PreparedRecord[]).slice(start, start + size),
-      since: sentAt.get(start) as string,
-    }));
-    const found = await reconcileInserts(org, objectName, reconciling, claimed);
-    for (const [k, start] of interrupted.entries()) known.set(start, found[k] ?? []);
-  }
+  const { known, sentAt } = await resumed(org, operation, objectName, items, journal, starts, (start) =>
+    steps.state(keyOf(start)),
+  );
 
   const calls = starts.map((start) =>
     org.limiter.run(async () => {
@@ -121,6 +99,48 @@ export async function viaCollections(
     answers[i] = results[k] ?? { success: false, errors: [] };
   });
   return answers;
+}
+
+/**
+ * What earlier runs of a job left: answered calls, interrupted inserts reconciled, and when each
+ * interrupted call was sent. Outside a job nothing was left, and nothing is read.
+ */
+async function resumed(
+  org: Org,
+  operation: WriteOperation,
+  objectName: string | null,
+  items: PreparedRecord[] | string[],
+  journal: WriteJournal | undefined,
+  starts: number[],
+  state: (start: number) => ReturnType<JournalSteps<SaveResult[]>['state']>,
+) {
+  const size = SALESFORCE_PROFILE.collectionsMaxRecords;
+  const known = new Map<number, Array<SaveResult | undefined>>();
+  const sentAt = new Map<number, string>();
+  if (journal === undefined) return { known, sentAt };
+  const entries = await Promise.all(starts.map(state));
+  const interrupted: number[] = [];
+  const claimed = new Set<string>();
+  entries.forEach((entry, k) => {
+    const start = starts[k] as number;
+    if (entry.kind === 'done') {
+      known.set(start, entry.results);
+      for (const r of entry.results) if (r.id != null) claimed.add(r.id);
+      journal.report(`c${start}`, entry.results.length, failedCount(entry.results));
+    } else if (entry.kind === 'interrupted') {
+      sentAt.set(start, entry.since ?? '');
+      if (operation === 'insert') interrupted.push(start);
+    }
+  });
+  if (interrupted.length > 0 && objectName !== null) {
+    const reconciling = interrupted.map((start) => ({
+      records: (items as PreparedRecord[]).slice(start, start + size),
+      since: sentAt.get(start) as string,
+    }));
+    const found = await reconcileInserts(org, objectName, reconciling, claimed);
+    for (const [k, start] of interrupted.entries()) known.set(start, found[k] ?? []);
+  }
+  return { known, sentAt };
 }
 
 async function oneCall(

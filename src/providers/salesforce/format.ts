@@ -80,7 +80,10 @@ export function prepareRecords(
   });
   if (unknown.length > 0) throw noSuchFields(meta, unknown);
   if (invalid.length > 0) {
-    const list = Array.from(invalid.slice(0, 10), (v) => v.path).join(', ');
+    const list = invalid
+      .slice(0, 10)
+      .map((v) => v.path)
+      .join(', ');
     throw new ApiError(
       'invalid_value',
       `Field values must be ${SHAPES}. Not so at ${list}${invalid.length > 10 ? ' and more' : ''}.`,

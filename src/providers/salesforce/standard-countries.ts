@@ -22,10 +22,13 @@ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW
 
 /** `CODE:Name` pairs, `|`-separated: compact to read and to check against ISO 3166-2. */
 const pairs = (text: string): ReadonlyArray<{ code: string; label: string }> =>
-  Array.from(text.trim().split(/\s*\|\s*/), (pair) => {
-    const [code = '', label = ''] = pair.split(':');
-    return { code, label };
-  });
+  text
+    .trim()
+    .split(/\s*\|\s*/)
+    .map((pair) => {
+      const [code = '', label = ''] = pair.split(':');
+      return { code, label };
+    });
 
 export const ISO_STATES: Readonly<Record<string, ReadonlyArray<{ code: string; label: string }>>> = {
   US: pairs(`
