@@ -35,6 +35,11 @@ function toJob(r: Omit<Selectable<JobsTable>, 'input'>): JobRow {
 }
 
 export function jobsRepository(db: Kysely<Database>) {
+  return { ...rows(db), ...leases(db), ...runs(db), ...kept(db) };
+}
+
+/** A job's row: submitted, read, listed, counted by state, pruned when finished long ago. */
+function rows(db: Kysely<Database>) {
   return {
     async insert(row: NewJobRow): Promise<JobRow> {
       const { inputPages, now, lease, ...given } = row;
@@ -123,6 +128,12 @@ export function jobsRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(r.numDeletedRows);
     },
+  };
+}
+
+/** A job's lease: taken, renewed, and the jobs whose lease can be taken. */
+function leases(db: Kysely<Database>) {
+  return {
     /** Starts an unfinished job under `owner`'s lease if the lease is free, expired or `owner`'s; true when taken. */
     async claim(id: string, owner: string, now: string, leaseUntil: string): Promise<boolean> {
       const r = await db
@@ -171,6 +182,12 @@ export function jobsRepository(db: Kysely<Database>) {
         .execute();
       return rows.map((r) => r.id);
     },
+  };
+}
+
+/** A job's run: its progress, CRM job ids, outcome and cancellation. */
+function runs(db: Kysely<Database>) {
+  return {
     async progress(
       id: string,
       owner: string,
@@ -242,6 +259,12 @@ export function jobsRepository(db: Kysely<Database>) {
         .where('leaseOwner', 'is', null)
         .execute();
     },
+  };
+}
+
+/** What a job keeps as it runs: its result pieces and its journal. */
+function kept(db: Kysely<Database>) {
+  return {
     /** Results in pieces: `first` is the input position of each piece's first result. */
     async putResults(id: string, pieces: Array<{ piece: number; first: number; results: string }>) {
       if (pieces.length === 0) return;

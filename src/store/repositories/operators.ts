@@ -34,6 +34,8 @@ export function operatorsRepository(db: Kysely<Database>) {
       return Number(r.numUpdatedRows) === 1;
     });
   return {
+    ...sessionsRepository(db),
+    ...keysRepository(db),
     async insert({
       now,
       canManage,
@@ -82,6 +84,12 @@ export function operatorsRepository(db: Kysely<Database>) {
     async signedIn(id: string, now: string): Promise<void> {
       await db.updateTable('operators').set({ lastSignInAt: now }).where('id', '=', id).execute();
     },
+  };
+}
+
+/** Console sessions of operators. */
+function sessionsRepository(db: Kysely<Database>) {
+  return {
     async insertSession(s: OperatorSession): Promise<void> {
       await db.insertInto('operator_sessions').values(s).execute();
     },
@@ -124,6 +132,12 @@ export function operatorsRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(r.numDeletedRows);
     },
+  };
+}
+
+/** Operators' API keys. */
+function keysRepository(db: Kysely<Database>) {
+  return {
     async insertKey(row: OperatorKey & { hash: string }): Promise<OperatorKey> {
       const r = await db.insertInto('operator_keys').values(row).returningAll().executeTakeFirstOrThrow();
       return toKey(r);
