@@ -67,12 +67,14 @@ export function setupRoutes(scope: FastifyInstance, kit: ConsoleKit): FormPage {
       return page(request, reply, `Too many attempts. Wait ${wait} seconds and try again.`, email, 429);
     }
     const { setup_code, password } = request.body;
-    const operator = await ctx.setup
-      .createFirstOperator(setup_code ?? '', email, password ?? '')
-      .catch((err: unknown) => (err instanceof OperatorError ? err : Promise.reject(err)));
-    // A refused code (401, or 409 once an operator exists) or a refused email or password (400).
-    if (operator instanceof OperatorError)
-      return page(request, reply, sentence(operator.message), email, operator.status);
+    let operator: Awaited<ReturnType<typeof ctx.setup.createFirstOperator>>;
+    try {
+      operator = await ctx.setup.createFirstOperator(setup_code ?? '', email, password ?? '');
+    } catch (err) {
+      // A refused code (401, or 409 once an operator exists) or a refused email or password (400).
+      if (!(err instanceof OperatorError)) throw err;
+      return page(request, reply, sentence(err.message), email, err.status);
+    }
     request.log.info({ operator: operator.id }, 'first operator created with the setup code');
     await kit.startSession(request, reply, operator);
     return reply.redirect('/console/connections?welcome=1', 303);
