@@ -5,7 +5,15 @@
 // neither compiles nor strips again: the stripper (a WebAssembly module) is not even loaded then,
 // which is why the cache is enabled here, before the first TypeScript file. Where the cache cannot
 // be written (a read-only file system), start-up simply compiles as before.
-import { enableCompileCache } from 'node:module';
+import * as nodeModule from 'node:module';
 
-enableCompileCache();
+// An older Node fails on the first TypeScript file with a message that does not say why.
+if (typeof nodeModule.enableCompileCache !== 'function' || !process.features.typescript) {
+  process.stderr.write(
+    `crm-proxy needs Node.js 24 (or 22.18+), which runs its TypeScript sources; this is ${process.version}.\n` +
+      'In the project folder, ". scripts/use-node24.sh" puts Node 24 first on PATH (see the README).\n',
+  );
+  process.exit(1);
+}
+nodeModule.enableCompileCache();
 await import('../src/cli/index.ts');
