@@ -12,6 +12,8 @@ import { spawnSalesforceSandbox } from './lib/harness.ts';
 import {
   createServiceData,
   removeServiceData,
+  rssMiBOf,
+  START_FLAGS,
   seedConnection,
   spawnHelperProcess,
   startServiceOnSandbox,
@@ -76,15 +78,43 @@ async function insertScenario(run: number): Promise<Figure> {
   }
 }
 
-async function uploadScenario(): Promise<Figure> {
+type UploadTarget = 'service' | 'forwarder' | 'fastify';
+
+/** Peak RSS of any process, sampled from /proc until the returned function is called. */
+function samplePeak(pid: number, everyMs: number): () => number {
+  let peak = rssMiBOf(pid);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssMiBOf(pid));
+  }, everyMs);
+  return () => {
+    clearInterval(timer);
+    return Math.max(peak, rssMiBOf(pid));
+  };
+}
+
+/**
+ * The same uploads through the service or through one of the proxy bench's baselines (the lean
+ * forwarder, the same in Fastify), each run with the start script's V8 flags: what the uploads add
+ * over idle is then compared between a process that does nothing else and the service.
+ */
+async function uploadScenario(target: UploadTarget): Promise<Figure> {
   const upstream = await spawnHelperProcess('bench/lib/upstream-process.ts');
   const data = createServiceData();
-  const { token } = await seedConnection(data, {
+  const seeded = await seedConnection(data, {
     provider: 'salesforce',
     url: upstream.info.url,
     accessToken: 'bench-access-token',
   });
-  const service = await startServiceProcess({ ...serviceOptions, data });
+  const party =
+    target === 'service'
+      ? await startServiceProcess({ ...serviceOptions, data })
+      : await spawnHelperProcess(
+          target === 'forwarder' ? 'bench/lib/lean-forwarder.ts' : 'bench/lib/fastify-forwarder.ts',
+          [upstream.info.url],
+          START_FLAGS,
+        );
+  const baseUrl = 'baseUrl' in party ? party.baseUrl : party.info.url;
+  const token = target === 'service' ? seeded.token : 'bench-access-token';
   try {
     const chunk = Buffer.alloc(64 * 1024, 'x');
     const upload = async () => {
@@ -101,7 +131,7 @@ async function uploadScenario(): Promise<Figure> {
         },
       });
       let sent = 0;
-      const response = await fetch(`${service.baseUrl}/v1/proxy/services/data/v62.0/sobjects/Document`, {
+      const response = await fetch(`${baseUrl}/v1/proxy/services/data/v62.0/sobjects/Document`, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${token}`,
@@ -116,20 +146,21 @@ async function uploadScenario(): Promise<Figure> {
       if (!text.includes(`"received":${UPLOAD_BYTES}`)) throw new Error(`upload: upstream saw ${text}`);
     };
     await upload();
-    const idleMiB = service.rssMiB();
-    const peak = service.samplePeakRss(20);
+    const idleMiB = rssMiBOf(party.pid);
+    const peak = samplePeak(party.pid, 20);
     const started = performance.now();
     await Promise.all(Array.from({ length: UPLOADS }, upload));
     const wallMs = performance.now() - started;
     return { idleMiB, peakMiB: peak(), wallMs };
   } finally {
-    await service.stop();
+    await party.stop();
     removeServiceData(data);
     await upstream.stop();
   }
 }
 
-const results: Record<string, Figure[]> = { inserts: [], uploads: [] };
+const UPLOAD_TARGETS: UploadTarget[] = ['service', 'forwarder', 'fastify'];
+const results: Record<string, Figure[]> = { inserts: [], service: [], forwarder: [], fastify: [] };
 for (let run = 1; run <= RUNS; run += 1) {
   if (ONLY !== 'uploads') {
     const ins = await insertScenario(run);
@@ -139,11 +170,13 @@ for (let run = 1; run <= RUNS; run += 1) {
     );
   }
   if (ONLY !== 'inserts') {
-    const up = await uploadScenario();
-    results['uploads']?.push(up);
-    console.log(
-      `run ${run}: ${UPLOADS} × ${UPLOAD_BYTES / 2 ** 20} MiB pass-through uploads: RSS ${up.idleMiB.toFixed(0)} MiB idle, peak ${up.peakMiB.toFixed(0)} MiB, ${(up.wallMs / 1000).toFixed(1)} s, load average ${loadavg()[0]?.toFixed(2)}`,
-    );
+    for (const target of UPLOAD_TARGETS) {
+      const up = await uploadScenario(target);
+      results[target]?.push(up);
+      console.log(
+        `run ${run}: ${UPLOADS} × ${UPLOAD_BYTES / 2 ** 20} MiB pass-through uploads, ${target.padEnd(9)}: RSS ${up.idleMiB.toFixed(0)} MiB idle, peak ${up.peakMiB.toFixed(0)} MiB (+${(up.peakMiB - up.idleMiB).toFixed(0)}), ${(up.wallMs / 1000).toFixed(1)} s, load average ${loadavg()[0]?.toFixed(2)}`,
+      );
+    }
   }
 }
 const spread = (xs: number[]) => {
@@ -155,7 +188,13 @@ if (ONLY !== 'uploads')
   console.log(
     `  ${INSERTS} × ${RECORDS}-record inserts (target < 300 MiB): ${spread((results['inserts'] ?? []).map((f) => f.peakMiB))}`,
   );
-if (ONLY !== 'inserts')
+if (ONLY !== 'inserts') {
   console.log(
-    `  ${UPLOADS} × 10 MiB pass-through uploads (target < 200 MiB): ${spread((results['uploads'] ?? []).map((f) => f.peakMiB))}`,
+    `  ${UPLOADS} × 10 MiB pass-through uploads (target < 200 MiB): ${spread((results['service'] ?? []).map((f) => f.peakMiB))}`,
   );
+  console.log(`the same uploads, what they add over each process's idle RSS (peak − idle):`);
+  for (const target of UPLOAD_TARGETS)
+    console.log(
+      `  ${target.padEnd(9)} idle ${spread((results[target] ?? []).map((f) => f.idleMiB))}, added ${spread((results[target] ?? []).map((f) => f.peakMiB - f.idleMiB))}`,
+    );
+}

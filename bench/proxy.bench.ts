@@ -3,12 +3,14 @@
 //   forwarder  — a lean Node forwarder doing the pass-through's essential work and nothing else
 //                (bench/lib/lean-forwarder.ts: node:http + undici Pool, headers filtered both ways, a
 //                credential injected, bodies streamed, the answer written chunk by chunk);
+//   fastify    — the same work inside Fastify (bench/lib/fastify-forwarder.ts: one wildcard route,
+//                no logger, auth or request log): what the framework itself adds to the forwarder;
 //   service    — crm-proxy's pass-through, started as `npm start` starts it, at the default log
 //                level, its stdout and stderr going to a file.
 // Every party is its own process: the upstream (a trivial 1 KB CRM, bench/lib/upstream-process.ts),
 // the forwarder, the service, and the load generator (wrk for a fixed number of connections,
 // bench/lib/rate-load-process.ts for a fixed rate). Runs are interleaved so that drift in the
-// machine's load falls on all three alike.
+// machine's load falls on all of them alike.
 //
 // Run: npm run bench -- proxy
 //   BENCH_RUNS (default 3), BENCH_SECONDS per run (default 5),
@@ -24,6 +26,7 @@ import { type LoadCall, type LoadResult, runAtRate, runWrk } from './lib/load.ts
 import {
   cpuMsOf,
   createServiceData,
+  mainThreadCpuMsOf,
   removeServiceData,
   rssMiBOf,
   type ServiceProcess,
@@ -39,8 +42,8 @@ const ONLY = process.env['BENCH_ONLY'];
 const WINDOW = process.env['CRM_PROXY_REPLAY_SKIP_WINDOW_MS'];
 const MB = 1024 * 1024;
 
-type Target = 'direct' | 'forwarder' | 'service';
-const TARGETS: Target[] = ['direct', 'forwarder', 'service'];
+type Target = 'direct' | 'forwarder' | 'fastify' | 'service';
+const TARGETS: Target[] = ['direct', 'forwarder', 'fastify', 'service'];
 
 interface Scenario {
   key: string;
@@ -81,6 +84,7 @@ const scenarios = allScenarios.filter((s) => ONLY === undefined || s.key === ONL
 const load0 = loadavg();
 const upstream = await spawnHelperProcess('bench/lib/upstream-process.ts');
 const forwarder = await spawnHelperProcess('bench/lib/lean-forwarder.ts', [upstream.info.url]);
+const fastify = await spawnHelperProcess('bench/lib/fastify-forwarder.ts', [upstream.info.url]);
 const data = createServiceData();
 let service: ServiceProcess | undefined;
 try {
@@ -106,7 +110,7 @@ try {
     const base =
       target === 'direct'
         ? `${upstream.info.url}${s.path}`
-        : `${target === 'forwarder' ? forwarder.info.url : running.baseUrl}/v1/proxy${s.path}`;
+        : `${target === 'forwarder' ? forwarder.info.url : target === 'fastify' ? fastify.info.url : running.baseUrl}/v1/proxy${s.path}`;
     const token = target === 'service' ? seeded.token : 'upstream-access-token';
     return {
       url: base,
@@ -128,7 +132,13 @@ try {
       }).on('error', reject);
     });
   const pidOf = (target: Target): number | undefined =>
-    target === 'service' ? running.pid : target === 'forwarder' ? forwarder.pid : undefined;
+    target === 'service'
+      ? running.pid
+      : target === 'forwarder'
+        ? forwarder.pid
+        : target === 'fastify'
+          ? fastify.pid
+          : undefined;
 
   const out: string[] = [];
   for (const s of scenarios) {
@@ -144,12 +154,14 @@ try {
       if (res.status >= 300) throw new Error(`${target} ${s.key}: ${res.status} ${text.slice(0, 300)}`);
       if (!QUICK) await runWrk(call, 8, 1);
     }
-    const results: Record<Target, LoadResult[]> = { direct: [], forwarder: [], service: [] };
-    const peaks: Record<Target, number[]> = { direct: [], forwarder: [], service: [] };
+    const results: Record<Target, LoadResult[]> = { direct: [], forwarder: [], fastify: [], service: [] };
+    const peaks: Record<Target, number[]> = { direct: [], forwarder: [], fastify: [], service: [] };
     // CPU time the process spent per request: what the machine pays, whatever else runs on it.
-    const cpu: Record<Target, number[]> = { direct: [], forwarder: [], service: [] };
+    const cpu: Record<Target, number[]> = { direct: [], forwarder: [], fastify: [], service: [] };
+    // The part of it spent off the main thread: V8's GC helpers (concurrent marking and sweeping), the thread pool.
+    const others: Record<Target, number[]> = { direct: [], forwarder: [], fastify: [], service: [] };
     // Connections the upstream accepted during the runs: keep-alive reuse at work, or not.
-    const opened: Record<Target, number> = { direct: 0, forwarder: 0, service: 0 };
+    const opened: Record<Target, number> = { direct: 0, forwarder: 0, fastify: 0, service: 0 };
     for (let run = 0; run < RUNS; run++) {
       for (const target of TARGETS) {
         const pid = pidOf(target);
@@ -158,9 +170,14 @@ try {
           if (pid !== undefined) peak = Math.max(peak, rssMiBOf(pid));
         }, 50);
         const cpu0 = pid === undefined ? 0 : cpuMsOf(pid);
+        const main0 = pid === undefined ? 0 : mainThreadCpuMsOf(pid);
         const conns0 = await upstreamConnections();
         const r = await s.load(callFor(s, target)).finally(() => clearInterval(timer));
-        if (pid !== undefined) cpu[target].push(((cpuMsOf(pid) - cpu0) * 1000) / r.requests);
+        if (pid !== undefined) {
+          const all = cpuMsOf(pid) - cpu0;
+          cpu[target].push((all * 1000) / r.requests);
+          others[target].push(((all - (mainThreadCpuMsOf(pid) - main0)) * 1000) / r.requests);
+        }
         opened[target] += (await upstreamConnections()) - conns0 - 1;
         if (r.errors > 0 || r.unexpectedStatus > 0)
           throw new Error(
@@ -213,11 +230,35 @@ try {
           2,
         )}`,
     );
+    const cpuRatio = (t: Target, base: Target, i: number) =>
+      (cpu[t][i] ?? Number.NaN) / (cpu[base][i] ?? Number.NaN);
     out.push(
-      `CPU per request service/forwarder ×${spread(
-        per((i) => (cpu.service[i] ?? Number.NaN) / (cpu.forwarder[i] ?? Number.NaN)),
+      `fastify/forwarder throughput ×${spread(
+        per((i) => thr('fastify', i) / thr('forwarder', i)),
+        2,
+      )}   service/fastify ×${spread(
+        per((i) => thr('service', i) / thr('fastify', i)),
         2,
       )}`,
+    );
+    out.push(
+      `CPU per request service/forwarder ×${spread(
+        per((i) => cpuRatio('service', 'forwarder', i)),
+        2,
+      )}   fastify/forwarder ×${spread(
+        per((i) => cpuRatio('fastify', 'forwarder', i)),
+        2,
+      )}   service/fastify ×${spread(
+        per((i) => cpuRatio('service', 'fastify', i)),
+        2,
+      )}`,
+    );
+    out.push(
+      `CPU per request off the main thread (GC helpers, thread pool): ${(
+        ['forwarder', 'fastify', 'service'] as const
+      )
+        .map((t) => `${t} ${spread(others[t], 0)} µs`)
+        .join(', ')}`,
     );
     out.push(
       `upstream connections opened during the runs: ${TARGETS.map((t) => `${t} ${opened[t]}`).join(', ')}`,
@@ -232,12 +273,15 @@ try {
       )} ms, forwarder ${spread(
         per((i) => p50('forwarder', i) - p50('direct', i)),
         2,
+      )} ms, fastify ${spread(
+        per((i) => p50('fastify', i) - p50('direct', i)),
+        2,
       )} ms`,
     );
   }
   const load1 = loadavg();
   console.log(
-    `\npass-through vs a lean Node forwarder vs direct (every party its own process; service: npm start, node ${process.version}, ` +
+    `\npass-through vs a lean Node forwarder, the same in Fastify, and direct (every party its own process; service: npm start, node ${process.version}, ` +
       `log level ${process.env['BENCH_LOG_LEVEL'] ?? 'default (info)'}, output to ${running.logFile})`,
   );
   console.log(out.join('\n'));
@@ -249,7 +293,7 @@ try {
   );
 } finally {
   await service?.stop();
-  await Promise.all([forwarder.stop(), upstream.stop()] satisfies Promise<void>[]);
+  await Promise.all([forwarder.stop(), fastify.stop(), upstream.stop()] satisfies Promise<void>[]);
   removeServiceData(data);
 }
 

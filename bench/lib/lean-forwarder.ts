@@ -6,57 +6,15 @@
 // `for await` loop honouring backpressure; `stream.pipeline` per answer, as an earlier baseline did,
 // cost it a third of its throughput on a small GET). No auth, target checks, logging or metrics: what those cost is what the
 // benchmark measures. Argument: the upstream URL. Prints one JSON line {url}; stops when stdin closes.
-import {
-  createServer,
-  type IncomingHttpHeaders,
-  type OutgoingHttpHeaders,
-  type ServerResponse,
-} from 'node:http';
+import { createServer, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { Pool } from 'undici';
 import { serveForParent } from './child-server.ts';
+import { passedOn } from './forward-headers.ts';
 
 const upstream = process.argv[2];
 if (upstream === undefined) throw new Error('usage: lean-forwarder.ts UPSTREAM_URL');
 const pool = new Pool(upstream, { connections: 64, keepAliveTimeout: 10_000 });
 const PREFIX = '/v1/proxy';
-
-/** Never passed on, either way (RFC 9110 §7.6.1), and the credentials of each side. */
-const DROPPED = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'host',
-  'authorization',
-  'cookie',
-  'set-cookie',
-]);
-
-/** Headers less hop-by-hop ones, those `Connection` names among them (names arrive lower-cased). */
-function passedOn(incoming: IncomingHttpHeaders | Record<string, string | string[] | undefined>) {
-  const named = incoming['connection'];
-  const alsoDropped =
-    typeof named === 'string' && named !== 'keep-alive' && named !== 'close'
-      ? new Set(
-          named
-            .toLowerCase()
-            .split(',')
-            .map((n) => n.trim()),
-        )
-      : undefined;
-  const out: Record<string, string | string[]> = {};
-  for (const name in incoming) {
-    const value = incoming[name];
-    if (value === undefined || DROPPED.has(name) || alsoDropped?.has(name) === true) continue;
-    out[name] = value;
-  }
-  return out;
-}
 
 async function writeAnswer(res: ServerResponse, body: AsyncIterable<Buffer>): Promise<void> {
   for await (const chunk of body) {

@@ -23,6 +23,8 @@ function scriptArgs(name: string): string[] {
 }
 
 const ENTRY = scriptArgs('start');
+/** The start script's V8 flags alone (ENTRY less the launcher and its command), for baselines run beside the service. */
+export const START_FLAGS = ENTRY.filter((a) => a.startsWith('--'));
 
 /** A data directory and the environment every process using it shares (store, encryption key). */
 export interface ServiceData {
@@ -114,12 +116,21 @@ export function rssMiBOf(pid: number): number {
   return Number(kb) / 1024;
 }
 
-/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux; clock ticks of 10 ms). */
-export function cpuMsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** User + system CPU in ms from a /proc stat line (Linux; clock ticks of 10 ms). */
+function statCpuMs(stat: string): number {
   // Fields after the command name (which is in parentheses and may hold spaces): utime is the 12th, stime the 13th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** CPU time (user + system) a process has used so far, in ms, all its threads together. */
+export function cpuMsOf(pid: number): number {
+  return statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/** CPU time of the process's main thread alone (JavaScript runs there; V8's GC helpers and the thread pool do not). */
+export function mainThreadCpuMsOf(pid: number): number {
+  return statCpuMs(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
 }
 
 /**
@@ -231,12 +242,16 @@ export interface HelperProcess {
 }
 
 /**
- * Starts a bench helper script (an upstream, a baseline forwarder, a sandbox) in its own process
- * under tsx. The script prints one JSON line with its `url` when ready and stops when stdin closes.
+ * Starts a bench helper script (an upstream, a baseline forwarder, a sandbox) in its own process.
+ * The script prints one JSON line with its `url` when ready and stops when stdin closes.
  */
-export async function spawnHelperProcess(script: string, args: string[] = []): Promise<HelperProcess> {
-  const role = script.includes('lean-forwarder') ? 'measured' : 'other';
-  const [command, argv] = pinned(role, process.execPath, [script, ...args]);
+export async function spawnHelperProcess(
+  script: string,
+  args: string[] = [],
+  nodeArgs: string[] = [],
+): Promise<HelperProcess> {
+  const role = script.includes('forwarder') ? 'measured' : 'other';
+  const [command, argv] = pinned(role, process.execPath, [...nodeArgs, script, ...args]);
   const child = spawn(command, argv, {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
