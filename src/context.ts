@@ -275,7 +275,8 @@ function workServices(base: Base, crm: ReturnType<typeof crmServices>) {
     registry: crm.registry,
     tokens: crm.tokens,
     client: crm.client,
-    forwarder: new ProxyForwarder(),
+    // Its own 120 s wait for headers (a pass-through may be a long report); the connect bound is the service's.
+    forwarder: new ProxyForwarder({ connectTimeoutMs: capacity.crmConnectTimeoutMs }),
     limiters: new ConnectionLimiters(capacity.connectionConcurrency, {
       state: shared,
       sleep: (ms, signal) => clock.sleep(ms, signal),

@@ -40,7 +40,7 @@ export function decoyHash(): Promise<string> {
   return decoy;
 }
 
-const MIN_PASSWORD_LENGTH = 12;
+export const MIN_PASSWORD_LENGTH = 12;
 
 let common: Promise<ReadonlySet<string>> | undefined;
 

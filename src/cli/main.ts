@@ -112,7 +112,7 @@ async function open(creates = false): Promise<Core> {
 
 function report(err: unknown): number {
   // parseArgs reports unknown or malformed options with ERR_PARSE_ARGS_* codes.
-  const code = (err as { code?: unknown }).code;
+  const code = err instanceof Error ? (err as NodeJS.ErrnoException).code : undefined;
   if (err instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
     note(`error: ${(err as Error).message}\nRun "./bin/crm-proxy.mjs help" for usage.`);
     return 2;

@@ -170,8 +170,8 @@ export async function directWrite(
 async function readAll(stream: Readable, limit: number, what: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of stream) {
-    const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+  // Request bodies and undici's answers are byte streams: their chunks are Buffers.
+  for await (const b of stream as AsyncIterable<Buffer>) {
     size += b.length;
     if (size > limit) {
       stream.destroy();

@@ -70,9 +70,15 @@ export function looksLikeToken(value: string): boolean {
   return TOKEN_SHAPED.test(value);
 }
 
+/**
+ * Whether TOKEN_SHAPED can match at all: one of its prefixes, or 40 letters and digits from the start
+ * of a run. Tried at run starts only, it is linear, where TOKEN_SHAPED retries at every character.
+ */
+const MAY_HOLD_TOKEN = /crmp_|pat-|(?<![0-9A-Za-z])[0-9A-Za-z]{40}/i;
+
 /** A path with credential-shaped segments masked (a token pasted into the URL). */
 export function maskTokens(path: string): string {
-  return path.replace(TOKEN_SHAPED, REDACTED);
+  return MAY_HOLD_TOKEN.test(path) ? path.replace(TOKEN_SHAPED, REDACTED) : path;
 }
 
 /** A raw query separator, or one percent-encoded inside a pass-through target. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { LOG_REDACTION, redactRequestUrl, redactText, redactUrl } from '../../src/lib/redact.ts';
+import { LOG_REDACTION, maskTokens, redactRequestUrl, redactText, redactUrl } from '../../src/lib/redact.ts';
 
 test('URLs lose secret query parameters and user-info', () => {
   const out = redactUrl(
@@ -20,6 +20,20 @@ test('tokens in token-information paths and connect-link secrets never reach a l
   assert.equal(redactRequestUrl('/connect/Zx9secret-value'), '/connect/[redacted]');
   assert.equal(redactRequestUrl('/connect/Zx9secret?x=1'), '/connect/[redacted]?[redacted]');
   assert.equal(redactRequestUrl('/oauth/callback?code=abc&state=def'), '/oauth/callback?[redacted]');
+});
+
+test('credential-shaped path segments are masked, and paths without one come back unchanged', () => {
+  const run40 = 'aB3'.repeat(14).slice(0, 40);
+  assert.equal(maskTokens(`/v1/proxy/x/${run40}/y`), '/v1/proxy/x/[redacted]/y');
+  assert.equal(maskTokens(`/a${run40}`), '/[redacted]', 'a run of 41 is masked whole');
+  assert.equal(maskTokens(`/x/${run40.slice(1)}/y`), `/x/${run40.slice(1)}/y`, '39 letters and digits stay');
+  assert.equal(maskTokens('/x/crmp_us_abcDEF123/y'), '/x/[redacted]/y');
+  assert.equal(maskTokens('/x/CRMP_US_abc/y'), '/x/[redacted]/y', 'case-insensitively');
+  assert.equal(maskTokens('/a/pat-na1-0123456789abcdef0123/b'), '/a/[redacted]/b');
+  // A long run right after a private-app token (no separator) is masked too.
+  assert.equal(maskTokens(`/a/pat-na1-0123456789abcdef0123${'g'.repeat(40)}`), '/a/[redacted][redacted]');
+  const plain = '/v1/proxy/services/data/v62.0/sobjects/Account/001000000000001AAA';
+  assert.equal(maskTokens(plain), plain);
 });
 
 test('text loses tokens', () => {

@@ -2,6 +2,7 @@
 // code issued at start-up, then signs it in. It shares the sign-in form's scope and CSRF secret.
 import type { FastifyInstance } from 'fastify';
 import { OperatorError } from '../../admin/operators.ts';
+import { MIN_PASSWORD_LENGTH } from '../../admin/passwords.ts';
 import { RateLimiter } from '../../auth/rate-limit.ts';
 import { ApiError } from '../../errors/index.ts';
 import { typed } from '../routes/types.ts';
@@ -35,7 +36,7 @@ ${notices(error)}
 <form method="post" action="/console/setup">${csrfField(csrf)}
 <label>Setup code <input name="setup_code" autocomplete="off" spellcheck="false" required placeholder="crmps-…" class="mono"></label>
 <label>Email <input type="email" name="email" autocomplete="username" required value="${email}"></label>
-<label>Password (12 characters at least) <input type="password" name="password" autocomplete="new-password" minlength="12" required></label>
+<label>Password (${MIN_PASSWORD_LENGTH} characters at least) <input type="password" name="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required></label>
 <button type="submit">Create operator and sign in</button></form>
 <p class="muted">Or on the server: <code>${CLI} operators create --email you@example.com</code>, then <a href="/console/sign-in">sign in</a>.</p></div>`,
   );

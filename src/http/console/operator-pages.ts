@@ -1,11 +1,12 @@
 // The operators' pages: one's own account (password, sessions), and for operators who manage the
 // others, the list of operators with their actions and each one's sessions.
+
+import { MIN_PASSWORD_LENGTH } from '../../admin/passwords.ts';
 import type { Operator, OperatorSession } from '../../admin/service.ts';
 import { type Html, html } from './html.ts';
 import { csrfField, layout, notices, type PageFrame, when } from './pages.ts';
 
-const PASSWORD_RULES =
-  'At least 12 characters, not whitespace only, not one character repeated, not a common password.';
+const PASSWORD_RULES = `At least ${MIN_PASSWORD_LENGTH} characters, not whitespace only, not one character repeated, not a common password.`;
 
 function sessionTable(
   frame: PageFrame,
@@ -35,7 +36,7 @@ export function accountPage(frame: PageFrame, sessions: OperatorSession[], r: Ou
 <h2>Change password</h2><div class="card"><form class="row" method="post" action="/console/account/password">${csrfField(frame.csrf)}
 <input type="email" name="username" autocomplete="username" value="${me?.email ?? ''}" hidden>
 <label>Current password <input type="password" name="current_password" autocomplete="current-password" required></label>
-<label>New password <input type="password" name="new_password" autocomplete="new-password" minlength="12" required></label>
+<label>New password <input type="password" name="new_password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required></label>
 <button type="submit" data-test="change-password">Change password</button></form>
 <p class="muted">${PASSWORD_RULES} Every session of this account ends and its operator API keys are revoked; this browser stays signed in.</p></div>
 <h2>Sessions</h2>${sessionTable(frame, sessions, (s) => `/console/account/sessions/${s.idHash}/end`)}`,
@@ -72,7 +73,7 @@ export function operatorsPage(frame: PageFrame, operators: Operator[], r: Outcom
     html`<h1>Operators</h1>${notices(r.error, r.done)}
 <div class="card"><form class="row" method="post" action="/console/operators">${csrfField(frame.csrf)}
 <label>Email <input type="email" name="email" maxlength="200" required autocomplete="off"></label>
-<label>Password <input type="password" name="password" autocomplete="new-password" minlength="12" required></label>
+<label>Password <input type="password" name="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required></label>
 <label><input type="checkbox" name="can_manage" value="yes"> Manages operators</label>
 <button type="submit" data-test="add-operator">Add operator</button></form><p class="muted">${PASSWORD_RULES}</p></div>
 <div class="table-wrap"><table><thead><tr><th>Operator</th><th>State</th><th>Manages</th><th>Created</th><th>Last sign-in</th><th></th></tr></thead>
@@ -88,7 +89,7 @@ export function operatorPage(frame: PageFrame, o: Operator, sessions: OperatorSe
 <div class="card"><dl class="facts"><dt>Id</dt><dd class="mono id">${o.id}</dd><dt>State</dt><dd>${o.disabledAt === null ? 'enabled' : `disabled ${when(o.disabledAt)}`}</dd>
 <dt>Manages operators</dt><dd>${o.canManage ? 'yes' : 'no'}</dd><dt>Last sign-in</dt><dd>${when(o.lastSignInAt)}</dd></dl>${operatorActions(frame, o)}</div>
 <h2>Reset password</h2><div class="card"><form class="row" method="post" action="/console/operators/${o.id}/password">${csrfField(frame.csrf)}
-<label>New password <input type="password" name="new_password" autocomplete="new-password" minlength="12" required></label>
+<label>New password <input type="password" name="new_password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required></label>
 <button type="submit" data-test="reset-password">Reset password</button></form><p class="muted">${PASSWORD_RULES} Their sessions end and their operator API keys are revoked.</p></div>
 <h2>Sessions</h2>${sessionTable(frame, sessions, (s) => `/console/operators/${o.id}/sessions/${s.idHash}/end`)}
 ${sessions.length === 0 ? '' : html`<form method="post" action="/console/operators/${o.id}/sessions/end">${csrfField(frame.csrf)}<button class="danger" type="submit" data-test="end-all">End all sessions</button></form>`}`,
