@@ -52,18 +52,21 @@ function recordActions(scope: FastifyInstance, kit: ConsoleKit): void {
   });
 }
 
-export function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
-  recordActions(scope, kit);
-  const { operators } = kit.ctx;
-  const api = typed(scope);
-  const actor = (request: FastifyRequest): Actor => ({ operator: kit.signedIn(request).operator });
+/** Shows a page again with an outcome: one's account, the operators, or one operator. */
+type Show = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: Page,
+  r?: Outcome & { status?: number },
+) => Promise<FastifyReply>;
 
-  const show = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    page: Page,
-    r: Outcome & { status?: number } = {},
-  ): Promise<FastifyReply> => {
+/** Who sends a form: the signed-in operator. */
+type ActorOf = (request: FastifyRequest) => Actor;
+
+/** The `show` the operator routes answer with: the page of `page` for the signed-in operator. */
+function pageShower(kit: ConsoleKit, actor: ActorOf): Show {
+  const { operators } = kit.ctx;
+  const show: Show = async (request, reply, page, r = {}) => {
     const me = kit.signedIn(request).operator;
     const frame = kit.frame(request, reply, page === 'account' ? '/console/account' : '/console/operators');
     const status = r.status ?? 200;
@@ -83,6 +86,13 @@ export function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
     const sessions = await operators.listSessions(actor(request), target.id);
     return kit.send(reply, operatorPage(frame, target, sessions, r), status);
   };
+  return show;
+}
+
+export function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
+  recordActions(scope, kit);
+  const actor: ActorOf = (request) => ({ operator: kit.signedIn(request).operator });
+  const show = pageShower(kit, actor);
   // A refused action shows its page again with the refusal; anything else is the console's error page.
   scope.setErrorHandler((error, request, reply) => {
     if (!(error instanceof OperatorError)) throw error;
@@ -90,7 +100,15 @@ export function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
     return show(request, reply, page, { error: sentence(error.message), status: error.status });
   });
 
-  // One's own password and sessions, for every operator.
+  accountRoutes(scope, kit, show, actor);
+  othersRoutes(scope, kit, show, actor);
+}
+
+/** One's own password and sessions, for every operator. */
+function accountRoutes(scope: FastifyInstance, kit: ConsoleKit, show: Show, actor: ActorOf): void {
+  const { operators } = kit.ctx;
+  const api = typed(scope);
+
   api.get('/console/account', {}, async (request, reply) => {
     const changed = (request.query as Record<string, unknown>)['changed'] === '1';
     const done = 'Password changed. Every other session ended and the operator API keys were revoked.';
@@ -116,8 +134,13 @@ export function operatorRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
       return show(request, reply, 'account', { done: 'Session ended.' });
     },
   );
+}
 
-  // Managing the others: add, disable, enable, remove, their passwords and sessions.
+/** Managing the others: add, disable, enable, remove, their passwords and sessions. */
+function othersRoutes(scope: FastifyInstance, kit: ConsoleKit, show: Show, actor: ActorOf): void {
+  const { operators } = kit.ctx;
+  const api = typed(scope);
+
   api.get('/console/operators', {}, async (request, reply) => show(request, reply, 'list'));
 
   api.post('/console/operators', { schema: { body: AddOperatorForm } }, async (request, reply) => {

@@ -91,6 +91,13 @@ async function ownJob(
 }
 
 export function register(app: ApiApp, ctx: RouteServices): void {
+  listRoute(app, ctx);
+  oneJobRoutes(app, ctx);
+  resultsRoute(app, ctx);
+}
+
+/** The token's jobs, a page at a time. */
+function listRoute(app: ApiApp, ctx: RouteServices): void {
   app.get(
     '/v1/jobs',
     {
@@ -121,6 +128,10 @@ export function register(app: ApiApp, ctx: RouteServices): void {
       };
     },
   );
+}
+
+/** One job: following it and cancelling it. */
+function oneJobRoutes(app: ApiApp, ctx: RouteServices): void {
   app.get(
     '/v1/jobs/:job_id',
     {
@@ -163,6 +174,10 @@ export function register(app: ApiApp, ctx: RouteServices): void {
       return jobView((await ctx.jobReads.find(job.id)) ?? job);
     },
   );
+}
+
+/** A finished job's per-record results, a page at a time. */
+function resultsRoute(app: ApiApp, ctx: RouteServices): void {
   app.get(
     '/v1/jobs/:job_id/results',
     {

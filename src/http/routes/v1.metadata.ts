@@ -62,6 +62,13 @@ const CountriesResponse = dataAnswer(
 );
 
 export function register(app: ApiApp, ctx: RouteServices): void {
+  describeRoutes(app, ctx);
+  countriesRoute(app, ctx);
+  customFieldRoute(app, ctx);
+}
+
+/** The describes: the whole instance and one object. */
+function describeRoutes(app: ApiApp, ctx: RouteServices): void {
   app.post(
     '/v1/describe',
     {
@@ -109,6 +116,10 @@ export function register(app: ApiApp, ctx: RouteServices): void {
       return { data };
     },
   );
+}
+
+/** The address countries and their states. */
+function countriesRoute(app: ApiApp, ctx: RouteServices): void {
   app.post(
     '/v1/countries',
     {
@@ -128,6 +139,10 @@ export function register(app: ApiApp, ctx: RouteServices): void {
       return { data: await runOperation(ctx.operations, connection, 'countries', {}, { all: true }) };
     },
   );
+}
+
+/** Adding a custom field to an object. */
+function customFieldRoute(app: ApiApp, ctx: RouteServices): void {
   app.post(
     '/v1/object/add_custom_field/:object_name',
     {
