@@ -48,9 +48,17 @@ export function connectFields(form: Static<typeof ConnectForm>) {
 }
 
 export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void {
-  const { ctx } = kit;
   const api = typed(scope);
+  listRoutes(api, kit);
+  oneConnectionRoutes(api, kit);
+  connectFlowRoutes(api, kit);
+}
 
+type Api = ReturnType<typeof typed>;
+
+/** The list of connections, and removing one from it. */
+function listRoutes(api: Api, kit: ConsoleKit): void {
+  const { ctx } = kit;
   api.get('/console/connections', { schema: { querystring: ConnectionsQuery } }, async (request, reply) =>
     kit.send(
       reply,
@@ -71,7 +79,11 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
     (id) => ctx.admin.removeConnection(id),
     '/console/connections',
   );
+}
 
+/** One connection's page: its tokens, recent requests and usage, and its token form. */
+function oneConnectionRoutes(api: Api, kit: ConsoleKit): void {
+  const { ctx } = kit;
   const page = async (request: FastifyRequest, reply: FastifyReply, id: string, r = SHOWN) => {
     const [all, tokens, entries, usage, records] = await Promise.all([
       ctx.admin.listConnections(),
@@ -88,15 +100,6 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
     const extra = { twin, error: r.error };
     return kit.send(reply, connectionPage(frame, c, tokens, entries, usage[0]!, r.created, extra), r.status);
   };
-  // The flow's binding cookie comes whole from the connect service (its own name, path and lifetime).
-  const toConsent = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    started: { authorizeUrl: string; binding: string },
-  ) => {
-    reply.header('set-cookie', ctx.admin.connect.bindingCookie(started.binding, kit.secure(request)));
-    return reply.redirect(started.authorizeUrl, 303);
-  };
 
   api.get('/console/connections/:id', { schema: { params: IdParams } }, async (request, reply) =>
     page(request, reply, request.params.id),
@@ -111,8 +114,21 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
       return page(request, reply, id, await createFormToken(kit, request, id, request.body));
     },
   );
+}
 
-  // Connect and Reconnect start the OAuth flow and send the browser to the consent page.
+/** Connect and Reconnect start the OAuth flow and send the browser to the consent page. */
+function connectFlowRoutes(api: Api, kit: ConsoleKit): void {
+  const { ctx } = kit;
+  // The flow's binding cookie comes whole from the connect service (its own name, path and lifetime).
+  const toConsent = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    started: { authorizeUrl: string; binding: string },
+  ) => {
+    reply.header('set-cookie', ctx.admin.connect.bindingCookie(started.binding, kit.secure(request)));
+    return reply.redirect(started.authorizeUrl, 303);
+  };
+
   api.post('/console/connections/connect', { schema: { body: ConnectForm } }, async (request, reply) => {
     const started = await ctx.admin.connect.begin({
       ...connectFields(request.body),

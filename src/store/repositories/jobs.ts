@@ -35,11 +35,11 @@ function toJob(r: Omit<Selectable<JobsTable>, 'input'>): JobRow {
 }
 
 export function jobsRepository(db: Kysely<Database>) {
-  return { ...rows(db), ...leases(db), ...runs(db), ...kept(db) };
+  return { ...submitted(db), ...rows(db), ...leases(db), ...runs(db), ...kept(db) };
 }
 
-/** A job's row: submitted, read, listed, counted by state, pruned when finished long ago. */
-function rows(db: Kysely<Database>) {
+/** A job as submitted: its row and input stored together, the input read back as stored. */
+function submitted(db: Kysely<Database>) {
   return {
     async insert(row: NewJobRow): Promise<JobRow> {
       const { inputPages, now, lease, ...given } = row;
@@ -85,6 +85,12 @@ function rows(db: Kysely<Database>) {
         .executeTakeFirst();
       return r?.body;
     },
+  };
+}
+
+/** A job's row: read, listed, counted by state, pruned when finished long ago. */
+function rows(db: Kysely<Database>) {
+  return {
     /** The job without its input (which may be megabytes). */
     async find(id: string): Promise<JobRow | null> {
       const r = await db.selectFrom('jobs').select(JOB_COLUMNS).where('id', '=', id).executeTakeFirst();
