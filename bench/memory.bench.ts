@@ -14,6 +14,7 @@ import {
   removeServiceData,
   rssMiBOf,
   START_FLAGS,
+  samplePeakRss,
   seedConnection,
   spawnHelperProcess,
   startServiceOnSandbox,
@@ -80,18 +81,6 @@ async function insertScenario(run: number): Promise<Figure> {
 
 type UploadTarget = 'service' | 'forwarder' | 'fastify';
 
-/** Peak RSS of any process, sampled from /proc until the returned function is called. */
-function samplePeak(pid: number, everyMs: number): () => number {
-  let peak = rssMiBOf(pid);
-  const timer = setInterval(() => {
-    peak = Math.max(peak, rssMiBOf(pid));
-  }, everyMs);
-  return () => {
-    clearInterval(timer);
-    return Math.max(peak, rssMiBOf(pid));
-  };
-}
-
 /**
  * The same uploads through the service or through one of the proxy bench's baselines (the lean
  * forwarder, the same in Fastify), each run with the start script's V8 flags: what the uploads add
@@ -147,7 +136,7 @@ async function uploadScenario(target: UploadTarget): Promise<Figure> {
     };
     await upload();
     const idleMiB = rssMiBOf(party.pid);
-    const peak = samplePeak(party.pid, 20);
+    const peak = samplePeakRss(party.pid, 20);
     const started = performance.now();
     await Promise.all(Array.from({ length: UPLOADS }, upload));
     const wallMs = performance.now() - started;

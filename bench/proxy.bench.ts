@@ -28,8 +28,8 @@ import {
   createServiceData,
   mainThreadCpuMsOf,
   removeServiceData,
-  rssMiBOf,
   type ServiceProcess,
+  samplePeakRss,
   seedConnection,
   spawnHelperProcess,
   startServiceProcess,
@@ -165,14 +165,14 @@ try {
     for (let run = 0; run < RUNS; run++) {
       for (const target of TARGETS) {
         const pid = pidOf(target);
-        let peak = pid === undefined ? 0 : rssMiBOf(pid);
-        const timer = setInterval(() => {
-          if (pid !== undefined) peak = Math.max(peak, rssMiBOf(pid));
-        }, 50);
+        const peak = pid === undefined ? () => 0 : samplePeakRss(pid);
         const cpu0 = pid === undefined ? 0 : cpuMsOf(pid);
         const main0 = pid === undefined ? 0 : mainThreadCpuMsOf(pid);
         const conns0 = await upstreamConnections();
-        const r = await s.load(callFor(s, target)).finally(() => clearInterval(timer));
+        let peakMiB = 0;
+        const r = await s.load(callFor(s, target)).finally(() => {
+          peakMiB = peak();
+        });
         if (pid !== undefined) {
           const all = cpuMsOf(pid) - cpu0;
           cpu[target].push((all * 1000) / r.requests);
@@ -184,7 +184,7 @@ try {
             `${target} ${s.key}: ${r.errors} errors, ${r.unexpectedStatus} unexpected statuses`,
           );
         results[target].push(r);
-        peaks[target].push(peak);
+        peaks[target].push(peakMiB);
       }
     }
     out.push('', `${s.label} — ${RUNS} runs of ${SECONDS} s, median [min–max]`);

@@ -24,7 +24,7 @@ app.route({
   handler: async (request, reply) => {
     const headers = passedOn(request.headers) as Record<string, string>;
     headers['authorization'] = 'Bearer upstream-access-token';
-    const hasBody = request.method !== 'GET' && request.method !== 'DELETE';
+    const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     const answer = await pool.request({
       path: request.url.slice(PREFIX.length),
       method: request.method as 'GET',

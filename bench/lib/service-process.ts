@@ -116,6 +116,22 @@ export function rssMiBOf(pid: number): number {
   return Number(kb) / 1024;
 }
 
+/**
+ * Samples a process's RSS every `everyMs` until the returned function is called, which answers the
+ * peak in MiB. `alive` says whether the process can still be read (a stopped one has no /proc entry).
+ */
+export function samplePeakRss(pid: number, everyMs = 50, alive: () => boolean = () => true): () => number {
+  let peak = rssMiBOf(pid);
+  const timer = setInterval(() => {
+    if (alive()) peak = Math.max(peak, rssMiBOf(pid));
+  }, everyMs);
+  return () => {
+    clearInterval(timer);
+    if (alive()) peak = Math.max(peak, rssMiBOf(pid));
+    return peak;
+  };
+}
+
 /** User + system CPU in ms from a /proc stat line (Linux; clock ticks of 10 ms). */
 function statCpuMs(stat: string): number {
   // Fields after the command name (which is in parentheses and may hold spaces): utime is the 12th, stime the 13th.
@@ -183,17 +199,7 @@ export async function startServiceProcess(options: StartServiceOptions): Promise
     baseUrl,
     logFile,
     rssMiB: () => rssMiBOf(pid),
-    samplePeakRss(everyMs = 50) {
-      let peak = rssMiBOf(pid);
-      const timer = setInterval(() => {
-        if (child.exitCode === null) peak = Math.max(peak, rssMiBOf(pid));
-      }, everyMs);
-      return () => {
-        clearInterval(timer);
-        if (child.exitCode === null) peak = Math.max(peak, rssMiBOf(pid));
-        return peak;
-      };
-    },
+    samplePeakRss: (everyMs = 50) => samplePeakRss(pid, everyMs, () => child.exitCode === null),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

@@ -64,17 +64,18 @@ export function redactText(text: string): string {
 /** Credential shapes: the service's API tokens, HubSpot private-app tokens, any run of 40+ letters and digits. */
 const TOKEN_SHAPED = /crmp_[a-z]{2}_[0-9A-Za-z]+|pat-[a-z]{2,3}\d?-[0-9a-f-]{16,}|[0-9A-Za-z]{40,}/gi;
 
-/** True when a client-chosen value (an `X-Request-Id`) looks like a credential rather than an id. */
-export function looksLikeToken(value: string): boolean {
-  TOKEN_SHAPED.lastIndex = 0;
-  return TOKEN_SHAPED.test(value);
-}
-
 /**
  * Whether TOKEN_SHAPED can match at all: one of its prefixes, or 40 letters and digits from the start
  * of a run. Tried at run starts only, it is linear, where TOKEN_SHAPED retries at every character.
  */
 const MAY_HOLD_TOKEN = /crmp_|pat-|(?<![0-9A-Za-z])[0-9A-Za-z]{40}/i;
+
+/** True when a client-chosen value (an `X-Request-Id`) looks like a credential rather than an id. */
+export function looksLikeToken(value: string): boolean {
+  if (!MAY_HOLD_TOKEN.test(value)) return false;
+  TOKEN_SHAPED.lastIndex = 0;
+  return TOKEN_SHAPED.test(value);
+}
 
 /** A path with credential-shaped segments masked (a token pasted into the URL). */
 export function maskTokens(path: string): string {

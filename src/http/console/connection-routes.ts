@@ -1,7 +1,7 @@
 // Connections: the list, one connection's page, and the forms that connect, re-connect and remove.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
-import { typed } from '../routes/types.ts';
+import { type ApiApp, typed } from '../routes/types.ts';
 import { type ConsoleKit, itemAction } from './kit.ts';
 import { flowNotice, sameAccount } from './notices.ts';
 import { type CreatedToken, connectionPage, connectionsPage } from './pages.ts';
@@ -54,10 +54,8 @@ export function connectionRoutes(scope: FastifyInstance, kit: ConsoleKit): void 
   connectFlowRoutes(api, kit);
 }
 
-type Api = ReturnType<typeof typed>;
-
 /** The list of connections, and removing one from it. */
-function listRoutes(api: Api, kit: ConsoleKit): void {
+function listRoutes(api: ApiApp, kit: ConsoleKit): void {
   const { ctx } = kit;
   api.get('/console/connections', { schema: { querystring: ConnectionsQuery } }, async (request, reply) =>
     kit.send(
@@ -82,7 +80,7 @@ function listRoutes(api: Api, kit: ConsoleKit): void {
 }
 
 /** One connection's page: its tokens, recent requests and usage, and its token form. */
-function oneConnectionRoutes(api: Api, kit: ConsoleKit): void {
+function oneConnectionRoutes(api: ApiApp, kit: ConsoleKit): void {
   const { ctx } = kit;
   const page = async (request: FastifyRequest, reply: FastifyReply, id: string, r = SHOWN) => {
     const [all, tokens, entries, usage, records] = await Promise.all([
@@ -117,7 +115,7 @@ function oneConnectionRoutes(api: Api, kit: ConsoleKit): void {
 }
 
 /** Connect and Reconnect start the OAuth flow and send the browser to the consent page. */
-function connectFlowRoutes(api: Api, kit: ConsoleKit): void {
+function connectFlowRoutes(api: ApiApp, kit: ConsoleKit): void {
   const { ctx } = kit;
   // The flow's binding cookie comes whole from the connect service (its own name, path and lifetime).
   const toConsent = (

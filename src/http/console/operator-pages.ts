@@ -1,6 +1,5 @@
 // The operators' pages: one's own account (password, sessions), and for operators who manage the
 // others, the list of operators with their actions and each one's sessions.
-
 import { MIN_PASSWORD_LENGTH } from '../../admin/passwords.ts';
 import type { Operator, OperatorSession } from '../../admin/service.ts';
 import { type Html, html } from './html.ts';
