@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { LOG_REDACTION, maskTokens, redactRequestUrl, redactText, redactUrl } from '../../src/lib/redact.ts';
+import {
+  LOG_REDACTION,
+  looksLikeToken,
+  maskTokens,
+  redactRequestUrl,
+  redactText,
+  redactUrl,
+} from '../../src/lib/redact.ts';
 
 test('URLs lose secret query parameters and user-info', () => {
   const out = redactUrl(
@@ -34,6 +41,14 @@ test('credential-shaped path segments are masked, and paths without one come bac
   assert.equal(maskTokens(`/a/pat-na1-0123456789abcdef0123${'g'.repeat(40)}`), '/a/[redacted][redacted]');
   const plain = '/v1/proxy/services/data/v62.0/sobjects/Account/001000000000001AAA';
   assert.equal(maskTokens(plain), plain);
+});
+
+test('a client-chosen request id that looks like a credential is recognised as one', () => {
+  assert.equal(looksLikeToken('crmp_us_abcDEF123'), true);
+  assert.equal(looksLikeToken('pat-na1-0123456789abcdef0123'), true);
+  assert.equal(looksLikeToken(`id-${'aB3'.repeat(14)}`), true);
+  assert.equal(looksLikeToken('client-abc-12345'), false);
+  assert.equal(looksLikeToken(`id-${'aB3'.repeat(13)}`), false, '39 letters and digits are an id');
 });
 
 test('text loses tokens', () => {
